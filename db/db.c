@@ -1,0 +1,177 @@
+#include "db.h"
+
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+struct db {
+    sqlite3 *conn;
+    atomic_uint_fast64_t errors;
+};
+
+/* Schema migrations, applied in order; migration i brings user_version from i to i + 1.
+ * Never edit a migration that has shipped: append a new one. */
+static const char *const migrations[] = {
+    /* 1: encounters and their append-only event log. */
+    "CREATE TABLE encounters ("
+    "  id TEXT PRIMARY KEY,"
+    "  created_at TEXT NOT NULL,"
+    "  rules_json TEXT NOT NULL,"
+    "  version INTEGER NOT NULL DEFAULT 0,"
+    "  token_hash BLOB NOT NULL"
+    ") STRICT;"
+    "CREATE TABLE events ("
+    "  encounter_id TEXT NOT NULL REFERENCES encounters(id),"
+    "  seq INTEGER NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  payload_json TEXT NOT NULL,"
+    "  created_at TEXT NOT NULL,"
+    "  PRIMARY KEY (encounter_id, seq)"
+    ") STRICT;",
+};
+
+#define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
+
+int db_latest_version(void)
+{
+    return MIGRATION_COUNT;
+}
+
+const char *db_strerror(int status)
+{
+    switch (status) {
+    case DB_OK:
+        return "ok";
+    case DB_ERR_OPEN:
+        return "cannot open database file";
+    case DB_ERR_MIGRATE:
+        return "schema migration failed";
+    case DB_ERR_SCHEMA_TOO_NEW:
+        return "database schema is newer than this build";
+    case DB_ERR_NOT_READY:
+        return "database is not at the latest schema version";
+    case DB_ERR_NOMEM:
+        return "out of memory";
+    default:
+        return "database error";
+    }
+}
+
+static int exec(struct db *db, const char *sql)
+{
+    if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        atomic_fetch_add(&db->errors, 1);
+        return DB_ERR_IO;
+    }
+    return DB_OK;
+}
+
+int db_schema_version(struct db *db, int *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = DB_ERR_IO;
+    if (sqlite3_prepare_v2(db->conn, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        goto out;
+    if (sqlite3_step(st) != SQLITE_ROW)
+        goto out;
+    *out = sqlite3_column_int(st, 0);
+    rc = DB_OK;
+out:
+    if (rc != DB_OK)
+        atomic_fetch_add(&db->errors, 1);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Applies migration `index` and bumps user_version in one transaction, so a failure leaves
+ * the file exactly as it was before this migration. */
+static int apply_migration(struct db *db, int index)
+{
+    char pragma[64];
+    if (exec(db, "BEGIN IMMEDIATE") != DB_OK)
+        return DB_ERR_MIGRATE;
+    if (exec(db, migrations[index]) != DB_OK)
+        goto fail;
+    sqlite3_snprintf((int)sizeof pragma, pragma, "PRAGMA user_version = %d", index + 1);
+    if (exec(db, pragma) != DB_OK)
+        goto fail;
+    if (exec(db, "COMMIT") != DB_OK)
+        goto fail;
+    return DB_OK;
+fail:
+    exec(db, "ROLLBACK");
+    return DB_ERR_MIGRATE;
+}
+
+static int migrate(struct db *db)
+{
+    int version = 0;
+    int rc = db_schema_version(db, &version);
+    if (rc != DB_OK)
+        return rc;
+    if (version > MIGRATION_COUNT)
+        return DB_ERR_SCHEMA_TOO_NEW;
+    for (int i = version; i < MIGRATION_COUNT; i++) {
+        rc = apply_migration(db, i);
+        if (rc != DB_OK)
+            return rc;
+    }
+    return DB_OK;
+}
+
+int db_open(const char *path, struct db **out)
+{
+    int rc = DB_OK;
+    *out = NULL;
+    struct db *db = calloc(1, sizeof *db);
+    if (db == NULL)
+        return DB_ERR_NOMEM;
+    atomic_init(&db->errors, 0);
+
+    /* FULLMUTEX: the handle is shared by the HTTP worker threads. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(path, &db->conn, flags, NULL) != SQLITE_OK) {
+        rc = DB_ERR_OPEN;
+        goto out;
+    }
+    sqlite3_extended_result_codes(db->conn, 1);
+    sqlite3_busy_timeout(db->conn, 5000);
+    /* WAL lets readers run beside the writer; synchronous=FULL makes an acknowledged
+     * commit survive a crash of the process and of the machine. */
+    if (exec(db, "PRAGMA journal_mode=WAL") != DB_OK ||
+        exec(db, "PRAGMA synchronous=FULL") != DB_OK ||
+        exec(db, "PRAGMA foreign_keys=ON") != DB_OK) {
+        rc = DB_ERR_OPEN;
+        goto out;
+    }
+    rc = migrate(db);
+out:
+    if (rc != DB_OK) {
+        db_close(db);
+        return rc;
+    }
+    *out = db;
+    return DB_OK;
+}
+
+void db_close(struct db *db)
+{
+    if (db == NULL)
+        return;
+    sqlite3_close(db->conn);
+    free(db);
+}
+
+int db_check_ready(struct db *db)
+{
+    int version = 0;
+    int rc = db_schema_version(db, &version);
+    if (rc != DB_OK)
+        return rc;
+    return version == MIGRATION_COUNT ? DB_OK : DB_ERR_NOT_READY;
+}
+
+uint64_t db_error_count(const struct db *db)
+{
+    return (uint64_t)atomic_load(&db->errors);
+}

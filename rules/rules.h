@@ -1,0 +1,8 @@
+/* rules: the pure game-logic library. No I/O, no global mutable state, no hidden randomness:
+ * every random number comes from a dice handle the caller passes in. */
+#ifndef TACTICS_RULES_H
+#define TACTICS_RULES_H
+
+#include "dice.h"
+
+#endif

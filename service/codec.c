@@ -1,0 +1,155 @@
+#include "codec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void codec_pointer(char *out, const char *base, const char *key)
+{
+    size_t n = (size_t)snprintf(out, CODEC_PTR_MAX, "%s/", base);
+    for (const char *k = key; *k != '\0' && n + 3 < CODEC_PTR_MAX; k++) {
+        if (*k == '~') {
+            out[n++] = '~', out[n++] = '0';
+        } else if (*k == '/') {
+            out[n++] = '~', out[n++] = '1';
+        } else {
+            out[n++] = *k;
+        }
+    }
+    out[n] = '\0';
+}
+
+static const char *type_name(json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "unknown";
+}
+
+bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e)
+{
+    if (json_is_object(v))
+        return true;
+    svc_errors_add(e, base, "must be an object, not %s", type_name(v));
+    return false;
+}
+
+void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
+                          struct svc_errors *e)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value)
+    {
+        bool found = false;
+        for (const char *const *k = known; *k != NULL && !found; k++)
+            found = strcmp(*k, key) == 0;
+        if (!found) {
+            char ptr[CODEC_PTR_MAX];
+            codec_pointer(ptr, base, key);
+            svc_errors_add(e, ptr, "is not a known field");
+        }
+    }
+}
+
+/* Fetches obj[key]; reports a missing required field. */
+static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
+                     struct svc_errors *e)
+{
+    codec_pointer(ptr, base, key);
+    json_t *v = json_object_get(obj, key);
+    if (v == NULL && required)
+        svc_errors_add(e, ptr, "is required");
+    return v;
+}
+
+bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
+                      const char **out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    if (v == NULL)
+        return false;
+    if (!json_is_string(v)) {
+        svc_errors_add(e, ptr, "must be a string, not %s", type_name(v));
+        return false;
+    }
+    if (json_string_length(v) > max_len) {
+        svc_errors_add(e, ptr, "must be at most %zu bytes long", max_len);
+        return false;
+    }
+    if (strlen(json_string_value(v)) != json_string_length(v)) {
+        svc_errors_add(e, ptr, "must not contain NUL characters");
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
+                   long long hi, long long *out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    if (v == NULL)
+        return false;
+    if (!json_is_integer(v)) {
+        svc_errors_add(e, ptr, "must be an integer, not %s", type_name(v));
+        return false;
+    }
+    long long n = json_integer_value(v);
+    if (n < lo || n > hi) {
+        svc_errors_add(e, ptr, "must be from %lld to %lld", lo, hi);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
+                    struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    if (v == NULL)
+        return false;
+    if (!json_is_boolean(v)) {
+        svc_errors_add(e, ptr, "must be a boolean, not %s", type_name(v));
+        return false;
+    }
+    *out = json_is_true(v);
+    return true;
+}
+
+bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
+                     size_t max_items, json_t **out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    if (v == NULL)
+        return false;
+    if (!json_is_array(v)) {
+        svc_errors_add(e, ptr, "must be an array, not %s", type_name(v));
+        return false;
+    }
+    if (json_array_size(v) > max_items) {
+        svc_errors_add(e, ptr, "must have at most %zu items", max_items);
+        return false;
+    }
+    *out = v;
+    return true;
+}

@@ -1,0 +1,35 @@
+/* Decoding helpers for request bodies: typed field access that reports every problem as a
+ * validation error naming the field by JSON pointer (RFC 6901). Each returns true when the
+ * field was present and valid; absent optional fields return false without an error. */
+#ifndef TACTICS_SVC_CODEC_H
+#define TACTICS_SVC_CODEC_H
+
+#include "svc.h"
+
+#define CODEC_PTR_MAX 256
+
+/* Writes base + "/" + key (escaped per RFC 6901) into out. */
+void codec_pointer(char *out, const char *base, const char *key);
+
+/* Requires v to be an object; errors name base. */
+bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e);
+
+/* Adds an error for each member of obj whose name is not in known (NULL-terminated). */
+void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
+                          struct svc_errors *e);
+
+bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
+                      const char **out, struct svc_errors *e);
+
+/* An integer in [lo, hi]; JSON reals such as 3.0 are refused. */
+bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
+                   long long hi, long long *out, struct svc_errors *e);
+
+bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
+                    struct svc_errors *e);
+
+/* An array of at most max_items; the caller checks the items. */
+bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
+                     size_t max_items, json_t **out, struct svc_errors *e);
+
+#endif

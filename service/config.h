@@ -1,0 +1,40 @@
+/* Command-line and environment configuration of tacticsd. */
+#ifndef TACTICS_SVC_CONFIG_H
+#define TACTICS_SVC_CONFIG_H
+
+#include <stddef.h>
+
+#define SVC_MAX_CORS_ORIGINS 16
+
+struct svc_config {
+    unsigned port;               /* --port, TACTICS_PORT; 0 picks an ephemeral port */
+    char bind[64];               /* --bind, TACTICS_BIND */
+    char db_path[1024];          /* --db, TACTICS_DB */
+    unsigned threads;            /* --threads, TACTICS_THREADS */
+    size_t max_body;             /* --max-body, TACTICS_MAX_BODY, bytes */
+    unsigned max_connections;    /* --max-connections, TACTICS_MAX_CONNECTIONS */
+    unsigned per_ip_connections; /* --per-ip-connections, TACTICS_PER_IP_CONNECTIONS */
+    unsigned timeout_s;          /* --timeout, TACTICS_TIMEOUT: idle seconds before closing */
+    size_t connection_memory;    /* --connection-memory, TACTICS_CONNECTION_MEMORY, bytes */
+    char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
+    int cors_origin_count;
+};
+
+enum svc_config_action {
+    SVC_CONFIG_RUN = 0,
+    SVC_CONFIG_HELP = 1,
+    SVC_CONFIG_VERSION = 2,
+    SVC_CONFIG_ERROR = -1,
+};
+
+typedef const char *(*svc_getenv_fn)(const char *name);
+
+/* Fills cfg from defaults, then the environment (through getenv_fn), then argv, which wins.
+ * Returns what main should do; on SVC_CONFIG_ERROR, err holds a one-line message. */
+enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn getenv_fn,
+                                        struct svc_config *cfg, char *err, size_t errlen);
+
+/* The --help text. */
+const char *svc_config_usage(void);
+
+#endif

@@ -1,0 +1,159 @@
+/* POST /v1/dice/roll: a fair, explained, reproducible roll for bots. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/random.h>
+
+#include "codec.h"
+#include "rules.h"
+#include "svc.h"
+
+/* Seeds are kept within JSON's exactly representable integers so every client can echo them. */
+#define SEED_MAX 9007199254740991LL
+
+static const char *keep_name(enum rules_dice_keep k)
+{
+    switch (k) {
+    case RULES_KEEP_HIGHEST:
+        return "keep_highest";
+    case RULES_KEEP_LOWEST:
+        return "keep_lowest";
+    case RULES_DROP_LOWEST:
+        return "drop_lowest";
+    case RULES_DROP_HIGHEST:
+        return "drop_highest";
+    case RULES_KEEP_ALL:
+        break;
+    }
+    return "all";
+}
+
+json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
+                        const struct rules_roll *roll)
+{
+    int min = 0, max = 0;
+    rules_dice_range(expr, &min, &max);
+    json_t *terms = json_array();
+    int next_die = 0;
+    for (int ti = 0; ti < expr->term_count; ti++) {
+        const struct rules_dice_term *t = &expr->terms[ti];
+        json_t *term = json_object();
+        json_object_set_new(term, "sign", json_string(t->sign < 0 ? "-" : "+"));
+        if (t->sides == 0) {
+            json_object_set_new(term, "kind", json_string("constant"));
+            json_object_set_new(term, "value", json_integer(t->value));
+        } else {
+            json_object_set_new(term, "kind", json_string("dice"));
+            json_object_set_new(term, "count", json_integer(t->count));
+            json_object_set_new(term, "sides", json_integer(t->sides));
+            json_object_set_new(term, "keep", json_string(keep_name(t->keep)));
+            if (t->keep != RULES_KEEP_ALL)
+                json_object_set_new(term, "keep_count", json_integer(t->keep_n));
+            json_object_set_new(term, "per_die", json_integer(t->per_die));
+            json_t *dice = json_array();
+            for (; next_die < roll->dice_count && roll->dice[next_die].term == ti; next_die++)
+                json_array_append_new(dice,
+                                      json_pack("{s:i, s:b}", "value", roll->dice[next_die].value,
+                                                "kept", roll->dice[next_die].kept));
+            json_object_set_new(term, "dice", dice);
+        }
+        json_object_set_new(term, "total", json_integer(roll->term_totals[ti]));
+        json_array_append_new(terms, term);
+    }
+    return json_pack("{s:s, s:o, s:i, s:i, s:i}", "expression", text, "terms", terms, "total",
+                     roll->total, "min", min, "max", max);
+}
+
+static long long fresh_seed(void)
+{
+    uint64_t raw = 0;
+    if (getrandom(&raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+        raw = (uint64_t)(uintptr_t)&raw; /* not reached in practice; still a valid seed */
+    return (long long)(raw & (uint64_t)SEED_MAX);
+}
+
+void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"expression", "seed", "results", NULL};
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct rules_roll *roll = NULL;
+    int supplied[RULES_DICE_MAX_DICE];
+    size_t nsupplied = 0;
+    const char *text = NULL;
+    long long seed = -1;
+    json_t *results = NULL;
+    struct rules_dice_expr expr;
+
+    if (!codec_expect_object(body, "", &e))
+        goto respond;
+    codec_reject_unknown(body, "", known, &e);
+    if (codec_get_string(body, "", "expression", true, RULES_DICE_MAX_EXPRESSION, &text, &e)) {
+        size_t at = 0;
+        int rc = rules_dice_parse(text, &expr, &at);
+        if (rc != RULES_DICE_OK) {
+            svc_errors_add(&e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+            text = NULL;
+        }
+    }
+    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
+    if (codec_get_array(body, "", "results", false, RULES_DICE_MAX_DICE, &results, &e)) {
+        size_t i;
+        json_t *item;
+        json_array_foreach(results, i, item)
+        {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "/results/%zu", i);
+            if (!json_is_integer(item) || json_integer_value(item) < 1 ||
+                json_integer_value(item) > RULES_DICE_MAX_SIDES)
+                svc_errors_add(&e, ptr, "must be an integer die result from 1 to %d",
+                               RULES_DICE_MAX_SIDES);
+            else
+                supplied[nsupplied++] = (int)json_integer_value(item);
+        }
+        if (seed >= 0)
+            svc_errors_add(&e, "/results", "give either seed or results, not both");
+    }
+    if (svc_errors_any(&e) || text == NULL)
+        goto respond;
+
+    struct rules_dice dice;
+    if (results != NULL) {
+        rules_dice_from_supplied(&dice, supplied, nsupplied);
+    } else {
+        if (seed < 0)
+            seed = fresh_seed();
+        rules_dice_from_seed(&dice, (uint64_t)seed);
+    }
+    roll = malloc(sizeof *roll);
+    if (roll == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
+    }
+    int rc = rules_dice_roll(&expr, &dice, roll);
+    if (rc != RULES_DICE_OK) {
+        /* Only supplied results can fail here: the wrong number, or a face the die lacks. */
+        char ptr[CODEC_PTR_MAX];
+        if (rc == RULES_DICE_ERR_SUPPLIED_RANGE)
+            snprintf(ptr, sizeof ptr, "/results/%zu", dice.supplied_used);
+        else
+            snprintf(ptr, sizeof ptr, "/results");
+        svc_errors_add(&e, ptr, "%s (the expression rolls %d dice)", rules_dice_strerror(rc),
+                       expr.dice_count);
+        goto respond;
+    }
+    json_t *doc = svc_encode_roll(text, &expr, roll);
+    json_object_set_new(doc, "source", json_string(results ? "supplied" : "seed"));
+    if (results == NULL)
+        json_object_set_new(doc, "seed", json_integer(seed));
+    svc_respond_json(res, 200, doc);
+    goto out;
+respond:
+    svc_errors_respond(&e, res);
+out:
+    svc_errors_free(&e);
+    free(roll);
+    json_decref(body);
+}

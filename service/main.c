@@ -1,0 +1,89 @@
+/* tacticsd: parse configuration, open the database, serve until SIGINT or SIGTERM. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "db.h"
+#include "server.h"
+#include "svc.h"
+
+#ifndef TACTICS_VERSION
+#define TACTICS_VERSION "0.0.0"
+#endif
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+int main(int argc, char **argv)
+{
+    struct svc_config cfg;
+    char err[256];
+    switch (svc_config_parse(argc, argv, env_lookup, &cfg, err, sizeof err)) {
+    case SVC_CONFIG_HELP:
+        fputs(svc_config_usage(), stdout);
+        return 0;
+    case SVC_CONFIG_VERSION:
+        printf("tacticsd %s\n", TACTICS_VERSION);
+        return 0;
+    case SVC_CONFIG_ERROR:
+        fprintf(stderr, "tacticsd: %s\n%s", err, svc_config_usage());
+        return 2;
+    case SVC_CONFIG_RUN:
+        break;
+    }
+
+    /* Block the shutdown signals in every thread (libmicrohttpd's inherit this mask), so only
+     * the sigwait below receives them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int exit_code = 1;
+    struct db *db = NULL;
+    struct svc_metrics *metrics = NULL;
+    struct svc_server *server = NULL;
+    int rc = db_open(cfg.db_path, &db);
+    if (rc != DB_OK) {
+        svc_log("error", "db_open_failed",
+                json_pack("{s:s, s:s}", "db", cfg.db_path, "reason", db_strerror(rc)));
+        goto out;
+    }
+    int route_count = 0;
+    svc_routes(&route_count);
+    metrics = svc_metrics_new(route_count);
+    if (metrics == NULL)
+        goto out;
+    struct svc_context ctx = {.config = &cfg, .db = db, .metrics = metrics};
+    rc = svc_server_start(&ctx, &server);
+    if (rc != SVC_SERVER_OK) {
+        svc_log("error", "listen_failed",
+                json_pack("{s:s, s:i, s:s}", "address", cfg.bind, "port", (int)cfg.port, "reason",
+                          rc == SVC_SERVER_ERR_BIND_ADDRESS
+                              ? "--bind is not an IPv4 or IPv6 address"
+                              : "cannot listen (port in use or not permitted)"));
+        goto out;
+    }
+    svc_log("info", "listening",
+            json_pack("{s:s, s:i, s:s, s:s}", "address", cfg.bind, "port",
+                      (int)svc_server_port(server), "db", cfg.db_path, "version", TACTICS_VERSION));
+
+    int sig = 0;
+    sigwait(&stop, &sig);
+    svc_log("info", "stopping", json_pack("{s:i}", "signal", sig));
+    int left = svc_server_shutdown(server, 10000);
+    server = NULL;
+    svc_log("info", "stopped", json_pack("{s:i}", "unfinished_requests", left));
+    exit_code = 0;
+out:
+    if (server != NULL)
+        svc_server_shutdown(server, 0);
+    svc_metrics_free(metrics);
+    db_close(db);
+    return exit_code;
+}

@@ -1,0 +1,171 @@
+/* Responses: JSON bodies, headers, and RFC 9457 problem details. */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "svc.h"
+
+const char *svc_request_header(const struct svc_request *req, const char *name)
+{
+    return req->header ? req->header(req->header_cookie, name) : NULL;
+}
+
+void svc_response_clear(struct svc_response *res)
+{
+    free(res->body);
+    for (int i = 0; i < res->header_count; i++)
+        free(res->headers[i].value);
+    memset(res, 0, sizeof *res);
+}
+
+void svc_respond_raw(struct svc_response *res, unsigned status, const char *content_type,
+                     const char *body, size_t len)
+{
+    free(res->body);
+    res->body = malloc(len + 1);
+    if (res->body == NULL) {
+        res->status = 500;
+        res->body_len = 0;
+        res->content_type = "text/plain";
+        return;
+    }
+    memcpy(res->body, body, len);
+    res->body[len] = '\0';
+    res->body_len = len;
+    res->status = status;
+    res->content_type = content_type;
+}
+
+static void respond_doc(struct svc_response *res, unsigned status, const char *content_type,
+                        json_t *doc)
+{
+    char *text = doc ? json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(doc);
+    free(res->body);
+    res->body = text;
+    res->body_len = text ? strlen(text) : 0;
+    res->status = text ? status : 500;
+    res->content_type = content_type;
+}
+
+void svc_respond_json(struct svc_response *res, unsigned status, json_t *doc)
+{
+    respond_doc(res, status, "application/json", doc);
+}
+
+void svc_response_add_header(struct svc_response *res, const char *name, const char *value)
+{
+    assert(res->header_count < SVC_MAX_HEADERS);
+    if (res->header_count >= SVC_MAX_HEADERS)
+        return;
+    char *copy = strdup(value);
+    if (copy == NULL)
+        return;
+    res->headers[res->header_count].name = name;
+    res->headers[res->header_count].value = copy;
+    res->header_count++;
+}
+
+/* The problem types this service sends. Each `type` is a tag URI (RFC 4151): a stable,
+ * non-resolvable identifier, as RFC 9457 section 3.1.1 allows; openapi.yaml lists them. */
+static const struct {
+    unsigned status;
+    const char *slug;
+    const char *title;
+} problems[] = {
+    [SVC_PROBLEM_NOT_FOUND] = {404, "not-found", "No such resource"},
+    [SVC_PROBLEM_METHOD_NOT_ALLOWED] = {405, "method-not-allowed",
+                                        "Method not allowed on this resource"},
+    [SVC_PROBLEM_MALFORMED_JSON] = {400, "malformed-json", "The body is not valid JSON"},
+    [SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE] = {415, "unsupported-media-type",
+                                            "The body must be application/json"},
+    [SVC_PROBLEM_BODY_TOO_LARGE] = {413, "body-too-large", "The body is larger than allowed"},
+    [SVC_PROBLEM_VALIDATION] = {422, "validation", "The request has invalid values"},
+    [SVC_PROBLEM_NOT_READY] = {503, "not-ready", "The service is not ready"},
+    [SVC_PROBLEM_INTERNAL] = {500, "internal", "Internal error"},
+};
+
+void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,
+                 json_t *errors)
+{
+    char type[96];
+    snprintf(type, sizeof type, "tag:tactics.dev,2026:problem:%s", problems[kind].slug);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "type", json_string(type));
+    json_object_set_new(doc, "title", json_string(problems[kind].title));
+    json_object_set_new(doc, "status", json_integer(problems[kind].status));
+    json_object_set_new(doc, "detail", json_string(detail ? detail : problems[kind].title));
+    if (errors != NULL)
+        json_object_set_new(doc, "errors", errors);
+    respond_doc(res, problems[kind].status, "application/problem+json", doc);
+}
+
+void svc_errors_init(struct svc_errors *e)
+{
+    e->list = json_array();
+}
+
+void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *item = json_object();
+    json_object_set_new(item, "pointer", json_string(pointer));
+    json_object_set_new(item, "message", json_string(msg));
+    json_array_append_new(e->list, item);
+}
+
+bool svc_errors_any(const struct svc_errors *e)
+{
+    return json_array_size(e->list) > 0;
+}
+
+void svc_errors_respond(struct svc_errors *e, struct svc_response *res)
+{
+    size_t n = json_array_size(e->list);
+    char detail[640];
+    const char *first = json_string_value(json_object_get(json_array_get(e->list, 0), "message"));
+    const char *ptr = json_string_value(json_object_get(json_array_get(e->list, 0), "pointer"));
+    snprintf(detail, sizeof detail, "%s%s: %s%s", ptr && *ptr ? ptr : "",
+             ptr && *ptr ? "" : "(body)", first ? first : "invalid",
+             n > 1 ? " (and further errors; see errors)" : "");
+    svc_problem(res, SVC_PROBLEM_VALIDATION, detail, e->list);
+    e->list = NULL;
+}
+
+void svc_errors_free(struct svc_errors *e)
+{
+    json_decref(e->list);
+    e->list = NULL;
+}
+
+json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
+{
+    json_error_t err;
+    if (req->body_len == 0) {
+        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, "the request body is empty", NULL);
+        return NULL;
+    }
+    /* Duplicate keys are refused; trailing data is refused (jansson's EOF check is on). */
+    json_t *doc = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (doc == NULL) {
+        char detail[320];
+        snprintf(detail, sizeof detail, "%s at line %d, column %d (byte offset %d)", err.text,
+                 err.line, err.column, err.position);
+        json_t *errors = json_array();
+        json_t *item = json_object();
+        json_object_set_new(item, "pointer", json_string(""));
+        json_object_set_new(item, "message", json_string(detail));
+        json_object_set_new(item, "offset", json_integer(err.position));
+        json_array_append_new(errors, item);
+        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, detail, errors);
+        return NULL;
+    }
+    return doc;
+}

@@ -1,0 +1,86 @@
+/* The route table and path matching. Patterns are literal segments and `{name}` captures;
+ * the pattern string doubles as the metrics label, so label cardinality is the table size. */
+#include <stdio.h>
+#include <string.h>
+
+#include "svc.h"
+
+static const struct svc_route routes[] = {
+    {"GET", "/healthz", svc_handle_healthz, false},
+    {"GET", "/readyz", svc_handle_readyz, false},
+    {"GET", "/metrics", svc_handle_metrics, false},
+    {"POST", "/v1/dice/roll", svc_handle_dice_roll, true},
+};
+
+const struct svc_route *svc_routes(int *count)
+{
+    *count = (int)(sizeof routes / sizeof routes[0]);
+    return routes;
+}
+
+/* Matches path against pattern; captures go into m->params (pointing into m->param_buf). */
+static bool match_path(const char *pattern, const char *path, struct svc_match *m)
+{
+    size_t used = 0;
+    int nparams = 0;
+    const char *p = pattern, *s = path;
+    while (*p != '\0') {
+        if (*p == '{') {
+            const char *close = strchr(p, '}');
+            size_t n = strcspn(s, "/");
+            if (close == NULL || n == 0 || nparams >= SVC_MAX_PARAMS ||
+                used + n + 1 > sizeof m->param_buf)
+                return false;
+            memcpy(m->param_buf + used, s, n);
+            m->param_buf[used + n] = '\0';
+            m->params[nparams++] = m->param_buf + used;
+            used += n + 1;
+            p = close + 1;
+            s += n;
+        } else {
+            if (*p != *s)
+                return false;
+            p++;
+            s++;
+        }
+    }
+    return *s == '\0';
+}
+
+static void allow_add(struct svc_match *m, const char *method)
+{
+    if (strstr(m->allow, method) != NULL)
+        return;
+    size_t len = strlen(m->allow);
+    snprintf(m->allow + len, sizeof m->allow - len, "%s%s", len ? ", " : "", method);
+}
+
+void svc_route_match(const char *method, const char *path, struct svc_match *m)
+{
+    memset(m, 0, sizeof *m);
+    m->route_index = -1;
+    int count = 0;
+    const struct svc_route *table = svc_routes(&count);
+    for (int i = 0; i < count; i++) {
+        struct svc_match trial;
+        memset(&trial, 0, sizeof trial);
+        if (!match_path(table[i].pattern, path, &trial))
+            continue;
+        m->path_known = true;
+        allow_add(m, table[i].method);
+        if (strcmp(table[i].method, "GET") == 0)
+            allow_add(m, "HEAD");
+        bool same = strcmp(table[i].method, method) == 0 ||
+                    (strcmp(method, "HEAD") == 0 && strcmp(table[i].method, "GET") == 0);
+        if (same && m->route == NULL) {
+            m->route = &table[i];
+            m->route_index = i;
+            memcpy(m->param_buf, trial.param_buf, sizeof m->param_buf);
+            for (int k = 0; k < SVC_MAX_PARAMS; k++)
+                m->params[k] =
+                    trial.params[k] ? m->param_buf + (trial.params[k] - trial.param_buf) : NULL;
+        }
+    }
+    if (m->path_known)
+        allow_add(m, "OPTIONS");
+}

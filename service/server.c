@@ -1,0 +1,452 @@
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+struct svc_server {
+    struct MHD_Daemon *daemon;
+    struct svc_context *ctx;
+    atomic_int in_flight;
+    unsigned port;
+};
+
+/* Per-request state, created on the first callback of a request and freed when libmicrohttpd
+ * reports the request complete. */
+struct request_state {
+    uint64_t start_us;
+    char request_id[129];
+    char method[16];
+    char path[257]; /* printable ASCII copy, for the log */
+    struct svc_match match;
+    char *body;
+    size_t len, cap;
+    bool too_large;
+    unsigned status;
+};
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void utc_timestamp(char *out, size_t len)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000L);
+}
+
+void svc_log(const char *level, const char *event, json_t *extra)
+{
+    char ts[40];
+    utc_timestamp(ts, sizeof ts);
+    json_t *line = json_object();
+    json_object_set_new(line, "time", json_string(ts));
+    json_object_set_new(line, "level", json_string(level));
+    json_object_set_new(line, "event", json_string(event));
+    if (extra != NULL)
+        json_object_update(line, extra);
+    json_decref(extra);
+    char *text = json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII);
+    json_decref(line);
+    if (text == NULL)
+        return;
+    pthread_mutex_lock(&log_lock);
+    fprintf(stderr, "%s\n", text);
+    fflush(stderr);
+    pthread_mutex_unlock(&log_lock);
+    free(text);
+}
+
+static void mhd_logger(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] > 0x7e)
+            msg[i] = '?';
+    svc_log("warn", "libmicrohttpd", json_pack("{s:s}", "message", msg));
+}
+
+/* Copies src into dst (cap bytes), replacing anything but printable ASCII with '?', so log
+ * lines stay valid JSON whatever the client sent. */
+static void copy_printable(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] != '\0' && i + 1 < cap; i++) {
+        unsigned char c = (unsigned char)src[i];
+        dst[i] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+    }
+    dst[i] = '\0';
+}
+
+/* A client's X-Request-Id is kept when it is 1..128 characters of [A-Za-z0-9._:-];
+ * otherwise we make one, so the id is always safe to echo and log. */
+static bool request_id_acceptable(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 128)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '_' || c == ':' || c == '-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static void make_request_id(char *out)
+{
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        /* getrandom does not fail for 16 bytes after boot; fall back to the clock anyway. */
+        uint64_t t = now_us();
+        memcpy(raw, &t, sizeof t);
+        memcpy(raw + 8, &t, sizeof t);
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof raw; i++) {
+        out[2 * i] = hex[raw[i] >> 4];
+        out[2 * i + 1] = hex[raw[i] & 15];
+    }
+    out[2 * sizeof raw] = '\0';
+}
+
+static const char *header_lookup(void *cookie, const char *name)
+{
+    return MHD_lookup_connection_value((struct MHD_Connection *)cookie, MHD_HEADER_KIND, name);
+}
+
+/* True when the request's Origin is one --cors-origin allows. */
+static const char *allowed_origin(const struct svc_config *cfg, struct MHD_Connection *conn)
+{
+    const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    if (origin == NULL)
+        return NULL;
+    for (int i = 0; i < cfg->cors_origin_count; i++) {
+        if (strcmp(cfg->cors_origins[i], "*") == 0)
+            return "*";
+        if (strcmp(cfg->cors_origins[i], origin) == 0)
+            return origin;
+    }
+    return NULL;
+}
+
+/* Media type check: application/json with optional parameters (e.g. charset=utf-8). */
+static bool is_json_content_type(const char *ct)
+{
+    if (ct == NULL)
+        return false;
+    while (*ct == ' ')
+        ct++;
+    size_t n = strlen("application/json");
+    if (strncasecmp(ct, "application/json", n) != 0)
+        return false;
+    ct += n;
+    while (*ct == ' ')
+        ct++;
+    return *ct == '\0' || *ct == ';';
+}
+
+/* Turns res into a libmicrohttpd response and queues it. Takes the body from res. */
+static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
+                                     struct request_state *rs, struct svc_response *res,
+                                     bool preflight)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer_with_free_callback(res->body_len, res->body, free);
+    if (r == NULL) {
+        svc_response_clear(res);
+        return MHD_NO;
+    }
+    res->body = NULL; /* now owned by r */
+    if (res->content_type != NULL)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res->content_type);
+    MHD_add_response_header(r, "X-Request-Id", rs->request_id);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (res->allow != NULL)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, res->allow);
+    for (int i = 0; i < res->header_count; i++)
+        MHD_add_response_header(r, res->headers[i].name, res->headers[i].value);
+
+    const char *origin = allowed_origin(s->ctx->config, conn);
+    if (origin != NULL) {
+        MHD_add_response_header(r, "Access-Control-Allow-Origin", origin);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Origin");
+        if (preflight) {
+            MHD_add_response_header(r, "Access-Control-Allow-Methods", res->allow);
+            MHD_add_response_header(r, "Access-Control-Allow-Headers",
+                                    "Content-Type, Authorization, If-Match, Idempotency-Key, "
+                                    "X-Request-Id");
+            MHD_add_response_header(r, "Access-Control-Max-Age", "600");
+        } else {
+            MHD_add_response_header(r, "Access-Control-Expose-Headers",
+                                    "ETag, Location, X-Request-Id");
+        }
+    }
+    rs->status = res->status;
+    /* Counted when queued, not when the connection reports completion: a client that has read
+     * this response and asks /metrics next must already see it counted. */
+    svc_metrics_observe(s->ctx->metrics, rs->match.route_index, rs->method, rs->status,
+                        now_us() - rs->start_us);
+    enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
+    MHD_destroy_response(r);
+    svc_response_clear(res);
+    return ok;
+}
+
+/* Routes a fully received request to its handler, or answers 404/405/413/415/OPTIONS. */
+static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *conn,
+                                struct request_state *rs)
+{
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    const struct svc_match *m = &rs->match;
+
+    if (rs->too_large) {
+        svc_problem(&res, SVC_PROBLEM_BODY_TOO_LARGE, NULL, NULL);
+    } else if (m->route == NULL && !m->path_known) {
+        svc_problem(&res, SVC_PROBLEM_NOT_FOUND, NULL, NULL);
+    } else if (m->route == NULL && strcmp(rs->method, "OPTIONS") == 0) {
+        res.status = 204;
+        res.allow = m->allow;
+        return send_response(s, conn, rs, &res, true);
+    } else if (m->route == NULL) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "%s is not allowed here; allowed: %s", rs->method,
+                 m->allow);
+        svc_problem(&res, SVC_PROBLEM_METHOD_NOT_ALLOWED, detail, NULL);
+        res.allow = m->allow;
+    } else if (m->route->json_body &&
+               !is_json_content_type(header_lookup(conn, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+        svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE,
+                    "send the body with Content-Type: application/json", NULL);
+    } else {
+        struct svc_request req = {
+            .method = rs->method,
+            .path = rs->path,
+            .body = rs->body ? rs->body : "",
+            .body_len = rs->len,
+            .header = header_lookup,
+            .header_cookie = conn,
+            .ctx = s->ctx,
+        };
+        memcpy(req.params, m->params, sizeof req.params);
+        m->route->handler(&req, &res);
+    }
+    return send_response(s, conn, rs, &res, false);
+}
+
+static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
+{
+    const char *cl =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl == NULL)
+        return false;
+    char *end = NULL;
+    unsigned long long n = strtoull(cl, &end, 10);
+    return end != cl && n > max;
+}
+
+/* Appends one chunk of body. Past the limit the body is dropped, never truncated: the request
+ * is answered 413 once it has been read. */
+static void append_body(struct request_state *rs, const char *data, size_t n, size_t max)
+{
+    if (rs->too_large)
+        return;
+    if (n > max - rs->len) {
+        rs->too_large = true;
+        free(rs->body);
+        rs->body = NULL;
+        rs->len = rs->cap = 0;
+        return;
+    }
+    if (rs->len + n + 1 > rs->cap) {
+        size_t cap = rs->cap ? rs->cap : 4096;
+        while (cap < rs->len + n + 1)
+            cap *= 2;
+        if (cap > max + 1)
+            cap = max + 1;
+        char *b = realloc(rs->body, cap);
+        if (b == NULL) {
+            rs->too_large = true; /* cannot hold it: refuse rather than truncate */
+            free(rs->body);
+            rs->body = NULL;
+            rs->len = rs->cap = 0;
+            return;
+        }
+        rs->body = b;
+        rs->cap = cap;
+    }
+    memcpy(rs->body + rs->len, data, n);
+    rs->len += n;
+    rs->body[rs->len] = '\0';
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
+{
+    (void)version;
+    struct svc_server *s = cls;
+    struct request_state *rs = *con_cls;
+    size_t max = s->ctx->config->max_body;
+
+    if (rs == NULL) {
+        rs = calloc(1, sizeof *rs);
+        if (rs == NULL)
+            return MHD_NO;
+        *con_cls = rs;
+        atomic_fetch_add(&s->in_flight, 1);
+        rs->start_us = now_us();
+        copy_printable(rs->method, sizeof rs->method, method);
+        copy_printable(rs->path, sizeof rs->path, url);
+        const char *id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+        if (id != NULL && request_id_acceptable(id))
+            memcpy(rs->request_id, id, strlen(id) + 1);
+        else
+            make_request_id(rs->request_id);
+        svc_route_match(method, url, &rs->match);
+        if (content_length_exceeds(conn, max)) {
+            /* Answer before reading the body; libmicrohttpd then closes the connection. */
+            rs->too_large = true;
+            return dispatch(s, conn, rs);
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        append_body(rs, upload_data, *upload_data_size, max);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (rs->status != 0)
+        return MHD_YES; /* already answered (early 413) */
+    return dispatch(s, conn, rs);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)conn;
+    struct svc_server *s = cls;
+    struct request_state *rs = *con_cls;
+    if (rs == NULL)
+        return;
+    uint64_t duration = now_us() - rs->start_us;
+    json_t *extra = json_pack("{s:s, s:s, s:i, s:I, s:s}", "method", rs->method, "path", rs->path,
+                              "status", (int)rs->status, "duration_us", (json_int_t)duration,
+                              "request_id", rs->request_id);
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        json_object_set_new(extra, "terminated", json_integer((json_int_t)toe));
+    svc_log("info", "request", extra);
+    free(rs->body);
+    free(rs);
+    *con_cls = NULL;
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    (void)conn;
+    (void)socket_context;
+    struct svc_server *s = cls;
+    svc_metrics_connection(s->ctx->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
+int svc_server_start(struct svc_context *ctx, struct svc_server **out)
+{
+    const struct svc_config *cfg = ctx->config;
+    *out = NULL;
+    struct sockaddr_in sin;
+    struct sockaddr_in6 sin6;
+    struct sockaddr *addr;
+    unsigned flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    memset(&sin, 0, sizeof sin);
+    memset(&sin6, 0, sizeof sin6);
+    if (strchr(cfg->bind, ':') != NULL) {
+        sin6.sin6_family = AF_INET6;
+        sin6.sin6_port = htons((uint16_t)cfg->port);
+        if (inet_pton(AF_INET6, cfg->bind, &sin6.sin6_addr) != 1)
+            return SVC_SERVER_ERR_BIND_ADDRESS;
+        addr = (struct sockaddr *)&sin6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        sin.sin_family = AF_INET;
+        sin.sin_port = htons((uint16_t)cfg->port);
+        if (inet_pton(AF_INET, cfg->bind, &sin.sin_addr) != 1)
+            return SVC_SERVER_ERR_BIND_ADDRESS;
+        addr = (struct sockaddr *)&sin;
+    }
+
+    struct svc_server *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return SVC_SERVER_ERR_NOMEM;
+    s->ctx = ctx;
+    atomic_init(&s->in_flight, 0);
+
+    /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout. */
+    s->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger,
+        NULL, MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        free(s);
+        return SVC_SERVER_ERR_START;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return SVC_SERVER_OK;
+}
+
+unsigned svc_server_port(const struct svc_server *s)
+{
+    return s->port;
+}
+
+int svc_server_shutdown(struct svc_server *s, int timeout_ms)
+{
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
+    int waited = 0;
+    while (atomic_load(&s->in_flight) > 0 && waited < timeout_ms) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        waited += 10;
+    }
+    int left = atomic_load(&s->in_flight);
+    MHD_stop_daemon(s->daemon);
+    free(s);
+    return left;
+}

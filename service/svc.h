@@ -1,0 +1,148 @@
+/* svc: the HTTP service. Internal interfaces shared by the files under service/.
+ * Handlers see plain C structs, never libmicrohttpd types: the server decodes the request,
+ * calls the handler, and encodes whatever it leaves in the response. */
+#ifndef TACTICS_SVC_H
+#define TACTICS_SVC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "metrics.h"
+
+struct db;
+
+#define SVC_MAX_PARAMS  4
+#define SVC_MAX_HEADERS 4
+
+/* What every handler can reach: configuration, storage, counters. */
+struct svc_context {
+    const struct svc_config *config;
+    struct db *db;
+    struct svc_metrics *metrics;
+};
+
+/* Looks up a request header; returns NULL when absent. */
+typedef const char *(*svc_header_fn)(void *cookie, const char *name);
+
+struct svc_request {
+    const char *method;
+    const char *path;
+    const char *params[SVC_MAX_PARAMS]; /* path parameters, in pattern order */
+    const char *body;                   /* NUL-terminated copy; body_len excludes the NUL */
+    size_t body_len;
+    svc_header_fn header;
+    void *header_cookie;
+    struct svc_context *ctx;
+};
+
+/* A response the handler fills in. body is owned (malloc) and freed by the server. */
+struct svc_response {
+    unsigned status;
+    const char *content_type; /* a static string */
+    char *body;
+    size_t body_len;
+    const char *allow; /* static; sent as Allow when set */
+    struct {
+        const char *name; /* static */
+        char *value;      /* owned */
+    } headers[SVC_MAX_HEADERS];
+    int header_count;
+};
+
+typedef void (*svc_handler)(const struct svc_request *req, struct svc_response *res);
+
+/* Reads a header by name (case-insensitive), NULL when absent. */
+const char *svc_request_header(const struct svc_request *req, const char *name);
+
+/* Sets status and a JSON body (compact, keys in insertion order). Steals `doc`. */
+void svc_respond_json(struct svc_response *res, unsigned status, json_t *doc);
+
+/* Sets status and a copied body with the given static content type. */
+void svc_respond_raw(struct svc_response *res, unsigned status, const char *content_type,
+                     const char *body, size_t len);
+
+/* Adds a response header; value is copied. Silently ignores headers past SVC_MAX_HEADERS,
+ * which is an internal invariant (asserted in debug builds). */
+void svc_response_add_header(struct svc_response *res, const char *name, const char *value);
+
+/* Frees what the response owns and resets it. */
+void svc_response_clear(struct svc_response *res);
+
+/* --- problem+json errors (RFC 9457), problem.c --- */
+
+/* Problem types: the URI suffix, title and status of each kind of error we send. */
+enum svc_problem_kind {
+    SVC_PROBLEM_NOT_FOUND,
+    SVC_PROBLEM_METHOD_NOT_ALLOWED,
+    SVC_PROBLEM_MALFORMED_JSON,
+    SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE,
+    SVC_PROBLEM_BODY_TOO_LARGE,
+    SVC_PROBLEM_VALIDATION,
+    SVC_PROBLEM_NOT_READY,
+    SVC_PROBLEM_INTERNAL,
+};
+
+/* Fills res with an application/problem+json body. detail may be NULL. errors, when not NULL,
+ * is an array of {pointer, message} objects and is stolen. */
+void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,
+                 json_t *errors);
+
+/* Validation errors gathered while decoding a request: each names the field by JSON pointer
+ * (RFC 6901). Append with svc_errors_add, then send with svc_errors_respond. */
+struct svc_errors {
+    json_t *list;
+};
+
+void svc_errors_init(struct svc_errors *e);
+void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+bool svc_errors_any(const struct svc_errors *e);
+/* Sends 422 with every gathered error and releases the list. */
+void svc_errors_respond(struct svc_errors *e, struct svc_response *res);
+void svc_errors_free(struct svc_errors *e);
+
+/* Parses the request body as one JSON value: rejects duplicate keys and trailing data.
+ * Returns the value, or NULL after filling res with a 400 that gives jansson's position. */
+json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res);
+
+/* --- routing, router.c --- */
+
+struct svc_route {
+    const char *method;
+    const char *pattern; /* "/v1/encounters/{id}"; also the metrics label */
+    svc_handler handler;
+    bool json_body; /* the request must carry application/json */
+};
+
+/* The outcome of matching a method and path against the route table. */
+struct svc_match {
+    const struct svc_route *route; /* NULL when nothing matched */
+    int route_index;               /* index into the table, or -1 */
+    bool path_known;               /* some route has this path under another method */
+    char allow[96];                /* methods the path accepts, for Allow */
+    const char *params[SVC_MAX_PARAMS];
+    char param_buf[512];
+};
+
+/* Matches method and path; GET routes also answer HEAD. */
+void svc_route_match(const char *method, const char *path, struct svc_match *m);
+
+/* The table itself, for metrics labels and the route-coverage test. */
+const struct svc_route *svc_routes(int *count);
+
+/* --- handlers --- */
+void svc_handle_healthz(const struct svc_request *req, struct svc_response *res);
+void svc_handle_readyz(const struct svc_request *req, struct svc_response *res);
+void svc_handle_metrics(const struct svc_request *req, struct svc_response *res);
+void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
+
+/* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */
+struct rules_dice_expr;
+struct rules_roll;
+json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
+                        const struct rules_roll *roll);
+
+#endif

@@ -1,0 +1,240 @@
+#include "harness.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+char *server_log(const struct server *s)
+{
+    return slurp(s->log_path);
+}
+
+void server_start(struct server *s, const char *const *extra_args)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->dir, sizeof s->dir, "/tmp/tactics-svc-XXXXXX");
+    cr_assert_not_null(mkdtemp(s->dir));
+    snprintf(s->log_path, sizeof s->log_path, "%s/stderr.log", s->dir);
+    snprintf(s->db_path, sizeof s->db_path, "%s/t.db", s->dir);
+
+    const char *argv[32] = {TACTICSD_PATH, "--port", "0", "--db", s->db_path, "--threads", "2"};
+    int argc = 7;
+    for (int i = 0; extra_args && extra_args[i] && argc < 31; i++)
+        argv[argc++] = extra_args[i];
+    argv[argc] = NULL;
+
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        int fd = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, 2);
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    s->pid = pid;
+    /* Wait (up to 10 s) for the "listening" log line, which carries the bound port. */
+    for (int i = 0; i < 1000; i++) {
+        char *log = server_log(s);
+        const char *line = strstr(log, "\"event\":\"listening\"");
+        if (line != NULL) {
+            const char *p = strstr(line, "\"port\":");
+            cr_assert_not_null(p);
+            s->port = (unsigned)atoi(p + 7);
+            free(log);
+            return;
+        }
+        free(log);
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            cr_assert_fail("tacticsd exited during start-up (status %d)", status);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    cr_assert_fail("tacticsd did not start listening within 10 s");
+}
+
+void server_stop(struct server *s)
+{
+    if (s->pid <= 0)
+        return;
+    kill(s->pid, SIGTERM);
+    int status = 0;
+    cr_assert_eq(waitpid(s->pid, &status, 0), s->pid);
+    s->pid = 0;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char *log = server_log(s);
+        cr_log_error("tacticsd log:\n%s", log);
+        free(log);
+        cr_assert_fail("tacticsd did not exit 0 on SIGTERM (status %d)", status);
+    }
+    cr_assert_eq(system(cmd), 0);
+}
+
+int http_connect(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    struct timeval tv = {.tv_sec = 20};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0, "connect: %s", strerror(errno));
+    return fd;
+}
+
+int http_read_response(int fd, struct http_response *r)
+{
+    memset(r, 0, sizeof *r);
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len + 4096 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t n = recv(fd, buf + len, cap - len - 1, 0);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    char *sep = strstr(buf, "\r\n\r\n");
+    if (len == 0 || sep == NULL || sscanf(buf, "HTTP/1.%*d %d", &r->status) != 1) {
+        free(buf);
+        return -1;
+    }
+    *sep = '\0';
+    r->head = buf;
+    r->body_len = len - (size_t)(sep + 4 - buf);
+    r->body = malloc(r->body_len + 1);
+    memcpy(r->body, sep + 4, r->body_len);
+    r->body[r->body_len] = '\0';
+    return 0;
+}
+
+int http_raw(unsigned port, const char *request, size_t len, struct http_response *r)
+{
+    int fd = http_connect(port);
+    size_t sent = 0;
+    while (sent < len) {
+        ssize_t n = send(fd, request + sent, len - sent, MSG_NOSIGNAL);
+        if (n <= 0)
+            break;
+        sent += (size_t)n;
+    }
+    int rc = http_read_response(fd, r);
+    close(fd);
+    return rc;
+}
+
+bool http_header(const struct http_response *r, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name);
+    for (const char *line = strstr(r->head, "\r\n"); line != NULL;
+         line = strstr(line + 2, "\r\n")) {
+        const char *h = line + 2;
+        if (strncasecmp(h, name, n) == 0 && h[n] == ':') {
+            const char *v = h + n + 1;
+            while (*v == ' ')
+                v++;
+            size_t vl = strcspn(v, "\r\n");
+            if (vl >= len)
+                vl = len - 1;
+            memcpy(buf, v, vl);
+            buf[vl] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
+void http_response_free(struct http_response *r)
+{
+    free(r->head);
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}
+
+/* Appends one exchange to $TACTICS_EXCHANGE_LOG for the OpenAPI contract check. */
+static void record_exchange(const char *method, const char *path, const char *req_body,
+                            const struct http_response *r)
+{
+    const char *log = getenv("TACTICS_EXCHANGE_LOG");
+    if (log == NULL || *log == '\0')
+        return;
+    char ct[128] = "";
+    http_header(r, "Content-Type", ct, sizeof ct);
+    json_t *line = json_pack("{s:s, s:s, s:i, s:s}", "method", method, "path", path, "status",
+                             r->status, "content_type", ct);
+    json_object_set_new(line, "body", json_stringn_nocheck(r->body, r->body_len));
+    if (req_body != NULL)
+        json_object_set_new(line, "request_body", json_string_nocheck(req_body));
+    char *text = json_dumps(line, JSON_COMPACT);
+    json_decref(line);
+    /* O_APPEND with one write per line keeps lines whole across parallel test workers. */
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0 && text != NULL) {
+        size_t n = strlen(text);
+        text[n] = '\n';
+        ssize_t w = write(fd, text, n + 1);
+        (void)w;
+        text[n] = '\0';
+    }
+    if (fd >= 0)
+        close(fd);
+    free(text);
+}
+
+void http_request(const struct server *s, const char *method, const char *path, const char *headers,
+                  const char *body, struct http_response *r)
+{
+    size_t blen = body ? strlen(body) : 0;
+    size_t cap = strlen(path) + (headers ? strlen(headers) : 0) + blen + 256;
+    char *req = malloc(cap);
+    int n = snprintf(req, cap, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s",
+                     method, path, headers ? headers : "");
+    if (body != NULL)
+        n += snprintf(req + n, cap - (size_t)n, "Content-Length: %zu\r\n", blen);
+    n += snprintf(req + n, cap - (size_t)n, "\r\n");
+    if (body != NULL) {
+        memcpy(req + n, body, blen);
+        n += (int)blen;
+    }
+    int rc = http_raw(s->port, req, (size_t)n, r);
+    free(req);
+    cr_assert_eq(rc, 0, "no HTTP response to %s %s", method, path);
+    record_exchange(method, path, body, r);
+}

@@ -1,0 +1,55 @@
+/* Service-test harness: starts the real tacticsd on an ephemeral port with a temporary
+ * database, and speaks HTTP/1.1 to it over plain sockets (so tests can also send what no
+ * well-behaved client would). When TACTICS_EXCHANGE_LOG names a file, every exchange made
+ * through http_request is appended to it as one JSON line for the contract check. */
+#ifndef TACTICS_TEST_HARNESS_H
+#define TACTICS_TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct server {
+    pid_t pid;
+    unsigned port;
+    char dir[64];
+    char log_path[128];
+    char db_path[128];
+};
+
+/* Starts tacticsd with extra arguments (NULL-terminated list, may be NULL). Asserts. */
+void server_start(struct server *s, const char *const *extra_args);
+/* Sends SIGTERM, waits, asserts exit status 0, removes the temporary folder. */
+void server_stop(struct server *s);
+/* Reads the server's stderr (its JSON log) so far; caller frees. */
+char *server_log(const struct server *s);
+
+struct http_response {
+    int status;
+    char *head; /* status line and headers */
+    char *body;
+    size_t body_len;
+};
+
+/* Sends a complete request (raw bytes) and reads the response until the server closes.
+ * Returns 0, or -1 when the connection failed or closed without a response. */
+int http_raw(unsigned port, const char *request, size_t len, struct http_response *r);
+
+/* Sends method path with optional extra header lines ("Name: value\r\n"...) and a body
+ * (Content-Length is added when body is not NULL), with Connection: close. Asserts that a
+ * response arrived and records the exchange. */
+void http_request(const struct server *s, const char *method, const char *path, const char *headers,
+                  const char *body, struct http_response *r);
+
+/* Copies the value of header `name` (case-insensitive) into buf; false when absent. */
+bool http_header(const struct http_response *r, const char *name, char *buf, size_t len);
+
+void http_response_free(struct http_response *r);
+
+/* Connects to 127.0.0.1:port and returns the socket, asserting success. */
+int http_connect(unsigned port);
+
+/* Reads from fd until EOF into r (as http_raw does after sending). */
+int http_read_response(int fd, struct http_response *r);
+
+#endif

@@ -1,0 +1,79 @@
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "config.h"
+
+static const char *env_none(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static const char *env_some(const char *name)
+{
+    if (strcmp(name, "TACTICS_PORT") == 0)
+        return "9000";
+    if (strcmp(name, "TACTICS_DB") == 0)
+        return "/var/lib/tactics/x.db";
+    if (strcmp(name, "TACTICS_CORS_ORIGIN") == 0)
+        return "http://a.example,http://b.example";
+    return NULL;
+}
+
+static const char *env_bad(const char *name)
+{
+    return strcmp(name, "TACTICS_THREADS") == 0 ? "many" : NULL;
+}
+
+Test(config, defaults_match_the_documented_values)
+{
+    struct svc_config c;
+    char err[256];
+    char *argv[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, argv, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.port, 8080);
+    cr_assert_str_eq(c.bind, "127.0.0.1");
+    cr_assert_str_eq(c.db_path, "./tactics.db");
+    cr_assert_eq(c.max_body, 1024 * 1024);
+    cr_assert_eq(c.timeout_s, 30);
+    cr_assert_eq(c.cors_origin_count, 0);
+}
+
+Test(config, flags_override_the_environment)
+{
+    struct svc_config c;
+    char err[256];
+    char *argv[] = {"tacticsd", "--port", "7000", "--cors-origin", "http://c.example", NULL};
+    cr_assert_eq(svc_config_parse(5, argv, env_some, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.port, 7000);
+    cr_assert_str_eq(c.db_path, "/var/lib/tactics/x.db");
+    cr_assert_eq(c.cors_origin_count, 1);
+    cr_assert_str_eq(c.cors_origins[0], "http://c.example");
+    char *argv2[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, argv2, env_some, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.cors_origin_count, 2);
+}
+
+Test(config, bad_values_name_their_source)
+{
+    struct svc_config c;
+    char err[256];
+    char *argv[] = {"tacticsd", "--max-body", "0", NULL};
+    cr_assert_eq(svc_config_parse(3, argv, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert_str_eq(err, "invalid value for --max-body: '0'");
+    char *argv2[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, argv2, env_bad, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert_str_eq(err, "invalid value for TACTICS_THREADS: 'many'");
+    char *argv3[] = {"tacticsd", "stray", NULL};
+    cr_assert_eq(svc_config_parse(2, argv3, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+}
+
+Test(config, help_and_version)
+{
+    struct svc_config c;
+    char err[256];
+    char *argv[] = {"tacticsd", "--help", NULL};
+    cr_assert_eq(svc_config_parse(2, argv, env_none, &c, err, sizeof err), SVC_CONFIG_HELP);
+    char *argv2[] = {"tacticsd", "--version", NULL};
+    cr_assert_eq(svc_config_parse(2, argv2, env_none, &c, err, sizeof err), SVC_CONFIG_VERSION);
+}

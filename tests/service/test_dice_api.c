@@ -1,0 +1,107 @@
+/* POST /v1/dice/roll against the real server. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define JSON_CT "Content-Type: application/json\r\n"
+
+static struct server srv;
+static void start(void)
+{
+    server_start(&srv, NULL);
+}
+static void stop(void)
+{
+    server_stop(&srv);
+}
+TestSuite(dice_api, .init = start, .fini = stop, .timeout = 60);
+
+static json_t *roll(const char *body, int status)
+{
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, body, &r);
+    cr_assert_eq(r.status, status, "%s -> %d %s", body, r.status, r.body);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    cr_assert_not_null(doc);
+    http_response_free(&r);
+    return doc;
+}
+
+Test(dice_api, same_seed_and_request_give_byte_identical_answers)
+{
+    const char *body = "{\"expression\":\"2d6+1d4+3\",\"seed\":987654321}";
+    struct http_response a, b;
+    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, body, &a);
+    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, body, &b);
+    cr_assert_eq(a.status, 200);
+    cr_assert_eq(a.body_len, b.body_len);
+    cr_assert_eq(memcmp(a.body, b.body, a.body_len), 0);
+    http_response_free(&a);
+    http_response_free(&b);
+}
+
+Test(dice_api, supplied_results_are_used_and_reported)
+{
+    json_t *doc = roll("{\"expression\":\"4d6kh3+2\",\"results\":[1,5,3,6]}", 200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "total")), 16);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "source")), "supplied");
+    cr_assert_null(json_object_get(doc, "seed"));
+    json_t *dice = json_object_get(json_array_get(json_object_get(doc, "terms"), 0), "dice");
+    cr_assert_eq(json_array_size(dice), 4);
+    cr_assert(json_is_false(json_object_get(json_array_get(dice, 0), "kept")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "min")), 5);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "max")), 20);
+    json_decref(doc);
+}
+
+Test(dice_api, a_roll_without_seed_reports_the_seed_that_reproduces_it)
+{
+    json_t *first = roll("{\"expression\":\"5d20\"}", 200);
+    json_int_t seed = json_integer_value(json_object_get(first, "seed"));
+    char body[128];
+    snprintf(body, sizeof body, "{\"expression\":\"5d20\",\"seed\":%lld}", (long long)seed);
+    json_t *again = roll(body, 200);
+    cr_assert(json_equal(first, again));
+    json_decref(first);
+    json_decref(again);
+}
+
+Test(dice_api, supplied_results_that_do_not_fit_are_422_at_the_result)
+{
+    json_t *doc = roll("{\"expression\":\"2d6\",\"results\":[3,7]}", 422);
+    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results/1");
+    json_decref(doc);
+    doc = roll("{\"expression\":\"2d6\",\"results\":[3]}", 422);
+    e = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results");
+    json_decref(doc);
+    doc = roll("{\"expression\":\"2d6\",\"results\":[3,4],\"seed\":1}", 422);
+    json_decref(doc);
+}
+
+Test(dice_api, nonsense_expressions_are_422_naming_expression)
+{
+    static const char *const bad[] = {
+        "d0", "0d6", "1001d6", "1d1001", "1d6+abc", "99999999999999999999d6", "1d6 2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char body[128];
+        snprintf(body, sizeof body, "{\"expression\":\"%s\"}", bad[i]);
+        json_t *doc = roll(body, 422);
+        json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
+        cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/expression", "%s",
+                         bad[i]);
+        json_decref(doc);
+    }
+}
+
+Test(dice_api, wrong_types_are_422)
+{
+    json_t *doc = roll("{\"expression\":5,\"seed\":\"x\",\"results\":{}}", 422);
+    cr_assert_eq(json_array_size(json_object_get(doc, "errors")), 3);
+    json_decref(doc);
+    doc = roll("[]", 422);
+    json_decref(doc);
+}

@@ -1,0 +1,385 @@
+/* The HTTP skeleton, against the real server: every status it can send, headers, logs. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define JSON_CT "Content-Type: application/json\r\n"
+
+static struct server srv;
+
+static void start_default(void)
+{
+    static const char *const args[] = {"--cors-origin", "http://app.example", "--max-body", "4096",
+                                       NULL};
+    server_start(&srv, args);
+}
+
+static void stop(void)
+{
+    server_stop(&srv);
+}
+
+TestSuite(http, .init = start_default, .fini = stop, .timeout = 60);
+
+/* Parses a problem+json body and checks its RFC 9457 members. Returns it (caller decrefs). */
+static json_t *expect_problem(const struct http_response *r, int status)
+{
+    cr_assert_eq(r->status, status, "status %d, body %s", r->status, r->body);
+    char ct[128];
+    cr_assert(http_header(r, "Content-Type", ct, sizeof ct));
+    cr_assert_str_eq(ct, "application/problem+json");
+    json_error_t err;
+    json_t *doc = json_loads(r->body, 0, &err);
+    cr_assert_not_null(doc, "problem body is not JSON: %s", r->body);
+    cr_assert(json_is_string(json_object_get(doc, "type")));
+    cr_assert(json_is_string(json_object_get(doc, "title")));
+    cr_assert(json_is_string(json_object_get(doc, "detail")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "status")), status);
+    return doc;
+}
+
+Test(http, healthz_answers_ok_with_a_generated_request_id)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_str_eq(r.body, "{\"status\":\"ok\"}");
+    char id[200];
+    cr_assert(http_header(&r, "X-Request-Id", id, sizeof id));
+    cr_assert_eq(strlen(id), 32);
+    cr_assert_eq(strspn(id, "0123456789abcdef"), 32);
+    http_response_free(&r);
+}
+
+Test(http, request_id_from_the_client_is_echoed_and_unsafe_ones_replaced)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz", "X-Request-Id: bot-42.a:b_c\r\n", NULL, &r);
+    char id[200];
+    cr_assert(http_header(&r, "X-Request-Id", id, sizeof id));
+    cr_assert_str_eq(id, "bot-42.a:b_c");
+    http_response_free(&r);
+    http_request(&srv, "GET", "/healthz", "X-Request-Id: <script>\r\n", NULL, &r);
+    cr_assert(http_header(&r, "X-Request-Id", id, sizeof id));
+    cr_assert_eq(strlen(id), 32);
+    http_response_free(&r);
+}
+
+Test(http, readyz_reports_the_migrated_schema)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_str_eq(r.body, "{\"status\":\"ready\",\"schema_version\":1}");
+    http_response_free(&r);
+}
+
+Test(http, metrics_count_requests_by_route_and_status)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz", NULL, NULL, &r);
+    http_response_free(&r);
+    http_request(&srv, "GET", "/nope", NULL, NULL, &r);
+    http_response_free(&r);
+    http_request(&srv, "GET", "/metrics", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    char ct[128];
+    http_header(&r, "Content-Type", ct, sizeof ct);
+    cr_assert_str_eq(ct, "text/plain; version=0.0.4; charset=utf-8");
+    cr_assert_not_null(strstr(
+        r.body,
+        "tactics_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\n"));
+    cr_assert_not_null(strstr(
+        r.body, "tactics_http_requests_total{method=\"\",route=\"unmatched\",status=\"404\"} 1\n"));
+    cr_assert_not_null(
+        strstr(r.body, "tactics_http_request_duration_seconds_bucket{le=\"+Inf\"} 2\n"));
+    cr_assert_not_null(strstr(r.body, "tactics_http_request_duration_seconds_count 2\n"));
+    /* The connection carrying this very request is open while the gauge is read; the two
+     * before it may still be closing, since the close is reported after the client's EOF. */
+    const char *gauge = strstr(r.body, "\ntactics_http_connections_open ");
+    cr_assert_not_null(gauge);
+    int open_now = atoi(gauge + strlen("\ntactics_http_connections_open "));
+    cr_assert(open_now >= 1 && open_now <= 3, "connections_open %d", open_now);
+    cr_assert_not_null(strstr(r.body, "tactics_db_errors_total 0\n"));
+    http_response_free(&r);
+}
+
+Test(http, unknown_path_is_404_problem)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/nothing-here", NULL, NULL, &r);
+    json_t *p = expect_problem(&r, 404);
+    cr_assert_str_eq(json_string_value(json_object_get(p, "type")),
+                     "tag:tactics.dev,2026:problem:not-found");
+    json_decref(p);
+    http_response_free(&r);
+}
+
+Test(http, wrong_method_is_405_with_allow)
+{
+    struct http_response r;
+    http_request(&srv, "DELETE", "/healthz", NULL, NULL, &r);
+    json_decref(expect_problem(&r, 405));
+    char allow[128];
+    cr_assert(http_header(&r, "Allow", allow, sizeof allow));
+    cr_assert_str_eq(allow, "GET, HEAD, OPTIONS");
+    http_response_free(&r);
+    http_request(&srv, "GET", "/v1/dice/roll", NULL, NULL, &r);
+    json_decref(expect_problem(&r, 405));
+    cr_assert(http_header(&r, "Allow", allow, sizeof allow));
+    cr_assert_str_eq(allow, "POST, OPTIONS");
+    http_response_free(&r);
+}
+
+Test(http, head_is_answered_like_get_without_a_body)
+{
+    struct http_response r;
+    http_request(&srv, "HEAD", "/healthz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_eq(r.body_len, 0);
+    http_response_free(&r);
+}
+
+Test(http, malformed_json_is_400_with_the_parser_offset)
+{
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, "{\"expression\": \"1d6\",", &r);
+    json_t *p = expect_problem(&r, 400);
+    json_t *e = json_array_get(json_object_get(p, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "");
+    cr_assert_eq(json_integer_value(json_object_get(e, "offset")), 21);
+    json_decref(p);
+    http_response_free(&r);
+}
+
+Test(http, duplicate_keys_trailing_data_and_empty_bodies_are_400)
+{
+    static const char *const bodies[] = {"{\"expression\":\"1d6\",\"expression\":\"1d8\"}",
+                                         "{\"expression\":\"1d6\"} {}", "", "[1,2"};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        struct http_response r;
+        http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, bodies[i], &r);
+        json_decref(expect_problem(&r, 400));
+        http_response_free(&r);
+    }
+}
+
+Test(http, wrong_or_missing_content_type_is_415)
+{
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/dice/roll", "Content-Type: text/plain\r\n",
+                 "{\"expression\":\"1d6\"}", &r);
+    json_decref(expect_problem(&r, 415));
+    http_response_free(&r);
+    http_request(&srv, "POST", "/v1/dice/roll", NULL, "{\"expression\":\"1d6\"}", &r);
+    json_decref(expect_problem(&r, 415));
+    http_response_free(&r);
+    /* Parameters after the media type are fine. */
+    http_request(&srv, "POST", "/v1/dice/roll", "Content-Type: application/json; charset=utf-8\r\n",
+                 "{\"expression\":\"1d6\",\"seed\":1}", &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+}
+
+Test(http, declared_body_over_the_limit_is_413_before_it_is_sent)
+{
+    /* Only the headers go out: the server must answer without waiting for 10 MB. */
+    const char *req = "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 10000000\r\n\r\n";
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, req, strlen(req), &r), 0);
+    json_decref(expect_problem(&r, 413));
+    http_response_free(&r);
+}
+
+Test(http, chunked_body_over_the_limit_is_413)
+{
+    char req[16384];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                     "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    for (int i = 0; i < 5; i++) /* 5 chunks of 1000 bytes: 5000 > --max-body 4096 */
+        n += snprintf(req + n, sizeof req - (size_t)n, "3e8\r\n%01000d\r\n", 0);
+    n += snprintf(req + n, sizeof req - (size_t)n, "0\r\n\r\n");
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, req, (size_t)n, &r), 0);
+    json_decref(expect_problem(&r, 413));
+    http_response_free(&r);
+}
+
+Test(http, invalid_values_are_422_naming_each_field_by_pointer)
+{
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT,
+                 "{\"expression\":\"2d0\",\"seed\":-1,\"colour\":\"red\"}", &r);
+    json_t *p = expect_problem(&r, 422);
+    json_t *errors = json_object_get(p, "errors");
+    cr_assert_eq(json_array_size(errors), 3, "%s", r.body);
+    const char *want[] = {"/colour", "/expression", "/seed"};
+    for (size_t i = 0; i < 3; i++) {
+        bool found = false;
+        for (size_t k = 0; k < 3; k++)
+            found |=
+                strcmp(json_string_value(json_object_get(json_array_get(errors, k), "pointer")),
+                       want[i]) == 0;
+        cr_assert(found, "no error for %s in %s", want[i], r.body);
+    }
+    json_decref(p);
+    http_response_free(&r);
+}
+
+Test(http, body_split_across_many_writes_is_reassembled)
+{
+    const char *body = "{\"expression\":\"3d6+2\",\"seed\":7}";
+    char head[256];
+    snprintf(head, sizeof head,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
+             "Content-Length: %zu\r\n\r\n",
+             strlen(body));
+    int fd = http_connect(srv.port);
+    cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    for (size_t i = 0; i < strlen(body); i += 4) { /* 4 bytes at a time, 5 ms apart */
+        size_t n = strlen(body) - i < 4 ? strlen(body) - i : 4;
+        cr_assert_eq(send(fd, body + i, n, 0), (ssize_t)n);
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    struct http_response r;
+    cr_assert_eq(http_read_response(fd, &r), 0);
+    close(fd);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_assert_not_null(strstr(r.body, "\"expression\":\"3d6+2\""));
+    http_response_free(&r);
+}
+
+Test(http, cors_preflight_lists_methods_and_headers_for_an_allowed_origin)
+{
+    struct http_response r;
+    http_request(&srv, "OPTIONS", "/v1/dice/roll",
+                 "Origin: http://app.example\r\nAccess-Control-Request-Method: POST\r\n", NULL, &r);
+    cr_assert_eq(r.status, 204);
+    char v[256];
+    cr_assert(http_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    cr_assert_str_eq(v, "http://app.example");
+    cr_assert(http_header(&r, "Access-Control-Allow-Methods", v, sizeof v));
+    cr_assert_str_eq(v, "POST, OPTIONS");
+    cr_assert(http_header(&r, "Access-Control-Allow-Headers", v, sizeof v));
+    cr_assert_not_null(strstr(v, "If-Match"));
+    cr_assert_not_null(strstr(v, "Idempotency-Key"));
+    cr_assert_not_null(strstr(v, "Authorization"));
+    http_response_free(&r);
+}
+
+Test(http, cors_headers_only_for_allowed_origins)
+{
+    struct http_response r;
+    char v[256];
+    http_request(&srv, "GET", "/healthz", "Origin: http://app.example\r\n", NULL, &r);
+    cr_assert(http_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    cr_assert_str_eq(v, "http://app.example");
+    cr_assert(http_header(&r, "Access-Control-Expose-Headers", v, sizeof v));
+    cr_assert_not_null(strstr(v, "X-Request-Id"));
+    http_response_free(&r);
+    http_request(&srv, "GET", "/healthz", "Origin: http://evil.example\r\n", NULL, &r);
+    cr_assert_not(http_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    http_response_free(&r);
+}
+
+Test(http, every_request_writes_one_json_access_log_line)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz", "X-Request-Id: log-check-1\r\n", NULL, &r);
+    http_response_free(&r);
+    /* The line is written when the request completes, just after the response is sent. */
+    json_t *line = NULL;
+    for (int attempt = 0; attempt < 200 && line == NULL; attempt++) {
+        char *log = server_log(&srv);
+        char *at = strstr(log, "\"request_id\":\"log-check-1\"");
+        if (at != NULL) {
+            while (at > log && at[-1] != '\n')
+                at--;
+            line = json_loadb(at, strcspn(at, "\n"), 0, NULL);
+        }
+        free(log);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    cr_assert_not_null(line, "no access-log line for the request");
+    cr_assert_str_eq(json_string_value(json_object_get(line, "method")), "GET");
+    cr_assert_str_eq(json_string_value(json_object_get(line, "path")), "/healthz");
+    cr_assert_eq(json_integer_value(json_object_get(line, "status")), 200);
+    cr_assert(json_is_integer(json_object_get(line, "duration_us")));
+    cr_assert(json_is_string(json_object_get(line, "time")));
+    json_decref(line);
+}
+
+Test(http, sigterm_finishes_the_request_in_flight_then_exits_zero)
+{
+    const char *body = "{\"expression\":\"1d20\",\"seed\":3}";
+    char head[256];
+    snprintf(head, sizeof head,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
+             "Content-Length: %zu\r\n\r\n",
+             strlen(body));
+    int fd = http_connect(srv.port);
+    cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    cr_assert_eq(send(fd, body, 5, 0), 5);
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    kill(srv.pid, SIGTERM); /* mid-body */
+    nanosleep(&ts, NULL);
+    cr_assert_eq(send(fd, body + 5, strlen(body) - 5, 0), (ssize_t)(strlen(body) - 5));
+    struct http_response r;
+    cr_assert_eq(http_read_response(fd, &r), 0);
+    close(fd);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    int status = 0;
+    cr_assert_eq(waitpid(srv.pid, &status, 0), srv.pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    /* New connections are refused once it has stopped. */
+    srv.pid = 0;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", srv.dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static int run_tacticsd(const char *arg, char *out, size_t len)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", TACTICSD_PATH, arg);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(cli, help_version_and_bad_flags)
+{
+    char out[4096];
+    cr_assert_eq(run_tacticsd("--help", out, sizeof out), 0);
+    cr_assert_not_null(strstr(out, "--max-body"));
+    cr_assert_not_null(strstr(out, "TACTICS_PORT"));
+    cr_assert_eq(run_tacticsd("--version", out, sizeof out), 0);
+    cr_assert_not_null(strstr(out, "tacticsd "));
+    cr_assert_eq(run_tacticsd("--port 70000", out, sizeof out), 2);
+    cr_assert_not_null(strstr(out, "invalid value for --port"));
+    cr_assert_eq(run_tacticsd("--frobnicate", out, sizeof out), 2);
+    cr_assert_eq(
+        run_tacticsd("--bind not-an-address --port 0 --db /tmp/tactics-cli.db", out, sizeof out),
+        1);
+    cr_assert_not_null(strstr(out, "listen_failed"));
+    unlink("/tmp/tactics-cli.db");
+    unlink("/tmp/tactics-cli.db-wal");
+    unlink("/tmp/tactics-cli.db-shm");
+}

@@ -9,6 +9,8 @@ static const struct svc_route routes[] = {
     {"GET", "/healthz", svc_handle_healthz, false},
     {"GET", "/readyz", svc_handle_readyz, false},
     {"GET", "/metrics", svc_handle_metrics, false},
+    {"GET", "/openapi.json", svc_handle_openapi, false},
+    {"GET", "/docs", svc_handle_docs, false},
     {"POST", "/v1/dice/roll", svc_handle_dice_roll, true},
 };
 

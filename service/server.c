@@ -177,7 +177,10 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
                                      bool preflight)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer_with_free_callback(res->body_len, res->body, free);
+        res->static_body != NULL
+            ? MHD_create_response_from_buffer(res->body_len, (void *)res->static_body,
+                                              MHD_RESPMEM_PERSISTENT)
+            : MHD_create_response_from_buffer_with_free_callback(res->body_len, res->body, free);
     if (r == NULL) {
         svc_response_clear(res);
         return MHD_NO;

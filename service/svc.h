@@ -44,7 +44,8 @@ struct svc_response {
     const char *content_type; /* a static string */
     char *body;
     size_t body_len;
-    const char *allow; /* static; sent as Allow when set */
+    const unsigned char *static_body; /* used instead of body when set: never freed or copied */
+    const char *allow;                /* static; sent as Allow when set */
     struct {
         const char *name; /* static */
         char *value;      /* owned */
@@ -137,6 +138,8 @@ const struct svc_route *svc_routes(int *count);
 void svc_handle_healthz(const struct svc_request *req, struct svc_response *res);
 void svc_handle_readyz(const struct svc_request *req, struct svc_response *res);
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res);
+void svc_handle_openapi(const struct svc_request *req, struct svc_response *res);
+void svc_handle_docs(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -145,6 +146,8 @@ int http_read_response(int fd, struct http_response *r)
     return 0;
 }
 
+static void record_exchange(const char *request, const struct http_response *r);
+
 int http_raw(unsigned port, const char *request, size_t len, struct http_response *r)
 {
     int fd = http_connect(port);
@@ -157,6 +160,8 @@ int http_raw(unsigned port, const char *request, size_t len, struct http_respons
     }
     int rc = http_read_response(fd, r);
     close(fd);
+    if (rc == 0)
+        record_exchange(request, r);
     return rc;
 }
 
@@ -188,20 +193,40 @@ void http_response_free(struct http_response *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Appends one exchange to $TACTICS_EXCHANGE_LOG for the OpenAPI contract check. */
-static void record_exchange(const char *method, const char *path, const char *req_body,
-                            const struct http_response *r)
+/* Appends one exchange to $TACTICS_EXCHANGE_LOG for the OpenAPI contract check: the request's
+ * method and path (from its request line), the status, every response header (names in lower
+ * case) and the body. */
+static void record_exchange(const char *request, const struct http_response *r)
 {
     const char *log = getenv("TACTICS_EXCHANGE_LOG");
     if (log == NULL || *log == '\0')
         return;
+    char method[16] = "", path[2048] = "";
+    if (sscanf(request, "%15s %2047s", method, path) != 2)
+        return;
+    json_t *headers = json_object();
+    for (const char *line = strstr(r->head, "\r\n"); line != NULL;
+         line = strstr(line + 2, "\r\n")) {
+        const char *h = line + 2;
+        const char *colon = strchr(h, ':');
+        size_t end = strcspn(h, "\r\n");
+        if (colon == NULL || (size_t)(colon - h) > end)
+            continue;
+        char name[128];
+        size_t n = (size_t)(colon - h) < sizeof name - 1 ? (size_t)(colon - h) : sizeof name - 1;
+        for (size_t i = 0; i < n; i++)
+            name[i] = (char)tolower((unsigned char)h[i]);
+        name[n] = '\0';
+        const char *v = colon + 1;
+        while (*v == ' ')
+            v++;
+        json_object_set_new(headers, name, json_stringn_nocheck(v, (size_t)(h + end - v)));
+    }
     char ct[128] = "";
     http_header(r, "Content-Type", ct, sizeof ct);
-    json_t *line = json_pack("{s:s, s:s, s:i, s:s}", "method", method, "path", path, "status",
-                             r->status, "content_type", ct);
+    json_t *line = json_pack("{s:s, s:s, s:i, s:s, s:o}", "method", method, "path", path, "status",
+                             r->status, "content_type", ct, "headers", headers);
     json_object_set_new(line, "body", json_stringn_nocheck(r->body, r->body_len));
-    if (req_body != NULL)
-        json_object_set_new(line, "request_body", json_string_nocheck(req_body));
     char *text = json_dumps(line, JSON_COMPACT);
     json_decref(line);
     /* O_APPEND with one write per line keeps lines whole across parallel test workers. */
@@ -236,5 +261,4 @@ void http_request(const struct server *s, const char *method, const char *path, 
     int rc = http_raw(s->port, req, (size_t)n, r);
     free(req);
     cr_assert_eq(rc, 0, "no HTTP response to %s %s", method, path);
-    record_exchange(method, path, body, r);
 }

@@ -1,7 +1,7 @@
 /* Service-test harness: starts the real tacticsd on an ephemeral port with a temporary
  * database, and speaks HTTP/1.1 to it over plain sockets (so tests can also send what no
  * well-behaved client would). When TACTICS_EXCHANGE_LOG names a file, every exchange made
- * through http_request is appended to it as one JSON line for the contract check. */
+ * through http_raw or http_request is appended to it as one JSON line for the contract check. */
 #ifndef TACTICS_TEST_HARNESS_H
 #define TACTICS_TEST_HARNESS_H
 

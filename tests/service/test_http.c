@@ -383,3 +383,38 @@ Test(cli, help_version_and_bad_flags)
     unlink("/tmp/tactics-cli.db-wal");
     unlink("/tmp/tactics-cli.db-shm");
 }
+
+Test(http, openapi_json_is_the_bundled_contract)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/openapi.json", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    char ct[128];
+    http_header(&r, "Content-Type", ct, sizeof ct);
+    cr_assert_str_eq(ct, "application/json");
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    cr_assert_not_null(doc);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
+    json_t *paths = json_object_get(doc, "paths");
+    cr_assert_not_null(json_object_get(paths, "/v1/dice/roll"));
+    cr_assert_not_null(json_object_get(paths, "/healthz"));
+    json_decref(doc);
+    http_response_free(&r);
+}
+
+Test(http, docs_page_is_self_contained_html)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/docs", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    char ct[128];
+    http_header(&r, "Content-Type", ct, sizeof ct);
+    cr_assert_str_eq(ct, "text/html; charset=utf-8");
+    cr_assert_not_null(strstr(r.body, "<html"));
+    cr_assert_not_null(strstr(r.body, "Roll dice")); /* rendered from openapi.yaml */
+    /* Redoc is inlined: no script, stylesheet or font is fetched from elsewhere. */
+    cr_assert_null(strstr(r.body, "<script src=\"http"));
+    cr_assert_null(strstr(r.body, "fonts.googleapis.com"));
+    cr_assert_gt(r.body_len, 500000);
+    http_response_free(&r);
+}

@@ -1,4 +1,4 @@
-/* Operational endpoints: liveness, readiness, Prometheus metrics. */
+/* Operational endpoints: liveness, readiness, Prometheus metrics, the contract and its docs. */
 #include <stdlib.h>
 
 #include "db.h"
@@ -37,4 +37,28 @@ void svc_handle_metrics(const struct svc_request *req, struct svc_response *res)
     res->body_len = len;
     res->status = 200;
     res->content_type = "text/plain; version=0.0.4; charset=utf-8";
+}
+
+/* Both are generated at build time from openapi/openapi.yaml and embedded (scripts/embed.c). */
+extern const unsigned char svc_openapi_json[];
+extern const size_t svc_openapi_json_len;
+extern const unsigned char svc_docs_html[];
+extern const size_t svc_docs_html_len;
+
+void svc_handle_openapi(const struct svc_request *req, struct svc_response *res)
+{
+    (void)req;
+    res->status = 200;
+    res->content_type = "application/json";
+    res->static_body = svc_openapi_json;
+    res->body_len = svc_openapi_json_len;
+}
+
+void svc_handle_docs(const struct svc_request *req, struct svc_response *res)
+{
+    (void)req;
+    res->status = 200;
+    res->content_type = "text/html; charset=utf-8";
+    res->static_body = svc_docs_html;
+    res->body_len = svc_docs_html_len;
 }

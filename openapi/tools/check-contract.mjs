@@ -1,0 +1,148 @@
+// Contract enforcement over recorded exchanges (ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect).
+//
+// Every response the service tests received (tests/service/harness.c appends one JSON line per
+// exchange to $TACTICS_EXCHANGE_LOG) is checked against openapi.yaml:
+//   - the path and method select an operation, and the status must be one it documents;
+//   - the Content-Type must be one of that response's media types, and a JSON body must
+//     validate against its schema; headers the response marks required must be present;
+//   - a path no operation lists must have been answered 404, a method a path does not list
+//     405 with Allow (both validated against components/responses NotFound and
+//     MethodNotAllowed), an OPTIONS (CORS preflight) 204 with an empty body.
+// Coverage both ways: every route in the server's table is an operation here and every
+// operation here is a route, and every operation was called by at least one test.
+//
+// ajv over recorded exchanges was chosen over Prism as a validating proxy: the proxy would sit
+// between the tests and the server and itself answer the malformed, oversized and slow
+// requests the tests send on purpose, so those answers would not be the server's own.
+//
+// Usage: node check-contract.mjs openapi.yaml exchanges.jsonl LIST_ROUTES_BINARY
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+
+const [specPath, exchangesPath, listRoutes] = process.argv.slice(2);
+if (!specPath || !exchangesPath || !listRoutes) {
+  console.error('usage: node check-contract.mjs openapi.yaml exchanges.jsonl list_routes');
+  process.exit(2);
+}
+
+const spec = YAML.parse(readFileSync(specPath, 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(spec, 'openapi');
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const escapePointer = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const failures = [];
+const fail = (msg) => failures.push(msg);
+
+// Follows $ref chains inside the document, returning the object and its JSON pointer.
+function resolve(obj, pointer) {
+  while (obj && obj.$ref) {
+    pointer = obj.$ref.slice(1);
+    obj = pointer.split('/').slice(1).reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  }
+  return { obj, pointer };
+}
+
+const templates = Object.keys(spec.paths).map((template) => ({
+  template,
+  regex: new RegExp('^' + template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+}));
+const operations = new Map(); // "GET /path" -> {covered}
+for (const { template } of templates)
+  for (const m of METHODS)
+    if (spec.paths[template][m]) operations.set(`${m.toUpperCase()} ${template}`, { covered: 0 });
+
+const validators = new Map();
+function validatorFor(pointer) {
+  if (!validators.has(pointer)) validators.set(pointer, ajv.compile({ $ref: `openapi#${pointer}` }));
+  return validators.get(pointer);
+}
+
+// Checks one exchange against a response object found at `pointer`.
+function checkResponse(ex, response, pointer, label) {
+  const { obj, pointer: at } = resolve(response, pointer);
+  const ct = (ex.content_type || '').toLowerCase().replace(/\s+/g, ' ').trim();
+  for (const [name, header] of Object.entries(obj.headers || {})) {
+    const h = resolve(header, '').obj;
+    if (h.required && !(name.toLowerCase() in (ex.headers || {})))
+      fail(`${label}: required header ${name} missing`);
+  }
+  if (ex.method === 'HEAD') return;
+  const content = obj.content || {};
+  if (Object.keys(content).length === 0) {
+    if (ex.body) fail(`${label}: body sent but none documented`);
+    return;
+  }
+  const mediaType = Object.keys(content).find((k) => k.toLowerCase().replace(/\s+/g, ' ') === ct);
+  if (!mediaType) {
+    fail(`${label}: Content-Type "${ex.content_type}" is not one of ${Object.keys(content).join(', ')}`);
+    return;
+  }
+  const schema = content[mediaType].schema;
+  if (!schema) return;
+  let body = ex.body;
+  if (/json/.test(mediaType)) {
+    try {
+      body = JSON.parse(ex.body);
+    } catch (e) {
+      fail(`${label}: body is not JSON: ${e.message}`);
+      return;
+    }
+  }
+  const validate = validatorFor(`${at}/content/${escapePointer(mediaType)}/schema`);
+  if (!validate(body))
+    fail(`${label}: body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n    body: ${String(ex.body).slice(0, 400)}`);
+}
+
+const lines = readFileSync(exchangesPath, 'utf8').split('\n').filter(Boolean);
+if (lines.length === 0) fail('no exchanges were recorded: did the service tests run?');
+for (const line of lines) {
+  const ex = JSON.parse(line);
+  const path = ex.path.split('?')[0];
+  const label = `${ex.method} ${ex.path} -> ${ex.status}`;
+  const match = templates.find((t) => t.regex.test(path));
+  if (!match) {
+    if (ex.status !== 404) fail(`${label}: no operation has this path, so it must be 404`);
+    else checkResponse(ex, spec.components.responses.NotFound, '/components/responses/NotFound', label);
+    continue;
+  }
+  const item = spec.paths[match.template];
+  if (ex.method === 'OPTIONS') {
+    if (ex.status !== 204 || ex.body) fail(`${label}: a preflight must be 204 with no body`);
+    continue;
+  }
+  const method = ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase();
+  const op = item[method];
+  if (!op) {
+    if (ex.status !== 405) fail(`${label}: ${match.template} has no ${ex.method}, so it must be 405`);
+    else checkResponse(ex, spec.components.responses.MethodNotAllowed, '/components/responses/MethodNotAllowed', label);
+    continue;
+  }
+  operations.get(`${method.toUpperCase()} ${match.template}`).covered++;
+  const status = String(ex.status);
+  const key = op.responses[status] ? status : op.responses[`${status[0]}XX`] ? `${status[0]}XX` : 'default';
+  const response = op.responses[key];
+  if (!response) {
+    fail(`${label}: status ${status} is not documented for ${method.toUpperCase()} ${match.template}`);
+    continue;
+  }
+  checkResponse(ex, response, `/paths/${escapePointer(match.template)}/${method}/responses/${key}`, label);
+}
+
+for (const [op, { covered }] of operations) if (covered === 0) fail(`${op} is in openapi.yaml but no test calls it`);
+
+const routes = JSON.parse(execFileSync(listRoutes, { encoding: 'utf8' }));
+const routeKeys = new Set(routes.map((r) => `${r.method} ${r.pattern}`));
+for (const key of routeKeys) if (!operations.has(key)) fail(`the server routes ${key} but openapi.yaml lacks it`);
+for (const key of operations.keys()) if (!routeKeys.has(key)) fail(`openapi.yaml has ${key} but the server has no such route`);
+
+if (failures.length) {
+  console.error(`contract: ${failures.length} problem(s) in ${lines.length} exchanges:`);
+  for (const f of failures) console.error(`  - ${f}`);
+  process.exit(1);
+}
+console.log(`contract: ${lines.length} exchanges match openapi.yaml; ${operations.size} operations, each called by a test`);

@@ -4,5 +4,8 @@
 #define TACTICS_RULES_H
 
 #include "dice.h"
+#include "grid.h"
+#include "options.h"
+#include "size.h"
 
 #endif

@@ -12,6 +12,8 @@ static const struct svc_route routes[] = {
     {"GET", "/openapi.json", svc_handle_openapi, false},
     {"GET", "/docs", svc_handle_docs, false},
     {"POST", "/v1/dice/roll", svc_handle_dice_roll, true},
+    {"GET", "/v1/rules/presets", svc_handle_presets, false},
+    {"POST", "/v1/geometry/distance", svc_handle_distance, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -140,6 +140,8 @@ void svc_handle_readyz(const struct svc_request *req, struct svc_response *res);
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res);
 void svc_handle_openapi(const struct svc_request *req, struct svc_response *res);
 void svc_handle_docs(const struct svc_request *req, struct svc_response *res);
+void svc_handle_presets(const struct svc_request *req, struct svc_response *res);
+void svc_handle_distance(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */

@@ -1,0 +1,233 @@
+#include "options.h"
+
+#include <string.h>
+
+#define OFF(field) offsetof(struct rules_options, field)
+
+static const struct rules_option_info table[] = {
+    {"grid",
+     "Square grid of 5-ft squares, or the hex grid (000 Hex Grid).",
+     RULES_OPTION_ENUM,
+     {"square", "hex"},
+     {"5-ft squares; x grows east, y grows south; facing 0 is north",
+      "000 Hex Grid: flat-topped hexes in axial q,r; facing 0 is north"},
+     0,
+     0,
+     OFF(grid)},
+    {"diagonals",
+     "How diagonal steps count on a square grid (RULES.md 1).",
+     RULES_OPTION_ENUM,
+     {"alternating", "one_for_one"},
+     {"000: every other diagonal counts double (5, 10, 5, ...)",
+      "001 General Movement Rules: diagonal moves are the same as straight moves"},
+     0,
+     0,
+     OFF(diagonals)},
+    {"facing",
+     "Facing variant (RULES.md 3).",
+     RULES_OPTION_ENUM,
+     {"none", "000", "003"},
+     {"no facing: flanking follows the flanking option",
+      "000 Combat Facing: front, flank and rear areas; replaces flanking",
+      "003: front, side and rear spaces and the flanked condition; replaces flanking"},
+     0,
+     0,
+     OFF(facing)},
+    {"flanking",
+     "Flanking when facing is none (RULES.md 4).",
+     RULES_OPTION_ENUM,
+     {"opposite", "lines"},
+     {"004 Flanking: an ally directly opposite, both threatening, +2 melee",
+      "001 Flanking: a line between square centres through opposite sides or corners"},
+     0,
+     0,
+     OFF(flanking)},
+    {"run",
+     "Run speed multiplier (RULES.md 2).",
+     RULES_OPTION_ENUM,
+     {"x4", "encumbrance"},
+     {"001 Run: 4 x speed, 3 x in heavy armor",
+      "001 Encumbrance: 5 x Walk, -1 per medium and -2 per heavy load or armor, at least x1"},
+     0,
+     0,
+     OFF(run)},
+    {"size_table",
+     "Which size modifiers apply (RULES.md 6).",
+     RULES_OPTION_ENUM,
+     {"004", "001"},
+     {"004 Size Modifiers: Fine +8 ... Colossal -8 to attack and AC",
+      "001 Space and Reach: player-character size bonuses to AC (none to attack), "
+      "through Titanic-Three-Plus"},
+     0,
+     0,
+     OFF(size_table)},
+    {"start_square",
+     "Attacks of opportunity when leaving the starting square (RULES.md 7).",
+     RULES_OPTION_ENUM,
+     {"safe", "threatened"},
+     {"004: after a move or double move (not a run) the starting square is not threatened",
+      "001: leaving any threatened square provokes"},
+     0,
+     0,
+     OFF(start_square)},
+    {"falling_max_dice",
+     "Most d6 a fall can deal; 0 for no maximum (001 Falling).",
+     RULES_OPTION_INT,
+     {0},
+     {0},
+     0,
+     1000,
+     OFF(falling_max_dice)},
+    {"shields_by_side",
+     "Shields protect only the front and the shield side (000 Shields).",
+     RULES_OPTION_BOOL,
+     {0},
+     {0},
+     0,
+     1,
+     OFF(shields_by_side)},
+    {"slow_medium_penalty_ft",
+     "Speed penalty of medium load or armor at base speed 20 ft or less (RULES.md 8; 001 is "
+     "silent, 0 reads it literally).",
+     RULES_OPTION_INT,
+     {0},
+     {0},
+     0,
+     5,
+     OFF(slow_medium_penalty_ft)},
+};
+
+#define OPTION_COUNT ((int)(sizeof table / sizeof table[0]))
+
+/* Each preset states every option; see the option table for what each value means. */
+static const struct rules_preset presets[] = {
+    {"d20-3.5",
+     "d20 3.5 (000's diagonals, 004's combat terms and sizes), without facing.",
+     {.grid = RULES_GRID_SQUARE,
+      .diagonals = RULES_DIAGONALS_ALTERNATING,
+      .facing = RULES_FACING_NONE,
+      .flanking = RULES_FLANKING_OPPOSITE,
+      .run = RULES_RUN_X4,
+      .size_table = RULES_SIZE_TABLE_004,
+      .start_square = RULES_START_SQUARE_SAFE,
+      .falling_max_dice = 20,
+      .shields_by_side = false,
+      .slow_medium_penalty_ft = 0}},
+    {"d20-3.5-facing",
+     "d20 3.5 with 000's Combat Facing variant and its optional shields by side.",
+     {.grid = RULES_GRID_SQUARE,
+      .diagonals = RULES_DIAGONALS_ALTERNATING,
+      .facing = RULES_FACING_000,
+      .flanking = RULES_FLANKING_OPPOSITE,
+      .run = RULES_RUN_X4,
+      .size_table = RULES_SIZE_TABLE_004,
+      .start_square = RULES_START_SQUARE_SAFE,
+      .falling_max_dice = 20,
+      .shields_by_side = true,
+      .slow_medium_penalty_ft = 0}},
+    {"epic-path",
+     "Epic Path (001): 1-for-1 counting, flanking by lines, run by encumbrance, its sizes.",
+     {.grid = RULES_GRID_SQUARE,
+      .diagonals = RULES_DIAGONALS_ONE_FOR_ONE,
+      .facing = RULES_FACING_NONE,
+      .flanking = RULES_FLANKING_LINES,
+      .run = RULES_RUN_ENCUMBRANCE,
+      .size_table = RULES_SIZE_TABLE_001,
+      .start_square = RULES_START_SQUARE_THREATENED,
+      .falling_max_dice = 20,
+      .shields_by_side = false,
+      .slow_medium_penalty_ft = 0}},
+    {"d20-modern",
+     "d20 Modern (002's position modifiers) on 004's combat terms and sizes, 000's diagonals.",
+     {.grid = RULES_GRID_SQUARE,
+      .diagonals = RULES_DIAGONALS_ALTERNATING,
+      .facing = RULES_FACING_NONE,
+      .flanking = RULES_FLANKING_OPPOSITE,
+      .run = RULES_RUN_X4,
+      .size_table = RULES_SIZE_TABLE_004,
+      .start_square = RULES_START_SQUARE_SAFE,
+      .falling_max_dice = 20,
+      .shields_by_side = false,
+      .slow_medium_penalty_ft = 0}},
+};
+
+#define PRESET_COUNT ((int)(sizeof presets / sizeof presets[0]))
+
+const struct rules_option_info *rules_option_table(int *count)
+{
+    *count = OPTION_COUNT;
+    return table;
+}
+
+const struct rules_preset *rules_presets(int *count)
+{
+    *count = PRESET_COUNT;
+    return presets;
+}
+
+int rules_preset_apply(const char *name, struct rules_options *out)
+{
+    for (int i = 0; i < PRESET_COUNT; i++) {
+        if (strcmp(presets[i].name, name) == 0) {
+            *out = presets[i].options;
+            return RULES_OPTION_OK;
+        }
+    }
+    return RULES_OPTION_ERR_UNKNOWN;
+}
+
+/* Enum-typed fields are all int-sized; they are stored through an int pointer. */
+static int *field(struct rules_options *o, const struct rules_option_info *info)
+{
+    return (int *)(void *)((char *)o + info->offset);
+}
+
+int rules_option_set(struct rules_options *o, const char *name, bool is_string,
+                     const char *str_value, long long int_value)
+{
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const struct rules_option_info *info = &table[i];
+        if (strcmp(info->name, name) != 0)
+            continue;
+        if (info->kind == RULES_OPTION_ENUM) {
+            if (!is_string)
+                return RULES_OPTION_ERR_TYPE;
+            for (int v = 0; v < RULES_OPTION_MAX_VALUES && info->values[v]; v++) {
+                if (strcmp(info->values[v], str_value) == 0) {
+                    *field(o, info) = v;
+                    return RULES_OPTION_OK;
+                }
+            }
+            return RULES_OPTION_ERR_VALUE;
+        }
+        if (is_string)
+            return RULES_OPTION_ERR_TYPE;
+        if (int_value < info->min || int_value > info->max)
+            return RULES_OPTION_ERR_VALUE;
+        if (info->kind == RULES_OPTION_BOOL)
+            *(bool *)(void *)((char *)o + info->offset) = int_value != 0;
+        else
+            *field(o, info) = (int)int_value;
+        return RULES_OPTION_OK;
+    }
+    return RULES_OPTION_ERR_UNKNOWN;
+}
+
+void rules_option_get(const struct rules_options *o, int i, const char **str, long long *num)
+{
+    const struct rules_option_info *info = &table[i];
+    const char *base = (const char *)o + info->offset;
+    *str = NULL;
+    *num = 0;
+    switch (info->kind) {
+    case RULES_OPTION_ENUM:
+        *str = info->values[*(const int *)(const void *)base];
+        break;
+    case RULES_OPTION_INT:
+        *num = *(const int *)(const void *)base;
+        break;
+    case RULES_OPTION_BOOL:
+        *num = *(const bool *)(const void *)base ? 1 : 0;
+        break;
+    }
+}

@@ -1,0 +1,116 @@
+#include "rules_codec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "codec.h"
+
+json_t *svc_encode_options(const struct rules_options *o)
+{
+    int count = 0;
+    const struct rules_option_info *table = rules_option_table(&count);
+    json_t *doc = json_object();
+    for (int i = 0; i < count; i++) {
+        const char *s;
+        long long n;
+        rules_option_get(o, i, &s, &n);
+        json_t *v = table[i].kind == RULES_OPTION_ENUM   ? json_string(s)
+                    : table[i].kind == RULES_OPTION_BOOL ? json_boolean(n)
+                                                         : json_integer(n);
+        json_object_set_new(doc, table[i].name, v);
+    }
+    return doc;
+}
+
+json_t *svc_encode_rules(const struct svc_rules *rules)
+{
+    return json_pack("{s:s, s:o}", "preset", rules->preset, "options",
+                     svc_encode_options(&rules->options));
+}
+
+/* Lists an option's accepted values for an error message. */
+static void describe_values(const struct rules_option_info *info, char *buf, size_t len)
+{
+    if (info->kind == RULES_OPTION_BOOL) {
+        snprintf(buf, len, "true or false");
+        return;
+    }
+    if (info->kind == RULES_OPTION_INT) {
+        snprintf(buf, len, "an integer from %d to %d", info->min, info->max);
+        return;
+    }
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int v = 0; v < RULES_OPTION_MAX_VALUES && info->values[v] && n < len; v++)
+        n += (size_t)snprintf(buf + n, len - n, "%s\"%s\"", v ? ", " : "one of ", info->values[v]);
+}
+
+static void decode_option(struct svc_rules *out, const char *key, json_t *value,
+                          struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, "/rules/options", key);
+    int count = 0;
+    const struct rules_option_info *table = rules_option_table(&count);
+    const struct rules_option_info *info = NULL;
+    for (int i = 0; i < count; i++)
+        if (strcmp(table[i].name, key) == 0)
+            info = &table[i];
+    if (info == NULL) {
+        svc_errors_add(e, ptr, "is not a known rule option (GET /v1/rules/presets lists them)");
+        return;
+    }
+    int rc;
+    if (json_is_string(value))
+        rc = rules_option_set(&out->options, key, true, json_string_value(value), 0);
+    else if (json_is_integer(value) && info->kind == RULES_OPTION_INT)
+        rc = rules_option_set(&out->options, key, false, NULL, json_integer_value(value));
+    else if (json_is_boolean(value) && info->kind == RULES_OPTION_BOOL)
+        rc = rules_option_set(&out->options, key, false, NULL, json_is_true(value));
+    else
+        rc = RULES_OPTION_ERR_TYPE;
+    if (rc != RULES_OPTION_OK) {
+        char allowed[256];
+        describe_values(info, allowed, sizeof allowed);
+        svc_errors_add(e, ptr, "must be %s", allowed);
+    }
+}
+
+bool svc_decode_rules(json_t *body, struct svc_rules *out, struct svc_errors *e)
+{
+    static const char *const known[] = {"preset", "options", NULL};
+    size_t before = json_array_size(e->list);
+    snprintf(out->preset, sizeof out->preset, "%s", RULES_DEFAULT_PRESET);
+    rules_preset_apply(out->preset, &out->options);
+    json_t *rules = json_object_get(body, "rules");
+    if (rules == NULL)
+        return true;
+    if (!codec_expect_object(rules, "/rules", e))
+        return false;
+    codec_reject_unknown(rules, "/rules", known, e);
+    const char *preset = NULL;
+    if (codec_get_string(rules, "/rules", "preset", false, 31, &preset, e)) {
+        if (rules_preset_apply(preset, &out->options) != RULES_OPTION_OK) {
+            int n = 0;
+            const struct rules_preset *p = rules_presets(&n);
+            char names[256] = "";
+            size_t used = 0;
+            for (int i = 0; i < n && used < sizeof names; i++)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                         p[i].name);
+            svc_errors_add(e, "/rules/preset", "is not a known preset; presets: %s", names);
+        } else {
+            snprintf(out->preset, sizeof out->preset, "%s", preset);
+        }
+    }
+    json_t *options = json_object_get(rules, "options");
+    if (options != NULL && codec_expect_object(options, "/rules/options", e)) {
+        const char *key;
+        json_t *value;
+        json_object_foreach(options, key, value)
+        {
+            decode_option(out, key, value, e);
+        }
+    }
+    return json_array_size(e->list) == before;
+}

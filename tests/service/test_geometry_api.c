@@ -1,0 +1,156 @@
+/* GET /v1/rules/presets and POST /v1/geometry/distance against the real server. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define JSON_CT "Content-Type: application/json\r\n"
+
+static struct server srv;
+static void start(void)
+{
+    server_start(&srv, NULL);
+}
+static void stop(void)
+{
+    server_stop(&srv);
+}
+TestSuite(geometry_api, .init = start, .fini = stop, .timeout = 60);
+
+static json_t *post(const char *path, const char *body, int status)
+{
+    struct http_response r;
+    http_request(&srv, "POST", path, JSON_CT, body, &r);
+    cr_assert_eq(r.status, status, "%s -> %d %s", body, r.status, r.body);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    cr_assert_not_null(doc);
+    http_response_free(&r);
+    return doc;
+}
+
+static const char *first_pointer(json_t *problem)
+{
+    return json_string_value(
+        json_object_get(json_array_get(json_object_get(problem, "errors"), 0), "pointer"));
+}
+
+Test(geometry_api, presets_list_every_option_with_each_preset_value)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/rules/presets", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "default")), "d20-3.5");
+    json_t *options = json_object_get(doc, "options");
+    json_t *presets = json_object_get(doc, "presets");
+    cr_assert_geq(json_array_size(presets), 3);
+    size_t i;
+    json_t *p;
+    json_array_foreach(presets, i, p)
+    {
+        json_t *values = json_object_get(p, "options");
+        cr_assert_eq(json_object_size(values), json_array_size(options),
+                     "preset %s must state every option",
+                     json_string_value(json_object_get(p, "name")));
+    }
+    const char *names[] = {"d20-3.5", "d20-3.5-facing", "epic-path", "d20-modern"};
+    for (size_t k = 0; k < 4; k++) {
+        bool found = false;
+        json_array_foreach(presets, i, p)
+        {
+            found |= strcmp(json_string_value(json_object_get(p, "name")), names[k]) == 0;
+        }
+        cr_assert(found, "preset %s", names[k]);
+    }
+    json_decref(doc);
+    http_response_free(&r);
+}
+
+Test(geometry_api, distance_echoes_the_rules_and_counts_by_them)
+{
+    json_t *doc = post("/v1/geometry/distance",
+                       "{\"rules\":{\"preset\":\"epic-path\"},\"from\":{\"x\":0,\"y\":0},"
+                       "\"to\":{\"x\":3,\"y\":3}}",
+                       200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 15);
+    json_t *rules = json_object_get(doc, "rules");
+    cr_assert_str_eq(json_string_value(json_object_get(rules, "preset")), "epic-path");
+    cr_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(rules, "options"), "diagonals")),
+        "one_for_one");
+    json_decref(doc);
+    doc = post("/v1/geometry/distance",
+               "{\"rules\":{\"preset\":\"epic-path\",\"options\":{\"diagonals\":\"alternating\"}},"
+               "\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":3,\"y\":3}}",
+               200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 20);
+    json_decref(doc);
+}
+
+Test(geometry_api, distance_without_rules_uses_the_default_preset)
+{
+    json_t *doc = post("/v1/geometry/distance",
+                       "{\"from\":{\"x\":0,\"y\":0,\"size\":\"large\"},"
+                       "\"to\":{\"x\":10,\"y\":0,\"z\":6}}",
+                       200);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "rules"), "preset")),
+                     "d20-3.5");
+    cr_assert_eq(json_integer_value(json_object_get(doc, "horizontal_squares")), 9);
+    /* 001: a Large creature is a cube 2 squares high, so it spans z 0..1 and the gap to a cube
+     * at z 6 is 5. */
+    cr_assert_eq(json_integer_value(json_object_get(doc, "vertical_squares")), 5);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 45);
+    json_decref(doc);
+}
+
+Test(geometry_api, hex_distance_takes_axial_coordinates)
+{
+    json_t *doc = post("/v1/geometry/distance",
+                       "{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"q\":0,\"r\":0},"
+                       "\"to\":{\"q\":-2,\"r\":-2}}",
+                       200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "squares")), 4);
+    cr_assert_null(json_object_get(doc, "diagonal_steps"));
+    json_decref(doc);
+    doc = post("/v1/geometry/distance",
+               "{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"x\":0,\"y\":0},"
+               "\"to\":{\"q\":1,\"r\":0}}",
+               422);
+    cr_assert_str_eq(first_pointer(doc), "/from/x");
+    json_decref(doc);
+}
+
+Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
+{
+    static const struct {
+        const char *body;
+        const char *pointer;
+    } cases[] = {
+        {"{\"rules\":{\"preset\":\"pathfinder\"},\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":1,\"y\":"
+         "0}}",
+         "/rules/preset"},
+        {"{\"rules\":{\"options\":{\"diagonal\":\"alternating\"}},\"from\":{\"x\":0,\"y\":0},"
+         "\"to\":{\"x\":1,\"y\":0}}",
+         "/rules/options/diagonal"},
+        {"{\"rules\":{\"options\":{\"facing\":\"004\"}},\"from\":{\"x\":0,\"y\":0},"
+         "\"to\":{\"x\":1,\"y\":0}}",
+         "/rules/options/facing"},
+        {"{\"rules\":{\"options\":{\"falling_max_dice\":\"20\"}},\"from\":{\"x\":0,\"y\":0},"
+         "\"to\":{\"x\":1,\"y\":0}}",
+         "/rules/options/falling_max_dice"},
+        {"{\"from\":{\"x\":1000001,\"y\":0},\"to\":{\"x\":1,\"y\":0}}", "/from/x"},
+        {"{\"from\":{\"x\":0,\"y\":0,\"size\":\"enormous\"},\"to\":{\"x\":1,\"y\":0}}",
+         "/from/size"},
+        {"{\"from\":{\"x\":0,\"y\":0}}", "/to"},
+        {"{\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":1.5,\"y\":0}}", "/to/x"},
+        {"{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"q\":0,\"r\":0,"
+         "\"size\":\"large\"},\"to\":{\"q\":1,\"r\":0}}",
+         "/from/size"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = post("/v1/geometry/distance", cases[i].body, 422);
+        cr_assert_str_eq(first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
+        json_decref(doc);
+    }
+}

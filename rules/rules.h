@@ -4,8 +4,10 @@
 #define TACTICS_RULES_H
 
 #include "dice.h"
+#include "flanking.h"
 #include "grid.h"
 #include "options.h"
 #include "size.h"
+#include "threat.h"
 
 #endif

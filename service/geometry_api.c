@@ -1,7 +1,10 @@
-/* Rules presets and geometry endpoints: GET /v1/rules/presets, POST /v1/geometry/distance. */
+/* Rules presets and geometry endpoints: GET /v1/rules/presets, POST /v1/geometry/distance,
+ * POST /v1/geometry/flanking. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "codec.h"
+#include "flanking.h"
 #include "grid.h"
 #include "rules_codec.h"
 #include "size.h"
@@ -44,33 +47,32 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
                                options, "presets", list));
 }
 
-/* Decodes one positioned creature: {"x","y","z"?, "size"?} on squares, {"q","r","size"?} on
- * hexes. Size defaults to medium. */
-static void decode_body(json_t *body, const char *key, const struct rules_options *o,
-                        struct rules_body *out, struct svc_errors *e)
+/* Decodes one creature at `ptr` (a JSON pointer) from obj: its place {"x","y","z"?} on squares
+ * or {"q","r"} on hexes, and its "size" (default medium). With `combat`, also what threat and
+ * flanking need: "reach_ft" (default the size's natural reach, 001 Reach), "reach_weapon",
+ * "can_threaten" (default true) and "cannot_be_flanked". */
+static void decode_creature(json_t *obj, const char *ptr, const struct rules_options *o,
+                            bool combat, struct rules_creature *out, struct svc_errors *e)
 {
     static const char *const square_keys[] = {"x", "y", "z", "size", NULL};
     static const char *const hex_keys[] = {"q", "r", "size", NULL};
-    char ptr[CODEC_PTR_MAX];
-    codec_pointer(ptr, "", key);
-    json_t *obj = json_object_get(body, key);
-    if (obj == NULL) {
-        svc_errors_add(e, ptr, "is required");
-        return;
-    }
+    static const char *const square_combat[] = {
+        "x", "y", "z", "size", "reach_ft", "reach_weapon", "can_threaten", "cannot_be_flanked",
+        NULL};
+    static const char *const hex_combat[] = {
+        "q", "r", "size", "reach_ft", "reach_weapon", "can_threaten", "cannot_be_flanked", NULL};
+    rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
     if (!codec_expect_object(obj, ptr, e))
         return;
     bool hex = o->grid == RULES_GRID_HEX;
-    codec_reject_unknown(obj, ptr, hex ? hex_keys : square_keys, e);
+    codec_reject_unknown(
+        obj, ptr, hex ? (combat ? hex_combat : hex_keys) : (combat ? square_combat : square_keys),
+        e);
     long long a = 0, b = 0, z = 0;
     codec_get_int(obj, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a, e);
     codec_get_int(obj, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &b, e);
     if (!hex)
         codec_get_int(obj, ptr, "z", false, -RULES_COORD_MAX, RULES_COORD_MAX, &z, e);
-    out->x = (int)a;
-    out->y = (int)b;
-    out->z = (int)z;
-    out->side = 1;
     const char *size_name = "medium";
     char sptr[CODEC_PTR_MAX];
     codec_pointer(sptr, ptr, "size");
@@ -80,13 +82,39 @@ static void decode_body(json_t *body, const char *key, const struct rules_option
         svc_errors_add(e, sptr,
                        "is not a size of 001 Space and Reach (fine ... "
                        "titanic-three-plus)");
+        size = RULES_SIZE_MEDIUM;
     } else if (hex && rules_size_info((enum rules_size)size)->hexes != 1) {
         svc_errors_add(e, sptr,
                        "on a hex grid only creatures of one hex (medium and smaller) have a "
                        "defined position; 003 gives Large 3 hexes but no anchor rule");
-    } else {
-        out->side = rules_size_info((enum rules_size)size)->squares;
+        size = RULES_SIZE_MEDIUM;
     }
+    rules_creature_init(out, (enum rules_size)size, (int)a, (int)b, (int)z);
+    if (hex)
+        out->body.side = 1;
+    if (!combat)
+        return;
+    long long reach = out->reach_ft;
+    codec_get_int(obj, ptr, "reach_ft", false, 0, 1000, &reach, e);
+    out->reach_ft = (int)reach;
+    codec_get_bool(obj, ptr, "reach_weapon", false, &out->reach_weapon, e);
+    codec_get_bool(obj, ptr, "can_threaten", false, &out->can_threaten, e);
+    codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
+}
+
+/* Decodes body[key] as a creature, reporting a missing one. */
+static void decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
+                          struct rules_creature *out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, "", key);
+    json_t *obj = json_object_get(body, key);
+    if (obj == NULL) {
+        svc_errors_add(e, ptr, "is required");
+        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+        return;
+    }
+    decode_creature(obj, ptr, o, combat, out, e);
 }
 
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
@@ -98,19 +126,19 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
     struct svc_errors e;
     svc_errors_init(&e);
     struct svc_rules rules;
-    struct rules_body from, to;
+    struct rules_creature from, to;
     if (!codec_expect_object(body, "", &e))
         goto fail;
     codec_reject_unknown(body, "", known, &e);
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
-    decode_body(body, "from", &rules.options, &from, &e);
-    decode_body(body, "to", &rules.options, &to, &e);
+    decode_member(body, "from", &rules.options, false, &from, &e);
+    decode_member(body, "to", &rules.options, false, &to, &e);
     if (svc_errors_any(&e))
         goto fail;
 
     struct rules_distance d;
-    rules_distance(&rules.options, &from, &to, &d);
+    rules_distance(&rules.options, &from.body, &to.body, &d);
     json_t *doc = json_pack("{s:o, s:i, s:i, s:i, s:i}", "rules", svc_encode_rules(&rules),
                             "squares", d.squares, "feet", d.feet, "horizontal_squares",
                             d.horizontal_squares, "vertical_squares", d.vertical_squares);
@@ -126,5 +154,129 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
 fail:
     svc_errors_respond(&e, res);
     svc_errors_free(&e);
+    json_decref(body);
+}
+
+#define MAX_ALLIES 256
+
+static const char *how_name(enum rules_flank_how how)
+{
+    switch (how) {
+    case RULES_FLANK_OPPOSITE_SIDES:
+        return "opposite_sides";
+    case RULES_FLANK_OPPOSITE_CORNERS:
+        return "opposite_corners";
+    case RULES_FLANK_INTERNAL:
+        return "internal";
+    case RULES_FLANK_NONE:
+        break;
+    }
+    return "none";
+}
+
+static const char *why_not_name(enum rules_flank_why_not w, const char **explanation)
+{
+    switch (w) {
+    case RULES_FLANK_OK:
+        *explanation = "an ally that threatens the target is opposite the attacker";
+        return "flanked";
+    case RULES_FLANK_FACING_IN_FORCE:
+        *explanation = "the facing variant in force replaces flanking with facing areas";
+        return "facing_in_force";
+    case RULES_FLANK_TARGET_IMMUNE:
+        *explanation = "the target cannot be flanked";
+        return "target_cannot_be_flanked";
+    case RULES_FLANK_ATTACKER_NOT_THREATENING:
+        *explanation = "the attacker does not threaten the target, and only a threatening "
+                       "creature can flank";
+        return "attacker_not_threatening";
+    case RULES_FLANK_NO_THREATENING_ALLY:
+        *explanation = "no ally threatens the target";
+        return "no_threatening_ally";
+    case RULES_FLANK_NO_LINE:
+        *explanation = "allies threaten the target, but none is opposite the attacker";
+        return "no_ally_opposite";
+    }
+    *explanation = "";
+    return "";
+}
+
+/* A flanking line as [[x, y], [x, y]] in squares (centres fall on .5), or hexes as given. */
+static json_t *encode_line(const struct rules_options *o, const struct rules_flank_line *l)
+{
+    if (o->grid == RULES_GRID_HEX)
+        return json_pack("[[i,i],[i,i]]", l->x0, l->y0, l->x1, l->y1);
+    return json_pack("[[f,f],[f,f]]", l->x0 / 2.0, l->y0 / 2.0, l->x1 / 2.0, l->y1 / 2.0);
+}
+
+void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "attacker", "target", "allies", NULL};
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_rules rules;
+    struct rules_creature attacker, target;
+    struct rules_creature *allies = NULL;
+    struct rules_flank_ally *per_ally = NULL;
+    json_t *list = NULL;
+    size_t n = 0;
+    if (!codec_expect_object(body, "", &e))
+        goto fail;
+    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_rules(body, &rules, &e))
+        goto fail;
+    decode_member(body, "attacker", &rules.options, true, &attacker, &e);
+    decode_member(body, "target", &rules.options, true, &target, &e);
+    if (codec_get_array(body, "", "allies", true, MAX_ALLIES, &list, &e)) {
+        n = json_array_size(list);
+        allies = calloc(n ? n : 1, sizeof *allies);
+        per_ally = calloc(n ? n : 1, sizeof *per_ally);
+        if (allies == NULL || per_ally == NULL) {
+            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            goto out;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "/allies/%zu", i);
+            decode_creature(json_array_get(list, i), ptr, &rules.options, true, &allies[i], &e);
+        }
+    }
+    if (svc_errors_any(&e))
+        goto fail;
+
+    struct rules_flank_result r;
+    rules_flanking(&rules.options, &attacker, &target, allies, (int)n, per_ally, &r);
+    const char *explanation = NULL;
+    const char *reason = why_not_name(r.why_not, &explanation);
+    json_t *doc = json_pack("{s:o, s:b, s:i, s:s, s:s, s:s}", "rules", svc_encode_rules(&rules),
+                            "flanked", r.flanked, "bonus", r.bonus, "reason", reason, "explanation",
+                            explanation, "rule", r.rule);
+    json_object_set_new(doc, "by", r.flanked ? json_integer(r.ally) : json_null());
+    json_object_set_new(doc, "how", json_string(how_name(r.how)));
+    json_t *report = json_array();
+    for (size_t i = 0; i < n && r.why_not != RULES_FLANK_FACING_IN_FORCE &&
+                       r.why_not != RULES_FLANK_TARGET_IMMUNE &&
+                       r.why_not != RULES_FLANK_ATTACKER_NOT_THREATENING;
+         i++) {
+        json_t *a = json_pack("{s:i, s:b, s:b, s:s}", "index", (int)i, "threatens",
+                              per_ally[i].threatens, "flanks", per_ally[i].how != RULES_FLANK_NONE,
+                              "how", how_name(per_ally[i].how));
+        if (per_ally[i].how == RULES_FLANK_OPPOSITE_SIDES ||
+            per_ally[i].how == RULES_FLANK_OPPOSITE_CORNERS)
+            json_object_set_new(a, "line", encode_line(&rules.options, &per_ally[i].line));
+        json_array_append_new(report, a);
+    }
+    json_object_set_new(doc, "allies", report);
+    svc_respond_json(res, 200, doc);
+    goto out;
+fail:
+    svc_errors_respond(&e, res);
+out:
+    svc_errors_free(&e);
+    free(allies);
+    free(per_ally);
     json_decref(body);
 }

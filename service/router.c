@@ -14,6 +14,7 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/dice/roll", svc_handle_dice_roll, true},
     {"GET", "/v1/rules/presets", svc_handle_presets, false},
     {"POST", "/v1/geometry/distance", svc_handle_distance, true},
+    {"POST", "/v1/geometry/flanking", svc_handle_flanking, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -154,3 +154,92 @@ Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
         json_decref(doc);
     }
 }
+
+Test(geometry_api, flanking_reports_who_flanks_how_and_the_line)
+{
+    json_t *doc = post("/v1/geometry/flanking",
+                       "{\"rules\":{\"preset\":\"epic-path\"},"
+                       "\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+                       "\"allies\":[{\"x\":9,\"y\":9},{\"x\":5,\"y\":6}]}",
+                       200);
+    cr_assert(json_is_true(json_object_get(doc, "flanked")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "bonus")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "by")), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "how")), "opposite_sides");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "001 Flanking");
+    json_t *allies = json_object_get(doc, "allies");
+    cr_assert(json_is_false(json_object_get(json_array_get(allies, 0), "threatens")));
+    json_t *line = json_object_get(json_array_get(allies, 1), "line");
+    cr_assert_eq(json_real_value(json_array_get(json_array_get(line, 0), 0)), 5.5);
+    cr_assert_eq(json_real_value(json_array_get(json_array_get(line, 1), 1)), 6.5);
+    json_decref(doc);
+}
+
+Test(geometry_api, flanking_says_why_not)
+{
+    json_t *doc = post("/v1/geometry/flanking",
+                       "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+                       "\"allies\":[{\"x\":6,\"y\":5}]}",
+                       200);
+    cr_assert(json_is_false(json_object_get(doc, "flanked")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "bonus")), 0);
+    cr_assert(json_is_null(json_object_get(doc, "by")));
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "no_ally_opposite");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "004 Flanking");
+    json_decref(doc);
+    doc = post("/v1/geometry/flanking",
+               "{\"attacker\":{\"x\":5,\"y\":4,\"can_threaten\":false},\"target\":{\"x\":5,"
+               "\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
+               200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "attacker_not_threatening");
+    json_decref(doc);
+    doc = post("/v1/geometry/flanking",
+               "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":4},"
+               "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
+               200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "facing_in_force");
+    json_decref(doc);
+}
+
+Test(geometry_api, flanking_reach_and_internal_cases)
+{
+    json_t *doc = post("/v1/geometry/flanking",
+                       "{\"rules\":{\"preset\":\"epic-path\"},"
+                       "\"attacker\":{\"x\":3,\"y\":4,\"reach_ft\":10,\"reach_weapon\":true},"
+                       "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":6,\"y\":5}]}",
+                       200);
+    cr_assert(json_is_true(json_object_get(doc, "flanked")));
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "001 Reach and Flanking");
+    json_decref(doc);
+    doc = post("/v1/geometry/flanking",
+               "{\"rules\":{\"preset\":\"epic-path\"},\"attacker\":{\"x\":5,\"y\":5,"
+               "\"size\":\"tiny\"},\"target\":{\"x\":5,\"y\":5,\"size\":\"large\"},"
+               "\"allies\":[{\"x\":7,\"y\":7}]}",
+               200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "how")), "internal");
+    json_decref(doc);
+}
+
+Test(geometry_api, flanking_input_errors_name_the_field)
+{
+    json_t *doc = post("/v1/geometry/flanking",
+                       "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+                       "\"allies\":[{\"x\":5,\"y\":6},{\"x\":5,\"y\":6,\"reach_ft\":-5}]}",
+                       422);
+    cr_assert_str_eq(first_pointer(doc), "/allies/1/reach_ft");
+    json_decref(doc);
+    doc = post("/v1/geometry/flanking",
+               "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,"
+               "\"y\":5}}",
+               422);
+    cr_assert_str_eq(first_pointer(doc), "/allies");
+    json_decref(doc);
+    /* More than 256 allies is refused (a documented bound). */
+    char big[20000] = "{\"attacker\":{\"x\":0,\"y\":0},\"target\":{\"x\":1,\"y\":0},\"allies\":[";
+    for (int i = 0; i < 257; i++)
+        strcat(big, i ? ",{\"x\":2,\"y\":0}" : "{\"x\":2,\"y\":0}");
+    strcat(big, "]}");
+    doc = post("/v1/geometry/flanking", big, 422);
+    cr_assert_str_eq(first_pointer(doc), "/allies");
+    json_decref(doc);
+}

@@ -4,6 +4,7 @@
 #define TACTICS_RULES_H
 
 #include "dice.h"
+#include "facing.h"
 #include "flanking.h"
 #include "grid.h"
 #include "options.h"

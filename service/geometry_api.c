@@ -1,9 +1,10 @@
 /* Rules presets and geometry endpoints: GET /v1/rules/presets, POST /v1/geometry/distance,
- * POST /v1/geometry/flanking. */
+ * POST /v1/geometry/flanking, POST /v1/geometry/areas. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "codec.h"
+#include "facing.h"
 #include "flanking.h"
 #include "grid.h"
 #include "rules_codec.h"
@@ -50,17 +51,20 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
 /* Decodes one creature at `ptr` (a JSON pointer) from obj: its place {"x","y","z"?} on squares
  * or {"q","r"} on hexes, and its "size" (default medium). With `combat`, also what threat and
  * flanking need: "reach_ft" (default the size's natural reach, 001 Reach), "reach_weapon",
- * "can_threaten" (default true) and "cannot_be_flanked". */
+ * "can_threaten" (default true), "cannot_be_flanked", "facing" (required when a facing
+ * variant is in force and the creature has one), "faceless", and the perception features
+ * "combat_awareness" and "all_around_vision" (read by the caller). */
 static void decode_creature(json_t *obj, const char *ptr, const struct rules_options *o,
                             bool combat, struct rules_creature *out, struct svc_errors *e)
 {
     static const char *const square_keys[] = {"x", "y", "z", "size", NULL};
     static const char *const hex_keys[] = {"q", "r", "size", NULL};
     static const char *const square_combat[] = {
-        "x", "y", "z", "size", "reach_ft", "reach_weapon", "can_threaten", "cannot_be_flanked",
-        NULL};
+        "facing",   "faceless",     "combat_awareness", "all_around_vision", "x", "y", "z", "size",
+        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
     static const char *const hex_combat[] = {
-        "q", "r", "size", "reach_ft", "reach_weapon", "can_threaten", "cannot_be_flanked", NULL};
+        "facing",   "faceless",     "combat_awareness", "all_around_vision", "q", "r", "size",
+        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
     rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
     if (!codec_expect_object(obj, ptr, e))
         return;
@@ -100,6 +104,15 @@ static void decode_creature(json_t *obj, const char *ptr, const struct rules_opt
     codec_get_bool(obj, ptr, "reach_weapon", false, &out->reach_weapon, e);
     codec_get_bool(obj, ptr, "can_threaten", false, &out->can_threaten, e);
     codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
+    codec_get_bool(obj, ptr, "faceless", false, &out->faceless, e);
+    long long facing = -1;
+    char fptr[CODEC_PTR_MAX];
+    codec_pointer(fptr, ptr, "facing");
+    if (codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e)) {
+        if (out->faceless)
+            svc_errors_add(e, fptr, "a faceless creature has no facing (000 Faceless Creatures)");
+        out->facing = (int)facing;
+    }
 }
 
 /* Decodes body[key] as a creature, reporting a missing one. */
@@ -278,5 +291,112 @@ out:
     svc_errors_free(&e);
     free(allies);
     free(per_ally);
+    json_decref(body);
+}
+
+#define MAX_RADIUS_FT 250
+
+/* Appends one square of the areas answer. */
+static void add_square(json_t *list, int counts[6], int ring[6], const struct rules_options *o,
+                       const struct rules_creature *c, bool awareness, bool all_around, int x,
+                       int y, int *threatened)
+{
+    struct rules_body sq = {.x = x, .y = y, .z = c->body.z, .side = 1};
+    struct rules_distance d;
+    rules_distance(o, &c->body, &sq, &d);
+    enum rules_area area = rules_facing_area(o, c, x, y);
+    struct rules_perception p;
+    rules_perception(o, area, awareness, all_around, &p);
+    bool threat = rules_threatens_square(o, c, x, y, c->body.z);
+    *threatened += threat;
+    counts[area]++;
+    if (d.squares == 1)
+        ring[area]++; /* the adjacent ring, which is what the documents count */
+    bool hex = o->grid == RULES_GRID_HEX;
+    json_t *item =
+        json_pack("{s:i, s:i, s:s, s:i, s:b, s:i, s:b, s:b}", hex ? "q" : "x", x, hex ? "r" : "y",
+                  y, "area", rules_area_name(area), "distance_ft", d.feet, "threatened", threat,
+                  "spot", p.spot, "visual_trigger", p.visual_trigger, "concealment", p.concealment);
+    json_array_append_new(list, item);
+}
+
+void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "creature", "radius_ft", NULL};
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_rules rules;
+    struct rules_creature c;
+    long long radius_ft = 0;
+    bool awareness = false, all_around = false;
+    if (!codec_expect_object(body, "", &e))
+        goto fail;
+    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_rules(body, &rules, &e))
+        goto fail;
+    decode_member(body, "creature", &rules.options, true, &c, &e);
+    json_t *cobj = json_object_get(body, "creature");
+    if (json_is_object(cobj)) {
+        codec_get_bool(cobj, "/creature", "combat_awareness", false, &awareness, &e);
+        codec_get_bool(cobj, "/creature", "all_around_vision", false, &all_around, &e);
+    }
+    codec_get_int(body, "", "radius_ft", true, 0, MAX_RADIUS_FT, &radius_ft, &e);
+    if (json_is_object(cobj) && json_object_get(cobj, "facing") == NULL &&
+        rules_has_facing(&rules.options, &c))
+        svc_errors_add(&e, "/creature/facing",
+                       "is required under facing %s for a creature larger than Tiny that is not "
+                       "faceless (0 = north, clockwise, %d facings)",
+                       rules.options.facing == RULES_FACING_000 ? "000" : "003",
+                       rules_facing_count(&rules.options));
+    if (svc_errors_any(&e))
+        goto fail;
+
+    const struct rules_options *o = &rules.options;
+    int r = (int)radius_ft / 5, counts[6] = {0}, ring[6] = {0}, threatened = 0;
+    json_t *squares = json_array();
+    if (o->grid == RULES_GRID_HEX) {
+        for (int dq = -r; dq <= r; dq++) {
+            int lo = -r > -dq - r ? -r : -dq - r, hi = r < -dq + r ? r : -dq + r;
+            for (int dr = lo; dr <= hi; dr++)
+                add_square(squares, counts, ring, o, &c, awareness, all_around, c.body.x + dq,
+                           c.body.y + dr, &threatened);
+        }
+    } else {
+        const struct rules_body *b = &c.body;
+        for (int y = b->y - r; y < b->y + b->side + r; y++) {
+            for (int x = b->x - r; x < b->x + b->side + r; x++) {
+                struct rules_body sq = {.x = x, .y = y, .z = b->z, .side = 1};
+                struct rules_distance d;
+                rules_distance(o, b, &sq, &d);
+                if (d.feet <= radius_ft)
+                    add_square(squares, counts, ring, o, &c, awareness, all_around, x, y,
+                               &threatened);
+            }
+        }
+    }
+    json_t *count_doc = json_object(), *ring_doc = json_object();
+    for (int a = 0; a < 6; a++) {
+        json_object_set_new(count_doc, rules_area_name((enum rules_area)a),
+                            json_integer(counts[a]));
+        json_object_set_new(ring_doc, rules_area_name((enum rules_area)a), json_integer(ring[a]));
+    }
+    json_t *doc = json_pack("{s:o, s:I, s:b, s:o, s:o, s:i, s:o}", "rules",
+                            svc_encode_rules(&rules), "radius_ft", (json_int_t)radius_ft,
+                            "has_facing", rules_has_facing(o, &c), "counts", count_doc, "ring",
+                            ring_doc, "threatened_count", threatened, "squares", squares);
+    json_object_set_new(doc, "rule",
+                        json_string(o->facing == RULES_FACING_000   ? "000 Combat Facing"
+                                    : o->facing == RULES_FACING_003 ? "003 facing variant"
+                                                                    : "no facing in force"));
+    svc_respond_json(res, 200, doc);
+    svc_errors_free(&e);
+    json_decref(body);
+    return;
+fail:
+    svc_errors_respond(&e, res);
+    svc_errors_free(&e);
     json_decref(body);
 }

@@ -15,6 +15,7 @@ static const struct svc_route routes[] = {
     {"GET", "/v1/rules/presets", svc_handle_presets, false},
     {"POST", "/v1/geometry/distance", svc_handle_distance, true},
     {"POST", "/v1/geometry/flanking", svc_handle_flanking, true},
+    {"POST", "/v1/geometry/areas", svc_handle_areas, true},
 };
 
 const struct svc_route *svc_routes(int *count)

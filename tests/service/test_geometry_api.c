@@ -243,3 +243,101 @@ Test(geometry_api, flanking_input_errors_name_the_field)
     cr_assert_str_eq(first_pointer(doc), "/allies");
     json_decref(doc);
 }
+
+static json_t *areas(const char *body, int status)
+{
+    return post("/v1/geometry/areas", body, status);
+}
+
+Test(geometry_api, areas_label_every_square_and_count_the_ring)
+{
+    json_t *doc = areas("{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0,"
+                        "\"facing\":0},\"radius_ft\":10}",
+                        200);
+    json_t *ring = json_object_get(doc, "ring");
+    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 3);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "flank")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 3);
+    /* Radius 10 ft under alternating diagonals: a 5x5 block less its 4 corners (15 ft). */
+    cr_assert_eq(json_array_size(json_object_get(doc, "squares")), 21);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "threatened_count")), 9);
+    size_t i;
+    json_t *sq;
+    json_array_foreach(json_object_get(doc, "squares"), i, sq)
+    {
+        long long x = json_integer_value(json_object_get(sq, "x"));
+        long long y = json_integer_value(json_object_get(sq, "y"));
+        const char *area = json_string_value(json_object_get(sq, "area"));
+        if (x == 0 && y == 2) { /* straight behind, 10 ft */
+            cr_assert_str_eq(area, "rear");
+            cr_assert_eq(json_integer_value(json_object_get(sq, "spot")), -10);
+            cr_assert(json_is_false(json_object_get(sq, "visual_trigger")));
+        }
+        if (x == 2 && y == 0) { /* flank, beyond */
+            cr_assert_str_eq(area, "flank");
+            cr_assert_eq(json_integer_value(json_object_get(sq, "spot")), -5);
+        }
+    }
+    json_decref(doc);
+}
+
+Test(geometry_api, areas_under_003_and_on_hexes)
+{
+    json_t *doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\"}},\"creature\":{\"x\":0,"
+                        "\"y\":0,\"size\":\"large\",\"facing\":4},\"radius_ft\":5}",
+                        200);
+    json_t *ring = json_object_get(doc, "ring");
+    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 4);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "side")), 6);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 2);
+    json_decref(doc);
+    doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\",\"grid\":\"hex\"}},\"creature\":{"
+                "\"q\":0,\"r\":0,\"facing\":5},\"radius_ft\":5}",
+                200);
+    ring = json_object_get(doc, "ring");
+    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 3);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "side")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 1);
+    json_decref(doc);
+}
+
+Test(geometry_api, areas_without_facing_still_list_threatened_squares)
+{
+    /* A reach weapon threatens at 10 ft but not adjacent (004 Threatened Area). */
+    json_t *doc = areas("{\"creature\":{\"x\":0,\"y\":0,\"reach_ft\":10,\"reach_weapon\":true},"
+                        "\"radius_ft\":10}",
+                        200);
+    cr_assert(json_is_false(json_object_get(doc, "has_facing")));
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "counts"), "none")), 20);
+    /* 21 squares within 10 ft; the own square and the 12 at 10 ft are threatened, not the 8
+     * adjacent. */
+    cr_assert_eq(json_integer_value(json_object_get(doc, "threatened_count")), 13);
+    json_decref(doc);
+}
+
+Test(geometry_api, areas_input_errors)
+{
+    static const struct {
+        const char *body;
+        const char *pointer;
+    } cases[] = {
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0},"
+         "\"radius_ft\":5}",
+         "/creature/facing"},
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0,\"facing\":8},"
+         "\"radius_ft\":5}",
+         "/creature/facing"},
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\",\"options\":{\"grid\":\"hex\"}},"
+         "\"creature\":{\"q\":0,\"r\":0,\"facing\":6},\"radius_ft\":5}",
+         "/creature/facing"},
+        {"{\"creature\":{\"x\":0,\"y\":0,\"faceless\":true,\"facing\":2},\"radius_ft\":5}",
+         "/creature/facing"},
+        {"{\"creature\":{\"x\":0,\"y\":0},\"radius_ft\":255}", "/radius_ft"},
+        {"{\"creature\":{\"x\":0,\"y\":0}}", "/radius_ft"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = areas(cases[i].body, 422);
+        cr_assert_str_eq(first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
+        json_decref(doc);
+    }
+}

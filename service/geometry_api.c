@@ -400,3 +400,25 @@ fail:
     svc_errors_free(&e);
     json_decref(body);
 }
+
+void svc_handle_sizes(const struct svc_request *req, struct svc_response *res)
+{
+    (void)req;
+    json_t *list = json_array();
+    for (int i = 0; i < RULES_SIZE_COUNT; i++) {
+        const struct rules_size_info *s = rules_size_info((enum rules_size)i);
+        json_t *pc = json_pack("{s:i, s:i, s:i, s:i, s:i}", "ac", s->pc_ac_001, "stealth",
+                               s->pc_ac_001, "maneuver_defense", s->pc_maneuver_001, "might",
+                               s->pc_maneuver_001, "walk_ft", s->pc_walk_ft_001);
+        json_t *item = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "name", s->name,
+                                 "space_in", s->space_in, "squares", s->squares, "natural_reach_ft",
+                                 s->natural_reach_ft, "fit_gap_in", s->fit_gap_in, "squeeze_gap_in",
+                                 s->squeeze_gap_in, "impeded_gap_in", s->impeded_gap_in,
+                                 "per_square", s->per_square, "player_character_001", pc);
+        json_object_set_new(item, "hexes", s->hexes ? json_integer(s->hexes) : json_null());
+        json_object_set_new(item, "modifier_004",
+                            s->has_mod_004 ? json_integer(s->mod_004) : json_null());
+        json_array_append_new(list, item);
+    }
+    svc_respond_json(res, 200, json_pack("{s:o}", "sizes", list));
+}

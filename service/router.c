@@ -13,6 +13,7 @@ static const struct svc_route routes[] = {
     {"GET", "/docs", svc_handle_docs, false},
     {"POST", "/v1/dice/roll", svc_handle_dice_roll, true},
     {"GET", "/v1/rules/presets", svc_handle_presets, false},
+    {"GET", "/v1/rules/sizes", svc_handle_sizes, false},
     {"POST", "/v1/geometry/distance", svc_handle_distance, true},
     {"POST", "/v1/geometry/flanking", svc_handle_flanking, true},
     {"POST", "/v1/geometry/areas", svc_handle_areas, true},

@@ -144,6 +144,7 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res);
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);
 void svc_handle_areas(const struct svc_request *req, struct svc_response *res);
+void svc_handle_sizes(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */

@@ -341,3 +341,23 @@ Test(geometry_api, areas_input_errors)
         json_decref(doc);
     }
 }
+
+Test(geometry_api, sizes_list_001_space_and_reach)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/rules/sizes", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    json_t *sizes = json_object_get(doc, "sizes");
+    cr_assert_eq(json_array_size(sizes), 13); /* Fine ... Titanic-Three-Plus */
+    json_t *huge = json_array_get(sizes, 6);
+    cr_assert_str_eq(json_string_value(json_object_get(huge, "name")), "huge");
+    cr_assert_eq(json_integer_value(json_object_get(huge, "natural_reach_ft")), 15);
+    cr_assert_eq(json_integer_value(json_object_get(huge, "modifier_004")), -2);
+    cr_assert(json_is_null(json_object_get(json_array_get(sizes, 9), "modifier_004")));
+    json_t *pc = json_object_get(json_array_get(sizes, 0), "player_character_001");
+    cr_assert_eq(json_integer_value(json_object_get(pc, "ac")), 4); /* Fine: +4 to AC */
+    cr_assert_eq(json_integer_value(json_object_get(pc, "walk_ft")), -10);
+    json_decref(doc);
+    http_response_free(&r);
+}

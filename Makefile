@@ -6,7 +6,7 @@ DB      ?= ./tactics.db
 RELEASE := build/release
 ASAN    := build/asan
 
-.PHONY: deps build run test format clean
+.PHONY: deps build run test bench format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -23,6 +23,10 @@ test: deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DTACTICS_SANITIZE=ON
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+# Benchmarks on the Release build; figures are ratios to a baseline in the same process.
+bench: build
+	$(RELEASE)/bench/rules_bench
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -5,7 +5,6 @@
 /* Facing vectors. Squares: dx, dy with y growing south. Hexes: axial (q, r), flat-topped. */
 static const int square_dir[8][2] = {{0, -1}, {1, -1}, {1, 0},  {1, 1},
                                      {0, 1},  {-1, 1}, {-1, 0}, {-1, -1}};
-static const int hex_dir[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
 
 int rules_facing_count(const struct rules_options *o)
 {
@@ -17,21 +16,20 @@ bool rules_has_facing(const struct rules_options *o, const struct rules_creature
     return o->facing != RULES_FACING_NONE && !c->faceless && c->size > RULES_SIZE_TINY;
 }
 
-/* Euclidean dot product of two axial hex vectors, times 4: with flat-topped hexes of unit
- * size, x = 3q/2 and y = sqrt(3) (q/2 + r), so 4 (x1 x2 + y1 y2) = 9 q1 q2 +
- * 3 (q1 + 2 r1)(q2 + 2 r2): an integer. */
-static int64_t hex_dot(int64_t q1, int64_t r1, int64_t q2, int64_t r2)
-{
-    return 9 * q1 * q2 + 3 * (q1 + 2 * r1) * (q2 + 2 * r2);
-}
-
 enum rules_area rules_facing_area(const struct rules_options *o, const struct rules_creature *c,
                                   int x, int y)
 {
     const struct rules_body *b = &c->body;
-    bool own = o->grid == RULES_GRID_HEX
-                   ? (x == b->x && y == b->y)
-                   : (x >= b->x && x < b->x + b->side && y >= b->y && y < b->y + b->side);
+    int hq[3], hr[3], nh = 0;
+    bool own;
+    if (o->grid == RULES_GRID_HEX) {
+        nh = rules_hex_members(b, hq, hr);
+        own = false;
+        for (int i = 0; i < nh; i++)
+            own |= x == hq[i] && y == hr[i];
+    } else {
+        own = x >= b->x && x < b->x + b->side && y >= b->y && y < b->y + b->side;
+    }
     if (own)
         return RULES_AREA_SELF;
     if (!rules_has_facing(o, c))
@@ -40,16 +38,29 @@ enum rules_area rules_facing_area(const struct rules_options *o, const struct ru
     int64_t dot, vv, ff;
     /* Front when cos >= cos(front limit); rear when cos <= -cos(rear limit), the limit itself
      * included only under 000 on squares. Compared squared: dot^2 * k >= vv * ff. */
-    int64_t k_front, k_rear;
+    int64_t k_front, k_rear, rear_scale = 1;
     bool rear_inclusive;
     if (o->grid == RULES_GRID_HEX) {
-        int64_t dq = x - b->x, dr = y - b->y;
-        const int *f = hex_dir[c->facing % 6];
-        dot = hex_dot(dq, dr, f[0], f[1]);
-        vv = hex_dot(dq, dr, dq, dr);
-        ff = hex_dot(f[0], f[1], f[0], f[1]);
-        k_front = k_rear = 4; /* cos^2 60 = 1/4 */
+        /* From the centroid of its hexes, in thirds of a hex: 3 (q, r) - sum of members. */
+        int64_t cq = 0, cr = 0;
+        for (int i = 0; i < nh; i++)
+            cq += hq[i], cr += hr[i];
+        cq = cq * 3 / nh, cr = cr * 3 / nh;
+        int64_t vq = 3 * (int64_t)x - cq, vr = 3 * (int64_t)y - cr;
+        /* One hex faces a neighbour. A three-hex triangle's corners and edges lie 30 degrees
+         * off the neighbour directions, so its facing f points between neighbours f and f + 1:
+         * at one corner hex (003's "1 hex as its front side") or at an edge ("2 hexes"). */
+        const int *f0 = rules_hex_dirs[c->facing % 6], *f1 = rules_hex_dirs[(c->facing + 1) % 6];
+        int64_t fq = f0[0], fr = f0[1];
+        if (nh == 3)
+            fq += f1[0], fr += f1[1];
+        dot = rules_hex_dot(vq, vr, fq, fr);
+        vv = rules_hex_dot(vq, vr, vq, vr);
+        ff = rules_hex_dot(fq, fr, fq, fr);
+        k_front = 4; /* front: within 60 degrees, cos^2 = 1/4 */
+        k_rear = 4;  /* rear: beyond 150 degrees, cos^2 = 3/4, so 4 dot^2 > 3 vv ff */
         rear_inclusive = false;
+        rear_scale = 3;
     } else {
         /* In half-squares: the space's centre is (2x + side, 2y + side). */
         int64_t vx = 2 * (int64_t)x + 1 - (2 * (int64_t)b->x + b->side);
@@ -58,13 +69,13 @@ enum rules_area rules_facing_area(const struct rules_options *o, const struct ru
         dot = vx * f[0] + vy * f[1];
         vv = vx * vx + vy * vy;
         ff = f[0] * f[0] + f[1] * f[1];
-        k_front = k_rear = 2; /* cos^2 45 = 1/2 */
+        k_front = k_rear = 2; /* front within 45, rear beyond 135 degrees: cos^2 = 1/2 */
         rear_inclusive = o->facing == RULES_FACING_000;
     }
     int64_t lhs_front = dot * dot * k_front, lhs_rear = dot * dot * k_rear, rhs = vv * ff;
     if (dot > 0 && lhs_front >= rhs)
         return RULES_AREA_FRONT;
-    if (dot < 0 && (rear_inclusive ? lhs_rear >= rhs : lhs_rear > rhs))
+    if (dot < 0 && (rear_inclusive ? lhs_rear >= rhs * rear_scale : lhs_rear > rhs * rear_scale))
         return RULES_AREA_REAR;
     return middle;
 }

@@ -9,20 +9,26 @@
  *     front: angle <= 45;  rear: >= 135 under 000, > 135 under 003;  otherwise flank (000) or
  *     side (003).
  *   Hex grid, 6 facings (0 = north, clockwise by 60 degrees):
- *     front: angle <= 60;  rear: > 120;  otherwise flank or side.
+ *     front: angle <= 60;  rear: > 150;  otherwise flank or side.
+ *   A three-hex Large creature (003) measures from the centroid of its triangle, and its
+ *   facing f points between neighbour directions f and f + 1, because a triangle's corner
+ *   hexes and edges lie 30 degrees off the neighbour directions: each facing aims either at
+ *   one corner hex or at one edge of two hexes.
  * This reproduces the documents' counts on the ring around the creature: 000 Medium 3 front,
  * 2 flank, 3 rear in all 8 facings; 000 larger creatures facing a side "the squares in front
  * of them (including those on the front corners)", rear row with its corners, flanks
  * "directly to their sides" (Large 4/4/4, Huge 5/6/5); 003 one space 3 front, 4 side, 1 rear
- * in all 8 facings, Large 4 front, 6 side, 2 rear; hexes 3 front, 2 side, 1 rear. Facing a
+ * in all 8 facings, Large 4 front, 6 side, 2 rear; hexes 3 front, 2 side, 1 rear; a Large
+ * three-hex creature 4 front, 4 side, 1 rear facing a corner hex ("1 hex as its front side")
+ * and 3 front, 4 side, 2 rear facing an edge ("2 hexes"), three facings of each. Facing a
  * diagonal, an even-sized creature's ring is split symmetrically about the diagonal (Large:
  * 3/6/3 under both variants), since no count for that case is given and no symmetric
  * split of 12 squares gives 4 front. Squares beyond the ring (reach, ranged attacks,
  * perception) take the area of their direction, as 000 says of "the squares beyond" an area.
  * All comparisons are exact: integer dot products against cos^2 45 = 1/2 and cos^2 60 = 1/4.
  *
- * On hexes only one-hex creatures are placed (see grid.h). 000's own hex facing diagram is not
- * in the text; both variants use 003's hex split there. */
+ * On hexes creatures cover one hex, or three for Large (see grid.h). 000's own hex facing
+ * diagram is not in the text; both variants use 003's hex split there. */
 #ifndef TACTICS_RULES_FACING_H
 #define TACTICS_RULES_FACING_H
 

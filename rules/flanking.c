@@ -183,18 +183,38 @@ static enum rules_flank_how opposite_004(const struct rules_creature *a,
     return how;
 }
 
+/* The centroid of a body's hexes, in thirds of a hex. */
+static void hex_centroid3(const struct rules_body *b, long long *q, long long *r)
+{
+    int hq[3], hr[3];
+    int n = rules_hex_members(b, hq, hr);
+    *q = *r = 0;
+    for (int i = 0; i < n; i++)
+        *q += hq[i], *r += hr[i];
+    *q = *q * 3 / n;
+    *r = *r * 3 / n;
+}
+
 /* Hex grids (000 Hex Grid) have no square sides or corners, so both flanking options use
- * 004's sentence directly: the target is "directly between" attacker and ally when the two
- * offsets from it point in exactly opposite directions (parallel in axial coordinates, with
- * opposite signs). Only one-hex creatures are placed on hexes. */
+ * 004's sentence directly: the target is "directly between" attacker and ally when, seen from
+ * the centre of the target's hexes, the ally lies more than 150 degrees from the attacker:
+ * within the 60-degree sector straight across, the sector of the one hex opposite a
+ * neighbour (and the rear sector of hex facing). Around a one-hex target that means exactly
+ * opposite neighbours; around a three-hex triangle, whose centre is a hex corner, no two
+ * hexes are exactly opposite, so the sector is what makes it flankable at all. Exact:
+ * rules_hex_dot against cos^2 150 = 3/4. */
 static enum rules_flank_how opposite_hex(const struct rules_creature *a,
                                          const struct rules_creature *b, const struct rules_body *t)
 {
-    long long uq = a->body.x - t->x, ur = a->body.y - t->y;
-    long long vq = b->body.x - t->x, vr = b->body.y - t->y;
-    bool parallel = uq * vr - ur * vq == 0;
-    bool opposite = uq * vq + ur * vr < 0;
-    return parallel && opposite ? RULES_FLANK_OPPOSITE_SIDES : RULES_FLANK_NONE;
+    long long aq, ar, bq, br, tq, tr;
+    hex_centroid3(&a->body, &aq, &ar);
+    hex_centroid3(&b->body, &bq, &br);
+    hex_centroid3(t, &tq, &tr);
+    long long uq = aq - tq, ur = ar - tr, vq = bq - tq, vr = br - tr;
+    long long dot = rules_hex_dot(uq, ur, vq, vr);
+    long long uu = rules_hex_dot(uq, ur, uq, ur), vv = rules_hex_dot(vq, vr, vq, vr);
+    bool across = dot < 0 && 4 * dot * dot > 3 * uu * vv;
+    return across ? RULES_FLANK_OPPOSITE_SIDES : RULES_FLANK_NONE;
 }
 
 /* True when `inner`'s space lies within `outer`'s and outer is two or more sizes larger

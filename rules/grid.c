@@ -11,6 +11,33 @@ int rules_span_gap(int a, int an, int b, int bn)
     return 0;
 }
 
+const int rules_hex_dirs[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
+
+int rules_hex_members(const struct rules_body *b, int q[3], int r[3])
+{
+    q[0] = b->x;
+    r[0] = b->y;
+    if (b->tri <= 0)
+        return 1;
+    int t = (b->tri - 1) % 6;
+    for (int i = 0; i < 2; i++) {
+        q[1 + i] = b->x + rules_hex_dirs[(t + i) % 6][0];
+        r[1 + i] = b->y + rules_hex_dirs[(t + i) % 6][1];
+    }
+    return 3;
+}
+
+long long rules_hex_dot(long long q1, long long r1, long long q2, long long r2)
+{
+    return 9 * q1 * q2 + 3 * (q1 + 2 * r1) * (q2 + 2 * r2);
+}
+
+static int hex_distance(int q1, int r1, int q2, int r2)
+{
+    int dq = q2 - q1, dr = r2 - r1;
+    return (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
+}
+
 void rules_distance(const struct rules_options *o, const struct rules_body *a,
                     const struct rules_body *b, struct rules_distance *out)
 {
@@ -18,9 +45,15 @@ void rules_distance(const struct rules_options *o, const struct rules_body *a,
     int horizontal;
     out->straight_steps = out->diagonal_steps = 0;
     if (o->grid == RULES_GRID_HEX) {
-        /* Axial hex distance: (|dq| + |dr| + |dq + dr|) / 2. */
-        int dq = b->x - a->x, dr = b->y - a->y;
-        horizontal = (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
+        /* Axial hex distance, (|dq| + |dr| + |dq + dr|) / 2, between the nearest hexes. */
+        int aq[3], ar[3], bq[3], br[3];
+        int na = rules_hex_members(a, aq, ar), nb = rules_hex_members(b, bq, br);
+        horizontal = hex_distance(aq[0], ar[0], bq[0], br[0]);
+        for (int i = 0; i < na; i++)
+            for (int j = 0; j < nb; j++) {
+                int h = hex_distance(aq[i], ar[i], bq[j], br[j]);
+                horizontal = h < horizontal ? h : horizontal;
+            }
         out->rule = "000 Hex Grid";
     } else {
         int dx = rules_span_gap(a->x, a->side, b->x, b->side);

@@ -11,12 +11,18 @@ void rules_creature_init(struct rules_creature *c, enum rules_size size, int x, 
     };
 }
 
+void rules_creature_on_hexes(struct rules_creature *c, int t)
+{
+    c->body.side = 1;
+    c->body.tri = rules_size_info(c->size)->hexes == 3 ? 1 + t : 0;
+}
+
 bool rules_threatens_square(const struct rules_options *o, const struct rules_creature *c, int x,
                             int y, int z)
 {
     if (!c->can_threaten)
         return false;
-    struct rules_body sq = {.x = x, .y = y, .z = z, .side = 1};
+    struct rules_body sq = {.x = x, .y = y, .z = z, .side = 1, .tri = 0};
     struct rules_distance d;
     rules_distance(o, &c->body, &sq, &d);
     if (d.squares == 0)
@@ -32,7 +38,15 @@ bool rules_threatens_creature(const struct rules_options *o, const struct rules_
                               const struct rules_creature *target)
 {
     const struct rules_body *t = &target->body;
-    int height = o->grid == RULES_GRID_HEX ? 1 : t->side;
+    if (o->grid == RULES_GRID_HEX) {
+        int q[3], r[3];
+        int n = rules_hex_members(t, q, r);
+        for (int i = 0; i < n; i++)
+            if (rules_threatens_square(o, c, q[i], r[i], t->z))
+                return true;
+        return false;
+    }
+    int height = t->side;
     for (int dz = 0; dz < height; dz++)
         for (int dy = 0; dy < t->side; dy++)
             for (int dx = 0; dx < t->side; dx++)

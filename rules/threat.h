@@ -22,6 +22,10 @@ struct rules_creature {
 /* Fills c with a creature of `size` at (x, y, z) with its natural reach, able to threaten. */
 void rules_creature_init(struct rules_creature *c, enum rules_size size, int x, int y, int z);
 
+/* Places c on a hex grid: one hex, or for a three-hex creature the triangle of orientation t
+ * (0..5) at (q, r). */
+void rules_creature_on_hexes(struct rules_creature *c, int t);
+
 /* True when c threatens the square at (x, y, z): every square of its own space (001
  * Threatened Area: "all spaces they occupy"), and every square within its reach, except that
  * a reach weapon alone does not threaten adjacent squares (004 Threatened Area: "Reach

@@ -58,13 +58,13 @@ static void decode_creature(json_t *obj, const char *ptr, const struct rules_opt
                             bool combat, struct rules_creature *out, struct svc_errors *e)
 {
     static const char *const square_keys[] = {"x", "y", "z", "size", NULL};
-    static const char *const hex_keys[] = {"q", "r", "size", NULL};
+    static const char *const hex_keys[] = {"q", "r", "size", "triangle", NULL};
     static const char *const square_combat[] = {
         "facing",   "faceless",     "combat_awareness", "all_around_vision", "x", "y", "z", "size",
         "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
     static const char *const hex_combat[] = {
-        "facing",   "faceless",     "combat_awareness", "all_around_vision", "q", "r", "size",
-        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
+        "triangle", "facing",   "faceless",     "combat_awareness", "all_around_vision", "q", "r",
+        "size",     "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
     rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
     if (!codec_expect_object(obj, ptr, e))
         return;
@@ -87,15 +87,23 @@ static void decode_creature(json_t *obj, const char *ptr, const struct rules_opt
                        "is not a size of 001 Space and Reach (fine ... "
                        "titanic-three-plus)");
         size = RULES_SIZE_MEDIUM;
-    } else if (hex && rules_size_info((enum rules_size)size)->hexes != 1) {
+    } else if (hex && rules_size_info((enum rules_size)size)->hexes == 0) {
         svc_errors_add(e, sptr,
-                       "on a hex grid only creatures of one hex (medium and smaller) have a "
-                       "defined position; 003 gives Large 3 hexes but no anchor rule");
+                       "on a hex grid creatures cover one hex (medium and smaller) or three "
+                       "(large, 003); no document gives larger hex footprints");
         size = RULES_SIZE_MEDIUM;
     }
     rules_creature_init(out, (enum rules_size)size, (int)a, (int)b, (int)z);
-    if (hex)
-        out->body.side = 1;
+    if (hex) {
+        long long tri = 0;
+        char tptr[CODEC_PTR_MAX];
+        codec_pointer(tptr, ptr, "triangle");
+        bool three = rules_size_info((enum rules_size)size)->hexes == 3;
+        bool given = codec_get_int(obj, ptr, "triangle", three, 0, 5, &tri, e);
+        if (given && !three)
+            svc_errors_add(e, tptr, "only a three-hex (large) creature has a triangle");
+        rules_creature_on_hexes(out, (int)tri);
+    }
     if (!combat)
         return;
     long long reach = out->reach_ft;
@@ -358,11 +366,19 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
     int r = (int)radius_ft / 5, counts[6] = {0}, ring[6] = {0}, threatened = 0;
     json_t *squares = json_array();
     if (o->grid == RULES_GRID_HEX) {
-        for (int dq = -r; dq <= r; dq++) {
-            int lo = -r > -dq - r ? -r : -dq - r, hi = r < -dq + r ? r : -dq + r;
-            for (int dr = lo; dr <= hi; dr++)
-                add_square(squares, counts, ring, o, &c, awareness, all_around, c.body.x + dq,
-                           c.body.y + dr, &threatened);
+        /* Around the anchor hex, one further for a triangle's other hexes. */
+        int reach = r + (c.body.tri ? 1 : 0);
+        for (int dq = -reach; dq <= reach; dq++) {
+            int lo = -reach > -dq - reach ? -reach : -dq - reach;
+            int hi = reach < -dq + reach ? reach : -dq + reach;
+            for (int dr = lo; dr <= hi; dr++) {
+                struct rules_body h = {.x = c.body.x + dq, .y = c.body.y + dr, .side = 1};
+                struct rules_distance d;
+                rules_distance(o, &c.body, &h, &d);
+                if (d.feet <= radius_ft)
+                    add_square(squares, counts, ring, o, &c, awareness, all_around, h.x, h.y,
+                               &threatened);
+            }
         }
     } else {
         const struct rules_body *b = &c.body;

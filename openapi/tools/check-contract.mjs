@@ -5,6 +5,8 @@
 //   - the path and method select an operation, and the status must be one it documents;
 //   - the Content-Type must be one of that response's media types, and a JSON body must
 //     validate against its schema; headers the response marks required must be present;
+//   - a request body the server accepted (2xx) must validate against the operation's
+//     requestBody schema, so the contract documents every field the server takes;
 //   - a path no operation lists must have been answered 404, a method a path does not list
 //     405 with Allow (both validated against components/responses NotFound and
 //     MethodNotAllowed), an OPTIONS (CORS preflight) 204 with an empty body.
@@ -123,6 +125,22 @@ for (const line of lines) {
     continue;
   }
   operations.get(`${method.toUpperCase()} ${match.template}`).covered++;
+  // A request the server accepted must be one the contract describes, so clients generated
+  // from it can send everything the server takes.
+  const requestSchema = op.requestBody && resolve(op.requestBody, '').obj.content?.['application/json']?.schema;
+  if (ex.status >= 200 && ex.status < 300 && requestSchema && ex.request_body !== undefined) {
+    const base = `/paths/${escapePointer(match.template)}/${method}/requestBody`;
+    const at = op.requestBody.$ref ? resolve(op.requestBody, base).pointer : base;
+    const validate = validatorFor(`${at}/content/application~1json/schema`);
+    let body;
+    try {
+      body = JSON.parse(ex.request_body);
+    } catch {
+      body = undefined;
+    }
+    if (body !== undefined && !validate(body))
+      fail(`${label}: the server accepted a request body openapi.yaml does not allow: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n    request: ${ex.request_body.slice(0, 300)}`);
+  }
   const status = String(ex.status);
   const key = op.responses[status] ? status : op.responses[`${status[0]}XX`] ? `${status[0]}XX` : 'default';
   const response = op.responses[key];

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "facing.h"
+#include "flanking.h"
 
 static struct rules_options v000, v003, hex003, hex000;
 
@@ -240,4 +241,75 @@ Test(facing, perception_by_area)
     cr_assert(p.concealment);
     rules_perception(&v003, RULES_AREA_SIDE, false, false, &p);
     cr_assert_not(p.concealment);
+}
+
+/* 003: "A large-sized creature (which takes up 3 hexes) ... If the large creature is using 1
+ * hex as its front side, it will have 4 front-facing spaces, 4 side-facing spaces (2 on each
+ * side), and 1 rear space. If ... 2 hexes as its front side, ... 3 front-facing spaces, 4
+ * side-facing spaces (2 on each side), and 2 rear spaces." Every triangle, every facing. */
+Test(facing, three_hex_large_creature_has_4_4_1_or_3_4_2)
+{
+    for (int t = 0; t < 6; t++) {
+        int corner_facings = 0, edge_facings = 0;
+        for (int f = 0; f < 6; f++) {
+            struct rules_creature c;
+            rules_creature_init(&c, RULES_SIZE_LARGE, 10, 10, 0);
+            rules_creature_on_hexes(&c, t);
+            c.facing = f;
+            int hq[3], hr[3];
+            cr_assert_eq(rules_hex_members(&c.body, hq, hr), 3);
+            int front = 0, side = 0, rear = 0, self = 0;
+            for (int q = 6; q <= 14; q++) {
+                for (int r = 6; r <= 14; r++) {
+                    struct rules_body h = {.x = q, .y = r, .side = 1};
+                    struct rules_distance d;
+                    rules_distance(&hex003, &c.body, &h, &d);
+                    enum rules_area a = rules_facing_area(&hex003, &c, q, r);
+                    self += a == RULES_AREA_SELF;
+                    if (d.squares != 1)
+                        continue;
+                    front += a == RULES_AREA_FRONT;
+                    side += a == RULES_AREA_SIDE;
+                    rear += a == RULES_AREA_REAR;
+                }
+            }
+            cr_assert_eq(self, 3);
+            bool corner = front == 4 && side == 4 && rear == 1;
+            bool edge = front == 3 && side == 4 && rear == 2;
+            cr_assert(corner || edge, "triangle %d facing %d: %d/%d/%d", t, f, front, side, rear);
+            corner_facings += corner;
+            edge_facings += edge;
+        }
+        cr_assert_eq(corner_facings, 3);
+        cr_assert_eq(edge_facings, 3);
+    }
+}
+
+Test(facing, three_hex_creatures_measure_and_flank_from_their_nearest_hexes)
+{
+    struct rules_creature big;
+    rules_creature_init(&big, RULES_SIZE_LARGE, 0, 0, 0);
+    rules_creature_on_hexes(&big, 0); /* (0,0), (0,-1) north, (1,-1) north-east */
+    struct rules_body far = {.x = 0, .y = -4, .side = 1};
+    struct rules_distance d;
+    rules_distance(&hex003, &big.body, &far, &d);
+    cr_assert_eq(d.squares, 3); /* from (0,-1) */
+    /* A three-hex target between two one-hex creatures on a line through its centre. */
+    struct rules_options hex = hex003;
+    hex.facing = RULES_FACING_NONE;
+    struct rules_creature tri, a, b;
+    rules_creature_init(&tri, RULES_SIZE_LARGE, 5, 5, 0);
+    rules_creature_on_hexes(&tri, 1); /* (5,5), (6,4), (6,5): centroid (17/3, 14/3) */
+    /* West of it at (4,5) and east at (7,4): offsets from its centre (-5,1)/3 and (4,-2)/3,
+     * 161 degrees apart. */
+    rules_creature_init(&a, RULES_SIZE_MEDIUM, 4, 5, 0);
+    rules_creature_init(&b, RULES_SIZE_MEDIUM, 7, 4, 0);
+    struct rules_flank_result r;
+    rules_flanking(&hex, &a, &tri, &b, 1, NULL, &r);
+    cr_assert(r.flanked);
+    /* North of it at (5,4) and east at (7,4): (-2,-2)/3 and (4,-2)/3, 120 degrees apart. */
+    rules_creature_init(&a, RULES_SIZE_MEDIUM, 5, 4, 0);
+    rules_flanking(&hex, &a, &tri, &b, 1, NULL, &r);
+    cr_assert_not(r.flanked);
+    cr_assert_eq(r.why_not, RULES_FLANK_NO_LINE);
 }

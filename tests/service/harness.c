@@ -146,7 +146,7 @@ int http_read_response(int fd, struct http_response *r)
     return 0;
 }
 
-static void record_exchange(const char *request, const struct http_response *r);
+static void record_exchange(const char *raw, size_t len, const struct http_response *r);
 
 int http_raw(unsigned port, const char *request, size_t len, struct http_response *r)
 {
@@ -161,7 +161,7 @@ int http_raw(unsigned port, const char *request, size_t len, struct http_respons
     int rc = http_read_response(fd, r);
     close(fd);
     if (rc == 0)
-        record_exchange(request, r);
+        record_exchange(request, len, r);
     return rc;
 }
 
@@ -195,15 +195,18 @@ void http_response_free(struct http_response *r)
 
 /* Appends one exchange to $TACTICS_EXCHANGE_LOG for the OpenAPI contract check: the request's
  * method and path (from its request line), the status, every response header (names in lower
- * case) and the body. */
-static void record_exchange(const char *request, const struct http_response *r)
+ * case), the body, and the request body when one was sent whole. */
+static void record_exchange(const char *raw, size_t len, const struct http_response *r)
 {
     const char *log = getenv("TACTICS_EXCHANGE_LOG");
     if (log == NULL || *log == '\0')
         return;
+    char *request = strndup(raw, len); /* the request is bytes with a length, not a string */
     char method[16] = "", path[2048] = "";
-    if (sscanf(request, "%15s %2047s", method, path) != 2)
+    if (sscanf(request, "%15s %2047s", method, path) != 2) {
+        free(request);
         return;
+    }
     json_t *headers = json_object();
     for (const char *line = strstr(r->head, "\r\n"); line != NULL;
          line = strstr(line + 2, "\r\n")) {
@@ -227,6 +230,10 @@ static void record_exchange(const char *request, const struct http_response *r)
     json_t *line = json_pack("{s:s, s:s, s:i, s:s, s:o}", "method", method, "path", path, "status",
                              r->status, "content_type", ct, "headers", headers);
     json_object_set_new(line, "body", json_stringn_nocheck(r->body, r->body_len));
+    /* The request body, when sent whole (not chunked), for the request-schema check. */
+    const char *sep = strstr(request, "\r\n\r\n");
+    if (sep != NULL && strcasestr(request, "Transfer-Encoding: chunked") == NULL && sep[4] != '\0')
+        json_object_set_new(line, "request_body", json_string_nocheck(sep + 4));
     char *text = json_dumps(line, JSON_COMPACT);
     json_decref(line);
     /* O_APPEND with one write per line keeps lines whole across parallel test workers. */
@@ -241,6 +248,7 @@ static void record_exchange(const char *request, const struct http_response *r)
     if (fd >= 0)
         close(fd);
     free(text);
+    free(request);
 }
 
 void http_request(const struct server *s, const char *method, const char *path, const char *headers,

@@ -145,8 +145,14 @@ Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
         {"{\"from\":{\"x\":0,\"y\":0}}", "/to"},
         {"{\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":1.5,\"y\":0}}", "/to/x"},
         {"{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"q\":0,\"r\":0,"
-         "\"size\":\"large\"},\"to\":{\"q\":1,\"r\":0}}",
+         "\"size\":\"huge\"},\"to\":{\"q\":1,\"r\":0}}",
          "/from/size"},
+        {"{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"q\":0,\"r\":0,"
+         "\"size\":\"large\"},\"to\":{\"q\":1,\"r\":0}}",
+         "/from/triangle"},
+        {"{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"q\":0,\"r\":0,"
+         "\"triangle\":2},\"to\":{\"q\":1,\"r\":0}}",
+         "/from/triangle"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *doc = post("/v1/geometry/distance", cases[i].body, 422);
@@ -360,4 +366,29 @@ Test(geometry_api, sizes_list_001_space_and_reach)
     cr_assert_eq(json_integer_value(json_object_get(pc, "walk_ft")), -10);
     json_decref(doc);
     http_response_free(&r);
+}
+
+/* 003's three-hex Large creature through the API: facing a corner hex 4/4/1, an edge 3/4/2. */
+Test(geometry_api, three_hex_creature_areas)
+{
+    json_t *doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\",\"grid\":\"hex\"}},"
+                        "\"creature\":{\"q\":0,\"r\":0,\"size\":\"large\",\"triangle\":0,"
+                        "\"facing\":0},\"radius_ft\":5}",
+                        200);
+    json_t *ring = json_object_get(doc, "ring");
+    int front = (int)json_integer_value(json_object_get(ring, "front"));
+    int side = (int)json_integer_value(json_object_get(ring, "side"));
+    int rear = (int)json_integer_value(json_object_get(ring, "rear"));
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "counts"), "self")), 3);
+    cr_assert((front == 4 && side == 4 && rear == 1) || (front == 3 && side == 4 && rear == 2),
+              "%d/%d/%d", front, side, rear);
+    json_decref(doc);
+    doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\",\"grid\":\"hex\"}},"
+                "\"creature\":{\"q\":0,\"r\":0,\"size\":\"large\",\"triangle\":0,"
+                "\"facing\":1},\"radius_ft\":5}",
+                200);
+    ring = json_object_get(doc, "ring");
+    /* Facings alternate between a corner and an edge. */
+    cr_assert_neq(json_integer_value(json_object_get(ring, "front")), front);
+    json_decref(doc);
 }

@@ -3,6 +3,21 @@
 #include <stdio.h>
 #include <string.h>
 
+bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
+                      const char *const *known, json_t **body, struct svc_errors *e)
+{
+    svc_errors_init(e);
+    *body = svc_parse_json_body(req, res);
+    if (*body == NULL)
+        return false;
+    if (!codec_expect_object(*body, "", e)) {
+        svc_errors_respond(e, res);
+        return false;
+    }
+    codec_reject_unknown(*body, "", known, e);
+    return true;
+}
+
 void codec_pointer(char *out, const char *base, const char *key)
 {
     size_t n = (size_t)snprintf(out, CODEC_PTR_MAX, "%s/", base);

@@ -74,11 +74,8 @@ static long long fresh_seed(void)
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"expression", "seed", "results", NULL};
-    json_t *body = svc_parse_json_body(req, res);
-    if (body == NULL)
-        return;
+    json_t *body;
     struct svc_errors e;
-    svc_errors_init(&e);
     struct rules_roll *roll = NULL;
     int supplied[RULES_DICE_MAX_DICE];
     size_t nsupplied = 0;
@@ -87,9 +84,8 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
     json_t *results = NULL;
     struct rules_dice_expr expr;
 
-    if (!codec_expect_object(body, "", &e))
-        goto respond;
-    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
     if (codec_get_string(body, "", "expression", true, RULES_DICE_MAX_EXPRESSION, &text, &e)) {
         size_t at = 0;
         int rc = rules_dice_parse(text, &expr, &at);

@@ -141,16 +141,12 @@ static void decode_member(json_t *body, const char *key, const struct rules_opti
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"rules", "from", "to", NULL};
-    json_t *body = svc_parse_json_body(req, res);
-    if (body == NULL)
-        return;
+    json_t *body;
     struct svc_errors e;
-    svc_errors_init(&e);
     struct svc_rules rules;
     struct rules_creature from, to;
-    if (!codec_expect_object(body, "", &e))
-        goto fail;
-    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
     decode_member(body, "from", &rules.options, false, &from, &e);
@@ -169,11 +165,10 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
     }
     json_object_set_new(doc, "rule", json_string(d.rule));
     svc_respond_json(res, 200, doc);
-    svc_errors_free(&e);
-    json_decref(body);
-    return;
+    goto out;
 fail:
     svc_errors_respond(&e, res);
+out:
     svc_errors_free(&e);
     json_decref(body);
 }
@@ -233,20 +228,16 @@ static json_t *encode_line(const struct rules_options *o, const struct rules_fla
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"rules", "attacker", "target", "allies", NULL};
-    json_t *body = svc_parse_json_body(req, res);
-    if (body == NULL)
-        return;
+    json_t *body;
     struct svc_errors e;
-    svc_errors_init(&e);
     struct svc_rules rules;
     struct rules_creature attacker, target;
     struct rules_creature *allies = NULL;
     struct rules_flank_ally *per_ally = NULL;
     json_t *list = NULL;
     size_t n = 0;
-    if (!codec_expect_object(body, "", &e))
-        goto fail;
-    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
     decode_member(body, "attacker", &rules.options, true, &attacker, &e);
@@ -331,18 +322,14 @@ static void add_square(json_t *list, int counts[6], int ring[6], const struct ru
 void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"rules", "creature", "radius_ft", NULL};
-    json_t *body = svc_parse_json_body(req, res);
-    if (body == NULL)
-        return;
+    json_t *body;
     struct svc_errors e;
-    svc_errors_init(&e);
     struct svc_rules rules;
     struct rules_creature c;
     long long radius_ft = 0;
     bool awareness = false, all_around = false;
-    if (!codec_expect_object(body, "", &e))
-        goto fail;
-    codec_reject_unknown(body, "", known, &e);
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
     decode_member(body, "creature", &rules.options, true, &c, &e);
@@ -408,11 +395,10 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
                                     : o->facing == RULES_FACING_003 ? "003 facing variant"
                                                                     : "no facing in force"));
     svc_respond_json(res, 200, doc);
-    svc_errors_free(&e);
-    json_decref(body);
-    return;
+    goto out;
 fail:
     svc_errors_respond(&e, res);
+out:
     svc_errors_free(&e);
     json_decref(body);
 }

@@ -315,7 +315,7 @@ int rules_dice_roll(const struct rules_dice_expr *expr, struct rules_dice *d,
 {
     out->dice_count = 0;
     out->total = 0;
-    if (d->supplied != NULL && d->supplied_count - d->supplied_used != (size_t)expr->dice_count)
+    if (d->supplied != NULL && d->supplied_count - d->supplied_used < (size_t)expr->dice_count)
         return RULES_DICE_ERR_SUPPLIED_COUNT;
     for (int ti = 0; ti < expr->term_count; ti++) {
         const struct rules_dice_term *t = &expr->terms[ti];
@@ -342,6 +342,11 @@ int rules_dice_roll(const struct rules_dice_expr *expr, struct rules_dice *d,
         out->total += out->term_totals[ti];
     }
     return RULES_DICE_OK;
+}
+
+bool rules_dice_all_used(const struct rules_dice *d)
+{
+    return d->supplied == NULL || d->supplied_used == d->supplied_count;
 }
 
 void rules_dice_range(const struct rules_dice_expr *expr, int *min, int *max)

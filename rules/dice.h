@@ -111,10 +111,15 @@ struct rules_roll {
     int total;
 };
 
-/* Rolls expr with d. Deterministic for a given generator state or supplied list; with
- * supplied results, every one must be used (RULES_DICE_ERR_SUPPLIED_COUNT otherwise). */
+/* Rolls expr with d. Deterministic for a given generator state or supplied list. With
+ * supplied results, at least expr's dice must remain (RULES_DICE_ERR_SUPPLIED_COUNT
+ * otherwise); a ruling that rolls several times takes them in order and checks with
+ * rules_dice_all_used at the end that none was left over. */
 int rules_dice_roll(const struct rules_dice_expr *expr, struct rules_dice *d,
                     struct rules_roll *out);
+
+/* True unless supplied results remain unused. */
+bool rules_dice_all_used(const struct rules_dice *d);
 
 /* The smallest and largest totals expr can produce. */
 void rules_dice_range(const struct rules_dice_expr *expr, int *min, int *max);

@@ -7,6 +7,7 @@
 #include "facing.h"
 #include "flanking.h"
 #include "grid.h"
+#include "impact.h"
 #include "options.h"
 #include "size.h"
 #include "threat.h"

@@ -71,17 +71,59 @@ static long long fresh_seed(void)
     return (long long)(raw & (uint64_t)SEED_MAX);
 }
 
+void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct svc_errors *e)
+{
+    src->seed = -1;
+    src->count = 0;
+    src->supplied = false;
+    json_t *results = NULL;
+    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &src->seed, e);
+    if (!codec_get_array(body, "", "results", false, RULES_DICE_MAX_DICE, &results, e))
+        return;
+    src->supplied = true;
+    size_t i;
+    json_t *item;
+    json_array_foreach(results, i, item)
+    {
+        char ptr[CODEC_PTR_MAX];
+        snprintf(ptr, sizeof ptr, "/results/%zu", i);
+        if (!json_is_integer(item) || json_integer_value(item) < 1 ||
+            json_integer_value(item) > RULES_DICE_MAX_SIDES)
+            svc_errors_add(e, ptr, "must be an integer die result from 1 to %d",
+                           RULES_DICE_MAX_SIDES);
+        else
+            src->results[src->count++] = (int)json_integer_value(item);
+    }
+    if (src->seed >= 0)
+        svc_errors_add(e, "/results", "give either seed or results, not both");
+}
+
+void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d)
+{
+    if (src->supplied) {
+        rules_dice_from_supplied(d, src->results, src->count);
+        return;
+    }
+    if (src->seed < 0)
+        src->seed = fresh_seed();
+    rules_dice_from_seed(d, (uint64_t)src->seed);
+}
+
+void svc_dice_source_describe(const struct svc_dice_source *src, json_t *doc)
+{
+    json_object_set_new(doc, "source", json_string(src->supplied ? "supplied" : "seed"));
+    if (!src->supplied)
+        json_object_set_new(doc, "seed", json_integer(src->seed));
+}
+
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"expression", "seed", "results", NULL};
     json_t *body;
     struct svc_errors e;
     struct rules_roll *roll = NULL;
-    int supplied[RULES_DICE_MAX_DICE];
-    size_t nsupplied = 0;
+    struct svc_dice_source *src = NULL;
     const char *text = NULL;
-    long long seed = -1;
-    json_t *results = NULL;
     struct rules_dice_expr expr;
 
     if (!svc_decode_begin(req, res, known, &body, &e))
@@ -94,41 +136,21 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
             text = NULL;
         }
     }
-    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
-    if (codec_get_array(body, "", "results", false, RULES_DICE_MAX_DICE, &results, &e)) {
-        size_t i;
-        json_t *item;
-        json_array_foreach(results, i, item)
-        {
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/results/%zu", i);
-            if (!json_is_integer(item) || json_integer_value(item) < 1 ||
-                json_integer_value(item) > RULES_DICE_MAX_SIDES)
-                svc_errors_add(&e, ptr, "must be an integer die result from 1 to %d",
-                               RULES_DICE_MAX_SIDES);
-            else
-                supplied[nsupplied++] = (int)json_integer_value(item);
-        }
-        if (seed >= 0)
-            svc_errors_add(&e, "/results", "give either seed or results, not both");
+    src = malloc(sizeof *src);
+    roll = malloc(sizeof *roll);
+    if (src == NULL || roll == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
     }
+    svc_decode_dice_source(body, src, &e);
     if (svc_errors_any(&e) || text == NULL)
         goto respond;
 
     struct rules_dice dice;
-    if (results != NULL) {
-        rules_dice_from_supplied(&dice, supplied, nsupplied);
-    } else {
-        if (seed < 0)
-            seed = fresh_seed();
-        rules_dice_from_seed(&dice, (uint64_t)seed);
-    }
-    roll = malloc(sizeof *roll);
-    if (roll == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        goto out;
-    }
+    svc_dice_source_open(src, &dice);
     int rc = rules_dice_roll(&expr, &dice, roll);
+    if (rc == RULES_DICE_OK && !rules_dice_all_used(&dice))
+        rc = RULES_DICE_ERR_SUPPLIED_COUNT;
     if (rc != RULES_DICE_OK) {
         /* Only supplied results can fail here: the wrong number, or a face the die lacks. */
         char ptr[CODEC_PTR_MAX];
@@ -141,9 +163,7 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
         goto respond;
     }
     json_t *doc = svc_encode_roll(text, &expr, roll);
-    json_object_set_new(doc, "source", json_string(results ? "supplied" : "seed"));
-    if (results == NULL)
-        json_object_set_new(doc, "seed", json_integer(seed));
+    svc_dice_source_describe(src, doc);
     svc_respond_json(res, 200, doc);
     goto out;
 respond:
@@ -151,5 +171,6 @@ respond:
 out:
     svc_errors_free(&e);
     free(roll);
+    free(src);
     json_decref(body);
 }

@@ -17,6 +17,9 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/geometry/distance", svc_handle_distance, true},
     {"POST", "/v1/geometry/flanking", svc_handle_flanking, true},
     {"POST", "/v1/geometry/areas", svc_handle_areas, true},
+    {"POST", "/v1/falling", svc_handle_falling, true},
+    {"POST", "/v1/collisions", svc_handle_collisions, true},
+    {"POST", "/v1/objects/dropped", svc_handle_dropped, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "dice.h"
 #include "metrics.h"
 
 struct db;
@@ -145,7 +146,28 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);
 void svc_handle_areas(const struct svc_request *req, struct svc_response *res);
 void svc_handle_sizes(const struct svc_request *req, struct svc_response *res);
+void svc_handle_falling(const struct svc_request *req, struct svc_response *res);
+void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
+void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
+
+/* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be
+ * reproduced) or "results" the caller rolled at the table, used in order. */
+struct svc_dice_source {
+    long long seed; /* -1 until known */
+    int results[RULES_DICE_MAX_DICE];
+    size_t count;
+    bool supplied;
+};
+
+/* Reads body's "seed" and "results" (mutually exclusive); problems go to e. */
+void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct svc_errors *e);
+
+/* Prepares d from src, drawing a seed when none was given. */
+void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d);
+
+/* Adds "source" and, for a seed, "seed" to doc. */
+void svc_dice_source_describe(const struct svc_dice_source *src, json_t *doc);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */
 struct rules_dice_expr;

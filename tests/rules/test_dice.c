@@ -165,7 +165,12 @@ Test(dice_roll, supplied_results_must_fit_the_expression)
     cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_ERR_SUPPLIED_COUNT);
     int too_many[] = {3, 4, 5};
     rules_dice_from_supplied(&d, too_many, 3);
-    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_ERR_SUPPLIED_COUNT);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK); /* takes the first two */
+    cr_assert_not(rules_dice_all_used(&d));                  /* and one is left over */
+    int exact[] = {3, 4};
+    rules_dice_from_supplied(&d, exact, 2);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    cr_assert(rules_dice_all_used(&d));
     int seven[] = {3, 7};
     rules_dice_from_supplied(&d, seven, 2);
     cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_ERR_SUPPLIED_RANGE);

@@ -105,3 +105,11 @@ Test(dice_api, wrong_types_are_422)
     doc = roll("[]", 422);
     json_decref(doc);
 }
+
+Test(dice_api, more_supplied_results_than_dice_is_422)
+{
+    json_t *doc = roll("{\"expression\":\"2d6\",\"results\":[3,4,5]}", 422);
+    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results");
+    json_decref(doc);
+}

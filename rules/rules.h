@@ -11,5 +11,6 @@
 #include "options.h"
 #include "size.h"
 #include "threat.h"
+#include "travel.h"
 
 #endif

@@ -20,6 +20,7 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/falling", svc_handle_falling, true},
     {"POST", "/v1/collisions", svc_handle_collisions, true},
     {"POST", "/v1/objects/dropped", svc_handle_dropped, true},
+    {"POST", "/v1/travel", svc_handle_travel, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -149,6 +149,7 @@ void svc_handle_sizes(const struct svc_request *req, struct svc_response *res);
 void svc_handle_falling(const struct svc_request *req, struct svc_response *res);
 void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);
+void svc_handle_travel(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be

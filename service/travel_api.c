@@ -262,13 +262,20 @@ void svc_handle_travel(const struct svc_request *req, struct svc_response *res)
         json_t *dice = json_array();
         for (int k = 0; k < dd->die_count; k++)
             json_array_append_new(dice, json_integer(r->dice[dd->first_die + k]));
-        json_array_append_new(
-            day_list,
-            json_pack("{s:i, s:f, s:f, s:i, s:i, s:i, s:o, s:i, s:b}", "day", dd->day, "hours",
-                      dd->minutes / 60.0, "miles", miles(dd->units), "hustle_hours",
-                      dd->hustle_hours_begun, "hustle_damage", dd->hustle_damage,
-                      "forced_march_hours", dd->forced_hours, "forced_march_dice", dice,
-                      "forced_march_damage", dd->forced_damage, "fatigued", dd->fatigued));
+        /* 001 Hustle, hour by hour: nothing the first hour, 1 the second, then doubling. */
+        json_t *by_hour = json_array();
+        for (int h = 0, dmg = 0; h < dd->hustle_hours_begun; h++) {
+            dmg = j->crewed ? 0 : (h == 0 ? 0 : (h == 1 ? 1 : dmg * 2));
+            json_array_append_new(by_hour, json_integer(dmg));
+        }
+        json_array_append_new(day_list,
+                              json_pack("{s:i, s:f, s:f, s:i, s:i, s:o, s:i, s:o, s:i, s:b}", "day",
+                                        dd->day, "hours", dd->minutes / 60.0, "miles",
+                                        miles(dd->units), "hustle_hours", dd->hustle_hours_begun,
+                                        "hustle_damage", dd->hustle_damage, "hustle_damage_by_hour",
+                                        by_hour, "forced_march_hours", dd->forced_hours,
+                                        "forced_march_dice", dice, "forced_march_damage",
+                                        dd->forced_damage, "fatigued", dd->fatigued));
         hustle_total += dd->hustle_damage;
         forced_total += dd->forced_damage;
         fatigued |= dd->fatigued;

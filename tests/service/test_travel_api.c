@@ -82,6 +82,10 @@ Test(travel_api, hustling_hurts_from_the_second_hour_and_fatigues_mounts_too)
                          200);
     json_t *day = json_array_get(json_object_get(doc, "days"), 0);
     cr_assert_eq(json_integer_value(json_object_get(day, "hustle_damage")), 7);
+    json_t *by_hour = json_object_get(day, "hustle_damage_by_hour");
+    cr_assert_eq(json_array_size(by_hour), 4);
+    for (size_t h = 0; h < 4; h++) /* 0, 1, 2, 4 */
+        cr_assert_eq(json_integer_value(json_array_get(by_hour, h)), h == 0 ? 0 : 1 << (h - 1));
     cr_assert(json_is_true(json_object_get(day, "fatigued")));
     cr_assert(json_is_false(json_object_get(json_object_get(doc, "total"), "mounts_fatigued")));
     json_decref(doc);

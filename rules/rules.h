@@ -3,6 +3,7 @@
 #ifndef TACTICS_RULES_H
 #define TACTICS_RULES_H
 
+#include "attack.h"
 #include "dice.h"
 #include "facing.h"
 #include "flanking.h"

@@ -1,6 +1,7 @@
 #include "attack.h"
 
 #include <limits.h>
+#include <string.h>
 
 int rules_cover_bonus(enum rules_cover c)
 {
@@ -22,6 +23,10 @@ int rules_concealment_miss_chance(enum rules_concealment c)
 static void add(struct rules_attack_eval *e, int value, enum rules_applies to, bool applied,
                 const char *reason, const char *source)
 {
+    /* A defense part of 0 says nothing; conditions worth +0 still are listed (they carry
+     * footnotes), as is anything that did not apply. */
+    if (value == 0 && applied && strcmp(source, "defender") == 0)
+        return;
     if (e->mod_count >= RULES_MAX_MODIFIERS)
         return;
     e->mods[e->mod_count++] = (struct rules_modifier){value, to, reason, source, applied};
@@ -283,7 +288,7 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
     /* The defense, from its parts. */
     e->touch = a->touch;
     const struct rules_defense *p = &d->ac;
-    add(e, 10, RULES_APPLIES_DEFENSE, true, "base Defense", "004 Touch Attack");
+    add(e, 10, RULES_APPLIES_DEFENSE, true, "base Defense (10 plus its parts)", "defender");
     const char *touch_src = "004 Touch Attack: no armor, shield or natural armor bonus";
     add(e, p->armor, RULES_APPLIES_DEFENSE, !a->touch, "armor bonus",
         a->touch ? touch_src : "defender");

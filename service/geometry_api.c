@@ -54,8 +54,9 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
  * "can_threaten" (default true), "cannot_be_flanked", "facing" (required when a facing
  * variant is in force and the creature has one), "faceless", and the perception features
  * "combat_awareness" and "all_around_vision" (read by the caller). */
-static void decode_creature(json_t *obj, const char *ptr, const struct rules_options *o,
-                            bool combat, struct rules_creature *out, struct svc_errors *e)
+void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
+                         const char *const *extra_keys, struct rules_creature *out,
+                         struct svc_errors *e)
 {
     static const char *const square_keys[] = {"x", "y", "z", "size", NULL};
     static const char *const hex_keys[] = {"q", "r", "size", "triangle", NULL};
@@ -69,9 +70,16 @@ static void decode_creature(json_t *obj, const char *ptr, const struct rules_opt
     if (!codec_expect_object(obj, ptr, e))
         return;
     bool hex = o->grid == RULES_GRID_HEX;
-    codec_reject_unknown(
-        obj, ptr, hex ? (combat ? hex_combat : hex_keys) : (combat ? square_combat : square_keys),
-        e);
+    const char *const *base =
+        hex ? (combat ? hex_combat : hex_keys) : (combat ? square_combat : square_keys);
+    const char *keys[64];
+    size_t nk = 0;
+    for (; base[nk] != NULL && nk < 63; nk++)
+        keys[nk] = base[nk];
+    for (size_t i = 0; extra_keys != NULL && extra_keys[i] != NULL && nk < 63; i++)
+        keys[nk++] = extra_keys[i];
+    keys[nk] = NULL;
+    codec_reject_unknown(obj, ptr, keys, e);
     long long a = 0, b = 0, z = 0;
     codec_get_int(obj, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a, e);
     codec_get_int(obj, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &b, e);
@@ -135,7 +143,7 @@ static void decode_member(json_t *body, const char *key, const struct rules_opti
         rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
         return;
     }
-    decode_creature(obj, ptr, o, combat, out, e);
+    svc_decode_creature(obj, ptr, o, combat, NULL, out, e);
 }
 
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
@@ -253,7 +261,8 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         for (size_t i = 0; i < n; i++) {
             char ptr[CODEC_PTR_MAX];
             snprintf(ptr, sizeof ptr, "/allies/%zu", i);
-            decode_creature(json_array_get(list, i), ptr, &rules.options, true, &allies[i], &e);
+            svc_decode_creature(json_array_get(list, i), ptr, &rules.options, true, NULL,
+                                &allies[i], &e);
         }
     }
     if (svc_errors_any(&e))

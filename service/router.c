@@ -21,6 +21,8 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/collisions", svc_handle_collisions, true},
     {"POST", "/v1/objects/dropped", svc_handle_dropped, true},
     {"POST", "/v1/travel", svc_handle_travel, true},
+    {"POST", "/v1/attacks/modifiers", svc_handle_attack_modifiers, true},
+    {"POST", "/v1/attacks/resolve", svc_handle_attack_resolve, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -150,6 +150,16 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
 void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);
 void svc_handle_travel(const struct svc_request *req, struct svc_response *res);
+/* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
+ * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are
+ * further members the caller reads itself. Problems go to e. */
+struct rules_options;
+struct rules_creature;
+void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
+                         const char *const *extra_keys, struct rules_creature *out,
+                         struct svc_errors *e);
+void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res);
+void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be

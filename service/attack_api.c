@@ -1,0 +1,476 @@
+/* POST /v1/attacks/modifiers (the breakdown, no dice) and POST /v1/attacks/resolve (rolled):
+ * every positional modifier of an attack with its source (rules/attack.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attack.h"
+#include "codec.h"
+#include "impact.h"
+#include "rules_codec.h"
+#include "svc.h"
+
+#define MAX_ALLIES 256
+
+/* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
+static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,
+                         struct svc_errors *e)
+{
+    json_t *list = NULL;
+    unsigned bits = 0;
+    if (!codec_get_array(obj, base, key, false, 32, &list, e))
+        return 0;
+    size_t i;
+    json_t *item;
+    json_array_foreach(list, i, item)
+    {
+        char ptr[CODEC_PTR_MAX];
+        int n = snprintf(ptr, sizeof ptr, "%s/%s/%zu", base, key, i);
+        (void)n;
+        int found = -1;
+        for (int k = 0; names[k] != NULL && json_is_string(item); k++)
+            if (strcmp(names[k], json_string_value(item)) == 0)
+                found = k;
+        if (found < 0) {
+            char list_text[300] = "";
+            size_t used = 0;
+            for (int k = 0; names[k] != NULL && used < sizeof list_text; k++)
+                used += (size_t)snprintf(list_text + used, sizeof list_text - used, "%s%s",
+                                         k ? ", " : "", names[k]);
+            svc_errors_add(e, ptr, "must be one of %s", list_text);
+        } else {
+            bits |= 1u << found;
+        }
+    }
+    return bits;
+}
+
+static int one_of(json_t *obj, const char *base, const char *key, const char *const *names,
+                  int fallback, struct svc_errors *e)
+{
+    const char *v = NULL;
+    if (!codec_get_string(obj, base, key, false, 32, &v, e))
+        return fallback;
+    for (int i = 0; names[i] != NULL; i++)
+        if (strcmp(names[i], v) == 0)
+            return i;
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, base, key);
+    svc_errors_add(e, ptr, "is not one of the accepted values (see the API reference)");
+    return fallback;
+}
+
+static const char *const attacker_features[] = {
+    "whirlwind_attack", "combat_reflexes", "flank_attack", "rear_attack", "mounted_combat", NULL};
+static const char *const attacker_conditions[] = {"prone", "invisible", "squeezing",
+                                                  "higher_ground", NULL};
+static const char *const defender_conditions[] = {
+    "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
+    "grappling", "pinned", "helpless", "squeezing", NULL};
+static const char *const covers[] = {"none",        "quarter", "half", "three_quarters",
+                                     "nine_tenths", "total",   NULL};
+static const char *const concealments[] = {"none",        "quarter", "half", "three_quarters",
+                                           "nine_tenths", "total",   NULL};
+
+/* Everything an attack request carries, decoded. */
+struct attack_request {
+    struct svc_rules rules;
+    struct rules_attacker a;
+    struct rules_defender d;
+    struct rules_creature *allies;
+    int ally_count;
+    enum rules_cover cover;
+    enum rules_concealment conceal[8];
+    int conceal_count;
+    bool has_cover_creature;
+    int cover_ac, cover_dex_dodge;
+    bool cover_applies_dex_dodge;
+    const char *damage; /* dice notation, or NULL */
+    struct rules_dice_expr damage_expr;
+    int damage_reduction;
+};
+
+static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    static const char *const extra[] = {"attack_bonus", "size_included", "player_character",
+                                        "attack",       "touch",         "kind",
+                                        "features",     "steed",         "sneak_attack_dice",
+                                        "rogue_level",  "conditions",    "pack_bonus",
+                                        "shifts_bands", "damage",        NULL};
+    static const char *const forms[] = {"melee", "ranged", NULL};
+    static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
+    json_t *obj = json_object_get(body, "attacker");
+    struct rules_attacker *a = &r->a;
+    memset(a, 0, sizeof *a);
+    if (obj == NULL) {
+        svc_errors_add(e, "/attacker", "is required");
+        rules_creature_init(&a->c, RULES_SIZE_MEDIUM, 0, 0, 0);
+        return;
+    }
+    svc_decode_creature(obj, "/attacker", &r->rules.options, true, extra, &a->c, e);
+    if (!json_is_object(obj))
+        return;
+    long long v = 0;
+    if (codec_get_int(obj, "/attacker", "attack_bonus", true, -100, 100, &v, e))
+        a->attack_bonus = (int)v;
+    codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
+    codec_get_bool(obj, "/attacker", "player_character", false, &a->player_character, e);
+    a->ranged = one_of(obj, "/attacker", "attack", forms, 0, e) == 1;
+    codec_get_bool(obj, "/attacker", "touch", false, &a->touch, e);
+    a->kind = (enum rules_attack_kind)one_of(obj, "/attacker", "kind", kinds, 0, e);
+    unsigned f = name_set(obj, "/attacker", "features", attacker_features, e);
+    a->whirlwind_attack = f & 1, a->combat_reflexes = f & 2, a->flank_attack = f & 4;
+    a->rear_attack = f & 8, a->mounted_combat = f & 16;
+    json_t *steed = json_object_get(obj, "steed");
+    if (steed != NULL) {
+        a->has_steed = true;
+        svc_decode_creature(steed, "/attacker/steed", &r->rules.options, true, NULL, &a->steed, e);
+    }
+    if (a->mounted_combat && !a->has_steed)
+        svc_errors_add(e, "/attacker/steed", "is required with the mounted_combat feature");
+    if (codec_get_int(obj, "/attacker", "sneak_attack_dice", false, 0, 40, &v, e))
+        a->sneak_dice = (int)v;
+    if (codec_get_int(obj, "/attacker", "rogue_level", false, 0, 100, &v, e))
+        a->rogue_level = (int)v;
+    unsigned c = name_set(obj, "/attacker", "conditions", attacker_conditions, e);
+    a->prone = c & 1, a->invisible = c & 2, a->squeezing = c & 4, a->higher_ground = c & 8;
+    if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
+        a->pack_bonus = (int)v;
+    codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);
+    if (codec_get_string(obj, "/attacker", "damage", false, RULES_DICE_MAX_EXPRESSION, &r->damage,
+                         e)) {
+        size_t at = 0;
+        int rc = rules_dice_parse(r->damage, &r->damage_expr, &at);
+        if (rc != RULES_DICE_OK) {
+            svc_errors_add(e, "/attacker/damage", "%s (at character %zu)", rules_dice_strerror(rc),
+                           at);
+            r->damage = NULL;
+        }
+    }
+}
+
+static void decode_defender(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    static const char *const extra[] = {
+        "defense",       "player_character",  "shield_spell",
+        "shield_side",   "conditions",        "improved_uncanny_dodge_level",
+        "uncanny_dodge", "all_around_vision", "immune_sneak_attack",
+        "invisible",     "damage_reduction",  NULL};
+    static const char *const sides[] = {"none", "left", "right", NULL};
+    json_t *obj = json_object_get(body, "defender");
+    struct rules_defender *d = &r->d;
+    memset(d, 0, sizeof *d);
+    if (obj == NULL) {
+        svc_errors_add(e, "/defender", "is required");
+        rules_creature_init(&d->c, RULES_SIZE_MEDIUM, 0, 0, 0);
+        return;
+    }
+    svc_decode_creature(obj, "/defender", &r->rules.options, true, extra, &d->c, e);
+    if (!json_is_object(obj))
+        return;
+    json_t *def = json_object_get(obj, "defense");
+    if (def == NULL) {
+        svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
+    } else if (codec_expect_object(def, "/defender/defense", e)) {
+        static const char *const parts[] = {"armor",      "shield", "shield_enhancement",
+                                            "natural",    "dex",    "dodge",
+                                            "deflection", "size",   "other",
+                                            "total",      NULL};
+        codec_reject_unknown(def, "/defender/defense", parts, e);
+        int *fields[] = {&d->ac.armor,      &d->ac.shield, &d->ac.shield_enhancement,
+                         &d->ac.natural,    &d->ac.dex,    &d->ac.dodge,
+                         &d->ac.deflection, &d->ac.size,   &d->ac.other};
+        for (int i = 0; i < 9; i++) {
+            long long v = 0;
+            if (codec_get_int(def, "/defender/defense", parts[i], false, -100, 100, &v, e)) {
+                *fields[i] = (int)v;
+                if (i == 7)
+                    d->ac.size_given = true;
+            }
+        }
+        long long total = 0;
+        if (codec_get_int(def, "/defender/defense", "total", false, -100, 500, &total, e)) {
+            int sum = 10 + d->ac.armor + d->ac.shield + d->ac.shield_enhancement + d->ac.natural +
+                      d->ac.dex + d->ac.dodge + d->ac.deflection + d->ac.size + d->ac.other;
+            if (!d->ac.size_given)
+                svc_errors_add(e, "/defender/defense/total",
+                               "give the size part too when stating a total");
+            else if (sum != total)
+                svc_errors_add(e, "/defender/defense/total", "is %lld but 10 plus the parts is %d",
+                               total, sum);
+        }
+    }
+    long long v = 0;
+    codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
+    if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
+        d->shield_spell = (int)v;
+    d->shield_side = (enum rules_shield_side)one_of(obj, "/defender", "shield_side", sides, 0, e);
+    d->conditions = name_set(obj, "/defender", "conditions", defender_conditions, e);
+    if (codec_get_int(obj, "/defender", "improved_uncanny_dodge_level", false, 1, 100, &v, e)) {
+        d->improved_uncanny_dodge = true;
+        d->iud_level = (int)v;
+    }
+    codec_get_bool(obj, "/defender", "uncanny_dodge", false, &d->uncanny_dodge, e);
+    codec_get_bool(obj, "/defender", "all_around_vision", false, &d->all_around_vision, e);
+    codec_get_bool(obj, "/defender", "immune_sneak_attack", false, &d->immune_sneak_attack, e);
+    codec_get_bool(obj, "/defender", "invisible", false, &d->invisible, e);
+    if (codec_get_int(obj, "/defender", "damage_reduction", false, 0, 1000, &v, e))
+        r->damage_reduction = (int)v;
+}
+
+/* Decodes the whole request; false when any error was found. */
+static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    svc_decode_rules(body, &r->rules, e);
+    decode_attacker(body, r, e);
+    decode_defender(body, r, e);
+    json_t *list = NULL;
+    if (codec_get_array(body, "", "allies", false, MAX_ALLIES, &list, e)) {
+        r->ally_count = (int)json_array_size(list);
+        r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
+        for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "/allies/%d", i);
+            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
+                                &r->allies[i], e);
+        }
+    }
+    r->cover = (enum rules_cover)one_of(body, "", "cover", covers, 0, e);
+    if (r->cover == RULES_COVER_TOTAL)
+        svc_errors_add(e, "/cover",
+                       "no attack reaches a target with total cover (002 Table: "
+                       "Cover)");
+    json_t *cc = json_object_get(body, "cover_creature");
+    if (cc != NULL && codec_expect_object(cc, "/cover_creature", e)) {
+        static const char *const ckeys[] = {"ac", "dex_and_dodge", "apply_dex_and_dodge", NULL};
+        codec_reject_unknown(cc, "/cover_creature", ckeys, e);
+        long long v = 0;
+        r->has_cover_creature = true;
+        if (codec_get_int(cc, "/cover_creature", "ac", true, -100, 500, &v, e))
+            r->cover_ac = (int)v;
+        if (codec_get_int(cc, "/cover_creature", "dex_and_dodge", false, 0, 100, &v, e))
+            r->cover_dex_dodge = (int)v;
+        r->cover_applies_dex_dodge = true;
+        codec_get_bool(cc, "/cover_creature", "apply_dex_and_dodge", false,
+                       &r->cover_applies_dex_dodge, e);
+        if (r->cover == RULES_COVER_NONE)
+            svc_errors_add(e, "/cover",
+                           "state the cover the creature gives (002: half behind a "
+                           "creature of the same size)");
+    }
+    unsigned cs = name_set(body, "", "concealment", concealments, e);
+    for (int i = 1; i < 6; i++)
+        if (cs & (1u << i))
+            r->conceal[r->conceal_count++] = (enum rules_concealment)i;
+    if (!svc_errors_any(e) && rules_has_facing(&r->rules.options, &r->d.c) &&
+        json_object_get(json_object_get(body, "defender"), "facing") == NULL)
+        svc_errors_add(e, "/defender/facing", "is required under the facing variant in force");
+    if (!svc_errors_any(e) && r->rules.options.facing == RULES_FACING_000 &&
+        rules_has_facing(&r->rules.options, &r->a.c) &&
+        json_object_get(json_object_get(body, "attacker"), "facing") == NULL)
+        svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
+    return !svc_errors_any(e);
+}
+
+static const char *applies_name(enum rules_applies a)
+{
+    return a == RULES_APPLIES_ATTACK ? "attack" : "defense";
+}
+
+/* The kind of AC the target number is, as words. */
+static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", ev->touch ? "touch " : "", ev->flat_footed ? "flat-footed " : "",
+             ev->shieldless ? "shieldless " : "",
+             ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC");
+}
+
+static json_t *encode_eval(const struct attack_request *r, const struct rules_attack_eval *ev)
+{
+    json_t *mods = json_array();
+    for (int i = 0; i < ev->mod_count; i++) {
+        const struct rules_modifier *m = &ev->mods[i];
+        json_array_append_new(mods,
+                              json_pack("{s:i, s:s, s:s, s:s, s:b}", "value", m->value,
+                                        "applies_to", applies_name(m->applies_to), "reason",
+                                        m->reason, "source", m->source, "applied", m->applied));
+    }
+    char kind[64];
+    ac_kind(ev, kind, sizeof kind);
+    json_t *doc = json_pack(
+        "{s:o, s:i, s:i, s:s, s:{s:s, s:i, s:i, s:i}, s:{s:i, s:b}, s:{s:b, s:s, s:i}, s:o}",
+        "rules", svc_encode_rules(&r->rules), "attack_total", ev->attack_total, "target_number",
+        ev->target_number, "ac_kind", kind, "cover", "degree", covers[ev->cover], "bonus",
+        ev->cover_bonus, "reflex_bonus", rules_cover_reflex(ev->cover), "target_without_cover",
+        ev->target_without_cover, "concealment", "miss_chance", ev->miss_chance, "guess_square",
+        ev->guess_square, "sneak_attack", "eligible", ev->sneak_attack, "reason",
+        ev->sneak_reason ? ev->sneak_reason : "", "dice", ev->sneak_attack ? r->a.sneak_dice : 0,
+        "modifiers", mods);
+    json_object_set_new(doc, "attacker_area", json_string(rules_area_name(ev->attacker_area)));
+    json_object_set_new(doc, "target_area", json_string(rules_area_name(ev->target_area)));
+    json_object_set_new(doc, "flanked", json_boolean(ev->flanked));
+    return doc;
+}
+
+/* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. */
+static void handle(const struct svc_request *req, struct svc_response *res, bool roll)
+{
+    static const char *const known[] = {
+        "rules",          "attacker",    "defender", "allies",  "cover",
+        "cover_creature", "concealment", "seed",     "results", NULL};
+    json_t *body, *doc = NULL;
+    struct svc_errors e;
+    struct attack_request *r = calloc(1, sizeof *r);
+    struct svc_dice_source *src = malloc(sizeof *src);
+    struct rules_attack_eval *ev = malloc(sizeof *ev);
+    struct rules_roll *dmg = malloc(sizeof *dmg);
+    if (r == NULL || src == NULL || ev == NULL || dmg == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        free(r), free(src), free(ev), free(dmg);
+        return;
+    }
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
+    if (roll)
+        svc_decode_dice_source(body, src, &e);
+    else if (json_object_get(body, "seed") || json_object_get(body, "results"))
+        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+                       "this operation rolls no dice; use /v1/attacks/resolve");
+    if (!decode(body, r, &e))
+        goto fail;
+    int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
+                                   r->cover, r->conceal, r->conceal_count, ev);
+    if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER) {
+        svc_errors_add(&e, "/rules/options/size_table",
+                       "004's size table stops at Colossal: use size_table 001, or give the "
+                       "size part and size_included");
+        goto fail;
+    }
+    doc = encode_eval(r, ev);
+    char kind[64];
+    ac_kind(ev, kind, sizeof kind);
+    if (!roll) {
+        char explain[256];
+        snprintf(explain, sizeof explain, "Needs %d on the d20: %+d against %s %d%s.",
+                 ev->target_number - ev->attack_total, ev->attack_total, kind, ev->target_number,
+                 ev->miss_chance ? ", then a concealment miss chance" : "");
+        json_object_set_new(doc, "explain", json_string(explain));
+        svc_respond_json(res, 200, doc);
+        doc = NULL;
+        goto out;
+    }
+
+    struct rules_dice d;
+    svc_dice_source_open(src, &d);
+    int d20 = 0, pct = 0;
+    if (rules_dice_draw(&d, 20, &d20) != RULES_DICE_OK) {
+        svc_errors_add(&e, "/results", "supply the d20 first");
+        goto fail;
+    }
+    int total = d20 + ev->attack_total;
+    bool hit = total >= ev->target_number;
+    /* 002 Striking the Cover Instead of a Missed Target. */
+    const char *struck = hit ? "defender" : "none";
+    bool cover_struck = !hit && ev->cover != RULES_COVER_NONE && total >= ev->target_without_cover;
+    if (cover_struck) {
+        struck = "cover";
+        if (r->has_cover_creature) {
+            int ac = r->cover_ac - (r->cover_applies_dex_dodge ? 0 : r->cover_dex_dodge);
+            if (total >= ac) {
+                struck = "cover_creature";
+            } else if (total >= r->cover_ac - r->cover_dex_dodge) {
+                /* "the covering character has dodged out of the way": the target is hit */
+                struck = "defender";
+                hit = true;
+            }
+        }
+    }
+    bool lands = hit;
+    json_t *miss = json_object_get(doc, "concealment");
+    if (hit && ev->miss_chance > 0) {
+        if (rules_dice_draw(&d, 100, &pct) != RULES_DICE_OK) {
+            svc_errors_add(&e, "/results", "supply the miss-chance percentile after the d20");
+            goto fail;
+        }
+        bool missed = pct <= ev->miss_chance;
+        json_object_set_new(miss, "roll", json_integer(pct));
+        json_object_set_new(miss, "missed", json_boolean(missed));
+        if (missed) {
+            lands = false;
+            struck = "none";
+        }
+    }
+    json_object_set_new(doc, "d20", json_integer(d20));
+    json_object_set_new(doc, "roll_total", json_integer(total));
+    json_object_set_new(doc, "hit", json_boolean(lands));
+    json_object_set_new(doc, "struck", json_string(struck));
+    int dealt = 0;
+    bool cover_hit = strcmp(struck, "cover_creature") == 0;
+    if ((lands || cover_hit) && r->damage != NULL) {
+        /* The weapon's dice, then the sneak attack's d6s. A covering creature "takes the
+         * damage intended for the target" (002): the weapon's, since sneak attack eligibility
+         * was the target's; its own damage reduction is not known here. */
+        char text[RULES_DICE_MAX_EXPRESSION + 32];
+        snprintf(text, sizeof text, "%s", r->damage);
+        if (lands && ev->sneak_attack && r->a.sneak_dice > 0)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "+%dd6", r->a.sneak_dice);
+        struct rules_dice_expr ex;
+        size_t at = 0;
+        if (rules_dice_parse(text, &ex, &at) != RULES_DICE_OK ||
+            rules_dice_roll(&ex, &d, dmg) != RULES_DICE_OK) {
+            svc_errors_add(&e, "/results",
+                           "supply the damage dice after the d20 and any "
+                           "miss-chance roll (%s)",
+                           text);
+            goto fail;
+        }
+        dealt = dmg->total - (lands ? r->damage_reduction : 0);
+        if (dealt < 0)
+            dealt = 0;
+        json_object_set_new(doc, "damage",
+                            json_pack("{s:o, s:i, s:i, s:i, s:s}", "roll",
+                                      svc_encode_roll(text, &ex, dmg), "total", dmg->total,
+                                      "damage_reduction", lands ? r->damage_reduction : 0, "dealt",
+                                      dealt, "to", lands ? "defender" : "cover_creature"));
+    } else {
+        json_object_set_new(doc, "damage", json_null());
+    }
+    if (!rules_dice_all_used(&d)) {
+        svc_errors_add(&e, "/results", "more results than this attack rolls");
+        goto fail;
+    }
+    char explain[320];
+    snprintf(explain, sizeof explain, "%s: d20 %d %+d = %d against %s %d%s%s.",
+             lands ? "Hit" : "Miss", d20, ev->attack_total, total, kind, ev->target_number,
+             !hit && cover_struck ? "; the cover took the blow" : "",
+             hit && !lands ? "; lost to concealment" : "");
+    if (lands && r->damage != NULL)
+        snprintf(explain + strlen(explain), sizeof explain - strlen(explain), " %d damage%s.",
+                 dealt, ev->sneak_attack ? " with sneak attack" : "");
+    json_object_set_new(doc, "explain", json_string(explain));
+    svc_dice_source_describe(src, doc);
+    svc_respond_json(res, 200, doc);
+    doc = NULL;
+    goto out;
+fail:
+    svc_errors_respond(&e, res);
+out:
+    json_decref(doc);
+    svc_errors_free(&e);
+    free(r->allies);
+    free(r);
+    free(src);
+    free(ev);
+    free(dmg);
+    json_decref(body);
+}
+
+void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res)
+{
+    handle(req, res, false);
+}
+
+void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res)
+{
+    handle(req, res, true);
+}

@@ -1,0 +1,171 @@
+/* POST /v1/attacks/modifiers and /v1/attacks/resolve against the real server. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define JSON_CT "Content-Type: application/json\r\n"
+
+static struct server srv;
+static void start(void)
+{
+    server_start(&srv, NULL);
+}
+static void stop(void)
+{
+    server_stop(&srv);
+}
+TestSuite(attack_api, .init = start, .fini = stop, .timeout = 60);
+
+static json_t *post(const char *path, const char *body, int status)
+{
+    struct http_response r;
+    http_request(&srv, "POST", path, JSON_CT, body, &r);
+    cr_assert_eq(r.status, status, "%s -> %d %s", body, r.status, r.body);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    cr_assert_not_null(doc);
+    http_response_free(&r);
+    return doc;
+}
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+/* Rogue B behind the gnoll (000): +4, sneak attack; the d20, then 1d6+1 and 2d6. */
+#define ROGUE_B                                                                                    \
+    "{\"rules\":{\"preset\":\"d20-3.5-facing\"},"                                                  \
+    "\"attacker\":{\"x\":5,\"y\":6,\"facing\":0,\"attack_bonus\":5,\"sneak_attack_dice\":2,"       \
+    "\"damage\":\"1d6+1\"},"                                                                       \
+    "\"defender\":{\"x\":5,\"y\":5,\"facing\":0,\"defense\":{\"armor\":4,\"dex\":2},"              \
+    "\"damage_reduction\":2}"
+
+Test(attack_api, resolve_rolls_hit_and_sneak_attack_damage)
+{
+    json_t *doc = post("/v1/attacks/resolve", ROGUE_B ",\"results\":[12,3,4,5]}", 200);
+    cr_assert_eq(num(doc, "attack_total"), 9);
+    cr_assert_eq(num(doc, "target_number"), 16);
+    cr_assert_eq(num(doc, "roll_total"), 21);
+    cr_assert(json_is_true(json_object_get(doc, "hit")));
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_eq(num(dmg, "total"), 3 + 1 + 4 + 5);
+    cr_assert_eq(num(dmg, "dealt"), 13 - 2);
+    cr_assert(json_is_true(json_object_get(json_object_get(doc, "sneak_attack"), "eligible")));
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "Hit"));
+    json_decref(doc);
+    doc = post("/v1/attacks/resolve", ROGUE_B ",\"results\":[6]}", 200); /* 15 < 16: miss */
+    cr_assert(json_is_false(json_object_get(doc, "hit")));
+    cr_assert(json_is_null(json_object_get(doc, "damage")));
+    json_decref(doc);
+}
+
+Test(attack_api, same_seed_same_bytes)
+{
+    const char *body = ROGUE_B ",\"seed\":31337}";
+    struct http_response a, b;
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT, body, &a);
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT, body, &b);
+    cr_assert_eq(a.status, 200);
+    cr_assert_str_eq(a.body, b.body);
+    http_response_free(&a);
+    http_response_free(&b);
+}
+
+Test(attack_api, modifiers_itemise_with_sources_and_roll_nothing)
+{
+    json_t *doc = post("/v1/attacks/modifiers", ROGUE_B "}", 200);
+    json_t *mods = json_object_get(doc, "modifiers");
+    bool found = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(mods, i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "source")), "000 Opponent Facing") == 0)
+            found = num(m, "value") == 4;
+    }
+    cr_assert(found, "the +4 from the rear is itemised with its source");
+    cr_assert_null(json_object_get(doc, "d20"));
+    json_decref(doc);
+    doc = post("/v1/attacks/modifiers", ROGUE_B ",\"seed\":1}", 422);
+    json_decref(doc);
+}
+
+/* 002: concealment is rolled after a hit; the highest applies. */
+Test(attack_api, concealment_can_turn_a_hit_into_a_miss)
+{
+    json_t *doc = post("/v1/attacks/resolve",
+                       "{\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5},"
+                       "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":2}},"
+                       "\"concealment\":[\"quarter\",\"half\"],\"results\":[15,20]}",
+                       200);
+    json_t *c = json_object_get(doc, "concealment");
+    cr_assert_eq(num(c, "miss_chance"), 20);
+    cr_assert(json_is_true(json_object_get(c, "missed")));
+    cr_assert(json_is_false(json_object_get(doc, "hit")));
+    json_decref(doc);
+}
+
+/* 002 Striking the Cover: a miss that would have hit without cover strikes the cover; a
+ * covering creature takes it if the roll beats its Defense, unless its Dex or dodge kept it
+ * from being hit, in which case the target is hit after all. */
+Test(attack_api, striking_a_covering_creature)
+{
+    const char *base = "{\"attacker\":{\"x\":5,\"y\":2,\"attack\":\"ranged\",\"attack_bonus\":0,"
+                       "\"damage\":\"1d8\"},\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},"
+                       "\"cover\":\"half\",\"cover_creature\":{\"ac\":12,\"dex_and_dodge\":2}";
+    char body[512];
+    snprintf(body, sizeof body, "%s,\"results\":[13,5]}", base); /* 13: < 14, >= 10, >= 12 */
+    json_t *doc = post("/v1/attacks/resolve", body, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "struck")), "cover_creature");
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "damage"), "to")),
+                     "cover_creature");
+    json_decref(doc);
+    snprintf(body, sizeof body, "%s,\"results\":[11,5]}", base); /* dodged: the target is hit */
+    doc = post("/v1/attacks/resolve", body, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "struck")), "defender");
+    cr_assert(json_is_true(json_object_get(doc, "hit")));
+    json_decref(doc);
+}
+
+Test(attack_api, contradictions_are_422_naming_the_field)
+{
+    static const struct {
+        const char *body, *pointer;
+    } cases[] = {
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":101},\"defender\":{\"x\":1,\"y\":0,"
+         "\"defense\":{}}}",
+         "/attacker/attack_bonus"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0,"
+         "\"defense\":{}},\"cover\":\"total\"}",
+         "/cover"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0,"
+         "\"faceless\":true,\"facing\":2,\"defense\":{}}}",
+         "/defender/facing"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0,"
+         "\"defense\":{\"armor\":4,\"size\":0,\"total\":15}}}",
+         "/defender/defense/total"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0,"
+         "\"defense\":{},\"conditions\":[\"sleepy\"]}}",
+         "/defender/conditions/0"},
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":0,\"y\":0,\"facing\":2,"
+         "\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0,\"defense\":{}}}",
+         "/defender/facing"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1,\"features\":[\"mounted_combat\"]},"
+         "\"defender\":{\"x\":1,\"y\":0,\"defense\":{}}}",
+         "/attacker/steed"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1,\"damage\":\"2d0\"},"
+         "\"defender\":{\"x\":1,\"y\":0,\"defense\":{}}}",
+         "/attacker/damage"},
+        {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0}}",
+         "/defender/defense"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = post("/v1/attacks/resolve", cases[i].body, 422);
+        const char *p = json_string_value(
+            json_object_get(json_array_get(json_object_get(doc, "errors"), 0), "pointer"));
+        cr_assert_str_eq(p, cases[i].pointer, "%s", cases[i].body);
+        json_decref(doc);
+    }
+}

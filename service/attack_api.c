@@ -320,15 +320,13 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
         "cover_creature", "concealment", "seed",     "results", NULL};
     json_t *body, *doc = NULL;
     struct svc_errors e;
-    struct attack_request *r = calloc(1, sizeof *r);
-    struct svc_dice_source *src = malloc(sizeof *src);
-    struct rules_attack_eval *ev = malloc(sizeof *ev);
-    struct rules_roll *dmg = malloc(sizeof *dmg);
-    if (r == NULL || src == NULL || ev == NULL || dmg == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        free(r), free(src), free(ev), free(dmg);
-        return;
-    }
+    /* About 24 KB, on the worker thread's stack rather than the heap: these are per request,
+     * and allocating and freeing them cost more than the ruling (seen with perf). */
+    struct attack_request req_state, *r = &req_state;
+    struct svc_dice_source src_state, *src = &src_state;
+    struct rules_attack_eval ev_state, *ev = &ev_state;
+    struct rules_roll dmg_state, *dmg = &dmg_state;
+    memset(r, 0, sizeof *r);
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
     if (roll)
@@ -458,10 +456,6 @@ out:
     json_decref(doc);
     svc_errors_free(&e);
     free(r->allies);
-    free(r);
-    free(src);
-    free(ev);
-    free(dmg);
     json_decref(body);
 }
 

@@ -283,6 +283,9 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
     }
     attack_roll_modifiers(a, e);
     own_facing(o, a, d, e);
+    /* 000 Spellcasting: "A spellcaster can't target anything in his rear area with a spell." */
+    if (a->spell && e->target_area == RULES_AREA_REAR)
+        return RULES_ATTACK_ERR_SPELL_INTO_REAR;
     position_bonus(o, a, d, allies, ally_count, e);
 
     /* The defense, from its parts. */
@@ -373,6 +376,7 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
     for (int i = 0; i < concealment_count; i++)
         if (concealments[i] > best)
             best = concealments[i];
+    e->concealment = best;
     e->miss_chance = rules_concealment_miss_chance(best);
     e->guess_square = best == RULES_CONCEAL_TOTAL;
 

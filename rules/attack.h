@@ -65,6 +65,7 @@ struct rules_attacker {
     bool size_included; /* attack_bonus already holds the size modifier (004) */
     bool player_character;
     bool ranged, touch;
+    bool spell; /* a spell or spell-like ability (ranged): 000 Spellcasting */
     enum rules_attack_kind kind;
     bool whirlwind_attack, combat_reflexes, flank_attack, rear_attack;
     bool mounted_combat; /* 000 Mounted Combat, riding `steed` */
@@ -111,8 +112,9 @@ struct rules_attack_eval {
     enum rules_cover cover;
     int cover_bonus;
     int target_without_cover;
-    int miss_chance;   /* percent, the highest concealment */
-    bool guess_square; /* total concealment: the attacker must guess the square */
+    int miss_chance;                    /* percent, the highest concealment */
+    enum rules_concealment concealment; /* the one used; the others were dropped (not summed) */
+    bool guess_square;                  /* total concealment: the attacker must guess the square */
     bool sneak_attack;
     const char *sneak_reason;
     enum rules_area attacker_area; /* where the attacker stands in the defender's areas */
@@ -125,6 +127,7 @@ enum rules_attack_status {
     RULES_ATTACK_OK = 0,
     RULES_ATTACK_ERR_TOTAL_COVER = -1,      /* "Total (on the other side of a solid wall)" */
     RULES_ATTACK_ERR_NO_SIZE_MODIFIER = -2, /* 004's table stops at Colossal */
+    RULES_ATTACK_ERR_SPELL_INTO_REAR = -3,  /* 000: "can't target anything in his rear area" */
 };
 
 /* Computes every modifier of one attack. concealments holds each concealment that applies

@@ -97,7 +97,7 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
                                         "features",     "steed",         "sneak_attack_dice",
                                         "rogue_level",  "conditions",    "pack_bonus",
                                         "shifts_bands", "damage",        NULL};
-    static const char *const forms[] = {"melee", "ranged", NULL};
+    static const char *const forms[] = {"melee", "ranged", "spell", NULL};
     static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
     json_t *obj = json_object_get(body, "attacker");
     struct rules_attacker *a = &r->a;
@@ -115,7 +115,9 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
         a->attack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
     codec_get_bool(obj, "/attacker", "player_character", false, &a->player_character, e);
-    a->ranged = one_of(obj, "/attacker", "attack", forms, 0, e) == 1;
+    int form = one_of(obj, "/attacker", "attack", forms, 0, e);
+    a->ranged = form >= 1;
+    a->spell = form == 2;
     codec_get_bool(obj, "/attacker", "touch", false, &a->touch, e);
     a->kind = (enum rules_attack_kind)one_of(obj, "/attacker", "kind", kinds, 0, e);
     unsigned f = name_set(obj, "/attacker", "features", attacker_features, e);
@@ -306,6 +308,20 @@ static json_t *encode_eval(const struct attack_request *r, const struct rules_at
         ev->guess_square, "sneak_attack", "eligible", ev->sneak_attack, "reason",
         ev->sneak_reason ? ev->sneak_reason : "", "dice", ev->sneak_attack ? r->a.sneak_dice : 0,
         "modifiers", mods);
+    /* 002: "use the one that would produce the highest miss chance. Do not add the miss
+     * chances together": say which one was used and which were dropped. */
+    json_t *conc = json_object_get(doc, "concealment");
+    json_object_set_new(conc, "used", json_string(concealments[ev->concealment]));
+    json_t *dropped = json_array();
+    bool used_seen = false;
+    for (int i = 0; i < r->conceal_count; i++) {
+        if (r->conceal[i] == ev->concealment && !used_seen) {
+            used_seen = true;
+            continue;
+        }
+        json_array_append_new(dropped, json_string(concealments[r->conceal[i]]));
+    }
+    json_object_set_new(conc, "dropped", dropped);
     json_object_set_new(doc, "attacker_area", json_string(rules_area_name(ev->attacker_area)));
     json_object_set_new(doc, "target_area", json_string(rules_area_name(ev->target_area)));
     json_object_set_new(doc, "flanked", json_boolean(ev->flanked));
@@ -338,6 +354,12 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
         goto fail;
     int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
                                    r->cover, r->conceal, r->conceal_count, ev);
+    if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR) {
+        svc_errors_add(&e, "/defender",
+                       "a spellcaster can't target anything in his rear area "
+                       "with a spell (000 Spellcasting)");
+        goto fail;
+    }
     if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER) {
         svc_errors_add(&e, "/rules/options/size_table",
                        "004's size table stops at Colossal: use size_table 001, or give the "

@@ -14,7 +14,11 @@ static void setup(void)
     cr_assert_eq(rules_preset_apply("d20-3.5", &plain), RULES_OPTION_OK);
 }
 
-TestSuite(attack, .init = setup);
+/* One suite per source document. */
+TestSuite(attack_000, .init = setup);
+TestSuite(attack_002, .init = setup);
+TestSuite(attack_003, .init = setup);
+TestSuite(attack_004, .init = setup);
 
 enum { N = 0, NE, E, SE, S, SW, W, NW };
 
@@ -59,7 +63,7 @@ static int pos(const struct rules_options *o, struct rules_attacker a, struct ru
 
 /* 000 Attacks of Opportunity, Figure 1: "Because the fighter is in her flank area, he gets a +2
  * bonus on the attack roll." The rogue faces north; the fighter stands east, facing her. */
-Test(attack, figure_1_the_fighter_in_the_rogues_flank_gets_plus_2)
+Test(attack_000, figure_1_the_fighter_in_the_rogues_flank_gets_plus_2)
 {
     struct rules_attack_eval e = eval(&f000, attacker(6, 5, W), defender(5, 5, N));
     cr_assert_eq(e.attacker_area, RULES_AREA_FLANK);
@@ -68,7 +72,7 @@ Test(attack, figure_1_the_fighter_in_the_rogues_flank_gets_plus_2)
 
 /* Figure 2: moving sideways without turning, "he doesn't get the +2 bonus because he's standing
  * in the rogue's front area." The rogue faces east, toward the fighter. */
-Test(attack, figure_2_no_bonus_from_the_rogues_front)
+Test(attack_000, figure_2_no_bonus_from_the_rogues_front)
 {
     struct rules_attack_eval e = eval(&f000, attacker(6, 5, W), defender(5, 5, E));
     cr_assert_eq(e.attacker_area, RULES_AREA_FRONT);
@@ -77,7 +81,7 @@ Test(attack, figure_2_no_bonus_from_the_rogues_front)
 
 /* Figure 3: "at a -10 penalty because the rogue is in the fighter's rear area. The fighter also
  * gets a +2 bonus because he's in the rogue's flank area." */
-Test(attack, figure_3_minus_10_into_own_rear_plus_2_from_her_flank)
+Test(attack_000, figure_3_minus_10_into_own_rear_plus_2_from_her_flank)
 {
     struct rules_attack_eval e = eval(&f000, attacker(5, 5, N), defender(5, 6, E));
     cr_assert_eq(e.target_area, RULES_AREA_REAR);
@@ -87,7 +91,7 @@ Test(attack, figure_3_minus_10_into_own_rear_plus_2_from_her_flank)
 
 /* Kroh, beset by a bugbear in front and a goblin behind: attacking into his rear is -10, into
  * his flank -5. */
-Test(attack, kroh_attacks_into_his_rear_and_flank)
+Test(attack_000, kroh_attacks_into_his_rear_and_flank)
 {
     struct rules_defender goblin = defender(5, 6, N);
     goblin.c.facing = N; /* the goblin faces Kroh's back: Kroh is in its front */
@@ -101,7 +105,7 @@ Test(attack, kroh_attacks_into_his_rear_and_flank)
 
 /* Rogue A and the fighter stand in the gnoll's flank areas: +2 each, and rogue A gets no sneak
  * attack. Rogue B attacks from the gnoll's rear: +4 and sneak attack. */
-Test(attack, rogues_a_and_b_and_the_gnoll)
+Test(attack_000, rogues_a_and_b_and_the_gnoll)
 {
     struct rules_defender gnoll = defender(5, 5, N);
     struct rules_attacker rogue_a = attacker(4, 5, E), fighter = attacker(6, 5, W);
@@ -123,7 +127,7 @@ Test(attack, rogues_a_and_b_and_the_gnoll)
 
 /* 000 Improved Uncanny Dodge: no +2 or +4; only a rogue four levels higher sneak attacks from
  * the rear. */
-Test(attack, improved_uncanny_dodge)
+Test(attack_000, improved_uncanny_dodge)
 {
     struct rules_defender d = defender(5, 5, N);
     d.improved_uncanny_dodge = true;
@@ -139,7 +143,7 @@ Test(attack, improved_uncanny_dodge)
 }
 
 /* The exceptions to attacking into one's own flank or rear. */
-Test(attack, facing_exceptions)
+Test(attack_000, facing_exceptions)
 {
     struct rules_defender foe = defender(6, 5, E); /* in the attacker's flank; faces away */
     struct rules_attacker a = attacker(5, 5, N);
@@ -173,7 +177,7 @@ Test(attack, facing_exceptions)
 
 /* 000 Shields (Optional): a shield counts against the front and its own flank; the shield
  * spell against the front only. */
-Test(attack, shields_by_side_and_the_shield_spell)
+Test(attack_000, shields_by_side_and_the_shield_spell)
 {
     struct rules_defender d = defender(5, 5, N);
     d.shield_side = RULES_SHIELD_LEFT;
@@ -191,7 +195,7 @@ Test(attack, shields_by_side_and_the_shield_spell)
 }
 
 /* 002 Table: Defense Modifiers, with each footnote. */
-Test(attack, defense_table_and_footnotes)
+Test(attack_002, defense_table_and_footnotes)
 {
     struct rules_attacker melee = attacker(5, 4, S), bow = attacker(5, 0, S);
     bow.ranged = true;
@@ -230,7 +234,7 @@ Test(attack, defense_table_and_footnotes)
 }
 
 /* 002 Table: Attack Roll Modifiers. */
-Test(attack, attack_roll_table)
+Test(attack_002, attack_roll_table)
 {
     struct rules_defender d = defender(5, 5, N);
     struct rules_attacker a = attacker(5, 4, S);
@@ -256,7 +260,7 @@ Test(attack, attack_roll_table)
 }
 
 /* 002 Table: Cover and Concealment (highest, never summed). */
-Test(attack, cover_and_concealment)
+Test(attack_002, cover_and_concealment)
 {
     static const int bonus[] = {0, 2, 4, 7, 10};
     for (int c = RULES_COVER_NONE; c <= RULES_COVER_NINE_TENTHS; c++)
@@ -280,7 +284,7 @@ Test(attack, cover_and_concealment)
 }
 
 /* 004: touch attacks ignore armor, shield and natural armor; size modifiers to attack and AC. */
-Test(attack, touch_and_size)
+Test(attack_004, touch_and_size)
 {
     struct rules_defender d = defender(5, 5, N);
     d.ac.natural = 3;
@@ -303,7 +307,7 @@ Test(attack, touch_and_size)
 /* 003: the flanked condition from side spaces, doubled from the rear; Pack-Fighter-type
  * bonuses full from the rear and half from the side; shifted bands; sneak attack only from
  * the rear; cannot be flanked. */
-Test(attack, variant_003)
+Test(attack_003, variant_003)
 {
     struct rules_defender d = defender(5, 5, N);
     struct rules_attacker side = attacker(6, 6, NW), rear = attacker(5, 6, N);
@@ -326,7 +330,7 @@ Test(attack, variant_003)
 }
 
 /* Without facing: flanking +2, melee only (002 footnote 1; 004 Flanking). */
-Test(attack, flanking_without_facing_is_melee_only)
+Test(attack_004, flanking_without_facing_is_melee_only)
 {
     struct rules_defender d = defender(5, 5, N);
     struct rules_creature ally;
@@ -341,4 +345,19 @@ Test(attack, flanking_without_facing_is_melee_only)
     rules_attack_evaluate(&plain, &a, &d, &ally, 1, RULES_COVER_NONE, NULL, 0, &e);
     cr_assert_eq(position(&e), 0);
     cr_assert_not(e.sneak_attack);
+}
+
+/* 000 Spellcasting: "A spellcaster can't target anything in his rear area with a spell." */
+Test(attack_000, no_spell_into_the_casters_rear)
+{
+    struct rules_attacker mage = attacker(5, 5, N);
+    mage.ranged = mage.spell = true;
+    struct rules_defender behind = defender(5, 7, N), ahead = defender(5, 3, S);
+    struct rules_attack_eval e;
+    cr_assert_eq(
+        rules_attack_evaluate(&f000, &mage, &behind, NULL, 0, RULES_COVER_NONE, NULL, 0, &e),
+        RULES_ATTACK_ERR_SPELL_INTO_REAR);
+    cr_assert_eq(
+        rules_attack_evaluate(&f000, &mage, &ahead, NULL, 0, RULES_COVER_NONE, NULL, 0, &e),
+        RULES_ATTACK_OK);
 }

@@ -102,6 +102,9 @@ Test(attack_api, concealment_can_turn_a_hit_into_a_miss)
                        200);
     json_t *c = json_object_get(doc, "concealment");
     cr_assert_eq(num(c, "miss_chance"), 20);
+    cr_assert_str_eq(json_string_value(json_object_get(c, "used")), "half");
+    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(c, "dropped"), 0)),
+                     "quarter");
     cr_assert(json_is_true(json_object_get(c, "missed")));
     cr_assert(json_is_false(json_object_get(doc, "hit")));
     json_decref(doc);
@@ -160,6 +163,10 @@ Test(attack_api, contradictions_are_422_naming_the_field)
          "/attacker/damage"},
         {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":1},\"defender\":{\"x\":1,\"y\":0}}",
          "/defender/defense"},
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":5,"
+         "\"facing\":0,\"attack\":\"spell\",\"attack_bonus\":1},\"defender\":{\"x\":5,"
+         "\"y\":7,\"facing\":0,\"defense\":{}}}",
+         "/defender"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *doc = post("/v1/attacks/resolve", cases[i].body, 422);

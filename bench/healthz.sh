@@ -5,12 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
-command -v wrk >/dev/null || { echo "bench: install wrk (apt-get install wrk)" >&2; exit 2; }
-make build >/dev/null
-tmp=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-build/release/service/tacticsd --port 0 --db "$tmp/bench.db" 2>"$tmp/log" &
-pid=$!
-for _ in $(seq 100); do grep -q '"listening"' "$tmp/log" 2>/dev/null && break; sleep 0.05; done
-port=$(grep -o '"port":[0-9]*' "$tmp/log" | head -1 | cut -d: -f2)
+. bench/lib.sh
+trap bench_stop EXIT
+bench_start
 wrk -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port/healthz"

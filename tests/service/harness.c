@@ -270,3 +270,14 @@ void http_request(const struct server *s, const char *method, const char *path, 
     free(req);
     cr_assert_eq(rc, 0, "no HTTP response to %s %s", method, path);
 }
+
+json_t *http_post_json(const struct server *s, const char *path, const char *body, int status)
+{
+    struct http_response r;
+    http_request(s, "POST", path, "Content-Type: application/json\r\n", body, &r);
+    cr_assert_eq(r.status, status, "%s %s -> %d %s", path, body, r.status, r.body);
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    cr_assert_not_null(doc, "response is not JSON: %s", r.body);
+    http_response_free(&r);
+    return doc;
+}

@@ -5,6 +5,7 @@
 #ifndef TACTICS_TEST_HARNESS_H
 #define TACTICS_TEST_HARNESS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -51,5 +52,22 @@ int http_connect(unsigned port);
 
 /* Reads from fd until EOF into r (as http_raw does after sending). */
 int http_read_response(int fd, struct http_response *r);
+
+/* POSTs body as application/json to path, asserts the status, returns the parsed response
+ * (the caller decrefs). */
+json_t *http_post_json(const struct server *s, const char *path, const char *body, int status);
+
+/* Declares `srv` and a Criterion suite `name` whose every test gets a fresh default server. */
+#define SERVER_TEST_SUITE(name)                                                                    \
+    static struct server srv;                                                                      \
+    static void name##_start(void)                                                                 \
+    {                                                                                              \
+        server_start(&srv, NULL);                                                                  \
+    }                                                                                              \
+    static void name##_stop(void)                                                                  \
+    {                                                                                              \
+        server_stop(&srv);                                                                         \
+    }                                                                                              \
+    TestSuite(name, .init = name##_start, .fini = name##_stop, .timeout = 60)
 
 #endif

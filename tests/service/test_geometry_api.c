@@ -7,26 +7,11 @@
 
 #define JSON_CT "Content-Type: application/json\r\n"
 
-static struct server srv;
-static void start(void)
-{
-    server_start(&srv, NULL);
-}
-static void stop(void)
-{
-    server_stop(&srv);
-}
-TestSuite(geometry_api, .init = start, .fini = stop, .timeout = 60);
+SERVER_TEST_SUITE(geometry_api);
 
 static json_t *post(const char *path, const char *body, int status)
 {
-    struct http_response r;
-    http_request(&srv, "POST", path, JSON_CT, body, &r);
-    cr_assert_eq(r.status, status, "%s -> %d %s", body, r.status, r.body);
-    json_t *doc = json_loads(r.body, 0, NULL);
-    cr_assert_not_null(doc);
-    http_response_free(&r);
-    return doc;
+    return http_post_json(&srv, path, body, status);
 }
 
 static const char *first_pointer(json_t *problem)

@@ -7,6 +7,7 @@
 #include "attack.h"
 #include "codec.h"
 #include "impact.h"
+#include "jsonw.h"
 #include "rules_codec.h"
 #include "svc.h"
 
@@ -287,45 +288,229 @@ static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
              ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC");
 }
 
-static json_t *encode_eval(const struct attack_request *r, const struct rules_attack_eval *ev)
+/* What a rolled attack came to. */
+struct outcome {
+    int d20, total;
+    bool hit;   /* it would hit the defender, before concealment */
+    bool lands; /* it lands on the defender */
+    bool cover_struck, cover_hit;
+    const char *struck; /* defender, cover, cover_creature, none */
+    bool pct_rolled, missed;
+    int pct;
+    bool damage; /* damage was rolled */
+    char damage_text[RULES_DICE_MAX_EXPRESSION + 32];
+    struct rules_dice_expr damage_expr;
+    int dealt;
+};
+
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
+ * rolls and their consequences. */
+static void write_answer(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_eval *ev, const char *kind,
+                         const struct outcome *o, const struct rules_roll *dmg,
+                         const struct svc_dice_source *src, const char *explain)
 {
-    json_t *mods = json_array();
-    for (int i = 0; i < ev->mod_count; i++) {
-        const struct rules_modifier *m = &ev->mods[i];
-        json_array_append_new(mods,
-                              json_pack("{s:i, s:s, s:s, s:s, s:b}", "value", m->value,
-                                        "applies_to", applies_name(m->applies_to), "reason",
-                                        m->reason, "source", m->source, "applied", m->applied));
-    }
-    char kind[64];
-    ac_kind(ev, kind, sizeof kind);
-    json_t *doc = json_pack(
-        "{s:o, s:i, s:i, s:s, s:{s:s, s:i, s:i, s:i}, s:{s:i, s:b}, s:{s:b, s:s, s:i}, s:o}",
-        "rules", svc_encode_rules(&r->rules), "attack_total", ev->attack_total, "target_number",
-        ev->target_number, "ac_kind", kind, "cover", "degree", covers[ev->cover], "bonus",
-        ev->cover_bonus, "reflex_bonus", rules_cover_reflex(ev->cover), "target_without_cover",
-        ev->target_without_cover, "concealment", "miss_chance", ev->miss_chance, "guess_square",
-        ev->guess_square, "sneak_attack", "eligible", ev->sneak_attack, "reason",
-        ev->sneak_reason ? ev->sneak_reason : "", "dice", ev->sneak_attack ? r->a.sneak_dice : 0,
-        "modifiers", mods);
+    jw_object_begin(w);
+    json_t *rules = svc_encode_rules(&r->rules);
+    jw_key(w, "rules");
+    jw_json(w, rules);
+    json_decref(rules);
+    jw_key(w, "attack_total");
+    jw_int(w, ev->attack_total);
+    jw_key(w, "target_number");
+    jw_int(w, ev->target_number);
+    jw_key(w, "ac_kind");
+    jw_string(w, kind);
+
+    jw_key(w, "cover");
+    jw_object_begin(w);
+    jw_key(w, "degree");
+    jw_string(w, covers[ev->cover]);
+    jw_key(w, "bonus");
+    jw_int(w, ev->cover_bonus);
+    jw_key(w, "reflex_bonus");
+    jw_int(w, rules_cover_reflex(ev->cover));
+    jw_key(w, "target_without_cover");
+    jw_int(w, ev->target_without_cover);
+    jw_object_end(w);
+
     /* 002: "use the one that would produce the highest miss chance. Do not add the miss
      * chances together": say which one was used and which were dropped. */
-    json_t *conc = json_object_get(doc, "concealment");
-    json_object_set_new(conc, "used", json_string(concealments[ev->concealment]));
-    json_t *dropped = json_array();
+    jw_key(w, "concealment");
+    jw_object_begin(w);
+    jw_key(w, "miss_chance");
+    jw_int(w, ev->miss_chance);
+    jw_key(w, "guess_square");
+    jw_bool(w, ev->guess_square);
+    jw_key(w, "used");
+    jw_string(w, concealments[ev->concealment]);
+    jw_key(w, "dropped");
+    jw_array_begin(w);
     bool used_seen = false;
     for (int i = 0; i < r->conceal_count; i++) {
         if (r->conceal[i] == ev->concealment && !used_seen) {
             used_seen = true;
             continue;
         }
-        json_array_append_new(dropped, json_string(concealments[r->conceal[i]]));
+        jw_string(w, concealments[r->conceal[i]]);
     }
-    json_object_set_new(conc, "dropped", dropped);
-    json_object_set_new(doc, "attacker_area", json_string(rules_area_name(ev->attacker_area)));
-    json_object_set_new(doc, "target_area", json_string(rules_area_name(ev->target_area)));
-    json_object_set_new(doc, "flanked", json_boolean(ev->flanked));
-    return doc;
+    jw_array_end(w);
+    if (o != NULL && o->pct_rolled) {
+        jw_key(w, "roll");
+        jw_int(w, o->pct);
+        jw_key(w, "missed");
+        jw_bool(w, o->missed);
+    }
+    jw_object_end(w);
+
+    jw_key(w, "sneak_attack");
+    jw_object_begin(w);
+    jw_key(w, "eligible");
+    jw_bool(w, ev->sneak_attack);
+    jw_key(w, "reason");
+    jw_string(w, ev->sneak_reason ? ev->sneak_reason : "");
+    jw_key(w, "dice");
+    jw_int(w, ev->sneak_attack ? r->a.sneak_dice : 0);
+    jw_object_end(w);
+
+    jw_key(w, "modifiers");
+    jw_array_begin(w);
+    for (int i = 0; i < ev->mod_count; i++) {
+        const struct rules_modifier *m = &ev->mods[i];
+        jw_object_begin(w);
+        jw_key(w, "value");
+        jw_int(w, m->value);
+        jw_key(w, "applies_to");
+        jw_string(w, applies_name(m->applies_to));
+        jw_key(w, "reason");
+        jw_string(w, m->reason);
+        jw_key(w, "source");
+        jw_string(w, m->source);
+        jw_key(w, "applied");
+        jw_bool(w, m->applied);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_key(w, "attacker_area");
+    jw_string(w, rules_area_name(ev->attacker_area));
+    jw_key(w, "target_area");
+    jw_string(w, rules_area_name(ev->target_area));
+    jw_key(w, "flanked");
+    jw_bool(w, ev->flanked);
+
+    if (o != NULL) {
+        jw_key(w, "d20");
+        jw_int(w, o->d20);
+        jw_key(w, "roll_total");
+        jw_int(w, o->total);
+        jw_key(w, "hit");
+        jw_bool(w, o->lands);
+        jw_key(w, "struck");
+        jw_string(w, o->struck);
+        jw_key(w, "damage");
+        if (!o->damage) {
+            jw_null(w);
+        } else {
+            jw_object_begin(w);
+            json_t *roll = svc_encode_roll(o->damage_text, &o->damage_expr, dmg);
+            jw_key(w, "roll");
+            jw_json(w, roll);
+            json_decref(roll);
+            jw_key(w, "total");
+            jw_int(w, dmg->total);
+            jw_key(w, "damage_reduction");
+            jw_int(w, o->lands ? r->damage_reduction : 0);
+            jw_key(w, "dealt");
+            jw_int(w, o->dealt);
+            jw_key(w, "to");
+            jw_string(w, o->lands ? "defender" : "cover_creature");
+            jw_object_end(w);
+        }
+    }
+    jw_key(w, "explain");
+    jw_string(w, explain);
+    if (o != NULL) {
+        jw_key(w, "source");
+        jw_string(w, src->supplied ? "supplied" : "seed");
+        if (!src->supplied) {
+            jw_key(w, "seed");
+            jw_int(w, src->seed);
+        }
+    }
+    jw_object_end(w);
+}
+
+/* Rolls the attack: the d20, the concealment percentile only when it would hit, the cover
+ * struck, and the damage only when it lands. Returns false with the problem in e. */
+static bool roll_attack(const struct attack_request *r, const struct rules_attack_eval *ev,
+                        struct rules_dice *d, struct outcome *o, struct rules_roll *dmg,
+                        struct svc_errors *e)
+{
+    memset(o, 0, sizeof *o);
+    if (rules_dice_draw(d, 20, &o->d20) != RULES_DICE_OK) {
+        svc_errors_add(e, "/results", "supply the d20 first");
+        return false;
+    }
+    o->total = o->d20 + ev->attack_total;
+    o->hit = o->total >= ev->target_number;
+    o->struck = o->hit ? "defender" : "none";
+    /* 002 Striking the Cover Instead of a Missed Target. */
+    o->cover_struck =
+        !o->hit && ev->cover != RULES_COVER_NONE && o->total >= ev->target_without_cover;
+    if (o->cover_struck) {
+        o->struck = "cover";
+        if (r->has_cover_creature) {
+            int ac = r->cover_ac - (r->cover_applies_dex_dodge ? 0 : r->cover_dex_dodge);
+            if (o->total >= ac) {
+                o->struck = "cover_creature";
+            } else if (o->total >= r->cover_ac - r->cover_dex_dodge) {
+                /* "the covering character has dodged out of the way": the target is hit */
+                o->struck = "defender";
+                o->hit = true;
+            }
+        }
+    }
+    o->lands = o->hit;
+    if (o->hit && ev->miss_chance > 0) {
+        if (rules_dice_draw(d, 100, &o->pct) != RULES_DICE_OK) {
+            svc_errors_add(e, "/results", "supply the miss-chance percentile after the d20");
+            return false;
+        }
+        o->pct_rolled = true;
+        o->missed = o->pct <= ev->miss_chance;
+        if (o->missed) {
+            o->lands = false;
+            o->struck = "none";
+        }
+    }
+    o->cover_hit = strcmp(o->struck, "cover_creature") == 0;
+    if ((o->lands || o->cover_hit) && r->damage != NULL) {
+        /* The weapon's dice, then the sneak attack's d6s. A covering creature "takes the
+         * damage intended for the target" (002): the weapon's, since sneak attack eligibility
+         * was the target's; its own damage reduction is not known here. */
+        snprintf(o->damage_text, sizeof o->damage_text, "%s", r->damage);
+        if (o->lands && ev->sneak_attack && r->a.sneak_dice > 0)
+            snprintf(o->damage_text + strlen(o->damage_text),
+                     sizeof o->damage_text - strlen(o->damage_text), "+%dd6", r->a.sneak_dice);
+        size_t at = 0;
+        if (rules_dice_parse(o->damage_text, &o->damage_expr, &at) != RULES_DICE_OK ||
+            rules_dice_roll(&o->damage_expr, d, dmg) != RULES_DICE_OK) {
+            svc_errors_add(e, "/results",
+                           "supply the damage dice after the d20 and any "
+                           "miss-chance roll (%s)",
+                           o->damage_text);
+            return false;
+        }
+        o->damage = true;
+        o->dealt = dmg->total - (o->lands ? r->damage_reduction : 0);
+        if (o->dealt < 0)
+            o->dealt = 0;
+    }
+    if (!rules_dice_all_used(d)) {
+        svc_errors_add(e, "/results", "more results than this attack rolls");
+        return false;
+    }
+    return true;
 }
 
 /* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. */
@@ -334,7 +519,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     static const char *const known[] = {
         "rules",          "attacker",    "defender", "allies",  "cover",
         "cover_creature", "concealment", "seed",     "results", NULL};
-    json_t *body, *doc = NULL;
+    json_t *body;
     struct svc_errors e;
     /* About 24 KB, on the worker thread's stack rather than the heap: these are per request,
      * and allocating and freeing them cost more than the ruling (seen with perf). */
@@ -342,6 +527,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     struct svc_dice_source src_state, *src = &src_state;
     struct rules_attack_eval ev_state, *ev = &ev_state;
     struct rules_roll dmg_state, *dmg = &dmg_state;
+    struct outcome outcome;
     memset(r, 0, sizeof *r);
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
@@ -366,116 +552,47 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
                        "size part and size_included");
         goto fail;
     }
-    doc = encode_eval(r, ev);
-    char kind[64];
+    char kind[64], explain[320];
     ac_kind(ev, kind, sizeof kind);
-    if (!roll) {
-        char explain[256];
+    const struct outcome *o = NULL;
+    if (roll) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        if (!roll_attack(r, ev, &d, &outcome, dmg, &e))
+            goto fail;
+        o = &outcome;
+        snprintf(explain, sizeof explain, "%s: d20 %d %+d = %d against %s %d%s%s.",
+                 o->lands ? "Hit" : "Miss", o->d20, ev->attack_total, o->total, kind,
+                 ev->target_number, !o->hit && o->cover_struck ? "; the cover took the blow" : "",
+                 o->hit && !o->lands ? "; lost to concealment" : "");
+        if (o->damage)
+            snprintf(explain + strlen(explain), sizeof explain - strlen(explain),
+                     " %d damage to %s%s.", o->dealt,
+                     o->lands ? "the target" : "the covering creature",
+                     o->lands && ev->sneak_attack ? " with sneak attack" : "");
+    } else {
         snprintf(explain, sizeof explain, "Needs %d on the d20: %+d against %s %d%s.",
                  ev->target_number - ev->attack_total, ev->attack_total, kind, ev->target_number,
                  ev->miss_chance ? ", then a concealment miss chance" : "");
-        json_object_set_new(doc, "explain", json_string(explain));
-        svc_respond_json(res, 200, doc);
-        doc = NULL;
+    }
+    struct jw w;
+    jw_init(&w, 6144);
+    write_answer(&w, r, ev, kind, o, dmg, src, explain);
+    size_t len = 0;
+    char *text = jw_finish(&w, &len);
+    if (text == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
-
-    struct rules_dice d;
-    svc_dice_source_open(src, &d);
-    int d20 = 0, pct = 0;
-    if (rules_dice_draw(&d, 20, &d20) != RULES_DICE_OK) {
-        svc_errors_add(&e, "/results", "supply the d20 first");
-        goto fail;
-    }
-    int total = d20 + ev->attack_total;
-    bool hit = total >= ev->target_number;
-    /* 002 Striking the Cover Instead of a Missed Target. */
-    const char *struck = hit ? "defender" : "none";
-    bool cover_struck = !hit && ev->cover != RULES_COVER_NONE && total >= ev->target_without_cover;
-    if (cover_struck) {
-        struck = "cover";
-        if (r->has_cover_creature) {
-            int ac = r->cover_ac - (r->cover_applies_dex_dodge ? 0 : r->cover_dex_dodge);
-            if (total >= ac) {
-                struck = "cover_creature";
-            } else if (total >= r->cover_ac - r->cover_dex_dodge) {
-                /* "the covering character has dodged out of the way": the target is hit */
-                struck = "defender";
-                hit = true;
-            }
-        }
-    }
-    bool lands = hit;
-    json_t *miss = json_object_get(doc, "concealment");
-    if (hit && ev->miss_chance > 0) {
-        if (rules_dice_draw(&d, 100, &pct) != RULES_DICE_OK) {
-            svc_errors_add(&e, "/results", "supply the miss-chance percentile after the d20");
-            goto fail;
-        }
-        bool missed = pct <= ev->miss_chance;
-        json_object_set_new(miss, "roll", json_integer(pct));
-        json_object_set_new(miss, "missed", json_boolean(missed));
-        if (missed) {
-            lands = false;
-            struck = "none";
-        }
-    }
-    json_object_set_new(doc, "d20", json_integer(d20));
-    json_object_set_new(doc, "roll_total", json_integer(total));
-    json_object_set_new(doc, "hit", json_boolean(lands));
-    json_object_set_new(doc, "struck", json_string(struck));
-    int dealt = 0;
-    bool cover_hit = strcmp(struck, "cover_creature") == 0;
-    if ((lands || cover_hit) && r->damage != NULL) {
-        /* The weapon's dice, then the sneak attack's d6s. A covering creature "takes the
-         * damage intended for the target" (002): the weapon's, since sneak attack eligibility
-         * was the target's; its own damage reduction is not known here. */
-        char text[RULES_DICE_MAX_EXPRESSION + 32];
-        snprintf(text, sizeof text, "%s", r->damage);
-        if (lands && ev->sneak_attack && r->a.sneak_dice > 0)
-            snprintf(text + strlen(text), sizeof text - strlen(text), "+%dd6", r->a.sneak_dice);
-        struct rules_dice_expr ex;
-        size_t at = 0;
-        if (rules_dice_parse(text, &ex, &at) != RULES_DICE_OK ||
-            rules_dice_roll(&ex, &d, dmg) != RULES_DICE_OK) {
-            svc_errors_add(&e, "/results",
-                           "supply the damage dice after the d20 and any "
-                           "miss-chance roll (%s)",
-                           text);
-            goto fail;
-        }
-        dealt = dmg->total - (lands ? r->damage_reduction : 0);
-        if (dealt < 0)
-            dealt = 0;
-        json_object_set_new(doc, "damage",
-                            json_pack("{s:o, s:i, s:i, s:i, s:s}", "roll",
-                                      svc_encode_roll(text, &ex, dmg), "total", dmg->total,
-                                      "damage_reduction", lands ? r->damage_reduction : 0, "dealt",
-                                      dealt, "to", lands ? "defender" : "cover_creature"));
-    } else {
-        json_object_set_new(doc, "damage", json_null());
-    }
-    if (!rules_dice_all_used(&d)) {
-        svc_errors_add(&e, "/results", "more results than this attack rolls");
-        goto fail;
-    }
-    char explain[320];
-    snprintf(explain, sizeof explain, "%s: d20 %d %+d = %d against %s %d%s%s.",
-             lands ? "Hit" : "Miss", d20, ev->attack_total, total, kind, ev->target_number,
-             !hit && cover_struck ? "; the cover took the blow" : "",
-             hit && !lands ? "; lost to concealment" : "");
-    if (lands && r->damage != NULL)
-        snprintf(explain + strlen(explain), sizeof explain - strlen(explain), " %d damage%s.",
-                 dealt, ev->sneak_attack ? " with sneak attack" : "");
-    json_object_set_new(doc, "explain", json_string(explain));
-    svc_dice_source_describe(src, doc);
-    svc_respond_json(res, 200, doc);
-    doc = NULL;
+    free(res->body);
+    res->body = text;
+    res->body_len = len;
+    res->status = 200;
+    res->content_type = "application/json";
     goto out;
 fail:
     svc_errors_respond(&e, res);
 out:
-    json_decref(doc);
     svc_errors_free(&e);
     free(r->allies);
     json_decref(body);

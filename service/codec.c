@@ -81,15 +81,26 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
     }
 }
 
-/* Fetches obj[key]; reports a missing required field. */
+/* Fetches obj[key]; reports a missing required field. The pointer text is built only when
+ * there is an error to report (this runs for every field of every request). */
 static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
                      struct svc_errors *e)
 {
-    codec_pointer(ptr, base, key);
     json_t *v = json_object_get(obj, key);
-    if (v == NULL && required)
+    ptr[0] = '\0';
+    if (v == NULL && required) {
+        codec_pointer(ptr, base, key);
         svc_errors_add(e, ptr, "is required");
+    }
     return v;
+}
+
+/* Adds an error about base/key with a message formatted by the caller (error path only). */
+static void field_error(const char *base, const char *key, struct svc_errors *e, const char *msg)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, base, key);
+    svc_errors_add(e, ptr, "%s", msg);
 }
 
 bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
@@ -97,18 +108,21 @@ bool codec_get_string(json_t *obj, const char *base, const char *key, bool requi
 {
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
     if (v == NULL)
         return false;
     if (!json_is_string(v)) {
-        svc_errors_add(e, ptr, "must be a string, not %s", type_name(v));
+        snprintf(msg, sizeof msg, "must be a string, not %s", type_name(v));
+        field_error(base, key, e, msg);
         return false;
     }
     if (json_string_length(v) > max_len) {
-        svc_errors_add(e, ptr, "must be at most %zu bytes long", max_len);
+        snprintf(msg, sizeof msg, "must be at most %zu bytes long", max_len);
+        field_error(base, key, e, msg);
         return false;
     }
     if (strlen(json_string_value(v)) != json_string_length(v)) {
-        svc_errors_add(e, ptr, "must not contain NUL characters");
+        field_error(base, key, e, "must not contain NUL characters");
         return false;
     }
     *out = json_string_value(v);
@@ -120,15 +134,18 @@ bool codec_get_int(json_t *obj, const char *base, const char *key, bool required
 {
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
     if (v == NULL)
         return false;
     if (!json_is_integer(v)) {
-        svc_errors_add(e, ptr, "must be an integer, not %s", type_name(v));
+        snprintf(msg, sizeof msg, "must be an integer, not %s", type_name(v));
+        field_error(base, key, e, msg);
         return false;
     }
     long long n = json_integer_value(v);
     if (n < lo || n > hi) {
-        svc_errors_add(e, ptr, "must be from %lld to %lld", lo, hi);
+        snprintf(msg, sizeof msg, "must be from %lld to %lld", lo, hi);
+        field_error(base, key, e, msg);
         return false;
     }
     *out = n;
@@ -140,10 +157,12 @@ bool codec_get_bool(json_t *obj, const char *base, const char *key, bool require
 {
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
     if (v == NULL)
         return false;
     if (!json_is_boolean(v)) {
-        svc_errors_add(e, ptr, "must be a boolean, not %s", type_name(v));
+        snprintf(msg, sizeof msg, "must be a boolean, not %s", type_name(v));
+        field_error(base, key, e, msg);
         return false;
     }
     *out = json_is_true(v);
@@ -155,14 +174,17 @@ bool codec_get_array(json_t *obj, const char *base, const char *key, bool requir
 {
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
     if (v == NULL)
         return false;
     if (!json_is_array(v)) {
-        svc_errors_add(e, ptr, "must be an array, not %s", type_name(v));
+        snprintf(msg, sizeof msg, "must be an array, not %s", type_name(v));
+        field_error(base, key, e, msg);
         return false;
     }
     if (json_array_size(v) > max_items) {
-        svc_errors_add(e, ptr, "must have at most %zu items", max_items);
+        snprintf(msg, sizeof msg, "must have at most %zu items", max_items);
+        field_error(base, key, e, msg);
         return false;
     }
     *out = v;

@@ -1,0 +1,38 @@
+/* A streaming JSON writer for large responses: appends text to one growing buffer instead of
+ * building a jansson tree and dumping it, which costs an allocation per value (perf showed
+ * jansson and malloc dominating /v1/attacks/resolve). Commas are placed automatically.
+ * Errors (out of memory) are sticky: check jw_finish. */
+#ifndef TACTICS_SVC_JSONW_H
+#define TACTICS_SVC_JSONW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define JW_MAX_DEPTH 32
+
+struct jw {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+    int depth;
+    bool first[JW_MAX_DEPTH]; /* nothing written yet at this depth */
+    bool after_key;           /* the next value follows a key: no comma */
+};
+
+void jw_init(struct jw *w, size_t initial);
+void jw_object_begin(struct jw *w);
+void jw_object_end(struct jw *w);
+void jw_array_begin(struct jw *w);
+void jw_array_end(struct jw *w);
+void jw_key(struct jw *w, const char *key); /* next value is this member's */
+void jw_int(struct jw *w, long long v);
+void jw_bool(struct jw *w, bool v);
+void jw_null(struct jw *w);
+void jw_string(struct jw *w, const char *s);
+void jw_json(struct jw *w, const json_t *v); /* a jansson value, dumped compactly */
+
+/* Returns the text (malloc'd, NUL-terminated) and its length, or NULL after any failure. */
+char *jw_finish(struct jw *w, size_t *len);
+
+#endif

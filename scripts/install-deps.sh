@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential make cmake pkg-config
   libmicrohttpd-dev libjansson-dev libsqlite3-dev libcriterion-dev
-  clang-format
+  clang-format clang libclang-rt-14-dev
 )
 
 missing=()

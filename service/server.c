@@ -75,6 +75,10 @@ void svc_log(const char *level, const char *event, json_t *extra)
     free(text);
 }
 
+/* libmicrohttpd's own messages, as JSON log lines. Its format strings are its own literals. */
+static void mhd_logger(void *cls, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
 static void mhd_logger(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;

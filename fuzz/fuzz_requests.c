@@ -1,0 +1,38 @@
+/* libFuzzer target: every stateless POST handler's request decoding and ruling, called
+ * directly (no HTTP). The first byte picks the route; the rest is the body. Whatever it is,
+ * the handler must answer 200, 400 or 422 - never a 5xx and never without an answer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "svc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int count = 0;
+    const struct svc_route *routes = svc_routes(&count);
+    const struct svc_route *post[32];
+    int n = 0;
+    for (int i = 0; i < count && n < 32; i++)
+        if (strcmp(routes[i].method, "POST") == 0)
+            post[n++] = &routes[i];
+    const struct svc_route *route = post[data[0] % n];
+    char *body = malloc(size);
+    memcpy(body, data + 1, size - 1);
+    body[size - 1] = '\0';
+    struct svc_context ctx = {0};
+    struct svc_request req = {
+        .method = "POST", .path = route->pattern, .body = body, .body_len = size - 1, .ctx = &ctx};
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    route->handler(&req, &res);
+    if (res.status != 200 && res.status != 400 && res.status != 422)
+        abort();
+    svc_response_clear(&res);
+    free(body);
+    return 0;
+}

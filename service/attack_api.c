@@ -46,21 +46,6 @@ static unsigned name_set(json_t *obj, const char *base, const char *key, const c
     return bits;
 }
 
-static int one_of(json_t *obj, const char *base, const char *key, const char *const *names,
-                  int fallback, struct svc_errors *e)
-{
-    const char *v = NULL;
-    if (!codec_get_string(obj, base, key, false, 32, &v, e))
-        return fallback;
-    for (int i = 0; names[i] != NULL; i++)
-        if (strcmp(names[i], v) == 0)
-            return i;
-    char ptr[CODEC_PTR_MAX];
-    codec_pointer(ptr, base, key);
-    svc_errors_add(e, ptr, "is not one of the accepted values (see the API reference)");
-    return fallback;
-}
-
 static const char *const attacker_features[] = {
     "whirlwind_attack", "combat_reflexes", "flank_attack", "rear_attack", "mounted_combat", NULL};
 static const char *const attacker_conditions[] = {"prone", "invisible", "squeezing",
@@ -116,11 +101,11 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
         a->attack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
     codec_get_bool(obj, "/attacker", "player_character", false, &a->player_character, e);
-    int form = one_of(obj, "/attacker", "attack", forms, 0, e);
+    int form = codec_get_enum(obj, "/attacker", "attack", forms, false, 0, e);
     a->ranged = form >= 1;
     a->spell = form == 2;
     codec_get_bool(obj, "/attacker", "touch", false, &a->touch, e);
-    a->kind = (enum rules_attack_kind)one_of(obj, "/attacker", "kind", kinds, 0, e);
+    a->kind = (enum rules_attack_kind)codec_get_enum(obj, "/attacker", "kind", kinds, false, 0, e);
     unsigned f = name_set(obj, "/attacker", "features", attacker_features, e);
     a->whirlwind_attack = f & 1, a->combat_reflexes = f & 2, a->flank_attack = f & 4;
     a->rear_attack = f & 8, a->mounted_combat = f & 16;
@@ -207,7 +192,8 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
     codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
     if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
         d->shield_spell = (int)v;
-    d->shield_side = (enum rules_shield_side)one_of(obj, "/defender", "shield_side", sides, 0, e);
+    d->shield_side =
+        (enum rules_shield_side)codec_get_enum(obj, "/defender", "shield_side", sides, false, 0, e);
     d->conditions = name_set(obj, "/defender", "conditions", defender_conditions, e);
     if (codec_get_int(obj, "/defender", "improved_uncanny_dodge_level", false, 1, 100, &v, e)) {
         d->improved_uncanny_dodge = true;
@@ -238,7 +224,7 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
                                 &r->allies[i], e);
         }
     }
-    r->cover = (enum rules_cover)one_of(body, "", "cover", covers, 0, e);
+    r->cover = (enum rules_cover)codec_get_enum(body, "", "cover", covers, false, 0, e);
     if (r->cover == RULES_COVER_TOTAL)
         svc_errors_add(e, "/cover",
                        "no attack reaches a target with total cover (002 Table: "

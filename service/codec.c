@@ -190,3 +190,22 @@ bool codec_get_array(json_t *obj, const char *base, const char *key, bool requir
     *out = v;
     return true;
 }
+
+int codec_get_enum(json_t *obj, const char *base, const char *key, const char *const *names,
+                   bool required, int fallback, struct svc_errors *e)
+{
+    const char *v = NULL;
+    if (!codec_get_string(obj, base, key, required, 64, &v, e))
+        return fallback;
+    for (int i = 0; names[i] != NULL; i++)
+        if (strcmp(names[i], v) == 0)
+            return i;
+    char list[320] = "";
+    size_t n = 0;
+    for (int i = 0; names[i] != NULL && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
+    char msg[400];
+    snprintf(msg, sizeof msg, "must be one of %s", list);
+    field_error(base, key, e, msg);
+    return fallback;
+}

@@ -36,6 +36,11 @@ bool codec_get_int(json_t *obj, const char *base, const char *key, bool required
 bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
                     struct svc_errors *e);
 
+/* One of names (NULL-terminated) by its string; returns its index, or `fallback` when the
+ * field is absent (an error when required) or not one of them (an error listing them). */
+int codec_get_enum(json_t *obj, const char *base, const char *key, const char *const *names,
+                   bool required, int fallback, struct svc_errors *e);
+
 /* An array of at most max_items; the caller checks the items. */
 bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
                      size_t max_items, json_t **out, struct svc_errors *e);

@@ -13,25 +13,6 @@
 #define MAX_TARGETS 64
 #define MAX_DR      1000
 
-/* Looks a name up in a NULL-terminated list; -1 when absent (and an error at ptr). */
-static int pick(json_t *obj, const char *key, const char *const *names, int fallback,
-                struct svc_errors *e)
-{
-    const char *v = NULL;
-    if (!codec_get_string(obj, "", key, false, 32, &v, e))
-        return fallback;
-    for (int i = 0; names[i] != NULL; i++)
-        if (strcmp(names[i], v) == 0)
-            return i;
-    char ptr[CODEC_PTR_MAX], list[256] = "";
-    size_t n = 0;
-    for (int i = 0; names[i] != NULL && n < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
-    codec_pointer(ptr, "", key);
-    svc_errors_add(e, ptr, "must be one of %s", list);
-    return fallback;
-}
-
 /* Rolls an impact's dice (none: a null "dice") and adds the damage to doc. Returns the damage
  * after reduction, or -1 with the problem in e (supplied results that do not fit). */
 static int roll_impact(const struct rules_impact *im, struct rules_dice *d, int dr, json_t *doc,
@@ -115,7 +96,8 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
     long long height = 0, per_die = 0, depth = 0, dr = 0;
     struct rules_fall f = {0};
     codec_get_int(body, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &height, &e);
-    f.surface = (enum rules_surface)pick(body, "surface", surfaces, RULES_SURFACE_GROUND, &e);
+    f.surface = (enum rules_surface)codec_get_enum(body, "", "surface", surfaces, false,
+                                                   RULES_SURFACE_GROUND, &e);
     codec_get_int(body, "", "per_die", false, -100, 100, &per_die, &e);
     codec_get_bool(body, "", "deliberate", false, &f.deliberate, &e);
     codec_get_bool(body, "", "acrobatics_success", false, &f.acrobatics_success, &e);
@@ -199,7 +181,8 @@ void svc_handle_collisions(const struct svc_request *req, struct svc_response *r
     codec_get_int(body, "", "speed_ft", true, 0, RULES_IMPACT_MAX_FT, &speed, &e);
     if (json_object_get(body, "motion") == NULL)
         svc_errors_add(&e, "/motion", "is required");
-    c.motion = (enum rules_motion)pick(body, "motion", motions, RULES_MOTION_WALK, &e);
+    c.motion = (enum rules_motion)codec_get_enum(body, "", "motion", motions, false,
+                                                 RULES_MOTION_WALK, &e);
     codec_get_bool(body, "", "deliberate", false, &c.deliberate, &e);
     codec_get_int(body, "", "damage_reduction", false, 0, MAX_DR, &dr, &e);
     svc_decode_dice_source(body, src, &e);
@@ -276,7 +259,8 @@ void svc_handle_dropped(const struct svc_request *req, struct svc_response *res)
     }
     long long distance = 0, per_die = 0, range = 0, penalty = 0, bonus = 0;
     codec_get_int(body, "", "distance_ft", true, 0, RULES_IMPACT_MAX_FT, &distance, &e);
-    int material = pick(body, "material", materials, RULES_MATERIAL_NORMAL, &e);
+    int material =
+        codec_get_enum(body, "", "material", materials, false, RULES_MATERIAL_NORMAL, &e);
     codec_get_int(body, "", "per_die", false, -100, 100, &per_die, &e);
     codec_get_int(body, "", "range_ft", false, 0, RULES_IMPACT_MAX_FT, &range, &e);
     bool has_penalty =

@@ -17,25 +17,6 @@ static const char *const ways[] = {"highway", "road", "trail", "trackless", NULL
 static const char *const vehicles[] = {"none",         "cart",    "raft",     "keelboat", "rowboat",
                                        "sailing_ship", "warship", "longship", "galley",   NULL};
 
-/* Reads obj[key] as one of names; returns its index, or -1 after adding an error. */
-static int enum_field(json_t *obj, const char *base, const char *key, const char *const *names,
-                      bool required, int fallback, struct svc_errors *e)
-{
-    const char *v = NULL;
-    if (!codec_get_string(obj, base, key, required, 32, &v, e))
-        return fallback;
-    for (int i = 0; names[i] != NULL; i++)
-        if (strcmp(names[i], v) == 0)
-            return i;
-    char ptr[CODEC_PTR_MAX], list[256] = "";
-    size_t n = 0;
-    for (int i = 0; names[i] != NULL && n < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
-    codec_pointer(ptr, base, key);
-    svc_errors_add(e, ptr, "must be one of %s", list);
-    return -1;
-}
-
 /* A positive number of miles (or miles an hour) no larger than max, in 1/scale units. */
 static bool miles_field(json_t *obj, const char *base, const char *key, bool required, double max,
                         long long scale, long long *out, struct svc_errors *e)
@@ -104,8 +85,8 @@ void svc_handle_travel(const struct svc_request *req, struct svc_response *res)
             codec_reject_unknown(leg, ptr, lkeys, &e);
             miles_field(leg, ptr, "miles", true, RULES_TRAVEL_MAX_MILES, RULES_MILE_UNITS, &units,
                         &e);
-            int t = enum_field(leg, ptr, "terrain", terrains, true, 0, &e);
-            int w = enum_field(leg, ptr, "way", ways, true, 0, &e);
+            int t = codec_get_enum(leg, ptr, "terrain", terrains, true, 0, &e);
+            int w = codec_get_enum(leg, ptr, "way", ways, true, 0, &e);
             j->legs[i] = (struct rules_leg){units, (enum rules_terrain)(t < 0 ? 0 : t),
                                             (enum rules_way)(w < 0 ? 0 : w)};
             total_units += units;
@@ -161,7 +142,8 @@ void svc_handle_travel(const struct svc_request *req, struct svc_response *res)
         }
         long long mph8 = 0;
         bool custom = miles_field(party, "/party", "vehicle_mph", false, 1000, 8, &mph8, &e);
-        vehicle = enum_field(party, "/party", "vehicle", vehicles, false, RULES_VEHICLE_NONE, &e);
+        vehicle =
+            codec_get_enum(party, "/party", "vehicle", vehicles, false, RULES_VEHICLE_NONE, &e);
         bool crewed = false;
         bool has_crewed = codec_get_bool(party, "/party", "crewed", false, &crewed, &e);
         if (custom && vehicle > RULES_VEHICLE_NONE)

@@ -85,16 +85,10 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
                                         "shifts_bands", "damage",        NULL};
     static const char *const forms[] = {"melee", "ranged", "spell", NULL};
     static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
-    json_t *obj = json_object_get(body, "attacker");
     struct rules_attacker *a = &r->a;
     memset(a, 0, sizeof *a);
-    if (obj == NULL) {
-        svc_errors_add(e, "/attacker", "is required");
-        rules_creature_init(&a->c, RULES_SIZE_MEDIUM, 0, 0, 0);
-        return;
-    }
-    svc_decode_creature(obj, "/attacker", &r->rules.options, true, extra, &a->c, e);
-    if (!json_is_object(obj))
+    json_t *obj = svc_decode_member(body, "attacker", &r->rules.options, true, extra, &a->c, e);
+    if (obj == NULL)
         return;
     long long v = 0;
     if (codec_get_int(obj, "/attacker", "attack_bonus", true, -100, 100, &v, e))
@@ -145,16 +139,10 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
         "uncanny_dodge", "all_around_vision", "immune_sneak_attack",
         "invisible",     "damage_reduction",  NULL};
     static const char *const sides[] = {"none", "left", "right", NULL};
-    json_t *obj = json_object_get(body, "defender");
     struct rules_defender *d = &r->d;
     memset(d, 0, sizeof *d);
-    if (obj == NULL) {
-        svc_errors_add(e, "/defender", "is required");
-        rules_creature_init(&d->c, RULES_SIZE_MEDIUM, 0, 0, 0);
-        return;
-    }
-    svc_decode_creature(obj, "/defender", &r->rules.options, true, extra, &d->c, e);
-    if (!json_is_object(obj))
+    json_t *obj = svc_decode_member(body, "defender", &r->rules.options, true, extra, &d->c, e);
+    if (obj == NULL)
         return;
     json_t *def = json_object_get(obj, "defense");
     if (def == NULL) {

@@ -132,8 +132,9 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
 }
 
 /* Decodes body[key] as a creature, reporting a missing one. */
-static void decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
-                          struct rules_creature *out, struct svc_errors *e)
+json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
+                          const char *const *extra_keys, struct rules_creature *out,
+                          struct svc_errors *e)
 {
     char ptr[CODEC_PTR_MAX];
     codec_pointer(ptr, "", key);
@@ -141,9 +142,10 @@ static void decode_member(json_t *body, const char *key, const struct rules_opti
     if (obj == NULL) {
         svc_errors_add(e, ptr, "is required");
         rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
-        return;
+        return NULL;
     }
-    svc_decode_creature(obj, ptr, o, combat, NULL, out, e);
+    svc_decode_creature(obj, ptr, o, combat, extra_keys, out, e);
+    return json_is_object(obj) ? obj : NULL;
 }
 
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
@@ -157,8 +159,8 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
         goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
-    decode_member(body, "from", &rules.options, false, &from, &e);
-    decode_member(body, "to", &rules.options, false, &to, &e);
+    svc_decode_member(body, "from", &rules.options, false, NULL, &from, &e);
+    svc_decode_member(body, "to", &rules.options, false, NULL, &to, &e);
     if (svc_errors_any(&e))
         goto fail;
 
@@ -248,8 +250,8 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
-    decode_member(body, "attacker", &rules.options, true, &attacker, &e);
-    decode_member(body, "target", &rules.options, true, &target, &e);
+    svc_decode_member(body, "attacker", &rules.options, true, NULL, &attacker, &e);
+    svc_decode_member(body, "target", &rules.options, true, NULL, &target, &e);
     if (codec_get_array(body, "", "allies", true, MAX_ALLIES, &list, &e)) {
         n = json_array_size(list);
         allies = calloc(n ? n : 1, sizeof *allies);
@@ -341,14 +343,13 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
         goto out;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
-    decode_member(body, "creature", &rules.options, true, &c, &e);
-    json_t *cobj = json_object_get(body, "creature");
-    if (json_is_object(cobj)) {
+    json_t *cobj = svc_decode_member(body, "creature", &rules.options, true, NULL, &c, &e);
+    if (cobj != NULL) {
         codec_get_bool(cobj, "/creature", "combat_awareness", false, &awareness, &e);
         codec_get_bool(cobj, "/creature", "all_around_vision", false, &all_around, &e);
     }
     codec_get_int(body, "", "radius_ft", true, 0, MAX_RADIUS_FT, &radius_ft, &e);
-    if (json_is_object(cobj) && json_object_get(cobj, "facing") == NULL &&
+    if (cobj != NULL && json_object_get(cobj, "facing") == NULL &&
         rules_has_facing(&rules.options, &c))
         svc_errors_add(&e, "/creature/facing",
                        "is required under facing %s for a creature larger than Tiny that is not "

@@ -158,6 +158,12 @@ struct rules_creature;
 void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
                          const char *const *extra_keys, struct rules_creature *out,
                          struct svc_errors *e);
+/* Decodes body[key] as a creature (as svc_decode_creature), reporting it missing with an
+ * "is required" error at /key and a default Medium creature in *out. Returns the member when
+ * it is an object, so the caller can read its extra_keys; NULL otherwise. */
+json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
+                          const char *const *extra_keys, struct rules_creature *out,
+                          struct svc_errors *e);
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);

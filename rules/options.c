@@ -87,8 +87,8 @@ static const struct rules_option_info table[] = {
      1,
      OFF(shields_by_side)},
     {"slow_medium_penalty_ft",
-     "Speed penalty of medium load or armor at base speed 20 ft or less (RULES.md 8; 001 is "
-     "silent, 0 reads it literally).",
+     "Speed penalty of medium load or armor at base speed 20 ft or less (RULES.md 8): 001's rule "
+     "gives none (0), its own example of heavy armor and medium load gives 5.",
      RULES_OPTION_INT,
      {0},
      {0},
@@ -136,7 +136,7 @@ static const struct rules_preset presets[] = {
       .start_square = RULES_START_SQUARE_THREATENED,
       .falling_max_dice = 20,
       .shields_by_side = false,
-      .slow_medium_penalty_ft = 0}},
+      .slow_medium_penalty_ft = 5}},
     {"d20-modern",
      "d20 Modern (002's position modifiers) on 004's combat terms and sizes, 000's diagonals.",
      {.grid = RULES_GRID_SQUARE,

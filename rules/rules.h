@@ -9,6 +9,7 @@
 #include "flanking.h"
 #include "grid.h"
 #include "impact.h"
+#include "movement.h"
 #include "options.h"
 #include "size.h"
 #include "threat.h"

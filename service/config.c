@@ -23,6 +23,8 @@ const char *svc_config_usage(void)
            "  --timeout SECONDS      idle connection timeout (TACTICS_TIMEOUT, default 30)\n"
            "  --connection-memory BYTES  per-connection buffer (TACTICS_CONNECTION_MEMORY, "
            "default 65536)\n"
+           "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
+           "default 1000)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -86,6 +88,7 @@ enum opt_id {
     OPT_TIMEOUT,
     OPT_CONN_MEMORY,
     OPT_CORS,
+    OPT_MAX_MAP_SIDE,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -105,6 +108,7 @@ static const struct setting settings[] = {
     {OPT_TIMEOUT, "TACTICS_TIMEOUT"},
     {OPT_CONN_MEMORY, "TACTICS_CONNECTION_MEMORY"},
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
+    {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
 };
 
 static const struct option long_options[] = {
@@ -118,6 +122,7 @@ static const struct option long_options[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"connection-memory", required_argument, NULL, OPT_CONN_MEMORY},
     {"cors-origin", required_argument, NULL, OPT_CORS},
+    {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -167,6 +172,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
     case OPT_CORS:
         ok = add_origins(cfg, v);
         break;
+    case OPT_MAX_MAP_SIDE:
+        ok = parse_uint(v, 1, 10000, &n);
+        cfg->max_map_side = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -189,6 +198,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->per_ip_connections = 256;
     cfg->timeout_s = 30;
     cfg->connection_memory = 64 * 1024;
+    cfg->max_map_side = 1000;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -23,6 +23,11 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/travel", svc_handle_travel, true},
     {"POST", "/v1/attacks/modifiers", svc_handle_attack_modifiers, true},
     {"POST", "/v1/attacks/resolve", svc_handle_attack_resolve, true},
+    {"POST", "/v1/movement/path", svc_handle_move_path, true},
+    {"POST", "/v1/movement/reach", svc_handle_move_reach, true},
+    {"POST", "/v1/movement/route", svc_handle_move_route, true},
+    {"POST", "/v1/movement/forced", svc_handle_move_forced, true},
+    {"POST", "/v1/movement/speed", svc_handle_move_speed, true},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -150,6 +150,11 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
 void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);
 void svc_handle_travel(const struct svc_request *req, struct svc_response *res);
+void svc_handle_move_path(const struct svc_request *req, struct svc_response *res);
+void svc_handle_move_reach(const struct svc_request *req, struct svc_response *res);
+void svc_handle_move_route(const struct svc_request *req, struct svc_response *res);
+void svc_handle_move_forced(const struct svc_request *req, struct svc_response *res);
+void svc_handle_move_speed(const struct svc_request *req, struct svc_response *res);
 /* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
  * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are
  * further members the caller reads itself. Problems go to e. */

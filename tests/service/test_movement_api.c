@@ -1,0 +1,288 @@
+/* POST /v1/movement/{path,reach,route,forced,speed} against the real server. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(movement_api);
+
+static long long num(json_t *obj, const char *key)
+{
+    return json_integer_value(json_object_get(obj, key));
+}
+
+/* True when the problem lists an error at pointer. */
+static bool has_pointer(json_t *problem, const char *pointer)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(json_object_get(problem, "errors"), i, err)
+    {
+        if (strcmp(json_string_value(json_object_get(err, "pointer")), pointer) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* 000 Attacks of Opportunity, figure 3: the rogue goes round the back of a fighter facing
+ * west: "-10 penalty because the rogue is in the fighter's rear area ... +2 bonus because he's
+ * in the rogue's flank area". */
+Test(movement_api, path_prices_the_move_and_lists_the_attack_of_opportunity)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"map\":{\"width\":10,\"height\":10},"
+        "\"creatures\":[{\"id\":\"fighter\",\"x\":5,\"y\":5,\"facing\":6}],"
+        "\"mover\":{\"x\":6,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
+        "\"path\":[{\"x\":6,\"y\":5},{\"x\":6,\"y\":6},{\"x\":6,\"y\":7}]}",
+        200);
+    cr_assert(json_is_true(json_object_get(doc, "legal")));
+    cr_assert_eq(num(doc, "total_ft"), 15);
+    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), 1);
+    json_t *a = json_array_get(aoos, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(a, "creature")), "fighter");
+    cr_assert_eq(num(a, "step"), 1);
+    cr_assert_eq(num(a, "attack_total"), -8);
+    cr_assert_str_eq(json_string_value(json_object_get(a, "target_area")), "rear");
+    cr_assert_str_eq(json_string_value(json_object_get(a, "attacker_area")), "flank");
+    json_decref(doc);
+}
+
+/* 000 figure 2: sideways, keeping the facing: two squares of movement a square. */
+Test(movement_api, path_with_facings_doubles_sideways_steps)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"map\":{\"width\":10,\"height\":10},"
+        "\"creatures\":[{\"id\":\"fighter\",\"x\":5,\"y\":5,\"facing\":6}],"
+        "\"mover\":{\"x\":4,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
+        "\"path\":[{\"x\":4,\"y\":5,\"facing\":2},{\"x\":4,\"y\":6,\"facing\":2}],"
+        "\"end_facing\":0}",
+        200);
+    cr_assert_eq(num(doc, "total_ft"), 20);
+    json_t *step = json_array_get(json_object_get(doc, "steps"), 0);
+    cr_assert_eq(num(step, "cost_ft"), 10);
+    json_t *why = json_array_get(json_object_get(step, "why"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(why, "rule")), "flank_or_rear_square");
+    cr_assert_eq(num(json_object_get(doc, "end"), "facing"), 0);
+    json_t *a = json_array_get(json_object_get(doc, "attacks_of_opportunity"), 0);
+    cr_assert_eq(num(a, "attack_total"), 0);
+    json_decref(doc);
+}
+
+/* Every broken rule comes back with its step: 001 Difficult Terrain for a run, 001 Blocked
+ * Terrain, 001 Walk's unoccupied end. */
+Test(movement_api, illegal_paths_name_each_rule_and_step)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"map\":{\"width\":6,\"height\":2,\"rows\":[\".d#...\",\"......\"]},"
+        "\"creatures\":[{\"id\":\"ally\",\"side\":\"ally\",\"x\":0,\"y\":1}],"
+        "\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"run\","
+        "\"path\":[{\"x\":1,\"y\":0},{\"x\":2,\"y\":0},{\"x\":1,\"y\":1},{\"x\":0,\"y\":1}]}",
+        200);
+    cr_assert(json_is_false(json_object_get(doc, "legal")));
+    json_t *v = json_object_get(doc, "violations");
+    const char *want[][2] = {
+        {"0", "run_through_difficult"}, {"1", "blocked"}, {"3", "ends_occupied"}};
+    for (size_t k = 0; k < 3; k++) {
+        bool found = false;
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+        {
+            char step[8];
+            snprintf(step, sizeof step, "%lld", num(e, "step"));
+            found |= strcmp(step, want[k][0]) == 0 &&
+                     strcmp(json_string_value(json_object_get(e, "code")), want[k][1]) == 0;
+        }
+        cr_assert(found, "%s at %s", want[k][1], want[k][0]);
+    }
+    cr_assert(strstr(json_string_value(json_object_get(doc, "explain")), "Illegal at step 0") !=
+              NULL);
+    json_decref(doc);
+}
+
+/* Reach with the 000 diagonal rule: 30 ft covers every square whose alternating count is at
+ * most 6 (5 + 10 + 5 for three diagonals). */
+Test(movement_api, reach_lists_every_square_with_its_cost)
+{
+    json_t *doc = http_post_json(&srv, "/v1/movement/reach",
+                                 "{\"map\":{\"width\":13,\"height\":13},\"mover\":{\"x\":6,"
+                                 "\"y\":6,\"speeds\":{\"walk\":30}},\"mode\":\"move\"}",
+                                 200);
+    int expect = 0;
+    for (int dy = -6; dy <= 6; dy++)
+        for (int dx = -6; dx <= 6; dx++) {
+            int a = dx < 0 ? -dx : dx, b = dy < 0 ? -dy : dy;
+            int hi = a > b ? a : b, lo = a > b ? b : a;
+            expect += (a || b) && hi + lo / 2 <= 6;
+        }
+    cr_assert_eq(num(doc, "count"), expect);
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(doc, "squares"), i, s)
+    {
+        if (num(s, "x") == 9 && num(s, "y") == 9)
+            cr_assert_eq(num(s, "cost_ft"), 20);
+    }
+    json_decref(doc);
+}
+
+Test(movement_api, reach_can_prefer_fewest_attacks)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/reach",
+        "{\"rules\":{\"preset\":\"epic-path\"},\"map\":{\"width\":9,\"height\":4,\"rows\":["
+        "\"###.#####\",\".........\",\".#######.\",\".........\"]},"
+        "\"creatures\":[{\"id\":\"orc\",\"x\":3,\"y\":0}],\"mover\":{\"x\":0,\"y\":1,"
+        "\"speeds\":{\"walk\":60}},\"mode\":\"move\",\"prefer\":\"fewest_attacks\"}",
+        200);
+    size_t i;
+    json_t *s;
+    bool seen = false;
+    json_array_foreach(json_object_get(doc, "squares"), i, s)
+    {
+        if (num(s, "x") == 8 && num(s, "y") == 1) {
+            seen = true;
+            cr_assert_eq(num(s, "cost_ft"), 60);
+            cr_assert_eq(json_array_size(json_object_get(s, "attacks_of_opportunity")), 0);
+        }
+    }
+    cr_assert(seen);
+    json_decref(doc);
+}
+
+Test(movement_api, route_finds_the_gap_and_says_how_far_this_action_goes)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/route",
+        "{\"rules\":{\"preset\":\"epic-path\"},\"map\":{\"width\":7,\"height\":4,\"rows\":["
+        "\"..#....\",\"..#....\",\"..#....\",\".......\"]},\"mover\":{\"x\":0,\"y\":0,"
+        "\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"target\":{\"x\":4,\"y\":0}}",
+        200);
+    cr_assert(json_is_true(json_object_get(doc, "found")));
+    cr_assert_eq(num(doc, "route_cost_ft"), 40);
+    cr_assert_eq(json_array_size(json_object_get(doc, "steps")), 8);
+    cr_assert_eq(num(doc, "steps_in_budget"), 6);
+    cr_assert(json_is_false(json_object_get(doc, "legal")));
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/movement/route",
+                         "{\"map\":{\"width\":5,\"height\":1,\"rows\":[\"..#..\"]},\"mover\":{"
+                         "\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
+                         "\"target\":{\"x\":4,\"y\":0}}",
+                         200);
+    cr_assert(json_is_false(json_object_get(doc, "found")));
+    json_decref(doc);
+}
+
+/* 001 Push: "If any squares in the desired path are blocked or occupied by any creatures
+ * (friend or foe) the push ends in the square prior to this obstruction." */
+Test(movement_api, forced_push_stops_before_a_creature)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/forced",
+        "{\"map\":{\"width\":8,\"height\":3},\"creatures\":[{\"id\":\"friend\",\"side\":\"ally\","
+        "\"x\":3,\"y\":1}],\"attacker\":{\"x\":0,\"y\":1},\"target\":{\"x\":1,\"y\":1},"
+        "\"kind\":\"push\",\"squares\":3,\"path\":[{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},"
+        "{\"x\":4,\"y\":1}]}",
+        200);
+    cr_assert_eq(num(doc, "moved"), 1);
+    cr_assert_eq(num(json_object_get(doc, "end"), "x"), 2);
+    json_t *stop = json_object_get(doc, "stop");
+    cr_assert_str_eq(json_string_value(json_object_get(stop, "code")), "obstructed");
+    cr_assert_str_eq(json_string_value(json_object_get(stop, "obstacle")), "friend");
+    cr_assert(json_is_false(json_object_get(doc, "provokes")));
+    json_decref(doc);
+}
+
+/* 001 Encumbrance's example under epic-path: heavy armor and medium load, 20 ft -> 10 ft. */
+Test(movement_api, speed_applies_armor_and_load)
+{
+    json_t *doc = http_post_json(&srv, "/v1/movement/speed",
+                                 "{\"rules\":{\"preset\":\"epic-path\"},\"mover\":{\"speeds\":{"
+                                 "\"walk\":20},\"armor\":\"heavy\",\"load\":\"medium\","
+                                 "\"constitution\":12},\"checks\":3}",
+                                 200);
+    cr_assert_eq(num(json_object_get(doc, "walk"), "effective_ft"), 10);
+    json_t *run = json_object_get(doc, "run");
+    cr_assert_eq(num(run, "multiplier"), 2);
+    cr_assert_eq(num(run, "rounds_before_checks"), 12);
+    cr_assert_eq(json_array_size(json_object_get(run, "check_dcs")), 3);
+    cr_assert_eq(json_integer_value(json_array_get(json_object_get(run, "check_dcs"), 2)), 34);
+    json_decref(doc);
+}
+
+Test(movement_api, bad_input_names_the_field)
+{
+    static const struct {
+        const char *path, *body, *pointer;
+    } cases[] = {
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":1001,\"height\":3},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":"
+         "30}},\"mode\":\"move\",\"path\":[{\"x\":1,\"y\":0}]}",
+         "/map/width"},
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":3},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":"
+         "30}},\"mode\":\"move\",\"path\":[{\"x\":1,\"y\":0},{\"x\":3,\"y\":0}]}",
+         "/path/1"},
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":3},\"creatures\":[{\"id\":\"a\",\"x\":5,\"y\":0}],"
+         "\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"path\":[{"
+         "\"x\":1,\"y\":0}]}",
+         "/creatures/0"},
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":3},\"creatures\":[{\"id\":\"a\",\"x\":2,\"y\":0},{"
+         "\"id\":\"b\",\"x\":2,\"y\":0}],\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},"
+         "\"mode\":\"move\",\"path\":[{\"x\":1,\"y\":0}]}",
+         "/creatures/1"},
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":1,\"rows\":[\"..x..\"]},\"mover\":{\"x\":0,\"y\":0,"
+         "\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"path\":[{\"x\":1,\"y\":0}]}",
+         "/map/rows/0"},
+        {"/v1/movement/reach",
+         "{\"map\":{\"width\":5,\"height\":3},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":"
+         "30}},\"mode\":\"withdraw\"}",
+         "/withdraw"},
+        {"/v1/movement/reach",
+         "{\"map\":{\"width\":5,\"height\":3},\"mover\":{\"x\":0,\"y\":0},\"mode\":\"move\"}",
+         "/mover/speeds"},
+        {"/v1/movement/reach",
+         "{\"map\":{\"width\":5,\"height\":3},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":"
+         "30}},\"mode\":\"move\",\"path\":[]}",
+         "/path"},
+        {"/v1/movement/route",
+         "{\"map\":{\"width\":5,\"height\":3},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":"
+         "30}},\"mode\":\"move\",\"target\":{\"creature\":\"nobody\"}}",
+         "/target/creature"},
+        {"/v1/movement/forced",
+         "{\"map\":{\"width\":5,\"height\":3},\"attacker\":{\"x\":0,\"y\":0},\"target\":{\"x\":"
+         "1,\"y\":0},\"kind\":\"push\",\"squares\":1,\"path\":[{\"x\":2,\"y\":0},{\"x\":3,\"y\":"
+         "0}]}",
+         "/path"},
+        {"/v1/movement/speed", "{\"mover\":{\"speeds\":{\"walk\":30},\"armor\":\"mithral\"}}",
+         "/mover/armor"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = http_post_json(&srv, cases[i].path, cases[i].body, 422);
+        cr_assert(has_pointer(doc, cases[i].pointer), "%s: %s", cases[i].pointer, cases[i].body);
+        json_decref(doc);
+    }
+}
+
+/* Found by fuzz_requests: a body that is not JSON, or not an object, leaked the error list. */
+Test(movement_api, malformed_bodies_are_refused_without_leaks)
+{
+    static const char *const paths[] = {"/v1/movement/path", "/v1/movement/reach",
+                                        "/v1/movement/route", "/v1/movement/forced",
+                                        "/v1/movement/speed"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        json_t *doc = http_post_json(&srv, paths[i], "{\"map\":", 400);
+        json_decref(doc);
+        doc = http_post_json(&srv, paths[i], "[1,2]", 422);
+        json_decref(doc);
+    }
+}

@@ -1,5 +1,6 @@
 #include "movement.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,7 +220,11 @@ struct ctx {
     int impeded_cost; /* the full round of a double move */
     /* the window of the map the search may touch */
     int wx0, wy0, ww, wh;
-    int32_t *occ;      /* per window square: creature index + 1, or 0 */
+    int32_t *occ;         /* per window square: creature index + 1, or 0 */
+    uint32_t *info;       /* per window square: CI_* bits */
+    ptrdiff_t off[8];     /* square grid: the window index step of each direction */
+    unsigned speed_types; /* movement types with a budget */
+    int type_budget[1u << RULES_MOVE_TYPES]; /* the largest budget among a set of types */
     uint32_t *thr_off; /* CSR: enemies threatening each window square (eligible to attack) */
     int32_t *thr_idx;
 };
@@ -292,6 +297,8 @@ static bool eligible_attacker(const struct rules_move_query *q, int i)
 
 static void ctx_free(struct ctx *c)
 {
+    free(c->info);
+    c->info = NULL;
     free(c->occ);
     free(c->thr_off);
     free(c->thr_idx);
@@ -305,6 +312,7 @@ static void set_budgets(struct ctx *c, bool unlimited)
     struct rules_speed sp;
     rules_speed_eval(c->o, c->m, &sp);
     c->max_budget = 0;
+    c->speed_types = 0;
     for (int t = 0; t < RULES_MOVE_TYPES; t++) {
         int s = t == RULES_MOVE_WALK ? sp.walk_ft : c->m->speed[t];
         int b = 0;
@@ -333,14 +341,25 @@ static void set_budgets(struct ctx *c, bool unlimited)
             b = INT32_MAX / 4;
         c->budget[t] = b;
         c->max_budget = b > c->max_budget ? b : c->max_budget;
+        if (b > 0)
+            c->speed_types |= 1u << t;
     }
     c->impeded_cost = 2 * sp.walk_ft > 5 ? 2 * sp.walk_ft : 5;
+    for (unsigned set = 0; set < (1u << RULES_MOVE_TYPES); set++) {
+        c->type_budget[set] = -1;
+        for (int t = 0; t < RULES_MOVE_TYPES; t++)
+            if ((set & 1u << t) && c->budget[t] > c->type_budget[set])
+                c->type_budget[set] = c->budget[t];
+    }
 }
+
+static uint32_t terrain_info(const struct ctx *c, size_t mi);
+static uint32_t creature_info(const struct ctx *c, int k);
 
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map), the occupancy of every
  * creature and the squares each eligible enemy threatens there. */
 static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
-                    bool unlimited)
+                    bool unlimited, bool threats)
 {
     *c = (struct ctx){.q = q, .o = q->o, .map = q->map, .m = q->mover};
     c->hex = q->o->grid == RULES_GRID_HEX;
@@ -354,11 +373,32 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
     if (x1 <= x0 || y1 <= y0)
         x1 = x0 + 1, y1 = y0 + 1;
     c->wx0 = x0, c->wy0 = y0, c->ww = x1 - x0, c->wh = y1 - y0;
+    for (int d = 0; d < 8; d++)
+        c->off[d] = (ptrdiff_t)sq_dirs[d][1] * c->ww + sq_dirs[d][0];
     size_t n = (size_t)c->ww * (size_t)c->wh;
     c->occ = calloc(n, sizeof *c->occ);
-    c->thr_off = calloc(n + 1, sizeof *c->thr_off);
-    if (c->occ == NULL || c->thr_off == NULL)
+    c->thr_off = calloc(threats ? n + 1 : 1, sizeof *c->thr_off);
+    c->info = malloc(n * sizeof *c->info);
+    if (c->occ == NULL || c->thr_off == NULL || c->info == NULL)
         goto fail;
+    /* Squares without flags or gaps take their bits from a table by terrain. */
+    uint32_t plain[256] = {0};
+    for (int t = 0; t < RULES_MAP_COUNT; t++) {
+        struct rules_map one = {.width = 1, .height = 1};
+        uint8_t terrain = (uint8_t)t, flags = 0;
+        one.terrain = &terrain, one.flags = &flags;
+        struct ctx probe = *c;
+        probe.map = &one;
+        plain[t] = terrain_info(&probe, 0);
+    }
+    for (int y = y0; y < y1; y++) {
+        uint32_t *row = c->info + (size_t)(y - y0) * (size_t)c->ww;
+        size_t mi = mcell(q->map, x0, y);
+        const uint8_t *tr = q->map->terrain + mi, *fl = q->map->flags + mi;
+        for (int x = 0; x < c->ww; x++)
+            row[x] = fl[x] == 0 && q->map->gap_in == NULL ? plain[tr[x]]
+                                                          : terrain_info(c, mi + (size_t)x);
+    }
     int z = q->mover->c.body.z;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < q->creature_count; i++) {
@@ -377,9 +417,11 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
             }
             if (pass == 0)
                 for (int j = 0; j < fn; j++)
-                    if (in_window(c, fx[j], fy[j]))
+                    if (in_window(c, fx[j], fy[j])) {
                         c->occ[wcell(c, fx[j], fy[j])] = i + 1;
-            if (!eligible_attacker(q, i))
+                        c->info[wcell(c, fx[j], fy[j])] |= creature_info(c, i);
+                    }
+            if (!threats || !eligible_attacker(q, i))
                 continue;
             int r = k->reach_ft / 5 + 1;
             int bx0 = k->body.x - r - 1, by0 = k->body.y - r - 1;
@@ -395,6 +437,8 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
                         c->thr_idx[c->thr_off[w]++] = i;
                 }
         }
+        if (!threats)
+            return 0;
         if (pass == 0) {
             for (size_t w = 0; w < n; w++)
                 c->thr_off[w + 1] += c->thr_off[w];
@@ -415,7 +459,7 @@ fail:
 
 static bool square_threatened(const struct ctx *c, int x, int y)
 {
-    if (!in_window(c, x, y))
+    if (c->thr_idx == NULL || !in_window(c, x, y))
         return false;
     size_t w = wcell(c, x, y);
     return c->thr_off[w + 1] > c->thr_off[w];
@@ -482,16 +526,6 @@ static bool in_footprint(const int *fx, const int *fy, int n, int x, int y)
     return false;
 }
 
-static bool solid_corner(const struct rules_map *map, int x, int y)
-{
-    if (!on_map(map, x, y))
-        return false;
-    size_t i = mcell(map, x, y);
-    uint8_t t = map->terrain[i];
-    return (t == RULES_MAP_BLOCKED || t == RULES_MAP_EARTH) &&
-           !(map->flags[i] & RULES_SQUARE_CUTTABLE);
-}
-
 /* Movement types able to enter each terrain (see movement.h). */
 static unsigned terrain_types(uint8_t t)
 {
@@ -523,65 +557,119 @@ struct step_eval {
 
 /* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
  * (000's alternating rule). Budget checks are the caller's: they depend on the type. */
+/* What a square holds for this mover, as CI_* bits (computed once per window square). */
+#define CI_TYPES   0x1Fu /* movement types the terrain admits */
+#define CI_BLOCKED 0x20u
+#define CI_DIFF    0x40u
+#define CI_SQUEEZE 0x80u
+#define CI_IMP     0x100u
+#define CI_HAZ     0x200u
+#define CI_CONC    0x400u
+#define CI_GAP     0x800u  /* narrower than the mover can squeeze through */
+#define CI_ENEMY   0x1000u /* an enemy it may not pass */
+#define CI_OCC     0x2000u /* a creature it may not end on */
+#define CI_OVER    0x4000u /* a creature it steps over */
+#define CI_SOLID   0x8000u /* blocked, with corners that cannot be cut */
+#define CI_OFFMAP  0x10000u
+
+/* The bits of map square mi that depend on the terrain and the mover's size. */
+static uint32_t terrain_info(const struct ctx *c, size_t mi)
+{
+    const struct rules_map *map = c->map;
+    uint8_t t = map->terrain[mi];
+    uint32_t ci = terrain_types(t);
+    if (t == RULES_MAP_BLOCKED)
+        ci |= CI_BLOCKED;
+    if ((t == RULES_MAP_BLOCKED || t == RULES_MAP_EARTH) &&
+        !(map->flags[mi] & RULES_SQUARE_CUTTABLE))
+        ci |= CI_SOLID;
+    if (t == RULES_MAP_DIFFICULT)
+        ci |= CI_DIFF;
+    if (t == RULES_MAP_IMPEDED)
+        ci |= CI_IMP;
+    if (t == RULES_MAP_HAZARDOUS)
+        ci |= CI_HAZ;
+    if (map->flags[mi] & RULES_SQUARE_CONCEALED)
+        ci |= CI_CONC;
+    if (map->gap_in != NULL && map->gap_in[mi] != 0) {
+        const struct rules_size_info *sz = rules_size_info(c->m->c.size);
+        int g = map->gap_in[mi];
+        if (g < sz->impeded_gap_in)
+            ci |= CI_GAP;
+        else if (g < sz->squeeze_gap_in)
+            ci |= CI_SQUEEZE | CI_IMP; /* "considered impeded terrain, in addition to ..." */
+        else if (g < sz->fit_gap_in)
+            ci |= CI_SQUEEZE;
+    }
+    return ci;
+}
+
+/* The bits creature k puts on its squares for this mover. */
+static uint32_t creature_info(const struct ctx *c, int k)
+{
+    const struct rules_map_creature *mc = &c->q->creatures[k];
+    if (steps_over(c, k))
+        return CI_OVER;
+    return !mc->ally && mc->conscious ? CI_OCC | CI_ENEMY : CI_OCC;
+}
+
+static uint32_t compute_info(const struct ctx *c, int x, int y)
+{
+    if (!on_map(c->map, x, y))
+        return CI_OFFMAP;
+    uint32_t ci = terrain_info(c, mcell(c->map, x, y));
+    int k = creature_at(c, x, y);
+    return k >= 0 ? ci | creature_info(c, k) : ci;
+}
+
+static uint32_t cell_info(const struct ctx *c, int x, int y)
+{
+    return in_window(c, x, y) ? c->info[wcell(c, x, y)] : compute_info(c, x, y);
+}
+
+/* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
+ * (000's alternating rule). Budget checks are the caller's: they depend on the type. */
 static void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, int step,
                       struct step_eval *e)
 {
-    const struct rules_map *map = c->map;
-    const struct rules_size_info *sz = rules_size_info(c->m->c.size);
     enum rules_move_mode mode = c->q->mode;
     *e = (struct step_eval){0};
     int tx = x + dx, ty = y + dy;
-    int ox[MAX_FOOT], oy[MAX_FOOT], nx[MAX_FOOT], ny[MAX_FOOT];
-    int on = footprint(c, x, y, ox, oy), nn = footprint(c, tx, ty, nx, ny);
-    unsigned types = (1u << RULES_MOVE_TYPES) - 1;
-    bool diff = false, squeeze = false, imp = false, haz = false, conc = false, over = false;
-    for (int i = 0; i < nn; i++) {
-        if (in_footprint(ox, oy, on, nx[i], ny[i]))
-            continue; /* 001: "Leaving a square is always free"; only squares entered count */
-        if (!on_map(map, nx[i], ny[i])) {
-            e->bad |= BIT(RULES_MV_OFF_MAP);
-            continue;
-        }
-        size_t mi = mcell(map, nx[i], ny[i]);
-        uint8_t t = map->terrain[mi];
-        if (t == RULES_MAP_BLOCKED)
-            e->bad |= BIT(RULES_MV_BLOCKED);
-        types &= terrain_types(t);
-        diff |= t == RULES_MAP_DIFFICULT;
-        imp |= t == RULES_MAP_IMPEDED;
-        haz |= t == RULES_MAP_HAZARDOUS;
-        conc |= (map->flags[mi] & RULES_SQUARE_CONCEALED) != 0;
-        if (map->gap_in != NULL && map->gap_in[mi] != 0) {
-            int g = map->gap_in[mi];
-            if (g < sz->impeded_gap_in)
-                e->bad |= BIT(RULES_MV_GAP);
-            else if (g < sz->squeeze_gap_in)
-                squeeze = imp = true; /* "considered impeded terrain, in addition to ..." */
-            else if (g < sz->fit_gap_in)
-                squeeze = true;
-        }
-        int k = creature_at(c, nx[i], ny[i]);
-        if (k >= 0) {
-            const struct rules_map_creature *mc = &c->q->creatures[k];
-            if (steps_over(c, k))
-                over = true;
-            else if (!mc->ally && mc->conscious)
-                e->bad |= BIT(RULES_MV_ENEMY_SQUARE);
+    uint32_t all = 0, types = CI_TYPES;
+    if (c->side == 1 && !c->hex) {
+        all = cell_info(c, tx, ty);
+        types = all;
+    } else {
+        int ox[MAX_FOOT], oy[MAX_FOOT], nx[MAX_FOOT], ny[MAX_FOOT];
+        int on = footprint(c, x, y, ox, oy), nn = footprint(c, tx, ty, nx, ny);
+        for (int i = 0; i < nn; i++) {
+            if (in_footprint(ox, oy, on, nx[i], ny[i]))
+                continue; /* 001: "Leaving a square is always free"; squares entered count */
+            uint32_t ci = cell_info(c, nx[i], ny[i]);
+            all |= ci;
+            types &= ci;
         }
     }
+    if (all & CI_OFFMAP)
+        e->bad |= BIT(RULES_MV_OFF_MAP);
+    if (all & CI_BLOCKED)
+        e->bad |= BIT(RULES_MV_BLOCKED);
+    if (all & CI_GAP)
+        e->bad |= BIT(RULES_MV_GAP);
+    if (all & CI_ENEMY)
+        e->bad |= BIT(RULES_MV_ENEMY_SQUARE);
+    bool diff = all & CI_DIFF, squeeze = all & CI_SQUEEZE, imp = all & CI_IMP;
+    bool haz = all & CI_HAZ, conc = all & CI_CONC, over = all & CI_OVER;
     e->diagonal = !c->hex && dx != 0 && dy != 0;
     if (e->diagonal) {
         /* 001 Cutting Corners: the two squares beside the diagonal, outside both spaces. */
         int n = c->side;
         int c1x = dx > 0 ? x + n : x - 1, c1y = dy > 0 ? y : y + n - 1;
         int c2x = dx > 0 ? x : x + n - 1, c2y = dy > 0 ? y + n : y - 1;
-        if (solid_corner(map, c1x, c1y) || solid_corner(map, c2x, c2y))
+        if ((cell_info(c, c1x, c1y) | cell_info(c, c2x, c2y)) & CI_SOLID)
             e->bad |= BIT(RULES_MV_CORNER);
     }
-    unsigned with_speed = 0;
-    for (int t = 0; t < RULES_MOVE_TYPES; t++)
-        if ((types & 1u << t) && c->budget[t] > 0)
-            with_speed |= 1u << t;
+    unsigned with_speed = types & c->speed_types;
     e->types = with_speed;
     if (with_speed == 0 && !(e->bad & BIT(RULES_MV_BLOCKED)) && !(e->bad & BIT(RULES_MV_OFF_MAP)))
         e->bad |= BIT(RULES_MV_NO_SPEED);
@@ -653,13 +741,13 @@ static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
 /* True when the mover may end with its space at (x, y). */
 static bool end_ok(const struct ctx *c, int x, int y)
 {
+    if (c->side == 1 && !c->hex)
+        return !(cell_info(c, x, y) & CI_OCC);
     int fx[MAX_FOOT], fy[MAX_FOOT];
     int n = footprint(c, x, y, fx, fy);
-    for (int i = 0; i < n; i++) {
-        int k = creature_at(c, fx[i], fy[i]);
-        if (k >= 0 && !steps_over(c, k))
+    for (int i = 0; i < n; i++)
+        if (cell_info(c, fx[i], fy[i]) & CI_OCC)
             return false;
-    }
     return true;
 }
 
@@ -668,7 +756,8 @@ static bool end_ok(const struct ctx *c, int x, int y)
 static bool dir_in_front(const struct ctx *c, int dir, int f)
 {
     int n = c->ndirs;
-    int d = ((dir - f) % n + n) % n;
+    int d = dir - f + n; /* both in [0, n) */
+    d = d >= n ? d - n : d;
     return d == 0 || d == 1 || d == n - 1;
 }
 
@@ -760,7 +849,7 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
     struct ctx c;
     int x0, y0, x1, y1;
     path_box(q->mover, steps, n, &x0, &y0, &x1, &y1);
-    if (ctx_init(&c, q, x0, y0, x1, y1, false) != 0)
+    if (ctx_init(&c, q, x0, y0, x1, y1, false, true) != 0)
         return RULES_MOVE_ERR_NOMEM;
     struct rules_creature *allies = malloc(((size_t)q->creature_count + 1) * sizeof *allies);
     unsigned char *seen = calloc((size_t)q->creature_count + 1, 1);
@@ -980,8 +1069,11 @@ struct search {
     /* scratch for the attack listing */
     uint32_t *seen_epoch;
     uint32_t epoch;
-    bool split;       /* layered by provoking steps */
-    int capped_layer; /* the last layer, which relaxed every step; -1 */
+    uint32_t *expanded; /* facing searches: cheapest price expanded per (square, parity) */
+    bool fast;          /* fast_step applies */
+    uint8_t *sc;        /* one-square movers without facing: step_classes */
+    bool split;         /* layered by provoking steps */
+    int capped_layer;   /* the last layer, which relaxed every step; -1 */
 };
 
 struct rules_reach {
@@ -1006,6 +1098,8 @@ static void search_free(struct search *s)
     free(s->best_layer);
     free(s->found);
     free(s->seen_epoch);
+    free(s->expanded);
+    free(s->sc);
     ctx_free(&s->c);
 }
 
@@ -1066,11 +1160,88 @@ static void state_pos(const struct search *s, uint32_t st, int *x, int *y, int *
     *y = s->c.wy0 + (int)(v / (size_t)s->c.ww);
 }
 
+/* The common case in one place: a one-square mover on squares, any mode but a 5-foot step
+ * or a withdraw, into a square that is not impeded. Gives the same answer as eval_step (the
+ * tests run both through rules_move_path and the searches); returns -1 when the step is
+ * illegal, 0 when eval_step must decide, 1 with the prices and the types that may enter. */
+static inline __attribute__((always_inline)) int fast_step(const struct ctx *c, size_t cell, int d,
+                                                           int parity, int *front, int *back,
+                                                           unsigned *types, bool *diagonal)
+{
+    int dx = sq_dirs[d][0], dy = sq_dirs[d][1];
+    uint32_t ci = c->info[(size_t)((ptrdiff_t)cell + c->off[d])];
+    if (ci & (CI_OFFMAP | CI_BLOCKED | CI_GAP | CI_ENEMY))
+        return -1;
+    if (ci & CI_IMP)
+        return 0;
+    *types = ci & c->speed_types;
+    if (*types == 0)
+        return -1;
+    bool diag = dx != 0 && dy != 0;
+    if (diag && ((c->info[(size_t)((ptrdiff_t)cell + dx)] |
+                  c->info[(size_t)((ptrdiff_t)cell + (ptrdiff_t)dy * c->ww)]) &
+                 CI_SOLID))
+        return -1;
+    int base = diag && parity && c->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 10 : 5;
+    if (ci & (CI_DIFF | CI_SQUEEZE)) {
+        if (c->q->mode == RULES_MODE_RUN || c->q->mode == RULES_MODE_CHARGE)
+            return -1;
+        base *= 2;
+    }
+    *front = base;
+    *back = c->facing_cost ? 2 * base : base;
+    *diagonal = diag;
+    return 1;
+}
+
+/* One byte a window square for the search's inner loop: the movement types that may enter
+ * (CI_TYPES), the price class (0 closed to this mover and mode, 1 single, 2 double, 3
+ * impeded: decided by eval_step) and SC_SOLID for a corner that cannot be cut. */
+#define SC_SOLID 0x80u
+
+/* The class byte of one square's bits. */
+static uint8_t classify(const struct ctx *c, uint32_t ci)
+{
+    bool runlike = c->q->mode == RULES_MODE_RUN || c->q->mode == RULES_MODE_CHARGE;
+    unsigned types = ci & c->speed_types, cls = 1;
+    if ((ci & (CI_OFFMAP | CI_BLOCKED | CI_GAP | CI_ENEMY)) || types == 0)
+        cls = 0;
+    else if (ci & CI_IMP)
+        cls = 3;
+    else if (ci & (CI_DIFF | CI_SQUEEZE))
+        cls = runlike ? 0 : 2;
+    return (uint8_t)(types | cls << 5 | (ci & CI_SOLID ? SC_SOLID : 0));
+}
+
+/* 0xFF never classifies a square (a corner that cannot be cut is blocked, class 0): the
+ * route marks squares not yet classified with it and classifies them when first read. */
+#define SC_UNKNOWN 0xFFu
+
+static uint8_t sc_at(const struct search *s, size_t i)
+{
+    if (s->sc[i] == SC_UNKNOWN)
+        s->sc[i] = classify(&s->c, s->c.info[i]);
+    return s->sc[i];
+}
+
+static int step_classes(struct search *s)
+{
+    const struct ctx *c = &s->c;
+    s->sc = malloc(s->cells);
+    if (s->sc == NULL)
+        return -1;
+    for (size_t i = 0; i < s->cells; i++)
+        s->sc[i] = classify(c, c->info[i]);
+    return 0;
+}
+
 /* One layer of the search from the queued states. With `split`, provoking steps go to next
  * instead of being relaxed here. Route mode (goal != NULL) uses A* keys. */
 static int run_layer(struct search *s, struct queue *qu, bool split, struct seeds *next)
 {
     struct ctx *c = &s->c;
+    if (s->expanded != NULL)
+        memset(s->expanded, 0xff, s->cells * (size_t)s->np * sizeof *s->expanded);
     int L = s->layers - 1;
     uint32_t *dist = s->dist[L];
     int32_t *pred = s->pred[L];
@@ -1084,29 +1255,84 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
         int spent = (int)dist[st];
         if (spent >= c->max_budget)
             continue;
+        if (s->nf > 1) {
+            /* Turning is free while moving (000), so every facing at this square and parity
+             * has the same successors: only the cheapest one is expanded. */
+            size_t ek = (st / (uint32_t)(s->nf * s->np)) * (size_t)s->np + (size_t)p;
+            if ((uint32_t)spent >= s->expanded[ek])
+                continue;
+            s->expanded[ek] = (uint32_t)spent;
+        }
         bool first = st == s->start;
         int step = first ? 0 : 1;
         bool provokes = split && step_provokes(c, x, y, step);
+        size_t cell0 = st / (uint32_t)(s->nf * s->np);
+        /* Squares on the window's edge may look past it: those take the general path. */
+        bool inner = x > c->wx0 && y > c->wy0 && x + 1 < c->wx0 + c->ww && y + 1 < c->wy0 + c->wh;
+        bool slow = false;
+        if (inner && s->sc != NULL && !provokes) {
+            /* The common case, one byte a square (see step_classes): the same rules as
+             * fast_step, without the general bookkeeping. */
+            bool alt = s->np > 1 && p;
+            for (int d = 0; d < 8; d++) {
+                size_t tc = (size_t)((ptrdiff_t)cell0 + c->off[d]);
+                unsigned k = s->sc[tc], cls = (k >> 5) & 3u;
+                if (cls == 0)
+                    continue;
+                int cost = 5, np = p;
+                if (d & 1) { /* odd directions are the diagonals */
+                    size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
+                    size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
+                    if ((s->sc[c1] | s->sc[c2]) & SC_SOLID)
+                        continue;
+                    cost = alt ? 10 : 5;
+                    np = s->np > 1 ? p ^ 1 : 0;
+                }
+                if (cls == 3) {
+                    slow = true; /* impeded: the general loop below decides */
+                    break;
+                }
+                cost *= (int)cls;
+                if (spent + cost > c->type_budget[k & CI_TYPES])
+                    continue;
+                uint32_t nd = (uint32_t)(spent + cost),
+                         ns = (uint32_t)(tc * (size_t)s->np) + (uint32_t)np;
+                if (nd >= dist[ns])
+                    continue;
+                dist[ns] = nd;
+                pred[ns] = (int32_t)st * 2;
+                if (queue_push(qu, nd / 5, ns) != 0)
+                    return -1;
+            }
+            if (!slow)
+                continue;
+        }
         for (int d = 0; d < c->ndirs; d++) {
             int tx = x + dirs[d][0], ty = y + dirs[d][1];
             if (!in_window(c, tx, ty))
                 continue;
-            struct step_eval e;
-            eval_step(c, x, y, dirs[d][0], dirs[d][1], p, step, &e);
+            struct step_eval e = {0};
+            int fs = s->fast && inner ? fast_step(c, cell0, d, p, &e.cost_front, &e.cost_back,
+                                                  &e.types, &e.diagonal)
+                                      : 0;
+            if (fs < 0)
+                continue;
+            if (fs == 0)
+                eval_step(c, x, y, dirs[d][0], dirs[d][1], p, step, &e);
             if (e.bad)
                 continue;
             int np = c->o->diagonals == RULES_DIAGONALS_ALTERNATING && e.diagonal ? p ^ 1 : p;
             if (s->np == 1)
                 np = 0;
-            size_t cell = wcell(c, tx, ty);
+            size_t cell = (size_t)((ptrdiff_t)cell0 + c->off[d]);
             for (int nf = 0; nf < s->nf; nf++) {
                 int cost = e.cost_front;
                 if (s->nf > 1 && !dir_in_front(c, d, nf))
                     cost = e.cost_back;
                 if (e.impeded)
                     cost = c->max_budget - spent;
-                if (pick_type(c, e.types, spent, cost) < 0)
-                    continue;
+                if (spent + cost > c->type_budget[e.types])
+                    continue; /* no type that may enter has the price left (pick_type) */
                 uint32_t nd = (uint32_t)(spent + cost);
                 uint32_t ns = state_of(s, cell, nf, np);
                 if (provokes) {
@@ -1175,12 +1401,14 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     set_budgets(&probe, false);
     int radius = probe.max_budget / 5 + 1;
     int rc = ctx_init(&s->c, q, b->x - radius, b->y - radius, b->x + b->side + radius,
-                      b->y + b->side + radius, false);
+                      b->y + b->side + radius, false, true);
     if (rc != 0) {
         free(r);
         return rc;
     }
     s->split = prefer_fewest_aoo;
+    s->fast =
+        s->c.side == 1 && !s->c.hex && q->mode != RULES_MODE_STEP && q->mode != RULES_MODE_WITHDRAW;
     s->capped_layer = -1;
     s->nf = s->c.facing_cost ? s->c.ndirs : 1;
     s->np = !s->c.hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 2 : 1;
@@ -1193,9 +1421,13 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     s->seen_epoch = calloc((size_t)q->creature_count + 1, sizeof *s->seen_epoch);
     struct queue qu = {0};
     struct seeds sd = {0}, nsd = {0};
+    if (s->nf > 1)
+        s->expanded = malloc(s->cells * (size_t)s->np * sizeof *s->expanded);
+    if (s->fast && s->nf == 1 && step_classes(s) != 0)
+        goto nomem;
     if (s->best_cost == NULL || s->best_state == NULL || s->best_layer == NULL ||
-        s->found == NULL || s->seen_epoch == NULL || add_layer(s) != 0 ||
-        queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
+        (s->nf > 1 && s->expanded == NULL) || s->found == NULL || s->seen_epoch == NULL ||
+        add_layer(s) != 0 || queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
         goto nomem;
     memset(s->best_layer, 0xff, s->cells * sizeof *s->best_layer);
     bool blocked = action_checks(&s->c) != 0;
@@ -1417,10 +1649,10 @@ static int heuristic(const struct ctx *c, const struct rules_route_goal *g, int 
 
 static bool at_goal(const struct ctx *c, const struct rules_route_goal *g, int x, int y)
 {
+    if (g->creature < 0)
+        return x == g->x && y == g->y && end_ok(c, x, y);
     if (!end_ok(c, x, y))
         return false;
-    if (g->creature < 0)
-        return x == g->x && y == g->y;
     struct rules_creature me = c->m->c;
     me.body.x = x, me.body.y = y;
     return rules_threatens_creature(c->o, &me, &c->q->creatures[g->creature].c);
@@ -1431,7 +1663,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
 {
     struct search s = {0};
     *cost_ft = 0;
-    if (ctx_init(&s.c, q, 0, 0, q->map->width, q->map->height, true) != 0)
+    if (ctx_init(&s.c, q, 0, 0, q->map->width, q->map->height, true, false) != 0)
         return RULES_MOVE_ERR_NOMEM - 1;
     struct ctx *c = &s.c;
     s.nf = 1;
@@ -1442,7 +1674,13 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     int result = -1;
     uint32_t *g = malloc(s.states * sizeof *g);
     int32_t *pred = malloc(s.states * sizeof *pred);
-    if (g == NULL || pred == NULL || queue_init(&qu, c->impeded_cost / 5 + 16) != 0) {
+    uint8_t *closed = calloc(s.states, 1);
+    bool fast =
+        c->side == 1 && !c->hex && q->mode != RULES_MODE_WITHDRAW && q->mode != RULES_MODE_STEP;
+    if (fast && (s.sc = malloc(s.cells)) != NULL)
+        memset(s.sc, SC_UNKNOWN, s.cells);
+    if (g == NULL || pred == NULL || closed == NULL || (fast && s.sc == NULL) ||
+        queue_init(&qu, c->impeded_cost / 5 + 16) != 0) {
         result = RULES_MOVE_ERR_NOMEM - 1;
         goto out;
     }
@@ -1462,10 +1700,12 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     const int(*dirs)[2] = dirs_of(c);
     uint32_t key, st, found = UNREACHED;
     while (queue_pop(&qu, &key, &st)) {
+        (void)key;
+        if (closed[st])
+            continue; /* the heuristic is consistent: the first visit is the cheapest */
+        closed[st] = 1;
         int x, y, f, p;
         state_pos(&s, st, &x, &y, &f, &p);
-        if (key != g[st] / 5 + (uint32_t)heuristic(c, goal, x, y))
-            continue;
         if (st != s.start && at_goal(c, goal, x, y)) {
             found = st;
             break;
@@ -1474,12 +1714,36 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
             int tx = x + dirs[d][0], ty = y + dirs[d][1];
             if (!in_window(c, tx, ty))
                 continue;
-            struct step_eval e;
-            /* Impeded squares take a full round each on a long route: the step index 0 lets
-             * eval_step accept them for a double move; others refuse them as they should. */
-            eval_step(c, x, y, dirs[d][0], dirs[d][1], p, st == s.start ? 0 : 1, &e);
-            if (e.impeded)
-                e.bad &= ~BIT(RULES_MV_IMPEDED);
+            struct step_eval e = {0};
+            bool inner = x > 0 && y > 0 && x + 1 < c->map->width && y + 1 < c->map->height && fast;
+            int fs = 0;
+            if (inner) {
+                /* One byte a square (step_classes), as in the reach search. */
+                size_t cell0 = st / (uint32_t)s.np;
+                unsigned k = sc_at(&s, (size_t)((ptrdiff_t)cell0 + c->off[d]));
+                unsigned cls = (k >> 5) & 3u;
+                if (cls == 0)
+                    continue;
+                if (d & 1) { /* odd directions are the diagonals */
+                    size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
+                    size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
+                    if ((sc_at(&s, c1) | sc_at(&s, c2)) & SC_SOLID)
+                        continue;
+                    e.diagonal = true;
+                }
+                if (cls != 3) {
+                    e.cost_front = (e.diagonal && s.np > 1 && p ? 10 : 5) * (int)cls;
+                    e.types = k & CI_TYPES;
+                    fs = 1;
+                }
+            }
+            if (fs == 0) {
+                /* Impeded squares take a full round each on a long route: eval_step accepts
+                 * them only as a double move's first step, so that refusal is lifted. */
+                eval_step(c, x, y, dirs[d][0], dirs[d][1], p, st == s.start ? 0 : 1, &e);
+                if (e.impeded)
+                    e.bad &= ~BIT(RULES_MV_IMPEDED);
+            }
             if (e.bad || e.types == 0)
                 continue;
             int np = s.np > 1 && e.diagonal ? p ^ 1 : p;
@@ -1515,6 +1779,8 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
 out:
     free(g);
     free(pred);
+    free(closed);
+    free(s.sc);
     queue_free(&qu);
     ctx_free(c);
     return result;

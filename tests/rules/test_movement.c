@@ -839,3 +839,62 @@ Test(movement, forced_in_the_air)
     cr_assert_eq(r.z, 5);
     rules_map_free(&map);
 }
+
+/* 000 Hex Grid: "Characters simply move from hex to adjacent hex": 10 ft reaches the 6 hexes
+ * around and the 12 of the next ring, every step 5 ft. */
+Test(movement, hex_reach)
+{
+    struct rules_options o = preset("d20-3.5");
+    cr_assert_eq(rules_option_set(&o, "grid", true, "hex", 0), RULES_OPTION_OK);
+    struct rules_map map = open_map(9, 9);
+    struct rules_mover m = mover_at(4, 4, 10);
+    struct rules_move_query q = {
+        .o = &o, .map = &map, .mover = &m, .mode = RULES_MODE_MOVE, .primary_target = -1};
+    struct rules_reach *r;
+    cr_assert_eq(rules_move_reach(&q, false, &r), 0);
+    cr_assert_eq(rules_reach_count(r), 18);
+    int ring[3] = {0};
+    for (int i = 0; i < rules_reach_count(r); i++) {
+        struct rules_reach_square s;
+        rules_reach_get(r, i, &s);
+        ring[s.cost_ft / 5]++;
+    }
+    cr_assert_eq(ring[1], 6);
+    cr_assert_eq(ring[2], 12);
+    rules_reach_free(r);
+    /* (1,-1) is a neighbour on a flat-topped hex grid; (1,1) is not. */
+    const int path[][2] = {{5, 3}};
+    struct run res;
+    walk(&o, &map, NULL, 0, &m, RULES_MODE_MOVE, path, 1, &res);
+    cr_assert(res.r.legal);
+    const int bad[][2] = {{5, 5}};
+    walk(&o, &map, NULL, 0, &m, RULES_MODE_MOVE, bad, 1, &res);
+    cr_assert(has(&res, 0, RULES_MV_NOT_ADJACENT));
+    rules_map_free(&map);
+}
+
+/* A Large mover moves its whole 2 x 2 space (001 Space and Reach): a one-square gap between
+ * walls stops it, a blocked square under any part of its space too, and only the squares
+ * newly entered are priced (001: "Leaving a square is always free"). */
+Test(movement, large_movers_move_their_space)
+{
+    struct rules_options ep = preset("epic-path");
+    const char *rows[] = {"......", "......", "..d...", "......", "##.###", "......", NULL};
+    struct rules_map map = map_of(rows);
+    struct rules_mover m = mover_at(0, 0, 40);
+    rules_creature_init(&m.c, RULES_SIZE_LARGE, 0, 0, 0);
+    struct run r;
+    const int down[][2] = {{0, 1}, {1, 2}, {1, 3}};
+    walk(&ep, &map, NULL, 0, &m, RULES_MODE_MOVE, down, 2, &r);
+    cr_assert(r.r.legal);
+    cr_assert_eq(r.steps[0].cost_ft, 5);  /* enters (0,2) and (1,2) */
+    cr_assert_eq(r.steps[1].cost_ft, 10); /* enters (2,2), difficult, with (1,3) and (2,3) */
+    walk(&ep, &map, NULL, 0, &m, RULES_MODE_MOVE, down, 3, &r);
+    cr_assert(has(&r, 2, RULES_MV_BLOCKED)); /* (1,4) is wall: the gap is one square wide */
+    /* A Medium creature passes the same gap. */
+    struct rules_mover small = mover_at(2, 3, 30);
+    const int through[][2] = {{2, 4}, {2, 5}};
+    walk(&ep, &map, NULL, 0, &small, RULES_MODE_MOVE, through, 2, &r);
+    cr_assert(r.r.legal);
+    rules_map_free(&map);
+}

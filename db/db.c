@@ -1,13 +1,12 @@
 #include "db.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct db {
-    sqlite3 *conn;
-    atomic_uint_fast64_t errors;
-};
+#include "db_internal.h"
 
 /* Schema migrations, applied in order; migration i brings user_version from i to i + 1.
  * Never edit a migration that has shipped: append a new one. */
@@ -27,6 +26,20 @@ static const char *const migrations[] = {
     "  payload_json TEXT NOT NULL,"
     "  created_at TEXT NOT NULL,"
     "  PRIMARY KEY (encounter_id, seq)"
+    ") STRICT;",
+    /* 2: the folded state beside its log, listing by token, and idempotent requests. */
+    "ALTER TABLE encounters ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';"
+    "CREATE INDEX encounters_by_token ON encounters(token_hash, id);"
+    "CREATE TABLE idempotency ("
+    "  scope BLOB NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  request_hash BLOB NOT NULL,"
+    "  status INTEGER NOT NULL,"
+    "  version INTEGER NOT NULL,"
+    "  body TEXT NOT NULL,"
+    "  encounter_id TEXT,"
+    "  created_at TEXT NOT NULL,"
+    "  PRIMARY KEY (scope, key)"
     ") STRICT;",
 };
 
@@ -52,6 +65,12 @@ const char *db_strerror(int status)
         return "database is not at the latest schema version";
     case DB_ERR_NOMEM:
         return "out of memory";
+    case DB_ERR_NOT_FOUND:
+        return "no such encounter";
+    case DB_ERR_CONFLICT:
+        return "version conflict";
+    case DB_ERR_REPLAY:
+        return "idempotency key already used";
     default:
         return "database error";
     }
@@ -127,6 +146,14 @@ int db_open(const char *path, struct db **out)
     if (db == NULL)
         return DB_ERR_NOMEM;
     atomic_init(&db->errors, 0);
+    db->path = strdup(path);
+    pthread_mutex_init(&db->lock, NULL);
+    if (db->path == NULL || pthread_key_create(&db->key, NULL) != 0) {
+        free(db->path);
+        free(db);
+        return DB_ERR_NOMEM;
+    }
+    db->key_made = true;
 
     /* FULLMUTEX: the handle is shared by the HTTP worker threads. */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
@@ -158,7 +185,12 @@ void db_close(struct db *db)
 {
     if (db == NULL)
         return;
+    db_close_thread_conns(db);
+    if (db->key_made)
+        pthread_key_delete(db->key);
+    pthread_mutex_destroy(&db->lock);
     sqlite3_close(db->conn);
+    free(db->path);
     free(db);
 }
 

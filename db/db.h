@@ -13,6 +13,9 @@ enum db_status {
     DB_ERR_NOT_READY = -4,      /* open, but not at the latest schema version */
     DB_ERR_IO = -5,             /* any other SQLite failure */
     DB_ERR_NOMEM = -6,
+    DB_ERR_NOT_FOUND = -7, /* no such encounter */
+    DB_ERR_CONFLICT = -8,  /* the version was not the one expected (the current one is given) */
+    DB_ERR_REPLAY = -9,    /* the idempotency key was used already (its record is given) */
 };
 
 struct db;
@@ -39,5 +42,67 @@ uint64_t db_error_count(const struct db *db);
 
 /* A short English text for a status code, for logs (never for HTTP bodies). */
 const char *db_strerror(int status);
+
+/* ---- encounters (encounters.c) ----
+ * Every call uses the calling thread's own connection (opened on first use with the same
+ * settings: WAL, synchronous=FULL, a 5 s busy timeout, foreign keys) and its prepared
+ * statements, kept for the life of the handle. Writes run in BEGIN IMMEDIATE. */
+
+#define DB_HASH_LEN 32
+
+/* An answer kept for an Idempotency-Key: a retry gets it back and nothing is written. */
+struct db_replay {
+    unsigned char scope[DB_HASH_LEN]; /* whose key (the token's hash, or zeros) */
+    const char *key;
+    unsigned char request_hash[DB_HASH_LEN]; /* what was asked (method, path, body) */
+    int status;
+    int64_t version;
+    char *body; /* db_replay_get: malloc'd; the caller frees it */
+};
+
+/* Looks a replay up by scope and key: DB_OK (filled) or DB_ERR_NOT_FOUND. */
+int db_replay_get(struct db *db, struct db_replay *r);
+
+struct db_encounter {
+    char id[40];
+    int64_t version;
+    unsigned char token_hash[DB_HASH_LEN];
+    char created_at[40];
+    char *state_json; /* malloc'd; the caller frees it */
+};
+
+/* Creates an encounter with its first event (seq 1, version 1). replay, when given, is stored
+ * in the same transaction; DB_ERR_REPLAY when its key is taken (then *replay is filled). */
+int db_encounter_create(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, const char *kind,
+                        const char *payload_json, struct db_replay *replay);
+
+int db_encounter_get(struct db *db, const char *id, struct db_encounter *out);
+
+/* Appends event version + 1 and stores the new state, if the encounter is at `expected`;
+ * DB_ERR_CONFLICT with *current set otherwise. replay as in db_encounter_create. */
+int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
+                        const char *payload_json, const char *state_json, struct db_replay *replay,
+                        int64_t *current);
+
+/* Deletes an encounter, its events and its replays, if it is at `expected`. */
+int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current);
+
+/* The encounters of a token, by id after `after` (NULL: from the start), at most limit. */
+typedef int (*db_encounter_fn)(void *ud, const char *id, const char *created_at, int64_t version);
+int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
+                      db_encounter_fn fn, void *ud);
+
+/* Events of an encounter with seq in (after, upto], in order, at most limit. The callback
+ * returns non-zero to stop. */
+typedef int (*db_event_fn)(void *ud, int64_t seq, const char *kind, const char *payload_json,
+                           const char *created_at);
+int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
+              void *ud);
+
+/* Imports a whole encounter: its row and every event, in one transaction. */
+int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, int count,
+                        const char *const *kinds, const char *const *payloads);
 
 #endif

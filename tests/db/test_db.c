@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -85,4 +86,106 @@ Test(db, a_failed_migration_leaves_the_file_as_it_was)
     cr_assert_eq(sqlite3_column_int(st, 0), 0, "half a migration was kept");
     sqlite3_finalize(st);
     sqlite3_close(raw);
+}
+
+/* Migration 2 from a file at version 1 (the previous schema), with an encounter in it. */
+Test(db, migrates_from_the_previous_version)
+{
+    sqlite3 *raw = NULL;
+    cr_assert_eq(sqlite3_open(path, &raw), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(raw,
+                              "CREATE TABLE encounters (id TEXT PRIMARY KEY, created_at TEXT NOT "
+                              "NULL, rules_json TEXT NOT NULL, version INTEGER NOT NULL DEFAULT "
+                              "0, token_hash BLOB NOT NULL) STRICT;"
+                              "CREATE TABLE events (encounter_id TEXT NOT NULL REFERENCES "
+                              "encounters(id), seq INTEGER NOT NULL, kind TEXT NOT NULL, "
+                              "payload_json TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY "
+                              "(encounter_id, seq)) STRICT;"
+                              "INSERT INTO encounters VALUES ('old', 'then', '{}', 0, x'00');"
+                              "PRAGMA user_version = 1;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(raw);
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db_encounter e;
+    cr_assert_eq(db_encounter_get(db, "old", &e), DB_OK);
+    cr_assert_str_eq(e.state_json, "{}");
+    free(e.state_json);
+    db_close(db);
+}
+
+static int count_events(void *ud, int64_t seq, const char *kind, const char *payload,
+                        const char *created_at)
+{
+    (void)kind, (void)payload, (void)created_at;
+    int *n = ud;
+    cr_assert_eq(seq, *n + 1);
+    (*n)++;
+    return 0;
+}
+
+static int list_one(void *ud, const char *id, const char *created_at, int64_t version)
+{
+    (void)created_at, (void)version;
+    strcat(ud, id);
+    strcat(ud, ",");
+    return 0;
+}
+
+Test(db, encounters_append_in_order_with_versions_and_replays)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    unsigned char token[DB_HASH_LEN] = {1, 2, 3};
+    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", "{\"n\":1}", "created", "{}", NULL),
+                 DB_OK);
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(db, "e1", 1, "a", "{}", "{\"n\":2}", NULL, &cur), DB_OK);
+    cr_assert_eq(cur, 2);
+    /* A stale version is refused with the current one, and nothing is written. */
+    cr_assert_eq(db_encounter_append(db, "e1", 1, "b", "{}", "{\"n\":9}", NULL, &cur),
+                 DB_ERR_CONFLICT);
+    cr_assert_eq(cur, 2);
+    struct db_encounter e;
+    cr_assert_eq(db_encounter_get(db, "e1", &e), DB_OK);
+    cr_assert_eq(e.version, 2);
+    cr_assert_str_eq(e.state_json, "{\"n\":2}");
+    free(e.state_json);
+    /* An idempotency key is kept with its answer; its second use is refused, not written. */
+    struct db_replay r = {.key = "k1", .status = 201, .version = 3, .body = "{\"ok\":1}"};
+    memcpy(r.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_append(db, "e1", 2, "c", "{}", "{\"n\":3}", &r, &cur), DB_OK);
+    struct db_replay again = {.key = "k1", .body = "{}"};
+    memcpy(again.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_append(db, "e1", 3, "d", "{}", "{\"n\":4}", &again, &cur),
+                 DB_ERR_REPLAY);
+    cr_assert_str_eq(again.body, "{\"ok\":1}");
+    cr_assert_eq(again.status, 201);
+    free(again.body);
+    int n = 0;
+    cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, count_events, &n), DB_OK);
+    cr_assert_eq(n, 3);
+    cr_assert_eq(db_encounter_create(db, "e2", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    char ids[64] = "";
+    cr_assert_eq(db_encounter_list(db, token, NULL, 10, list_one, ids), DB_OK);
+    cr_assert_str_eq(ids, "e1,e2,");
+    ids[0] = '\0';
+    cr_assert_eq(db_encounter_list(db, token, "e1", 10, list_one, ids), DB_OK);
+    cr_assert_str_eq(ids, "e2,");
+    cr_assert_eq(db_encounter_delete(db, "e1", 2, &cur), DB_ERR_CONFLICT);
+    cr_assert_eq(db_encounter_delete(db, "e1", 3, &cur), DB_OK);
+    cr_assert_eq(db_encounter_get(db, "e1", &e), DB_ERR_NOT_FOUND);
+    cr_assert_eq(db_encounter_append(db, "nope", 1, "a", "{}", "{}", NULL, &cur), DB_ERR_NOT_FOUND);
+    /* Strings that look like SQL are stored verbatim: every value is a bound parameter. */
+    const char *evil = "x'); DROP TABLE events; --";
+    cr_assert_eq(db_encounter_create(db, evil, token, "{}", "{}", "created", evil, NULL), DB_OK);
+    cr_assert_eq(db_encounter_get(db, evil, &e), DB_OK);
+    free(e.state_json);
+    n = 0;
+    cr_assert_eq(db_events(db, evil, 0, INT64_MAX, 10, count_events, &n), DB_OK);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(db_error_count(db), 0);
+    db_close(db);
 }

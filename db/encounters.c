@@ -1,0 +1,396 @@
+/* Encounters and their append-only event log. SQL only through bound parameters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_internal.h"
+
+static const char *const sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_ENC_INSERT] = "INSERT INTO encounters (id, created_at, rules_json, version, token_hash, "
+                      "state_json) VALUES (?1, strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, "
+                      "?5)",
+    [ST_ENC_GET] = "SELECT version, token_hash, created_at, state_json FROM encounters WHERE "
+                   "id = ?1",
+    [ST_ENC_VERSION] = "SELECT version FROM encounters WHERE id = ?1",
+    [ST_ENC_UPDATE] = "UPDATE encounters SET version = ?2, state_json = ?3 WHERE id = ?1",
+    [ST_ENC_DELETE] = "DELETE FROM encounters WHERE id = ?1",
+    [ST_ENC_LIST] = "SELECT id, created_at, version FROM encounters WHERE token_hash = ?1 AND "
+                    "id > ?2 ORDER BY id LIMIT ?3",
+    [ST_EV_INSERT] = "INSERT INTO events (encounter_id, seq, kind, payload_json, created_at) "
+                     "VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
+    [ST_EV_PAGE] = "SELECT seq, kind, payload_json, created_at FROM events WHERE encounter_id = "
+                   "?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq LIMIT ?4",
+    [ST_EV_DELETE] = "DELETE FROM events WHERE encounter_id = ?1",
+    [ST_IDEM_GET] = "SELECT request_hash, status, version, body FROM idempotency WHERE scope = ?1 "
+                    "AND key = ?2",
+    [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, key, request_hash, status, version, body, "
+                       "encounter_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                       "strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
+    [ST_IDEM_DELETE] = "DELETE FROM idempotency WHERE encounter_id = ?1",
+};
+
+static void conn_close(struct db_conn *c)
+{
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(c->st[i]);
+    sqlite3_close(c->conn);
+    free(c);
+}
+
+void db_close_thread_conns(struct db *db)
+{
+    pthread_mutex_lock(&db->lock);
+    struct db_conn *c = db->conns;
+    db->conns = NULL;
+    pthread_mutex_unlock(&db->lock);
+    while (c != NULL) {
+        struct db_conn *next = c->next;
+        conn_close(c);
+        c = next;
+    }
+}
+
+/* This thread's connection, opened on first use. */
+static struct db_conn *conn_of(struct db *db)
+{
+    struct db_conn *c = pthread_getspecific(db->key);
+    if (c != NULL)
+        return c;
+    c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(db->path, &c->conn, flags, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_extended_result_codes(c->conn, 1);
+    sqlite3_busy_timeout(c->conn, 5000);
+    /* synchronous=FULL: an acknowledged commit survives the process being killed, and in WAL
+     * mode a power loss too (the WAL is synced on every commit). */
+    if (sqlite3_exec(c->conn,
+                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+    for (int i = 0; i < ST_COUNT; i++)
+        if (sqlite3_prepare_v3(c->conn, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &c->st[i], NULL) !=
+            SQLITE_OK)
+            goto fail;
+    pthread_setspecific(db->key, c);
+    pthread_mutex_lock(&db->lock);
+    c->next = db->conns;
+    db->conns = c;
+    pthread_mutex_unlock(&db->lock);
+    return c;
+fail:
+    atomic_fetch_add(&db->errors, 1);
+    conn_close(c);
+    return NULL;
+}
+
+static sqlite3_stmt *stmt(struct db_conn *c, enum db_stmt i)
+{
+    sqlite3_reset(c->st[i]);
+    sqlite3_clear_bindings(c->st[i]);
+    return c->st[i];
+}
+
+static int fail(struct db *db)
+{
+    atomic_fetch_add(&db->errors, 1);
+    return DB_ERR_IO;
+}
+
+/* Runs a statement that returns no rows. */
+static int run(struct db *db, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? DB_OK : fail(db);
+}
+
+static int begin(struct db *db, struct db_conn *c)
+{
+    return run(db, stmt(c, ST_BEGIN));
+}
+
+static int commit(struct db *db, struct db_conn *c)
+{
+    return run(db, stmt(c, ST_COMMIT));
+}
+
+static int rollback(struct db *db, struct db_conn *c, int rc)
+{
+    sqlite3_step(stmt(c, ST_ROLLBACK));
+    sqlite3_reset(c->st[ST_ROLLBACK]);
+    (void)db;
+    return rc;
+}
+
+static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
+{
+    sqlite3_stmt *st = stmt(c, ST_IDEM_GET);
+    sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        return DB_ERR_NOT_FOUND;
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return fail(db);
+    }
+    const void *h = sqlite3_column_blob(st, 0);
+    if (h != NULL && sqlite3_column_bytes(st, 0) == DB_HASH_LEN)
+        memcpy(r->request_hash, h, DB_HASH_LEN);
+    r->status = sqlite3_column_int(st, 1);
+    r->version = sqlite3_column_int64(st, 2);
+    const char *body = (const char *)sqlite3_column_text(st, 3);
+    r->body = strdup(body ? body : "");
+    sqlite3_reset(st);
+    return r->body ? DB_OK : DB_ERR_NOMEM;
+}
+
+int db_replay_get(struct db *db, struct db_replay *r)
+{
+    struct db_conn *c = conn_of(db);
+    return c == NULL ? DB_ERR_IO : replay_lookup(db, c, r);
+}
+
+static int replay_store(struct db *db, struct db_conn *c, const struct db_replay *r, const char *id)
+{
+    sqlite3_stmt *st = stmt(c, ST_IDEM_INSERT);
+    sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->key, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, r->request_hash, DB_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, r->status);
+    sqlite3_bind_int64(st, 5, r->version);
+    sqlite3_bind_text(st, 6, r->body, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, id, -1, SQLITE_STATIC);
+    return run(db, st);
+}
+
+/* Inside a transaction: DB_ERR_REPLAY (r filled) when the key is taken. */
+static int replay_check(struct db *db, struct db_conn *c, struct db_replay *r)
+{
+    if (r == NULL)
+        return DB_OK;
+    struct db_replay found = *r;
+    found.body = NULL;
+    int rc = replay_lookup(db, c, &found);
+    if (rc == DB_ERR_NOT_FOUND)
+        return DB_OK;
+    if (rc != DB_OK)
+        return rc;
+    *r = found;
+    return DB_ERR_REPLAY;
+}
+
+static int insert_event(struct db *db, struct db_conn *c, const char *id, int64_t seq,
+                        const char *kind, const char *payload)
+{
+    sqlite3_stmt *st = stmt(c, ST_EV_INSERT);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, payload, -1, SQLITE_STATIC);
+    return run(db, st);
+}
+
+static int insert_encounter(struct db *db, struct db_conn *c, const char *id,
+                            const unsigned char *token_hash, const char *rules_json,
+                            const char *state_json, int64_t version)
+{
+    sqlite3_stmt *st = stmt(c, ST_ENC_INSERT);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_json, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, version);
+    sqlite3_bind_blob(st, 4, token_hash, DB_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, state_json, -1, SQLITE_STATIC);
+    return run(db, st);
+}
+
+int db_encounter_create(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, const char *kind,
+                        const char *payload_json, struct db_replay *replay)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    int rc = begin(db, c);
+    if (rc != DB_OK)
+        return rc;
+    if ((rc = replay_check(db, c, replay)) != DB_OK)
+        return rollback(db, c, rc);
+    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, 1)) != DB_OK ||
+        (rc = insert_event(db, c, id, 1, kind, payload_json)) != DB_OK ||
+        (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK))
+        return rollback(db, c, rc);
+    rc = commit(db, c);
+    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}
+
+int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    sqlite3_stmt *st = stmt(c, ST_ENC_GET);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        return DB_ERR_NOT_FOUND;
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return fail(db);
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->id, sizeof out->id, "%s", id);
+    out->version = sqlite3_column_int64(st, 0);
+    const void *h = sqlite3_column_blob(st, 1);
+    if (h != NULL && sqlite3_column_bytes(st, 1) == DB_HASH_LEN)
+        memcpy(out->token_hash, h, DB_HASH_LEN);
+    const char *created = (const char *)sqlite3_column_text(st, 2);
+    snprintf(out->created_at, sizeof out->created_at, "%s", created ? created : "");
+    const char *state = (const char *)sqlite3_column_text(st, 3);
+    out->state_json = strdup(state ? state : "{}");
+    sqlite3_reset(st);
+    return out->state_json ? DB_OK : DB_ERR_NOMEM;
+}
+
+/* Inside a transaction: the encounter's version, DB_ERR_NOT_FOUND, or DB_ERR_CONFLICT. */
+static int check_version(struct db *db, struct db_conn *c, const char *id, int64_t expected,
+                         int64_t *current)
+{
+    sqlite3_stmt *st = stmt(c, ST_ENC_VERSION);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        return DB_ERR_NOT_FOUND;
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return fail(db);
+    }
+    *current = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return *current == expected ? DB_OK : DB_ERR_CONFLICT;
+}
+
+int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
+                        const char *payload_json, const char *state_json, struct db_replay *replay,
+                        int64_t *current)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    int rc = begin(db, c);
+    if (rc != DB_OK)
+        return rc;
+    if ((rc = replay_check(db, c, replay)) != DB_OK ||
+        (rc = check_version(db, c, id, expected, current)) != DB_OK)
+        return rollback(db, c, rc);
+    sqlite3_stmt *up = stmt(c, ST_ENC_UPDATE);
+    sqlite3_bind_text(up, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(up, 2, expected + 1);
+    sqlite3_bind_text(up, 3, state_json, -1, SQLITE_STATIC);
+    if ((rc = insert_event(db, c, id, expected + 1, kind, payload_json)) != DB_OK ||
+        (rc = run(db, up)) != DB_OK ||
+        (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK))
+        return rollback(db, c, rc);
+    rc = commit(db, c);
+    if (rc != DB_OK)
+        return rollback(db, c, rc);
+    *current = expected + 1;
+    return DB_OK;
+}
+
+int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    int rc = begin(db, c);
+    if (rc != DB_OK)
+        return rc;
+    if ((rc = check_version(db, c, id, expected, current)) != DB_OK)
+        return rollback(db, c, rc);
+    enum db_stmt order[] = {ST_EV_DELETE, ST_IDEM_DELETE, ST_ENC_DELETE};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        sqlite3_stmt *st = stmt(c, order[i]);
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        if ((rc = run(db, st)) != DB_OK)
+            return rollback(db, c, rc);
+    }
+    rc = commit(db, c);
+    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}
+
+int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
+                      db_encounter_fn fn, void *ud)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    sqlite3_stmt *st = stmt(c, ST_ENC_LIST);
+    sqlite3_bind_blob(st, 1, token_hash, DB_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, after ? after : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, limit);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        const char *created = (const char *)sqlite3_column_text(st, 1);
+        if (fn(ud, id ? id : "", created ? created : "", sqlite3_column_int64(st, 2)) != 0)
+            break;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db);
+}
+
+int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
+              void *ud)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    sqlite3_stmt *st = stmt(c, ST_EV_PAGE);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int64(st, 3, upto);
+    sqlite3_bind_int(st, 4, limit);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *kind = (const char *)sqlite3_column_text(st, 1);
+        const char *payload = (const char *)sqlite3_column_text(st, 2);
+        const char *created = (const char *)sqlite3_column_text(st, 3);
+        if (fn(ud, sqlite3_column_int64(st, 0), kind ? kind : "", payload ? payload : "{}",
+               created ? created : "") != 0)
+            break;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db);
+}
+
+int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, int count,
+                        const char *const *kinds, const char *const *payloads)
+{
+    struct db_conn *c = conn_of(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    int rc = begin(db, c);
+    if (rc != DB_OK)
+        return rc;
+    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, count)) != DB_OK)
+        return rollback(db, c, rc);
+    for (int i = 0; i < count; i++)
+        if ((rc = insert_event(db, c, id, i + 1, kinds[i], payloads[i])) != DB_OK)
+            return rollback(db, c, rc);
+    rc = commit(db, c);
+    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}

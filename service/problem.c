@@ -13,6 +13,11 @@ const char *svc_request_header(const struct svc_request *req, const char *name)
     return req->header ? req->header(req->header_cookie, name) : NULL;
 }
 
+const char *svc_request_query(const struct svc_request *req, const char *name)
+{
+    return req->query ? req->query(req->header_cookie, name) : NULL;
+}
+
 void svc_response_clear(struct svc_response *res)
 {
     free(res->body);
@@ -86,6 +91,13 @@ static const struct {
     [SVC_PROBLEM_VALIDATION] = {422, "validation", "The request has invalid values"},
     [SVC_PROBLEM_NOT_READY] = {503, "not-ready", "The service is not ready"},
     [SVC_PROBLEM_INTERNAL] = {500, "internal", "Internal error"},
+    [SVC_PROBLEM_UNAUTHORIZED] = {401, "unauthorized", "A bearer token is required"},
+    [SVC_PROBLEM_FORBIDDEN] = {403, "forbidden", "This token does not own the encounter"},
+    [SVC_PROBLEM_PRECONDITION_FAILED] = {412, "precondition-failed",
+                                         "The encounter has changed since that version"},
+    [SVC_PROBLEM_PRECONDITION_REQUIRED] = {428, "precondition-required",
+                                           "Send If-Match with the encounter's ETag"},
+    [SVC_PROBLEM_CONFLICT] = {409, "conflict", "The request conflicts with an earlier one"},
 };
 
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,

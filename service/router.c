@@ -28,6 +28,22 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/movement/route", svc_handle_move_route, true},
     {"POST", "/v1/movement/forced", svc_handle_move_forced, true},
     {"POST", "/v1/movement/speed", svc_handle_move_speed, true},
+    {"POST", "/v1/encounters", svc_handle_encounter_create, true},
+    {"GET", "/v1/encounters", svc_handle_encounter_list, false},
+    {"POST", "/v1/encounters/import", svc_handle_encounter_import, true},
+    {"GET", "/v1/encounters/{id}", svc_handle_encounter_get, false},
+    {"DELETE", "/v1/encounters/{id}", svc_handle_encounter_delete, false},
+    {"POST", "/v1/encounters/{id}/combatants", svc_handle_encounter_add_combatant, true},
+    {"PATCH", "/v1/encounters/{id}/combatants/{cid}", svc_handle_encounter_update_combatant, true},
+    {"DELETE", "/v1/encounters/{id}/combatants/{cid}", svc_handle_encounter_remove_combatant,
+     false},
+    {"POST", "/v1/encounters/{id}/initiative", svc_handle_encounter_initiative, false},
+    {"POST", "/v1/encounters/{id}/next-turn", svc_handle_encounter_next_turn, false},
+    {"POST", "/v1/encounters/{id}/actions", svc_handle_encounter_action, true},
+    {"GET", "/v1/encounters/{id}/events", svc_handle_encounter_events, false},
+    {"GET", "/v1/encounters/{id}/state", svc_handle_encounter_state, false},
+    {"POST", "/v1/encounters/{id}/verify", svc_handle_encounter_verify, false},
+    {"GET", "/v1/encounters/{id}/export", svc_handle_encounter_export, false},
 };
 
 const struct svc_route *svc_routes(int *count)

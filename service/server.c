@@ -144,6 +144,12 @@ static const char *header_lookup(void *cookie, const char *name)
     return MHD_lookup_connection_value((struct MHD_Connection *)cookie, MHD_HEADER_KIND, name);
 }
 
+static const char *query_lookup(void *cookie, const char *name)
+{
+    return MHD_lookup_connection_value((struct MHD_Connection *)cookie, MHD_GET_ARGUMENT_KIND,
+                                       name);
+}
+
 /* True when the request's Origin is one --cors-origin allows. */
 static const char *allowed_origin(const struct svc_config *cfg, struct MHD_Connection *conn)
 {
@@ -258,6 +264,7 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
             .body = rs->body ? rs->body : "",
             .body_len = rs->len,
             .header = header_lookup,
+            .query = query_lookup,
             .header_cookie = conn,
             .ctx = s->ctx,
         };

@@ -35,6 +35,7 @@ struct svc_request {
     const char *body;                   /* NUL-terminated copy; body_len excludes the NUL */
     size_t body_len;
     svc_header_fn header;
+    svc_header_fn query; /* the query string's arguments, by name (may be NULL) */
     void *header_cookie;
     struct svc_context *ctx;
 };
@@ -58,6 +59,9 @@ typedef void (*svc_handler)(const struct svc_request *req, struct svc_response *
 
 /* Reads a header by name (case-insensitive), NULL when absent. */
 const char *svc_request_header(const struct svc_request *req, const char *name);
+
+/* Reads a query-string argument by name, NULL when absent. */
+const char *svc_request_query(const struct svc_request *req, const char *name);
 
 /* Sets status and a JSON body (compact, keys in insertion order). Steals `doc`. */
 void svc_respond_json(struct svc_response *res, unsigned status, json_t *doc);
@@ -85,6 +89,11 @@ enum svc_problem_kind {
     SVC_PROBLEM_VALIDATION,
     SVC_PROBLEM_NOT_READY,
     SVC_PROBLEM_INTERNAL,
+    SVC_PROBLEM_UNAUTHORIZED,
+    SVC_PROBLEM_FORBIDDEN,
+    SVC_PROBLEM_PRECONDITION_FAILED,
+    SVC_PROBLEM_PRECONDITION_REQUIRED,
+    SVC_PROBLEM_CONFLICT,
 };
 
 /* Fills res with an application/problem+json body. detail may be NULL. errors, when not NULL,
@@ -155,6 +164,21 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
 void svc_handle_move_route(const struct svc_request *req, struct svc_response *res);
 void svc_handle_move_forced(const struct svc_request *req, struct svc_response *res);
 void svc_handle_move_speed(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_create(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_list(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_import(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_get(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_delete(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_add_combatant(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_update_combatant(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_remove_combatant(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_initiative(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_next_turn(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_action(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);
 /* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
  * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are
  * further members the caller reads itself. Problems go to e. */

@@ -1,0 +1,2123 @@
+/* Encounters: stored in SQLite, acted on, logged, replayable.
+ *
+ * The model. An encounter's state is a JSON document (rules, map, seed, round, turn, order,
+ * combatants); every change is an event holding what was asked (`input`), the ruling
+ * (`result`) and the changes it made (`effects`). Effects are merges: "set these fields of
+ * the encounter or of one combatant", "add this combatant", "remove that one". The stored
+ * state is the fold of every event's effects, so the state after any event is rebuilt by
+ * folding the log up to it, and `verify` re-resolves every event from the state before it
+ * and checks that the ruling and the effects come out the same.
+ *
+ * The rulings are the stateless endpoints' own code: an attack is the request
+ * /v1/attacks/resolve would get, built from the stored combatants and answered by its handler
+ * (likewise /v1/movement/path, /v1/movement/forced and /v1/falling), so an encounter never
+ * rules differently from the API. Dice come from the encounter's seed mixed with the event's
+ * number, or from results the caller rolled. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "codec.h"
+#include "db.h"
+#include "dice.h"
+#include "movement.h"
+#include "rules_codec.h"
+#include "svc.h"
+
+#define MAX_COMBATANTS 500
+#define MAX_ATTACKS    16
+#define MAX_PAGE       500
+#define DEFAULT_PAGE   100
+#define MAX_IMPORT     100000
+#define SEED_MAX       9007199254740991LL
+
+/* ---- small helpers ---- */
+
+static const char *str(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static json_t *combatants(json_t *state)
+{
+    return json_object_get(state, "combatants");
+}
+
+static json_t *find(json_t *state, const char *id, size_t *index)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (strcmp(str(c, "id"), id) == 0) {
+            if (index)
+                *index = i;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static bool has_condition(json_t *c, const char *cond)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (strcmp(json_string_value(v), cond) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A copy of c's conditions with cond added (add) or removed. */
+static json_t *conditions_with(json_t *c, const char *cond, bool add)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (strcmp(json_string_value(v), cond) != 0)
+            json_array_append(out, v);
+    }
+    if (add)
+        json_array_append_new(out, json_string(cond));
+    return out;
+}
+
+/* The ruling seed of event seq: a splitmix64 step of the encounter's seed and the number,
+ * kept within the dice API's seed range. */
+static long long event_seed(json_t *state, long long seq)
+{
+    uint64_t z = (uint64_t)num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (long long)(z % (uint64_t)(SEED_MAX + 1));
+}
+
+/* ---- effects and the fold ---- */
+
+static json_t *effect_set(const char *target, json_t *fields)
+{
+    return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
+}
+
+/* Applies one event's effects to state. */
+static void fold(json_t *state, json_t *effects)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(effects, i, e)
+    {
+        const char *op = str(e, "op");
+        if (strcmp(op, "init") == 0) {
+            json_object_clear(state);
+            json_object_update(state, json_object_get(e, "state"));
+        } else if (strcmp(op, "set") == 0) {
+            const char *t = str(e, "target");
+            json_t *obj = strcmp(t, "encounter") == 0 ? state : find(state, t, NULL);
+            if (obj != NULL)
+                json_object_update(obj, json_object_get(e, "fields"));
+        } else if (strcmp(op, "add") == 0) {
+            json_array_append(combatants(state), json_object_get(e, "combatant"));
+        } else if (strcmp(op, "remove") == 0) {
+            size_t at;
+            if (find(state, str(e, "id"), &at) != NULL)
+                json_array_remove(combatants(state), at);
+            json_t *order = json_object_get(state, "order");
+            for (size_t k = 0; k < json_array_size(order); k++)
+                if (strcmp(json_string_value(json_array_get(order, k)), str(e, "id")) == 0) {
+                    json_array_remove(order, k);
+                    break;
+                }
+        }
+    }
+}
+
+/* ---- calling the stateless rulings ---- */
+
+/* Runs handler h on body as if it came over HTTP; returns the parsed answer and its status. */
+static json_t *rule(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
+                    unsigned *status)
+{
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (text == NULL) {
+        *status = 500;
+        return NULL;
+    }
+    struct svc_request req = {
+        .method = "POST", .path = path, .body = text, .body_len = strlen(text), .ctx = outer->ctx};
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    h(&req, &res);
+    free(text);
+    *status = res.status;
+    json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+    svc_response_clear(&res);
+    return doc;
+}
+
+/* Moves a ruling's field errors into e under prefix. */
+static void take_errors(json_t *problem, const char *prefix, struct svc_errors *e)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(json_object_get(problem, "errors"), i, err)
+    {
+        svc_errors_add(e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+    }
+    if (json_array_size(json_object_get(problem, "errors")) == 0)
+        svc_errors_add(e, prefix, "%s", str(problem, "detail"));
+}
+
+/* The members of a stored combatant that place it (CombatantFields). */
+static json_t *placement(json_t *c)
+{
+    static const char *const keys[] = {
+        "x", "y", "z", "size", "facing", "faceless", "reach_ft", "reach_weapon", NULL};
+    json_t *o = json_object();
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    return o;
+}
+
+static bool is_down(json_t *c)
+{
+    return has_condition(c, "unconscious") || has_condition(c, "helpless");
+}
+
+/* The other combatants as a movement request sees them, sides relative to `me`. */
+static json_t *map_creatures(json_t *state, json_t *me)
+{
+    json_t *list = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (c == me)
+            continue;
+        json_t *o = placement(c);
+        json_object_set_new(o, "id", json_string(str(c, "id")));
+        json_object_set_new(
+            o, "side",
+            json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
+        json_object_set_new(o, "conscious", json_boolean(!is_down(c)));
+        /* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity." */
+        json_object_set_new(o, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+        json_object_set_new(o, "combat_reflexes",
+                            json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
+        json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
+        json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *mover_of(json_t *c, json_t *turn)
+{
+    json_t *o = placement(c);
+    static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
+                                       "runner", "darkvision", NULL};
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    json_object_set_new(o, "prone", json_boolean(has_condition(c, "prone")));
+    json_object_set_new(o, "moved_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "moved"))));
+    json_object_set_new(o, "ran_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "ran"))));
+    return o;
+}
+
+/* ---- resolving each kind of event ----
+ * Each takes the state before the event, the input and the event's number, and returns
+ * {"result": ..., "effects": [...]} or NULL after adding errors. */
+
+struct resolve_ctx {
+    const struct svc_request *req;
+    json_t *state;
+    long long seq;
+    struct svc_errors *e;
+};
+
+static json_t *outcome(json_t *result, json_t *effects)
+{
+    return json_pack("{s:o, s:o}", "result", result, "effects", effects);
+}
+
+static const char *const defender_conditions[] = {
+    "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
+    "grappling", "pinned", "helpless", "squeezing", "unconscious", NULL};
+
+/* Validates a combatant object (ptr names it) against the state: every member known and in
+ * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
+static json_t *check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                               struct svc_errors *e)
+{
+    static const char *const keys[] = {"id",
+                                       "name",
+                                       "side",
+                                       "x",
+                                       "y",
+                                       "z",
+                                       "size",
+                                       "facing",
+                                       "faceless",
+                                       "reach_ft",
+                                       "reach_weapon",
+                                       "speeds",
+                                       "armor",
+                                       "load",
+                                       "constitution",
+                                       "runner",
+                                       "darkvision",
+                                       "defense",
+                                       "damage_reduction",
+                                       "hp",
+                                       "max_hp",
+                                       "initiative_modifier",
+                                       "dex",
+                                       "attacks",
+                                       "combat_reflexes",
+                                       "conditions",
+                                       NULL};
+    if (!codec_expect_object(in, ptr, e))
+        return NULL;
+    codec_reject_unknown(in, ptr, keys, e);
+    size_t before = json_array_size(e->list);
+    json_t *c = json_deep_copy(in);
+    const char *id = keep_id;
+    if (keep_id == NULL && codec_get_string(in, ptr, "id", true, 64, &id, e)) {
+        for (const char *p = id; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
+                char ip[CODEC_PTR_MAX];
+                codec_pointer(ip, ptr, "id");
+                svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
+                break;
+            }
+        if (*id == '\0' || find(state, id, NULL) != NULL) {
+            char ip[CODEC_PTR_MAX];
+            codec_pointer(ip, ptr, "id");
+            svc_errors_add(e, ip, *id ? "is already in the encounter" : "must not be empty");
+        }
+    }
+    if (id != NULL)
+        json_object_set_new(c, "id", json_string(id));
+    const char *s = NULL;
+    codec_get_string(in, ptr, "name", false, 100, &s, e);
+    if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
+        char sp[CODEC_PTR_MAX];
+        codec_pointer(sp, ptr, "side");
+        svc_errors_add(e, sp, "must not be empty");
+    }
+    /* Placement, size, facing and reach: the geometry decoder's own checks. */
+    struct rules_options o;
+    struct svc_rules rules;
+    json_t *rules_doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    svc_decode_rules(rules_doc, &rules, &scratch);
+    svc_errors_free(&scratch);
+    json_decref(rules_doc);
+    o = rules.options;
+    struct rules_creature rc;
+    static const char *const extra[] = {"id",
+                                        "name",
+                                        "side",
+                                        "speeds",
+                                        "armor",
+                                        "load",
+                                        "constitution",
+                                        "runner",
+                                        "darkvision",
+                                        "defense",
+                                        "damage_reduction",
+                                        "hp",
+                                        "max_hp",
+                                        "initiative_modifier",
+                                        "dex",
+                                        "attacks",
+                                        "combat_reflexes",
+                                        "conditions",
+                                        NULL};
+    if (keep_id == NULL) {
+        json_t *probe = json_deep_copy(c);
+        svc_decode_creature(probe, ptr, &o, true, extra, &rc, e);
+        json_decref(probe);
+    } /* an update's placement is checked on the merged combatant by check_place */
+    json_t *speeds = json_object_get(c, "speeds");
+    char sp[CODEC_PTR_MAX];
+    codec_pointer(sp, ptr, "speeds");
+    if (speeds == NULL && keep_id == NULL)
+        svc_errors_add(e, sp, "is required");
+    else if (speeds != NULL && codec_expect_object(speeds, sp, e)) {
+        static const char *const types[] = {"walk", "swim", "climb", "fly", "burrow", NULL};
+        codec_reject_unknown(speeds, sp, types, e);
+        long long v;
+        for (int t = 0; types[t]; t++)
+            codec_get_int(speeds, sp, types[t], false, 0, 10000, &v, e);
+    }
+    static const char *const armors[] = {"none", "light", "medium", "heavy", NULL};
+    static const char *const loads[] = {"light", "medium", "heavy", NULL};
+    codec_get_enum(in, ptr, "armor", armors, false, 0, e);
+    codec_get_enum(in, ptr, "load", loads, false, 0, e);
+    long long v = 0;
+    bool b;
+    codec_get_int(in, ptr, "constitution", false, 0, 100, &v, e);
+    codec_get_bool(in, ptr, "runner", false, &b, e);
+    codec_get_bool(in, ptr, "darkvision", false, &b, e);
+    codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
+    codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
+    json_t *def = json_object_get(in, "defense");
+    char dp[CODEC_PTR_MAX];
+    codec_pointer(dp, ptr, "defense");
+    if (def == NULL && keep_id == NULL)
+        svc_errors_add(e, dp, "is required (AC in parts, as /v1/attacks/resolve takes it)");
+    else if (def != NULL && codec_expect_object(def, dp, e)) {
+        static const char *const parts[] = {"armor", "shield", "shield_enhancement", "natural",
+                                            "dex",   "dodge",  "deflection",         "size",
+                                            "other", NULL};
+        codec_reject_unknown(def, dp, parts, e);
+        for (int i = 0; parts[i]; i++)
+            codec_get_int(def, dp, parts[i], false, -100, 100, &v, e);
+    }
+    long long max_hp = 1, hp = 1;
+    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
+    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
+        if (has_max && hp > max_hp) {
+            char hp_ptr[CODEC_PTR_MAX];
+            codec_pointer(hp_ptr, ptr, "hp");
+            svc_errors_add(e, hp_ptr, "is above max_hp");
+        }
+    } else if (has_max && keep_id == NULL) {
+        json_object_set_new(c, "hp", json_integer(max_hp));
+    }
+    long long dex = 10;
+    bool has_dex = codec_get_int(in, ptr, "dex", keep_id == NULL, 1, 100, &dex, e);
+    if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
+        /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
+        long long mod = dex >= 10 ? (dex - 10) / 2 : -((11 - dex) / 2);
+        json_object_set_new(c, "initiative_modifier", json_integer(mod));
+    }
+    json_t *attacks = NULL;
+    if (codec_get_array(in, ptr, "attacks", false, MAX_ATTACKS, &attacks, e)) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(attacks, i, a)
+        {
+            char ap[CODEC_PTR_MAX + 24];
+            snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
+            static const char *const akeys[] = {
+                "name",  "attack_bonus",      "damage",      "attack",
+                "touch", "sneak_attack_dice", "rogue_level", NULL};
+            static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+            if (!codec_expect_object(a, ap, e))
+                continue;
+            codec_reject_unknown(a, ap, akeys, e);
+            codec_get_string(a, ap, "name", true, 64, &s, e);
+            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
+            if (codec_get_string(a, ap, "damage", false, RULES_DICE_MAX_EXPRESSION, &s, e)) {
+                struct rules_dice_expr expr;
+                size_t off = 0;
+                if (rules_dice_parse(s, &expr, &off) != RULES_DICE_OK) {
+                    char dmg[CODEC_PTR_MAX + 32];
+                    snprintf(dmg, sizeof dmg, "%s/damage", ap);
+                    svc_errors_add(e, dmg, "is not dice notation (at character %zu)", off);
+                }
+            }
+            codec_get_enum(a, ap, "attack", forms, false, 0, e);
+            codec_get_bool(a, ap, "touch", false, &b, e);
+            codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
+            codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
+        }
+    }
+    json_t *conds = NULL;
+    if (codec_get_array(in, ptr, "conditions", false, 16, &conds, e)) {
+        size_t i;
+        json_t *cv;
+        json_array_foreach(conds, i, cv)
+        {
+            bool ok = false;
+            for (int k = 0; defender_conditions[k] && json_is_string(cv); k++)
+                ok |= strcmp(defender_conditions[k], json_string_value(cv)) == 0;
+            if (!ok) {
+                char cp[CODEC_PTR_MAX + 24];
+                snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+                svc_errors_add(e, cp, "is not a condition this service tracks");
+            }
+        }
+    } else if (keep_id == NULL) {
+        json_object_set_new(c, "conditions", json_array());
+    }
+    if (json_array_size(e->list) > before) {
+        json_decref(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Whether c, at its own position, fits the map and overlaps nobody (except itself). */
+static bool check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
+{
+    struct svc_rules rules;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *rules_doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
+    svc_decode_rules(rules_doc, &rules, &scratch);
+    json_decref(rules_doc);
+    struct rules_creature me, other;
+    json_t *probe = placement(c);
+    size_t before = json_array_size(e->list);
+    svc_decode_creature(probe, ptr, &rules.options, true, NULL, &me, e);
+    json_decref(probe);
+    bool ok = json_array_size(e->list) == before;
+    json_t *map = json_object_get(state, "map");
+    if (ok && (me.body.x < 0 || me.body.y < 0 || me.body.x + me.body.side > num(map, "width") ||
+               me.body.y + me.body.side > num(map, "height"))) {
+        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+        ok = false;
+    }
+    size_t i;
+    json_t *o;
+    json_array_foreach(combatants(state), i, o)
+    {
+        if (!ok || strcmp(str(o, "id"), str(c, "id")) == 0)
+            continue;
+        json_t *p = placement(o);
+        svc_decode_creature(p, ptr, &rules.options, true, NULL, &other, &scratch);
+        json_decref(p);
+        int d = (int)me.size - (int)other.size;
+        bool overlap =
+            me.body.x < other.body.x + other.body.side && other.body.x < me.body.x + me.body.side &&
+            me.body.y < other.body.y + other.body.side && other.body.y < me.body.y + me.body.side;
+        if (overlap && d < 2 && d > -2) {
+            svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
+                           str(o, "id"));
+            ok = false;
+        }
+    }
+    svc_errors_free(&scratch);
+    return ok;
+}
+
+static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
+{
+    if (json_array_size(combatants(x->state)) >= MAX_COMBATANTS) {
+        svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
+        return NULL;
+    }
+    json_t *c = check_combatant(x->state, in, "", NULL, x->e);
+    if (c == NULL)
+        return NULL;
+    if (!check_place(x->state, c, "", x->e)) {
+        json_decref(c);
+        return NULL;
+    }
+    json_object_set_new(c, "turn", json_object());
+    return outcome(json_pack("{s:s}", "added", str(c, "id")),
+                   json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
+}
+
+static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    json_t *old = find(x->state, id, NULL);
+    if (old == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    json_t *fields = json_object_get(in, "fields");
+    if (json_object_get(fields, "id") != NULL) {
+        svc_errors_add(x->e, "/id", "cannot be changed");
+        return NULL;
+    }
+    json_t *c = check_combatant(x->state, fields, "", id, x->e);
+    if (c == NULL)
+        return NULL;
+    json_decref(c);
+    json_t *merged = json_deep_copy(old);
+    json_object_update(merged, fields);
+    bool ok = check_place(x->state, merged, "", x->e);
+    json_decref(merged);
+    if (!ok)
+        return NULL;
+    return outcome(json_pack("{s:s}", "updated", id),
+                   json_pack("[o]", effect_set(id, json_deep_copy(fields))));
+}
+
+static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    if (find(x->state, id, NULL) == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    return outcome(json_pack("{s:s}", "removed", id),
+                   json_pack("[{s:s, s:s}]", "op", "remove", "id", id));
+}
+
+/* Draws one die from the event's seed or the caller's results. */
+static bool draw(struct rules_dice *d, int sides, int *out, struct svc_errors *e)
+{
+    if (rules_dice_draw(d, sides, out) != RULES_DICE_OK) {
+        svc_errors_add(e, "/results", "too few results, or one outside 1..%d", sides);
+        return false;
+    }
+    return true;
+}
+
+static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
+{
+    json_t *results = json_object_get(in, "results");
+    if (results == NULL) {
+        rules_dice_from_seed(d, (uint64_t)event_seed(x->state, x->seq));
+        return;
+    }
+    size_t n = 0;
+    for (; n < json_array_size(results) && n < cap; n++)
+        buf[n] = (int)json_integer_value(json_array_get(results, n));
+    rules_dice_from_supplied(d, buf, n);
+}
+
+struct init_roll {
+    json_t *c;
+    int d20, total, dex, coin;
+};
+
+static int by_initiative(const void *pa, const void *pb)
+{
+    const struct init_roll *a = pa, *b = pb;
+    /* 004: highest first; ties by Dexterity (highest first); then a coin. */
+    if (a->total != b->total)
+        return b->total - a->total;
+    if (a->dex != b->dex)
+        return b->dex - a->dex;
+    return b->coin - a->coin;
+}
+
+/* 004 Initiative Check, the surprise round (Step One) and flat-footed. */
+static json_t *resolve_initiative(struct resolve_ctx *x, json_t *in)
+{
+    if (json_is_true(json_object_get(x->state, "started"))) {
+        svc_errors_add(x->e, "", "initiative has been rolled already");
+        return NULL;
+    }
+    size_t n = json_array_size(combatants(x->state));
+    if (n == 0) {
+        svc_errors_add(x->e, "", "add combatants first");
+        return NULL;
+    }
+    json_t *aware = json_object_get(in, "aware");
+    size_t i;
+    json_t *a;
+    json_array_foreach(aware, i, a)
+    {
+        if (find(x->state, json_string_value(a), NULL) == NULL) {
+            char p[48];
+            snprintf(p, sizeof p, "/aware/%zu", i);
+            svc_errors_add(x->e, p, "names no combatant");
+        }
+    }
+    if (svc_errors_any(x->e))
+        return NULL;
+    struct init_roll *rolls = calloc(n, sizeof *rolls);
+    int buf[2 * MAX_COMBATANTS];
+    struct rules_dice d;
+    open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
+    json_t *c;
+    json_array_foreach(combatants(x->state), i, c)
+    {
+        rolls[i].c = c;
+        rolls[i].dex = (int)num(c, "dex");
+        if (!draw(&d, 20, &rolls[i].d20, x->e) || !draw(&d, 2, &rolls[i].coin, x->e)) {
+            free(rolls);
+            return NULL;
+        }
+        rolls[i].total = rolls[i].d20 + (int)num(c, "initiative_modifier");
+    }
+    if (json_object_get(in, "results") && !rules_dice_all_used(&d)) {
+        svc_errors_add(x->e, "/results", "more results than dice (a d20 and a coin each)");
+        free(rolls);
+        return NULL;
+    }
+    qsort(rolls, n, sizeof *rolls, by_initiative);
+    /* "If no one or everyone starts the battle aware, there is no surprise round." */
+    size_t na = json_array_size(aware);
+    bool surprise = na > 0 && na < n;
+    json_t *order = json_array(), *list = json_array(), *effects = json_array();
+    for (i = 0; i < n; i++) {
+        const char *id = str(rolls[i].c, "id");
+        json_array_append_new(order, json_string(id));
+        json_array_append_new(
+            list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20", rolls[i].d20,
+                            "modifier", (int)num(rolls[i].c, "initiative_modifier"), "total",
+                            rolls[i].total, "dex", rolls[i].dex, "coin", rolls[i].coin));
+        /* 004: "At the start of a battle each combatant is flat-footed." */
+        json_array_append_new(
+            effects,
+            effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
+                                     conditions_with(rolls[i].c, "flat_footed", true), "initiative",
+                                     rolls[i].total, "turn", json_object())));
+    }
+    json_t *aware_ids = json_array();
+    json_array_foreach(aware, i, a)
+    {
+        json_array_append(aware_ids, a);
+    }
+    json_array_append_new(
+        effects,
+        effect_set("encounter", json_pack("{s:b, s:i, s:n, s:O, s:b, s:o}", "started", 1, "round",
+                                          surprise ? 0 : 1, "turn", "order", order, "surprise",
+                                          surprise, "aware", aware_ids)));
+    free(rolls);
+    return outcome(json_pack("{s:o, s:o, s:b, s:s}", "rolls", list, "order", order, "surprise",
+                             surprise, "rule",
+                             "004 Initiative Check: a Dexterity check; ties by Dexterity, then a "
+                             "coin. Surprise round only when some but not all are aware."),
+                   effects);
+}
+
+/* Whether the combatant at order index i acts in this round. */
+static bool acts(json_t *state, size_t i)
+{
+    if (num(state, "round") != 0)
+        return true;
+    const char *id = json_string_value(json_array_get(json_object_get(state, "order"), i));
+    size_t k;
+    json_t *a;
+    json_array_foreach(json_object_get(state, "aware"), k, a)
+    {
+        if (strcmp(json_string_value(a), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* 004 The Combat Round: the next combatant in initiative order; after the last, the highest
+ * acts again in a new round. Its first turn ends its flat-footedness; effects that last a
+ * number of rounds end just before the count they began on. */
+static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
+{
+    (void)in;
+    json_t *s = x->state;
+    if (!json_is_true(json_object_get(s, "started"))) {
+        svc_errors_add(x->e, "", "roll initiative first");
+        return NULL;
+    }
+    size_t n = json_array_size(json_object_get(s, "order"));
+    json_t *turn_v = json_object_get(s, "turn");
+    long long round = num(s, "round");
+    long long t = json_is_integer(turn_v) ? json_integer_value(turn_v) : -1;
+    for (size_t guard = 0; guard <= 2 * n + 2; guard++) {
+        t++;
+        if (t >= (long long)n) {
+            t = 0;
+            round++;
+        }
+        json_t *probe =
+            json_pack("{s:I, s:O}", "round", round, "aware", json_object_get(s, "aware"));
+        json_object_set(probe, "order", json_object_get(s, "order"));
+        bool ok = acts(probe, (size_t)t);
+        json_decref(probe);
+        if (ok)
+            break;
+    }
+    const char *id = json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t));
+    json_t *effects = json_array();
+    json_array_append_new(
+        effects, effect_set("encounter", json_pack("{s:I, s:I}", "round", round, "turn", t)));
+    json_t *ended = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        json_t *fields = json_object();
+        json_t *conds = json_deep_copy(json_object_get(c, "conditions"));
+        json_t *timed = json_array();
+        size_t k;
+        json_t *tm;
+        json_array_foreach(json_object_get(c, "timed"), k, tm)
+        {
+            /* "end just before the same initiative count that they began on" */
+            if (round > num(tm, "ends_round") ||
+                (round == num(tm, "ends_round") && t >= num(tm, "ends_turn"))) {
+                json_t *tmp = json_pack("{s:O}", "conditions", conds);
+                json_decref(conds);
+                conds = conditions_with(tmp, str(tm, "condition"), false);
+                json_decref(tmp);
+                json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"),
+                                                       "condition", str(tm, "condition")));
+            } else {
+                json_array_append(timed, tm);
+            }
+        }
+        if (strcmp(str(c, "id"), id) == 0) {
+            /* Its turn begins: no longer flat-footed; a new round of movement. */
+            json_t *tmp = json_pack("{s:O}", "conditions", conds);
+            json_decref(conds);
+            conds = conditions_with(tmp, "flat_footed", false);
+            json_decref(tmp);
+            json_object_set_new(fields, "turn", json_object());
+        }
+        if (!json_equal(conds, json_object_get(c, "conditions")))
+            json_object_set(fields, "conditions", conds);
+        if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
+            json_object_set(fields, "timed", timed);
+        json_decref(conds);
+        json_decref(timed);
+        if (json_object_size(fields) > 0)
+            json_array_append_new(effects, effect_set(str(c, "id"), fields));
+        else
+            json_decref(fields);
+    }
+    return outcome(json_pack("{s:I, s:s, s:o}", "round", round, "turn_of", id, "ended", ended),
+                   effects);
+}
+
+/* The combatant acting must be the one whose turn it is, once combat has started. */
+static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_turn)
+{
+    json_t *s = x->state;
+    if (!json_is_true(json_object_get(s, "started")) || out_of_turn)
+        return true;
+    json_t *turn = json_object_get(s, "turn");
+    const char *now = json_is_integer(turn)
+                          ? json_string_value(json_array_get(json_object_get(s, "order"),
+                                                             (size_t)json_integer_value(turn)))
+                          : NULL;
+    if (now == NULL || strcmp(now, actor) != 0) {
+        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
+                       now ? now : "nobody");
+        return false;
+    }
+    return true;
+}
+
+static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    json_t *attacks = json_object_get(actor, "attacks");
+    json_t *atk = NULL;
+    const char *name = str(in, "attack");
+    size_t i;
+    json_t *a;
+    json_array_foreach(attacks, i, a)
+    {
+        if (*name == '\0' || strcmp(str(a, "name"), name) == 0) {
+            atk = a;
+            break;
+        }
+    }
+    if (atk == NULL) {
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    json_t *turn = json_object_get(actor, "turn");
+    if (aoo) {
+        /* 004: "a combatant can only make one per round"; flat-footed, none. */
+        if (has_condition(actor, "flat_footed")) {
+            svc_errors_add(x->e, "/kind",
+                           "a flat-footed combatant can't make attacks of "
+                           "opportunity (004 Flat-Footed)");
+            return NULL;
+        }
+        if (num(actor, "aoo_round") == num(s, "round") && json_object_get(actor, "aoo_round") &&
+            !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an "
+                           "Attack of Opportunity)");
+            return NULL;
+        }
+    }
+    json_t *attacker = placement(actor);
+    json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
+    static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
+                                        "rogue_level", NULL};
+    for (int k = 0; akeys[k]; k++)
+        if (json_object_get(atk, akeys[k]))
+            json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));
+    if (aoo)
+        json_object_set_new(attacker, "kind", json_string("attack_of_opportunity"));
+    if (json_is_true(json_object_get(actor, "combat_reflexes")))
+        json_object_set_new(attacker, "features", json_pack("[s]", "combat_reflexes"));
+    if (has_condition(actor, "prone"))
+        json_object_set_new(attacker, "conditions", json_pack("[s]", "prone"));
+    json_t *defender = placement(target);
+    json_object_set(defender, "defense", json_object_get(target, "defense"));
+    if (json_object_get(target, "damage_reduction"))
+        json_object_set(defender, "damage_reduction", json_object_get(target, "damage_reduction"));
+    json_t *dconds = json_array();
+    json_array_foreach(json_object_get(target, "conditions"), i, a)
+    {
+        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
+        const char *cv = json_string_value(a);
+        json_array_append_new(dconds,
+                              json_string(strcmp(cv, "unconscious") == 0 ? "helpless" : cv));
+    }
+    json_object_set_new(defender, "conditions", dconds);
+    json_t *allies = json_array();
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (c != actor && c != target && strcmp(str(c, "side"), str(actor, "side")) == 0 &&
+            !is_down(c)) {
+            json_t *p = placement(c);
+            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_array_append_new(allies, p);
+        }
+    }
+    json_t *body = json_pack("{s:O, s:o, s:o, s:o}", "rules", json_object_get(s, "rules"),
+                             "attacker", attacker, "defender", defender, "allies", allies);
+    static const char *const pass[] = {"cover", "concealment", "results", NULL};
+    for (int k = 0; pass[k]; k++)
+        if (json_object_get(in, pass[k]))
+            json_object_set(body, pass[k], json_object_get(in, pass[k]));
+    if (!json_object_get(in, "results"))
+        json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
+    unsigned status = 0;
+    json_t *ans = rule(x->req, svc_handle_attack_resolve, "/v1/attacks/resolve", body, &status);
+    if (ans == NULL || status != 200) {
+        if (ans != NULL)
+            take_errors(ans, "/attack", x->e);
+        else
+            svc_errors_add(x->e, "", "the attack could not be ruled");
+        json_decref(ans);
+        return NULL;
+    }
+    json_t *effects = json_array();
+    json_t *dmg = json_object_get(ans, "damage");
+    if (json_is_object(dmg) && strcmp(str(dmg, "to"), "defender") == 0)
+        json_array_append_new(
+            effects, effect_set(str(target, "id"),
+                                json_pack("{s:I}", "hp", num(target, "hp") - num(dmg, "dealt"))));
+    if (aoo)
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    return outcome(ans, effects);
+}
+
+static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
+{
+    json_t *s = x->state;
+    json_t *body = json_pack("{s:O, s:O, s:o, s:o, s:s, s:O}", "rules", json_object_get(s, "rules"),
+                             "map", json_object_get(s, "map"), "creatures", map_creatures(s, actor),
+                             "mover", mover_of(actor, json_object_get(actor, "turn")), "mode", mode,
+                             "path", json_object_get(in, "path"));
+    if (json_object_get(in, "end_facing"))
+        json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
+    if (json_object_get(in, "withdraw"))
+        json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
+    unsigned status = 0;
+    json_t *ans = rule(x->req, svc_handle_move_path, "/v1/movement/path", body, &status);
+    if (ans == NULL || status != 200) {
+        if (ans != NULL)
+            take_errors(ans, "/path", x->e);
+        else
+            svc_errors_add(x->e, "", "the move could not be ruled");
+        json_decref(ans);
+        return NULL;
+    }
+    if (!json_is_true(json_object_get(ans, "legal"))) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(json_object_get(ans, "violations"), i, v)
+        {
+            char p[48];
+            json_t *step = json_object_get(v, "step");
+            if (json_is_integer(step))
+                snprintf(p, sizeof p, "/path/%lld", json_integer_value(step));
+            else
+                snprintf(p, sizeof p, "/mode");
+            svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
+        }
+        json_decref(ans);
+        return NULL;
+    }
+    json_t *end = json_object_get(ans, "end");
+    json_t *fields = json_object();
+    bool hex = json_object_get(end, "q") != NULL;
+    json_object_set(fields, "x", json_object_get(end, hex ? "q" : "x"));
+    json_object_set(fields, "y", json_object_get(end, hex ? "r" : "y"));
+    if (json_is_integer(json_object_get(end, "facing")))
+        json_object_set(fields, "facing", json_object_get(end, "facing"));
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (turn == NULL)
+        turn = json_object();
+    if (strcmp(mode, "five_foot_step") == 0) {
+        json_object_set_new(turn, "stepped", json_true());
+    } else {
+        json_object_set_new(turn, "moved", json_true());
+        if (strcmp(mode, "run") == 0)
+            json_object_set_new(turn, "ran", json_true());
+    }
+    json_object_set_new(fields, "turn", turn);
+    /* 001 Run: flat-footed until the start of its next turn, unless it has Runner. */
+    if (strcmp(mode, "run") == 0 && !json_is_true(json_object_get(actor, "runner")))
+        json_object_set_new(fields, "conditions", conditions_with(actor, "flat_footed", true));
+    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+}
+
+static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    json_t *others = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (c == target)
+            continue;
+        json_t *p = placement(c);
+        json_object_set_new(p, "id", json_string(str(c, "id")));
+        json_array_append_new(others, p);
+    }
+    json_t *t = placement(target);
+    static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
+                                        NULL};
+    for (int k = 0; tkeys[k]; k++)
+        if (json_object_get(in, tkeys[k]))
+            json_object_set(t, tkeys[k], json_object_get(in, tkeys[k]));
+    json_t *body =
+        json_pack("{s:O, s:O, s:o, s:o, s:o, s:O, s:O, s:O}", "rules", json_object_get(s, "rules"),
+                  "map", json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
+                  placement(actor), "kind", json_object_get(in, "kind"), "squares",
+                  json_object_get(in, "squares"), "path", json_object_get(in, "path"));
+    unsigned status = 0;
+    json_t *ans = rule(x->req, svc_handle_move_forced, "/v1/movement/forced", body, &status);
+    if (ans == NULL || status != 200) {
+        if (ans != NULL)
+            take_errors(ans, "", x->e);
+        else
+            svc_errors_add(x->e, "", "the forced movement could not be ruled");
+        json_decref(ans);
+        return NULL;
+    }
+    json_t *end = json_object_get(ans, "end");
+    json_t *fields = json_object();
+    bool hex = json_object_get(end, "q") != NULL;
+    json_object_set(fields, "x", json_object_get(end, hex ? "q" : "x"));
+    json_object_set(fields, "y", json_object_get(end, hex ? "r" : "y"));
+    json_object_set(fields, "z", json_object_get(end, "z"));
+    if (json_is_true(json_object_get(ans, "prone")))
+        json_object_set_new(fields, "conditions", conditions_with(target, "prone", true));
+    return outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
+}
+
+static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *body = json_pack("{s:O}", "rules", json_object_get(s, "rules"));
+    static const char *const keys[] = {
+        "height_ft",      "surface", "per_die",      "deliberate", "acrobatics_success",
+        "water_depth_ft", "dive",    "dive_success", "results",    NULL};
+    for (int k = 0; keys[k]; k++)
+        if (json_object_get(in, keys[k]))
+            json_object_set(body, keys[k], json_object_get(in, keys[k]));
+    if (json_object_get(actor, "damage_reduction"))
+        json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
+    if (!json_object_get(in, "results"))
+        json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
+    unsigned status = 0;
+    json_t *ans = rule(x->req, svc_handle_falling, "/v1/falling", body, &status);
+    if (ans == NULL || status != 200) {
+        if (ans != NULL)
+            take_errors(ans, "", x->e);
+        else
+            svc_errors_add(x->e, "", "the fall could not be ruled");
+        json_decref(ans);
+        return NULL;
+    }
+    json_t *fields = json_pack("{s:I}", "hp", num(actor, "hp") - num(ans, "damage"));
+    size_t i;
+    json_t *cv;
+    json_array_foreach(json_object_get(ans, "conditions"), i, cv)
+    {
+        if (strcmp(json_string_value(cv), "prone") == 0)
+            json_object_set_new(fields, "conditions", conditions_with(actor, "prone", true));
+    }
+    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+}
+
+static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
+{
+    static const char *const types[] = {"attack", "move", "five_foot_step", "facing",
+                                        "forced", "fall", "condition",      NULL};
+    static const char *const known[] = {"type",
+                                        "actor",
+                                        "target",
+                                        "attack",
+                                        "kind",
+                                        "cover",
+                                        "concealment",
+                                        "results",
+                                        "path",
+                                        "mode",
+                                        "end_facing",
+                                        "withdraw",
+                                        "facing",
+                                        "squares",
+                                        "reduction_squares",
+                                        "fall_prone_at",
+                                        "voluntarily_prone",
+                                        "height_ft",
+                                        "surface",
+                                        "per_die",
+                                        "deliberate",
+                                        "acrobatics_success",
+                                        "water_depth_ft",
+                                        "dive",
+                                        "dive_success",
+                                        "condition",
+                                        "rounds",
+                                        NULL};
+    codec_reject_unknown(in, "", known, x->e);
+    int type = codec_get_enum(in, "", "type", types, true, -1, x->e);
+    const char *actor_id = NULL;
+    codec_get_string(in, "", "actor", true, 64, &actor_id, x->e);
+    json_t *actor = actor_id ? find(x->state, actor_id, NULL) : NULL;
+    if (actor_id != NULL && actor == NULL)
+        svc_errors_add(x->e, "/actor", "names no combatant");
+    if (svc_errors_any(x->e) || type < 0 || actor == NULL)
+        return NULL;
+    bool aoo = type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Forced movement and falls happen to a creature whenever they happen. */
+    if (!check_turn(x, actor_id, aoo || type == 4 || type == 5))
+        return NULL;
+    if (type != 4 && type != 5 && is_down(actor)) {
+        svc_errors_add(x->e, "/actor", "is unconscious or helpless");
+        return NULL;
+    }
+    switch (type) {
+    case 0: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+            return NULL;
+        return action_attack(x, in, actor);
+    }
+    case 1:
+    case 2:
+    case 4: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
+        if (type == 4) {
+            long long sq = 0;
+            codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
+            static const char *const kinds[] = {"push", "pull", "slide", NULL};
+            codec_get_enum(in, "", "kind", kinds, true, 0, x->e);
+        }
+        if (svc_errors_any(x->e))
+            return NULL;
+        if (type == 2)
+            return action_move(x, in, actor, "five_foot_step");
+        if (type == 4)
+            return action_forced(x, in, actor);
+        static const char *const modes[] = {"move",     "double_move", "run", "charge",
+                                            "withdraw", "crawl",       NULL};
+        int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
+        if (svc_errors_any(x->e))
+            return NULL;
+        return action_move(x, in, actor, modes[m]);
+    }
+    case 3: {
+        long long f = 0;
+        if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
+            return NULL;
+        /* 000 Changing Facing: once as a free action, or as a move action. */
+        return outcome(json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
+                       json_pack("[o]", effect_set(actor_id, json_pack("{s:I}", "facing", f))));
+    }
+    case 5: {
+        long long h = 0;
+        if (!codec_get_int(in, "", "height_ft", true, 0, 1000000, &h, x->e))
+            return NULL;
+        return action_fall(x, in, actor);
+    }
+    case 6: {
+        /* A condition for a number of rounds: 004's "Effects that last a certain number of
+         * rounds end just before the same initiative count that they began on." */
+        json_t *target = find(x->state, str(in, "target"), NULL);
+        int ci = codec_get_enum(in, "", "condition", defender_conditions, true, -1, x->e);
+        long long rounds = 0;
+        bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
+        if (target == NULL)
+            svc_errors_add(x->e, "/target", "names no combatant");
+        if (svc_errors_any(x->e) || ci < 0 || target == NULL)
+            return NULL;
+        json_t *fields = json_pack("{s:o}", "conditions",
+                                   conditions_with(target, defender_conditions[ci], true));
+        if (timed) {
+            json_t *list = json_deep_copy(json_object_get(target, "timed"));
+            if (list == NULL)
+                list = json_array();
+            json_t *turn = json_object_get(x->state, "turn");
+            json_array_append_new(
+                list, json_pack("{s:s, s:I, s:I}", "condition", defender_conditions[ci],
+                                "ends_round", num(x->state, "round") + rounds, "ends_turn",
+                                json_is_integer(turn) ? json_integer_value(turn) : 0));
+            json_object_set_new(fields, "timed", list);
+        }
+        return outcome(json_pack("{s:s, s:s, s:I}", "target", str(target, "id"), "condition",
+                                 defender_conditions[ci], "rounds", rounds),
+                       json_pack("[o]", effect_set(str(target, "id"), fields)));
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* Resolves an event of `kind` against state (the state before it). */
+static json_t *resolve(const struct svc_request *req, json_t *state, const char *kind, json_t *in,
+                       long long seq, struct svc_errors *e)
+{
+    struct resolve_ctx x = {.req = req, .state = state, .seq = seq, .e = e};
+    if (strcmp(kind, "combatant_added") == 0)
+        return resolve_add(&x, in);
+    if (strcmp(kind, "combatant_updated") == 0)
+        return resolve_update(&x, in);
+    if (strcmp(kind, "combatant_removed") == 0)
+        return resolve_remove(&x, in);
+    if (strcmp(kind, "initiative") == 0)
+        return resolve_initiative(&x, in);
+    if (strcmp(kind, "next_turn") == 0)
+        return resolve_next_turn(&x, in);
+    if (strcmp(kind, "action") == 0)
+        return resolve_action(&x, in);
+    svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    return NULL;
+}
+
+/* ---- HTTP plumbing: auth, versions, replays ---- */
+
+static void etag_of(int64_t version, char *out, size_t n)
+{
+    snprintf(out, n, "\"v%lld\"", (long long)version);
+}
+
+/* The If-Match version: >= 0, -1 when absent, -2 when unreadable. */
+static int64_t if_match(const struct svc_request *req)
+{
+    const char *h = svc_request_header(req, "If-Match");
+    if (h == NULL)
+        return -1;
+    long long v = -1;
+    char tail = 0;
+    if (sscanf(h, "\"v%lld\"%c", &v, &tail) != 1 || v < 0)
+        return -2;
+    return v;
+}
+
+/* The bearer token's hash; false (with the 401 in res) when absent or malformed. */
+static bool bearer(const struct svc_request *req, struct svc_response *res,
+                   unsigned char hash[AUTH_HASH_LEN])
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t == NULL) {
+        svc_problem(res, SVC_PROBLEM_UNAUTHORIZED,
+                    "send Authorization: Bearer <the token you got when creating the encounter>",
+                    NULL);
+        svc_response_add_header(res, "WWW-Authenticate", "Bearer realm=\"tactics\"");
+        return false;
+    }
+    auth_sha256(t, n, hash);
+    return true;
+}
+
+static bool db_failed(struct svc_response *res, int rc)
+{
+    if (rc == DB_OK)
+        return false;
+    if (rc == DB_ERR_NOT_FOUND)
+        svc_problem(res, SVC_PROBLEM_NOT_FOUND, "no such encounter", NULL);
+    else
+        svc_problem(res, SVC_PROBLEM_NOT_READY, "the database did not answer; try again", NULL);
+    return true;
+}
+
+static bool id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9')))
+            return false;
+    return true;
+}
+
+/* Loads the encounter named by the path. */
+static bool load(const struct svc_request *req, struct svc_response *res, struct db_encounter *enc,
+                 json_t **state)
+{
+    const char *id = req->params[0];
+    if (!id_ok(id)) {
+        svc_problem(res, SVC_PROBLEM_NOT_FOUND, "no such encounter", NULL);
+        return false;
+    }
+    if (db_failed(res, db_encounter_get(req->ctx->db, id, enc)))
+        return false;
+    *state = json_loads(enc->state_json, 0, NULL);
+    free(enc->state_json);
+    enc->state_json = NULL;
+    if (*state == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return false;
+    }
+    return true;
+}
+
+/* The answer to a write: the encounter's new version and state, with its ETag. */
+static json_t *write_answer(const char *id, int64_t version, json_t *event, json_t *state)
+{
+    return json_pack("{s:s, s:I, s:O, s:O}", "id", id, "version", (json_int_t)version, "event",
+                     event, "state", state);
+}
+
+static void respond_with_etag(struct svc_response *res, unsigned status, json_t *doc,
+                              int64_t version)
+{
+    svc_respond_json(res, status, doc);
+    char etag[32];
+    etag_of(version, etag, sizeof etag);
+    svc_response_add_header(res, "ETag", etag);
+}
+
+/* The hash of what was asked: method, path and body. */
+static void request_hash(const struct svc_request *req, unsigned char out[AUTH_HASH_LEN])
+{
+    size_t n = strlen(req->method) + strlen(req->path) + req->body_len + 2;
+    char *buf = malloc(n + 1);
+    if (buf == NULL) {
+        memset(out, 0, AUTH_HASH_LEN);
+        return;
+    }
+    int k = snprintf(buf, n + 1, "%s %s\n", req->method, req->path);
+    memcpy(buf + k, req->body, req->body_len);
+    auth_sha256(buf, (size_t)k + req->body_len, out);
+    free(buf);
+}
+
+/* Answers a retry from its stored replay; true when it did. */
+static bool replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r)
+{
+    unsigned char h[AUTH_HASH_LEN];
+    request_hash(req, h);
+    if (!auth_equal(h, r->request_hash, AUTH_HASH_LEN)) {
+        svc_problem(res, SVC_PROBLEM_CONFLICT,
+                    "this Idempotency-Key was used with a different request", NULL);
+    } else {
+        svc_respond_raw(res, (unsigned)r->status, "application/json", r->body, strlen(r->body));
+        char etag[32];
+        etag_of(r->version, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+        svc_response_add_header(res, "Idempotent-Replayed", "true");
+    }
+    free(r->body);
+    r->body = NULL;
+    return true;
+}
+
+/* Reads Idempotency-Key into r (scope: the token's hash). Returns false after answering
+ * (a replay, a bad key, or a database failure); *use says whether a key was given. */
+static bool idempotency(const struct svc_request *req, struct svc_response *res,
+                        const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use)
+{
+    const char *key = svc_request_header(req, "Idempotency-Key");
+    *use = key != NULL;
+    if (key == NULL)
+        return true;
+    size_t n = strlen(key);
+    if (n == 0 || n > 128) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "", "Idempotency-Key must be 1 to 128 characters");
+        svc_errors_respond(&e, res);
+        return false;
+    }
+    memset(r, 0, sizeof *r);
+    memcpy(r->scope, scope, AUTH_HASH_LEN);
+    r->key = key;
+    int rc = db_replay_get(req->ctx->db, r);
+    if (rc == DB_OK)
+        return !replayed(req, res, r);
+    if (rc != DB_ERR_NOT_FOUND) {
+        db_failed(res, rc);
+        return false;
+    }
+    request_hash(req, r->request_hash);
+    return true;
+}
+
+/* Authorizes a write to the loaded encounter: its own token. */
+static bool authorize_owner(const struct svc_request *req, struct svc_response *res,
+                            const struct db_encounter *enc, unsigned char hash[AUTH_HASH_LEN])
+{
+    if (!bearer(req, res, hash))
+        return false;
+    if (!auth_equal(hash, enc->token_hash, AUTH_HASH_LEN)) {
+        svc_problem(res, SVC_PROBLEM_FORBIDDEN, NULL, NULL);
+        return false;
+    }
+    return true;
+}
+
+/* Checks If-Match against the loaded encounter's version. */
+static bool check_if_match(const struct svc_request *req, struct svc_response *res,
+                           const struct db_encounter *enc)
+{
+    int64_t v = if_match(req);
+    if (v == -1) {
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_REQUIRED, NULL, NULL);
+        return false;
+    }
+    if (v != enc->version) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the encounter is at version %lld",
+                 (long long)enc->version);
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
+        char etag[32];
+        etag_of(enc->version, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+        return false;
+    }
+    return true;
+}
+
+/* Resolves one event on the stored encounter and appends it: the common path of every write
+ * after creation. `in` is stolen. */
+static void write_event(const struct svc_request *req, struct svc_response *res, const char *kind,
+                        json_t *in, unsigned status)
+{
+    struct db_encounter enc;
+    json_t *state = NULL, *ev = NULL;
+    unsigned char hash[AUTH_HASH_LEN];
+    struct db_replay replay;
+    bool use_replay = false;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    /* A retry with its Idempotency-Key gets its first answer even though the version has
+     * moved on since: the key is looked up before If-Match is checked. */
+    if (!load(req, res, &enc, &state) || !authorize_owner(req, res, &enc, hash) ||
+        !idempotency(req, res, hash, &replay, &use_replay) || !check_if_match(req, res, &enc))
+        goto out;
+    int64_t seq = enc.version + 1;
+    ev = resolve(req, state, kind, in, seq, &e);
+    if (ev == NULL) {
+        if (!svc_errors_any(&e))
+            svc_errors_add(&e, "", "the request cannot be applied");
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    json_t *payload =
+        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
+                  "effects", json_object_get(ev, "effects"));
+    fold(state, json_object_get(ev, "effects"));
+    json_t *event = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)seq, "kind", kind, "result",
+                              json_object_get(ev, "result"));
+    json_t *answer = write_answer(enc.id, seq, event, state);
+    json_decref(event);
+    char *payload_text = json_dumps(payload, JSON_COMPACT);
+    char *state_text = json_dumps(state, JSON_COMPACT);
+    char *answer_text = json_dumps(answer, JSON_COMPACT);
+    json_decref(payload);
+    int64_t current = 0;
+    int rc = DB_ERR_NOMEM;
+    if (payload_text && state_text && answer_text) {
+        replay.status = (int)status;
+        replay.version = seq;
+        replay.body = answer_text;
+        rc = db_encounter_append(req->ctx->db, enc.id, enc.version, kind, payload_text, state_text,
+                                 use_replay ? &replay : NULL, &current);
+    }
+    free(payload_text);
+    free(state_text);
+    if (rc == DB_OK) {
+        svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));
+        char etag[32];
+        etag_of(seq, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+    } else if (rc == DB_ERR_REPLAY) {
+        replayed(req, res, &replay);
+    } else if (rc == DB_ERR_CONFLICT) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the encounter is at version %lld", (long long)current);
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
+        char etag[32];
+        etag_of(current, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+    } else {
+        db_failed(res, rc);
+    }
+    free(answer_text);
+    json_decref(answer);
+out:
+    svc_errors_free(&e);
+    json_decref(ev);
+    json_decref(state);
+    json_decref(in);
+}
+
+/* Parses a write's JSON body (an object). NULL after answering. */
+static json_t *body_object(const struct svc_request *req, struct svc_response *res, bool optional)
+{
+    if (optional && req->body_len == 0)
+        return json_object();
+    json_t *body = svc_parse_json_body(req, res);
+    if (body != NULL && !json_is_object(body)) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "", "must be a JSON object");
+        svc_errors_respond(&e, res);
+        json_decref(body);
+        return NULL;
+    }
+    return body;
+}
+
+/* ---- handlers ---- */
+
+void svc_handle_encounter_create(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "name", "map", "seed", NULL};
+    json_t *body;
+    struct svc_errors e;
+    json_t *state = NULL, *payload = NULL, *answer = NULL;
+    char *state_text = NULL, *payload_text = NULL, *answer_text = NULL;
+    if (!svc_decode_begin(req, res, known, &body, &e)) {
+        svc_errors_free(&e);
+        json_decref(body);
+        return;
+    }
+    unsigned char hash[AUTH_HASH_LEN];
+    char token[AUTH_TOKEN_LEN + 1] = "";
+    bool minted = svc_request_header(req, "Authorization") == NULL;
+    if (!minted && !bearer(req, res, hash))
+        goto out;
+    struct db_replay replay;
+    bool use_replay = false;
+    if (minted && svc_request_header(req, "Idempotency-Key") != NULL) {
+        /* The answer holds the new token, and tokens are only ever stored hashed. */
+        svc_errors_add(&e, "",
+                       "an idempotent create needs Authorization with a token you hold (32 to "
+                       "128 of A-Za-z0-9._~-): the answer to replay must not hold a new token");
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    if (!minted && !idempotency(req, res, hash, &replay, &use_replay))
+        goto out;
+    struct svc_rules rules;
+    svc_decode_rules(body, &rules, &e);
+    const char *name = "";
+    codec_get_string(body, "", "name", false, 200, &name, &e);
+    long long seed = -1;
+    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
+    /* The map: the movement endpoints' own decoder checks it (limits included). */
+    json_t *map = json_object_get(body, "map");
+    if (map == NULL) {
+        svc_errors_add(&e, "/map", "is required");
+    } else {
+        json_t *rules_in = json_object_get(body, "rules");
+        json_t *probe = json_pack("{s:o, s:O, s:{s:i, s:i, s:{s:i}}, s:s}", "rules",
+                                  rules_in ? json_incref(rules_in) : json_object(), "map", map,
+                                  "mover", "x", 0, "y", 0, "speeds", "walk", 0, "mode", "move");
+        unsigned status = 0;
+        json_t *ans = rule(req, svc_handle_move_reach, "/v1/movement/reach", probe, &status);
+        size_t i;
+        json_t *err;
+        json_array_foreach(json_object_get(ans, "errors"), i, err)
+        {
+            const char *p = str(err, "pointer");
+            if (strncmp(p, "/map", 4) == 0)
+                svc_errors_add(&e, p, "%s", str(err, "message"));
+        }
+        json_decref(ans);
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    if (seed < 0) {
+        uint64_t r = 0;
+        if (!auth_random(&r, sizeof r)) {
+            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            goto out;
+        }
+        seed = (long long)(r % (uint64_t)(SEED_MAX + 1));
+    }
+    char id[AUTH_ID_LEN + 1];
+    if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
+    }
+    if (minted)
+        auth_sha256(token, strlen(token), hash);
+    json_t *rules_echo = svc_encode_rules(&rules);
+    state = json_pack("{s:s, s:o, s:O, s:I, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}", "name", name,
+                      "rules", rules_echo, "map", map, "seed", (json_int_t)seed, "round", 0, "turn",
+                      "started", 0, "order", "surprise", 0, "aware", "combatants");
+    json_t *effects = json_pack("[{s:s, s:O}]", "op", "init", "state", state);
+    payload = json_pack("{s:O, s:{s:s}, s:o}", "input", body, "result", "created", id, "effects",
+                        effects);
+    answer = json_pack("{s:s, s:i, s:O}", "id", id, "version", 1, "state", state);
+    if (minted)
+        json_object_set_new(answer, "token", json_string(token));
+    state_text = json_dumps(state, JSON_COMPACT);
+    answer_text = json_dumps(answer, JSON_COMPACT);
+    payload_text = json_dumps(payload, JSON_COMPACT);
+    char *rules_text = json_dumps(json_object_get(state, "rules"), JSON_COMPACT);
+    int rc = DB_ERR_NOMEM;
+    if (state_text && answer_text && payload_text && rules_text) {
+        if (use_replay)
+            replay.status = 201, replay.version = 1, replay.body = answer_text;
+        rc = db_encounter_create(req->ctx->db, id, hash, rules_text, state_text, "created",
+                                 payload_text, use_replay ? &replay : NULL);
+    }
+    free(rules_text);
+    if (rc == DB_ERR_REPLAY) {
+        replayed(req, res, &replay);
+    } else if (!db_failed(res, rc)) {
+        svc_respond_raw(res, 201, "application/json", answer_text, strlen(answer_text));
+        char etag[32], loc[96];
+        etag_of(1, etag, sizeof etag);
+        snprintf(loc, sizeof loc, "/v1/encounters/%s", id);
+        svc_response_add_header(res, "ETag", etag);
+        svc_response_add_header(res, "Location", loc);
+    }
+out:
+    free(state_text);
+    free(payload_text);
+    free(answer_text);
+    json_decref(state);
+    json_decref(payload);
+    json_decref(answer);
+    svc_errors_free(&e);
+    json_decref(body);
+}
+
+void svc_handle_encounter_get(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    if (!load(req, res, &enc, &state))
+        return;
+    json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", enc.id, "version",
+                            (json_int_t)enc.version, "created_at", enc.created_at, "state", state);
+    respond_with_etag(res, 200, doc, enc.version);
+}
+
+void svc_handle_encounter_delete(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    unsigned char hash[AUTH_HASH_LEN];
+    if (!load(req, res, &enc, &state))
+        return;
+    json_decref(state);
+    if (!authorize_owner(req, res, &enc, hash) || !check_if_match(req, res, &enc))
+        return;
+    int64_t current = 0;
+    int rc = db_encounter_delete(req->ctx->db, enc.id, enc.version, &current);
+    if (rc == DB_ERR_CONFLICT) {
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, "the encounter changed meanwhile", NULL);
+        return;
+    }
+    if (db_failed(res, rc))
+        return;
+    res->status = 204;
+}
+
+struct list_acc {
+    json_t *items;
+};
+
+static int list_item(void *ud, const char *id, const char *created_at, int64_t version)
+{
+    struct list_acc *a = ud;
+    json_array_append_new(a->items, json_pack("{s:s, s:s, s:I}", "id", id, "created_at", created_at,
+                                              "version", (json_int_t)version));
+    return 0;
+}
+
+/* ?limit (1..500, default 100) */
+static int page_limit(const struct svc_request *req, struct svc_errors *e)
+{
+    const char *l = svc_request_query(req, "limit");
+    if (l == NULL)
+        return DEFAULT_PAGE;
+    char *end = NULL;
+    long v = strtol(l, &end, 10);
+    if (end == l || *end != '\0' || v < 1 || v > MAX_PAGE) {
+        svc_errors_add(e, "", "query limit must be 1 to %d", MAX_PAGE);
+        return DEFAULT_PAGE;
+    }
+    return (int)v;
+}
+
+void svc_handle_encounter_list(const struct svc_request *req, struct svc_response *res)
+{
+    unsigned char hash[AUTH_HASH_LEN];
+    if (!bearer(req, res, hash))
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    int limit = page_limit(req, &e);
+    const char *after = svc_request_query(req, "after");
+    if (after != NULL && !id_ok(after))
+        svc_errors_add(&e, "", "query after must be an encounter id");
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        return;
+    }
+    svc_errors_free(&e);
+    struct list_acc a = {json_array()};
+    if (db_failed(res, db_encounter_list(req->ctx->db, hash, after, limit + 1, list_item, &a))) {
+        json_decref(a.items);
+        return;
+    }
+    json_t *next = json_null();
+    if (json_array_size(a.items) > (size_t)limit) {
+        json_array_remove(a.items, (size_t)limit);
+        next = json_string(str(json_array_get(a.items, (size_t)limit - 1), "id"));
+    }
+    svc_respond_json(res, 200, json_pack("{s:o, s:o}", "encounters", a.items, "next_after", next));
+}
+
+void svc_handle_encounter_add_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "combatant_added", body, 201);
+}
+
+void svc_handle_encounter_update_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "combatant_updated",
+                    json_pack("{s:s, s:o}", "id", req->params[1], "fields", body), 200);
+}
+
+void svc_handle_encounter_remove_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    write_event(req, res, "combatant_removed", json_pack("{s:s}", "id", req->params[1]), 200);
+}
+
+void svc_handle_encounter_initiative(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, true);
+    if (body == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    static const char *const known[] = {"aware", "results", NULL};
+    codec_reject_unknown(body, "", known, &e);
+    json_t *list;
+    if (codec_get_array(body, "", "aware", false, MAX_COMBATANTS, &list, &e)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(list, i, v)
+        {
+            if (!json_is_string(v)) {
+                char p[32];
+                snprintf(p, sizeof p, "/aware/%zu", i);
+                svc_errors_add(&e, p, "must be a combatant id");
+            }
+        }
+    }
+    if (codec_get_array(body, "", "results", false, 2 * MAX_COMBATANTS, &list, &e)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(list, i, v)
+        {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 20) {
+                char p[32];
+                snprintf(p, sizeof p, "/results/%zu", i);
+                svc_errors_add(&e, p, "must be a die result");
+            }
+        }
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        json_decref(body);
+        return;
+    }
+    svc_errors_free(&e);
+    write_event(req, res, "initiative", body, 200);
+}
+
+void svc_handle_encounter_next_turn(const struct svc_request *req, struct svc_response *res)
+{
+    if (req->body_len > 0) {
+        json_t *body = body_object(req, res, true);
+        if (body == NULL)
+            return;
+        if (json_object_size(body) > 0) {
+            struct svc_errors e;
+            svc_errors_init(&e);
+            svc_errors_add(&e, "", "takes no members");
+            svc_errors_respond(&e, res);
+            json_decref(body);
+            return;
+        }
+        json_decref(body);
+    }
+    write_event(req, res, "next_turn", json_object(), 200);
+}
+
+void svc_handle_encounter_action(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "action", body, 200);
+}
+
+struct events_acc {
+    json_t *list;
+    json_t *state; /* folding: the state so far */
+    int64_t last;
+};
+
+static int event_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                      const char *created_at)
+{
+    struct events_acc *a = ud;
+    json_t *p = json_loads(payload, 0, NULL);
+    if (a->state != NULL)
+        fold(a->state, json_object_get(p, "effects"));
+    if (a->list != NULL)
+        json_array_append_new(a->list, json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq,
+                                                 "kind", kind, "created_at", created_at, "payload",
+                                                 p ? p : json_null()));
+    else
+        json_decref(p);
+    a->last = seq;
+    return 0;
+}
+
+void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    if (!load(req, res, &enc, &state))
+        return;
+    json_decref(state);
+    struct svc_errors e;
+    svc_errors_init(&e);
+    int limit = page_limit(req, &e);
+    long long after = 0;
+    const char *a = svc_request_query(req, "after");
+    if (a != NULL) {
+        char *end = NULL;
+        after = strtoll(a, &end, 10);
+        if (end == a || *end != '\0' || after < 0)
+            svc_errors_add(&e, "", "query after must be an event number");
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        return;
+    }
+    svc_errors_free(&e);
+    struct events_acc acc = {.list = json_array()};
+    if (db_failed(res,
+                  db_events(req->ctx->db, enc.id, after, INT64_MAX, limit, event_item, &acc))) {
+        json_decref(acc.list);
+        return;
+    }
+    json_t *next = acc.last < enc.version && json_array_size(acc.list) > 0 ? json_integer(acc.last)
+                                                                           : json_null();
+    respond_with_etag(res, 200,
+                      json_pack("{s:s, s:I, s:o, s:o}", "id", enc.id, "version",
+                                (json_int_t)enc.version, "events", acc.list, "next_after", next),
+                      enc.version);
+}
+
+/* The fold of events 1..upto. */
+static json_t *state_at(const struct svc_request *req, const char *id, int64_t upto, int *rc)
+{
+    struct events_acc acc = {.state = json_object()};
+    *rc = db_events(req->ctx->db, id, 0, upto, INT32_MAX, event_item, &acc);
+    return acc.state;
+}
+
+void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *stored;
+    if (!load(req, res, &enc, &stored))
+        return;
+    long long at = enc.version;
+    const char *q = svc_request_query(req, "at");
+    if (q != NULL) {
+        char *end = NULL;
+        at = strtoll(q, &end, 10);
+        if (end == q || *end != '\0' || at < 1 || at > enc.version) {
+            struct svc_errors e;
+            svc_errors_init(&e);
+            svc_errors_add(&e, "", "query at must be an event number from 1 to %lld",
+                           (long long)enc.version);
+            svc_errors_respond(&e, res);
+            json_decref(stored);
+            return;
+        }
+    }
+    int rc;
+    json_t *state = state_at(req, enc.id, at, &rc);
+    if (db_failed(res, rc)) {
+        json_decref(state);
+        json_decref(stored);
+        return;
+    }
+    json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", enc.id, "at", (json_int_t)at, "version",
+                            (json_int_t)enc.version, "state", state);
+    json_decref(stored);
+    respond_with_etag(res, 200, doc, enc.version);
+}
+
+struct verify_acc {
+    const struct svc_request *req;
+    json_t *state;
+    json_t *mismatches;
+    int64_t checked;
+};
+
+static int verify_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                       const char *created_at)
+{
+    (void)created_at;
+    struct verify_acc *a = ud;
+    json_t *p = json_loads(payload, 0, NULL);
+    if (p == NULL) {
+        json_array_append_new(a->mismatches,
+                              json_pack("{s:I, s:s}", "seq", (json_int_t)seq, "why", "unreadable"));
+        return 0;
+    }
+    if (strcmp(kind, "created") != 0) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        json_t *again = resolve(a->req, a->state, kind, json_object_get(p, "input"), seq, &e);
+        const char *why = NULL;
+        if (again == NULL)
+            why = "the event no longer resolves against the state before it";
+        else if (!json_equal(json_object_get(again, "result"), json_object_get(p, "result")))
+            why = "the ruling differs";
+        else if (!json_equal(json_object_get(again, "effects"), json_object_get(p, "effects")))
+            why = "the effects differ";
+        if (why != NULL)
+            json_array_append_new(
+                a->mismatches,
+                json_pack("{s:I, s:s, s:s}", "seq", (json_int_t)seq, "kind", kind, "why", why));
+        json_decref(again);
+        svc_errors_free(&e);
+    }
+    fold(a->state, json_object_get(p, "effects"));
+    json_decref(p);
+    a->checked++;
+    return 0;
+}
+
+/* Re-resolves every event from the state before it with the same dice. */
+void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *stored;
+    if (!load(req, res, &enc, &stored))
+        return;
+    struct verify_acc a = {.req = req, .state = json_object(), .mismatches = json_array()};
+    int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, verify_item, &a);
+    if (!db_failed(res, rc)) {
+        bool state_ok = json_equal(a.state, stored);
+        bool ok = state_ok && json_array_size(a.mismatches) == 0 && a.checked == enc.version;
+        json_t *doc =
+            json_pack("{s:s, s:I, s:b, s:I, s:b, s:O}", "id", enc.id, "version",
+                      (json_int_t)enc.version, "ok", ok, "events_checked", (json_int_t)a.checked,
+                      "state_matches", state_ok, "mismatches", a.mismatches);
+        respond_with_etag(res, 200, doc, enc.version);
+    }
+    json_decref(a.state);
+    json_decref(a.mismatches);
+    json_decref(stored);
+}
+
+void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *stored;
+    if (!load(req, res, &enc, &stored))
+        return;
+    struct events_acc acc = {.list = json_array()};
+    int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, event_item, &acc);
+    if (db_failed(res, rc)) {
+        json_decref(acc.list);
+        json_decref(stored);
+        return;
+    }
+    json_t *events = json_array();
+    size_t i;
+    json_t *ev;
+    json_array_foreach(acc.list, i, ev)
+    {
+        json_array_append_new(events,
+                              json_pack("{s:O, s:O, s:O}", "seq", json_object_get(ev, "seq"),
+                                        "kind", json_object_get(ev, "kind"), "payload",
+                                        json_object_get(ev, "payload")));
+    }
+    json_decref(acc.list);
+    json_t *doc =
+        json_pack("{s:s, s:s, s:I, s:o, s:o}", "format", "tactics-encounter/1", "id", enc.id,
+                  "version", (json_int_t)enc.version, "events", events, "state", stored);
+    respond_with_etag(res, 200, doc, enc.version);
+}
+
+/* Imports an exported encounter under a new id: every event is re-resolved from the state
+ * before it (as verify does) and must come out the same, so an import cannot smuggle in a
+ * ruling this server would not make. */
+void svc_handle_encounter_import(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"format", "id", "version", "events", "state", NULL};
+    json_t *body;
+    struct svc_errors e;
+    if (!svc_decode_begin(req, res, known, &body, &e)) {
+        svc_errors_free(&e);
+        json_decref(body);
+        return;
+    }
+    unsigned char hash[AUTH_HASH_LEN];
+    char token[AUTH_TOKEN_LEN + 1] = "";
+    bool minted = svc_request_header(req, "Authorization") == NULL;
+    json_t *state = json_object();
+    const char **kinds = NULL;
+    char **payloads = NULL;
+    size_t n = 0;
+    if (!minted && !bearer(req, res, hash))
+        goto out;
+    const char *format = NULL;
+    if (codec_get_string(body, "", "format", true, 64, &format, &e) &&
+        strcmp(format, "tactics-encounter/1") != 0)
+        svc_errors_add(&e, "/format", "must be tactics-encounter/1");
+    json_t *events = NULL;
+    codec_get_array(body, "", "events", true, MAX_IMPORT, &events, &e);
+    n = json_array_size(events);
+    if (events != NULL && n == 0)
+        svc_errors_add(&e, "/events", "must hold at least the created event");
+    kinds = calloc(n + 1, sizeof *kinds);
+    payloads = calloc(n + 1, sizeof *payloads);
+    for (size_t i = 0; i < n && !svc_errors_any(&e); i++) {
+        json_t *ev = json_array_get(events, i);
+        char p[48];
+        snprintf(p, sizeof p, "/events/%zu", i);
+        const char *kind = str(ev, "kind");
+        json_t *payload = json_object_get(ev, "payload");
+        if (!json_is_object(ev) || num(ev, "seq") != (long long)i + 1 || !json_is_object(payload) ||
+            (i == 0) != (strcmp(kind, "created") == 0)) {
+            svc_errors_add(&e, p, "must be event %zu of the export, the first one created", i + 1);
+            break;
+        }
+        if (i > 0) {
+            struct svc_errors re;
+            svc_errors_init(&re);
+            json_t *again =
+                resolve(req, state, kind, json_object_get(payload, "input"), (long long)i + 1, &re);
+            svc_errors_free(&re);
+            bool same =
+                again != NULL &&
+                json_equal(json_object_get(again, "result"), json_object_get(payload, "result")) &&
+                json_equal(json_object_get(again, "effects"), json_object_get(payload, "effects"));
+            json_decref(again);
+            if (!same) {
+                svc_errors_add(&e, p, "does not re-resolve to the same ruling and effects");
+                break;
+            }
+        } else {
+            json_t *init = json_array_get(json_object_get(payload, "effects"), 0);
+            if (strcmp(str(init, "op"), "init") != 0 ||
+                !json_is_object(json_object_get(init, "state"))) {
+                svc_errors_add(&e, p, "must start with the initial state");
+                break;
+            }
+        }
+        fold(state, json_object_get(payload, "effects"));
+        kinds[i] = kind;
+        payloads[i] = json_dumps(payload, JSON_COMPACT);
+    }
+    if (!svc_errors_any(&e) && json_object_get(body, "state") &&
+        !json_equal(json_object_get(body, "state"), state))
+        svc_errors_add(&e, "/state", "is not the fold of the events");
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    char id[AUTH_ID_LEN + 1];
+    if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
+    }
+    if (minted)
+        auth_sha256(token, strlen(token), hash);
+    char *state_text = json_dumps(state, JSON_COMPACT);
+    char *rules_text = json_dumps(json_object_get(state, "rules"), JSON_COMPACT);
+    int rc = state_text && rules_text
+                 ? db_encounter_import(req->ctx->db, id, hash, rules_text, state_text, (int)n,
+                                       kinds, (const char *const *)payloads)
+                 : DB_ERR_NOMEM;
+    free(state_text);
+    free(rules_text);
+    if (!db_failed(res, rc)) {
+        json_t *doc =
+            json_pack("{s:s, s:I, s:O}", "id", id, "version", (json_int_t)n, "state", state);
+        if (minted)
+            json_object_set_new(doc, "token", json_string(token));
+        respond_with_etag(res, 201, doc, (int64_t)n);
+        char loc[96];
+        snprintf(loc, sizeof loc, "/v1/encounters/%s", id);
+        svc_response_add_header(res, "Location", loc);
+    }
+out:
+    for (size_t i = 0; payloads && i < n; i++)
+        free(payloads[i]);
+    free(payloads);
+    free(kinds);
+    json_decref(state);
+    svc_errors_free(&e);
+    json_decref(body);
+}

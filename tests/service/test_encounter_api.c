@@ -1,0 +1,387 @@
+/* Encounters over HTTP: a whole fight played, replayed and verified; auth, concurrency,
+ * idempotency; export and import; and a server killed with SIGKILL mid-stream. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(encounter_api);
+
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+/* Sends a request with the encounter's token and If-Match; returns the parsed body. */
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    char path[160], headers[320];
+    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s",
+             e->token, e->version, body ? "Content-Type: application/json\r\n" : "");
+    struct http_response r;
+    http_request(&srv, method, path, headers, body, &r);
+    cr_assert_eq(r.status, status, "%s %s: %d %s", method, path, r.status, r.body);
+    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
+    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
+        strcmp(method, "GET") != 0)
+        e->version = num(doc, "version");
+    http_response_free(&r);
+    return doc;
+}
+
+static void create(struct enc *e, const char *body)
+{
+    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
+    e->version = num(doc, "version");
+    cr_assert_eq(strlen(e->token), 64);
+    cr_assert_eq(strlen(e->id), 32);
+    json_decref(doc);
+}
+
+static const char *const fighter =
+    "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":\"longsword\","
+    "\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}";
+static const char *const goblin =
+    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
+    "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
+
+static json_t *combatant(json_t *state, const char *id)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(state, "combatants"), i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+/* Create, add combatants, roll initiative (dice rolled at the table), take turns, move,
+ * attack; then rebuild the state after several events and verify the whole log. */
+Test(encounter_api, a_whole_encounter_played_and_replayed)
+{
+    struct enc e;
+    create(&e, "{\"name\":\"Goblin ambush\",\"map\":{\"width\":10,\"height\":10},\"seed\":42}");
+    json_t *snap[16] = {0};
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    /* 004: a Dexterity check each; a tie (15 and 15) goes to the higher Dexterity. */
+    json_t *doc = call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *order = json_object_get(result, "order");
+    cr_assert_str_eq(json_string_value(json_array_get(order, 0)), "goblin");
+    cr_assert_eq(num(json_array_get(json_object_get(result, "rolls"), 0), "total"), 15);
+    json_t *state = json_object_get(doc, "state");
+    json_t *c = combatant(state, "fighter");
+    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(c, "conditions"), 0)),
+                     "flat_footed"); /* 004: "At the start of a battle each ... is flat-footed" */
+    snap[4] = json_deep_copy(state);
+    json_decref(doc);
+    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
+                     "goblin");
+    cr_assert_eq(json_array_size(json_object_get(combatant(json_object_get(doc, "state"), "goblin"),
+                                                 "conditions")),
+                 0); /* its first turn: no longer flat-footed */
+    json_decref(doc);
+    /* Out of turn: refused, nothing written. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\"}", 422);
+    json_decref(doc);
+    /* An illegal move: refused with the step and the rule, nothing written. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"move\",\"path\":[{\"x\":3,"
+               "\"y\":5},{\"x\":4,\"y\":5},{\"x\":5,\"y\":5}]}",
+               422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "/path/2"));
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"move\",\"path\":[{\"x\":3,"
+               "\"y\":5},{\"x\":4,\"y\":5}]}",
+               200);
+    c = combatant(json_object_get(doc, "state"), "goblin");
+    cr_assert_eq(num(c, "x"), 4);
+    snap[6] = json_deep_copy(json_object_get(doc, "state"));
+    json_decref(doc);
+    /* The attack: the fighter is flat-footed (it has not acted yet), d20 13 + 2 = 15 hits AC
+     * 15 (10 + 5 armor), 1d6 rolls 4. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[13,"
+               "4]}",
+               200);
+    result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert(json_is_true(json_object_get(result, "hit")));
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "hp"), 16);
+    json_decref(doc);
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200));
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\"}", 200);
+    snap[9] = json_deep_copy(json_object_get(doc, "state"));
+    json_decref(doc);
+    cr_assert_eq(e.version, 9);
+
+    /* The state after events 4, 6 and 9, rebuilt from the log, equals what was answered. */
+    int ats[] = {4, 6, 9};
+    for (int k = 0; k < 3; k++) {
+        char q[32];
+        snprintf(q, sizeof q, "/state?at=%d", ats[k]);
+        doc = call(&e, "GET", q, NULL, 200);
+        cr_assert(json_equal(json_object_get(doc, "state"), snap[ats[k]]), "at %d", ats[k]);
+        json_decref(doc);
+        json_decref(snap[ats[k]]);
+    }
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    cr_assert_eq(num(doc, "events_checked"), 9);
+    json_decref(doc);
+    doc = call(&e, "GET", "/events?after=2&limit=3", NULL, 200);
+    cr_assert_eq(json_array_size(json_object_get(doc, "events")), 3);
+    cr_assert_eq(num(doc, "next_after"), 5);
+    json_decref(doc);
+    /* Export and import on this server: a new id, the same log, verified. */
+    doc = call(&e, "GET", "/export", NULL, 200);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    json_t *imported = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    cr_assert_eq(num(imported, "version"), 9);
+    cr_assert_str_neq(json_string_value(json_object_get(imported, "id")), e.id);
+    json_decref(imported);
+    /* A tampered export (more damage than the dice dealt) is refused. */
+    char *at = strstr(text, "\"hp\":16");
+    cr_assert_not_null(at);
+    memcpy(at, "\"hp\":10", 7);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
+    free(text);
+}
+
+Test(encounter_api, writes_need_the_token_and_the_current_version)
+{
+    struct enc e, other;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    create(&other, "{\"map\":{\"width\":10,\"height\":10}}");
+    char path[128];
+    snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
+    struct http_response r;
+    http_request(&srv, "POST", path, "Content-Type: application/json\r\nIf-Match: \"v1\"\r\n",
+                 fighter, &r);
+    cr_assert_eq(r.status, 401);
+    http_response_free(&r);
+    struct enc wrong = e;
+    snprintf(wrong.token, sizeof wrong.token, "%s", other.token);
+    json_decref(call(&wrong, "POST", "/combatants", fighter, 403));
+    char headers[256];
+    snprintf(headers, sizeof headers,
+             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\n", e.token);
+    http_request(&srv, "POST", path, headers, fighter, &r);
+    cr_assert_eq(r.status, 428);
+    http_response_free(&r);
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    struct enc stale = e;
+    stale.version = 1;
+    json_decref(call(&stale, "POST", "/combatants", goblin, 412));
+    /* Reads are open to whoever has the id; the list is the token's own. */
+    json_decref(call(&other, "GET", "", NULL, 200));
+    http_request(&srv, "GET", "/v1/encounters",
+                 "Authorization: Bearer 0123456789012345678901234567890123456789\r\n", NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_str_eq(r.body, "{\"encounters\":[],\"next_after\":null}");
+    http_response_free(&r);
+    json_decref(call(&e, "DELETE", "", NULL, 204));
+    json_decref(call(&e, "GET", "", NULL, 404));
+}
+
+Test(encounter_api, a_retry_with_its_key_returns_the_first_answer_and_appends_nothing)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    char path[128], headers[320];
+    snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
+    snprintf(headers, sizeof headers,
+             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
+             "\"v1\"\r\nIdempotency-Key: add-fighter-1\r\n",
+             e.token);
+    struct http_response first, again;
+    http_request(&srv, "POST", path, headers, fighter, &first);
+    cr_assert_eq(first.status, 201);
+    http_request(&srv, "POST", path, headers, fighter, &again);
+    cr_assert_eq(again.status, 201);
+    cr_assert_str_eq(again.body, first.body);
+    char replayed[16];
+    cr_assert(http_header(&again, "Idempotent-Replayed", replayed, sizeof replayed));
+    http_response_free(&first);
+    http_response_free(&again);
+    http_request(&srv, "POST", path, headers, goblin, &again);
+    cr_assert_eq(again.status, 409); /* the same key with another request */
+    http_response_free(&again);
+    e.version = 2;
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    cr_assert_eq(num(doc, "version"), 2);
+    json_decref(doc);
+}
+
+/* Every string field holding SQL comes back verbatim: SQL only through bound parameters. */
+Test(encounter_api, injection_strings_are_stored_verbatim)
+{
+    const char *evil = "x'); DROP TABLE events; --";
+    char body[256];
+    snprintf(body, sizeof body, "{\"name\":\"%s\",\"map\":{\"width\":4,\"height\":4}}", evil);
+    struct enc e;
+    create(&e, body);
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "state"), "name")),
+                     evil);
+    json_decref(doc);
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+}
+
+Test(encounter_api, bad_requests_name_the_field)
+{
+    json_decref(
+        http_post_json(&srv, "/v1/encounters", "{\"map\":{\"width\":2000,\"height\":3}}", 422));
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_t *doc = call(&e, "POST", "/combatants",
+                       "{\"id\":\"a\",\"side\":\"x\",\"x\":12,\"y\":0,\"speeds\":{\"walk\":30},"
+                       "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                       422);
+    json_decref(doc);
+    doc = call(&e, "POST", "/combatants",
+               "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":0,\"speeds\":{\"walk\":30},"
+               "\"defense\":{},\"max_hp\":5,\"dex\":10,\"attacks\":[{\"name\":\"bite\","
+               "\"attack_bonus\":1,\"damage\":\"2q6\"}]}",
+               422);
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(doc, "errors"), 0), "pointer")),
+                     "/attacks/0/damage");
+    json_decref(doc);
+    json_decref(call(&e, "GET", "/state?at=5", NULL, 422));
+    json_decref(call(&e, "POST", "/next-turn", NULL, 422)); /* no initiative yet */
+    cr_assert_eq(e.version, 1);
+}
+
+/* 001/issue 8: an event acknowledged with a 2xx is never lost. A child streams writes and
+ * reports each acknowledged version; the server is killed with SIGKILL at a random moment,
+ * restarted on the same file, and every acknowledged event must be there. */
+Test(encounter_api, acknowledged_events_survive_sigkill)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t child = fork();
+    cr_assert_neq(child, -1);
+    if (child == 0) {
+        close(fds[0]);
+        long long v = e.version;
+        for (int k = 0; k < 100000; k++) {
+            char req[768];
+            char body[96];
+            snprintf(body, sizeof body, "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":%d}",
+                     k % 8);
+            int n = snprintf(req, sizeof req,
+                             "POST /v1/encounters/%s/actions HTTP/1.1\r\nHost: x\r\nConnection: "
+                             "close\r\nContent-Type: application/json\r\nAuthorization: Bearer "
+                             "%s\r\nIf-Match: \"v%lld\"\r\nContent-Length: %zu\r\n\r\n%s",
+                             e.id, e.token, v, strlen(body), body);
+            struct http_response r;
+            if (http_raw(srv.port, req, (size_t)n, &r) != 0)
+                _exit(0);
+            int status = r.status;
+            http_response_free(&r);
+            if (status != 200)
+                _exit(0);
+            v++;
+            char line[32];
+            int m = snprintf(line, sizeof line, "%lld\n", v);
+            if (write(fds[1], line, (size_t)m) != m)
+                _exit(1);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    srand((unsigned)time(NULL));
+    usleep((useconds_t)(200000 + rand() % 400000));
+    cr_assert_eq(kill(srv.pid, SIGKILL), 0);
+    int status;
+    waitpid(srv.pid, &status, 0);
+    waitpid(child, &status, 0);
+    char buf[1 << 16];
+    ssize_t got, total = 0;
+    while ((got = read(fds[0], buf + total, sizeof buf - 1 - (size_t)total)) > 0)
+        total += got;
+    buf[total] = '\0';
+    close(fds[0]);
+    long long acked = e.version;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        acked = atoll(line);
+    cr_assert_gt(acked, e.version, "no write was acknowledged before the kill");
+    /* Restart on the same database file. */
+    char db[160];
+    snprintf(db, sizeof db, "%s", srv.db_path);
+    char dir[64];
+    snprintf(dir, sizeof dir, "%s", srv.dir);
+    const char *args[] = {"--db", db, NULL};
+    server_start(&srv, args);
+    e.version = acked;
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    cr_assert_geq(num(doc, "version"), acked, "acknowledged %lld, found %lld", acked,
+                  num(doc, "version"));
+    json_decref(doc);
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(encounter_api, combatants_are_updated_and_removed)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    json_t *doc = call(&e, "PATCH", "/combatants/fighter",
+                       "{\"hp\":7,\"conditions\":[\"prone\"],\"x\":6}", 200);
+    json_t *c = combatant(json_object_get(doc, "state"), "fighter");
+    cr_assert_eq(num(c, "hp"), 7);
+    cr_assert_eq(num(c, "x"), 6);
+    json_decref(doc);
+    /* Onto the goblin's square: refused (001 Walk), nothing written. */
+    json_decref(call(&e, "PATCH", "/combatants/fighter", "{\"x\":2}", 422));
+    json_decref(call(&e, "PATCH", "/combatants/fighter", "{\"id\":\"x\"}", 422));
+    json_decref(call(&e, "PATCH", "/combatants/nobody", "{\"hp\":1}", 422));
+    json_decref(call(&e, "POST", "/initiative", "{\"results\":[10,1,5,1]}", 200));
+    doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
+    json_t *state = json_object_get(doc, "state");
+    cr_assert_null(combatant(state, "goblin"));
+    cr_assert_eq(json_array_size(json_object_get(state, "order")), 1);
+    json_decref(doc);
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+}

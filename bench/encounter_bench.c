@@ -1,0 +1,358 @@
+/* Encounter benchmark (issue 8), against a running tacticsd (bench/encounters.sh starts one):
+ *  1. attack actions appended over HTTP to one encounter, one after another (each needs the
+ *     version the last one made), then to 100 encounters at once (a client thread each);
+ *  2. beside them, in the same run, a plain C loop doing the same SQLite transactions through
+ *     the db layer with the same settings (read the encounter; then BEGIN IMMEDIATE, version
+ *     check, event insert, state update, COMMIT; WAL, synchronous=FULL), with payloads of the
+ *     same size as the real ones, for one encounter and for 100 encounters from 4 threads
+ *     (the server's worker threads, so at most as many transactions at once as it has);
+ *  3. replay: a 10,000-event encounter rebuilt from its log (GET .../state), and verified.
+ * Usage: encounter_bench PORT DIR [seconds per figure, default 5] */
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+
+#define CLIENTS       100
+#define REPLAY_EVENTS 10000
+
+static unsigned port;
+static double seconds = 5;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- a small keep-alive HTTP/1.1 client ---- */
+
+struct conn {
+    int fd;
+    char buf[1 << 20];
+    size_t len;
+};
+
+static void conn_open(struct conn *c)
+{
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(c->fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        perror("connect");
+        exit(1);
+    }
+    c->len = 0;
+}
+
+/* Sends a request and reads its response: status, ETag version, body (NUL-terminated in
+ * c->buf; valid until the next call). */
+static int request(struct conn *c, const char *method, const char *path, const char *headers,
+                   const char *body, long long *version, const char **out_body)
+{
+    char head[1024];
+    size_t blen = body ? strlen(body) : 0;
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: bench\r\n%sContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n\r\n",
+                     method, path, headers ? headers : "", blen);
+    if (write(c->fd, head, (size_t)n) != n || (blen && write(c->fd, body, blen) != (ssize_t)blen))
+        return -1;
+    c->len = 0;
+    for (;;) {
+        ssize_t got = read(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len);
+        if (got <= 0)
+            return -1;
+        c->len += (size_t)got;
+        c->buf[c->len] = '\0';
+        char *end = strstr(c->buf, "\r\n\r\n");
+        if (end == NULL)
+            continue;
+        const char *cl = strcasestr(c->buf, "Content-Length:");
+        size_t want = cl ? (size_t)atol(cl + 15) : 0;
+        if (c->len < (size_t)(end + 4 - c->buf) + want)
+            continue;
+        int status = atoi(c->buf + 9);
+        const char *etag = strcasestr(c->buf, "ETag: \"v");
+        if (version && etag)
+            *version = atoll(etag + 8);
+        if (out_body)
+            *out_body = end + 4;
+        return status;
+    }
+}
+
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+static const char *const attacker =
+    "{\"id\":\"a\",\"side\":\"party\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{"
+    "\"armor\":"
+    "4},\"max_hp\":100000,\"dex\":12,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,"
+    "\"damage\":\"1d8+3\"}]}";
+static const char *const defender =
+    "{\"id\":\"d\",\"side\":\"monsters\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{"
+    "\"armor\":2,\"dex\":1},\"max_hp\":100000,\"dex\":13}";
+
+static void setup(struct conn *c, struct enc *e)
+{
+    const char *body = NULL;
+    if (request(c, "POST", "/v1/encounters", NULL, "{\"map\":{\"width\":20,\"height\":20}}", NULL,
+                &body) != 201) {
+        fprintf(stderr, "create failed: %s\n", body ? body : "");
+        exit(1);
+    }
+    json_t *doc = json_loads(body, 0, NULL);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
+    e->version = 1;
+    json_decref(doc);
+    char path[128], headers[256];
+    snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e->id);
+    const char *adds[] = {attacker, defender};
+    for (int i = 0; i < 2; i++) {
+        snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n",
+                 e->token, e->version);
+        if (request(c, "POST", path, headers, adds[i], &e->version, NULL) != 201) {
+            fprintf(stderr, "add failed\n");
+            exit(1);
+        }
+    }
+}
+
+static int act(struct conn *c, struct enc *e, const char *action)
+{
+    char path[128], headers[256];
+    snprintf(path, sizeof path, "/v1/encounters/%s/actions", e->id);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n",
+             e->token, e->version);
+    return request(c, "POST", path, headers, action, &e->version, NULL);
+}
+
+static const char *const attack = "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\"}";
+
+struct client {
+    pthread_t t;
+    struct conn *c;
+    struct enc e;
+    long done;
+    double until;
+};
+
+static void *client_run(void *arg)
+{
+    struct client *cl = arg;
+    while (now_s() < cl->until) {
+        if (act(cl->c, &cl->e, attack) != 200) {
+            fprintf(stderr, "attack failed\n");
+            exit(1);
+        }
+        cl->done++;
+    }
+    return NULL;
+}
+
+/* ---- the plain loop ---- */
+
+#define PLAIN_THREADS 4 /* the server's worker threads: at most 4 transactions at once */
+
+struct plain {
+    pthread_t t;
+    struct db *db;
+    int first, count; /* the encounters it cycles through */
+    const char *payload, *state;
+    long done;
+    double until;
+};
+
+static char plain_ids[CLIENTS][32];
+static int64_t plain_versions[CLIENTS];
+
+static void *plain_run(void *arg)
+{
+    struct plain *p = arg;
+    for (int k = 0; now_s() < p->until; k = (k + 1) % p->count) {
+        int i = p->first + k;
+        int64_t v = plain_versions[i], cur;
+        struct db_encounter enc; /* the server reads the encounter before it writes */
+        if (db_encounter_get(p->db, plain_ids[i], &enc) != DB_OK) {
+            fprintf(stderr, "get failed\n");
+            exit(1);
+        }
+        free(enc.state_json);
+        if (db_encounter_append(p->db, plain_ids[i], v, "action", p->payload, p->state, NULL,
+                                &cur) != DB_OK) {
+            fprintf(stderr, "append failed\n");
+            exit(1);
+        }
+        plain_versions[i] = cur;
+        p->done++;
+    }
+    return NULL;
+}
+
+/* Transactions a second on `encounters` encounters, from min(encounters, PLAIN_THREADS)
+ * threads. */
+static double plain_rate(struct db *db, int encounters, const char *payload, const char *state,
+                         const char *tag)
+{
+    int threads = encounters < PLAIN_THREADS ? encounters : PLAIN_THREADS;
+    struct plain *ps = calloc((size_t)threads, sizeof *ps);
+    unsigned char token[DB_HASH_LEN] = {0};
+    for (int i = 0; i < encounters; i++) {
+        snprintf(plain_ids[i], sizeof plain_ids[i], "%s%d", tag, i);
+        plain_versions[i] = 1;
+        if (db_encounter_create(db, plain_ids[i], token, "{}", state, "created", payload, NULL) !=
+            DB_OK) {
+            fprintf(stderr, "create failed\n");
+            exit(1);
+        }
+    }
+    double start = now_s(), until = start + seconds;
+    for (int i = 0; i < threads; i++) {
+        ps[i] = (struct plain){.db = db,
+                               .first = i * encounters / threads,
+                               .count = (i + 1) * encounters / threads - i * encounters / threads,
+                               .payload = payload,
+                               .state = state,
+                               .until = until};
+        pthread_create(&ps[i].t, NULL, plain_run, &ps[i]);
+    }
+    long total = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(ps[i].t, NULL);
+        total += ps[i].done;
+    }
+    double rate = (double)total / (now_s() - start);
+    free(ps);
+    return rate;
+}
+
+static double http_rate(int clients)
+{
+    struct client *cs = calloc((size_t)clients, sizeof *cs);
+    for (int i = 0; i < clients; i++) {
+        cs[i].c = malloc(sizeof *cs[i].c);
+        conn_open(cs[i].c);
+        setup(cs[i].c, &cs[i].e);
+    }
+    double start = now_s(), until = start + seconds;
+    for (int i = 0; i < clients; i++) {
+        cs[i].until = until;
+        pthread_create(&cs[i].t, NULL, client_run, &cs[i]);
+    }
+    long total = 0;
+    for (int i = 0; i < clients; i++) {
+        pthread_join(cs[i].t, NULL);
+        total += cs[i].done;
+        close(cs[i].c->fd);
+        free(cs[i].c);
+    }
+    double rate = (double)total / (now_s() - start);
+    free(cs);
+    return rate;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: encounter_bench PORT DIR [seconds]\n");
+        return 2;
+    }
+    port = (unsigned)atoi(argv[1]);
+    if (argc > 3)
+        seconds = atof(argv[3]);
+
+    /* The real payload and state of one attack, for the plain loop's sizes. */
+    struct conn *c = malloc(sizeof *c);
+    conn_open(c);
+    struct enc e;
+    setup(c, &e);
+    const char *body = NULL;
+    char path[160];
+    act(c, &e, attack);
+    snprintf(path, sizeof path, "/v1/encounters/%s/events?after=%lld", e.id, e.version - 1);
+    request(c, "GET", path, NULL, NULL, NULL, &body);
+    json_t *page = json_loads(body, 0, NULL);
+    char *payload =
+        json_dumps(json_object_get(json_array_get(json_object_get(page, "events"), 0), "payload"),
+                   JSON_COMPACT);
+    json_decref(page);
+    snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
+    request(c, "GET", path, NULL, NULL, NULL, &body);
+    json_t *snap = json_loads(body, 0, NULL);
+    char *state = json_dumps(json_object_get(snap, "state"), JSON_COMPACT);
+    json_decref(snap);
+
+    char dbpath[512];
+    snprintf(dbpath, sizeof dbpath, "%s/plain.db", argv[2]);
+    struct db *db = NULL;
+    if (db_open(dbpath, &db) != DB_OK)
+        return 1;
+    printf("encounter bench: %.0f s a figure; event payload %zu bytes, state %zu bytes\n", seconds,
+           strlen(payload), strlen(state));
+    double h1 = http_rate(1);
+    double p1 = plain_rate(db, 1, payload, state, "one");
+    printf("one encounter:  %8.0f attacks/s over HTTP, plain C loop %8.0f transactions/s: "
+           "%.2f (target >= 0.50)\n",
+           h1, p1, h1 / p1);
+    double h100 = http_rate(CLIENTS);
+    double p100 = plain_rate(db, CLIENTS, payload, state, "many");
+    printf("100 encounters: %8.0f attacks/s over HTTP, plain C loop %8.0f transactions/s: "
+           "%.2f (target >= 0.50)\n",
+           h100, p100, h100 / p100);
+    db_close(db);
+
+    /* Replay: 10,000 events (facing changes, the cheapest writes), then the fold and verify. */
+    struct enc r;
+    setup(c, &r);
+    double t0 = now_s();
+    while (r.version < REPLAY_EVENTS) {
+        char action[96];
+        snprintf(action, sizeof action, "{\"type\":\"facing\",\"actor\":\"a\",\"facing\":%lld}",
+                 r.version % 8);
+        if (act(c, &r, action) != 200) {
+            fprintf(stderr, "facing failed\n");
+            return 1;
+        }
+    }
+    double fill = now_s() - t0;
+    snprintf(path, sizeof path, "/v1/encounters/%s/state?at=%d", r.id, REPLAY_EVENTS);
+    double best = 1e9;
+    for (int i = 0; i < 5; i++) {
+        t0 = now_s();
+        if (request(c, "GET", path, NULL, NULL, NULL, &body) != 200)
+            return 1;
+        double dt = now_s() - t0;
+        best = dt < best ? dt : best;
+    }
+    snprintf(path, sizeof path, "/v1/encounters/%s/verify", r.id);
+    t0 = now_s();
+    int vs = request(c, "POST", path, NULL, NULL, NULL, &body);
+    double verify = now_s() - t0;
+    bool ok = vs == 200 && strstr(body, "\"ok\":true") != NULL;
+    printf("replay: %d events (appended in %.1f s) rebuilt by GET .../state in %.1f ms (best of "
+           "5; target < 100 ms); verify (re-resolving every event) %.1f ms, %s\n",
+           REPLAY_EVENTS, fill, best * 1e3, verify * 1e3, ok ? "ok" : "FAILED");
+    free(payload);
+    free(state);
+    close(c->fd);
+    free(c);
+    return ok ? 0 : 1;
+}

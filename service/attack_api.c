@@ -279,6 +279,22 @@ struct outcome {
 
 /* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
  * rolls and their consequences. */
+void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+{
+    jw_object_begin(w);
+    jw_key(w, "value");
+    jw_int(w, m->value);
+    jw_key(w, "applies_to");
+    jw_string(w, applies_name(m->applies_to));
+    jw_key(w, "reason");
+    jw_string(w, m->reason);
+    jw_key(w, "source");
+    jw_string(w, m->source);
+    jw_key(w, "applied");
+    jw_bool(w, m->applied);
+    jw_object_end(w);
+}
+
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct outcome *o, const struct rules_roll *dmg,
@@ -349,21 +365,8 @@ static void write_answer(struct jw *w, const struct attack_request *r,
 
     jw_key(w, "modifiers");
     jw_array_begin(w);
-    for (int i = 0; i < ev->mod_count; i++) {
-        const struct rules_modifier *m = &ev->mods[i];
-        jw_object_begin(w);
-        jw_key(w, "value");
-        jw_int(w, m->value);
-        jw_key(w, "applies_to");
-        jw_string(w, applies_name(m->applies_to));
-        jw_key(w, "reason");
-        jw_string(w, m->reason);
-        jw_key(w, "source");
-        jw_string(w, m->source);
-        jw_key(w, "applied");
-        jw_bool(w, m->applied);
-        jw_object_end(w);
-    }
+    for (int i = 0; i < ev->mod_count; i++)
+        svc_write_modifier(w, &ev->mods[i]);
     jw_array_end(w);
     jw_key(w, "attacker_area");
     jw_string(w, rules_area_name(ev->attacker_area));
@@ -554,15 +557,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     write_answer(&w, r, ev, kind, o, dmg, src, explain);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
-    if (text == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        goto out;
-    }
-    free(res->body);
-    res->body = text;
-    res->body_len = len;
-    res->status = 200;
-    res->content_type = "application/json";
+    svc_respond_owned(res, 200, "application/json", text, len);
     goto out;
 fail:
     svc_errors_respond(&e, res);

@@ -244,6 +244,10 @@ static json_t *mover_of(json_t *c, json_t *turn)
     return o;
 }
 
+struct resolve_ctx;
+static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
+                     const char *prefix, const char *what);
+
 /* ---- resolving each kind of event ----
  * Each takes the state before the event, the input and the event's number, and returns
  * {"result": ..., "effects": [...]} or NULL after adding errors. */
@@ -263,6 +267,19 @@ static json_t *outcome(json_t *result, json_t *effects)
 static const char *const defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
     "grappling", "pinned", "helpless", "squeezing", "unconscious", NULL};
+
+/* The rules in force, from the state's echo of them (stored at creation, always valid). */
+static void state_rules(json_t *state, struct rules_options *o)
+{
+    struct svc_rules rules;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
+    svc_decode_rules(doc, &rules, &scratch);
+    json_decref(doc);
+    svc_errors_free(&scratch);
+    *o = rules.options;
+}
 
 /* Validates a combatant object (ptr names it) against the state: every member known and in
  * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
@@ -328,37 +345,12 @@ static json_t *check_combatant(json_t *state, json_t *in, const char *ptr, const
     }
     /* Placement, size, facing and reach: the geometry decoder's own checks. */
     struct rules_options o;
-    struct svc_rules rules;
-    json_t *rules_doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
-    svc_decode_rules(rules_doc, &rules, &scratch);
-    svc_errors_free(&scratch);
-    json_decref(rules_doc);
-    o = rules.options;
+    state_rules(state, &o);
     struct rules_creature rc;
-    static const char *const extra[] = {"id",
-                                        "name",
-                                        "side",
-                                        "speeds",
-                                        "armor",
-                                        "load",
-                                        "constitution",
-                                        "runner",
-                                        "darkvision",
-                                        "defense",
-                                        "damage_reduction",
-                                        "hp",
-                                        "max_hp",
-                                        "initiative_modifier",
-                                        "dex",
-                                        "attacks",
-                                        "combat_reflexes",
-                                        "conditions",
-                                        NULL};
+
     if (keep_id == NULL) {
         json_t *probe = json_deep_copy(c);
-        svc_decode_creature(probe, ptr, &o, true, extra, &rc, e);
+        svc_decode_creature(probe, ptr, &o, true, keys, &rc, e); /* keys: the rest are ours */
         json_decref(probe);
     } /* an update's placement is checked on the merged combatant by check_place */
     json_t *speeds = json_object_get(c, "speeds");
@@ -475,16 +467,14 @@ static json_t *check_combatant(json_t *state, json_t *in, const char *ptr, const
 /* Whether c, at its own position, fits the map and overlaps nobody (except itself). */
 static bool check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
 {
-    struct svc_rules rules;
+    struct rules_options o;
+    state_rules(state, &o);
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    json_t *rules_doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
-    svc_decode_rules(rules_doc, &rules, &scratch);
-    json_decref(rules_doc);
     struct rules_creature me, other;
     json_t *probe = placement(c);
     size_t before = json_array_size(e->list);
-    svc_decode_creature(probe, ptr, &rules.options, true, NULL, &me, e);
+    svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
     json_decref(probe);
     bool ok = json_array_size(e->list) == before;
     json_t *map = json_object_get(state, "map");
@@ -494,13 +484,13 @@ static bool check_place(json_t *state, json_t *c, const char *ptr, struct svc_er
         ok = false;
     }
     size_t i;
-    json_t *o;
-    json_array_foreach(combatants(state), i, o)
+    json_t *k;
+    json_array_foreach(combatants(state), i, k)
     {
-        if (!ok || strcmp(str(o, "id"), str(c, "id")) == 0)
+        if (!ok || strcmp(str(k, "id"), str(c, "id")) == 0)
             continue;
-        json_t *p = placement(o);
-        svc_decode_creature(p, ptr, &rules.options, true, NULL, &other, &scratch);
+        json_t *p = placement(k);
+        svc_decode_creature(p, ptr, &o, true, NULL, &other, &scratch);
         json_decref(p);
         int d = (int)me.size - (int)other.size;
         bool overlap =
@@ -508,7 +498,7 @@ static bool check_place(json_t *state, json_t *c, const char *ptr, struct svc_er
             me.body.y < other.body.y + other.body.side && other.body.y < me.body.y + me.body.side;
         if (overlap && d < 2 && d > -2) {
             svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
-                           str(o, "id"));
+                           str(k, "id"));
             ok = false;
         }
     }
@@ -809,6 +799,22 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
     return true;
 }
 
+/* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
+static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
+                     const char *prefix, const char *what)
+{
+    unsigned status = 0;
+    json_t *ans = rule(x->req, h, path, body, &status);
+    if (ans != NULL && status == 200)
+        return ans;
+    if (ans != NULL)
+        take_errors(ans, prefix, x->e);
+    else
+        svc_errors_add(x->e, "", "the %s could not be ruled", what);
+    json_decref(ans);
+    return NULL;
+}
+
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
@@ -896,16 +902,10 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_object_set(body, pass[k], json_object_get(in, pass[k]));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
-    unsigned status = 0;
-    json_t *ans = rule(x->req, svc_handle_attack_resolve, "/v1/attacks/resolve", body, &status);
-    if (ans == NULL || status != 200) {
-        if (ans != NULL)
-            take_errors(ans, "/attack", x->e);
-        else
-            svc_errors_add(x->e, "", "the attack could not be ruled");
-        json_decref(ans);
+    json_t *ans =
+        ruled(x, svc_handle_attack_resolve, "/v1/attacks/resolve", body, "/attack", "attack");
+    if (ans == NULL)
         return NULL;
-    }
     json_t *effects = json_array();
     json_t *dmg = json_object_get(ans, "damage");
     if (json_is_object(dmg) && strcmp(str(dmg, "to"), "defender") == 0)
@@ -942,16 +942,9 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
         json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
     if (json_object_get(in, "withdraw"))
         json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
-    unsigned status = 0;
-    json_t *ans = rule(x->req, svc_handle_move_path, "/v1/movement/path", body, &status);
-    if (ans == NULL || status != 200) {
-        if (ans != NULL)
-            take_errors(ans, "/path", x->e);
-        else
-            svc_errors_add(x->e, "", "the move could not be ruled");
-        json_decref(ans);
+    json_t *ans = ruled(x, svc_handle_move_path, "/v1/movement/path", body, "/path", "move");
+    if (ans == NULL)
         return NULL;
-    }
     if (!json_is_true(json_object_get(ans, "legal"))) {
         size_t i;
         json_t *v;
@@ -1022,16 +1015,10 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
                   "map", json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
                   placement(actor), "kind", json_object_get(in, "kind"), "squares",
                   json_object_get(in, "squares"), "path", json_object_get(in, "path"));
-    unsigned status = 0;
-    json_t *ans = rule(x->req, svc_handle_move_forced, "/v1/movement/forced", body, &status);
-    if (ans == NULL || status != 200) {
-        if (ans != NULL)
-            take_errors(ans, "", x->e);
-        else
-            svc_errors_add(x->e, "", "the forced movement could not be ruled");
-        json_decref(ans);
+    json_t *ans =
+        ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "", "forced movement");
+    if (ans == NULL)
         return NULL;
-    }
     json_t *end = json_object_get(ans, "end");
     json_t *fields = json_object();
     bool hex = json_object_get(end, "q") != NULL;
@@ -1057,16 +1044,9 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
-    unsigned status = 0;
-    json_t *ans = rule(x->req, svc_handle_falling, "/v1/falling", body, &status);
-    if (ans == NULL || status != 200) {
-        if (ans != NULL)
-            take_errors(ans, "", x->e);
-        else
-            svc_errors_add(x->e, "", "the fall could not be ruled");
-        json_decref(ans);
+    json_t *ans = ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall");
+    if (ans == NULL)
         return NULL;
-    }
     json_t *fields = json_pack("{s:I}", "hp", num(actor, "hp") - num(ans, "damage"));
     size_t i;
     json_t *cv;

@@ -537,23 +537,9 @@ static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
 {
     jw_key(w, "modifiers");
     jw_array_begin(w);
-    for (int i = 0; i < ev->mod_count; i++) {
-        const struct rules_modifier *m = &ev->mods[i];
-        if (m->applies_to != RULES_APPLIES_ATTACK)
-            continue;
-        jw_object_begin(w);
-        jw_key(w, "value");
-        jw_int(w, m->value);
-        jw_key(w, "applies_to");
-        jw_string(w, "attack");
-        jw_key(w, "reason");
-        jw_string(w, m->reason);
-        jw_key(w, "source");
-        jw_string(w, m->source);
-        jw_key(w, "applied");
-        jw_bool(w, m->applied);
-        jw_object_end(w);
-    }
+    for (int i = 0; i < ev->mod_count; i++)
+        if (ev->mods[i].applies_to == RULES_APPLIES_ATTACK)
+            svc_write_modifier(w, &ev->mods[i]);
     jw_array_end(w);
 }
 
@@ -709,15 +695,7 @@ static void respond_jw(struct svc_response *res, struct jw *w)
 {
     size_t len = 0;
     char *text = jw_finish(w, &len);
-    if (text == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        return;
-    }
-    free(res->body);
-    res->body = text;
-    res->body_len = len;
-    res->status = 200;
-    res->content_type = "application/json";
+    svc_respond_owned(res, 200, "application/json", text, len);
 }
 
 /* Runs the path checker and writes the whole answer (path and route). */
@@ -781,6 +759,22 @@ static void only(json_t *body, const char *const *allowed, struct svc_errors *e)
     }
 }
 
+/* Starts a path, reach or route request: the body, its members, and what they share. False
+ * when the answer is already in res. */
+static bool begin_move(const struct svc_request *req, struct svc_response *res,
+                       const char *const *allowed, json_t **body, struct svc_errors *e,
+                       struct move_req *r)
+{
+    if (!svc_decode_begin(req, res, move_known, body, e)) {
+        svc_errors_free(e);
+        json_decref(*body);
+        return false;
+    }
+    only(*body, allowed, e);
+    decode_move(*body, req, r, e);
+    return true;
+}
+
 void svc_handle_move_path(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const allowed[] = {"rules",    "map",  "creatures",  "mover", "mode",
@@ -789,13 +783,8 @@ void svc_handle_move_path(const struct svc_request *req, struct svc_response *re
     struct svc_errors e;
     struct move_req r = {0};
     struct rules_step *steps = NULL;
-    if (!svc_decode_begin(req, res, move_known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!begin_move(req, res, allowed, &body, &e, &r))
         return;
-    }
-    only(body, allowed, &e);
-    decode_move(body, req, &r, &e);
     int n = 0;
     steps = decode_steps(body, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y, true,
                          &n, &e);
@@ -823,13 +812,8 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
     struct move_req r = {0};
     struct rules_reach *reach = NULL;
     int *who = NULL, *fx = NULL, *fy = NULL;
-    if (!svc_decode_begin(req, res, move_known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!begin_move(req, res, allowed, &body, &e, &r))
         return;
-    }
-    only(body, allowed, &e);
-    decode_move(body, req, &r, &e);
     int prefer = codec_get_enum(body, "", "prefer", prefer_names, false, 0, &e);
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -916,13 +900,8 @@ void svc_handle_move_route(const struct svc_request *req, struct svc_response *r
     struct svc_errors e;
     struct move_req r = {0};
     struct rules_step *steps = NULL;
-    if (!svc_decode_begin(req, res, move_known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!begin_move(req, res, allowed, &body, &e, &r))
         return;
-    }
-    only(body, allowed, &e);
-    decode_move(body, req, &r, &e);
     if (r.mode == RULES_MODE_STEP)
         svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
     struct rules_route_goal goal = {.creature = -1};

@@ -28,15 +28,7 @@ void svc_handle_metrics(const struct svc_request *req, struct svc_response *res)
 {
     size_t len = 0;
     char *text = svc_metrics_render(req->ctx->metrics, db_error_count(req->ctx->db), &len);
-    if (text == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        return;
-    }
-    free(res->body);
-    res->body = text;
-    res->body_len = len;
-    res->status = 200;
-    res->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    svc_respond_owned(res, 200, "text/plain; version=0.0.4; charset=utf-8", text, len);
 }
 
 /* Both are generated at build time from openapi/openapi.yaml and embedded (scripts/embed.c). */

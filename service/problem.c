@@ -44,6 +44,20 @@ void svc_respond_raw(struct svc_response *res, unsigned status, const char *cont
     res->content_type = content_type;
 }
 
+void svc_respond_owned(struct svc_response *res, unsigned status, const char *content_type,
+                       char *text, size_t len)
+{
+    if (text == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return;
+    }
+    free(res->body);
+    res->body = text;
+    res->body_len = len;
+    res->status = status;
+    res->content_type = content_type;
+}
+
 static void respond_doc(struct svc_response *res, unsigned status, const char *content_type,
                         json_t *doc)
 {

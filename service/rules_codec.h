@@ -5,6 +5,8 @@
 #ifndef TACTICS_SVC_RULES_CODEC_H
 #define TACTICS_SVC_RULES_CODEC_H
 
+#include "attack.h"
+#include "jsonw.h"
 #include "options.h"
 #include "svc.h"
 
@@ -21,5 +23,8 @@ json_t *svc_encode_rules(const struct svc_rules *rules);
 
 /* The options of a rules_options as a JSON object (shared by the echo and the preset list). */
 json_t *svc_encode_options(const struct rules_options *o);
+
+/* One modifier of an attack: {value, applies_to, reason, source, applied} (attack_api.c). */
+void svc_write_modifier(struct jw *w, const struct rules_modifier *m);
 
 #endif

@@ -70,6 +70,11 @@ void svc_respond_json(struct svc_response *res, unsigned status, json_t *doc);
 void svc_respond_raw(struct svc_response *res, unsigned status, const char *content_type,
                      const char *body, size_t len);
 
+/* Sets status and a body the response now owns (malloc'd); text NULL (out of memory) gives a
+ * 500 problem instead. */
+void svc_respond_owned(struct svc_response *res, unsigned status, const char *content_type,
+                       char *text, size_t len);
+
 /* Adds a response header; value is copied. Silently ignores headers past SVC_MAX_HEADERS,
  * which is an internal invariant (asserted in debug builds). */
 void svc_response_add_header(struct svc_response *res, const char *name, const char *value);

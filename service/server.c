@@ -10,14 +10,32 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
+ * byte, so a client sending one byte a second would hold a connection for ever. The watchdog
+ * thread cuts (shutdown(2)) any connection that has spent more than --timeout seconds without
+ * a complete request since it opened or since its last answer; libmicrohttpd then closes it
+ * as a failed read. A connection whose request is being answered is never cut. */
+struct watch {
+    struct watch *prev, *next;
+    int fd;
+    uint64_t since_us;
+    bool busy, cut;
+};
 
 struct svc_server {
     struct MHD_Daemon *daemon;
     struct svc_context *ctx;
     atomic_int in_flight;
     unsigned port;
+    pthread_mutex_t watch_lock;
+    struct watch *watches;
+    pthread_t watchdog;
+    atomic_bool stopping;
+    bool watchdog_started;
 };
 
 /* Per-request state, created on the first callback of a request and freed when libmicrohttpd
@@ -231,10 +249,46 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     return ok;
 }
 
+/* Marks the connection's request as being answered (busy) or answered (not busy, clock
+ * restarted). */
+static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, bool busy)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct watch *w = ci ? (struct watch *)ci->socket_context : NULL;
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&s->watch_lock);
+    w->busy = busy;
+    if (!busy)
+        w->since_us = now_us();
+    pthread_mutex_unlock(&s->watch_lock);
+}
+
+static void *watchdog_run(void *arg)
+{
+    struct svc_server *s = arg;
+    uint64_t limit = (uint64_t)s->ctx->config->timeout_s * 1000000u;
+    while (!atomic_load(&s->stopping)) {
+        struct timespec ts = {0, 250 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        uint64_t now = now_us();
+        pthread_mutex_lock(&s->watch_lock);
+        for (struct watch *w = s->watches; w != NULL; w = w->next)
+            if (!w->busy && !w->cut && now - w->since_us > limit) {
+                shutdown(w->fd, SHUT_RDWR);
+                w->cut = true;
+            }
+        pthread_mutex_unlock(&s->watch_lock);
+    }
+    return NULL;
+}
+
 /* Routes a fully received request to its handler, or answers 404/405/413/415/OPTIONS. */
 static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *conn,
                                 struct request_state *rs)
 {
+    watch_mark(s, conn, true);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     const struct svc_match *m = &rs->match;
@@ -364,8 +418,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)conn;
     struct svc_server *s = cls;
+    watch_mark(s, conn, false);
     struct request_state *rs = *con_cls;
     if (rs == NULL)
         return;
@@ -385,10 +439,40 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
-    (void)conn;
-    (void)socket_context;
     struct svc_server *s = cls;
     svc_metrics_connection(s->ctx->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        struct watch *w = ci ? calloc(1, sizeof *w) : NULL;
+        if (w == NULL)
+            return;
+        w->fd = ci->connect_fd;
+        w->since_us = now_us();
+        pthread_mutex_lock(&s->watch_lock);
+        w->next = s->watches;
+        if (s->watches)
+            s->watches->prev = w;
+        s->watches = w;
+        pthread_mutex_unlock(&s->watch_lock);
+        *socket_context = w;
+        return;
+    }
+    /* Closed: libmicrohttpd has not closed the socket yet, so the watchdog, which holds the
+     * lock while it uses a descriptor, never touches a reused one. */
+    struct watch *w = *socket_context;
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&s->watch_lock);
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        s->watches = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    pthread_mutex_unlock(&s->watch_lock);
+    free(w);
+    *socket_context = NULL;
 }
 
 int svc_server_start(struct svc_context *ctx, struct svc_server **out)
@@ -422,6 +506,8 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
         return SVC_SERVER_ERR_NOMEM;
     s->ctx = ctx;
     atomic_init(&s->in_flight, 0);
+    atomic_init(&s->stopping, false);
+    pthread_mutex_init(&s->watch_lock, NULL);
 
     /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout. */
     s->daemon = MHD_start_daemon(
@@ -434,9 +520,11 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger,
         NULL, MHD_OPTION_END);
     if (s->daemon == NULL) {
+        pthread_mutex_destroy(&s->watch_lock);
         free(s);
         return SVC_SERVER_ERR_START;
     }
+    s->watchdog_started = pthread_create(&s->watchdog, NULL, watchdog_run, s) == 0;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : cfg->port;
     *out = s;
@@ -460,7 +548,11 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
         waited += 10;
     }
     int left = atomic_load(&s->in_flight);
+    atomic_store(&s->stopping, true);
+    if (s->watchdog_started)
+        pthread_join(s->watchdog, NULL);
     MHD_stop_daemon(s->daemon);
+    pthread_mutex_destroy(&s->watch_lock);
     free(s);
     return left;
 }

@@ -131,11 +131,17 @@ Test(bad_input, content_types_and_chunked_bodies)
     cr_assert_eq(http_raw(srv.port, chunked, strlen(chunked), &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     http_response_free(&r);
-    /* A broken chunk size: refused or closed. */
+    /* A broken chunk size: refused or closed. That is HTTP framing, answered by libmicrohttpd
+     * itself (a plain 400) before any route sees it, so it is not an API exchange and is not
+     * recorded for the contract check. */
     const char *broken =
         "POST /v1/dice/roll HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: "
         "application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n";
-    if (http_raw(srv.port, broken, strlen(broken), &r) == 0) {
+    int fd = http_connect(srv.port);
+    cr_assert_eq(send(fd, broken, strlen(broken), MSG_NOSIGNAL), (ssize_t)strlen(broken));
+    int rc = http_read_response(fd, &r);
+    close(fd);
+    if (rc == 0) {
         cr_assert(r.status >= 400 && r.status < 500, "broken chunk: %d", r.status);
         http_response_free(&r);
     }

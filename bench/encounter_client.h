@@ -1,0 +1,36 @@
+/* A small keep-alive HTTP/1.1 client for the encounter benches, and the encounter they use:
+ * an attacker "a" and a defender "d" side by side on a 20 x 20 map. */
+#ifndef TACTICS_BENCH_ENCOUNTER_CLIENT_H
+#define TACTICS_BENCH_ENCOUNTER_CLIENT_H
+
+#include <stddef.h>
+
+struct conn {
+    int fd;
+    char buf[1 << 20];
+    size_t len;
+};
+
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+double now_s(void);
+
+/* Connects to 127.0.0.1:port; -1 when refused. */
+int conn_open(struct conn *c, unsigned port);
+
+/* Sends a request and reads its response: the status (-1 when the connection failed), the
+ * ETag's version into *version, the body into *out_body (valid until the next call). */
+int request(struct conn *c, const char *method, const char *path, const char *headers,
+            const char *body, long long *version, const char **out_body);
+
+/* Creates the encounter and its two combatants; exits on failure. */
+void enc_setup(struct conn *c, struct enc *e);
+
+/* Posts one action with the encounter's token and version; returns the status. */
+int enc_act(struct conn *c, struct enc *e, const char *action);
+
+#endif

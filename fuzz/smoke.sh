@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan, non-recoverable) in build/fuzz and runs
-# each for SECONDS (default 25) from the seed corpus in fuzz/corpus/<target>. Any crash,
+# each for SECONDS (default 20) from the seed corpus in fuzz/corpus/<target>. Any crash,
 # sanitizer report or timeout fails it. The test suite runs the short smoke; for a long run:
 #   fuzz/smoke.sh 3600
 # New corpus entries go to a temporary folder; crashing inputs are kept in build/fuzz/crashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:-25}
+secs=${1:-20}
 cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTACTICS_FUZZ=ON \
   -DTACTICS_SANITIZE=ON -DTACTICS_TESTS=OFF >/dev/null
-cmake --build build/fuzz -j "$(nproc)" --target fuzz_dice fuzz_requests >/dev/null
+cmake --build build/fuzz -j "$(nproc)" --target fuzz_dice fuzz_requests fuzz_encounters >/dev/null
 mkdir -p build/fuzz/crashes
 status=0
-for target in fuzz_dice fuzz_requests; do
+for target in fuzz_dice fuzz_requests fuzz_encounters; do
   work=$(mktemp -d)
   cp fuzz/corpus/"${target#fuzz_}"/* "$work"/ 2>/dev/null || true
   if ! build/fuzz/fuzz/"$target" "$work" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \

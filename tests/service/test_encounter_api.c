@@ -385,3 +385,57 @@ Test(encounter_api, combatants_are_updated_and_removed)
     cr_assert(json_is_true(json_object_get(doc, "ok")));
     json_decref(doc);
 }
+
+/* Issue 9: injection strings in every free-text field come back verbatim, and no error body
+ * shows SQL, a path or a stack trace. */
+Test(encounter_api, injection_strings_in_every_string_field)
+{
+    static const char *const evil[] = {"'; DROP TABLE encounters; --", "\\\" OR 1=1 --", "x%00y",
+                                       "../../etc/passwd", "$(rm -rf /)"};
+    for (size_t k = 0; k < sizeof evil / sizeof evil[0]; k++) {
+        char body[512];
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"map\":{\"width\":6,\"height\":6}}",
+                 evil[k]);
+        struct enc e;
+        create(&e, body);
+        snprintf(
+            body, sizeof body,
+            "{\"id\":\"c1\",\"name\":\"%s\",\"side\":\"%s\",\"x\":1,\"y\":1,\"speeds\":{"
+            "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10,\"attacks\":[{\"name\":\"%s\","
+            "\"attack_bonus\":1}]}",
+            evil[k], evil[k], evil[k]);
+        json_t *doc = call(&e, "POST", "/combatants", body, 201);
+        json_t *c = combatant(json_object_get(doc, "state"), "c1");
+        json_t *expect = json_loads(body, 0, NULL);
+        cr_assert_str_eq(json_string_value(json_object_get(c, "name")),
+                         json_string_value(json_object_get(expect, "name")));
+        cr_assert_str_eq(json_string_value(json_object_get(c, "side")),
+                         json_string_value(json_object_get(expect, "side")));
+        json_decref(expect);
+        json_decref(doc);
+        doc = call(&e, "GET", "/export", NULL, 200);
+        char *text = json_dumps(doc, JSON_COMPACT);
+        json_decref(doc);
+        if (k == 0) /* the log holds it verbatim too */
+            cr_assert_not_null(strstr(text, "DROP TABLE encounters"));
+        free(text);
+        /* An id made of the same: refused by its pattern, not stored. */
+        snprintf(body, sizeof body,
+                 "{\"id\":\"%s\",\"side\":\"x\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30},"
+                 "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                 evil[k]);
+        doc = call(&e, "POST", "/combatants", body, 422);
+        text = json_dumps(doc, JSON_COMPACT);
+        cr_assert_null(strstr(text, "sqlite"));
+        cr_assert_null(strstr(text, "SQL"));
+        cr_assert_null(strstr(text, "/tmp"));
+        free(text);
+        json_decref(doc);
+    }
+    /* An id that is not one: 404, no path or SQL in the body. */
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/encounters/'%20OR%201=1", NULL, NULL, &r);
+    cr_assert_eq(r.status, 404);
+    cr_assert_null(strstr(r.body, "SQL"));
+    http_response_free(&r);
+}

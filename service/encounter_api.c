@@ -993,17 +993,7 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    json_t *others = json_array();
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(s), i, c)
-    {
-        if (c == target)
-            continue;
-        json_t *p = placement(c);
-        json_object_set_new(p, "id", json_string(str(c, "id")));
-        json_array_append_new(others, p);
-    }
+    json_t *others = map_creatures(s, target); /* everyone else, as /v1/movement takes them */
     json_t *t = placement(target);
     static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
                                         NULL};

@@ -776,7 +776,11 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         else
             json_decref(fields);
     }
-    return outcome(json_pack("{s:I, s:s, s:o}", "round", round, "turn_of", id, "ended", ended),
+    return outcome(json_pack("{s:I, s:s, s:o, s:s}", "round", round, "turn_of", id, "ended", ended,
+                             "rule",
+                             "004 The Combat Round: initiative order, then the highest again; "
+                             "effects end just before the count they began on; 004 Flat-Footed "
+                             "ends with one's first turn"),
                    effects);
 }
 
@@ -1167,8 +1171,10 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                 json_is_integer(turn) ? json_integer_value(turn) : 0));
             json_object_set_new(fields, "timed", list);
         }
-        return outcome(json_pack("{s:s, s:s, s:I}", "target", str(target, "id"), "condition",
-                                 defender_conditions[ci], "rounds", rounds),
+        return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
+                                 defender_conditions[ci], "rounds", rounds, "rule",
+                                 "004: effects that last a number of rounds end just before the "
+                                 "same initiative count that they began on"),
                        json_pack("[o]", effect_set(str(target, "id"), fields)));
     }
     default:

@@ -490,8 +490,10 @@ static bool roll_attack(const struct attack_request *r, const struct rules_attac
     return true;
 }
 
-/* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. */
-static void handle(const struct svc_request *req, struct svc_response *res, bool roll)
+/* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. facts,
+ * when given, gets the figures an encounter applies. */
+static void handle(const struct svc_request *req, struct svc_response *res, bool roll,
+                   struct svc_attack_facts *facts)
 {
     static const char *const known[] = {
         "rules",          "attacker",    "defender", "allies",  "cover",
@@ -558,6 +560,10 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_respond_owned(res, 200, "application/json", text, len);
+    if (facts != NULL) {
+        facts->to_defender = o != NULL && o->damage && o->lands;
+        facts->dealt = o != NULL ? o->dealt : 0;
+    }
     goto out;
 fail:
     svc_errors_respond(&e, res);
@@ -569,10 +575,16 @@ out:
 
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res)
 {
-    handle(req, res, false);
+    handle(req, res, false, NULL);
 }
 
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res)
 {
-    handle(req, res, true);
+    handle(req, res, true, NULL);
+}
+
+void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response *res,
+                              struct svc_attack_facts *f)
+{
+    handle(req, res, true, f);
 }

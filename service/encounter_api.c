@@ -21,8 +21,10 @@
 #include "codec.h"
 #include "db.h"
 #include "dice.h"
+#include "jsonw.h"
 #include "movement.h"
 #include "rules_codec.h"
+#include "state_cache.h"
 #include "svc.h"
 
 #define MAX_COMBATANTS 500
@@ -145,22 +147,31 @@ static void fold(json_t *state, json_t *effects)
 
 /* ---- calling the stateless rulings ---- */
 
-/* Runs handler h on body as if it came over HTTP; returns the parsed answer and its status. */
+/* Compact JSON text (malloc'd) or NULL. */
+static char *dump(const json_t *v)
+{
+    size_t n;
+    return jw_dump(v, &n);
+}
+
+/* A request for a stateless handler, as if it came over HTTP: the body is handed over parsed,
+ * as svc_parse_json_body would have made it (borrowed). */
+static struct svc_request internal_request(const struct svc_request *outer, const char *path,
+                                           json_t *body)
+{
+    return (struct svc_request){
+        .method = "POST", .path = path, .body = "", .parsed = body, .ctx = outer->ctx};
+}
+
+/* Runs handler h on body (stolen); returns the parsed answer and its status. */
 static json_t *rule(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
                     unsigned *status)
 {
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    if (text == NULL) {
-        *status = 500;
-        return NULL;
-    }
-    struct svc_request req = {
-        .method = "POST", .path = path, .body = text, .body_len = strlen(text), .ctx = outer->ctx};
+    struct svc_request req = internal_request(outer, path, body);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     h(&req, &res);
-    free(text);
+    json_decref(body);
     *status = res.status;
     json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
     svc_response_clear(&res);
@@ -257,11 +268,19 @@ struct resolve_ctx {
     json_t *state;
     long long seq;
     struct svc_errors *e;
+    /* When set, a ruling may hand its result over as the text the handler wrote (owned by the
+     * caller) and leave "result" out of its outcome: the write path stores the text as it is
+     * rather than parsing it and writing it again. NULL: the result is always a value. */
+    char **result_text;
 };
 
+/* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
 static json_t *outcome(json_t *result, json_t *effects)
 {
-    return json_pack("{s:o, s:o}", "result", result, "effects", effects);
+    json_t *o = json_pack("{s:o}", "effects", effects);
+    if (result != NULL)
+        json_object_set_new(o, "result", result);
+    return o;
 }
 
 static const char *const defender_conditions[] = {
@@ -804,6 +823,16 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
 }
 
 /* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
+/* A ruling's refusal (status not 200): its field errors go to x->e under prefix. */
+static void refused(struct resolve_ctx *x, json_t *problem, const char *prefix, const char *what)
+{
+    if (problem != NULL)
+        take_errors(problem, prefix, x->e);
+    else
+        svc_errors_add(x->e, "", "the %s could not be ruled", what);
+}
+
+/* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
 static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
                      const char *prefix, const char *what)
 {
@@ -811,12 +840,38 @@ static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, jso
     json_t *ans = rule(x->req, h, path, body, &status);
     if (ans != NULL && status == 200)
         return ans;
-    if (ans != NULL)
-        take_errors(ans, prefix, x->e);
-    else
-        svc_errors_add(x->e, "", "the %s could not be ruled", what);
+    refused(x, ans, prefix, what);
     json_decref(ans);
     return NULL;
+}
+
+/* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler. Returns its result
+ * (NULL when handed over as text, see resolve_ctx) and fills f; false after a refusal. */
+static bool ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
+                         struct svc_attack_facts *f)
+{
+    struct svc_request req = internal_request(x->req, "/v1/attacks/resolve", body);
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    svc_attack_resolve_facts(&req, &res, f);
+    json_decref(body);
+    *result = NULL;
+    bool ok = res.status == 200 && res.body != NULL;
+    if (ok && x->result_text != NULL) {
+        *x->result_text = res.body; /* the handler's text, NUL-terminated (jw_finish) */
+        res.body = NULL;
+    } else {
+        json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+        if (ok && doc != NULL)
+            *result = doc;
+        else {
+            refused(x, doc, "/attack", "attack");
+            json_decref(doc);
+            ok = false;
+        }
+    }
+    svc_response_clear(&res);
+    return ok;
 }
 
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
@@ -906,16 +961,15 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_object_set(body, pass[k], json_object_get(in, pass[k]));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
-    json_t *ans =
-        ruled(x, svc_handle_attack_resolve, "/v1/attacks/resolve", body, "/attack", "attack");
-    if (ans == NULL)
+    json_t *ans = NULL;
+    struct svc_attack_facts facts = {0};
+    if (!ruled_attack(x, body, &ans, &facts))
         return NULL;
     json_t *effects = json_array();
-    json_t *dmg = json_object_get(ans, "damage");
-    if (json_is_object(dmg) && strcmp(str(dmg, "to"), "defender") == 0)
+    if (facts.to_defender)
         json_array_append_new(
             effects, effect_set(str(target, "id"),
-                                json_pack("{s:I}", "hp", num(target, "hp") - num(dmg, "dealt"))));
+                                json_pack("{s:I}", "hp", num(target, "hp") - facts.dealt)));
     if (aoo)
         json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
                                                                               num(s, "round"))));
@@ -1182,11 +1236,13 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     }
 }
 
-/* Resolves an event of `kind` against state (the state before it). */
+/* Resolves an event of `kind` against state (the state before it). With result_text, the
+ * result may come back as text there instead of in the outcome (resolve_ctx). */
 static json_t *resolve(const struct svc_request *req, json_t *state, const char *kind, json_t *in,
-                       long long seq, struct svc_errors *e)
+                       long long seq, struct svc_errors *e, char **result_text)
 {
-    struct resolve_ctx x = {.req = req, .state = state, .seq = seq, .e = e};
+    struct resolve_ctx x = {
+        .req = req, .state = state, .seq = seq, .e = e, .result_text = result_text};
     if (strcmp(kind, "combatant_added") == 0)
         return resolve_add(&x, in);
     if (strcmp(kind, "combatant_updated") == 0)
@@ -1264,7 +1320,7 @@ static bool id_ok(const char *id)
 
 /* Loads the encounter named by the path. */
 static bool load(const struct svc_request *req, struct svc_response *res, struct db_encounter *enc,
-                 json_t **state)
+                 json_t **state, size_t *text_len)
 {
     const char *id = req->params[0];
     if (!id_ok(id)) {
@@ -1274,6 +1330,8 @@ static bool load(const struct svc_request *req, struct svc_response *res, struct
     if (db_failed(res, db_encounter_get(req->ctx->db, id, enc)))
         return false;
     *state = json_loads(enc->state_json, 0, NULL);
+    if (text_len != NULL)
+        *text_len = strlen(enc->state_json);
     free(enc->state_json);
     enc->state_json = NULL;
     if (*state == NULL) {
@@ -1283,11 +1341,60 @@ static bool load(const struct svc_request *req, struct svc_response *res, struct
     return true;
 }
 
-/* The answer to a write: the encounter's new version and state, with its ETag. */
-static json_t *write_answer(const char *id, int64_t version, json_t *event, json_t *state)
+/* A write's three texts, each value written once: the event's payload {input, result,
+ * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result},
+ * state}, which embeds the result and the state already written. The result is ev's, or
+ * result_text when the ruling handed it over as text. All NULL when out of memory. */
+static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
+                        const char *result_text, json_t *state, char **payload, char **state_text,
+                        char **answer)
 {
-    return json_pack("{s:s, s:I, s:O, s:O}", "id", id, "version", (json_int_t)version, "event",
-                     event, "state", state);
+    size_t rn = 0, sn = 0, n = 0;
+    char *dumped = result_text ? NULL : jw_dump(json_object_get(ev, "result"), &rn);
+    const char *result = result_text ? result_text : dumped;
+    if (result_text != NULL)
+        rn = strlen(result_text);
+    *state_text = jw_dump(state, &sn);
+    *payload = *answer = NULL;
+    if (result != NULL && *state_text != NULL) {
+        struct jw w;
+        jw_init(&w, rn + 512);
+        jw_object_begin(&w);
+        jw_key(&w, "input");
+        jw_json(&w, in);
+        jw_key(&w, "result");
+        jw_raw(&w, result, rn);
+        jw_key(&w, "effects");
+        jw_json(&w, json_object_get(ev, "effects"));
+        jw_object_end(&w);
+        *payload = jw_finish(&w, &n);
+        jw_init(&w, rn + sn + 256);
+        jw_object_begin(&w);
+        jw_key(&w, "id");
+        jw_string(&w, id);
+        jw_key(&w, "version");
+        jw_int(&w, seq);
+        jw_key(&w, "event");
+        jw_object_begin(&w);
+        jw_key(&w, "seq");
+        jw_int(&w, seq);
+        jw_key(&w, "kind");
+        jw_string(&w, kind);
+        jw_key(&w, "result");
+        jw_raw(&w, result, rn);
+        jw_object_end(&w);
+        jw_key(&w, "state");
+        jw_raw(&w, *state_text, sn);
+        jw_object_end(&w);
+        *answer = jw_finish(&w, &n);
+    }
+    free(dumped);
+    if (*payload == NULL || *answer == NULL) {
+        free(*payload);
+        free(*state_text);
+        free(*answer);
+        *payload = *state_text = *answer = NULL;
+    }
 }
 
 static void respond_with_etag(struct svc_response *res, unsigned status, json_t *doc,
@@ -1400,8 +1507,28 @@ static bool check_if_match(const struct svc_request *req, struct svc_response *r
     return true;
 }
 
+/* The encounter a write acts on, with its state: from the state cache when it holds the
+ * version If-Match names (no read, no parse), else from the database. False after answering. */
+static bool load_for_write(const struct svc_request *req, struct svc_response *res,
+                           struct db_encounter *enc, json_t **state, size_t *text_len)
+{
+    int64_t v = if_match(req);
+    const char *id = req->params[0];
+    if (v > 0 && id_ok(id) && strlen(id) < sizeof enc->id) {
+        memset(enc, 0, sizeof *enc);
+        *state = svc_state_cache_take(req->ctx->states, id, v, enc->token_hash, text_len);
+        if (*state != NULL) {
+            memcpy(enc->id, id, strlen(id) + 1);
+            enc->version = v;
+            return true;
+        }
+    }
+    return load(req, res, enc, state, text_len);
+}
+
 /* Resolves one event on the stored encounter and appends it: the common path of every write
- * after creation. `in` is stolen. */
+ * after creation. `in` is stolen. The state goes back to the cache afterwards: the new one
+ * after a commit, the unchanged one after a refusal, none when it was changed but not stored. */
 static void write_event(const struct svc_request *req, struct svc_response *res, const char *kind,
                         json_t *in, unsigned status)
 {
@@ -1409,36 +1536,32 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     json_t *state = NULL, *ev = NULL;
     unsigned char hash[AUTH_HASH_LEN];
     struct db_replay replay;
-    bool use_replay = false;
+    bool use_replay = false, folded = false;
+    char *answer_text = NULL, *result_text = NULL;
+    size_t state_len = 0;
+    int rc = DB_ERR_NOMEM;
     struct svc_errors e;
     svc_errors_init(&e);
     /* A retry with its Idempotency-Key gets its first answer even though the version has
      * moved on since: the key is looked up before If-Match is checked. */
-    if (!load(req, res, &enc, &state) || !authorize_owner(req, res, &enc, hash) ||
+    if (!load_for_write(req, res, &enc, &state, &state_len))
+        goto out;
+    if (!authorize_owner(req, res, &enc, hash) ||
         !idempotency(req, res, hash, &replay, &use_replay) || !check_if_match(req, res, &enc))
         goto out;
-    int64_t seq = enc.version + 1;
-    ev = resolve(req, state, kind, in, seq, &e);
+    int64_t seq = enc.version + 1, current = 0;
+    ev = resolve(req, state, kind, in, seq, &e, &result_text);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
             svc_errors_add(&e, "", "the request cannot be applied");
         svc_errors_respond(&e, res);
         goto out;
     }
-    json_t *payload =
-        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
-                  "effects", json_object_get(ev, "effects"));
     fold(state, json_object_get(ev, "effects"));
-    json_t *event = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)seq, "kind", kind, "result",
-                              json_object_get(ev, "result"));
-    json_t *answer = write_answer(enc.id, seq, event, state);
-    json_decref(event);
-    char *payload_text = json_dumps(payload, JSON_COMPACT);
-    char *state_text = json_dumps(state, JSON_COMPACT);
-    char *answer_text = json_dumps(answer, JSON_COMPACT);
-    json_decref(payload);
-    int64_t current = 0;
-    int rc = DB_ERR_NOMEM;
+    folded = true;
+    char *payload_text = NULL, *state_text = NULL;
+    event_texts(enc.id, seq, kind, in, ev, result_text, state, &payload_text, &state_text,
+                &answer_text);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
@@ -1447,6 +1570,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
                                  use_replay ? &replay : NULL, &current);
     }
     free(payload_text);
+    state_len = state_text ? strlen(state_text) : 0;
     free(state_text);
     if (rc == DB_OK) {
         svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));
@@ -1465,9 +1589,14 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     } else {
         db_failed(res, rc);
     }
-    free(answer_text);
-    json_decref(answer);
 out:
+    if (state != NULL && (!folded || rc == DB_OK)) {
+        svc_state_cache_put(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
+                            enc.token_hash, state, state_len);
+        state = NULL;
+    }
+    free(answer_text);
+    free(result_text);
     svc_errors_free(&e);
     json_decref(ev);
     json_decref(state);
@@ -1578,10 +1707,10 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     answer = json_pack("{s:s, s:i, s:O}", "id", id, "version", 1, "state", state);
     if (minted)
         json_object_set_new(answer, "token", json_string(token));
-    state_text = json_dumps(state, JSON_COMPACT);
-    answer_text = json_dumps(answer, JSON_COMPACT);
-    payload_text = json_dumps(payload, JSON_COMPACT);
-    char *rules_text = json_dumps(json_object_get(state, "rules"), JSON_COMPACT);
+    state_text = dump(state);
+    answer_text = dump(answer);
+    payload_text = dump(payload);
+    char *rules_text = dump(json_object_get(state, "rules"));
     int rc = DB_ERR_NOMEM;
     if (state_text && answer_text && payload_text && rules_text) {
         if (use_replay)
@@ -1615,7 +1744,7 @@ void svc_handle_encounter_get(const struct svc_request *req, struct svc_response
 {
     struct db_encounter enc;
     json_t *state;
-    if (!load(req, res, &enc, &state))
+    if (!load(req, res, &enc, &state, NULL))
         return;
     json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", enc.id, "version",
                             (json_int_t)enc.version, "created_at", enc.created_at, "state", state);
@@ -1627,7 +1756,7 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     struct db_encounter enc;
     json_t *state;
     unsigned char hash[AUTH_HASH_LEN];
-    if (!load(req, res, &enc, &state))
+    if (!load(req, res, &enc, &state, NULL))
         return;
     json_decref(state);
     if (!authorize_owner(req, res, &enc, hash) || !check_if_match(req, res, &enc))
@@ -1640,6 +1769,7 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     }
     if (db_failed(res, rc))
         return;
+    svc_state_cache_drop(req->ctx->states, enc.id);
     res->status = 204;
 }
 
@@ -1815,7 +1945,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
 {
     struct db_encounter enc;
     json_t *state;
-    if (!load(req, res, &enc, &state))
+    if (!load(req, res, &enc, &state, NULL))
         return;
     json_decref(state);
     struct svc_errors e;
@@ -1860,7 +1990,7 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
 {
     struct db_encounter enc;
     json_t *stored;
-    if (!load(req, res, &enc, &stored))
+    if (!load(req, res, &enc, &stored, NULL))
         return;
     long long at = enc.version;
     const char *q = svc_request_query(req, "at");
@@ -1911,7 +2041,7 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
     if (strcmp(kind, "created") != 0) {
         struct svc_errors e;
         svc_errors_init(&e);
-        json_t *again = resolve(a->req, a->state, kind, json_object_get(p, "input"), seq, &e);
+        json_t *again = resolve(a->req, a->state, kind, json_object_get(p, "input"), seq, &e, NULL);
         const char *why = NULL;
         if (again == NULL)
             why = "the event no longer resolves against the state before it";
@@ -1937,7 +2067,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
 {
     struct db_encounter enc;
     json_t *stored;
-    if (!load(req, res, &enc, &stored))
+    if (!load(req, res, &enc, &stored, NULL))
         return;
     struct verify_acc a = {.req = req, .state = json_object(), .mismatches = json_array()};
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, verify_item, &a);
@@ -1959,7 +2089,7 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
 {
     struct db_encounter enc;
     json_t *stored;
-    if (!load(req, res, &enc, &stored))
+    if (!load(req, res, &enc, &stored, NULL))
         return;
     struct events_acc acc = {.list = json_array()};
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, event_item, &acc);
@@ -2032,8 +2162,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         if (i > 0) {
             struct svc_errors re;
             svc_errors_init(&re);
-            json_t *again =
-                resolve(req, state, kind, json_object_get(payload, "input"), (long long)i + 1, &re);
+            json_t *again = resolve(req, state, kind, json_object_get(payload, "input"),
+                                    (long long)i + 1, &re, NULL);
             svc_errors_free(&re);
             bool same =
                 again != NULL &&
@@ -2054,7 +2184,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         }
         fold(state, json_object_get(payload, "effects"));
         kinds[i] = kind;
-        payloads[i] = json_dumps(payload, JSON_COMPACT);
+        payloads[i] = dump(payload);
     }
     if (!svc_errors_any(&e) && json_object_get(body, "state") &&
         !json_equal(json_object_get(body, "state"), state))
@@ -2070,8 +2200,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     }
     if (minted)
         auth_sha256(token, strlen(token), hash);
-    char *state_text = json_dumps(state, JSON_COMPACT);
-    char *rules_text = json_dumps(json_object_get(state, "rules"), JSON_COMPACT);
+    char *state_text = dump(state);
+    char *rules_text = dump(json_object_get(state, "rules"));
     int rc = state_text && rules_text
                  ? db_encounter_import(req->ctx->db, id, hash, rules_text, state_text, (int)n,
                                        kinds, (const char *const *)payloads)

@@ -82,11 +82,13 @@ void jw_array_end(struct jw *w)
     close_(w, ']');
 }
 
-static void quoted(struct jw *w, const char *s)
+/* A string of n bytes (jansson's strings are valid UTF-8, which JSON takes as it is; only
+ * quotes, backslashes and control characters need escapes). */
+static void quoted_n(struct jw *w, const char *s, size_t n)
 {
     put(w, "\"", 1);
-    const char *run = s;
-    for (; *s != '\0'; s++) {
+    const char *run = s, *end = s + n;
+    for (; s < end; s++) {
         unsigned char c = (unsigned char)*s;
         if (c != '"' && c != '\\' && c >= 0x20)
             continue;
@@ -103,6 +105,11 @@ static void quoted(struct jw *w, const char *s)
     put(w, "\"", 1);
 }
 
+static void quoted(struct jw *w, const char *s)
+{
+    quoted_n(w, s, strlen(s));
+}
+
 void jw_key(struct jw *w, const char *key)
 {
     before_value(w);
@@ -111,7 +118,7 @@ void jw_key(struct jw *w, const char *key)
     w->after_key = true;
 }
 
-void jw_int(struct jw *w, long long v)
+static void digits(struct jw *w, long long v)
 {
     /* By hand: snprintf showed in the profile of /v1/attacks/resolve. */
     char num[24];
@@ -123,8 +130,13 @@ void jw_int(struct jw *w, long long v)
     } while (u != 0);
     if (v < 0)
         *--p = '-';
-    before_value(w);
     put(w, p, (size_t)(num + sizeof num - p));
+}
+
+void jw_int(struct jw *w, long long v)
+{
+    before_value(w);
+    digits(w, v);
 }
 
 void jw_bool(struct jw *w, bool v)
@@ -145,16 +157,87 @@ void jw_string(struct jw *w, const char *s)
     quoted(w, s);
 }
 
+/* A jansson value, written directly: json_dumps costs several times as much (it checks
+ * every character's UTF-8 and formats every integer with snprintf), and the encounter
+ * writes dump their state, event and answer on every action. Commas are placed here rather
+ * than through w->first, so nesting is bounded by the value (jansson's parser allows 2,048
+ * levels), not by JW_MAX_DEPTH. Reals go through jansson so that they read back the same. */
+static void value(struct jw *w, const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        put(w, "{", 1);
+        const char *k;
+        json_t *m;
+        bool first = true;
+        json_object_foreach((json_t *)v, k, m)
+        {
+            if (!first)
+                put(w, ",", 1);
+            first = false;
+            quoted(w, k);
+            put(w, ":", 1);
+            value(w, m);
+        }
+        put(w, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        put(w, "[", 1);
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i > 0)
+                put(w, ",", 1);
+            value(w, json_array_get(v, i));
+        }
+        put(w, "]", 1);
+        break;
+    }
+    case JSON_STRING:
+        quoted_n(w, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER:
+        digits(w, (long long)json_integer_value(v));
+        break;
+    case JSON_TRUE:
+        put(w, "true", 4);
+        break;
+    case JSON_FALSE:
+        put(w, "false", 5);
+        break;
+    case JSON_NULL:
+        put(w, "null", 4);
+        break;
+    case JSON_REAL: {
+        char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (text == NULL) {
+            w->failed = true;
+            return;
+        }
+        put(w, text, strlen(text));
+        free(text);
+        break;
+    }
+    }
+}
+
 void jw_json(struct jw *w, const json_t *v)
 {
     before_value(w);
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
-    if (text == NULL) {
-        w->failed = true;
-        return;
-    }
-    put(w, text, strlen(text));
-    free(text);
+    value(w, v);
+}
+
+void jw_raw(struct jw *w, const char *text, size_t n)
+{
+    before_value(w);
+    put(w, text, n);
+}
+
+char *jw_dump(const json_t *v, size_t *len)
+{
+    struct jw w;
+    jw_init(&w, 1024);
+    value(&w, v);
+    return jw_finish(&w, len);
 }
 
 char *jw_finish(struct jw *w, size_t *len)

@@ -6,6 +6,7 @@
 
 #include "db.h"
 #include "server.h"
+#include "state_cache.h"
 #include "svc.h"
 
 #ifndef TACTICS_VERSION
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
+    struct svc_state_cache *states = NULL;
     int rc = db_open(cfg.db_path, &db);
     if (rc != DB_OK) {
         svc_log("error", "db_open_failed",
@@ -59,7 +61,10 @@ int main(int argc, char **argv)
     metrics = svc_metrics_new(route_count);
     if (metrics == NULL)
         goto out;
-    struct svc_context ctx = {.config = &cfg, .db = db, .metrics = metrics};
+    states = svc_state_cache_new();
+    if (states == NULL)
+        goto out;
+    struct svc_context ctx = {.config = &cfg, .db = db, .metrics = metrics, .states = states};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",
@@ -84,6 +89,7 @@ out:
     if (server != NULL)
         svc_server_shutdown(server, 0);
     svc_metrics_free(metrics);
+    svc_state_cache_free(states);
     db_close(db);
     return exit_code;
 }

@@ -174,6 +174,8 @@ void svc_errors_free(struct svc_errors *e)
 json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
 {
     json_error_t err;
+    if (req->parsed != NULL)
+        return json_incref(req->parsed);
     if (req->body_len == 0) {
         svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, "the request body is empty", NULL);
         return NULL;

@@ -19,10 +19,13 @@ struct db;
 #define SVC_MAX_HEADERS 4
 
 /* What every handler can reach: configuration, storage, counters. */
+struct svc_state_cache;
+
 struct svc_context {
     const struct svc_config *config;
     struct db *db;
     struct svc_metrics *metrics;
+    struct svc_state_cache *states; /* may be NULL: no cache (state_cache.h) */
 };
 
 /* Looks up a request header; returns NULL when absent. */
@@ -34,6 +37,7 @@ struct svc_request {
     const char *params[SVC_MAX_PARAMS]; /* path parameters, in pattern order */
     const char *body;                   /* NUL-terminated copy; body_len excludes the NUL */
     size_t body_len;
+    json_t *parsed; /* an internal call's body, already parsed (borrowed): used instead of body */
     svc_header_fn header;
     svc_header_fn query; /* the query string's arguments, by name (may be NULL) */
     void *header_cookie;
@@ -200,6 +204,18 @@ json_t *svc_decode_member(json_t *body, const char *key, const struct rules_opti
                           struct svc_errors *e);
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res);
+
+/* What an encounter applies from an attack it has ruled: whether the answer's damage went to
+ * the defender (damage.to is "defender"), and how much (damage.dealt, possibly 0). */
+struct svc_attack_facts {
+    bool to_defender;
+    int dealt;
+};
+
+/* Rules an attack exactly as POST /v1/attacks/resolve does, answering into res alike, and on
+ * success fills f, so that an internal caller need not parse the answer back. */
+void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response *res,
+                              struct svc_attack_facts *f);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 
 /* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be

@@ -25,16 +25,17 @@ static long long num(json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
-/* Sends a request with the encounter's token and If-Match; returns the parsed body. */
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
+/* Sends a request to server s with the encounter's token and If-Match; returns the parsed
+ * body. */
+static json_t *call_on(const struct server *s, struct enc *e, const char *method,
+                       const char *suffix, const char *body, int status)
 {
     char path[160], headers[320];
     snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
     snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s",
              e->token, e->version, body ? "Content-Type: application/json\r\n" : "");
     struct http_response r;
-    http_request(&srv, method, path, headers, body, &r);
+    http_request(s, method, path, headers, body, &r);
     cr_assert_eq(r.status, status, "%s %s: %d %s", method, path, r.status, r.body);
     json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
     if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
@@ -42,6 +43,12 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
         e->version = num(doc, "version");
     http_response_free(&r);
     return doc;
+}
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    return call_on(&srv, e, method, suffix, body, status);
 }
 
 static void create(struct enc *e, const char *body)
@@ -438,4 +445,87 @@ Test(encounter_api, injection_strings_in_every_string_field)
     cr_assert_eq(r.status, 404);
     cr_assert_null(strstr(r.body, "SQL"));
     http_response_free(&r);
+}
+
+/* The stored state equals the fold of the log up to its version. */
+static void assert_state_is_the_fold(struct enc *e)
+{
+    json_t *now = call(e, "GET", "", NULL, 200);
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "/state?at=%lld", num(now, "version"));
+    json_t *folded = call(e, "GET", suffix, NULL, 200);
+    cr_assert(json_equal(json_object_get(now, "state"), json_object_get(folded, "state")));
+    json_decref(folded);
+    json_decref(now);
+    json_t *v = call(e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* The server keeps the state its last write made (service/state_cache.h); a refused write and
+ * writes after it still store exactly the fold of the log. */
+Test(encounter_api, writes_after_a_refusal_store_the_fold)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    json_decref(call(&e, "POST", "/actions",
+                     "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}", 200));
+    /* Refused: nothing stored, and the state the server holds is unchanged. */
+    json_decref(call(&e, "POST", "/actions",
+                     "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"nobody\"}", 422));
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
+                       "\"results\":[20,8]}",
+                       200);
+    cr_assert_eq(e.version, 5);
+    /* 20 + 6 hits; 1d8+3 with 8 is 11; the goblin had 6 hit points. */
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "goblin"), "hp"), 6 - 11);
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "facing"), 2);
+    json_decref(doc);
+    assert_state_is_the_fold(&e);
+}
+
+/* Two servers on one database file: each caches the states it wrote, and neither may act on a
+ * state the other has moved past. The stale version gets 412, the current one works, and a
+ * write to an encounter the other deleted gets 404. */
+Test(encounter_api, a_second_server_on_the_same_file_is_never_overwritten)
+{
+    struct server b;
+    const char *const args[] = {"--db", srv.db_path, NULL};
+    server_start(&b, args);
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":9}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201)); /* this server now holds v3 */
+    json_decref(call_on(&b, &e, "POST", "/actions",
+                        "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":3}", 200));
+    cr_assert_eq(e.version, 4);
+    /* This server still holds v3; the client names v4, which only the file has. */
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":1}", 200);
+    cr_assert_eq(e.version, 5);
+    /* The other server's change is in the state this one wrote. */
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "facing"), 3);
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "goblin"), "facing"), 1);
+    json_decref(doc);
+    /* The other server now holds v4, which is stale. */
+    char path[160], headers[320], etag[32];
+    snprintf(path, sizeof path, "/v1/encounters/%s/actions", e.id);
+    snprintf(headers, sizeof headers,
+             "Authorization: Bearer %s\r\nIf-Match: \"v4\"\r\nContent-Type: application/json\r\n",
+             e.token);
+    struct http_response r;
+    http_request(&b, "POST", path, headers,
+                 "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":5}", &r);
+    cr_assert_eq(r.status, 412, "%d %s", r.status, r.body);
+    cr_assert(http_header(&r, "ETag", etag, sizeof etag));
+    cr_assert_str_eq(etag, "\"v5\"");
+    http_response_free(&r);
+    assert_state_is_the_fold(&e);
+    json_decref(call_on(&b, &e, "DELETE", "", NULL, 204));
+    json_decref(call(&e, "POST", "/actions",
+                     "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}", 404));
+    server_stop(&b);
 }

@@ -1,0 +1,81 @@
+/* The encounter state cache (service/state_cache.h): an entry is found only for its exact id
+ * and version, taking it out hands it over, and the slots and byte budget are bounds. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "state_cache.h"
+
+static const unsigned char hash_a[AUTH_HASH_LEN] = {1, 2, 3};
+
+Test(state_cache, found_only_at_its_version_and_taken_out)
+{
+    struct svc_state_cache *c = svc_state_cache_new();
+    cr_assert_not_null(c);
+    unsigned char h[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    cr_assert_null(svc_state_cache_take(c, "enc1", 1, h, &bytes));
+    json_t *state = json_pack("{s:i}", "round", 3);
+    svc_state_cache_put(c, "enc1", 7, hash_a, state, 100);
+    cr_assert_null(svc_state_cache_take(c, "enc1", 6, h, &bytes));
+    cr_assert_null(svc_state_cache_take(c, "enc1", 8, h, &bytes));
+    cr_assert_null(svc_state_cache_take(c, "enc2", 7, h, &bytes));
+    json_t *got = svc_state_cache_take(c, "enc1", 7, h, &bytes);
+    cr_assert_eq(got, state);
+    cr_assert_eq(bytes, 100);
+    cr_assert_eq(memcmp(h, hash_a, AUTH_HASH_LEN), 0);
+    /* Taken out: a second writer at the same version finds nothing and reads the database. */
+    cr_assert_null(svc_state_cache_take(c, "enc1", 7, h, &bytes));
+    json_decref(got);
+    svc_state_cache_free(c);
+}
+
+Test(state_cache, dropped_for_a_deleted_encounter)
+{
+    struct svc_state_cache *c = svc_state_cache_new();
+    unsigned char h[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    svc_state_cache_put(c, "enc1", 2, hash_a, json_object(), 10);
+    svc_state_cache_drop(c, "enc1");
+    cr_assert_null(svc_state_cache_take(c, "enc1", 2, h, &bytes));
+    svc_state_cache_free(c);
+}
+
+Test(state_cache, bounded_by_bytes_and_slots)
+{
+    struct svc_state_cache *c = svc_state_cache_new();
+    unsigned char h[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    svc_state_cache_put(c, "big", 1, hash_a, json_object(), SVC_STATE_CACHE_BYTES + 1);
+    cr_assert_null(svc_state_cache_take(c, "big", 1, h, &bytes));
+    /* More encounters than slots: some replace others, none leak (LeakSanitizer), and at most
+     * SVC_STATE_CACHE_SLOTS are found. */
+    enum { N = SVC_STATE_CACHE_SLOTS * 2 };
+    char id[N][16];
+    for (int i = 0; i < N; i++) {
+        snprintf(id[i], sizeof id[i], "e%d", i);
+        svc_state_cache_put(c, id[i], 1, hash_a, json_integer(i), 10);
+    }
+    int found = 0;
+    for (int i = 0; i < N; i++) {
+        json_t *v = svc_state_cache_take(c, id[i], 1, h, &bytes);
+        if (v != NULL) {
+            cr_assert_eq(json_integer_value(v), i);
+            found++;
+        }
+        json_decref(v);
+    }
+    cr_assert_gt(found, 0);
+    cr_assert_leq(found, SVC_STATE_CACHE_SLOTS);
+    svc_state_cache_free(c);
+}
+
+Test(state_cache, no_cache_keeps_nothing)
+{
+    unsigned char h[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    svc_state_cache_put(NULL, "enc1", 1, hash_a, json_object(), 10);
+    cr_assert_null(svc_state_cache_take(NULL, "enc1", 1, h, &bytes));
+    svc_state_cache_drop(NULL, "enc1");
+}

@@ -2,7 +2,8 @@
  * import) on a real database in a temporary folder, against one encounter that the inputs keep
  * changing. The first byte picks the handler; the rest is the body. The request carries the
  * encounter's token and current version, so inputs reach the rules; whatever they are, the
- * answer is 2xx, 400, 404, 409, 412 or 422 - never a 5xx and never without an answer. */
+ * answer is 2xx, 400, 404, 409, 412 or 422 - never a 5xx and never without an answer. The server's
+ * state cache is on, and after every input the state it holds must equal the stored one. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <strings.h>
 
 #include "db.h"
+#include "state_cache.h"
 #include "svc.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -24,6 +26,7 @@ static char dir[] = "/tmp/tactics-fuzz-XXXXXX";
 static void cleanup(void)
 {
     db_close(ctx.db);
+    svc_state_cache_free(ctx.states);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
@@ -79,7 +82,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     atexit(cleanup);
     snprintf(path, sizeof path, "%s/f.db", dir);
-    if (db_open(path, &ctx.db) != DB_OK)
+    if (db_open(path, &ctx.db) != DB_OK || (ctx.states = svc_state_cache_new()) == NULL)
         abort();
     const char *create = "{\"map\":{\"width\":12,\"height\":12,\"rows\":[\"............\","
                          "\"..d.........\",\"..#o........\",\"....h.......\",\"....w.......\","
@@ -117,5 +120,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(body);
     if (status >= 500 || status == 0)
         abort();
+    /* The cached state (when there is one) is the stored state at the stored version. */
+    if (db_encounter_get(ctx.db, id, &e) != DB_OK)
+        abort();
+    unsigned char hash[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    json_t *cached = svc_state_cache_take(ctx.states, id, e.version, hash, &bytes);
+    if (cached != NULL) {
+        json_t *stored = json_loads(e.state_json, 0, NULL);
+        if (!json_equal(cached, stored))
+            abort();
+        json_decref(stored);
+        svc_state_cache_put(ctx.states, id, e.version, hash, cached, bytes);
+    }
+    free(e.state_json);
     return 0;
 }

@@ -96,8 +96,10 @@ void svc_route_match(const char *method, const char *path, struct svc_match *m)
     int count = 0;
     const struct svc_route *table = svc_routes(&count);
     for (int i = 0; i < count; i++) {
+        /* Only the captures need clearing: zeroing the whole 700-byte match for each of the
+         * table's routes showed in the profile of every request. */
         struct svc_match trial;
-        memset(&trial, 0, sizeof trial);
+        memset(trial.params, 0, sizeof trial.params);
         if (!match_path(table[i].pattern, path, &trial))
             continue;
         m->path_known = true;

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonw.h"
+
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
  * byte, so a client sending one byte a second would hold a connection for ever. The watchdog
  * thread cuts (shutdown(2)) any connection that has spent more than --timeout seconds without
@@ -71,26 +73,56 @@ static void utc_timestamp(char *out, size_t len)
     snprintf(out + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000L);
 }
 
-void svc_log(const char *level, const char *event, json_t *extra)
+/* Starts a log line {time, level, event, ...} in w. */
+static void log_begin(struct jw *w, const char *level, const char *event)
 {
     char ts[40];
     utc_timestamp(ts, sizeof ts);
-    json_t *line = json_object();
-    json_object_set_new(line, "time", json_string(ts));
-    json_object_set_new(line, "level", json_string(level));
-    json_object_set_new(line, "event", json_string(event));
-    if (extra != NULL)
-        json_object_update(line, extra);
-    json_decref(extra);
-    char *text = json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII);
-    json_decref(line);
+    jw_init(w, 256);
+    jw_object_begin(w);
+    jw_key(w, "time");
+    jw_string(w, ts);
+    jw_key(w, "level");
+    jw_string(w, level);
+    jw_key(w, "event");
+    jw_string(w, event);
+}
+
+/* Ends the line and writes it to stderr in one write(2), so lines from several threads never
+ * interleave. Written with jsonw rather than a jansson tree: the access log line is on every
+ * request's path. */
+static void log_end(struct jw *w)
+{
+    jw_object_end(w);
+    size_t len = 0;
+    char *text = jw_finish(w, &len);
     if (text == NULL)
         return;
+    text[len] = '\n'; /* jw_finish's NUL: the buffer holds len + 1 bytes */
     pthread_mutex_lock(&log_lock);
-    fprintf(stderr, "%s\n", text);
-    fflush(stderr);
+    for (size_t off = 0; off <= len;) {
+        ssize_t n = write(STDERR_FILENO, text + off, len + 1 - off);
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
     pthread_mutex_unlock(&log_lock);
     free(text);
+}
+
+void svc_log(const char *level, const char *event, json_t *extra)
+{
+    struct jw w;
+    log_begin(&w, level, event);
+    const char *key;
+    json_t *v;
+    json_object_foreach(extra, key, v)
+    {
+        jw_key(&w, key);
+        jw_json(&w, v);
+    }
+    json_decref(extra);
+    log_end(&w);
 }
 
 /* libmicrohttpd's own messages, as JSON log lines. Its format strings are its own literals. */
@@ -424,12 +456,23 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (rs == NULL)
         return;
     uint64_t duration = now_us() - rs->start_us;
-    json_t *extra = json_pack("{s:s, s:s, s:i, s:I, s:s}", "method", rs->method, "path", rs->path,
-                              "status", (int)rs->status, "duration_us", (json_int_t)duration,
-                              "request_id", rs->request_id);
-    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-        json_object_set_new(extra, "terminated", json_integer((json_int_t)toe));
-    svc_log("info", "request", extra);
+    struct jw w;
+    log_begin(&w, "info", "request");
+    jw_key(&w, "method");
+    jw_string(&w, rs->method);
+    jw_key(&w, "path");
+    jw_string(&w, rs->path);
+    jw_key(&w, "status");
+    jw_int(&w, (long long)rs->status);
+    jw_key(&w, "duration_us");
+    jw_int(&w, (long long)duration);
+    jw_key(&w, "request_id");
+    jw_string(&w, rs->request_id);
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
+        jw_key(&w, "terminated");
+        jw_int(&w, (long long)toe);
+    }
+    log_end(&w);
     free(rs->body);
     free(rs);
     *con_cls = NULL;

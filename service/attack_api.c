@@ -301,10 +301,8 @@ static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct svc_dice_source *src, const char *explain)
 {
     jw_object_begin(w);
-    json_t *rules = svc_encode_rules(&r->rules);
     jw_key(w, "rules");
-    jw_json(w, rules);
-    json_decref(rules);
+    svc_write_rules(w, &r->rules);
     jw_key(w, "attack_total");
     jw_int(w, ev->attack_total);
     jw_key(w, "target_number");

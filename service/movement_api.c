@@ -500,10 +500,8 @@ static void write_pos(struct jw *w, const struct rules_options *o, int x, int y)
 
 static void write_rules(struct jw *w, const struct svc_rules *rules)
 {
-    json_t *doc = svc_encode_rules(rules);
     jw_key(w, "rules");
-    jw_json(w, doc);
-    json_decref(doc);
+    svc_write_rules(w, rules);
 }
 
 static void write_speeds(struct jw *w, const char *key, const int *ft)

@@ -28,6 +28,31 @@ json_t *svc_encode_rules(const struct svc_rules *rules)
                      svc_encode_options(&rules->options));
 }
 
+void svc_write_rules(struct jw *w, const struct svc_rules *rules)
+{
+    int count = 0;
+    const struct rules_option_info *table = rules_option_table(&count);
+    jw_object_begin(w);
+    jw_key(w, "preset");
+    jw_string(w, rules->preset);
+    jw_key(w, "options");
+    jw_object_begin(w);
+    for (int i = 0; i < count; i++) {
+        const char *s;
+        long long n;
+        rules_option_get(&rules->options, i, &s, &n);
+        jw_key(w, table[i].name);
+        if (table[i].kind == RULES_OPTION_ENUM)
+            jw_string(w, s);
+        else if (table[i].kind == RULES_OPTION_BOOL)
+            jw_bool(w, n != 0);
+        else
+            jw_int(w, n);
+    }
+    jw_object_end(w);
+    jw_object_end(w);
+}
+
 /* Lists an option's accepted values for an error message. */
 static void describe_values(const struct rules_option_info *info, char *buf, size_t len)
 {

@@ -21,6 +21,9 @@ bool svc_decode_rules(json_t *body, struct svc_rules *out, struct svc_errors *e)
 /* {"preset": ..., "options": {every option: its value}} */
 json_t *svc_encode_rules(const struct svc_rules *rules);
 
+/* The same echo written straight into w (for the answers written with jsonw). */
+void svc_write_rules(struct jw *w, const struct svc_rules *rules);
+
 /* The options of a rules_options as a JSON object (shared by the echo and the preset list). */
 json_t *svc_encode_options(const struct rules_options *o);
 

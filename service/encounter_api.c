@@ -874,6 +874,26 @@ static bool ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
     return ok;
 }
 
+/* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
+ * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
+ * or not it could make attacks of opportunity (flat-footed). */
+static bool reaches(json_t *state, json_t *actor, json_t *target)
+{
+    struct rules_options o;
+    state_rules(state, &o);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature a, t;
+    json_t *pa = placement(actor), *pt = placement(target);
+    svc_decode_creature(pa, "", &o, true, NULL, &a, &scratch);
+    svc_decode_creature(pt, "", &o, true, NULL, &t, &scratch);
+    json_decref(pa);
+    json_decref(pt);
+    svc_errors_free(&scratch);
+    a.can_threaten = true;
+    return rules_threatens_creature(&o, &a, &t);
+}
+
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
@@ -896,6 +916,14 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     if (atk == NULL) {
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    const char *form = str(atk, "attack");
+    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 && !reaches(s, actor, target)) {
+        svc_errors_add(x->e, "/target",
+                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
+                       "threatens (004 Threatened Area; 001 Reach)",
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
         return NULL;
     }
     bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
@@ -1652,7 +1680,10 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     if (!minted && !idempotency(req, res, hash, &replay, &use_replay))
         goto out;
     struct svc_rules rules;
-    svc_decode_rules(body, &rules, &e);
+    if (svc_decode_rules(body, &rules, &e) && rules.options.grid == RULES_GRID_HEX)
+        svc_errors_add(&e, "/rules/options/grid",
+                       "encounters are played on square grids for now; hexes are ruled by the "
+                       "stateless endpoints (/v1/movement, /v1/attacks, /v1/geometry)");
     const char *name = "";
     codec_get_string(body, "", "name", false, 200, &name, &e);
     long long seed = -1;

@@ -472,16 +472,24 @@ Test(encounter_api, writes_after_a_refusal_store_the_fold)
     json_decref(call(&e, "POST", "/combatants", goblin, 201));
     json_decref(call(&e, "POST", "/actions",
                      "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}", 200));
-    /* Refused: nothing stored, and the state the server holds is unchanged. */
-    json_decref(call(&e, "POST", "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"nobody\"}", 422));
+    /* Refused: the goblin, three squares off, is out of the longsword's reach. Nothing is
+     * stored, and the state the server holds is unchanged. */
+    json_t *no = call(&e, "POST", "/actions",
+                      "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\"}", 422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(no, "detail")), "out of reach"));
+    json_decref(no);
+    cr_assert_eq(e.version, 4);
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{"
+                     "\"walk\":30},\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10}",
+                     201));
     json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
+                       "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\","
                        "\"results\":[20,8]}",
                        200);
-    cr_assert_eq(e.version, 5);
-    /* 20 + 6 hits; 1d8+3 with 8 is 11; the goblin had 6 hit points. */
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "goblin"), "hp"), 6 - 11);
+    cr_assert_eq(e.version, 6);
+    /* 20 + 6 hits; 1d8+3 with 8 is 11; the orc had 15 hit points. */
+    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "orc"), "hp"), 15 - 11);
     cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "facing"), 2);
     json_decref(doc);
     assert_state_is_the_fold(&e);
@@ -528,4 +536,16 @@ Test(encounter_api, a_second_server_on_the_same_file_is_never_overwritten)
     json_decref(call(&e, "POST", "/actions",
                      "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}", 404));
     server_stop(&b);
+}
+
+/* Encounters are played on square grids; a hex grid is refused at creation by name, rather
+ * than accepted and then unable to place anyone. */
+Test(encounter_api, a_hex_grid_is_refused_at_creation)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/encounters",
+        "{\"map\":{\"width\":8,\"height\":8},\"rules\":{\"options\":{\"grid\":\"hex\"}}}", 422);
+    json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/rules/options/grid");
+    json_decref(doc);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -55,6 +56,8 @@ void server_start(struct server *s, const char *const *extra_args)
     pid_t pid = fork();
     cr_assert_neq(pid, -1);
     if (pid == 0) {
+        /* A test that fails an assertion exits without stopping its servers: take them along. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         int fd = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(fd, 2);
         int null = open("/dev/null", O_RDWR);

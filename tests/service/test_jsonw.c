@@ -22,6 +22,17 @@ static char *dump_checked(json_t *v)
     return mine;
 }
 
+/* Asserts that jw_dump writes v byte for byte as json_dumps(JSON_COMPACT) does; releases v. */
+static void assert_same_as_jansson(json_t *v)
+{
+    char *mine = dump_checked(v);
+    char *theirs = json_dumps(v, JSON_COMPACT);
+    cr_assert_str_eq(mine, theirs);
+    free(mine);
+    free(theirs);
+    json_decref(v);
+}
+
 Test(jsonw, writes_what_json_dumps_writes)
 {
     static const char *const docs[] = {
@@ -36,12 +47,7 @@ Test(jsonw, writes_what_json_dumps_writes)
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         json_t *v = json_loads(docs[i], 0, NULL);
         cr_assert_not_null(v, "%s", docs[i]);
-        char *mine = dump_checked(v);
-        char *theirs = json_dumps(v, JSON_COMPACT);
-        cr_assert_str_eq(mine, theirs);
-        free(mine);
-        free(theirs);
-        json_decref(v);
+        assert_same_as_jansson(v);
     }
 }
 
@@ -56,13 +62,7 @@ Test(jsonw, escapes_control_characters_and_nul)
 
 Test(jsonw, reals_read_back_the_same)
 {
-    json_t *v = json_pack("[f, f, f, f]", 1.5, -0.1, 1e300, 3.0);
-    char *mine = dump_checked(v);
-    char *theirs = json_dumps(v, JSON_COMPACT);
-    cr_assert_str_eq(mine, theirs);
-    free(mine);
-    free(theirs);
-    json_decref(v);
+    assert_same_as_jansson(json_pack("[f, f, f, f]", 1.5, -0.1, 1e300, 3.0));
 }
 
 Test(jsonw, nesting_deeper_than_the_writer_stack)

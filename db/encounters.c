@@ -110,6 +110,17 @@ static int run(struct db *db, sqlite3_stmt *st)
     return rc == SQLITE_DONE ? DB_OK : fail(db);
 }
 
+/* Steps a query of at most one row: DB_OK with the row to read (the caller resets st), or
+ * DB_ERR_NOT_FOUND / an error with st already reset. */
+static int step_row(struct db *db, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        return DB_OK;
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? DB_ERR_NOT_FOUND : fail(db);
+}
+
 static int begin(struct db *db, struct db_conn *c)
 {
     return run(db, stmt(c, ST_BEGIN));
@@ -133,15 +144,9 @@ static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
     sqlite3_stmt *st = stmt(c, ST_IDEM_GET);
     sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, r->key, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        sqlite3_reset(st);
-        return DB_ERR_NOT_FOUND;
-    }
-    if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return fail(db);
-    }
+    int rc = step_row(db, st);
+    if (rc != DB_OK)
+        return rc;
     const void *h = sqlite3_column_blob(st, 0);
     if (h != NULL && sqlite3_column_bytes(st, 0) == DB_HASH_LEN)
         memcpy(r->request_hash, h, DB_HASH_LEN);
@@ -239,15 +244,9 @@ int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
         return DB_ERR_IO;
     sqlite3_stmt *st = stmt(c, ST_ENC_GET);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        sqlite3_reset(st);
-        return DB_ERR_NOT_FOUND;
-    }
-    if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return fail(db);
-    }
+    int rc = step_row(db, st);
+    if (rc != DB_OK)
+        return rc;
     memset(out, 0, sizeof *out);
     snprintf(out->id, sizeof out->id, "%s", id);
     out->version = sqlite3_column_int64(st, 0);
@@ -268,15 +267,9 @@ static int check_version(struct db *db, struct db_conn *c, const char *id, int64
 {
     sqlite3_stmt *st = stmt(c, ST_ENC_VERSION);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        sqlite3_reset(st);
-        return DB_ERR_NOT_FOUND;
-    }
-    if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return fail(db);
-    }
+    int rc = step_row(db, st);
+    if (rc != DB_OK)
+        return rc;
     *current = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
     return *current == expected ? DB_OK : DB_ERR_CONFLICT;

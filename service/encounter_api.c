@@ -1372,10 +1372,11 @@ static bool load(const struct svc_request *req, struct svc_response *res, struct
 /* A write's three texts, each value written once: the event's payload {input, result,
  * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result},
  * state}, which embeds the result and the state already written. The result is ev's, or
- * result_text when the ruling handed it over as text. All NULL when out of memory. */
+ * result_text when the ruling handed it over as text; *state_len gets the state text's length.
+ * All NULL when out of memory. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
                         const char *result_text, json_t *state, char **payload, char **state_text,
-                        char **answer)
+                        size_t *state_len, char **answer)
 {
     size_t rn = 0, sn = 0, n = 0;
     char *dumped = result_text ? NULL : jw_dump(json_object_get(ev, "result"), &rn);
@@ -1422,7 +1423,9 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         free(*state_text);
         free(*answer);
         *payload = *state_text = *answer = NULL;
+        sn = 0;
     }
+    *state_len = sn;
 }
 
 static void respond_with_etag(struct svc_response *res, unsigned status, json_t *doc,
@@ -1589,7 +1592,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     folded = true;
     char *payload_text = NULL, *state_text = NULL;
     event_texts(enc.id, seq, kind, in, ev, result_text, state, &payload_text, &state_text,
-                &answer_text);
+                &state_len, &answer_text);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
@@ -1598,7 +1601,6 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
                                  use_replay ? &replay : NULL, &current);
     }
     free(payload_text);
-    state_len = state_text ? strlen(state_text) : 0;
     free(state_text);
     if (rc == DB_OK) {
         svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));

@@ -1,13 +1,35 @@
 /* libFuzzer target: every stateless POST handler's request decoding and ruling, called
  * directly (no HTTP). The first byte picks the route; the rest is the body. Whatever it is,
- * the handler must answer 200, 400 or 422 - never a 5xx and never without an answer. */
+ * the handler must answer 200, 400 or 422 - never a 5xx and never without an answer.
+ * Each body is also parsed both ways: the fast path (jsonr.h) must build exactly jansson's
+ * value, member order included, or decline. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonr.h"
 #include "svc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Aborts unless jsonr_parse declined text or built what json_loadb builds. */
+static void check_fast_parse(const char *text, size_t len)
+{
+    json_t *fast = jsonr_parse(text, len);
+    if (fast == NULL)
+        return;
+    json_t *slow = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    if (slow == NULL || !json_equal(fast, slow))
+        abort();
+    char *a = json_dumps(fast, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *b = json_dumps(slow, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (a == NULL || b == NULL || strcmp(a, b) != 0)
+        abort();
+    free(a);
+    free(b);
+    json_decref(fast);
+    json_decref(slow);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *body = malloc(size);
     memcpy(body, data + 1, size - 1);
     body[size - 1] = '\0';
+    check_fast_parse(body, size - 1);
     /* A small map limit keeps each input fast; the decoders are the same. */
     static const struct svc_config cfg = {.max_map_side = 64, .max_body = 1 << 20};
     struct svc_context ctx = {.config = &cfg};

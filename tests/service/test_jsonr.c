@@ -1,0 +1,103 @@
+/* jsonr_parse, the fast path for request bodies: it must build exactly the value jansson's
+ * json_loadb(JSON_REJECT_DUPLICATES) builds, member order included, or decline (NULL) so that
+ * jansson parses and reports. fuzz/fuzz_requests.c checks the same on every fuzzed body. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonr.h"
+
+/* Parses text both ways and asserts the fast path built jansson's value, byte for byte. */
+static void assert_same_as_jansson(const char *text)
+{
+    json_t *mine = jsonr_parse(text, strlen(text));
+    cr_assert_not_null(mine, "declined: %s", text);
+    json_error_t err;
+    json_t *theirs = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &err);
+    cr_assert_not_null(theirs, "jansson refused what the fast path took: %s (%s)", text, err.text);
+    char *a = json_dumps(mine, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *b = json_dumps(theirs, JSON_COMPACT | JSON_ENCODE_ANY);
+    cr_assert_str_eq(a, b);
+    cr_assert(json_equal(mine, theirs));
+    free(a);
+    free(b);
+    json_decref(mine);
+    json_decref(theirs);
+}
+
+static void assert_declined(const char *text, size_t len)
+{
+    json_t *v = jsonr_parse(text, len);
+    cr_assert_null(v, "took: %.*s", (int)len, text);
+}
+
+Test(jsonr, builds_what_jansson_builds)
+{
+    static const char *const docs[] = {
+        "{}",
+        "[]",
+        " \t\r\n{ \"a\" : 1 , \"b\" : [ true , false , null ] } \n",
+        "{\"z\":1,\"a\":2,\"m\":{\"y\":[],\"b\":{}}}",
+        "[0,-0,7,-7,123456789012345678,-123456789012345678]",
+        "{\"s\":\"\",\"t\":\"printable ASCII ~!@#$%^&*()_+{}|:<>?/.,';][=-`\",\"del\":\"\x7f\"}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":6,\"facing\":0,"
+        "\"attack_bonus\":5,\"sneak_attack_dice\":2,\"damage\":\"1d6+1\"},\"defender\":{\"x\":5,"
+        "\"y\":5,\"facing\":0,\"defense\":{\"armor\":4,\"dex\":2},\"damage_reduction\":2},"
+        "\"allies\":[{\"x\":4,\"y\":5}],\"cover\":\"quarter\",\"concealment\":[\"quarter\"],"
+        "\"seed\":7}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+        assert_same_as_jansson(docs[i]);
+}
+
+/* What the fast path leaves to jansson: each of these jansson either refuses (and must be the
+ * one to say where) or reads in a way the fast path does not copy. */
+Test(jsonr, declines_what_it_does_not_copy)
+{
+    static const char *const docs[] = {
+        "",
+        "   ",
+        "1",                           /* a top level that is not an object or array */
+        "\"a\"",                       /* likewise */
+        "{\"a\":1,\"a\":2}",           /* duplicate key: jansson's error */
+        "{\"a\":\"x\\ny\"}",           /* escapes */
+        "{\"a\":\"caf\xc3\xa9\"}",     /* non-ASCII (jansson checks UTF-8) */
+        "{\"a\":\"\xff\"}",            /* invalid UTF-8 */
+        "{\"a\":\"tab\there\"}",       /* a raw control character */
+        "{\"a\":1.5}",                 /* fractions */
+        "{\"a\":1e3}",                 /* exponents */
+        "{\"a\":1234567890123456789}", /* more than 18 digits */
+        "{\"a\":01}",                  /* leading zero */
+        "{\"a\":-}",
+        "{\"a\":+1}",
+        "{\"a\":tru}",
+        "{\"a\":truex}",
+        "{\"a\":NaN}",
+        "{\"a\":1,}",
+        "[1,]",
+        "{\"a\" 1}",
+        "{a:1}",
+        "{\"a\":1}x", /* trailing data */
+        "{\"a\":1}{}",
+        "{\"a\":[1,2}",
+        "{\"a\":1",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", /* 33 deep */
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+        assert_declined(docs[i], strlen(docs[i]));
+    assert_declined("{\"a\":1}\0", 8);       /* a NUL after the value */
+    assert_declined("{\"a\":\"x\0y\"}", 11); /* a NUL inside a string */
+}
+
+Test(jsonr, reads_only_the_bytes_it_is_given)
+{
+    /* Not NUL-terminated: the value ends where len says. */
+    const char text[] = "[1,2]]]]";
+    json_t *v = jsonr_parse(text, 5);
+    cr_assert_not_null(v);
+    cr_assert_eq(json_array_size(v), 2);
+    json_decref(v);
+    assert_declined(text, 4);
+}

@@ -25,14 +25,13 @@ static unsigned name_set(json_t *obj, const char *base, const char *key, const c
     json_t *item;
     json_array_foreach(list, i, item)
     {
-        char ptr[CODEC_PTR_MAX];
-        int n = snprintf(ptr, sizeof ptr, "%s/%s/%zu", base, key, i);
-        (void)n;
         int found = -1;
         for (int k = 0; names[k] != NULL && json_is_string(item); k++)
             if (strcmp(names[k], json_string_value(item)) == 0)
                 found = k;
         if (found < 0) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "%s/%s/%zu", base, key, i);
             char list_text[300] = "";
             size_t used = 0;
             for (int k = 0; names[k] != NULL && used < sizeof list_text; k++)
@@ -553,7 +552,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
                  ev->miss_chance ? ", then a concealment miss chance" : "");
     }
     struct jw w;
-    jw_init(&w, 6144);
+    jw_init(&w, 2048);
     write_answer(&w, r, ev, kind, o, dmg, src, explain);
     size_t len = 0;
     char *text = jw_finish(&w, &len);

@@ -20,7 +20,10 @@ bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
 
 void codec_pointer(char *out, const char *base, const char *key)
 {
-    size_t n = (size_t)snprintf(out, CODEC_PTR_MAX, "%s/", base);
+    size_t n = 0;
+    for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
+        out[n++] = *b;
+    out[n++] = '/';
     for (const char *k = key; *k != '\0' && n + 3 < CODEC_PTR_MAX; k++) {
         if (*k == '~') {
             out[n++] = '~', out[n++] = '0';
@@ -72,7 +75,7 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
     {
         bool found = false;
         for (const char *const *k = known; *k != NULL && !found; k++)
-            found = strcmp(*k, key) == 0;
+            found = **k == *key && strcmp(*k, key) == 0;
         if (!found) {
             char ptr[CODEC_PTR_MAX];
             codec_pointer(ptr, base, key);

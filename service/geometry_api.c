@@ -86,10 +86,11 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     if (!hex)
         codec_get_int(obj, ptr, "z", false, -RULES_COORD_MAX, RULES_COORD_MAX, &z, e);
     const char *size_name = "medium";
-    char sptr[CODEC_PTR_MAX];
-    codec_pointer(sptr, ptr, "size");
+    char sptr[CODEC_PTR_MAX]; /* pointers are built only for errors: this runs per creature */
     codec_get_string(obj, ptr, "size", false, 32, &size_name, e); /* absent: medium */
     int size = rules_size_from_name(size_name);
+    if (size < 0 || (hex && rules_size_info((enum rules_size)size)->hexes == 0))
+        codec_pointer(sptr, ptr, "size");
     if (size < 0) {
         svc_errors_add(e, sptr,
                        "is not a size of 001 Space and Reach (fine ... "
@@ -104,12 +105,13 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     rules_creature_init(out, (enum rules_size)size, (int)a, (int)b, (int)z);
     if (hex) {
         long long tri = 0;
-        char tptr[CODEC_PTR_MAX];
-        codec_pointer(tptr, ptr, "triangle");
         bool three = rules_size_info((enum rules_size)size)->hexes == 3;
         bool given = codec_get_int(obj, ptr, "triangle", three, 0, 5, &tri, e);
-        if (given && !three)
+        if (given && !three) {
+            char tptr[CODEC_PTR_MAX];
+            codec_pointer(tptr, ptr, "triangle");
             svc_errors_add(e, tptr, "only a three-hex (large) creature has a triangle");
+        }
         rules_creature_on_hexes(out, (int)tri);
     }
     if (!combat)
@@ -122,11 +124,12 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
     codec_get_bool(obj, ptr, "faceless", false, &out->faceless, e);
     long long facing = -1;
-    char fptr[CODEC_PTR_MAX];
-    codec_pointer(fptr, ptr, "facing");
     if (codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e)) {
-        if (out->faceless)
+        if (out->faceless) {
+            char fptr[CODEC_PTR_MAX];
+            codec_pointer(fptr, ptr, "facing");
             svc_errors_add(e, fptr, "a faceless creature has no facing (000 Faceless Creatures)");
+        }
         out->facing = (int)facing;
     }
 }

@@ -2,6 +2,7 @@
  * text without control characters the same bytes. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,5 +89,56 @@ Test(jsonw, raw_text_is_embedded_as_it_is)
     size_t n = 0;
     char *text = jw_finish(&w, &n);
     cr_assert_str_eq(text, "{\"a\":{\"x\":[1,2]},\"b\":true}");
+    free(text);
+}
+
+/* The writer copies 8 bytes at a time until a byte needs an escape: put each kind of byte at
+ * every position of strings from 0 to 24 bytes, so that it falls in a whole word, in the tail
+ * and at the edges of both. Quotes and backslashes must come out as json_dumps writes them;
+ * control characters as \u00XX, reading back to the same string. */
+Test(jsonw, escapes_wherever_the_byte_falls)
+{
+    static const char specials[] = {'"', '\\', '\n', '\x01', '\x1f', '\x7f'};
+    for (size_t len = 1; len <= 24; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof specials; k++) {
+                char text[32];
+                memset(text, 'a', len);
+                text[at] = specials[k];
+                text[len] = '\0';
+                json_t *v = json_stringn(text, len);
+                cr_assert_not_null(v);
+                if (specials[k] == '"' || specials[k] == '\\' || specials[k] == '\x7f') {
+                    assert_same_as_jansson(json_pack("[o]", v)); /* json_dumps wants a container */
+                    continue;
+                }
+                char *mine = dump_checked(v);
+                char expected[64];
+                snprintf(expected, sizeof expected, "\"%.*s\\u%04x%s\"", (int)at, text,
+                         (unsigned char)specials[k], text + at + 1);
+                cr_assert_str_eq(mine, expected);
+                free(mine);
+                json_decref(v);
+            }
+}
+
+Test(jsonw, grows_from_the_smallest_buffer)
+{
+    struct jw w;
+    jw_init(&w, 1);
+    jw_array_begin(&w);
+    char big[300];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    for (int i = 0; i < 50; i++)
+        jw_string(&w, big);
+    jw_array_end(&w);
+    size_t n = 0;
+    char *text = jw_finish(&w, &n);
+    cr_assert_not_null(text);
+    cr_assert_eq(n, 2 + 50 * 301 + 49);
+    json_t *back = json_loads(text, 0, NULL);
+    cr_assert_eq(json_array_size(back), 50);
+    json_decref(back);
     free(text);
 }

@@ -256,9 +256,12 @@ static const char *applies_name(enum rules_applies a)
 /* The kind of AC the target number is, as words. */
 static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s%s", ev->touch ? "touch " : "", ev->flat_footed ? "flat-footed " : "",
-             ev->shieldless ? "shieldless " : "",
-             ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC");
+    buf[0] = '\0'; /* strncat rather than snprintf: this runs for every attack */
+    strncat(buf, ev->touch ? "touch " : "", len - 1);
+    strncat(buf, ev->flat_footed ? "flat-footed " : "", len - 1 - strlen(buf));
+    strncat(buf, ev->shieldless ? "shieldless " : "", len - 1 - strlen(buf));
+    strncat(buf, ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC",
+            len - 1 - strlen(buf));
 }
 
 /* What a rolled attack came to. */

@@ -109,9 +109,16 @@ static bool plain8(uint64_t x)
             ((backslash - ones) & ~backslash & highs)) == 0;
 }
 
+/* Bytes JSON strings must escape: control characters, the quote and the backslash. */
+#define ESC4(c) [c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1
+static const unsigned char escape_table[256] = {
+    ESC4(0x00), ESC4(0x04), ESC4(0x08), ESC4(0x0c), ESC4(0x10),
+    ESC4(0x14), ESC4(0x18), ESC4(0x1c), ['"'] = 1,  ['\\'] = 1};
+#undef ESC4
+
 static bool needs_escape(unsigned char c)
 {
-    return c == '"' || c == '\\' || c < 0x20;
+    return escape_table[c] != 0;
 }
 
 /* A string of n bytes (jansson's strings are valid UTF-8, which JSON takes as it is; only
@@ -128,6 +135,12 @@ static void quoted_n(struct jw *w, const char *s, size_t n)
     size_t i = 0;
     for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8, o += 8)
         memcpy(o, &x, 8);
+    uint64_t last;
+    if (i < n && n - i < 8 && n >= 8 && (memcpy(&last, s + n - 8, 8), plain8(last))) {
+        memcpy(o + (n - i) - 8, &last, 8); /* the last word, overlapping what is written */
+        o += n - i;
+        i = n;
+    }
     for (; i < n && !needs_escape((unsigned char)s[i]); i++)
         *o++ = s[i];
     w->len = (size_t)(o - w->buf);

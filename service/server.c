@@ -385,7 +385,8 @@ static void append_body(struct request_state *rs, const char *data, size_t n, si
         return;
     }
     if (rs->len + n + 1 > rs->cap) {
-        size_t cap = rs->cap ? rs->cap : 4096;
+        /* Small bodies stay under 1 KB, where glibc's per-thread cache serves them. */
+        size_t cap = rs->cap ? rs->cap : 512;
         while (cap < rs->len + n + 1)
             cap *= 2;
         if (cap > max + 1)

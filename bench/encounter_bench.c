@@ -44,8 +44,11 @@ static void *client_run(void *arg)
 {
     struct client *cl = arg;
     while (now_s() < cl->until) {
-        if (enc_act(cl->c, &cl->e, attack) != 200) {
-            fprintf(stderr, "attack failed\n");
+        int status = enc_act(cl->c, &cl->e, attack);
+        if (status != 200) {
+            /* The answer stays in the connection's buffer: say what the server said. */
+            fprintf(stderr, "attack failed: status %d, version %lld: %.600s\n", status,
+                    cl->e.version, status > 0 ? cl->c->buf : "(no answer)");
             exit(1);
         }
         cl->done++;

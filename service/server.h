@@ -3,6 +3,9 @@
 #ifndef TACTICS_SVC_SERVER_H
 #define TACTICS_SVC_SERVER_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "svc.h"
 
 struct svc_server;
@@ -24,6 +27,10 @@ unsigned svc_server_port(const struct svc_server *s);
  * then stops the daemon and frees the server. Returns the number of requests that were
  * still in flight when the wait ended (0 on a clean drain). */
 int svc_server_shutdown(struct svc_server *s, int timeout_ms);
+
+/* The watchdog's test, in microseconds: more than limit from since to now. A since later than
+ * now (a clock read before another thread's update) is never overdue. */
+bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit);
 
 /* Writes one JSON log line to stderr: {"time", "level", "event", ...fields of extra}.
  * Steals extra (may be NULL). Thread-safe. */

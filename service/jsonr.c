@@ -65,26 +65,50 @@ static json_t *literal(struct reader *r, const char *word, size_t n, json_t *v)
 
 static json_t *value(struct reader *r);
 
+/* Consumes c when it is next. */
+static bool take(struct reader *r, char c)
+{
+    if (r->p < r->end && *r->p == c) {
+        r->p++;
+        return true;
+    }
+    return false;
+}
+
+/* At an opening bracket: moves past it; true when `close` follows at once (empty). */
+static bool opens_empty(struct reader *r, char close)
+{
+    r->p++;
+    skip_space(r);
+    return take(r, close);
+}
+
+/* After a member or an item: a comma (more follow) or the closing bracket. */
+enum next { NEXT_MORE, NEXT_CLOSED, NEXT_BAD };
+
+static enum next after_item(struct reader *r, char close)
+{
+    skip_space(r);
+    if (take(r, ',')) {
+        skip_space(r);
+        return NEXT_MORE;
+    }
+    return take(r, close) ? NEXT_CLOSED : NEXT_BAD;
+}
+
 static json_t *object(struct reader *r)
 {
     json_t *obj = json_object();
-    if (obj == NULL)
-        return NULL;
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == '}') {
-        r->p++;
+    if (obj == NULL || opens_empty(r, '}'))
         return obj;
-    }
     for (;;) {
         const char *key;
         size_t key_len;
         if (r->p >= r->end || *r->p != '"' || !plain_string(r, &key, &key_len))
             break;
         skip_space(r);
-        if (r->p >= r->end || *r->p != ':')
+        if (!take(r, ':'))
             break;
-        r->p++;
         skip_space(r);
         json_t *v = value(r);
         if (v == NULL)
@@ -95,17 +119,11 @@ static json_t *object(struct reader *r)
         if (json_object_setn_new_nocheck(obj, key, key_len, v) != 0 ||
             json_object_size(obj) == before)
             break;
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == '}') {
-            r->p++;
+        enum next n = after_item(r, '}');
+        if (n == NEXT_CLOSED)
             return obj;
-        }
-        break;
+        if (n == NEXT_BAD)
+            break;
     }
     json_decref(obj);
     return NULL;
@@ -114,29 +132,17 @@ static json_t *object(struct reader *r)
 static json_t *array(struct reader *r)
 {
     json_t *arr = json_array();
-    if (arr == NULL)
-        return NULL;
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == ']') {
-        r->p++;
+    if (arr == NULL || opens_empty(r, ']'))
         return arr;
-    }
     for (;;) {
         json_t *v = value(r);
         if (v == NULL || json_array_append_new(arr, v) != 0)
             break;
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == ']') {
-            r->p++;
+        enum next n = after_item(r, ']');
+        if (n == NEXT_CLOSED)
             return arr;
-        }
-        break;
+        if (n == NEXT_BAD)
+            break;
     }
     json_decref(arr);
     return NULL;

@@ -27,6 +27,7 @@ test: deps
 # Benchmarks on the Release build; figures are ratios to a baseline in the same process.
 bench: build
 	$(RELEASE)/bench/rules_bench
+	$(RELEASE)/bench/handler_bench
 	bench/movement.sh
 
 format:

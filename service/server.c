@@ -80,11 +80,11 @@ static void log_begin(struct jw *w, const char *level, const char *event)
     utc_timestamp(ts, sizeof ts);
     jw_init(w, 256);
     jw_object_begin(w);
-    jw_key(w, "time");
+    JW_KEY(w, "time");
     jw_string(w, ts);
-    jw_key(w, "level");
+    JW_KEY(w, "level");
     jw_string(w, level);
-    jw_key(w, "event");
+    JW_KEY(w, "event");
     jw_string(w, event);
 }
 
@@ -417,6 +417,56 @@ static void append_body(struct request_state *rs, const char *data, size_t n, si
     rs->body[rs->len] = '\0';
 }
 
+/* Each worker thread keeps its last request's state, and its body buffer when that is small,
+ * for the next request. At ~1.1 KB the state is above glibc's small-bin sizes, and allocating
+ * one made malloc consolidate the fast bins that the previous request's JSON had filled
+ * (malloc_consolidate and _int_malloc were ~3.5% of the server's CPU under wrk). */
+#define SPARE_BODY_MAX 16384
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_free(void *p)
+{
+    struct request_state *rs = p;
+    free(rs->body);
+    free(rs);
+}
+
+static void spare_init(void)
+{
+    if (pthread_key_create(&spare_key, spare_free) != 0)
+        abort(); /* only when the process is out of keys, at start-up */
+}
+
+static struct request_state *state_take(void)
+{
+    pthread_once(&spare_once, spare_init);
+    struct request_state *rs = pthread_getspecific(spare_key);
+    if (rs == NULL)
+        return calloc(1, sizeof *rs);
+    pthread_setspecific(spare_key, NULL);
+    char *body = rs->body;
+    size_t cap = rs->cap;
+    memset(rs, 0, sizeof *rs);
+    rs->body = body;
+    rs->cap = cap;
+    if (body != NULL)
+        body[0] = '\0';
+    return rs;
+}
+
+static void state_give(struct request_state *rs)
+{
+    if (rs->cap > SPARE_BODY_MAX) {
+        free(rs->body);
+        rs->body = NULL;
+        rs->cap = 0;
+    }
+    if (pthread_getspecific(spare_key) == NULL && pthread_setspecific(spare_key, rs) == 0)
+        return;
+    spare_free(rs);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -427,7 +477,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     size_t max = s->ctx->config->max_body;
 
     if (rs == NULL) {
-        rs = calloc(1, sizeof *rs);
+        rs = state_take();
         if (rs == NULL)
             return MHD_NO;
         *con_cls = rs;
@@ -469,23 +519,22 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     uint64_t duration = now_us() - rs->start_us;
     struct jw w;
     log_begin(&w, "info", "request");
-    jw_key(&w, "method");
+    JW_KEY(&w, "method");
     jw_string(&w, rs->method);
-    jw_key(&w, "path");
+    JW_KEY(&w, "path");
     jw_string(&w, rs->path);
-    jw_key(&w, "status");
+    JW_KEY(&w, "status");
     jw_int(&w, (long long)rs->status);
-    jw_key(&w, "duration_us");
+    JW_KEY(&w, "duration_us");
     jw_int(&w, (long long)duration);
-    jw_key(&w, "request_id");
+    JW_KEY(&w, "request_id");
     jw_string(&w, rs->request_id);
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
-        jw_key(&w, "terminated");
+        JW_KEY(&w, "terminated");
         jw_int(&w, (long long)toe);
     }
     log_end(&w);
-    free(rs->body);
-    free(rs);
+    state_give(rs);
     *con_cls = NULL;
     atomic_fetch_sub(&s->in_flight, 1);
 }

@@ -284,15 +284,15 @@ struct outcome {
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
-    jw_key(w, "value");
+    JW_KEY(w, "value");
     jw_int(w, m->value);
-    jw_key(w, "applies_to");
+    JW_KEY(w, "applies_to");
     jw_string(w, applies_name(m->applies_to));
-    jw_key(w, "reason");
+    JW_KEY(w, "reason");
     jw_string(w, m->reason);
-    jw_key(w, "source");
+    JW_KEY(w, "source");
     jw_string(w, m->source);
-    jw_key(w, "applied");
+    JW_KEY(w, "applied");
     jw_bool(w, m->applied);
     jw_object_end(w);
 }
@@ -303,38 +303,38 @@ static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct svc_dice_source *src, const char *explain)
 {
     jw_object_begin(w);
-    jw_key(w, "rules");
+    JW_KEY(w, "rules");
     svc_write_rules(w, &r->rules);
-    jw_key(w, "attack_total");
+    JW_KEY(w, "attack_total");
     jw_int(w, ev->attack_total);
-    jw_key(w, "target_number");
+    JW_KEY(w, "target_number");
     jw_int(w, ev->target_number);
-    jw_key(w, "ac_kind");
+    JW_KEY(w, "ac_kind");
     jw_string(w, kind);
 
-    jw_key(w, "cover");
+    JW_KEY(w, "cover");
     jw_object_begin(w);
-    jw_key(w, "degree");
+    JW_KEY(w, "degree");
     jw_string(w, covers[ev->cover]);
-    jw_key(w, "bonus");
+    JW_KEY(w, "bonus");
     jw_int(w, ev->cover_bonus);
-    jw_key(w, "reflex_bonus");
+    JW_KEY(w, "reflex_bonus");
     jw_int(w, rules_cover_reflex(ev->cover));
-    jw_key(w, "target_without_cover");
+    JW_KEY(w, "target_without_cover");
     jw_int(w, ev->target_without_cover);
     jw_object_end(w);
 
     /* 002: "use the one that would produce the highest miss chance. Do not add the miss
      * chances together": say which one was used and which were dropped. */
-    jw_key(w, "concealment");
+    JW_KEY(w, "concealment");
     jw_object_begin(w);
-    jw_key(w, "miss_chance");
+    JW_KEY(w, "miss_chance");
     jw_int(w, ev->miss_chance);
-    jw_key(w, "guess_square");
+    JW_KEY(w, "guess_square");
     jw_bool(w, ev->guess_square);
-    jw_key(w, "used");
+    JW_KEY(w, "used");
     jw_string(w, concealments[ev->concealment]);
-    jw_key(w, "dropped");
+    JW_KEY(w, "dropped");
     jw_array_begin(w);
     bool used_seen = false;
     for (int i = 0; i < r->conceal_count; i++) {
@@ -346,71 +346,71 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     }
     jw_array_end(w);
     if (o != NULL && o->pct_rolled) {
-        jw_key(w, "roll");
+        JW_KEY(w, "roll");
         jw_int(w, o->pct);
-        jw_key(w, "missed");
+        JW_KEY(w, "missed");
         jw_bool(w, o->missed);
     }
     jw_object_end(w);
 
-    jw_key(w, "sneak_attack");
+    JW_KEY(w, "sneak_attack");
     jw_object_begin(w);
-    jw_key(w, "eligible");
+    JW_KEY(w, "eligible");
     jw_bool(w, ev->sneak_attack);
-    jw_key(w, "reason");
+    JW_KEY(w, "reason");
     jw_string(w, ev->sneak_reason ? ev->sneak_reason : "");
-    jw_key(w, "dice");
+    JW_KEY(w, "dice");
     jw_int(w, ev->sneak_attack ? r->a.sneak_dice : 0);
     jw_object_end(w);
 
-    jw_key(w, "modifiers");
+    JW_KEY(w, "modifiers");
     jw_array_begin(w);
     for (int i = 0; i < ev->mod_count; i++)
         svc_write_modifier(w, &ev->mods[i]);
     jw_array_end(w);
-    jw_key(w, "attacker_area");
+    JW_KEY(w, "attacker_area");
     jw_string(w, rules_area_name(ev->attacker_area));
-    jw_key(w, "target_area");
+    JW_KEY(w, "target_area");
     jw_string(w, rules_area_name(ev->target_area));
-    jw_key(w, "flanked");
+    JW_KEY(w, "flanked");
     jw_bool(w, ev->flanked);
 
     if (o != NULL) {
-        jw_key(w, "d20");
+        JW_KEY(w, "d20");
         jw_int(w, o->d20);
-        jw_key(w, "roll_total");
+        JW_KEY(w, "roll_total");
         jw_int(w, o->total);
-        jw_key(w, "hit");
+        JW_KEY(w, "hit");
         jw_bool(w, o->lands);
-        jw_key(w, "struck");
+        JW_KEY(w, "struck");
         jw_string(w, o->struck);
-        jw_key(w, "damage");
+        JW_KEY(w, "damage");
         if (!o->damage) {
             jw_null(w);
         } else {
             jw_object_begin(w);
             json_t *roll = svc_encode_roll(o->damage_text, &o->damage_expr, dmg);
-            jw_key(w, "roll");
+            JW_KEY(w, "roll");
             jw_json(w, roll);
             json_decref(roll);
-            jw_key(w, "total");
+            JW_KEY(w, "total");
             jw_int(w, dmg->total);
-            jw_key(w, "damage_reduction");
+            JW_KEY(w, "damage_reduction");
             jw_int(w, o->lands ? r->damage_reduction : 0);
-            jw_key(w, "dealt");
+            JW_KEY(w, "dealt");
             jw_int(w, o->dealt);
-            jw_key(w, "to");
+            JW_KEY(w, "to");
             jw_string(w, o->lands ? "defender" : "cover_creature");
             jw_object_end(w);
         }
     }
-    jw_key(w, "explain");
+    JW_KEY(w, "explain");
     jw_string(w, explain);
     if (o != NULL) {
-        jw_key(w, "source");
+        JW_KEY(w, "source");
         jw_string(w, src->supplied ? "supplied" : "seed");
         if (!src->supplied) {
-            jw_key(w, "seed");
+            JW_KEY(w, "seed");
             jw_int(w, src->seed);
         }
     }

@@ -172,6 +172,13 @@ void jw_key(struct jw *w, const char *key)
     w->after_key = true;
 }
 
+void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
+{
+    before_value(w);
+    put(w, quoted, n);
+    w->after_key = true;
+}
+
 static void digits(struct jw *w, long long v)
 {
     /* By hand: snprintf showed in the profile of /v1/attacks/resolve. */

@@ -26,6 +26,10 @@ void jw_object_end(struct jw *w);
 void jw_array_begin(struct jw *w);
 void jw_array_end(struct jw *w);
 void jw_key(struct jw *w, const char *key); /* next value is this member's */
+/* jw_key for a name given as a string literal that needs no escape (every name we write):
+ * its quoted form and colon are put as one copy of a length known when compiling. */
+#define JW_KEY(w, literal) jw_key_quoted((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
+void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
 void jw_int(struct jw *w, long long v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);

@@ -500,7 +500,7 @@ static void write_pos(struct jw *w, const struct rules_options *o, int x, int y)
 
 static void write_rules(struct jw *w, const struct svc_rules *rules)
 {
-    jw_key(w, "rules");
+    JW_KEY(w, "rules");
     svc_write_rules(w, rules);
 }
 
@@ -533,7 +533,7 @@ static const struct {
 
 static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
 {
-    jw_key(w, "modifiers");
+    JW_KEY(w, "modifiers");
     jw_array_begin(w);
     for (int i = 0; i < ev->mod_count; i++)
         if (ev->mods[i].applies_to == RULES_APPLIES_ATTACK)
@@ -547,24 +547,24 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
                               const struct rules_path_result *p, int n, char *explain,
                               size_t explain_len)
 {
-    jw_key(w, "mode");
+    JW_KEY(w, "mode");
     jw_string(w, mode_names[r->mode]);
-    jw_key(w, "legal");
+    JW_KEY(w, "legal");
     jw_bool(w, p->legal);
-    jw_key(w, "violations");
+    JW_KEY(w, "violations");
     jw_array_begin(w);
     int first_step = -2;
     enum rules_move_violation first = RULES_MV_COUNT;
     for (int v = 0; v < RULES_MV_COUNT; v++)
         if (p->action_violations & (1u << v)) {
             jw_object_begin(w);
-            jw_key(w, "step");
+            JW_KEY(w, "step");
             jw_null(w);
-            jw_key(w, "code");
+            JW_KEY(w, "code");
             jw_string(w, rules_move_violation_code((enum rules_move_violation)v));
-            jw_key(w, "message");
+            JW_KEY(w, "message");
             jw_string(w, rules_move_violation_text((enum rules_move_violation)v));
-            jw_key(w, "source");
+            JW_KEY(w, "source");
             jw_string(w, rules_move_violation_source((enum rules_move_violation)v));
             jw_object_end(w);
             if (first == RULES_MV_COUNT)
@@ -574,44 +574,44 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
         for (int v = 0; v < RULES_MV_COUNT; v++)
             if (p->steps[i].violations & (1u << v)) {
                 jw_object_begin(w);
-                jw_key(w, "step");
+                JW_KEY(w, "step");
                 jw_int(w, i);
-                jw_key(w, "code");
+                JW_KEY(w, "code");
                 jw_string(w, rules_move_violation_code((enum rules_move_violation)v));
-                jw_key(w, "message");
+                JW_KEY(w, "message");
                 jw_string(w, rules_move_violation_text((enum rules_move_violation)v));
-                jw_key(w, "source");
+                JW_KEY(w, "source");
                 jw_string(w, rules_move_violation_source((enum rules_move_violation)v));
                 jw_object_end(w);
                 if (first == RULES_MV_COUNT)
                     first = (enum rules_move_violation)v, first_step = i;
             }
     jw_array_end(w);
-    jw_key(w, "steps");
+    JW_KEY(w, "steps");
     jw_array_begin(w);
     for (int i = 0; i < n; i++) {
         const struct rules_step_result *s = &p->steps[i];
         jw_object_begin(w);
         write_pos(w, r->o, s->x, s->y);
-        jw_key(w, "facing");
+        JW_KEY(w, "facing");
         if (s->facing >= 0)
             jw_int(w, s->facing);
         else
             jw_null(w);
-        jw_key(w, "cost_ft");
+        JW_KEY(w, "cost_ft");
         jw_int(w, s->cost_ft);
-        jw_key(w, "spent_ft");
+        JW_KEY(w, "spent_ft");
         jw_int(w, s->spent_ft);
-        jw_key(w, "movement_type");
+        JW_KEY(w, "movement_type");
         jw_string(w, rules_move_type_name(s->type));
-        jw_key(w, "why");
+        JW_KEY(w, "why");
         jw_array_begin(w);
         for (size_t k = 0; k < sizeof whys / sizeof whys[0]; k++)
             if (s->why & whys[k].bit) {
                 jw_object_begin(w);
-                jw_key(w, "rule");
+                JW_KEY(w, "rule");
                 jw_string(w, whys[k].code);
-                jw_key(w, "source");
+                JW_KEY(w, "source");
                 jw_string(w, whys[k].source);
                 jw_object_end(w);
             }
@@ -619,51 +619,51 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
         jw_object_end(w);
     }
     jw_array_end(w);
-    jw_key(w, "total_ft");
+    JW_KEY(w, "total_ft");
     jw_int(w, p->total_ft);
     write_speeds(w, "budget_ft", p->budget_ft);
     write_speeds(w, "remaining_ft", p->remaining_ft);
-    jw_key(w, "steps_in_budget");
+    JW_KEY(w, "steps_in_budget");
     jw_int(w, p->steps_in_budget);
-    jw_key(w, "end");
+    JW_KEY(w, "end");
     jw_object_begin(w);
     write_pos(w, r->o, n > 0 ? p->steps[n - 1].x : r->mover.c.body.x,
               n > 0 ? p->steps[n - 1].y : r->mover.c.body.y);
-    jw_key(w, "facing");
+    JW_KEY(w, "facing");
     if (p->end_facing >= 0)
         jw_int(w, p->end_facing);
     else
         jw_null(w);
     jw_object_end(w);
-    jw_key(w, "attacks_of_opportunity");
+    JW_KEY(w, "attacks_of_opportunity");
     jw_array_begin(w);
     for (int i = 0; i < p->aoo_count; i++) {
         const struct rules_aoo *a = &p->aoos[i];
         jw_object_begin(w);
-        jw_key(w, "creature");
+        JW_KEY(w, "creature");
         jw_string(w, r->ids[a->creature]);
-        jw_key(w, "step");
+        JW_KEY(w, "step");
         jw_int(w, a->step);
-        jw_key(w, "leaving");
+        JW_KEY(w, "leaving");
         jw_object_begin(w);
         write_pos(w, r->o, a->from_x, a->from_y);
         jw_object_end(w);
-        jw_key(w, "mover_facing");
+        JW_KEY(w, "mover_facing");
         if (a->facing >= 0)
             jw_int(w, a->facing);
         else
             jw_null(w);
-        jw_key(w, "attack_total");
+        JW_KEY(w, "attack_total");
         jw_int(w, a->eval.attack_total);
-        jw_key(w, "attacker_area");
+        JW_KEY(w, "attacker_area");
         jw_string(w, rules_area_name(a->eval.attacker_area));
-        jw_key(w, "target_area");
+        JW_KEY(w, "target_area");
         jw_string(w, rules_area_name(a->eval.target_area));
         write_modifiers(w, &a->eval);
         jw_object_end(w);
     }
     jw_array_end(w);
-    jw_key(w, "provokes_source");
+    JW_KEY(w, "provokes_source");
     jw_string(w, "004 Provoking an Attack of Opportunity by Moving; 001 Double Move (one per "
                  "enemy per action)");
     if (first == RULES_MV_COUNT) {
@@ -716,9 +716,9 @@ static void answer_path(struct svc_response *res, struct move_req *r,
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
     if (route) {
-        jw_key(&w, "found");
+        JW_KEY(&w, "found");
         jw_bool(&w, true);
-        jw_key(&w, "route_cost_ft");
+        JW_KEY(&w, "route_cost_ft");
         jw_int(&w, route_cost);
     }
     write_path_answer(&w, r, &p, n, explain, sizeof explain);
@@ -729,7 +729,7 @@ static void answer_path(struct svc_response *res, struct move_req *r,
         size_t used = strlen(explain);
         snprintf(explain + used, sizeof explain - used, "%s", more);
     }
-    jw_key(&w, "explain");
+    JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
@@ -831,13 +831,13 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
     jw_init(&w, 4096 + (size_t)count * 96);
     jw_object_begin(&w);
     write_rules(&w, &r.rules);
-    jw_key(&w, "mode");
+    JW_KEY(&w, "mode");
     jw_string(&w, mode_names[r.mode]);
-    jw_key(&w, "prefer");
+    JW_KEY(&w, "prefer");
     jw_string(&w, prefer_names[prefer]);
-    jw_key(&w, "count");
+    JW_KEY(&w, "count");
     jw_int(&w, count);
-    jw_key(&w, "squares");
+    JW_KEY(&w, "squares");
     jw_array_begin(&w);
     int facings = rules_facing_count(r.o);
     for (int i = 0; i < count; i++) {
@@ -845,24 +845,24 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
         rules_reach_get(reach, i, &s);
         jw_object_begin(&w);
         write_pos(&w, r.o, s.x, s.y);
-        jw_key(&w, "cost_ft");
+        JW_KEY(&w, "cost_ft");
         jw_int(&w, s.cost_ft);
-        jw_key(&w, "provoking_steps");
+        JW_KEY(&w, "provoking_steps");
         jw_int(&w, s.provoking_steps);
-        jw_key(&w, "facings");
+        JW_KEY(&w, "facings");
         jw_array_begin(&w);
         for (int f = 0; f < facings; f++)
             if (s.facings & (1u << f))
                 jw_int(&w, f);
         jw_array_end(&w);
         int na = rules_reach_aoos(reach, i, who, fx, fy);
-        jw_key(&w, "attacks_of_opportunity");
+        JW_KEY(&w, "attacks_of_opportunity");
         jw_array_begin(&w);
         for (int k = 0; k < na; k++) {
             jw_object_begin(&w);
-            jw_key(&w, "creature");
+            JW_KEY(&w, "creature");
             jw_string(&w, r.ids[who[k]]);
-            jw_key(&w, "leaving");
+            JW_KEY(&w, "leaving");
             jw_object_begin(&w);
             write_pos(&w, r.o, fx[k], fy[k]);
             jw_object_end(&w);
@@ -876,7 +876,7 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
     snprintf(explain, sizeof explain, "%d square%s reachable with a %s%s.", count,
              count == 1 ? "" : "s", mode_names[r.mode],
              prefer == 1 ? ", fewest provoking steps first" : "");
-    jw_key(&w, "explain");
+    JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
@@ -947,11 +947,11 @@ void svc_handle_move_route(const struct svc_request *req, struct svc_response *r
         jw_init(&w, 2048);
         jw_object_begin(&w);
         write_rules(&w, &r.rules);
-        jw_key(&w, "found");
+        JW_KEY(&w, "found");
         jw_bool(&w, false);
-        jw_key(&w, "mode");
+        JW_KEY(&w, "mode");
         jw_string(&w, mode_names[r.mode]);
-        jw_key(&w, "explain");
+        JW_KEY(&w, "explain");
         jw_string(&w, "No legal route: every way is blocked for this mover and mode.");
         jw_object_end(&w);
         respond_jw(res, &w);
@@ -1022,52 +1022,52 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
     jw_init(&w, 2048);
     jw_object_begin(&w);
     write_rules(&w, &r.rules);
-    jw_key(&w, "kind");
+    JW_KEY(&w, "kind");
     jw_string(&w, forced_names[q.kind]);
-    jw_key(&w, "moved");
+    JW_KEY(&w, "moved");
     jw_int(&w, out.moved);
-    jw_key(&w, "end");
+    JW_KEY(&w, "end");
     jw_object_begin(&w);
     write_pos(&w, r.o, out.x, out.y);
-    jw_key(&w, "z");
+    JW_KEY(&w, "z");
     jw_int(&w, out.z);
     jw_object_end(&w);
-    jw_key(&w, "vertical");
+    JW_KEY(&w, "vertical");
     jw_bool(&w, out.vertical);
-    jw_key(&w, "dz");
+    JW_KEY(&w, "dz");
     jw_int(&w, out.dz);
-    jw_key(&w, "stop");
+    JW_KEY(&w, "stop");
     jw_object_begin(&w);
-    jw_key(&w, "code");
+    JW_KEY(&w, "code");
     jw_string(&w, rules_forced_stop_code(out.stop));
-    jw_key(&w, "message");
+    JW_KEY(&w, "message");
     jw_string(&w, rules_forced_stop_text(out.stop));
-    jw_key(&w, "step");
+    JW_KEY(&w, "step");
     if (out.stop_step >= 0)
         jw_int(&w, out.stop_step);
     else
         jw_null(&w);
-    jw_key(&w, "obstacle");
+    JW_KEY(&w, "obstacle");
     if (out.obstacle >= 0)
         jw_string(&w, r.ids[out.obstacle]);
     else
         jw_null(&w);
     jw_object_end(&w);
-    jw_key(&w, "prone");
+    JW_KEY(&w, "prone");
     jw_bool(&w, out.prone);
-    jw_key(&w, "hazards");
+    JW_KEY(&w, "hazards");
     jw_array_begin(&w);
     for (int i = 0; i < out.hazard_count; i++) {
         jw_object_begin(&w);
-        jw_key(&w, "step");
+        JW_KEY(&w, "step");
         jw_int(&w, out.hazards[i]);
         write_pos(&w, r.o, path[out.hazards[i]].x, path[out.hazards[i]].y);
         jw_object_end(&w);
     }
     jw_array_end(&w);
-    jw_key(&w, "provokes");
+    JW_KEY(&w, "provokes");
     jw_bool(&w, false);
-    jw_key(&w, "provokes_source");
+    JW_KEY(&w, "provokes_source");
     jw_string(&w, "001 Forced Movement: never provokes attacks of opportunity");
     char explain[320];
     snprintf(explain, sizeof explain, "%s %d of %d square%s%s; %s.",
@@ -1077,7 +1077,7 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
              out.moved, q.squares, q.squares == 1 ? "" : "s",
              out.vertical ? (out.dz < 0 ? " straight down" : " straight up") : "",
              rules_forced_stop_text(out.stop));
-    jw_key(&w, "explain");
+    JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
@@ -1120,17 +1120,17 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
     jw_init(&w, 2048);
     jw_object_begin(&w);
     write_rules(&w, &r.rules);
-    jw_key(&w, "walk");
+    JW_KEY(&w, "walk");
     jw_object_begin(&w);
-    jw_key(&w, "base_ft");
+    JW_KEY(&w, "base_ft");
     jw_int(&w, sp.base_walk_ft);
-    jw_key(&w, "armor_penalty_ft");
+    JW_KEY(&w, "armor_penalty_ft");
     jw_int(&w, sp.armor_penalty_ft);
-    jw_key(&w, "load_penalty_ft");
+    JW_KEY(&w, "load_penalty_ft");
     jw_int(&w, sp.load_penalty_ft);
-    jw_key(&w, "effective_ft");
+    JW_KEY(&w, "effective_ft");
     jw_int(&w, sp.walk_ft);
-    jw_key(&w, "source");
+    JW_KEY(&w, "source");
     jw_string(&w, "001 Encumbrance: medium -5 ft above 20 ft (RULES.md 8 at 20 or less), heavy "
                   "-10 ft above 20 ft and -5 ft otherwise; armor as load; they stack");
     jw_object_end(&w);
@@ -1138,40 +1138,40 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
     for (int t = 0; t < RULES_MOVE_TYPES; t++)
         eff[t] = t == RULES_MOVE_WALK ? sp.walk_ft : r.mover.speed[t];
     write_speeds(&w, "speeds_ft", eff);
-    jw_key(&w, "move_action");
+    JW_KEY(&w, "move_action");
     jw_bool(&w, sp.move_action);
-    jw_key(&w, "double_move_ft");
+    JW_KEY(&w, "double_move_ft");
     jw_int(&w, 2 * sp.walk_ft);
-    jw_key(&w, "run");
+    JW_KEY(&w, "run");
     jw_object_begin(&w);
-    jw_key(&w, "multiplier");
+    JW_KEY(&w, "multiplier");
     jw_int(&w, sp.run_multiplier);
-    jw_key(&w, "feet");
+    JW_KEY(&w, "feet");
     jw_int(&w, sp.run_ft);
-    jw_key(&w, "source");
+    JW_KEY(&w, "source");
     jw_string(&w, sp.run_rule);
-    jw_key(&w, "flat_footed_after");
+    JW_KEY(&w, "flat_footed_after");
     jw_bool(&w, !r.mover.runner);
-    jw_key(&w, "rounds_before_checks");
+    JW_KEY(&w, "rounds_before_checks");
     if (r.has_constitution)
         jw_int(&w, sp.run_rounds);
     else
         jw_null(&w);
-    jw_key(&w, "check_dcs");
+    JW_KEY(&w, "check_dcs");
     jw_array_begin(&w);
     for (int i = 0; i < (int)checks; i++)
         jw_int(&w, rules_run_check_dc(i));
     jw_array_end(&w);
-    jw_key(&w, "checks_source");
+    JW_KEY(&w, "checks_source");
     jw_string(&w, "001 Run: Constitution-score rounds, then DC 30 Might, +2 per check before");
     jw_object_end(&w);
-    jw_key(&w, "five_foot_step");
+    JW_KEY(&w, "five_foot_step");
     jw_object_begin(&w);
-    jw_key(&w, "possible");
+    JW_KEY(&w, "possible");
     jw_bool(&w, sp.step_possible);
-    jw_key(&w, "reason");
+    JW_KEY(&w, "reason");
     jw_string(&w, sp.step_reason);
-    jw_key(&w, "source");
+    JW_KEY(&w, "source");
     jw_string(&w, "001 5-Foot Step");
     jw_object_end(&w);
     char explain[256];
@@ -1179,7 +1179,7 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
              "Walk %d ft (base %d, armor -%d, load -%d); run x%d = %d ft%s.", sp.walk_ft,
              sp.base_walk_ft, sp.armor_penalty_ft, sp.load_penalty_ft, sp.run_multiplier, sp.run_ft,
              sp.step_possible ? "; a 5-foot step is possible" : "; no 5-foot step");
-    jw_key(&w, "explain");
+    JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);

@@ -34,9 +34,9 @@ static void write_rules(struct jw *w, const struct svc_rules *rules)
     int count = 0;
     const struct rules_option_info *table = rules_option_table(&count);
     jw_object_begin(w);
-    jw_key(w, "preset");
+    JW_KEY(w, "preset");
     jw_string(w, rules->preset);
-    jw_key(w, "options");
+    JW_KEY(w, "options");
     jw_object_begin(w);
     for (int i = 0; i < count; i++) {
         const char *s;

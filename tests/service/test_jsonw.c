@@ -142,3 +142,35 @@ Test(jsonw, grows_from_the_smallest_buffer)
     json_decref(back);
     free(text);
 }
+
+Test(jsonw, literal_keys_write_what_jw_key_writes)
+{
+    struct jw a, b;
+    jw_init(&a, 1);
+    jw_init(&b, 1);
+    jw_object_begin(&a);
+    jw_object_begin(&b);
+    jw_key(&a, "first");
+    JW_KEY(&b, "first");
+    jw_int(&a, 1);
+    jw_int(&b, 1);
+    jw_key(&a, "second_one");
+    JW_KEY(&b, "second_one");
+    jw_object_begin(&a);
+    jw_object_begin(&b);
+    jw_key(&a, "x");
+    JW_KEY(&b, "x");
+    jw_null(&a);
+    jw_null(&b);
+    jw_object_end(&a);
+    jw_object_end(&b);
+    jw_object_end(&a);
+    jw_object_end(&b);
+    size_t na = 0, nb = 0;
+    char *ta = jw_finish(&a, &na), *tb = jw_finish(&b, &nb);
+    cr_assert_str_eq(tb, "{\"first\":1,\"second_one\":{\"x\":null}}");
+    cr_assert_str_eq(ta, tb);
+    cr_assert_eq(na, nb);
+    free(ta);
+    free(tb);
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +47,10 @@ int request(struct conn *c, const char *method, const char *path, const char *he
                      "%s %s HTTP/1.1\r\nHost: bench\r\n%sContent-Type: application/json\r\n"
                      "Content-Length: %zu\r\n\r\n",
                      method, path, headers ? headers : "", blen);
-    if (write(c->fd, head, (size_t)n) != n || (blen && write(c->fd, body, blen) != (ssize_t)blen))
+    /* Head and body in one write, as HTTP clients do (two writes could wake the server twice;
+     * alternating runs of both clients showed no measurable difference on this machine). */
+    struct iovec iov[2] = {{head, (size_t)n}, {(void *)body, blen}};
+    if (writev(c->fd, iov, blen ? 2 : 1) != (ssize_t)((size_t)n + blen))
         return -1;
     c->len = 0;
     for (;;) {

@@ -418,3 +418,72 @@ Test(http, docs_page_is_self_contained_html)
     cr_assert_gt(r.body_len, 500000);
     http_response_free(&r);
 }
+
+/* A dice request padded with spaces inside its object to `size` bytes (malloc'd). */
+static char *padded_roll(const char *expression, size_t size)
+{
+    char *b = malloc(size + 1);
+    int n = snprintf(b, size + 1, "{\"expression\":\"%s\",\"seed\":7", expression);
+    memset(b + n, ' ', size - (size_t)n - 1);
+    b[size - 1] = '}';
+    b[size] = '\0';
+    return b;
+}
+
+/* Each worker thread keeps its last request's state, and its body buffer when that is at most
+ * 16 KB, for its next request (server.c). Requests on one keep-alive connection are served by
+ * one thread: after a kept 3 KB body, a 20 KB one that is not kept, a small one and an empty
+ * one, each answer must come from its own body. */
+Test(http, each_request_on_a_connection_is_read_from_its_own_body)
+{
+    char *kept = padded_roll("3d6+2", 3000), *dropped = padded_roll("1d8", 20000);
+    const char *bodies[] = {kept, dropped, "{\"expression\":\"1d4\",\"seed\":1}", "",
+                            "{\"expression\":\"2d8\",\"seed\":3}"};
+    const int statuses[] = {200, 200, 200, 400, 200};
+    const char *expect[] = {"\"expression\":\"3d6+2\"", "\"expression\":\"1d8\"",
+                            "\"expression\":\"1d4\"", "application/problem+json",
+                            "\"expression\":\"2d8\""};
+    size_t cap = 64 * 1024, len = 0;
+    char *req = malloc(cap);
+    for (int i = 0; i < 5; i++)
+        len += (size_t)snprintf(
+            req + len, cap - len,
+            "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\n%s" JSON_CT "Content-Length: %zu\r\n\r\n%s",
+            i == 4 ? "Connection: close\r\n" : "", strlen(bodies[i]), bodies[i]);
+    struct server own; /* this suite's server takes 4 KB bodies */
+    static const char *const args[] = {"--max-body", "65536", NULL};
+    server_start(&own, args);
+    int fd = http_connect(own.port);
+    for (size_t sent = 0; sent < len;) {
+        ssize_t n = send(fd, req + sent, len - sent, 0);
+        cr_assert_gt(n, 0);
+        sent += (size_t)n;
+    }
+    struct http_response r;
+    cr_assert_eq(http_read_response(fd, &r), 0);
+    close(fd);
+    /* The answers one after another: the first's head, then everything read after it. */
+    size_t all_len = strlen(r.head) + 4 + r.body_len;
+    char *all = malloc(all_len + 1);
+    snprintf(all, all_len + 1, "%s\r\n\r\n%s", r.head, r.body);
+    const char *answers[6] = {all};
+    for (int i = 1; i <= 5; i++)
+        answers[i] = answers[i - 1] ? strstr(answers[i - 1] + 1, "HTTP/1.1 ") : NULL;
+    cr_assert_null(answers[5], "more answers than requests: %s", all);
+    for (int i = 0; i < 5; i++) {
+        cr_assert_not_null(answers[i], "answer %d missing: %s", i, all);
+        const char *end = answers[i + 1] ? answers[i + 1] : all + all_len;
+        char *one = strndup(answers[i], (size_t)(end - answers[i]));
+        int status = 0;
+        cr_assert_eq(sscanf(one, "HTTP/1.%*d %d", &status), 1);
+        cr_assert_eq(status, statuses[i], "request %d: %s", i, one);
+        cr_assert_not_null(strstr(one, expect[i]), "request %d: %s", i, one);
+        free(one);
+    }
+    free(all);
+    server_stop(&own);
+    http_response_free(&r);
+    free(req);
+    free(kept);
+    free(dropped);
+}

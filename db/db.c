@@ -41,6 +41,26 @@ static const char *const migrations[] = {
     "  created_at TEXT NOT NULL,"
     "  PRIMARY KEY (scope, key)"
     ") STRICT;",
+    /* 3: idempotency keys keep what a retry needs, not a copy of the answer (which held the
+     * whole state, megabytes for a large encounter): the answer is rebuilt from the event.
+     * Keys expire (db_set_replay_ttl); created_at is in Unix seconds so that the expiry can
+     * use an index. Keys from before keep their encounter and event. */
+    "CREATE TABLE idempotency_keys ("
+    "  scope BLOB NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  request_hash BLOB NOT NULL,"
+    "  status INTEGER NOT NULL,"
+    "  encounter_id TEXT NOT NULL,"
+    "  version INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (scope, key)"
+    ") STRICT;"
+    "CREATE INDEX idempotency_keys_by_age ON idempotency_keys(created_at);"
+    "CREATE INDEX idempotency_keys_by_encounter ON idempotency_keys(encounter_id);"
+    "INSERT INTO idempotency_keys SELECT scope, key, request_hash, status, encounter_id, version,"
+    "  CAST(strftime('%s', created_at) AS INTEGER) FROM idempotency"
+    "  WHERE encounter_id IS NOT NULL;"
+    "DROP TABLE idempotency;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -147,6 +167,7 @@ int db_open(const char *path, struct db **out)
         return DB_ERR_NOMEM;
     atomic_init(&db->errors, 0);
     db->path = strdup(path);
+    atomic_init(&db->replay_ttl, DB_REPLAY_TTL_DEFAULT);
     pthread_mutex_init(&db->lock, NULL);
     if (db->path == NULL || pthread_key_create(&db->key, NULL) != 0) {
         free(db->path);

@@ -50,17 +50,23 @@ const char *db_strerror(int status);
 
 #define DB_HASH_LEN 32
 
-/* An answer kept for an Idempotency-Key: a retry gets it back and nothing is written. */
+/* What an Idempotency-Key keeps: enough for a retry to get its first answer back (rebuilt
+ * from the event it made) and write nothing. */
 struct db_replay {
     unsigned char scope[DB_HASH_LEN]; /* whose key (the token's hash, or zeros) */
     const char *key;
     unsigned char request_hash[DB_HASH_LEN]; /* what was asked (method, path, body) */
     int status;
-    int64_t version;
-    char *body; /* db_replay_get: malloc'd; the caller frees it */
+    int64_t version;       /* the event the request made */
+    char encounter_id[40]; /* filled by a lookup */
 };
 
-/* Looks a replay up by scope and key: DB_OK (filled) or DB_ERR_NOT_FOUND. */
+/* How long a key is kept, in seconds; DB_REPLAY_TTL_DEFAULT (24 hours, as payment APIs keep
+ * theirs) until set. An older key is never replayed, and may be used again. */
+#define DB_REPLAY_TTL_DEFAULT 86400
+void db_set_replay_ttl(struct db *db, int64_t seconds);
+
+/* Looks a live key up by scope and key: DB_OK (filled) or DB_ERR_NOT_FOUND. */
 int db_replay_get(struct db *db, struct db_replay *r);
 
 struct db_encounter {

@@ -26,6 +26,7 @@ enum db_stmt {
     ST_IDEM_GET,
     ST_IDEM_INSERT,
     ST_IDEM_DELETE,
+    ST_IDEM_EXPIRE,
     ST_COUNT
 };
 
@@ -43,6 +44,7 @@ struct db {
     bool key_made;
     pthread_mutex_t lock; /* guards conns */
     struct db_conn *conns;
+    _Atomic int64_t replay_ttl; /* seconds an idempotency key is kept (db_set_replay_ttl) */
 };
 
 void db_close_thread_conns(struct db *db);

@@ -24,12 +24,18 @@ static const char *const sql[ST_COUNT] = {
     [ST_EV_PAGE] = "SELECT seq, kind, payload_json, created_at FROM events WHERE encounter_id = "
                    "?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq LIMIT ?4",
     [ST_EV_DELETE] = "DELETE FROM events WHERE encounter_id = ?1",
-    [ST_IDEM_GET] = "SELECT request_hash, status, version, body FROM idempotency WHERE scope = ?1 "
-                    "AND key = ?2",
-    [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, key, request_hash, status, version, body, "
-                       "encounter_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-                       "strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
-    [ST_IDEM_DELETE] = "DELETE FROM idempotency WHERE encounter_id = ?1",
+    /* A key older than the period (?3 seconds) is as good as gone: never replayed, and
+     * replaced when used again (INSERT OR REPLACE), so it needs no sweep to be reusable. */
+    [ST_IDEM_GET] = "SELECT request_hash, status, version, encounter_id FROM idempotency_keys "
+                    "WHERE scope = ?1 AND key = ?2 AND created_at > unixepoch() - ?3",
+    [ST_IDEM_INSERT] = "INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, "
+                       "encounter_id, version, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                       "unixepoch())",
+    [ST_IDEM_DELETE] = "DELETE FROM idempotency_keys WHERE encounter_id = ?1",
+    /* Each keyed write sweeps a few expired keys, so the table holds about one period's keys
+     * without a background job. */
+    [ST_IDEM_EXPIRE] = "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM "
+                       "idempotency_keys WHERE created_at <= unixepoch() - ?1 LIMIT 8)",
 };
 
 static void conn_close(struct db_conn *c)
@@ -144,6 +150,7 @@ static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
     sqlite3_stmt *st = stmt(c, ST_IDEM_GET);
     sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, r->key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, atomic_load(&db->replay_ttl));
     int rc = step_row(db, st);
     if (rc != DB_OK)
         return rc;
@@ -152,10 +159,10 @@ static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
         memcpy(r->request_hash, h, DB_HASH_LEN);
     r->status = sqlite3_column_int(st, 1);
     r->version = sqlite3_column_int64(st, 2);
-    const char *body = (const char *)sqlite3_column_text(st, 3);
-    r->body = strdup(body ? body : "");
+    const char *id = (const char *)sqlite3_column_text(st, 3);
+    snprintf(r->encounter_id, sizeof r->encounter_id, "%s", id ? id : "");
     sqlite3_reset(st);
-    return r->body ? DB_OK : DB_ERR_NOMEM;
+    return DB_OK;
 }
 
 int db_replay_get(struct db *db, struct db_replay *r)
@@ -166,15 +173,24 @@ int db_replay_get(struct db *db, struct db_replay *r)
 
 static int replay_store(struct db *db, struct db_conn *c, const struct db_replay *r, const char *id)
 {
-    sqlite3_stmt *st = stmt(c, ST_IDEM_INSERT);
+    sqlite3_stmt *st = stmt(c, ST_IDEM_EXPIRE);
+    sqlite3_bind_int64(st, 1, atomic_load(&db->replay_ttl));
+    int rc = run(db, st);
+    if (rc != DB_OK)
+        return rc;
+    st = stmt(c, ST_IDEM_INSERT);
     sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, r->key, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 3, r->request_hash, DB_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, r->status);
-    sqlite3_bind_int64(st, 5, r->version);
-    sqlite3_bind_text(st, 6, r->body, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 7, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, r->version);
     return run(db, st);
+}
+
+void db_set_replay_ttl(struct db *db, int64_t seconds)
+{
+    atomic_store(&db->replay_ttl, seconds);
 }
 
 /* Inside a transaction: DB_ERR_REPLAY (r filled) when the key is taken. */
@@ -183,7 +199,6 @@ static int replay_check(struct db *db, struct db_conn *c, struct db_replay *r)
     if (r == NULL)
         return DB_OK;
     struct db_replay found = *r;
-    found.body = NULL;
     int rc = replay_lookup(db, c, &found);
     if (rc == DB_ERR_NOT_FOUND)
         return DB_OK;

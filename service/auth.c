@@ -107,7 +107,7 @@ const char *auth_bearer(const char *header, size_t *len)
         return NULL;
     const char *t = header + 7;
     size_t n = strlen(t);
-    if (n < 32 || n > 128)
+    if (n < 1 || n > 128) /* strength is checked where a token is chosen (auth_token_bits) */
         return NULL;
     for (size_t i = 0; i < n; i++) {
         char c = t[i];
@@ -126,4 +126,33 @@ bool auth_equal(const unsigned char *a, const unsigned char *b, size_t len)
     for (size_t i = 0; i < len; i++)
         d |= a[i] ^ b[i];
     return d == 0;
+}
+
+int auth_token_bits(const char *t, size_t n)
+{
+    /* The smallest usual alphabet holding every character, in bits per character (x100):
+     * digits, hex (either case), one-case alphanumerics, alphanumerics, all 66 allowed. */
+    bool digit = true, lower_hex = true, upper_hex = true, lower = true, upper = true, alnum = true;
+    int count[256] = {0}, most = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        bool d = c >= '0' && c <= '9', l = c >= 'a' && c <= 'z', u = c >= 'A' && c <= 'Z';
+        digit &= d;
+        lower_hex &= d || (c >= 'a' && c <= 'f');
+        upper_hex &= d || (c >= 'A' && c <= 'F');
+        lower &= d || l;
+        upper &= d || u;
+        alnum &= d || l || u;
+        if (++count[c] > most)
+            most = count[c];
+    }
+    /* A token that is mostly one character was not drawn at random. */
+    if (n == 0 || (size_t)most * 2 > n)
+        return 0;
+    int centibits = digit                    ? 332
+                    : lower_hex || upper_hex ? 400
+                    : lower || upper         ? 516
+                    : alnum                  ? 595
+                                             : 604;
+    return (int)((size_t)centibits * n / 100);
 }

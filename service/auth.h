@@ -23,11 +23,16 @@ void auth_hex(const unsigned char *bytes, size_t len, char *out);
 bool auth_new_token(char out[AUTH_TOKEN_LEN + 1]);
 bool auth_new_id(char out[AUTH_ID_LEN + 1]);
 
-/* The token of an "Authorization: Bearer <token>" header, or NULL. A token is 32 to 128
+/* The token of an "Authorization: Bearer <token>" header, or NULL. A token is 1 to 128
  * characters of A-Za-z0-9._~-. */
 const char *auth_bearer(const char *header, size_t *len);
 
 /* Equal in time independent of where they differ. */
+/* An estimate of the bits a client-chosen token of n characters can hold: n times the bits of
+ * the smallest usual alphabet its characters come from (digits, hex, one-case alphanumerics,
+ * alphanumerics, or all of A-Za-z0-9._~-); 0 when one character makes up over half of it. */
+int auth_token_bits(const char *t, size_t n);
+
 bool auth_equal(const unsigned char *a, const unsigned char *b, size_t len);
 
 #endif

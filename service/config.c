@@ -26,6 +26,9 @@ const char *svc_config_usage(void)
            "default 16384)\n"
            "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
            "default 1000)\n"
+           "  --idempotency-ttl SECONDS  how long an Idempotency-Key is kept "
+           "(TACTICS_IDEMPOTENCY_TTL,\n"
+           "                         default 86400)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -90,6 +93,7 @@ enum opt_id {
     OPT_CONN_MEMORY,
     OPT_CORS,
     OPT_MAX_MAP_SIDE,
+    OPT_IDEMPOTENCY_TTL,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -110,6 +114,7 @@ static const struct setting settings[] = {
     {OPT_CONN_MEMORY, "TACTICS_CONNECTION_MEMORY"},
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
     {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
+    {OPT_IDEMPOTENCY_TTL, "TACTICS_IDEMPOTENCY_TTL"},
 };
 
 static const struct option long_options[] = {
@@ -124,6 +129,7 @@ static const struct option long_options[] = {
     {"connection-memory", required_argument, NULL, OPT_CONN_MEMORY},
     {"cors-origin", required_argument, NULL, OPT_CORS},
     {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
+    {"idempotency-ttl", required_argument, NULL, OPT_IDEMPOTENCY_TTL},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -177,6 +183,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 10000, &n);
         cfg->max_map_side = (unsigned)n;
         break;
+    case OPT_IDEMPOTENCY_TTL:
+        ok = parse_uint(v, 1, 30ull * 86400, &n);
+        cfg->idempotency_ttl_s = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -203,6 +213,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
      * any sane request head (bodies go to our own buffer, not this pool). */
     cfg->connection_memory = 16 * 1024;
     cfg->max_map_side = 1000;
+    cfg->idempotency_ttl_s = 86400;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -17,6 +17,7 @@ struct svc_config {
     unsigned timeout_s;          /* --timeout, TACTICS_TIMEOUT: idle seconds before closing */
     size_t connection_memory;    /* --connection-memory, TACTICS_CONNECTION_MEMORY, bytes */
     unsigned max_map_side;       /* --max-map-side, TACTICS_MAX_MAP_SIDE, squares */
+    unsigned idempotency_ttl_s;  /* --idempotency-ttl, TACTICS_IDEMPOTENCY_TTL, seconds */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

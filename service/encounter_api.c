@@ -73,7 +73,7 @@ static bool has_condition(json_t *c, const char *cond)
     json_t *v;
     json_array_foreach(json_object_get(c, "conditions"), i, v)
     {
-        if (strcmp(json_string_value(v), cond) == 0)
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) == 0)
             return true;
     }
     return false;
@@ -87,7 +87,7 @@ static json_t *conditions_with(json_t *c, const char *cond, bool add)
     json_t *v;
     json_array_foreach(json_object_get(c, "conditions"), i, v)
     {
-        if (strcmp(json_string_value(v), cond) != 0)
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) != 0)
             json_array_append(out, v);
     }
     if (add)
@@ -332,10 +332,10 @@ static json_t *check_combatant(json_t *state, json_t *in, const char *ptr, const
                                        "combat_reflexes",
                                        "conditions",
                                        NULL};
+    size_t before = json_array_size(e->list); /* errors counted from here on refuse it */
     if (!codec_expect_object(in, ptr, e))
         return NULL;
     codec_reject_unknown(in, ptr, keys, e);
-    size_t before = json_array_size(e->list);
     json_t *c = json_deep_copy(in);
     const char *id = keep_id;
     if (keep_id == NULL && codec_get_string(in, ptr, "id", true, 64, &id, e)) {
@@ -1264,13 +1264,104 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     }
 }
 
-/* Resolves an event of `kind` against state (the state before it). With result_text, the
- * result may come back as text there instead of in the outcome (resolve_ctx). */
+/* Reveals the seed and the salt of its commitment, so that anyone can check every roll of the
+ * log (provably fair dice). It ends the encounter: with the seed known, every roll to come
+ * could be predicted, so resolve() refuses any event after it. */
+static json_t *resolve_reveal(struct resolve_ctx *x)
+{
+    json_t *s = x->state;
+    json_t *result = json_pack("{s:O, s:s}", "seed", json_object_get(s, "seed"), "rule",
+                               "the seed behind every roll; SHA-256 of \"<seed_salt>:<seed>\" is "
+                               "the seed_commitment shown since creation");
+    if (json_object_get(s, "seed_salt") != NULL) {
+        json_object_set(result, "seed_salt", json_object_get(s, "seed_salt"));
+        json_object_set(result, "seed_commitment", json_object_get(s, "seed_commitment"));
+    }
+    return outcome(result,
+                   json_pack("[o]", effect_set("encounter", json_pack("{s:b}", "revealed", 1))));
+}
+
+/* The shape of each event kind's input, checked before it is resolved, wherever it came from:
+ * a live request (whose handler built it from the body and the path), an imported log, or
+ * the stored log that verify re-resolves. So an import can only hold what the live operations
+ * would have accepted, and no resolver meets a member of the wrong type. */
+static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
+{
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(in, "", e))
+        return false;
+    const char *s = NULL;
+    if (strcmp(kind, "combatant_added") == 0 || strcmp(kind, "action") == 0) {
+        /* check_combatant and resolve_action check every member themselves. */
+    } else if (strcmp(kind, "combatant_updated") == 0) {
+        static const char *const known[] = {"id", "fields", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+        json_t *fields = json_object_get(in, "fields");
+        if (fields == NULL)
+            svc_errors_add(e, "/fields", "is required");
+        else
+            codec_expect_object(fields, "/fields", e);
+    } else if (strcmp(kind, "combatant_removed") == 0) {
+        static const char *const known[] = {"id", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+    } else if (strcmp(kind, "initiative") == 0) {
+        static const char *const known[] = {"aware", "results", NULL};
+        codec_reject_unknown(in, "", known, e);
+        json_t *list;
+        if (codec_get_array(in, "", "aware", false, MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_string(v)) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/aware/%zu", i);
+                    svc_errors_add(e, p, "must be a combatant id");
+                }
+            }
+        }
+        if (codec_get_array(in, "", "results", false, 2 * MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > 20) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/results/%zu", i);
+                    svc_errors_add(e, p, "must be a die result");
+                }
+            }
+        }
+    } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0) {
+        if (json_object_size(in) > 0)
+            svc_errors_add(e, "", "takes no members");
+    } else {
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* Resolves an event of `kind` against state (the state before it), after checking its input
+ * (check_input). With result_text, the result may come back as text there instead of in the
+ * outcome (resolve_ctx). */
 static json_t *resolve(const struct svc_request *req, json_t *state, const char *kind, json_t *in,
                        long long seq, struct svc_errors *e, char **result_text)
 {
     struct resolve_ctx x = {
         .req = req, .state = state, .seq = seq, .e = e, .result_text = result_text};
+    if (!check_input(kind, in, e))
+        return NULL;
+    if (json_is_true(json_object_get(state, "revealed"))) {
+        svc_errors_add(e, "",
+                       "the encounter is finished: its seed was revealed, so its rolls are no "
+                       "longer secret");
+        return NULL;
+    }
+    if (strcmp(kind, "revealed") == 0)
+        return resolve_reveal(&x);
     if (strcmp(kind, "combatant_added") == 0)
         return resolve_add(&x, in);
     if (strcmp(kind, "combatant_updated") == 0)
@@ -1322,6 +1413,38 @@ static bool bearer(const struct svc_request *req, struct svc_response *res,
     }
     auth_sha256(t, n, hash);
     return true;
+}
+
+/* A token the client chose for a new encounter (create, import): its hash, or false after
+ * answering 401 (malformed) or 422 (weaker than 128 bits, auth_token_bits). */
+static bool client_token(const struct svc_request *req, struct svc_response *res,
+                         unsigned char hash[AUTH_HASH_LEN])
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t != NULL && auth_token_bits(t, n) < 128) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "",
+                       "header Authorization: a token you choose needs at least 128 bits (e.g. 32 "
+                       "random hex characters, or 22 of A-Za-z0-9._~-), and no character may make "
+                       "up half of it; leave Authorization out to be given one");
+        svc_errors_respond(&e, res);
+        return false;
+    }
+    return bearer(req, res, hash);
+}
+
+/* Whether the request carries the loaded encounter's own token (reads answer more to it). */
+static bool is_owner(const struct svc_request *req, const struct db_encounter *enc)
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t == NULL)
+        return false;
+    unsigned char hash[AUTH_HASH_LEN];
+    auth_sha256(t, n, hash);
+    return auth_equal(hash, enc->token_hash, AUTH_HASH_LEN);
 }
 
 static bool db_failed(struct svc_response *res, int rc)
@@ -1452,7 +1575,29 @@ static void request_hash(const struct svc_request *req, unsigned char out[AUTH_H
     free(buf);
 }
 
-/* Answers a retry from its stored replay; true when it did. */
+struct replay_acc {
+    json_t *state;  /* the fold so far */
+    json_t *result; /* the last event's ruling */
+    char kind[32];
+};
+
+static int replay_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                       const char *created_at)
+{
+    (void)seq, (void)created_at;
+    struct replay_acc *a = ud;
+    json_t *p = json_loads(payload, 0, NULL);
+    fold(a->state, json_object_get(p, "effects"));
+    json_decref(a->result);
+    a->result = json_incref(json_object_get(p, "result"));
+    snprintf(a->kind, sizeof a->kind, "%s", kind);
+    json_decref(p);
+    return 0;
+}
+
+/* Answers a retry from its key: the first answer, rebuilt from the event it made and the state
+ * after it (the fold of the log up to it), or 409 when the key came with another request.
+ * Always true (it answered). */
 static bool replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r)
 {
     unsigned char h[AUTH_HASH_LEN];
@@ -1460,15 +1605,25 @@ static bool replayed(const struct svc_request *req, struct svc_response *res, st
     if (!auth_equal(h, r->request_hash, AUTH_HASH_LEN)) {
         svc_problem(res, SVC_PROBLEM_CONFLICT,
                     "this Idempotency-Key was used with a different request", NULL);
-    } else {
-        svc_respond_raw(res, (unsigned)r->status, "application/json", r->body, strlen(r->body));
-        char etag[32];
-        etag_of(r->version, etag, sizeof etag);
-        svc_response_add_header(res, "ETag", etag);
+        return true;
+    }
+    struct replay_acc a = {.state = json_object()};
+    int rc = db_events(req->ctx->db, r->encounter_id, 0, r->version, INT32_MAX, replay_item, &a);
+    if (rc == DB_OK && a.result == NULL)
+        rc = DB_ERR_NOT_FOUND;
+    if (!db_failed(res, rc)) {
+        json_t *doc =
+            json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
+        if (strcmp(a.kind, "created") != 0)
+            json_object_set_new(doc, "event",
+                                json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)r->version, "kind",
+                                          a.kind, "result", a.result));
+        json_object_set(doc, "state", a.state);
+        respond_with_etag(res, (unsigned)r->status, doc, r->version);
         svc_response_add_header(res, "Idempotent-Replayed", "true");
     }
-    free(r->body);
-    r->body = NULL;
+    json_decref(a.state);
+    json_decref(a.result);
     return true;
 }
 
@@ -1596,7 +1751,6 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
-        replay.body = answer_text;
         rc = db_encounter_append(req->ctx->db, enc.id, enc.version, kind, payload_text, state_text,
                                  use_replay ? &replay : NULL, &current);
     }
@@ -1652,35 +1806,62 @@ static json_t *body_object(const struct svc_request *req, struct svc_response *r
 
 /* ---- handlers ---- */
 
-void svc_handle_encounter_create(const struct svc_request *req, struct svc_response *res)
+/* ---- the initial state and the seed's commitment ---- */
+
+#define SALT_HEX 32 /* hex characters of a 128-bit salt */
+
+/* The seed's commitment: SHA-256 of "<salt>:<seed in decimal>", in hex. Anyone holding the
+ * seed and the salt can check it with `printf '%s:%s' SALT SEED | sha256sum`. A bare hash of
+ * a 53-bit seed could be brute-forced; the 128-bit salt makes that hopeless. */
+static void seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1])
+{
+    char text[SALT_HEX + 32];
+    int n = snprintf(text, sizeof text, "%s:%lld", salt, seed);
+    unsigned char h[AUTH_HASH_LEN];
+    auth_sha256(text, (size_t)n, h);
+    auth_hex(h, sizeof h, out);
+}
+
+static bool salt_ok(const char *s)
+{
+    if (s == NULL || strlen(s) != SALT_HEX)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+/* Moves the errors of `from` into `to`, each pointer under base. */
+static void errors_under(struct svc_errors *from, const char *base, struct svc_errors *to)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(from->list, i, err)
+    {
+        char ptr[CODEC_PTR_MAX + 64];
+        snprintf(ptr, sizeof ptr, "%s%s", base, str(err, "pointer"));
+        json_array_append_new(to->list, json_pack("{s:s, s:O}", "pointer", ptr, "message",
+                                                  json_object_get(err, "message")));
+    }
+    json_array_clear(from->list);
+}
+
+/* Create's validation of its body, and the state it starts: members known and valid, the map
+ * within the movement endpoints' limits, a square grid. Shared by create and import, so that
+ * an import starts only from a state create would have made. Error pointers go under base.
+ * The seed is the body's; else, on import, the one of `given` (the exported initial state);
+ * else a fresh one. Likewise the salt of the seed's commitment. NULL after adding errors. */
+static json_t *initial_state(const struct svc_request *req, json_t *body, const char *base,
+                             json_t *given, struct svc_errors *out)
 {
     static const char *const known[] = {"rules", "name", "map", "seed", NULL};
-    json_t *body;
     struct svc_errors e;
-    json_t *state = NULL, *payload = NULL, *answer = NULL;
-    char *state_text = NULL, *payload_text = NULL, *answer_text = NULL;
-    if (!svc_decode_begin(req, res, known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
-        return;
-    }
-    unsigned char hash[AUTH_HASH_LEN];
-    char token[AUTH_TOKEN_LEN + 1] = "";
-    bool minted = svc_request_header(req, "Authorization") == NULL;
-    if (!minted && !bearer(req, res, hash))
+    svc_errors_init(&e);
+    json_t *state = NULL;
+    if (!codec_expect_object(body, "", &e))
         goto out;
-    struct db_replay replay;
-    bool use_replay = false;
-    if (minted && svc_request_header(req, "Idempotency-Key") != NULL) {
-        /* The answer holds the new token, and tokens are only ever stored hashed. */
-        svc_errors_add(&e, "",
-                       "an idempotent create needs Authorization with a token you hold (32 to "
-                       "128 of A-Za-z0-9._~-): the answer to replay must not hold a new token");
-        svc_errors_respond(&e, res);
-        goto out;
-    }
-    if (!minted && !idempotency(req, res, hash, &replay, &use_replay))
-        goto out;
+    codec_reject_unknown(body, "", known, &e);
     struct svc_rules rules;
     if (svc_decode_rules(body, &rules, &e) && rules.options.grid == RULES_GRID_HEX)
         svc_errors_add(&e, "/rules/options/grid",
@@ -1709,19 +1890,114 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
             if (strncmp(p, "/map", 4) == 0)
                 svc_errors_add(&e, p, "%s", str(err, "message"));
         }
+        if (ans == NULL || (status != 200 && json_array_size(json_object_get(ans, "errors")) == 0))
+            svc_errors_add(&e, "/map", "could not be checked (%u)", status);
         json_decref(ans);
     }
-    if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
+    if (svc_errors_any(&e))
         goto out;
-    }
+    json_t *gs = json_object_get(given, "seed");
+    if (seed < 0 && json_is_integer(gs) && json_integer_value(gs) >= 0 &&
+        json_integer_value(gs) <= SEED_MAX)
+        seed = json_integer_value(gs);
     if (seed < 0) {
         uint64_t r = 0;
         if (!auth_random(&r, sizeof r)) {
-            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            svc_errors_add(&e, "", "no random seed could be drawn; try again");
             goto out;
         }
         seed = (long long)(r % (uint64_t)(SEED_MAX + 1));
+    }
+    char salt[SALT_HEX + 1], commitment[2 * AUTH_HASH_LEN + 1];
+    const char *gsalt = json_string_value(json_object_get(given, "seed_salt"));
+    bool legacy = given != NULL && json_object_get(given, "seed_salt") == NULL;
+    if (salt_ok(gsalt)) {
+        memcpy(salt, gsalt, sizeof salt);
+    } else {
+        unsigned char b[SALT_HEX / 2];
+        if (!auth_random(b, sizeof b)) {
+            svc_errors_add(&e, "", "no random salt could be drawn; try again");
+            goto out;
+        }
+        auth_hex(b, sizeof b, salt);
+    }
+    seed_commitment(salt, seed, commitment);
+    state = json_pack("{s:s, s:o, s:O, s:I, s:s, s:s, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}",
+                      "name", name, "rules", svc_encode_rules(&rules), "map", map, "seed",
+                      (json_int_t)seed, "seed_salt", salt, "seed_commitment", commitment, "round",
+                      0, "turn", "started", 0, "order", "surprise", 0, "aware", "combatants");
+    if (legacy) { /* exported before seeds were committed to: no salt, no commitment */
+        json_object_del(state, "seed_salt");
+        json_object_del(state, "seed_commitment");
+    }
+out:
+    errors_under(&e, base, out);
+    svc_errors_free(&e);
+    return state;
+}
+
+/* What a reader without the encounter's token sees of a state: the seed and its salt stay
+ * private until the owner reveals them (the commitment shows), so no player can predict the
+ * rolls to come. Returns a new reference. */
+static json_t *public_state(json_t *state)
+{
+    if (json_is_true(json_object_get(state, "revealed")) ||
+        (json_object_get(state, "seed") == NULL && json_object_get(state, "seed_salt") == NULL))
+        return json_incref(state);
+    json_t *copy = json_copy(state);
+    json_object_del(copy, "seed");
+    json_object_del(copy, "seed_salt");
+    return copy;
+}
+
+/* An event's payload as a reader without the token sees it: the created event's input seed
+ * and initial state are kept private as public_state does (unless `revealed`). New ref. */
+static json_t *public_payload(const char *kind, json_t *payload, bool revealed)
+{
+    if (revealed || strcmp(kind, "created") != 0 || !json_is_object(payload))
+        return json_incref(payload);
+    json_t *copy = json_deep_copy(payload);
+    json_object_del(json_object_get(copy, "input"), "seed");
+    json_t *init = json_array_get(json_object_get(copy, "effects"), 0);
+    json_t *st = json_object_get(init, "state");
+    if (json_is_object(st)) {
+        json_object_del(st, "seed");
+        json_object_del(st, "seed_salt");
+    }
+    return copy;
+}
+
+void svc_handle_encounter_create(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = NULL;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    json_t *state = NULL, *payload = NULL, *answer = NULL;
+    char *state_text = NULL, *payload_text = NULL, *answer_text = NULL;
+    unsigned char hash[AUTH_HASH_LEN];
+    char token[AUTH_TOKEN_LEN + 1] = "";
+    bool minted = svc_request_header(req, "Authorization") == NULL;
+    if (!minted && !client_token(req, res, hash))
+        goto out;
+    struct db_replay replay;
+    bool use_replay = false;
+    if (minted && svc_request_header(req, "Idempotency-Key") != NULL) {
+        /* The answer holds the new token, and tokens are only ever stored hashed. */
+        svc_errors_add(&e, "",
+                       "an idempotent create needs Authorization with a token you hold (at least "
+                       "128 bits, up to 128 of A-Za-z0-9._~-): the answer to replay must not "
+                       "hold a new token");
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    if ((body = svc_parse_json_body(req, res)) == NULL)
+        goto out;
+    if (!minted && !idempotency(req, res, hash, &replay, &use_replay))
+        goto out;
+    state = initial_state(req, body, "", NULL, &e);
+    if (state == NULL) {
+        svc_errors_respond(&e, res);
+        goto out;
     }
     char id[AUTH_ID_LEN + 1];
     if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
@@ -1730,10 +2006,6 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     }
     if (minted)
         auth_sha256(token, strlen(token), hash);
-    json_t *rules_echo = svc_encode_rules(&rules);
-    state = json_pack("{s:s, s:o, s:O, s:I, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}", "name", name,
-                      "rules", rules_echo, "map", map, "seed", (json_int_t)seed, "round", 0, "turn",
-                      "started", 0, "order", "surprise", 0, "aware", "combatants");
     json_t *effects = json_pack("[{s:s, s:O}]", "op", "init", "state", state);
     payload = json_pack("{s:O, s:{s:s}, s:o}", "input", body, "result", "created", id, "effects",
                         effects);
@@ -1747,7 +2019,7 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     int rc = DB_ERR_NOMEM;
     if (state_text && answer_text && payload_text && rules_text) {
         if (use_replay)
-            replay.status = 201, replay.version = 1, replay.body = answer_text;
+            replay.status = 201, replay.version = 1;
         rc = db_encounter_create(req->ctx->db, id, hash, rules_text, state_text, "created",
                                  payload_text, use_replay ? &replay : NULL);
     }
@@ -1779,6 +2051,11 @@ void svc_handle_encounter_get(const struct svc_request *req, struct svc_response
     json_t *state;
     if (!load(req, res, &enc, &state, NULL))
         return;
+    if (!is_owner(req, &enc)) {
+        json_t *pub = public_state(state);
+        json_decref(state);
+        state = pub;
+    }
     json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", enc.id, "version",
                             (json_int_t)enc.version, "created_at", enc.created_at, "state", state);
     respond_with_etag(res, 200, doc, enc.version);
@@ -1885,63 +2162,15 @@ void svc_handle_encounter_remove_combatant(const struct svc_request *req, struct
 void svc_handle_encounter_initiative(const struct svc_request *req, struct svc_response *res)
 {
     json_t *body = body_object(req, res, true);
-    if (body == NULL)
-        return;
-    struct svc_errors e;
-    svc_errors_init(&e);
-    static const char *const known[] = {"aware", "results", NULL};
-    codec_reject_unknown(body, "", known, &e);
-    json_t *list;
-    if (codec_get_array(body, "", "aware", false, MAX_COMBATANTS, &list, &e)) {
-        size_t i;
-        json_t *v;
-        json_array_foreach(list, i, v)
-        {
-            if (!json_is_string(v)) {
-                char p[32];
-                snprintf(p, sizeof p, "/aware/%zu", i);
-                svc_errors_add(&e, p, "must be a combatant id");
-            }
-        }
-    }
-    if (codec_get_array(body, "", "results", false, 2 * MAX_COMBATANTS, &list, &e)) {
-        size_t i;
-        json_t *v;
-        json_array_foreach(list, i, v)
-        {
-            if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 20) {
-                char p[32];
-                snprintf(p, sizeof p, "/results/%zu", i);
-                svc_errors_add(&e, p, "must be a die result");
-            }
-        }
-    }
-    if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
-        json_decref(body);
-        return;
-    }
-    svc_errors_free(&e);
-    write_event(req, res, "initiative", body, 200);
+    if (body != NULL)
+        write_event(req, res, "initiative", body, 200); /* check_input checks its members */
 }
 
 void svc_handle_encounter_next_turn(const struct svc_request *req, struct svc_response *res)
 {
-    if (req->body_len > 0) {
-        json_t *body = body_object(req, res, true);
-        if (body == NULL)
-            return;
-        if (json_object_size(body) > 0) {
-            struct svc_errors e;
-            svc_errors_init(&e);
-            svc_errors_add(&e, "", "takes no members");
-            svc_errors_respond(&e, res);
-            json_decref(body);
-            return;
-        }
-        json_decref(body);
-    }
-    write_event(req, res, "next_turn", json_object(), 200);
+    json_t *body = body_object(req, res, true);
+    if (body != NULL)
+        write_event(req, res, "next_turn", body, 200); /* check_input: no members */
 }
 
 void svc_handle_encounter_action(const struct svc_request *req, struct svc_response *res)
@@ -1951,10 +2180,16 @@ void svc_handle_encounter_action(const struct svc_request *req, struct svc_respo
         write_event(req, res, "action", body, 200);
 }
 
+void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res)
+{
+    write_event(req, res, "revealed", json_object(), 200);
+}
+
 struct events_acc {
     json_t *list;
     json_t *state; /* folding: the state so far */
     int64_t last;
+    bool full; /* list the created event as it is (the owner, or the seed revealed) */
 };
 
 static int event_item(void *ud, int64_t seq, const char *kind, const char *payload,
@@ -1964,12 +2199,13 @@ static int event_item(void *ud, int64_t seq, const char *kind, const char *paylo
     json_t *p = json_loads(payload, 0, NULL);
     if (a->state != NULL)
         fold(a->state, json_object_get(p, "effects"));
-    if (a->list != NULL)
-        json_array_append_new(a->list, json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq,
-                                                 "kind", kind, "created_at", created_at, "payload",
-                                                 p ? p : json_null()));
-    else
-        json_decref(p);
+    if (a->list != NULL) {
+        json_t *shown = p ? public_payload(kind, p, a->full) : json_null();
+        json_array_append_new(a->list,
+                              json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq, "kind",
+                                        kind, "created_at", created_at, "payload", shown));
+    }
+    json_decref(p);
     a->last = seq;
     return 0;
 }
@@ -1980,7 +2216,6 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
     json_t *state;
     if (!load(req, res, &enc, &state, NULL))
         return;
-    json_decref(state);
     struct svc_errors e;
     svc_errors_init(&e);
     int limit = page_limit(req, &e);
@@ -1994,10 +2229,14 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
+        json_decref(state);
         return;
     }
     svc_errors_free(&e);
-    struct events_acc acc = {.list = json_array()};
+    struct events_acc acc = {.list = json_array(),
+                             .full = is_owner(req, &enc) ||
+                                     json_is_true(json_object_get(state, "revealed"))};
+    json_decref(state);
     if (db_failed(res,
                   db_events(req->ctx->db, enc.id, after, INT64_MAX, limit, event_item, &acc))) {
         json_decref(acc.list);
@@ -2046,6 +2285,11 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
         json_decref(state);
         json_decref(stored);
         return;
+    }
+    if (!is_owner(req, &enc) && !json_is_true(json_object_get(stored, "revealed"))) {
+        json_t *pub = public_state(state);
+        json_decref(state);
+        state = pub;
     }
     json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", enc.id, "at", (json_int_t)at, "version",
                             (json_int_t)enc.version, "state", state);
@@ -2124,7 +2368,15 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
     json_t *stored;
     if (!load(req, res, &enc, &stored, NULL))
         return;
-    struct events_acc acc = {.list = json_array()};
+    /* The owner's export carries the seed (it is what moves an encounter between servers);
+     * anyone else's shows the commitment, as every public read does. */
+    bool full = is_owner(req, &enc) || json_is_true(json_object_get(stored, "revealed"));
+    struct events_acc acc = {.list = json_array(), .full = full};
+    if (!full) {
+        json_t *pub = public_state(stored);
+        json_decref(stored);
+        stored = pub;
+    }
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, event_item, &acc);
     if (db_failed(res, rc)) {
         json_decref(acc.list);
@@ -2148,9 +2400,97 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
     respond_with_etag(res, 200, doc, enc.version);
 }
 
-/* Imports an exported encounter under a new id: every event is re-resolved from the state
- * before it (as verify does) and must come out the same, so an import cannot smuggle in a
- * ruling this server would not make. */
+/* Checks that an exported event (at pointer p) is {seq, kind, payload: {input, result,
+ * effects}} and is event number `seq`; returns its payload or NULL after adding errors. */
+static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_errors *e)
+{
+    static const char *const ekeys[] = {"seq", "kind", "payload", NULL};
+    static const char *const pkeys[] = {"input", "result", "effects", NULL};
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(ev, p, e))
+        return NULL;
+    codec_reject_unknown(ev, p, ekeys, e);
+    long long n = 0;
+    const char *kind = NULL;
+    if (codec_get_int(ev, p, "seq", true, 1, MAX_IMPORT, &n, e) && (size_t)n != seq) {
+        char sp[CODEC_PTR_MAX];
+        codec_pointer(sp, p, "seq");
+        svc_errors_add(e, sp, "must be %zu: the events are numbered from 1 without gaps", seq);
+    }
+    if (codec_get_string(ev, p, "kind", true, 64, &kind, e) &&
+        (seq == 1) != !strcmp(kind, "created")) {
+        char kp[CODEC_PTR_MAX];
+        codec_pointer(kp, p, "kind");
+        svc_errors_add(e, kp,
+                       seq == 1 ? "must be created: the log starts with the encounter's "
+                                  "creation"
+                                : "created comes only first");
+    }
+    char pp[CODEC_PTR_MAX];
+    codec_pointer(pp, p, "payload");
+    json_t *payload = json_object_get(ev, "payload");
+    if (payload == NULL)
+        svc_errors_add(e, pp, "is required");
+    else if (codec_expect_object(payload, pp, e)) {
+        codec_reject_unknown(payload, pp, pkeys, e);
+        for (int k = 0; pkeys[k]; k++)
+            if (json_object_get(payload, pkeys[k]) == NULL) {
+                char kp[CODEC_PTR_MAX];
+                codec_pointer(kp, pp, pkeys[k]);
+                svc_errors_add(e, kp, "is required");
+            }
+    }
+    return json_array_size(e->list) == before ? payload : NULL;
+}
+
+/* Rebuilds the created event of an import from its input, through create's own validation
+ * (initial_state): its initial state must be the one create makes from that input. Returns
+ * the payload to store (a new reference) or NULL after adding errors under p. */
+static json_t *import_created(const struct svc_request *req, json_t *payload, const char *p,
+                              struct svc_errors *e)
+{
+    char ip[CODEC_PTR_MAX], sp[CODEC_PTR_MAX + 32];
+    snprintf(ip, sizeof ip, "%s/payload/input", p);
+    snprintf(sp, sizeof sp, "%s/payload/effects/0/state", p);
+    json_t *effects = json_object_get(payload, "effects");
+    json_t *given = json_object_get(json_array_get(effects, 0), "state");
+    if (json_object_get(given, "seed_commitment") != NULL &&
+        json_object_get(given, "seed") == NULL) {
+        svc_errors_add(e, sp,
+                       "holds no seed: this export was read without the encounter's token, so "
+                       "its rolls cannot be replayed; export it with Authorization");
+        return NULL;
+    }
+    json_t *state = initial_state(req, json_object_get(payload, "input"), ip, given, e);
+    if (state == NULL)
+        return NULL;
+    json_t *result = json_object_get(payload, "result");
+    const char *old_id = json_string_value(json_object_get(result, "created"));
+    json_t *rebuilt = json_pack("{s:O, s:{s:s}, s:[{s:s, s:o}]}", "input",
+                                json_object_get(payload, "input"), "result", "created",
+                                old_id ? old_id : "", "effects", "op", "init", "state", state);
+    if (old_id == NULL || json_object_size(result) != 1) {
+        char rp[CODEC_PTR_MAX];
+        snprintf(rp, sizeof rp, "%s/payload/result", p);
+        svc_errors_add(e, rp, "must be {\"created\": the exported encounter's id}");
+    } else if (!json_equal(json_object_get(rebuilt, "effects"), effects)) {
+        svc_errors_add(e, sp,
+                       "is not the initial state create makes from this input: an import "
+                       "starts where a live encounter would have");
+    }
+    if (svc_errors_any(e)) {
+        json_decref(rebuilt);
+        return NULL;
+    }
+    return rebuilt;
+}
+
+/* Imports an exported encounter under a new id, rebuilding it as the live endpoints would
+ * have: the created event's state comes from its input through create's own validation, and
+ * every later event's input passes the same checks as the live operation that made it and is
+ * re-resolved from the state before it, its ruling and effects compared with the exported
+ * ones. So an import cannot smuggle in a state or a ruling this server would not make; any
+ * difference is a 422 naming the event (/events/N/...). */
 void svc_handle_encounter_import(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"format", "id", "version", "events", "state", NULL};
@@ -2168,56 +2508,80 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     const char **kinds = NULL;
     char **payloads = NULL;
     size_t n = 0;
-    if (!minted && !bearer(req, res, hash))
+    if (!minted && !client_token(req, res, hash))
         goto out;
     const char *format = NULL;
     if (codec_get_string(body, "", "format", true, 64, &format, &e) &&
         strcmp(format, "tactics-encounter/1") != 0)
         svc_errors_add(&e, "/format", "must be tactics-encounter/1");
+    const char *old_id = NULL;
+    codec_get_string(body, "", "id", false, 64, &old_id, &e);
     json_t *events = NULL;
     codec_get_array(body, "", "events", true, MAX_IMPORT, &events, &e);
     n = json_array_size(events);
     if (events != NULL && n == 0)
         svc_errors_add(&e, "/events", "must hold at least the created event");
+    long long version = 0;
+    if (codec_get_int(body, "", "version", false, 1, MAX_IMPORT, &version, &e) &&
+        (size_t)version != n)
+        svc_errors_add(&e, "/version", "must be the number of events (%zu)", n);
     kinds = calloc(n + 1, sizeof *kinds);
     payloads = calloc(n + 1, sizeof *payloads);
+    if (kinds == NULL || payloads == NULL)
+        svc_errors_add(&e, "/events", "could not be allocated");
     for (size_t i = 0; i < n && !svc_errors_any(&e); i++) {
-        json_t *ev = json_array_get(events, i);
         char p[48];
         snprintf(p, sizeof p, "/events/%zu", i);
-        const char *kind = str(ev, "kind");
-        json_t *payload = json_object_get(ev, "payload");
-        if (!json_is_object(ev) || num(ev, "seq") != (long long)i + 1 || !json_is_object(payload) ||
-            (i == 0) != (strcmp(kind, "created") == 0)) {
-            svc_errors_add(&e, p, "must be event %zu of the export, the first one created", i + 1);
+        json_t *ev = json_array_get(events, i);
+        json_t *payload = import_payload(ev, p, i + 1, &e);
+        if (payload == NULL)
             break;
-        }
-        if (i > 0) {
+        const char *kind = str(ev, "kind");
+        json_t *stored = NULL, *effects = NULL;
+        if (i == 0) {
+            stored = import_created(req, payload, p, &e);
+            effects = json_object_get(stored, "effects");
+        } else {
             struct svc_errors re;
             svc_errors_init(&re);
             json_t *again = resolve(req, state, kind, json_object_get(payload, "input"),
                                     (long long)i + 1, &re, NULL);
+            char ip[80];
+            snprintf(ip, sizeof ip, "%s/payload/input", p);
+            errors_under(&re, ip, &e);
             svc_errors_free(&re);
-            bool same =
-                again != NULL &&
-                json_equal(json_object_get(again, "result"), json_object_get(payload, "result")) &&
-                json_equal(json_object_get(again, "effects"), json_object_get(payload, "effects"));
+            if (again != NULL && !svc_errors_any(&e)) {
+                const char *differs = !json_equal(json_object_get(again, "result"),
+                                                  json_object_get(payload, "result"))
+                                          ? "result"
+                                      : !json_equal(json_object_get(again, "effects"),
+                                                    json_object_get(payload, "effects"))
+                                          ? "effects"
+                                          : NULL;
+                if (differs != NULL)
+                    svc_errors_add(&e, p,
+                                   "its %s differs from the ruling this server makes "
+                                   "from the state before it (/events/%zu/payload/%s)",
+                                   differs, i, differs);
+                else
+                    stored = json_incref(payload);
+            } else if (!svc_errors_any(&e)) {
+                svc_errors_add(&e, p, "does not resolve against the state before it");
+            }
+            effects = json_object_get(again, "effects");
+            if (stored != NULL)
+                fold(state, effects);
             json_decref(again);
-            if (!same) {
-                svc_errors_add(&e, p, "does not re-resolve to the same ruling and effects");
-                break;
-            }
-        } else {
-            json_t *init = json_array_get(json_object_get(payload, "effects"), 0);
-            if (strcmp(str(init, "op"), "init") != 0 ||
-                !json_is_object(json_object_get(init, "state"))) {
-                svc_errors_add(&e, p, "must start with the initial state");
-                break;
-            }
         }
-        fold(state, json_object_get(payload, "effects"));
+        if (stored == NULL)
+            break;
+        if (i == 0)
+            fold(state, effects);
         kinds[i] = kind;
-        payloads[i] = dump(payload);
+        payloads[i] = dump(stored);
+        json_decref(stored);
+        if (payloads[i] == NULL)
+            svc_errors_add(&e, p, "could not be stored");
     }
     if (!svc_errors_any(&e) && json_object_get(body, "state") &&
         !json_equal(json_object_get(body, "state"), state))

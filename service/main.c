@@ -56,6 +56,7 @@ int main(int argc, char **argv)
                 json_pack("{s:s, s:s}", "db", cfg.db_path, "reason", db_strerror(rc)));
         goto out;
     }
+    db_set_replay_ttl(db, cfg.idempotency_ttl_s);
     int route_count = 0;
     svc_routes(&route_count);
     metrics = svc_metrics_new(route_count);

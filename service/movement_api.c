@@ -264,7 +264,11 @@ static void decode_creatures(json_t *body, struct move_req *r, struct svc_errors
         r->ids[i] = "";
         if (!json_is_object(c))
             continue;
-        codec_get_string(c, ptr, "id", true, 64, &r->ids[i], e);
+        if (codec_get_string(c, ptr, "id", true, 64, &r->ids[i], e) && r->ids[i][0] == '\0') {
+            char ip[CODEC_PTR_MAX];
+            codec_pointer(ip, ptr, "id");
+            svc_errors_add(e, ip, "must not be empty");
+        }
         k->ally = codec_get_enum(c, ptr, "side", sides, false, 0, e) == 1;
         codec_get_bool(c, ptr, "conscious", false, &k->conscious, e);
         codec_get_bool(c, ptr, "combat_reflexes", false, &k->combat_reflexes, e);

@@ -349,10 +349,13 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
                  m->allow);
         svc_problem(&res, SVC_PROBLEM_METHOD_NOT_ALLOWED, detail, NULL);
         res.allow = m->allow;
-    } else if (m->route->json_body &&
+    } else if ((m->route->body == SVC_BODY_JSON ||
+                (m->route->body == SVC_BODY_OPTIONAL && rs->len > 0)) &&
                !is_json_content_type(header_lookup(conn, MHD_HTTP_HEADER_CONTENT_TYPE))) {
         svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE,
                     "send the body with Content-Type: application/json", NULL);
+    } else if (m->route->body == SVC_BODY_NONE && rs->len > 0) {
+        svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE, "this operation takes no body", NULL);
     } else {
         struct svc_request req = {
             .method = rs->method,

@@ -130,11 +130,19 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
 
 /* --- routing, router.c --- */
 
+/* What a route takes as its body; the server answers 415 to anything else. */
+enum svc_body {
+    SVC_BODY_IGNORED,  /* GET and DELETE: whatever is sent is not read */
+    SVC_BODY_JSON,     /* application/json, required */
+    SVC_BODY_OPTIONAL, /* nothing, or application/json */
+    SVC_BODY_NONE,     /* nothing: a POST that acts on the path alone */
+};
+
 struct svc_route {
     const char *method;
     const char *pattern; /* "/v1/encounters/{id}"; also the metrics label */
     svc_handler handler;
-    bool json_body; /* the request must carry application/json */
+    enum svc_body body; /* what the request may carry */
 };
 
 /* The outcome of matching a method and path against the route table. */
@@ -187,6 +195,7 @@ void svc_handle_encounter_action(const struct svc_request *req, struct svc_respo
 void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);
 /* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
  * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are

@@ -116,6 +116,45 @@ Test(db, migrates_from_the_previous_version)
     db_close(db);
 }
 
+/* Migration 3 from a file at version 2: a key that was kept with a whole answer keeps its
+ * encounter and event, and is still replayed (within its period). */
+Test(db, migrates_idempotency_keys_without_their_answers)
+{
+    sqlite3 *raw = NULL;
+    cr_assert_eq(sqlite3_open(path, &raw), SQLITE_OK);
+    cr_assert_eq(
+        sqlite3_exec(raw,
+                     "CREATE TABLE encounters (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, "
+                     "rules_json TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, token_hash "
+                     "BLOB NOT NULL, state_json TEXT NOT NULL DEFAULT '{}') STRICT;"
+                     "CREATE TABLE events (encounter_id TEXT NOT NULL REFERENCES encounters(id), "
+                     "seq INTEGER NOT NULL, kind TEXT NOT NULL, payload_json TEXT NOT NULL, "
+                     "created_at TEXT NOT NULL, PRIMARY KEY (encounter_id, seq)) STRICT;"
+                     "CREATE INDEX encounters_by_token ON encounters(token_hash, id);"
+                     "CREATE TABLE idempotency (scope BLOB NOT NULL, key TEXT NOT NULL, "
+                     "request_hash BLOB NOT NULL, status INTEGER NOT NULL, version INTEGER NOT "
+                     "NULL, body TEXT NOT NULL, encounter_id TEXT, created_at TEXT NOT NULL, "
+                     "PRIMARY KEY (scope, key)) STRICT;"
+                     "INSERT INTO encounters VALUES ('old', 'then', '{}', 2, x'00', '{}');"
+                     "INSERT INTO idempotency VALUES (x'07"
+                     "00000000000000000000000000000000000000000000000000000000000000', 'k', x'00', "
+                     "200, 2, '{\"big\":1}', "
+                     "'old', strftime('%Y-%m-%dT%H:%M:%fZ','now'));"
+                     "PRAGMA user_version = 2;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(raw);
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db_replay look = {.key = "k", .scope = {7}};
+    cr_assert_eq(db_replay_get(db, &look), DB_OK);
+    cr_assert_eq(look.version, 2);
+    cr_assert_eq(look.status, 200);
+    cr_assert_str_eq(look.encounter_id, "old");
+    db_close(db);
+}
+
 static int count_events(void *ud, int64_t seq, const char *kind, const char *payload,
                         const char *created_at)
 {
@@ -153,17 +192,18 @@ Test(db, encounters_append_in_order_with_versions_and_replays)
     cr_assert_eq(e.version, 2);
     cr_assert_str_eq(e.state_json, "{\"n\":2}");
     free(e.state_json);
-    /* An idempotency key is kept with its answer; its second use is refused, not written. */
-    struct db_replay r = {.key = "k1", .status = 201, .version = 3, .body = "{\"ok\":1}"};
+    /* An idempotency key keeps the event it made, not a copy of the answer; its second use
+     * is refused with that record, and nothing is written. */
+    struct db_replay r = {.key = "k1", .status = 201, .version = 3};
     memcpy(r.scope, token, DB_HASH_LEN);
     cr_assert_eq(db_encounter_append(db, "e1", 2, "c", "{}", "{\"n\":3}", &r, &cur), DB_OK);
-    struct db_replay again = {.key = "k1", .body = "{}"};
+    struct db_replay again = {.key = "k1"};
     memcpy(again.scope, token, DB_HASH_LEN);
     cr_assert_eq(db_encounter_append(db, "e1", 3, "d", "{}", "{\"n\":4}", &again, &cur),
                  DB_ERR_REPLAY);
-    cr_assert_str_eq(again.body, "{\"ok\":1}");
     cr_assert_eq(again.status, 201);
-    free(again.body);
+    cr_assert_eq(again.version, 3);
+    cr_assert_str_eq(again.encounter_id, "e1");
     int n = 0;
     cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, count_events, &n), DB_OK);
     cr_assert_eq(n, 3);
@@ -187,5 +227,31 @@ Test(db, encounters_append_in_order_with_versions_and_replays)
     cr_assert_eq(db_events(db, evil, 0, INT64_MAX, 10, count_events, &n), DB_OK);
     cr_assert_eq(n, 1);
     cr_assert_eq(db_error_count(db), 0);
+    db_close(db);
+}
+
+/* Keys expire: past the period a key is never replayed, and may be used again. */
+Test(db, idempotency_keys_expire_and_can_be_used_again)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    db_set_replay_ttl(db, 1);
+    unsigned char token[DB_HASH_LEN] = {7};
+    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    struct db_replay r = {.key = "k", .status = 200, .version = 2};
+    memcpy(r.scope, token, DB_HASH_LEN);
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(db, "e1", 1, "a", "{}", "{}", &r, &cur), DB_OK);
+    struct db_replay look = {.key = "k"};
+    memcpy(look.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_replay_get(db, &look), DB_OK);
+    sleep(2);
+    cr_assert_eq(db_replay_get(db, &look), DB_ERR_NOT_FOUND);
+    struct db_replay reuse = {.key = "k", .status = 200, .version = 3};
+    memcpy(reuse.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_append(db, "e1", 2, "b", "{}", "{}", &reuse, &cur), DB_OK);
+    db_set_replay_ttl(db, DB_REPLAY_TTL_DEFAULT);
+    cr_assert_eq(db_replay_get(db, &look), DB_OK);
+    cr_assert_eq(look.version, 3);
     db_close(db);
 }

@@ -1,0 +1,494 @@
+/* What an encounter may trust, over HTTP: an import is rebuilt as the live endpoints would
+ * have built it, PATCH takes only what the contract allows, bodies match the contract, a
+ * chosen token is strong enough, idempotency keys stay small and expire, and the seed stays
+ * private until the owner reveals it. Each test fails on the code before its fix: most of
+ * the imports below crashed the server or were accepted and verified. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(encounter_trust);
+
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+/* A request on the encounter with its token and If-Match (extra headers may be added). */
+static json_t *call_h(const struct server *s, struct enc *e, const char *method, const char *suffix,
+                      const char *extra, const char *body, int status)
+{
+    char path[160], headers[512];
+    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s%s",
+             e->token, e->version, body ? "Content-Type: application/json\r\n" : "",
+             extra ? extra : "");
+    struct http_response r;
+    http_request(s, method, path, headers, body, &r);
+    cr_assert_eq(r.status, status, "%s %s: %d %s", method, path, r.status, r.body);
+    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
+    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
+        strcmp(method, "GET") != 0)
+        e->version = num(doc, "version");
+    http_response_free(&r);
+    return doc;
+}
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    return call_h(&srv, e, method, suffix, NULL, body, status);
+}
+
+static void create(struct enc *e, const char *body)
+{
+    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
+    e->version = num(doc, "version");
+    json_decref(doc);
+}
+
+static const char *const fighter =
+    "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":\"longsword\","
+    "\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}";
+static const char *const goblin =
+    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":4,\"y\":5,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
+    "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
+
+/* A genuine export (with the owner's token): created, two combatants, initiative, a turn. */
+static json_t *genuine_export(void)
+{
+    struct enc e;
+    create(&e, "{\"name\":\"ambush\",\"map\":{\"width\":10,\"height\":10},\"seed\":9}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    json_decref(call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200));
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200));
+    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    cr_assert_eq(json_array_size(json_object_get(doc, "events")), 5);
+    return doc;
+}
+
+/* Imports doc and expects 422 with an error whose pointer starts with `pointer`; then the
+ * server must still answer. */
+static void import_refused(json_t *doc, const char *pointer)
+{
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 422);
+    free(text);
+    bool found = false;
+    size_t i;
+    json_t *err;
+    json_array_foreach(json_object_get(ans, "errors"), i, err)
+    {
+        const char *p = json_string_value(json_object_get(err, "pointer"));
+        found |= p && strncmp(p, pointer, strlen(pointer)) == 0;
+    }
+    char *dumped = json_dumps(ans, JSON_COMPACT);
+    cr_assert(found, "no error under %s: %s", pointer, dumped);
+    free(dumped);
+    json_decref(ans);
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    http_response_free(&r);
+}
+
+static json_t *created_state(json_t *doc)
+{
+    json_t *ev = json_array_get(json_object_get(doc, "events"), 0);
+    return json_object_get(
+        json_array_get(json_object_get(json_object_get(ev, "payload"), "effects"), 0), "state");
+}
+
+/* The event of a genuine export: {seq, kind, payload: {input, result, effects}}. */
+static json_t *event_of(json_t *doc, size_t i)
+{
+    return json_array_get(json_object_get(doc, "events"), i);
+}
+
+Test(encounter_trust, a_genuine_export_imports_and_verifies)
+{
+    json_t *doc = genuine_export();
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc e = {.version = 5};
+    snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
+    json_decref(ans);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+    json_decref(doc);
+}
+
+/* Item 1: "order":[7] in the created state, then a next_turn, crashed the server. */
+Test(encounter_trust, import_refuses_a_created_state_create_would_not_make)
+{
+    json_t *doc = genuine_export();
+    json_object_set_new(created_state(doc), "order", json_pack("[i]", 7));
+    json_object_del(doc, "state");
+    import_refused(doc, "/events/0/payload/effects/0/state");
+    json_decref(doc);
+}
+
+/* Item 1: conditions that hold a number, in the created state or in an added combatant. */
+Test(encounter_trust, import_refuses_conditions_that_are_not_names)
+{
+    json_t *doc = genuine_export();
+    json_t *state = created_state(doc);
+    json_array_append_new(json_object_get(state, "combatants"),
+                          json_pack("{s:s, s:[i]}", "id", "x", "conditions", 1));
+    json_object_del(doc, "state");
+    import_refused(doc, "/events/0/payload/effects/0/state");
+    json_decref(doc);
+
+    doc = genuine_export();
+    json_t *input = json_object_get(json_object_get(event_of(doc, 1), "payload"), "input");
+    json_object_set_new(input, "conditions", json_pack("[i]", 1));
+    json_object_del(doc, "state");
+    import_refused(doc, "/events/1/payload/input/conditions/0");
+    json_decref(doc);
+}
+
+/* Item 1: a genuine export plus an initiative event whose input is {"aware":[1]}. */
+Test(encounter_trust, import_checks_every_input_as_the_live_operation_does)
+{
+    json_t *doc = genuine_export();
+    json_t *events = json_object_get(doc, "events");
+    json_array_append_new(events, json_pack("{s:i, s:s, s:{s:{s:[i]}, s:{}, s:[]}}", "seq", 6,
+                                            "kind", "initiative", "payload", "input", "aware", 1,
+                                            "result", "effects"));
+    json_object_del(doc, "state");
+    json_object_del(doc, "version");
+    import_refused(doc, "/events/5/payload/input/aware/0");
+    /* next_turn takes no members, as POST .../next-turn does. */
+    json_t *last = json_array_get(events, 5);
+    json_object_set_new(last, "kind", json_string("next_turn"));
+    json_object_set_new(json_object_get(last, "payload"), "input", json_pack("{s:i}", "x", 1));
+    import_refused(doc, "/events/5/payload/input");
+    /* An unknown kind, and an event that is not numbered in order. */
+    json_object_set_new(last, "kind", json_string("teleport"));
+    import_refused(doc, "/events/5/payload/input");
+    json_object_set_new(last, "kind", json_string("next_turn"));
+    json_object_set_new(last, "seq", json_integer(9));
+    import_refused(doc, "/events/5/seq");
+    json_decref(doc);
+}
+
+/* Item 3: each forgery of the initial state is refused. Before the fix all of them were
+ * accepted with 201 and verify answered ok. */
+Test(encounter_trust, import_refuses_each_forged_initial_state)
+{
+    static const char *const forgeries[] = {"combatants", "grid", "map", "unknown", NULL};
+    for (int k = 0; forgeries[k]; k++) {
+        json_t *doc = genuine_export();
+        json_t *state = created_state(doc);
+        json_t *input = json_object_get(json_object_get(event_of(doc, 0), "payload"), "input");
+        if (k == 0) /* a combatant with hp 1e9 and attack bonus 1e6, already there */
+            json_array_append_new(
+                json_object_get(state, "combatants"),
+                json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:{s:i}, s:[{s:s, s:I}]}", "id", "ogre",
+                          "side", "x", "x", 1, "y", 1, "hp", (json_int_t)1000000000, "max_hp",
+                          (json_int_t)1000000000, "speeds", "walk", 30, "attacks", "name", "club",
+                          "attack_bonus", (json_int_t)1000000));
+        else if (k == 1) /* a hex grid, which create refuses */
+            json_object_set_new(json_object_get(json_object_get(state, "rules"), "options"), "grid",
+                                json_string("hex"));
+        else if (k == 2) /* a 1e6 x 1e6 map, in the input and the state alike */
+            json_object_set_new(input, "map",
+                                json_pack("{s:i, s:i}", "width", 1000000, "height", 1000000));
+        else /* unknown members */
+            json_object_set_new(state, "gm_notes", json_string("x"));
+        if (k == 2)
+            json_object_set(state, "map", json_object_get(input, "map"));
+        json_object_del(doc, "state");
+        import_refused(doc, k == 2 ? "/events/0/payload/input/map"
+                                   : "/events/0/payload/effects/0/state");
+        json_decref(doc);
+    }
+    /* The same forgeries in the input itself are refused by create's own checks. */
+    json_t *doc = genuine_export();
+    json_t *input = json_object_get(json_object_get(event_of(doc, 0), "payload"), "input");
+    json_object_set_new(input, "rules", json_pack("{s:{s:s}}", "options", "grid", "hex"));
+    json_object_del(doc, "state");
+    import_refused(doc, "/events/0/payload/input/rules/options/grid");
+    json_decref(doc);
+}
+
+/* Item 3b: PATCH takes exactly what the contract's CombatantPatch allows. */
+Test(encounter_trust, patch_refuses_members_the_contract_forbids)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    static const char *const refused[] = {"{\"bogus\":1}",  "{\"initiative\":30}",
+                                          "{\"turn\":{}}",  "{\"aoo_round\":1}",
+                                          "{\"timed\":[]}", NULL};
+    for (int k = 0; refused[k]; k++) {
+        json_t *doc = call(&e, "PATCH", "/combatants/fighter", refused[k], 422);
+        json_decref(doc);
+    }
+    json_t *doc = call(&e, "PATCH", "/combatants/fighter", "{\"hp\":7,\"x\":6}", 200);
+    json_t *c = json_array_get(json_object_get(json_object_get(doc, "state"), "combatants"), 0);
+    cr_assert_eq(num(c, "hp"), 7);
+    cr_assert_eq(num(c, "x"), 6);
+    cr_assert_null(json_object_get(c, "bogus"));
+    json_decref(doc);
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+}
+
+/* Item 3b: the bodies the contract documents, and 415 for anything else. */
+Test(encounter_trust, bodies_match_the_contract)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    /* initiative: an optional JSON object; text/plain is 415, as documented. */
+    struct http_response r;
+    char path[160], headers[320];
+    snprintf(path, sizeof path, "/v1/encounters/%s/initiative", e.id);
+    snprintf(headers, sizeof headers,
+             "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\nContent-Type: text/plain\r\n",
+             e.token, e.version);
+    http_request(&srv, "POST", path, headers, "{}", &r);
+    cr_assert_eq(r.status, 415, "%s", r.body);
+    http_response_free(&r);
+    json_decref(call(&e, "POST", "/initiative", "{}", 200));
+    /* next-turn: nothing, or an empty object. */
+    json_decref(call(&e, "POST", "/next-turn", "{}", 200));
+    json_decref(call(&e, "POST", "/next-turn", "{\"x\":1}", 422));
+    /* verify takes no body. */
+    json_decref(call(&e, "POST", "/verify", "{}", 415));
+    json_t *doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+    /* /v1/movement/path: a creature's id has at least one character. */
+    json_t *ans = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"map\":{\"width\":5,\"height\":5},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},"
+        "\"creatures\":[{\"id\":\"\",\"x\":3,\"y\":3}],\"path\":[{\"x\":1,\"y\":0}]}",
+        422);
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(ans, "errors"), 0), "pointer")),
+                     "/creatures/0/id");
+    json_decref(ans);
+}
+
+/* Item 12: a token the client chooses needs at least 128 bits. */
+Test(encounter_trust, a_chosen_token_needs_128_bits)
+{
+    static const char *const weak[] = {"0123456789abcdef0123456789abcde", /* 31 hex: 124 bits */
+                                       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", /* one char */
+                                       "12345678901234567890123456789012345678",   /* digits */
+                                       "Ab3", NULL};
+    for (int k = 0; weak[k]; k++) {
+        char headers[200];
+        snprintf(headers, sizeof headers,
+                 "Authorization: Bearer %s\r\nContent-Type: application/json\r\n", weak[k]);
+        struct http_response r;
+        http_request(&srv, "POST", "/v1/encounters", headers,
+                     "{\"map\":{\"width\":3,\"height\":3}}", &r);
+        cr_assert_eq(r.status, 422, "%s: %d %s", weak[k], r.status, r.body);
+        cr_assert_not_null(strstr(r.body, "128 bits"));
+        http_response_free(&r);
+    }
+    static const char *const strong[] = {"0123456789abcdef0123456789abcdef", /* 32 hex */
+                                         "Zx9_q-T2.m~Lp4Rw8sKd7Y", /* 22 of the 66: 132 bits */
+                                         NULL};
+    for (int k = 0; strong[k]; k++) {
+        char headers[200];
+        snprintf(headers, sizeof headers,
+                 "Authorization: Bearer %s\r\nContent-Type: application/json\r\n", strong[k]);
+        struct http_response r;
+        http_request(&srv, "POST", "/v1/encounters", headers,
+                     "{\"map\":{\"width\":3,\"height\":3}}", &r);
+        cr_assert_eq(r.status, 201, "%s: %d %s", strong[k], r.status, r.body);
+        http_response_free(&r);
+    }
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* Item 4: a key keeps what a retry needs, not a copy of the state. 300 keyed writes on an
+ * encounter of 200 combatants (500 in the issue; 200 keeps the test within its minute under
+ * ASan) grew the database by about 16 MB before the fix, a copy of the state per key; now
+ * they must add under 5 MB. */
+#ifndef COMBATANTS
+#define COMBATANTS 200
+#endif
+Test(encounter_trust, keyed_writes_do_not_copy_the_state)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":100,\"height\":100}}");
+    for (int i = 0; i < COMBATANTS; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"id\":\"c%d\",\"name\":\"A goblin with a long name to fill the state\","
+                 "\"side\":\"s%d\",\"x\":%d,\"y\":%d,\"speeds\":{\"walk\":30},\"defense\":{"
+                 "\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":\"spear\","
+                 "\"attack_bonus\":2,\"damage\":\"1d8\"}]}",
+                 i, i % 2, (i % 50) * 2, (i / 50) * 2);
+        json_decref(call(&e, "POST", "/combatants", body, 201));
+    }
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", srv.db_path);
+    long long before = file_size(srv.db_path) + file_size(wal);
+    json_t *first = NULL;
+    for (int i = 0; i < 300; i++) {
+        char key[64], body[64];
+        snprintf(key, sizeof key, "Idempotency-Key: write-%d\r\n", i);
+        snprintf(body, sizeof body, "{\"hp\":%d}", 1 + i % 6);
+        json_t *doc = call_h(&srv, &e, "PATCH", "/combatants/c7", key, body, 200);
+        if (i == 0)
+            first = doc;
+        else
+            json_decref(doc);
+    }
+    long long grown = file_size(srv.db_path) + file_size(wal) - before;
+    cr_assert_lt(grown, 5 * 1024 * 1024, "grew by %lld bytes", grown);
+    /* The retry still gets its first answer, rebuilt from its event, and writes nothing. */
+    long long v = e.version;
+    e.version = COMBATANTS + 2;
+    json_t *again = call_h(&srv, &e, "PATCH", "/combatants/c7", "Idempotency-Key: write-0\r\n",
+                           "{\"hp\":1}", 200);
+    cr_assert(json_equal(again, first));
+    e.version = v;
+    char after[40];
+    snprintf(after, sizeof after, "/events?after=%d", COMBATANTS + 301);
+    json_t *ev = call(&e, "GET", after, NULL, 200);
+    cr_assert_eq(json_array_size(json_object_get(ev, "events")), 0);
+    json_decref(ev);
+    json_decref(again);
+    json_decref(first);
+}
+
+/* Item 4: keys expire after the period (here 1 s; 24 hours by default). */
+Test(encounter_trust, idempotency_keys_expire)
+{
+    struct server s;
+    const char *const args[] = {"--idempotency-ttl", "1", NULL};
+    server_start(&s, args);
+    json_t *doc =
+        http_post_json(&s, "/v1/encounters", "{\"map\":{\"width\":10,\"height\":10}}", 201);
+    struct enc e = {.version = 1};
+    snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(doc, "token")));
+    json_decref(doc);
+    const char *key = "Idempotency-Key: k\r\n";
+    json_decref(call_h(&s, &e, "POST", "/combatants", key, fighter, 201));
+    /* Within the period the same key with another body is a conflict. */
+    json_decref(call_h(&s, &e, "POST", "/combatants", key, goblin, 409));
+    sleep(2);
+    doc = call_h(&s, &e, "POST", "/combatants", key, goblin, 201);
+    cr_assert_eq(num(doc, "version"), 3);
+    json_decref(doc);
+    server_stop(&s);
+}
+
+/* SHA-256 of text, in hex, through sha256sum (an implementation the server does not share). */
+static void sha256_hex(const char *text, char out[65])
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "printf '%%s' '%s' | sha256sum", text);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_eq(fscanf(p, "%64s", out), 1);
+    pclose(p);
+}
+
+/* Item 13: the seed is private until revealed; its commitment lets anyone check it after. */
+Test(encounter_trust, the_seed_is_committed_to_and_revealed_by_the_owner)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":1234}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    /* A reader without the token: the commitment, no seed, no salt; likewise in the log. */
+    char path[160];
+    snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_null(strstr(r.body, "1234"), "%s", r.body);
+    cr_assert_null(strstr(r.body, "seed_salt"));
+    cr_assert_not_null(strstr(r.body, "seed_commitment"));
+    http_response_free(&r);
+    static const char *const reads[] = {"/events", "/export", "/state?at=2", NULL};
+    for (int k = 0; reads[k]; k++) {
+        snprintf(path, sizeof path, "/v1/encounters/%s%s", e.id, reads[k]);
+        http_request(&srv, "GET", path, NULL, NULL, &r);
+        cr_assert_eq(r.status, 200);
+        cr_assert_null(strstr(r.body, "1234"), "%s: %s", reads[k], r.body);
+        cr_assert_null(strstr(r.body, "seed_salt"), "%s", reads[k]);
+        http_response_free(&r);
+    }
+    /* The owner sees the seed and the salt. */
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    json_t *state = json_object_get(doc, "state");
+    cr_assert_eq(num(state, "seed"), 1234);
+    char text[128], hex[65];
+    snprintf(text, sizeof text, "%s:1234", json_string_value(json_object_get(state, "seed_salt")));
+    sha256_hex(text, hex);
+    cr_assert_str_eq(hex, json_string_value(json_object_get(state, "seed_commitment")));
+    cr_assert_eq(strlen(json_string_value(json_object_get(state, "seed_salt"))), 32);
+    json_decref(doc);
+    /* Revealing needs the token and takes no body; then anyone sees seed and salt. */
+    snprintf(path, sizeof path, "/v1/encounters/%s/reveal", e.id);
+    http_request(&srv, "POST", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 401);
+    http_response_free(&r);
+    doc = call(&e, "POST", "/reveal", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(result, "seed"), 1234);
+    json_decref(doc);
+    snprintf(path, sizeof path, "/v1/encounters/%s/events", e.id);
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_not_null(strstr(r.body, "\"seed\":1234"), "%s", r.body);
+    cr_assert_not_null(strstr(r.body, "seed_salt"));
+    http_response_free(&r);
+    /* Revealed, the encounter is finished: no roll to come may be predicted. */
+    doc = call(&e, "POST", "/combatants", goblin, 422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "revealed"));
+    json_decref(doc);
+    doc = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "ok")));
+    json_decref(doc);
+}
+
+/* An export read without the token holds no seed, so it cannot be imported as a replay. */
+Test(encounter_trust, a_public_export_cannot_be_imported)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    char path[160];
+    snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    http_response_free(&r);
+    import_refused(doc, "/events/0/payload/effects/0/state");
+    json_decref(doc);
+}

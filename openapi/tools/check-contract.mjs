@@ -11,7 +11,8 @@
 //     405 with Allow (both validated against components/responses NotFound and
 //     MethodNotAllowed), an OPTIONS (CORS preflight) 204 with an empty body.
 // Coverage both ways: every route in the server's table is an operation here and every
-// operation here is a route, and every operation was called by at least one test.
+// operation here is a route, and every operation was called by at least one test; every POST
+// and PATCH was sent at least one invalid body (answered 4xx and checked like any other).
 //
 // ajv over recorded exchanges was chosen over Prism as a validating proxy: the proxy would sit
 // between the tests and the server and itself answer the malformed, oversized and slow
@@ -56,7 +57,7 @@ const templates = Object.keys(spec.paths).map((template) => ({
 const operations = new Map(); // "GET /path" -> {covered}
 for (const { template } of templates)
   for (const m of METHODS)
-    if (spec.paths[template][m]) operations.set(`${m.toUpperCase()} ${template}`, { covered: 0 });
+    if (spec.paths[template][m]) operations.set(`${m.toUpperCase()} ${template}`, { covered: 0, refused: 0 });
 
 const validators = new Map();
 function validatorFor(pointer) {
@@ -124,7 +125,9 @@ for (const line of lines) {
     else checkResponse(ex, spec.components.responses.MethodNotAllowed, '/components/responses/MethodNotAllowed', label);
     continue;
   }
-  operations.get(`${method.toUpperCase()} ${match.template}`).covered++;
+  const counts = operations.get(`${method.toUpperCase()} ${match.template}`);
+  counts.covered++;
+  if (ex.status >= 400 && ex.status < 500 && ex.request_body) counts.refused++;
   // A request the server accepted must be one the contract describes, so clients generated
   // from it can send everything the server takes.
   const requestSchema = op.requestBody && resolve(op.requestBody, '').obj.content?.['application/json']?.schema;
@@ -152,6 +155,11 @@ for (const line of lines) {
 }
 
 for (const [op, { covered }] of operations) if (covered === 0) fail(`${op} is in openapi.yaml but no test calls it`);
+// Invalid bodies, not only what the suite happens to send (tests/service/test_invalid_bodies.c
+// sends a set to every POST and PATCH): each such operation must have refused one, and its
+// answer was checked above against the responses the operation documents.
+for (const [op, { refused }] of operations)
+  if (/^(POST|PATCH) /.test(op) && refused === 0) fail(`${op} was never sent an invalid body`);
 
 const routes = JSON.parse(execFileSync(listRoutes, { encoding: 'utf8' }));
 const routeKeys = new Set(routes.map((r) => `${r.method} ${r.pattern}`));

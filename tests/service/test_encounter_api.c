@@ -218,6 +218,25 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     json_decref(call(&e, "GET", "", NULL, 404));
 }
 
+/* RFC 9110 section 11.1: the auth scheme name is case-insensitive. */
+Test(encounter_api, the_bearer_scheme_name_is_case_insensitive)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    static const char *const schemes[] = {"bearer", "BEARER", "bEaReR"};
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
+        char path[160], headers[320];
+        snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
+        snprintf(headers, sizeof headers, "Authorization: %s %s\r\nIf-Match: \"v%lld\"\r\n",
+                 schemes[i], e.token, e.version);
+        struct http_response r;
+        http_request(&srv, "DELETE", path, headers, NULL, &r);
+        /* The first succeeds; later ones find it gone: 404, never 401. */
+        cr_assert_eq(r.status, i == 0 ? 204 : 404, "%s: %d %s", schemes[i], r.status, r.body);
+        http_response_free(&r);
+    }
+}
+
 Test(encounter_api, a_retry_with_its_key_returns_the_first_answer_and_appends_nothing)
 {
     struct enc e;

@@ -26,6 +26,9 @@ struct watch {
     int fd;
     uint64_t since_us;
     bool busy, cut;
+    /* Set by on_uri for the request being read, from the raw target (before libmicrohttpd
+     * unescapes it); only the connection's own thread reads or writes it. */
+    const char *target_refusal;
 };
 
 struct svc_server {
@@ -51,6 +54,7 @@ struct request_state {
     char *body;
     size_t len, cap;
     bool too_large;
+    const char *refusal; /* framing or target refused (400): the detail to send */
     unsigned status;
 };
 
@@ -281,13 +285,18 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     return ok;
 }
 
+static struct watch *watch_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (struct watch *)ci->socket_context : NULL;
+}
+
 /* Marks the connection's request as being answered (busy) or answered (not busy, clock
  * restarted). */
 static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, bool busy)
 {
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    struct watch *w = ci ? (struct watch *)ci->socket_context : NULL;
+    struct watch *w = watch_of(conn);
     if (w == NULL)
         return;
     pthread_mutex_lock(&s->watch_lock);
@@ -335,7 +344,9 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
     memset(&res, 0, sizeof res);
     const struct svc_match *m = &rs->match;
 
-    if (rs->too_large) {
+    if (rs->refusal != NULL) {
+        svc_problem(&res, SVC_PROBLEM_BAD_REQUEST, rs->refusal, NULL);
+    } else if (rs->too_large) {
         svc_problem(&res, SVC_PROBLEM_BODY_TOO_LARGE, NULL, NULL);
     } else if (m->route == NULL && !m->path_known) {
         svc_problem(&res, SVC_PROBLEM_NOT_FOUND, NULL, NULL);
@@ -368,6 +379,72 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
         m->route->handler(&req, &res);
     }
     return send_response(s, conn, rs, &res, false);
+}
+
+/* Why the raw request target is refused, or NULL. libmicrohttpd unescapes the path before the
+ * handler sees it, so "/healthz%00" would reach us as "/healthz" and "/a%2Fb" as "/a/b": a
+ * proxy routing on the raw target and this server would disagree on what was asked. A NUL is
+ * refused anywhere in the target (no C string can carry it; a query value would be cut short
+ * at it), an encoded slash in the path only. */
+static const char *target_refusal(const char *uri)
+{
+    size_t path_len = strcspn(uri, "?");
+    for (const char *p = strchr(uri, '%'); p != NULL; p = strchr(p + 1, '%')) {
+        if (p[1] == '0' && p[2] == '0')
+            return "the request target holds an encoded NUL (%00)";
+        if ((size_t)(p - uri) < path_len && p[1] == '2' && (p[2] == 'F' || p[2] == 'f'))
+            return "the path holds an encoded slash (%2F); send the slash as it is, or none";
+    }
+    return NULL;
+}
+
+/* libmicrohttpd's URI log callback: the only place the raw target is visible. It runs once per
+ * request, before the headers are read; the verdict waits on the connection's watch until the
+ * access handler's first call. Returns NULL: the request state is made there. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    struct watch *w = watch_of(conn);
+    if (w != NULL)
+        w->target_refusal = target_refusal(uri);
+    return NULL;
+}
+
+struct framing {
+    int content_length, transfer_encoding;
+    const char *first_length;
+    bool lengths_differ;
+};
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    (void)kind;
+    struct framing *f = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (f->content_length++ == 0)
+            f->first_length = value;
+        else if (strcmp(f->first_length, value) != 0)
+            f->lengths_differ = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encoding++;
+    }
+    return MHD_YES;
+}
+
+/* Why the request's framing is refused, or NULL: message framing that a proxy in front of us
+ * could read differently from libmicrohttpd (which takes the first Content-Length, and
+ * Transfer-Encoding over Content-Length), the ground of request smuggling. RFC 9112 section 6.3
+ * lets a server refuse both with 400. */
+static const char *framing_refusal(struct MHD_Connection *conn)
+{
+    struct framing f = {0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_framing, &f);
+    if (f.lengths_differ)
+        return "two Content-Length headers with different values";
+    if (f.transfer_encoding > 0 && f.content_length > 0)
+        return "Transfer-Encoding and Content-Length together";
+    return NULL;
 }
 
 static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
@@ -493,6 +570,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         else
             make_request_id(rs->request_id);
         svc_route_match(method, url, &rs->match);
+        struct watch *w = watch_of(conn);
+        rs->refusal = w != NULL ? w->target_refusal : NULL;
+        if (rs->refusal == NULL)
+            rs->refusal = framing_refusal(conn);
+        if (rs->refusal != NULL)
+            return dispatch(s, conn, rs); /* before any body is read; the connection closes */
         if (content_length_exceeds(conn, max)) {
             /* Answer before reading the body; libmicrohttpd then closes the connection. */
             rs->too_large = true;
@@ -506,7 +589,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (rs->status != 0)
-        return MHD_YES; /* already answered (early 413) */
+        return MHD_YES; /* already answered (early 400 or 413) */
     return dispatch(s, conn, rs);
 }
 
@@ -622,8 +705,8 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
         (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger,
-        NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL, MHD_OPTION_END);
     if (s->daemon == NULL) {
         pthread_mutex_destroy(&s->watch_lock);
         free(s);

@@ -487,3 +487,63 @@ Test(http, each_request_on_a_connection_is_read_from_its_own_body)
     free(kept);
     free(dropped);
 }
+
+/* Framing a proxy in front of us could read differently from libmicrohttpd is refused with a
+ * 400 problem, before any body is read. */
+static void expect_refused(const char *request, const char *what)
+{
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, request, strlen(request), &r), 0, "%s: no answer", what);
+    json_t *p = expect_problem(&r, 400);
+    cr_assert_str_eq(json_string_value(json_object_get(p, "type")),
+                     "tag:tactics.dev,2026:problem:bad-request", "%s", what);
+    json_decref(p);
+    http_response_free(&r);
+}
+
+Test(http, an_encoded_nul_or_slash_in_the_path_is_400)
+{
+    expect_refused("GET /healthz%00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "%00");
+    expect_refused("GET /healthz%00.json?x=1 HTTP/1.1\r\nHost: x\r\n\r\n", "%00 mid-path");
+    expect_refused("GET /healthz?x=a%00b HTTP/1.1\r\nHost: x\r\n\r\n", "%00 in the query");
+    expect_refused("GET /v1/encounters/a%2Fb HTTP/1.1\r\nHost: x\r\n\r\n", "%2F");
+    expect_refused("GET /v1/encounters/a%2fb/events HTTP/1.1\r\nHost: x\r\n\r\n", "%2f");
+    /* A stored encounter is not reachable by its id with a NUL after it. */
+    json_t *created =
+        http_post_json(&srv, "/v1/encounters", "{\"map\":{\"width\":5,\"height\":5}}", 201);
+    char req[256];
+    snprintf(req, sizeof req, "GET /v1/encounters/%s%%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+             json_string_value(json_object_get(created, "id")));
+    json_decref(created);
+    expect_refused(req, "id%00");
+    /* An encoded slash in the query is an ordinary character there. */
+    struct http_response r;
+    http_request(&srv, "GET", "/healthz?next=a%2Fb", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+}
+
+Test(http, conflicting_content_lengths_or_transfer_encoding_with_a_length_are_400)
+{
+    const char *body = "{\"expression\":\"1d6\",\"seed\":1}"; /* 29 bytes */
+    char req[512];
+    snprintf(req, sizeof req,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\n" JSON_CT
+             "Content-Length: 29\r\nContent-Length: 5\r\n\r\n%s",
+             body);
+    expect_refused(req, "two lengths");
+    snprintf(req, sizeof req,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\n" JSON_CT
+             "Content-Length: 29\r\nTransfer-Encoding: chunked\r\n\r\n1d\r\n%s\r\n0\r\n\r\n",
+             body);
+    expect_refused(req, "chunked and a length");
+    /* The same length twice frames the message one way only (RFC 9112 section 6.3). */
+    snprintf(req, sizeof req,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
+             "Content-Length: 29\r\nContent-Length: 29\r\n\r\n%s",
+             body);
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, req, strlen(req), &r), 0);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+}

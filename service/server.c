@@ -1,6 +1,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -17,15 +19,20 @@
 #include "jsonw.h"
 
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
- * byte, so a client sending one byte a second would hold a connection for ever. The watchdog
- * thread cuts (shutdown(2)) any connection that has spent more than --timeout seconds without
- * a complete request since it opened or since its last answer; libmicrohttpd then closes it
- * as a failed read. A connection whose request is being answered is never cut. */
+ * byte, so a client sending or reading one byte a second would hold a connection (and its
+ * answer) for ever. The watchdog thread cuts any connection that has spent more than --timeout
+ * seconds without a complete request since it opened or since its last answer, or more than
+ * --timeout seconds sending one answer since it was queued. A cut is shutdown(2) with
+ * SO_LINGER zero, so that libmicrohttpd, which then fails the connection, closes it with a
+ * reset and the kernel drops whatever of the answer is still unsent. A connection whose request
+ * is in its handler is never cut. */
 struct watch {
     struct watch *prev, *next;
     int fd;
-    uint64_t since_us;
-    bool busy, cut;
+    uint64_t since_us; /* when reading the request began, or when the answer was queued */
+    bool busy;         /* in the handler */
+    bool sending;      /* the answer is queued and being sent */
+    bool cut;
     /* Set by on_uri for the request being read, from the raw target (before libmicrohttpd
      * unescapes it); only the connection's own thread reads or writes it. */
     const char *target_refusal;
@@ -235,6 +242,30 @@ static bool is_json_content_type(const char *ct)
     return *ct == '\0' || *ct == ';';
 }
 
+static struct watch *watch_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (struct watch *)ci->socket_context : NULL;
+}
+
+enum watch_phase { WATCH_HANDLING, WATCH_SENDING, WATCH_READING };
+
+/* Moves the connection's watch to a phase: its request in the handler (never cut), its answer
+ * queued (the answer deadline starts), or answered (reading the next request starts). */
+static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum watch_phase phase)
+{
+    struct watch *w = watch_of(conn);
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&s->watch_lock);
+    w->busy = phase == WATCH_HANDLING;
+    w->sending = phase == WATCH_SENDING;
+    if (phase != WATCH_HANDLING)
+        w->since_us = now_us();
+    pthread_mutex_unlock(&s->watch_lock);
+}
+
 /* Turns res into a libmicrohttpd response and queues it. Takes the body from res. */
 static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
                                      struct request_state *rs, struct svc_response *res,
@@ -280,30 +311,10 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     svc_metrics_observe(s->ctx->metrics, rs->match.route_index, rs->method, rs->status,
                         now_us() - rs->start_us);
     enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
+    watch_mark(s, conn, WATCH_SENDING);
     MHD_destroy_response(r);
     svc_response_clear(res);
     return ok;
-}
-
-static struct watch *watch_of(struct MHD_Connection *conn)
-{
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return ci ? (struct watch *)ci->socket_context : NULL;
-}
-
-/* Marks the connection's request as being answered (busy) or answered (not busy, clock
- * restarted). */
-static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, bool busy)
-{
-    struct watch *w = watch_of(conn);
-    if (w == NULL)
-        return;
-    pthread_mutex_lock(&s->watch_lock);
-    w->busy = busy;
-    if (!busy)
-        w->since_us = now_us();
-    pthread_mutex_unlock(&s->watch_lock);
 }
 
 bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit)
@@ -327,6 +338,14 @@ static void *watchdog_run(void *arg)
         uint64_t now = now_us();
         for (struct watch *w = s->watches; w != NULL; w = w->next)
             if (!w->busy && !w->cut && svc_watch_overdue(w->since_us, now, limit)) {
+                /* An answer still being sent, or one libmicrohttpd has finished but the kernel
+                 * still holds (it takes megabytes at once), is dropped with a reset on close:
+                 * an orderly close would leave the kernel trickling it out for ever. */
+                int unsent = 0;
+                if (w->sending || (ioctl(w->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)) {
+                    struct linger reset = {.l_onoff = 1, .l_linger = 0};
+                    setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+                }
                 shutdown(w->fd, SHUT_RDWR);
                 w->cut = true;
             }
@@ -339,7 +358,7 @@ static void *watchdog_run(void *arg)
 static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *conn,
                                 struct request_state *rs)
 {
-    watch_mark(s, conn, true);
+    watch_mark(s, conn, WATCH_HANDLING);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     const struct svc_match *m = &rs->match;
@@ -597,7 +616,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     struct svc_server *s = cls;
-    watch_mark(s, conn, false);
+    watch_mark(s, conn, WATCH_READING);
     struct request_state *rs = *con_cls;
     if (rs == NULL)
         return;
@@ -697,16 +716,19 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     atomic_init(&s->stopping, false);
     pthread_mutex_init(&s->watch_lock, NULL);
 
-    /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout. */
+    /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout.
+     * Its idle timer is set 2 s past --timeout, a backstop: the watchdog, which looks every
+     * 250 ms, cuts first, and so can drop an unsent answer with a reset (watchdog_run). */
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
-        MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL, MHD_OPTION_END);
+        (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)cfg->timeout_s + 2, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)cfg->connection_memory, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+        s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
+        MHD_OPTION_END);
     if (s->daemon == NULL) {
         pthread_mutex_destroy(&s->watch_lock);
         free(s);

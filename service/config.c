@@ -22,6 +22,8 @@ const char *svc_config_usage(void)
            "default 256)\n"
            "  --timeout SECONDS      idle timeout, and the longest to send one request or to\n"
            "                         read one answer (TACTICS_TIMEOUT, default 30)\n"
+           "  --header-timeout SECONDS  the longest to send one request's head, at most\n"
+           "                         --timeout (TACTICS_HEADER_TIMEOUT, default 10)\n"
            "  --connection-memory BYTES  per-connection buffer (TACTICS_CONNECTION_MEMORY, "
            "default 16384)\n"
            "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
@@ -90,6 +92,7 @@ enum opt_id {
     OPT_CONN_MEMORY,
     OPT_CORS,
     OPT_MAX_MAP_SIDE,
+    OPT_HEADER_TIMEOUT,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -110,6 +113,7 @@ static const struct setting settings[] = {
     {OPT_CONN_MEMORY, "TACTICS_CONNECTION_MEMORY"},
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
     {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
+    {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
 };
 
 static const struct option long_options[] = {
@@ -124,6 +128,7 @@ static const struct option long_options[] = {
     {"connection-memory", required_argument, NULL, OPT_CONN_MEMORY},
     {"cors-origin", required_argument, NULL, OPT_CORS},
     {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
+    {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -177,6 +182,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 10000, &n);
         cfg->max_map_side = (unsigned)n;
         break;
+    case OPT_HEADER_TIMEOUT:
+        ok = parse_uint(v, 1, 3600, &n);
+        cfg->header_timeout_s = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -198,6 +207,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->max_connections = 1024;
     cfg->per_ip_connections = 256;
     cfg->timeout_s = 30;
+    cfg->header_timeout_s = 10;
     /* libmicrohttpd zeroes the whole pool before each request on a kept-alive connection: at
      * 64 KiB that memset was 5% of the CPU of POST /v1/attacks/resolve under load. 16 KiB holds
      * any sane request head (bodies go to our own buffer, not this pool). */

@@ -17,6 +17,7 @@ struct svc_config {
     unsigned timeout_s;          /* --timeout, TACTICS_TIMEOUT: idle seconds before closing */
     size_t connection_memory;    /* --connection-memory, TACTICS_CONNECTION_MEMORY, bytes */
     unsigned max_map_side;       /* --max-map-side, TACTICS_MAX_MAP_SIDE, squares */
+    unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

@@ -21,7 +21,8 @@
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
  * byte, so a client sending or reading one byte a second would hold a connection (and its
  * answer) for ever. The watchdog thread cuts any connection that has spent more than --timeout
- * seconds without a complete request since it opened or since its last answer, or more than
+ * seconds without a complete request (or --header-timeout without its head) since it opened
+ * or since its last answer, or more than
  * --timeout seconds sending one answer since it was queued. A cut is shutdown(2) with
  * SO_LINGER zero, so that libmicrohttpd, which then fails the connection, closes it with a
  * reset and the kernel drops whatever of the answer is still unsent. A connection whose request
@@ -32,6 +33,7 @@ struct watch {
     uint64_t since_us; /* when reading the request began, or when the answer was queued */
     bool busy;         /* in the handler */
     bool sending;      /* the answer is queued and being sent */
+    bool head_read;    /* the request's head has arrived: --header-timeout no longer applies */
     bool cut;
     /* Set by on_uri for the request being read, from the raw target (before libmicrohttpd
      * unescapes it); only the connection's own thread reads or writes it. */
@@ -249,18 +251,26 @@ static struct watch *watch_of(struct MHD_Connection *conn)
     return ci ? (struct watch *)ci->socket_context : NULL;
 }
 
-enum watch_phase { WATCH_HANDLING, WATCH_SENDING, WATCH_READING };
+enum watch_phase { WATCH_HEAD_READ, WATCH_HANDLING, WATCH_SENDING, WATCH_READING };
 
-/* Moves the connection's watch to a phase: its request in the handler (never cut), its answer
- * queued (the answer deadline starts), or answered (reading the next request starts). */
+/* Moves the connection's watch to a phase: its request's head read (the body may follow, on
+ * the same clock), its request in the handler (never cut), its answer queued (the answer
+ * deadline starts), or answered (reading the next request starts). */
 static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum watch_phase phase)
 {
     struct watch *w = watch_of(conn);
     if (w == NULL)
         return;
     pthread_mutex_lock(&s->watch_lock);
+    if (phase == WATCH_HEAD_READ) {
+        w->head_read = true;
+        pthread_mutex_unlock(&s->watch_lock);
+        return;
+    }
     w->busy = phase == WATCH_HANDLING;
     w->sending = phase == WATCH_SENDING;
+    if (phase == WATCH_READING)
+        w->head_read = false;
     if (phase != WATCH_HANDLING)
         w->since_us = now_us();
     pthread_mutex_unlock(&s->watch_lock);
@@ -325,7 +335,13 @@ bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit)
 static void *watchdog_run(void *arg)
 {
     struct svc_server *s = arg;
-    uint64_t limit = (uint64_t)s->ctx->config->timeout_s * 1000000u;
+    const struct svc_config *cfg = s->ctx->config;
+    uint64_t limit = (uint64_t)cfg->timeout_s * 1000000u;
+    /* A request's head must arrive sooner than the whole request: a few addresses sending
+     * heads slowly would otherwise hold --max-connections slots for --timeout each. */
+    uint64_t head_limit = (uint64_t)cfg->header_timeout_s * 1000000u;
+    if (head_limit > limit)
+        head_limit = limit;
     while (!atomic_load(&s->stopping)) {
         struct timespec ts = {0, 250 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -336,19 +352,22 @@ static void *watchdog_run(void *arg)
          * was cut right after its answer (seen once in a dozen runs of bench/encounters.sh: a
          * client's next request found its connection closed). */
         uint64_t now = now_us();
-        for (struct watch *w = s->watches; w != NULL; w = w->next)
-            if (!w->busy && !w->cut && svc_watch_overdue(w->since_us, now, limit)) {
-                /* An answer still being sent, or one libmicrohttpd has finished but the kernel
-                 * still holds (it takes megabytes at once), is dropped with a reset on close:
-                 * an orderly close would leave the kernel trickling it out for ever. */
-                int unsent = 0;
-                if (w->sending || (ioctl(w->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)) {
-                    struct linger reset = {.l_onoff = 1, .l_linger = 0};
-                    setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
-                }
-                shutdown(w->fd, SHUT_RDWR);
-                w->cut = true;
+        for (struct watch *w = s->watches; w != NULL; w = w->next) {
+            bool reading_head = !w->busy && !w->sending && !w->head_read;
+            if (w->busy || w->cut ||
+                !svc_watch_overdue(w->since_us, now, reading_head ? head_limit : limit))
+                continue;
+            /* An answer still being sent, or one libmicrohttpd has finished but the kernel
+             * still holds (it takes megabytes at once), is dropped with a reset on close:
+             * an orderly close would leave the kernel trickling it out for ever. */
+            int unsent = 0;
+            if (w->sending || (ioctl(w->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)) {
+                struct linger reset = {.l_onoff = 1, .l_linger = 0};
+                setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
             }
+            shutdown(w->fd, SHUT_RDWR);
+            w->cut = true;
+        }
         pthread_mutex_unlock(&s->watch_lock);
     }
     return NULL;
@@ -579,6 +598,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rs == NULL)
             return MHD_NO;
         *con_cls = rs;
+        watch_mark(s, conn, WATCH_HEAD_READ);
         atomic_fetch_add(&s->in_flight, 1);
         rs->start_us = now_us();
         copy_printable(rs->method, sizeof rs->method, method);

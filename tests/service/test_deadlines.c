@@ -91,3 +91,54 @@ Test(deadlines, a_reader_that_keeps_up_gets_the_whole_answer, .timeout = 60)
     http_response_free(&r);
     server_stop(&s);
 }
+
+/* A head trickled in a header line every 300 ms restarts libmicrohttpd's idle timer each time;
+ * --header-timeout cuts it long before --timeout would. */
+Test(deadlines, a_head_not_sent_within_the_header_timeout_is_cut, .timeout = 60)
+{
+    struct server s;
+    static const char *const args[] = {"--header-timeout", "1", "--timeout", "30", NULL};
+    server_start(&s, args);
+    int fd = http_connect(s.port);
+    const char *start = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+    cr_assert_eq(send(fd, start, strlen(start), MSG_NOSIGNAL), (ssize_t)strlen(start));
+    double t0 = now_s();
+    size_t got = 0;
+    bool cut = false;
+    while (!cut && now_s() - t0 < 10) {
+        sleep_ms(300);
+        cut = send(fd, "X-A: 1\r\n", 8, MSG_NOSIGNAL) != 8 || ended(fd, &got);
+    }
+    double after = now_s() - t0;
+    close(fd);
+    server_stop(&s);
+    cr_assert(cut, "a head trickled for %.1f s was never cut", after);
+    cr_assert(after >= 0.9 && after < 4, "cut after %.1f s", after);
+}
+
+/* The header deadline covers the head only: a body that takes longer is held to --timeout. */
+Test(deadlines, a_body_may_take_longer_than_the_header_timeout, .timeout = 60)
+{
+    struct server s;
+    static const char *const args[] = {"--header-timeout", "1", "--timeout", "30", NULL};
+    server_start(&s, args);
+    const char *body = "{\"expression\":\"1d6\",\"seed\":1}";
+    char head[256];
+    snprintf(head, sizeof head,
+             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+             "application/json\r\nContent-Length: %zu\r\n\r\n",
+             strlen(body));
+    int fd = http_connect(s.port);
+    cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    for (size_t i = 0; i < strlen(body); i += 3) { /* about 2 s in all */
+        sleep_ms(200);
+        size_t n = strlen(body) - i < 3 ? strlen(body) - i : 3;
+        cr_assert_eq(send(fd, body + i, n, MSG_NOSIGNAL), (ssize_t)n, "cut mid-body");
+    }
+    struct http_response r;
+    cr_assert_eq(http_read_response(fd, &r), 0);
+    close(fd);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    server_stop(&s);
+}

@@ -485,7 +485,8 @@ static const char *framing_refusal(struct MHD_Connection *conn)
     return NULL;
 }
 
-static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
+/* The declared Content-Length, or false when there is none (or it is not a number). */
+static bool declared_length(struct MHD_Connection *conn, unsigned long long *out)
 {
     const char *cl =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -493,7 +494,24 @@ static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
         return false;
     char *end = NULL;
     unsigned long long n = strtoull(cl, &end, 10);
-    return end != cl && n > max;
+    if (end == cl)
+        return false;
+    *out = n;
+    return true;
+}
+
+/* How much of a body declared over --max-body is read and thrown away before its 413 is sent.
+ * A client that writes its whole body before reading (Python's http.client, curl without
+ * Expect) otherwise meets a closed connection mid-body and reports a reset, never the 413. A
+ * larger body is answered at once, unread: reading it all would cost more than the reset. */
+#define DISCARD_MAX (1024u * 1024u)
+
+/* True when the client waits for 100 Continue before sending its body: then the 413 goes out
+ * at once, and the body never comes. */
+static bool expects_continue(struct MHD_Connection *conn)
+{
+    const char *e = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+    return e != NULL && strcasecmp(e, "100-continue") == 0;
 }
 
 /* Appends one chunk of body. Past the limit the body is dropped, never truncated: the request
@@ -615,10 +633,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             rs->refusal = framing_refusal(conn);
         if (rs->refusal != NULL)
             return dispatch(s, conn, rs); /* before any body is read; the connection closes */
-        if (content_length_exceeds(conn, max)) {
-            /* Answer before reading the body; libmicrohttpd then closes the connection. */
-            rs->too_large = true;
-            return dispatch(s, conn, rs);
+        unsigned long long declared = 0;
+        if (declared_length(conn, &declared) && declared > max) {
+            rs->too_large = true; /* append_body drops whatever arrives */
+            if (declared - max > DISCARD_MAX || expects_continue(conn))
+                return dispatch(s, conn, rs); /* unread; libmicrohttpd then closes */
         }
         return MHD_YES;
     }

@@ -24,6 +24,8 @@ const char *svc_config_usage(void)
            "                         read one answer (TACTICS_TIMEOUT, default 30)\n"
            "  --header-timeout SECONDS  the longest to send one request's head, at most\n"
            "                         --timeout (TACTICS_HEADER_TIMEOUT, default 10)\n"
+           "  --max-db-size BYTES    cap on the database file; writes past it fail as on a full\n"
+           "                         disk (TACTICS_MAX_DB_SIZE, default 0: no cap)\n"
            "  --connection-memory BYTES  per-connection buffer (TACTICS_CONNECTION_MEMORY, "
            "default 16384)\n"
            "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
@@ -93,6 +95,7 @@ enum opt_id {
     OPT_CORS,
     OPT_MAX_MAP_SIDE,
     OPT_HEADER_TIMEOUT,
+    OPT_MAX_DB_SIZE,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -114,6 +117,7 @@ static const struct setting settings[] = {
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
     {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
     {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
+    {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
 };
 
 static const struct option long_options[] = {
@@ -129,6 +133,7 @@ static const struct option long_options[] = {
     {"cors-origin", required_argument, NULL, OPT_CORS},
     {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
     {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
+    {"max-db-size", required_argument, NULL, OPT_MAX_DB_SIZE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -181,6 +186,11 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
     case OPT_MAX_MAP_SIDE:
         ok = parse_uint(v, 1, 10000, &n);
         cfg->max_map_side = (unsigned)n;
+        break;
+    case OPT_MAX_DB_SIZE:
+        /* 0 (no cap), or at least 64 KiB: the schema alone takes several pages. */
+        ok = parse_uint(v, 0, 1ull << 50, &n) && (n == 0 || n >= 65536);
+        cfg->max_db_size = (uint64_t)n;
         break;
     case OPT_HEADER_TIMEOUT:
         ok = parse_uint(v, 1, 3600, &n);

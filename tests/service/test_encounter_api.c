@@ -570,3 +570,51 @@ Test(encounter_api, a_hex_grid_is_refused_at_creation)
     cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/rules/options/grid");
     json_decref(doc);
 }
+
+/* Writes that fail for want of storage make /readyz 503 with the reason, and a write that
+ * succeeds makes it ready again. The disk is made "full" with --max-db-size (PRAGMA
+ * max_page_count on every connection), so SQLite answers SQLITE_FULL exactly as on a full
+ * disk: the tests run as root, which chmod cannot stop, and no small filesystem is at hand. */
+Test(encounter_api, readyz_is_503_while_writes_fail_for_want_of_storage_then_recovers)
+{
+    struct server own;
+    static const char *const args[] = {"--max-db-size", "65536", NULL};
+    server_start(&own, args);
+    struct http_response r;
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    /* Encounters with long names until the file is full. */
+    char body[300];
+    snprintf(body, sizeof body, "{\"name\":\"%0200d\",\"map\":{\"width\":10,\"height\":10}}", 7);
+    char first_id[64] = "", first_token[80] = "";
+    int status = 201;
+    for (int i = 0; i < 500 && status == 201; i++) {
+        http_request(&own, "POST", "/v1/encounters", "Content-Type: application/json\r\n", body,
+                     &r);
+        status = r.status;
+        if (status == 201 && first_id[0] == '\0') {
+            json_t *doc = json_loads(r.body, 0, NULL);
+            snprintf(first_id, sizeof first_id, "%s",
+                     json_string_value(json_object_get(doc, "id")));
+            snprintf(first_token, sizeof first_token, "%s",
+                     json_string_value(json_object_get(doc, "token")));
+            json_decref(doc);
+        }
+        http_response_free(&r);
+    }
+    cr_assert_eq(status, 503, "the database never filled up (last status %d)", status);
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 503, "%s", r.body);
+    cr_assert_not_null(strstr(r.body, "SQLITE_FULL"), "%s", r.body);
+    http_response_free(&r);
+    /* Deleting an encounter is a write that needs no new page: it succeeds, and so ready. */
+    struct enc e = {.version = 1};
+    snprintf(e.id, sizeof e.id, "%s", first_id);
+    snprintf(e.token, sizeof e.token, "%s", first_token);
+    json_decref(call_on(&own, &e, "DELETE", "", NULL, 204));
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    server_stop(&own);
+}

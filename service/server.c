@@ -449,7 +449,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 }
 
 struct framing {
-    int content_length, transfer_encoding;
+    int content_length, transfer_encoding, host;
     const char *first_length;
     bool lengths_differ;
 };
@@ -466,6 +466,8 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
             f->lengths_differ = true;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
         f->transfer_encoding++;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        f->host++;
     }
     return MHD_YES;
 }
@@ -474,7 +476,7 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
  * could read differently from libmicrohttpd (which takes the first Content-Length, and
  * Transfer-Encoding over Content-Length), the ground of request smuggling. RFC 9112 section 6.3
  * lets a server refuse both with 400. */
-static const char *framing_refusal(struct MHD_Connection *conn)
+static const char *framing_refusal(struct MHD_Connection *conn, const char *version)
 {
     struct framing f = {0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, count_framing, &f);
@@ -482,6 +484,13 @@ static const char *framing_refusal(struct MHD_Connection *conn)
         return "two Content-Length headers with different values";
     if (f.transfer_encoding > 0 && f.content_length > 0)
         return "Transfer-Encoding and Content-Length together";
+    /* RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host
+     * header or with more than one. libmicrohttpd checks only when strict (and then answers
+     * in HTML), so it is checked here, where the answer can be problem+json. */
+    if (f.host > 1)
+        return "more than one Host header";
+    if (f.host == 0 && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)
+        return "an HTTP/1.1 request needs a Host header";
     return NULL;
 }
 
@@ -606,7 +615,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
     struct svc_server *s = cls;
     struct request_state *rs = *con_cls;
     size_t max = s->ctx->config->max_body;
@@ -630,7 +638,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         struct watch *w = watch_of(conn);
         rs->refusal = w != NULL ? w->target_refusal : NULL;
         if (rs->refusal == NULL)
-            rs->refusal = framing_refusal(conn);
+            rs->refusal = framing_refusal(conn, version);
         if (rs->refusal != NULL)
             return dispatch(s, conn, rs); /* before any body is read; the connection closes */
         unsigned long long declared = 0;

@@ -588,3 +588,18 @@ Test(http, a_body_sent_whole_over_the_limit_gets_its_413_not_a_reset)
     }
     free(req);
 }
+
+/* Errors libmicrohttpd would let through or write itself in HTML, shaped here: an HTTP/1.1
+ * request without a Host header, or with two (RFC 9112 section 3.2), is a 400 problem. */
+Test(http, an_http_1_1_request_without_one_host_header_is_a_400_problem)
+{
+    expect_refused("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", "no Host");
+    expect_refused("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+                   "two Host");
+    /* HTTP/1.0 has no Host requirement. */
+    const char *req = "GET /healthz HTTP/1.0\r\n\r\n";
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, req, strlen(req), &r), 0);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+}

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "db_internal.h"
 
@@ -158,6 +159,96 @@ static int migrate(struct db *db)
     return DB_OK;
 }
 
+static uint64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void db_note_failure(struct db *db, int sqlite_rc, bool at_start)
+{
+    int primary = sqlite_rc & 0xff;
+    if (primary != SQLITE_FULL && primary != SQLITE_READONLY && primary != SQLITE_IOERR &&
+        primary != SQLITE_CANTOPEN)
+        return;
+    atomic_store(&db->write_failed_code, primary);
+    atomic_store(&db->write_failed_at_start, at_start);
+    uint64_t now = monotonic_us();
+    atomic_store(&db->write_failed_us, now ? now : 1);
+}
+
+void db_note_write_ok(struct db *db)
+{
+    if (atomic_load(&db->write_failed_us) != 0)
+        atomic_store(&db->write_failed_us, 0);
+}
+
+/* Writes one page (the schema version, unchanged) and commits, so that a file that cannot
+ * take writes (read-only, full disk) is known from the start rather than at the first
+ * client's write. A failure is remembered, not returned: reads may still be served. */
+static void probe_write(struct db *db)
+{
+    char sql[96];
+    sqlite3_snprintf((int)sizeof sql, sql, "BEGIN IMMEDIATE; PRAGMA user_version = %d; COMMIT",
+                     MIGRATION_COUNT);
+    int rc = sqlite3_exec(db->conn, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        atomic_fetch_add(&db->errors, 1);
+        db_note_failure(db, sqlite3_extended_errcode(db->conn), true);
+        sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+    }
+}
+
+static const char *code_name(int primary)
+{
+    switch (primary) {
+    case SQLITE_FULL:
+        return "SQLITE_FULL";
+    case SQLITE_READONLY:
+        return "SQLITE_READONLY";
+    case SQLITE_IOERR:
+        return "SQLITE_IOERR";
+    case SQLITE_CANTOPEN:
+        return "SQLITE_CANTOPEN";
+    default:
+        return "SQLITE_ERROR";
+    }
+}
+
+void db_write_health(struct db *db, struct db_write_health *out)
+{
+    memset(out, 0, sizeof *out);
+    out->read_only = sqlite3_db_readonly(db->conn, "main") == 1;
+    uint64_t at = atomic_load(&db->write_failed_us);
+    if (at == 0)
+        return;
+    int code = atomic_load(&db->write_failed_code);
+    out->failing = true;
+    out->at_start = atomic_load(&db->write_failed_at_start);
+    out->code = code_name(code);
+    out->text = sqlite3_errstr(code);
+    uint64_t now = monotonic_us();
+    out->age_s = now > at ? (now - at) / 1000000u : 0;
+}
+
+int db_limit_size(struct db *db, uint64_t max_bytes)
+{
+    sqlite3_stmt *st = NULL;
+    int page = 4096;
+    if (sqlite3_prepare_v2(db->conn, "PRAGMA page_size", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        page = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    uint64_t pages = page > 0 ? max_bytes / (uint64_t)page : 0;
+    db->max_pages = pages > 0xffffffffu ? 0xffffffffu : (unsigned)pages;
+    if (max_bytes == 0 || db->max_pages == 0)
+        return DB_OK;
+    char pragma[64];
+    sqlite3_snprintf((int)sizeof pragma, pragma, "PRAGMA max_page_count = %u", db->max_pages);
+    return exec(db, pragma);
+}
+
 int db_open(const char *path, struct db **out)
 {
     int rc = DB_OK;
@@ -166,6 +257,9 @@ int db_open(const char *path, struct db **out)
     if (db == NULL)
         return DB_ERR_NOMEM;
     atomic_init(&db->errors, 0);
+    atomic_init(&db->write_failed_us, 0);
+    atomic_init(&db->write_failed_code, 0);
+    atomic_init(&db->write_failed_at_start, false);
     db->path = strdup(path);
     atomic_init(&db->replay_ttl, DB_REPLAY_TTL_DEFAULT);
     pthread_mutex_init(&db->lock, NULL);
@@ -193,6 +287,8 @@ int db_open(const char *path, struct db **out)
         goto out;
     }
     rc = migrate(db);
+    if (rc == DB_OK)
+        probe_write(db);
 out:
     if (rc != DB_OK) {
         db_close(db);

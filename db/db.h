@@ -2,6 +2,7 @@
 #ifndef TACTICS_DB_H
 #define TACTICS_DB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Every db_ function returns DB_OK (0) or one of these negative codes. */
@@ -36,6 +37,23 @@ int db_schema_version(struct db *db, int *out);
 
 /* The schema version this build migrates to. */
 int db_latest_version(void);
+
+/* Caps the database file at max_bytes (rounded down to whole pages; 0: no cap) on every
+ * connection, through PRAGMA max_page_count: a write that would grow it further fails as on a
+ * full disk. Call before the handle is shared between threads. */
+int db_limit_size(struct db *db, uint64_t max_bytes);
+
+/* Whether the storage takes writes, as far as the last write shows. */
+struct db_write_health {
+    bool failing;     /* a write failed for want of storage and none has committed since */
+    bool at_start;    /* the failure was db_open's write probe */
+    bool read_only;   /* SQLite opened the file read-only */
+    const char *code; /* the failure's SQLite code: "SQLITE_FULL", "SQLITE_READONLY", ... */
+    const char *text; /* SQLite's English for it */
+    uint64_t age_s;   /* seconds since the failure */
+};
+
+void db_write_health(struct db *db, struct db_write_health *out);
 
 /* How many SQLite calls have failed since db_open (exported as a metric). */
 uint64_t db_error_count(const struct db *db);

@@ -45,8 +45,21 @@ struct db {
     pthread_mutex_t lock; /* guards conns */
     struct db_conn *conns;
     _Atomic int64_t replay_ttl; /* seconds an idempotency key is kept (db_set_replay_ttl) */
+    unsigned max_pages;         /* PRAGMA max_page_count of every connection; 0: SQLite's own */
+    /* The last storage failure (db_write_health): when (monotonic microseconds; 0 while writes
+     * succeed), its primary SQLite code, and whether it was the start-up probe. */
+    atomic_uint_fast64_t write_failed_us;
+    atomic_int write_failed_code;
+    atomic_bool write_failed_at_start;
 };
 
 void db_close_thread_conns(struct db *db);
+
+/* Remembers sqlite_rc when it is a storage refusal (full, read-only, I/O error, cannot open);
+ * other codes (busy, constraint) say nothing about the storage and are ignored. */
+void db_note_failure(struct db *db, int sqlite_rc, bool at_start);
+
+/* A write committed: the storage takes writes again. */
+void db_note_write_ok(struct db *db);
 
 #endif

@@ -79,6 +79,12 @@ static struct db_conn *conn_of(struct db *db)
                      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON",
                      NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
+    if (db->max_pages > 0) {
+        char pragma[64];
+        sqlite3_snprintf((int)sizeof pragma, pragma, "PRAGMA max_page_count = %u", db->max_pages);
+        if (sqlite3_exec(c->conn, pragma, NULL, NULL, NULL) != SQLITE_OK)
+            goto fail;
+    }
     for (int i = 0; i < ST_COUNT; i++)
         if (sqlite3_prepare_v3(c->conn, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &c->st[i], NULL) !=
             SQLITE_OK)
@@ -91,6 +97,7 @@ static struct db_conn *conn_of(struct db *db)
     return c;
 fail:
     atomic_fetch_add(&db->errors, 1);
+    db_note_failure(db, sqlite3_errcode(c->conn), false);
     conn_close(c);
     return NULL;
 }
@@ -102,9 +109,12 @@ static sqlite3_stmt *stmt(struct db_conn *c, enum db_stmt i)
     return c->st[i];
 }
 
-static int fail(struct db *db)
+/* Counts a failed SQLite call and, when it says the storage refuses writes, remembers it for
+ * db_write_health. */
+static int fail(struct db *db, int sqlite_rc)
 {
     atomic_fetch_add(&db->errors, 1);
+    db_note_failure(db, sqlite_rc, false);
     return DB_ERR_IO;
 }
 
@@ -113,7 +123,7 @@ static int run(struct db *db, sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? DB_OK : fail(db);
+    return rc == SQLITE_DONE ? DB_OK : fail(db, rc);
 }
 
 /* Steps a query of at most one row: DB_OK with the row to read (the caller resets st), or
@@ -124,7 +134,7 @@ static int step_row(struct db *db, sqlite3_stmt *st)
     if (rc == SQLITE_ROW)
         return DB_OK;
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? DB_ERR_NOT_FOUND : fail(db);
+    return rc == SQLITE_DONE ? DB_ERR_NOT_FOUND : fail(db, rc);
 }
 
 static int begin(struct db *db, struct db_conn *c)
@@ -134,7 +144,10 @@ static int begin(struct db *db, struct db_conn *c)
 
 static int commit(struct db *db, struct db_conn *c)
 {
-    return run(db, stmt(c, ST_COMMIT));
+    int rc = run(db, stmt(c, ST_COMMIT));
+    if (rc == DB_OK)
+        db_note_write_ok(db);
+    return rc;
 }
 
 static int rollback(struct db *db, struct db_conn *c, int rc)
@@ -357,7 +370,7 @@ int db_encounter_list(struct db *db, const unsigned char *token_hash, const char
             break;
     }
     sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
 }
 
 int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
@@ -381,7 +394,7 @@ int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int li
             break;
     }
     sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
 }
 
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,

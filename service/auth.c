@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 
 static const uint32_t k[64] = {
@@ -103,9 +104,13 @@ bool auth_new_id(char out[AUTH_ID_LEN + 1])
 
 const char *auth_bearer(const char *header, size_t *len)
 {
-    if (header == NULL || strncmp(header, "Bearer ", 7) != 0)
+    /* The scheme name is case-insensitive (RFC 9110 section 11.1), and one or more spaces
+     * separate it from the credentials (section 11.4: 1*SP). */
+    if (header == NULL || strncasecmp(header, "Bearer ", 7) != 0)
         return NULL;
     const char *t = header + 7;
+    while (*t == ' ')
+        t++;
     size_t n = strlen(t);
     if (n < 1 || n > 128) /* strength is checked where a token is chosen (auth_token_bits) */
         return NULL;

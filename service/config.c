@@ -20,8 +20,12 @@ const char *svc_config_usage(void)
            "  --max-connections N    open connections (TACTICS_MAX_CONNECTIONS, default 1024)\n"
            "  --per-ip-connections N per client address (TACTICS_PER_IP_CONNECTIONS, "
            "default 256)\n"
-           "  --timeout SECONDS      idle timeout and the longest to send one request\n"
-           "                         (TACTICS_TIMEOUT, default 30)\n"
+           "  --timeout SECONDS      idle timeout, and the longest to send one request or to\n"
+           "                         read one answer (TACTICS_TIMEOUT, default 30)\n"
+           "  --header-timeout SECONDS  the longest to send one request's head, at most\n"
+           "                         --timeout (TACTICS_HEADER_TIMEOUT, default 10)\n"
+           "  --max-db-size BYTES    cap on the database file; writes past it fail as on a full\n"
+           "                         disk (TACTICS_MAX_DB_SIZE, default 0: no cap)\n"
            "  --connection-memory BYTES  per-connection buffer (TACTICS_CONNECTION_MEMORY, "
            "default 16384)\n"
            "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
@@ -94,6 +98,8 @@ enum opt_id {
     OPT_CORS,
     OPT_MAX_MAP_SIDE,
     OPT_IDEMPOTENCY_TTL,
+    OPT_HEADER_TIMEOUT,
+    OPT_MAX_DB_SIZE,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -115,6 +121,8 @@ static const struct setting settings[] = {
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
     {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
     {OPT_IDEMPOTENCY_TTL, "TACTICS_IDEMPOTENCY_TTL"},
+    {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
+    {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
 };
 
 static const struct option long_options[] = {
@@ -130,6 +138,8 @@ static const struct option long_options[] = {
     {"cors-origin", required_argument, NULL, OPT_CORS},
     {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
     {"idempotency-ttl", required_argument, NULL, OPT_IDEMPOTENCY_TTL},
+    {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
+    {"max-db-size", required_argument, NULL, OPT_MAX_DB_SIZE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -187,6 +197,15 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 30ull * 86400, &n);
         cfg->idempotency_ttl_s = (unsigned)n;
         break;
+    case OPT_MAX_DB_SIZE:
+        /* 0 (no cap), or at least 64 KiB: the schema alone takes several pages. */
+        ok = parse_uint(v, 0, 1ull << 50, &n) && (n == 0 || n >= 65536);
+        cfg->max_db_size = (uint64_t)n;
+        break;
+    case OPT_HEADER_TIMEOUT:
+        ok = parse_uint(v, 1, 3600, &n);
+        cfg->header_timeout_s = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -208,6 +227,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->max_connections = 1024;
     cfg->per_ip_connections = 256;
     cfg->timeout_s = 30;
+    cfg->header_timeout_s = 10;
     /* libmicrohttpd zeroes the whole pool before each request on a kept-alive connection: at
      * 64 KiB that memset was 5% of the CPU of POST /v1/attacks/resolve under load. 16 KiB holds
      * any sane request head (bodies go to our own buffer, not this pool). */

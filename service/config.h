@@ -3,6 +3,7 @@
 #define TACTICS_SVC_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SVC_MAX_CORS_ORIGINS 16
 
@@ -18,6 +19,8 @@ struct svc_config {
     size_t connection_memory;    /* --connection-memory, TACTICS_CONNECTION_MEMORY, bytes */
     unsigned max_map_side;       /* --max-map-side, TACTICS_MAX_MAP_SIDE, squares */
     unsigned idempotency_ttl_s;  /* --idempotency-ttl, TACTICS_IDEMPOTENCY_TTL, seconds */
+    unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
+    uint64_t max_db_size;        /* --max-db-size, TACTICS_MAX_DB_SIZE, bytes; 0: no cap */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

@@ -57,6 +57,11 @@ int main(int argc, char **argv)
         goto out;
     }
     db_set_replay_ttl(db, cfg.idempotency_ttl_s);
+    if (cfg.max_db_size > 0 && db_limit_size(db, cfg.max_db_size) != DB_OK) {
+        svc_log("error", "db_open_failed",
+                json_pack("{s:s, s:s}", "db", cfg.db_path, "reason", "cannot set --max-db-size"));
+        goto out;
+    }
     int route_count = 0;
     svc_routes(&route_count);
     metrics = svc_metrics_new(route_count);

@@ -1,4 +1,5 @@
 /* Operational endpoints: liveness, readiness, Prometheus metrics, the contract and its docs. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "db.h"
@@ -10,18 +11,48 @@ void svc_handle_healthz(const struct svc_request *req, struct svc_response *res)
     svc_respond_json(res, 200, json_pack("{s:s}", "status", "ok"));
 }
 
-/* Ready when the database answers and its schema is at the version this build expects. */
+/* How long after a failed write /readyz stays 503 when no write has succeeded since: a
+ * server that gets no writes (its balancer sent them elsewhere) is tried again after this. */
+#define WRITE_FAILURE_HOLD_S 60
+
+/* Ready when the database answers, its schema is at the version this build expects, and it
+ * takes writes: not opened read-only, its start-up write probe committed, and no write refused
+ * for want of storage (full, read-only, I/O error) in the last WRITE_FAILURE_HOLD_S seconds
+ * without a commit since. */
 void svc_handle_readyz(const struct svc_request *req, struct svc_response *res)
 {
     int version = 0;
     int rc = db_check_ready(req->ctx->db);
-    if (rc == DB_OK && db_schema_version(req->ctx->db, &version) == DB_OK) {
-        svc_respond_json(res, 200,
-                         json_pack("{s:s, s:i}", "status", "ready", "schema_version", version));
+    if (rc != DB_OK || db_schema_version(req->ctx->db, &version) != DB_OK) {
+        svc_problem(res, SVC_PROBLEM_NOT_READY,
+                    "the database is not open or not at the expected schema version", NULL);
         return;
     }
-    svc_problem(res, SVC_PROBLEM_NOT_READY,
-                "the database is not open or not at the expected schema version", NULL);
+    struct db_write_health h;
+    db_write_health(req->ctx->db, &h);
+    char detail[256];
+    if (h.read_only) {
+        svc_problem(res, SVC_PROBLEM_NOT_READY,
+                    "the database file was opened read-only: every write would fail", NULL);
+        return;
+    }
+    if (h.failing && h.at_start) {
+        snprintf(detail, sizeof detail,
+                 "the database took no write at start-up: %s (%s); ready once a write succeeds",
+                 h.code, h.text);
+        svc_problem(res, SVC_PROBLEM_NOT_READY, detail, NULL);
+        return;
+    }
+    if (h.failing && h.age_s < WRITE_FAILURE_HOLD_S) {
+        snprintf(detail, sizeof detail,
+                 "the last write failed %llu s ago: %s (%s); ready once a write succeeds, or "
+                 "%d s after the failure",
+                 (unsigned long long)h.age_s, h.code, h.text, WRITE_FAILURE_HOLD_S);
+        svc_problem(res, SVC_PROBLEM_NOT_READY, detail, NULL);
+        return;
+    }
+    svc_respond_json(res, 200,
+                     json_pack("{s:s, s:i}", "status", "ready", "schema_version", version));
 }
 
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res)

@@ -113,6 +113,7 @@ static const struct {
     [SVC_PROBLEM_PRECONDITION_REQUIRED] = {428, "precondition-required",
                                            "Send If-Match with the encounter's ETag"},
     [SVC_PROBLEM_CONFLICT] = {409, "conflict", "The request conflicts with an earlier one"},
+    [SVC_PROBLEM_BAD_REQUEST] = {400, "bad-request", "The request's framing or target is refused"},
 };
 
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,

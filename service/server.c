@@ -1,6 +1,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -17,15 +19,25 @@
 #include "jsonw.h"
 
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
- * byte, so a client sending one byte a second would hold a connection for ever. The watchdog
- * thread cuts (shutdown(2)) any connection that has spent more than --timeout seconds without
- * a complete request since it opened or since its last answer; libmicrohttpd then closes it
- * as a failed read. A connection whose request is being answered is never cut. */
+ * byte, so a client sending or reading one byte a second would hold a connection (and its
+ * answer) for ever. The watchdog thread cuts any connection that has spent more than --timeout
+ * seconds without a complete request (or --header-timeout without its head) since it opened
+ * or since its last answer, or more than
+ * --timeout seconds sending one answer since it was queued. A cut is shutdown(2) with
+ * SO_LINGER zero, so that libmicrohttpd, which then fails the connection, closes it with a
+ * reset and the kernel drops whatever of the answer is still unsent. A connection whose request
+ * is in its handler is never cut. */
 struct watch {
     struct watch *prev, *next;
     int fd;
-    uint64_t since_us;
-    bool busy, cut;
+    uint64_t since_us; /* when reading the request began, or when the answer was queued */
+    bool busy;         /* in the handler */
+    bool sending;      /* the answer is queued and being sent */
+    bool head_read;    /* the request's head has arrived: --header-timeout no longer applies */
+    bool cut;
+    /* Set by on_uri for the request being read, from the raw target (before libmicrohttpd
+     * unescapes it); only the connection's own thread reads or writes it. */
+    const char *target_refusal;
 };
 
 struct svc_server {
@@ -51,6 +63,7 @@ struct request_state {
     char *body;
     size_t len, cap;
     bool too_large;
+    const char *refusal; /* framing or target refused (400): the detail to send */
     unsigned status;
 };
 
@@ -231,6 +244,38 @@ static bool is_json_content_type(const char *ct)
     return *ct == '\0' || *ct == ';';
 }
 
+static struct watch *watch_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (struct watch *)ci->socket_context : NULL;
+}
+
+enum watch_phase { WATCH_HEAD_READ, WATCH_HANDLING, WATCH_SENDING, WATCH_READING };
+
+/* Moves the connection's watch to a phase: its request's head read (the body may follow, on
+ * the same clock), its request in the handler (never cut), its answer queued (the answer
+ * deadline starts), or answered (reading the next request starts). */
+static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum watch_phase phase)
+{
+    struct watch *w = watch_of(conn);
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&s->watch_lock);
+    if (phase == WATCH_HEAD_READ) {
+        w->head_read = true;
+        pthread_mutex_unlock(&s->watch_lock);
+        return;
+    }
+    w->busy = phase == WATCH_HANDLING;
+    w->sending = phase == WATCH_SENDING;
+    if (phase == WATCH_READING)
+        w->head_read = false;
+    if (phase != WATCH_HANDLING)
+        w->since_us = now_us();
+    pthread_mutex_unlock(&s->watch_lock);
+}
+
 /* Turns res into a libmicrohttpd response and queues it. Takes the body from res. */
 static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
                                      struct request_state *rs, struct svc_response *res,
@@ -276,25 +321,10 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     svc_metrics_observe(s->ctx->metrics, rs->match.route_index, rs->method, rs->status,
                         now_us() - rs->start_us);
     enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
+    watch_mark(s, conn, WATCH_SENDING);
     MHD_destroy_response(r);
     svc_response_clear(res);
     return ok;
-}
-
-/* Marks the connection's request as being answered (busy) or answered (not busy, clock
- * restarted). */
-static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, bool busy)
-{
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    struct watch *w = ci ? (struct watch *)ci->socket_context : NULL;
-    if (w == NULL)
-        return;
-    pthread_mutex_lock(&s->watch_lock);
-    w->busy = busy;
-    if (!busy)
-        w->since_us = now_us();
-    pthread_mutex_unlock(&s->watch_lock);
 }
 
 bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit)
@@ -305,7 +335,13 @@ bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit)
 static void *watchdog_run(void *arg)
 {
     struct svc_server *s = arg;
-    uint64_t limit = (uint64_t)s->ctx->config->timeout_s * 1000000u;
+    const struct svc_config *cfg = s->ctx->config;
+    uint64_t limit = (uint64_t)cfg->timeout_s * 1000000u;
+    /* A request's head must arrive sooner than the whole request: a few addresses sending
+     * heads slowly would otherwise hold --max-connections slots for --timeout each. */
+    uint64_t head_limit = (uint64_t)cfg->header_timeout_s * 1000000u;
+    if (head_limit > limit)
+        head_limit = limit;
     while (!atomic_load(&s->stopping)) {
         struct timespec ts = {0, 250 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -316,11 +352,22 @@ static void *watchdog_run(void *arg)
          * was cut right after its answer (seen once in a dozen runs of bench/encounters.sh: a
          * client's next request found its connection closed). */
         uint64_t now = now_us();
-        for (struct watch *w = s->watches; w != NULL; w = w->next)
-            if (!w->busy && !w->cut && svc_watch_overdue(w->since_us, now, limit)) {
-                shutdown(w->fd, SHUT_RDWR);
-                w->cut = true;
+        for (struct watch *w = s->watches; w != NULL; w = w->next) {
+            bool reading_head = !w->busy && !w->sending && !w->head_read;
+            if (w->busy || w->cut ||
+                !svc_watch_overdue(w->since_us, now, reading_head ? head_limit : limit))
+                continue;
+            /* An answer still being sent, or one libmicrohttpd has finished but the kernel
+             * still holds (it takes megabytes at once), is dropped with a reset on close:
+             * an orderly close would leave the kernel trickling it out for ever. */
+            int unsent = 0;
+            if (w->sending || (ioctl(w->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)) {
+                struct linger reset = {.l_onoff = 1, .l_linger = 0};
+                setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
             }
+            shutdown(w->fd, SHUT_RDWR);
+            w->cut = true;
+        }
         pthread_mutex_unlock(&s->watch_lock);
     }
     return NULL;
@@ -330,12 +377,14 @@ static void *watchdog_run(void *arg)
 static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *conn,
                                 struct request_state *rs)
 {
-    watch_mark(s, conn, true);
+    watch_mark(s, conn, WATCH_HANDLING);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     const struct svc_match *m = &rs->match;
 
-    if (rs->too_large) {
+    if (rs->refusal != NULL) {
+        svc_problem(&res, SVC_PROBLEM_BAD_REQUEST, rs->refusal, NULL);
+    } else if (rs->too_large) {
         svc_problem(&res, SVC_PROBLEM_BODY_TOO_LARGE, NULL, NULL);
     } else if (m->route == NULL && !m->path_known) {
         svc_problem(&res, SVC_PROBLEM_NOT_FOUND, NULL, NULL);
@@ -373,7 +422,83 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
     return send_response(s, conn, rs, &res, false);
 }
 
-static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
+/* Why the raw request target is refused, or NULL. libmicrohttpd unescapes the path before the
+ * handler sees it, so "/healthz%00" would reach us as "/healthz" and "/a%2Fb" as "/a/b": a
+ * proxy routing on the raw target and this server would disagree on what was asked. A NUL is
+ * refused anywhere in the target (no C string can carry it; a query value would be cut short
+ * at it), an encoded slash in the path only. */
+static const char *target_refusal(const char *uri)
+{
+    size_t path_len = strcspn(uri, "?");
+    for (const char *p = strchr(uri, '%'); p != NULL; p = strchr(p + 1, '%')) {
+        if (p[1] == '0' && p[2] == '0')
+            return "the request target holds an encoded NUL (%00)";
+        if ((size_t)(p - uri) < path_len && p[1] == '2' && (p[2] == 'F' || p[2] == 'f'))
+            return "the path holds an encoded slash (%2F); send the slash as it is, or none";
+    }
+    return NULL;
+}
+
+/* libmicrohttpd's URI log callback: the only place the raw target is visible. It runs once per
+ * request, before the headers are read; the verdict waits on the connection's watch until the
+ * access handler's first call. Returns NULL: the request state is made there. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    struct watch *w = watch_of(conn);
+    if (w != NULL)
+        w->target_refusal = target_refusal(uri);
+    return NULL;
+}
+
+struct framing {
+    int content_length, transfer_encoding, host;
+    const char *first_length;
+    bool lengths_differ;
+};
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    (void)kind;
+    struct framing *f = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (f->content_length++ == 0)
+            f->first_length = value;
+        else if (strcmp(f->first_length, value) != 0)
+            f->lengths_differ = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encoding++;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        f->host++;
+    }
+    return MHD_YES;
+}
+
+/* Why the request's framing is refused, or NULL: message framing that a proxy in front of us
+ * could read differently from libmicrohttpd (which takes the first Content-Length, and
+ * Transfer-Encoding over Content-Length), the ground of request smuggling. RFC 9112 section 6.3
+ * lets a server refuse both with 400. */
+static const char *framing_refusal(struct MHD_Connection *conn, const char *version)
+{
+    struct framing f = {0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_framing, &f);
+    if (f.lengths_differ)
+        return "two Content-Length headers with different values";
+    if (f.transfer_encoding > 0 && f.content_length > 0)
+        return "Transfer-Encoding and Content-Length together";
+    /* RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host
+     * header or with more than one. libmicrohttpd checks only when strict (and then answers
+     * in HTML), so it is checked here, where the answer can be problem+json. */
+    if (f.host > 1)
+        return "more than one Host header";
+    if (f.host == 0 && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)
+        return "an HTTP/1.1 request needs a Host header";
+    return NULL;
+}
+
+/* The declared Content-Length, or false when there is none (or it is not a number). */
+static bool declared_length(struct MHD_Connection *conn, unsigned long long *out)
 {
     const char *cl =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -381,7 +506,24 @@ static bool content_length_exceeds(struct MHD_Connection *conn, size_t max)
         return false;
     char *end = NULL;
     unsigned long long n = strtoull(cl, &end, 10);
-    return end != cl && n > max;
+    if (end == cl)
+        return false;
+    *out = n;
+    return true;
+}
+
+/* How much of a body declared over --max-body is read and thrown away before its 413 is sent.
+ * A client that writes its whole body before reading (Python's http.client, curl without
+ * Expect) otherwise meets a closed connection mid-body and reports a reset, never the 413. A
+ * larger body is answered at once, unread: reading it all would cost more than the reset. */
+#define DISCARD_MAX (1024u * 1024u)
+
+/* True when the client waits for 100 Continue before sending its body: then the 413 goes out
+ * at once, and the body never comes. */
+static bool expects_continue(struct MHD_Connection *conn)
+{
+    const char *e = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+    return e != NULL && strcasecmp(e, "100-continue") == 0;
 }
 
 /* Appends one chunk of body. Past the limit the body is dropped, never truncated: the request
@@ -476,7 +618,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
     struct svc_server *s = cls;
     struct request_state *rs = *con_cls;
     size_t max = s->ctx->config->max_body;
@@ -486,6 +627,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rs == NULL)
             return MHD_NO;
         *con_cls = rs;
+        watch_mark(s, conn, WATCH_HEAD_READ);
         atomic_fetch_add(&s->in_flight, 1);
         rs->start_us = now_us();
         copy_printable(rs->method, sizeof rs->method, method);
@@ -496,10 +638,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         else
             make_request_id(rs->request_id);
         svc_route_match(method, url, &rs->match);
-        if (content_length_exceeds(conn, max)) {
-            /* Answer before reading the body; libmicrohttpd then closes the connection. */
-            rs->too_large = true;
-            return dispatch(s, conn, rs);
+        struct watch *w = watch_of(conn);
+        rs->refusal = w != NULL ? w->target_refusal : NULL;
+        if (rs->refusal == NULL)
+            rs->refusal = framing_refusal(conn, version);
+        if (rs->refusal != NULL)
+            return dispatch(s, conn, rs); /* before any body is read; the connection closes */
+        unsigned long long declared = 0;
+        if (declared_length(conn, &declared) && declared > max) {
+            rs->too_large = true; /* append_body drops whatever arrives */
+            if (declared - max > DISCARD_MAX || expects_continue(conn))
+                return dispatch(s, conn, rs); /* unread; libmicrohttpd then closes */
         }
         return MHD_YES;
     }
@@ -509,7 +658,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (rs->status != 0)
-        return MHD_YES; /* already answered (early 413) */
+        return MHD_YES; /* already answered (early 400 or 413) */
     return dispatch(s, conn, rs);
 }
 
@@ -517,7 +666,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     struct svc_server *s = cls;
-    watch_mark(s, conn, false);
+    watch_mark(s, conn, WATCH_READING);
     struct request_state *rs = *con_cls;
     if (rs == NULL)
         return;
@@ -617,16 +766,19 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     atomic_init(&s->stopping, false);
     pthread_mutex_init(&s->watch_lock, NULL);
 
-    /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout. */
+    /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout.
+     * Its idle timer is set 2 s past --timeout, a backstop: the watchdog, which looks every
+     * 250 ms, cuts first, and so can drop an unsent answer with a reset (watchdog_run). */
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger,
-        NULL, MHD_OPTION_END);
+        (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)cfg->timeout_s + 2, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)cfg->connection_memory, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+        s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
+        MHD_OPTION_END);
     if (s->daemon == NULL) {
         pthread_mutex_destroy(&s->watch_lock);
         free(s);

@@ -103,6 +103,7 @@ enum svc_problem_kind {
     SVC_PROBLEM_PRECONDITION_FAILED,
     SVC_PROBLEM_PRECONDITION_REQUIRED,
     SVC_PROBLEM_CONFLICT,
+    SVC_PROBLEM_BAD_REQUEST,
 };
 
 /* Fills res with an application/problem+json body. detail may be NULL. errors, when not NULL,

@@ -7,6 +7,7 @@
 //     validate against its schema; headers the response marks required must be present;
 //   - a request body the server accepted (2xx) must validate against the operation's
 //     requestBody schema, so the contract documents every field the server takes;
+//   - a refused framing or target may be answered 400 bad-request on any path (BadRequest);
 //   - a path no operation lists must have been answered 404, a method a path does not list
 //     405 with Allow (both validated against components/responses NotFound and
 //     MethodNotAllowed), an OPTIONS (CORS preflight) 204 with an empty body.
@@ -108,6 +109,12 @@ for (const line of lines) {
   const path = ex.path.split('?')[0];
   const label = `${ex.method} ${ex.path} -> ${ex.status}`;
   const match = templates.find((t) => t.regex.test(path));
+  // Framing or a target refused before routing (two lengths, %00, %2F in the path) is a 400
+  // any path may get, like 404 and 405.
+  if (ex.status === 400 && /problem:bad-request"/.test(ex.body || '')) {
+    checkResponse(ex, spec.components.responses.BadRequest, '/components/responses/BadRequest', label);
+    continue;
+  }
   if (!match) {
     if (ex.status !== 404) fail(`${label}: no operation has this path, so it must be 404`);
     else checkResponse(ex, spec.components.responses.NotFound, '/components/responses/NotFound', label);

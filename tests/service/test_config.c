@@ -36,6 +36,7 @@ Test(config, defaults_match_the_documented_values)
     cr_assert_str_eq(c.db_path, "./tactics.db");
     cr_assert_eq(c.max_body, 1024 * 1024);
     cr_assert_eq(c.timeout_s, 30);
+    cr_assert_eq(c.header_timeout_s, 10);
     cr_assert_eq(c.cors_origin_count, 0);
 }
 

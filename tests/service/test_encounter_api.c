@@ -218,6 +218,25 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     json_decref(call(&e, "GET", "", NULL, 404));
 }
 
+/* RFC 9110 section 11.1: the auth scheme name is case-insensitive. */
+Test(encounter_api, the_bearer_scheme_name_is_case_insensitive)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    static const char *const schemes[] = {"bearer", "BEARER", "bEaReR"};
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
+        char path[160], headers[320];
+        snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
+        snprintf(headers, sizeof headers, "Authorization: %s %s\r\nIf-Match: \"v%lld\"\r\n",
+                 schemes[i], e.token, e.version);
+        struct http_response r;
+        http_request(&srv, "DELETE", path, headers, NULL, &r);
+        /* The first succeeds; later ones find it gone: 404, never 401. */
+        cr_assert_eq(r.status, i == 0 ? 204 : 404, "%s: %d %s", schemes[i], r.status, r.body);
+        http_response_free(&r);
+    }
+}
+
 Test(encounter_api, a_retry_with_its_key_returns_the_first_answer_and_appends_nothing)
 {
     struct enc e;
@@ -550,4 +569,52 @@ Test(encounter_api, a_hex_grid_is_refused_at_creation)
     json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/rules/options/grid");
     json_decref(doc);
+}
+
+/* Writes that fail for want of storage make /readyz 503 with the reason, and a write that
+ * succeeds makes it ready again. The disk is made "full" with --max-db-size (PRAGMA
+ * max_page_count on every connection), so SQLite answers SQLITE_FULL exactly as on a full
+ * disk: the tests run as root, which chmod cannot stop, and no small filesystem is at hand. */
+Test(encounter_api, readyz_is_503_while_writes_fail_for_want_of_storage_then_recovers)
+{
+    struct server own;
+    static const char *const args[] = {"--max-db-size", "65536", NULL};
+    server_start(&own, args);
+    struct http_response r;
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    /* Encounters with long names until the file is full. */
+    char body[300];
+    snprintf(body, sizeof body, "{\"name\":\"%0200d\",\"map\":{\"width\":10,\"height\":10}}", 7);
+    char first_id[64] = "", first_token[80] = "";
+    int status = 201;
+    for (int i = 0; i < 500 && status == 201; i++) {
+        http_request(&own, "POST", "/v1/encounters", "Content-Type: application/json\r\n", body,
+                     &r);
+        status = r.status;
+        if (status == 201 && first_id[0] == '\0') {
+            json_t *doc = json_loads(r.body, 0, NULL);
+            snprintf(first_id, sizeof first_id, "%s",
+                     json_string_value(json_object_get(doc, "id")));
+            snprintf(first_token, sizeof first_token, "%s",
+                     json_string_value(json_object_get(doc, "token")));
+            json_decref(doc);
+        }
+        http_response_free(&r);
+    }
+    cr_assert_eq(status, 503, "the database never filled up (last status %d)", status);
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 503, "%s", r.body);
+    cr_assert_not_null(strstr(r.body, "SQLITE_FULL"), "%s", r.body);
+    http_response_free(&r);
+    /* Deleting an encounter is a write that needs no new page: it succeeds, and so ready. */
+    struct enc e = {.version = 1};
+    snprintf(e.id, sizeof e.id, "%s", first_id);
+    snprintf(e.token, sizeof e.token, "%s", first_token);
+    json_decref(call_on(&own, &e, "DELETE", "", NULL, 204));
+    http_request(&own, "GET", "/readyz", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    server_stop(&own);
 }

@@ -1,5 +1,6 @@
 #include "movement.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,8 +374,11 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
     if (x1 <= x0 || y1 <= y0)
         x1 = x0 + 1, y1 = y0 + 1;
     c->wx0 = x0, c->wy0 = y0, c->ww = x1 - x0, c->wh = y1 - y0;
+    /* off[d] must follow the grid's own directions: the searches step with dirs_of(c)[d]
+     * and off[d] together, and square offsets on hexes land off the window at its edge. */
+    const int(*dirs)[2] = dirs_of(c);
     for (int d = 0; d < 8; d++)
-        c->off[d] = (ptrdiff_t)sq_dirs[d][1] * c->ww + sq_dirs[d][0];
+        c->off[d] = d < c->ndirs ? (ptrdiff_t)dirs[d][1] * c->ww + dirs[d][0] : 0;
     size_t n = (size_t)c->ww * (size_t)c->wh;
     c->occ = calloc(n, sizeof *c->occ);
     c->thr_off = calloc(threats ? n + 1 : 1, sizeof *c->thr_off);
@@ -1325,6 +1329,7 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
             if (s->np == 1)
                 np = 0;
             size_t cell = (size_t)((ptrdiff_t)cell0 + c->off[d]);
+            assert(cell == wcell(c, tx, ty));
             for (int nf = 0; nf < s->nf; nf++) {
                 int cost = e.cost_front;
                 if (s->nf > 1 && !dir_in_front(c, d, nf))

@@ -286,6 +286,15 @@ static int footprint(const struct ctx *c, int x, int y, int *fx, int *fy)
     return n;
 }
 
+/* Charges n units of work to the query's budget; false once it is spent. */
+static bool charge(const struct rules_move_query *q, long long n)
+{
+    if (q->work == NULL)
+        return true;
+    q->work->used += n;
+    return q->work->limit <= 0 || q->work->used <= q->work->limit;
+}
+
 static bool eligible_attacker(const struct rules_move_query *q, int i)
 {
     const struct rules_map_creature *k = &q->creatures[i];
@@ -459,6 +468,12 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
 fail:
     ctx_free(c);
     return RULES_MOVE_ERR_NOMEM;
+}
+
+/* True when some eligible enemy threatens some square of the window. */
+static bool any_threat(const struct ctx *c)
+{
+    return c->thr_idx != NULL && c->thr_off[(size_t)c->ww * (size_t)c->wh] > 0;
 }
 
 static bool square_threatened(const struct ctx *c, int x, int y)
@@ -1254,6 +1269,8 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
     while (queue_pop(qu, &key, &st)) {
         if (key != dist[st] / 5)
             continue;
+        if (!charge(c->q, 1))
+            return RULES_MOVE_TOO_EXPENSIVE;
         int x, y, f, p;
         state_pos(s, st, &x, &y, &f, &p);
         int spent = (int)dist[st];
@@ -1450,8 +1467,9 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
         bool last = s->layers >= max_layers;
         if (last)
             s->capped_layer = s->layers - 1;
-        if (run_layer(s, &qu, prefer_fewest_aoo && !last, &nsd) != 0)
-            goto nomem;
+        rc = run_layer(s, &qu, prefer_fewest_aoo && !last, &nsd);
+        if (rc != 0)
+            goto fail;
         record_layer(s);
         if (!prefer_fewest_aoo || nsd.n == 0 || last)
             break;
@@ -1483,12 +1501,14 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     *out = r;
     return RULES_MOVE_OK;
 nomem:
+    rc = RULES_MOVE_ERR_NOMEM;
+fail:
     free(sd.v);
     free(nsd.v);
     queue_free(&qu);
     search_free(s);
     free(r);
-    return RULES_MOVE_ERR_NOMEM;
+    return rc;
 }
 
 static int walk_back(const struct search *s, int i, uint32_t *states, int max);
@@ -1496,11 +1516,14 @@ static int walk_back(const struct search *s, int i, uint32_t *states, int max);
 /* Steps of the path found to square i that leave a threatened square. */
 static int provoking_steps(const struct search *s, int i)
 {
+    if (!any_threat(&s->c))
+        return 0;
     int max = s->c.max_budget / 5 + 2;
     uint32_t *states = malloc((size_t)max * sizeof *states);
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max), count = 0, x, y, f, p;
+    charge(s->c.q, n);
     state_pos(s, s->start, &x, &y, &f, &p);
     for (int j = n; j > 0; j--) {
         count += step_provokes(&s->c, x, y, n - j);
@@ -1576,11 +1599,14 @@ int rules_reach_aoos(struct rules_reach *r, int i, int *creatures, int *from_x, 
 {
     struct search *s = &r->s;
     struct ctx *c = &s->c;
+    if (!any_threat(c))
+        return 0; /* nobody threatens a square: no path provokes */
     int max = c->max_budget / 5 + 2;
     uint32_t *states = malloc((size_t)max * sizeof *states);
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max);
+    charge(c->q, n);
     if (++s->epoch == 0)
         s->epoch = 1;
     int count = 0, x, y, f, p;
@@ -1709,6 +1735,10 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
         if (closed[st])
             continue; /* the heuristic is consistent: the first visit is the cheapest */
         closed[st] = 1;
+        if (!charge(q, 1)) {
+            result = RULES_MOVE_TOO_EXPENSIVE - 1;
+            goto out;
+        }
         int x, y, f, p;
         state_pos(&s, st, &x, &y, &f, &p);
         if (st != s.start && at_goal(c, goal, x, y)) {

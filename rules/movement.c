@@ -1122,8 +1122,13 @@ static void search_free(struct search *s)
     ctx_free(&s->c);
 }
 
+/* Adds a layer of prices and predecessors, charging its states to the work budget first:
+ * setting up and copying a layer costs about what expanding its states would, and a window
+ * of 16 million states took a second to set up before the first expansion. */
 static int add_layer(struct search *s)
 {
+    if (!charge(s->c.q, (long long)s->states))
+        return RULES_MOVE_TOO_EXPENSIVE;
     uint32_t **d = realloc(s->dist, (size_t)(s->layers + 1) * sizeof *d);
     if (d == NULL)
         return -1;
@@ -1269,7 +1274,9 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
     while (queue_pop(qu, &key, &st)) {
         if (key != dist[st] / 5)
             continue;
-        if (!charge(c->q, 1))
+        /* An expansion relaxes the successors of every facing at once (see below), so it
+         * counts as nf states: a reach with facing costs its squares times 8. */
+        if (!charge(c->q, s->nf))
             return RULES_MOVE_TOO_EXPENSIVE;
         int x, y, f, p;
         state_pos(s, st, &x, &y, &f, &p);
@@ -1448,8 +1455,12 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     if (s->fast && s->nf == 1 && step_classes(s) != 0)
         goto nomem;
     if (s->best_cost == NULL || s->best_state == NULL || s->best_layer == NULL ||
-        (s->nf > 1 && s->expanded == NULL) || s->found == NULL || s->seen_epoch == NULL ||
-        add_layer(s) != 0 || queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
+        (s->nf > 1 && s->expanded == NULL) || s->found == NULL || s->seen_epoch == NULL)
+        goto nomem;
+    rc = add_layer(s);
+    if (rc != 0)
+        goto fail;
+    if (queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
         goto nomem;
     memset(s->best_layer, 0xff, s->cells * sizeof *s->best_layer);
     bool blocked = action_checks(&s->c) != 0;
@@ -1476,8 +1487,9 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
         struct seeds t = sd;
         sd = nsd, nsd = t;
         nsd.n = 0;
-        if (add_layer(s) != 0)
-            goto nomem;
+        rc = add_layer(s);
+        if (rc != 0)
+            goto fail;
         int L = s->layers - 1;
         bool any = false;
         qu.cur = UINT32_MAX;
@@ -1703,6 +1715,10 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     s.states = s.cells * (size_t)s.np;
     struct queue qu = {0};
     int result = -1;
+    if (!charge(q, (long long)s.states)) { /* its tables, as a reach layer (add_layer) */
+        ctx_free(c);
+        return RULES_MOVE_TOO_EXPENSIVE - 1;
+    }
     uint32_t *g = malloc(s.states * sizeof *g);
     int32_t *pred = malloc(s.states * sizeof *pred);
     uint8_t *closed = calloc(s.states, 1);

@@ -180,8 +180,10 @@ const char *rules_move_violation_source(enum rules_move_violation v);
 #define RULES_COST_STEPOVER        0x40u /* 001 Stepover: a creature ignored */
 #define RULES_COST_FIVE_FOOT       0x80u /* 001 5-Foot Step: one square */
 
-/* A work budget for the searches (reach, fewest attacks, route): states expanded, plus the
- * steps walked back to list each reached square's path. The caller sets limit (0: none) and
+/* A work budget for the searches (reach, fewest attacks, route), in states: each state a
+ * search sets up (per layer of the fewest-attacks search), each state it expands (a square
+ * expanded with facing counts its 8 or 6 facings), and each step walked back to list a
+ * reached square's path. The caller sets limit (0: none) and
  * reads used, which the searches advance; past the limit they stop with
  * RULES_MOVE_TOO_EXPENSIVE, and used is the figure reached. One budget may span several calls. */
 struct rules_work {

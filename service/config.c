@@ -26,6 +26,9 @@ const char *svc_config_usage(void)
            "default 16384)\n"
            "  --max-map-side N       widest and tallest map, in squares (TACTICS_MAX_MAP_SIDE, "
            "default 1000)\n"
+           "  --budget-scale N       multiplies every request's work budgets "
+           "(TACTICS_BUDGET_SCALE,\n"
+           "                         default 1)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -90,6 +93,7 @@ enum opt_id {
     OPT_CONN_MEMORY,
     OPT_CORS,
     OPT_MAX_MAP_SIDE,
+    OPT_BUDGET_SCALE,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -110,6 +114,7 @@ static const struct setting settings[] = {
     {OPT_CONN_MEMORY, "TACTICS_CONNECTION_MEMORY"},
     {OPT_CORS, "TACTICS_CORS_ORIGIN"},
     {OPT_MAX_MAP_SIDE, "TACTICS_MAX_MAP_SIDE"},
+    {OPT_BUDGET_SCALE, "TACTICS_BUDGET_SCALE"},
 };
 
 static const struct option long_options[] = {
@@ -124,6 +129,7 @@ static const struct option long_options[] = {
     {"connection-memory", required_argument, NULL, OPT_CONN_MEMORY},
     {"cors-origin", required_argument, NULL, OPT_CORS},
     {"max-map-side", required_argument, NULL, OPT_MAX_MAP_SIDE},
+    {"budget-scale", required_argument, NULL, OPT_BUDGET_SCALE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -177,6 +183,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 10000, &n);
         cfg->max_map_side = (unsigned)n;
         break;
+    case OPT_BUDGET_SCALE:
+        ok = parse_uint(v, 1, 1000, &n);
+        cfg->budget_scale = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -203,6 +213,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
      * any sane request head (bodies go to our own buffer, not this pool). */
     cfg->connection_memory = 16 * 1024;
     cfg->max_map_side = 1000;
+    cfg->budget_scale = 1;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -17,9 +17,19 @@ struct svc_config {
     unsigned timeout_s;          /* --timeout, TACTICS_TIMEOUT: idle seconds before closing */
     size_t connection_memory;    /* --connection-memory, TACTICS_CONNECTION_MEMORY, bytes */
     unsigned max_map_side;       /* --max-map-side, TACTICS_MAX_MAP_SIDE, squares */
+    unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };
+
+/* Work budgets of one request (README "Limits and budgets"), each multiplied by
+ * --budget-scale. Past one, the request is answered 422 too-expensive. They are sized so that
+ * the documented limits fit (a 1,000 x 1,000 map painted from rows and rectangles; a reach or
+ * route over the whole of it without facing) while the heaviest search is refused in well
+ * under 2 s of CPU. */
+#define SVC_BUDGET_SEARCH_STATES 8000000LL    /* states set up and expanded, path steps listed */
+#define SVC_BUDGET_MAP_SQUARES   10000000LL   /* map squares painted, rows rectangles visit */
+#define SVC_BUDGET_ANSWER_BYTES  (16LL << 20) /* bytes of the answer */
 
 enum svc_config_action {
     SVC_CONFIG_RUN = 0,

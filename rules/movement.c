@@ -1,5 +1,6 @@
 #include "movement.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,15 @@ static int footprint(const struct ctx *c, int x, int y, int *fx, int *fy)
     return n;
 }
 
+/* Charges n units of work to the query's budget; false once it is spent. */
+static bool charge(const struct rules_move_query *q, long long n)
+{
+    if (q->work == NULL)
+        return true;
+    q->work->used += n;
+    return q->work->limit <= 0 || q->work->used <= q->work->limit;
+}
+
 static bool eligible_attacker(const struct rules_move_query *q, int i)
 {
     const struct rules_map_creature *k = &q->creatures[i];
@@ -373,8 +383,11 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
     if (x1 <= x0 || y1 <= y0)
         x1 = x0 + 1, y1 = y0 + 1;
     c->wx0 = x0, c->wy0 = y0, c->ww = x1 - x0, c->wh = y1 - y0;
+    /* off[d] must follow the grid's own directions: the searches step with dirs_of(c)[d]
+     * and off[d] together, and square offsets on hexes land off the window at its edge. */
+    const int(*dirs)[2] = dirs_of(c);
     for (int d = 0; d < 8; d++)
-        c->off[d] = (ptrdiff_t)sq_dirs[d][1] * c->ww + sq_dirs[d][0];
+        c->off[d] = d < c->ndirs ? (ptrdiff_t)dirs[d][1] * c->ww + dirs[d][0] : 0;
     size_t n = (size_t)c->ww * (size_t)c->wh;
     c->occ = calloc(n, sizeof *c->occ);
     c->thr_off = calloc(threats ? n + 1 : 1, sizeof *c->thr_off);
@@ -455,6 +468,12 @@ static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int
 fail:
     ctx_free(c);
     return RULES_MOVE_ERR_NOMEM;
+}
+
+/* True when some eligible enemy threatens some square of the window. */
+static bool any_threat(const struct ctx *c)
+{
+    return c->thr_idx != NULL && c->thr_off[(size_t)c->ww * (size_t)c->wh] > 0;
 }
 
 static bool square_threatened(const struct ctx *c, int x, int y)
@@ -1103,8 +1122,13 @@ static void search_free(struct search *s)
     ctx_free(&s->c);
 }
 
+/* Adds a layer of prices and predecessors, charging its states to the work budget first:
+ * setting up and copying a layer costs about what expanding its states would, and a window
+ * of 16 million states took a second to set up before the first expansion. */
 static int add_layer(struct search *s)
 {
+    if (!charge(s->c.q, (long long)s->states))
+        return RULES_MOVE_TOO_EXPENSIVE;
     uint32_t **d = realloc(s->dist, (size_t)(s->layers + 1) * sizeof *d);
     if (d == NULL)
         return -1;
@@ -1250,6 +1274,10 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
     while (queue_pop(qu, &key, &st)) {
         if (key != dist[st] / 5)
             continue;
+        /* An expansion relaxes the successors of every facing at once (see below), so it
+         * counts as nf states: a reach with facing costs its squares times 8. */
+        if (!charge(c->q, s->nf))
+            return RULES_MOVE_TOO_EXPENSIVE;
         int x, y, f, p;
         state_pos(s, st, &x, &y, &f, &p);
         int spent = (int)dist[st];
@@ -1325,6 +1353,7 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
             if (s->np == 1)
                 np = 0;
             size_t cell = (size_t)((ptrdiff_t)cell0 + c->off[d]);
+            assert(cell == wcell(c, tx, ty));
             for (int nf = 0; nf < s->nf; nf++) {
                 int cost = e.cost_front;
                 if (s->nf > 1 && !dir_in_front(c, d, nf))
@@ -1426,8 +1455,12 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     if (s->fast && s->nf == 1 && step_classes(s) != 0)
         goto nomem;
     if (s->best_cost == NULL || s->best_state == NULL || s->best_layer == NULL ||
-        (s->nf > 1 && s->expanded == NULL) || s->found == NULL || s->seen_epoch == NULL ||
-        add_layer(s) != 0 || queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
+        (s->nf > 1 && s->expanded == NULL) || s->found == NULL || s->seen_epoch == NULL)
+        goto nomem;
+    rc = add_layer(s);
+    if (rc != 0)
+        goto fail;
+    if (queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
         goto nomem;
     memset(s->best_layer, 0xff, s->cells * sizeof *s->best_layer);
     bool blocked = action_checks(&s->c) != 0;
@@ -1445,16 +1478,18 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
         bool last = s->layers >= max_layers;
         if (last)
             s->capped_layer = s->layers - 1;
-        if (run_layer(s, &qu, prefer_fewest_aoo && !last, &nsd) != 0)
-            goto nomem;
+        rc = run_layer(s, &qu, prefer_fewest_aoo && !last, &nsd);
+        if (rc != 0)
+            goto fail;
         record_layer(s);
         if (!prefer_fewest_aoo || nsd.n == 0 || last)
             break;
         struct seeds t = sd;
         sd = nsd, nsd = t;
         nsd.n = 0;
-        if (add_layer(s) != 0)
-            goto nomem;
+        rc = add_layer(s);
+        if (rc != 0)
+            goto fail;
         int L = s->layers - 1;
         bool any = false;
         qu.cur = UINT32_MAX;
@@ -1478,12 +1513,14 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     *out = r;
     return RULES_MOVE_OK;
 nomem:
+    rc = RULES_MOVE_ERR_NOMEM;
+fail:
     free(sd.v);
     free(nsd.v);
     queue_free(&qu);
     search_free(s);
     free(r);
-    return RULES_MOVE_ERR_NOMEM;
+    return rc;
 }
 
 static int walk_back(const struct search *s, int i, uint32_t *states, int max);
@@ -1491,11 +1528,14 @@ static int walk_back(const struct search *s, int i, uint32_t *states, int max);
 /* Steps of the path found to square i that leave a threatened square. */
 static int provoking_steps(const struct search *s, int i)
 {
+    if (!any_threat(&s->c))
+        return 0;
     int max = s->c.max_budget / 5 + 2;
     uint32_t *states = malloc((size_t)max * sizeof *states);
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max), count = 0, x, y, f, p;
+    charge(s->c.q, n);
     state_pos(s, s->start, &x, &y, &f, &p);
     for (int j = n; j > 0; j--) {
         count += step_provokes(&s->c, x, y, n - j);
@@ -1571,11 +1611,14 @@ int rules_reach_aoos(struct rules_reach *r, int i, int *creatures, int *from_x, 
 {
     struct search *s = &r->s;
     struct ctx *c = &s->c;
+    if (!any_threat(c))
+        return 0; /* nobody threatens a square: no path provokes */
     int max = c->max_budget / 5 + 2;
     uint32_t *states = malloc((size_t)max * sizeof *states);
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max);
+    charge(c->q, n);
     if (++s->epoch == 0)
         s->epoch = 1;
     int count = 0, x, y, f, p;
@@ -1672,6 +1715,10 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     s.states = s.cells * (size_t)s.np;
     struct queue qu = {0};
     int result = -1;
+    if (!charge(q, (long long)s.states)) { /* its tables, as a reach layer (add_layer) */
+        ctx_free(c);
+        return RULES_MOVE_TOO_EXPENSIVE - 1;
+    }
     uint32_t *g = malloc(s.states * sizeof *g);
     int32_t *pred = malloc(s.states * sizeof *pred);
     uint8_t *closed = calloc(s.states, 1);
@@ -1704,6 +1751,10 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
         if (closed[st])
             continue; /* the heuristic is consistent: the first visit is the cheapest */
         closed[st] = 1;
+        if (!charge(q, 1)) {
+            result = RULES_MOVE_TOO_EXPENSIVE - 1;
+            goto out;
+        }
         int x, y, f, p;
         state_pos(&s, st, &x, &y, &f, &p);
         if (st != s.start && at_goal(c, goal, x, y)) {

@@ -180,6 +180,17 @@ const char *rules_move_violation_source(enum rules_move_violation v);
 #define RULES_COST_STEPOVER        0x40u /* 001 Stepover: a creature ignored */
 #define RULES_COST_FIVE_FOOT       0x80u /* 001 5-Foot Step: one square */
 
+/* A work budget for the searches (reach, fewest attacks, route), in states: each state a
+ * search sets up (per layer of the fewest-attacks search), each state it expands (a square
+ * expanded with facing counts its 8 or 6 facings), and each step walked back to list a
+ * reached square's path. The caller sets limit (0: none) and
+ * reads used, which the searches advance; past the limit they stop with
+ * RULES_MOVE_TOO_EXPENSIVE, and used is the figure reached. One budget may span several calls. */
+struct rules_work {
+    long long limit;
+    long long used;
+};
+
 /* What a movement request brings. */
 struct rules_move_query {
     const struct rules_options *o;
@@ -188,8 +199,9 @@ struct rules_move_query {
     int creature_count;
     const struct rules_mover *mover;
     enum rules_move_mode mode;
-    int primary_target;    /* withdraw: index into creatures; -1 otherwise */
-    const bool *no_attack; /* NULL, or per creature: may not attack (a withdraw check) */
+    int primary_target;      /* withdraw: index into creatures; -1 otherwise */
+    const bool *no_attack;   /* NULL, or per creature: may not attack (a withdraw check) */
+    struct rules_work *work; /* NULL: no work budget */
 };
 
 #define RULES_MAX_PATH 10000
@@ -231,6 +243,7 @@ struct rules_path_result {
 enum rules_move_status {
     RULES_MOVE_OK = 0,
     RULES_MOVE_ERR_NOMEM = -1,
+    RULES_MOVE_TOO_EXPENSIVE = -2, /* the query's work budget ran out (see rules_work) */
 };
 
 /* Prices and checks a path (steps exclude the start). end_facing -1 keeps the last facing. */
@@ -247,7 +260,10 @@ struct rules_reach_square {
 
 struct rules_reach;
 
-/* Runs the search. prefer_fewest_aoo: fewest provoking steps first, then cost. */
+/* Runs the search. prefer_fewest_aoo: fewest provoking steps first, then cost. Returns
+ * RULES_MOVE_OK, RULES_MOVE_ERR_NOMEM or RULES_MOVE_TOO_EXPENSIVE (then *out is NULL).
+ * rules_reach_get and rules_reach_aoos charge the steps they walk back to the query's work:
+ * a caller listing every square checks it between squares. */
 int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
                      struct rules_reach **out);
 int rules_reach_count(const struct rules_reach *r);
@@ -262,7 +278,8 @@ void rules_reach_free(struct rules_reach *r);
 /* The cheapest path to a square or to threaten a creature, over the whole map, ignoring the
  * action's budget (rules_move_path then says how far this action gets). Returns the number of
  * steps written to steps (at most max), 0 when the mover is already there, -1 when no legal
- * path exists, RULES_MOVE_ERR_NOMEM - 1 when out of memory. */
+ * path exists, RULES_MOVE_ERR_NOMEM - 1 when out of memory, RULES_MOVE_TOO_EXPENSIVE - 1 when
+ * the query's work budget ran out. */
 struct rules_route_goal {
     int x, y;     /* the square */
     int creature; /* or, when >= 0, a creature to threaten */

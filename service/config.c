@@ -33,6 +33,9 @@ const char *svc_config_usage(void)
            "  --idempotency-ttl SECONDS  how long an Idempotency-Key is kept "
            "(TACTICS_IDEMPOTENCY_TTL,\n"
            "                         default 86400)\n"
+           "  --budget-scale N       multiplies every request's work budgets "
+           "(TACTICS_BUDGET_SCALE,\n"
+           "                         default 1)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -100,6 +103,7 @@ enum opt_id {
     OPT_IDEMPOTENCY_TTL,
     OPT_HEADER_TIMEOUT,
     OPT_MAX_DB_SIZE,
+    OPT_BUDGET_SCALE,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -123,6 +127,7 @@ static const struct setting settings[] = {
     {OPT_IDEMPOTENCY_TTL, "TACTICS_IDEMPOTENCY_TTL"},
     {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
     {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
+    {OPT_BUDGET_SCALE, "TACTICS_BUDGET_SCALE"},
 };
 
 static const struct option long_options[] = {
@@ -140,6 +145,7 @@ static const struct option long_options[] = {
     {"idempotency-ttl", required_argument, NULL, OPT_IDEMPOTENCY_TTL},
     {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
     {"max-db-size", required_argument, NULL, OPT_MAX_DB_SIZE},
+    {"budget-scale", required_argument, NULL, OPT_BUDGET_SCALE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -206,6 +212,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 3600, &n);
         cfg->header_timeout_s = (unsigned)n;
         break;
+    case OPT_BUDGET_SCALE:
+        ok = parse_uint(v, 1, 1000, &n);
+        cfg->budget_scale = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -234,6 +244,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->connection_memory = 16 * 1024;
     cfg->max_map_side = 1000;
     cfg->idempotency_ttl_s = 86400;
+    cfg->budget_scale = 1;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

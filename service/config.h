@@ -21,9 +21,19 @@ struct svc_config {
     unsigned idempotency_ttl_s;  /* --idempotency-ttl, TACTICS_IDEMPOTENCY_TTL, seconds */
     unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
     uint64_t max_db_size;        /* --max-db-size, TACTICS_MAX_DB_SIZE, bytes; 0: no cap */
+    unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };
+
+/* Work budgets of one request (README "Limits and budgets"), each multiplied by
+ * --budget-scale. Past one, the request is answered 422 too-expensive. They are sized so that
+ * the documented limits fit (a 1,000 x 1,000 map painted from rows and rectangles; a reach or
+ * route over the whole of it without facing) while the heaviest search is refused in well
+ * under 2 s of CPU. */
+#define SVC_BUDGET_SEARCH_STATES 8000000LL    /* states set up and expanded, path steps listed */
+#define SVC_BUDGET_MAP_SQUARES   10000000LL   /* map squares painted, rows rectangles visit */
+#define SVC_BUDGET_ANSWER_BYTES  (16LL << 20) /* bytes of the answer */
 
 enum svc_config_action {
     SVC_CONFIG_RUN = 0,

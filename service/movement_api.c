@@ -1,5 +1,6 @@
 /* Movement endpoints: POST /v1/movement/{path,reach,route,forced,speed}. Decoding and
  * encoding only; every ruling comes from rules/movement.c. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,22 @@ struct move_req {
     enum rules_move_mode mode;
     int primary;
     bool *no_attack;
+    /* Work budgets (config.h SVC_BUDGET_*, times --budget-scale). */
+    struct rules_work work; /* search states; the searches advance it */
+    long long paint_limit;  /* map squares painted and rows rectangles visit */
+    long long answer_limit; /* bytes */
+    const char *spent;      /* the budget that ran out while decoding, or NULL */
+    long long spent_budget, spent_reached;
 };
+
+/* Sets the request's budgets from the configuration. */
+static void budgets_init(struct move_req *r, const struct svc_config *cfg)
+{
+    long long scale = cfg->budget_scale > 0 ? cfg->budget_scale : 1;
+    r->work = (struct rules_work){.limit = SVC_BUDGET_SEARCH_STATES * scale};
+    r->paint_limit = SVC_BUDGET_MAP_SQUARES * scale;
+    r->answer_limit = SVC_BUDGET_ANSWER_BYTES * scale;
+}
 
 static void req_free(struct move_req *r)
 {
@@ -114,10 +130,131 @@ static bool may_share(enum rules_size a, enum rules_size b)
     return d >= 2 || d <= -2;
 }
 
+/* One entry of map.squares: a rectangle and the fields it sets (-1: leaves alone). */
+struct map_rect {
+    int x, y, w, h;
+    int terrain, corners, concealed; /* enum index; corners 0 solid 1 cuttable; concealed 0/1 */
+    int gap;                         /* inches, or -1 */
+    int elevation;
+    bool has_elevation;
+};
+
+enum map_field { FIELD_TERRAIN, FIELD_CORNERS, FIELD_CONCEALED, FIELD_GAP, FIELD_ELEVATION };
+
+static bool rect_sets(const struct map_rect *q, enum map_field f)
+{
+    switch (f) {
+    case FIELD_TERRAIN:
+        return q->terrain >= 0;
+    case FIELD_CORNERS:
+        return q->corners >= 0;
+    case FIELD_CONCEALED:
+        return q->concealed >= 0;
+    case FIELD_GAP:
+        return q->gap >= 0;
+    case FIELD_ELEVATION:
+        return q->has_elevation;
+    }
+    return false;
+}
+
+static void rect_paint(struct rules_map *m, const struct map_rect *q, enum map_field f, size_t k)
+{
+    switch (f) {
+    case FIELD_TERRAIN:
+        m->terrain[k] = (uint8_t)q->terrain;
+        break;
+    case FIELD_CORNERS:
+        m->flags[k] = q->corners ? (uint8_t)(m->flags[k] | RULES_SQUARE_CUTTABLE)
+                                 : (uint8_t)(m->flags[k] & ~RULES_SQUARE_CUTTABLE);
+        break;
+    case FIELD_CONCEALED:
+        m->flags[k] = q->concealed ? (uint8_t)(m->flags[k] | RULES_SQUARE_CONCEALED)
+                                   : (uint8_t)(m->flags[k] & ~RULES_SQUARE_CONCEALED);
+        break;
+    case FIELD_GAP:
+        m->gap_in[k] = (uint16_t)q->gap;
+        break;
+    case FIELD_ELEVATION:
+        m->elevation[k] = (int16_t)q->elevation;
+        break;
+    }
+}
+
+/* The first index >= i not yet painted, in a "next unpainted" forest (path halving). */
+static int32_t next_free(int32_t *next, int32_t i)
+{
+    while (next[i] != i) {
+        next[i] = next[next[i]];
+        i = next[i];
+    }
+    return i;
+}
+
+/* Paints the rectangles onto the map, each field last-writer-wins on its own, in time
+ * proportional to rectangles, rows visited and squares painted rather than to the rectangles'
+ * total area (16,600 rectangles each covering a 1,000 x 1,000 map took 19.5 s painted in
+ * order). For each field, rectangles that set it are painted latest first, and a square once
+ * painted is never painted again: a "next unpainted square" forest per row skips painted
+ * runs, and one over rows skips rows painted whole. Every row visited and square painted is
+ * charged to *used; returns false, having stopped, once that passes limit. */
+static bool paint_rects(struct rules_map *m, const struct map_rect *rects, size_t n,
+                        long long limit, long long *used)
+{
+    int w = m->width, h = m->height;
+    size_t stride = (size_t)w + 1;
+    int32_t *next = malloc(stride * (size_t)h * sizeof *next);
+    int32_t *next_row = malloc(((size_t)h + 1) * sizeof *next_row);
+    int32_t *left = malloc((size_t)h * sizeof *left);
+    bool ok = next != NULL && next_row != NULL && left != NULL;
+    for (int f = FIELD_TERRAIN; ok && f <= FIELD_ELEVATION; f++) {
+        bool any = false;
+        for (size_t i = 0; i < n && !any; i++)
+            any = rect_sets(&rects[i], (enum map_field)f);
+        if (!any)
+            continue;
+        for (int y = 0; y < h; y++) {
+            int32_t *row = next + (size_t)y * stride;
+            for (int x = 0; x <= w; x++)
+                row[x] = x;
+            next_row[y] = y;
+            left[y] = w;
+        }
+        next_row[h] = h;
+        for (size_t i = n; i-- > 0 && ok;) {
+            const struct map_rect *q = &rects[i];
+            if (!rect_sets(q, (enum map_field)f))
+                continue;
+            for (int y = next_free(next_row, q->y); ok && y < q->y + q->h;
+                 y = next_free(next_row, y + 1)) {
+                int32_t *row = next + (size_t)y * stride;
+                long long painted = 1; /* the row visited */
+                for (int x = next_free(row, q->x); x < q->x + q->w; x = next_free(row, x + 1)) {
+                    rect_paint(m, q, (enum map_field)f, (size_t)y * (size_t)w + (size_t)x);
+                    row[x] = x + 1;
+                    left[y]--;
+                    painted++;
+                }
+                if (left[y] == 0)
+                    next_row[y] = y + 1;
+                *used += painted;
+                ok = *used <= limit;
+            }
+        }
+    }
+    bool allocated = next != NULL && next_row != NULL && left != NULL;
+    free(next);
+    free(next_row);
+    free(left);
+    return allocated ? ok : false;
+}
+
 /* map: {width, height, rows?, squares?} */
-static void decode_map(json_t *body, unsigned max_side, struct move_req *r, struct svc_errors *e)
+static void decode_map(json_t *body, const struct svc_config *cfg, struct move_req *r,
+                       struct svc_errors *e)
 {
     static const char *const keys[] = {"width", "height", "rows", "squares", NULL};
+    unsigned max_side = cfg->max_map_side;
     json_t *m = json_object_get(body, "map");
     if (m == NULL) {
         svc_errors_add(e, "/map", "is required");
@@ -144,6 +281,7 @@ static void decode_map(json_t *body, unsigned max_side, struct move_req *r, stru
         return;
     }
     r->map_ok = true;
+    long long painted = 0;
     json_t *rows = NULL;
     if (codec_get_array(m, "/map", "rows", false, (size_t)h, &rows, e)) {
         int bad = 0;
@@ -173,12 +311,25 @@ static void decode_map(json_t *body, unsigned max_side, struct move_req *r, stru
                 if (*p == 'o')
                     r->map.flags[i] |= RULES_SQUARE_CUTTABLE;
             }
+            painted += w;
         }
+    }
+    if (painted > r->paint_limit) {
+        r->spent = "map_squares";
+        r->spent_budget = r->paint_limit;
+        r->spent_reached = painted;
+        return;
     }
     json_t *squares = NULL;
     if (!codec_get_array(m, "/map", "squares", false, MAX_SQUARES, &squares, e))
         return;
-    size_t i;
+    struct map_rect *rects = malloc((json_array_size(squares) + 1) * sizeof *rects);
+    if (rects == NULL) {
+        svc_errors_add(e, "/map/squares", "could not be allocated");
+        return;
+    }
+    size_t n = 0, i;
+    bool gaps = false, elevations = false;
     json_t *sq;
     json_array_foreach(squares, i, sq)
     {
@@ -208,30 +359,34 @@ static void decode_map(json_t *body, unsigned max_side, struct move_req *r, stru
         bool has_elev = codec_get_int(sq, ptr, "elevation", false, -100000, 100000, &elev, e);
         if (!placed)
             continue;
-        size_t n = (size_t)w * (size_t)h;
-        if (has_gap && r->map.gap_in == NULL && (r->map.gap_in = calloc(n, 2)) == NULL)
-            has_gap = false;
-        if (has_elev && r->map.elevation == NULL && (r->map.elevation = calloc(n, 2)) == NULL)
-            has_elev = false;
-        for (long long yy = y; yy < y + sh; yy++)
-            for (long long xx = x; xx < x + sw; xx++) {
-                size_t k = (size_t)yy * (size_t)w + (size_t)xx;
-                if (t >= 0)
-                    r->map.terrain[k] = (uint8_t)t;
-                if (corner == 1)
-                    r->map.flags[k] |= RULES_SQUARE_CUTTABLE;
-                else if (corner == 0)
-                    r->map.flags[k] &= (uint8_t)~RULES_SQUARE_CUTTABLE;
-                if (has_conc && concealed)
-                    r->map.flags[k] |= RULES_SQUARE_CONCEALED;
-                else if (has_conc)
-                    r->map.flags[k] &= (uint8_t)~RULES_SQUARE_CONCEALED;
-                if (has_gap)
-                    r->map.gap_in[k] = (uint16_t)gap;
-                if (has_elev)
-                    r->map.elevation[k] = (int16_t)elev;
-            }
+        gaps |= has_gap, elevations |= has_elev;
+        rects[n++] = (struct map_rect){.x = (int)x,
+                                       .y = (int)y,
+                                       .w = (int)sw,
+                                       .h = (int)sh,
+                                       .terrain = t,
+                                       .corners = corner,
+                                       .concealed = has_conc ? concealed : -1,
+                                       .gap = has_gap ? (int)gap : -1,
+                                       .elevation = (int)elev,
+                                       .has_elevation = has_elev};
     }
+    size_t cells = (size_t)w * (size_t)h;
+    if (svc_errors_any(e) || n == 0) {
+        /* An invalid request is answered 422 unpainted. */
+    } else if ((gaps && (r->map.gap_in = calloc(cells, 2)) == NULL) ||
+               (elevations && (r->map.elevation = calloc(cells, 2)) == NULL)) {
+        svc_errors_add(e, "/map", "could not be allocated");
+    } else if (!paint_rects(&r->map, rects, n, r->paint_limit, &painted)) {
+        if (painted > r->paint_limit) {
+            r->spent = "map_squares";
+            r->spent_budget = r->paint_limit;
+            r->spent_reached = painted;
+        } else {
+            svc_errors_add(e, "/map", "could not be allocated");
+        }
+    }
+    free(rects);
 }
 
 static const char *const creature_keys[] = {"id",           "side", "conscious", "combat_reflexes",
@@ -356,7 +511,8 @@ static void decode_move(json_t *body, const struct svc_request *req, struct move
     svc_decode_rules(body, &r->rules, e);
     r->o = &r->rules.options;
     r->primary = -1;
-    decode_map(body, req->ctx->config->max_map_side, r, e);
+    budgets_init(r, req->ctx->config);
+    decode_map(body, req->ctx->config, r, e);
     decode_creatures(body, r, e);
     json_t *m = svc_decode_member(body, "mover", r->o, true, mover_keys, &r->mover.c, e);
     if (m != NULL) {
@@ -547,7 +703,7 @@ static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
 
 /* The per-step answer shared by path and route. Returns the first violation's text for
  * explain (static), or NULL when legal. */
-static void write_path_answer(struct jw *w, const struct move_req *r,
+static bool write_path_answer(struct jw *w, const struct move_req *r,
                               const struct rules_path_result *p, int n, char *explain,
                               size_t explain_len)
 {
@@ -574,7 +730,9 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
             if (first == RULES_MV_COUNT)
                 first = (enum rules_move_violation)v, first_step = -1;
         }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        if ((long long)w->len > r->answer_limit)
+            return false;
         for (int v = 0; v < RULES_MV_COUNT; v++)
             if (p->steps[i].violations & (1u << v)) {
                 jw_object_begin(w);
@@ -590,10 +748,13 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
                 if (first == RULES_MV_COUNT)
                     first = (enum rules_move_violation)v, first_step = i;
             }
+    }
     jw_array_end(w);
     JW_KEY(w, "steps");
     jw_array_begin(w);
     for (int i = 0; i < n; i++) {
+        if ((long long)w->len > r->answer_limit)
+            return false;
         const struct rules_step_result *s = &p->steps[i];
         jw_object_begin(w);
         write_pos(w, r->o, s->x, s->y);
@@ -691,6 +852,7 @@ static void write_path_answer(struct jw *w, const struct move_req *r,
         snprintf(explain, explain_len, "Illegal at step %d: %s (%s).", first_step,
                  rules_move_violation_text(first), rules_move_violation_source(first));
     }
+    return (long long)w->len <= r->answer_limit;
 }
 
 static void respond_jw(struct svc_response *res, struct jw *w)
@@ -698,6 +860,15 @@ static void respond_jw(struct svc_response *res, struct jw *w)
     size_t len = 0;
     char *text = jw_finish(w, &len);
     svc_respond_owned(res, 200, "application/json", text, len);
+}
+
+/* Drops a partly written answer that has passed the answer budget, for a 422. */
+static void answer_too_large(struct svc_response *res, const struct move_req *r, struct jw *w)
+{
+    size_t len = 0;
+    long long reached = (long long)w->len;
+    free(jw_finish(w, &len));
+    svc_problem_too_expensive(res, "answer_bytes", r->answer_limit, reached);
 }
 
 /* Runs the path checker and writes the whole answer (path and route). */
@@ -725,7 +896,10 @@ static void answer_path(struct svc_response *res, struct move_req *r,
         JW_KEY(&w, "route_cost_ft");
         jw_int(&w, route_cost);
     }
-    write_path_answer(&w, r, &p, n, explain, sizeof explain);
+    if (!write_path_answer(&w, r, &p, n, explain, sizeof explain)) {
+        answer_too_large(res, r, &w);
+        goto out;
+    }
     if (route) {
         char more[160];
         snprintf(more, sizeof more, " Route: %d steps, %d ft; this %s covers %d of them.", n,
@@ -774,6 +948,13 @@ static bool begin_move(const struct svc_request *req, struct svc_response *res,
     }
     only(*body, allowed, e);
     decode_move(*body, req, r, e);
+    if (r->spent != NULL) {
+        svc_problem_too_expensive(res, r->spent, r->spent_budget, r->spent_reached);
+        svc_errors_free(e);
+        req_free(r);
+        json_decref(*body);
+        return false;
+    }
     return true;
 }
 
@@ -805,7 +986,37 @@ void svc_handle_move_path(const struct svc_request *req, struct svc_response *re
     json_decref(body);
 }
 
-void svc_handle_move_reach(const struct svc_request *req, struct svc_response *res)
+/* Searches (reach, route) run on libmicrohttpd's worker threads, and a worker inside one
+ * answers none of its other connections meanwhile: eight heavy searches on four workers
+ * stalled /healthz for 5 s. So at most half the workers (at least one) search at once, and a
+ * search beyond that is answered 503 with Retry-After straight away, leaving the other
+ * workers to accept and answer cheap requests. With the work budget bounding each search
+ * (well under 2 s), a client retrying after 1 s finds a free place. bench/budget.sh measures
+ * /healthz while eight of the heaviest searches are sent at once (bench/README.md). A bounded
+ * gate was chosen over a separate pool for cheap requests because it needs no change to
+ * how server.c hands requests to handlers. */
+static atomic_uint searches_running;
+
+/* Takes a place for a search; false (and a 503 in res) when all are taken. */
+static bool search_begin(const struct svc_request *req, struct svc_response *res)
+{
+    unsigned threads = req->ctx->config->threads;
+    unsigned places = threads / 2 > 0 ? threads / 2 : 1;
+    if (atomic_fetch_add(&searches_running, 1) < places)
+        return true;
+    atomic_fetch_sub(&searches_running, 1);
+    svc_problem(res, SVC_PROBLEM_BUSY,
+                "every place for a movement search is taken; retry after a second", NULL);
+    svc_response_add_header(res, "Retry-After", "1");
+    return false;
+}
+
+static void search_end(void)
+{
+    atomic_fetch_sub(&searches_running, 1);
+}
+
+static void move_reach(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const allowed[] = {"rules", "map",      "creatures", "mover",
                                           "mode",  "withdraw", "prefer",    NULL};
@@ -825,8 +1036,14 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
     who = calloc((size_t)r.nc + 1, sizeof *who);
     fx = calloc((size_t)r.nc + 1, sizeof *fx);
     fy = calloc((size_t)r.nc + 1, sizeof *fy);
-    if (who == NULL || fx == NULL || fy == NULL ||
-        rules_move_reach(&q, prefer == 1, &reach) != RULES_MOVE_OK) {
+    q.work = &r.work;
+    int rc = who == NULL || fx == NULL || fy == NULL ? RULES_MOVE_ERR_NOMEM
+                                                     : rules_move_reach(&q, prefer == 1, &reach);
+    if (rc == RULES_MOVE_TOO_EXPENSIVE) {
+        svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
+        goto out;
+    }
+    if (rc != RULES_MOVE_OK) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
@@ -845,6 +1062,17 @@ void svc_handle_move_reach(const struct svc_request *req, struct svc_response *r
     jw_array_begin(&w);
     int facings = rules_facing_count(r.o);
     for (int i = 0; i < count; i++) {
+        /* Listing walks each square's path (charged to the work) and writes its entry. */
+        if (r.work.used > r.work.limit) {
+            size_t len = 0;
+            free(jw_finish(&w, &len));
+            svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
+            goto out;
+        }
+        if ((long long)w.len > r.answer_limit) {
+            answer_too_large(res, &r, &w);
+            goto out;
+        }
         struct rules_reach_square s;
         rules_reach_get(reach, i, &s);
         jw_object_begin(&w);
@@ -894,7 +1122,7 @@ out:
     json_decref(body);
 }
 
-void svc_handle_move_route(const struct svc_request *req, struct svc_response *res)
+static void move_route(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const allowed[] = {"rules", "map",      "creatures", "mover",
                                           "mode",  "withdraw", "target",    NULL};
@@ -935,6 +1163,7 @@ void svc_handle_move_route(const struct svc_request *req, struct svc_response *r
         goto out;
     }
     struct rules_move_query q = query_of(&r);
+    q.work = &r.work;
     int max = r.map.width * r.map.height + 1;
     if (max > RULES_MAX_PATH * 100)
         max = RULES_MAX_PATH * 100;
@@ -942,6 +1171,10 @@ void svc_handle_move_route(const struct svc_request *req, struct svc_response *r
     int cost = 0;
     int n =
         steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, &goal, steps, max, &cost);
+    if (n == RULES_MOVE_TOO_EXPENSIVE - 1) {
+        svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
+        goto out;
+    }
     if (n < -1) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
@@ -969,6 +1202,22 @@ out:
     json_decref(body);
 }
 
+void svc_handle_move_reach(const struct svc_request *req, struct svc_response *res)
+{
+    if (!search_begin(req, res))
+        return;
+    move_reach(req, res);
+    search_end();
+}
+
+void svc_handle_move_route(const struct svc_request *req, struct svc_response *res)
+{
+    if (!search_begin(req, res))
+        return;
+    move_route(req, res);
+    search_end();
+}
+
 void svc_handle_move_forced(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"rules", "map",     "creatures", "target", "attacker",
@@ -986,7 +1235,8 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
     }
     svc_decode_rules(body, &r.rules, &e);
     r.o = &r.rules.options;
-    decode_map(body, req->ctx->config->max_map_side, &r, &e);
+    budgets_init(&r, req->ctx->config);
+    decode_map(body, req->ctx->config, &r, &e);
     decode_creatures(body, &r, &e);
     struct rules_forced_query q = {.o = r.o, .fall_prone_at = -1};
     json_t *t = svc_decode_member(body, "target", r.o, true, target_keys, &q.target, &e);
@@ -1014,6 +1264,10 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
     if (n > q.squares)
         svc_errors_add(&e, "/path", "is longer than the %d squares of the forced movement",
                        q.squares);
+    if (r.spent != NULL) {
+        svc_problem_too_expensive(res, r.spent, r.spent_budget, r.spent_reached);
+        goto out;
+    }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         goto out;

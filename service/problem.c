@@ -114,7 +114,12 @@ static const struct {
                                            "Send If-Match with the encounter's ETag"},
     [SVC_PROBLEM_CONFLICT] = {409, "conflict", "The request conflicts with an earlier one"},
     [SVC_PROBLEM_BAD_REQUEST] = {400, "bad-request", "The request's framing or target is refused"},
+    [SVC_PROBLEM_TOO_EXPENSIVE] = {422, "too-expensive",
+                                   "The request needs more work than its budget allows"},
+    [SVC_PROBLEM_BUSY] = {503, "busy", "Too many searches are running; retry shortly"},
 };
+_Static_assert(sizeof problems / sizeof problems[0] == SVC_PROBLEM_BUSY + 1,
+               "one problem row per kind");
 
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,
                  json_t *errors)
@@ -129,6 +134,23 @@ void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const cha
     if (errors != NULL)
         json_object_set_new(doc, "errors", errors);
     respond_doc(res, problems[kind].status, "application/problem+json", doc);
+}
+
+void svc_problem_too_expensive(struct svc_response *res, const char *limit, long long budget,
+                               long long reached)
+{
+    char type[96], detail[256];
+    snprintf(type, sizeof type, "tag:tactics.dev,2026:problem:%s",
+             problems[SVC_PROBLEM_TOO_EXPENSIVE].slug);
+    snprintf(detail, sizeof detail,
+             "%s: the budget is %lld and the work had reached %lld when it stopped (raise it with "
+             "--budget-scale)",
+             limit, budget, reached);
+    json_t *doc =
+        json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:I}", "type", type, "title",
+                  problems[SVC_PROBLEM_TOO_EXPENSIVE].title, "status", 422, "detail", detail,
+                  "limit", limit, "budget", (json_int_t)budget, "reached", (json_int_t)reached);
+    respond_doc(res, 422, "application/problem+json", doc);
 }
 
 void svc_errors_init(struct svc_errors *e)

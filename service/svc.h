@@ -104,12 +104,20 @@ enum svc_problem_kind {
     SVC_PROBLEM_PRECONDITION_REQUIRED,
     SVC_PROBLEM_CONFLICT,
     SVC_PROBLEM_BAD_REQUEST,
+    SVC_PROBLEM_TOO_EXPENSIVE,
+    SVC_PROBLEM_BUSY,
 };
 
 /* Fills res with an application/problem+json body. detail may be NULL. errors, when not NULL,
  * is an array of {pointer, message} objects and is stolen. */
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,
                  json_t *errors);
+
+/* 422 too-expensive: the request needs more than its work budget `limit` allows (README
+ * "Limits and budgets"). The problem names the limit, the budget and the figure reached when
+ * the work stopped, as members of the same names. */
+void svc_problem_too_expensive(struct svc_response *res, const char *limit, long long budget,
+                               long long reached);
 
 /* Validation errors gathered while decoding a request: each names the field by JSON pointer
  * (RFC 6901). Append with svc_errors_add, then send with svc_errors_respond. */

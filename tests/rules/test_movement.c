@@ -898,3 +898,47 @@ Test(movement, large_movers_move_their_space)
     cr_assert(r.r.legal);
     rules_map_free(&map);
 }
+
+/* A work budget stops each search once it has set up and expanded that many states, and
+ * says how far it got; an ample one changes nothing. */
+Test(movement, searches_stop_at_their_work_budget)
+{
+    struct rules_options o = preset("d20-3.5-facing");
+    struct rules_map map = open_map(60, 60);
+    struct rules_mover m = mover_at(30, 30, 60);
+    struct rules_work work = {.limit = 100};
+    struct rules_move_query q = {.o = &o,
+                                 .map = &map,
+                                 .mover = &m,
+                                 .mode = RULES_MODE_DOUBLE,
+                                 .primary_target = -1,
+                                 .work = &work};
+    /* The window is 51 x 51 squares, 8 facings and 2 parities: 41,616 states to set up. */
+    struct rules_reach *r = NULL;
+    cr_assert_eq(rules_move_reach(&q, false, &r), RULES_MOVE_TOO_EXPENSIVE);
+    cr_assert_null(r);
+    cr_assert_eq(work.used, 41616);
+    /* Set up, then stopped after expanding a few squares (8 states each). */
+    work = (struct rules_work){.limit = 41616 + 80};
+    cr_assert_eq(rules_move_reach(&q, true, &r), RULES_MOVE_TOO_EXPENSIVE);
+    cr_assert_eq(work.used, 41616 + 88);
+    work = (struct rules_work){.limit = 10000000};
+    cr_assert_eq(rules_move_reach(&q, false, &r), RULES_MOVE_OK);
+    int count = rules_reach_count(r);
+    rules_reach_free(r);
+    q.work = NULL;
+    cr_assert_eq(rules_move_reach(&q, false, &r), RULES_MOVE_OK);
+    cr_assert_eq(rules_reach_count(r), count);
+    rules_reach_free(r);
+    /* The route sets up the whole map: 60 x 60 squares, 2 parities. */
+    struct rules_step steps[200];
+    struct rules_route_goal g = {.x = 0, .y = 0, .creature = -1};
+    int cost = 0;
+    work = (struct rules_work){.limit = 7200 + 10};
+    q.work = &work;
+    cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), RULES_MOVE_TOO_EXPENSIVE - 1);
+    cr_assert_eq(work.used, 7200 + 11);
+    work = (struct rules_work){0};
+    cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), 30);
+    rules_map_free(&map);
+}

@@ -78,3 +78,26 @@ Test(config, help_and_version)
     char *argv2[] = {"tacticsd", "--version", NULL};
     cr_assert_eq(svc_config_parse(2, argv2, env_none, &c, err, sizeof err), SVC_CONFIG_VERSION);
 }
+
+static const char *env_budget(const char *name)
+{
+    return strcmp(name, "TACTICS_BUDGET_SCALE") == 0 ? "4" : NULL;
+}
+
+/* The work budgets are 1x by default, raised by TACTICS_BUDGET_SCALE or --budget-scale (which
+ * wins), and never lowered below 1x. */
+Test(config, budget_scale_raises_the_work_budgets)
+{
+    struct svc_config c;
+    char err[256];
+    char *plain[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, plain, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.budget_scale, 1);
+    cr_assert_eq(svc_config_parse(1, plain, env_budget, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.budget_scale, 4);
+    char *flag[] = {"tacticsd", "--budget-scale", "10", NULL};
+    cr_assert_eq(svc_config_parse(3, flag, env_budget, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.budget_scale, 10);
+    char *zero[] = {"tacticsd", "--budget-scale", "0", NULL};
+    cr_assert_eq(svc_config_parse(3, zero, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+}

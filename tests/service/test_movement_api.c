@@ -132,6 +132,28 @@ Test(movement_api, reach_lists_every_square_with_its_cost)
     json_decref(doc);
 }
 
+/* The hardening issue's request: a hex map smaller than the search window (the server
+ * aborted with free(): invalid size). On 3 x 3 hexes every other hex is within 30 ft. */
+Test(movement_api, hex_reach_on_a_map_smaller_than_the_window)
+{
+    json_t *doc =
+        http_post_json(&srv, "/v1/movement/reach",
+                       "{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"map\":{\"width\":3,"
+                       "\"height\":3},\"mover\":{\"q\":0,\"r\":0,\"speeds\":{\"walk\":30}},"
+                       "\"mode\":\"move\"}",
+                       200);
+    cr_assert_eq(num(doc, "count"), 8);
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(doc, "squares"), i, s)
+    {
+        /* Hex distance from (0,0): (|q| + |r| + |q + r|) / 2. */
+        long long q = num(s, "q"), r = num(s, "r");
+        cr_assert_eq(num(s, "cost_ft"), 5 * (q + r + q + r) / 2);
+    }
+    json_decref(doc);
+}
+
 Test(movement_api, reach_can_prefer_fewest_attacks)
 {
     json_t *doc = http_post_json(

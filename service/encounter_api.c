@@ -2258,12 +2258,13 @@ static json_t *state_at(const struct svc_request *req, const char *id, int64_t u
     return acc.state;
 }
 
-void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res)
+json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version)
 {
     struct db_encounter enc;
     json_t *stored;
     if (!load(req, res, &enc, &stored, NULL))
-        return;
+        return NULL;
     long long at = enc.version;
     const char *q = svc_request_query(req, "at");
     if (q != NULL) {
@@ -2272,29 +2273,40 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
         if (end == q || *end != '\0' || at < 1 || at > enc.version) {
             struct svc_errors e;
             svc_errors_init(&e);
-            svc_errors_add(&e, "", "query at must be an event number from 1 to %lld",
+            svc_errors_add(&e, "/at", "query at must be an event number from 1 to %lld",
                            (long long)enc.version);
             svc_errors_respond(&e, res);
             json_decref(stored);
-            return;
+            return NULL;
         }
     }
-    int rc;
-    json_t *state = state_at(req, enc.id, at, &rc);
+    int rc = DB_OK;
+    json_t *state = at == enc.version ? json_incref(stored) : state_at(req, enc.id, at, &rc);
     if (db_failed(res, rc)) {
         json_decref(state);
         json_decref(stored);
-        return;
+        return NULL;
     }
     if (!is_owner(req, &enc) && !json_is_true(json_object_get(stored, "revealed"))) {
         json_t *pub = public_state(state);
         json_decref(state);
         state = pub;
     }
-    json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", enc.id, "at", (json_int_t)at, "version",
-                            (json_int_t)enc.version, "state", state);
     json_decref(stored);
-    respond_with_etag(res, 200, doc, enc.version);
+    *at_out = at;
+    *version = enc.version;
+    return state;
+}
+
+void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res)
+{
+    int64_t at = 0, version = 0;
+    json_t *state = svc_encounter_state_at(req, res, &at, &version);
+    if (state == NULL)
+        return;
+    json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", req->params[0], "at", (json_int_t)at,
+                            "version", (json_int_t)version, "state", state);
+    respond_with_etag(res, 200, doc, version);
 }
 
 struct verify_acc {

@@ -204,6 +204,12 @@ void svc_handle_encounter_action(const struct svc_request *req, struct svc_respo
 void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
+/* The state of the encounter req->params[0] after event ?at (default: the latest), as the
+ * request's reader may see it (the seed only for the owner or once revealed): for handlers
+ * that show an encounter in another form (pictures, feeds). *at_out and *version get the event
+ * number and the encounter's version. NULL after answering (404, 422 for a bad ?at, 503). */
+json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version);
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);
 /* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its

@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 secs=${1:-20}
 cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTACTICS_FUZZ=ON \
   -DTACTICS_SANITIZE=ON -DTACTICS_TESTS=OFF >/dev/null
-cmake --build build/fuzz -j "$(nproc)" --target fuzz_dice fuzz_requests fuzz_encounters >/dev/null
+cmake --build build/fuzz -j "$(nproc)" --target fuzz_dice fuzz_requests fuzz_encounters fuzz_import >/dev/null
 mkdir -p build/fuzz/crashes
 status=0
-for target in fuzz_dice fuzz_requests fuzz_encounters; do
+for target in fuzz_dice fuzz_requests fuzz_encounters fuzz_import; do
   work=$(mktemp -d)
   cp fuzz/corpus/"${target#fuzz_}"/* "$work"/ 2>/dev/null || true
   if ! build/fuzz/fuzz/"$target" "$work" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \

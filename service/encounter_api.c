@@ -157,17 +157,17 @@ static char *dump(const json_t *v)
 /* A request for a stateless handler, as if it came over HTTP: the body is handed over parsed,
  * as svc_parse_json_body would have made it (borrowed). */
 static struct svc_request internal_request(const struct svc_request *outer, const char *path,
-                                           json_t *body)
+                                           json_t *body, const struct rules_map *map)
 {
     return (struct svc_request){
-        .method = "POST", .path = path, .body = "", .parsed = body, .ctx = outer->ctx};
+        .method = "POST", .path = path, .body = "", .parsed = body, .map = map, .ctx = outer->ctx};
 }
 
 /* Runs handler h on body (stolen); returns the parsed answer and its status. */
 static json_t *rule(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
-                    unsigned *status)
+                    const struct rules_map *map, unsigned *status)
 {
-    struct svc_request req = internal_request(outer, path, body);
+    struct svc_request req = internal_request(outer, path, body, map);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     h(&req, &res);
@@ -257,14 +257,29 @@ static json_t *mover_of(json_t *c, json_t *turn)
 
 struct resolve_ctx;
 static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
-                     const char *prefix, const char *what);
+                     const char *prefix, const char *what, bool with_map);
 
 /* ---- resolving each kind of event ----
  * Each takes the state before the event, the input and the event's number, and returns
  * {"result": ..., "effects": [...]} or NULL after adding errors. */
 
+/* What one request decodes once and reuses for every event it rules: the stored map, which no
+ * event changes after creation. A write rules one event; verify and import rule the whole log,
+ * and would otherwise decode the map again for every move. */
+struct enc_cache {
+    struct rules_map map;
+    bool map_ok, map_tried;
+};
+
+static void enc_cache_free(struct enc_cache *c)
+{
+    if (c->map_ok)
+        rules_map_free(&c->map);
+}
+
 struct resolve_ctx {
     const struct svc_request *req;
+    struct enc_cache *cache;
     json_t *state;
     long long seq;
     struct svc_errors *e;
@@ -273,6 +288,21 @@ struct resolve_ctx {
      * rather than parsing it and writing it again. NULL: the result is always a value. */
     char **result_text;
 };
+
+/* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
+ * and then the movement handler decodes it from the body and reports why. */
+static const struct rules_map *state_map(struct resolve_ctx *x)
+{
+    struct enc_cache *c = x->cache;
+    if (c == NULL || c->map_tried)
+        return c != NULL && c->map_ok ? &c->map : NULL;
+    c->map_tried = true;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    c->map_ok = svc_decode_map(x->state, x->req->ctx->config, false, &c->map, &scratch) == 0;
+    svc_errors_free(&scratch);
+    return c->map_ok ? &c->map : NULL;
+}
 
 /* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
 static json_t *outcome(json_t *result, json_t *effects)
@@ -834,10 +864,10 @@ static void refused(struct resolve_ctx *x, json_t *problem, const char *prefix, 
 
 /* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
 static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
-                     const char *prefix, const char *what)
+                     const char *prefix, const char *what, bool with_map)
 {
     unsigned status = 0;
-    json_t *ans = rule(x->req, h, path, body, &status);
+    json_t *ans = rule(x->req, h, path, body, with_map ? state_map(x) : NULL, &status);
     if (ans != NULL && status == 200)
         return ans;
     refused(x, ans, prefix, what);
@@ -850,7 +880,7 @@ static json_t *ruled(struct resolve_ctx *x, svc_handler h, const char *path, jso
 static bool ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
                          struct svc_attack_facts *f)
 {
-    struct svc_request req = internal_request(x->req, "/v1/attacks/resolve", body);
+    struct svc_request req = internal_request(x->req, "/v1/attacks/resolve", body, NULL);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     svc_attack_resolve_facts(&req, &res, f);
@@ -1028,7 +1058,7 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
         json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
     if (json_object_get(in, "withdraw"))
         json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
-    json_t *ans = ruled(x, svc_handle_move_path, "/v1/movement/path", body, "/path", "move");
+    json_t *ans = ruled(x, svc_handle_move_path, "/v1/movement/path", body, "/path", "move", true);
     if (ans == NULL)
         return NULL;
     if (!json_is_true(json_object_get(ans, "legal"))) {
@@ -1092,7 +1122,7 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
                   placement(actor), "kind", json_object_get(in, "kind"), "squares",
                   json_object_get(in, "squares"), "path", json_object_get(in, "path"));
     json_t *ans =
-        ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "", "forced movement");
+        ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "", "forced movement", true);
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -1120,7 +1150,7 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(event_seed(s, x->seq)));
-    json_t *ans = ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall");
+    json_t *ans = ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall", false);
     if (ans == NULL)
         return NULL;
     json_t *fields = json_pack("{s:I}", "hp", num(actor, "hp") - num(ans, "damage"));
@@ -1347,11 +1377,12 @@ static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
 /* Resolves an event of `kind` against state (the state before it), after checking its input
  * (check_input). With result_text, the result may come back as text there instead of in the
  * outcome (resolve_ctx). */
-static json_t *resolve(const struct svc_request *req, json_t *state, const char *kind, json_t *in,
-                       long long seq, struct svc_errors *e, char **result_text)
+static json_t *resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                       const char *kind, json_t *in, long long seq, struct svc_errors *e,
+                       char **result_text)
 {
     struct resolve_ctx x = {
-        .req = req, .state = state, .seq = seq, .e = e, .result_text = result_text};
+        .req = req, .cache = cache, .state = state, .seq = seq, .e = e, .result_text = result_text};
     if (!check_input(kind, in, e))
         return NULL;
     if (json_is_true(json_object_get(state, "revealed"))) {
@@ -1736,7 +1767,9 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         !idempotency(req, res, hash, &replay, &use_replay) || !check_if_match(req, res, &enc))
         goto out;
     int64_t seq = enc.version + 1, current = 0;
-    ev = resolve(req, state, kind, in, seq, &e, &result_text);
+    struct enc_cache cache = {0};
+    ev = resolve(req, &cache, state, kind, in, seq, &e, &result_text);
+    enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
             svc_errors_add(&e, "", "the request cannot be applied");
@@ -1881,7 +1914,7 @@ static json_t *initial_state(const struct svc_request *req, json_t *body, const 
                                   rules_in ? json_incref(rules_in) : json_object(), "map", map,
                                   "mover", "x", 0, "y", 0, "speeds", "walk", 0, "mode", "move");
         unsigned status = 0;
-        json_t *ans = rule(req, svc_handle_move_reach, "/v1/movement/reach", probe, &status);
+        json_t *ans = rule(req, svc_handle_move_reach, "/v1/movement/reach", probe, NULL, &status);
         size_t i;
         json_t *err;
         json_array_foreach(json_object_get(ans, "errors"), i, err)
@@ -2311,6 +2344,7 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
 
 struct verify_acc {
     const struct svc_request *req;
+    struct enc_cache cache;
     json_t *state;
     json_t *mismatches;
     int64_t checked;
@@ -2330,7 +2364,8 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
     if (strcmp(kind, "created") != 0) {
         struct svc_errors e;
         svc_errors_init(&e);
-        json_t *again = resolve(a->req, a->state, kind, json_object_get(p, "input"), seq, &e, NULL);
+        json_t *again =
+            resolve(a->req, &a->cache, a->state, kind, json_object_get(p, "input"), seq, &e, NULL);
         const char *why = NULL;
         if (again == NULL)
             why = "the event no longer resolves against the state before it";
@@ -2369,6 +2404,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
                       "state_matches", state_ok, "mismatches", a.mismatches);
         respond_with_etag(res, 200, doc, enc.version);
     }
+    enc_cache_free(&a.cache);
     json_decref(a.state);
     json_decref(a.mismatches);
     json_decref(stored);
@@ -2517,6 +2553,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     char token[AUTH_TOKEN_LEN + 1] = "";
     bool minted = svc_request_header(req, "Authorization") == NULL;
     json_t *state = json_object();
+    struct enc_cache cache = {0};
     const char **kinds = NULL;
     char **payloads = NULL;
     size_t n = 0;
@@ -2556,7 +2593,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         } else {
             struct svc_errors re;
             svc_errors_init(&re);
-            json_t *again = resolve(req, state, kind, json_object_get(payload, "input"),
+            json_t *again = resolve(req, &cache, state, kind, json_object_get(payload, "input"),
                                     (long long)i + 1, &re, NULL);
             char ip[80];
             snprintf(ip, sizeof ip, "%s/payload/input", p);
@@ -2628,6 +2665,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         svc_response_add_header(res, "Location", loc);
     }
 out:
+    enc_cache_free(&cache);
     for (size_t i = 0; payloads && i < n; i++)
         free(payloads[i]);
     free(payloads);

@@ -39,6 +39,7 @@ struct move_req {
     const struct rules_options *o;
     struct rules_map map;
     bool map_ok;
+    bool map_borrowed; /* map is the request's pre-decoded one (svc_request.map): not freed */
     struct rules_map_creature *cs;
     const char **ids;
     int nc;
@@ -66,7 +67,8 @@ static void budgets_init(struct move_req *r, const struct svc_config *cfg)
 
 static void req_free(struct move_req *r)
 {
-    rules_map_free(&r->map);
+    if (!r->map_borrowed)
+        rules_map_free(&r->map);
     free(r->cs);
     free(r->ids);
     free(r->no_attack);
@@ -389,6 +391,37 @@ static void decode_map(json_t *body, const struct svc_config *cfg, struct move_r
     free(rects);
 }
 
+/* The request's map: an internal caller's pre-decoded one (borrowed), or the body's. */
+static void request_map(json_t *body, const struct svc_request *req, struct move_req *r,
+                        struct svc_errors *e)
+{
+    if (req->map != NULL) {
+        r->map = *req->map;
+        r->map_ok = r->map_borrowed = true;
+        return;
+    }
+    decode_map(body, req->ctx->config, r, e);
+}
+
+int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, struct rules_map *out,
+                   struct svc_errors *e)
+{
+    struct rules_options o = {.grid = hex_grid ? RULES_GRID_HEX : RULES_GRID_SQUARE};
+    struct move_req r = {.o = &o};
+    budgets_init(&r, cfg);
+    size_t before = json_array_size(e->list);
+    decode_map(body, cfg, &r, e);
+    if (r.spent != NULL)
+        svc_errors_add(e, "/map", "needs more than the %s budget (%lld; reached %lld)", r.spent,
+                       r.spent_budget, r.spent_reached);
+    if (!r.map_ok || json_array_size(e->list) > before) {
+        rules_map_free(&r.map);
+        return -1;
+    }
+    *out = r.map;
+    return 0;
+}
+
 static const char *const creature_keys[] = {"id",           "side", "conscious", "combat_reflexes",
                                             "attack_bonus", NULL};
 
@@ -512,7 +545,7 @@ static void decode_move(json_t *body, const struct svc_request *req, struct move
     r->o = &r->rules.options;
     r->primary = -1;
     budgets_init(r, req->ctx->config);
-    decode_map(body, req->ctx->config, r, e);
+    request_map(body, req, r, e);
     decode_creatures(body, r, e);
     json_t *m = svc_decode_member(body, "mover", r->o, true, mover_keys, &r->mover.c, e);
     if (m != NULL) {
@@ -1236,7 +1269,7 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
     svc_decode_rules(body, &r.rules, &e);
     r.o = &r.rules.options;
     budgets_init(&r, req->ctx->config);
-    decode_map(body, req->ctx->config, &r, &e);
+    request_map(body, req, &r, &e);
     decode_creatures(body, &r, &e);
     struct rules_forced_query q = {.o = r.o, .fall_prone_at = -1};
     json_t *t = svc_decode_member(body, "target", r.o, true, target_keys, &q.target, &e);

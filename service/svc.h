@@ -38,6 +38,9 @@ struct svc_request {
     const char *body;                   /* NUL-terminated copy; body_len excludes the NUL */
     size_t body_len;
     json_t *parsed; /* an internal call's body, already parsed (borrowed): used instead of body */
+    /* An internal call's map, already decoded from parsed["map"] (borrowed), or NULL: an
+     * encounter decodes its stored map once per request, not once per action it rules. */
+    const struct rules_map *map;
     svc_header_fn header;
     svc_header_fn query; /* the query string's arguments, by name (may be NULL) */
     void *header_cookie;
@@ -204,6 +207,13 @@ void svc_handle_encounter_action(const struct svc_request *req, struct svc_respo
 void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
+/* Decodes a movement map (the "map" member of body: {width, height, rows?, squares?}) as the
+ * movement endpoints do, within --max-map-side and the map_squares budget. 0, or -1 after
+ * adding errors under /map. out is the caller's to free with rules_map_free. */
+struct rules_map;
+int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, struct rules_map *out,
+                   struct svc_errors *e);
+
 /* The state of the encounter req->params[0] after event ?at (default: the latest), as the
  * request's reader may see it (the seed only for the owner or once revealed): for handlers
  * that show an encounter in another form (pictures, feeds). *at_out and *version get the event

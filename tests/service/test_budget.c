@@ -236,42 +236,48 @@ static void *post_route(void *arg)
 
 /* Eight searches at once on four workers: at most two run, the others are answered 503 with
  * Retry-After at once, and /healthz answers quickly all the while (before: every worker was
- * inside a search and /healthz waited for one to finish). */
-Test(budget, searches_past_half_the_workers_get_503_and_healthz_stays_fast)
+ * inside a search and /healthz waited for one to finish). Whether the eight overlap depends on
+ * the machine's load (on two shared cores the client threads may start one after another as
+ * each search ends), so a round where none had to wait is tried again, up to five rounds; a
+ * server without the gate never answers 503 and fails all five. */
+Test(budget, searches_past_half_the_workers_get_503_and_healthz_stays_fast, .timeout = 120)
 {
     const char *const args[] = {"--threads", "4", NULL};
     server_start(&srv, args);
     enum { HEAVY = 8 };
-    pthread_t th[HEAVY];
-    struct http_response rs[HEAVY];
-    for (int i = 0; i < HEAVY; i++)
-        cr_assert_eq(pthread_create(&th[i], NULL, post_route, &rs[i]), 0);
-    struct timespec pause = {0, 50 * 1000 * 1000};
-    nanosleep(&pause, NULL);
-    double worst = 0;
-    for (int i = 0; i < 5; i++) {
-        double t0 = now_s();
-        struct http_response h;
-        http_request(&srv, "GET", "/healthz", NULL, NULL, &h);
-        double took = now_s() - t0;
-        cr_assert_eq(h.status, 200);
-        http_response_free(&h);
-        worst = took > worst ? took : worst;
-        nanosleep(&pause, NULL);
-    }
     int ok = 0, busy = 0;
-    for (int i = 0; i < HEAVY; i++) {
-        pthread_join(th[i], NULL);
-        if (rs[i].status == 200) {
-            ok++;
-        } else {
-            cr_assert_eq(rs[i].status, 503, "status %d: %s", rs[i].status, rs[i].body);
-            char retry[16];
-            cr_assert(http_header(&rs[i], "Retry-After", retry, sizeof retry));
-            cr_assert_str_eq(retry, "1");
-            busy++;
+    double worst = 0;
+    for (int round = 0; round < 5 && busy < 2; round++) {
+        pthread_t th[HEAVY];
+        struct http_response rs[HEAVY];
+        for (int i = 0; i < HEAVY; i++)
+            cr_assert_eq(pthread_create(&th[i], NULL, post_route, &rs[i]), 0);
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        for (int i = 0; i < 5; i++) {
+            double t0 = now_s();
+            struct http_response h;
+            http_request(&srv, "GET", "/healthz", NULL, NULL, &h);
+            double took = now_s() - t0;
+            cr_assert_eq(h.status, 200);
+            http_response_free(&h);
+            worst = took > worst ? took : worst;
+            nanosleep(&pause, NULL);
         }
-        http_response_free(&rs[i]);
+        ok = busy = 0;
+        for (int i = 0; i < HEAVY; i++) {
+            pthread_join(th[i], NULL);
+            if (rs[i].status == 200) {
+                ok++;
+            } else {
+                cr_assert_eq(rs[i].status, 503, "status %d: %s", rs[i].status, rs[i].body);
+                char retry[16];
+                cr_assert(http_header(&rs[i], "Retry-After", retry, sizeof retry));
+                cr_assert_str_eq(retry, "1");
+                busy++;
+            }
+            http_response_free(&rs[i]);
+        }
     }
     cr_assert(ok >= 1 && ok <= HEAVY - 2, "%d answered, %d busy", ok, busy);
     cr_assert(busy >= 2, "%d answered, %d busy", ok, busy);

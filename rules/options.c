@@ -95,6 +95,17 @@ static const struct rules_option_info table[] = {
      0,
      5,
      OFF(slow_medium_penalty_ft)},
+    {"hp_states",
+     "What hit points at 0 or below mean; the seeds are silent (d20 3.5 SRD, Combat: Injury and "
+     "Death).",
+     RULES_OPTION_ENUM,
+     {"none", "srd"},
+     {"only the number: the table rules what 0 or less means",
+      "d20 3.5 SRD: 0 disabled (a move or a standard action a turn), -1 to -9 dying "
+      "(unconscious, no actions), -10 or less dead"},
+     0,
+     0,
+     OFF(hp_states)},
 };
 
 #define OPTION_COUNT ((int)(sizeof table / sizeof table[0]))
@@ -112,7 +123,8 @@ static const struct rules_preset presets[] = {
       .start_square = RULES_START_SQUARE_SAFE,
       .falling_max_dice = 20,
       .shields_by_side = false,
-      .slow_medium_penalty_ft = 0}},
+      .slow_medium_penalty_ft = 0,
+      .hp_states = RULES_HP_STATES_SRD}},
     {"d20-3.5-facing",
      "d20 3.5 with 000's Combat Facing variant and its optional shields by side.",
      {.grid = RULES_GRID_SQUARE,
@@ -124,7 +136,8 @@ static const struct rules_preset presets[] = {
       .start_square = RULES_START_SQUARE_SAFE,
       .falling_max_dice = 20,
       .shields_by_side = true,
-      .slow_medium_penalty_ft = 0}},
+      .slow_medium_penalty_ft = 0,
+      .hp_states = RULES_HP_STATES_SRD}},
     {"epic-path",
      "Epic Path (001): 1-for-1 counting, flanking by lines, run by encumbrance, its sizes.",
      {.grid = RULES_GRID_SQUARE,
@@ -136,7 +149,8 @@ static const struct rules_preset presets[] = {
       .start_square = RULES_START_SQUARE_THREATENED,
       .falling_max_dice = 20,
       .shields_by_side = false,
-      .slow_medium_penalty_ft = 5}},
+      .slow_medium_penalty_ft = 5,
+      .hp_states = RULES_HP_STATES_NONE}},
     {"d20-modern",
      "d20 Modern (002's position modifiers) on 004's combat terms and sizes, 000's diagonals.",
      {.grid = RULES_GRID_SQUARE,
@@ -148,7 +162,8 @@ static const struct rules_preset presets[] = {
       .start_square = RULES_START_SQUARE_SAFE,
       .falling_max_dice = 20,
       .shields_by_side = false,
-      .slow_medium_penalty_ft = 0}},
+      .slow_medium_penalty_ft = 0,
+      .hp_states = RULES_HP_STATES_SRD}},
 };
 
 #define PRESET_COUNT ((int)(sizeof presets / sizeof presets[0]))

@@ -23,6 +23,9 @@ enum rules_size_table { RULES_SIZE_TABLE_004 = 0, RULES_SIZE_TABLE_001 = 1 };
 /* RULES.md 7: 004 (a move or double move does not treat the starting square as threatened)
  * or 001 (leaving any threatened square provokes). */
 enum rules_start_square { RULES_START_SQUARE_SAFE = 0, RULES_START_SQUARE_THREATENED = 1 };
+/* Hit points below 1: the seeds are silent, so either the table tracks them itself (none) or
+ * the d20 3.5 SRD's states apply (0 disabled, -1 to -9 dying, -10 dead; rules/hp.h). */
+enum rules_hp_states { RULES_HP_STATES_NONE = 0, RULES_HP_STATES_SRD = 1 };
 
 struct rules_options {
     enum rules_grid grid;
@@ -37,6 +40,7 @@ struct rules_options {
     /* RULES.md 8: 001 gives medium load/armor's -5 ft only "if your base move is above 20
      * feet"; this is the penalty at 20 ft or less (0 reads the text literally). */
     int slow_medium_penalty_ft;
+    enum rules_hp_states hp_states;
 };
 
 enum rules_option_status {

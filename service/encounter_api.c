@@ -21,13 +21,20 @@
 #include "codec.h"
 #include "db.h"
 #include "dice.h"
+#include "hp.h"
 #include "jsonw.h"
 #include "movement.h"
 #include "rules_codec.h"
 #include "state_cache.h"
 #include "svc.h"
+#include "turn.h"
 
 #define MAX_COMBATANTS 500
+/* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
+ * verify and import re-resolve it as it was ruled: 1, events without a stamp, from before the
+ * action economy; 2, the action economy (rules/turn.h), hit point states (rules/hp.h),
+ * attacks of opportunity only in answer to a provoking move, the hp event. */
+#define ENGINE_VERSION 2
 #define MAX_ATTACKS    16
 #define MAX_PAGE       500
 #define DEFAULT_PAGE   100
@@ -205,9 +212,13 @@ static json_t *placement(json_t *c)
     return o;
 }
 
+/* Unconscious, helpless, or (engine 2, rules/hp.h) dying or dead: it threatens nobody and
+ * helps nobody flank. The hp_state member is written only by engine 2 events. */
 static bool is_down(json_t *c)
 {
-    return has_condition(c, "unconscious") || has_condition(c, "helpless");
+    const char *hs = str(c, "hp_state");
+    return has_condition(c, "unconscious") || has_condition(c, "helpless") ||
+           strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
 }
 
 /* The other combatants as a movement request sees them, sides relative to `me`. */
@@ -282,6 +293,9 @@ struct resolve_ctx {
     struct enc_cache *cache;
     json_t *state;
     long long seq;
+    int engine; /* ENGINE_VERSION for a new event; a stored event's own stamp on replay */
+    struct rules_options rules;
+    bool rules_ok;
     struct svc_errors *e;
     /* When set, a ruling may hand its result over as the text the handler wrote (owned by the
      * caller) and leave "result" out of its outcome: the write path stores the text as it is
@@ -328,6 +342,147 @@ static void state_rules(json_t *state, struct rules_options *o)
     json_decref(doc);
     svc_errors_free(&scratch);
     *o = rules.options;
+}
+
+/* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
+
+/* The rules in force, decoded once per event. */
+static const struct rules_options *rules_of(struct resolve_ctx *x)
+{
+    if (!x->rules_ok) {
+        state_rules(x->state, &x->rules);
+        x->rules_ok = true;
+    }
+    return &x->rules;
+}
+
+/* The fields that set a combatant's hit points to hp: under engine 2 with hp_states on, its
+ * hp_state too (d20 3.5 SRD: disabled at 0, dying below, dead at -10). */
+static json_t *hp_fields(struct resolve_ctx *x, long long hp)
+{
+    json_t *f = json_pack("{s:I}", "hp", hp);
+    const struct rules_options *o = rules_of(x);
+    if (x->engine >= 2 && o->hp_states != RULES_HP_STATES_NONE)
+        json_object_set_new(
+            f, "hp_state",
+            json_string(rules_hp_state_name(rules_hp_state_of(o, hp < INT32_MIN   ? INT32_MIN
+                                                                 : hp > INT32_MAX ? INT32_MAX
+                                                                                  : (int)hp))));
+    return f;
+}
+
+static enum rules_hp_state hp_state_of(struct resolve_ctx *x, json_t *c)
+{
+    long long hp = num(c, "hp");
+    return x->engine < 2 ? RULES_HP_UP
+                         : rules_hp_state_of(rules_of(x), hp < -1000000 ? -1000000 : (int)hp);
+}
+
+static bool flag(json_t *o, const char *k)
+{
+    return json_is_true(json_object_get(o, k));
+}
+
+/* A combatant's turn as the action economy keeps it (members written by turn_fields; an
+ * engine 1 turn's "attacked" counts as its standard action). */
+static void turn_decode(json_t *turn, struct rules_turn *t)
+{
+    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
+                             .move = flag(turn, "move"),
+                             .full_round = flag(turn, "full_round"),
+                             .moved = flag(turn, "moved"),
+                             .stepped = flag(turn, "stepped"),
+                             .free_facing = flag(turn, "free_facing")};
+}
+
+/* 004 Step One: a partial action in the surprise round; SRD: disabled, the same. */
+static void turn_limits(struct resolve_ctx *x, json_t *c, struct rules_turn_limits *lim)
+{
+    lim->partial = (flag(x->state, "started") && num(x->state, "round") == 0) ||
+                   hp_state_of(x, c) == RULES_HP_DISABLED;
+}
+
+/* The budget members of a turn: what was spent and what is left. */
+static json_t *turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    return json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:{s:b, s:b, s:b, s:b, s:b}}", "standard",
+                     t->standard, "move", t->move, "full_round", t->full_round, "moved", t->moved,
+                     "stepped", t->stepped, "free_facing", t->free_facing, "left", "standard",
+                     l.standard, "move", l.move, "full_round", l.full_round, "five_foot_step",
+                     l.five_foot_step, "free_facing", l.free_facing);
+}
+
+/* "a standard action, a move action, a 5-foot step" or "free actions only". */
+static void describe_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
+                          char *out, size_t cap)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    const char *parts[5];
+    int n = 0;
+    if (l.full_round)
+        parts[n++] = "a full-round action";
+    if (l.standard)
+        parts[n++] = "a standard action";
+    if (l.move)
+        parts[n++] = "a move action";
+    if (l.five_foot_step)
+        parts[n++] = "a 5-foot step";
+    if (l.free_facing)
+        parts[n++] = "a free facing change";
+    size_t used = (size_t)snprintf(out, cap, "%s", n ? "" : "free actions only");
+    for (int i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", parts[i]);
+}
+
+/* Spends action a from the actor's turn (engine 2, once combat has started). Returns the
+ * budget members to merge into its turn, or NULL after a refusal naming the rule and what
+ * is left. */
+static json_t *spend_action(struct resolve_ctx *x, json_t *actor, enum rules_action a)
+{
+    struct rules_turn t;
+    struct rules_turn_limits lim;
+    turn_decode(json_object_get(actor, "turn"), &t);
+    turn_limits(x, actor, &lim);
+    struct rules_turn_refusal why;
+    if (rules_turn_spend(&t, &lim, a, &why) != RULES_TURN_OK) {
+        char left[160];
+        describe_left(&t, &lim, left, sizeof left);
+        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
+                       rules_action_name(a), why.message, why.rule, left);
+        return NULL;
+    }
+    return turn_fields(&t, &lim);
+}
+
+/* Merges the turn budget into the actor's turn in the outcome's effects (an action may set its
+ * turn already: moved, ran), or adds an effect that does. */
+static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
+{
+    json_t *effects = json_object_get(outcome, "effects");
+    const char *id = str(actor, "id");
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *fields = json_object_get(ef, "fields");
+        json_t *turn = json_object_get(fields, "turn");
+        if (strcmp(str(ef, "target"), id) == 0 && json_is_object(turn)) {
+            json_object_update(turn, budget);
+            json_decref(budget);
+            return;
+        }
+    }
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (!json_is_object(turn)) {
+        json_decref(turn);
+        turn = json_object();
+    }
+    json_object_update(turn, budget);
+    json_decref(budget);
+    json_array_append_new(effects, effect_set(id, json_pack("{s:o}", "turn", turn)));
 }
 
 /* Validates a combatant object (ptr names it) against the state: every member known and in
@@ -596,8 +751,13 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     json_decref(merged);
     if (!ok)
         return NULL;
-    return outcome(json_pack("{s:s}", "updated", id),
-                   json_pack("[o]", effect_set(id, json_deep_copy(fields))));
+    json_t *set = json_deep_copy(fields);
+    if (x->engine >= 2 && json_is_integer(json_object_get(fields, "hp"))) {
+        json_t *hf = hp_fields(x, num(fields, "hp"));
+        json_object_update(set, hf);
+        json_decref(hf);
+    }
+    return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
 }
 
 static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
@@ -763,7 +923,9 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
     json_t *turn_v = json_object_get(s, "turn");
     long long round = num(s, "round");
     long long t = json_is_integer(turn_v) ? json_integer_value(turn_v) : -1;
-    for (size_t guard = 0; guard <= 2 * n + 2; guard++) {
+    json_t *skipped = json_array();
+    bool found = false;
+    for (size_t guard = 0; guard <= 2 * n + 2 && !found; guard++) {
         t++;
         if (t >= (long long)n) {
             t = 0;
@@ -772,10 +934,28 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_t *probe =
             json_pack("{s:I, s:O}", "round", round, "aware", json_object_get(s, "aware"));
         json_object_set(probe, "order", json_object_get(s, "order"));
-        bool ok = acts(probe, (size_t)t);
+        found = acts(probe, (size_t)t);
         json_decref(probe);
-        if (ok)
-            break;
+        /* Engine 2: a dying or dead combatant's turn is skipped (d20 3.5 SRD: a dying
+         * character "is unconscious and can take no actions"). */
+        json_t *c =
+            found && x->engine >= 2
+                ? find(s, json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t)),
+                       NULL)
+                : NULL;
+        if (c != NULL && !rules_hp_acts(hp_state_of(x, c))) {
+            found = false;
+            if (json_array_size(skipped) < n)
+                json_array_append_new(skipped,
+                                      json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+                                                rules_hp_state_name(hp_state_of(x, c))));
+        }
+    }
+    if (!found && x->engine >= 2) {
+        json_decref(skipped);
+        svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
+                       RULES_HP_SOURCE);
+        return NULL;
     }
     const char *id = json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t));
     json_t *effects = json_array();
@@ -812,7 +992,16 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
             json_decref(conds);
             conds = conditions_with(tmp, "flat_footed", false);
             json_decref(tmp);
-            json_object_set_new(fields, "turn", json_object());
+            if (x->engine >= 2) {
+                /* A fresh turn, with what it may spend: a partial action in the surprise
+                 * round (004 Step One) or while disabled. */
+                struct rules_turn fresh = {0};
+                struct rules_turn_limits lim = {.partial = round == 0 ||
+                                                           hp_state_of(x, c) == RULES_HP_DISABLED};
+                json_object_set_new(fields, "turn", turn_fields(&fresh, &lim));
+            } else {
+                json_object_set_new(fields, "turn", json_object());
+            }
         }
         if (!json_equal(conds, json_object_get(c, "conditions")))
             json_object_set(fields, "conditions", conds);
@@ -825,12 +1014,50 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         else
             json_decref(fields);
     }
-    return outcome(json_pack("{s:I, s:s, s:o, s:s}", "round", round, "turn_of", id, "ended", ended,
-                             "rule",
-                             "004 The Combat Round: initiative order, then the highest again; "
-                             "effects end just before the count they began on; 004 Flat-Footed "
-                             "ends with one's first turn"),
-                   effects);
+    json_t *result =
+        json_pack("{s:I, s:s, s:o, s:s}", "round", round, "turn_of", id, "ended", ended, "rule",
+                  "004 The Combat Round: initiative order, then the highest again; "
+                  "effects end just before the count they began on; 004 Flat-Footed "
+                  "ends with one's first turn");
+    if (x->engine >= 2)
+        json_object_set_new(result, "skipped", skipped);
+    else
+        json_decref(skipped);
+    return outcome(result, effects);
+}
+
+/* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
+ * hp event). Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past
+ * your full normal hit point total"). */
+static json_t *resolve_hp(struct resolve_ctx *x, json_t *in)
+{
+    if (x->engine < 2) {
+        svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
+        return NULL;
+    }
+    json_t *target = find(x->state, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    long long before = num(target, "hp"), max = num(target, "max_hp");
+    long long after = json_object_get(in, "set") ? num(in, "set") : before + num(in, "change");
+    bool capped = after > max && after > before;
+    if (capped)
+        after = before > max ? before : max;
+    if (after < -100000)
+        after = -100000;
+    json_t *fields = hp_fields(x, after);
+    json_t *result =
+        json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", str(target, "id"), "hp_before", before,
+                  "hp", after, "capped_at_max", capped, "rule",
+                  "hit points changed from outside the fight by the encounter's owner; "
+                  "healing stops at max_hp (d20 3.5 SRD, Healing)");
+    if (json_object_get(fields, "hp_state"))
+        json_object_set(result, "hp_state", json_object_get(fields, "hp_state"));
+    if (json_object_get(in, "reason"))
+        json_object_set(result, "reason", json_object_get(in, "reason"));
+    return outcome(result, json_pack("[o]", effect_set(str(target, "id"), fields)));
 }
 
 /* The combatant acting must be the one whose turn it is, once combat has started. */
@@ -924,6 +1151,36 @@ static bool reaches(json_t *state, json_t *actor, json_t *target)
     return rules_threatens_creature(&o, &a, &t);
 }
 
+/* Engine 2: the open reaction of `by` to `mover`'s last move (set by action_move), or NULL.
+ * *at gets its index in the state's reactions. */
+static json_t *open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "mover"), mover) == 0 && strcmp(str(r, "by"), by) == 0) {
+            *at = i;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Attacks of opportunity a combatant may make a round: one (004 Making an Attack of
+ * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
+ * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000 Combat Reflexes only adds flank
+ * attacks without penalty). */
+static long long aoo_allowed(json_t *c)
+{
+    long long dex = json_object_get(c, "dex") ? num(c, "dex") : 10;
+    long long bonus = dex >= 10 ? (dex - 10) / 2 : 0;
+    return flag(c, "combat_reflexes") ? 1 + bonus : 1;
+}
+
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at);
+
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
@@ -932,6 +1189,41 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
+    bool is_aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
+     * before any other event, and strikes the mover in the square it was leaving (004
+     * Provoking an Attack of Opportunity by Moving). */
+    json_t *reaction = NULL;
+    size_t reaction_at = 0;
+    json_t *where = NULL; /* the target where the attack finds it */
+    if (x->engine >= 2 && is_aoo) {
+        reaction = open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
+        if (reaction == NULL) {
+            svc_errors_add(x->e, "/kind",
+                           "'%s' provoked no attack of opportunity from '%s': one answers a move "
+                           "that provoked it, before any other event (004 Attacks of "
+                           "Opportunity)",
+                           str(target, "id"), str(actor, "id"));
+            return NULL;
+        }
+        where = json_copy(target);
+        json_object_set(where, "x", json_object_get(reaction, "x"));
+        json_object_set(where, "y", json_object_get(reaction, "y"));
+        if (json_is_integer(json_object_get(reaction, "facing")))
+            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        target = where;
+    }
+    json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
+    json_decref(where);
+    return out;
+}
+
+/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
+ * stood in the square it was leaving, and the reaction it answers). */
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at)
+{
+    json_t *s = x->state;
     json_t *attacks = json_object_get(actor, "attacks");
     json_t *atk = NULL;
     const char *name = str(in, "attack");
@@ -966,8 +1258,21 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                            "opportunity (004 Flat-Footed)");
             return NULL;
         }
-        if (num(actor, "aoo_round") == num(s, "round") && json_object_get(actor, "aoo_round") &&
-            !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+        if (x->engine >= 2) {
+            long long made =
+                json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
+                    ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
+                    : 0;
+            if (made >= aoo_allowed(actor)) {
+                svc_errors_add(x->e, "/kind",
+                               "'%s' has made its %lld attack%s of opportunity this round (004 "
+                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                               str(actor, "id"), made, made == 1 ? "" : "s");
+                return NULL;
+            }
+        } else if (num(actor, "aoo_round") == num(s, "round") &&
+                   json_object_get(actor, "aoo_round") &&
+                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
             svc_errors_add(x->e, "/kind",
                            "one attack of opportunity a round (004 Making an "
                            "Attack of Opportunity)");
@@ -1004,8 +1309,8 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *c;
     json_array_foreach(combatants(s), i, c)
     {
-        if (c != actor && c != target && strcmp(str(c, "side"), str(actor, "side")) == 0 &&
-            !is_down(c)) {
+        if (c != actor && strcmp(str(c, "id"), str(target, "id")) != 0 &&
+            strcmp(str(c, "side"), str(actor, "side")) == 0 && !is_down(c)) {
             json_t *p = placement(c);
             json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
             json_array_append_new(allies, p);
@@ -1024,14 +1329,43 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (!ruled_attack(x, body, &ans, &facts))
         return NULL;
     json_t *effects = json_array();
+    long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
     if (facts.to_defender)
+        json_array_append_new(effects, effect_set(str(target, "id"), hp_fields(x, hp_after)));
+    if (aoo && x->engine >= 2) {
+        long long made =
+            json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
+                ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
+                : 0;
         json_array_append_new(
-            effects, effect_set(str(target, "id"),
-                                json_pack("{s:I}", "hp", num(target, "hp") - facts.dealt)));
-    if (aoo)
+            effects,
+            effect_set(str(actor, "id"), json_pack("{s:I, s:I}", "aoo_round", num(s, "round"),
+                                                   "aoo_made", made + 1)));
+        /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
+         * stops in the square it was leaving, and the reactions to later steps go with it. */
+        bool stopped = !rules_hp_acts(
+            rules_hp_state_of(rules_of(x), hp_after < -1000000 ? -1000000 : (int)hp_after));
+        json_t *left = json_array();
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(s, "reactions"), k, r)
+        {
+            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                         num(r, "step") > num(reaction, "step");
+            if (k != reaction_at && !later)
+                json_array_append(left, r);
+        }
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", left)));
+        if (stopped)
+            json_array_append_new(
+                effects, effect_set(str(target, "id"),
+                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
+                                              json_object_get(target, "y"))));
+    } else if (aoo) {
         json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
                                                                               num(s, "round"))));
-    else
+    } else
         json_array_append_new(
             effects,
             effect_set(
@@ -1098,7 +1432,31 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     /* 001 Run: flat-footed until the start of its next turn, unless it has Runner. */
     if (strcmp(mode, "run") == 0 && !json_is_true(json_object_get(actor, "runner")))
         json_object_set_new(fields, "conditions", conditions_with(actor, "flat_footed", true));
-    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+    json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
+    if (x->engine >= 2) {
+        /* Each attack of opportunity the move provoked (004 Provoking an Attack of Opportunity
+         * by Moving, under the start_square option, withdraw's primary target excluded by the
+         * ruling) is open until the next event: the enemy may answer it then, striking the
+         * mover in the square it was leaving. */
+        json_t *open = json_array();
+        size_t i;
+        json_t *a;
+        json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
+        {
+            json_t *leaving = json_object_get(a, "leaving");
+            json_array_append_new(
+                open,
+                json_pack("{s:s, s:O, s:I, s:O, s:O, s:O}", "mover", str(actor, "id"), "by",
+                          json_object_get(a, "creature"), "step", num(a, "step"), "x",
+                          json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"),
+                          "facing",
+                          json_object_get(a, "mover_facing") ? json_object_get(a, "mover_facing")
+                                                             : json_null()));
+        }
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+    }
+    return outcome(ans, effects);
 }
 
 static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
@@ -1153,7 +1511,7 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *ans = ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall", false);
     if (ans == NULL)
         return NULL;
-    json_t *fields = json_pack("{s:I}", "hp", num(actor, "hp") - num(ans, "damage"));
+    json_t *fields = hp_fields(x, num(actor, "hp") - num(ans, "damage"));
     size_t i;
     json_t *cv;
     json_array_foreach(json_object_get(ans, "conditions"), i, cv)
@@ -1164,10 +1522,12 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 
+static json_t *resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
+
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
-    static const char *const types[] = {"attack", "move", "five_foot_step", "facing",
-                                        "forced", "fall", "condition",      NULL};
+    static const char *const types[] = {"attack", "move",      "five_foot_step", "facing", "forced",
+                                        "fall",   "condition", "stand_up",       NULL};
     static const char *const known[] = {"type",
                                         "actor",
                                         "target",
@@ -1210,9 +1570,61 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     if (!check_turn(x, actor_id, aoo || type == 4 || type == 5))
         return NULL;
     if (type != 4 && type != 5 && is_down(actor)) {
-        svc_errors_add(x->e, "/actor", "is unconscious or helpless");
+        enum rules_hp_state hs = hp_state_of(x, actor);
+        if (!rules_hp_acts(hs))
+            svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
+                           rules_hp_state_name(hs), num(actor, "hp"), RULES_HP_SOURCE);
+        else
+            svc_errors_add(x->e, "/actor", "is unconscious or helpless");
         return NULL;
     }
+    if (type == 7 && x->engine < 2) {
+        svc_errors_add(x->e, "/type", "stand_up is ruled from engine 2 on");
+        return NULL;
+    }
+    if (type == 7 && !has_condition(actor, "prone")) {
+        svc_errors_add(x->e, "/actor", "is not prone");
+        return NULL;
+    }
+    /* Engine 2: the action economy, once initiative has been rolled. Attacks of opportunity
+     * are reactions, and forced movement, falls and conditions happen to a creature: none of
+     * them spends the actor's turn. */
+    json_t *budget = NULL;
+    if (x->engine >= 2 && flag(x->state, "started") && !aoo && type != 4 && type != 5 &&
+        type != 6) {
+        static const char *const modes[] = {"move",     "double_move", "run", "charge",
+                                            "withdraw", "crawl",       NULL};
+        static const enum rules_action by_mode[] = {RULES_ACTION_MOVE,     RULES_ACTION_DOUBLE_MOVE,
+                                                    RULES_ACTION_RUN,      RULES_ACTION_CHARGE,
+                                                    RULES_ACTION_WITHDRAW, RULES_ACTION_CRAWL};
+        enum rules_action a = RULES_ACTION_ATTACK;
+        if (type == 1) {
+            int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
+            if (m < 0)
+                return NULL;
+            a = by_mode[m];
+        } else if (type == 2) {
+            a = RULES_ACTION_FIVE_FOOT_STEP;
+        } else if (type == 3) {
+            a = RULES_ACTION_FACING;
+        } else if (type == 7) {
+            a = RULES_ACTION_STAND_UP;
+        }
+        if ((budget = spend_action(x, actor, a)) == NULL)
+            return NULL;
+    }
+    json_t *out = resolve_action_kind(x, in, actor, type);
+    if (budget != NULL && out != NULL)
+        stamp_turn(out, actor, budget);
+    else
+        json_decref(budget);
+    return out;
+}
+
+/* The action of `type` (resolve_action's types) by actor, once its turn and budget allow it. */
+static json_t *resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type)
+{
+    const char *actor_id = str(actor, "id");
     switch (type) {
     case 0: {
         const char *t = NULL;
@@ -1288,6 +1700,17 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                  "004: effects that last a number of rounds end just before the "
                                  "same initiative count that they began on"),
                        json_pack("[o]", effect_set(str(target, "id"), fields)));
+    }
+    case 7: {
+        /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
+         * and the prone check come first, in resolve_action). */
+        return outcome(
+            json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
+                      "001 Part of a Move Action: standing up from Prone takes a move "
+                      "action"),
+            json_pack("[o]",
+                      effect_set(actor_id, json_pack("{s:o}", "conditions",
+                                                     conditions_with(actor, "prone", false)))));
     }
     default:
         return NULL;
@@ -1365,6 +1788,19 @@ static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
                 }
             }
         }
+    } else if (strcmp(kind, "hp") == 0) {
+        static const char *const known[] = {"target", "change", "set", "reason", NULL};
+        codec_reject_unknown(in, "", known, e);
+        long long v = 0;
+        codec_get_string(in, "", "target", true, 64, &s, e);
+        bool change = codec_get_int(in, "", "change", false, -100000, 100000, &v, e);
+        bool set = codec_get_int(in, "", "set", false, -100000, 100000, &v, e);
+        if (change == set && json_object_get(in, "change") == NULL &&
+            json_object_get(in, "set") == NULL)
+            svc_errors_add(e, "", "give change (damage below 0, healing above) or set");
+        else if (json_object_get(in, "change") != NULL && json_object_get(in, "set") != NULL)
+            svc_errors_add(e, "/set", "give change or set, not both");
+        codec_get_string(in, "", "reason", false, 200, &s, e);
     } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0) {
         if (json_object_size(in) > 0)
             svc_errors_add(e, "", "takes no members");
@@ -1374,15 +1810,27 @@ static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
     return json_array_size(e->list) == before;
 }
 
+static json_t *resolve_hp(struct resolve_ctx *x, json_t *in);
+
 /* Resolves an event of `kind` against state (the state before it), after checking its input
  * (check_input). With result_text, the result may come back as text there instead of in the
  * outcome (resolve_ctx). */
 static json_t *resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
-                       const char *kind, json_t *in, long long seq, struct svc_errors *e,
-                       char **result_text)
+                       const char *kind, json_t *in, long long seq, int engine,
+                       struct svc_errors *e, char **result_text)
 {
-    struct resolve_ctx x = {
-        .req = req, .cache = cache, .state = state, .seq = seq, .e = e, .result_text = result_text};
+    struct resolve_ctx x = {.req = req,
+                            .cache = cache,
+                            .state = state,
+                            .seq = seq,
+                            .engine = engine,
+                            .e = e,
+                            .result_text = result_text};
+    if (engine < 1 || engine > ENGINE_VERSION) {
+        svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
+                       ENGINE_VERSION);
+        return NULL;
+    }
     if (!check_input(kind, in, e))
         return NULL;
     if (json_is_true(json_object_get(state, "revealed"))) {
@@ -1391,22 +1839,34 @@ static json_t *resolve(const struct svc_request *req, struct enc_cache *cache, j
                        "longer secret");
         return NULL;
     }
+    json_t *out = NULL;
     if (strcmp(kind, "revealed") == 0)
-        return resolve_reveal(&x);
-    if (strcmp(kind, "combatant_added") == 0)
-        return resolve_add(&x, in);
-    if (strcmp(kind, "combatant_updated") == 0)
-        return resolve_update(&x, in);
-    if (strcmp(kind, "combatant_removed") == 0)
-        return resolve_remove(&x, in);
-    if (strcmp(kind, "initiative") == 0)
-        return resolve_initiative(&x, in);
-    if (strcmp(kind, "next_turn") == 0)
-        return resolve_next_turn(&x, in);
-    if (strcmp(kind, "action") == 0)
-        return resolve_action(&x, in);
-    svc_errors_add(e, "", "unknown event kind '%s'", kind);
-    return NULL;
+        out = resolve_reveal(&x);
+    else if (strcmp(kind, "combatant_added") == 0)
+        out = resolve_add(&x, in);
+    else if (strcmp(kind, "combatant_updated") == 0)
+        out = resolve_update(&x, in);
+    else if (strcmp(kind, "combatant_removed") == 0)
+        out = resolve_remove(&x, in);
+    else if (strcmp(kind, "initiative") == 0)
+        out = resolve_initiative(&x, in);
+    else if (strcmp(kind, "next_turn") == 0)
+        out = resolve_next_turn(&x, in);
+    else if (strcmp(kind, "action") == 0)
+        out = resolve_action(&x, in);
+    else if (strcmp(kind, "hp") == 0)
+        out = resolve_hp(&x, in);
+    else
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    /* Engine 2: the reactions a move left open last only until the next event that is not one
+     * of them (an attack of opportunity consumes its own). */
+    bool answers = strcmp(kind, "action") == 0 && strcmp(str(in, "type"), "attack") == 0 &&
+                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    if (out != NULL && engine >= 2 && !answers &&
+        json_array_size(json_object_get(state, "reactions")) > 0)
+        json_array_insert_new(json_object_get(out, "effects"), 0,
+                              effect_set("encounter", json_pack("{s:[]}", "reactions")));
+    return out;
 }
 
 /* ---- HTTP plumbing: auth, versions, replays ---- */
@@ -1543,6 +2003,8 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         struct jw w;
         jw_init(&w, rn + 512);
         jw_object_begin(&w);
+        JW_KEY(&w, "engine");
+        jw_int(&w, ENGINE_VERSION);
         JW_KEY(&w, "input");
         jw_json(&w, in);
         JW_KEY(&w, "result");
@@ -1768,7 +2230,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         goto out;
     int64_t seq = enc.version + 1, current = 0;
     struct enc_cache cache = {0};
-    ev = resolve(req, &cache, state, kind, in, seq, &e, &result_text);
+    ev = resolve(req, &cache, state, kind, in, seq, ENGINE_VERSION, &e, &result_text);
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
@@ -2040,8 +2502,8 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     if (minted)
         auth_sha256(token, strlen(token), hash);
     json_t *effects = json_pack("[{s:s, s:O}]", "op", "init", "state", state);
-    payload = json_pack("{s:O, s:{s:s}, s:o}", "input", body, "result", "created", id, "effects",
-                        effects);
+    payload = json_pack("{s:i, s:O, s:{s:s}, s:o}", "engine", ENGINE_VERSION, "input", body,
+                        "result", "created", id, "effects", effects);
     answer = json_pack("{s:s, s:i, s:O}", "id", id, "version", 1, "state", state);
     if (minted)
         json_object_set_new(answer, "token", json_string(token));
@@ -2213,6 +2675,13 @@ void svc_handle_encounter_action(const struct svc_request *req, struct svc_respo
         write_event(req, res, "action", body, 200);
 }
 
+void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "hp", body, 200); /* check_input checks its members */
+}
+
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res)
 {
     write_event(req, res, "revealed", json_object(), 200);
@@ -2342,6 +2811,46 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
     respond_with_etag(res, 200, doc, version);
 }
 
+/* The engine an event was ruled under: its payload's stamp, 1 for events from before stamps. */
+static int engine_of(json_t *payload)
+{
+    json_t *v = json_object_get(payload, "engine");
+    if (v == NULL)
+        return 1;
+    return json_is_integer(v) && json_integer_value(v) >= 1 &&
+                   json_integer_value(v) <= ENGINE_VERSION
+               ? (int)json_integer_value(v)
+               : -1;
+}
+
+/* Whether a stored ruling still holds: every member it has is in the fresh ruling with the
+ * same value (arrays item by item, of the same length). A member an answer gained since the
+ * event was stored does not break it; a changed or lost one does. */
+static bool ruling_holds(json_t *stored, json_t *fresh)
+{
+    if (json_is_object(stored)) {
+        if (!json_is_object(fresh))
+            return false;
+        const char *k;
+        json_t *v;
+        json_object_foreach(stored, k, v)
+        {
+            if (!ruling_holds(v, json_object_get(fresh, k)))
+                return false;
+        }
+        return true;
+    }
+    if (json_is_array(stored)) {
+        if (!json_is_array(fresh) || json_array_size(stored) != json_array_size(fresh))
+            return false;
+        for (size_t i = 0; i < json_array_size(stored); i++)
+            if (!ruling_holds(json_array_get(stored, i), json_array_get(fresh, i)))
+                return false;
+        return true;
+    }
+    return json_equal(stored, fresh);
+}
+
 struct verify_acc {
     const struct svc_request *req;
     struct enc_cache cache;
@@ -2364,12 +2873,12 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
     if (strcmp(kind, "created") != 0) {
         struct svc_errors e;
         svc_errors_init(&e);
-        json_t *again =
-            resolve(a->req, &a->cache, a->state, kind, json_object_get(p, "input"), seq, &e, NULL);
+        json_t *again = resolve(a->req, &a->cache, a->state, kind, json_object_get(p, "input"), seq,
+                                engine_of(p), &e, NULL);
         const char *why = NULL;
         if (again == NULL)
             why = "the event no longer resolves against the state before it";
-        else if (!json_equal(json_object_get(again, "result"), json_object_get(p, "result")))
+        else if (!ruling_holds(json_object_get(p, "result"), json_object_get(again, "result")))
             why = "the ruling differs";
         else if (!json_equal(json_object_get(again, "effects"), json_object_get(p, "effects")))
             why = "the effects differ";
@@ -2453,7 +2962,7 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
 static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_errors *e)
 {
     static const char *const ekeys[] = {"seq", "kind", "payload", NULL};
-    static const char *const pkeys[] = {"input", "result", "effects", NULL};
+    static const char *const pkeys[] = {"input", "result", "effects", "engine", NULL};
     size_t before = json_array_size(e->list);
     if (!codec_expect_object(ev, p, e))
         return NULL;
@@ -2481,7 +2990,9 @@ static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_
         svc_errors_add(e, pp, "is required");
     else if (codec_expect_object(payload, pp, e)) {
         codec_reject_unknown(payload, pp, pkeys, e);
-        for (int k = 0; pkeys[k]; k++)
+        long long engine = 1;
+        codec_get_int(payload, pp, "engine", false, 1, ENGINE_VERSION, &engine, e);
+        for (int k = 0; k < 3; k++) /* input, result, effects */
             if (json_object_get(payload, pkeys[k]) == NULL) {
                 char kp[CODEC_PTR_MAX];
                 codec_pointer(kp, pp, pkeys[k]);
@@ -2512,11 +3023,18 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
     json_t *state = initial_state(req, json_object_get(payload, "input"), ip, given, e);
     if (state == NULL)
         return NULL;
+    /* An encounter created before an option existed echoes the rules without it: the same
+     * rules, as long as every option it lists has the value create gives it now. */
+    json_t *given_rules = json_object_get(given, "rules");
+    if (given_rules != NULL && ruling_holds(given_rules, json_object_get(state, "rules")))
+        json_object_set(state, "rules", given_rules);
     json_t *result = json_object_get(payload, "result");
     const char *old_id = json_string_value(json_object_get(result, "created"));
     json_t *rebuilt = json_pack("{s:O, s:{s:s}, s:[{s:s, s:o}]}", "input",
                                 json_object_get(payload, "input"), "result", "created",
                                 old_id ? old_id : "", "effects", "op", "init", "state", state);
+    if (json_object_get(payload, "engine") != NULL)
+        json_object_set(rebuilt, "engine", json_object_get(payload, "engine"));
     if (old_id == NULL || json_object_size(result) != 1) {
         char rp[CODEC_PTR_MAX];
         snprintf(rp, sizeof rp, "%s/payload/result", p);
@@ -2594,14 +3112,14 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             struct svc_errors re;
             svc_errors_init(&re);
             json_t *again = resolve(req, &cache, state, kind, json_object_get(payload, "input"),
-                                    (long long)i + 1, &re, NULL);
+                                    (long long)i + 1, engine_of(payload), &re, NULL);
             char ip[80];
             snprintf(ip, sizeof ip, "%s/payload/input", p);
             errors_under(&re, ip, &e);
             svc_errors_free(&re);
             if (again != NULL && !svc_errors_any(&e)) {
-                const char *differs = !json_equal(json_object_get(again, "result"),
-                                                  json_object_get(payload, "result"))
+                const char *differs = !ruling_holds(json_object_get(payload, "result"),
+                                                    json_object_get(again, "result"))
                                           ? "result"
                                       : !json_equal(json_object_get(again, "effects"),
                                                     json_object_get(payload, "effects"))

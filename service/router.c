@@ -45,6 +45,7 @@ static const struct svc_route routes[] = {
     {"GET", "/v1/encounters/{id}/state", svc_handle_encounter_state, SVC_BODY_IGNORED},
     {"POST", "/v1/encounters/{id}/verify", svc_handle_encounter_verify, SVC_BODY_NONE},
     {"POST", "/v1/encounters/{id}/reveal", svc_handle_encounter_reveal, SVC_BODY_NONE},
+    {"POST", "/v1/encounters/{id}/hp", svc_handle_encounter_hp, SVC_BODY_JSON},
     {"GET", "/v1/encounters/{id}/export", svc_handle_encounter_export, SVC_BODY_IGNORED},
 };
 

@@ -221,6 +221,7 @@ int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, st
 json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
                                int64_t *at_out, int64_t *version);
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);
 /* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
  * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are

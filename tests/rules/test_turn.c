@@ -1,0 +1,144 @@
+/* The action economy (rules/turn.h) and hit point states (rules/hp.h), each test citing the
+ * sentence it pins. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "hp.h"
+#include "options.h"
+#include "turn.h"
+
+static const struct rules_turn_limits normal = {.partial = false};
+static const struct rules_turn_limits partial = {.partial = true};
+
+static int spend(struct rules_turn *t, const struct rules_turn_limits *lim, enum rules_action a)
+{
+    struct rules_turn_refusal why = {0};
+    return rules_turn_spend(t, lim, a, &why);
+}
+
+/* 004/001: one standard and one move action a turn. The issue's goblin attacked, then made
+ * four 5-foot steps, a 30-ft move and a double move, all accepted. */
+Test(turn, an_attack_then_one_step_and_nothing_more_moves)
+{
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    struct rules_turn_refusal why = {0};
+    /* 001: "Creatures cannot take more than one of these sorts of 5-foot steps in a round." */
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP, &why),
+                 RULES_TURN_REFUSED);
+    cr_assert_str_eq(why.rule, "001 5-Foot Step");
+    /* 001: a 5-foot step only "in any round in which they don't perform any other kind of
+     * movement": after it, no move. */
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_MOVE, &why), RULES_TURN_REFUSED);
+    cr_assert_not_null(strstr(why.message, "5-foot step"));
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_DOUBLE_MOVE, &why), RULES_TURN_REFUSED);
+}
+
+Test(turn, a_move_and_a_standard_action_but_not_two_of_either)
+{
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    struct rules_turn_refusal why = {0};
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_ATTACK, &why), RULES_TURN_REFUSED);
+    cr_assert_str_eq(why.rule, "001 Types of Movement; 004 The Combat Round");
+    struct rules_turn_left left;
+    rules_turn_left(&t, &normal, &left);
+    cr_assert(!left.standard && !left.move && !left.full_round && !left.five_foot_step);
+}
+
+/* 001 Double Move: "A double move allows a creature to move up to twice its listed speed"; it
+ * takes the whole turn, as 001 Run ("Type of Action: Full-Round Action") does. */
+Test(turn, a_double_move_or_a_run_takes_the_whole_turn)
+{
+    static const enum rules_action whole[] = {RULES_ACTION_DOUBLE_MOVE, RULES_ACTION_RUN,
+                                              RULES_ACTION_CHARGE, RULES_ACTION_FULL_ATTACK};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        struct rules_turn t = {0};
+        cr_assert_eq(spend(&t, &normal, whole[i]), RULES_TURN_OK, "%s",
+                     rules_action_name(whole[i]));
+        cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+        cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+        struct rules_turn after = {0};
+        cr_assert_eq(spend(&after, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
+        cr_assert_eq(spend(&after, &normal, whole[i]), RULES_TURN_REFUSED);
+    }
+    /* A full attack moves nobody, so the free 5-foot step is still there; a run is movement. */
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FULL_ATTACK), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    t = (struct rules_turn){0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_RUN), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_REFUSED);
+}
+
+/* 004 Step One: the aware "each take a partial action during the surprise round": the issue's
+ * combatant moved 40 ft, attacked twice and moved again. */
+Test(turn, the_surprise_round_allows_one_partial_action)
+{
+    struct rules_turn t = {0};
+    struct rules_turn_refusal why = {0};
+    cr_assert_eq(rules_turn_spend(&t, &partial, RULES_ACTION_DOUBLE_MOVE, &why),
+                 RULES_TURN_REFUSED);
+    cr_assert_str_eq(why.rule, "004 Step One (a partial action); d20 3.5 SRD, Disabled");
+    cr_assert_eq(spend(&t, &partial, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert_eq(rules_turn_spend(&t, &partial, RULES_ACTION_ATTACK, &why), RULES_TURN_REFUSED);
+    cr_assert_not_null(strstr(why.message, "partial"));
+    t = (struct rules_turn){0};
+    cr_assert_eq(spend(&t, &partial, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &partial, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    /* A free action is still free: the 5-foot step. */
+    cr_assert_eq(spend(&t, &partial, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+}
+
+/* 000 Changing Facing: "If you do not move during your turn, or if your movement is limited
+ * to a 5-foot step, you may change facing once ... as a free action"; otherwise a move action. */
+Test(turn, facing_is_free_once_without_movement_then_a_move_action)
+{
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FACING), RULES_TURN_OK);
+    cr_assert(t.free_facing && !t.move);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FACING), RULES_TURN_OK); /* the move action */
+    cr_assert(t.move);
+    struct rules_turn_refusal why = {0};
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_FACING, &why), RULES_TURN_REFUSED);
+    cr_assert_str_eq(why.rule, "000 Changing Facing");
+    t = (struct rules_turn){0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_FACING, &why), RULES_TURN_REFUSED);
+}
+
+/* 001 Withdraw: "you can't perform a 5-foot step during the same round in which you
+ * withdraw"; a standing up takes a move action but is no movement. */
+Test(turn, withdraw_is_a_standard_action_and_movement)
+{
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_WITHDRAW), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_REFUSED);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    t = (struct rules_turn){0};
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_STAND_UP), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_CRAWL), RULES_TURN_REFUSED);
+}
+
+/* d20 3.5 SRD, Injury and Death: "exactly 0 ... disabled", "between -1 and -9 inclusive ...
+ * dying", "-10 or lower ... dead". The issue's goblin at -9 hp took its turn and attacked. */
+Test(hp, states_follow_the_srd_thresholds_when_on)
+{
+    struct rules_options srd = {.hp_states = RULES_HP_STATES_SRD};
+    struct rules_options none = {.hp_states = RULES_HP_STATES_NONE};
+    cr_assert_eq(rules_hp_state_of(&srd, 1), RULES_HP_UP);
+    cr_assert_eq(rules_hp_state_of(&srd, 0), RULES_HP_DISABLED);
+    cr_assert_eq(rules_hp_state_of(&srd, -1), RULES_HP_DYING);
+    cr_assert_eq(rules_hp_state_of(&srd, -9), RULES_HP_DYING);
+    cr_assert_eq(rules_hp_state_of(&srd, -10), RULES_HP_DEAD);
+    cr_assert_eq(rules_hp_state_of(&none, -50), RULES_HP_UP);
+    cr_assert(!rules_hp_acts(RULES_HP_DYING) && !rules_hp_acts(RULES_HP_DEAD));
+    cr_assert(rules_hp_acts(RULES_HP_DISABLED) && rules_hp_threatens(RULES_HP_DISABLED));
+    cr_assert(!rules_hp_threatens(RULES_HP_DYING));
+    cr_assert_str_eq(rules_hp_state_name(RULES_HP_DYING), "dying");
+}

@@ -1,0 +1,337 @@
+/* The encounter referees the fight (engine 2): the action economy, the surprise round, hit
+ * point states, attacks of opportunity as answers to a provoking move, the hp event; and
+ * encounters stored before the engine stamp keep verifying. Each test plays what the referee
+ * issue's user saw accepted, and expects the refusal the rule gives. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(referee);
+
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    char path[160], headers[320];
+    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s",
+             e->token, e->version, body ? "Content-Type: application/json\r\n" : "");
+    struct http_response r;
+    http_request(&srv, method, path, headers, body, &r);
+    cr_assert_eq(r.status, status, "%s %s %s: %d %s", method, path, body ? body : "", r.status,
+                 r.body);
+    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
+    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
+        strcmp(method, "GET") != 0)
+        e->version = num(doc, "version");
+    http_response_free(&r);
+    return doc;
+}
+
+static void ok(struct enc *e, const char *suffix, const char *body)
+{
+    json_decref(call(e, "POST", suffix, body, 200));
+}
+
+/* A 422 whose detail holds `needle` (the rule it names). */
+static void refused(struct enc *e, const char *suffix, const char *body, const char *needle)
+{
+    json_t *doc = call(e, "POST", suffix, body, 422);
+    const char *detail = json_string_value(json_object_get(doc, "detail"));
+    cr_assert_not_null(strstr(detail, needle), "%s: %s", body, detail);
+    json_decref(doc);
+}
+
+static void create(struct enc *e, const char *body)
+{
+    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
+    e->version = num(doc, "version");
+    json_decref(doc);
+}
+
+static json_t *combatant(json_t *doc, const char *id)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(json_object_get(doc, "state"), "combatants"), i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+/* fighter (party) at 5,5 and goblin (monsters) at 6,5, adjacent; initiative: the goblin first
+ * (d20 14 + 1 against 10 + 1), and its turn begun. */
+static void skirmish(struct enc *e, const char *aware)
+{
+    create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{"
+                     "\"walk\":30},\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,"
+                     "\"dex\":13,\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,"
+                     "\"damage\":\"1d6\"}]}",
+                     201));
+    char body[96];
+    snprintf(body, sizeof body, "{\"results\":[10,1,14,1]%s}", aware);
+    ok(e, "/initiative", body);
+    json_t *doc = call(e, "POST", "/next-turn", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
+                     "goblin");
+    /* The state shows what the turn may still spend. */
+    json_t *left = json_object_get(json_object_get(combatant(doc, "goblin"), "turn"), "left");
+    cr_assert(json_is_true(json_object_get(left, aware[0] ? "standard" : "full_round")));
+    json_decref(doc);
+}
+
+/* The issue's goblin attacked, then made four 5-foot steps, a 30-ft move and a double move,
+ * each accepted. 004/001: one standard and one move action, or one full-round action; 001
+ * 5-Foot Step: one a round, and only in a round without other movement. */
+Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
+{
+    struct enc e;
+    skirmish(&e, "");
+    ok(&e, "/actions",
+       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}");
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
+            "the standard action of this turn is spent");
+    ok(&e, "/actions",
+       "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
+    refused(&e, "/actions",
+            "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
+            "one 5-foot step a round, and it was taken (001 5-Foot Step)");
+    refused(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
+            "allowed only in a round with no other movement (001 5-Foot Step); left this turn: "
+            "a move action");
+    refused(&e, "/actions",
+            "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,"
+            "\"y\":5}]}",
+            "a full-round action needs the whole turn");
+    /* A new turn, a new budget: a double move, then nothing but free actions. */
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/actions",
+       "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":"
+       "5},{\"x\":9,\"y\":5},{\"x\":10,\"y\":5},{\"x\":11,\"y\":5},{\"x\":11,\"y\":6},{\"x\":11,"
+       "\"y\":7},{\"x\":11,\"y\":8},{\"x\":11,\"y\":9}]}");
+    refused(&e, "/actions", "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}",
+            "000 Changing Facing");
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* 004 Step One: the aware "each take a partial action during the surprise round". The issue's
+ * combatant moved 40 ft, attacked twice and moved again. */
+Test(referee, the_surprise_round_is_one_partial_action)
+{
+    struct enc e;
+    skirmish(&e, ",\"aware\":[\"goblin\"]");
+    refused(&e, "/actions",
+            "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,"
+            "\"y\":5},{\"x\":8,\"y\":5}]}",
+            "004 Step One (a partial action)");
+    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":6}]}");
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
+            "only a partial action this turn");
+    /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
+     * initiative), now with a whole turn. */
+    json_t *doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(result, "round"), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
+    json_t *left = json_object_get(json_object_get(combatant(doc, "goblin"), "turn"), "left");
+    cr_assert(json_is_true(json_object_get(left, "full_round")));
+    json_decref(doc);
+    ok(&e, "/actions",
+       "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":"
+       "6},{\"x\":8,\"y\":6}]}");
+}
+
+/* d20 3.5 SRD, Injury and Death: dying at -1 to -9, dead at -10; a dying creature "can take no
+ * actions". The issue's goblin at -9 hp took its turn and attacked. */
+Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
+{
+    struct enc e;
+    skirmish(&e, "");
+    /* Damage from outside the fight, posted by the owner out of turn. */
+    json_t *doc = call(&e, "POST", "/hp",
+                       "{\"target\":\"goblin\",\"change\":-15,\"reason\":\"a falling rock\"}", 200);
+    json_t *g = combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
+    json_decref(doc);
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
+            "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
+    /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. */
+    ok(&e, "/next-turn", NULL);
+    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(result, "skipped"), 0), "id")),
+                     "goblin");
+    json_decref(doc);
+    /* Moving through a square beside it (5,6, which an able goblin threatens: see
+     * an_attack_of_opportunity_answers_the_move_that_provoked_it) provokes nothing: it
+     * threatens nobody. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,"
+               "\"y\":7}]}",
+               200);
+    cr_assert_eq(
+        json_array_size(json_object_get(json_object_get(json_object_get(doc, "event"), "result"),
+                                        "attacks_of_opportunity")),
+        0);
+    json_decref(doc);
+    /* Healing stops at max_hp, and the goblin is up again. */
+    doc = call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
+    g = combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), 6);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "up");
+    json_decref(doc);
+    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\"}", 422));
+    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
+}
+
+/* 004 Provoking an Attack of Opportunity by Moving: the attack strikes the mover in the square
+ * it was leaving. The issue's attack of opportunity was refused as out of reach (the move had
+ * been applied), and one against a creature that provoked nothing was accepted. */
+Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
+{
+    struct enc e;
+    skirmish(&e, "");
+    ok(&e, "/next-turn", NULL); /* the fighter's turn; the goblin is no longer flat-footed */
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/next-turn", NULL); /* round 2, the fighter's turn again */
+    /* Nothing provoked yet: refused. */
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+            "\"target\":\"fighter\",\"results\":[20,3]}",
+            "provoked no attack of opportunity from 'goblin'");
+    /* The fighter walks round the goblin's side (5,5 -> 5,6 -> 4,7): 004 does not count the
+     * starting square of a normal move as threatened, but leaving 5,6 provokes the goblin. */
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{"
+                       "\"x\":4,\"y\":7}]}",
+                       200);
+    cr_assert_eq(num(combatant(doc, "fighter"), "x"), 4);
+    json_decref(doc);
+    /* The goblin answers: the fighter is struck in 5,6, within reach though it now stands at
+     * 4,7, out of it. d20 20 hits; 1d6 rolls 3. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+               "\"target\":\"fighter\",\"results\":[20,3]}",
+               200);
+    cr_assert_eq(num(combatant(doc, "fighter"), "hp"), 17);
+    json_decref(doc);
+    /* Answered once: a second is refused (one per provoking move, and one a round). */
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+            "\"target\":\"fighter\",\"results\":[20,3]}",
+            "provoked no attack of opportunity");
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* An attack of opportunity that drops the mover stops its move in the square it was leaving,
+ * and the other reactions to later steps are gone. */
+Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
+{
+    struct enc e;
+    skirmish(&e, "");
+    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/next-turn", NULL);
+    ok(&e, "/actions",
+       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
+                       "\"goblin\",\"target\":\"fighter\",\"results\":[20,6]}",
+                       200);
+    json_t *f = combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), -4);
+    cr_assert_str_eq(json_string_value(json_object_get(f, "hp_state")), "dying");
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 6);
+    json_decref(doc);
+}
+
+/* 001 Part of a Move Action: standing up from prone takes a move action. */
+Test(referee, standing_up_takes_the_move_action)
+{
+    struct enc e;
+    skirmish(&e, "");
+    ok(&e, "/actions",
+       "{\"type\":\"condition\",\"actor\":\"goblin\",\"target\":\"goblin\",\"condition\":"
+       "\"prone\"}");
+    ok(&e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}");
+    refused(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}",
+            "the move action of this turn is spent");
+    refused(&e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}", "is not prone");
+}
+
+/* An encounter stored before events carried their engine (a fixture exported by the previous
+ * build) imports, verifies, and can be played on under engine 2. */
+Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
+{
+    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
+    cr_assert_not_null(f);
+    json_error_t err;
+    json_t *doc = json_loadf(f, 0, &err);
+    fclose(f);
+    cr_assert_not_null(doc, "%s", err.text);
+    json_t *first = json_object_get(json_array_get(json_object_get(doc, "events"), 0), "payload");
+    cr_assert_null(json_object_get(first, "engine"));
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc e = {.version = num(ans, "version")};
+    snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
+    cr_assert_eq(e.version, 20);
+    json_decref(ans);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
+    json_decref(v);
+    ok(&e, "/next-turn", NULL);
+    v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+    /* The new event carries its engine; the old ones still none. */
+    json_t *events = call(&e, "GET", "/events?after=19", NULL, 200);
+    json_t *p20 = json_object_get(json_array_get(json_object_get(events, "events"), 0), "payload");
+    json_t *p21 = json_object_get(json_array_get(json_object_get(events, "events"), 1), "payload");
+    cr_assert_null(json_object_get(p20, "engine"));
+    cr_assert_eq(num(p21, "engine"), 2);
+    json_decref(events);
+    json_decref(doc);
+}

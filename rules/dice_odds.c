@@ -74,6 +74,10 @@ static int die_pmf(const struct rules_dice_term *t, struct rules_dist *out)
 static int sum_of_dice(const struct rules_dist *f, int n, struct rules_odds_budget *b,
                        struct rules_dist *out)
 {
+    /* Refuse up front rather than after most of the work: step t costs t len x len. */
+    long long len = f->len, steps = (long long)n * (n - 1) / 2;
+    if (b->used + len * len * steps > b->limit)
+        return RULES_ODDS_ERR_TOO_EXPENSIVE;
     struct rules_dist acc = {0, 0, NULL};
     int rc = dist_alloc(&acc, f->min, f->len);
     if (rc != RULES_ODDS_OK)
@@ -298,5 +302,5 @@ double rules_dist_at_least(const struct rules_dist *d, int t)
     double s = 0.0;
     for (int i = d->len - 1; i >= 0 && d->min + i >= t; i--)
         s += d->p[i];
-    return s;
+    return s < 1.0 ? s : 1.0; /* the whole sum can pass 1 by a rounding error */
 }

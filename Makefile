@@ -28,6 +28,7 @@ test: deps
 bench: build
 	$(RELEASE)/bench/rules_bench
 	$(RELEASE)/bench/handler_bench
+	$(RELEASE)/bench/odds_bench
 	bench/movement.sh
 
 format:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "attack.h"
+#include "attack_ruling.h"
 #include "codec.h"
 #include "impact.h"
 #include "jsonw.h"
@@ -587,4 +588,39 @@ void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response
                               struct svc_attack_facts *f)
 {
     handle(req, res, true, f);
+}
+
+bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct svc_errors *e)
+{
+    struct attack_request req_state, *r = &req_state;
+    memset(r, 0, sizeof *r);
+    bool ok = decode(body, r, e);
+    if (ok) {
+        int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
+                                       r->cover, r->conceal, r->conceal_count, &out->ev);
+        if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR)
+            svc_errors_add(e, "/defender",
+                           "a spellcaster can't target anything in his rear area "
+                           "with a spell (000 Spellcasting)");
+        else if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER)
+            svc_errors_add(e, "/rules/options/size_table",
+                           "004's size table stops at Colossal: use size_table 001, or give the "
+                           "size part and size_included");
+        ok = rc == RULES_ATTACK_OK;
+    }
+    if (ok) {
+        out->rules = r->rules;
+        ac_kind(&out->ev, out->ac_kind, sizeof out->ac_kind);
+        out->attack_bonus = r->a.attack_bonus;
+        out->sneak_dice = r->a.sneak_dice;
+        out->has_damage = r->damage != NULL;
+        out->damage = r->damage_expr;
+        out->damage_reduction = r->damage_reduction;
+        out->has_cover_creature = r->has_cover_creature;
+        out->cover_ac = r->cover_ac;
+        out->cover_dex_dodge = r->cover_dex_dodge;
+        out->cover_applies_dex_dodge = r->cover_applies_dex_dodge;
+    }
+    free(r->allies);
+    return ok;
 }

@@ -252,6 +252,9 @@ struct svc_attack_facts {
 void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response *res,
                               struct svc_attack_facts *f);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
+/* Odds before rolling (odds_api.c, issue 23). */
+void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *res);
+void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *res);
 
 /* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be
  * reproduced) or "results" the caller rolled at the table, used in order. */

@@ -1,0 +1,456 @@
+/* POST /v1/dice/odds and POST /v1/attacks/odds (issue 23): the exact chance of every outcome,
+ * before anyone rolls (rules/odds.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attack_ruling.h"
+#include "codec.h"
+#include "jsonw.h"
+#include "odds.h"
+#include "svc.h"
+
+/* Multiply-adds one odds request may cost, times --budget-scale: about 0.2 s. 20d6kh10 needs
+ * 80,000, an attack with 5d6 sneak attack and a x2 critical a few thousand; 1000d20 about
+ * 2 x 10^8; 1000d1000 (5 x 10^11) is refused. */
+#define ODDS_BUDGET_WORK 200000000LL
+#define MAX_ATTACKS      10
+
+static struct rules_odds_budget budget_of(const struct svc_request *req)
+{
+    long long scale = 1;
+    if (req->ctx != NULL && req->ctx->config != NULL && req->ctx->config->budget_scale > 0)
+        scale = req->ctx->config->budget_scale;
+    return (struct rules_odds_budget){ODDS_BUDGET_WORK * scale, 0};
+}
+
+/* A number to 15 significant digits. The computation is good to about 1e-13 relative
+ * (rules/odds.h), so digits past the 15th would carry only its rounding, and 15 digits make
+ * 1/6 read 0.166666666666667 rather than 0.16666666666666669. */
+static void write_double(struct jw *w, double v)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%.15g", v);
+    jw_raw(w, buf, (size_t)n);
+}
+
+/* A probability (0..1) to 15 significant digits in write_double's form, without printf, which
+ * cost 0.3-0.4 us a number: a distribution writes two numbers a total, and the answer's time
+ * was mostly printf. Scaling by a power of ten may be an ulp off, so the 15th digit may differ
+ * from printf's by one (a relative 1e-14 at most), inside the computation's own error; values
+ * under 1e-280 go through printf. */
+static void write_probability(struct jw *w, double v)
+{
+    if (!(v > 1e-280 && v < 1.0)) {
+        write_double(w, v);
+        return;
+    }
+    int e = (int)floor(log10(v)); /* v = d.ddd x 10^e */
+    double scaled = v * pow(10.0, 14 - e);
+    unsigned long long m = (unsigned long long)llround(scaled);
+    if (m >= 1000000000000000ULL) /* rounded up to the next power of ten */
+        m /= 10, e++;
+    else if (m < 100000000000000ULL) /* log10 rounded the other way */
+        m = (unsigned long long)llround(scaled * 10.0), e--;
+    char digits[16];
+    for (int i = 14; i >= 0; i--, m /= 10)
+        digits[i] = (char)('0' + m % 10);
+    int len = 15;
+    while (len > 1 && digits[len - 1] == '0')
+        len--;
+    char buf[40];
+    int n = 0;
+    if (e >= -4) { /* 0.000ddd, as %g writes it */
+        buf[n++] = '0', buf[n++] = '.';
+        for (int z = 0; z < -e - 1; z++)
+            buf[n++] = '0';
+        memcpy(buf + n, digits, (size_t)len);
+        n += len;
+    } else { /* d.ddde-XX */
+        buf[n++] = digits[0];
+        if (len > 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, digits + 1, (size_t)len - 1);
+            n += len - 1;
+        }
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "e-%02d", -e);
+    }
+    jw_raw(w, buf, (size_t)n);
+}
+
+/* [{"total", "p", "at_least"}] for every total with a chance, at_least summed from the top. */
+static void write_distribution(struct jw *w, const struct rules_dist *d)
+{
+    double *at_least = malloc((size_t)d->len * sizeof *at_least);
+    double run = 0.0;
+    for (int i = d->len - 1; i >= 0; i--) {
+        run += d->p[i];
+        if (at_least != NULL)
+            at_least[i] = run < 1.0 ? run : 1.0; /* rounding can pass 1 by an ulp or two */
+    }
+    jw_array_begin(w);
+    for (int i = 0; i < d->len; i++) {
+        if (d->p[i] == 0.0)
+            continue;
+        jw_object_begin(w);
+        JW_KEY(w, "total");
+        jw_int(w, d->min + i);
+        JW_KEY(w, "p");
+        write_probability(w, d->p[i]);
+        JW_KEY(w, "at_least");
+        write_probability(w, at_least != NULL ? at_least[i] : rules_dist_at_least(d, d->min + i));
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    free(at_least);
+}
+
+static void write_summary(struct jw *w, const struct rules_dist *d)
+{
+    JW_KEY(w, "min");
+    jw_int(w, d->min);
+    JW_KEY(w, "max");
+    jw_int(w, d->min + d->len - 1);
+    JW_KEY(w, "mean");
+    write_double(w, rules_dist_mean(d));
+    JW_KEY(w, "sd");
+    write_double(w, rules_dist_sd(d));
+    JW_KEY(w, "distribution");
+    write_distribution(w, d);
+}
+
+/* Answers 422 too-expensive or 500 for a failed odds computation. */
+static void respond_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b)
+{
+    if (rc == RULES_ODDS_ERR_TOO_EXPENSIVE)
+        svc_problem_too_expensive(res, "odds_work", b->limit, b->used);
+    else
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+}
+
+static void respond_writer(struct svc_response *res, struct jw *w)
+{
+    size_t len = 0;
+    char *text = jw_finish(w, &len);
+    svc_respond_owned(res, 200, "application/json", text, len);
+}
+
+void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"expression", NULL};
+    json_t *body;
+    struct svc_errors e;
+    const char *text = NULL;
+    struct rules_dice_expr expr;
+    struct rules_dist d = {0, 0, NULL};
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
+    if (codec_get_string(body, "", "expression", true, RULES_DICE_MAX_EXPRESSION, &text, &e)) {
+        size_t at = 0;
+        int rc = rules_dice_parse(text, &expr, &at);
+        if (rc != RULES_DICE_OK)
+            svc_errors_add(&e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    struct rules_odds_budget b = budget_of(req);
+    int rc = rules_dist_of_expr(&expr, &b, &d);
+    if (rc != RULES_ODDS_OK) {
+        respond_failure(res, rc, &b);
+        goto out;
+    }
+    int likeliest = 0;
+    for (int i = 1; i < d.len; i++)
+        likeliest = d.p[i] > d.p[likeliest] ? i : likeliest;
+    char explain[RULES_DICE_MAX_EXPRESSION + 160];
+    snprintf(explain, sizeof explain,
+             "%s: %d to %d, mean %.2f, sd %.2f; the likeliest total is %d "
+             "(%.1f%%).",
+             text, d.min, d.min + d.len - 1, rules_dist_mean(&d), rules_dist_sd(&d),
+             d.min + likeliest, 100.0 * d.p[likeliest]);
+    struct jw w;
+    jw_init(&w, 4096);
+    jw_object_begin(&w);
+    JW_KEY(&w, "expression");
+    jw_string(&w, text);
+    JW_KEY(&w, "probabilities");
+    jw_string(&w, "double");
+    write_summary(&w, &d);
+    JW_KEY(&w, "explain");
+    jw_string(&w, explain);
+    jw_object_end(&w);
+    respond_writer(res, &w);
+out:
+    rules_dist_free(&d);
+    svc_errors_free(&e);
+    json_decref(body);
+}
+
+/* The members of an attack-odds request beyond /resolve's: read here, then removed from a
+ * shallow copy so that the shared decoder sees exactly /resolve's request. */
+struct odds_extras {
+    int hp; /* 0: not given */
+    int attacks[MAX_ATTACKS];
+    int attack_count;
+};
+
+static json_t *take_extras(json_t *body, struct odds_extras *x, struct svc_errors *e)
+{
+    json_t *copy = json_copy(body);
+    if (copy == NULL)
+        return NULL;
+    json_t *list = NULL;
+    if (codec_get_array(body, "", "attacks", false, MAX_ATTACKS, &list, e)) {
+        if (json_array_size(list) == 0)
+            svc_errors_add(e, "/attacks", "list at least one attack bonus (e.g. [6, 1])");
+        size_t i;
+        json_t *item;
+        json_array_foreach(list, i, item)
+        {
+            if (!json_is_integer(item) || json_integer_value(item) < -100 ||
+                json_integer_value(item) > 100) {
+                char ptr[CODEC_PTR_MAX];
+                snprintf(ptr, sizeof ptr, "/attacks/%zu", i);
+                svc_errors_add(e, ptr, "must be an attack bonus from -100 to 100");
+            } else {
+                x->attacks[x->attack_count++] = (int)json_integer_value(item);
+            }
+        }
+    }
+    json_object_del(copy, "attacks");
+    json_t *def = json_object_get(body, "defender");
+    if (json_is_object(def) && json_object_get(def, "hp") != NULL) {
+        long long hp = 0;
+        if (codec_get_int(def, "/defender", "hp", false, 1, 1000000, &hp, e))
+            x->hp = (int)hp;
+        json_t *dcopy = json_copy(def);
+        json_object_del(dcopy, "hp");
+        json_object_set_new(copy, "defender", dcopy);
+    }
+    return copy;
+}
+
+/* The rules-level input for one attack with `bonus` in place of the attacker's own. */
+static struct rules_attack_odds_in odds_input(const struct svc_attack_ruling *r, int bonus)
+{
+    const struct rules_attack_eval *ev = &r->ev;
+    return (struct rules_attack_odds_in){
+        .attack_total = ev->attack_total - r->attack_bonus + bonus,
+        .target_number = ev->target_number,
+        .cover = ev->cover,
+        .target_without_cover = ev->target_without_cover,
+        .has_cover_creature = r->has_cover_creature,
+        .cover_ac = r->cover_ac,
+        .cover_dex_dodge = r->cover_dex_dodge,
+        .cover_applies_dex_dodge = r->cover_applies_dex_dodge,
+        .miss_chance = ev->miss_chance,
+        .damage = r->has_damage ? &r->damage : NULL,
+        .sneak_dice = ev->sneak_attack ? r->sneak_dice : 0,
+        .damage_reduction = r->damage_reduction,
+        /* The hook for critical hits: the rules object has no option for them yet (they come
+         * with the encounter engine's attack roll), so none, as /resolve rules today. */
+        .crit = {.threat_min = RULES_CRIT_NONE},
+    };
+}
+
+/* The chances of one attack, as members of the object being written. */
+static void write_chances(struct jw *w, const struct rules_attack_odds *o)
+{
+    JW_KEY(w, "hit");
+    write_probability(w, o->hit);
+    JW_KEY(w, "concealment_miss");
+    write_probability(w, o->concealment_miss);
+    JW_KEY(w, "lands");
+    write_probability(w, o->lands);
+    JW_KEY(w, "cover_struck");
+    write_probability(w, o->cover_struck);
+    JW_KEY(w, "cover_creature");
+    write_probability(w, o->cover_creature);
+    /* null until the rules in force have critical hits (rules_crit is ready for them). */
+    JW_KEY(w, "critical");
+    jw_null(w);
+}
+
+static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
+                         const struct rules_attack_odds *o, int hp)
+{
+    JW_KEY(w, "damage");
+    if (!r->has_damage) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin(w);
+    JW_KEY(w, "damage_reduction");
+    jw_int(w, r->damage_reduction);
+    JW_KEY(w, "expected");
+    write_double(w, o->expected_damage);
+    JW_KEY(w, "expected_on_landing");
+    write_double(w, o->expected_on_landing);
+    if (hp > 0) {
+        JW_KEY(w, "drop_chance");
+        write_probability(w, rules_dist_at_least(&o->damage, hp));
+    }
+    write_summary(w, &o->damage);
+    jw_object_end(w);
+}
+
+/* "Lands 55% of the time for 7.5 average damage; 30% to drop the defender (12 hp)." */
+static void explain_attack(char *buf, size_t len, const struct svc_attack_ruling *r,
+                           const struct rules_attack_odds *o, int hp, const struct rules_dist *full,
+                           int attack_count, double full_expected)
+{
+    int need = r->ev.target_number - r->ev.attack_total;
+    size_t n = (size_t)snprintf(buf, len, "Lands %.0f%% of the time (needs %d on the d20%s)",
+                                100.0 * o->lands, need,
+                                r->ev.miss_chance ? ", then the concealment miss chance" : "");
+    if (r->has_damage && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " for %.1f average damage", o->expected_on_landing);
+    if (r->has_damage && hp > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "; %.0f%% to drop the defender (%d hp)",
+                              100.0 * rules_dist_at_least(&o->damage, hp), hp);
+    if (full != NULL && r->has_damage && n < len) {
+        n += (size_t)snprintf(buf + n, len - n,
+                              ". The full attack (%d attacks) deals %.1f on average", attack_count,
+                              full_expected);
+        if (hp > 0 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "; %.0f%% to drop it this turn",
+                                  100.0 * rules_dist_at_least(full, hp));
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, ".");
+}
+
+void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "attacker",       "defender",    "allies",
+                                        "cover", "cover_creature", "concealment", "attacks",
+                                        "seed",  "results",        NULL};
+    json_t *body, *plain = NULL;
+    struct svc_errors e;
+    struct odds_extras x = {0};
+    struct svc_attack_ruling *r = malloc(sizeof *r);
+    struct rules_attack_odds one = {0}, each[MAX_ATTACKS];
+    struct rules_dist full = {0, 0, NULL};
+    int computed = 0;
+    if (!svc_decode_begin(req, res, known, &body, &e))
+        goto out;
+    if (json_object_get(body, "seed") || json_object_get(body, "results"))
+        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+                       "this operation rolls no dice; use /v1/attacks/resolve");
+    plain = take_extras(body, &x, &e);
+    if (r == NULL || plain == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
+    }
+    if (!svc_attack_rule_request(plain, r, &e) || svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    struct rules_odds_budget b = budget_of(req);
+    struct rules_attack_odds_in in = odds_input(r, r->attack_bonus);
+    int rc = rules_attack_odds(&in, &b, &one);
+    /* A full attack: each attack's damage, then their sum (damage reduction applies to each). */
+    double full_expected = 0.0;
+    if (rc == RULES_ODDS_OK && x.attack_count > 0) {
+        full = (struct rules_dist){0, 1, malloc(sizeof(double))};
+        rc = full.p != NULL ? RULES_ODDS_OK : RULES_ODDS_ERR_NOMEM;
+        if (rc == RULES_ODDS_OK)
+            full.p[0] = 1.0;
+        for (; rc == RULES_ODDS_OK && computed < x.attack_count; computed++) {
+            in = odds_input(r, x.attacks[computed]);
+            rc = rules_attack_odds(&in, &b, &each[computed]);
+            struct rules_dist next = {0, 0, NULL};
+            if (rc == RULES_ODDS_OK)
+                rc = rules_dist_convolve(&full, &each[computed].damage, &b, &next);
+            rules_dist_free(&full);
+            full = next;
+            full_expected += each[computed].expected_damage;
+        }
+    }
+    if (rc != RULES_ODDS_OK) {
+        respond_failure(res, rc, &b);
+        goto out;
+    }
+    char explain[512];
+    explain_attack(explain, sizeof explain, r, &one, x.hp, x.attack_count ? &full : NULL,
+                   x.attack_count, full_expected);
+
+    struct jw w;
+    jw_init(&w, 4096);
+    jw_object_begin(&w);
+    JW_KEY(&w, "rules");
+    svc_write_rules(&w, &r->rules);
+    JW_KEY(&w, "attack_total");
+    jw_int(&w, r->ev.attack_total);
+    JW_KEY(&w, "target_number");
+    jw_int(&w, r->ev.target_number);
+    JW_KEY(&w, "ac_kind");
+    jw_string(&w, r->ac_kind);
+    JW_KEY(&w, "modifiers");
+    jw_array_begin(&w);
+    for (int i = 0; i < r->ev.mod_count; i++)
+        svc_write_modifier(&w, &r->ev.mods[i]);
+    jw_array_end(&w);
+    JW_KEY(&w, "probabilities");
+    jw_string(&w, "double");
+    write_chances(&w, &one);
+    JW_KEY(&w, "sneak_attack");
+    jw_object_begin(&w);
+    JW_KEY(&w, "eligible");
+    jw_bool(&w, r->ev.sneak_attack);
+    JW_KEY(&w, "dice");
+    jw_int(&w, r->ev.sneak_attack ? r->sneak_dice : 0);
+    JW_KEY(&w, "chance");
+    write_probability(&w, one.sneak_attack);
+    jw_object_end(&w);
+    write_damage(&w, r, &one, x.hp);
+    if (x.attack_count > 0) {
+        JW_KEY(&w, "full_attack");
+        jw_object_begin(&w);
+        JW_KEY(&w, "attacks");
+        jw_array_begin(&w);
+        for (int i = 0; i < x.attack_count; i++) {
+            jw_object_begin(&w);
+            JW_KEY(&w, "attack_bonus");
+            jw_int(&w, x.attacks[i]);
+            JW_KEY(&w, "attack_total");
+            jw_int(&w, r->ev.attack_total - r->attack_bonus + x.attacks[i]);
+            write_chances(&w, &each[i]);
+            JW_KEY(&w, "expected_damage");
+            write_double(&w, each[i].expected_damage);
+            jw_object_end(&w);
+        }
+        jw_array_end(&w);
+        JW_KEY(&w, "damage");
+        if (!r->has_damage) {
+            jw_null(&w);
+        } else {
+            jw_object_begin(&w);
+            JW_KEY(&w, "expected");
+            write_double(&w, full_expected);
+            if (x.hp > 0) {
+                JW_KEY(&w, "drop_chance");
+                write_probability(&w, rules_dist_at_least(&full, x.hp));
+            }
+            write_summary(&w, &full);
+            jw_object_end(&w);
+        }
+        jw_object_end(&w);
+    }
+    JW_KEY(&w, "explain");
+    jw_string(&w, explain);
+    jw_object_end(&w);
+    respond_writer(res, &w);
+out:
+    for (int i = 0; i < computed; i++)
+        rules_dist_free(&each[i].damage);
+    rules_dist_free(&one.damage);
+    rules_dist_free(&full);
+    svc_errors_free(&e);
+    free(r);
+    json_decref(plain);
+    json_decref(body);
+}

@@ -296,7 +296,9 @@ int main(int argc, char **argv)
     struct enc r;
     enc_setup(c, &r);
     double t0 = now_s();
-    while (r.version < REPLAY_EVENTS) {
+    /* One event past the replayed ones: the state at the latest version is served as stored,
+     * so ?at=REPLAY_EVENTS must fold the log. */
+    while (r.version < REPLAY_EVENTS + 1) {
         char action[96];
         snprintf(action, sizeof action, "{\"type\":\"facing\",\"actor\":\"a\",\"facing\":%lld}",
                  r.version % 8);

@@ -930,15 +930,29 @@ Test(movement, searches_stop_at_their_work_budget)
     cr_assert_eq(rules_move_reach(&q, false, &r), RULES_MOVE_OK);
     cr_assert_eq(rules_reach_count(r), count);
     rules_reach_free(r);
-    /* The route sets up the whole map: 60 x 60 squares, 2 parities. */
-    struct rules_step steps[200];
-    struct rules_route_goal g = {.x = 0, .y = 0, .creature = -1};
-    int cost = 0;
-    work = (struct rules_work){.limit = 7200 + 10};
+    rules_map_free(&map);
+    /* The route sets up the map in tiles of 32 x 32 squares (the map padded by one square on
+     * each side), 2 parities each, as its search first looks into them: from (40, 40) to
+     * (10, 10) on a 200 x 200 map, the four tiles of the corner, then one unit a state
+     * expanded. A budget one short stops it on its last expansion. */
+    map = open_map(200, 200);
+    m = mover_at(40, 40, 60);
     q.work = &work;
+    struct rules_step steps[200];
+    struct rules_route_goal g = {.x = 10, .y = 10, .creature = -1};
+    int cost = 0;
+    work = (struct rules_work){.limit = 100};
     cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), RULES_MOVE_TOO_EXPENSIVE - 1);
-    cr_assert_eq(work.used, 7200 + 11);
+    cr_assert_eq(work.used, 2048); /* refused on its first tile */
     work = (struct rules_work){0};
+    cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), 30);
+    long long used = work.used;
+    cr_assert_gt(used, 4 * 2048);
+    cr_assert_lt(used, 4 * 2048 + 200, "%lld", used);
+    work = (struct rules_work){.limit = used - 1};
+    cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), RULES_MOVE_TOO_EXPENSIVE - 1);
+    cr_assert_eq(work.used, used);
+    work = (struct rules_work){.limit = used};
     cr_assert_eq(rules_move_route(&q, &g, steps, 200, &cost), 30);
     rules_map_free(&map);
 }

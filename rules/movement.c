@@ -1,4 +1,5 @@
 #include "movement.h"
+#include "movement_internal.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -202,38 +203,12 @@ int rules_run_check_dc(int n)
     return 30 + 2 * n; /* 001 Run: "DC 30 ... increases by +2 for each check ... previously" */
 }
 
-/* ---- the search context ---- */
-
-#define UNREACHED UINT32_MAX
-#define MAX_FOOT  2304 /* 48 x 48: titanic-three-plus */
-
-struct ctx {
-    const struct rules_move_query *q;
-    const struct rules_options *o;
-    const struct rules_map *map;
-    const struct rules_mover *m;
-    bool hex;
-    int ndirs;
-    int side;         /* mover's footprint side on squares */
-    bool facing_cost; /* 000 facing: moving into flank or rear costs double */
-    int budget[RULES_MOVE_TYPES];
-    int max_budget;
-    int impeded_cost; /* the full round of a double move */
-    /* the window of the map the search may touch */
-    int wx0, wy0, ww, wh;
-    int32_t *occ;         /* per window square: creature index + 1, or 0 */
-    uint32_t *info;       /* per window square: CI_* bits */
-    ptrdiff_t off[8];     /* square grid: the window index step of each direction */
-    unsigned speed_types; /* movement types with a budget */
-    int type_budget[1u << RULES_MOVE_TYPES]; /* the largest budget among a set of types */
-    uint32_t *thr_off; /* CSR: enemies threatening each window square (eligible to attack) */
-    int32_t *thr_idx;
-};
+/* ---- the search context (struct ctx: movement_internal.h) ---- */
 
 static const int sq_dirs[8][2] = {{0, -1}, {1, -1}, {1, 0},  {1, 1},
                                   {0, 1},  {-1, 1}, {-1, 0}, {-1, -1}};
 
-static const int (*dirs_of(const struct ctx *c))[2]
+const int (*dirs_of(const struct ctx *c))[2]
 {
     return c->hex ? rules_hex_dirs : sq_dirs;
 }
@@ -287,7 +262,7 @@ static int footprint(const struct ctx *c, int x, int y, int *fx, int *fy)
 }
 
 /* Charges n units of work to the query's budget; false once it is spent. */
-static bool charge(const struct rules_move_query *q, long long n)
+bool charge(const struct rules_move_query *q, long long n)
 {
     if (q->work == NULL)
         return true;
@@ -305,7 +280,7 @@ static bool eligible_attacker(const struct rules_move_query *q, int i)
     return q->no_attack == NULL || !q->no_attack[i];
 }
 
-static void ctx_free(struct ctx *c)
+void ctx_free(struct ctx *c)
 {
     free(c->info);
     c->info = NULL;
@@ -363,13 +338,10 @@ static void set_budgets(struct ctx *c, bool unlimited)
     }
 }
 
-static uint32_t terrain_info(const struct ctx *c, size_t mi);
-static uint32_t creature_info(const struct ctx *c, int k);
-
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map), the occupancy of every
  * creature and the squares each eligible enemy threatens there. */
-static int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
-                    bool unlimited, bool threats)
+int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
+             bool unlimited, bool threats)
 {
     *c = (struct ctx){.q = q, .o = q->o, .map = q->map, .m = q->mover};
     c->hex = q->o->grid == RULES_GRID_HEX;
@@ -562,37 +534,8 @@ static unsigned terrain_types(uint8_t t)
     }
 }
 
-struct step_eval {
-    int cost_front; /* the price facing the way of the step (or with no facing) */
-    int cost_back;  /* the price keeping a facing that puts the square in flank or rear */
-    unsigned why;
-    uint32_t bad;   /* violations that do not depend on the budget */
-    unsigned types; /* movement types with a speed that may enter */
-    bool diagonal;
-    bool impeded;
-};
-
-#define BIT(v) (1u << (v))
-
-/* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
- * (000's alternating rule). Budget checks are the caller's: they depend on the type. */
-/* What a square holds for this mover, as CI_* bits (computed once per window square). */
-#define CI_TYPES   0x1Fu /* movement types the terrain admits */
-#define CI_BLOCKED 0x20u
-#define CI_DIFF    0x40u
-#define CI_SQUEEZE 0x80u
-#define CI_IMP     0x100u
-#define CI_HAZ     0x200u
-#define CI_CONC    0x400u
-#define CI_GAP     0x800u  /* narrower than the mover can squeeze through */
-#define CI_ENEMY   0x1000u /* an enemy it may not pass */
-#define CI_OCC     0x2000u /* a creature it may not end on */
-#define CI_OVER    0x4000u /* a creature it steps over */
-#define CI_SOLID   0x8000u /* blocked, with corners that cannot be cut */
-#define CI_OFFMAP  0x10000u
-
 /* The bits of map square mi that depend on the terrain and the mover's size. */
-static uint32_t terrain_info(const struct ctx *c, size_t mi)
+uint32_t terrain_info(const struct ctx *c, size_t mi)
 {
     const struct rules_map *map = c->map;
     uint8_t t = map->terrain[mi];
@@ -624,7 +567,7 @@ static uint32_t terrain_info(const struct ctx *c, size_t mi)
 }
 
 /* The bits creature k puts on its squares for this mover. */
-static uint32_t creature_info(const struct ctx *c, int k)
+uint32_t creature_info(const struct ctx *c, int k)
 {
     const struct rules_map_creature *mc = &c->q->creatures[k];
     if (steps_over(c, k))
@@ -648,8 +591,8 @@ static uint32_t cell_info(const struct ctx *c, int x, int y)
 
 /* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
  * (000's alternating rule). Budget checks are the caller's: they depend on the type. */
-static void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, int step,
-                      struct step_eval *e)
+void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, int step,
+               struct step_eval *e)
 {
     enum rules_move_mode mode = c->q->mode;
     *e = (struct step_eval){0};
@@ -758,7 +701,7 @@ static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
 }
 
 /* True when the mover may end with its space at (x, y). */
-static bool end_ok(const struct ctx *c, int x, int y)
+bool end_ok(const struct ctx *c, int x, int y)
 {
     if (c->side == 1 && !c->hex)
         return !(cell_info(c, x, y) & CI_OCC);
@@ -1237,17 +1180,6 @@ static uint8_t classify(const struct ctx *c, uint32_t ci)
     return (uint8_t)(types | cls << 5 | (ci & CI_SOLID ? SC_SOLID : 0));
 }
 
-/* 0xFF never classifies a square (a corner that cannot be cut is blocked, class 0): the
- * route marks squares not yet classified with it and classifies them when first read. */
-#define SC_UNKNOWN 0xFFu
-
-static uint8_t sc_at(const struct search *s, size_t i)
-{
-    if (s->sc[i] == SC_UNKNOWN)
-        s->sc[i] = classify(&s->c, s->c.info[i]);
-    return s->sc[i];
-}
-
 static int step_classes(struct search *s)
 {
     const struct ctx *c = &s->c;
@@ -1656,186 +1588,7 @@ void rules_reach_free(struct rules_reach *r)
     free(r);
 }
 
-/* ---- route: A* over (square, parity), facing the way of each step ---- */
-
-static int cheb_gap(const struct rules_body *a, const struct rules_body *b)
-{
-    int gx = rules_span_gap(a->x, a->side, b->x, b->side);
-    int gy = rules_span_gap(a->y, a->side, b->y, b->side);
-    return gx > gy ? gx : gy;
-}
-
-static int hex_len(int dq, int dr)
-{
-    int a = dq < 0 ? -dq : dq, b = dr < 0 ? -dr : dr, s = dq + dr < 0 ? -(dq + dr) : dq + dr;
-    int m = a > b ? a : b;
-    return m > s ? m : s;
-}
-
-/* An admissible estimate, in 5-ft units: every step costs at least 5 ft and moves one square
- * (one hex) at most. */
-static int heuristic(const struct ctx *c, const struct rules_route_goal *g, int x, int y)
-{
-    if (g->creature < 0) {
-        if (c->hex)
-            return hex_len(g->x - x, g->y - y);
-        int dx = g->x - x < 0 ? x - g->x : g->x - x, dy = g->y - y < 0 ? y - g->y : g->y - y;
-        return dx > dy ? dx : dy;
-    }
-    if (c->hex)
-        return 0;
-    struct rules_body b = c->m->c.body;
-    b.x = x, b.y = y;
-    int gap = cheb_gap(&b, &c->q->creatures[g->creature].c.body) - c->m->c.reach_ft / 5;
-    return gap > 0 ? gap : 0;
-}
-
-static bool at_goal(const struct ctx *c, const struct rules_route_goal *g, int x, int y)
-{
-    if (g->creature < 0)
-        return x == g->x && y == g->y && end_ok(c, x, y);
-    if (!end_ok(c, x, y))
-        return false;
-    struct rules_creature me = c->m->c;
-    me.body.x = x, me.body.y = y;
-    return rules_threatens_creature(c->o, &me, &c->q->creatures[g->creature].c);
-}
-
-int rules_move_route(const struct rules_move_query *q, const struct rules_route_goal *goal,
-                     struct rules_step *steps, int max, int *cost_ft)
-{
-    struct search s = {0};
-    *cost_ft = 0;
-    if (ctx_init(&s.c, q, 0, 0, q->map->width, q->map->height, true, false) != 0)
-        return RULES_MOVE_ERR_NOMEM - 1;
-    struct ctx *c = &s.c;
-    s.nf = 1;
-    s.np = !c->hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 2 : 1;
-    s.cells = (size_t)c->ww * (size_t)c->wh;
-    s.states = s.cells * (size_t)s.np;
-    struct queue qu = {0};
-    int result = -1;
-    if (!charge(q, (long long)s.states)) { /* its tables, as a reach layer (add_layer) */
-        ctx_free(c);
-        return RULES_MOVE_TOO_EXPENSIVE - 1;
-    }
-    uint32_t *g = malloc(s.states * sizeof *g);
-    int32_t *pred = malloc(s.states * sizeof *pred);
-    uint8_t *closed = calloc(s.states, 1);
-    bool fast =
-        c->side == 1 && !c->hex && q->mode != RULES_MODE_WITHDRAW && q->mode != RULES_MODE_STEP;
-    if (fast && (s.sc = malloc(s.cells)) != NULL)
-        memset(s.sc, SC_UNKNOWN, s.cells);
-    if (g == NULL || pred == NULL || closed == NULL || (fast && s.sc == NULL) ||
-        queue_init(&qu, c->impeded_cost / 5 + 16) != 0) {
-        result = RULES_MOVE_ERR_NOMEM - 1;
-        goto out;
-    }
-    memset(g, 0xff, s.states * sizeof *g);
-    const struct rules_body *b = &q->mover->c.body;
-    s.start = state_of(&s, wcell(c, b->x, b->y), 0, 0);
-    if (at_goal(c, goal, b->x, b->y)) {
-        result = 0;
-        goto out;
-    }
-    g[s.start] = 0;
-    pred[s.start] = -1;
-    if (queue_push(&qu, (uint32_t)heuristic(c, goal, b->x, b->y), s.start) != 0) {
-        result = RULES_MOVE_ERR_NOMEM - 1;
-        goto out;
-    }
-    const int(*dirs)[2] = dirs_of(c);
-    uint32_t key, st, found = UNREACHED;
-    while (queue_pop(&qu, &key, &st)) {
-        (void)key;
-        if (closed[st])
-            continue; /* the heuristic is consistent: the first visit is the cheapest */
-        closed[st] = 1;
-        if (!charge(q, 1)) {
-            result = RULES_MOVE_TOO_EXPENSIVE - 1;
-            goto out;
-        }
-        int x, y, f, p;
-        state_pos(&s, st, &x, &y, &f, &p);
-        if (st != s.start && at_goal(c, goal, x, y)) {
-            found = st;
-            break;
-        }
-        for (int d = 0; d < c->ndirs; d++) {
-            int tx = x + dirs[d][0], ty = y + dirs[d][1];
-            if (!in_window(c, tx, ty))
-                continue;
-            struct step_eval e = {0};
-            bool inner = x > 0 && y > 0 && x + 1 < c->map->width && y + 1 < c->map->height && fast;
-            int fs = 0;
-            if (inner) {
-                /* One byte a square (step_classes), as in the reach search. */
-                size_t cell0 = st / (uint32_t)s.np;
-                unsigned k = sc_at(&s, (size_t)((ptrdiff_t)cell0 + c->off[d]));
-                unsigned cls = (k >> 5) & 3u;
-                if (cls == 0)
-                    continue;
-                if (d & 1) { /* odd directions are the diagonals */
-                    size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
-                    size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
-                    if ((sc_at(&s, c1) | sc_at(&s, c2)) & SC_SOLID)
-                        continue;
-                    e.diagonal = true;
-                }
-                if (cls != 3) {
-                    e.cost_front = (e.diagonal && s.np > 1 && p ? 10 : 5) * (int)cls;
-                    e.types = k & CI_TYPES;
-                    fs = 1;
-                }
-            }
-            if (fs == 0) {
-                /* Impeded squares take a full round each on a long route: eval_step accepts
-                 * them only as a double move's first step, so that refusal is lifted. */
-                eval_step(c, x, y, dirs[d][0], dirs[d][1], p, st == s.start ? 0 : 1, &e);
-                if (e.impeded)
-                    e.bad &= ~BIT(RULES_MV_IMPEDED);
-            }
-            if (e.bad || e.types == 0)
-                continue;
-            int np = s.np > 1 && e.diagonal ? p ^ 1 : p;
-            uint32_t ns = state_of(&s, wcell(c, tx, ty), 0, np);
-            uint32_t nd = g[st] + (uint32_t)e.cost_front;
-            if (nd >= g[ns])
-                continue;
-            g[ns] = nd;
-            pred[ns] = (int32_t)st;
-            if (queue_push(&qu, nd / 5 + (uint32_t)heuristic(c, goal, tx, ty), ns) != 0) {
-                result = RULES_MOVE_ERR_NOMEM - 1;
-                goto out;
-            }
-        }
-    }
-    if (found == UNREACHED)
-        goto out;
-    int n = 0;
-    for (uint32_t v = found; v != s.start; v = (uint32_t)pred[v])
-        n++;
-    if (n > max) {
-        result = -1;
-        goto out;
-    }
-    int i = n;
-    for (uint32_t v = found; v != s.start; v = (uint32_t)pred[v]) {
-        int x, y, f, p;
-        state_pos(&s, v, &x, &y, &f, &p);
-        steps[--i] = (struct rules_step){.x = x, .y = y, .facing = -1};
-    }
-    *cost_ft = (int)g[found];
-    result = n;
-out:
-    free(g);
-    free(pred);
-    free(closed);
-    free(s.sc);
-    queue_free(&qu);
-    ctx_free(c);
-    return result;
-}
+/* ---- route: rules/route.c ---- */
 
 /* ---- forced movement (001 Forced Movement, Push, Pull, Slide, Forced Movement In 3-D) ---- */
 

@@ -37,6 +37,10 @@ struct rules_options {
     /* RULES.md 8: 001 gives medium load/armor's -5 ft only "if your base move is above 20
      * feet"; this is the penalty at 20 ft or less (0 reads the text literally). */
     int slow_medium_penalty_ft;
+    /* Where the documents are silent: 004 says combatants "can score critical hits" but gives
+     * no rule for them. On: the d20 3.5 SRD's (Combat: Automatic Misses and Hits; Combat:
+     * Critical Hits), rules/attack_roll.h. Off: the d20 against the target number alone. */
+    bool critical_hits;
 };
 
 enum rules_option_status {

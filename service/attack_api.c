@@ -448,6 +448,13 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_int(w, ev->cover_bonus);
     JW_KEY(w, "reflex_bonus");
     jw_int(w, rules_cover_reflex(ev->cover));
+    const char *footnote = rules_cover_reflex_footnote(ev->cover);
+    if (footnote != NULL) {
+        JW_KEY(w, "reflex_footnote");
+        jw_string(w, footnote);
+        JW_KEY(w, "reflex_footnote_source");
+        jw_string(w, RULES_SRC_COVER_FOOTNOTE);
+    }
     JW_KEY(w, "target_without_cover");
     jw_int(w, ev->target_without_cover);
     jw_object_end(w);

@@ -161,3 +161,38 @@ Test(attack_api, contradictions_are_422_naming_the_field)
         json_decref(doc);
     }
 }
+
+/* 002 Table: Cover: nine-tenths is "+10 | +4 1", footnote 1: "Half damage if save is failed;
+ * no damage if successful." The answer reports it on the cover and on its modifier row. */
+Test(attack_api, nine_tenths_cover_reports_its_reflex_footnote)
+{
+    const char *body = "{\"attacker\":{\"x\":5,\"y\":2,\"attack\":\"ranged\",\"attack_bonus\":0},"
+                       "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"cover\":\"nine_tenths\"}";
+    json_t *doc = post("/v1/attacks/modifiers", body, 200);
+    json_t *cover = json_object_get(doc, "cover");
+    cr_assert_eq(num(cover, "bonus"), 10);
+    cr_assert_eq(num(cover, "reflex_bonus"), 4);
+    cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote")),
+                     "Half damage if save is failed; no damage if successful.");
+    cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote_source")),
+                     "002 Table: Cover, footnote 1");
+    bool row = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(doc, "modifiers"), i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "source")),
+                   "002 Table: Cover, footnote 1") == 0)
+            row = num(m, "value") == 10 &&
+                  strstr(json_string_value(json_object_get(m, "reason")), "half damage") != NULL;
+    }
+    cr_assert(row, "the +10 row carries the footnote");
+    json_decref(doc);
+    /* Other degrees have no footnote. */
+    doc = post("/v1/attacks/modifiers",
+               "{\"attacker\":{\"x\":5,\"y\":2,\"attack\":\"ranged\",\"attack_bonus\":0},"
+               "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"cover\":\"three_quarters\"}",
+               200);
+    cr_assert_null(json_object_get(json_object_get(doc, "cover"), "reflex_footnote"));
+    json_decref(doc);
+}

@@ -15,6 +15,14 @@ int rules_cover_reflex(enum rules_cover c)
     return bonus[c];
 }
 
+const char *rules_cover_reflex_footnote(enum rules_cover c)
+{
+    /* Nine-tenths: "+4 1", footnote 1: "Half damage if save is failed; no damage if
+     * successful." */
+    return c == RULES_COVER_NINE_TENTHS ? "Half damage if save is failed; no damage if successful."
+                                        : NULL;
+}
+
 int rules_concealment_miss_chance(enum rules_concealment c)
 {
     return 10 * (int)c; /* 002 Table: Concealment: 10%, 20%, 30%, 40%, 50% */
@@ -354,7 +362,11 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
             ok ? "defender" : "000 Shields (Optional): the shield spell, front area only");
     }
     e->cover_bonus = rules_cover_bonus(cover);
-    if (cover != RULES_COVER_NONE)
+    if (cover == RULES_COVER_NINE_TENTHS) /* the Reflex footnote belongs to this row too */
+        add(e, e->cover_bonus, RULES_APPLIES_DEFENSE, true,
+            "cover (nine-tenths; Reflex +4: half damage if the save fails, none if it succeeds)",
+            "002 Table: Cover, footnote 1");
+    else if (cover != RULES_COVER_NONE)
         add(e, e->cover_bonus, RULES_APPLIES_DEFENSE, true, "cover", "002 Table: Cover");
 
     /* Totals. */

@@ -141,6 +141,10 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
 /* 002 Table: Cover and Table: Concealment. */
 int rules_cover_bonus(enum rules_cover c);
 int rules_cover_reflex(enum rules_cover c);
+/* 002 Table: Cover's footnote to a degree's Reflex save bonus, or NULL when it has none: only
+ * nine-tenths cover's "+4 1" carries one (RULES.md 5). */
+const char *rules_cover_reflex_footnote(enum rules_cover c);
+#define RULES_SRC_COVER_FOOTNOTE "002 Table: Cover, footnote 1"
 int rules_concealment_miss_chance(enum rules_concealment c);
 
 #endif

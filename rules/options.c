@@ -106,6 +106,18 @@ static const struct rules_option_info table[] = {
      0,
      0,
      OFF(hp_states)},
+    {"critical_hits",
+     "Natural 20 always hits, natural 1 always misses, and a hit in the attacker's threat range "
+     "(crit_range, 20 by default) is confirmed by a second attack roll against the same AC; a "
+     "confirmed critical hit rolls the weapon's damage crit_multiplier times (x2 by default), "
+     "sneak attack dice once (d20 3.5 SRD, Combat: Critical Hits; 004 names critical hits but "
+     "gives no rule).",
+     RULES_OPTION_BOOL,
+     {0},
+     {0},
+     0,
+     1,
+     OFF(critical_hits)},
 };
 
 #define OPTION_COUNT ((int)(sizeof table / sizeof table[0]))
@@ -124,7 +136,9 @@ static const struct rules_preset presets[] = {
       .falling_max_dice = 20,
       .shields_by_side = false,
       .slow_medium_penalty_ft = 0,
-      .hp_states = RULES_HP_STATES_SRD}},
+      .hp_states = RULES_HP_STATES_SRD,
+      /* The d20 3.5 SRD is this preset's game: its Critical Hits rule. */
+      .critical_hits = true}},
     {"d20-3.5-facing",
      "d20 3.5 with 000's Combat Facing variant and its optional shields by side.",
      {.grid = RULES_GRID_SQUARE,
@@ -137,7 +151,9 @@ static const struct rules_preset presets[] = {
       .falling_max_dice = 20,
       .shields_by_side = true,
       .slow_medium_penalty_ft = 0,
-      .hp_states = RULES_HP_STATES_SRD}},
+      .hp_states = RULES_HP_STATES_SRD,
+      /* The d20 3.5 SRD, as in d20-3.5. */
+      .critical_hits = true}},
     {"epic-path",
      "Epic Path (001): 1-for-1 counting, flanking by lines, run by encumbrance, its sizes.",
      {.grid = RULES_GRID_SQUARE,
@@ -150,7 +166,12 @@ static const struct rules_preset presets[] = {
       .falling_max_dice = 20,
       .shields_by_side = false,
       .slow_medium_penalty_ft = 5,
-      .hp_states = RULES_HP_STATES_NONE}},
+      .hp_states = RULES_HP_STATES_NONE,
+      /* Off: Epic Path says otherwise. Its Glossary of Terms (Critical Threat) counts every
+       * threat as a hit "even if that roll normally would miss the target's armor class",
+       * where the SRD makes only a natural 20 a sure hit; 001 is silent. A table may turn the
+       * SRD's rule on. */
+      .critical_hits = false}},
     {"d20-modern",
      "d20 Modern (002's position modifiers) on 004's combat terms and sizes, 000's diagonals.",
      {.grid = RULES_GRID_SQUARE,
@@ -163,7 +184,11 @@ static const struct rules_preset presets[] = {
       .falling_max_dice = 20,
       .shields_by_side = false,
       .slow_medium_penalty_ft = 0,
-      .hp_states = RULES_HP_STATES_SRD}},
+      .hp_states = RULES_HP_STATES_SRD,
+      /* On: the d20 Modern SRD (Combat, Attack Roll) has the same rule: "A natural 1 ... is
+       * always a miss. A natural 20 ... is always a hit. A natural 20 is also always a
+       * threat-a possible critical hit", confirmed by a second roll; 002 is silent. */
+      .critical_hits = true}},
 };
 
 #define PRESET_COUNT ((int)(sizeof presets / sizeof presets[0]))

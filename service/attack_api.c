@@ -1,10 +1,12 @@
 /* POST /v1/attacks/modifiers (the breakdown, no dice) and POST /v1/attacks/resolve (rolled):
  * every positional modifier of an attack with its source (rules/attack.c). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attack.h"
+#include "attack_roll.h"
 #include "attack_ruling.h"
 #include "codec.h"
 #include "impact.h"
@@ -69,20 +71,32 @@ struct attack_request {
     enum rules_concealment conceal[8];
     int conceal_count;
     bool has_cover_creature;
-    int cover_ac, cover_dex_dodge;
-    bool cover_applies_dex_dodge;
+    struct rules_cover_creature cover_creature;
     const char *damage; /* dice notation, or NULL */
     struct rules_dice_expr damage_expr;
     int damage_reduction;
+    int crit_range, crit_multiplier; /* the attacker's; used under the critical_hits option */
 };
 
 static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
-    static const char *const extra[] = {"attack_bonus", "size_included", "player_character",
-                                        "attack",       "touch",         "kind",
-                                        "features",     "steed",         "sneak_attack_dice",
-                                        "rogue_level",  "conditions",    "pack_bonus",
-                                        "shifts_bands", "damage",        NULL};
+    static const char *const extra[] = {"attack_bonus",
+                                        "size_included",
+                                        "player_character",
+                                        "attack",
+                                        "touch",
+                                        "kind",
+                                        "features",
+                                        "steed",
+                                        "sneak_attack_dice",
+                                        "rogue_level",
+                                        "conditions",
+                                        "pack_bonus",
+                                        "shifts_bands",
+                                        "damage",
+                                        "crit_range",
+                                        "crit_multiplier",
+                                        NULL};
     static const char *const forms[] = {"melee", "ranged", "spell", NULL};
     static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
     struct rules_attacker *a = &r->a;
@@ -119,6 +133,14 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
     if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
         a->pack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);
+    /* Taken whatever the rules; they matter only under the critical_hits option. */
+    r->crit_range = RULES_CRIT_RANGE_DEFAULT;
+    r->crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT;
+    if (codec_get_int(obj, "/attacker", "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
+        r->crit_range = (int)v;
+    if (codec_get_int(obj, "/attacker", "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
+                      RULES_CRIT_MULTIPLIER_MAX, &v, e))
+        r->crit_multiplier = (int)v;
     if (codec_get_string(obj, "/attacker", "damage", false, RULES_DICE_MAX_EXPRESSION, &r->damage,
                          e)) {
         size_t at = 0;
@@ -223,13 +245,14 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
         codec_reject_unknown(cc, "/cover_creature", ckeys, e);
         long long v = 0;
         r->has_cover_creature = true;
+        struct rules_cover_creature *c = &r->cover_creature;
         if (codec_get_int(cc, "/cover_creature", "ac", true, -100, 500, &v, e))
-            r->cover_ac = (int)v;
+            c->ac = (int)v;
         if (codec_get_int(cc, "/cover_creature", "dex_and_dodge", false, 0, 100, &v, e))
-            r->cover_dex_dodge = (int)v;
-        r->cover_applies_dex_dodge = true;
+            c->dex_and_dodge = (int)v;
+        c->applies_dex_and_dodge = true;
         codec_get_bool(cc, "/cover_creature", "apply_dex_and_dodge", false,
-                       &r->cover_applies_dex_dodge, e);
+                       &c->applies_dex_and_dodge, e);
         if (r->cover == RULES_COVER_NONE)
             svc_errors_add(e, "/cover",
                            "state the cover the creature gives (002: half behind a "
@@ -265,21 +288,6 @@ static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
             len - 1 - strlen(buf));
 }
 
-/* What a rolled attack came to. */
-struct outcome {
-    int d20, total;
-    bool hit;   /* it would hit the defender, before concealment */
-    bool lands; /* it lands on the defender */
-    bool cover_struck, cover_hit;
-    const char *struck; /* defender, cover, cover_creature, none */
-    bool pct_rolled, missed;
-    int pct;
-    bool damage; /* damage was rolled */
-    char damage_text[RULES_DICE_MAX_EXPRESSION + 32];
-    struct rules_dice_expr damage_expr;
-    int dealt;
-};
-
 /* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
  * rolls and their consequences. */
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
@@ -298,10 +306,130 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
     jw_object_end(w);
 }
 
+static const char *struck_name(enum rules_struck s)
+{
+    static const char *const names[] = {"none", "defender", "cover", "cover_creature"};
+    assert((unsigned)s < sizeof names / sizeof names[0]);
+    return names[s];
+}
+
+static const char *natural_name(enum rules_natural n)
+{
+    return n == RULES_NATURAL_HIT ? "hit" : n == RULES_NATURAL_MISS ? "miss" : "none";
+}
+
+/* The damage expression as rolled (rules_attack_rolled.damage_expr): the weapon's damage text
+ * weapon_rolls times, then the sneak attack d6s. With one weapon roll this is the request's
+ * text with "+Nd6" after it, as before critical hits. */
+#define DAMAGE_TEXT_MAX (RULES_CRIT_MULTIPLIER_MAX * (RULES_DICE_MAX_EXPRESSION + 1) + 16)
+
+static void damage_text(const char *damage, const struct rules_attack_rolled *o, char *buf,
+                        size_t len)
+{
+    size_t used = 0;
+    const char *lead = damage + strspn(damage, " ");
+    bool signed_text = *lead == '+' || *lead == '-';
+    buf[0] = '\0';
+    for (int k = 0; k < o->weapon_rolls && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", k > 0 && !signed_text ? "+" : "",
+                                 damage);
+    if (o->sneak_dice > 0 && used < len)
+        snprintf(buf + used, len - used, "+%dd6", o->sneak_dice);
+}
+
+/* One rule that decided the roll, as the answer's roll_rules itemise them. */
+static void write_roll_rule(struct jw *w, const char *rule, const char *source)
+{
+    jw_object_begin(w);
+    JW_KEY(w, "rule");
+    jw_string(w, rule);
+    JW_KEY(w, "source");
+    jw_string(w, source);
+    jw_object_end(w);
+}
+
+/* The critical_hits option's part of a rolled answer: the threat, its confirmation and every
+ * rule that decided the roll with its source. Written only when the option is on, so that an
+ * answer without it stays as it was. */
+static void write_critical(struct jw *w, const struct attack_request *r,
+                           const struct rules_attack_rolled *o)
+{
+    JW_KEY(w, "critical");
+    jw_bool(w, o->critical);
+    JW_KEY(w, "critical_hit");
+    jw_object_begin(w);
+    JW_KEY(w, "threat_range");
+    jw_int(w, r->crit_range);
+    JW_KEY(w, "multiplier");
+    jw_int(w, r->crit_multiplier);
+    JW_KEY(w, "natural");
+    jw_string(w, natural_name(o->natural));
+    JW_KEY(w, "threat");
+    jw_bool(w, o->threat);
+    JW_KEY(w, "confirmation");
+    if (!o->confirm_rolled) {
+        jw_null(w);
+    } else {
+        jw_object_begin(w);
+        JW_KEY(w, "d20");
+        jw_int(w, o->confirm_d20);
+        JW_KEY(w, "total");
+        jw_int(w, o->confirm_total);
+        JW_KEY(w, "natural");
+        jw_string(w, natural_name(o->confirm_natural));
+        JW_KEY(w, "hit");
+        jw_bool(w, o->confirmed);
+        jw_object_end(w);
+    }
+    JW_KEY(w, "confirmed");
+    jw_bool(w, o->confirmed);
+    JW_KEY(w, "source");
+    jw_string(w, RULES_SRC_CRITICAL_HITS);
+    jw_object_end(w);
+
+    JW_KEY(w, "roll_rules");
+    jw_array_begin(w);
+    if (o->natural == RULES_NATURAL_HIT)
+        write_roll_rule(w, "a natural 20 is always a hit", RULES_SRC_AUTOMATIC_HIT_MISS);
+    else if (o->natural == RULES_NATURAL_MISS)
+        write_roll_rule(w, "a natural 1 is always a miss", RULES_SRC_AUTOMATIC_HIT_MISS);
+    if (o->threat) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "a hit with a natural %d (threat range %d-20) is a threat: confirmed by a "
+                 "second attack roll against the same AC",
+                 o->d20, r->crit_range);
+        write_roll_rule(w, text, RULES_SRC_CRITICAL_HITS);
+    }
+    if (o->confirm_natural != RULES_NATURAL_NONE)
+        write_roll_rule(w,
+                        o->confirm_natural == RULES_NATURAL_HIT
+                            ? "the confirmation roll is an attack roll: its natural 20 hits"
+                            : "the confirmation roll is an attack roll: its natural 1 misses",
+                        RULES_SRC_AUTOMATIC_HIT_MISS);
+    if (o->confirmed && !o->lands)
+        write_roll_rule(w, "a confirmed threat lost to concealment deals nothing",
+                        RULES_SRC_CONCEALMENT);
+    if (o->critical && o->damage_rolled) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "critical hit: the weapon's damage, bonuses included, rolled %d times and added",
+                 o->weapon_rolls);
+        write_roll_rule(w, text, RULES_SRC_CRITICAL_HITS);
+        if (o->sneak_dice > 0)
+            write_roll_rule(w, "sneak attack dice are extra damage: not multiplied",
+                            RULES_SRC_CRITICAL_HITS);
+        if (o->damage_reduction > 0)
+            write_roll_rule(w, "damage reduction applies once, to the multiplied total",
+                            "defender");
+    }
+    jw_array_end(w);
+}
+
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
-                         const struct outcome *o, const struct rules_roll *dmg,
-                         const struct svc_dice_source *src, const char *explain)
+                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                         const char *explain)
 {
     jw_object_begin(w);
     JW_KEY(w, "rules");
@@ -321,6 +449,13 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_int(w, ev->cover_bonus);
     JW_KEY(w, "reflex_bonus");
     jw_int(w, rules_cover_reflex(ev->cover));
+    const char *footnote = rules_cover_reflex_footnote(ev->cover);
+    if (footnote != NULL) {
+        JW_KEY(w, "reflex_footnote");
+        jw_string(w, footnote);
+        JW_KEY(w, "reflex_footnote_source");
+        jw_string(w, RULES_SRC_COVER_FOOTNOTE);
+    }
     JW_KEY(w, "target_without_cover");
     jw_int(w, ev->target_without_cover);
     jw_object_end(w);
@@ -376,6 +511,7 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     JW_KEY(w, "flanked");
     jw_bool(w, ev->flanked);
 
+    bool crits = r->rules.options.critical_hits;
     if (o != NULL) {
         JW_KEY(w, "d20");
         jw_int(w, o->d20);
@@ -384,20 +520,30 @@ static void write_answer(struct jw *w, const struct attack_request *r,
         JW_KEY(w, "hit");
         jw_bool(w, o->lands);
         JW_KEY(w, "struck");
-        jw_string(w, o->struck);
+        jw_string(w, struck_name(o->struck));
+        if (crits)
+            write_critical(w, r, o);
         JW_KEY(w, "damage");
-        if (!o->damage) {
+        if (!o->damage_rolled) {
             jw_null(w);
         } else {
             jw_object_begin(w);
-            json_t *roll = svc_encode_roll(o->damage_text, &o->damage_expr, dmg);
+            char text[DAMAGE_TEXT_MAX];
+            damage_text(r->damage, o, text, sizeof text);
+            json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
             JW_KEY(w, "roll");
             jw_json(w, roll);
             json_decref(roll);
             JW_KEY(w, "total");
-            jw_int(w, dmg->total);
+            jw_int(w, o->damage.total);
+            if (crits) {
+                JW_KEY(w, "weapon_rolls");
+                jw_int(w, o->weapon_rolls);
+                JW_KEY(w, "sneak_attack_dice");
+                jw_int(w, o->sneak_dice);
+            }
             JW_KEY(w, "damage_reduction");
-            jw_int(w, o->lands ? r->damage_reduction : 0);
+            jw_int(w, o->damage_reduction);
             JW_KEY(w, "dealt");
             jw_int(w, o->dealt);
             JW_KEY(w, "to");
@@ -418,77 +564,87 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_object_end(w);
 }
 
-/* Rolls the attack: the d20, the concealment percentile only when it would hit, the cover
- * struck, and the damage only when it lands. Returns false with the problem in e. */
+/* Rolls the attack through rules_attack_roll (rules/attack_roll.h, where the order of the dice
+ * is). Returns false with the problem in e. */
 static bool roll_attack(const struct attack_request *r, const struct rules_attack_eval *ev,
-                        struct rules_dice *d, struct outcome *o, struct rules_roll *dmg,
-                        struct svc_errors *e)
+                        struct rules_dice *d, struct rules_attack_rolled *o, struct svc_errors *e)
 {
-    memset(o, 0, sizeof *o);
-    if (rules_dice_draw(d, 20, &o->d20) != RULES_DICE_OK) {
+    struct rules_attack_roll_params p = {
+        .critical_hits = r->rules.options.critical_hits,
+        .crit_range = r->crit_range,
+        .crit_multiplier = r->crit_multiplier,
+        .sneak_dice = r->a.sneak_dice,
+        .damage_reduction = r->damage_reduction,
+        .cover_creature = r->has_cover_creature ? &r->cover_creature : NULL,
+    };
+    int rc = rules_attack_roll(ev, &p, r->damage != NULL ? &r->damage_expr : NULL, d, o);
+    bool crits = p.critical_hits;
+    char text[DAMAGE_TEXT_MAX];
+    switch (rc) {
+    case RULES_ATTACK_ROLL_OK:
+        return true;
+    case RULES_ATTACK_ROLL_ERR_PARAMS: /* not reached: the decoder keeps both in bounds */
+        svc_errors_add(e, "/attacker/crit_range", "or crit_multiplier is out of bounds");
+        return false;
+    case RULES_ATTACK_ROLL_ERR_TOO_LARGE:
+        svc_errors_add(e, "/attacker/damage",
+                       "%s passes the dice limits (at most %d dice and %d terms in all)",
+                       crits ? "rolled crit_multiplier times on a critical hit, with the sneak "
+                               "attack dice,"
+                             : "with the sneak attack dice",
+                       RULES_DICE_MAX_DICE, RULES_DICE_MAX_TERMS);
+        return false;
+    case RULES_ATTACK_ROLL_ERR_D20:
         svc_errors_add(e, "/results", "supply the d20 first");
         return false;
-    }
-    o->total = o->d20 + ev->attack_total;
-    o->hit = o->total >= ev->target_number;
-    o->struck = o->hit ? "defender" : "none";
-    /* 002 Striking the Cover Instead of a Missed Target. */
-    o->cover_struck =
-        !o->hit && ev->cover != RULES_COVER_NONE && o->total >= ev->target_without_cover;
-    if (o->cover_struck) {
-        o->struck = "cover";
-        if (r->has_cover_creature) {
-            int ac = r->cover_ac - (r->cover_applies_dex_dodge ? 0 : r->cover_dex_dodge);
-            if (o->total >= ac) {
-                o->struck = "cover_creature";
-            } else if (o->total >= r->cover_ac - r->cover_dex_dodge) {
-                /* "the covering character has dodged out of the way": the target is hit */
-                o->struck = "defender";
-                o->hit = true;
-            }
-        }
-    }
-    o->lands = o->hit;
-    if (o->hit && ev->miss_chance > 0) {
-        if (rules_dice_draw(d, 100, &o->pct) != RULES_DICE_OK) {
-            svc_errors_add(e, "/results", "supply the miss-chance percentile after the d20");
-            return false;
-        }
-        o->pct_rolled = true;
-        o->missed = o->pct <= ev->miss_chance;
-        if (o->missed) {
-            o->lands = false;
-            o->struck = "none";
-        }
-    }
-    o->cover_hit = strcmp(o->struck, "cover_creature") == 0;
-    if ((o->lands || o->cover_hit) && r->damage != NULL) {
-        /* The weapon's dice, then the sneak attack's d6s. A covering creature "takes the
-         * damage intended for the target" (002): the weapon's, since sneak attack eligibility
-         * was the target's; its own damage reduction is not known here. */
-        snprintf(o->damage_text, sizeof o->damage_text, "%s", r->damage);
-        if (o->lands && ev->sneak_attack && r->a.sneak_dice > 0)
-            snprintf(o->damage_text + strlen(o->damage_text),
-                     sizeof o->damage_text - strlen(o->damage_text), "+%dd6", r->a.sneak_dice);
-        size_t at = 0;
-        if (rules_dice_parse(o->damage_text, &o->damage_expr, &at) != RULES_DICE_OK ||
-            rules_dice_roll(&o->damage_expr, d, dmg) != RULES_DICE_OK) {
-            svc_errors_add(e, "/results",
-                           "supply the damage dice after the d20 and any "
-                           "miss-chance roll (%s)",
-                           o->damage_text);
-            return false;
-        }
-        o->damage = true;
-        o->dealt = dmg->total - (o->lands ? r->damage_reduction : 0);
-        if (o->dealt < 0)
-            o->dealt = 0;
-    }
-    if (!rules_dice_all_used(d)) {
+    case RULES_ATTACK_ROLL_ERR_CONFIRMATION:
+        svc_errors_add(e, "/results",
+                       "supply the confirmation d20 after the d20: a natural %d is a threat (%s)",
+                       o->d20, RULES_SRC_CRITICAL_HITS);
+        return false;
+    case RULES_ATTACK_ROLL_ERR_PERCENTILE:
+        svc_errors_add(e, "/results", "supply the miss-chance percentile after the d20%s",
+                       o->confirm_rolled ? " and the confirmation d20" : "");
+        return false;
+    case RULES_ATTACK_ROLL_ERR_DAMAGE:
+        damage_text(r->damage, o, text, sizeof text);
+        svc_errors_add(e, "/results",
+                       "supply the damage dice after the d20%s and any "
+                       "miss-chance roll (%s)",
+                       o->confirm_rolled ? ", the confirmation d20" : "", text);
+        return false;
+    default:
         svc_errors_add(e, "/results", "more results than this attack rolls");
         return false;
     }
-    return true;
+}
+
+/* The rolled answer's explain: the d20 against the target, what took the blow, and with the
+ * critical_hits option the natural roll, the threat and its confirmation. */
+static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
+                         const char *kind, const struct rules_attack_rolled *o, char *buf,
+                         size_t len)
+{
+    snprintf(buf, len, "%s: d20 %d %+d = %d against %s %d%s%s%s.", o->lands ? "Hit" : "Miss",
+             o->d20, ev->attack_total, o->total, kind, ev->target_number,
+             o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
+             : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
+                                                : "",
+             !o->hit && o->cover_struck ? "; the cover took the blow" : "",
+             o->hit && !o->lands ? "; lost to concealment" : "");
+    if (o->threat)
+        snprintf(buf + strlen(buf), len - strlen(buf),
+                 " Threat (%d-20): confirmation d20 %d %+d = %d, %s.", r->crit_range,
+                 o->confirm_d20, ev->attack_total, o->confirm_total,
+                 !o->confirmed ? "not confirmed: a normal hit"
+                 : o->lands    ? "a critical hit"
+                               : "confirmed, but lost to concealment");
+    if (o->damage_rolled)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %d damage to %s%s%s.", o->dealt,
+                 o->lands ? "the target" : "the covering creature",
+                 o->lands && ev->sneak_attack ? " with sneak attack" : "",
+                 o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
+                             : "");
 }
 
 /* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. facts,
@@ -506,8 +662,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     struct attack_request req_state, *r = &req_state;
     struct svc_dice_source src_state, *src = &src_state;
     struct rules_attack_eval ev_state, *ev = &ev_state;
-    struct rules_roll dmg_state, *dmg = &dmg_state;
-    struct outcome outcome;
+    struct rules_attack_rolled rolled;
     memset(r, 0, sizeof *r);
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
@@ -532,24 +687,16 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
                        "size part and size_included");
         goto fail;
     }
-    char kind[64], explain[320];
+    char kind[64], explain[640];
     ac_kind(ev, kind, sizeof kind);
-    const struct outcome *o = NULL;
+    const struct rules_attack_rolled *o = NULL;
     if (roll) {
         struct rules_dice d;
         svc_dice_source_open(src, &d);
-        if (!roll_attack(r, ev, &d, &outcome, dmg, &e))
+        if (!roll_attack(r, ev, &d, &rolled, &e))
             goto fail;
-        o = &outcome;
-        snprintf(explain, sizeof explain, "%s: d20 %d %+d = %d against %s %d%s%s.",
-                 o->lands ? "Hit" : "Miss", o->d20, ev->attack_total, o->total, kind,
-                 ev->target_number, !o->hit && o->cover_struck ? "; the cover took the blow" : "",
-                 o->hit && !o->lands ? "; lost to concealment" : "");
-        if (o->damage)
-            snprintf(explain + strlen(explain), sizeof explain - strlen(explain),
-                     " %d damage to %s%s.", o->dealt,
-                     o->lands ? "the target" : "the covering creature",
-                     o->lands && ev->sneak_attack ? " with sneak attack" : "");
+        o = &rolled;
+        explain_roll(r, ev, kind, o, explain, sizeof explain);
     } else {
         snprintf(explain, sizeof explain, "Needs %d on the d20: %+d against %s %d%s.",
                  ev->target_number - ev->attack_total, ev->attack_total, kind, ev->target_number,
@@ -557,12 +704,12 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     }
     struct jw w;
     jw_init(&w, 2048);
-    write_answer(&w, r, ev, kind, o, dmg, src, explain);
+    write_answer(&w, r, ev, kind, o, src, explain);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_respond_owned(res, 200, "application/json", text, len);
     if (facts != NULL) {
-        facts->to_defender = o != NULL && o->damage && o->lands;
+        facts->to_defender = o != NULL && o->damage_rolled && o->lands;
         facts->dealt = o != NULL ? o->dealt : 0;
     }
     goto out;
@@ -617,9 +764,9 @@ bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct
         out->damage = r->damage_expr;
         out->damage_reduction = r->damage_reduction;
         out->has_cover_creature = r->has_cover_creature;
-        out->cover_ac = r->cover_ac;
-        out->cover_dex_dodge = r->cover_dex_dodge;
-        out->cover_applies_dex_dodge = r->cover_applies_dex_dodge;
+        out->cover_ac = r->cover_creature.ac;
+        out->cover_dex_dodge = r->cover_creature.dex_and_dodge;
+        out->cover_applies_dex_dodge = r->cover_creature.applies_dex_and_dodge;
     }
     free(r->allies);
     return ok;

@@ -283,6 +283,27 @@ Test(attack_002, cover_and_concealment)
     cr_assert(e.guess_square);
 }
 
+/* 002 Table: Cover: nine-tenths is "+10 | +4 1", and footnote 1 reads "Half damage if save is
+ * failed; no damage if successful." The footnote is reported, on the cover row too. */
+Test(attack_002, nine_tenths_cover_carries_its_reflex_footnote)
+{
+    cr_assert_str_eq(rules_cover_reflex_footnote(RULES_COVER_NINE_TENTHS),
+                     "Half damage if save is failed; no damage if successful.");
+    for (int c = RULES_COVER_NONE; c <= RULES_COVER_THREE_QUARTERS; c++)
+        cr_assert_null(rules_cover_reflex_footnote((enum rules_cover)c));
+    struct rules_attacker a = attacker(5, 4, S);
+    struct rules_defender d = defender(5, 5, N);
+    struct rules_attack_eval e;
+    cr_assert_eq(
+        rules_attack_evaluate(&plain, &a, &d, NULL, 0, RULES_COVER_NINE_TENTHS, NULL, 0, &e),
+        RULES_ATTACK_OK);
+    cr_assert_eq(e.cover_bonus, 10);
+    const struct rules_modifier *row = &e.mods[e.mod_count - 1];
+    cr_assert_eq(row->value, 10);
+    cr_assert_str_eq(row->source, "002 Table: Cover, footnote 1");
+    cr_assert_not_null(strstr(row->reason, "half damage if the save fails, none if it succeeds"));
+}
+
 /* 004: touch attacks ignore armor, shield and natural armor; size modifiers to attack and AC. */
 Test(attack_004, touch_and_size)
 {

@@ -161,3 +161,164 @@ Test(attack_api, contradictions_are_422_naming_the_field)
         json_decref(doc);
     }
 }
+
+/* 002 Table: Cover: nine-tenths is "+10 | +4 1", footnote 1: "Half damage if save is failed;
+ * no damage if successful." The answer reports it on the cover and on its modifier row. */
+Test(attack_api, nine_tenths_cover_reports_its_reflex_footnote)
+{
+    const char *body = "{\"attacker\":{\"x\":5,\"y\":2,\"attack\":\"ranged\",\"attack_bonus\":0},"
+                       "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"cover\":\"nine_tenths\"}";
+    json_t *doc = post("/v1/attacks/modifiers", body, 200);
+    json_t *cover = json_object_get(doc, "cover");
+    cr_assert_eq(num(cover, "bonus"), 10);
+    cr_assert_eq(num(cover, "reflex_bonus"), 4);
+    cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote")),
+                     "Half damage if save is failed; no damage if successful.");
+    cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote_source")),
+                     "002 Table: Cover, footnote 1");
+    bool row = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(doc, "modifiers"), i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "source")),
+                   "002 Table: Cover, footnote 1") == 0)
+            row = num(m, "value") == 10 &&
+                  strstr(json_string_value(json_object_get(m, "reason")), "half damage") != NULL;
+    }
+    cr_assert(row, "the +10 row carries the footnote");
+    json_decref(doc);
+    /* Other degrees have no footnote. */
+    doc = post("/v1/attacks/modifiers",
+               "{\"attacker\":{\"x\":5,\"y\":2,\"attack\":\"ranged\",\"attack_bonus\":0},"
+               "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"cover\":\"three_quarters\"}",
+               200);
+    cr_assert_null(json_object_get(json_object_get(doc, "cover"), "reflex_footnote"));
+    json_decref(doc);
+}
+
+/* A fighter at +5 with a 19-20 x2 longsword-like attack against AC 16; the rules object comes
+ * before it. */
+#define CRIT_ATTACK(rules)                                                                         \
+    "{\"rules\":" rules ",\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5,\"damage\":\"1d8+2\","  \
+    "\"crit_range\":19,\"crit_multiplier\":2},"                                                    \
+    "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":4,\"dex\":2},\"damage_reduction\":3}"
+
+static json_t *roll_rule_sources(json_t *doc)
+{
+    json_t *list = json_object_get(doc, "roll_rules");
+    cr_assert(json_is_array(list));
+    return list;
+}
+
+/* d20 3.5 SRD, Combat: Critical Hits: a 19 in the threat range 19-20 that hits is a threat;
+ * "another attack roll with all the same modifiers" confirms it (12 + 5 = 17 >= 16); the
+ * damage is rolled twice "with all your usual bonuses" (5+2 and 6+2), and damage reduction
+ * comes off the total. The confirmation d20 is drawn right after the d20. */
+Test(attack_api, critical_hit_confirmed_rolls_damage_twice)
+{
+    json_t *doc = post("/v1/attacks/resolve",
+                       CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19,12,5,6]}", 200);
+    cr_assert(json_is_true(json_object_get(doc, "critical")));
+    json_t *c = json_object_get(doc, "critical_hit");
+    cr_assert_eq(num(c, "threat_range"), 19);
+    cr_assert_eq(num(c, "multiplier"), 2);
+    cr_assert(json_is_true(json_object_get(c, "threat")));
+    cr_assert(json_is_true(json_object_get(c, "confirmed")));
+    cr_assert_eq(num(json_object_get(c, "confirmation"), "d20"), 12);
+    cr_assert_eq(num(json_object_get(c, "confirmation"), "total"), 17);
+    cr_assert_str_eq(json_string_value(json_object_get(c, "source")),
+                     "d20 3.5 SRD, Combat: Critical Hits");
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_eq(num(dmg, "total"), 15);
+    cr_assert_eq(num(dmg, "weapon_rolls"), 2);
+    cr_assert_eq(num(dmg, "dealt"), 12);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(dmg, "roll"), "expression")),
+                     "1d8+2+1d8+2");
+    cr_assert(json_array_size(roll_rule_sources(doc)) >= 2);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "critical hit"));
+    json_decref(doc);
+
+    /* Not confirmed (2 + 5 = 7 < 16): a normal hit, the damage rolled once. */
+    doc = post("/v1/attacks/resolve",
+               CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19,2,5]}", 200);
+    cr_assert(json_is_false(json_object_get(doc, "critical")));
+    cr_assert(json_is_false(json_object_get(json_object_get(doc, "critical_hit"), "confirmed")));
+    cr_assert_eq(num(json_object_get(doc, "damage"), "total"), 7);
+    json_decref(doc);
+
+    /* A threat needs its confirmation die: the problem says which die is missing. */
+    doc = post("/v1/attacks/resolve", CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19]}",
+               422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "confirmation"));
+    json_decref(doc);
+}
+
+/* d20 3.5 SRD, Combat: Automatic Misses and Hits: "A natural 20 ... is always a hit"; with the
+ * option off the same 20 against AC 60 misses. And sneak attack d6s are rolled once on a
+ * critical hit (Critical Hits, Exception). */
+Test(attack_api, natural_20_and_sneak_dice_not_multiplied)
+{
+    const char *on = "{\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5,\"damage\":\"1d6+1\","
+                     "\"sneak_attack_dice\":2},\"defender\":{\"x\":5,\"y\":5,\"defense\":{"
+                     "\"armor\":45},\"conditions\":[\"flat_footed\"]},\"results\":[20,20,1,2,3,4]}";
+    json_t *doc = post("/v1/attacks/resolve", on, 200);
+    cr_assert(json_is_true(json_object_get(doc, "hit")));
+    cr_assert(json_is_true(json_object_get(doc, "critical")));
+    cr_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(doc, "critical_hit"), "natural")), "hit");
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_eq(num(dmg, "weapon_rolls"), 2);
+    cr_assert_eq(num(dmg, "sneak_attack_dice"), 2);
+    cr_assert_eq(num(dmg, "total"), (1 + 1) + (2 + 1) + 3 + 4);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(dmg, "roll"), "expression")),
+                     "1d6+1+1d6+1+2d6");
+    json_decref(doc);
+
+    const char *off = "{\"rules\":{\"options\":{\"critical_hits\":false}},"
+                      "\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5,\"damage\":\"1d6+1\"},"
+                      "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":45}},\"results\":[20]}";
+    doc = post("/v1/attacks/resolve", off, 200);
+    cr_assert(json_is_false(json_object_get(doc, "hit")));
+    json_decref(doc);
+}
+
+/* With the option off an answer has none of the critical members, whatever the attacker's
+ * crit_range says; and natural 1 at +30 still hits. With it on, a natural 1 misses. */
+Test(attack_api, option_off_answers_carry_no_critical_members)
+{
+    json_t *doc = post("/v1/attacks/resolve",
+                       CRIT_ATTACK("{\"preset\":\"epic-path\"}") ",\"results\":[19,5]}", 200);
+    cr_assert(json_is_false(json_object_get(
+        json_object_get(json_object_get(doc, "rules"), "options"), "critical_hits")));
+    cr_assert_null(json_object_get(doc, "critical"));
+    cr_assert_null(json_object_get(doc, "critical_hit"));
+    cr_assert_null(json_object_get(doc, "roll_rules"));
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_null(json_object_get(dmg, "weapon_rolls"));
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(dmg, "roll"), "expression")),
+                     "1d8+2");
+    json_decref(doc);
+
+    const char *high = "\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":30,\"damage\":\"1d4\"},"
+                       "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}}";
+    char body[512];
+    snprintf(body, sizeof body, "{\"rules\":{\"preset\":\"epic-path\"},%s,\"results\":[1,2]}",
+             high);
+    doc = post("/v1/attacks/resolve", body, 200);
+    cr_assert(json_is_true(json_object_get(doc, "hit")));
+    json_decref(doc);
+    snprintf(body, sizeof body, "{%s,\"results\":[1]}", high);
+    doc = post("/v1/attacks/resolve", body, 200);
+    cr_assert(json_is_false(json_object_get(doc, "hit")));
+    cr_assert_not_null(
+        strstr(json_string_value(json_object_get(doc, "explain")), "natural 1 always misses"));
+    json_decref(doc);
+
+    /* Out of bounds: 422 at the member. */
+    doc = post("/v1/attacks/resolve",
+               "{\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5,\"crit_range\":1},"
+               "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"results\":[3]}",
+               422);
+    json_decref(doc);
+}

@@ -233,7 +233,7 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     /* Nothing provoked yet: refused. */
     refused(&e, "/actions",
             "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-            "\"target\":\"fighter\",\"results\":[20,3]}",
+            "\"target\":\"fighter\",\"results\":[19,3]}",
             "provoked no attack of opportunity from 'goblin'");
     /* The fighter walks round the goblin's side (5,5 -> 5,6 -> 4,7): 004 does not count the
      * starting square of a normal move as threatened, but leaving 5,6 provokes the goblin. */
@@ -244,17 +244,17 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     cr_assert_eq(num(combatant(doc, "fighter"), "x"), 4);
     json_decref(doc);
     /* The goblin answers: the fighter is struck in 5,6, within reach though it now stands at
-     * 4,7, out of it. d20 20 hits; 1d6 rolls 3. */
+     * 4,7, out of it. d20 19 (+2 against AC 15) hits; 1d6 rolls 3. */
     doc = call(&e, "POST", "/actions",
                "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-               "\"target\":\"fighter\",\"results\":[20,3]}",
+               "\"target\":\"fighter\",\"results\":[19,3]}",
                200);
     cr_assert_eq(num(combatant(doc, "fighter"), "hp"), 17);
     json_decref(doc);
     /* Answered once: a second is refused (one per provoking move, and one a round). */
     refused(&e, "/actions",
             "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-            "\"target\":\"fighter\",\"results\":[20,3]}",
+            "\"target\":\"fighter\",\"results\":[19,3]}",
             "provoked no attack of opportunity");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
@@ -275,7 +275,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
        "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
-                       "\"goblin\",\"target\":\"fighter\",\"results\":[20,6]}",
+                       "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
                        200);
     json_t *f = combatant(doc, "fighter");
     cr_assert_eq(num(f, "hp"), -4);

@@ -1,0 +1,545 @@
+/* Encounters: the action kinds (attack and attack of opportunity, move, 5-foot step, facing,
+ * forced movement, fall, condition, stand up), each ruled by the stateless endpoint that rules
+ * it, once enc_resolve's resolve_action has checked the actor's turn and budget. Each takes the
+ * state before the event, the input and the event's number, and returns {"result": ...,
+ * "effects": [...]} or NULL after adding errors (the model: encounter_internal.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec.h"
+#include "encounter_internal.h"
+#include "hp.h"
+#include "movement.h"
+
+/* The other combatants as a movement request sees them, sides relative to `me`. */
+static json_t *map_creatures(json_t *state, json_t *me)
+{
+    json_t *list = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (c == me)
+            continue;
+        json_t *o = enc_placement(c);
+        json_object_set_new(o, "id", json_string(str(c, "id")));
+        json_object_set_new(
+            o, "side",
+            json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
+        json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
+        /* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity." */
+        json_object_set_new(o, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+        json_object_set_new(o, "combat_reflexes",
+                            json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
+        json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
+        json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *mover_of(json_t *c, json_t *turn)
+{
+    json_t *o = enc_placement(c);
+    static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
+                                       "runner", "darkvision", NULL};
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    json_object_set_new(o, "prone", json_boolean(has_condition(c, "prone")));
+    json_object_set_new(o, "moved_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "moved"))));
+    json_object_set_new(o, "ran_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "ran"))));
+    return o;
+}
+
+/* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
+ * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
+ * or not it could make attacks of opportunity (flat-footed). */
+static bool reaches(json_t *state, json_t *actor, json_t *target)
+{
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature a, t;
+    json_t *pa = enc_placement(actor), *pt = enc_placement(target);
+    svc_decode_creature(pa, "", &o, true, NULL, &a, &scratch);
+    svc_decode_creature(pt, "", &o, true, NULL, &t, &scratch);
+    json_decref(pa);
+    json_decref(pt);
+    svc_errors_free(&scratch);
+    a.can_threaten = true;
+    return rules_threatens_creature(&o, &a, &t);
+}
+
+/* Engine 2: the open reaction of `by` to `mover`'s last move (set by action_move), or NULL.
+ * *at gets its index in the state's reactions. */
+static json_t *open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "mover"), mover) == 0 && strcmp(str(r, "by"), by) == 0) {
+            *at = i;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Attacks of opportunity a combatant may make a round: one (004 Making an Attack of
+ * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
+ * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000 Combat Reflexes only adds flank
+ * attacks without penalty). */
+static long long aoo_allowed(json_t *c)
+{
+    long long dex = json_object_get(c, "dex") ? num(c, "dex") : 10;
+    long long bonus = dex >= 10 ? (dex - 10) / 2 : 0;
+    return flag(c, "combat_reflexes") ? 1 + bonus : 1;
+}
+
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at);
+
+static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    bool is_aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
+     * before any other event, and strikes the mover in the square it was leaving (004
+     * Provoking an Attack of Opportunity by Moving). */
+    json_t *reaction = NULL;
+    size_t reaction_at = 0;
+    json_t *where = NULL; /* the target where the attack finds it */
+    if (x->engine >= 2 && is_aoo) {
+        reaction = open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
+        if (reaction == NULL) {
+            svc_errors_add(x->e, "/kind",
+                           "'%s' provoked no attack of opportunity from '%s': one answers a move "
+                           "that provoked it, before any other event (004 Attacks of "
+                           "Opportunity)",
+                           str(target, "id"), str(actor, "id"));
+            return NULL;
+        }
+        where = json_copy(target);
+        json_object_set(where, "x", json_object_get(reaction, "x"));
+        json_object_set(where, "y", json_object_get(reaction, "y"));
+        if (json_is_integer(json_object_get(reaction, "facing")))
+            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        target = where;
+    }
+    json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
+    json_decref(where);
+    return out;
+}
+
+/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
+ * stood in the square it was leaving, and the reaction it answers). */
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at)
+{
+    json_t *s = x->state;
+    json_t *attacks = json_object_get(actor, "attacks");
+    json_t *atk = NULL;
+    const char *name = str(in, "attack");
+    size_t i;
+    json_t *a;
+    json_array_foreach(attacks, i, a)
+    {
+        if (*name == '\0' || strcmp(str(a, "name"), name) == 0) {
+            atk = a;
+            break;
+        }
+    }
+    if (atk == NULL) {
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    const char *form = str(atk, "attack");
+    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 && !reaches(s, actor, target)) {
+        svc_errors_add(x->e, "/target",
+                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
+                       "threatens (004 Threatened Area; 001 Reach)",
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return NULL;
+    }
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    json_t *turn = json_object_get(actor, "turn");
+    if (aoo) {
+        /* 004: "a combatant can only make one per round"; flat-footed, none. */
+        if (has_condition(actor, "flat_footed")) {
+            svc_errors_add(x->e, "/kind",
+                           "a flat-footed combatant can't make attacks of "
+                           "opportunity (004 Flat-Footed)");
+            return NULL;
+        }
+        if (x->engine >= 2) {
+            long long made =
+                json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
+                    ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
+                    : 0;
+            if (made >= aoo_allowed(actor)) {
+                svc_errors_add(x->e, "/kind",
+                               "'%s' has made its %lld attack%s of opportunity this round (004 "
+                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                               str(actor, "id"), made, made == 1 ? "" : "s");
+                return NULL;
+            }
+        } else if (num(actor, "aoo_round") == num(s, "round") &&
+                   json_object_get(actor, "aoo_round") &&
+                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an "
+                           "Attack of Opportunity)");
+            return NULL;
+        }
+    }
+    json_t *attacker = enc_placement(actor);
+    json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
+    static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
+                                        "rogue_level", NULL};
+    for (int k = 0; akeys[k]; k++)
+        if (json_object_get(atk, akeys[k]))
+            json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));
+    if (aoo)
+        json_object_set_new(attacker, "kind", json_string("attack_of_opportunity"));
+    if (json_is_true(json_object_get(actor, "combat_reflexes")))
+        json_object_set_new(attacker, "features", json_pack("[s]", "combat_reflexes"));
+    if (has_condition(actor, "prone"))
+        json_object_set_new(attacker, "conditions", json_pack("[s]", "prone"));
+    json_t *defender = enc_placement(target);
+    json_object_set(defender, "defense", json_object_get(target, "defense"));
+    if (json_object_get(target, "damage_reduction"))
+        json_object_set(defender, "damage_reduction", json_object_get(target, "damage_reduction"));
+    json_t *dconds = json_array();
+    json_array_foreach(json_object_get(target, "conditions"), i, a)
+    {
+        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
+        const char *cv = json_string_value(a);
+        json_array_append_new(dconds,
+                              json_string(strcmp(cv, "unconscious") == 0 ? "helpless" : cv));
+    }
+    json_object_set_new(defender, "conditions", dconds);
+    json_t *allies = json_array();
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (c != actor && strcmp(str(c, "id"), str(target, "id")) != 0 &&
+            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c)) {
+            json_t *p = enc_placement(c);
+            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_array_append_new(allies, p);
+        }
+    }
+    json_t *body = json_pack("{s:O, s:o, s:o, s:o}", "rules", json_object_get(s, "rules"),
+                             "attacker", attacker, "defender", defender, "allies", allies);
+    static const char *const pass[] = {"cover", "concealment", "results", NULL};
+    for (int k = 0; pass[k]; k++)
+        if (json_object_get(in, pass[k]))
+            json_object_set(body, pass[k], json_object_get(in, pass[k]));
+    if (!json_object_get(in, "results"))
+        json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
+    json_t *ans = NULL;
+    struct svc_attack_facts facts = {0};
+    if (!enc_ruled_attack(x, body, &ans, &facts))
+        return NULL;
+    json_t *effects = json_array();
+    long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
+    if (facts.to_defender)
+        json_array_append_new(effects, effect_set(str(target, "id"), enc_hp_fields(x, hp_after)));
+    if (aoo && x->engine >= 2) {
+        long long made =
+            json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
+                ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
+                : 0;
+        json_array_append_new(
+            effects,
+            effect_set(str(actor, "id"), json_pack("{s:I, s:I}", "aoo_round", num(s, "round"),
+                                                   "aoo_made", made + 1)));
+        /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
+         * stops in the square it was leaving, and the reactions to later steps go with it. */
+        bool stopped = !rules_hp_acts(
+            rules_hp_state_of(enc_rules_of(x), hp_after < -1000000 ? -1000000 : (int)hp_after));
+        json_t *left = json_array();
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(s, "reactions"), k, r)
+        {
+            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                         num(r, "step") > num(reaction, "step");
+            if (k != reaction_at && !later)
+                json_array_append(left, r);
+        }
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", left)));
+        if (stopped)
+            json_array_append_new(
+                effects, effect_set(str(target, "id"),
+                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
+                                              json_object_get(target, "y"))));
+    } else if (aoo) {
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    } else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    return outcome(ans, effects);
+}
+
+static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
+{
+    json_t *s = x->state;
+    json_t *body = json_pack("{s:O, s:O, s:o, s:o, s:s, s:O}", "rules", json_object_get(s, "rules"),
+                             "map", json_object_get(s, "map"), "creatures", map_creatures(s, actor),
+                             "mover", mover_of(actor, json_object_get(actor, "turn")), "mode", mode,
+                             "path", json_object_get(in, "path"));
+    if (json_object_get(in, "end_facing"))
+        json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
+    if (json_object_get(in, "withdraw"))
+        json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
+    json_t *ans =
+        enc_ruled(x, svc_handle_move_path, "/v1/movement/path", body, "/path", "move", true);
+    if (ans == NULL)
+        return NULL;
+    if (!json_is_true(json_object_get(ans, "legal"))) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(json_object_get(ans, "violations"), i, v)
+        {
+            char p[48];
+            json_t *step = json_object_get(v, "step");
+            if (json_is_integer(step))
+                snprintf(p, sizeof p, "/path/%lld", json_integer_value(step));
+            else
+                snprintf(p, sizeof p, "/mode");
+            svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
+        }
+        json_decref(ans);
+        return NULL;
+    }
+    json_t *end = json_object_get(ans, "end");
+    json_t *fields = json_object();
+    bool hex = json_object_get(end, "q") != NULL;
+    json_object_set(fields, "x", json_object_get(end, hex ? "q" : "x"));
+    json_object_set(fields, "y", json_object_get(end, hex ? "r" : "y"));
+    if (json_is_integer(json_object_get(end, "facing")))
+        json_object_set(fields, "facing", json_object_get(end, "facing"));
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (turn == NULL)
+        turn = json_object();
+    if (strcmp(mode, "five_foot_step") == 0) {
+        json_object_set_new(turn, "stepped", json_true());
+    } else {
+        json_object_set_new(turn, "moved", json_true());
+        if (strcmp(mode, "run") == 0)
+            json_object_set_new(turn, "ran", json_true());
+    }
+    json_object_set_new(fields, "turn", turn);
+    /* 001 Run: flat-footed until the start of its next turn, unless it has Runner. */
+    if (strcmp(mode, "run") == 0 && !json_is_true(json_object_get(actor, "runner")))
+        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
+    json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
+    if (x->engine >= 2) {
+        /* Each attack of opportunity the move provoked (004 Provoking an Attack of Opportunity
+         * by Moving, under the start_square option, withdraw's primary target excluded by the
+         * ruling) is open until the next event: the enemy may answer it then, striking the
+         * mover in the square it was leaving. */
+        json_t *open = json_array();
+        size_t i;
+        json_t *a;
+        json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
+        {
+            json_t *leaving = json_object_get(a, "leaving");
+            json_array_append_new(
+                open,
+                json_pack("{s:s, s:O, s:I, s:O, s:O, s:O}", "mover", str(actor, "id"), "by",
+                          json_object_get(a, "creature"), "step", num(a, "step"), "x",
+                          json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"),
+                          "facing",
+                          json_object_get(a, "mover_facing") ? json_object_get(a, "mover_facing")
+                                                             : json_null()));
+        }
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+    }
+    return outcome(ans, effects);
+}
+
+static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    json_t *others = map_creatures(s, target); /* everyone else, as /v1/movement takes them */
+    json_t *t = enc_placement(target);
+    static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
+                                        NULL};
+    for (int k = 0; tkeys[k]; k++)
+        if (json_object_get(in, tkeys[k]))
+            json_object_set(t, tkeys[k], json_object_get(in, tkeys[k]));
+    json_t *body =
+        json_pack("{s:O, s:O, s:o, s:o, s:o, s:O, s:O, s:O}", "rules", json_object_get(s, "rules"),
+                  "map", json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
+                  enc_placement(actor), "kind", json_object_get(in, "kind"), "squares",
+                  json_object_get(in, "squares"), "path", json_object_get(in, "path"));
+    json_t *ans = enc_ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "",
+                            "forced movement", true);
+    if (ans == NULL)
+        return NULL;
+    json_t *end = json_object_get(ans, "end");
+    json_t *fields = json_object();
+    bool hex = json_object_get(end, "q") != NULL;
+    json_object_set(fields, "x", json_object_get(end, hex ? "q" : "x"));
+    json_object_set(fields, "y", json_object_get(end, hex ? "r" : "y"));
+    json_object_set(fields, "z", json_object_get(end, "z"));
+    if (json_is_true(json_object_get(ans, "prone")))
+        json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
+    return outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
+}
+
+static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *body = json_pack("{s:O}", "rules", json_object_get(s, "rules"));
+    static const char *const keys[] = {
+        "height_ft",      "surface", "per_die",      "deliberate", "acrobatics_success",
+        "water_depth_ft", "dive",    "dive_success", "results",    NULL};
+    for (int k = 0; keys[k]; k++)
+        if (json_object_get(in, keys[k]))
+            json_object_set(body, keys[k], json_object_get(in, keys[k]));
+    if (json_object_get(actor, "damage_reduction"))
+        json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
+    if (!json_object_get(in, "results"))
+        json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
+    json_t *ans = enc_ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall", false);
+    if (ans == NULL)
+        return NULL;
+    json_t *fields = enc_hp_fields(x, num(actor, "hp") - num(ans, "damage"));
+    size_t i;
+    json_t *cv;
+    json_array_foreach(json_object_get(ans, "conditions"), i, cv)
+    {
+        if (strcmp(json_string_value(cv), "prone") == 0)
+            json_object_set_new(fields, "conditions", enc_conditions_with(actor, "prone", true));
+    }
+    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+}
+
+/* The action of `type` (resolve_action's types) by actor, once its turn and budget allow it. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type)
+{
+    const char *actor_id = str(actor, "id");
+    switch (type) {
+    case 0: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+            return NULL;
+        return action_attack(x, in, actor);
+    }
+    case 1:
+    case 2:
+    case 4: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
+        if (type == 4) {
+            long long sq = 0;
+            codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
+            static const char *const kinds[] = {"push", "pull", "slide", NULL};
+            codec_get_enum(in, "", "kind", kinds, true, 0, x->e);
+        }
+        if (svc_errors_any(x->e))
+            return NULL;
+        if (type == 2)
+            return action_move(x, in, actor, "five_foot_step");
+        if (type == 4)
+            return action_forced(x, in, actor);
+        static const char *const modes[] = {"move",     "double_move", "run", "charge",
+                                            "withdraw", "crawl",       NULL};
+        int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
+        if (svc_errors_any(x->e))
+            return NULL;
+        return action_move(x, in, actor, modes[m]);
+    }
+    case 3: {
+        long long f = 0;
+        if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
+            return NULL;
+        /* 000 Changing Facing: once as a free action, or as a move action. */
+        return outcome(json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
+                       json_pack("[o]", effect_set(actor_id, json_pack("{s:I}", "facing", f))));
+    }
+    case 5: {
+        long long h = 0;
+        if (!codec_get_int(in, "", "height_ft", true, 0, 1000000, &h, x->e))
+            return NULL;
+        return action_fall(x, in, actor);
+    }
+    case 6: {
+        /* A condition for a number of rounds: 004's "Effects that last a certain number of
+         * rounds end just before the same initiative count that they began on." */
+        json_t *target = find(x->state, str(in, "target"), NULL);
+        int ci = codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, x->e);
+        long long rounds = 0;
+        bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
+        if (target == NULL)
+            svc_errors_add(x->e, "/target", "names no combatant");
+        if (svc_errors_any(x->e) || ci < 0 || target == NULL)
+            return NULL;
+        json_t *fields = json_pack("{s:o}", "conditions",
+                                   enc_conditions_with(target, enc_defender_conditions[ci], true));
+        if (timed) {
+            json_t *list = json_deep_copy(json_object_get(target, "timed"));
+            if (list == NULL)
+                list = json_array();
+            json_t *turn = json_object_get(x->state, "turn");
+            json_array_append_new(
+                list, json_pack("{s:s, s:I, s:I}", "condition", enc_defender_conditions[ci],
+                                "ends_round", num(x->state, "round") + rounds, "ends_turn",
+                                json_is_integer(turn) ? json_integer_value(turn) : 0));
+            json_object_set_new(fields, "timed", list);
+        }
+        return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
+                                 enc_defender_conditions[ci], "rounds", rounds, "rule",
+                                 "004: effects that last a number of rounds end just before the "
+                                 "same initiative count that they began on"),
+                       json_pack("[o]", effect_set(str(target, "id"), fields)));
+    }
+    case 7: {
+        /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
+         * and the prone check come first, in resolve_action). */
+        return outcome(
+            json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
+                      "001 Part of a Move Action: standing up from Prone takes a move "
+                      "action"),
+            json_pack("[o]",
+                      effect_set(actor_id, json_pack("{s:o}", "conditions",
+                                                     enc_conditions_with(actor, "prone", false)))));
+    }
+    default:
+        return NULL;
+    }
+}

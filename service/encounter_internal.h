@@ -1,0 +1,283 @@
+/* Encounters: stored in SQLite, acted on, logged, replayable.
+ *
+ * The model. An encounter's state is a JSON document (rules, map, seed, round, turn, order,
+ * combatants); every change is an event holding what was asked (`input`), the ruling
+ * (`result`) and the changes it made (`effects`). Effects are merges: "set these fields of
+ * the encounter or of one combatant", "add this combatant", "remove that one". The stored
+ * state is the fold of every event's effects, so the state after any event is rebuilt by
+ * folding the log up to it, and `verify` re-resolves every event from the state before it
+ * and checks that the ruling and the effects come out the same.
+ *
+ * The rulings are the stateless endpoints' own code: an attack is the request
+ * /v1/attacks/resolve would get, built from the stored combatants and answered by its handler
+ * (likewise /v1/movement/path, /v1/movement/forced and /v1/falling), so an encounter never
+ * rules differently from the API. Dice come from the encounter's seed mixed with the event's
+ * number, or from results the caller rolled.
+ *
+ * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
+ * service sees only svc.h. The files, by what they do:
+ *   encounter_state.c    small helpers over the state JSON, effects and the fold, calling the
+ *                        stateless rulings (with the map decoded once a request), combatant
+ *                        validation, the initial state and the seed's commitment, the public
+ *                        (redacted) views
+ *   encounter_rules.c    the resolvers of the event kinds but the actions' own, engine 2's
+ *                        action economy and hit point states, check_input and enc_resolve
+ *   encounter_actions.c  the action kinds: attack, move, 5-foot step, facing, forced
+ *                        movement, fall, condition, stand_up
+ *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, write_event)
+ *                        and the handlers for create, get, delete, list, writes, events, state
+ *   encounter_log.c      the whole log at once: verify, export, import */
+#ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
+#define TACTICS_SVC_ENCOUNTER_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "auth.h"
+#include "db.h"
+#include "jsonw.h"
+#include "movement.h"
+#include "options.h"
+#include "svc.h"
+
+#define MAX_COMBATANTS 500
+/* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
+ * verify and import re-resolve it as it was ruled: 1, events without a stamp, from before the
+ * action economy; 2, the action economy (rules/turn.h), hit point states (rules/hp.h),
+ * attacks of opportunity only in answer to a provoking move, the hp event. */
+#define ENGINE_VERSION 2
+#define SEED_MAX       9007199254740991LL
+
+/* ---- small helpers over the state JSON ---- */
+
+static inline const char *str(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static inline long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static inline json_t *combatants(json_t *state)
+{
+    return json_object_get(state, "combatants");
+}
+
+static inline json_t *find(json_t *state, const char *id, size_t *index)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (strcmp(str(c, "id"), id) == 0) {
+            if (index)
+                *index = i;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static inline bool has_condition(json_t *c, const char *cond)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) == 0)
+            return true;
+    }
+    return false;
+}
+
+static inline bool flag(json_t *o, const char *k)
+{
+    return json_is_true(json_object_get(o, k));
+}
+
+static inline json_t *effect_set(const char *target, json_t *fields)
+{
+    return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
+}
+
+/* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
+static inline json_t *outcome(json_t *result, json_t *effects)
+{
+    json_t *o = json_pack("{s:o}", "effects", effects);
+    if (result != NULL)
+        json_object_set_new(o, "result", result);
+    return o;
+}
+
+/* Compact JSON text (malloc'd) or NULL. */
+static inline char *dump(const json_t *v)
+{
+    size_t n;
+    return jw_dump(v, &n);
+}
+
+/* ---- resolving: what a request decodes once, and the context of one event ---- */
+
+/* What one request decodes once and reuses for every event it rules: the stored map, which no
+ * event changes after creation. A write rules one event; verify and import rule the whole log,
+ * and would otherwise decode the map again for every move. */
+struct enc_cache {
+    struct rules_map map;
+    bool map_ok, map_tried;
+};
+
+struct resolve_ctx {
+    const struct svc_request *req;
+    struct enc_cache *cache;
+    json_t *state;
+    long long seq;
+    int engine; /* ENGINE_VERSION for a new event; a stored event's own stamp on replay */
+    struct rules_options rules;
+    bool rules_ok;
+    struct svc_errors *e;
+    /* When set, a ruling may hand its result over as the text the handler wrote (owned by the
+     * caller) and leave "result" out of its outcome: the write path stores the text as it is
+     * rather than parsing it and writing it again. NULL: the result is always a value. */
+    char **result_text;
+};
+
+/* ---- encounter_state.c ---- */
+
+/* A copy of c's conditions with cond added (add) or removed: a new array the caller owns. */
+json_t *enc_conditions_with(json_t *c, const char *cond, bool add);
+
+/* The ruling seed of event seq: a splitmix64 step of state's seed and seq, in 0..SEED_MAX. */
+long long enc_event_seed(json_t *state, long long seq);
+
+/* Applies one event's effects (an array of init, set, add and remove operations; borrowed) to
+ * state, in place. An effect naming a combatant that is not there changes nothing. */
+void enc_fold(json_t *state, json_t *effects);
+
+/* The members of stored combatant c that place it (CombatantFields): a new object. */
+json_t *enc_placement(json_t *c);
+
+/* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
+ * down threatens nobody and helps nobody flank. */
+bool enc_is_down(json_t *c);
+
+/* Frees what c decoded. c belongs to the caller, zeroed before its first use ({0}). */
+void enc_cache_free(struct enc_cache *c);
+
+/* The conditions the service tracks on a combatant, NULL-terminated. */
+extern const char *const enc_defender_conditions[];
+
+/* Decodes into *o the rules in force, from state's echo of them (stored at creation, so always
+ * valid: no error is possible). */
+void enc_state_rules(json_t *state, struct rules_options *o);
+
+/* Asks stateless handler h (as a request to path) to rule body, which it steals; with_map, the
+ * handler borrows the state's map decoded once for the request (x->cache). Returns the answer
+ * (a new reference) when the handler said 200; else NULL, after adding its field errors to x->e
+ * under prefix (or one saying that the `what` could not be ruled). */
+json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
+                  const char *prefix, const char *what, bool with_map);
+
+/* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler and fills *f.
+ * *result gets the answer (a new reference), or NULL when x->result_text took it as text.
+ * False after a refusal, its errors added to x->e under /attack. */
+bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
+                      struct svc_attack_facts *f);
+
+/* Validates combatant object `in` (ptr names it) against state: every member known and in
+ * range. keep_id NULL: a new combatant, whose id, side, speeds, defense, max_hp and dex are
+ * required and which is also placed (size, facing, reach); else the id of the combatant whose
+ * members `in` changes (its placement is checked on the merged combatant, enc_check_place).
+ * Returns a normalized copy (a new reference) or NULL after adding errors to e. */
+json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                            struct svc_errors *e);
+
+/* Whether combatant c, at its own position, fits state's map and overlaps nobody but itself;
+ * false after adding errors at ptr to e. */
+bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e);
+
+/* Moves the errors of `from` into `to`, each pointer under base; `from` is left empty. */
+void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to);
+
+/* Create's validation of its body, and the state it starts (shared by create and import).
+ * given: on import, the exported initial state, whose seed and salt are kept when the body has
+ * none; else NULL. Returns the state (a new reference) or NULL after adding errors to `out`,
+ * each pointer under base. */
+json_t *enc_initial_state(const struct svc_request *req, json_t *body, const char *base,
+                          json_t *given, struct svc_errors *out);
+
+/* What a reader without the encounter's token sees of state: the seed and its salt are hidden
+ * until revealed. A new reference (state itself when nothing is hidden). */
+json_t *enc_public_state(json_t *state);
+
+/* An event's payload as a reader without the token sees it: the created event's seed hidden,
+ * unless revealed. A new reference (payload itself when nothing is hidden). */
+json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed);
+
+/* ---- encounter_rules.c ---- */
+
+/* The rules in force for the event x rules, decoded from its state on first use. */
+const struct rules_options *enc_rules_of(struct resolve_ctx *x);
+
+/* The fields that set a combatant's hit points to hp: a new object {"hp"}, with its hp_state
+ * under engine 2 when the rules track hit point states. */
+json_t *enc_hp_fields(struct resolve_ctx *x, long long hp);
+
+/* Resolves an event of `kind` (input `in`, borrowed) against state, the state before it, which
+ * it does not change, as event number seq ruled under engine (ENGINE_VERSION for a new event, a
+ * stored event's own stamp on replay). cache (NULL for none) keeps what the request decodes
+ * once; the caller frees it with enc_cache_free. The input's shape is checked first
+ * (check_input). Returns the outcome {"result": ..., "effects": [...]} (a new reference) or
+ * NULL after adding errors to e. With result_text, the result may come back instead as text in
+ * *result_text (malloc'd, the caller frees it), and "result" is then left out of the outcome. */
+json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e,
+                    char **result_text);
+
+/* ---- encounter_actions.c ---- */
+
+/* The action of `type` (the index of its name in resolve_action's types: attack, move,
+ * five_foot_step, facing, forced, fall, condition, stand_up) by actor, once its turn and budget
+ * allow it. Returns the outcome (a new reference) or NULL after adding errors to x->e. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
+
+/* ---- encounter_api.c ---- */
+
+struct events_acc {
+    json_t *list;
+    json_t *state; /* folding: the state so far */
+    int64_t last;
+    bool full; /* list the created event as it is (the owner, or the seed revealed) */
+};
+
+/* The hash of a token the client chose for a new encounter (create, import); false after
+ * answering 401 (absent or malformed) or 422 (weaker than 128 bits, auth_token_bits). */
+bool enc_client_token(const struct svc_request *req, struct svc_response *res,
+                      unsigned char hash[AUTH_HASH_LEN]);
+
+/* Whether the request carries the loaded encounter's own token (reads answer more to it). */
+bool enc_is_owner(const struct svc_request *req, const struct db_encounter *enc);
+
+/* False when rc is DB_OK; else true, after answering 404 (no such encounter) or 503. */
+bool enc_db_failed(struct svc_response *res, int rc);
+
+/* Loads the encounter named by the path (req->params[0]) into enc, its state parsed into
+ * *state (a new reference; enc->state_json is freed) and, unless text_len is NULL, the length
+ * of the state's text there. False after answering (404, 503 or 500). */
+bool enc_load(const struct svc_request *req, struct svc_response *res, struct db_encounter *enc,
+              json_t **state, size_t *text_len);
+
+/* Answers doc (stolen) with status and the ETag of version. */
+void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *doc, int64_t version);
+
+/* A db_events callback over a struct events_acc (ud): folds each event into ->state and lists
+ * it in ->list as its reader may see it (either may be NULL), and notes its number in ->last. */
+int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                   const char *created_at);
+
+#endif

@@ -1,0 +1,769 @@
+/* Encounters: resolving each kind of event but the actions' own kinds (encounter_actions.c),
+ * with the action economy and hit point states of engine 2, the shape of each event's input
+ * (check_input), and enc_resolve, which every write, verify and import goes through (the
+ * model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "dice.h"
+#include "encounter_internal.h"
+#include "hp.h"
+#include "turn.h"
+
+/* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
+
+/* The rules in force, decoded once per event. */
+const struct rules_options *enc_rules_of(struct resolve_ctx *x)
+{
+    if (!x->rules_ok) {
+        enc_state_rules(x->state, &x->rules);
+        x->rules_ok = true;
+    }
+    return &x->rules;
+}
+
+/* The fields that set a combatant's hit points to hp: under engine 2 with hp_states on, its
+ * hp_state too (d20 3.5 SRD: disabled at 0, dying below, dead at -10). */
+json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
+{
+    json_t *f = json_pack("{s:I}", "hp", hp);
+    const struct rules_options *o = enc_rules_of(x);
+    if (x->engine >= 2 && o->hp_states != RULES_HP_STATES_NONE)
+        json_object_set_new(
+            f, "hp_state",
+            json_string(rules_hp_state_name(rules_hp_state_of(o, hp < INT32_MIN   ? INT32_MIN
+                                                                 : hp > INT32_MAX ? INT32_MAX
+                                                                                  : (int)hp))));
+    return f;
+}
+
+static enum rules_hp_state hp_state_of(struct resolve_ctx *x, json_t *c)
+{
+    long long hp = num(c, "hp");
+    return x->engine < 2 ? RULES_HP_UP
+                         : rules_hp_state_of(enc_rules_of(x), hp < -1000000 ? -1000000 : (int)hp);
+}
+
+/* A combatant's turn as the action economy keeps it (members written by turn_fields; an
+ * engine 1 turn's "attacked" counts as its standard action). */
+static void turn_decode(json_t *turn, struct rules_turn *t)
+{
+    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
+                             .move = flag(turn, "move"),
+                             .full_round = flag(turn, "full_round"),
+                             .moved = flag(turn, "moved"),
+                             .stepped = flag(turn, "stepped"),
+                             .free_facing = flag(turn, "free_facing")};
+}
+
+/* 004 Step One: a partial action in the surprise round; SRD: disabled, the same. */
+static void turn_limits(struct resolve_ctx *x, json_t *c, struct rules_turn_limits *lim)
+{
+    lim->partial = (flag(x->state, "started") && num(x->state, "round") == 0) ||
+                   hp_state_of(x, c) == RULES_HP_DISABLED;
+}
+
+/* The budget members of a turn: what was spent and what is left. */
+static json_t *turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    return json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:{s:b, s:b, s:b, s:b, s:b}}", "standard",
+                     t->standard, "move", t->move, "full_round", t->full_round, "moved", t->moved,
+                     "stepped", t->stepped, "free_facing", t->free_facing, "left", "standard",
+                     l.standard, "move", l.move, "full_round", l.full_round, "five_foot_step",
+                     l.five_foot_step, "free_facing", l.free_facing);
+}
+
+/* "a standard action, a move action, a 5-foot step" or "free actions only". */
+static void describe_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
+                          char *out, size_t cap)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    const char *parts[5];
+    int n = 0;
+    if (l.full_round)
+        parts[n++] = "a full-round action";
+    if (l.standard)
+        parts[n++] = "a standard action";
+    if (l.move)
+        parts[n++] = "a move action";
+    if (l.five_foot_step)
+        parts[n++] = "a 5-foot step";
+    if (l.free_facing)
+        parts[n++] = "a free facing change";
+    size_t used = (size_t)snprintf(out, cap, "%s", n ? "" : "free actions only");
+    for (int i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", parts[i]);
+}
+
+/* Spends action a from the actor's turn (engine 2, once combat has started). Returns the
+ * budget members to merge into its turn, or NULL after a refusal naming the rule and what
+ * is left. */
+static json_t *spend_action(struct resolve_ctx *x, json_t *actor, enum rules_action a)
+{
+    struct rules_turn t;
+    struct rules_turn_limits lim;
+    turn_decode(json_object_get(actor, "turn"), &t);
+    turn_limits(x, actor, &lim);
+    struct rules_turn_refusal why;
+    if (rules_turn_spend(&t, &lim, a, &why) != RULES_TURN_OK) {
+        char left[160];
+        describe_left(&t, &lim, left, sizeof left);
+        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
+                       rules_action_name(a), why.message, why.rule, left);
+        return NULL;
+    }
+    return turn_fields(&t, &lim);
+}
+
+/* Merges the turn budget into the actor's turn in the outcome's effects (an action may set its
+ * turn already: moved, ran), or adds an effect that does. */
+static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
+{
+    json_t *effects = json_object_get(outcome, "effects");
+    const char *id = str(actor, "id");
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *fields = json_object_get(ef, "fields");
+        json_t *turn = json_object_get(fields, "turn");
+        if (strcmp(str(ef, "target"), id) == 0 && json_is_object(turn)) {
+            json_object_update(turn, budget);
+            json_decref(budget);
+            return;
+        }
+    }
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (!json_is_object(turn)) {
+        json_decref(turn);
+        turn = json_object();
+    }
+    json_object_update(turn, budget);
+    json_decref(budget);
+    json_array_append_new(effects, effect_set(id, json_pack("{s:o}", "turn", turn)));
+}
+
+/* ---- resolving each kind of event ----
+ * Each takes the state before the event, the input and the event's number, and returns
+ * {"result": ..., "effects": [...]} or NULL after adding errors. */
+
+static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
+{
+    if (json_array_size(combatants(x->state)) >= MAX_COMBATANTS) {
+        svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
+        return NULL;
+    }
+    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->e);
+    if (c == NULL)
+        return NULL;
+    if (!enc_check_place(x->state, c, "", x->e)) {
+        json_decref(c);
+        return NULL;
+    }
+    json_object_set_new(c, "turn", json_object());
+    return outcome(json_pack("{s:s}", "added", str(c, "id")),
+                   json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
+}
+
+static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    json_t *old = find(x->state, id, NULL);
+    if (old == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    json_t *fields = json_object_get(in, "fields");
+    if (json_object_get(fields, "id") != NULL) {
+        svc_errors_add(x->e, "/id", "cannot be changed");
+        return NULL;
+    }
+    json_t *c = enc_check_combatant(x->state, fields, "", id, x->e);
+    if (c == NULL)
+        return NULL;
+    json_decref(c);
+    json_t *merged = json_deep_copy(old);
+    json_object_update(merged, fields);
+    bool ok = enc_check_place(x->state, merged, "", x->e);
+    json_decref(merged);
+    if (!ok)
+        return NULL;
+    json_t *set = json_deep_copy(fields);
+    if (x->engine >= 2 && json_is_integer(json_object_get(fields, "hp"))) {
+        json_t *hf = enc_hp_fields(x, num(fields, "hp"));
+        json_object_update(set, hf);
+        json_decref(hf);
+    }
+    return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
+}
+
+static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    if (find(x->state, id, NULL) == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    return outcome(json_pack("{s:s}", "removed", id),
+                   json_pack("[{s:s, s:s}]", "op", "remove", "id", id));
+}
+
+/* Draws one die from the event's seed or the caller's results. */
+static bool draw(struct rules_dice *d, int sides, int *out, struct svc_errors *e)
+{
+    if (rules_dice_draw(d, sides, out) != RULES_DICE_OK) {
+        svc_errors_add(e, "/results", "too few results, or one outside 1..%d", sides);
+        return false;
+    }
+    return true;
+}
+
+static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
+{
+    json_t *results = json_object_get(in, "results");
+    if (results == NULL) {
+        rules_dice_from_seed(d, (uint64_t)enc_event_seed(x->state, x->seq));
+        return;
+    }
+    size_t n = 0;
+    for (; n < json_array_size(results) && n < cap; n++)
+        buf[n] = (int)json_integer_value(json_array_get(results, n));
+    rules_dice_from_supplied(d, buf, n);
+}
+
+struct init_roll {
+    json_t *c;
+    int d20, total, dex, coin;
+};
+
+static int by_initiative(const void *pa, const void *pb)
+{
+    const struct init_roll *a = pa, *b = pb;
+    /* 004: highest first; ties by Dexterity (highest first); then a coin. */
+    if (a->total != b->total)
+        return b->total - a->total;
+    if (a->dex != b->dex)
+        return b->dex - a->dex;
+    return b->coin - a->coin;
+}
+
+/* 004 Initiative Check, the surprise round (Step One) and flat-footed. */
+static json_t *resolve_initiative(struct resolve_ctx *x, json_t *in)
+{
+    if (json_is_true(json_object_get(x->state, "started"))) {
+        svc_errors_add(x->e, "", "initiative has been rolled already");
+        return NULL;
+    }
+    size_t n = json_array_size(combatants(x->state));
+    if (n == 0) {
+        svc_errors_add(x->e, "", "add combatants first");
+        return NULL;
+    }
+    json_t *aware = json_object_get(in, "aware");
+    size_t i;
+    json_t *a;
+    json_array_foreach(aware, i, a)
+    {
+        if (find(x->state, json_string_value(a), NULL) == NULL) {
+            char p[48];
+            snprintf(p, sizeof p, "/aware/%zu", i);
+            svc_errors_add(x->e, p, "names no combatant");
+        }
+    }
+    if (svc_errors_any(x->e))
+        return NULL;
+    struct init_roll *rolls = calloc(n, sizeof *rolls);
+    int buf[2 * MAX_COMBATANTS];
+    struct rules_dice d;
+    open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
+    json_t *c;
+    json_array_foreach(combatants(x->state), i, c)
+    {
+        rolls[i].c = c;
+        rolls[i].dex = (int)num(c, "dex");
+        if (!draw(&d, 20, &rolls[i].d20, x->e) || !draw(&d, 2, &rolls[i].coin, x->e)) {
+            free(rolls);
+            return NULL;
+        }
+        rolls[i].total = rolls[i].d20 + (int)num(c, "initiative_modifier");
+    }
+    if (json_object_get(in, "results") && !rules_dice_all_used(&d)) {
+        svc_errors_add(x->e, "/results", "more results than dice (a d20 and a coin each)");
+        free(rolls);
+        return NULL;
+    }
+    qsort(rolls, n, sizeof *rolls, by_initiative);
+    /* "If no one or everyone starts the battle aware, there is no surprise round." */
+    size_t na = json_array_size(aware);
+    bool surprise = na > 0 && na < n;
+    json_t *order = json_array(), *list = json_array(), *effects = json_array();
+    for (i = 0; i < n; i++) {
+        const char *id = str(rolls[i].c, "id");
+        json_array_append_new(order, json_string(id));
+        json_array_append_new(
+            list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20", rolls[i].d20,
+                            "modifier", (int)num(rolls[i].c, "initiative_modifier"), "total",
+                            rolls[i].total, "dex", rolls[i].dex, "coin", rolls[i].coin));
+        /* 004: "At the start of a battle each combatant is flat-footed." */
+        json_array_append_new(
+            effects,
+            effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
+                                     enc_conditions_with(rolls[i].c, "flat_footed", true),
+                                     "initiative", rolls[i].total, "turn", json_object())));
+    }
+    json_t *aware_ids = json_array();
+    json_array_foreach(aware, i, a)
+    {
+        json_array_append(aware_ids, a);
+    }
+    json_array_append_new(
+        effects,
+        effect_set("encounter", json_pack("{s:b, s:i, s:n, s:O, s:b, s:o}", "started", 1, "round",
+                                          surprise ? 0 : 1, "turn", "order", order, "surprise",
+                                          surprise, "aware", aware_ids)));
+    free(rolls);
+    return outcome(json_pack("{s:o, s:o, s:b, s:s}", "rolls", list, "order", order, "surprise",
+                             surprise, "rule",
+                             "004 Initiative Check: a Dexterity check; ties by Dexterity, then a "
+                             "coin. Surprise round only when some but not all are aware."),
+                   effects);
+}
+
+/* Whether the combatant at order index i acts in this round. */
+static bool acts(json_t *state, size_t i)
+{
+    if (num(state, "round") != 0)
+        return true;
+    const char *id = json_string_value(json_array_get(json_object_get(state, "order"), i));
+    size_t k;
+    json_t *a;
+    json_array_foreach(json_object_get(state, "aware"), k, a)
+    {
+        if (strcmp(json_string_value(a), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* 004 The Combat Round: the next combatant in initiative order; after the last, the highest
+ * acts again in a new round. Its first turn ends its flat-footedness; effects that last a
+ * number of rounds end just before the count they began on. */
+static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
+{
+    (void)in;
+    json_t *s = x->state;
+    if (!json_is_true(json_object_get(s, "started"))) {
+        svc_errors_add(x->e, "", "roll initiative first");
+        return NULL;
+    }
+    size_t n = json_array_size(json_object_get(s, "order"));
+    json_t *turn_v = json_object_get(s, "turn");
+    long long round = num(s, "round");
+    long long t = json_is_integer(turn_v) ? json_integer_value(turn_v) : -1;
+    json_t *skipped = json_array();
+    bool found = false;
+    for (size_t guard = 0; guard <= 2 * n + 2 && !found; guard++) {
+        t++;
+        if (t >= (long long)n) {
+            t = 0;
+            round++;
+        }
+        json_t *probe =
+            json_pack("{s:I, s:O}", "round", round, "aware", json_object_get(s, "aware"));
+        json_object_set(probe, "order", json_object_get(s, "order"));
+        found = acts(probe, (size_t)t);
+        json_decref(probe);
+        /* Engine 2: a dying or dead combatant's turn is skipped (d20 3.5 SRD: a dying
+         * character "is unconscious and can take no actions"). */
+        json_t *c =
+            found && x->engine >= 2
+                ? find(s, json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t)),
+                       NULL)
+                : NULL;
+        if (c != NULL && !rules_hp_acts(hp_state_of(x, c))) {
+            found = false;
+            if (json_array_size(skipped) < n)
+                json_array_append_new(skipped,
+                                      json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+                                                rules_hp_state_name(hp_state_of(x, c))));
+        }
+    }
+    if (!found && x->engine >= 2) {
+        json_decref(skipped);
+        svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
+                       RULES_HP_SOURCE);
+        return NULL;
+    }
+    const char *id = json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t));
+    json_t *effects = json_array();
+    json_array_append_new(
+        effects, effect_set("encounter", json_pack("{s:I, s:I}", "round", round, "turn", t)));
+    json_t *ended = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        json_t *fields = json_object();
+        json_t *conds = json_deep_copy(json_object_get(c, "conditions"));
+        json_t *timed = json_array();
+        size_t k;
+        json_t *tm;
+        json_array_foreach(json_object_get(c, "timed"), k, tm)
+        {
+            /* "end just before the same initiative count that they began on" */
+            if (round > num(tm, "ends_round") ||
+                (round == num(tm, "ends_round") && t >= num(tm, "ends_turn"))) {
+                json_t *tmp = json_pack("{s:O}", "conditions", conds);
+                json_decref(conds);
+                conds = enc_conditions_with(tmp, str(tm, "condition"), false);
+                json_decref(tmp);
+                json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"),
+                                                       "condition", str(tm, "condition")));
+            } else {
+                json_array_append(timed, tm);
+            }
+        }
+        if (strcmp(str(c, "id"), id) == 0) {
+            /* Its turn begins: no longer flat-footed; a new round of movement. */
+            json_t *tmp = json_pack("{s:O}", "conditions", conds);
+            json_decref(conds);
+            conds = enc_conditions_with(tmp, "flat_footed", false);
+            json_decref(tmp);
+            if (x->engine >= 2) {
+                /* A fresh turn, with what it may spend: a partial action in the surprise
+                 * round (004 Step One) or while disabled. */
+                struct rules_turn fresh = {0};
+                struct rules_turn_limits lim = {.partial = round == 0 ||
+                                                           hp_state_of(x, c) == RULES_HP_DISABLED};
+                json_object_set_new(fields, "turn", turn_fields(&fresh, &lim));
+            } else {
+                json_object_set_new(fields, "turn", json_object());
+            }
+        }
+        if (!json_equal(conds, json_object_get(c, "conditions")))
+            json_object_set(fields, "conditions", conds);
+        if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
+            json_object_set(fields, "timed", timed);
+        json_decref(conds);
+        json_decref(timed);
+        if (json_object_size(fields) > 0)
+            json_array_append_new(effects, effect_set(str(c, "id"), fields));
+        else
+            json_decref(fields);
+    }
+    json_t *result =
+        json_pack("{s:I, s:s, s:o, s:s}", "round", round, "turn_of", id, "ended", ended, "rule",
+                  "004 The Combat Round: initiative order, then the highest again; "
+                  "effects end just before the count they began on; 004 Flat-Footed "
+                  "ends with one's first turn");
+    if (x->engine >= 2)
+        json_object_set_new(result, "skipped", skipped);
+    else
+        json_decref(skipped);
+    return outcome(result, effects);
+}
+
+/* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
+ * hp event). Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past
+ * your full normal hit point total"). */
+static json_t *resolve_hp(struct resolve_ctx *x, json_t *in)
+{
+    if (x->engine < 2) {
+        svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
+        return NULL;
+    }
+    json_t *target = find(x->state, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    long long before = num(target, "hp"), max = num(target, "max_hp");
+    long long after = json_object_get(in, "set") ? num(in, "set") : before + num(in, "change");
+    bool capped = after > max && after > before;
+    if (capped)
+        after = before > max ? before : max;
+    if (after < -100000)
+        after = -100000;
+    json_t *fields = enc_hp_fields(x, after);
+    json_t *result =
+        json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", str(target, "id"), "hp_before", before,
+                  "hp", after, "capped_at_max", capped, "rule",
+                  "hit points changed from outside the fight by the encounter's owner; "
+                  "healing stops at max_hp (d20 3.5 SRD, Healing)");
+    if (json_object_get(fields, "hp_state"))
+        json_object_set(result, "hp_state", json_object_get(fields, "hp_state"));
+    if (json_object_get(in, "reason"))
+        json_object_set(result, "reason", json_object_get(in, "reason"));
+    return outcome(result, json_pack("[o]", effect_set(str(target, "id"), fields)));
+}
+
+/* The combatant acting must be the one whose turn it is, once combat has started. */
+static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_turn)
+{
+    json_t *s = x->state;
+    if (!json_is_true(json_object_get(s, "started")) || out_of_turn)
+        return true;
+    json_t *turn = json_object_get(s, "turn");
+    const char *now = json_is_integer(turn)
+                          ? json_string_value(json_array_get(json_object_get(s, "order"),
+                                                             (size_t)json_integer_value(turn)))
+                          : NULL;
+    if (now == NULL || strcmp(now, actor) != 0) {
+        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
+                       now ? now : "nobody");
+        return false;
+    }
+    return true;
+}
+
+static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
+{
+    static const char *const types[] = {"attack", "move",      "five_foot_step", "facing", "forced",
+                                        "fall",   "condition", "stand_up",       NULL};
+    static const char *const known[] = {"type",
+                                        "actor",
+                                        "target",
+                                        "attack",
+                                        "kind",
+                                        "cover",
+                                        "concealment",
+                                        "results",
+                                        "path",
+                                        "mode",
+                                        "end_facing",
+                                        "withdraw",
+                                        "facing",
+                                        "squares",
+                                        "reduction_squares",
+                                        "fall_prone_at",
+                                        "voluntarily_prone",
+                                        "height_ft",
+                                        "surface",
+                                        "per_die",
+                                        "deliberate",
+                                        "acrobatics_success",
+                                        "water_depth_ft",
+                                        "dive",
+                                        "dive_success",
+                                        "condition",
+                                        "rounds",
+                                        NULL};
+    codec_reject_unknown(in, "", known, x->e);
+    int type = codec_get_enum(in, "", "type", types, true, -1, x->e);
+    const char *actor_id = NULL;
+    codec_get_string(in, "", "actor", true, 64, &actor_id, x->e);
+    json_t *actor = actor_id ? find(x->state, actor_id, NULL) : NULL;
+    if (actor_id != NULL && actor == NULL)
+        svc_errors_add(x->e, "/actor", "names no combatant");
+    if (svc_errors_any(x->e) || type < 0 || actor == NULL)
+        return NULL;
+    bool aoo = type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Forced movement and falls happen to a creature whenever they happen. */
+    if (!check_turn(x, actor_id, aoo || type == 4 || type == 5))
+        return NULL;
+    if (type != 4 && type != 5 && enc_is_down(actor)) {
+        enum rules_hp_state hs = hp_state_of(x, actor);
+        if (!rules_hp_acts(hs))
+            svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
+                           rules_hp_state_name(hs), num(actor, "hp"), RULES_HP_SOURCE);
+        else
+            svc_errors_add(x->e, "/actor", "is unconscious or helpless");
+        return NULL;
+    }
+    if (type == 7 && x->engine < 2) {
+        svc_errors_add(x->e, "/type", "stand_up is ruled from engine 2 on");
+        return NULL;
+    }
+    if (type == 7 && !has_condition(actor, "prone")) {
+        svc_errors_add(x->e, "/actor", "is not prone");
+        return NULL;
+    }
+    /* Engine 2: the action economy, once initiative has been rolled. Attacks of opportunity
+     * are reactions, and forced movement, falls and conditions happen to a creature: none of
+     * them spends the actor's turn. */
+    json_t *budget = NULL;
+    if (x->engine >= 2 && flag(x->state, "started") && !aoo && type != 4 && type != 5 &&
+        type != 6) {
+        static const char *const modes[] = {"move",     "double_move", "run", "charge",
+                                            "withdraw", "crawl",       NULL};
+        static const enum rules_action by_mode[] = {RULES_ACTION_MOVE,     RULES_ACTION_DOUBLE_MOVE,
+                                                    RULES_ACTION_RUN,      RULES_ACTION_CHARGE,
+                                                    RULES_ACTION_WITHDRAW, RULES_ACTION_CRAWL};
+        enum rules_action a = RULES_ACTION_ATTACK;
+        if (type == 1) {
+            int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
+            if (m < 0)
+                return NULL;
+            a = by_mode[m];
+        } else if (type == 2) {
+            a = RULES_ACTION_FIVE_FOOT_STEP;
+        } else if (type == 3) {
+            a = RULES_ACTION_FACING;
+        } else if (type == 7) {
+            a = RULES_ACTION_STAND_UP;
+        }
+        if ((budget = spend_action(x, actor, a)) == NULL)
+            return NULL;
+    }
+    json_t *out = enc_resolve_action_kind(x, in, actor, type);
+    if (budget != NULL && out != NULL)
+        stamp_turn(out, actor, budget);
+    else
+        json_decref(budget);
+    return out;
+}
+
+/* Reveals the seed and the salt of its commitment, so that anyone can check every roll of the
+ * log (provably fair dice). It ends the encounter: with the seed known, every roll to come
+ * could be predicted, so enc_resolve() refuses any event after it. */
+static json_t *resolve_reveal(struct resolve_ctx *x)
+{
+    json_t *s = x->state;
+    json_t *result = json_pack("{s:O, s:s}", "seed", json_object_get(s, "seed"), "rule",
+                               "the seed behind every roll; SHA-256 of \"<seed_salt>:<seed>\" is "
+                               "the seed_commitment shown since creation");
+    if (json_object_get(s, "seed_salt") != NULL) {
+        json_object_set(result, "seed_salt", json_object_get(s, "seed_salt"));
+        json_object_set(result, "seed_commitment", json_object_get(s, "seed_commitment"));
+    }
+    return outcome(result,
+                   json_pack("[o]", effect_set("encounter", json_pack("{s:b}", "revealed", 1))));
+}
+
+/* The shape of each event kind's input, checked before it is resolved, wherever it came from:
+ * a live request (whose handler built it from the body and the path), an imported log, or
+ * the stored log that verify re-resolves. So an import can only hold what the live operations
+ * would have accepted, and no resolver meets a member of the wrong type. */
+static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
+{
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(in, "", e))
+        return false;
+    const char *s = NULL;
+    if (strcmp(kind, "combatant_added") == 0 || strcmp(kind, "action") == 0) {
+        /* enc_check_combatant and resolve_action check every member themselves. */
+    } else if (strcmp(kind, "combatant_updated") == 0) {
+        static const char *const known[] = {"id", "fields", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+        json_t *fields = json_object_get(in, "fields");
+        if (fields == NULL)
+            svc_errors_add(e, "/fields", "is required");
+        else
+            codec_expect_object(fields, "/fields", e);
+    } else if (strcmp(kind, "combatant_removed") == 0) {
+        static const char *const known[] = {"id", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+    } else if (strcmp(kind, "initiative") == 0) {
+        static const char *const known[] = {"aware", "results", NULL};
+        codec_reject_unknown(in, "", known, e);
+        json_t *list;
+        if (codec_get_array(in, "", "aware", false, MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_string(v)) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/aware/%zu", i);
+                    svc_errors_add(e, p, "must be a combatant id");
+                }
+            }
+        }
+        if (codec_get_array(in, "", "results", false, 2 * MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > 20) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/results/%zu", i);
+                    svc_errors_add(e, p, "must be a die result");
+                }
+            }
+        }
+    } else if (strcmp(kind, "hp") == 0) {
+        static const char *const known[] = {"target", "change", "set", "reason", NULL};
+        codec_reject_unknown(in, "", known, e);
+        long long v = 0;
+        codec_get_string(in, "", "target", true, 64, &s, e);
+        bool change = codec_get_int(in, "", "change", false, -100000, 100000, &v, e);
+        bool set = codec_get_int(in, "", "set", false, -100000, 100000, &v, e);
+        if (change == set && json_object_get(in, "change") == NULL &&
+            json_object_get(in, "set") == NULL)
+            svc_errors_add(e, "", "give change (damage below 0, healing above) or set");
+        else if (json_object_get(in, "change") != NULL && json_object_get(in, "set") != NULL)
+            svc_errors_add(e, "/set", "give change or set, not both");
+        codec_get_string(in, "", "reason", false, 200, &s, e);
+    } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0) {
+        if (json_object_size(in) > 0)
+            svc_errors_add(e, "", "takes no members");
+    } else {
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* Resolves an event of `kind` against state (the state before it), after checking its input
+ * (check_input). With result_text, the result may come back as text there instead of in the
+ * outcome (resolve_ctx). */
+json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e,
+                    char **result_text)
+{
+    struct resolve_ctx x = {.req = req,
+                            .cache = cache,
+                            .state = state,
+                            .seq = seq,
+                            .engine = engine,
+                            .e = e,
+                            .result_text = result_text};
+    if (engine < 1 || engine > ENGINE_VERSION) {
+        svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
+                       ENGINE_VERSION);
+        return NULL;
+    }
+    if (!check_input(kind, in, e))
+        return NULL;
+    if (json_is_true(json_object_get(state, "revealed"))) {
+        svc_errors_add(e, "",
+                       "the encounter is finished: its seed was revealed, so its rolls are no "
+                       "longer secret");
+        return NULL;
+    }
+    json_t *out = NULL;
+    if (strcmp(kind, "revealed") == 0)
+        out = resolve_reveal(&x);
+    else if (strcmp(kind, "combatant_added") == 0)
+        out = resolve_add(&x, in);
+    else if (strcmp(kind, "combatant_updated") == 0)
+        out = resolve_update(&x, in);
+    else if (strcmp(kind, "combatant_removed") == 0)
+        out = resolve_remove(&x, in);
+    else if (strcmp(kind, "initiative") == 0)
+        out = resolve_initiative(&x, in);
+    else if (strcmp(kind, "next_turn") == 0)
+        out = resolve_next_turn(&x, in);
+    else if (strcmp(kind, "action") == 0)
+        out = resolve_action(&x, in);
+    else if (strcmp(kind, "hp") == 0)
+        out = resolve_hp(&x, in);
+    else
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    /* Engine 2: the reactions a move left open last only until the next event that is not one
+     * of them (an attack of opportunity consumes its own). */
+    bool answers = strcmp(kind, "action") == 0 && strcmp(str(in, "type"), "attack") == 0 &&
+                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    if (out != NULL && engine >= 2 && !answers &&
+        json_array_size(json_object_get(state, "reactions")) > 0)
+        json_array_insert_new(json_object_get(out, "effects"), 0,
+                              effect_set("encounter", json_pack("{s:[]}", "reactions")));
+    return out;
+}

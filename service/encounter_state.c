@@ -1,0 +1,616 @@
+/* Encounters: the state and what rules on it. Small helpers over the state JSON, effects and
+ * the fold, calling the stateless rulings (and the map they share for a request), combatant
+ * validation, the initial state with the seed's commitment, and what a reader without the
+ * token sees of a state (the model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "dice.h"
+#include "encounter_internal.h"
+#include "rules_codec.h"
+
+#define MAX_ATTACKS 16
+
+/* ---- small helpers ---- */
+
+/* A copy of c's conditions with cond added (add) or removed. */
+json_t *enc_conditions_with(json_t *c, const char *cond, bool add)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) != 0)
+            json_array_append(out, v);
+    }
+    if (add)
+        json_array_append_new(out, json_string(cond));
+    return out;
+}
+
+/* The ruling seed of event seq: a splitmix64 step of the encounter's seed and the number,
+ * kept within the dice API's seed range. */
+long long enc_event_seed(json_t *state, long long seq)
+{
+    uint64_t z = (uint64_t)num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (long long)(z % (uint64_t)(SEED_MAX + 1));
+}
+
+/* ---- effects and the fold ---- */
+
+/* Applies one event's effects to state. */
+void enc_fold(json_t *state, json_t *effects)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(effects, i, e)
+    {
+        const char *op = str(e, "op");
+        if (strcmp(op, "init") == 0) {
+            json_object_clear(state);
+            json_object_update(state, json_object_get(e, "state"));
+        } else if (strcmp(op, "set") == 0) {
+            const char *t = str(e, "target");
+            json_t *obj = strcmp(t, "encounter") == 0 ? state : find(state, t, NULL);
+            if (obj != NULL)
+                json_object_update(obj, json_object_get(e, "fields"));
+        } else if (strcmp(op, "add") == 0) {
+            json_array_append(combatants(state), json_object_get(e, "combatant"));
+        } else if (strcmp(op, "remove") == 0) {
+            size_t at;
+            if (find(state, str(e, "id"), &at) != NULL)
+                json_array_remove(combatants(state), at);
+            json_t *order = json_object_get(state, "order");
+            for (size_t k = 0; k < json_array_size(order); k++)
+                if (strcmp(json_string_value(json_array_get(order, k)), str(e, "id")) == 0) {
+                    json_array_remove(order, k);
+                    break;
+                }
+        }
+    }
+}
+
+/* ---- calling the stateless rulings ---- */
+
+/* A request for a stateless handler, as if it came over HTTP: the body is handed over parsed,
+ * as svc_parse_json_body would have made it (borrowed). */
+static struct svc_request internal_request(const struct svc_request *outer, const char *path,
+                                           json_t *body, const struct rules_map *map)
+{
+    return (struct svc_request){
+        .method = "POST", .path = path, .body = "", .parsed = body, .map = map, .ctx = outer->ctx};
+}
+
+/* Runs handler h on body (stolen); returns the parsed answer and its status. */
+static json_t *rule(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
+                    const struct rules_map *map, unsigned *status)
+{
+    struct svc_request req = internal_request(outer, path, body, map);
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    h(&req, &res);
+    json_decref(body);
+    *status = res.status;
+    json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+    svc_response_clear(&res);
+    return doc;
+}
+
+/* Moves a ruling's field errors into e under prefix. */
+static void take_errors(json_t *problem, const char *prefix, struct svc_errors *e)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(json_object_get(problem, "errors"), i, err)
+    {
+        svc_errors_add(e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+    }
+    if (json_array_size(json_object_get(problem, "errors")) == 0)
+        svc_errors_add(e, prefix, "%s", str(problem, "detail"));
+}
+
+/* The members of a stored combatant that place it (CombatantFields). */
+json_t *enc_placement(json_t *c)
+{
+    static const char *const keys[] = {
+        "x", "y", "z", "size", "facing", "faceless", "reach_ft", "reach_weapon", NULL};
+    json_t *o = json_object();
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    return o;
+}
+
+/* Unconscious, helpless, or (engine 2, rules/hp.h) dying or dead: it threatens nobody and
+ * helps nobody flank. The hp_state member is written only by engine 2 events. */
+bool enc_is_down(json_t *c)
+{
+    const char *hs = str(c, "hp_state");
+    return has_condition(c, "unconscious") || has_condition(c, "helpless") ||
+           strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
+}
+
+void enc_cache_free(struct enc_cache *c)
+{
+    if (c->map_ok)
+        rules_map_free(&c->map);
+}
+
+/* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
+ * and then the movement handler decodes it from the body and reports why. */
+static const struct rules_map *state_map(struct resolve_ctx *x)
+{
+    struct enc_cache *c = x->cache;
+    if (c == NULL || c->map_tried)
+        return c != NULL && c->map_ok ? &c->map : NULL;
+    c->map_tried = true;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    c->map_ok = svc_decode_map(x->state, x->req->ctx->config, false, &c->map, &scratch) == 0;
+    svc_errors_free(&scratch);
+    return c->map_ok ? &c->map : NULL;
+}
+
+const char *const enc_defender_conditions[] = {
+    "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
+    "grappling", "pinned", "helpless", "squeezing", "unconscious", NULL};
+
+/* The rules in force, from the state's echo of them (stored at creation, always valid). */
+void enc_state_rules(json_t *state, struct rules_options *o)
+{
+    struct svc_rules rules;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
+    svc_decode_rules(doc, &rules, &scratch);
+    json_decref(doc);
+    svc_errors_free(&scratch);
+    *o = rules.options;
+}
+
+/* A ruling's refusal (status not 200): its field errors go to x->e under prefix. */
+static void refused(struct resolve_ctx *x, json_t *problem, const char *prefix, const char *what)
+{
+    if (problem != NULL)
+        take_errors(problem, prefix, x->e);
+    else
+        svc_errors_add(x->e, "", "the %s could not be ruled", what);
+}
+
+/* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
+json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
+                  const char *prefix, const char *what, bool with_map)
+{
+    unsigned status = 0;
+    json_t *ans = rule(x->req, h, path, body, with_map ? state_map(x) : NULL, &status);
+    if (ans != NULL && status == 200)
+        return ans;
+    refused(x, ans, prefix, what);
+    json_decref(ans);
+    return NULL;
+}
+
+/* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler. Returns its result
+ * (NULL when handed over as text, see resolve_ctx) and fills f; false after a refusal. */
+bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
+                      struct svc_attack_facts *f)
+{
+    struct svc_request req = internal_request(x->req, "/v1/attacks/resolve", body, NULL);
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    svc_attack_resolve_facts(&req, &res, f);
+    json_decref(body);
+    *result = NULL;
+    bool ok = res.status == 200 && res.body != NULL;
+    if (ok && x->result_text != NULL) {
+        *x->result_text = res.body; /* the handler's text, NUL-terminated (jw_finish) */
+        res.body = NULL;
+    } else {
+        json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+        if (ok && doc != NULL)
+            *result = doc;
+        else {
+            refused(x, doc, "/attack", "attack");
+            json_decref(doc);
+            ok = false;
+        }
+    }
+    svc_response_clear(&res);
+    return ok;
+}
+
+/* ---- combatants: validation against the state ---- */
+
+/* Validates a combatant object (ptr names it) against the state: every member known and in
+ * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
+json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                            struct svc_errors *e)
+{
+    static const char *const keys[] = {"id",
+                                       "name",
+                                       "side",
+                                       "x",
+                                       "y",
+                                       "z",
+                                       "size",
+                                       "facing",
+                                       "faceless",
+                                       "reach_ft",
+                                       "reach_weapon",
+                                       "speeds",
+                                       "armor",
+                                       "load",
+                                       "constitution",
+                                       "runner",
+                                       "darkvision",
+                                       "defense",
+                                       "damage_reduction",
+                                       "hp",
+                                       "max_hp",
+                                       "initiative_modifier",
+                                       "dex",
+                                       "attacks",
+                                       "combat_reflexes",
+                                       "conditions",
+                                       NULL};
+    size_t before = json_array_size(e->list); /* errors counted from here on refuse it */
+    if (!codec_expect_object(in, ptr, e))
+        return NULL;
+    codec_reject_unknown(in, ptr, keys, e);
+    json_t *c = json_deep_copy(in);
+    const char *id = keep_id;
+    if (keep_id == NULL && codec_get_string(in, ptr, "id", true, 64, &id, e)) {
+        for (const char *p = id; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
+                char ip[CODEC_PTR_MAX];
+                codec_pointer(ip, ptr, "id");
+                svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
+                break;
+            }
+        if (*id == '\0' || find(state, id, NULL) != NULL) {
+            char ip[CODEC_PTR_MAX];
+            codec_pointer(ip, ptr, "id");
+            svc_errors_add(e, ip, *id ? "is already in the encounter" : "must not be empty");
+        }
+    }
+    if (id != NULL)
+        json_object_set_new(c, "id", json_string(id));
+    const char *s = NULL;
+    codec_get_string(in, ptr, "name", false, 100, &s, e);
+    if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
+        char sp[CODEC_PTR_MAX];
+        codec_pointer(sp, ptr, "side");
+        svc_errors_add(e, sp, "must not be empty");
+    }
+    /* Placement, size, facing and reach: the geometry decoder's own checks. */
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct rules_creature rc;
+
+    if (keep_id == NULL) {
+        json_t *probe = json_deep_copy(c);
+        svc_decode_creature(probe, ptr, &o, true, keys, &rc, e); /* keys: the rest are ours */
+        json_decref(probe);
+    } /* an update's placement is checked on the merged combatant by enc_check_place */
+    json_t *speeds = json_object_get(c, "speeds");
+    char sp[CODEC_PTR_MAX];
+    codec_pointer(sp, ptr, "speeds");
+    if (speeds == NULL && keep_id == NULL)
+        svc_errors_add(e, sp, "is required");
+    else if (speeds != NULL && codec_expect_object(speeds, sp, e)) {
+        static const char *const types[] = {"walk", "swim", "climb", "fly", "burrow", NULL};
+        codec_reject_unknown(speeds, sp, types, e);
+        long long v;
+        for (int t = 0; types[t]; t++)
+            codec_get_int(speeds, sp, types[t], false, 0, 10000, &v, e);
+    }
+    static const char *const armors[] = {"none", "light", "medium", "heavy", NULL};
+    static const char *const loads[] = {"light", "medium", "heavy", NULL};
+    codec_get_enum(in, ptr, "armor", armors, false, 0, e);
+    codec_get_enum(in, ptr, "load", loads, false, 0, e);
+    long long v = 0;
+    bool b;
+    codec_get_int(in, ptr, "constitution", false, 0, 100, &v, e);
+    codec_get_bool(in, ptr, "runner", false, &b, e);
+    codec_get_bool(in, ptr, "darkvision", false, &b, e);
+    codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
+    codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
+    json_t *def = json_object_get(in, "defense");
+    char dp[CODEC_PTR_MAX];
+    codec_pointer(dp, ptr, "defense");
+    if (def == NULL && keep_id == NULL)
+        svc_errors_add(e, dp, "is required (AC in parts, as /v1/attacks/resolve takes it)");
+    else if (def != NULL && codec_expect_object(def, dp, e)) {
+        static const char *const parts[] = {"armor", "shield", "shield_enhancement", "natural",
+                                            "dex",   "dodge",  "deflection",         "size",
+                                            "other", NULL};
+        codec_reject_unknown(def, dp, parts, e);
+        for (int i = 0; parts[i]; i++)
+            codec_get_int(def, dp, parts[i], false, -100, 100, &v, e);
+    }
+    long long max_hp = 1, hp = 1;
+    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
+    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
+        if (has_max && hp > max_hp) {
+            char hp_ptr[CODEC_PTR_MAX];
+            codec_pointer(hp_ptr, ptr, "hp");
+            svc_errors_add(e, hp_ptr, "is above max_hp");
+        }
+    } else if (has_max && keep_id == NULL) {
+        json_object_set_new(c, "hp", json_integer(max_hp));
+    }
+    long long dex = 10;
+    bool has_dex = codec_get_int(in, ptr, "dex", keep_id == NULL, 1, 100, &dex, e);
+    if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
+        /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
+        long long mod = dex >= 10 ? (dex - 10) / 2 : -((11 - dex) / 2);
+        json_object_set_new(c, "initiative_modifier", json_integer(mod));
+    }
+    json_t *attacks = NULL;
+    if (codec_get_array(in, ptr, "attacks", false, MAX_ATTACKS, &attacks, e)) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(attacks, i, a)
+        {
+            char ap[CODEC_PTR_MAX + 24];
+            snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
+            static const char *const akeys[] = {
+                "name",  "attack_bonus",      "damage",      "attack",
+                "touch", "sneak_attack_dice", "rogue_level", NULL};
+            static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+            if (!codec_expect_object(a, ap, e))
+                continue;
+            codec_reject_unknown(a, ap, akeys, e);
+            codec_get_string(a, ap, "name", true, 64, &s, e);
+            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
+            if (codec_get_string(a, ap, "damage", false, RULES_DICE_MAX_EXPRESSION, &s, e)) {
+                struct rules_dice_expr expr;
+                size_t off = 0;
+                if (rules_dice_parse(s, &expr, &off) != RULES_DICE_OK) {
+                    char dmg[CODEC_PTR_MAX + 32];
+                    snprintf(dmg, sizeof dmg, "%s/damage", ap);
+                    svc_errors_add(e, dmg, "is not dice notation (at character %zu)", off);
+                }
+            }
+            codec_get_enum(a, ap, "attack", forms, false, 0, e);
+            codec_get_bool(a, ap, "touch", false, &b, e);
+            codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
+            codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
+        }
+    }
+    json_t *conds = NULL;
+    if (codec_get_array(in, ptr, "conditions", false, 16, &conds, e)) {
+        size_t i;
+        json_t *cv;
+        json_array_foreach(conds, i, cv)
+        {
+            bool ok = false;
+            for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
+                ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
+            if (!ok) {
+                char cp[CODEC_PTR_MAX + 24];
+                snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+                svc_errors_add(e, cp, "is not a condition this service tracks");
+            }
+        }
+    } else if (keep_id == NULL) {
+        json_object_set_new(c, "conditions", json_array());
+    }
+    if (json_array_size(e->list) > before) {
+        json_decref(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Whether c, at its own position, fits the map and overlaps nobody (except itself). */
+bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
+{
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature me, other;
+    json_t *probe = enc_placement(c);
+    size_t before = json_array_size(e->list);
+    svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
+    json_decref(probe);
+    bool ok = json_array_size(e->list) == before;
+    json_t *map = json_object_get(state, "map");
+    if (ok && (me.body.x < 0 || me.body.y < 0 || me.body.x + me.body.side > num(map, "width") ||
+               me.body.y + me.body.side > num(map, "height"))) {
+        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+        ok = false;
+    }
+    size_t i;
+    json_t *k;
+    json_array_foreach(combatants(state), i, k)
+    {
+        if (!ok || strcmp(str(k, "id"), str(c, "id")) == 0)
+            continue;
+        json_t *p = enc_placement(k);
+        svc_decode_creature(p, ptr, &o, true, NULL, &other, &scratch);
+        json_decref(p);
+        int d = (int)me.size - (int)other.size;
+        bool overlap =
+            me.body.x < other.body.x + other.body.side && other.body.x < me.body.x + me.body.side &&
+            me.body.y < other.body.y + other.body.side && other.body.y < me.body.y + me.body.side;
+        if (overlap && d < 2 && d > -2) {
+            svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
+                           str(k, "id"));
+            ok = false;
+        }
+    }
+    svc_errors_free(&scratch);
+    return ok;
+}
+
+/* ---- the initial state and the seed's commitment ---- */
+
+#define SALT_HEX 32 /* hex characters of a 128-bit salt */
+
+/* The seed's commitment: SHA-256 of "<salt>:<seed in decimal>", in hex. Anyone holding the
+ * seed and the salt can check it with `printf '%s:%s' SALT SEED | sha256sum`. A bare hash of
+ * a 53-bit seed could be brute-forced; the 128-bit salt makes that hopeless. */
+static void seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1])
+{
+    char text[SALT_HEX + 32];
+    int n = snprintf(text, sizeof text, "%s:%lld", salt, seed);
+    unsigned char h[AUTH_HASH_LEN];
+    auth_sha256(text, (size_t)n, h);
+    auth_hex(h, sizeof h, out);
+}
+
+static bool salt_ok(const char *s)
+{
+    if (s == NULL || strlen(s) != SALT_HEX)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+/* Moves the errors of `from` into `to`, each pointer under base. */
+void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(from->list, i, err)
+    {
+        char ptr[CODEC_PTR_MAX + 64];
+        snprintf(ptr, sizeof ptr, "%s%s", base, str(err, "pointer"));
+        json_array_append_new(to->list, json_pack("{s:s, s:O}", "pointer", ptr, "message",
+                                                  json_object_get(err, "message")));
+    }
+    json_array_clear(from->list);
+}
+
+/* Create's validation of its body, and the state it starts: members known and valid, the map
+ * within the movement endpoints' limits, a square grid. Shared by create and import, so that
+ * an import starts only from a state create would have made. Error pointers go under base.
+ * The seed is the body's; else, on import, the one of `given` (the exported initial state);
+ * else a fresh one. Likewise the salt of the seed's commitment. NULL after adding errors. */
+json_t *enc_initial_state(const struct svc_request *req, json_t *body, const char *base,
+                          json_t *given, struct svc_errors *out)
+{
+    static const char *const known[] = {"rules", "name", "map", "seed", NULL};
+    struct svc_errors e;
+    svc_errors_init(&e);
+    json_t *state = NULL;
+    if (!codec_expect_object(body, "", &e))
+        goto out;
+    codec_reject_unknown(body, "", known, &e);
+    struct svc_rules rules;
+    if (svc_decode_rules(body, &rules, &e) && rules.options.grid == RULES_GRID_HEX)
+        svc_errors_add(&e, "/rules/options/grid",
+                       "encounters are played on square grids for now; hexes are ruled by the "
+                       "stateless endpoints (/v1/movement, /v1/attacks, /v1/geometry)");
+    const char *name = "";
+    codec_get_string(body, "", "name", false, 200, &name, &e);
+    long long seed = -1;
+    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
+    /* The map: the movement endpoints' own decoder checks it (limits included). */
+    json_t *map = json_object_get(body, "map");
+    if (map == NULL) {
+        svc_errors_add(&e, "/map", "is required");
+    } else {
+        json_t *rules_in = json_object_get(body, "rules");
+        json_t *probe = json_pack("{s:o, s:O, s:{s:i, s:i, s:{s:i}}, s:s}", "rules",
+                                  rules_in ? json_incref(rules_in) : json_object(), "map", map,
+                                  "mover", "x", 0, "y", 0, "speeds", "walk", 0, "mode", "move");
+        unsigned status = 0;
+        json_t *ans = rule(req, svc_handle_move_reach, "/v1/movement/reach", probe, NULL, &status);
+        size_t i;
+        json_t *err;
+        json_array_foreach(json_object_get(ans, "errors"), i, err)
+        {
+            const char *p = str(err, "pointer");
+            if (strncmp(p, "/map", 4) == 0)
+                svc_errors_add(&e, p, "%s", str(err, "message"));
+        }
+        if (ans == NULL || (status != 200 && json_array_size(json_object_get(ans, "errors")) == 0))
+            svc_errors_add(&e, "/map", "could not be checked (%u)", status);
+        json_decref(ans);
+    }
+    if (svc_errors_any(&e))
+        goto out;
+    json_t *gs = json_object_get(given, "seed");
+    if (seed < 0 && json_is_integer(gs) && json_integer_value(gs) >= 0 &&
+        json_integer_value(gs) <= SEED_MAX)
+        seed = json_integer_value(gs);
+    if (seed < 0) {
+        uint64_t r = 0;
+        if (!auth_random(&r, sizeof r)) {
+            svc_errors_add(&e, "", "no random seed could be drawn; try again");
+            goto out;
+        }
+        seed = (long long)(r % (uint64_t)(SEED_MAX + 1));
+    }
+    char salt[SALT_HEX + 1], commitment[2 * AUTH_HASH_LEN + 1];
+    const char *gsalt = json_string_value(json_object_get(given, "seed_salt"));
+    bool legacy = given != NULL && json_object_get(given, "seed_salt") == NULL;
+    if (salt_ok(gsalt)) {
+        memcpy(salt, gsalt, sizeof salt);
+    } else {
+        unsigned char b[SALT_HEX / 2];
+        if (!auth_random(b, sizeof b)) {
+            svc_errors_add(&e, "", "no random salt could be drawn; try again");
+            goto out;
+        }
+        auth_hex(b, sizeof b, salt);
+    }
+    seed_commitment(salt, seed, commitment);
+    state = json_pack("{s:s, s:o, s:O, s:I, s:s, s:s, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}",
+                      "name", name, "rules", svc_encode_rules(&rules), "map", map, "seed",
+                      (json_int_t)seed, "seed_salt", salt, "seed_commitment", commitment, "round",
+                      0, "turn", "started", 0, "order", "surprise", 0, "aware", "combatants");
+    if (legacy) { /* exported before seeds were committed to: no salt, no commitment */
+        json_object_del(state, "seed_salt");
+        json_object_del(state, "seed_commitment");
+    }
+out:
+    enc_errors_under(&e, base, out);
+    svc_errors_free(&e);
+    return state;
+}
+
+/* What a reader without the encounter's token sees of a state: the seed and its salt stay
+ * private until the owner reveals them (the commitment shows), so no player can predict the
+ * rolls to come. Returns a new reference. */
+json_t *enc_public_state(json_t *state)
+{
+    if (json_is_true(json_object_get(state, "revealed")) ||
+        (json_object_get(state, "seed") == NULL && json_object_get(state, "seed_salt") == NULL))
+        return json_incref(state);
+    json_t *copy = json_copy(state);
+    json_object_del(copy, "seed");
+    json_object_del(copy, "seed_salt");
+    return copy;
+}
+
+/* An event's payload as a reader without the token sees it: the created event's input seed
+ * and initial state are kept private as enc_public_state does (unless `revealed`). New ref. */
+json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed)
+{
+    if (revealed || strcmp(kind, "created") != 0 || !json_is_object(payload))
+        return json_incref(payload);
+    json_t *copy = json_deep_copy(payload);
+    json_object_del(json_object_get(copy, "input"), "seed");
+    json_t *init = json_array_get(json_object_get(copy, "effects"), 0);
+    json_t *st = json_object_get(init, "state");
+    if (json_is_object(st)) {
+        json_object_del(st, "seed");
+        json_object_del(st, "seed_salt");
+    }
+    return copy;
+}

@@ -599,7 +599,7 @@ static void draw_facing_areas(struct ctx *c)
 
 /* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
  * in that side's colour. */
-static void draw_threatened(struct ctx *c)
+static void draw_threatened(struct ctx *c, bool outline)
 {
     const struct render_scene *s = c->s;
     const struct rules_map *m = s->map;
@@ -615,8 +615,17 @@ static void draw_threatened(struct ctx *c)
                 if (!in_view(&c->l, x, y) || !charge(c, 1))
                     continue;
                 int z = m->elevation ? m->elevation[(size_t)y * (size_t)m->width + (size_t)x] : 0;
-                if (rules_threatens_square(s->o, cr, x, y, z))
+                if (!rules_threatens_square(s->o, cr, x, y, z))
+                    continue;
+                if (!outline) {
                     fill_cell(c, x, y, side_colour(k->side), 0.26);
+                    continue;
+                }
+                /* And an inset outline, which the reach heat map cannot hide. */
+                double xy[12];
+                int np = cell_polygon(&c->l, x, y, 0.1, xy);
+                pen_polygon(&c->pen, xy, np, 0, 0, side_colour(k->side), 0.85,
+                            c->l.cell >= 24 ? 2 : 1);
             }
     }
 }
@@ -687,7 +696,7 @@ static void draw_reach(struct ctx *c)
         if (labels && sq.cost_ft > 0) {
             char t[16];
             snprintf(t, sizeof t, "%d", sq.cost_ft);
-            pen_text(&c->pen, cx, cy + h * 0.82, c->l.cell * 0.3, false, 1, t, 0x333333, 0xffffff,
+            pen_text(&c->pen, cx, cy + h * 0.84, c->l.cell * 0.25, false, 1, t, 0x444444, 0xffffff,
                      2);
         }
     }
@@ -1150,10 +1159,14 @@ static void draw_swatch(struct ctx *c, const struct render_legend_item *it, doub
         pen_text(&c->pen, cx, cy + 4, 10, true, 1, t, 0xffffff, 0, 0);
         break;
     }
-    case LEG_THREAT:
+    case LEG_THREAT: {
         pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
         pen_fill_rect(&c->pen, x, y, sz, sz, side_colour(it->arg), 0.26);
+        double xy[8] = {x + 1.5,      y + 1.5,      x + sz - 1.5, y + 1.5,
+                        x + sz - 1.5, y + sz - 1.5, x + 1.5,      y + sz - 1.5};
+        pen_polygon(&c->pen, xy, 4, 0, 0, side_colour(it->arg), 0.85, 1.5);
         break;
+    }
     case LEG_REACH:
         pen_fill_rect(&c->pen, x, y, sz / 3, sz, heat(0, 2), 0.8);
         pen_fill_rect(&c->pen, x + sz / 3, y, sz / 3, sz, heat(1, 2), 0.8);
@@ -1289,9 +1302,11 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     if (c.rc == RENDER_OK)
         draw_facing_areas(&c);
     if (c.rc == RENDER_OK && ov->threatened)
-        draw_threatened(&c);
+        draw_threatened(&c, false);
     if (c.rc == RENDER_OK && ov->reach && moving)
         draw_reach(&c);
+    if (c.rc == RENDER_OK && ov->threatened)
+        draw_threatened(&c, true);
     if (c.rc == RENDER_OK && ov->area != NULL)
         draw_area(&c);
     if (c.rc == RENDER_OK)

@@ -87,6 +87,12 @@ struct ctx {
     struct rules_map_creature *others;
     int *other_index; /* scene index of others[i] */
     int other_count;
+    /* Marks that must stay readable over the creatures, drawn after them. */
+    struct {
+        double x, y;
+        uint32_t rgb;
+    } late[64];
+    int late_count;
 };
 
 static uint32_t side_colour(int side)
@@ -465,11 +471,11 @@ static void terrain_mark(struct ctx *c, double cx, double cy, double size, int t
         double w = size >= 20 ? 1.2 : 0.8;
         uint32_t ink = t == RULES_MAP_DIFFICULT ? 0xa88f5au : 0x7d5a2eu;
         for (int i = -1; i <= 1; i++) {
-            double o = i * size * 0.3;
-            double seg[4] = {cx - h * 0.6 + o, cy + h * 0.6, cx + h * 0.6 + o, cy - h * 0.6};
+            double o = i * size * 0.22; /* three strokes, all inside the square */
+            double seg[4] = {cx - h * 0.5 + o, cy + h * 0.5, cx + h * 0.5 + o, cy - h * 0.5};
             pen_polyline(&c->pen, seg, 2, ink, 0.8, w, 0);
             if (t == RULES_MAP_IMPEDED) {
-                double back[4] = {cx - h * 0.6 + o, cy - h * 0.6, cx + h * 0.6 + o, cy + h * 0.6};
+                double back[4] = {cx - h * 0.5 + o, cy - h * 0.5, cx + h * 0.5 + o, cy + h * 0.5};
                 pen_polyline(&c->pen, back, 2, ink, 0.8, w, 0);
             }
         }
@@ -929,13 +935,18 @@ static void draw_flanking(struct ctx *c)
                 }
                 double seg[4] = {x0, y0, x1, y1};
                 double w = c->l.cell * 0.08 < 2 ? 2 : c->l.cell * 0.08;
+                /* The line, its ends in the flankers' colour, and +2 at the target's corner. */
                 pen_polyline(&c->pen, seg, 2, C_FLANK, 0.9, w, 0);
-                pen_circle(&c->pen, x0, y0, w * 1.2, C_FLANK, 1, 0, 0);
-                pen_circle(&c->pen, x1, y1, w * 1.2, C_FLANK, 1, 0, 0);
+                uint32_t ends = side_colour(s->creatures[a].side);
+                pen_circle(&c->pen, x0, y0, w * 1.5, ends, 1, C_FLANK, 1.5);
+                pen_circle(&c->pen, x1, y1, w * 1.5, ends, 1, C_FLANK, 1.5);
                 double tx, ty;
                 body_centre(c, &target->body, &tx, &ty);
-                pen_text(&c->pen, tx + c->l.cell * 0.3, ty - c->l.cell * 0.22, 12, true, 1, "+2",
-                         C_FLANK, 0xffffff, 3);
+                double half = (c->l.grid == RULES_GRID_HEX ? 1 : target->body.side) * c->l.cell / 2;
+                if (c->late_count < (int)(sizeof c->late / sizeof c->late[0]))
+                    c->late[c->late_count].x = tx - half + 11,
+                    c->late[c->late_count].y = ty - half + 13,
+                    c->late[c->late_count++].rgb = C_FLANK;
             }
         }
     }
@@ -1322,6 +1333,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     for (int i = 0; i < s->creature_count && c.rc == RENDER_OK; i++)
         if (charge(&c, 1))
             draw_creature(&c, i);
+    for (int i = 0; i < c.late_count; i++)
+        pen_text(&c.pen, c.late[i].x, c.late[i].y, 13, true, 1, "+2", c.late[i].rgb, 0xffffff, 3);
     pen_clip_end(&c.pen);
     if (c.rc == RENDER_OK && ov->legend)
         draw_legend(&c);

@@ -13,7 +13,8 @@ struct pen {
     enum render_format format;
     cairo_surface_t *surface; /* PNG: the picture; SVG: a 1x1 scratch for measuring text */
     cairo_t *cr;
-    char *svg; /* SVG text so far */
+    cairo_font_face_t *faces[2]; /* DejaVu Sans, regular and bold, looked up once */
+    char *svg;                   /* SVG text so far */
     size_t len, cap;
     bool failed; /* out of memory or a cairo error: the picture is dropped */
 };

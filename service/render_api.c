@@ -616,7 +616,9 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
                                  .creature_count = (int)n,
                                  .side_names = sides,
                                  .side_count = side_count,
-                                 .mover = ov.reach ? focus_i : -1,
+                                 /* The focus is the actor: ringed, and threats are its
+                                  * enemies' (everyone's with no focus). */
+                                 .mover = focus_i,
                                  .stats = &stats,
                                  .mode = RULES_MODE_MOVE,
                                  .focus = focus_i,

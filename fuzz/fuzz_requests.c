@@ -1,16 +1,27 @@
-/* libFuzzer target: every stateless POST handler's request decoding and ruling, called
- * directly (no HTTP). The first byte picks the route; the rest is the body. Whatever it is,
- * the handler must answer 200, 400 or 422 - never a 5xx and never without an answer.
- * Each body is also parsed both ways: the fast path (jsonr.h) must build exactly jansson's
+/* libFuzzer target: every stateless POST handler's request decoding and ruling (and POST
+ * /v1/render's drawing), called directly (no HTTP). The first byte picks the route; the rest is the
+ * body. Whatever it is, the handler must answer 200, 400 or 422 - never a 5xx and never without an
+ * answer. Each body is also parsed both ways: the fast path (jsonr.h) must build exactly jansson's
  * value, member order included, or decline. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonr.h"
+#include "render.h"
 #include "svc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* POST /v1/render draws with cairo, whose font caches live for the process: released at exit
+ * so the leak check sees only the handlers' own memory. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    atexit(render_release_caches);
+    return 0;
+}
 
 /* Aborts unless jsonr_parse declined text or built what json_loadb builds. */
 static void check_fast_parse(const char *text, size_t len)

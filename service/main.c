@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "db.h"
+#include "render.h"
 #include "server.h"
 #include "state_cache.h"
 #include "svc.h"
@@ -89,6 +90,9 @@ int main(int argc, char **argv)
     svc_log("info", "stopping", json_pack("{s:i}", "signal", sig));
     int left = svc_server_shutdown(server, 10000);
     server = NULL;
+    /* Font caches are process-wide: released only when no request can still be drawing. */
+    if (left == 0)
+        render_release_caches();
     svc_log("info", "stopped", json_pack("{s:i}", "unfinished_requests", left));
     exit_code = 0;
 out:

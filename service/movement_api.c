@@ -7,6 +7,7 @@
 
 #include "codec.h"
 #include "jsonw.h"
+#include "move_codec.h"
 #include "movement.h"
 #include "rules_codec.h"
 #include "svc.h"
@@ -422,16 +423,32 @@ int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, st
     return 0;
 }
 
+/* Writes base then extra (either may be NULL) into out, NULL-terminated, at most max - 1. */
+static void join_keys(const char **out, size_t max, const char *const *base,
+                      const char *const *extra)
+{
+    size_t n = 0;
+    for (size_t i = 0; base != NULL && base[i] != NULL && n + 1 < max; i++)
+        out[n++] = base[i];
+    for (size_t i = 0; extra != NULL && extra[i] != NULL && n + 1 < max; i++)
+        out[n++] = extra[i];
+    out[n] = NULL;
+}
+
 static const char *const creature_keys[] = {"id",           "side", "conscious", "combat_reflexes",
                                             "attack_bonus", NULL};
 
-/* creatures: [{id, side, conscious, combat_reflexes, attack_bonus, ...creature}] */
-static void decode_creatures(json_t *body, struct move_req *r, struct svc_errors *e)
+/* creatures: [{id, side, conscious, combat_reflexes, attack_bonus, ...creature}], and the
+ * members named in extra (NULL-terminated, may be NULL) that the caller reads itself. */
+static void decode_creatures(json_t *body, struct move_req *r, const char *const *extra,
+                             struct svc_errors *e)
 {
     static const char *const sides[] = {"enemy", "ally", NULL};
     json_t *list = NULL;
     if (!codec_get_array(body, "", "creatures", false, MAX_CREATURES, &list, e))
         return;
+    const char *keys[32];
+    join_keys(keys, 32, creature_keys, extra);
     size_t n = json_array_size(list);
     r->cs = calloc(n + 1, sizeof *r->cs);
     r->ids = calloc(n + 1, sizeof *r->ids);
@@ -447,7 +464,7 @@ static void decode_creatures(json_t *body, struct move_req *r, struct svc_errors
         char ptr[CODEC_PTR_MAX];
         snprintf(ptr, sizeof ptr, "/creatures/%zu", i);
         struct rules_map_creature *k = &r->cs[i];
-        svc_decode_creature(c, ptr, r->o, true, creature_keys, &k->c, e);
+        svc_decode_creature(c, ptr, r->o, true, keys, &k->c, e);
         k->conscious = true;
         r->ids[i] = "";
         if (!json_is_object(c))
@@ -537,17 +554,14 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     mv->extra_steps = (int)steps;
 }
 
-/* rules, map, creatures, mover, mode and withdraw: what path, reach and route share. */
-static void decode_move(json_t *body, const struct svc_request *req, struct move_req *r,
-                        struct svc_errors *e)
+/* body.mover (required): its creature and movement fields, on the map and overlapping nobody
+ * it may not share with; extra as for decode_creatures. Returns the member, or NULL. */
+static json_t *decode_mover(json_t *body, struct move_req *r, const char *const *extra,
+                            struct svc_errors *e)
 {
-    svc_decode_rules(body, &r->rules, e);
-    r->o = &r->rules.options;
-    r->primary = -1;
-    budgets_init(r, req->ctx->config);
-    request_map(body, req, r, e);
-    decode_creatures(body, r, e);
-    json_t *m = svc_decode_member(body, "mover", r->o, true, mover_keys, &r->mover.c, e);
+    const char *keys[32];
+    join_keys(keys, 32, mover_keys, extra);
+    json_t *m = svc_decode_member(body, "mover", r->o, true, keys, &r->mover.c, e);
     if (m != NULL) {
         decode_mover_fields(m, "/mover", r, e);
         if (r->map_ok && !body_on_map(r->o, &r->map, &r->mover.c.body))
@@ -557,6 +571,20 @@ static void decode_move(json_t *body, const struct svc_request *req, struct move
                 !may_share(r->cs[i].c.size, r->mover.c.size))
                 svc_errors_add(e, "/mover", "overlaps /creatures/%d ('%s')", i, r->ids[i]);
     }
+    return m;
+}
+
+/* rules, map, creatures, mover, mode and withdraw: what path, reach and route share. */
+static void decode_move(json_t *body, const struct svc_request *req, struct move_req *r,
+                        struct svc_errors *e)
+{
+    svc_decode_rules(body, &r->rules, e);
+    r->o = &r->rules.options;
+    r->primary = -1;
+    budgets_init(r, req->ctx->config);
+    request_map(body, req, r, e);
+    decode_creatures(body, r, NULL, e);
+    decode_mover(body, r, NULL, e);
     r->mode = (enum rules_move_mode)codec_get_enum(body, "", "mode", mode_names, true, 0, e);
     json_t *wd = json_object_get(body, "withdraw");
     if (r->mode != RULES_MODE_WITHDRAW) {
@@ -1270,7 +1298,7 @@ void svc_handle_move_forced(const struct svc_request *req, struct svc_response *
     r.o = &r.rules.options;
     budgets_init(&r, req->ctx->config);
     request_map(body, req, &r, &e);
-    decode_creatures(body, &r, &e);
+    decode_creatures(body, &r, NULL, &e);
     struct rules_forced_query q = {.o = r.o, .fall_prone_at = -1};
     json_t *t = svc_decode_member(body, "target", r.o, true, target_keys, &q.target, &e);
     svc_decode_member(body, "attacker", r.o, true, NULL, &q.attacker, &e);
@@ -1478,4 +1506,55 @@ out:
     svc_errors_free(&e);
     req_free(&r);
     json_decref(body);
+}
+
+/* --- for other parts of the service (move_codec.h) --- */
+
+void svc_decode_board(json_t *body, const struct svc_request *req,
+                      const char *const *creature_extra, const char *const *mover_extra,
+                      struct svc_board *b, struct svc_errors *e)
+{
+    struct move_req r = {0};
+    svc_decode_rules(body, &r.rules, e);
+    r.o = &r.rules.options;
+    r.primary = -1;
+    budgets_init(&r, req->ctx->config);
+    decode_map(body, req->ctx->config, &r, e);
+    if (r.spent == NULL) {
+        decode_creatures(body, &r, creature_extra, e);
+        if (json_object_get(body, "mover") != NULL)
+            b->mover_json = decode_mover(body, &r, mover_extra, e);
+        r.mode = (enum rules_move_mode)codec_get_enum(body, "", "mode", mode_names, false, 0, e);
+    }
+    b->rules = r.rules;
+    b->map = r.map;
+    b->map_ok = r.map_ok;
+    b->creatures = r.cs;
+    b->ids = r.ids;
+    b->creature_count = r.nc;
+    b->mover = r.mover;
+    b->mode = r.mode;
+    b->work = r.work;
+    b->spent = r.spent;
+    b->spent_budget = r.spent_budget;
+    b->spent_reached = r.spent_reached;
+    free(r.no_attack);
+}
+
+void svc_board_free(struct svc_board *b)
+{
+    rules_map_free(&b->map);
+    free(b->creatures);
+    free(b->ids);
+    memset(b, 0, sizeof *b);
+}
+
+bool svc_search_begin(const struct svc_request *req, struct svc_response *res)
+{
+    return search_begin(req, res);
+}
+
+void svc_search_end(void)
+{
+    search_end();
 }

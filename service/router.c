@@ -30,6 +30,7 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/movement/route", svc_handle_move_route, SVC_BODY_JSON},
     {"POST", "/v1/movement/forced", svc_handle_move_forced, SVC_BODY_JSON},
     {"POST", "/v1/movement/speed", svc_handle_move_speed, SVC_BODY_JSON},
+    {"POST", "/v1/render", svc_handle_render, SVC_BODY_JSON},
     {"POST", "/v1/encounters", svc_handle_encounter_create, SVC_BODY_JSON},
     {"GET", "/v1/encounters", svc_handle_encounter_list, SVC_BODY_IGNORED},
     {"POST", "/v1/encounters/import", svc_handle_encounter_import, SVC_BODY_JSON},
@@ -49,6 +50,8 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/encounters/{id}/reveal", svc_handle_encounter_reveal, SVC_BODY_NONE},
     {"POST", "/v1/encounters/{id}/hp", svc_handle_encounter_hp, SVC_BODY_JSON},
     {"GET", "/v1/encounters/{id}/export", svc_handle_encounter_export, SVC_BODY_IGNORED},
+    {"GET", "/v1/encounters/{id}/map.png", svc_handle_encounter_map_png, SVC_BODY_IGNORED},
+    {"GET", "/v1/encounters/{id}/map.svg", svc_handle_encounter_map_svg, SVC_BODY_IGNORED},
 };
 
 const struct svc_route *svc_routes(int *count)

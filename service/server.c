@@ -294,7 +294,12 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     if (res->content_type != NULL)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res->content_type);
     MHD_add_response_header(r, "X-Request-Id", rs->request_id);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    /* no-store unless the handler chose otherwise (the board's pictures revalidate by ETag). */
+    bool cache_control = false;
+    for (int i = 0; i < res->header_count; i++)
+        cache_control |= strcasecmp(res->headers[i].name, "Cache-Control") == 0;
+    if (!cache_control)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     if (res->allow != NULL)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, res->allow);
     for (int i = 0; i < res->header_count; i++)

@@ -237,6 +237,10 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
 json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
                           const char *const *extra_keys, struct rules_creature *out,
                           struct svc_errors *e);
+/* Pictures of the board (render_api.c). */
+void svc_handle_render(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_map_png(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_map_svg(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res);
 

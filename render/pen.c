@@ -1,0 +1,478 @@
+/* The pen: the same drawing calls onto a cairo image surface (PNG) or into SVG text. Numbers in
+ * the SVG are printed with one decimal, in the C locale the service never changes, so the same
+ * scene always gives the same text. */
+#include <fontconfig/fontconfig.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "render_internal.h"
+
+static const char font_family[] = "DejaVu Sans";
+
+static void svg_grow(struct pen *p, size_t more)
+{
+    if (p->failed || p->len + more + 1 <= p->cap)
+        return;
+    size_t cap = p->cap ? p->cap : 65536;
+    while (cap < p->len + more + 1)
+        cap *= 2;
+    char *n = realloc(p->svg, cap);
+    if (n == NULL) {
+        p->failed = true;
+        return;
+    }
+    p->svg = n;
+    p->cap = cap;
+}
+
+static void svg_printf(struct pen *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void svg_printf(struct pen *p, const char *fmt, ...)
+{
+    if (p->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(p->svg + p->len, p->cap - p->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        p->failed = true;
+        return;
+    }
+    if ((size_t)n + 1 > p->cap - p->len) {
+        svg_grow(p, (size_t)n);
+        if (p->failed)
+            return;
+        va_start(ap, fmt);
+        vsnprintf(p->svg + p->len, p->cap - p->len, fmt, ap);
+        va_end(ap);
+    }
+    p->len += (size_t)n;
+}
+
+/* Text with &, <, >, " and ' escaped, and control bytes dropped. */
+static void svg_escaped(struct pen *p, const char *s)
+{
+    for (; *s != '\0' && !p->failed; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '&')
+            svg_printf(p, "&amp;");
+        else if (c == '<')
+            svg_printf(p, "&lt;");
+        else if (c == '>')
+            svg_printf(p, "&gt;");
+        else if (c == '"')
+            svg_printf(p, "&quot;");
+        else if (c == '\'')
+            svg_printf(p, "&apos;");
+        else if (c >= 0x20)
+            svg_printf(p, "%c", c);
+    }
+}
+
+static void set_rgba(cairo_t *cr, uint32_t rgb, double a)
+{
+    cairo_set_source_rgba(cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                          (rgb & 0xff) / 255.0, a);
+}
+
+int pen_open(struct pen *p, enum render_format f, int width, int height)
+{
+    memset(p, 0, sizeof *p);
+    p->format = f;
+    p->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f == RENDER_PNG ? width : 1,
+                                            f == RENDER_PNG ? height : 1);
+    p->cr = cairo_create(p->surface);
+    if (cairo_status(p->cr) != CAIRO_STATUS_SUCCESS) {
+        pen_abandon(p);
+        return RENDER_ERR_DRAW;
+    }
+    for (int bold = 0; bold < 2; bold++)
+        p->faces[bold] =
+            cairo_toy_font_face_create(font_family, CAIRO_FONT_SLANT_NORMAL,
+                                       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_line_join(p->cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(p->cr, CAIRO_LINE_CAP_ROUND);
+    if (f == RENDER_SVG) {
+        svg_grow(p, 4096);
+        svg_printf(p,
+                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                   "viewBox=\"0 0 %d %d\" font-family=\"%s, sans-serif\">\n",
+                   width, height, width, height, font_family);
+    }
+    return p->failed ? RENDER_ERR_NOMEM : RENDER_OK;
+}
+
+void pen_abandon(struct pen *p)
+{
+    for (int i = 0; i < 2; i++)
+        if (p->faces[i] != NULL)
+            cairo_font_face_destroy(p->faces[i]);
+    if (p->cr != NULL)
+        cairo_destroy(p->cr);
+    if (p->surface != NULL)
+        cairo_surface_destroy(p->surface);
+    free(p->svg);
+    memset(p, 0, sizeof *p);
+}
+
+/* A growing byte buffer for the PNG. */
+struct bytes {
+    unsigned char *data;
+    size_t len, cap;
+};
+
+static bool bytes_reserve(struct bytes *b, size_t more)
+{
+    if (b->len + more <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 65536;
+    while (cap < b->len + more)
+        cap *= 2;
+    unsigned char *n = realloc(b->data, cap);
+    if (n == NULL)
+        return false;
+    b->data = n;
+    b->cap = cap;
+    return true;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24), p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
+}
+
+/* Appends a chunk whose data already sits at b->data + at + 8 (len bytes): writes its length
+ * and type before and its CRC after. */
+static bool png_chunk_close(struct bytes *b, size_t at, const char *type, size_t len)
+{
+    if (!bytes_reserve(b, 4))
+        return false;
+    put_be32(b->data + at, (uint32_t)len);
+    memcpy(b->data + at + 4, type, 4);
+    uLong crc = crc32(0, b->data + at + 4, (uInt)(len + 4));
+    put_be32(b->data + at + 8 + len, (uint32_t)crc);
+    b->len = at + 8 + len + 4;
+    return true;
+}
+
+/* Encodes an RGB24 surface as an 8-bit RGB PNG: every row filtered "Up" (the previous row
+ * subtracted; most of a board repeats row to row) and deflated at level 1. cairo's own writer
+ * (libpng's default level) took 4 to 5 times as long on a 900 x 900 board, most of a
+ * picture's time. No ancillary chunks: no timestamp, so the same pixels give the same bytes. */
+static int png_encode(cairo_surface_t *s, struct render_image *out)
+{
+    cairo_surface_flush(s);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *px = cairo_image_surface_get_data(s);
+    size_t row_len = 1 + 3 * (size_t)w;
+    unsigned char *row = malloc(row_len);
+    struct bytes b = {0};
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    int rc = RENDER_ERR_NOMEM;
+    if (row == NULL || deflateInit(&z, 1) != Z_OK)
+        goto out;
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (!bytes_reserve(&b, 8 + 25 + 8))
+        goto end;
+    memcpy(b.data, sig, 8);
+    unsigned char *ihdr = b.data + 16;
+    put_be32(ihdr, (uint32_t)w);
+    put_be32(ihdr + 4, (uint32_t)h);
+    ihdr[8] = 8, ihdr[9] = 2, ihdr[10] = 0, ihdr[11] = 0, ihdr[12] = 0; /* 8-bit RGB */
+    if (!png_chunk_close(&b, 8, "IHDR", 13))
+        goto end;
+    size_t idat = b.len;
+    b.len += 8; /* the IDAT header, written when its length is known */
+    for (int y = 0; y < h; y++) {
+        const uint32_t *cur = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+        const uint32_t *up =
+            y > 0 ? (const uint32_t *)(const void *)(px + (size_t)(y - 1) * (size_t)stride) : NULL;
+        row[0] = y > 0 ? 2 : 0; /* Up, or None for the first row */
+        for (int x = 0; x < w; x++) {
+            uint32_t v = cur[x], u = up ? up[x] : 0;
+            row[1 + 3 * x] = (unsigned char)((v >> 16) - (u >> 16));
+            row[2 + 3 * x] = (unsigned char)((v >> 8) - (u >> 8));
+            row[3 + 3 * x] = (unsigned char)(v - u);
+        }
+        z.next_in = row;
+        z.avail_in = (uInt)row_len;
+        int flush = y == h - 1 ? Z_FINISH : Z_NO_FLUSH;
+        int zr;
+        do {
+            if (!bytes_reserve(&b, row_len + 64))
+                goto end;
+            z.next_out = b.data + b.len;
+            z.avail_out = (uInt)(b.cap - b.len);
+            zr = deflate(&z, flush);
+            b.len = b.cap - z.avail_out;
+        } while (z.avail_in > 0 || (flush == Z_FINISH && zr != Z_STREAM_END));
+    }
+    if (!png_chunk_close(&b, idat, "IDAT", b.len - idat - 8) || !bytes_reserve(&b, 12))
+        goto end;
+    size_t iend = b.len;
+    if (!png_chunk_close(&b, iend, "IEND", 0))
+        goto end;
+    out->data = b.data;
+    out->len = b.len;
+    b.data = NULL;
+    rc = RENDER_OK;
+end:
+    deflateEnd(&z);
+out:
+    free(row);
+    free(b.data);
+    return rc;
+}
+
+int pen_close(struct pen *p, struct render_image *out)
+{
+    int rc = RENDER_OK;
+    if (p->failed) {
+        rc = RENDER_ERR_NOMEM;
+    } else if (p->format == RENDER_SVG) {
+        svg_printf(p, "</svg>\n");
+        if (p->failed) {
+            rc = RENDER_ERR_NOMEM;
+        } else {
+            out->data = (unsigned char *)p->svg;
+            out->len = p->len;
+            p->svg = NULL;
+        }
+    } else {
+        rc = cairo_status(p->cr) != CAIRO_STATUS_SUCCESS ? RENDER_ERR_DRAW
+                                                         : png_encode(p->surface, out);
+    }
+    pen_abandon(p);
+    return rc;
+}
+
+/* The SVG paint attributes of a fill or stroke colour. */
+static void svg_paint(struct pen *p, const char *what, uint32_t rgb, double a)
+{
+    svg_printf(p, " %s=\"#%06x\"", what, rgb & 0xffffffu);
+    if (a < 0.999)
+        svg_printf(p, " %s-opacity=\"%.2f\"", what, a);
+}
+
+void pen_fill_rect(struct pen *p, double x, double y, double w, double h, uint32_t rgb, double a)
+{
+    if (p->format == RENDER_PNG) {
+        set_rgba(p->cr, rgb, a);
+        cairo_rectangle(p->cr, x, y, w, h);
+        cairo_fill(p->cr);
+        return;
+    }
+    svg_printf(p, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"", x, y, w, h);
+    svg_paint(p, "fill", rgb, a);
+    svg_printf(p, "/>\n");
+}
+
+static void svg_points(struct pen *p, const double *xy, int n)
+{
+    svg_printf(p, " points=\"");
+    for (int i = 0; i < n; i++)
+        svg_printf(p, "%s%.1f,%.1f", i ? " " : "", xy[2 * i], xy[2 * i + 1]);
+    svg_printf(p, "\"");
+}
+
+static void cairo_path_of(cairo_t *cr, const double *xy, int n, bool closed)
+{
+    cairo_new_path(cr);
+    for (int i = 0; i < n; i++)
+        cairo_line_to(cr, xy[2 * i], xy[2 * i + 1]);
+    if (closed)
+        cairo_close_path(cr);
+}
+
+void pen_polygon(struct pen *p, const double *xy, int n, uint32_t fill, double fill_a,
+                 uint32_t stroke, double stroke_a, double width)
+{
+    if (p->format == RENDER_PNG) {
+        cairo_path_of(p->cr, xy, n, true);
+        if (fill_a > 0) {
+            set_rgba(p->cr, fill, fill_a);
+            cairo_fill_preserve(p->cr);
+        }
+        if (width > 0) {
+            set_rgba(p->cr, stroke, stroke_a);
+            cairo_set_line_width(p->cr, width);
+            cairo_stroke_preserve(p->cr);
+        }
+        cairo_new_path(p->cr);
+        return;
+    }
+    svg_printf(p, "<polygon");
+    svg_points(p, xy, n);
+    if (fill_a > 0)
+        svg_paint(p, "fill", fill, fill_a);
+    else
+        svg_printf(p, " fill=\"none\"");
+    if (width > 0) {
+        svg_paint(p, "stroke", stroke, stroke_a);
+        svg_printf(p, " stroke-width=\"%.1f\" stroke-linejoin=\"round\"", width);
+    }
+    svg_printf(p, "/>\n");
+}
+
+void pen_polyline(struct pen *p, const double *xy, int n, uint32_t rgb, double a, double width,
+                  double dash)
+{
+    if (p->format == RENDER_PNG) {
+        cairo_path_of(p->cr, xy, n, false);
+        set_rgba(p->cr, rgb, a);
+        cairo_set_line_width(p->cr, width);
+        if (dash > 0) {
+            double d[2] = {dash, dash * 0.8};
+            cairo_set_dash(p->cr, d, 2, 0);
+        }
+        cairo_stroke(p->cr);
+        cairo_set_dash(p->cr, NULL, 0, 0);
+        return;
+    }
+    svg_printf(p, "<polyline");
+    svg_points(p, xy, n);
+    svg_printf(p, " fill=\"none\"");
+    svg_paint(p, "stroke", rgb, a);
+    svg_printf(p, " stroke-width=\"%.1f\" stroke-linecap=\"round\" stroke-linejoin=\"round\"",
+               width);
+    if (dash > 0)
+        svg_printf(p, " stroke-dasharray=\"%.1f %.1f\"", dash, dash * 0.8);
+    svg_printf(p, "/>\n");
+}
+
+void pen_circle(struct pen *p, double cx, double cy, double r, uint32_t fill, double fill_a,
+                uint32_t stroke, double width)
+{
+    if (p->format == RENDER_PNG) {
+        cairo_new_path(p->cr);
+        cairo_arc(p->cr, cx, cy, r, 0, 6.283185307179586);
+        if (fill_a > 0) {
+            set_rgba(p->cr, fill, fill_a);
+            cairo_fill_preserve(p->cr);
+        }
+        if (width > 0) {
+            set_rgba(p->cr, stroke, 1);
+            cairo_set_line_width(p->cr, width);
+            cairo_stroke_preserve(p->cr);
+        }
+        cairo_new_path(p->cr);
+        return;
+    }
+    svg_printf(p, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", cx, cy, r);
+    if (fill_a > 0)
+        svg_paint(p, "fill", fill, fill_a);
+    else
+        svg_printf(p, " fill=\"none\"");
+    if (width > 0) {
+        svg_paint(p, "stroke", stroke, 1);
+        svg_printf(p, " stroke-width=\"%.1f\"", width);
+    }
+    svg_printf(p, "/>\n");
+}
+
+static void select_font(struct pen *p, double size, bool bold)
+{
+    cairo_set_font_face(p->cr, p->faces[bold]);
+    cairo_set_font_size(p->cr, size);
+}
+
+double pen_text_width(struct pen *p, double size, bool bold, const char *text)
+{
+    select_font(p, size, bold);
+    cairo_text_extents_t ext;
+    cairo_text_extents(p->cr, text, &ext);
+    return ext.x_advance;
+}
+
+void pen_text(struct pen *p, double x, double y, double size, bool bold, int anchor,
+              const char *text, uint32_t rgb, uint32_t halo, double halo_w)
+{
+    if (p->format == RENDER_PNG) {
+        select_font(p, size, bold);
+        if (anchor == 1)
+            x -= pen_text_width(p, size, bold, text) / 2;
+        cairo_new_path(p->cr);
+        cairo_move_to(p->cr, x, y);
+        if (halo_w > 0) {
+            cairo_text_path(p->cr, text);
+            set_rgba(p->cr, halo, 1);
+            cairo_set_line_width(p->cr, halo_w);
+            cairo_stroke(p->cr);
+            cairo_move_to(p->cr, x, y);
+        }
+        set_rgba(p->cr, rgb, 1);
+        cairo_show_text(p->cr, text);
+        cairo_new_path(p->cr);
+        return;
+    }
+    svg_printf(p, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"%s%s", x, y, size,
+               bold ? " font-weight=\"bold\"" : "", anchor == 1 ? " text-anchor=\"middle\"" : "");
+    svg_paint(p, "fill", rgb, 1);
+    if (halo_w > 0) {
+        svg_paint(p, "stroke", halo, 1);
+        svg_printf(p, " stroke-width=\"%.1f\" paint-order=\"stroke\" stroke-linejoin=\"round\"",
+                   halo_w);
+    }
+    svg_printf(p, ">");
+    svg_escaped(p, text);
+    svg_printf(p, "</text>\n");
+}
+
+void pen_group_begin(struct pen *p, const char *id_prefix, const char *id, const char *cls)
+{
+    if (p->format != RENDER_SVG)
+        return;
+    svg_printf(p, "<g");
+    if (id != NULL) {
+        svg_printf(p, " id=\"%s", id_prefix ? id_prefix : "");
+        svg_escaped(p, id);
+        svg_printf(p, "\" data-id=\"");
+        svg_escaped(p, id);
+        svg_printf(p, "\"");
+    }
+    if (cls != NULL)
+        svg_printf(p, " class=\"%s\"", cls);
+    svg_printf(p, ">\n");
+}
+
+void pen_group_end(struct pen *p)
+{
+    if (p->format == RENDER_SVG)
+        svg_printf(p, "</g>\n");
+}
+
+void pen_clip_begin(struct pen *p, double x, double y, double w, double h)
+{
+    if (p->format == RENDER_PNG) {
+        cairo_save(p->cr);
+        cairo_rectangle(p->cr, x, y, w, h);
+        cairo_clip(p->cr);
+        return;
+    }
+    svg_printf(p,
+               "<clipPath id=\"board\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+               "height=\"%.1f\"/></clipPath>\n<g clip-path=\"url(#board)\">\n",
+               x, y, w, h);
+}
+
+void pen_clip_end(struct pen *p)
+{
+    if (p->format == RENDER_PNG)
+        cairo_restore(p->cr);
+    else
+        svg_printf(p, "</g>\n");
+}
+
+void render_release_caches(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
+}

@@ -1,0 +1,138 @@
+/* render: draws a board (a scene) to PNG or SVG with cairo.
+ *
+ * The scene holds what the rules work on (rules_options, rules_map, creatures as
+ * rules_map_creature) plus what only a picture needs (ids, labels, sides, hit points,
+ * condition marks) and the overlays asked for. Every fact drawn comes from rules/: footprints,
+ * threatened squares, facing areas, the reach search, a path's price and its attacks of
+ * opportunity, flanking lines. render decides nothing; it knows no JSON and no HTTP.
+ *
+ * The same scene gives the same bytes: the PNG has no timestamp, the SVG no counter that
+ * outlives a call. */
+#ifndef TACTICS_RENDER_H
+#define TACTICS_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "movement.h"
+
+enum render_status {
+    RENDER_OK = 0,
+    RENDER_ERR_NOMEM = -1,
+    RENDER_ERR_TOO_EXPENSIVE = -2, /* the scene's work budget ran out (scene.work) */
+    RENDER_ERR_DRAW = -3,          /* cairo failed */
+};
+
+enum render_format { RENDER_PNG = 0, RENDER_SVG = 1 };
+
+/* Condition marks (bits). */
+#define RENDER_COND_PRONE       0x1u
+#define RENDER_COND_FLAT_FOOTED 0x2u
+#define RENDER_COND_DYING       0x4u
+#define RENDER_COND_UNCONSCIOUS 0x8u
+
+/* Sides are coloured by index; more sides than colours reuse them. */
+#define RENDER_SIDE_COLOURS 6
+
+/* The default and largest picture side, in pixels (RENDER_DEFAULT_SIZE fits Discord's preview). */
+#define RENDER_DEFAULT_SIZE 1024
+#define RENDER_MIN_SIZE     128
+#define RENDER_MAX_SIZE     4096
+/* The grid cell is at least this many pixels, unless the crop cannot fit (see render_layout). */
+#define RENDER_MIN_CELL 24
+
+struct render_creature {
+    const char *id;    /* borrowed: the SVG group carries it */
+    const char *label; /* borrowed: its first RENDER_LABEL_MAX bytes are drawn */
+    int side;          /* index into scene.side_names */
+    /* Body, size, reach, facing, and for the searches conscious, combat_reflexes and
+     * attack_bonus; `ally` is ignored (render sets it: same side as the mover). */
+    struct rules_map_creature mc;
+    bool hp_known;
+    int hp, max_hp;
+    unsigned conditions; /* RENDER_COND_* */
+};
+
+#define RENDER_LABEL_MAX 4
+
+/* A line from an attacker to a target, for the cover overlay. */
+struct render_pair {
+    int attacker, target; /* indexes into creatures */
+};
+
+struct render_overlays {
+    bool threatened; /* squares threatened by the mover's enemies (with no mover: by everyone) */
+    bool reach;      /* every square the mover can end on, with its cost (needs a mover) */
+    bool reach_fewest_aoo;
+    const struct rules_step *path; /* the mover's path, start excluded; NULL: none */
+    int path_len;
+    int path_end_facing;             /* -1 keeps the last facing */
+    bool flanking;                   /* flanking lines onto every creature */
+    const struct render_pair *cover; /* cover lines; NULL: none */
+    int cover_count;
+    const struct rules_step *area; /* a spell area's squares; NULL: none */
+    int area_len;
+    const struct rules_step *forced; /* a forced movement path, start excluded; NULL: none */
+    int forced_len;
+    int forced_creature; /* who is moved (index), -1 */
+    int facing_of;       /* creature whose 000/003 areas are shaded, -1: none */
+    bool legend;         /* explain every mark in use (on by default in the service) */
+};
+
+struct render_scene {
+    const struct rules_options *o;
+    const struct rules_map *map;
+    const struct render_creature *creatures;
+    int creature_count;
+    const char *const *side_names; /* side_count names, for the legend */
+    int side_count;
+    int mover;                       /* index of the creature that moves, -1: none */
+    const struct rules_mover *stats; /* the mover's speeds and burdens (mover >= 0) */
+    enum rules_move_mode mode;
+    int focus; /* crop to this creature and the action around it, -1: the whole action */
+    struct render_overlays ov;
+    int max_width, max_height; /* pixels; 0 gives RENDER_DEFAULT_SIZE */
+    struct rules_work *work;   /* NULL: no budget. The searches and every cell drawn count */
+};
+
+/* Which part of the map the picture shows, and where: square (x, y)'s top-left corner is at
+ * (ox + (x - x0) * cell, oy + (y - y0) * cell); hexes as render_square_centre says. */
+struct render_layout {
+    enum rules_grid grid;
+    int x0, y0, cols, rows; /* the view, in squares (q and r on hexes) */
+    double cell;            /* square side, or a hex's width across its flats, in pixels */
+    double ox, oy;
+    double board_w, board_h; /* the board's extent from (ox, oy) */
+    int width, height;       /* the whole picture */
+    int board_height;        /* the board's part of it; the legend lies below */
+    bool cropped;            /* the view is smaller than the map */
+};
+
+struct render_image {
+    unsigned char *data; /* PNG bytes or SVG text (not NUL-terminated); malloc'd */
+    size_t len;
+    struct render_layout layout;
+};
+
+/* Chooses the view and the cell size: the whole map when its cells can be RENDER_MIN_CELL
+ * pixels or more; otherwise the creatures and the action (the focus creature, the path, the
+ * area, the forced path, cover lines and the mover) with a margin of 3 squares, widened to
+ * fill the picture, with cells of RENDER_MIN_CELL pixels or, when even that crop cannot fit,
+ * as large as fits. Cells are never larger than 64 pixels. */
+int render_layout_of(const struct render_scene *s, struct render_layout *out);
+
+/* The pixel centre of square (or hex) (x, y) in a layout. */
+void render_square_centre(const struct render_layout *l, int x, int y, double *px, double *py);
+
+/* Draws the scene. On RENDER_OK out->data holds the picture (free with render_image_free);
+ * otherwise nothing is left to free. RENDER_ERR_TOO_EXPENSIVE leaves the figure reached in
+ * s->work->used. */
+int render_draw(const struct render_scene *s, enum render_format f, struct render_image *out);
+
+void render_image_free(struct render_image *img);
+
+/* Releases the caches cairo and fontconfig keep for the whole process (fonts found, glyphs),
+ * so a leak checker at exit sees nothing: call it once, at exit, when no drawing runs. */
+void render_release_caches(void);
+
+#endif

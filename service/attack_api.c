@@ -767,6 +767,8 @@ bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct
         out->cover_ac = r->cover_creature.ac;
         out->cover_dex_dodge = r->cover_creature.dex_and_dodge;
         out->cover_applies_dex_dodge = r->cover_creature.applies_dex_and_dodge;
+        out->crit_range = r->crit_range;
+        out->crit_multiplier = r->crit_multiplier;
     }
     free(r->allies);
     return ok;

@@ -20,6 +20,7 @@ struct svc_attack_ruling {
     bool has_cover_creature;
     int cover_ac, cover_dex_dodge;
     bool cover_applies_dex_dodge;
+    int crit_range, crit_multiplier; /* the attacker's; used when rules.options.critical_hits */
 };
 
 /* Decodes body's attack members (rules, attacker, defender, allies, cover, cover_creature,

@@ -241,8 +241,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             json_array_append_new(allies, p);
         }
     }
-    json_t *body = json_pack("{s:O, s:o, s:o, s:o}", "rules", json_object_get(s, "rules"),
-                             "attacker", attacker, "defender", defender, "allies", allies);
+    json_t *body = json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(s), "attacker",
+                             attacker, "defender", defender, "allies", allies);
     static const char *const pass[] = {"cover", "concealment", "results", NULL};
     for (int k = 0; pass[k]; k++)
         if (json_object_get(in, pass[k]))
@@ -309,8 +309,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
 {
     json_t *s = x->state;
-    json_t *body = json_pack("{s:O, s:O, s:o, s:o, s:s, s:O}", "rules", json_object_get(s, "rules"),
-                             "map", json_object_get(s, "map"), "creatures", map_creatures(s, actor),
+    json_t *body = json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
+                             json_object_get(s, "map"), "creatures", map_creatures(s, actor),
                              "mover", mover_of(actor, json_object_get(actor, "turn")), "mode", mode,
                              "path", json_object_get(in, "path"));
     if (json_object_get(in, "end_facing"))
@@ -401,8 +401,8 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         if (json_object_get(in, tkeys[k]))
             json_object_set(t, tkeys[k], json_object_get(in, tkeys[k]));
     json_t *body =
-        json_pack("{s:O, s:O, s:o, s:o, s:o, s:O, s:O, s:O}", "rules", json_object_get(s, "rules"),
-                  "map", json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
+        json_pack("{s:o, s:O, s:o, s:o, s:o, s:O, s:O, s:O}", "rules", enc_rules_json(s), "map",
+                  json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
                   enc_placement(actor), "kind", json_object_get(in, "kind"), "squares",
                   json_object_get(in, "squares"), "path", json_object_get(in, "path"));
     json_t *ans = enc_ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "",
@@ -423,7 +423,7 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
 static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
-    json_t *body = json_pack("{s:O}", "rules", json_object_get(s, "rules"));
+    json_t *body = json_pack("{s:o}", "rules", enc_rules_json(s));
     static const char *const keys[] = {
         "height_ft",      "surface", "per_die",      "deliberate", "acrobatics_success",
         "water_depth_ft", "dive",    "dive_success", "results",    NULL};

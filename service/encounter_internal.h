@@ -172,8 +172,13 @@ void enc_cache_free(struct enc_cache *c);
 /* The conditions the service tracks on a combatant, NULL-terminated. */
 extern const char *const enc_defender_conditions[];
 
-/* Decodes into *o the rules in force, from state's echo of them (stored at creation, so always
- * valid: no error is possible). */
+/* The rules in force as a rules object (a new reference): state's echo of them, with any
+ * option added since the encounter was created set to the value it was ruled under then
+ * (critical_hits false, hp_states none), so that its rules stay fixed for its life. */
+json_t *enc_rules_json(json_t *state);
+
+/* Decodes into *o the rules in force (enc_rules_json: stored at creation, so always valid: no
+ * error is possible). */
 void enc_state_rules(json_t *state, struct rules_options *o);
 
 /* Asks stateless handler h (as a request to path) to rule body, which it steals; with_map, the

@@ -163,13 +163,31 @@ const char *const enc_defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
     "grappling", "pinned", "helpless", "squeezing", "unconscious", NULL};
 
+json_t *enc_rules_json(json_t *state)
+{
+    /* An encounter's rules are fixed for its life. One created before an option existed echoes
+     * its rules without it, and must not take up the preset's value for it now: each option
+     * added since takes the value that rules as the encounter was ruled then. */
+    static const struct {
+        const char *name;
+        const char *value; /* JSON */
+    } neutral[] = {{"critical_hits", "false"}, {"hp_states", "\"none\""}};
+    json_t *rules = json_deep_copy(json_object_get(state, "rules"));
+    json_t *options = json_object_get(rules, "options");
+    for (size_t i = 0; json_is_object(options) && i < sizeof neutral / sizeof neutral[0]; i++)
+        if (json_object_get(options, neutral[i].name) == NULL)
+            json_object_set_new(options, neutral[i].name,
+                                json_loads(neutral[i].value, JSON_DECODE_ANY, NULL));
+    return rules;
+}
+
 /* The rules in force, from the state's echo of them (stored at creation, always valid). */
 void enc_state_rules(json_t *state, struct rules_options *o)
 {
     struct svc_rules rules;
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    json_t *doc = json_pack("{s:O}", "rules", json_object_get(state, "rules"));
+    json_t *doc = json_pack("{s:o}", "rules", enc_rules_json(state));
     svc_decode_rules(doc, &rules, &scratch);
     json_decref(doc);
     svc_errors_free(&scratch);

@@ -250,14 +250,19 @@ static struct rules_attack_odds_in odds_input(const struct svc_attack_ruling *r,
         .damage = r->has_damage ? &r->damage : NULL,
         .sneak_dice = ev->sneak_attack ? r->sneak_dice : 0,
         .damage_reduction = r->damage_reduction,
-        /* The hook for critical hits: the rules object has no option for them yet (they come
-         * with the encounter engine's attack roll), so none, as /resolve rules today. */
-        .crit = {.threat_min = RULES_CRIT_NONE},
+        /* Under the critical_hits option, as /resolve rolls it (rules/attack_roll.h): natural
+         * 1 and 20, the attacker's threat range and multiplier, a confirmation roll. */
+        .natural_1_and_20 = r->rules.options.critical_hits,
+        .crit = r->rules.options.critical_hits
+                    ? (struct rules_crit){.threat_min = r->crit_range,
+                                          .multiplier = r->crit_multiplier,
+                                          .confirm = true}
+                    : (struct rules_crit){.threat_min = RULES_CRIT_NONE},
     };
 }
 
 /* The chances of one attack, as members of the object being written. */
-static void write_chances(struct jw *w, const struct rules_attack_odds *o)
+static void write_chances(struct jw *w, const struct rules_attack_odds *o, bool criticals)
 {
     JW_KEY(w, "hit");
     write_probability(w, o->hit);
@@ -269,9 +274,12 @@ static void write_chances(struct jw *w, const struct rules_attack_odds *o)
     write_probability(w, o->cover_struck);
     JW_KEY(w, "cover_creature");
     write_probability(w, o->cover_creature);
-    /* null until the rules in force have critical hits (rules_crit is ready for them). */
+    /* null when the rules in force have no critical hits (option critical_hits off). */
     JW_KEY(w, "critical");
-    jw_null(w);
+    if (criticals)
+        write_probability(w, o->critical);
+    else
+        jw_null(w);
 }
 
 static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
@@ -396,7 +404,7 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
     jw_array_end(&w);
     JW_KEY(&w, "probabilities");
     jw_string(&w, "double");
-    write_chances(&w, &one);
+    write_chances(&w, &one, r->rules.options.critical_hits);
     JW_KEY(&w, "sneak_attack");
     jw_object_begin(&w);
     JW_KEY(&w, "eligible");
@@ -418,7 +426,7 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
             jw_int(&w, x.attacks[i]);
             JW_KEY(&w, "attack_total");
             jw_int(&w, r->ev.attack_total - r->attack_bonus + x.attacks[i]);
-            write_chances(&w, &each[i]);
+            write_chances(&w, &each[i], r->rules.options.critical_hits);
             JW_KEY(&w, "expected_damage");
             write_double(&w, each[i].expected_damage);
             jw_object_end(&w);

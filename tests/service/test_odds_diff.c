@@ -49,8 +49,15 @@ static void assert_distribution(json_t *dist, const long long *counts, int lo, i
 
 Test(odds_diff, dice_expressions_match_rules_dice_roll)
 {
-    static const char *const exprs[] = {"3d6",     "4d6kh3+1d4-2", "3d6[+2]",  "2d20kh1",
-                                        "2d20kl1", "6d4dh2-1d6",   "5d8d2[-1]"};
+    /* The original notation, then issue 18's: rerolls once and while (to the cap of 100
+     * rerolls a die: 1d20rr<18 reaches it with a chance of 0.85^100, 9e-8 a die), mi/ma, and
+     * explosions (to the depth of 20 dice a die: 2d2e2 misses the rule as written with a chance
+     * of about 2^-20), with keep/drop, per-die modifiers and labels. */
+    static const char *const exprs[] = {
+        "3d6",        "4d6kh3+1d4-2",       "3d6{+2}",        "2d20kh1",   "2d20kl1",
+        "6d4dh2-1d6", "5d8d2{-1}",          "2d6ro<3",        "3d6rr1",    "1d20rr<18",
+        "8d6mi2",     "4d6rr1mi2ma5kh3",    "3d4r1{+1}",      "2d6e6",     "1d4!+1d6e>4",
+        "2d2e2",      "3d6ro1mi2e6 [fire]", "-2d4e4 + 3 [x]", "4d6ro>5kl2"};
     struct rules_roll *roll = malloc(sizeof *roll);
     for (size_t x = 0; x < sizeof exprs / sizeof exprs[0]; x++) {
         struct rules_dice_expr e;

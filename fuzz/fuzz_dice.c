@@ -1,5 +1,6 @@
-/* libFuzzer target: the dice parser and roller. Any input either is refused with an error
- * offset inside it, or parses, rolls, and totals within the expression's own range. */
+/* libFuzzer target: the dice parser, roller and the roll's text. Any input either is refused
+ * with an error offset inside it, or parses, rolls (rerolls and explosions within their caps),
+ * totals within the expression's own range, and writes a text of the length it measured. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int min = 0, max = 0;
     rules_dice_range(&e, &min, &max);
-    if (roll.total < min || roll.total > max)
+    if (roll.total < min || roll.total > max || roll.dice_count > RULES_DICE_MAX_DRAWS)
+        abort();
+    /* The text measures itself as snprintf does and never writes past its buffer. */
+    static char buf[1 << 17];
+    size_t need = rules_dice_text(text, &e, &roll, buf, sizeof buf);
+    if (need >= sizeof buf || strlen(buf) != need)
         abort();
     return 0;
 }

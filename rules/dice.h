@@ -1,18 +1,34 @@
 /* Dice: a seedable generator, dice notation, and rolls that report every die.
  *
- * Notation (case-insensitive, spaces allowed between terms):
+ * Notation (case-insensitive, spaces allowed between terms and before a label):
  *   expr     := ['+'|'-'] term (('+'|'-') term)*
- *   term     := constant | [count] 'd' sides [keep] [per_die]
+ *   term     := (constant | [count] 'd' sides ops [per_die]) [label]
  *   sides    := integer | '%'                       ('%' is 100)
- *   keep     := ('k' | 'kh') N   keep the N highest
- *             | 'kl' N           keep the N lowest
- *             | ('d' | 'dl') N   drop the N lowest
- *             | 'dh' N           drop the N highest
- *   per_die  := '[' ('+'|'-') N ']'                 added to every kept die (001's "+1 per die")
- * Examples: "1d20+5", "2d6+1d4+3", "4d6kh3", "d%", "3d6[+2]", "20d6[-1]".
+ *   ops      := [reroll] [minmax] [explode] [keep]  (in this order, each at most once)
+ *   reroll   := 'ro' sel        reroll once (Avrae, Roll20)
+ *             | 'rr' sel        reroll while the die matches (Avrae), at most
+ *                               RULES_DICE_MAX_REROLLS times a die
+ *             | 'r' N           the same, Roll20's spelling
+ *   minmax   := ['mi' N] ['ma' N]                    each die at least / at most N (Avrae)
+ *   explode  := 'e' [sel] | '!' [N]  roll another die for each die that matches (default: the
+ *                                    top face), up to RULES_DICE_EXPLODE_DEPTH more per die
+ *   keep     := ('k' | 'kh') N | 'kl' N | ('d' | 'dl') N | 'dh' N
+ *   sel      := N | '<' N | '>' N   Avrae's selectors: equal to, less than, more than N
+ *   per_die  := '{' ('+'|'-') N '}'                  added to every kept die (001's "+1 per die")
+ *   label    := '[' text ']'                         shown, never counted (Avrae, Roll20)
+ * Examples: "1d20+5", "4d6kh3", "2d6ro<3", "8d6mi2", "3d6e6", "3d6{+2}", "3d6 [fire] + 1d4".
+ *
+ * Refused, with the part named: a label holding only a signed integer ("[+2]": the old per-die
+ * syntax, which would otherwise silently lose its +2), Roll20's '<'/'>' after 'r' or '!' (they
+ * include N, Avrae's do not), a selector that matches every face of 'rr' or an explosion (it
+ * would never stop), keep/drop together with an explosion, and the notation neither supports
+ * here ('ra', 'p', '!!', '!p', 'h'/'l' selectors, groups, arithmetic beyond + and -).
+ *
  * Limits: at most RULES_DICE_MAX_DICE dice in all, sides 2..RULES_DICE_MAX_SIDES, constants
  * up to RULES_DICE_MAX_CONSTANT, per-die modifiers up to RULES_DICE_MAX_PER_DIE in size,
- * at most RULES_DICE_MAX_TERMS terms. Within these limits no total can overflow an int. */
+ * at most RULES_DICE_MAX_TERMS terms, and at most RULES_DICE_MAX_DRAWS dice drawn in the worst
+ * case (every reroll and explosion to its cap), checked when parsing. Within these limits no
+ * total can overflow an int and no roll loops or allocates without bound. */
 #ifndef TACTICS_RULES_DICE_H
 #define TACTICS_RULES_DICE_H
 
@@ -26,6 +42,12 @@
 #define RULES_DICE_MAX_CONSTANT   1000000
 #define RULES_DICE_MAX_PER_DIE    1000
 #define RULES_DICE_MAX_EXPRESSION 256
+/* A reroll-while ('rr', 'r') rerolls one die at most this many times, then keeps the last. */
+#define RULES_DICE_MAX_REROLLS 100
+/* An explosion adds at most this many dice to one die of the count; the last may match. */
+#define RULES_DICE_EXPLODE_DEPTH 20
+/* Dice drawn by one expression in the worst case, rerolls and explosions included. */
+#define RULES_DICE_MAX_DRAWS 4096
 
 enum rules_dice_status {
     RULES_DICE_OK = 0,
@@ -39,6 +61,16 @@ enum rules_dice_status {
     RULES_DICE_ERR_TOO_LONG = -8,        /* longer than RULES_DICE_MAX_EXPRESSION */
     RULES_DICE_ERR_SUPPLIED_COUNT = -9,  /* caller-supplied results: too few or too many */
     RULES_DICE_ERR_SUPPLIED_RANGE = -10, /* a caller-supplied result is not 1..sides */
+    RULES_DICE_ERR_UNSUPPORTED = -11,    /* notation we know but do not support */
+    RULES_DICE_ERR_OLD_PER_DIE = -12,    /* "[+2]": a label holding only a signed integer */
+    RULES_DICE_ERR_ROLL20_COMPARE = -13, /* 'r<' 'r>' '!<' '!>': Roll20's inclusive compare */
+    RULES_DICE_ERR_ORDER = -14,          /* an operator out of order or repeated */
+    RULES_DICE_ERR_EVERY_FACE = -15,     /* 'rr' or an explosion matching every face */
+    RULES_DICE_ERR_EXPLODE_KEEP = -16,   /* keep/drop with an explosion */
+    RULES_DICE_ERR_MIN_MAX = -17,        /* mi/ma outside 1..sides, or mi above ma */
+    RULES_DICE_ERR_TOO_MANY_DRAWS = -18, /* more than RULES_DICE_MAX_DRAWS in the worst case */
+    RULES_DICE_ERR_LABEL = -19,          /* an unclosed label, a second one, or '[' inside */
+    RULES_DICE_ERR_PER_DIE = -20,        /* '{' not followed by a sign, a number and '}' */
 };
 
 /* PCG32 (PCG-XSH-RR 64/32), M. E. O'Neill, pcg-random.org, as in pcg-c-basic. */
@@ -75,6 +107,27 @@ enum rules_dice_keep {
     RULES_DROP_HIGHEST,
 };
 
+enum rules_dice_reroll {
+    RULES_REROLL_NONE = 0,
+    RULES_REROLL_ONCE,  /* 'ro' */
+    RULES_REROLL_WHILE, /* 'rr', 'r' */
+};
+
+/* Avrae's value selectors: a face equal to, less than, or more than n. */
+enum rules_dice_compare {
+    RULES_SELECT_EQUAL = 0,
+    RULES_SELECT_BELOW,
+    RULES_SELECT_ABOVE,
+};
+
+struct rules_dice_select {
+    enum rules_dice_compare cmp;
+    int n;
+};
+
+/* True when face v matches sel. */
+bool rules_dice_selects(const struct rules_dice_select *sel, int v);
+
 struct rules_dice_term {
     int sign;  /* +1 or -1 */
     int count; /* dice; 0 for a constant term */
@@ -83,6 +136,15 @@ struct rules_dice_term {
     enum rules_dice_keep keep;
     int keep_n;
     int per_die; /* added to each kept die */
+    enum rules_dice_reroll reroll;
+    struct rules_dice_select reroll_on;
+    int min_face, max_face; /* mi/ma: 0 when absent */
+    bool explode;
+    struct rules_dice_select explode_on;
+    int max_draws; /* the dice this term draws in the worst case */
+    /* Where the term's operators ("kh3", "ro<3e6") and its label ("[fire]", brackets
+     * included) are in the parsed text; length 0 when absent. For the roll's text. */
+    unsigned short ops_at, ops_len, label_at, label_len;
 };
 
 struct rules_dice_expr {
@@ -94,18 +156,30 @@ struct rules_dice_expr {
 /* Parses text. On error returns a status and sets *err_offset to the byte where it is. */
 int rules_dice_parse(const char *text, struct rules_dice_expr *expr, size_t *err_offset);
 
-/* One rolled die. */
+/* rules_dice_parse, also giving the length of the refused part (at least 1 byte, unless at
+ * the end of the text), so that a message can quote it. */
+int rules_dice_parse_part(const char *text, struct rules_dice_expr *expr, size_t *err_offset,
+                          size_t *err_len);
+
+/* One die drawn. A reroll is drawn as another rules_die of the same slot, right after the
+ * one it replaces; an explosion adds a slot after the term's count. Order: a term's dice of
+ * the count in order, each followed by its rerolls, then the explosions round by round; this
+ * is the order supplied results are taken in and the order the roll's text shows. */
 struct rules_die {
     int term; /* index of its term */
     int sides;
-    int value; /* the face rolled */
-    bool kept; /* false when dropped by keep/drop */
+    int value;     /* the face that counts: after mi/ma */
+    int rolled;    /* the face rolled: differs from value when mi/ma moved it */
+    int slot;      /* the die of its term this draw belongs to */
+    bool kept;     /* false when dropped by keep/drop or replaced by a reroll */
+    bool rerolled; /* replaced by the next draw of its slot */
+    bool exploded; /* made its term roll another die */
 };
 
-/* A roll: every die, each term's subtotal, the total. Large (about 12 KB): callers keep it
+/* A roll: every die, each term's subtotal, the total. Large (about 100 KB): callers keep it
  * off small stacks. */
 struct rules_roll {
-    struct rules_die dice[RULES_DICE_MAX_DICE];
+    struct rules_die dice[RULES_DICE_MAX_DRAWS];
     int dice_count;
     int term_totals[RULES_DICE_MAX_TERMS]; /* signed contribution of each term */
     int total;
@@ -120,6 +194,15 @@ int rules_dice_roll(const struct rules_dice_expr *expr, struct rules_dice *d,
 
 /* True unless supplied results remain unused. */
 bool rules_dice_all_used(const struct rules_dice *d);
+
+/* The roll as tabletop users know it, in Avrae's markdown (avrae/d20, MarkdownStringifier):
+ * "4d6kh3 (4, 4, **6**, ~~3~~) = `14`". Each term is its notation, its dice in parentheses
+ * and its label; a die's 1 and top face are bold, a dropped die and a rerolled draw are
+ * struck through, a face mi/ma moved reads "1 -> 2", an exploded draw ends in '!'. `text` is
+ * the string expr was parsed from. Writes at most cap bytes, NUL included (cap may be 0), and
+ * returns the length the whole text needs, without its NUL, as snprintf does. */
+size_t rules_dice_text(const char *text, const struct rules_dice_expr *expr,
+                       const struct rules_roll *roll, char *buf, size_t cap);
 
 /* The smallest and largest totals expr can produce. */
 void rules_dice_range(const struct rules_dice_expr *expr, int *min, int *max);

@@ -1,11 +1,10 @@
 /* The exact distribution of a dice expression (odds.h).
  *
- * Every dice term is built from the distribution of ONE of its dice (die_pmf). Today that is
- * uniform on 1..sides; a reroll-once or an explosion to a stated depth changes only die_pmf
- * (a reroll of faces R: f'(v) = f(v) [v not in R] + P(R) f(v); an explosion to depth D: the
- * top face continues into another die, D times, which widens the support past `sides`). The
- * sum of N dice and the keep/drop dynamic programme below take any pmf over positive values,
- * so both slot in without touching them. */
+ * Every dice term is built from the distribution of ONE of its dice (die_pmf): uniform on
+ * 1..sides, changed by a reroll-once, a reroll-while (to its cap), mi/ma and an explosion (to
+ * its stated depth, which widens the support past `sides`), exactly as rules_dice_roll rolls
+ * them. The sum of N dice and the keep/drop dynamic programme below take any pmf over positive
+ * values. Dice keep/drop does not meet explosions: the parser refuses the two together. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,16 +57,149 @@ int rules_dist_convolve(const struct rules_dist *a, const struct rules_dist *b,
     return RULES_ODDS_OK;
 }
 
-/* The pmf of one die of term t, before its per-die modifier: uniform on 1..sides. The one
- * place a reroll or an explosion will change (see the top of this file). */
-static int die_pmf(const struct rules_dice_term *t, struct rules_dist *out)
+/* The pmf of one die of term t before any explosion, split in two: ok[v], the chance it ends on
+ * v as its rule says, and capped[v], the chance it ends on v because a reroll-while used all
+ * its RULES_DICE_MAX_REROLLS rerolls and kept a face that still matched. Both are indexed by
+ * v - 1, v in 1..sides.
+ *
+ * With u uniform and r = u(R) the chance of a face the reroll matches (R):
+ *   reroll once:  ok(v) = u(v) [v not in R] + r u(v)      (the reroll lands anywhere)
+ *   reroll while: ok(v) = u(v) [v not in R] (1 + r + ... + r^C), capped(v) = u(v) [v in R] r^C
+ *                 (the first face outside R among C + 1 draws; else the last draw)
+ * then mi/ma move the mass of the faces below mi (above ma) onto mi (ma). Nothing is
+ * subtracted: the geometric sum is summed term by term. */
+static void die_before_explosion(const struct rules_dice_term *t, double *ok, double *capped)
 {
-    int rc = dist_alloc(out, 1, t->sides);
+    int n = t->sides;
+    double u = 1.0 / n;
+    int matched = 0;
+    for (int v = 1; v <= n; v++)
+        matched += t->reroll != RULES_REROLL_NONE && rules_dice_selects(&t->reroll_on, v);
+    double r = (double)matched / n;
+    double keep = 1.0, rc = 1.0; /* rc: r^C */
+    if (t->reroll == RULES_REROLL_ONCE) {
+        keep = 1.0 + r;
+    } else if (t->reroll == RULES_REROLL_WHILE) {
+        double pow_r = 1.0;
+        keep = 0.0;
+        for (int j = 0; j <= RULES_DICE_MAX_REROLLS; j++)
+            keep += pow_r, pow_r *= r;
+        rc = pow(r, RULES_DICE_MAX_REROLLS);
+    }
+    for (int v = 1; v <= n; v++) {
+        bool in_r = t->reroll != RULES_REROLL_NONE && rules_dice_selects(&t->reroll_on, v);
+        capped[v - 1] = 0.0;
+        if (t->reroll == RULES_REROLL_ONCE)
+            ok[v - 1] = in_r ? r * u : keep * u;
+        else if (t->reroll == RULES_REROLL_WHILE)
+            ok[v - 1] = in_r ? 0.0 : keep * u, capped[v - 1] = in_r ? rc * u : 0.0;
+        else
+            ok[v - 1] = u;
+    }
+    for (int v = 1; v <= n; v++) {
+        int to = v;
+        if (t->min_face != 0 && to < t->min_face)
+            to = t->min_face;
+        if (t->max_face != 0 && to > t->max_face)
+            to = t->max_face;
+        if (to != v) {
+            ok[to - 1] += ok[v - 1], ok[v - 1] = 0.0;
+            capped[to - 1] += capped[v - 1], capped[v - 1] = 0.0;
+        }
+    }
+}
+
+/* The pmf of one die of term t, before its per-die modifier (see the top of this file).
+ *
+ * Without an explosion it is die_before_explosion's ok + capped. An explosion adds a plain
+ * die (uniform: the term's other operators came before it) for each die whose face matches
+ * E, up to RULES_DICE_EXPLODE_DEPTH (D) dice more per die of the count, as rules_dice_roll
+ * does. With T_k the pmf of a plain die that may explode k more times,
+ *   T_0 = u,   T_k(v) = u(v) [v not in E] + sum over e in E of u(e) T_(k-1)(v - e),
+ * the die is f(v) [v not in E] + sum over e in E of f(e) T_(D-1)(v - e). Work: D x |E| x
+ * (D + 1) sides, charged to the budget. */
+static int die_pmf(const struct rules_dice_term *t, struct rules_odds_budget *b,
+                   struct rules_dist *out)
+{
+    int n = t->sides;
+    int len = t->explode ? (RULES_DICE_EXPLODE_DEPTH + 1) * n : n;
+    double *f = calloc((size_t)n, sizeof *f), *capped = calloc((size_t)n, sizeof *capped);
+    double *tk = calloc((size_t)len, sizeof *tk), *next = calloc((size_t)len, sizeof *next);
+    int rc = RULES_ODDS_ERR_NOMEM;
+    if (f == NULL || capped == NULL || tk == NULL || next == NULL)
+        goto out;
+    die_before_explosion(t, f, capped);
+    for (int v = 0; v < n; v++)
+        f[v] += capped[v];
+    if (!t->explode) {
+        rc = dist_alloc(out, 1, n);
+        if (rc == RULES_ODDS_OK)
+            memcpy(out->p, f, (size_t)n * sizeof *f);
+        goto out;
+    }
+    int matched = 0;
+    for (int v = 1; v <= n; v++)
+        matched += rules_dice_selects(&t->explode_on, v);
+    rc = charge(b, (long long)RULES_DICE_EXPLODE_DEPTH * matched * len + len);
     if (rc != RULES_ODDS_OK)
-        return rc;
-    for (int v = 0; v < t->sides; v++)
-        out->p[v] = 1.0 / t->sides;
-    return RULES_ODDS_OK;
+        goto out;
+    double u = 1.0 / n;
+    /* tk holds T_k over totals 1..len (index total - 1); T_0 = u. */
+    for (int v = 0; v < n; v++)
+        tk[v] = u;
+    for (int k = 1; k <= RULES_DICE_EXPLODE_DEPTH; k++) {
+        /* The last step builds the die itself from f and T_(D-1) rather than T_D. */
+        const double *first = k < RULES_DICE_EXPLODE_DEPTH ? NULL : f;
+        memset(next, 0, (size_t)len * sizeof *next);
+        for (int e = 1; e <= n; e++) {
+            double pe = first != NULL ? first[e - 1] : u;
+            if (!rules_dice_selects(&t->explode_on, e)) {
+                next[e - 1] += pe;
+                continue;
+            }
+            for (int v = 0; v + e < len; v++)
+                next[v + e] += pe * tk[v];
+        }
+        double *swap = tk;
+        tk = next;
+        next = swap;
+    }
+    rc = dist_alloc(out, 1, len);
+    if (rc == RULES_ODDS_OK)
+        memcpy(out->p, tk, (size_t)len * sizeof *tk);
+out:
+    free(f);
+    free(capped);
+    free(tk);
+    free(next);
+    return rc;
+}
+
+double rules_dice_cap_chance(const struct rules_dice_expr *expr)
+{
+    /* log of the chance that no die reaches a cap: the terms' dice are independent. */
+    double log_none = 0.0;
+    for (int ti = 0; ti < expr->term_count; ti++) {
+        const struct rules_dice_term *t = &expr->terms[ti];
+        if (t->sides == 0 || (t->reroll != RULES_REROLL_WHILE && !t->explode))
+            continue;
+        double ok[RULES_DICE_MAX_SIDES], capped[RULES_DICE_MAX_SIDES];
+        die_before_explosion(t, ok, capped);
+        /* A die reaches a cap when its reroll-while does, or else when its explosion goes
+         * D dice deep and the last still matches: it starts on a face of E (chance f(E)), then
+         * D plain dice match, each with chance |E| / sides. */
+        double q = 0.0, start = 0.0;
+        int matched = 0;
+        for (int v = 1; v <= t->sides; v++) {
+            q += capped[v - 1];
+            if (t->explode && rules_dice_selects(&t->explode_on, v))
+                start += ok[v - 1], matched++;
+        }
+        if (t->explode)
+            q += start * pow((double)matched / t->sides, RULES_DICE_EXPLODE_DEPTH);
+        log_none += t->count * log1p(-q);
+    }
+    return -expm1(log_none);
 }
 
 /* The sum of n dice of pmf f, by repeated convolution. */
@@ -228,7 +360,7 @@ static int term_dist(const struct rules_dice_term *t, struct rules_odds_budget *
         break;
     }
     struct rules_dist f = {0, 0, NULL};
-    rc = die_pmf(t, &f);
+    rc = die_pmf(t, b, &f);
     if (rc != RULES_ODDS_OK)
         return rc;
     if (kept == t->count) {

@@ -35,12 +35,12 @@ int rules_material_per_die(enum rules_material m)
     return 0;
 }
 
-/* Writes the dice notation of an impact ("3d6[+2]", "2d3+1d6", or "" for no dice). */
+/* Writes the dice notation of an impact ("3d6{+2}", "2d3+1d6", or "" for no dice). */
 static void write_expression(struct rules_impact *im)
 {
     char mod[16] = "";
     if (im->per_die != 0)
-        snprintf(mod, sizeof mod, "[%+d]", im->per_die);
+        snprintf(mod, sizeof mod, "{%+d}", im->per_die);
     int n = 0;
     im->expression[0] = '\0';
     if (im->d3 > 0)

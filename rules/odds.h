@@ -53,6 +53,13 @@ void rules_dist_free(struct rules_dist *d);
 int rules_dist_of_expr(const struct rules_dice_expr *expr, struct rules_odds_budget *b,
                        struct rules_dist *out);
 
+/* The chance that some die of expr reaches a cap: a reroll-while that used its
+ * RULES_DICE_MAX_REROLLS rerolls and still matched, or an explosion RULES_DICE_EXPLODE_DEPTH
+ * dice deep whose last die still matched. The roll stops there, and rules_dist_of_expr is the
+ * distribution of that capped roll, exactly; this is the share of it where the rule as written
+ * would have rolled on (0 without rr, r, e or !). */
+double rules_dice_cap_chance(const struct rules_dice_expr *expr);
+
 /* The distribution of a + b (independent). out may not alias a or b. */
 int rules_dist_convolve(const struct rules_dist *a, const struct rules_dist *b,
                         struct rules_odds_budget *budget, struct rules_dist *out);

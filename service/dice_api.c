@@ -27,6 +27,74 @@ static const char *keep_name(enum rules_dice_keep k)
     return "all";
 }
 
+static const char *compare_name(enum rules_dice_compare c)
+{
+    switch (c) {
+    case RULES_SELECT_BELOW:
+        return "below";
+    case RULES_SELECT_ABOVE:
+        return "above";
+    case RULES_SELECT_EQUAL:
+        break;
+    }
+    return "equal";
+}
+
+static json_t *encode_select(const struct rules_dice_select *sel)
+{
+    return json_pack("{s:s, s:i}", "compare", compare_name(sel->cmp), "face", sel->n);
+}
+
+/* The members of a dice term beyond the original notation's, each only when used, so that an
+ * answer to the old notation is unchanged. */
+static void encode_term_extras(const struct rules_dice_term *t, json_t *term)
+{
+    if (t->reroll != RULES_REROLL_NONE) {
+        json_t *r = encode_select(&t->reroll_on);
+        json_object_set_new(
+            r, "times", json_integer(t->reroll == RULES_REROLL_ONCE ? 1 : RULES_DICE_MAX_REROLLS));
+        json_object_set_new(term, "reroll", r);
+    }
+    if (t->min_face != 0)
+        json_object_set_new(term, "min_face", json_integer(t->min_face));
+    if (t->max_face != 0)
+        json_object_set_new(term, "max_face", json_integer(t->max_face));
+    if (t->explode) {
+        json_t *x = encode_select(&t->explode_on);
+        json_object_set_new(x, "depth", json_integer(RULES_DICE_EXPLODE_DEPTH));
+        json_object_set_new(term, "explode", x);
+    }
+}
+
+static json_t *encode_die(const struct rules_die *x)
+{
+    json_t *die = json_pack("{s:i, s:b}", "value", x->value, "kept", x->kept);
+    if (x->rolled != x->value)
+        json_object_set_new(die, "rolled", json_integer(x->rolled));
+    if (x->rerolled)
+        json_object_set_new(die, "rerolled", json_true());
+    if (x->exploded)
+        json_object_set_new(die, "exploded", json_true());
+    return die;
+}
+
+/* The roll's text (rules_dice_text), in a buffer of its own length. */
+static json_t *encode_text(const char *text, const struct rules_dice_expr *expr,
+                           const struct rules_roll *roll)
+{
+    char small[512];
+    size_t n = rules_dice_text(text, expr, roll, small, sizeof small);
+    if (n < sizeof small)
+        return json_stringn(small, n);
+    char *big = malloc(n + 1);
+    if (big == NULL)
+        return NULL; /* jansson's setters refuse a NULL value; the answer lacks text */
+    rules_dice_text(text, expr, roll, big, n + 1);
+    json_t *s = json_stringn(big, n);
+    free(big);
+    return s;
+}
+
 json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
                         const struct rules_roll *roll)
 {
@@ -49,18 +117,36 @@ json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
             if (t->keep != RULES_KEEP_ALL)
                 json_object_set_new(term, "keep_count", json_integer(t->keep_n));
             json_object_set_new(term, "per_die", json_integer(t->per_die));
+            encode_term_extras(t, term);
             json_t *dice = json_array();
             for (; next_die < roll->dice_count && roll->dice[next_die].term == ti; next_die++)
-                json_array_append_new(dice,
-                                      json_pack("{s:i, s:b}", "value", roll->dice[next_die].value,
-                                                "kept", roll->dice[next_die].kept));
+                json_array_append_new(dice, encode_die(&roll->dice[next_die]));
             json_object_set_new(term, "dice", dice);
         }
+        if (t->label_len >= 2) /* without its brackets */
+            json_object_set_new(term, "label",
+                                json_stringn(text + t->label_at + 1, (size_t)t->label_len - 2u));
         json_object_set_new(term, "total", json_integer(roll->term_totals[ti]));
         json_array_append_new(terms, term);
     }
-    return json_pack("{s:s, s:o, s:i, s:i, s:i}", "expression", text, "terms", terms, "total",
-                     roll->total, "min", min, "max", max);
+    json_t *doc = json_pack("{s:s, s:o, s:i, s:i, s:i}", "expression", text, "terms", terms,
+                            "total", roll->total, "min", min, "max", max);
+    json_object_set_new(doc, "text", encode_text(text, expr, roll));
+    return doc;
+}
+
+bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_errors *e)
+{
+    size_t at = 0, len = 0;
+    int rc = rules_dice_parse_part(text, expr, &at, &len);
+    if (rc == RULES_DICE_OK)
+        return true;
+    if (len > 0)
+        svc_errors_add(e, "/expression", "%s (at character %zu: '%.*s')", rules_dice_strerror(rc),
+                       at, (int)len, text + at);
+    else
+        svc_errors_add(e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+    return false;
 }
 
 static long long fresh_seed(void)
@@ -78,7 +164,7 @@ void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct sv
     src->supplied = false;
     json_t *results = NULL;
     codec_get_int(body, "", "seed", false, 0, SEED_MAX, &src->seed, e);
-    if (!codec_get_array(body, "", "results", false, RULES_DICE_MAX_DICE, &results, e))
+    if (!codec_get_array(body, "", "results", false, RULES_DICE_MAX_DRAWS, &results, e))
         return;
     src->supplied = true;
     size_t i;
@@ -129,12 +215,8 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
     if (codec_get_string(body, "", "expression", true, RULES_DICE_MAX_EXPRESSION, &text, &e)) {
-        size_t at = 0;
-        int rc = rules_dice_parse(text, &expr, &at);
-        if (rc != RULES_DICE_OK) {
-            svc_errors_add(&e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+        if (!svc_parse_dice(text, &expr, &e))
             text = NULL;
-        }
     }
     src = malloc(sizeof *src);
     roll = malloc(sizeof *roll);
@@ -158,8 +240,8 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
             snprintf(ptr, sizeof ptr, "/results/%zu", dice.supplied_used);
         else
             snprintf(ptr, sizeof ptr, "/results");
-        svc_errors_add(&e, ptr, "%s (the expression rolls %d dice)", rules_dice_strerror(rc),
-                       expr.dice_count);
+        svc_errors_add(&e, ptr, "%s (the expression rolls %d dice, before any reroll or explosion)",
+                       rules_dice_strerror(rc), expr.dice_count);
         goto respond;
     }
     json_t *doc = svc_encode_roll(text, &expr, roll);

@@ -147,10 +147,7 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
     if (codec_get_string(body, "", "expression", true, RULES_DICE_MAX_EXPRESSION, &text, &e)) {
-        size_t at = 0;
-        int rc = rules_dice_parse(text, &expr, &at);
-        if (rc != RULES_DICE_OK)
-            svc_errors_add(&e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+        svc_parse_dice(text, &expr, &e);
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -165,12 +162,20 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     int likeliest = 0;
     for (int i = 1; i < d.len; i++)
         likeliest = d.p[i] > d.p[likeliest] ? i : likeliest;
-    char explain[RULES_DICE_MAX_EXPRESSION + 160];
-    snprintf(explain, sizeof explain,
-             "%s: %d to %d, mean %.2f, sd %.2f; the likeliest total is %d "
-             "(%.1f%%).",
-             text, d.min, d.min + d.len - 1, rules_dist_mean(&d), rules_dist_sd(&d),
-             d.min + likeliest, 100.0 * d.p[likeliest]);
+    /* The distribution is the capped roll's; remainder is where a reroll-while or an
+     * explosion reached its cap (rules_dice_cap_chance). */
+    double remainder = rules_dice_cap_chance(&expr);
+    char explain[RULES_DICE_MAX_EXPRESSION + 320];
+    int n = snprintf(explain, sizeof explain,
+                     "%s: %d to %d, mean %.2f, sd %.2f; the likeliest total is %d "
+                     "(%.1f%%).",
+                     text, d.min, d.min + d.len - 1, rules_dist_mean(&d), rules_dist_sd(&d),
+                     d.min + likeliest, 100.0 * d.p[likeliest]);
+    if (remainder > 0.0 && n > 0 && (size_t)n < sizeof explain)
+        snprintf(explain + n, sizeof explain - (size_t)n,
+                 " Rerolls stop after %d a die and explosions %d dice deep, as the roll does; "
+                 "the chance of reaching a cap is %.3g.",
+                 RULES_DICE_MAX_REROLLS, RULES_DICE_EXPLODE_DEPTH, remainder);
     struct jw w;
     jw_init(&w, 4096);
     jw_object_begin(&w);
@@ -179,6 +184,8 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     JW_KEY(&w, "probabilities");
     jw_string(&w, "double");
     write_summary(&w, &d);
+    JW_KEY(&w, "remainder");
+    write_probability(&w, remainder);
     JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);

@@ -264,10 +264,14 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
  * reproduced) or "results" the caller rolled at the table, used in order. */
 struct svc_dice_source {
     long long seed; /* -1 until known */
-    int results[RULES_DICE_MAX_DICE];
+    int results[RULES_DICE_MAX_DRAWS];
     size_t count;
     bool supplied;
 };
+
+/* Parses a request's "expression"; on a refusal adds an error at /expression that names the
+ * refused part, and returns false. */
+bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_errors *e);
 
 /* Reads body's "seed" and "results" (mutually exclusive); problems go to e. */
 void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct svc_errors *e);

@@ -80,9 +80,9 @@ Test(dice_parse, reads_keep_drop_and_per_die_modifiers)
     cr_assert_eq(e.terms[0].keep, RULES_DROP_LOWEST);
     parse_ok("4d6dh1", &e);
     cr_assert_eq(e.terms[0].keep, RULES_DROP_HIGHEST);
-    parse_ok("3d6[+2]", &e); /* 001 Falling: jagged obsidian "+2 per die" */
+    parse_ok("3d6{+2}", &e); /* 001 Falling: jagged obsidian "+2 per die" */
     cr_assert_eq(e.terms[0].per_die, 2);
-    parse_ok("20d6[-1]", &e); /* 001 Falling: soft loam "-1 per die" */
+    parse_ok("20d6{-1}", &e); /* 001 Falling: soft loam "-1 per die" */
     cr_assert_eq(e.terms[0].per_die, -1);
 }
 
@@ -102,8 +102,82 @@ Test(dice_parse, refuses_nonsense_with_the_offending_position)
     parse_fails("4d6kh5", RULES_DICE_ERR_KEEP, 3);
     parse_fails("4d6d4", RULES_DICE_ERR_KEEP, 3);
     parse_fails("4d6kh0", RULES_DICE_ERR_KEEP, 3);
-    parse_fails("3d6[2]", RULES_DICE_ERR_SYNTAX, 4);
-    parse_fails("3d6[+2", RULES_DICE_ERR_SYNTAX, 6);
+    parse_fails("3d6{2}", RULES_DICE_ERR_PER_DIE, 3);
+    parse_fails("3d6{+2", RULES_DICE_ERR_PER_DIE, 3);
+    parse_fails("3d6[fire", RULES_DICE_ERR_LABEL, 3);
+}
+
+/* The old per-die syntax now reads as a label and would silently lose its +2: refused. */
+Test(dice_parse, refuses_the_old_per_die_brackets_rather_than_dropping_them)
+{
+    parse_fails("3d6[+2]", RULES_DICE_ERR_OLD_PER_DIE, 3);
+    parse_fails("20d6[-1]", RULES_DICE_ERR_OLD_PER_DIE, 4);
+    parse_fails("3d6 [ +2 ]", RULES_DICE_ERR_OLD_PER_DIE, 4);
+    struct rules_dice_expr e;
+    parse_ok("3d6[2]", &e); /* unsigned: a label, as in Avrae */
+    cr_assert_eq(e.terms[0].per_die, 0);
+}
+
+Test(dice_parse, reads_rerolls_minimums_explosions_and_labels)
+{
+    struct rules_dice_expr e;
+    parse_ok("2d6ro<3", &e);
+    cr_assert_eq(e.terms[0].reroll, RULES_REROLL_ONCE);
+    cr_assert_eq(e.terms[0].reroll_on.cmp, RULES_SELECT_BELOW);
+    cr_assert_eq(e.terms[0].reroll_on.n, 3);
+    parse_ok("10d20rr<20", &e);
+    cr_assert_eq(e.terms[0].reroll, RULES_REROLL_WHILE);
+    parse_ok("2d6r1", &e); /* Roll20's reroll */
+    cr_assert_eq(e.terms[0].reroll, RULES_REROLL_WHILE);
+    cr_assert_eq(e.terms[0].reroll_on.n, 1);
+    parse_ok("8d6mi2", &e);
+    cr_assert_eq(e.terms[0].min_face, 2);
+    parse_ok("8d6ma5mi2", &e);
+    cr_assert_eq(e.terms[0].max_face, 5);
+    parse_ok("3d6e6", &e);
+    cr_assert(e.terms[0].explode);
+    cr_assert_eq(e.terms[0].explode_on.n, 6);
+    parse_ok("3d6!", &e); /* Roll20's: the top face */
+    cr_assert_eq(e.terms[0].explode_on.cmp, RULES_SELECT_EQUAL);
+    cr_assert_eq(e.terms[0].explode_on.n, 6);
+    parse_ok("4d6e>4", &e);
+    cr_assert_eq(e.terms[0].explode_on.cmp, RULES_SELECT_ABOVE);
+    parse_ok("4d6rr1mi2kh3{+1} [str]", &e);
+    cr_assert_eq(e.terms[0].keep, RULES_KEEP_HIGHEST);
+    cr_assert_eq(e.terms[0].per_die, 1);
+    cr_assert_eq(e.terms[0].label_len, 5);
+    parse_ok("3d6 [fire] + 1d4 [piercing] + 2 [bless]", &e);
+    cr_assert_eq(e.term_count, 3);
+    cr_assert_eq(e.terms[2].label_len, 7);
+}
+
+Test(dice_parse, refuses_unsupported_notation_naming_the_part)
+{
+    struct rules_dice_expr e;
+    size_t at = 0, len = 0;
+    cr_assert_eq(rules_dice_parse_part("1d20ra1", &e, &at, &len), RULES_DICE_ERR_UNSUPPORTED);
+    cr_assert_eq(at, 4);
+    cr_assert_eq(len, 2);
+    parse_fails("2d6r<2", RULES_DICE_ERR_ROLL20_COMPARE, 3); /* Roll20's <2 includes 2 */
+    parse_fails("3d6!>5", RULES_DICE_ERR_ROLL20_COMPARE, 3);
+    parse_fails("3d6!!", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("3d6!p", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("4d6pl1", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("4d6rol1", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("4d6k>3", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("(1d4, 3)kh1", RULES_DICE_ERR_UNSUPPORTED, 0);
+    parse_fails("{4d6+3d8}kh1", RULES_DICE_ERR_UNSUPPORTED, 0);
+    parse_fails("2d6*2", RULES_DICE_ERR_UNSUPPORTED, 3);
+    parse_fails("1d6rr<7", RULES_DICE_ERR_EVERY_FACE, 3);
+    parse_fails("1d6e>0", RULES_DICE_ERR_EVERY_FACE, 3);
+    parse_fails("4d6e6kh3", RULES_DICE_ERR_EXPLODE_KEEP, 3);
+    parse_fails("8d6kh3mi2", RULES_DICE_ERR_ORDER, 6);
+    parse_fails("8d6e6ro1", RULES_DICE_ERR_ORDER, 5);
+    parse_fails("8d6mi2mi3", RULES_DICE_ERR_ORDER, 6);
+    parse_fails("8d6mi7", RULES_DICE_ERR_MIN_MAX, 3);
+    parse_fails("8d6mi4ma3", RULES_DICE_ERR_MIN_MAX, 6);
+    parse_fails("3d6 [a] [b]", RULES_DICE_ERR_LABEL, 8);
+    parse_fails("41d6rr1", RULES_DICE_ERR_TOO_MANY_DRAWS, 0); /* 41 x 101 > 4096 */
 }
 
 Test(dice_parse, refuses_more_than_the_term_and_length_limits)
@@ -138,7 +212,7 @@ Test(dice_roll, supplied_results_are_used_in_order_and_kept_by_rule)
 Test(dice_roll, per_die_modifier_applies_to_each_kept_die_and_negatives_subtract)
 {
     struct rules_dice_expr e;
-    parse_ok("3d6[+2]-1d4", &e);
+    parse_ok("3d6{+2}-1d4", &e);
     int faces[] = {1, 2, 3, 4};
     struct rules_dice d;
     rules_dice_from_supplied(&d, faces, 4);
@@ -215,4 +289,111 @@ Test(dice_roll, d20_faces_are_uniform)
     for (int f = 1; f <= 20; f++)
         chi += (counts[f] - expected) * (counts[f] - expected) / expected;
     cr_assert_lt(chi, 43.82, "chi-square %f", chi);
+}
+
+/* Rolls text with the given faces and checks its text. */
+static void text_is(const char *text, const int *faces, size_t n, const char *want)
+{
+    struct rules_dice_expr e;
+    parse_ok(text, &e);
+    struct rules_dice d;
+    rules_dice_from_supplied(&d, faces, n);
+    struct rules_roll *r = malloc(sizeof *r);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK, "%s", text);
+    cr_assert(rules_dice_all_used(&d), "%s: faces left over", text);
+    char buf[512];
+    size_t len = rules_dice_text(text, &e, r, buf, sizeof buf);
+    cr_assert_str_eq(buf, want);
+    cr_assert_eq(len, strlen(want));
+    free(r);
+}
+
+/* The examples of Avrae's dice engine documentation (github.com/avrae/d20, README.md:
+ * "Quickstart", "Examples", "Annotations and Comments", "Traversing Dice Results"), byte for
+ * byte, with the dice the README shows supplied as results. */
+Test(dice_text, reproduces_avraes_readme_byte_for_byte)
+{
+    /* Quickstart: roll("1d20+5") -> '1d20 (10) + 5 = `15`' */
+    text_is("1d20+5", (int[]){10}, 1, "1d20 (10) + 5 = `15`");
+    /* Examples: roll("4d6kh3") -> '4d6kh3 (4, 4, **6**, ~~3~~) = `14`' */
+    text_is("4d6kh3", (int[]){4, 4, 6, 3}, 4, "4d6kh3 (4, 4, **6**, ~~3~~) = `14`");
+    /* Examples: roll("2d6ro<3") -> '2d6ro<3 (**~~1~~**, 3, **6**) = `9`' */
+    text_is("2d6ro<3", (int[]){1, 3, 6}, 3, "2d6ro<3 (**~~1~~**, 3, **6**) = `9`");
+    /* Examples: roll("8d6mi2") -> '8d6mi2 (1 -> 2, **6**, 4, 2, **6**, 2, 5, **6**) = `33`' */
+    text_is("8d6mi2", (int[]){1, 6, 4, 2, 6, 2, 5, 6}, 8,
+            "8d6mi2 (1 -> 2, **6**, 4, 2, **6**, 2, 5, **6**) = `33`");
+    /* Annotations: roll("3d6 [fire] + 1d4 [piercing]") ->
+     * '3d6 (3, 2, 2) [fire] + 1d4 (3) [piercing] = `10`' */
+    text_is("3d6 [fire] + 1d4 [piercing]", (int[]){3, 2, 2, 3}, 4,
+            "3d6 (3, 2, 2) [fire] + 1d4 (3) [piercing] = `10`");
+    /* Traversing: roll("3d6 + 1d4 + 3") -> '3d6 (4, **6**, **6**) + 1d4 (**1**) + 3 = `20`' */
+    text_is("3d6 + 1d4 + 3", (int[]){4, 6, 6, 1}, 4,
+            "3d6 (4, **6**, **6**) + 1d4 (**1**) + 3 = `20`");
+}
+
+/* Avrae's rules where its README shows no example: an exploded draw ends in '!' (d20/
+ * stringifiers.py, _str_literal) and its new die comes after the term's dice (models.py,
+ * Dice.roll_another); a reroll-while strikes every replaced draw; a dropped die is struck as a
+ * whole; natural 20s and 1s are bold like every top face and 1. */
+Test(dice_text, shows_explosions_rerolls_drops_and_natural_twenties)
+{
+    text_is("3d6e6", (int[]){6, 2, 6, 3, 1}, 5, "3d6e6 (**6!**, 2, **6!**, 3, **1**) = `18`");
+    text_is("1d4!", (int[]){4, 4, 2}, 3, "1d4! (**4!**, **4!**, 2) = `10`");
+    text_is("1d6rr1", (int[]){1, 1, 5}, 3, "1d6rr1 (**~~1~~**, **~~1~~**, 5) = `5`");
+    text_is("2d20kh1+5", (int[]){20, 1}, 2, "2d20kh1 (**20**, ~~**1**~~) + 5 = `25`");
+    text_is("2d6ro1kl1", (int[]){1, 4, 6}, 3, "2d6ro1kl1 (**~~1~~**, 4, ~~**6**~~) = `4`");
+    text_is("3d6{+2}", (int[]){1, 5, 6}, 3, "3d6{+2} (**1**, 5, **6**) = `18`");
+    text_is("-1d8+4", (int[]){8}, 1, "-1d8 (**8**) + 4 = `-4`");
+    text_is("4D6KH3", (int[]){4, 4, 6, 3}, 4, "4d6kh3 (4, 4, **6**, ~~3~~) = `14`");
+}
+
+Test(dice_text, measures_like_snprintf)
+{
+    struct rules_dice_expr e;
+    parse_ok("1d20+5", &e);
+    struct rules_dice d;
+    rules_dice_from_supplied(&d, (int[]){10}, 1);
+    struct rules_roll *r = malloc(sizeof *r);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    char small[6];
+    cr_assert_eq(rules_dice_text("1d20+5", &e, r, NULL, 0), strlen("1d20 (10) + 5 = `15`"));
+    rules_dice_text("1d20+5", &e, r, small, sizeof small);
+    cr_assert_str_eq(small, "1d20 ");
+    free(r);
+}
+
+/* Bounds: a reroll-while stops after RULES_DICE_MAX_REROLLS rerolls and keeps the last face;
+ * an explosion stops RULES_DICE_EXPLODE_DEPTH dice deep. */
+Test(dice_roll, rerolls_and_explosions_stop_at_their_caps)
+{
+    int ones[1 + RULES_DICE_MAX_REROLLS];
+    for (int i = 0; i <= RULES_DICE_MAX_REROLLS; i++)
+        ones[i] = 1;
+    struct rules_dice_expr e;
+    parse_ok("1d6rr1", &e);
+    struct rules_dice d;
+    rules_dice_from_supplied(&d, ones, 1 + RULES_DICE_MAX_REROLLS);
+    struct rules_roll *r = malloc(sizeof *r);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    cr_assert(rules_dice_all_used(&d));
+    cr_assert_eq(r->total, 1);
+    cr_assert_eq(r->dice_count, 1 + RULES_DICE_MAX_REROLLS);
+    int twos[1 + RULES_DICE_EXPLODE_DEPTH];
+    for (int i = 0; i <= RULES_DICE_EXPLODE_DEPTH; i++)
+        twos[i] = 2;
+    parse_ok("1d2e2", &e);
+    rules_dice_from_supplied(&d, twos, 1 + RULES_DICE_EXPLODE_DEPTH);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    cr_assert(rules_dice_all_used(&d));
+    cr_assert_eq(r->total, 2 * (1 + RULES_DICE_EXPLODE_DEPTH));
+    cr_assert(!r->dice[RULES_DICE_EXPLODE_DEPTH].exploded);
+    int lo = 0, hi = 0;
+    rules_dice_range(&e, &lo, &hi);
+    cr_assert_eq(lo, 1);
+    cr_assert_eq(hi, 2 * (1 + RULES_DICE_EXPLODE_DEPTH));
+    parse_ok("4d6mi3ma5{+1}", &e);
+    rules_dice_range(&e, &lo, &hi);
+    cr_assert_eq(lo, 16);
+    cr_assert_eq(hi, 24);
+    free(r);
 }

@@ -57,13 +57,13 @@ Test(impact, surfaces_change_every_die)
 {
     cr_assert_str_eq(fall((struct rules_fall){.height_ft = 30, .surface = RULES_SURFACE_OBSIDIAN})
                          .dice.expression,
-                     "3d6[+2]");
+                     "3d6{+2}");
     cr_assert_str_eq(
         fall((struct rules_fall){.height_ft = 30, .surface = RULES_SURFACE_STONE}).dice.expression,
-        "3d6[+1]");
+        "3d6{+1}");
     cr_assert_str_eq(
         fall((struct rules_fall){.height_ft = 30, .surface = RULES_SURFACE_SOFT}).dice.expression,
-        "3d6[-1]");
+        "3d6{-1}");
 }
 
 /* "If the water is at least 10 feet deep, the first 20 feet of falling does no damage. The
@@ -158,13 +158,13 @@ Test(impact, dropped_objects)
                  0);
     cr_assert_str_eq(im.expression, "6d6"); /* 3d6 for 30 ft + 3d6 for Medium */
     rules_dropped_object(&ep, RULES_SIZE_LARGE, 0, RULES_MATERIAL_FEATHERS, 0, &im);
-    cr_assert_str_eq(im.expression, "5d6[-2]");
+    cr_assert_str_eq(im.expression, "5d6{-2}");
     rules_dropped_object(&ep, RULES_SIZE_SMALL, 10, RULES_MATERIAL_BRUSH, 0, &im);
-    cr_assert_str_eq(im.expression, "3d6[-1]");
+    cr_assert_str_eq(im.expression, "3d6{-1}");
     rules_dropped_object(&ep, RULES_SIZE_HUGE, 20, RULES_MATERIAL_DENSE, 0, &im);
-    cr_assert_str_eq(im.expression, "10d6[+1]");
+    cr_assert_str_eq(im.expression, "10d6{+1}");
     rules_dropped_object(&ep, RULES_SIZE_TINY, 500, RULES_MATERIAL_HARMFUL, 0, &im);
-    cr_assert_str_eq(im.expression, "21d6[+2]"); /* the fall capped at 20d6, plus Tiny's 1d6 */
+    cr_assert_str_eq(im.expression, "21d6{+2}"); /* the fall capped at 20d6, plus Tiny's 1d6 */
     cr_assert_eq(rules_dropped_object(&ep, RULES_SIZE_FINE, 10, RULES_MATERIAL_NORMAL, 0, &im), -1);
 }
 
@@ -173,7 +173,7 @@ Test(impact, totals_floor_each_die_and_the_damage)
 {
     struct rules_dice_expr e;
     size_t at;
-    cr_assert_eq(rules_dice_parse("3d6[-2]", &e, &at), RULES_DICE_OK);
+    cr_assert_eq(rules_dice_parse("3d6{-2}", &e, &at), RULES_DICE_OK);
     int faces[] = {1, 6, 3};
     struct rules_dice d;
     rules_dice_from_supplied(&d, faces, 3);

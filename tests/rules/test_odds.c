@@ -108,8 +108,8 @@ Test(dice_odds, keep_and_drop_match_every_roll_enumerated)
         enum rules_dice_keep keep;
         int keep_n, per_die;
     } cases[] = {
-        {"5d4dh2", 5, 4, RULES_DROP_HIGHEST, 2, 0}, {"4d6kl2[+1]", 4, 6, RULES_KEEP_LOWEST, 2, 1},
-        {"3d8d1", 3, 8, RULES_DROP_LOWEST, 1, 0},   {"6d3k4[-1]", 6, 3, RULES_KEEP_HIGHEST, 4, -1},
+        {"5d4dh2", 5, 4, RULES_DROP_HIGHEST, 2, 0}, {"4d6kl2{+1}", 4, 6, RULES_KEEP_LOWEST, 2, 1},
+        {"3d8d1", 3, 8, RULES_DROP_LOWEST, 1, 0},   {"6d3k4{-1}", 6, 3, RULES_KEEP_HIGHEST, 4, -1},
         {"5d5kh5", 5, 5, RULES_KEEP_HIGHEST, 5, 0}, {"4d10kl1", 4, 10, RULES_KEEP_LOWEST, 1, 0},
         {"7d2dl3", 7, 2, RULES_DROP_LOWEST, 3, 0},
     };

@@ -98,3 +98,56 @@ Test(dice_api, more_supplied_results_than_dice_is_422)
     cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results");
     json_decref(doc);
 }
+
+/* Issue 18: the answer carries Avrae's text (avrae/d20 README, "Examples": roll("2d6ro<3") ->
+ * '2d6ro<3 (**~~1~~**, 3, **6**) = `9`'), and the new notation's parts are reported. */
+Test(dice_api, the_answer_carries_avraes_text_and_the_reroll)
+{
+    json_t *doc = roll("{\"expression\":\"2d6ro<3\",\"results\":[1,3,6]}", 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "text")),
+                     "2d6ro<3 (**~~1~~**, 3, **6**) = `9`");
+    json_t *term = json_array_get(json_object_get(doc, "terms"), 0);
+    json_t *r = json_object_get(term, "reroll");
+    cr_assert_str_eq(json_string_value(json_object_get(r, "compare")), "below");
+    cr_assert_eq(json_integer_value(json_object_get(r, "face")), 3);
+    cr_assert_eq(json_integer_value(json_object_get(r, "times")), 1);
+    json_t *first = json_array_get(json_object_get(term, "dice"), 0);
+    cr_assert(json_is_true(json_object_get(first, "rerolled")));
+    cr_assert(json_is_false(json_object_get(first, "kept")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "total")), 9);
+    json_decref(doc);
+    doc = roll("{\"expression\":\"3d6 [fire] + 1d4e4 [piercing]\",\"results\":[3,2,2,4,1]}", 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "text")),
+                     "3d6 (3, 2, 2) [fire] + 1d4e4 (**4!**, **1**) [piercing] = `12`");
+    term = json_array_get(json_object_get(doc, "terms"), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(term, "label")), "piercing");
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(term, "explode"), "depth")),
+                 20);
+    json_decref(doc);
+    doc = roll("{\"expression\":\"8d6mi2{+1}\",\"results\":[1,6,4,2,6,2,5,6]}", 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "text")),
+                     "8d6mi2{+1} (1 -> 2, **6**, 4, 2, **6**, 2, 5, **6**) = `41`");
+    term = json_array_get(json_object_get(doc, "terms"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(term, "min_face")), 2);
+    cr_assert_eq(json_integer_value(
+                     json_object_get(json_array_get(json_object_get(term, "dice"), 0), "rolled")),
+                 1);
+    json_decref(doc);
+}
+
+/* "[+2]" was "+2 per die"; read as a label it would silently lose the +2, so it is refused
+ * with a message that gives the new syntax; unsupported notation is named in the message. */
+Test(dice_api, old_per_die_brackets_and_unsupported_notation_are_422_naming_the_part)
+{
+    json_t *doc = roll("{\"expression\":\"3d6[+2]\"}", 422);
+    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
+    const char *msg = json_string_value(json_object_get(e, "message"));
+    cr_assert_not_null(strstr(msg, "3d6{+2}"), "%s", msg);
+    cr_assert_not_null(strstr(msg, "'[+2]'"), "%s", msg);
+    json_decref(doc);
+    doc = roll("{\"expression\":\"1d20ra1\"}", 422);
+    e = json_array_get(json_object_get(doc, "errors"), 0);
+    msg = json_string_value(json_object_get(e, "message"));
+    cr_assert_not_null(strstr(msg, "'ra'"), "%s", msg);
+    json_decref(doc);
+}

@@ -58,7 +58,7 @@ Test(impact_api, damage_reduced_to_zero_leaves_the_faller_standing)
                        "{\"height_ft\":30,\"surface\":\"soft\",\"damage_reduction\":5,"
                        "\"results\":[1,2,3]}",
                        200);
-    cr_assert_str_eq(expr(doc), "3d6[-1]");
+    cr_assert_str_eq(expr(doc), "3d6{-1}");
     cr_assert_eq(num(doc, "damage_before_reduction"), 3); /* 0 + 1 + 2 */
     cr_assert_eq(num(doc, "damage"), 0);
     cr_assert_not(prone(doc));
@@ -76,7 +76,7 @@ Test(impact_api, falls_are_capped_by_the_rules_and_reproducible)
     http_response_free(&a);
     http_response_free(&b);
     json_t *doc = post("/v1/falling", body, 200);
-    cr_assert_str_eq(expr(doc), "20d6[+2]");
+    cr_assert_str_eq(expr(doc), "20d6{+2}");
     cr_assert(json_is_true(json_object_get(doc, "capped")));
     json_decref(doc);
     doc = post("/v1/falling",
@@ -132,7 +132,7 @@ Test(impact_api, dropped_objects_roll_damage_once_and_one_d20_per_target)
                        "\"targets\":[{\"touch_ac\":12},{\"touch_ac\":15,\"damage_reduction\":5}],"
                        "\"results\":[1,1,1,1,1,1,1,10,12]}",
                        200);
-    cr_assert_str_eq(expr(doc), "7d6[+1]"); /* 2d6 for 20 ft + Large's 5d6 */
+    cr_assert_str_eq(expr(doc), "7d6{+1}"); /* 2d6 for 20 ft + Large's 5d6 */
     cr_assert_eq(num(doc, "damage"), 14);
     json_t *range = json_object_get(doc, "range");
     cr_assert_eq(num(range, "increment"), 3);

@@ -139,3 +139,22 @@ Test(odds_api, rolls_and_bad_extras_are_refused_at_their_fields)
     doc = http_post_json(&srv, "/v1/attacks/resolve", FIGHTER ",\"seed\":1}", 422);
     json_decref(doc);
 }
+
+/* Issue 23 for issue 18's notation: a reroll-once of 1s on a d6 makes a 1 1/36 and every other
+ * face 7/36; an explosion reports the chance of reaching its depth as `remainder`. */
+Test(odds_api, rerolls_and_explosions_are_exact_with_the_capped_remainder)
+{
+    json_t *doc = http_post_json(&srv, "/v1/dice/odds", "{\"expression\":\"1d6ro1\"}", 200);
+    json_t *dist = json_object_get(doc, "distribution");
+    cr_assert(fabs(real(entry(dist, 1), "p") - 1.0 / 36) < 1e-15);
+    cr_assert(fabs(real(entry(dist, 6), "p") - 7.0 / 36) < 1e-15);
+    cr_assert_eq(real(doc, "remainder"), 0.0);
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/dice/odds", "{\"expression\":\"1d2e2\"}", 200);
+    /* 20 more dice at most: 1d2e2 is 2k + 1 for k twos then a one, or 42 after 21 twos. */
+    cr_assert_eq(json_integer_value(json_object_get(doc, "max")), 42);
+    cr_assert(fabs(real(doc, "remainder") - pow(0.5, 21)) < 1e-18);
+    cr_assert(fabs(real(entry(json_object_get(doc, "distribution"), 3), "p") - 0.25) < 1e-15);
+    cr_assert(fabs(real(doc, "mean") - (3.0 - 3.0 * pow(0.5, 21))) < 1e-12);
+    json_decref(doc);
+}

@@ -63,8 +63,11 @@ Test(odds_api, bad_notation_and_work_past_the_budget_are_422)
     json_decref(doc);
 }
 
+/* Critical hits off, for the closed forms below; critical_hits_change_damage_not_the_hit_chance
+ * has them on. */
 #define FIGHTER                                                                                    \
-    "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5,\"damage\":\"1d8+3\"},"                     \
+    "{\"rules\":{\"options\":{\"critical_hits\":false}},"                                          \
+    "\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5,\"damage\":\"1d8+3\"},"                      \
     "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":5},\"hp\":9,\"damage_reduction\":1}"
 
 Test(odds_api, plus_five_against_ac_15_lands_55_percent_with_damage_and_drop_chance)
@@ -156,5 +159,26 @@ Test(odds_api, rerolls_and_explosions_are_exact_with_the_capped_remainder)
     cr_assert(fabs(real(doc, "remainder") - pow(0.5, 21)) < 1e-18);
     cr_assert(fabs(real(entry(json_object_get(doc, "distribution"), 3), "p") - 0.25) < 1e-15);
     cr_assert(fabs(real(doc, "mean") - (3.0 - 3.0 * pow(0.5, 21))) < 1e-12);
+    json_decref(doc);
+}
+
+/* d20 3.5 SRD (Automatic Misses and Hits; Critical Hits), the d20-3.5 preset's option: with +5
+ * against AC 15 a natural 1 misses and a natural 20 hits anyway, so the attack still lands 55%
+ * of the time; a natural 20 threatens and is confirmed by a second roll of 10 or more (11 of
+ * 20), so 1/20 x 11/20 = 2.75% are critical hits, dealing 1d8+3 twice (then DR 1). */
+Test(odds_api, critical_hits_change_damage_not_the_hit_chance)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/attacks/odds",
+        "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5,\"damage\":\"1d8+3\"},"
+        "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":5},\"damage_reduction\":1}}",
+        200);
+    cr_assert(fabs(real(doc, "lands") - 0.55) < 1e-15);
+    cr_assert(fabs(real(doc, "critical") - 0.0275) < 1e-15);
+    /* Landing without a critical (0.55 - 0.0275) deals 1d8+3-1, mean 6.5; a critical deals
+     * 2d8+6-1, mean 14. */
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert(fabs(real(dmg, "expected") - (0.5225 * 6.5 + 0.0275 * 14.0)) < 1e-12,
+              "expected %.15f", real(dmg, "expected"));
     json_decref(doc);
 }

@@ -2,11 +2,11 @@
  * the SVG are printed with one decimal, in the C locale the service never changes, so the same
  * scene always gives the same text. */
 #include <fontconfig/fontconfig.h>
+#include <png.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "render_internal.h"
 
@@ -141,92 +141,90 @@ static bool bytes_reserve(struct bytes *b, size_t more)
     return true;
 }
 
-static void put_be32(unsigned char *p, uint32_t v)
+/* libpng's output: appended to the struct bytes it was given. */
+static void png_put(png_structp png, png_bytep data, size_t n)
 {
-    p[0] = (unsigned char)(v >> 24), p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
+    struct bytes *b = png_get_io_ptr(png);
+    if (!bytes_reserve(b, n))
+        png_error(png, "out of memory");
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
 }
 
-/* Appends a chunk whose data already sits at b->data + at + 8 (len bytes): writes its length
- * and type before and its CRC after. */
-static bool png_chunk_close(struct bytes *b, size_t at, const char *type, size_t len)
+static void png_no_flush(png_structp png)
 {
-    if (!bytes_reserve(b, 4))
+    (void)png;
+}
+
+/* libpng's errors end the picture without a word on stderr: the caller answers for it. */
+static void png_fail(png_structp png, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(png, 1);
+}
+
+static void png_quiet(png_structp png, png_const_charp msg)
+{
+    (void)png, (void)msg;
+}
+
+/* Runs libpng over an RGB24 surface's pixels, one row (3 * w bytes) at a time through row.
+ * False when libpng gave up (out of memory). The setjmp lives here, where nothing it could
+ * clobber is read after a longjmp. */
+static bool png_write_pixels(png_structp png, png_infop info, const unsigned char *px, int w, int h,
+                             int stride, unsigned char *row)
+{
+    if (setjmp(png_jmpbuf(png)))
         return false;
-    put_be32(b->data + at, (uint32_t)len);
-    memcpy(b->data + at + 4, type, 4);
-    uLong crc = crc32(0, b->data + at + 4, (uInt)(len + 4));
-    put_be32(b->data + at + 8 + len, (uint32_t)crc);
-    b->len = at + 8 + len + 4;
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+    png_set_compression_buffer_size(png, 65536); /* IDAT chunks of 64 KiB, not 8 */
+    png_write_info(png, info);
+    for (int y = 0; y < h; y++) {
+        const uint32_t *cur = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+        for (int x = 0; x < w; x++) {
+            uint32_t v = cur[x];
+            row[3 * x] = (unsigned char)(v >> 16);
+            row[3 * x + 1] = (unsigned char)(v >> 8);
+            row[3 * x + 2] = (unsigned char)v;
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
     return true;
 }
 
-/* Encodes an RGB24 surface as an 8-bit RGB PNG: every row filtered "Up" (the previous row
- * subtracted; most of a board repeats row to row) and deflated at level 1. cairo's own writer
- * (libpng's default level) took 4 to 5 times as long on a 900 x 900 board, most of a
- * picture's time. No ancillary chunks: no timestamp, so the same pixels give the same bytes. */
+/* Encodes an RGB24 surface as an 8-bit RGB PNG with libpng: every row filtered "Up" (the
+ * previous row subtracted; most of a board repeats row to row) and deflated at level 1.
+ * cairo's own writer (libpng's default level and adaptive filters) took 4 to 5 times as long
+ * on a 900 x 900 board, most of a picture's time. No ancillary chunks (no tIME): the same
+ * pixels give the same bytes. On success out owns the bytes (free with free()). */
 static int png_encode(cairo_surface_t *s, struct render_image *out)
 {
     cairo_surface_flush(s);
     int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
     int stride = cairo_image_surface_get_stride(s);
     const unsigned char *px = cairo_image_surface_get_data(s);
-    size_t row_len = 1 + 3 * (size_t)w;
-    unsigned char *row = malloc(row_len);
     struct bytes b = {0};
-    z_stream z;
-    memset(&z, 0, sizeof z);
     int rc = RENDER_ERR_NOMEM;
-    if (row == NULL || deflateInit(&z, 1) != Z_OK)
+    unsigned char *row = malloc(3 * (size_t)w);
+    png_structp png =
+        row ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_fail, png_quiet) : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (info == NULL)
         goto out;
-    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (!bytes_reserve(&b, 8 + 25 + 8))
-        goto end;
-    memcpy(b.data, sig, 8);
-    unsigned char *ihdr = b.data + 16;
-    put_be32(ihdr, (uint32_t)w);
-    put_be32(ihdr + 4, (uint32_t)h);
-    ihdr[8] = 8, ihdr[9] = 2, ihdr[10] = 0, ihdr[11] = 0, ihdr[12] = 0; /* 8-bit RGB */
-    if (!png_chunk_close(&b, 8, "IHDR", 13))
-        goto end;
-    size_t idat = b.len;
-    b.len += 8; /* the IDAT header, written when its length is known */
-    for (int y = 0; y < h; y++) {
-        const uint32_t *cur = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
-        const uint32_t *up =
-            y > 0 ? (const uint32_t *)(const void *)(px + (size_t)(y - 1) * (size_t)stride) : NULL;
-        row[0] = y > 0 ? 2 : 0; /* Up, or None for the first row */
-        for (int x = 0; x < w; x++) {
-            uint32_t v = cur[x], u = up ? up[x] : 0;
-            row[1 + 3 * x] = (unsigned char)((v >> 16) - (u >> 16));
-            row[2 + 3 * x] = (unsigned char)((v >> 8) - (u >> 8));
-            row[3 + 3 * x] = (unsigned char)(v - u);
-        }
-        z.next_in = row;
-        z.avail_in = (uInt)row_len;
-        int flush = y == h - 1 ? Z_FINISH : Z_NO_FLUSH;
-        int zr;
-        do {
-            if (!bytes_reserve(&b, row_len + 64))
-                goto end;
-            z.next_out = b.data + b.len;
-            z.avail_out = (uInt)(b.cap - b.len);
-            zr = deflate(&z, flush);
-            b.len = b.cap - z.avail_out;
-        } while (z.avail_in > 0 || (flush == Z_FINISH && zr != Z_STREAM_END));
-    }
-    if (!png_chunk_close(&b, idat, "IDAT", b.len - idat - 8) || !bytes_reserve(&b, 12))
-        goto end;
-    size_t iend = b.len;
-    if (!png_chunk_close(&b, iend, "IEND", 0))
-        goto end;
+    png_set_write_fn(png, &b, png_put, png_no_flush);
+    if (!png_write_pixels(png, info, px, w, h, stride, row))
+        goto out;
     out->data = b.data;
     out->len = b.len;
     b.data = NULL;
     rc = RENDER_OK;
-end:
-    deflateEnd(&z);
 out:
+    if (png != NULL)
+        png_destroy_write_struct(&png, info ? &info : NULL);
     free(row);
     free(b.data);
     return rc;

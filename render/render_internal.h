@@ -46,11 +46,11 @@ void pen_group_end(struct pen *p);
 void pen_clip_begin(struct pen *p, double x, double y, double w, double h);
 void pen_clip_end(struct pen *p);
 
-/* The legend: the marks in use, in the order drawn (draw.c). */
+/* The legend: the marks in use, in the order drawn (legend.c). */
 #define RENDER_LEGEND_MAX 48
 
 struct render_legend_item {
-    int kind; /* enum legend_kind in draw.c */
+    int kind; /* enum legend_kind in legend.c */
     int arg;  /* a side, a terrain, ... */
 };
 
@@ -66,5 +66,104 @@ void render_legend_collect(const struct render_scene *s, const struct render_lay
 int render_legend_height(const struct render_scene *s, const struct render_legend *lg, int width);
 /* The most the legend of any view of s can take at `width`. */
 int render_legend_height_estimate(const struct render_scene *s, int width);
+
+/* --- drawing a scene, shared by draw.c (the whole picture and the geometry every layer uses),
+ * draw_board.c, draw_overlays.c, draw_creatures.c and legend.c --- */
+
+#define PI 3.141592653589793
+
+/* Colours (0xRRGGBB). */
+#define C_PAPER     0xffffffu
+#define C_FLOOR     0xf4f1e8u
+#define C_GRID      0xc4bca8u
+#define C_INK       0x222222u
+#define C_WALL      0x3b3b3bu
+#define C_DIFFICULT 0xe2d2a4u
+#define C_IMPEDED   0xc9a66bu
+#define C_HAZARD    0xf3b38fu
+#define C_WATER     0x8fc1e3u
+#define C_AIR       0xe3edf5u
+#define C_EARTH     0x8a6f4du
+#define C_DARK      0x1b1b3au
+#define C_MOVER     0xf2c200u
+#define C_PATH      0x111111u
+#define C_ILLEGAL   0xe00000u
+#define C_AOO       0xc0001au
+#define C_FLANK     0xd81b90u
+#define C_COVER     0xe07b00u
+#define C_AREA      0x8e44adu
+#define C_FORCED    0xb34700u
+#define C_FRONT     0x2fa84fu
+#define C_SIDEAREA  0xe6c229u
+#define C_REAR      0xd7263du
+
+/* One picture being drawn: the scene, its layout, the pen, and the first error. */
+struct render_ctx {
+    const struct render_scene *s;
+    struct render_layout l;
+    struct pen pen;
+    int rc;
+    /* The searches' view of the others: everyone but the mover, allies by the mover's side. */
+    struct rules_map_creature *others;
+    int *other_index; /* scene index of others[i] */
+    int other_count;
+    /* Marks that must stay readable over the creatures, drawn after them. */
+    struct {
+        double x, y;
+        uint32_t rgb;
+    } late[64];
+    int late_count;
+};
+
+/* Condition marks, in the order of the RENDER_COND_* bits (draw_creatures.c). */
+extern const char render_cond_letters[];
+extern const uint32_t render_cond_colours[];
+
+uint32_t render_side_colour(int side);
+/* Charges n units of work; false once the budget has run out (c->rc says so). */
+bool render_charge(struct render_ctx *c, long long n);
+bool render_in_view(const struct render_layout *l, int x, int y);
+/* The corners of a square or hex, clockwise: 4 or 6 points into xy. */
+int render_cell_polygon(const struct render_layout *l, int x, int y, double shrink, double *xy);
+void render_fill_cell(struct render_ctx *c, int x, int y, uint32_t rgb, double a);
+/* The squares of a body (1..side^2 on squares, 1 or 3 hexes), at most max into xs, ys. */
+int render_body_cells(const struct rules_options *o, const struct rules_body *b, int *xs, int *ys,
+                      int max);
+/* The pixel centre of a body: the middle of its space, or of its three hexes. */
+void render_body_centre(const struct render_ctx *c, const struct rules_body *b, double *px,
+                        double *py);
+/* A body of the same size placed with its reference square at (x, y). */
+void render_body_centre_at(const struct render_ctx *c, const struct rules_body *b, int x, int y,
+                           double *px, double *py);
+bool render_body_in_view(const struct render_ctx *c, const struct rules_body *b);
+bool render_hostile(const struct render_scene *s, int a, int b);
+
+/* The ground (draw_board.c). */
+uint32_t render_terrain_colour(int t);
+/* The mark inside a square that tells terrains apart without colour. */
+void render_terrain_mark(struct render_ctx *c, double cx, double cy, double size, int t,
+                         bool pillar);
+void render_draw_ground(struct render_ctx *c);
+void render_draw_grid(struct render_ctx *c);
+void render_draw_numbers(struct render_ctx *c);
+
+/* The overlays (draw_overlays.c). */
+/* Cheap squares green, dear ones orange, through yellow. */
+uint32_t render_heat(int cost, int max);
+/* An arrowhead at (x1, y1) pointing away from (x0, y0). */
+void render_arrowhead(struct render_ctx *c, double x0, double y0, double x1, double y1, double size,
+                      uint32_t rgb);
+void render_draw_facing_areas(struct render_ctx *c);
+void render_draw_threatened(struct render_ctx *c, bool outline);
+void render_draw_reach(struct render_ctx *c);
+void render_draw_area(struct render_ctx *c);
+void render_draw_cover(struct render_ctx *c);
+void render_draw_flanking(struct render_ctx *c);
+void render_draw_path(struct render_ctx *c);
+void render_draw_forced(struct render_ctx *c);
+
+/* The creatures (draw_creatures.c) and the legend under the board (legend.c). */
+void render_draw_creature(struct render_ctx *c, int i);
+void render_draw_legend(struct render_ctx *c);
 
 #endif

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential make cmake pkg-config
   libmicrohttpd-dev libjansson-dev libsqlite3-dev libcriterion-dev
-  libcairo2-dev libfontconfig-dev zlib1g-dev fonts-dejavu-core
+  libcairo2-dev libfontconfig-dev libpng-dev fonts-dejavu-core
   clang-format clang libclang-rt-14-dev
 )
 

@@ -1,0 +1,104 @@
+/* The creatures, drawn over every mark: each one's footprint, side, label, hit points,
+ * facing and condition marks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+const char render_cond_letters[] = "PFDU";
+const uint32_t render_cond_colours[] = {0x555555, 0xc98a00, 0xb00020, 0x283593};
+
+/* --- creatures --- */
+
+void render_draw_creature(struct render_ctx *c, int i)
+{
+    const struct render_scene *s = c->s;
+    const struct render_creature *k = &s->creatures[i];
+    const struct rules_creature *cr = &k->mc.c;
+    const struct render_layout *l = &c->l;
+    if (!render_body_in_view(c, &cr->body))
+        return;
+    uint32_t col = render_side_colour(k->side);
+    bool down = (k->conditions & (RENDER_COND_UNCONSCIOUS | RENDER_COND_DYING)) != 0;
+    double alpha = down ? 0.5 : 1;
+    double cx, cy;
+    render_body_centre(c, &cr->body, &cx, &cy);
+    int side = l->grid == RULES_GRID_HEX ? 1 : cr->body.side;
+    double span = side * l->cell; /* the footprint's width */
+    pen_group_begin(&c->pen, "creature-", k->id, i == s->mover ? "creature mover" : "creature");
+    double r;
+    if (l->grid == RULES_GRID_HEX && cr->body.tri > 0) {
+        int q[3], rr[3];
+        int n = rules_hex_members(&cr->body, q, rr);
+        for (int h = 0; h < n; h++) {
+            double xy[12];
+            int m = render_cell_polygon(l, q[h], rr[h], 0.08, xy);
+            pen_polygon(&c->pen, xy, m, col, 0.35 * alpha, col, alpha, 1.5);
+        }
+        r = l->cell * 0.45;
+    } else if (side > 1) {
+        /* A space larger than one square: the whole footprint, rounded. */
+        double inset = l->cell * 0.08, x0 = cx - span / 2 + inset, y0 = cy - span / 2 + inset;
+        double w = span - 2 * inset;
+        double xy[8] = {x0, y0, x0 + w, y0, x0 + w, y0 + w, x0, y0 + w};
+        pen_polygon(&c->pen, xy, 4, col, 0.35 * alpha, col, alpha, 2);
+        r = span * 0.36;
+    } else {
+        /* One square or less: a disc the width of its space (001 Space and Reach). */
+        double space = rules_size_info(cr->size)->space_in / 60.0;
+        r = l->cell * 0.43 * (space < 1 ? (space < 0.3 ? 0.3 : space) : 1);
+    }
+    pen_circle(&c->pen, cx, cy, r, col, alpha, i == s->mover ? C_MOVER : 0xffffff,
+               i == s->mover ? (r * 0.16 < 2.5 ? 2.5 : r * 0.16) : 1.5);
+    if (rules_has_facing(s->o, cr)) {
+        double ang = (s->o->grid == RULES_GRID_HEX ? 60.0 : 45.0) * cr->facing;
+        if (s->o->grid == RULES_GRID_HEX && cr->body.tri > 0)
+            ang += 30; /* a triangle's facing lies between two neighbour directions (facing.h) */
+        double a = ang * PI / 180, dx = sin(a), dy = -cos(a);
+        double tip = r + l->cell * 0.2, base = r * 0.86, half = r * 0.42;
+        double tri[6] = {cx + dx * tip,
+                         cy + dy * tip,
+                         cx + dx * base - dy * half,
+                         cy + dy * base + dx * half,
+                         cx + dx * base + dy * half,
+                         cy + dy * base - dx * half};
+        pen_polygon(&c->pen, tri, 3, C_INK, 1, 0xffffff, 1, 1);
+    }
+    if (k->label != NULL && k->label[0] != '\0' && l->cell >= 12) {
+        char t[RENDER_LABEL_MAX * 4 + 1];
+        /* The first RENDER_LABEL_MAX characters, whole UTF-8 sequences. */
+        size_t n = 0, chars = 0;
+        while (k->label[n] != '\0' && chars < RENDER_LABEL_MAX && n < sizeof t - 4) {
+            n++;
+            while ((k->label[n] & 0xC0) == 0x80 && n < sizeof t - 1)
+                n++;
+            chars++;
+        }
+        memcpy(t, k->label, n);
+        t[n] = '\0';
+        double size = r * (chars <= 2 ? 0.95 : chars == 3 ? 0.72 : 0.58);
+        pen_text(&c->pen, cx, cy + size * 0.36, size, true, 1, t, 0xffffff, C_INK, 2.2);
+    }
+    if (k->hp_known && k->max_hp > 0 && l->cell >= 10) {
+        double frac = (double)k->hp / k->max_hp;
+        frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+        double bw = span * 0.78, bh = l->cell * 0.11 < 3 ? 3 : l->cell * 0.11;
+        double bx = cx - bw / 2, by = cy + span / 2 - bh - l->cell * 0.04;
+        pen_fill_rect(&c->pen, bx - 1, by - 1, bw + 2, bh + 2, C_INK, 0.85);
+        uint32_t hc = frac > 0.5 ? 0x3cc45a : frac > 0.25 ? 0xf2b705 : 0xe53935;
+        pen_fill_rect(&c->pen, bx, by, bw * frac, bh, hc, 1);
+    }
+    double badge = l->cell * 0.17 < 5 ? 5 : l->cell * 0.17;
+    double bx = cx + span / 2 - badge - 1, by = cy - span / 2 + badge + 1;
+    for (int b = 0; b < 4 && l->cell >= 12; b++) {
+        if (!(k->conditions & (1u << b)))
+            continue;
+        char t[2] = {render_cond_letters[b], '\0'};
+        pen_circle(&c->pen, bx, by, badge, render_cond_colours[b], 1, 0xffffff, 1);
+        pen_text(&c->pen, bx, by + badge * 0.45, badge * 1.25, true, 1, t, 0xffffff, 0, 0);
+        bx -= badge * 2.1;
+    }
+    pen_group_end(&c->pen);
+}

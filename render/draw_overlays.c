@@ -1,0 +1,481 @@
+/* The overlays, drawn over the ground and under the creatures: facing areas, threatened
+ * squares, the reach heat map, a spell area, cover lines, flanking lines, the mover's path and a
+ * forced movement path.
+ *
+ * The cover overlay decides nothing: 002 Cover leaves the degree of cover to the GM ("not a
+ * strict mathematical calculation"), so it draws lines from the centre of the attacker's space
+ * to the centre and corners of the target's and marks the squares in the way (walls, pillars,
+ * other creatures) that a line crosses, for the GM to judge. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facing.h"
+#include "flanking.h"
+#include "render_internal.h"
+
+/* --- overlays --- */
+
+void render_draw_facing_areas(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    if (s->ov.facing_of < 0)
+        return;
+    const struct rules_creature *k = &s->creatures[s->ov.facing_of].mc.c;
+    if (!rules_has_facing(s->o, k))
+        return;
+    int range = k->reach_ft / 5 + 2;
+    if (range < 3)
+        range = 3;
+    int side = s->o->grid == RULES_GRID_HEX ? 2 : k->body.side;
+    for (int y = k->body.y - range; y < k->body.y + side + range; y++)
+        for (int x = k->body.x - range; x < k->body.x + side + range; x++) {
+            if (!render_in_view(&c->l, x, y) || !render_charge(c, 1))
+                continue;
+            enum rules_area a = rules_facing_area(s->o, k, x, y);
+            uint32_t col = a == RULES_AREA_FRONT                             ? C_FRONT
+                           : a == RULES_AREA_REAR                            ? C_REAR
+                           : (a == RULES_AREA_FLANK || a == RULES_AREA_SIDE) ? C_SIDEAREA
+                                                                             : 0;
+            if (col != 0)
+                render_fill_cell(c, x, y, col, 0.32);
+        }
+}
+
+/* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
+ * in that side's colour. */
+void render_draw_threatened(struct render_ctx *c, bool outline)
+{
+    const struct render_scene *s = c->s;
+    const struct rules_map *m = s->map;
+    for (int i = 0; i < s->creature_count && c->rc == RENDER_OK; i++) {
+        const struct render_creature *k = &s->creatures[i];
+        if (i == s->mover || (s->mover >= 0 && !render_hostile(s, i, s->mover)) || !k->mc.conscious)
+            continue;
+        const struct rules_creature *cr = &k->mc.c;
+        int range = cr->reach_ft / 5 + 1;
+        int side = s->o->grid == RULES_GRID_HEX ? 2 : cr->body.side;
+        for (int y = cr->body.y - range; y < cr->body.y + side + range; y++)
+            for (int x = cr->body.x - range; x < cr->body.x + side + range; x++) {
+                if (!render_in_view(&c->l, x, y) || !render_charge(c, 1))
+                    continue;
+                int z = m->elevation ? m->elevation[(size_t)y * (size_t)m->width + (size_t)x] : 0;
+                if (!rules_threatens_square(s->o, cr, x, y, z))
+                    continue;
+                if (!outline) {
+                    render_fill_cell(c, x, y, render_side_colour(k->side), 0.26);
+                    continue;
+                }
+                /* And an inset outline, which the reach heat map cannot hide. */
+                double xy[12];
+                int np = render_cell_polygon(&c->l, x, y, 0.1, xy);
+                pen_polygon(&c->pen, xy, np, 0, 0, render_side_colour(k->side), 0.85,
+                            c->l.cell >= 24 ? 2 : 1);
+            }
+    }
+}
+
+static uint32_t lerp_colour(uint32_t a, uint32_t b, double t)
+{
+    uint32_t out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double va = (a >> sh) & 0xff, vb = (b >> sh) & 0xff;
+        out |= (uint32_t)lround(va + (vb - va) * t) << sh;
+    }
+    return out;
+}
+
+/* Cheap squares green, dear ones orange, through yellow. */
+uint32_t render_heat(int cost, int max)
+{
+    double t = max > 0 ? (double)cost / max : 0;
+    return t < 0.5 ? lerp_colour(0x7fd77f, 0xf2e15c, t * 2)
+                   : lerp_colour(0xf2e15c, 0xf08a3c, (t - 0.5) * 2);
+}
+
+static struct rules_move_query query_of(const struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    return (struct rules_move_query){.o = s->o,
+                                     .map = s->map,
+                                     .creatures = c->others,
+                                     .creature_count = c->other_count,
+                                     .mover = s->stats,
+                                     .mode = s->mode,
+                                     .primary_target = -1,
+                                     .work = s->work};
+}
+
+void render_draw_reach(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    struct rules_move_query q = query_of(c);
+    struct rules_reach *r = NULL;
+    int rc = rules_move_reach(&q, s->ov.reach_fewest_aoo, &r);
+    if (rc != RULES_MOVE_OK) {
+        c->rc = rc == RULES_MOVE_TOO_EXPENSIVE ? RENDER_ERR_TOO_EXPENSIVE : RENDER_ERR_NOMEM;
+        return;
+    }
+    int n = rules_reach_count(r), max = 0;
+    for (int i = 0; i < n; i++) {
+        struct rules_reach_square sq;
+        rules_reach_get(r, i, &sq);
+        if (sq.cost_ft > max)
+            max = sq.cost_ft;
+    }
+    bool labels = c->l.cell >= 22;
+    for (int i = 0; i < n && render_charge(c, 1); i++) {
+        struct rules_reach_square sq;
+        rules_reach_get(r, i, &sq);
+        if (!render_in_view(&c->l, sq.x, sq.y))
+            continue;
+        render_fill_cell(c, sq.x, sq.y, render_heat(sq.cost_ft, max), 0.62);
+        double cx, cy;
+        render_square_centre(&c->l, sq.x, sq.y, &cx, &cy);
+        double h = c->l.cell / 2;
+        if (sq.provoking_steps > 0) {
+            double tri[6] = {cx - h + 1, cy - h + 1, cx - h * 0.35,
+                             cy - h + 1, cx - h + 1, cy - h * 0.35};
+            pen_polygon(&c->pen, tri, 3, C_AOO, 0.85, 0, 0, 0);
+        }
+        if (labels && sq.cost_ft > 0) {
+            char t[16];
+            snprintf(t, sizeof t, "%d", sq.cost_ft);
+            pen_text(&c->pen, cx, cy + h * 0.84, c->l.cell * 0.25, false, 1, t, 0x444444, 0xffffff,
+                     2);
+        }
+    }
+    rules_reach_free(r);
+}
+
+void render_draw_area(struct render_ctx *c)
+{
+    const struct render_overlays *ov = &c->s->ov;
+    for (int i = 0; i < ov->area_len; i++) {
+        if (!render_in_view(&c->l, ov->area[i].x, ov->area[i].y))
+            continue;
+        render_fill_cell(c, ov->area[i].x, ov->area[i].y, C_AREA, 0.33);
+        double xy[12];
+        int n = render_cell_polygon(&c->l, ov->area[i].x, ov->area[i].y, 0.08, xy);
+        pen_polygon(&c->pen, xy, n, 0, 0, C_AREA, 0.9, 1.5);
+    }
+}
+
+/* An arrowhead at (x1, y1) pointing away from (x0, y0). */
+void render_arrowhead(struct render_ctx *c, double x0, double y0, double x1, double y1, double size,
+                      uint32_t rgb)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
+    if (len < 1e-6)
+        return;
+    dx /= len, dy /= len;
+    double tri[6] = {x1,
+                     y1,
+                     x1 - dx * size - dy * size * 0.55,
+                     y1 - dy * size + dx * size * 0.55,
+                     x1 - dx * size + dy * size * 0.55,
+                     y1 - dy * size - dx * size * 0.55};
+    pen_polygon(&c->pen, tri, 3, rgb, 1, 0, 0, 0);
+}
+
+/* Separating axes: whether segment (ax, ay)-(bx, by) crosses the convex polygon's inside. */
+static bool segment_crosses(const double *poly, int n, double ax, double ay, double bx, double by)
+{
+    double axes[8][2];
+    int na = 0;
+    for (int i = 0; i < n && na < 7; i++) {
+        int j = (i + 1) % n;
+        axes[na][0] = -(poly[2 * j + 1] - poly[2 * i + 1]);
+        axes[na++][1] = poly[2 * j] - poly[2 * i];
+    }
+    axes[na][0] = -(by - ay), axes[na++][1] = bx - ax;
+    for (int k = 0; k < na; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            double v = axes[k][0] * poly[2 * i] + axes[k][1] * poly[2 * i + 1];
+            lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+        double sa = axes[k][0] * ax + axes[k][1] * ay, sb = axes[k][0] * bx + axes[k][1] * by;
+        if (fmax(sa, sb) <= lo || fmin(sa, sb) >= hi)
+            return false;
+    }
+    return true;
+}
+
+/* Which creature stands on each square of the view (index + 1; 0: nobody). */
+static int *occupancy(struct render_ctx *c)
+{
+    const struct render_layout *l = &c->l;
+    int *occ = calloc((size_t)l->cols * (size_t)l->rows, sizeof *occ);
+    if (occ == NULL) {
+        c->rc = RENDER_ERR_NOMEM;
+        return NULL;
+    }
+    for (int i = 0; i < c->s->creature_count; i++) {
+        const struct rules_body *b = &c->s->creatures[i].mc.c.body;
+        if (!render_body_in_view(c, b))
+            continue;
+        if (l->grid == RULES_GRID_HEX) {
+            int xs[3], ys[3];
+            int n = render_body_cells(c->s->o, b, xs, ys, 3);
+            for (int k = 0; k < n; k++)
+                if (render_in_view(l, xs[k], ys[k]))
+                    occ[(size_t)(ys[k] - l->y0) * (size_t)l->cols + (size_t)(xs[k] - l->x0)] =
+                        i + 1;
+            continue;
+        }
+        for (int y = b->y; y < b->y + b->side; y++)
+            for (int x = b->x; x < b->x + b->side; x++)
+                if (render_in_view(l, x, y) && render_charge(c, 1))
+                    occ[(size_t)(y - l->y0) * (size_t)l->cols + (size_t)(x - l->x0)] = i + 1;
+    }
+    return occ;
+}
+
+/* Lines from the centre of the attacker's space to the centre and corners of the target's,
+ * and the squares in the way that they cross (see the top of this file). */
+void render_draw_cover(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    const struct render_layout *l = &c->l;
+    int *occ = occupancy(c);
+    if (occ == NULL)
+        return;
+    for (int p = 0; p < s->ov.cover_count && c->rc == RENDER_OK; p++) {
+        int ai = s->ov.cover[p].attacker, ti = s->ov.cover[p].target;
+        const struct rules_body *a = &s->creatures[ai].mc.c.body;
+        const struct rules_body *t = &s->creatures[ti].mc.c.body;
+        double ax, ay, ends[14][2];
+        int ne = 0;
+        render_body_centre(c, a, &ax, &ay);
+        render_body_centre(c, t, &ends[0][0], &ends[0][1]);
+        ne = 1;
+        double xy[12];
+        int tx[3], ty[3];
+        render_body_cells(s->o, t, tx, ty, 3);
+        if (l->grid == RULES_GRID_HEX) {
+            int n = render_cell_polygon(l, tx[0], ty[0], 0, xy);
+            for (int i = 0; i < n; i++)
+                ends[ne][0] = xy[2 * i], ends[ne++][1] = xy[2 * i + 1];
+        } else {
+            double x0 = l->ox + (t->x - l->x0) * l->cell, y0 = l->oy + (t->y - l->y0) * l->cell;
+            double w = t->side * l->cell;
+            double corners[4][2] = {{x0, y0}, {x0 + w, y0}, {x0 + w, y0 + w}, {x0, y0 + w}};
+            for (int i = 0; i < 4; i++)
+                ends[ne][0] = corners[i][0], ends[ne++][1] = corners[i][1];
+        }
+        /* The squares between, in grid coordinates (axial coordinates are linear in the
+         * picture, so a line's squares lie within its ends' range, plus one). */
+        int ax0[3], ay0[3];
+        render_body_cells(s->o, a, ax0, ay0, 3);
+        int side_a = l->grid == RULES_GRID_HEX ? 1 : a->side;
+        int side_t = l->grid == RULES_GRID_HEX ? 1 : t->side;
+        int gx0 = (a->x < t->x ? a->x : t->x) - 1, gy0 = (a->y < t->y ? a->y : t->y) - 1;
+        int gx1 = (a->x + side_a > t->x + side_t ? a->x + side_a : t->x + side_t) + 1;
+        int gy1 = (a->y + side_a > t->y + side_t ? a->y + side_a : t->y + side_t) + 1;
+        int crossed = 0;
+        bool line_blocked[14] = {false};
+        for (int y = gy0; y <= gy1 && c->rc == RENDER_OK; y++)
+            for (int x = gx0; x <= gx1; x++) {
+                if (!render_in_view(l, x, y) || !render_charge(c, ne))
+                    continue;
+                size_t k = (size_t)y * (size_t)s->map->width + (size_t)x;
+                int who = occ[(size_t)(y - l->y0) * (size_t)l->cols + (size_t)(x - l->x0)] - 1;
+                bool wall = s->map->terrain[k] == RULES_MAP_BLOCKED;
+                if (!wall && (who < 0 || who == ai || who == ti))
+                    continue;
+                int n = render_cell_polygon(l, x, y, 0.03, xy);
+                bool hit = false;
+                for (int e = 0; e < ne; e++)
+                    if (segment_crosses(xy, n, ax, ay, ends[e][0], ends[e][1]))
+                        hit = line_blocked[e] = true;
+                if (!hit)
+                    continue;
+                crossed++;
+                int m = render_cell_polygon(l, x, y, 0.12, xy);
+                pen_polygon(&c->pen, xy, m, 0, 0, C_COVER, 1, 2.5);
+                double cx, cy, h = l->cell * 0.25;
+                render_square_centre(l, x, y, &cx, &cy);
+                double d1[4] = {cx - h, cy - h, cx + h, cy + h},
+                       d2[4] = {cx - h, cy + h, cx + h, cy - h};
+                pen_polyline(&c->pen, d1, 2, C_COVER, 1, 2, 0);
+                pen_polyline(&c->pen, d2, 2, C_COVER, 1, 2, 0);
+            }
+        int blocked = 0;
+        for (int e = 0; e < ne; e++) {
+            double seg[4] = {ax, ay, ends[e][0], ends[e][1]};
+            blocked += line_blocked[e];
+            pen_polyline(&c->pen, seg, 2, C_COVER, e == 0 ? 1 : 0.75, e == 0 ? 2 : 1,
+                         line_blocked[e] ? 4 : 0);
+        }
+        char text[48];
+        snprintf(text, sizeof text, "%d/%d lines crossed", blocked, ne);
+        double tx_, ty_;
+        render_body_centre(c, t, &tx_, &ty_);
+        pen_text(&c->pen, tx_, ty_ - t->side * l->cell * 0.5 - 4, 11, true, 1, text, C_COVER,
+                 0xffffff, 3);
+        (void)crossed;
+    }
+    free(occ);
+}
+
+/* Flanking lines, each pair once, from rules_flanking's own line (half-squares on a square
+ * grid, the two hexes on a hex grid). With facing in force there are none: 000 and 003 replace
+ * flanking by the areas. */
+void render_draw_flanking(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    int n = s->creature_count;
+    struct rules_creature *allies = calloc((size_t)n + 1, sizeof *allies);
+    int *ally_index = calloc((size_t)n + 1, sizeof *ally_index);
+    int *attackers = calloc((size_t)n + 1, sizeof *attackers);
+    struct rules_flank_ally *per = calloc((size_t)n + 1, sizeof *per);
+    if (allies == NULL || ally_index == NULL || attackers == NULL || per == NULL) {
+        c->rc = RENDER_ERR_NOMEM;
+        goto out;
+    }
+    for (int t = 0; t < n && c->rc == RENDER_OK; t++) {
+        const struct rules_creature *target = &s->creatures[t].mc.c;
+        if (!render_body_in_view(c, &target->body) || !render_charge(c, n))
+            continue;
+        int na = 0;
+        for (int a = 0; a < n; a++)
+            if (a != t && render_hostile(s, a, t) && s->creatures[a].mc.conscious &&
+                rules_threatens_creature(s->o, &s->creatures[a].mc.c, target))
+                attackers[na++] = a;
+        for (int i = 0; i < na && render_charge(c, na); i++) {
+            int a = attackers[i], nal = 0;
+            for (int j = 0; j < na; j++)
+                if (attackers[j] != a && !render_hostile(s, attackers[j], a)) {
+                    ally_index[nal] = attackers[j];
+                    allies[nal++] = s->creatures[attackers[j]].mc.c;
+                }
+            if (nal == 0)
+                continue;
+            struct rules_flank_result fr;
+            rules_flanking(s->o, &s->creatures[a].mc.c, target, allies, nal, per, &fr);
+            if (!fr.flanked)
+                continue;
+            for (int k = 0; k < nal; k++) {
+                if (per[k].how == RULES_FLANK_NONE || ally_index[k] < a)
+                    continue; /* each pair once: from the lower index */
+                double x0, y0, x1, y1;
+                if (per[k].how == RULES_FLANK_INTERNAL) {
+                    render_body_centre(c, &s->creatures[a].mc.c.body, &x0, &y0);
+                    render_body_centre(c, &allies[k].body, &x1, &y1);
+                } else if (c->l.grid == RULES_GRID_HEX) {
+                    render_square_centre(&c->l, per[k].line.x0, per[k].line.y0, &x0, &y0);
+                    render_square_centre(&c->l, per[k].line.x1, per[k].line.y1, &x1, &y1);
+                } else {
+                    x0 = c->l.ox + (per[k].line.x0 / 2.0 - c->l.x0) * c->l.cell;
+                    y0 = c->l.oy + (per[k].line.y0 / 2.0 - c->l.y0) * c->l.cell;
+                    x1 = c->l.ox + (per[k].line.x1 / 2.0 - c->l.x0) * c->l.cell;
+                    y1 = c->l.oy + (per[k].line.y1 / 2.0 - c->l.y0) * c->l.cell;
+                }
+                double seg[4] = {x0, y0, x1, y1};
+                double w = c->l.cell * 0.08 < 2 ? 2 : c->l.cell * 0.08;
+                /* The line, its ends in the flankers' colour, and +2 at the target's corner. */
+                pen_polyline(&c->pen, seg, 2, C_FLANK, 0.9, w, 0);
+                uint32_t ends = render_side_colour(s->creatures[a].side);
+                pen_circle(&c->pen, x0, y0, w * 1.5, ends, 1, C_FLANK, 1.5);
+                pen_circle(&c->pen, x1, y1, w * 1.5, ends, 1, C_FLANK, 1.5);
+                double tx, ty;
+                render_body_centre(c, &target->body, &tx, &ty);
+                double half = (c->l.grid == RULES_GRID_HEX ? 1 : target->body.side) * c->l.cell / 2;
+                if (c->late_count < (int)(sizeof c->late / sizeof c->late[0]))
+                    c->late[c->late_count].x = tx - half + 11,
+                    c->late[c->late_count].y = ty - half + 13,
+                    c->late[c->late_count++].rgb = C_FLANK;
+            }
+        }
+    }
+out:
+    free(allies);
+    free(ally_index);
+    free(attackers);
+    free(per);
+}
+
+/* The mover's path through rules_move_path: the line, each step's total in feet, illegal
+ * steps, the squares where leaving provokes and the attacks of opportunity taken. */
+void render_draw_path(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    const struct render_overlays *ov = &s->ov;
+    int n = ov->path_len;
+    struct rules_path_result p = {0};
+    p.steps = calloc((size_t)n + 1, sizeof *p.steps);
+    p.aoos = calloc((size_t)c->other_count + 1, sizeof *p.aoos);
+    double *xy = calloc(2 * ((size_t)n + 1), sizeof *xy);
+    struct rules_move_query q = query_of(c);
+    if (p.steps == NULL || p.aoos == NULL || xy == NULL ||
+        rules_move_path(&q, ov->path, n, ov->path_end_facing, &p) != RULES_MOVE_OK) {
+        c->rc = RENDER_ERR_NOMEM;
+        goto out;
+    }
+    if (!render_charge(c, n))
+        goto out;
+    const struct rules_body *b = &s->creatures[s->mover].mc.c.body;
+    render_body_centre(c, b, &xy[0], &xy[1]);
+    for (int i = 0; i < n; i++)
+        render_body_centre_at(c, b, ov->path[i].x, ov->path[i].y, &xy[2 * i + 2], &xy[2 * i + 3]);
+    double w = c->l.cell * 0.09 < 2.5 ? 2.5 : c->l.cell * 0.09;
+    for (int i = 0; i < n; i++) {
+        bool bad = p.steps[i].violations != 0;
+        pen_polyline(&c->pen, &xy[2 * i], 2, bad ? C_ILLEGAL : C_PATH, 0.9, w, bad ? w * 2 : 0);
+    }
+    if (n > 0)
+        render_arrowhead(c, xy[2 * n - 2], xy[2 * n - 1], xy[2 * n], xy[2 * n + 1], w * 3.2,
+                         p.steps[n - 1].violations ? C_ILLEGAL : C_PATH);
+    for (int k = 0; k < p.aoo_count; k++) {
+        double fx, fy, ax, ay;
+        render_body_centre_at(c, b, p.aoos[k].from_x, p.aoos[k].from_y, &fx, &fy);
+        pen_circle(&c->pen, fx, fy, c->l.cell * 0.42, 0, 0, C_AOO, w);
+        int who = c->other_index[p.aoos[k].creature];
+        render_body_centre(c, &s->creatures[who].mc.c.body, &ax, &ay);
+        double dx = fx - ax, dy = fy - ay, len = hypot(dx, dy);
+        double cut = c->l.cell * 0.44;
+        if (len > 2 * cut) {
+            double seg[4] = {ax + dx / len * cut, ay + dy / len * cut, fx - dx / len * cut,
+                             fy - dy / len * cut};
+            pen_polyline(&c->pen, seg, 2, C_AOO, 1, w * 0.8, w * 1.6);
+            render_arrowhead(c, seg[0], seg[1], seg[2], seg[3], w * 3, C_AOO);
+        }
+    }
+    if (c->l.cell >= 18) {
+        for (int i = 0; i < n; i++) {
+            char t[16];
+            snprintf(t, sizeof t, "%d", p.steps[i].spent_ft);
+            pen_text(&c->pen, xy[2 * i + 2], xy[2 * i + 3] - c->l.cell * 0.16,
+                     c->l.cell * 0.3 < 10 ? 10 : c->l.cell * 0.3, true, 1, t,
+                     p.steps[i].violations ? C_ILLEGAL : C_PATH, 0xffffff, 3);
+        }
+    }
+out:
+    free(p.steps);
+    free(p.aoos);
+    free(xy);
+}
+
+void render_draw_forced(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    const struct render_overlays *ov = &s->ov;
+    if (ov->forced_creature < 0 || ov->forced_len <= 0)
+        return;
+    const struct rules_body *b = &s->creatures[ov->forced_creature].mc.c.body;
+    double px, py;
+    render_body_centre(c, b, &px, &py);
+    double w = c->l.cell * 0.08 < 2.5 ? 2.5 : c->l.cell * 0.08;
+    for (int i = 0; i < ov->forced_len; i++) {
+        double x, y;
+        render_body_centre_at(c, b, ov->forced[i].x, ov->forced[i].y, &x, &y);
+        double seg[4] = {px, py, x, y};
+        pen_polyline(&c->pen, seg, 2, C_FORCED, 1, w, w * 1.5);
+        render_arrowhead(c, px, py, x, y, w * 3.4, C_FORCED);
+        px = x, py = y;
+    }
+    pen_circle(&c->pen, px, py, c->l.cell * 0.4 * (s->o->grid == RULES_GRID_HEX ? 1 : b->side), 0,
+               0, C_FORCED, w);
+}

@@ -1,0 +1,395 @@
+/* The legend: which marks a picture shows (collected from the scene and its view), how
+ * much room they take, and drawing them under the board. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+enum legend_kind {
+    LEG_SIDE,
+    LEG_MOVER,
+    LEG_TERRAIN, /* arg: enum rules_map_terrain, or RULES_MAP_COUNT for a pillar */
+    LEG_DARK,
+    LEG_HP,
+    LEG_FACING,
+    LEG_COND, /* arg: bit index of RENDER_COND_* */
+    LEG_THREAT,
+    LEG_REACH,
+    LEG_REACH_PROVOKES,
+    LEG_PATH,
+    LEG_PROVOKE,
+    LEG_AOO,
+    LEG_ILLEGAL,
+    LEG_FLANKING,
+    LEG_COVER,
+    LEG_BLOCKING,
+    LEG_AREA,
+    LEG_FORCED,
+    LEG_AREA_FRONT,
+    LEG_AREA_FLANK,
+    LEG_AREA_SIDE,
+    LEG_AREA_REAR,
+};
+
+static const char *const cond_names[] = {"prone", "flat-footed", "dying", "unconscious"};
+
+/* --- the legend --- */
+
+static void legend_add(struct render_legend *lg, int kind, int arg)
+{
+    for (int i = 0; i < lg->count; i++)
+        if (lg->items[i].kind == kind && lg->items[i].arg == arg)
+            return;
+    if (lg->count < RENDER_LEGEND_MAX)
+        lg->items[lg->count++] = (struct render_legend_item){kind, arg};
+}
+
+static void legend_text(const struct render_scene *s, const struct render_legend_item *it,
+                        char *out, size_t n)
+{
+    static const char *const terrain[] = {"clear",     "difficult", "impeded", "wall",
+                                          "hazardous", "water",     "air",     "earth"};
+    switch (it->kind) {
+    case LEG_SIDE:
+        snprintf(out, n, "%s",
+                 it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side");
+        break;
+    case LEG_MOVER:
+        snprintf(out, n, "mover");
+        break;
+    case LEG_TERRAIN:
+        snprintf(out, n, "%s", it->arg == RULES_MAP_COUNT ? "pillar" : terrain[it->arg]);
+        break;
+    case LEG_DARK:
+        snprintf(out, n, "darkness");
+        break;
+    case LEG_HP:
+        snprintf(out, n, "hit points");
+        break;
+    case LEG_FACING:
+        snprintf(out, n, "facing");
+        break;
+    case LEG_COND:
+        snprintf(out, n, "%s", cond_names[it->arg]);
+        break;
+    case LEG_THREAT:
+        snprintf(out, n, "threatened by %s",
+                 it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side");
+        break;
+    case LEG_REACH:
+        snprintf(out, n, "reachable (ft spent)");
+        break;
+    case LEG_REACH_PROVOKES:
+        snprintf(out, n, "reached past a threat");
+        break;
+    case LEG_PATH:
+        snprintf(out, n, "path (ft spent)");
+        break;
+    case LEG_PROVOKE:
+        snprintf(out, n, "provokes leaving");
+        break;
+    case LEG_AOO:
+        snprintf(out, n, "attack of opportunity");
+        break;
+    case LEG_ILLEGAL:
+        snprintf(out, n, "illegal step");
+        break;
+    case LEG_FLANKING:
+        snprintf(out, n, "flanking (+2)");
+        break;
+    case LEG_COVER:
+        snprintf(out, n, "line to target");
+        break;
+    case LEG_BLOCKING:
+        snprintf(out, n, "in the way");
+        break;
+    case LEG_AREA:
+        snprintf(out, n, "area");
+        break;
+    case LEG_FORCED:
+        snprintf(out, n, "forced movement");
+        break;
+    case LEG_AREA_FRONT:
+        snprintf(out, n, "front");
+        break;
+    case LEG_AREA_FLANK:
+        snprintf(out, n, "flank");
+        break;
+    case LEG_AREA_SIDE:
+        snprintf(out, n, "side");
+        break;
+    case LEG_AREA_REAR:
+        snprintf(out, n, "rear");
+        break;
+    default:
+        snprintf(out, n, "?");
+    }
+}
+
+#define LEGEND_FONT   12.0
+#define LEGEND_ROW    20
+#define LEGEND_PAD    8
+#define LEGEND_SWATCH 14
+
+/* Text widths for the legend's layout come from a fixed advance, wider than DejaVu Sans's
+ * average at this size, so the layout needs no font and never overflows. */
+static double legend_item_width(const struct render_scene *s, const struct render_legend_item *it)
+{
+    char text[96];
+    legend_text(s, it, text, sizeof text);
+    return LEGEND_SWATCH + 6 + 7.4 * (double)strlen(text) + 16;
+}
+
+/* Lays the items out in rows; writes each item's position when xs is not NULL. Returns rows. */
+static int legend_flow(const struct render_scene *s, const struct render_legend *lg, int width,
+                       double *xs, int *row)
+{
+    double x = LEGEND_PAD;
+    int r = 0;
+    for (int i = 0; i < lg->count; i++) {
+        double w = legend_item_width(s, &lg->items[i]);
+        if (x > LEGEND_PAD && x + w > width - LEGEND_PAD)
+            x = LEGEND_PAD, r++;
+        if (xs != NULL)
+            xs[i] = x, row[i] = r;
+        x += w;
+    }
+    return lg->count > 0 ? r + 1 : 0;
+}
+
+int render_legend_height(const struct render_scene *s, const struct render_legend *lg, int width)
+{
+    int rows = legend_flow(s, lg, width, NULL, NULL);
+    return rows > 0 ? LEGEND_PAD + rows * LEGEND_ROW + LEGEND_PAD / 2 : 0;
+}
+
+int render_legend_height_estimate(const struct render_scene *s, int width)
+{
+    struct render_legend lg;
+    render_legend_collect(s, NULL, &lg);
+    return render_legend_height(s, &lg, width);
+}
+
+void render_legend_collect(const struct render_scene *s, const struct render_layout *l,
+                           struct render_legend *out)
+{
+    out->count = 0;
+    const struct render_overlays *ov = &s->ov;
+    int mw = s->map->width, mh = s->map->height;
+    int x0 = l ? l->x0 : 0, y0 = l ? l->y0 : 0;
+    int x1 = l ? l->x0 + l->cols : mw, y1 = l ? l->y0 + l->rows : mh;
+    bool seen_side[RENDER_SIDE_COLOURS * 8] = {false};
+    for (int i = 0; i < s->creature_count; i++) {
+        const struct render_creature *k = &s->creatures[i];
+        int sd = k->side;
+        if (sd >= 0 && sd < (int)(sizeof seen_side) && !seen_side[sd])
+            seen_side[sd] = true;
+    }
+    for (int sd = 0; sd < (int)(sizeof seen_side); sd++)
+        if (seen_side[sd])
+            legend_add(out, LEG_SIDE, sd);
+    if (s->mover >= 0)
+        legend_add(out, LEG_MOVER, 0);
+    bool terrain[RULES_MAP_COUNT + 1] = {false}, dark = false;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            size_t k = (size_t)y * (size_t)mw + (size_t)x;
+            int t = s->map->terrain[k];
+            if (t == RULES_MAP_BLOCKED && (s->map->flags[k] & RULES_SQUARE_CUTTABLE))
+                t = RULES_MAP_COUNT;
+            terrain[t] = true;
+            dark |= (s->map->flags[k] & RULES_SQUARE_CONCEALED) != 0;
+        }
+    for (int t = 1; t <= RULES_MAP_COUNT; t++)
+        if (terrain[t])
+            legend_add(out, LEG_TERRAIN, t);
+    if (dark)
+        legend_add(out, LEG_DARK, 0);
+    unsigned conds = 0;
+    bool hp = false, facing = false;
+    for (int i = 0; i < s->creature_count; i++) {
+        conds |= s->creatures[i].conditions;
+        hp |= s->creatures[i].hp_known;
+        facing |= rules_has_facing(s->o, &s->creatures[i].mc.c);
+    }
+    if (hp)
+        legend_add(out, LEG_HP, 0);
+    if (facing)
+        legend_add(out, LEG_FACING, 0);
+    for (int b = 0; b < 4; b++)
+        if (conds & (1u << b))
+            legend_add(out, LEG_COND, b);
+    if (ov->facing_of >= 0 && rules_has_facing(s->o, &s->creatures[ov->facing_of].mc.c)) {
+        legend_add(out, LEG_AREA_FRONT, 0);
+        legend_add(out, s->o->facing == RULES_FACING_003 ? LEG_AREA_SIDE : LEG_AREA_FLANK, 0);
+        legend_add(out, LEG_AREA_REAR, 0);
+    }
+    if (ov->threatened)
+        for (int i = 0; i < s->creature_count; i++)
+            if (s->mover < 0 || render_hostile(s, i, s->mover))
+                legend_add(out, LEG_THREAT, s->creatures[i].side);
+    if (ov->reach && s->mover >= 0) {
+        legend_add(out, LEG_REACH, 0);
+        legend_add(out, LEG_REACH_PROVOKES, 0);
+    }
+    if (ov->area != NULL)
+        legend_add(out, LEG_AREA, 0);
+    if (ov->cover != NULL && ov->cover_count > 0) {
+        legend_add(out, LEG_COVER, 0);
+        legend_add(out, LEG_BLOCKING, 0);
+    }
+    if (ov->flanking)
+        legend_add(out, LEG_FLANKING, 0);
+    if (ov->path != NULL && s->mover >= 0) {
+        legend_add(out, LEG_PATH, 0);
+        legend_add(out, LEG_PROVOKE, 0);
+        legend_add(out, LEG_AOO, 0);
+        legend_add(out, LEG_ILLEGAL, 0);
+    }
+    if (ov->forced != NULL)
+        legend_add(out, LEG_FORCED, 0);
+}
+
+/* --- the legend, drawn --- */
+
+static void draw_swatch(struct render_ctx *c, const struct render_legend_item *it, double x,
+                        double y)
+{
+    double sz = LEGEND_SWATCH, cx = x + sz / 2, cy = y + sz / 2;
+    switch (it->kind) {
+    case LEG_SIDE:
+        pen_circle(&c->pen, cx, cy, sz * 0.45, render_side_colour(it->arg), 1, 0xffffff, 1);
+        break;
+    case LEG_MOVER:
+        pen_circle(&c->pen, cx, cy, sz * 0.4, 0x999999, 1, C_MOVER, 2.5);
+        break;
+    case LEG_TERRAIN:
+        pen_fill_rect(&c->pen, x, y, sz, sz,
+                      it->arg == RULES_MAP_COUNT ? C_FLOOR : render_terrain_colour(it->arg), 1);
+        render_terrain_mark(c, cx, cy, sz, it->arg == RULES_MAP_COUNT ? RULES_MAP_BLOCKED : it->arg,
+                            it->arg == RULES_MAP_COUNT);
+        break;
+    case LEG_DARK:
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_DARK, 0.38);
+        break;
+    case LEG_HP:
+        pen_fill_rect(&c->pen, x, cy - 3, sz, 6, C_INK, 0.85);
+        pen_fill_rect(&c->pen, x + 1, cy - 2, sz * 0.6, 4, 0x3cc45a, 1);
+        break;
+    case LEG_FACING: {
+        double tri[6] = {cx, y, x + sz * 0.85, y + sz, x + sz * 0.15, y + sz};
+        pen_polygon(&c->pen, tri, 3, C_INK, 1, 0xffffff, 1, 1);
+        break;
+    }
+    case LEG_COND: {
+        char t[2] = {render_cond_letters[it->arg], '\0'};
+        pen_circle(&c->pen, cx, cy, sz / 2, render_cond_colours[it->arg], 1, 0xffffff, 1);
+        pen_text(&c->pen, cx, cy + 4, 10, true, 1, t, 0xffffff, 0, 0);
+        break;
+    }
+    case LEG_THREAT: {
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, render_side_colour(it->arg), 0.26);
+        double xy[8] = {x + 1.5,      y + 1.5,      x + sz - 1.5, y + 1.5,
+                        x + sz - 1.5, y + sz - 1.5, x + 1.5,      y + sz - 1.5};
+        pen_polygon(&c->pen, xy, 4, 0, 0, render_side_colour(it->arg), 0.85, 1.5);
+        break;
+    }
+    case LEG_REACH:
+        pen_fill_rect(&c->pen, x, y, sz / 3, sz, render_heat(0, 2), 0.8);
+        pen_fill_rect(&c->pen, x + sz / 3, y, sz / 3, sz, render_heat(1, 2), 0.8);
+        pen_fill_rect(&c->pen, x + 2 * sz / 3, y, sz / 3, sz, render_heat(2, 2), 0.8);
+        break;
+    case LEG_REACH_PROVOKES: {
+        pen_fill_rect(&c->pen, x, y, sz, sz, render_heat(1, 2), 0.62);
+        double tri[6] = {x, y, x + sz * 0.6, y, x, y + sz * 0.6};
+        pen_polygon(&c->pen, tri, 3, C_AOO, 0.85, 0, 0, 0);
+        break;
+    }
+    case LEG_PATH:
+    case LEG_ILLEGAL: {
+        bool bad = it->kind == LEG_ILLEGAL;
+        double seg[4] = {x, cy, x + sz, cy};
+        pen_polyline(&c->pen, seg, 2, bad ? C_ILLEGAL : C_PATH, 1, 2.5, bad ? 4 : 0);
+        break;
+    }
+    case LEG_PROVOKE:
+        pen_circle(&c->pen, cx, cy, sz * 0.42, 0, 0, C_AOO, 2.5);
+        break;
+    case LEG_AOO: {
+        double seg[4] = {x, cy, x + sz - 3, cy};
+        pen_polyline(&c->pen, seg, 2, C_AOO, 1, 2, 0);
+        render_arrowhead(c, x, cy, x + sz, cy, 7, C_AOO);
+        break;
+    }
+    case LEG_FLANKING: {
+        double seg[4] = {x, cy, x + sz, cy};
+        pen_polyline(&c->pen, seg, 2, C_FLANK, 1, 3, 0);
+        break;
+    }
+    case LEG_COVER: {
+        double seg[4] = {x, y + sz, x + sz, y};
+        pen_polyline(&c->pen, seg, 2, C_COVER, 1, 2, 0);
+        break;
+    }
+    case LEG_BLOCKING: {
+        double xy[8] = {x + 1, y + 1, x + sz - 1, y + 1, x + sz - 1, y + sz - 1, x + 1, y + sz - 1};
+        pen_polygon(&c->pen, xy, 4, 0, 0, C_COVER, 1, 2);
+        double d1[4] = {x + 4, y + 4, x + sz - 4, y + sz - 4};
+        double d2[4] = {x + 4, y + sz - 4, x + sz - 4, y + 4};
+        pen_polyline(&c->pen, d1, 2, C_COVER, 1, 1.5, 0);
+        pen_polyline(&c->pen, d2, 2, C_COVER, 1, 1.5, 0);
+        break;
+    }
+    case LEG_AREA:
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_AREA, 0.33);
+        break;
+    case LEG_FORCED: {
+        double seg[4] = {x, cy, x + sz - 4, cy};
+        pen_polyline(&c->pen, seg, 2, C_FORCED, 1, 2.5, 0);
+        render_arrowhead(c, x, cy, x + sz, cy, 7, C_FORCED);
+        break;
+    }
+    case LEG_AREA_FRONT:
+    case LEG_AREA_FLANK:
+    case LEG_AREA_SIDE:
+    case LEG_AREA_REAR: {
+        uint32_t col = it->kind == LEG_AREA_FRONT  ? C_FRONT
+                       : it->kind == LEG_AREA_REAR ? C_REAR
+                                                   : C_SIDEAREA;
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, col, 0.32);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void render_draw_legend(struct render_ctx *c)
+{
+    struct render_legend lg;
+    render_legend_collect(c->s, &c->l, &lg);
+    if (lg.count == 0)
+        return;
+    double xs[RENDER_LEGEND_MAX];
+    int rows[RENDER_LEGEND_MAX];
+    legend_flow(c->s, &lg, c->l.width, xs, rows);
+    double top = c->l.board_height;
+    double line[4] = {LEGEND_PAD, top + 1, c->l.width - LEGEND_PAD, top + 1};
+    pen_polyline(&c->pen, line, 2, 0xdddddd, 1, 1, 0);
+    pen_group_begin(&c->pen, NULL, NULL, "legend");
+    for (int i = 0; i < lg.count; i++) {
+        double x = xs[i], y = top + LEGEND_PAD + rows[i] * LEGEND_ROW;
+        draw_swatch(c, &lg.items[i], x, y);
+        char text[96];
+        legend_text(c->s, &lg.items[i], text, sizeof text);
+        pen_text(&c->pen, x + LEGEND_SWATCH + 6, y + 11.5, LEGEND_FONT, false, 0, text, C_INK, 0,
+                 0);
+    }
+    pen_group_end(&c->pen);
+}

@@ -395,3 +395,141 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
 }
+
+struct step {
+    const char *suffix; /* POST suffix */
+    const char *body;   /* NULL: none */
+    int status;
+    const char *needle; /* for a refusal: a phrase of its detail */
+};
+
+/* A scripted skirmish of three rounds and four combatants that exercises every rule above, the
+ * refusals included; then every state the writes answered equals GET .../state?at=N, and the
+ * log exports, imports under a new id and verifies. Positions (x, y) on a 12 x 12 map: the
+ * party's fighter at 5,5 and rogue at 3,3; the monsters' goblin at 6,5 and orc at 8,8. */
+Test(referee, a_scripted_skirmish_replays_and_verifies, .timeout = 120)
+{
+    struct enc e;
+    create(&e, "{\"name\":\"Skirmish\",\"map\":{\"width\":12,\"height\":12},\"seed\":77}");
+    static const char *const adds[] = {
+        "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{"
+        "\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":"
+        "\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
+        "{\"id\":\"rogue\",\"side\":\"party\",\"x\":3,\"y\":3,\"speeds\":{\"walk\":30},\"defense\":"
+        "{\"armor\":2,\"dex\":3},\"max_hp\":12,\"dex\":16,\"combat_reflexes\":true,\"attacks\":[{"
+        "\"name\":\"rapier\",\"attack_bonus\":5,\"damage\":\"1d6\",\"sneak_attack_dice\":2}]}",
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
+        "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":8,\"y\":8,\"speeds\":{\"walk\":30},"
+        "\"defense\":"
+        "{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":\"falchion\",\"attack_"
+        "bonus\":"
+        "5,\"damage\":\"2d4+4\"}]}",
+        NULL};
+    for (int i = 0; adds[i]; i++)
+        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+    /* Initiative (a d20 and a coin each, in the order added): rogue 19+3, goblin 15+1, fighter
+     * 12+1, orc 5+0; the goblin and the rogue are aware: a surprise round. */
+    static const struct step script[] = {
+        {"/initiative", "{\"results\":[12,1,19,1,15,1,5,1],\"aware\":[\"rogue\",\"goblin\"]}", 200,
+         NULL},
+        {"/next-turn", NULL, 200, NULL}, /* round 0: the rogue */
+        {"/actions",
+         "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"rogue\",\"path\":[{\"x\":4,\"y\":"
+         "4},{\"x\":5,\"y\":4}]}",
+         422, "004 Step One"},
+        {"/actions", "{\"type\":\"move\",\"actor\":\"rogue\",\"path\":[{\"x\":4,\"y\":4}]}", 200,
+         NULL},
+        {"/actions", "{\"type\":\"facing\",\"actor\":\"rogue\",\"facing\":2}", 422,
+         "000 Changing Facing"},
+        {"/next-turn", NULL, 200, NULL}, /* round 0: the goblin */
+        {"/actions",
+         "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[15,2]}",
+         200, NULL},                     /* the fighter is flat-footed: 15 + 2 hits AC 15 */
+        {"/next-turn", NULL, 200, NULL}, /* round 1: the rogue */
+        {"/actions",
+         "{\"type\":\"five_foot_step\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":"
+         "4}]}",
+         200, NULL},
+        {"/actions",
+         "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[14,3]}", 200,
+         NULL}, /* not flanked, not flat-footed: no sneak attack; 14 + 5 hits, 3 damage */
+        {"/actions", "{\"type\":\"move\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":3}]}", 422,
+         "5-foot step"},
+        {"/next-turn", NULL, 200, NULL}, /* the goblin */
+        {"/hp", "{\"target\":\"goblin\",\"change\":-4,\"reason\":\"a falling lamp\"}", 200, NULL},
+        {"/next-turn", NULL, 200, NULL}, /* the goblin is dying: skipped; the fighter */
+        {"/actions",
+         "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":"
+         "5,\"y\":7}]}",
+         200, NULL},
+        {"/actions",
+         "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"orc\",\"condition\":"
+         "\"prone\",\"rounds\":1}",
+         200, NULL},
+        {"/next-turn", NULL, 200, NULL}, /* the orc, prone */
+        {"/actions", "{\"type\":\"stand_up\",\"actor\":\"orc\"}", 200, NULL},
+        {"/actions", "{\"type\":\"move\",\"actor\":\"orc\",\"path\":[{\"x\":7,\"y\":7}]}", 422,
+         "move action of this turn is spent"},
+        {"/actions",
+         "{\"type\":\"attack\",\"actor\":\"orc\",\"target\":\"fighter\",\"results\":[3]}", 422,
+         "out of reach"},
+        {"/next-turn", NULL, 200, NULL}, /* round 2: the rogue */
+        {"/actions",
+         "{\"type\":\"move\",\"mode\":\"run\",\"actor\":\"rogue\",\"path\":[{\"x\":6,\"y\":4},{"
+         "\"x\":7,\"y\":4},{\"x\":8,\"y\":4}]}",
+         200, NULL},
+        {"/next-turn", NULL, 200, NULL}, /* the fighter (the goblin skipped) */
+        {"/next-turn", NULL, 200, NULL}, /* the orc */
+        {"/next-turn", NULL, 200, NULL}, /* round 3: the rogue, flat-footed from its run no more */
+        {"/actions", "{\"type\":\"facing\",\"actor\":\"rogue\",\"facing\":4}", 200, NULL},
+    };
+    json_t *snaps = json_object();
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
+        const struct step *st = &script[i];
+        json_t *doc = call(&e, "POST", st->suffix, st->body, st->status);
+        if (st->needle != NULL) {
+            const char *detail = json_string_value(json_object_get(doc, "detail"));
+            cr_assert_not_null(strstr(detail, st->needle), "step %zu: %s", i, detail);
+        } else {
+            char key[16];
+            snprintf(key, sizeof key, "%lld", e.version);
+            json_object_set(snaps, key, json_object_get(doc, "state"));
+        }
+        json_decref(doc);
+    }
+    /* The dying goblin was skipped in rounds 1 and 2. */
+    json_t *state = call(&e, "GET", "", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(combatant(state, "goblin"), "hp_state")),
+                     "dying");
+    json_decref(state);
+    /* Every state answered equals the fold up to it. */
+    const char *key;
+    json_t *snap;
+    json_object_foreach(snaps, key, snap)
+    {
+        char q[32];
+        snprintf(q, sizeof q, "/state?at=%s", key);
+        json_t *at = call(&e, "GET", q, NULL, 200);
+        cr_assert(json_equal(json_object_get(at, "state"), snap), "state at %s", key);
+        json_decref(at);
+    }
+    json_decref(snaps);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+    json_t *ex = call(&e, "GET", "/export", NULL, 200);
+    char *text = json_dumps(ex, JSON_COMPACT);
+    json_decref(ex);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc copy = {.version = num(ans, "version")};
+    snprintf(copy.id, sizeof copy.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(copy.token, sizeof copy.token, "%s", json_string_value(json_object_get(ans, "token")));
+    cr_assert_eq(copy.version, e.version);
+    json_decref(ans);
+    v = call(&copy, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}

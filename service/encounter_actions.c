@@ -105,6 +105,7 @@ static long long aoo_allowed(json_t *c)
 
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                                 json_t *reaction, size_t reaction_at);
+static json_t *action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
 
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
@@ -141,6 +142,91 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     json_decref(where);
     return out;
+}
+
+/* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
+ * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
+ * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
+ * base attack bonus +6, +11 and +16", each 5 less), against the same target, each ruled as a
+ * single attack on the state the attacks before it left, with its own dice (results: one array
+ * per attack). The attacks stop early when the target drops. */
+static json_t *action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    long long bab =
+        json_object_get(actor, "base_attack_bonus") ? num(actor, "base_attack_bonus") : 0;
+    int count = bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+    json_t *results = json_object_get(in, "results");
+    if (results != NULL && (!json_is_array(results) || json_array_size(results) > (size_t)count)) {
+        svc_errors_add(x->e, "/results",
+                       "a full attack takes one array of results per attack (%d here)", count);
+        return NULL;
+    }
+    json_t *scratch = json_deep_copy(x->state);
+    json_t *rulings = json_array(), *effects = json_array();
+    bool ok = true;
+    int made = 0;
+    for (int i = 0; i < count && ok; i++) {
+        json_t *me = find(scratch, str(actor, "id"), NULL);
+        json_t *target = find(scratch, str(in, "target"), NULL);
+        if (target == NULL || (i > 0 && enc_is_down(target)))
+            break;
+        /* The profile at its iterative bonus. */
+        json_t *self = json_deep_copy(me);
+        size_t k;
+        json_t *a;
+        json_array_foreach(json_object_get(self, "attacks"), k, a)
+        {
+            json_object_set_new(a, "attack_bonus", json_integer(num(a, "attack_bonus") - 5 * i));
+        }
+        json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
+                                "target", str(target, "id"));
+        static const char *const pass[] = {"attack", "cover", "concealment", NULL};
+        for (int p = 0; pass[p]; p++)
+            if (json_object_get(in, pass[p]))
+                json_object_set(one, pass[p], json_object_get(in, pass[p]));
+        if (json_array_get(results, (size_t)i) != NULL)
+            json_object_set(one, "results", json_array_get(results, (size_t)i));
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        each.result_text = NULL;
+        each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+        json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        if (out != NULL) {
+            json_array_append(rulings, json_object_get(out, "result"));
+            enc_fold(scratch, json_object_get(out, "effects"));
+            /* The actor's turn is the full attack's (resolve_action stamps its budget), not
+             * each single attack's. */
+            size_t n;
+            json_t *ef;
+            json_array_foreach(json_object_get(out, "effects"), n, ef)
+            {
+                json_t *fields = json_object_get(ef, "fields");
+                if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+                    json_object_del(fields, "turn");
+                if (fields == NULL || json_object_size(fields) > 0)
+                    json_array_append(effects, ef);
+            }
+            made++;
+        } else {
+            ok = false;
+            svc_errors_add(x->e, "", "attack %d of the full attack (at %+lld) was refused", i + 1,
+                           -5LL * i);
+        }
+        json_decref(out);
+        json_decref(one);
+        json_decref(self);
+    }
+    json_decref(scratch);
+    if (!ok) {
+        json_decref(rulings);
+        json_decref(effects);
+        return NULL;
+    }
+    json_t *result = json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+                               "iterative_attacks", count, "rule",
+                               "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the "
+                               "base attack bonus");
+    return outcome(result, effects);
 }
 
 /* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
@@ -458,6 +544,16 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
             return NULL;
         return action_attack(x, in, actor);
+    }
+    case 8: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+            return NULL;
+        if (find(x->state, t, NULL) == NULL) {
+            svc_errors_add(x->e, "/target", "names no combatant");
+            return NULL;
+        }
+        return action_full_attack(x, in, actor);
     }
     case 1:
     case 2:

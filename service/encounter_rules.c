@@ -523,8 +523,9 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
 
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
-    static const char *const types[] = {"attack", "move",      "five_foot_step", "facing", "forced",
-                                        "fall",   "condition", "stand_up",       NULL};
+    static const char *const types[] = {"attack",      "move", "five_foot_step", "facing",
+                                        "forced",      "fall", "condition",      "stand_up",
+                                        "full_attack", NULL};
     static const char *const known[] = {"type",
                                         "actor",
                                         "target",
@@ -575,8 +576,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             svc_errors_add(x->e, "/actor", "is unconscious or helpless");
         return NULL;
     }
-    if (type == 7 && x->engine < 2) {
-        svc_errors_add(x->e, "/type", "stand_up is ruled from engine 2 on");
+    if ((type == 7 || type == 8) && x->engine < 2) {
+        svc_errors_add(x->e, "/type", "%s is ruled from engine 2 on", types[type]);
         return NULL;
     }
     if (type == 7 && !has_condition(actor, "prone")) {
@@ -606,6 +607,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             a = RULES_ACTION_FACING;
         } else if (type == 7) {
             a = RULES_ACTION_STAND_UP;
+        } else if (type == 8) {
+            a = RULES_ACTION_FULL_ATTACK;
         }
         if ((budget = spend_action(x, actor, a)) == NULL)
             return NULL;

@@ -277,6 +277,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                                        "dex",
                                        "attacks",
                                        "combat_reflexes",
+                                       "base_attack_bonus",
                                        "conditions",
                                        NULL};
     size_t before = json_array_size(e->list); /* errors counted from here on refuse it */
@@ -341,6 +342,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     codec_get_bool(in, ptr, "runner", false, &b, e);
     codec_get_bool(in, ptr, "darkvision", false, &b, e);
     codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
+    codec_get_int(in, ptr, "base_attack_bonus", false, 0, 100, &v, e);
     codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
     json_t *def = json_object_get(in, "defense");
     char dp[CODEC_PTR_MAX];

@@ -42,6 +42,23 @@ else
     fail=1
   fi
 fi
+# Criterion 2.4.1 itself sometimes leaks one 48-byte block (its stack has no frame but the
+# allocator's and libcriterion's; Snaipe/Criterion#515). A leak report whose every leak is
+# allocated from libcriterion alone is set aside with a note; any other report fails the suite.
+for f in $(find "$logdir" -name 'asan.*' -o -name 'lsan.*'); do
+  if grep -q 'LeakSanitizer' "$f" && ! grep -q 'ERROR: AddressSanitizer: [a-z]' "$f" &&
+    awk '/^(Direct|Indirect) leak/ { inleak = 1; next }
+         inleak && /^ *#[0-9]+ / {
+           if ($1 == "#0") next
+           if ($0 !~ /libcriterion\.so/) ours = 1
+           next
+         }
+         { inleak = 0 }
+         END { exit ours ? 1 : 0 }' "$f"; then
+    echo "run-suite: $name: set aside a leak inside libcriterion alone: $(grep -m1 SUMMARY "$f")" >&2
+    rm -f "$f"
+  fi
+done
 reports=$(find "$logdir" -name 'asan.*' -o -name 'lsan.*' -o -name 'ubsan.*')
 if [ -n "$reports" ]; then
   echo "run-suite: $name: sanitizer reports:" >&2

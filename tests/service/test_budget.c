@@ -240,7 +240,7 @@ static void *post_route(void *arg)
  * the machine's load (on two shared cores the client threads may start one after another as
  * each search ends), so a round where none had to wait is tried again, up to five rounds; a
  * server without the gate never answers 503 and fails all five. */
-Test(budget, searches_past_half_the_workers_get_503_and_healthz_stays_fast, .timeout = 120)
+Test(budget, searches_past_half_the_workers_get_503_and_healthz_stays_fast)
 {
     const char *const args[] = {"--threads", "4", NULL};
     server_start(&srv, args);

@@ -407,7 +407,7 @@ struct step {
  * refusals included; then every state the writes answered equals GET .../state?at=N, and the
  * log exports, imports under a new id and verifies. Positions (x, y) on a 12 x 12 map: the
  * party's fighter at 5,5 and rogue at 3,3; the monsters' goblin at 6,5 and orc at 8,8. */
-Test(referee, a_scripted_skirmish_replays_and_verifies, .timeout = 120)
+Test(referee, a_scripted_skirmish_replays_and_verifies)
 {
     struct enc e;
     create(&e, "{\"name\":\"Skirmish\",\"map\":{\"width\":12,\"height\":12},\"seed\":77}");
@@ -530,6 +530,52 @@ Test(referee, a_scripted_skirmish_replays_and_verifies, .timeout = 120)
     cr_assert_eq(copy.version, e.version);
     json_decref(ans);
     v = call(&copy, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* d20 3.5 SRD, Full Attack: a base attack bonus of +6 gives a second attack at -5; a full
+ * attack takes the whole turn, so not after a move. */
+Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
+                     "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
+                     "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    json_decref(
+        call(&e, "POST", "/combatants",
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
+             "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
+             201));
+    ok(&e, "/initiative", "{\"results\":[15,1,5,1]}");
+    ok(&e, "/next-turn", NULL); /* the fighter */
+    /* 15 + 6 = 21 and 12 + 1 = 13 both hit AC 13: 1d8+3 rolls 4 and 3, 7 + 6 = 13 damage. */
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
+                       "\"results\":[[15,4],[12,3]]}",
+                       200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(result, "attacks_made"), 2);
+    cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
+    cr_assert_eq(num(combatant(doc, "orc"), "hp"), 17);
+    json_t *left = json_object_get(json_object_get(combatant(doc, "fighter"), "turn"), "left");
+    cr_assert(json_is_false(json_object_get(left, "move")));
+    cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
+    json_decref(doc);
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"results\":[15,4]}",
+            "a full-round action was taken this turn");
+    ok(&e, "/next-turn", NULL); /* the orc */
+    ok(&e, "/next-turn", NULL); /* the fighter again */
+    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
+    refused(&e, "/actions", "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\"}",
+            "a full-round action needs the whole turn");
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
 }

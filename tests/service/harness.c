@@ -308,3 +308,47 @@ json_t *http_post_json(const struct server *s, const char *path, const char *bod
     http_response_free(&r);
     return doc;
 }
+
+json_t *enc_call(const struct server *s, struct enc *e, const char *method, const char *suffix,
+                 const char *extra, const char *body, int status)
+{
+    char path[160], headers[512];
+    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s%s",
+             e->token, e->version, body ? "Content-Type: application/json\r\n" : "",
+             extra ? extra : "");
+    struct http_response r;
+    http_request(s, method, path, headers, body, &r);
+    cr_assert_eq(r.status, status, "%s %s %s: %d %s", method, path, body ? body : "", r.status,
+                 r.body);
+    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
+    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
+        strcmp(method, "GET") != 0)
+        e->version = json_integer_value(json_object_get(doc, "version"));
+    http_response_free(&r);
+    return doc;
+}
+
+void enc_create(const struct server *s, struct enc *e, const char *body)
+{
+    json_t *doc = http_post_json(s, "/v1/encounters", body, 201);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
+    e->version = json_integer_value(json_object_get(doc, "version"));
+    cr_assert_eq(strlen(e->token), 64);
+    cr_assert_eq(strlen(e->id), 32);
+    json_decref(doc);
+}
+
+json_t *enc_combatant(json_t *doc, const char *id)
+{
+    json_t *state = json_object_get(doc, "state") ? json_object_get(doc, "state") : doc;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(state, "combatants"), i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+            return c;
+    }
+    return NULL;
+}

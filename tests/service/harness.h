@@ -57,6 +57,26 @@ int http_read_response(int fd, struct http_response *r);
  * (the caller decrefs). */
 json_t *http_post_json(const struct server *s, const char *path, const char *body, int status);
 
+/* An encounter as a test client holds it: its id, its write token, and the version its next
+ * write names in If-Match. */
+struct enc {
+    char id[64];
+    char token[80];
+    long long version;
+};
+
+/* A request on /v1/encounters/{id}{suffix} with the encounter's token and If-Match, extra
+ * header lines (may be NULL) and a JSON body (NULL: none). Asserts the status; returns the
+ * parsed body (NULL when empty; the caller decrefs) and, after a 2xx write, takes its version. */
+json_t *enc_call(const struct server *s, struct enc *e, const char *method, const char *suffix,
+                 const char *extra, const char *body, int status);
+
+/* Creates an encounter from body without Authorization (a token is minted) and fills e. */
+void enc_create(const struct server *s, struct enc *e, const char *body);
+
+/* Combatant `id` of a state, or of a document that holds one as "state"; NULL if absent. */
+json_t *enc_combatant(json_t *doc, const char *id);
+
 /* Declares `srv` and a Criterion suite `name` whose every test gets a fresh default server. */
 #define SERVER_TEST_SUITE(name)                                                                    \
     static struct server srv;                                                                      \

@@ -14,52 +14,26 @@
 
 SERVER_TEST_SUITE(encounter_api);
 
-struct enc {
-    char id[64];
-    char token[80];
-    long long version;
-};
-
 static long long num(json_t *o, const char *k)
 {
     return json_integer_value(json_object_get(o, k));
 }
 
-/* Sends a request to server s with the encounter's token and If-Match; returns the parsed
- * body. */
 static json_t *call_on(const struct server *s, struct enc *e, const char *method,
                        const char *suffix, const char *body, int status)
 {
-    char path[160], headers[320];
-    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
-    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s",
-             e->token, e->version, body ? "Content-Type: application/json\r\n" : "");
-    struct http_response r;
-    http_request(s, method, path, headers, body, &r);
-    cr_assert_eq(r.status, status, "%s %s: %d %s", method, path, r.status, r.body);
-    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
-    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
-        strcmp(method, "GET") != 0)
-        e->version = num(doc, "version");
-    http_response_free(&r);
-    return doc;
+    return enc_call(s, e, method, suffix, NULL, body, status);
 }
 
 static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
                     int status)
 {
-    return call_on(&srv, e, method, suffix, body, status);
+    return enc_call(&srv, e, method, suffix, NULL, body, status);
 }
 
 static void create(struct enc *e, const char *body)
 {
-    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
-    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
-    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
-    e->version = num(doc, "version");
-    cr_assert_eq(strlen(e->token), 64);
-    cr_assert_eq(strlen(e->id), 32);
-    json_decref(doc);
+    enc_create(&srv, e, body);
 }
 
 static const char *const fighter =
@@ -70,18 +44,6 @@ static const char *const goblin =
     "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"
     "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
     "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
-
-static json_t *combatant(json_t *state, const char *id)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(state, "combatants"), i, c)
-    {
-        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
-            return c;
-    }
-    return NULL;
-}
 
 /* Create, add combatants, roll initiative (dice rolled at the table), take turns, move,
  * attack; then rebuild the state after several events and verify the whole log. */
@@ -99,7 +61,7 @@ Test(encounter_api, a_whole_encounter_played_and_replayed)
     cr_assert_str_eq(json_string_value(json_array_get(order, 0)), "goblin");
     cr_assert_eq(num(json_array_get(json_object_get(result, "rolls"), 0), "total"), 15);
     json_t *state = json_object_get(doc, "state");
-    json_t *c = combatant(state, "fighter");
+    json_t *c = enc_combatant(state, "fighter");
     cr_assert_str_eq(json_string_value(json_array_get(json_object_get(c, "conditions"), 0)),
                      "flat_footed"); /* 004: "At the start of a battle each ... is flat-footed" */
     snap[4] = json_deep_copy(state);
@@ -108,8 +70,8 @@ Test(encounter_api, a_whole_encounter_played_and_replayed)
     cr_assert_str_eq(json_string_value(json_object_get(
                          json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
                      "goblin");
-    cr_assert_eq(json_array_size(json_object_get(combatant(json_object_get(doc, "state"), "goblin"),
-                                                 "conditions")),
+    cr_assert_eq(json_array_size(json_object_get(
+                     enc_combatant(json_object_get(doc, "state"), "goblin"), "conditions")),
                  0); /* its first turn: no longer flat-footed */
     json_decref(doc);
     /* Out of turn: refused, nothing written. */
@@ -127,7 +89,7 @@ Test(encounter_api, a_whole_encounter_played_and_replayed)
                "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"move\",\"path\":[{\"x\":3,"
                "\"y\":5},{\"x\":4,\"y\":5}]}",
                200);
-    c = combatant(json_object_get(doc, "state"), "goblin");
+    c = enc_combatant(json_object_get(doc, "state"), "goblin");
     cr_assert_eq(num(c, "x"), 4);
     snap[6] = json_deep_copy(json_object_get(doc, "state"));
     json_decref(doc);
@@ -139,7 +101,7 @@ Test(encounter_api, a_whole_encounter_played_and_replayed)
                200);
     result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(json_is_true(json_object_get(result, "hit")));
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "hp"), 16);
+    cr_assert_eq(num(enc_combatant(json_object_get(doc, "state"), "fighter"), "hp"), 16);
     json_decref(doc);
     json_decref(call(&e, "POST", "/next-turn", NULL, 200));
     doc = call(&e, "POST", "/actions",
@@ -395,7 +357,7 @@ Test(encounter_api, combatants_are_updated_and_removed)
     json_decref(call(&e, "POST", "/combatants", goblin, 201));
     json_t *doc = call(&e, "PATCH", "/combatants/fighter",
                        "{\"hp\":7,\"conditions\":[\"prone\"],\"x\":6}", 200);
-    json_t *c = combatant(json_object_get(doc, "state"), "fighter");
+    json_t *c = enc_combatant(json_object_get(doc, "state"), "fighter");
     cr_assert_eq(num(c, "hp"), 7);
     cr_assert_eq(num(c, "x"), 6);
     json_decref(doc);
@@ -406,7 +368,7 @@ Test(encounter_api, combatants_are_updated_and_removed)
     json_decref(call(&e, "POST", "/initiative", "{\"results\":[10,1,5,1]}", 200));
     doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
     json_t *state = json_object_get(doc, "state");
-    cr_assert_null(combatant(state, "goblin"));
+    cr_assert_null(enc_combatant(state, "goblin"));
     cr_assert_eq(json_array_size(json_object_get(state, "order")), 1);
     json_decref(doc);
     doc = call(&e, "POST", "/verify", NULL, 200);
@@ -433,7 +395,7 @@ Test(encounter_api, injection_strings_in_every_string_field)
             "\"attack_bonus\":1}]}",
             evil[k], evil[k], evil[k]);
         json_t *doc = call(&e, "POST", "/combatants", body, 201);
-        json_t *c = combatant(json_object_get(doc, "state"), "c1");
+        json_t *c = enc_combatant(json_object_get(doc, "state"), "c1");
         json_t *expect = json_loads(body, 0, NULL);
         cr_assert_str_eq(json_string_value(json_object_get(c, "name")),
                          json_string_value(json_object_get(expect, "name")));
@@ -511,8 +473,8 @@ Test(encounter_api, writes_after_a_refusal_store_the_fold)
     cr_assert_eq(e.version, 6);
     /* 19 + 6 hits (not a threat: d20-3.5's critical hits threaten on 20 alone); 1d8+3 with 8
      * is 11; the orc had 15 hit points. */
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "orc"), "hp"), 15 - 11);
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "facing"), 2);
+    cr_assert_eq(num(enc_combatant(json_object_get(doc, "state"), "orc"), "hp"), 15 - 11);
+    cr_assert_eq(num(enc_combatant(json_object_get(doc, "state"), "fighter"), "facing"), 2);
     json_decref(doc);
     assert_state_is_the_fold(&e);
 }
@@ -537,8 +499,8 @@ Test(encounter_api, a_second_server_on_the_same_file_is_never_overwritten)
                        "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":1}", 200);
     cr_assert_eq(e.version, 5);
     /* The other server's change is in the state this one wrote. */
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "fighter"), "facing"), 3);
-    cr_assert_eq(num(combatant(json_object_get(doc, "state"), "goblin"), "facing"), 1);
+    cr_assert_eq(num(enc_combatant(json_object_get(doc, "state"), "fighter"), "facing"), 3);
+    cr_assert_eq(num(enc_combatant(json_object_get(doc, "state"), "goblin"), "facing"), 1);
     json_decref(doc);
     /* The other server now holds v4, which is stale. */
     char path[160], headers[320], etag[32];

@@ -12,12 +12,6 @@
 
 SERVER_TEST_SUITE(referee);
 
-struct enc {
-    char id[64];
-    char token[80];
-    long long version;
-};
-
 static long long num(json_t *o, const char *k)
 {
     return json_integer_value(json_object_get(o, k));
@@ -26,20 +20,7 @@ static long long num(json_t *o, const char *k)
 static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
                     int status)
 {
-    char path[160], headers[320];
-    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
-    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s",
-             e->token, e->version, body ? "Content-Type: application/json\r\n" : "");
-    struct http_response r;
-    http_request(&srv, method, path, headers, body, &r);
-    cr_assert_eq(r.status, status, "%s %s %s: %d %s", method, path, body ? body : "", r.status,
-                 r.body);
-    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
-    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
-        strcmp(method, "GET") != 0)
-        e->version = num(doc, "version");
-    http_response_free(&r);
-    return doc;
+    return enc_call(&srv, e, method, suffix, NULL, body, status);
 }
 
 static void ok(struct enc *e, const char *suffix, const char *body)
@@ -58,23 +39,7 @@ static void refused(struct enc *e, const char *suffix, const char *body, const c
 
 static void create(struct enc *e, const char *body)
 {
-    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
-    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
-    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
-    e->version = num(doc, "version");
-    json_decref(doc);
-}
-
-static json_t *combatant(json_t *doc, const char *id)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(json_object_get(doc, "state"), "combatants"), i, c)
-    {
-        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
-            return c;
-    }
-    return NULL;
+    enc_create(&srv, e, body);
 }
 
 /* fighter (party) at 5,5 and goblin (monsters) at 6,5, adjacent; initiative: the goblin first
@@ -102,7 +67,7 @@ static void skirmish(struct enc *e, const char *aware)
                          json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
                      "goblin");
     /* The state shows what the turn may still spend. */
-    json_t *left = json_object_get(json_object_get(combatant(doc, "goblin"), "turn"), "left");
+    json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, aware[0] ? "standard" : "full_round")));
     json_decref(doc);
 }
@@ -165,7 +130,7 @@ Test(referee, the_surprise_round_is_one_partial_action)
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_eq(num(result, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
-    json_t *left = json_object_get(json_object_get(combatant(doc, "goblin"), "turn"), "left");
+    json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, "full_round")));
     json_decref(doc);
     ok(&e, "/actions",
@@ -182,7 +147,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     /* Damage from outside the fight, posted by the owner out of turn. */
     json_t *doc = call(&e, "POST", "/hp",
                        "{\"target\":\"goblin\",\"change\":-15,\"reason\":\"a falling rock\"}", 200);
-    json_t *g = combatant(doc, "goblin");
+    json_t *g = enc_combatant(doc, "goblin");
     cr_assert_eq(num(g, "hp"), -9);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
@@ -212,7 +177,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     json_decref(doc);
     /* Healing stops at max_hp, and the goblin is up again. */
     doc = call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
-    g = combatant(doc, "goblin");
+    g = enc_combatant(doc, "goblin");
     cr_assert_eq(num(g, "hp"), 6);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "up");
     json_decref(doc);
@@ -241,7 +206,7 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
                        "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{"
                        "\"x\":4,\"y\":7}]}",
                        200);
-    cr_assert_eq(num(combatant(doc, "fighter"), "x"), 4);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "x"), 4);
     json_decref(doc);
     /* The goblin answers: the fighter is struck in 5,6, within reach though it now stands at
      * 4,7, out of it. d20 19 (+2 against AC 15) hits; 1d6 rolls 3. */
@@ -249,7 +214,7 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
                "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
                "\"target\":\"fighter\",\"results\":[19,3]}",
                200);
-    cr_assert_eq(num(combatant(doc, "fighter"), "hp"), 17);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
     json_decref(doc);
     /* Answered once: a second is refused (one per provoking move, and one a round). */
     refused(&e, "/actions",
@@ -277,7 +242,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
                        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
                        "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
                        200);
-    json_t *f = combatant(doc, "fighter");
+    json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(num(f, "hp"), -4);
     cr_assert_str_eq(json_string_value(json_object_get(f, "hp_state")), "dying");
     cr_assert_eq(num(f, "x"), 5);
@@ -388,8 +353,8 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
         call(&old, "POST", "/actions",
              "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20,5]}",
              200);
-    cr_assert_eq(num(combatant(doc, "fighter"), "hp"), 15);
-    cr_assert_null(json_object_get(combatant(doc, "fighter"), "hp_state"));
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 15);
+    cr_assert_null(json_object_get(enc_combatant(doc, "fighter"), "hp_state"));
     json_decref(doc);
     json_t *v = call(&old, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
@@ -501,7 +466,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     }
     /* The dying goblin was skipped in rounds 1 and 2. */
     json_t *state = call(&e, "GET", "", NULL, 200);
-    cr_assert_str_eq(json_string_value(json_object_get(combatant(state, "goblin"), "hp_state")),
+    cr_assert_str_eq(json_string_value(json_object_get(enc_combatant(state, "goblin"), "hp_state")),
                      "dying");
     json_decref(state);
     /* Every state answered equals the fold up to it. */
@@ -562,8 +527,8 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_eq(num(result, "attacks_made"), 2);
     cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
-    cr_assert_eq(num(combatant(doc, "orc"), "hp"), 17);
-    json_t *left = json_object_get(json_object_get(combatant(doc, "fighter"), "turn"), "left");
+    cr_assert_eq(num(enc_combatant(doc, "orc"), "hp"), 17);
+    json_t *left = json_object_get(json_object_get(enc_combatant(doc, "fighter"), "turn"), "left");
     cr_assert(json_is_false(json_object_get(left, "move")));
     cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
     json_decref(doc);

@@ -15,35 +15,15 @@
 
 SERVER_TEST_SUITE(encounter_trust);
 
-struct enc {
-    char id[64];
-    char token[80];
-    long long version;
-};
-
 static long long num(json_t *o, const char *k)
 {
     return json_integer_value(json_object_get(o, k));
 }
 
-/* A request on the encounter with its token and If-Match (extra headers may be added). */
 static json_t *call_h(const struct server *s, struct enc *e, const char *method, const char *suffix,
                       const char *extra, const char *body, int status)
 {
-    char path[160], headers[512];
-    snprintf(path, sizeof path, "/v1/encounters/%s%s", e->id, suffix);
-    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n%s%s",
-             e->token, e->version, body ? "Content-Type: application/json\r\n" : "",
-             extra ? extra : "");
-    struct http_response r;
-    http_request(s, method, path, headers, body, &r);
-    cr_assert_eq(r.status, status, "%s %s: %d %s", method, path, r.status, r.body);
-    json_t *doc = r.body_len ? json_loads(r.body, 0, NULL) : NULL;
-    if (status < 300 && doc != NULL && json_object_get(doc, "version") != NULL &&
-        strcmp(method, "GET") != 0)
-        e->version = num(doc, "version");
-    http_response_free(&r);
-    return doc;
+    return enc_call(s, e, method, suffix, extra, body, status);
 }
 
 static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
@@ -54,11 +34,7 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
 
 static void create(struct enc *e, const char *body)
 {
-    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 201);
-    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(doc, "id")));
-    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(doc, "token")));
-    e->version = num(doc, "version");
-    json_decref(doc);
+    enc_create(&srv, e, body);
 }
 
 static const char *const fighter =

@@ -6,7 +6,8 @@ set -euo pipefail
 
 packages=(
   build-essential make cmake pkg-config
-  libmicrohttpd-dev libjansson-dev libsqlite3-dev libcriterion-dev
+  libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev libcriterion-dev
+  postgresql-15
   clang-format clang libclang-rt-14-dev
 )
 

@@ -143,6 +143,6 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
     case RULES_ACTION_COUNT:
         break;
     }
-    assert(!"an action of the enum");
+    assert(0 && "an action of the enum");
     return refuse(why, SOURCE_ECONOMY, "unknown action");
 }

@@ -116,7 +116,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
          "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":7,\"y\":5,\"speeds\":{\"walk\":30},"
          "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
          "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}],\"conditions\":[]}");
-    play(svc_handle_encounter_initiative, "{\"results\":[14,1,14,2],\"aware\":[\"goblin\"]}");
+    play(svc_handle_encounter_initiative, "{\"results\":[14,1,14,2]}");
     play(svc_handle_encounter_next_turn, NULL);
     play(svc_handle_encounter_action,
          "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":5}]}");

@@ -162,8 +162,9 @@ int main(int argc, char **argv)
     encs = calloc((size_t)n_enc, sizeof *encs);
     acked = calloc((size_t)n_enc, sizeof *acked);
     struct conn *c = malloc(sizeof *c);
-    if (conn_open(c, port) != 0) {
+    if (c == NULL || conn_open(c, port) != 0) {
         fprintf(stderr, "cluster_load: nothing listens on %u\n", port);
+        free(c);
         return 1;
     }
     for (int i = 0; i < n_enc; i++) {
@@ -187,8 +188,10 @@ int main(int argc, char **argv)
     }
     double took = now_s() - start;
     close(c->fd);
-    if (conn_open(c, port) != 0)
+    if (conn_open(c, port) != 0) {
+        free(c);
         return 1;
+    }
     bool good = true;
     long long events = 0;
     for (int i = 0; i < n_enc; i++)
@@ -197,5 +200,11 @@ int main(int argc, char **argv)
            "conflicts (412), %lld unanswered or failed; %lld events in the logs\n",
            n_clients, n_enc, took, ok, (double)ok / took, conflicts, failures, events);
     printf("cluster_load: %s\n", good ? "ok" : "FAILED");
+    close(c->fd);
+    free(c);
+    for (int i = 0; i < n_enc; i++)
+        free(acked[i]);
+    free(acked);
+    free(encs);
     return good ? 0 : 1;
 }

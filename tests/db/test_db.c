@@ -1,7 +1,8 @@
 /* The db suite, run twice by CTest: on SQLite (a file in a temporary folder), and on
  * PostgreSQL when TACTICS_TEST_PG is set (a fresh database a test in the server that
  * scripts/pg started, reached through PGHOST and PGUSER). What a test checks of one backend only
- * is skipped on the other. */
+ * passes at once on the other (a plain return: Criterion 2.4.1's cr_skip_test leaks 48 bytes in
+ * its runner now and then, which LeakSanitizer rightly reports). */
 #include <criterion/criterion.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -83,13 +84,13 @@ TestSuite(db, .init = setup, .fini = teardown, .timeout = 120);
 #define SQLITE_ONLY()                                                                              \
     do {                                                                                           \
         if (on_pg)                                                                                 \
-            cr_skip_test("SQLite only");                                                           \
+            return;                                                                                \
     } while (0)
 
 #define PG_ONLY()                                                                                  \
     do {                                                                                           \
         if (!on_pg)                                                                                \
-            cr_skip_test("PostgreSQL only");                                                       \
+            return;                                                                                \
     } while (0)
 
 Test(db, fresh_file_is_migrated_to_latest_and_ready)

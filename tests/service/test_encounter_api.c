@@ -578,8 +578,7 @@ Test(encounter_api, a_hex_grid_is_refused_at_creation)
 Test(encounter_api, readyz_is_503_while_writes_fail_for_want_of_storage_then_recovers)
 {
     if (server_on_postgres())
-        cr_skip_test(
-            "--max-db-size caps a SQLite file; PostgreSQL's outage is test_storage_outage.c");
+        return; /* not on this backend (no cr_skip_test: it leaks in Criterion 2.4.1's runner) */
     struct server own;
     static const char *const args[] = {"--max-db-size", "65536", NULL};
     server_start(&own, args);

@@ -342,7 +342,7 @@ static long long file_size(const char *path)
 Test(encounter_trust, keyed_writes_do_not_copy_the_state)
 {
     if (server_on_postgres())
-        cr_skip_test("measures the SQLite file's growth");
+        return; /* not on this backend (no cr_skip_test: it leaks in Criterion 2.4.1's runner) */
     struct enc e;
     create(&e, "{\"map\":{\"width\":100,\"height\":100}}");
     for (int i = 0; i < COMBATANTS; i++) {

@@ -34,7 +34,7 @@ TestSuite(encounter_outage, .timeout = 120);
 Test(encounter_outage, writes_and_readyz_are_503_while_postgres_is_down_then_recover)
 {
     if (!server_on_postgres())
-        cr_skip_test("PostgreSQL only");
+        return; /* not on this backend (no cr_skip_test: it leaks in Criterion 2.4.1's runner) */
     char own[64], url[160];
     snprintf(own, sizeof own, "/tmp/tactics-pgo-%d", (int)getpid());
     pg_script("start", own);

@@ -6,12 +6,16 @@ DB      ?= ./tactics.db
 RELEASE := build/release
 ASAN    := build/asan
 
-.PHONY: deps build run test bench format clean
+.PHONY: deps build-deps build run test bench format clean
+
+# Building and running need Debian packages only; the tests also need Node.js (contract tools).
+build-deps:
+	@scripts/install-deps.sh build
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
+build: build-deps
 	cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release -DTACTICS_TESTS=OFF
 	cmake --build $(RELEASE) -j $(JOBS)
 

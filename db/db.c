@@ -1,74 +1,27 @@
+/* The one interface of db.h, dispatched to its backend: SQLite for a file path, PostgreSQL for
+ * a postgres:// or postgresql:// URL. Each backend keeps the whole contract of db.h. */
 #include "db.h"
 
-#include <pthread.h>
-#include <sqlite3.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "db_internal.h"
+#include "pg_internal.h"
+#include "sqlite_internal.h"
 
-/* Schema migrations, applied in order; migration i brings user_version from i to i + 1.
- * Never edit a migration that has shipped: append a new one. */
-static const char *const migrations[] = {
-    /* 1: encounters and their append-only event log. */
-    "CREATE TABLE encounters ("
-    "  id TEXT PRIMARY KEY,"
-    "  created_at TEXT NOT NULL,"
-    "  rules_json TEXT NOT NULL,"
-    "  version INTEGER NOT NULL DEFAULT 0,"
-    "  token_hash BLOB NOT NULL"
-    ") STRICT;"
-    "CREATE TABLE events ("
-    "  encounter_id TEXT NOT NULL REFERENCES encounters(id),"
-    "  seq INTEGER NOT NULL,"
-    "  kind TEXT NOT NULL,"
-    "  payload_json TEXT NOT NULL,"
-    "  created_at TEXT NOT NULL,"
-    "  PRIMARY KEY (encounter_id, seq)"
-    ") STRICT;",
-    /* 2: the folded state beside its log, listing by token, and idempotent requests. */
-    "ALTER TABLE encounters ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';"
-    "CREATE INDEX encounters_by_token ON encounters(token_hash, id);"
-    "CREATE TABLE idempotency ("
-    "  scope BLOB NOT NULL,"
-    "  key TEXT NOT NULL,"
-    "  request_hash BLOB NOT NULL,"
-    "  status INTEGER NOT NULL,"
-    "  version INTEGER NOT NULL,"
-    "  body TEXT NOT NULL,"
-    "  encounter_id TEXT,"
-    "  created_at TEXT NOT NULL,"
-    "  PRIMARY KEY (scope, key)"
-    ") STRICT;",
-    /* 3: idempotency keys keep what a retry needs, not a copy of the answer (which held the
-     * whole state, megabytes for a large encounter): the answer is rebuilt from the event.
-     * Keys expire (db_set_replay_ttl); created_at is in Unix seconds so that the expiry can
-     * use an index. Keys from before keep their encounter and event. */
-    "CREATE TABLE idempotency_keys ("
-    "  scope BLOB NOT NULL,"
-    "  key TEXT NOT NULL,"
-    "  request_hash BLOB NOT NULL,"
-    "  status INTEGER NOT NULL,"
-    "  encounter_id TEXT NOT NULL,"
-    "  version INTEGER NOT NULL,"
-    "  created_at INTEGER NOT NULL,"
-    "  PRIMARY KEY (scope, key)"
-    ") STRICT;"
-    "CREATE INDEX idempotency_keys_by_age ON idempotency_keys(created_at);"
-    "CREATE INDEX idempotency_keys_by_encounter ON idempotency_keys(encounter_id);"
-    "INSERT INTO idempotency_keys SELECT scope, key, request_hash, status, encounter_id, version,"
-    "  CAST(strftime('%s', created_at) AS INTEGER) FROM idempotency"
-    "  WHERE encounter_id IS NOT NULL;"
-    "DROP TABLE idempotency;",
+/* Exactly one of the two is set. */
+struct db {
+    struct db_sqlite *sqlite;
+    struct db_pg *pg;
 };
 
-#define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
+static bool is_postgres_url(const char *path)
+{
+    return strncmp(path, "postgres://", 11) == 0 || strncmp(path, "postgresql://", 13) == 0;
+}
 
 int db_latest_version(void)
 {
-    return MIGRATION_COUNT;
+    return DB_SCHEMA_VERSION;
 }
 
 const char *db_strerror(int status)
@@ -77,7 +30,7 @@ const char *db_strerror(int status)
     case DB_OK:
         return "ok";
     case DB_ERR_OPEN:
-        return "cannot open database file";
+        return "cannot open the database";
     case DB_ERR_MIGRATE:
         return "schema migration failed";
     case DB_ERR_SCHEMA_TOO_NEW:
@@ -97,201 +50,15 @@ const char *db_strerror(int status)
     }
 }
 
-static int exec(struct db *db, const char *sql)
-{
-    if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK) {
-        atomic_fetch_add(&db->errors, 1);
-        return DB_ERR_IO;
-    }
-    return DB_OK;
-}
-
-int db_schema_version(struct db *db, int *out)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = DB_ERR_IO;
-    if (sqlite3_prepare_v2(db->conn, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-        goto out;
-    if (sqlite3_step(st) != SQLITE_ROW)
-        goto out;
-    *out = sqlite3_column_int(st, 0);
-    rc = DB_OK;
-out:
-    if (rc != DB_OK)
-        atomic_fetch_add(&db->errors, 1);
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* Applies migration `index` and bumps user_version in one transaction, so a failure leaves
- * the file exactly as it was before this migration. */
-static int apply_migration(struct db *db, int index)
-{
-    char pragma[64];
-    if (exec(db, "BEGIN IMMEDIATE") != DB_OK)
-        return DB_ERR_MIGRATE;
-    if (exec(db, migrations[index]) != DB_OK)
-        goto fail;
-    sqlite3_snprintf((int)sizeof pragma, pragma, "PRAGMA user_version = %d", index + 1);
-    if (exec(db, pragma) != DB_OK)
-        goto fail;
-    if (exec(db, "COMMIT") != DB_OK)
-        goto fail;
-    return DB_OK;
-fail:
-    exec(db, "ROLLBACK");
-    return DB_ERR_MIGRATE;
-}
-
-static int migrate(struct db *db)
-{
-    int version = 0;
-    int rc = db_schema_version(db, &version);
-    if (rc != DB_OK)
-        return rc;
-    if (version > MIGRATION_COUNT)
-        return DB_ERR_SCHEMA_TOO_NEW;
-    for (int i = version; i < MIGRATION_COUNT; i++) {
-        rc = apply_migration(db, i);
-        if (rc != DB_OK)
-            return rc;
-    }
-    return DB_OK;
-}
-
-static uint64_t monotonic_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-void db_note_failure(struct db *db, int sqlite_rc, bool at_start)
-{
-    int primary = sqlite_rc & 0xff;
-    if (primary != SQLITE_FULL && primary != SQLITE_READONLY && primary != SQLITE_IOERR &&
-        primary != SQLITE_CANTOPEN)
-        return;
-    atomic_store(&db->write_failed_code, primary);
-    atomic_store(&db->write_failed_at_start, at_start);
-    uint64_t now = monotonic_us();
-    atomic_store(&db->write_failed_us, now ? now : 1);
-}
-
-void db_note_write_ok(struct db *db)
-{
-    if (atomic_load(&db->write_failed_us) != 0)
-        atomic_store(&db->write_failed_us, 0);
-}
-
-/* Writes one page (the schema version, unchanged) and commits, so that a file that cannot
- * take writes (read-only, full disk) is known from the start rather than at the first
- * client's write. A failure is remembered, not returned: reads may still be served. */
-static void probe_write(struct db *db)
-{
-    char sql[96];
-    sqlite3_snprintf((int)sizeof sql, sql, "BEGIN IMMEDIATE; PRAGMA user_version = %d; COMMIT",
-                     MIGRATION_COUNT);
-    int rc = sqlite3_exec(db->conn, sql, NULL, NULL, NULL);
-    if (rc != SQLITE_OK) {
-        atomic_fetch_add(&db->errors, 1);
-        db_note_failure(db, sqlite3_extended_errcode(db->conn), true);
-        sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
-    }
-}
-
-static const char *code_name(int primary)
-{
-    switch (primary) {
-    case SQLITE_FULL:
-        return "SQLITE_FULL";
-    case SQLITE_READONLY:
-        return "SQLITE_READONLY";
-    case SQLITE_IOERR:
-        return "SQLITE_IOERR";
-    case SQLITE_CANTOPEN:
-        return "SQLITE_CANTOPEN";
-    default:
-        return "SQLITE_ERROR";
-    }
-}
-
-void db_write_health(struct db *db, struct db_write_health *out)
-{
-    memset(out, 0, sizeof *out);
-    out->read_only = sqlite3_db_readonly(db->conn, "main") == 1;
-    uint64_t at = atomic_load(&db->write_failed_us);
-    if (at == 0)
-        return;
-    int code = atomic_load(&db->write_failed_code);
-    out->failing = true;
-    out->at_start = atomic_load(&db->write_failed_at_start);
-    out->code = code_name(code);
-    out->text = sqlite3_errstr(code);
-    uint64_t now = monotonic_us();
-    out->age_s = now > at ? (now - at) / 1000000u : 0;
-}
-
-int db_limit_size(struct db *db, uint64_t max_bytes)
-{
-    sqlite3_stmt *st = NULL;
-    int page = 4096;
-    if (sqlite3_prepare_v2(db->conn, "PRAGMA page_size", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        page = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    uint64_t pages = page > 0 ? max_bytes / (uint64_t)page : 0;
-    db->max_pages = pages > 0xffffffffu ? 0xffffffffu : (unsigned)pages;
-    if (max_bytes == 0 || db->max_pages == 0)
-        return DB_OK;
-    char pragma[64];
-    sqlite3_snprintf((int)sizeof pragma, pragma, "PRAGMA max_page_count = %u", db->max_pages);
-    return exec(db, pragma);
-}
-
 int db_open(const char *path, struct db **out)
 {
-    int rc = DB_OK;
     *out = NULL;
     struct db *db = calloc(1, sizeof *db);
     if (db == NULL)
         return DB_ERR_NOMEM;
-    atomic_init(&db->errors, 0);
-    atomic_init(&db->write_failed_us, 0);
-    atomic_init(&db->write_failed_code, 0);
-    atomic_init(&db->write_failed_at_start, false);
-    db->path = strdup(path);
-    atomic_init(&db->replay_ttl, DB_REPLAY_TTL_DEFAULT);
-    pthread_mutex_init(&db->lock, NULL);
-    if (db->path == NULL || pthread_key_create(&db->key, NULL) != 0) {
-        free(db->path);
-        free(db);
-        return DB_ERR_NOMEM;
-    }
-    db->key_made = true;
-
-    /* FULLMUTEX: the handle is shared by the HTTP worker threads. */
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
-    if (sqlite3_open_v2(path, &db->conn, flags, NULL) != SQLITE_OK) {
-        rc = DB_ERR_OPEN;
-        goto out;
-    }
-    sqlite3_extended_result_codes(db->conn, 1);
-    sqlite3_busy_timeout(db->conn, 5000);
-    /* WAL lets readers run beside the writer; synchronous=FULL makes an acknowledged
-     * commit survive a crash of the process and of the machine. */
-    if (exec(db, "PRAGMA journal_mode=WAL") != DB_OK ||
-        exec(db, "PRAGMA synchronous=FULL") != DB_OK ||
-        exec(db, "PRAGMA foreign_keys=ON") != DB_OK) {
-        rc = DB_ERR_OPEN;
-        goto out;
-    }
-    rc = migrate(db);
-    if (rc == DB_OK)
-        probe_write(db);
-out:
+    int rc = is_postgres_url(path) ? db_pg_open(path, &db->pg) : db_sqlite_open(path, &db->sqlite);
     if (rc != DB_OK) {
-        db_close(db);
+        free(db);
         return rc;
     }
     *out = db;
@@ -302,25 +69,110 @@ void db_close(struct db *db)
 {
     if (db == NULL)
         return;
-    db_close_thread_conns(db);
-    if (db->key_made)
-        pthread_key_delete(db->key);
-    pthread_mutex_destroy(&db->lock);
-    sqlite3_close(db->conn);
-    free(db->path);
+    if (db->pg != NULL)
+        db_pg_close(db->pg);
+    else
+        db_sqlite_close(db->sqlite);
     free(db);
 }
 
 int db_check_ready(struct db *db)
 {
-    int version = 0;
-    int rc = db_schema_version(db, &version);
-    if (rc != DB_OK)
-        return rc;
-    return version == MIGRATION_COUNT ? DB_OK : DB_ERR_NOT_READY;
+    return db->pg ? db_pg_check_ready(db->pg) : db_sqlite_check_ready(db->sqlite);
+}
+
+int db_schema_version(struct db *db, int *out)
+{
+    return db->pg ? db_pg_schema_version(db->pg, out) : db_sqlite_schema_version(db->sqlite, out);
+}
+
+/* PostgreSQL's size is the operator's to cap (quotas, tablespaces): nothing to do there. */
+int db_limit_size(struct db *db, uint64_t max_bytes)
+{
+    return db->pg ? DB_OK : db_sqlite_limit_size(db->sqlite, max_bytes);
+}
+
+void db_write_health(struct db *db, struct db_write_health *out)
+{
+    if (db->pg)
+        db_pg_write_health(db->pg, out);
+    else
+        db_sqlite_write_health(db->sqlite, out);
 }
 
 uint64_t db_error_count(const struct db *db)
 {
-    return (uint64_t)atomic_load(&db->errors);
+    return db->pg ? db_pg_error_count(db->pg) : db_sqlite_error_count(db->sqlite);
+}
+
+void db_set_replay_ttl(struct db *db, int64_t seconds)
+{
+    if (db->pg)
+        db_pg_set_replay_ttl(db->pg, seconds);
+    else
+        db_sqlite_set_replay_ttl(db->sqlite, seconds);
+}
+
+int db_replay_get(struct db *db, struct db_replay *r)
+{
+    return db->pg ? db_pg_replay_get(db->pg, r) : db_sqlite_replay_get(db->sqlite, r);
+}
+
+int db_encounter_create(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, const char *kind,
+                        const char *payload_json, struct db_replay *replay)
+{
+    if (db->pg)
+        return db_pg_encounter_create(db->pg, id, token_hash, rules_json, state_json, kind,
+                                      payload_json, replay);
+    return db_sqlite_encounter_create(db->sqlite, id, token_hash, rules_json, state_json, kind,
+                                      payload_json, replay);
+}
+
+int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
+{
+    return db->pg ? db_pg_encounter_get(db->pg, id, out)
+                  : db_sqlite_encounter_get(db->sqlite, id, out);
+}
+
+int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
+                        const char *payload_json, const char *state_json, struct db_replay *replay,
+                        int64_t *current)
+{
+    if (db->pg)
+        return db_pg_encounter_append(db->pg, id, expected, kind, payload_json, state_json, replay,
+                                      current);
+    return db_sqlite_encounter_append(db->sqlite, id, expected, kind, payload_json, state_json,
+                                      replay, current);
+}
+
+int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current)
+{
+    return db->pg ? db_pg_encounter_delete(db->pg, id, expected, current)
+                  : db_sqlite_encounter_delete(db->sqlite, id, expected, current);
+}
+
+int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
+                      db_encounter_fn fn, void *ud)
+{
+    return db->pg ? db_pg_encounter_list(db->pg, token_hash, after, limit, fn, ud)
+                  : db_sqlite_encounter_list(db->sqlite, token_hash, after, limit, fn, ud);
+}
+
+int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
+              void *ud)
+{
+    return db->pg ? db_pg_events(db->pg, id, after, upto, limit, fn, ud)
+                  : db_sqlite_events(db->sqlite, id, after, upto, limit, fn, ud);
+}
+
+int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
+                        const char *rules_json, const char *state_json, int count,
+                        const char *const *kinds, const char *const *payloads)
+{
+    if (db->pg)
+        return db_pg_encounter_import(db->pg, id, token_hash, rules_json, state_json, count, kinds,
+                                      payloads);
+    return db_sqlite_encounter_import(db->sqlite, id, token_hash, rules_json, state_json, count,
+                                      kinds, payloads);
 }

@@ -1,4 +1,8 @@
-/* db: SQLite storage for tactics. One handle per process, safe to share between threads. */
+/* db: storage for tactics, documents (an encounter's row) and events (its append-only log),
+ * behind one interface with two backends: SQLite (a file path; the embedded default) and
+ * PostgreSQL through libpq (a postgres:// or postgresql:// URL; for several instances on several
+ * machines). Both keep every promise below. One handle per process, safe to share between
+ * threads. */
 #ifndef TACTICS_DB_H
 #define TACTICS_DB_H
 
@@ -8,11 +12,11 @@
 /* Every db_ function returns DB_OK (0) or one of these negative codes. */
 enum db_status {
     DB_OK = 0,
-    DB_ERR_OPEN = -1,           /* the file could not be opened or created */
+    DB_ERR_OPEN = -1,           /* the file could not be opened or created, or no connection */
     DB_ERR_MIGRATE = -2,        /* a migration failed; nothing of it was kept */
     DB_ERR_SCHEMA_TOO_NEW = -3, /* the file was written by a newer tacticsd */
     DB_ERR_NOT_READY = -4,      /* open, but not at the latest schema version */
-    DB_ERR_IO = -5,             /* any other SQLite failure */
+    DB_ERR_IO = -5,             /* any other failure of the database */
     DB_ERR_NOMEM = -6,
     DB_ERR_NOT_FOUND = -7, /* no such encounter */
     DB_ERR_CONFLICT = -8,  /* the version was not the one expected (the current one is given) */
@@ -21,9 +25,16 @@ enum db_status {
 
 struct db;
 
+/* The schema version this build migrates to, the same on both backends. */
+#define DB_SCHEMA_VERSION 3
+
 /* Opens (creating if needed) the database at path, applies pending migrations inside one
  * transaction each, and returns the handle through *out. On error *out is NULL, nothing is
- * left open, and the file holds whatever migrations had fully committed before. */
+ * left open, and the file holds whatever migrations had fully committed before.
+ * A path starting postgres:// or postgresql:// is a libpq URL (its parameters, and libpq's
+ * environment variables PGHOST, PGUSER, PGPASSWORD... for what it leaves out); the database
+ * must exist, and its tables are created by the migrations (version in tactics_schema_version,
+ * taken under an advisory lock, so instances starting together migrate once). */
 int db_open(const char *path, struct db **out);
 
 /* Closes the handle; NULL is accepted. */
@@ -32,7 +43,8 @@ void db_close(struct db *db);
 /* DB_OK when the database answers a query and stands at db_latest_version(). */
 int db_check_ready(struct db *db);
 
-/* The schema version stored in the file (PRAGMA user_version). */
+/* The schema version stored in the database (SQLite: PRAGMA user_version; PostgreSQL: the
+ * tactics_schema_version table). */
 int db_schema_version(struct db *db, int *out);
 
 /* The schema version this build migrates to. */
@@ -48,23 +60,29 @@ struct db_write_health {
     bool failing;     /* a write failed for want of storage and none has committed since */
     bool at_start;    /* the failure was db_open's write probe */
     bool read_only;   /* SQLite opened the file read-only */
-    const char *code; /* the failure's SQLite code: "SQLITE_FULL", "SQLITE_READONLY", ... */
-    const char *text; /* SQLite's English for it */
+    const char *code; /* the failure's code: "SQLITE_FULL", "SQLITE_READONLY", ..., or on
+                       * PostgreSQL a SQLSTATE: "08006" (no connection), "53100" (disk full),
+                       * "57P01" (shutting down), "25006" (read-only) */
+    const char *text; /* the English for it (static) */
     uint64_t age_s;   /* seconds since the failure */
 };
 
 void db_write_health(struct db *db, struct db_write_health *out);
 
-/* How many SQLite calls have failed since db_open (exported as a metric). */
+/* How many database calls have failed since db_open (exported as a metric). */
 uint64_t db_error_count(const struct db *db);
 
 /* A short English text for a status code, for logs (never for HTTP bodies). */
 const char *db_strerror(int status);
 
-/* ---- encounters (encounters.c) ----
- * Every call uses the calling thread's own connection (opened on first use with the same
- * settings: WAL, synchronous=FULL, a 5 s busy timeout, foreign keys) and its prepared
- * statements, kept for the life of the handle. Writes run in BEGIN IMMEDIATE. */
+/* ---- encounters ----
+ * Every call uses the calling thread's own connection, opened on first use and kept for the
+ * life of the handle with its prepared statements. SQLite (sqlite_encounters.c): WAL,
+ * synchronous=FULL, a 5 s busy timeout, foreign keys; writes run in BEGIN IMMEDIATE.
+ * PostgreSQL (pg.c): READ COMMITTED, the encounter's row locked (FOR UPDATE) before its
+ * version is compared; serialization failures, deadlocks and a connection lost before COMMIT
+ * are retried; a broken connection is reset on its next use. An acknowledged write is durable
+ * on both (SQLite: the WAL synced; PostgreSQL: synchronous_commit=on, its default). */
 
 #define DB_HASH_LEN 32
 

@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
-# Installs what the build and tests need and is not yet there: Debian packages via apt.
-# Idempotent and quiet when everything is present, so `make run` / `make test` can call it
-# every time. Runs apt as root, or through sudo when not root.
+# Installs what is missing, from Debian 12's packages (and, for the tests only, openapi/'s npm
+# lock). Idempotent and quiet when everything is present, so `make run` / `make test` can call
+# it every time. Runs apt as root, or through sudo when not root.
+#   scripts/install-deps.sh build   # building and running tacticsd: the C toolchain and
+#                                   # libraries only (scripts/run, make build, the Dockerfile)
+#   scripts/install-deps.sh         # everything: also the tests', benches' and cluster's tools
 set -euo pipefail
+mode=${1:-all}
 
-packages=(
+build_packages=(
   build-essential make cmake pkg-config
-  libmicrohttpd-dev libjansson-dev libsqlite3-dev libcriterion-dev
+  libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev
   libcairo2-dev libfontconfig-dev libpng-dev fonts-dejavu-core
-  clang-format clang libclang-rt-14-dev
 )
+# Criterion and the formatter; clang for the fuzz smoke; a PostgreSQL 15 server for the suites
+# that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract
+# tooling (openapi/package.json: Redocly CLI, ajv; Debian 12's nodejs 18.20 qualifies).
+test_packages=(
+  libcriterion-dev clang-format clang libclang-rt-14-dev
+  postgresql-15 haproxy curl
+  nodejs npm
+)
+
+packages=("${build_packages[@]}")
+if [ "$mode" != build ]; then packages+=("${test_packages[@]}"); fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -17,6 +31,14 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# Any Node >= 18.17 already on the PATH will do for the tests.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  kept=()
+  for p in "${missing[@]}"; do
+    if [ "$p" != nodejs ] && [ "$p" != npm ]; then kept+=("$p"); fi
+  done
+  missing=("${kept[@]}")
+fi
 
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}" >&2
@@ -27,16 +49,7 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Node.js runs the contract tooling (openapi/package.json: Redocly CLI, ajv). Any Node >= 18.17
-# will do; Debian 12's own nodejs (18.20) qualifies, so it is installed only when none is there.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "install-deps: installing nodejs npm" >&2
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends nodejs npm
-fi
+if [ "$mode" = build ]; then exit 0; fi
 
 # The exact versions in openapi/package-lock.json; reinstalled only when the lock changes.
 root=$(cd "$(dirname "$0")/.." && pwd)

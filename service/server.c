@@ -775,15 +775,17 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
      * Its idle timer is set 2 s past --timeout, a backstop: the watchdog, which looks every
      * 250 ms, cuts first, and so can drop an unsent answer with a reset (watchdog_run). */
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, addr,
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+        /* First, so that libmicrohttpd's own messages about the options after it come here too
+         * (it warns at start-up when the logger is not the first option). */
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)cfg->per_ip_connections, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)cfg->timeout_s + 2, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)cfg->connection_memory, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
-        s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
-        MHD_OPTION_END);
+        s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_END);
     if (s->daemon == NULL) {
         pthread_mutex_destroy(&s->watch_lock);
         free(s);

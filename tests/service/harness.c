@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <libpq-fe.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +40,22 @@ char *server_log(const struct server *s)
     return slurp(s->log_path);
 }
 
+bool server_on_postgres(void)
+{
+    return getenv("TACTICS_TEST_PG") != NULL;
+}
+
+/* Runs one statement on the PostgreSQL server's maintenance database (PGHOST, PGUSER). */
+static void pg_admin(const char *sql)
+{
+    PGconn *c = PQconnectdb("postgresql:///postgres");
+    cr_assert_eq(PQstatus(c), CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *res = PQexec(c, sql);
+    cr_assert_eq(PQresultStatus(res), PGRES_COMMAND_OK, "%s: %s", sql, PQresultErrorMessage(res));
+    PQclear(res);
+    PQfinish(c);
+}
+
 void server_start(struct server *s, const char *const *extra_args)
 {
     memset(s, 0, sizeof *s);
@@ -46,6 +63,17 @@ void server_start(struct server *s, const char *const *extra_args)
     cr_assert_not_null(mkdtemp(s->dir));
     snprintf(s->log_path, sizeof s->log_path, "%s/stderr.log", s->dir);
     snprintf(s->db_path, sizeof s->db_path, "%s/t.db", s->dir);
+    if (server_on_postgres()) {
+        /* A fresh database of its own, named after the folder (unique on this machine). */
+        snprintf(s->pg_name, sizeof s->pg_name, "svc_%d_%s", (int)getpid(),
+                 strrchr(s->dir, '-') + 1);
+        for (char *p = s->pg_name; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        char sql[96];
+        snprintf(sql, sizeof sql, "CREATE DATABASE %s", s->pg_name);
+        pg_admin(sql);
+        snprintf(s->db_path, sizeof s->db_path, "postgresql:///%s", s->pg_name);
+    }
 
     const char *argv[32] = {TACTICSD_PATH, "--port", "0", "--db", s->db_path, "--threads", "2"};
     int argc = 7;
@@ -105,6 +133,11 @@ void server_stop(struct server *s)
         cr_assert_fail("tacticsd did not exit 0 on SIGTERM (status %d)", status);
     }
     cr_assert_eq(system(cmd), 0);
+    if (s->pg_name[0] != '\0') {
+        char sql[96];
+        snprintf(sql, sizeof sql, "DROP DATABASE %s WITH (FORCE)", s->pg_name);
+        pg_admin(sql);
+    }
 }
 
 /* A socket connected to 127.0.0.1:port, or -1. Never asserts: a writer forked by a test

@@ -15,8 +15,13 @@ struct server {
     unsigned port;
     char dir[64];
     char log_path[128];
-    char db_path[128];
+    char db_path[128]; /* a SQLite file, or on PostgreSQL the URL of the server's own database */
+    char pg_name[48];  /* on PostgreSQL: that database, dropped by server_stop */
 };
+
+/* Whether the suite runs on PostgreSQL (TACTICS_TEST_PG set, the server reached through PGHOST
+ * and PGUSER): then every server_start gets a fresh database there instead of a file. */
+bool server_on_postgres(void);
 
 /* Starts tacticsd with extra arguments (NULL-terminated list, may be NULL). Asserts. */
 void server_start(struct server *s, const char *const *extra_args);

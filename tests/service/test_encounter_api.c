@@ -540,6 +540,8 @@ Test(encounter_api, a_hex_grid_is_refused_at_creation)
  * disk: the tests run as root, which chmod cannot stop, and no small filesystem is at hand. */
 Test(encounter_api, readyz_is_503_while_writes_fail_for_want_of_storage_then_recovers)
 {
+    if (server_on_postgres())
+        return; /* not on this backend (no cr_skip_test: it leaks in Criterion 2.4.1's runner) */
     struct server own;
     static const char *const args[] = {"--max-db-size", "65536", NULL};
     server_start(&own, args);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_internal.h"
+#include "sqlite_internal.h"
 
 static const char *const sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -46,7 +46,7 @@ static void conn_close(struct db_conn *c)
     free(c);
 }
 
-void db_close_thread_conns(struct db *db)
+void db_sqlite_close_thread_conns(struct db_sqlite *db)
 {
     pthread_mutex_lock(&db->lock);
     struct db_conn *c = db->conns;
@@ -60,7 +60,7 @@ void db_close_thread_conns(struct db *db)
 }
 
 /* This thread's connection, opened on first use. */
-static struct db_conn *conn_of(struct db *db)
+static struct db_conn *conn_of(struct db_sqlite *db)
 {
     struct db_conn *c = pthread_getspecific(db->key);
     if (c != NULL)
@@ -97,7 +97,7 @@ static struct db_conn *conn_of(struct db *db)
     return c;
 fail:
     atomic_fetch_add(&db->errors, 1);
-    db_note_failure(db, sqlite3_errcode(c->conn), false);
+    db_sqlite_note_failure(db, sqlite3_errcode(c->conn), false);
     conn_close(c);
     return NULL;
 }
@@ -111,15 +111,15 @@ static sqlite3_stmt *stmt(struct db_conn *c, enum db_stmt i)
 
 /* Counts a failed SQLite call and, when it says the storage refuses writes, remembers it for
  * db_write_health. */
-static int fail(struct db *db, int sqlite_rc)
+static int fail(struct db_sqlite *db, int sqlite_rc)
 {
     atomic_fetch_add(&db->errors, 1);
-    db_note_failure(db, sqlite_rc, false);
+    db_sqlite_note_failure(db, sqlite_rc, false);
     return DB_ERR_IO;
 }
 
 /* Runs a statement that returns no rows. */
-static int run(struct db *db, sqlite3_stmt *st)
+static int run(struct db_sqlite *db, sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
@@ -128,7 +128,7 @@ static int run(struct db *db, sqlite3_stmt *st)
 
 /* Steps a query of at most one row: DB_OK with the row to read (the caller resets st), or
  * DB_ERR_NOT_FOUND / an error with st already reset. */
-static int step_row(struct db *db, sqlite3_stmt *st)
+static int step_row(struct db_sqlite *db, sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
@@ -137,20 +137,20 @@ static int step_row(struct db *db, sqlite3_stmt *st)
     return rc == SQLITE_DONE ? DB_ERR_NOT_FOUND : fail(db, rc);
 }
 
-static int begin(struct db *db, struct db_conn *c)
+static int begin(struct db_sqlite *db, struct db_conn *c)
 {
     return run(db, stmt(c, ST_BEGIN));
 }
 
-static int commit(struct db *db, struct db_conn *c)
+static int commit(struct db_sqlite *db, struct db_conn *c)
 {
     int rc = run(db, stmt(c, ST_COMMIT));
     if (rc == DB_OK)
-        db_note_write_ok(db);
+        db_sqlite_note_write_ok(db);
     return rc;
 }
 
-static int rollback(struct db *db, struct db_conn *c, int rc)
+static int rollback(struct db_sqlite *db, struct db_conn *c, int rc)
 {
     sqlite3_step(stmt(c, ST_ROLLBACK));
     sqlite3_reset(c->st[ST_ROLLBACK]);
@@ -158,7 +158,7 @@ static int rollback(struct db *db, struct db_conn *c, int rc)
     return rc;
 }
 
-static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
+static int replay_lookup(struct db_sqlite *db, struct db_conn *c, struct db_replay *r)
 {
     sqlite3_stmt *st = stmt(c, ST_IDEM_GET);
     sqlite3_bind_blob(st, 1, r->scope, DB_HASH_LEN, SQLITE_STATIC);
@@ -178,13 +178,14 @@ static int replay_lookup(struct db *db, struct db_conn *c, struct db_replay *r)
     return DB_OK;
 }
 
-int db_replay_get(struct db *db, struct db_replay *r)
+int db_sqlite_replay_get(struct db_sqlite *db, struct db_replay *r)
 {
     struct db_conn *c = conn_of(db);
     return c == NULL ? DB_ERR_IO : replay_lookup(db, c, r);
 }
 
-static int replay_store(struct db *db, struct db_conn *c, const struct db_replay *r, const char *id)
+static int replay_store(struct db_sqlite *db, struct db_conn *c, const struct db_replay *r,
+                        const char *id)
 {
     sqlite3_stmt *st = stmt(c, ST_IDEM_EXPIRE);
     sqlite3_bind_int64(st, 1, atomic_load(&db->replay_ttl));
@@ -201,13 +202,13 @@ static int replay_store(struct db *db, struct db_conn *c, const struct db_replay
     return run(db, st);
 }
 
-void db_set_replay_ttl(struct db *db, int64_t seconds)
+void db_sqlite_set_replay_ttl(struct db_sqlite *db, int64_t seconds)
 {
     atomic_store(&db->replay_ttl, seconds);
 }
 
 /* Inside a transaction: DB_ERR_REPLAY (r filled) when the key is taken. */
-static int replay_check(struct db *db, struct db_conn *c, struct db_replay *r)
+static int replay_check(struct db_sqlite *db, struct db_conn *c, struct db_replay *r)
 {
     if (r == NULL)
         return DB_OK;
@@ -221,7 +222,7 @@ static int replay_check(struct db *db, struct db_conn *c, struct db_replay *r)
     return DB_ERR_REPLAY;
 }
 
-static int insert_event(struct db *db, struct db_conn *c, const char *id, int64_t seq,
+static int insert_event(struct db_sqlite *db, struct db_conn *c, const char *id, int64_t seq,
                         const char *kind, const char *payload)
 {
     sqlite3_stmt *st = stmt(c, ST_EV_INSERT);
@@ -232,7 +233,7 @@ static int insert_event(struct db *db, struct db_conn *c, const char *id, int64_
     return run(db, st);
 }
 
-static int insert_encounter(struct db *db, struct db_conn *c, const char *id,
+static int insert_encounter(struct db_sqlite *db, struct db_conn *c, const char *id,
                             const unsigned char *token_hash, const char *rules_json,
                             const char *state_json, int64_t version)
 {
@@ -245,9 +246,10 @@ static int insert_encounter(struct db *db, struct db_conn *c, const char *id,
     return run(db, st);
 }
 
-int db_encounter_create(struct db *db, const char *id, const unsigned char *token_hash,
-                        const char *rules_json, const char *state_json, const char *kind,
-                        const char *payload_json, struct db_replay *replay)
+int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
+                               const unsigned char *token_hash, const char *rules_json,
+                               const char *state_json, const char *kind, const char *payload_json,
+                               struct db_replay *replay)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -265,7 +267,7 @@ int db_encounter_create(struct db *db, const char *id, const unsigned char *toke
     return rc == DB_OK ? DB_OK : rollback(db, c, rc);
 }
 
-int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
+int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_encounter *out)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -290,7 +292,7 @@ int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
 }
 
 /* Inside a transaction: the encounter's version, DB_ERR_NOT_FOUND, or DB_ERR_CONFLICT. */
-static int check_version(struct db *db, struct db_conn *c, const char *id, int64_t expected,
+static int check_version(struct db_sqlite *db, struct db_conn *c, const char *id, int64_t expected,
                          int64_t *current)
 {
     sqlite3_stmt *st = stmt(c, ST_ENC_VERSION);
@@ -303,9 +305,9 @@ static int check_version(struct db *db, struct db_conn *c, const char *id, int64
     return *current == expected ? DB_OK : DB_ERR_CONFLICT;
 }
 
-int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
-                        const char *payload_json, const char *state_json, struct db_replay *replay,
-                        int64_t *current)
+int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t expected,
+                               const char *kind, const char *payload_json, const char *state_json,
+                               struct db_replay *replay, int64_t *current)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -331,7 +333,8 @@ int db_encounter_append(struct db *db, const char *id, int64_t expected, const c
     return DB_OK;
 }
 
-int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current)
+int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
+                               int64_t *current)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -352,8 +355,8 @@ int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t
     return rc == DB_OK ? DB_OK : rollback(db, c, rc);
 }
 
-int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
-                      db_encounter_fn fn, void *ud)
+int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_hash,
+                             const char *after, int limit, db_encounter_fn fn, void *ud)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -373,8 +376,8 @@ int db_encounter_list(struct db *db, const unsigned char *token_hash, const char
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
 }
 
-int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
-              void *ud)
+int db_sqlite_events(struct db_sqlite *db, const char *id, int64_t after, int64_t upto, int limit,
+                     db_event_fn fn, void *ud)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)
@@ -397,9 +400,10 @@ int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int li
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
 }
 
-int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
-                        const char *rules_json, const char *state_json, int count,
-                        const char *const *kinds, const char *const *payloads)
+int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
+                               const unsigned char *token_hash, const char *rules_json,
+                               const char *state_json, int count, const char *const *kinds,
+                               const char *const *payloads)
 {
     struct db_conn *c = conn_of(db);
     if (c == NULL)

@@ -290,3 +290,32 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     }
     return SVC_CONFIG_RUN;
 }
+
+void svc_config_db_for_log(const char *db, char *out, size_t cap)
+{
+    size_t n = 0;
+    bool url = strncmp(db, "postgres://", 11) == 0 || strncmp(db, "postgresql://", 13) == 0;
+    const char *p = db;
+    /* The user part ends at '@' before the host; a ':' in it starts the password. */
+    const char *at = url ? strchr(p, '@') : NULL;
+    const char *scheme_end = url ? strstr(p, "://") + 3 : NULL;
+    const char *colon = at ? memchr(scheme_end, ':', (size_t)(at - scheme_end)) : NULL;
+    while (*p != '\0' && n + 1 < cap) {
+        if (colon != NULL && p == colon + 1) {
+            for (const char *m = "***"; *m && n + 1 < cap; m++)
+                out[n++] = *m;
+            p = at;
+            continue;
+        }
+        if (url && strncmp(p, "password=", 9) == 0 && (p[-1] == '?' || p[-1] == '&')) {
+            for (const char *m = "password=***"; *m && n + 1 < cap; m++)
+                out[n++] = *m;
+            p += 9;
+            while (*p != '\0' && *p != '&')
+                p++;
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
+}

@@ -52,4 +52,8 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
 /* The --help text. */
 const char *svc_config_usage(void);
 
+/* --db as it may be logged: a postgres:// or postgresql:// URL with its password (in the user
+ * part, or a password= parameter) replaced by ***; anything else as it is. Truncated to cap. */
+void svc_config_db_for_log(const char *db, char *out, size_t cap);
+
 #endif

@@ -51,16 +51,18 @@ int main(int argc, char **argv)
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
     struct svc_state_cache *states = NULL;
+    char db_shown[sizeof cfg.db_path];
+    svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
     int rc = db_open(cfg.db_path, &db);
     if (rc != DB_OK) {
         svc_log("error", "db_open_failed",
-                json_pack("{s:s, s:s}", "db", cfg.db_path, "reason", db_strerror(rc)));
+                json_pack("{s:s, s:s}", "db", db_shown, "reason", db_strerror(rc)));
         goto out;
     }
     db_set_replay_ttl(db, cfg.idempotency_ttl_s);
     if (cfg.max_db_size > 0 && db_limit_size(db, cfg.max_db_size) != DB_OK) {
         svc_log("error", "db_open_failed",
-                json_pack("{s:s, s:s}", "db", cfg.db_path, "reason", "cannot set --max-db-size"));
+                json_pack("{s:s, s:s}", "db", db_shown, "reason", "cannot set --max-db-size"));
         goto out;
     }
     int route_count = 0;
@@ -83,7 +85,7 @@ int main(int argc, char **argv)
     }
     svc_log("info", "listening",
             json_pack("{s:s, s:i, s:s, s:s}", "address", cfg.bind, "port",
-                      (int)svc_server_port(server), "db", cfg.db_path, "version", TACTICS_VERSION));
+                      (int)svc_server_port(server), "db", db_shown, "version", TACTICS_VERSION));
 
     int sig = 0;
     sigwait(&stop, &sig);

@@ -101,3 +101,23 @@ Test(config, budget_scale_raises_the_work_budgets)
     char *zero[] = {"tacticsd", "--budget-scale", "0", NULL};
     cr_assert_eq(svc_config_parse(3, zero, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
 }
+
+/* A password in a PostgreSQL URL never reaches the log: in the user part or as a parameter. */
+Test(config, the_database_url_is_logged_without_its_password)
+{
+    static const char *const cases[][2] = {
+        {"postgres://tactics:s3cret@db.example:5432/tactics",
+         "postgres://tactics:***@db.example:5432/tactics"},
+        {"postgresql://u:p%40ss@h/d?sslmode=require", "postgresql://u:***@h/d?sslmode=require"},
+        {"postgres:///tactics?host=/run/pg&password=hunter2&user=t",
+         "postgres:///tactics?host=/run/pg&password=***&user=t"},
+        {"postgres://tactics@h/d", "postgres://tactics@h/d"},
+        {"./tactics.db", "./tactics.db"},
+        {"/tmp/user:pass@x.db", "/tmp/user:pass@x.db"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[256];
+        svc_config_db_for_log(cases[i][0], out, sizeof out);
+        cr_assert_str_eq(out, cases[i][1], "%s", cases[i][0]);
+    }
+}

@@ -564,10 +564,13 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     if (svc_errors_any(x->e) || type < 0 || actor == NULL)
         return NULL;
     bool aoo = type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
-    /* Forced movement and falls happen to a creature whenever they happen. */
-    if (!check_turn(x, actor_id, aoo || type == 4 || type == 5))
+    /* Forced movement and falls happen to a creature whenever they happen; under engine 2 a
+     * condition is the game master's (the token holder's) to apply at any time, as hit points
+     * are (the hp event). */
+    bool anytime = type == 4 || type == 5 || (x->engine >= 2 && type == 6);
+    if (!check_turn(x, actor_id, aoo || anytime))
         return NULL;
-    if (type != 4 && type != 5 && enc_is_down(actor)) {
+    if (!anytime && enc_is_down(actor)) {
         enum rules_hp_state hs = hp_state_of(x, actor);
         if (!rules_hp_acts(hs))
             svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",

@@ -544,3 +544,27 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
 }
+
+/* The game master (who holds the token) applies a condition out of turn, and to a combatant
+ * that cannot act: under engine 2 a condition is not the actor's action. */
+Test(referee, a_condition_is_applied_out_of_turn)
+{
+    struct enc e;
+    skirmish(&e, ""); /* the goblin's turn */
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
+                       "\"condition\":\"prone\",\"rounds\":1}",
+                       200);
+    json_t *conds = json_object_get(enc_combatant(doc, "fighter"), "conditions");
+    bool prone = false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(conds, i, c)
+    {
+        prone |= strcmp(json_string_value(c), "prone") == 0;
+    }
+    cr_assert(prone);
+    json_decref(doc);
+    /* The goblin's turn is untouched. */
+    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
+}

@@ -320,7 +320,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     json_t *c;
     json_array_foreach(combatants(s), i, c)
     {
-        if (c != actor && strcmp(str(c, "id"), str(target, "id")) != 0 &&
+        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
+            strcmp(str(c, "id"), str(target, "id")) != 0 &&
             strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c)) {
             json_t *p = enc_placement(c);
             json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));

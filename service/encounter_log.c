@@ -50,6 +50,14 @@ static bool ruling_holds(json_t *stored, json_t *fresh)
     return json_equal(stored, fresh);
 }
 
+/* A stored ruling against a fresh one of the same engine: the same, member for member, when the
+ * event was ruled by this build's engine; for an older engine's event, every member it has (an
+ * answer may have gained members since). */
+static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
+{
+    return engine >= ENGINE_VERSION ? json_equal(stored, fresh) : ruling_holds(stored, fresh);
+}
+
 struct verify_acc {
     const struct svc_request *req;
     struct enc_cache cache;
@@ -77,7 +85,8 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
         const char *why = NULL;
         if (again == NULL)
             why = "the event no longer resolves against the state before it";
-        else if (!ruling_holds(json_object_get(p, "result"), json_object_get(again, "result")))
+        else if (!ruling_matches(json_object_get(p, "result"), json_object_get(again, "result"),
+                                 engine_of(p)))
             why = "the ruling differs";
         else if (!json_equal(json_object_get(again, "effects"), json_object_get(p, "effects")))
             why = "the effects differ";
@@ -225,7 +234,8 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
     /* An encounter created before an option existed echoes the rules without it: the same
      * rules, as long as every option it lists has the value create gives it now. */
     json_t *given_rules = json_object_get(given, "rules");
-    if (given_rules != NULL && ruling_holds(given_rules, json_object_get(state, "rules")))
+    if (json_object_get(payload, "engine") == NULL && given_rules != NULL &&
+        ruling_holds(given_rules, json_object_get(state, "rules")))
         json_object_set(state, "rules", given_rules);
     json_t *result = json_object_get(payload, "result");
     const char *old_id = json_string_value(json_object_get(result, "created"));
@@ -295,6 +305,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     payloads = calloc(n + 1, sizeof *payloads);
     if (kinds == NULL || payloads == NULL)
         svc_errors_add(&e, "/events", "could not be allocated");
+    int last_engine = 1;
     for (size_t i = 0; i < n && !svc_errors_any(&e); i++) {
         char p[48];
         snprintf(p, sizeof p, "/events/%zu", i);
@@ -304,6 +315,15 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             break;
         const char *kind = str(ev, "kind");
         json_t *stored = NULL, *effects = NULL;
+        /* The live service stamps every event with its engine, which never goes back: an
+         * unstamped (engine 1) or older event after a newer one was not made by it. */
+        int engine = engine_of(payload);
+        if (engine < last_engine) {
+            svc_errors_add(&e, p, "is ruled under engine %d after an event of engine %d", engine,
+                           last_engine);
+            break;
+        }
+        last_engine = engine;
         if (i == 0) {
             stored = import_created(req, payload, p, &e);
             effects = json_object_get(stored, "effects");
@@ -317,13 +337,14 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             enc_errors_under(&re, ip, &e);
             svc_errors_free(&re);
             if (again != NULL && !svc_errors_any(&e)) {
-                const char *differs = !ruling_holds(json_object_get(payload, "result"),
-                                                    json_object_get(again, "result"))
-                                          ? "result"
-                                      : !json_equal(json_object_get(again, "effects"),
-                                                    json_object_get(payload, "effects"))
-                                          ? "effects"
-                                          : NULL;
+                const char *differs =
+                    !ruling_matches(json_object_get(payload, "result"),
+                                    json_object_get(again, "result"), engine_of(payload))
+                        ? "result"
+                    : !json_equal(json_object_get(again, "effects"),
+                                  json_object_get(payload, "effects"))
+                        ? "effects"
+                        : NULL;
                 if (differs != NULL)
                     svc_errors_add(&e, p,
                                    "its %s differs from the ruling this server makes "

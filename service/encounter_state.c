@@ -31,10 +31,24 @@ json_t *enc_conditions_with(json_t *c, const char *cond, bool add)
     return out;
 }
 
-/* The ruling seed of event seq: a splitmix64 step of the encounter's seed and the number,
- * kept within the dice API's seed range. */
+/* The ruling seed of event seq, within the dice API's seed range. Rulings echo the seed they
+ * rolled with, and every reader sees rulings, so an event's seed must not give the encounter's
+ * away: it is the first 8 bytes of SHA-256("<seed_salt>:<seed>:<seq>"), which nobody can
+ * invert to the seed without the salt. (An encounter from before seed commitments has no
+ * salt and no secret: its events keep the splitmix64 step they were rolled with.) */
 long long enc_event_seed(json_t *state, long long seq)
 {
+    const char *salt = json_string_value(json_object_get(state, "seed_salt"));
+    if (salt != NULL) {
+        char text[160];
+        int n = snprintf(text, sizeof text, "%s:%lld:%lld", salt, num(state, "seed"), seq);
+        unsigned char h[AUTH_HASH_LEN];
+        auth_sha256(text, (size_t)n, h);
+        uint64_t v = 0;
+        for (int i = 0; i < 8; i++)
+            v = v << 8 | h[i];
+        return (long long)(v % (uint64_t)(SEED_MAX + 1));
+    }
     uint64_t z = (uint64_t)num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -295,10 +309,14 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                 svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
                 break;
             }
-        if (*id == '\0' || find(state, id, NULL) != NULL) {
+        /* "encounter" names the encounter itself in a set effect (enc_fold). */
+        if (*id == '\0' || find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
             char ip[CODEC_PTR_MAX];
             codec_pointer(ip, ptr, "id");
-            svc_errors_add(e, ip, *id ? "is already in the encounter" : "must not be empty");
+            svc_errors_add(e, ip,
+                           !*id                           ? "must not be empty"
+                           : strcmp(id, "encounter") == 0 ? "is reserved: it names the encounter"
+                                                          : "is already in the encounter");
         }
     }
     if (id != NULL)

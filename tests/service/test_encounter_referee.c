@@ -301,46 +301,19 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
     json_decref(doc);
 }
 
-/* Removes an option from a rules echo, wherever one is in doc. */
-static void drop_option(json_t *doc, const char *name)
-{
-    if (json_is_object(doc)) {
-        json_t *options = json_object_get(json_object_get(doc, "rules"), "options");
-        if (json_is_object(options))
-            json_object_del(options, name);
-        const char *k;
-        json_t *v;
-        json_object_foreach(doc, k, v)
-        {
-            drop_option(v, name);
-        }
-    } else if (json_is_array(doc)) {
-        size_t i;
-        json_t *v;
-        json_array_foreach(doc, i, v)
-        {
-            drop_option(v, name);
-        }
-    }
-}
-
 /* An encounter's rules are fixed for its life: one created before critical_hits and hp_states
- * existed echoes its rules without them, and keeps ruling without them. Under d20-3.5 today a
- * natural 20 threatens and needs a confirmation die, so [20, 5] is too few results; in such
- * an encounter it is an ordinary hit and 5 is the damage. */
+ * existed (the previous build's fixture, whose rules echo has neither) keeps ruling without
+ * them. Under d20-3.5 today a natural 20 threatens and needs a confirmation die, so [20, 3]
+ * would be too few results; in this encounter it is an ordinary hit and 3 is the damage, and
+ * hit points below 0 have no state. A new event on it is ruled by engine 2 all the same. */
 Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
 {
-    struct enc e;
-    skirmish(&e, "");
-    json_t *doc =
-        call(&e, "POST", "/actions",
-             "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":"
-             "[20,5]}",
-             422);
-    json_decref(doc);
-    doc = call(&e, "GET", "/export", NULL, 200);
-    drop_option(doc, "critical_hits");
-    drop_option(doc, "hp_states");
+    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
+    cr_assert_not_null(f);
+    json_error_t err;
+    json_t *doc = json_loadf(f, 0, &err);
+    fclose(f);
+    cr_assert_not_null(doc, "%s", err.text);
     char *text = json_dumps(doc, JSON_COMPACT);
     json_decref(doc);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
@@ -349,16 +322,81 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
     snprintf(old.id, sizeof old.id, "%s", json_string_value(json_object_get(ans, "id")));
     snprintf(old.token, sizeof old.token, "%s", json_string_value(json_object_get(ans, "token")));
     json_decref(ans);
-    doc =
-        call(&old, "POST", "/actions",
-             "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20,5]}",
-             200);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 15);
-    cr_assert_null(json_object_get(enc_combatant(doc, "fighter"), "hp_state"));
+    /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
+    doc = call(&old, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[20,3]}",
+               200);
+    cr_assert_eq(num(enc_combatant(doc, "goblin"), "hp"), -3);
+    cr_assert_null(json_object_get(enc_combatant(doc, "goblin"), "hp_state"));
     json_decref(doc);
     json_t *v = call(&old, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
+    /* A fresh d20-3.5 encounter rules the same natural 20 as a threat to confirm. */
+    struct enc e;
+    skirmish(&e, "");
+    json_decref(call(&e, "POST", "/actions",
+                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
+                     "\"results\":[20,5]}",
+                     422));
+}
+
+/* An import cannot lower an event's engine, nor drop options from a stamped encounter's rules,
+ * nor store a ruling that is not the one this engine makes. */
+Test(referee, an_import_keeps_engines_rules_and_rulings_as_the_live_service_made_them)
+{
+    struct enc e;
+    skirmish(&e, "");
+    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    json_t *events = json_object_get(doc, "events");
+    /* Engine 1 after engine 2. */
+    json_t *copy = json_deep_copy(doc);
+    json_object_del(json_object_get(json_array_get(json_object_get(copy, "events"), 4), "payload"),
+                    "engine");
+    json_object_del(copy, "state");
+    char *text = json_dumps(copy, JSON_COMPACT);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(ans, "detail")), "engine 1"));
+    json_decref(ans);
+    free(text);
+    json_decref(copy);
+    /* An option dropped from a stamped encounter's rules. */
+    copy = json_deep_copy(doc);
+    json_t *created =
+        json_object_get(json_array_get(json_object_get(copy, "events"), 0), "payload");
+    json_object_del(
+        json_object_get(
+            json_object_get(
+                json_object_get(json_array_get(json_object_get(created, "effects"), 0), "state"),
+                "rules"),
+            "options"),
+        "critical_hits");
+    json_object_del(copy, "state");
+    text = json_dumps(copy, JSON_COMPACT);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
+    free(text);
+    json_decref(copy);
+    /* A ruling emptied: under the current engine a stored ruling is the fresh one exactly. */
+    json_object_set_new(json_object_get(json_array_get(events, 4), "payload"), "result",
+                        json_object());
+    json_object_del(doc, "state");
+    text = json_dumps(doc, JSON_COMPACT);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
+    free(text);
+    json_decref(doc);
+}
+
+/* A combatant cannot take the id that names the encounter itself in the log's effects. */
+Test(referee, the_id_encounter_is_reserved)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":6,\"height\":6}}");
+    json_t *doc = call(&e, "POST", "/combatants",
+                       "{\"id\":\"encounter\",\"side\":\"a\",\"x\":1,\"y\":1,\"speeds\":{"
+                       "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                       422);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "reserved"));
+    json_decref(doc);
 }
 
 struct step {

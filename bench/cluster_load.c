@@ -34,6 +34,24 @@ struct client {
     long long ok, conflicts, failures;
 };
 
+/* A read for the checks (GET, or verify, which writes nothing), retried on a fresh connection (up
+ * to 10 times, 200 ms apart): after an instance is killed, the balancer may close a kept-alive
+ * connection or route one request to the dead instance before its health check marks it down. A
+ * read is safe to repeat. */
+static int read_only(struct conn *c, const char *method, const char *path, const char *headers,
+                     long long *version, const char **body)
+{
+    int status = request(c, method, path, headers, NULL, version, body);
+    for (int tries = 0; status != 200 && tries < 10; tries++) {
+        usleep(200000);
+        close(c->fd);
+        if (conn_open(c, port) != 0)
+            continue;
+        status = request(c, method, path, headers, NULL, version, body);
+    }
+    return status;
+}
+
 /* The encounter's current version, through GET (its ETag); -1 when no answer. */
 static long long current_version(struct conn *c, const struct enc *e)
 {
@@ -41,7 +59,7 @@ static long long current_version(struct conn *c, const struct enc *e)
     snprintf(path, sizeof path, "/v1/encounters/%s", e->id);
     snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", e->token);
     long long v = -1;
-    return request(c, "GET", path, headers, NULL, &v, NULL) == 200 ? v : -1;
+    return read_only(c, "GET", path, headers, &v, NULL) == 200 ? v : -1;
 }
 
 static void *client_run(void *arg)
@@ -100,7 +118,7 @@ static bool check(struct conn *c, int i, long long *events)
     for (;;) {
         const char *body = NULL;
         snprintf(path, sizeof path, "/v1/encounters/%s/events?after=%lld&limit=500", e->id, seen);
-        if (request(c, "GET", path, headers, NULL, NULL, &body) != 200) {
+        if (read_only(c, "GET", path, headers, NULL, &body) != 200) {
             fprintf(stderr, "encounter %d: events after %lld: no answer\n", i, seen);
             return false;
         }
@@ -138,7 +156,7 @@ static bool check(struct conn *c, int i, long long *events)
     }
     snprintf(path, sizeof path, "/v1/encounters/%s/verify", e->id);
     const char *body = NULL;
-    if (request(c, "POST", path, headers, NULL, NULL, &body) != 200 ||
+    if (read_only(c, "POST", path, headers, NULL, &body) != 200 ||
         strstr(body, "\"ok\":true") == NULL) {
         fprintf(stderr, "encounter %d: verify: %.300s\n", i, body ? body : "");
         return false;

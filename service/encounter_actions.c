@@ -59,7 +59,7 @@ static json_t *mover_of(json_t *c, json_t *turn)
 /* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
  * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
  * or not it could make attacks of opportunity (flat-footed). */
-static bool reaches(json_t *state, json_t *actor, json_t *target)
+bool enc_reaches(json_t *state, json_t *actor, json_t *target)
 {
     struct rules_options o;
     enc_state_rules(state, &o);
@@ -144,6 +144,15 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     return out;
 }
 
+/* The attacks a full attack makes: one, and one more for each of base attack bonus +6, +11 and
+ * +16 (d20 3.5 SRD, Full Attack). */
+int enc_iterative_attacks(json_t *actor)
+{
+    long long bab =
+        json_object_get(actor, "base_attack_bonus") ? num(actor, "base_attack_bonus") : 0;
+    return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+}
+
 /* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
  * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
  * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
@@ -152,9 +161,7 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
  * per attack). The attacks stop early when the target drops. */
 static json_t *action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    long long bab =
-        json_object_get(actor, "base_attack_bonus") ? num(actor, "base_attack_bonus") : 0;
-    int count = bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+    int count = enc_iterative_attacks(actor);
     json_t *results = json_object_get(in, "results");
     if (results != NULL && (!json_is_array(results) || json_array_size(results) > (size_t)count)) {
         svc_errors_add(x->e, "/results",
@@ -229,67 +236,26 @@ static json_t *action_full_attack(struct resolve_ctx *x, json_t *in, json_t *act
     return outcome(result, effects);
 }
 
-/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
- * stood in the square it was leaving, and the reaction it answers). */
-static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                                json_t *reaction, size_t reaction_at)
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name)
 {
-    json_t *s = x->state;
-    json_t *attacks = json_object_get(actor, "attacks");
-    json_t *atk = NULL;
-    const char *name = str(in, "attack");
     size_t i;
     json_t *a;
-    json_array_foreach(attacks, i, a)
+    json_array_foreach(json_object_get(actor, "attacks"), i, a)
     {
-        if (*name == '\0' || strcmp(str(a, "name"), name) == 0) {
-            atk = a;
-            break;
-        }
+        if (*name == '\0' || strcmp(str(a, "name"), name) == 0)
+            return a;
     }
-    if (atk == NULL) {
-        svc_errors_add(x->e, "/attack", "the actor has no such attack");
-        return NULL;
-    }
-    const char *form = str(atk, "attack");
-    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 && !reaches(s, actor, target)) {
-        svc_errors_add(x->e, "/target",
-                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
-                       "threatens (004 Threatened Area; 001 Reach)",
-                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
-        return NULL;
-    }
-    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
-    json_t *turn = json_object_get(actor, "turn");
-    if (aoo) {
-        /* 004: "a combatant can only make one per round"; flat-footed, none. */
-        if (has_condition(actor, "flat_footed")) {
-            svc_errors_add(x->e, "/kind",
-                           "a flat-footed combatant can't make attacks of "
-                           "opportunity (004 Flat-Footed)");
-            return NULL;
-        }
-        if (x->engine >= 2) {
-            long long made =
-                json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
-                    ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
-                    : 0;
-            if (made >= aoo_allowed(actor)) {
-                svc_errors_add(x->e, "/kind",
-                               "'%s' has made its %lld attack%s of opportunity this round (004 "
-                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                               str(actor, "id"), made, made == 1 ? "" : "s");
-                return NULL;
-            }
-        } else if (num(actor, "aoo_round") == num(s, "round") &&
-                   json_object_get(actor, "aoo_round") &&
-                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
-            svc_errors_add(x->e, "/kind",
-                           "one attack of opportunity a round (004 Making an "
-                           "Attack of Opportunity)");
-            return NULL;
-        }
-    }
+    return NULL;
+}
+
+/* The attack of actor's profile atk on target, as /v1/attacks/resolve (and /odds) take it:
+ * the rules of the encounter, both placements, the defender's defense and conditions, and the
+ * allies that can flank. No seed and no dice. New reference. */
+json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk, bool aoo)
+{
+    size_t i;
+    json_t *a;
     json_t *attacker = enc_placement(actor);
     json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
     static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
@@ -328,8 +294,62 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             json_array_append_new(allies, p);
         }
     }
-    json_t *body = json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(s), "attacker",
-                             attacker, "defender", defender, "allies", allies);
+    return json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(s), "attacker", attacker,
+                     "defender", defender, "allies", allies);
+}
+
+/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
+ * stood in the square it was leaving, and the reaction it answers). */
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at)
+{
+    json_t *s = x->state;
+    json_t *atk = enc_find_attack(actor, str(in, "attack"));
+    if (atk == NULL) {
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    const char *form = str(atk, "attack");
+    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
+        !enc_reaches(s, actor, target)) {
+        svc_errors_add(x->e, "/target",
+                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
+                       "threatens (004 Threatened Area; 001 Reach)",
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return NULL;
+    }
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    json_t *turn = json_object_get(actor, "turn");
+    if (aoo) {
+        /* 004: "a combatant can only make one per round"; flat-footed, none. */
+        if (has_condition(actor, "flat_footed")) {
+            svc_errors_add(x->e, "/kind",
+                           "a flat-footed combatant can't make attacks of "
+                           "opportunity (004 Flat-Footed)");
+            return NULL;
+        }
+        if (x->engine >= 2) {
+            long long made =
+                json_object_get(actor, "aoo_round") && num(actor, "aoo_round") == num(s, "round")
+                    ? (json_object_get(actor, "aoo_made") ? num(actor, "aoo_made") : 1)
+                    : 0;
+            if (made >= aoo_allowed(actor)) {
+                svc_errors_add(x->e, "/kind",
+                               "'%s' has made its %lld attack%s of opportunity this round (004 "
+                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                               str(actor, "id"), made, made == 1 ? "" : "s");
+                return NULL;
+            }
+        } else if (num(actor, "aoo_round") == num(s, "round") &&
+                   json_object_get(actor, "aoo_round") &&
+                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an "
+                           "Attack of Opportunity)");
+            return NULL;
+        }
+    }
+    json_t *body = enc_attack_request(s, actor, target, atk, aoo);
     static const char *const pass[] = {"cover", "concealment", "results", NULL};
     for (int k = 0; pass[k]; k++)
         if (json_object_get(in, pass[k]))

@@ -246,6 +246,19 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
 
 /* ---- encounter_actions.c ---- */
 
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name);
+
+/* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
+int enc_iterative_attacks(json_t *actor);
+
+/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach). */
+bool enc_reaches(json_t *state, json_t *actor, json_t *target);
+
+/* actor's attack atk on target as /v1/attacks/resolve and /odds take it, without dice. New
+ * reference. */
+json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t *atk, bool aoo);
+
 /* The action of `type` (the index of its name in resolve_action's types: attack, move,
  * five_foot_step, facing, forced, fall, condition, stand_up) by actor, once its turn and budget
  * allow it. Returns the outcome (a new reference) or NULL after adding errors to x->e. */

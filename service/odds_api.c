@@ -289,6 +289,22 @@ static void write_chances(struct jw *w, const struct rules_attack_odds *o, bool 
         jw_null(w);
 }
 
+/* Given the defender's hit points: the chance the damage drops it to 0 or below, and where
+ * the hp_states option is "srd", the chance it kills it (d20 3.5 SRD, Injury and Death: "Dead
+ * (-10 hit points or lower)"), that is damage of hp + 10 or more. */
+static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
+                             const struct rules_dist *damage, int hp)
+{
+    if (hp <= 0)
+        return;
+    JW_KEY(w, "drop_chance");
+    write_probability(w, rules_dist_at_least(damage, hp));
+    if (r->rules.options.hp_states == RULES_HP_STATES_SRD) {
+        JW_KEY(w, "kill_chance");
+        write_probability(w, rules_dist_at_least(damage, hp + 10));
+    }
+}
+
 static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
                          const struct rules_attack_odds *o, int hp)
 {
@@ -304,10 +320,7 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
     write_double(w, o->expected_damage);
     JW_KEY(w, "expected_on_landing");
     write_double(w, o->expected_on_landing);
-    if (hp > 0) {
-        JW_KEY(w, "drop_chance");
-        write_probability(w, rules_dist_at_least(&o->damage, hp));
-    }
+    write_hp_chances(w, r, &o->damage, hp);
     write_summary(w, &o->damage);
     jw_object_end(w);
 }
@@ -343,25 +356,83 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
     static const char *const known[] = {"rules", "attacker",       "defender",    "allies",
                                         "cover", "cover_creature", "concealment", "attacks",
                                         "seed",  "results",        NULL};
-    json_t *body, *plain = NULL;
+    json_t *body;
     struct svc_errors e;
+    if (!svc_decode_begin(req, res, known, &body, &e)) {
+        svc_errors_free(&e);
+        json_decref(body);
+        return;
+    }
+    if (json_object_get(body, "seed") || json_object_get(body, "results"))
+        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+                       "this operation rolls no dice; use /v1/attacks/resolve");
+    svc_attack_odds_answer(req, body, NULL, &e, res);
+    svc_errors_free(&e);
+    json_decref(body);
+}
+
+/* An encounter's odds take cover and concealment from its query: their errors name ?cover and
+ * ?concealment rather than the members of the request built from them. */
+static void errors_as_query(struct svc_errors *e)
+{
+    static const char *const names[] = {"cover", "concealment", NULL};
+    size_t i;
+    json_t *item;
+    json_array_foreach(e->list, i, item)
+    {
+        const char *p = json_string_value(json_object_get(item, "pointer"));
+        for (int k = 0; p != NULL && names[k] != NULL; k++) {
+            size_t n = strlen(names[k]);
+            if (p[0] == '/' && strncmp(p + 1, names[k], n) == 0 &&
+                (p[n + 1] == '\0' || p[n + 1] == '/')) {
+                char q[64];
+                snprintf(q, sizeof q, "?%s", names[k]);
+                json_object_set_new(item, "pointer", json_string(q));
+                break;
+            }
+        }
+    }
+}
+
+/* Where the odds of a stored encounter's attack came from: written as "encounter". */
+static void write_context(struct jw *w, const struct svc_odds_context *c)
+{
+    JW_KEY(w, "encounter");
+    jw_object_begin(w);
+    JW_KEY(w, "id");
+    jw_string(w, c->id);
+    JW_KEY(w, "at");
+    jw_int(w, c->at);
+    JW_KEY(w, "actor");
+    jw_string(w, c->actor);
+    JW_KEY(w, "target");
+    jw_string(w, c->target);
+    JW_KEY(w, "attack");
+    jw_string(w, c->attack);
+    JW_KEY(w, "full_attack");
+    jw_bool(w, c->full_attack);
+    jw_object_end(w);
+}
+
+void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
+                            const struct svc_odds_context *ctx, struct svc_errors *e,
+                            struct svc_response *res)
+{
+    json_t *plain = NULL;
     struct odds_extras x = {0};
     struct svc_attack_ruling *r = malloc(sizeof *r);
     struct rules_attack_odds one = {0}, each[MAX_ATTACKS];
     struct rules_dist full = {0, 0, NULL};
     int computed = 0;
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
-    if (json_object_get(body, "seed") || json_object_get(body, "results"))
-        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
-                       "this operation rolls no dice; use /v1/attacks/resolve");
-    plain = take_extras(body, &x, &e);
+    plain = take_extras(body, &x, e);
     if (r == NULL || plain == NULL) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
-    if (!svc_attack_rule_request(plain, r, &e) || svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
+    if (!svc_attack_rule_request(plain, r, e) || svc_errors_any(e)) {
+        if (ctx != NULL)
+            errors_as_query(e);
+        svc_errors_respond(e, res);
         goto out;
     }
     struct rules_odds_budget b = budget_of(req);
@@ -396,6 +467,8 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
     struct jw w;
     jw_init(&w, 4096);
     jw_object_begin(&w);
+    if (ctx != NULL)
+        write_context(&w, ctx);
     JW_KEY(&w, "rules");
     svc_write_rules(&w, &r->rules);
     JW_KEY(&w, "attack_total");
@@ -446,10 +519,7 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
             jw_object_begin(&w);
             JW_KEY(&w, "expected");
             write_double(&w, full_expected);
-            if (x.hp > 0) {
-                JW_KEY(&w, "drop_chance");
-                write_probability(&w, rules_dist_at_least(&full, x.hp));
-            }
+            write_hp_chances(&w, r, &full, x.hp);
             write_summary(&w, &full);
             jw_object_end(&w);
         }
@@ -464,8 +534,6 @@ out:
         rules_dist_free(&each[i].damage);
     rules_dist_free(&one.damage);
     rules_dist_free(&full);
-    svc_errors_free(&e);
     free(r);
     json_decref(plain);
-    json_decref(body);
 }

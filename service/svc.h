@@ -259,6 +259,21 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
 /* Odds before rolling (odds_api.c, issue 23). */
 void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_odds(const struct svc_request *req, struct svc_response *res);
+
+/* A stored encounter's attack whose odds are asked for (GET /v1/encounters/{id}/odds). */
+struct svc_odds_context {
+    const char *id, *actor, *target, *attack;
+    long long at;
+    bool full_attack;
+};
+
+/* Answers /v1/attacks/odds's body (decoded, its members checked) into res: the odds, or the
+ * errors in e with those the body adds. ctx, when not NULL, is written as "encounter". The
+ * caller frees e and body. */
+void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
+                            const struct svc_odds_context *ctx, struct svc_errors *e,
+                            struct svc_response *res);
 
 /* Where a ruling's dice come from: "seed" (given, or drawn and reported so the ruling can be
  * reproduced) or "results" the caller rolled at the table, used in order. */

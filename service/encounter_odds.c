@@ -1,0 +1,133 @@
+/* GET /v1/encounters/{id}/odds?actor=A&target=T (issue 23): the odds of A's attack on T before
+ * anyone rolls, from the stored state, so a bot never re-sends the map, the placements, the
+ * profiles or the hit points. The request is the one the encounter's own attack action would
+ * rule (enc_attack_request), answered by POST /v1/attacks/odds's code, so the two can never
+ * differ.
+ *
+ * Decisions where the issue is silent (also in openapi.yaml):
+ *  - ?attack names the actor's attack profile (default its first); ?full=true asks for the
+ *    full attack's iterative attacks from its base attack bonus, as the full_attack action
+ *    makes them (d20 3.5 SRD, Full Attack: each 5 less).
+ *  - ?cover and ?concealment are declared the way the attack action takes them (the seeds
+ *    leave cover to the table): cover=half, concealment=darkness,fog.
+ *  - ?at=N asks about the board after event N (default: now), as state and map do.
+ *  - The target's hit points give drop_chance (and kill_chance under hp_states srd) when they
+ *    are above 0; a target already at 0 or below gets kill_chance only through its own
+ *    numbers, so none is given.
+ *  - A melee attack the actor cannot reach from where it stands is refused as the action
+ *    would be: odds of an attack that cannot be made would mislead. */
+#include <stdio.h>
+#include <string.h>
+
+#include "encounter_internal.h"
+
+static void bad_query(struct svc_errors *e, const char *name, const char *msg)
+{
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "?%s", name);
+    svc_errors_add(e, ptr, "%s", msg);
+}
+
+/* ?concealment=a,b as the attack request's list of names. */
+static json_t *name_list(const char *q)
+{
+    json_t *list = json_array();
+    const char *p = q;
+    while (*p != '\0') {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        json_t *name = json_stringn(p, n);
+        if (name == NULL) { /* not UTF-8 */
+            json_decref(list);
+            return NULL;
+        }
+        json_array_append_new(list, name);
+        p += n + (comma != NULL);
+    }
+    return list;
+}
+
+void svc_handle_encounter_odds(const struct svc_request *req, struct svc_response *res)
+{
+    int64_t at = 0, version = 0;
+    json_t *state = svc_encounter_state_at(req, res, &at, &version);
+    if (state == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    const char *actor_id = svc_request_query(req, "actor");
+    const char *target_id = svc_request_query(req, "target");
+    const char *attack = svc_request_query(req, "attack");
+    const char *full = svc_request_query(req, "full");
+    json_t *actor = actor_id ? find(state, actor_id, NULL) : NULL;
+    json_t *target = target_id ? find(state, target_id, NULL) : NULL;
+    if (actor == NULL)
+        bad_query(&e, "actor",
+                  actor_id ? "names no combatant of the encounter"
+                           : "is required: the attacker's combatant id");
+    if (target == NULL)
+        bad_query(&e, "target",
+                  target_id ? "names no combatant of the encounter"
+                            : "is required: the defender's combatant id");
+    if (actor != NULL && actor == target)
+        bad_query(&e, "target", "must be another combatant than the actor");
+    bool full_attack = false;
+    if (full != NULL && strcmp(full, "true") != 0 && strcmp(full, "false") != 0)
+        bad_query(&e, "full", "must be true or false");
+    else
+        full_attack = full != NULL && strcmp(full, "true") == 0;
+    json_t *atk = NULL;
+    if (actor != NULL) {
+        atk = enc_find_attack(actor, attack ? attack : "");
+        if (atk == NULL)
+            bad_query(&e, "attack",
+                      attack ? "names no attack of the actor" : "the actor has no attack profile");
+    }
+    if (atk != NULL && target != NULL && actor != target) {
+        const char *form = str(atk, "attack");
+        if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
+            !enc_reaches(state, actor, target))
+            bad_query(&e, "target",
+                      "is out of reach of the attack: a melee attack reaches the squares its "
+                      "attacker threatens (004 Threatened Area; 001 Reach)");
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        svc_errors_free(&e);
+        json_decref(state);
+        return;
+    }
+    json_t *body = enc_attack_request(state, actor, target, atk, false);
+    long long hp = num(target, "hp");
+    if (json_object_get(target, "hp") != NULL && hp > 0)
+        json_object_set_new(json_object_get(body, "defender"), "hp", json_integer(hp));
+    if (full_attack) {
+        int count = enc_iterative_attacks(actor);
+        json_t *bonuses = json_array();
+        for (int i = 0; i < count; i++)
+            json_array_append_new(bonuses, json_integer(num(atk, "attack_bonus") - 5 * i));
+        json_object_set_new(body, "attacks", bonuses);
+    }
+    const char *cover = svc_request_query(req, "cover");
+    json_t *v = cover ? json_string(cover) : NULL;
+    if (cover != NULL && v == NULL)
+        bad_query(&e, "cover", "must be one of none, quarter, half, three_quarters, nine_tenths");
+    else if (v != NULL)
+        json_object_set_new(body, "cover", v);
+    const char *conc = svc_request_query(req, "concealment");
+    v = conc ? name_list(conc) : NULL;
+    if (conc != NULL && v == NULL)
+        bad_query(&e, "concealment", "must be a comma-separated list of concealment names");
+    else if (v != NULL)
+        json_object_set_new(body, "concealment", v);
+    struct svc_odds_context ctx = {.id = req->params[0],
+                                   .actor = str(actor, "id"),
+                                   .target = str(target, "id"),
+                                   .attack = str(atk, "name"),
+                                   .at = at,
+                                   .full_attack = full_attack};
+    svc_attack_odds_answer(req, body, &ctx, &e, res);
+    svc_errors_free(&e);
+    json_decref(body);
+    json_decref(state);
+}

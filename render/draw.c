@@ -3,7 +3,7 @@
  * the whole picture (render_draw) and the geometry every layer shares; the layers live in
  * draw_board.c, draw_overlays.c, draw_creatures.c and legend.c.
  *
- * Every fact drawn comes from rules/: footprints (rules_hex_members and body.side), threatened
+ * Every fact drawn comes from rules/: footprints (rules_body_squares), threatened
  * squares (rules_threatens_square), facing areas (rules_facing_area), the reach search
  * (rules_move_reach), a path's price and its attacks of opportunity (rules_move_path) and
  * flanking (rules_flanking). */
@@ -76,24 +76,6 @@ void render_fill_cell(struct render_ctx *c, int x, int y, uint32_t rgb, double a
     pen_polygon(&c->pen, xy, n, rgb, a, 0, 0, 0);
 }
 
-/* The squares of a body (1..side^2 on squares, 1 or 3 hexes) through a callback. */
-int render_body_cells(const struct rules_options *o, const struct rules_body *b, int *xs, int *ys,
-                      int max)
-{
-    if (o->grid == RULES_GRID_HEX) {
-        int q[3], r[3];
-        int n = rules_hex_members(b, q, r);
-        for (int i = 0; i < n && i < max; i++)
-            xs[i] = q[i], ys[i] = r[i];
-        return n;
-    }
-    int n = 0;
-    for (int dy = 0; dy < b->side; dy++)
-        for (int dx = 0; dx < b->side && n < max; dx++)
-            xs[n] = b->x + dx, ys[n++] = b->y + dy;
-    return n;
-}
-
 /* The pixel centre of a body: the middle of its space, or of its three hexes. */
 void render_body_centre(const struct render_ctx *c, const struct rules_body *b, double *px,
                         double *py)
@@ -128,7 +110,7 @@ bool render_body_in_view(const struct render_ctx *c, const struct rules_body *b)
 {
     int xs[3], ys[3];
     if (c->l.grid == RULES_GRID_HEX) {
-        int n = render_body_cells(c->s->o, b, xs, ys, 3);
+        int n = rules_body_squares(c->s->o, b, xs, ys, 3);
         for (int i = 0; i < n; i++)
             if (render_in_view(&c->l, xs[i], ys[i]))
                 return true;

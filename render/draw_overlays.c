@@ -218,7 +218,7 @@ static int *occupancy(struct render_ctx *c)
             continue;
         if (l->grid == RULES_GRID_HEX) {
             int xs[3], ys[3];
-            int n = render_body_cells(c->s->o, b, xs, ys, 3);
+            int n = rules_body_squares(c->s->o, b, xs, ys, 3);
             for (int k = 0; k < n; k++)
                 if (render_in_view(l, xs[k], ys[k]))
                     occ[(size_t)(ys[k] - l->y0) * (size_t)l->cols + (size_t)(xs[k] - l->x0)] =
@@ -253,7 +253,7 @@ void render_draw_cover(struct render_ctx *c)
         ne = 1;
         double xy[12];
         int tx[3], ty[3];
-        render_body_cells(s->o, t, tx, ty, 3);
+        rules_body_squares(s->o, t, tx, ty, 3);
         if (l->grid == RULES_GRID_HEX) {
             int n = render_cell_polygon(l, tx[0], ty[0], 0, xy);
             for (int i = 0; i < n; i++)
@@ -268,7 +268,7 @@ void render_draw_cover(struct render_ctx *c)
         /* The squares between, in grid coordinates (axial coordinates are linear in the
          * picture, so a line's squares lie within its ends' range, plus one). */
         int ax0[3], ay0[3];
-        render_body_cells(s->o, a, ax0, ay0, 3);
+        rules_body_squares(s->o, a, ax0, ay0, 3);
         int side_a = l->grid == RULES_GRID_HEX ? 1 : a->side;
         int side_t = l->grid == RULES_GRID_HEX ? 1 : t->side;
         int gx0 = (a->x < t->x ? a->x : t->x) - 1, gy0 = (a->y < t->y ? a->y : t->y) - 1;

@@ -126,9 +126,6 @@ bool render_in_view(const struct render_layout *l, int x, int y);
 /* The corners of a square or hex, clockwise: 4 or 6 points into xy. */
 int render_cell_polygon(const struct render_layout *l, int x, int y, double shrink, double *xy);
 void render_fill_cell(struct render_ctx *c, int x, int y, uint32_t rgb, double a);
-/* The squares of a body (1..side^2 on squares, 1 or 3 hexes), at most max into xs, ys. */
-int render_body_cells(const struct rules_options *o, const struct rules_body *b, int *xs, int *ys,
-                      int max);
 /* The pixel centre of a body: the middle of its space, or of its three hexes. */
 void render_body_centre(const struct render_ctx *c, const struct rules_body *b, double *px,
                         double *py);

@@ -27,6 +27,24 @@ int rules_hex_members(const struct rules_body *b, int q[3], int r[3])
     return 3;
 }
 
+int rules_body_squares(const struct rules_options *o, const struct rules_body *b, int *xs, int *ys,
+                       int max)
+{
+    if (o->grid == RULES_GRID_HEX) {
+        int q[3], r[3];
+        int n = rules_hex_members(b, q, r);
+        n = n < max ? n : max;
+        for (int i = 0; i < n; i++)
+            xs[i] = q[i], ys[i] = r[i];
+        return n;
+    }
+    int n = 0;
+    for (int dy = 0; dy < b->side && n < max; dy++)
+        for (int dx = 0; dx < b->side && n < max; dx++)
+            xs[n] = b->x + dx, ys[n++] = b->y + dy;
+    return n;
+}
+
 long long rules_hex_dot(long long q1, long long r1, long long q2, long long r2)
 {
     return 9 * q1 * q2 + 3 * (q1 + 2 * r1) * (q2 + 2 * r2);

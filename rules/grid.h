@@ -38,6 +38,12 @@ long long rules_hex_dot(long long q1, long long r1, long long q2, long long r2);
 /* The hexes a body covers on a hex grid (1 or 3), written to q[] and r[]. */
 int rules_hex_members(const struct rules_body *b, int q[3], int r[3]);
 
+/* The squares (or hexes) a body covers under the grid in force: the one copy of a footprint.
+ * On squares, side x side squares from (x, y) growing east and south, row by row; on hexes,
+ * rules_hex_members. Writes at most max to xs[] and ys[] and returns the number written. */
+int rules_body_squares(const struct rules_options *o, const struct rules_body *b, int *xs, int *ys,
+                       int max);
+
 struct rules_distance {
     int squares;            /* squares (or hexes) counted */
     int feet;               /* squares x 5 */

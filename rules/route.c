@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "move_internal.h"
 #include "movement.h"
-#include "movement_internal.h"
 
 #define TILE_SHIFT 5
 #define TILE_SIDE  (1 << TILE_SHIFT)
@@ -226,18 +226,19 @@ static int occupants_init(struct route *r)
             const struct rules_body *b = &q->creatures[i].c.body;
             uint32_t ci = creature_info(&r->c, i);
             uint8_t rc = (uint8_t)((ci & CI_OCC ? RC_OCC : 0) | (ci & CI_ENEMY ? 0 : 1));
-            for (int y = b->y; y < b->y + b->side; y++)
-                for (int x = b->x; x < b->x + b->side; x++) {
-                    if (x < 0 || y < 0 || x >= q->map->width || y >= q->map->height)
-                        continue;
-                    unsigned cell;
-                    size_t ti = tile_of(r, x + 1, y + 1, &cell);
-                    if (pass == 0)
-                        r->occ_start[ti + 2]++, n++;
-                    else
-                        r->occ[r->occ_start[ti + 1]++] =
-                            (struct occupant){(uint32_t)ti, (uint16_t)cell, rc};
-                }
+            int fx[MAX_FOOT], fy[MAX_FOOT];
+            int fn = rules_body_squares(q->o, b, fx, fy, MAX_FOOT);
+            for (int j = 0; j < fn; j++) {
+                if (!on_map(q->map, fx[j], fy[j]))
+                    continue;
+                unsigned cell;
+                size_t ti = tile_of(r, fx[j] + 1, fy[j] + 1, &cell);
+                if (pass == 0)
+                    r->occ_start[ti + 2]++, n++;
+                else
+                    r->occ[r->occ_start[ti + 1]++] =
+                        (struct occupant){(uint32_t)ti, (uint16_t)cell, rc};
+            }
         }
         if (pass == 0) {
             for (size_t t = 0; t < ntiles; t++)
@@ -476,14 +477,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     if (r.tiles == NULL || open_init(&r.open, (max_price + 10) / r.unit + 1) != 0)
         goto out;
     if (r.fast) {
-        for (int t = 0; t < RULES_MAP_COUNT; t++) {
-            struct rules_map one = {.width = 1, .height = 1};
-            uint8_t terrain = (uint8_t)t, flags = 0;
-            one.terrain = &terrain, one.flags = &flags;
-            struct ctx probe = *c;
-            probe.map = &one;
-            r.plain[t] = terrain_info(&probe, 0);
-        }
+        terrain_plain(c, r.plain);
         if (occupants_init(&r) != 0)
             goto out;
     }

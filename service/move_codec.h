@@ -1,6 +1,6 @@
 /* The movement endpoints' decoders, for other endpoints that take the same shapes (POST
  * /v1/render, the encounter's pictures): one decoder per shape, with the same limits and work
- * budgets (README "Limits and budgets"). Implemented in movement_api.c. */
+ * budgets (README "Limits and budgets"). Implemented in move_codec.c. */
 #ifndef TACTICS_SVC_MOVE_CODEC_H
 #define TACTICS_SVC_MOVE_CODEC_H
 

@@ -72,6 +72,29 @@ Test(distance, hexes_count_the_shorter_path)
     cr_assert_eq(dist(&o, AT(1, 1, 0, 1), AT(1, 1, 0, 1)).feet, 0);
 }
 
+/* 001 Space and Reach: a Large creature's space is 10 ft, 2 x 2 squares; 003: on hexes a
+ * Medium creature covers one hex and a Large one three, its hex and the neighbours in
+ * directions t and t + 1 (grid.h). rules_body_squares is the one copy of a footprint. */
+Test(footprint, large_covers_four_squares_or_three_hexes)
+{
+    struct rules_options sq = preset("d20-3.5"), hx = preset("d20-3.5");
+    cr_assert_eq(rules_option_set(&hx, "grid", true, "hex", 0), RULES_OPTION_OK);
+    int xs[8], ys[8];
+    cr_assert_eq(rules_body_squares(&sq, &AT(2, 3, 0, 2), xs, ys, 8), 4);
+    int want[4][2] = {{2, 3}, {3, 3}, {2, 4}, {3, 4}};
+    for (int i = 0; i < 4; i++)
+        cr_assert(xs[i] == want[i][0] && ys[i] == want[i][1], "square %d", i);
+    cr_assert_eq(rules_body_squares(&sq, &AT(2, 3, 0, 2), xs, ys, 3), 3); /* at most max */
+    cr_assert_eq(rules_body_squares(&sq, &AT(5, 5, 0, 1), xs, ys, 8), 1);
+    cr_assert(xs[0] == 5 && ys[0] == 5);
+    cr_assert_eq(rules_body_squares(&hx, &AT(4, 4, 0, 1), xs, ys, 8), 1); /* Medium: one hex */
+    struct rules_body large = {.x = 0, .y = 0, .side = 1, .tri = 1 + 2};
+    cr_assert_eq(rules_body_squares(&hx, &large, xs, ys, 8), 3);
+    int hexes[3][2] = {{0, 0}, {1, 0}, {0, 1}}; /* directions 2 (+1,0) and 3 (0,+1) */
+    for (int i = 0; i < 3; i++)
+        cr_assert(xs[i] == hexes[i][0] && ys[i] == hexes[i][1], "hex %d", i);
+}
+
 Test(options, presets_set_every_disagreement_as_documented)
 {
     struct rules_options d35 = preset("d20-3.5"), ep = preset("epic-path");

@@ -1,0 +1,104 @@
+/* What the movement endpoints' files share, private to them: movement_api.c (the handlers),
+ * move_codec.c (decoding the requests), map_codec.c (decoding body.map) and move_answer.c
+ * (writing the answers). Other parts of the service use move_codec.h. */
+#ifndef TACTICS_SVC_MOVE_REQ_H
+#define TACTICS_SVC_MOVE_REQ_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "movement.h"
+#include "rules_codec.h"
+#include "svc.h"
+
+/* A movement request as decoded. */
+struct move_req {
+    struct svc_rules rules;
+    const struct rules_options *o;
+    struct rules_map map;
+    bool map_ok;
+    bool map_borrowed; /* map is the request's pre-decoded one (svc_request.map): not freed */
+    struct rules_map_creature *cs;
+    const char **ids;
+    int nc;
+    struct rules_mover mover;
+    bool has_constitution;
+    enum rules_move_mode mode;
+    int primary;
+    bool *no_attack;
+    /* Work budgets (config.h SVC_BUDGET_*, times --budget-scale). */
+    struct rules_work work; /* search states; the searches advance it */
+    long long paint_limit;  /* map squares painted and rows rectangles visit */
+    long long answer_limit; /* bytes */
+    const char *spent;      /* the budget that ran out while decoding, or NULL */
+    long long spent_budget, spent_reached;
+};
+
+/* Whether the request's grid is hexes (q, r) rather than squares (x, y). */
+static inline bool move_hex(const struct move_req *r)
+{
+    return r->o->grid == RULES_GRID_HEX;
+}
+
+/* The names of mode, forced movement's kind and reach's prefer, in enum order, NULL-terminated. */
+extern const char *const move_mode_names[];
+extern const char *const move_forced_names[];
+extern const char *const move_prefer_names[];
+
+/* ---- move_codec.c ---- */
+
+void move_req_free(struct move_req *r);
+
+/* Starts a path, reach or route request: the body (only `allowed` among the movement members),
+ * its rules, map, creatures, mover, mode and withdraw. False when the answer is already in res
+ * (everything released); otherwise the caller answers, then frees e, r and body. */
+bool move_begin(const struct svc_request *req, struct svc_response *res, const char *const *allowed,
+                json_t **body, struct svc_errors *e, struct move_req *r);
+
+/* The rules query of a decoded request (no work budget: the caller sets q.work). */
+struct rules_move_query move_query_of(const struct move_req *r);
+
+/* body[key]: [{x, y, facing?}] (q, r on hexes), at most max, each adjacent to the one before
+ * (the first to (from_x, from_y)); facings: whether steps may set one. Returns the steps
+ * (calloc'd, *n of them) or NULL. */
+struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
+                                     const struct move_req *r, int from_x, int from_y, bool facings,
+                                     int *n, struct svc_errors *e);
+
+/* body.target of a route: a square or a creature to threaten. */
+void move_decode_target(json_t *body, const struct move_req *r, struct rules_route_goal *goal,
+                        struct svc_errors *e);
+
+/* A forced movement request into r and q: rules, map, creatures, target, attacker, kind,
+ * squares and path. Returns the path (calloc'd, *n steps) or NULL. */
+struct rules_step *move_decode_forced(json_t *body, const struct svc_request *req,
+                                      struct move_req *r, struct rules_forced_query *q, int *n,
+                                      struct svc_errors *e);
+
+/* A speed request: rules, mover (movement fields only) and checks. */
+void move_decode_speed(json_t *body, struct move_req *r, long long *checks, struct svc_errors *e);
+
+/* ---- map_codec.c ---- */
+
+/* body.map: {width, height, rows?, squares?} into r->map (r->map_ok once allocated), painting
+ * within r->paint_limit (r->spent set when it ran out). */
+void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req *r,
+                     struct svc_errors *e);
+
+/* ---- move_answer.c: each writes the whole answer (or a problem) into res ---- */
+
+/* Runs the path checker over steps and answers (path, and route with its cost). */
+void move_answer_path(struct svc_response *res, struct move_req *r, const struct rules_step *steps,
+                      int n, int end_facing, int route_cost, bool route);
+/* Lists every square of reach (walking each one's path, charged to r->work). */
+void move_answer_reach(struct svc_response *res, const struct move_req *r,
+                       struct rules_reach *reach, int prefer);
+/* A route search that found no way. */
+void move_answer_no_route(struct svc_response *res, const struct move_req *r);
+void move_answer_forced(struct svc_response *res, const struct move_req *r,
+                        const struct rules_forced_query *q, const struct rules_forced_result *out,
+                        const struct rules_step *path);
+void move_answer_speed(struct svc_response *res, const struct move_req *r,
+                       const struct rules_speed *sp, int checks);
+
+#endif

@@ -57,6 +57,66 @@ int rules_dist_convolve(const struct rules_dist *a, const struct rules_dist *b,
     return RULES_ODDS_OK;
 }
 
+int rules_dist_gauntlet(const struct rules_dist *hits, int n, int stop,
+                        struct rules_odds_budget *budget, struct rules_dist *out)
+{
+    out->p = NULL;
+    long long top = 0; /* the largest total reachable */
+    for (int i = 0; i < n; i++) {
+        if (hits[i].min < 0 || hits[i].len < 1)
+            return RULES_ODDS_ERR_INVALID;
+        top += hits[i].min + hits[i].len - 1;
+    }
+    if (top > 100000000)
+        return RULES_ODDS_ERR_TOO_EXPENSIVE;
+    int rc = dist_alloc(out, 0, (int)top + 1);
+    double *next = rc == RULES_ODDS_OK ? calloc((size_t)top + 1, sizeof *next) : NULL;
+    if (rc == RULES_ODDS_OK && next == NULL)
+        rc = RULES_ODDS_ERR_NOMEM;
+    if (rc != RULES_ODDS_OK) {
+        rules_dist_free(out);
+        return rc == RULES_ODDS_OK ? RULES_ODDS_ERR_NOMEM : rc;
+    }
+    out->p[0] = 1.0;
+    int reach = 0; /* totals 0..reach may have mass */
+    for (int i = 0; i < n && rc == RULES_ODDS_OK; i++) {
+        const struct rules_dist *h = &hits[i];
+        rc = charge(budget, (long long)(reach + 1) * h->len);
+        if (rc != RULES_ODDS_OK)
+            break;
+        memset(next, 0, ((size_t)top + 1) * sizeof *next);
+        for (int v = 0; v <= reach; v++) {
+            double pv = out->p[v];
+            if (pv == 0.0)
+                continue;
+            if (stop > 0 && v >= stop) { /* dropped: takes no more */
+                next[v] += pv;
+                continue;
+            }
+            double *o = next + v + h->min;
+            for (int j = 0; j < h->len; j++)
+                o[j] += pv * h->p[j];
+        }
+        reach += h->min + h->len - 1;
+        memcpy(out->p, next, ((size_t)top + 1) * sizeof *next);
+    }
+    free(next);
+    if (rc != RULES_ODDS_OK) {
+        rules_dist_free(out);
+        return rc;
+    }
+    /* Totals a dropped creature never goes on to take have no mass: trim them. */
+    while (out->len > 1 && out->p[out->len - 1] == 0.0)
+        out->len--;
+    int lead = 0;
+    while (lead < out->len - 1 && out->p[lead] == 0.0)
+        lead++;
+    memmove(out->p, out->p + lead, (size_t)(out->len - lead) * sizeof *out->p);
+    out->min += lead;
+    out->len -= lead;
+    return RULES_ODDS_OK;
+}
+
 /* The pmf of one die of term t before any explosion, split in two: ok[v], the chance it ends on
  * v as its rule says, and capped[v], the chance it ends on v because a reroll-while used all
  * its RULES_DICE_MAX_REROLLS rerolls and kept a face that still matched. Both are indexed by

@@ -111,10 +111,11 @@ struct rules_mover {
     enum rules_burden armor, load;
     int constitution;
     bool runner, darkvision, blinded, prone;
-    bool moved;      /* has already moved this round */
-    bool ran;        /* has declared a run this round */
-    bool turned;     /* has used its one free facing change this turn (000) */
-    int extra_steps; /* 5-foot steps granted by class features and the like */
+    bool moved;              /* has already moved this round */
+    bool ran;                /* has declared a run this round */
+    bool turned;             /* has used its one free facing change this turn (000) */
+    int extra_steps;         /* 5-foot steps granted by class features and the like */
+    struct rules_defense ac; /* its Defense against attacks of opportunity (all 0: 10 + size) */
 };
 
 /* 001 Encumbrance and Run: the speeds a mover has. */

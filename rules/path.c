@@ -169,7 +169,7 @@ static void aoo_eval(const struct ctx *c, int k, int x, int y, int f, struct rul
                                .attack_bonus = e->attack_bonus,
                                .kind = RULES_ATTACK_OF_OPPORTUNITY,
                                .combat_reflexes = e->combat_reflexes};
-    struct rules_defender d = {.c = c->m->c};
+    struct rules_defender d = {.c = c->m->c, .ac = c->m->ac};
     d.c.body.x = x, d.c.body.y = y;
     d.c.facing = f;
     if (q->mode == RULES_MODE_CRAWL)

@@ -133,23 +133,67 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
     if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
         a->pack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);
+    svc_decode_damage(obj, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
+                      &r->crit_multiplier, e);
+}
+
+void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
+                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
+                       struct svc_errors *e)
+{
     /* Taken whatever the rules; they matter only under the critical_hits option. */
-    r->crit_range = RULES_CRIT_RANGE_DEFAULT;
-    r->crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT;
-    if (codec_get_int(obj, "/attacker", "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
-        r->crit_range = (int)v;
-    if (codec_get_int(obj, "/attacker", "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
+    long long v = 0;
+    *crit_range = RULES_CRIT_RANGE_DEFAULT;
+    *crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT;
+    *damage = NULL;
+    if (codec_get_int(obj, ptr, "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
+        *crit_range = (int)v;
+    if (codec_get_int(obj, ptr, "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
                       RULES_CRIT_MULTIPLIER_MAX, &v, e))
-        r->crit_multiplier = (int)v;
-    if (codec_get_string(obj, "/attacker", "damage", false, RULES_DICE_MAX_EXPRESSION, &r->damage,
-                         e)) {
+        *crit_multiplier = (int)v;
+    if (codec_get_string(obj, ptr, "damage", false, RULES_DICE_MAX_EXPRESSION, damage, e)) {
         size_t at = 0;
-        int rc = rules_dice_parse(r->damage, &r->damage_expr, &at);
+        int rc = rules_dice_parse(*damage, expr, &at);
         if (rc != RULES_DICE_OK) {
-            svc_errors_add(e, "/attacker/damage", "%s (at character %zu)", rules_dice_strerror(rc),
-                           at);
-            r->damage = NULL;
+            char dp[CODEC_PTR_MAX];
+            codec_pointer(dp, ptr, "damage");
+            svc_errors_add(e, dp, "%s (at character %zu)", rules_dice_strerror(rc), at);
+            *damage = NULL;
         }
+    }
+}
+
+void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
+                        struct svc_errors *e)
+{
+    if (!codec_expect_object(def, ptr, e))
+        return;
+    static const char *const parts[] = {"armor",      "shield", "shield_enhancement",
+                                        "natural",    "dex",    "dodge",
+                                        "deflection", "size",   "other",
+                                        "total",      NULL};
+    codec_reject_unknown(def, ptr, parts, e);
+    int *fields[] = {&ac->armor,      &ac->shield, &ac->shield_enhancement,
+                     &ac->natural,    &ac->dex,    &ac->dodge,
+                     &ac->deflection, &ac->size,   &ac->other};
+    for (int i = 0; i < 9; i++) {
+        long long v = 0;
+        if (codec_get_int(def, ptr, parts[i], false, -100, 100, &v, e)) {
+            *fields[i] = (int)v;
+            if (i == 7)
+                ac->size_given = true;
+        }
+    }
+    long long total = 0;
+    if (codec_get_int(def, ptr, "total", false, -100, 500, &total, e)) {
+        char tp[CODEC_PTR_MAX];
+        codec_pointer(tp, ptr, "total");
+        int sum = 10 + ac->armor + ac->shield + ac->shield_enhancement + ac->natural + ac->dex +
+                  ac->dodge + ac->deflection + ac->size + ac->other;
+        if (!ac->size_given)
+            svc_errors_add(e, tp, "give the size part too when stating a total");
+        else if (sum != total)
+            svc_errors_add(e, tp, "is %lld but 10 plus the parts is %d", total, sum);
     }
 }
 
@@ -167,37 +211,10 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
     if (obj == NULL)
         return;
     json_t *def = json_object_get(obj, "defense");
-    if (def == NULL) {
+    if (def == NULL)
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
-    } else if (codec_expect_object(def, "/defender/defense", e)) {
-        static const char *const parts[] = {"armor",      "shield", "shield_enhancement",
-                                            "natural",    "dex",    "dodge",
-                                            "deflection", "size",   "other",
-                                            "total",      NULL};
-        codec_reject_unknown(def, "/defender/defense", parts, e);
-        int *fields[] = {&d->ac.armor,      &d->ac.shield, &d->ac.shield_enhancement,
-                         &d->ac.natural,    &d->ac.dex,    &d->ac.dodge,
-                         &d->ac.deflection, &d->ac.size,   &d->ac.other};
-        for (int i = 0; i < 9; i++) {
-            long long v = 0;
-            if (codec_get_int(def, "/defender/defense", parts[i], false, -100, 100, &v, e)) {
-                *fields[i] = (int)v;
-                if (i == 7)
-                    d->ac.size_given = true;
-            }
-        }
-        long long total = 0;
-        if (codec_get_int(def, "/defender/defense", "total", false, -100, 500, &total, e)) {
-            int sum = 10 + d->ac.armor + d->ac.shield + d->ac.shield_enhancement + d->ac.natural +
-                      d->ac.dex + d->ac.dodge + d->ac.deflection + d->ac.size + d->ac.other;
-            if (!d->ac.size_given)
-                svc_errors_add(e, "/defender/defense/total",
-                               "give the size part too when stating a total");
-            else if (sum != total)
-                svc_errors_add(e, "/defender/defense/total", "is %lld but 10 plus the parts is %d",
-                               total, sum);
-        }
-    }
+    else
+        svc_decode_defense(def, "/defender/defense", &d->ac, e);
     long long v = 0;
     codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
     if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))

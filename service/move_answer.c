@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "jsonw.h"
+#include "move_odds.h"
 #include "move_req.h"
+#include "odds_codec.h"
 
 static void write_pos(struct jw *w, const struct rules_options *o, int x, int y)
 {
@@ -63,8 +65,8 @@ static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
 /* The per-step answer shared by path and route. Returns the first violation's text for
  * explain (static), or NULL when legal. */
 static bool write_path_answer(struct jw *w, const struct move_req *r,
-                              const struct rules_path_result *p, int n, char *explain,
-                              size_t explain_len)
+                              const struct rules_path_result *p, int n,
+                              const struct move_odds *odds, char *explain, size_t explain_len)
 {
     JW_KEY(w, "mode");
     jw_string(w, move_mode_names[r->mode]);
@@ -184,6 +186,8 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
         JW_KEY(w, "target_area");
         jw_string(w, rules_area_name(a->eval.target_area));
         write_modifiers(w, &a->eval);
+        if (odds != NULL)
+            move_odds_write_aoo(w, odds, i);
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -235,6 +239,7 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
                       int n, int end_facing, int route_cost, bool route)
 {
     struct rules_path_result p = {0};
+    struct move_odds odds = {0};
     p.steps = calloc((size_t)n + 1, sizeof *p.steps);
     p.aoos = calloc((size_t)r->nc + 1, sizeof *p.aoos);
     struct rules_move_query q = move_query_of(r);
@@ -243,8 +248,15 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
+    if (r->odds) {
+        int rc = move_odds_compute(r, &p, &r->odds_work, &odds);
+        if (rc != RULES_ODDS_OK) {
+            svc_odds_failure(res, rc, &r->odds_work);
+            goto out;
+        }
+    }
     struct jw w;
-    char explain[512];
+    char explain[640];
     jw_init(&w, 4096 + (size_t)n * 160);
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
@@ -254,9 +266,14 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
         JW_KEY(&w, "route_cost_ft");
         jw_int(&w, route_cost);
     }
-    if (!write_path_answer(&w, r, &p, n, explain, sizeof explain)) {
+    if (!write_path_answer(&w, r, &p, n, r->odds ? &odds : NULL, explain, sizeof explain)) {
         answer_too_large(res, r, &w);
         goto out;
+    }
+    if (r->odds) {
+        move_odds_write(&w, r, &odds);
+        size_t used = strlen(explain);
+        move_odds_explain(explain + used, sizeof explain - used, r, &odds);
     }
     if (route) {
         char more[160];
@@ -270,6 +287,7 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
     jw_object_end(&w);
     respond_jw(res, &w);
 out:
+    move_odds_free(&odds);
     free(p.steps);
     free(p.aoos);
 }

@@ -8,6 +8,7 @@
 #include "codec.h"
 #include "move_codec.h"
 #include "move_req.h"
+#include "odds_codec.h"
 
 #define MAX_CREATURES  2000
 #define MAX_NO_ATTACK  MAX_CREATURES
@@ -37,6 +38,7 @@ void move_req_free(struct move_req *r)
     free(r->cs);
     free(r->ids);
     free(r->no_attack);
+    free(r->profiles);
 }
 
 static bool body_on_map(const struct rules_options *o, const struct rules_map *m,
@@ -117,8 +119,15 @@ static void join_keys(const char **out, size_t max, const char *const *base,
     out[n] = NULL;
 }
 
-static const char *const creature_keys[] = {"id",           "side", "conscious", "combat_reflexes",
-                                            "attack_bonus", NULL};
+static const char *const creature_keys[] = {"id",
+                                            "side",
+                                            "conscious",
+                                            "combat_reflexes",
+                                            "attack_bonus",
+                                            "damage",
+                                            "crit_range",
+                                            "crit_multiplier",
+                                            NULL};
 
 /* creatures: [{id, side, conscious, combat_reflexes, attack_bonus, ...creature}], and the
  * members named in extra (NULL-terminated, may be NULL) that the caller reads itself. */
@@ -135,7 +144,8 @@ static void decode_creatures(json_t *body, struct move_req *r, const char *const
     r->cs = calloc(n + 1, sizeof *r->cs);
     r->ids = calloc(n + 1, sizeof *r->ids);
     r->no_attack = calloc(n + 1, sizeof *r->no_attack);
-    if (r->cs == NULL || r->ids == NULL || r->no_attack == NULL) {
+    r->profiles = calloc(n + 1, sizeof *r->profiles);
+    if (r->cs == NULL || r->ids == NULL || r->no_attack == NULL || r->profiles == NULL) {
         svc_errors_add(e, "/creatures", "could not be allocated");
         return;
     }
@@ -162,6 +172,9 @@ static void decode_creatures(json_t *body, struct move_req *r, const char *const
         long long ab = 0;
         codec_get_int(c, ptr, "attack_bonus", false, -100, 100, &ab, e);
         k->attack_bonus = (int)ab;
+        struct move_attack_profile *pf = &r->profiles[i];
+        svc_decode_damage(c, ptr, &pf->damage, &pf->damage_expr, &pf->crit_range,
+                          &pf->crit_multiplier, e);
         for (size_t j = 0; j < i; j++)
             if (strcmp(r->ids[j], r->ids[i]) == 0 && r->ids[i][0] != '\0')
                 svc_errors_add(e, ptr, "id '%s' is already used by /creatures/%zu", r->ids[i], j);
@@ -197,6 +210,9 @@ static const char *const mover_keys[] = {"speeds",
                                          "ran_this_round",
                                          "turned_this_turn",
                                          "extra_five_foot_steps",
+                                         "hp",
+                                         "damage_reduction",
+                                         "defense",
                                          NULL};
 
 /* The movement fields of a mover (speeds and burdens); creature fields are the caller's. */
@@ -234,6 +250,18 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     long long steps = 0;
     codec_get_int(m, ptr, "extra_five_foot_steps", false, 0, 10, &steps, e);
     mv->extra_steps = (int)steps;
+    /* For a move's odds: what the attacks of opportunity would take from. */
+    long long hp = 0, dr = 0;
+    if (codec_get_int(m, ptr, "hp", false, 1, 1000000, &hp, e))
+        r->mover_hp = (int)hp;
+    if (codec_get_int(m, ptr, "damage_reduction", false, 0, 1000, &dr, e))
+        r->mover_dr = (int)dr;
+    json_t *def = json_object_get(m, "defense");
+    if (def != NULL) {
+        char dp[CODEC_PTR_MAX];
+        codec_pointer(dp, ptr, "defense");
+        svc_decode_defense(def, dp, &mv->ac, e);
+    }
 }
 
 /* body.mover (required): its creature and movement fields, on the map and overlapping nobody
@@ -392,7 +420,7 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
 
 static const char *const move_known[] = {"rules",  "map",      "creatures", "mover",
                                          "mode",   "withdraw", "path",      "end_facing",
-                                         "prefer", "target",   NULL};
+                                         "prefer", "target",   "odds",      NULL};
 
 /* Checks that body holds only `allowed` among the movement request's members. */
 static void only(json_t *body, const char *const *allowed, struct svc_errors *e)
@@ -421,6 +449,8 @@ bool move_begin(const struct svc_request *req, struct svc_response *res, const c
     }
     only(*body, allowed, e);
     decode_move(*body, req, r, e);
+    codec_get_bool(*body, "", "odds", false, &r->odds, e);
+    r->odds_work = svc_odds_budget(req);
     if (r->spent != NULL) {
         svc_problem_too_expensive(res, r->spent, r->spent_budget, r->spent_reached);
         svc_errors_free(e);
@@ -550,6 +580,7 @@ void svc_decode_board(json_t *body, const struct svc_request *req,
     b->spent_budget = r.spent_budget;
     b->spent_reached = r.spent_reached;
     free(r.no_attack);
+    free(r.profiles);
 }
 
 void svc_board_free(struct svc_board *b)

@@ -8,8 +8,16 @@
 #include <stdbool.h>
 
 #include "movement.h"
+#include "odds.h"
 #include "rules_codec.h"
 #include "svc.h"
+
+/* A creature's attack as its attacks of opportunity deal it, for a move's odds. */
+struct move_attack_profile {
+    const char *damage; /* NULL: none given (the odds then give chances, no damage) */
+    struct rules_dice_expr damage_expr;
+    int crit_range, crit_multiplier;
+};
 
 /* A movement request as decoded. */
 struct move_req {
@@ -26,6 +34,12 @@ struct move_req {
     enum rules_move_mode mode;
     int primary;
     bool *no_attack;
+    struct move_attack_profile *profiles; /* one per creature */
+    /* path and route with odds: true (issue 23): the mover's hit points (0: not given) and
+     * damage reduction. */
+    bool odds;
+    int mover_hp, mover_dr;
+    struct rules_odds_budget odds_work; /* multiply-adds, as /v1/attacks/odds */
     /* Work budgets (config.h SVC_BUDGET_*, times --budget-scale). */
     struct rules_work work; /* search states; the searches advance it */
     long long paint_limit;  /* map squares painted and rows rectangles visit */

@@ -11,7 +11,7 @@
 void svc_handle_move_path(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const allowed[] = {"rules",    "map",  "creatures",  "mover", "mode",
-                                          "withdraw", "path", "end_facing", NULL};
+                                          "withdraw", "path", "end_facing", "odds",  NULL};
     json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
@@ -99,8 +99,8 @@ out:
 
 static void move_route(const struct svc_request *req, struct svc_response *res)
 {
-    static const char *const allowed[] = {"rules", "map",      "creatures", "mover",
-                                          "mode",  "withdraw", "target",    NULL};
+    static const char *const allowed[] = {"rules",    "map",    "creatures", "mover", "mode",
+                                          "withdraw", "target", "odds",      NULL};
     json_t *body;
     struct svc_errors e;
     struct move_req r = {0};

@@ -9,6 +9,7 @@
 #include "codec.h"
 #include "jsonw.h"
 #include "odds.h"
+#include "odds_codec.h"
 #include "svc.h"
 
 /* Multiply-adds one odds request may cost, times --budget-scale: about 0.2 s. 20d6kh10 needs
@@ -17,7 +18,7 @@
 #define ODDS_BUDGET_WORK 200000000LL
 #define MAX_ATTACKS      10
 
-static struct rules_odds_budget budget_of(const struct svc_request *req)
+struct rules_odds_budget svc_odds_budget(const struct svc_request *req)
 {
     long long scale = 1;
     if (req->ctx != NULL && req->ctx->config != NULL && req->ctx->config->budget_scale > 0)
@@ -28,22 +29,22 @@ static struct rules_odds_budget budget_of(const struct svc_request *req)
 /* A number to 15 significant digits. The computation is good to about 1e-13 relative
  * (rules/odds.h), so digits past the 15th would carry only its rounding, and 15 digits make
  * 1/6 read 0.166666666666667 rather than 0.16666666666666669. */
-static void write_double(struct jw *w, double v)
+void svc_odds_write_double(struct jw *w, double v)
 {
     char buf[32];
     int n = snprintf(buf, sizeof buf, "%.15g", v);
     jw_raw(w, buf, (size_t)n);
 }
 
-/* A probability (0..1) to 15 significant digits in write_double's form, without printf, which
- * cost 0.3-0.4 us a number: a distribution writes two numbers a total, and the answer's time
+/* A probability (0..1) to 15 significant digits in svc_odds_write_double's form, without printf,
+ * which cost 0.3-0.4 us a number: a distribution writes two numbers a total, and the answer's time
  * was mostly printf. Scaling by a power of ten may be an ulp off, so the 15th digit may differ
  * from printf's by one (a relative 1e-14 at most), inside the computation's own error; values
  * under 1e-280 go through printf. */
-static void write_probability(struct jw *w, double v)
+void svc_odds_write_probability(struct jw *w, double v)
 {
     if (!(v > 1e-280 && v < 1.0)) {
-        write_double(w, v);
+        svc_odds_write_double(w, v);
         return;
     }
     int e = (int)floor(log10(v)); /* v = d.ddd x 10^e */
@@ -97,31 +98,32 @@ static void write_distribution(struct jw *w, const struct rules_dist *d)
         JW_KEY(w, "total");
         jw_int(w, d->min + i);
         JW_KEY(w, "p");
-        write_probability(w, d->p[i]);
+        svc_odds_write_probability(w, d->p[i]);
         JW_KEY(w, "at_least");
-        write_probability(w, at_least != NULL ? at_least[i] : rules_dist_at_least(d, d->min + i));
+        svc_odds_write_probability(w, at_least != NULL ? at_least[i]
+                                                       : rules_dist_at_least(d, d->min + i));
         jw_object_end(w);
     }
     jw_array_end(w);
     free(at_least);
 }
 
-static void write_summary(struct jw *w, const struct rules_dist *d)
+void svc_odds_write_summary(struct jw *w, const struct rules_dist *d)
 {
     JW_KEY(w, "min");
     jw_int(w, d->min);
     JW_KEY(w, "max");
     jw_int(w, d->min + d->len - 1);
     JW_KEY(w, "mean");
-    write_double(w, rules_dist_mean(d));
+    svc_odds_write_double(w, rules_dist_mean(d));
     JW_KEY(w, "sd");
-    write_double(w, rules_dist_sd(d));
+    svc_odds_write_double(w, rules_dist_sd(d));
     JW_KEY(w, "distribution");
     write_distribution(w, d);
 }
 
 /* Answers 422 too-expensive or 500 for a failed odds computation. */
-static void respond_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b)
+void svc_odds_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b)
 {
     if (rc == RULES_ODDS_ERR_TOO_EXPENSIVE)
         svc_problem_too_expensive(res, "odds_work", b->limit, b->used);
@@ -153,10 +155,10 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
         svc_errors_respond(&e, res);
         goto out;
     }
-    struct rules_odds_budget b = budget_of(req);
+    struct rules_odds_budget b = svc_odds_budget(req);
     int rc = rules_dist_of_expr(&expr, &b, &d);
     if (rc != RULES_ODDS_OK) {
-        respond_failure(res, rc, &b);
+        svc_odds_failure(res, rc, &b);
         goto out;
     }
     int likeliest = 0;
@@ -183,9 +185,9 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     jw_string(&w, text);
     JW_KEY(&w, "probabilities");
     jw_string(&w, "double");
-    write_summary(&w, &d);
+    svc_odds_write_summary(&w, &d);
     JW_KEY(&w, "remainder");
-    write_probability(&w, remainder);
+    svc_odds_write_probability(&w, remainder);
     JW_KEY(&w, "explain");
     jw_string(&w, explain);
     jw_object_end(&w);
@@ -272,19 +274,19 @@ static struct rules_attack_odds_in odds_input(const struct svc_attack_ruling *r,
 static void write_chances(struct jw *w, const struct rules_attack_odds *o, bool criticals)
 {
     JW_KEY(w, "hit");
-    write_probability(w, o->hit);
+    svc_odds_write_probability(w, o->hit);
     JW_KEY(w, "concealment_miss");
-    write_probability(w, o->concealment_miss);
+    svc_odds_write_probability(w, o->concealment_miss);
     JW_KEY(w, "lands");
-    write_probability(w, o->lands);
+    svc_odds_write_probability(w, o->lands);
     JW_KEY(w, "cover_struck");
-    write_probability(w, o->cover_struck);
+    svc_odds_write_probability(w, o->cover_struck);
     JW_KEY(w, "cover_creature");
-    write_probability(w, o->cover_creature);
+    svc_odds_write_probability(w, o->cover_creature);
     /* null when the rules in force have no critical hits (option critical_hits off). */
     JW_KEY(w, "critical");
     if (criticals)
-        write_probability(w, o->critical);
+        svc_odds_write_probability(w, o->critical);
     else
         jw_null(w);
 }
@@ -298,10 +300,10 @@ static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
     if (hp <= 0)
         return;
     JW_KEY(w, "drop_chance");
-    write_probability(w, rules_dist_at_least(damage, hp));
+    svc_odds_write_probability(w, rules_dist_at_least(damage, hp));
     if (r->rules.options.hp_states == RULES_HP_STATES_SRD) {
         JW_KEY(w, "kill_chance");
-        write_probability(w, rules_dist_at_least(damage, hp + 10));
+        svc_odds_write_probability(w, rules_dist_at_least(damage, hp + 10));
     }
 }
 
@@ -317,11 +319,11 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
     JW_KEY(w, "damage_reduction");
     jw_int(w, r->damage_reduction);
     JW_KEY(w, "expected");
-    write_double(w, o->expected_damage);
+    svc_odds_write_double(w, o->expected_damage);
     JW_KEY(w, "expected_on_landing");
-    write_double(w, o->expected_on_landing);
+    svc_odds_write_double(w, o->expected_on_landing);
     write_hp_chances(w, r, &o->damage, hp);
-    write_summary(w, &o->damage);
+    svc_odds_write_summary(w, &o->damage);
     jw_object_end(w);
 }
 
@@ -435,7 +437,7 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         svc_errors_respond(e, res);
         goto out;
     }
-    struct rules_odds_budget b = budget_of(req);
+    struct rules_odds_budget b = svc_odds_budget(req);
     struct rules_attack_odds_in in = odds_input(r, r->attack_bonus);
     int rc = rules_attack_odds(&in, &b, &one);
     /* A full attack: each attack's damage, then their sum (damage reduction applies to each). */
@@ -457,7 +459,7 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         }
     }
     if (rc != RULES_ODDS_OK) {
-        respond_failure(res, rc, &b);
+        svc_odds_failure(res, rc, &b);
         goto out;
     }
     char explain[512];
@@ -492,7 +494,7 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
     JW_KEY(&w, "dice");
     jw_int(&w, r->ev.sneak_attack ? r->sneak_dice : 0);
     JW_KEY(&w, "chance");
-    write_probability(&w, one.sneak_attack);
+    svc_odds_write_probability(&w, one.sneak_attack);
     jw_object_end(&w);
     write_damage(&w, r, &one, x.hp);
     if (x.attack_count > 0) {
@@ -508,7 +510,7 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
             jw_int(&w, r->ev.attack_total - r->attack_bonus + x.attacks[i]);
             write_chances(&w, &each[i], r->rules.options.critical_hits);
             JW_KEY(&w, "expected_damage");
-            write_double(&w, each[i].expected_damage);
+            svc_odds_write_double(&w, each[i].expected_damage);
             jw_object_end(&w);
         }
         jw_array_end(&w);
@@ -518,9 +520,9 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         } else {
             jw_object_begin(&w);
             JW_KEY(&w, "expected");
-            write_double(&w, full_expected);
+            svc_odds_write_double(&w, full_expected);
             write_hp_chances(&w, r, &full, x.hp);
-            write_summary(&w, &full);
+            svc_odds_write_summary(&w, &full);
             jw_object_end(&w);
         }
         jw_object_end(&w);

@@ -228,6 +228,17 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
  * further members the caller reads itself. Problems go to e. */
 struct rules_options;
 struct rules_creature;
+/* A Defense object {armor, shield, ..., size, other, total?} at ptr into ac. */
+struct rules_defense;
+void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
+                        struct svc_errors *e);
+
+/* obj's damage (dice notation, parsed into expr; *damage NULL when absent or refused),
+ * crit_range and crit_multiplier (the SRD's 20 and x2 when absent), errors under ptr. */
+struct rules_dice_expr;
+void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
+                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
+                       struct svc_errors *e);
 void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
                          const char *const *extra_keys, struct rules_creature *out,
                          struct svc_errors *e);

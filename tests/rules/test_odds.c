@@ -271,3 +271,35 @@ Test(attack_odds, full_attack_total_is_the_convolution_of_each)
     rules_dist_free(&b.damage);
     rules_dist_free(&total);
 }
+
+/* A move's attacks of opportunity, one after another, stopping once the mover is dropped
+ * (rules_dist_gauntlet). Two attacks of {0: 1/2, 5: 1/2} on a mover with 5 hp: the first hit
+ * drops it and ends its move, so it takes 0 (1/4) or 5 (3/4), never 10; without hit points
+ * (stop 0) the plain sum 0, 5, 10 with 1/4, 1/2, 1/4. */
+Test(dice_odds, a_gauntlet_stops_once_the_mover_is_dropped)
+{
+    double half[6] = {0.5, 0, 0, 0, 0, 0.5};
+    struct rules_dist hit = {0, 6, half};
+    struct rules_dist hits[2] = {hit, hit};
+    struct rules_odds_budget b = {1000000, 0};
+    struct rules_dist taken;
+    cr_assert_eq(rules_dist_gauntlet(hits, 2, 5, &b, &taken), RULES_ODDS_OK);
+    cr_assert_eq(taken.min, 0);
+    cr_assert_eq(taken.len, 6, "no mass past 5: trimmed");
+    cr_assert_eq(p_of(&taken, 0), 0.25);
+    cr_assert_eq(p_of(&taken, 5), 0.75);
+    rules_dist_free(&taken);
+    cr_assert_eq(rules_dist_gauntlet(hits, 2, 0, &b, &taken), RULES_ODDS_OK);
+    cr_assert_eq(taken.len, 11);
+    cr_assert_eq(p_of(&taken, 5), 0.5);
+    cr_assert_eq(p_of(&taken, 10), 0.25);
+    rules_dist_free(&taken);
+    /* No attacks: it takes nothing. */
+    cr_assert_eq(rules_dist_gauntlet(hits, 0, 5, &b, &taken), RULES_ODDS_OK);
+    cr_assert_eq(taken.len, 1);
+    cr_assert_eq(p_of(&taken, 0), 1.0);
+    rules_dist_free(&taken);
+    /* The work is charged: a budget of 1 multiply-add refuses it. */
+    struct rules_odds_budget tiny = {1, 0};
+    cr_assert_eq(rules_dist_gauntlet(hits, 2, 5, &tiny, &taken), RULES_ODDS_ERR_TOO_EXPENSIVE);
+}

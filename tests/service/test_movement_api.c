@@ -1,6 +1,7 @@
 /* POST /v1/movement/{path,reach,route,forced,speed} against the real server. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -307,4 +308,92 @@ Test(movement_api, malformed_bodies_are_refused_without_leaks)
         doc = http_post_json(&srv, paths[i], "[1,2]", 422);
         json_decref(doc);
     }
+}
+
+/* Odds for a move (issue 23), critical hits off for the closed forms, and 001's rule that
+ * leaving any threatened square provokes (start_square threatened; 004's makes the starting
+ * square safe). The mover (AC 12, 3 hp)
+ * leaves the orc's square first (+4: needs 8, 13 of 20; 1d6), then the goblin's (+2: needs
+ * 10, 11 of 20; 1d4). After the orc: 0 taken 0.35; 1 to 6 each 0.65/6, and 3 or more drops it,
+ * which ends its move, so the goblin strikes only a mover at 0, 1 or 2 taken. It arrives with
+ * 3 hp 0.35 x 0.45 = 0.1575; with 2 or more + 0.35 x 0.1375 + (0.65/6) x 0.45; with 1 or more
+ * + 0.35 x 0.1375 + (0.65/6) x 0.1375 + (0.65/6) x 0.45. */
+#define ODDS_MOVE                                                                                  \
+    "{\"rules\":{\"options\":{\"critical_hits\":false,\"start_square\":\"threatened\"}},\"map\":{" \
+    "\"width\":10,\"height\":10},"                                                                 \
+    "\"creatures\":[{\"id\":\"orc\",\"x\":6,\"y\":5,\"attack_bonus\":4,\"damage\":\"1d6\"},"       \
+    "{\"id\":\"goblin\",\"x\":2,\"y\":5,\"attack_bonus\":2,\"damage\":\"1d4\"}],"                  \
+    "\"mode\":\"move\",\"path\":[{\"x\":4,\"y\":5},{\"x\":3,\"y\":5},{\"x\":3,\"y\":6}],"          \
+    "\"odds\":true,"
+
+static double real(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    cr_assert(json_is_number(v), "%s is a number", key);
+    return json_number_value(v);
+}
+
+Test(movement_api, path_odds_give_each_attack_and_the_chance_to_arrive)
+{
+    json_t *doc = http_post_json(&srv, "/v1/movement/path",
+                                 ODDS_MOVE "\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+                                           "\"defense\":{\"armor\":2},\"hp\":3}}",
+                                 200);
+    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), 2);
+    json_t *first = json_array_get(aoos, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "creature")), "orc");
+    cr_assert(fabs(real(json_object_get(first, "odds"), "hit") - 0.65) < 1e-15);
+    cr_assert(fabs(real(json_object_get(first, "odds"), "expected_damage") - 0.65 * 3.5) < 1e-12);
+    cr_assert(fabs(real(json_object_get(json_array_get(aoos, 1), "odds"), "hit") - 0.55) < 1e-15);
+    json_t *odds = json_object_get(doc, "odds");
+    double one = 0.65 / 6;
+    double a3 = 0.35 * 0.45, a2 = a3 + 0.35 * 0.1375 + one * 0.45,
+           a1 = a2 + 0.35 * 0.1375 + one * 0.1375 + one * 0.45;
+    cr_assert(fabs(real(odds, "hit_at_least_once") - (1 - 0.35 * 0.45)) < 1e-14);
+    cr_assert(fabs(real(odds, "drop_chance") - (1 - a1)) < 1e-14, "%.17g",
+              real(odds, "drop_chance"));
+    cr_assert(fabs(real(odds, "kill_chance")) < 1e-15); /* 6 at most: never -10 */
+    json_t *arrives = json_object_get(odds, "arrives");
+    cr_assert_eq(json_array_size(arrives), 3);
+    cr_assert_eq(json_integer_value(json_object_get(json_array_get(arrives, 0), "hp")), 3);
+    cr_assert(fabs(real(json_array_get(arrives, 0), "at_least") - a3) < 1e-15);
+    cr_assert(fabs(real(json_array_get(arrives, 1), "at_least") - a2) < 1e-15);
+    cr_assert(fabs(real(json_array_get(arrives, 2), "at_least") - a1) < 1e-15);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "to be dropped"));
+    json_decref(doc);
+    /* Without hit points: both attacks always land on it, 0.65 x 3.5 + 0.55 x 2.5. */
+    doc = http_post_json(&srv, "/v1/movement/path",
+                         ODDS_MOVE "\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+                                   "\"defense\":{\"armor\":2}}}",
+                         200);
+    odds = json_object_get(doc, "odds");
+    cr_assert(fabs(real(odds, "expected_damage") - 3.65) < 1e-12);
+    cr_assert_null(json_object_get(odds, "drop_chance"));
+    json_decref(doc);
+}
+
+Test(movement_api, move_odds_refuse_what_they_cannot_use)
+{
+    json_t *doc = http_post_json(&srv, "/v1/movement/path",
+                                 ODDS_MOVE "\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+                                           "\"hp\":0}}",
+                                 422);
+    cr_assert(has_pointer(doc, "/mover/hp"));
+    json_decref(doc);
+    doc =
+        http_post_json(&srv, "/v1/movement/reach",
+                       "{\"map\":{\"width\":5,\"height\":5},\"mover\":{\"x\":0,\"y\":0,\"speeds\":"
+                       "{\"walk\":30}},\"mode\":\"move\",\"odds\":true}",
+                       422);
+    cr_assert(has_pointer(doc, "/odds"));
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/movement/path",
+                         "{\"map\":{\"width\":5,\"height\":5},\"creatures\":[{\"id\":\"a\",\"x\":1,"
+                         "\"y\":0,\"damage\":\"2d\"}],\"mover\":{\"x\":0,\"y\":0,\"speeds\":{"
+                         "\"walk\":30}},\"mode\":\"move\",\"path\":[],\"odds\":1}",
+                         422);
+    cr_assert(has_pointer(doc, "/odds"));
+    cr_assert(has_pointer(doc, "/creatures/0/damage"));
+    json_decref(doc);
 }

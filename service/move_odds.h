@@ -1,0 +1,32 @@
+/* Odds for a move's attacks of opportunity (move_odds.c), private to the movement files. */
+#ifndef TACTICS_SVC_MOVE_ODDS_H
+#define TACTICS_SVC_MOVE_ODDS_H
+
+#include <stddef.h>
+
+#include "jsonw.h"
+#include "move_req.h"
+#include "odds.h"
+
+struct move_odds {
+    struct rules_attack_odds *each; /* one per attack of opportunity, in the path's order */
+    struct rules_dist *hits;        /* each one's damage (borrowed from each) */
+    int n;
+    struct rules_dist taken; /* the damage the mover takes, stopping once dropped */
+};
+
+/* The odds of p's attacks of opportunity on r's mover. RULES_ODDS_OK, or a failure with m
+ * empty. */
+int move_odds_compute(const struct move_req *r, const struct rules_path_result *p,
+                      struct rules_odds_budget *b, struct move_odds *m);
+void move_odds_free(struct move_odds *m);
+
+/* "odds" of attack of opportunity i, as a member of its open object. */
+void move_odds_write_aoo(struct jw *w, const struct move_odds *m, int i);
+/* The move's "odds", as a member of the open answer. */
+void move_odds_write(struct jw *w, const struct move_req *r, const struct move_odds *m);
+/* Appends the odds' sentence to an explain; returns the length written. */
+size_t move_odds_explain(char *buf, size_t len, const struct move_req *r,
+                         const struct move_odds *m);
+
+#endif

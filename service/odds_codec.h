@@ -1,0 +1,23 @@
+/* What the odds answers share (odds_api.c): the work budget of a request, and numbers and
+ * distributions written as /v1/dice/odds writes them. */
+#ifndef TACTICS_SVC_ODDS_CODEC_H
+#define TACTICS_SVC_ODDS_CODEC_H
+
+#include "jsonw.h"
+#include "odds.h"
+#include "svc.h"
+
+/* The multiply-adds one request may cost (about 0.2 s), times --budget-scale. */
+struct rules_odds_budget svc_odds_budget(const struct svc_request *req);
+
+/* A number, or a probability, to 15 significant digits. */
+void svc_odds_write_double(struct jw *w, double v);
+void svc_odds_write_probability(struct jw *w, double v);
+
+/* min, max, mean, sd and distribution [{total, p, at_least}] as members of the open object. */
+void svc_odds_write_summary(struct jw *w, const struct rules_dist *d);
+
+/* 422 too-expensive (odds_work) or 500 for a failed computation. */
+void svc_odds_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b);
+
+#endif

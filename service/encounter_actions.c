@@ -12,7 +12,7 @@
 #include "movement.h"
 
 /* The other combatants as a movement request sees them, sides relative to `me`. */
-static json_t *map_creatures(json_t *state, json_t *me)
+json_t *enc_map_creatures(json_t *state, json_t *me)
 {
     json_t *list = json_array();
     size_t i;
@@ -38,7 +38,7 @@ static json_t *map_creatures(json_t *state, json_t *me)
     return list;
 }
 
-static json_t *mover_of(json_t *c, json_t *turn)
+json_t *enc_mover_of(json_t *c, json_t *turn)
 {
     json_t *o = enc_placement(c);
     static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
@@ -417,9 +417,9 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
 {
     json_t *s = x->state;
     json_t *body = json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
-                             json_object_get(s, "map"), "creatures", map_creatures(s, actor),
-                             "mover", mover_of(actor, json_object_get(actor, "turn")), "mode", mode,
-                             "path", json_object_get(in, "path"));
+                             json_object_get(s, "map"), "creatures", enc_map_creatures(s, actor),
+                             "mover", enc_mover_of(actor, json_object_get(actor, "turn")), "mode",
+                             mode, "path", json_object_get(in, "path"));
     if (json_object_get(in, "end_facing"))
         json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
     if (json_object_get(in, "withdraw"))
@@ -500,7 +500,7 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    json_t *others = map_creatures(s, target); /* everyone else, as /v1/movement takes them */
+    json_t *others = enc_map_creatures(s, target); /* everyone else, as /v1/movement takes them */
     json_t *t = enc_placement(target);
     static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
                                         NULL};

@@ -249,6 +249,12 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
 
+/* The other combatants as a movement request's creatures, sides relative to me (new ref). */
+json_t *enc_map_creatures(json_t *state, json_t *me);
+
+/* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
+json_t *enc_mover_of(json_t *c, json_t *turn);
+
 /* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
 int enc_iterative_attacks(json_t *actor);
 

@@ -271,6 +271,11 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
 void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_odds(const struct svc_request *req, struct svc_response *res);
+/* Asking in encounter terms (encounter_queries.c, issue 18). */
+void svc_handle_encounter_reach(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_route(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_threats(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_response *res);
 
 /* A stored encounter's attack whose odds are asked for (GET /v1/encounters/{id}/odds). */
 struct svc_odds_context {

@@ -1,0 +1,333 @@
+/* Asking in encounter terms (issue 18): GET /v1/encounters/{id}/reach, /route, /threats and
+ * /flanking run the stateless rules on the stored map and combatants, so a bot never re-sends
+ * them. Each reads the state after ?at=N (default: now) as the state endpoint does, builds the
+ * request the encounter's own actions would build (enc_map_creatures, enc_mover_of), and is
+ * answered by the stateless endpoint's code, so the two answers cannot differ.
+ *
+ * Decisions where the issue is silent (also in openapi.yaml):
+ *  - reach and route take ?mode (default move) and reach ?prefer, as their POST bodies do; the
+ *    mover's turn so far (moved, ran) is the stored one.
+ *  - route's ?to is a square "x,y" ("q,r" on hexes) or a combatant id to threaten;
+ *    ?odds=true adds the move's odds, from each enemy's first attack profile and the actor's
+ *    Defense, hit points and damage reduction.
+ *  - threats lists, for every combatant, whom it threatens and who threatens it (004
+ *    Threatened Area, 001 Reach), and whether it can make attacks of opportunity now (not
+ *    down, not flat-footed: 004 Flat-Footed).
+ *  - flanking answers for ?target against ?attacker, or against each combatant of another
+ *    side that can attack it, with the flanking endpoint's answer for each.
+ *  - Errors in the query name the parameter (?actor, ?to, ...). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encounter_internal.h"
+
+static void bad_query(struct svc_errors *e, const char *name, const char *msg)
+{
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "?%s", name);
+    svc_errors_add(e, ptr, "%s", msg);
+}
+
+/* The combatant named by ?name, or NULL after an error. */
+static json_t *combatant_query(const struct svc_request *req, json_t *state, const char *name,
+                               struct svc_errors *e)
+{
+    const char *id = svc_request_query(req, name);
+    json_t *c = id ? find(state, id, NULL) : NULL;
+    if (id == NULL)
+        bad_query(e, name, "is required: a combatant id");
+    else if (c == NULL)
+        bad_query(e, name, "names no combatant of the encounter");
+    return c;
+}
+
+/* Runs handler h on body (stolen) as if it had been posted to path, answering into res. A
+ * validation problem about a member that came from the query (map[i].member -> ?param) is
+ * answered with the parameter's name; other answers pass as they are. */
+struct from_query {
+    const char *member, *param;
+};
+
+static void forward(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
+                    const struct from_query *map, struct svc_response *res)
+{
+    struct svc_request req = {
+        .method = "POST", .path = path, .body = "", .parsed = body, .ctx = outer->ctx};
+    h(&req, res);
+    json_decref(body);
+    if (res->status != 422 || res->body == NULL)
+        return;
+    json_t *doc = json_loadb(res->body, res->body_len, 0, NULL);
+    json_t *errors = json_object_get(doc, "errors");
+    if (!json_is_array(errors) || json_array_size(errors) == 0) {
+        json_decref(doc);
+        return;
+    }
+    struct svc_errors e;
+    svc_errors_init(&e);
+    size_t i;
+    json_t *item;
+    json_array_foreach(errors, i, item)
+    {
+        const char *p = str(item, "pointer");
+        const char *name = NULL;
+        for (int k = 0; map != NULL && map[k].member != NULL && name == NULL; k++) {
+            size_t n = strlen(map[k].member);
+            if (strncmp(p, map[k].member, n) == 0 && (p[n] == '\0' || p[n] == '/'))
+                name = map[k].param;
+        }
+        if (name != NULL)
+            bad_query(&e, name, str(item, "message"));
+        else
+            svc_errors_add(&e, p, "%s", str(item, "message"));
+    }
+    svc_response_clear(res);
+    svc_errors_respond(&e, res);
+    svc_errors_free(&e);
+    json_decref(doc);
+}
+
+/* The actor as a mover for a query: enc_mover_of, plus what a move's odds read (its Defense,
+ * hit points above 0 and damage reduction). */
+static json_t *query_mover(json_t *actor)
+{
+    json_t *m = enc_mover_of(actor, json_object_get(actor, "turn"));
+    static const char *const keys[] = {"defense", "damage_reduction", NULL};
+    for (int k = 0; keys[k]; k++)
+        if (json_object_get(actor, keys[k]) != NULL)
+            json_object_set(m, keys[k], json_object_get(actor, keys[k]));
+    if (json_object_get(actor, "hp") != NULL && num(actor, "hp") > 0)
+        json_object_set(m, "hp", json_object_get(actor, "hp"));
+    return m;
+}
+
+/* The other combatants for a query: enc_map_creatures, each with its first attack's damage
+ * profile for a move's odds. */
+static json_t *query_creatures(json_t *state, json_t *actor)
+{
+    json_t *list = enc_map_creatures(state, actor);
+    size_t i;
+    json_t *o;
+    json_array_foreach(list, i, o)
+    {
+        json_t *c = find(state, str(o, "id"), NULL);
+        json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
+        static const char *const keys[] = {"damage", "crit_range", "crit_multiplier", NULL};
+        for (int k = 0; a0 != NULL && keys[k]; k++)
+            if (json_object_get(a0, keys[k]) != NULL)
+                json_object_set(o, keys[k], json_object_get(a0, keys[k]));
+    }
+    return list;
+}
+
+static json_t *move_body(json_t *state, json_t *actor, const char *mode)
+{
+    return json_pack("{s:o, s:O, s:o, s:o, s:s}", "rules", enc_rules_json(state), "map",
+                     json_object_get(state, "map"), "creatures", query_creatures(state, actor),
+                     "mover", query_mover(actor), "mode", mode);
+}
+
+/* Shared start: the state at ?at and the actor of ?actor; false when res is answered. */
+static bool begin(const struct svc_request *req, struct svc_response *res, json_t **state,
+                  json_t **actor, struct svc_errors *e)
+{
+    int64_t at = 0, version = 0;
+    *state = svc_encounter_state_at(req, res, &at, &version);
+    svc_errors_init(e);
+    if (*state == NULL)
+        return false;
+    *actor = combatant_query(req, *state, "actor", e);
+    return true;
+}
+
+static bool finish_errors(struct svc_response *res, json_t *state, struct svc_errors *e)
+{
+    if (!svc_errors_any(e))
+        return false;
+    svc_errors_respond(e, res);
+    svc_errors_free(e);
+    json_decref(state);
+    return true;
+}
+
+void svc_handle_encounter_reach(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *state, *actor = NULL;
+    struct svc_errors e;
+    if (!begin(req, res, &state, &actor, &e))
+        return;
+    if (finish_errors(res, state, &e))
+        return;
+    const char *mode = svc_request_query(req, "mode");
+    const char *prefer = svc_request_query(req, "prefer");
+    json_t *body = move_body(state, actor, mode ? mode : "move");
+    if (prefer != NULL)
+        json_object_set_new(body, "prefer", json_string(prefer));
+    static const struct from_query map[] = {{"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
+    forward(req, svc_handle_move_reach, "/v1/movement/reach", body, map, res);
+    svc_errors_free(&e);
+    json_decref(state);
+}
+
+/* ?to: "x,y" (a square) or a combatant id (a creature to threaten). */
+static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_errors *e)
+{
+    long long a = 0, b = 0;
+    char tail = 0;
+    if (sscanf(to, "%lld,%lld%c", &a, &b, &tail) == 2)
+        return hex ? json_pack("{s:I, s:I}", "q", (json_int_t)a, "r", (json_int_t)b)
+                   : json_pack("{s:I, s:I}", "x", (json_int_t)a, "y", (json_int_t)b);
+    if (find(state, to, NULL) != NULL)
+        return json_pack("{s:s}", "creature", to);
+    bad_query(e, "to", "must be a square \"x,y\" (\"q,r\" on hexes) or a combatant id");
+    return NULL;
+}
+
+void svc_handle_encounter_route(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *state, *actor = NULL;
+    struct svc_errors e;
+    if (!begin(req, res, &state, &actor, &e))
+        return;
+    const char *to = svc_request_query(req, "to");
+    const char *odds = svc_request_query(req, "odds");
+    json_t *target = NULL;
+    if (to == NULL)
+        bad_query(&e, "to", "is required: a square \"x,y\" or a combatant id to threaten");
+    else {
+        struct rules_options o;
+        enc_state_rules(state, &o);
+        target = route_target(to, state, o.grid == RULES_GRID_HEX, &e);
+    }
+    if (odds != NULL && strcmp(odds, "true") != 0 && strcmp(odds, "false") != 0)
+        bad_query(&e, "odds", "must be true or false");
+    if (finish_errors(res, state, &e)) {
+        json_decref(target);
+        return;
+    }
+    const char *mode = svc_request_query(req, "mode");
+    json_t *body = move_body(state, actor, mode ? mode : "move");
+    json_object_set_new(body, "target", target);
+    if (odds != NULL && strcmp(odds, "true") == 0)
+        json_object_set_new(body, "odds", json_true());
+    static const struct from_query map[] = {{"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
+    forward(req, svc_handle_move_route, "/v1/movement/route", body, map, res);
+    svc_errors_free(&e);
+    json_decref(state);
+}
+
+/* Whether c can make attacks of opportunity now: up and not flat-footed (004). */
+static bool can_make_aoo(json_t *c)
+{
+    return !enc_is_down(c) && !has_condition(c, "flat_footed");
+}
+
+static bool opposed(json_t *a, json_t *b)
+{
+    return a != b && strcmp(str(a, "side"), str(b, "side")) != 0;
+}
+
+void svc_handle_encounter_threats(const struct svc_request *req, struct svc_response *res)
+{
+    int64_t at = 0, version = 0;
+    json_t *state = svc_encounter_state_at(req, res, &at, &version);
+    if (state == NULL)
+        return;
+    json_t *list = json_array();
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(combatants(state), i, a)
+    {
+        json_t *threatens = json_array(), *by = json_array();
+        json_array_foreach(combatants(state), j, b)
+        {
+            if (!opposed(a, b))
+                continue;
+            /* A combatant that is down threatens nothing (004 Threatened Area: the area into
+             * which it can make a melee attack). */
+            if (!enc_is_down(a) && enc_reaches(state, a, b))
+                json_array_append_new(threatens, json_string(str(b, "id")));
+            if (!enc_is_down(b) && enc_reaches(state, b, a))
+                json_array_append_new(by, json_string(str(b, "id")));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:b}", "id", str(a, "id"),
+                                              "threatens", threatens, "threatened_by", by,
+                                              "can_make_attacks_of_opportunity", can_make_aoo(a)));
+    }
+    json_t *doc =
+        json_pack("{s:s, s:I, s:o, s:s}", "id", req->params[0], "at", (json_int_t)at, "combatants",
+                  list, "source", "004 Threatened Area; 001 Reach; 004 Flat-Footed");
+    enc_respond_with_etag(res, 200, doc, version);
+    json_decref(state);
+}
+
+/* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
+ * side as allies. */
+static json_t *flank_of(const struct svc_request *req, json_t *state, json_t *attacker,
+                        json_t *target)
+{
+    json_t *allies = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (c != attacker && c != target && strcmp(str(c, "side"), str(attacker, "side")) == 0 &&
+            !enc_is_down(c)) {
+            json_t *p = enc_placement(c);
+            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_array_append_new(allies, p);
+        }
+    }
+    json_t *body =
+        json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(state), "attacker",
+                  enc_placement(attacker), "target", enc_placement(target), "allies", allies);
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    forward(req, svc_handle_flanking, "/v1/geometry/flanking", body, NULL, &res);
+    json_t *doc =
+        res.status == 200 && res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+    svc_response_clear(&res);
+    return doc != NULL ? json_pack("{s:s, s:o}", "attacker", str(attacker, "id"), "flanking", doc)
+                       : NULL;
+}
+
+void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_response *res)
+{
+    int64_t at = 0, version = 0;
+    json_t *state = svc_encounter_state_at(req, res, &at, &version);
+    if (state == NULL)
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    json_t *target = combatant_query(req, state, "target", &e);
+    json_t *attacker = NULL;
+    if (svc_request_query(req, "attacker") != NULL) {
+        attacker = combatant_query(req, state, "attacker", &e);
+        if (attacker != NULL && attacker == target)
+            bad_query(&e, "attacker", "must be another combatant than the target");
+    }
+    if (finish_errors(res, state, &e))
+        return;
+    json_t *list = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (attacker != NULL ? c != attacker : (!opposed(c, target) || enc_is_down(c)))
+            continue;
+        json_t *one = flank_of(req, state, c, target);
+        if (one == NULL) {
+            json_decref(list);
+            json_decref(state);
+            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            return;
+        }
+        json_array_append_new(list, one);
+    }
+    json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", req->params[0], "at", (json_int_t)at,
+                            "target", str(target, "id"), "attackers", list);
+    enc_respond_with_etag(res, 200, doc, version);
+    svc_errors_free(&e);
+    json_decref(state);
+}

@@ -1,0 +1,157 @@
+/* Asking in encounter terms (issue 18): reach, route, threats and flanking from the stored map
+ * and combatants. Kroh (party) at 5,5, the goblin (monsters) at 6,5, Mira (party) at 7,5, on
+ * an open 12 x 12 map under the default rules (d20-3.5: 000's alternating diagonals, 004's
+ * flanking and safe starting square, the SRD's critical hits). */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(encounter_queries);
+
+static void board(struct enc *e)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    static const char *const bodies[] = {
+        "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{"
+        "\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":"
+        "\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
+        "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+        "{\"id\":\"mira\",\"side\":\"party\",\"x\":7,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":3},\"max_hp\":12,\"dex\":10}",
+    };
+    for (int i = 0; i < 3; i++)
+        json_decref(enc_call(&srv, e, "POST", "/combatants", NULL, bodies[i], 201));
+}
+
+static json_t *get(struct enc *e, const char *suffix, int status)
+{
+    return enc_call(&srv, e, "GET", suffix, NULL, NULL, status);
+}
+
+static json_t *square(json_t *doc, int x, int y)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(doc, "squares"), i, s)
+    {
+        if (json_integer_value(json_object_get(s, "x")) == x &&
+            json_integer_value(json_object_get(s, "y")) == y)
+            return s;
+    }
+    return NULL;
+}
+
+/* 000: three diagonals cost 5 + 10 + 5 = 20 ft; straight 15 ft for three squares; the goblin's
+ * square is an enemy's (001 Walk: never entered). */
+Test(encounter_queries, reach_prices_the_stored_board)
+{
+    struct enc e;
+    board(&e);
+    json_t *doc = get(&e, "/reach?actor=fighter", 200);
+    cr_assert_eq(json_integer_value(json_object_get(square(doc, 2, 2), "cost_ft")), 20);
+    cr_assert_eq(json_integer_value(json_object_get(square(doc, 5, 2), "cost_ft")), 15);
+    cr_assert_null(square(doc, 6, 5));
+    json_decref(doc);
+}
+
+/* Mira round the goblin to 3,5: it strikes as she leaves its threatened squares (not her
+ * starting square: 004). +2 against AC 13 needs 11 on the d20: 10 of 20; a critical 1/20 x
+ * 10/20; 1d6, doubled on a critical: 0.475 x 3.5 + 0.025 x 7 = 1.8375. 12 hp drop only on a
+ * critical of 12 (1 in 36). */
+Test(encounter_queries, route_with_odds_from_the_stored_profiles)
+{
+    struct enc e;
+    board(&e);
+    json_t *doc = get(&e, "/route?actor=mira&to=3,5&odds=true", 200);
+    cr_assert(json_is_true(json_object_get(doc, "found")));
+    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), 1);
+    json_t *odds = json_object_get(json_array_get(aoos, 0), "odds");
+    cr_assert(fabs(json_number_value(json_object_get(odds, "hit")) - 0.5) < 1e-15);
+    cr_assert(fabs(json_number_value(json_object_get(odds, "expected_damage")) - 1.8375) < 1e-12);
+    json_t *all = json_object_get(doc, "odds");
+    cr_assert(fabs(json_number_value(json_object_get(all, "drop_chance")) - 0.025 / 36) < 1e-15);
+    json_decref(doc);
+    /* To threaten a combatant: Kroh already does. */
+    doc = get(&e, "/route?actor=fighter&to=goblin", 200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "route_cost_ft")), 0);
+    json_decref(doc);
+}
+
+static bool lists(json_t *arr, const char *id)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v)
+    {
+        if (strcmp(json_string_value(v), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+Test(encounter_queries, threats_and_flanking_from_the_stored_positions)
+{
+    struct enc e;
+    board(&e);
+    json_t *doc = get(&e, "/threats", 200);
+    json_t *list = json_object_get(doc, "combatants");
+    cr_assert_eq(json_array_size(list), 3);
+    json_t *gob = json_array_get(list, 1);
+    cr_assert_str_eq(json_string_value(json_object_get(gob, "id")), "goblin");
+    cr_assert(lists(json_object_get(gob, "threatens"), "fighter"));
+    cr_assert(lists(json_object_get(gob, "threatens"), "mira"));
+    cr_assert(lists(json_object_get(gob, "threatened_by"), "mira"));
+    cr_assert(!lists(json_object_get(json_array_get(list, 0), "threatens"), "mira"));
+    json_decref(doc);
+    /* 004 Flanking: Kroh and Mira on opposite sides each flank it, +2. */
+    doc = get(&e, "/flanking?target=goblin", 200);
+    json_t *att = json_object_get(doc, "attackers");
+    cr_assert_eq(json_array_size(att), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *f = json_object_get(json_array_get(att, i), "flanking");
+        cr_assert(json_is_true(json_object_get(f, "flanked")));
+        cr_assert_eq(json_integer_value(json_object_get(f, "bonus")), 2);
+    }
+    json_decref(doc);
+    /* Mira steps away (as the game master places her): Kroh no longer flanks. */
+    json_decref(enc_call(&srv, &e, "PATCH", "/combatants/mira", NULL, "{\"x\":7,\"y\":8}", 200));
+    doc = get(&e, "/flanking?target=goblin&attacker=fighter", 200);
+    att = json_object_get(doc, "attackers");
+    cr_assert_eq(json_array_size(att), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(att, 0), "attacker")),
+                     "fighter");
+    cr_assert(json_is_false(
+        json_object_get(json_object_get(json_array_get(att, 0), "flanking"), "flanked")));
+    json_decref(doc);
+}
+
+static void refused_at(struct enc *e, const char *suffix, const char *pointer)
+{
+    json_t *doc = get(e, suffix, 422);
+    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), pointer, "%s", suffix);
+    json_decref(doc);
+}
+
+Test(encounter_queries, bad_queries_name_their_parameter)
+{
+    struct enc e;
+    board(&e);
+    refused_at(&e, "/reach", "?actor");
+    refused_at(&e, "/reach?actor=nobody", "?actor");
+    refused_at(&e, "/reach?actor=fighter&mode=teleport", "?mode");
+    refused_at(&e, "/reach?actor=fighter&prefer=prettiest", "?prefer");
+    refused_at(&e, "/route?actor=fighter", "?to");
+    refused_at(&e, "/route?actor=fighter&to=nowhere", "?to");
+    refused_at(&e, "/route?actor=fighter&to=99,99", "?to");
+    refused_at(&e, "/route?actor=fighter&to=3,3&odds=maybe", "?odds");
+    refused_at(&e, "/flanking", "?target");
+    refused_at(&e, "/flanking?target=goblin&attacker=goblin", "?attacker");
+}

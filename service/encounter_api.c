@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "encounter_internal.h"
 #include "state_cache.h"
@@ -292,17 +293,24 @@ static bool idempotency(const struct svc_request *req, struct svc_response *res,
     return true;
 }
 
-/* Authorizes a write to the loaded encounter: its own token. */
+/* Authorizes a write to the loaded encounter: its own token. No bearer credentials at all is
+ * a 401 (send one); bearer credentials that are not the owner's, malformed ones included, are
+ * a 403: the client did authenticate, with a token that does not own this encounter. */
 static bool authorize_owner(const struct svc_request *req, struct svc_response *res,
                             const struct db_encounter *enc, unsigned char hash[AUTH_HASH_LEN])
 {
-    if (!bearer(req, res, hash))
-        return false;
-    if (!auth_equal(hash, enc->token_hash, AUTH_HASH_LEN)) {
-        svc_problem(res, SVC_PROBLEM_FORBIDDEN, NULL, NULL);
-        return false;
+    const char *h = svc_request_header(req, "Authorization");
+    if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
+        return bearer(req, res, hash); /* answers the 401 */
+    size_t n = 0;
+    const char *t = auth_bearer(h, &n);
+    if (t != NULL) {
+        auth_sha256(t, n, hash);
+        if (auth_equal(hash, enc->token_hash, AUTH_HASH_LEN))
+            return true;
     }
-    return true;
+    svc_problem(res, SVC_PROBLEM_FORBIDDEN, "this token does not own the encounter", NULL);
+    return false;
 }
 
 /* Checks If-Match against the loaded encounter's version. */
@@ -579,7 +587,7 @@ static int page_limit(const struct svc_request *req, struct svc_errors *e)
     char *end = NULL;
     long v = strtol(l, &end, 10);
     if (end == l || *end != '\0' || v < 1 || v > MAX_PAGE) {
-        svc_errors_add(e, "", "query limit must be 1 to %d", MAX_PAGE);
+        svc_errors_add(e, "?limit", "query limit must be 1 to %d", MAX_PAGE);
         return DEFAULT_PAGE;
     }
     return (int)v;
@@ -595,7 +603,7 @@ void svc_handle_encounter_list(const struct svc_request *req, struct svc_respons
     int limit = page_limit(req, &e);
     const char *after = svc_request_query(req, "after");
     if (after != NULL && !id_ok(after))
-        svc_errors_add(&e, "", "query after must be an encounter id");
+        svc_errors_add(&e, "?after", "query after must be an encounter id");
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         return;
@@ -701,7 +709,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
         char *end = NULL;
         after = strtoll(a, &end, 10);
         if (end == a || *end != '\0' || after < 0)
-            svc_errors_add(&e, "", "query after must be an event number");
+            svc_errors_add(&e, "?after", "query after must be an event number");
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -750,7 +758,7 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
         if (end == q || *end != '\0' || at < 1 || at > enc.version) {
             struct svc_errors e;
             svc_errors_init(&e);
-            svc_errors_add(&e, "/at", "query at must be an event number from 1 to %lld",
+            svc_errors_add(&e, "?at", "query at must be an event number from 1 to %lld",
                            (long long)enc.version);
             svc_errors_respond(&e, res);
             json_decref(stored);

@@ -123,6 +123,11 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     say(&e, "POST", "/actions",
         "{\"type\":\"fall\",\"actor\":\"kroh\",\"height_ft\":20,\"results\":[3,4]}", 200,
         "Kroh falls 20 ft: 7 damage (2d6 = 7); Kroh is at 13 hp; Kroh lands prone.");
+    /* 001 Forced Movement: a push moves the target away from the one pushing. */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"hyena\",\"kind\":\"push\","
+        "\"squares\":1,\"path\":[{\"x\":3,\"y\":5}]}",
+        200, "Kroh pushes the hyena 1 square to (3, 5).");
     say(&e, "POST", "/hp", "{\"target\":\"kroh\",\"change\":2,\"reason\":\"potion\"}", 200,
         "Kroh heals 2 hp (potion); Kroh is at 15 hp.");
     say(&e, "POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}", 200,
@@ -188,6 +193,8 @@ Test(encounter_explain, an_old_log_is_told_on_read)
         cr_assert_not_null(s);
         cr_assert_neq(strncmp(s, "Event ", 6), 0, "event %zu is not told: %s", i + 1, s);
     }
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 10), "explain")),
+                     "Kroh turns to facing 2.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 12), "explain")),
                      "Rogue takes a 5-foot step to (7, 6), provoking nothing.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 19), "explain")),

@@ -177,6 +177,7 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
         json_object_set_new(doc, "diagonal_steps", json_integer(d.diagonal_steps));
     }
     json_object_set_new(doc, "rule", json_string(d.rule));
+    svc_explain_distance(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -296,6 +297,7 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         json_array_append_new(report, a);
     }
     json_object_set_new(doc, "allies", report);
+    svc_explain_flanking(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -407,6 +409,7 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
                         json_string(o->facing == RULES_FACING_000   ? "000 Combat Facing"
                                     : o->facing == RULES_FACING_003 ? "003 facing variant"
                                                                     : "no facing in force"));
+    svc_explain_areas(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:

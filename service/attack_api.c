@@ -12,6 +12,7 @@
 #include "impact.h"
 #include "jsonw.h"
 #include "rules_codec.h"
+#include "sources.h"
 #include "svc.h"
 
 #define MAX_ALLIES 256
@@ -290,6 +291,18 @@ static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 
 /* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
  * rolls and their consequences. */
+/* "source_title" beside a source that cites the rule documents: the titles of those it names
+ * (rules_source_titles; GET /v1/rules/sources lists them). Added, not replacing: a source that
+ * names no document ("attacker", "defender") gains nothing. */
+static void write_source_title(struct jw *w, const char *source)
+{
+    char titles[256];
+    if (rules_source_titles(source, titles, sizeof titles) > 0) {
+        JW_KEY(w, "source_title");
+        jw_string(w, titles);
+    }
+}
+
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
@@ -301,6 +314,7 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
     jw_string(w, m->reason);
     JW_KEY(w, "source");
     jw_string(w, m->source);
+    write_source_title(w, m->source);
     JW_KEY(w, "applied");
     jw_bool(w, m->applied);
     jw_object_end(w);
@@ -345,6 +359,7 @@ static void write_roll_rule(struct jw *w, const char *rule, const char *source)
     jw_string(w, rule);
     JW_KEY(w, "source");
     jw_string(w, source);
+    write_source_title(w, source);
     jw_object_end(w);
 }
 

@@ -184,6 +184,7 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);
 void svc_handle_areas(const struct svc_request *req, struct svc_response *res);
 void svc_handle_sizes(const struct svc_request *req, struct svc_response *res);
+void svc_handle_sources(const struct svc_request *req, struct svc_response *res);
 void svc_handle_falling(const struct svc_request *req, struct svc_response *res);
 void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);

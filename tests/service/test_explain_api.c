@@ -145,3 +145,48 @@ Test(explain_api, attacks_modifiers_resolve_and_odds)
          "Lands 60% of the time (needs 9 on the d20) for 4.7 average damage.",
          "Lands **60%** of the time (needs 9 on the d20) for 4.7 average damage.");
 }
+
+/* GET /v1/rules/sources: each document by number, with its title and sections; and a cited
+ * source gains its document's title (004 Flanking is 004, "d20 Combat Terms"). */
+Test(explain_api, sources_are_listed_and_cited_with_their_titles)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/rules/sources", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    json_t *docs = json_object_get(doc, "documents");
+    cr_assert_eq(json_array_size(docs), 5);
+    const char *numbers[] = {"000", "001", "002", "003", "004"};
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(docs, i), "number")),
+                         numbers[i]);
+    json_t *d004 = json_array_get(docs, 4);
+    cr_assert_str_eq(json_string_value(json_object_get(d004, "title")), "d20 Combat Terms");
+    cr_assert_str_eq(json_string_value(json_object_get(d004, "file")), "004_53231e86bfe67d68.txt");
+    json_t *sections = json_object_get(d004, "sections");
+    bool flanking = false;
+    for (size_t i = 0; i < json_array_size(sections); i++)
+        flanking |= strcmp(json_string_value(json_array_get(sections, i)), "Flanking") == 0;
+    cr_assert(flanking);
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/attacks/modifiers",
+                         "{\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5},\"defender\":{\"x\":5,"
+                         "\"y\":5,\"defense\":{\"armor\":4}},\"allies\":[{\"x\":5,\"y\":6}]}",
+                         200);
+    json_t *mods = json_object_get(doc, "modifiers");
+    bool cited = false;
+    for (size_t i = 0; i < json_array_size(mods); i++) {
+        json_t *m = json_array_get(mods, i);
+        const char *src = json_string_value(json_object_get(m, "source"));
+        if (strcmp(src, "004 Flanking") == 0) {
+            cr_assert_str_eq(json_string_value(json_object_get(m, "source_title")),
+                             "d20 Combat Terms");
+            cited = true;
+        }
+        if (strcmp(src, "attacker") == 0)
+            cr_assert_null(json_object_get(m, "source_title"));
+    }
+    cr_assert(cited);
+    json_decref(doc);
+}

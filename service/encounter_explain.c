@@ -20,6 +20,9 @@ struct texts {
 };
 
 static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
 {
     if (*len + 1 >= ENC_EXPLAIN_MAX)
         return;
@@ -29,6 +32,8 @@ static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
 }
 
 /* Appends to the plain text only. */
+static void plain(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void plain(struct texts *t, const char *fmt, ...)
 {
     va_list ap;
@@ -38,6 +43,8 @@ static void plain(struct texts *t, const char *fmt, ...)
 }
 
 /* Appends to the markdown text only. */
+static void md(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void md(struct texts *t, const char *fmt, ...)
 {
     va_list ap;
@@ -47,6 +54,8 @@ static void md(struct texts *t, const char *fmt, ...)
 }
 
 /* Appends the same words to both (no markup characters in them). */
+static void both(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void both(struct texts *t, const char *fmt, ...)
 {
     va_list ap, aq;

@@ -17,6 +17,9 @@ struct told {
 };
 
 static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
 {
     if (*len + 1 >= EXPLAIN_MAX)
         return;
@@ -24,6 +27,8 @@ static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
     if (n > 0)
         *len = *len + (size_t)n < EXPLAIN_MAX ? *len + (size_t)n : EXPLAIN_MAX - 1;
 }
+
+static void plain(struct told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void plain(struct told *t, const char *fmt, ...)
 {
@@ -33,6 +38,8 @@ static void plain(struct told *t, const char *fmt, ...)
     va_end(ap);
 }
 
+static void md(struct told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void md(struct told *t, const char *fmt, ...)
 {
     va_list ap;
@@ -40,6 +47,8 @@ static void md(struct told *t, const char *fmt, ...)
     vput(t->md, &t->ml, fmt, ap);
     va_end(ap);
 }
+
+static void both(struct told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void both(struct told *t, const char *fmt, ...)
 {

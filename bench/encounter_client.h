@@ -7,7 +7,8 @@
 
 struct conn {
     int fd;
-    char buf[1 << 20];
+    /* One whole answer: a page of 500 events with their explain texts is over 1 MiB. */
+    char buf[1 << 22];
     size_t len;
 };
 

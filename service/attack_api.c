@@ -12,6 +12,7 @@
 #include "impact.h"
 #include "jsonw.h"
 #include "rules_codec.h"
+#include "sources.h"
 #include "svc.h"
 
 #define MAX_ALLIES 256
@@ -307,6 +308,18 @@ static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 
 /* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
  * rolls and their consequences. */
+/* "source_title" beside a source that cites the rule documents: the titles of those it names
+ * (rules_source_titles; GET /v1/rules/sources lists them). Added, not replacing: a source that
+ * names no document ("attacker", "defender") gains nothing. */
+static void write_source_title(struct jw *w, const char *source)
+{
+    char titles[256];
+    if (rules_source_titles(source, titles, sizeof titles) > 0) {
+        JW_KEY(w, "source_title");
+        jw_string(w, titles);
+    }
+}
+
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
@@ -318,6 +331,7 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
     jw_string(w, m->reason);
     JW_KEY(w, "source");
     jw_string(w, m->source);
+    write_source_title(w, m->source);
     JW_KEY(w, "applied");
     jw_bool(w, m->applied);
     jw_object_end(w);
@@ -362,6 +376,7 @@ static void write_roll_rule(struct jw *w, const char *rule, const char *source)
     jw_string(w, rule);
     JW_KEY(w, "source");
     jw_string(w, source);
+    write_source_title(w, source);
     jw_object_end(w);
 }
 
@@ -446,7 +461,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const char *explain)
+                         const char *explain, const char *explain_markdown)
 {
     jw_object_begin(w);
     JW_KEY(w, "rules");
@@ -570,6 +585,8 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     }
     JW_KEY(w, "explain");
     jw_string(w, explain);
+    JW_KEY(w, "explain_markdown");
+    jw_string(w, explain_markdown);
     if (o != NULL) {
         JW_KEY(w, "source");
         jw_string(w, src->supplied ? "supplied" : "seed");
@@ -637,13 +654,14 @@ static bool roll_attack(const struct attack_request *r, const struct rules_attac
 }
 
 /* The rolled answer's explain: the d20 against the target, what took the blow, and with the
- * critical_hits option the natural roll, the threat and its confirmation. */
+ * critical_hits option the natural roll, the threat and its confirmation. b is "" for the plain
+ * text, "**" for markdown's bold totals. */
 static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
                          const char *kind, const struct rules_attack_rolled *o, char *buf,
-                         size_t len)
+                         size_t len, const char *b)
 {
-    snprintf(buf, len, "%s: d20 %d %+d = %d against %s %d%s%s%s.", o->lands ? "Hit" : "Miss",
-             o->d20, ev->attack_total, o->total, kind, ev->target_number,
+    snprintf(buf, len, "%s: d20 %d %+d = %s%d%s against %s %d%s%s%s.", o->lands ? "Hit" : "Miss",
+             o->d20, ev->attack_total, b, o->total, b, kind, ev->target_number,
              o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
              : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
                                                 : "",
@@ -657,7 +675,7 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
                  : o->lands    ? "a critical hit"
                                : "confirmed, but lost to concealment");
     if (o->damage_rolled)
-        snprintf(buf + strlen(buf), len - strlen(buf), " %d damage to %s%s%s.", o->dealt,
+        snprintf(buf + strlen(buf), len - strlen(buf), " %s%d%s damage to %s%s%s.", b, o->dealt, b,
                  o->lands ? "the target" : "the covering creature",
                  o->lands && ev->sneak_attack ? " with sneak attack" : "",
                  o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
@@ -704,7 +722,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
                        "size part and size_included");
         goto fail;
     }
-    char kind[64], explain[640];
+    char kind[64], explain[640], markdown[700];
     ac_kind(ev, kind, sizeof kind);
     const struct rules_attack_rolled *o = NULL;
     if (roll) {
@@ -713,15 +731,18 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
         if (!roll_attack(r, ev, &d, &rolled, &e))
             goto fail;
         o = &rolled;
-        explain_roll(r, ev, kind, o, explain, sizeof explain);
+        explain_roll(r, ev, kind, o, explain, sizeof explain, "");
+        explain_roll(r, ev, kind, o, markdown, sizeof markdown, "**");
     } else {
-        snprintf(explain, sizeof explain, "Needs %d on the d20: %+d against %s %d%s.",
-                 ev->target_number - ev->attack_total, ev->attack_total, kind, ev->target_number,
-                 ev->miss_chance ? ", then a concealment miss chance" : "");
+        for (int md = 0; md < 2; md++)
+            snprintf(md ? markdown : explain, md ? sizeof markdown : sizeof explain,
+                     "Needs %s%d%s on the d20: %+d against %s %d%s.", md ? "**" : "",
+                     ev->target_number - ev->attack_total, md ? "**" : "", ev->attack_total, kind,
+                     ev->target_number, ev->miss_chance ? ", then a concealment miss chance" : "");
     }
     struct jw w;
     jw_init(&w, 2048);
-    write_answer(&w, r, ev, kind, o, src, explain);
+    write_answer(&w, r, ev, kind, o, src, explain, markdown);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_respond_owned(res, 200, "application/json", text, len);

@@ -246,6 +246,7 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
     }
     json_t *doc = svc_encode_roll(text, &expr, roll);
     svc_dice_source_describe(src, doc);
+    svc_explain_roll(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 respond:

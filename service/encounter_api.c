@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "encounter_internal.h"
 #include "state_cache.h"
@@ -126,13 +127,13 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 }
 
 /* A write's three texts, each value written once: the event's payload {input, result,
- * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result},
- * state}, which embeds the result and the state already written. The result is ev's, or
- * result_text when the ruling handed it over as text; *state_len gets the state text's length.
- * All NULL when out of memory. */
+ * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
+ * explain, explain_markdown}, state}, which embeds the result and the state already written. The
+ * result is ev's, or result_text when the ruling handed it over as text; *state_len gets the state
+ * text's length. All NULL when out of memory. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
-                        const char *result_text, json_t *state, char **payload, char **state_text,
-                        size_t *state_len, char **answer)
+                        const char *result_text, const struct enc_explain *told, json_t *state,
+                        char **payload, char **state_text, size_t *state_len, char **answer)
 {
     size_t rn = 0, sn = 0, n = 0;
     char *dumped = result_text ? NULL : jw_dump(json_object_get(ev, "result"), &rn);
@@ -169,6 +170,10 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         jw_string(&w, kind);
         JW_KEY(&w, "result");
         jw_raw(&w, result, rn);
+        JW_KEY(&w, "explain");
+        jw_string(&w, told->plain);
+        JW_KEY(&w, "explain_markdown");
+        jw_string(&w, told->markdown);
         jw_object_end(&w);
         JW_KEY(&w, "state");
         jw_raw(&w, *state_text, sn);
@@ -213,14 +218,18 @@ struct replay_acc {
     json_t *state;  /* the fold so far */
     json_t *result; /* the last event's ruling */
     char kind[32];
+    int64_t upto;             /* the event replayed */
+    struct enc_explain *told; /* its sentence, told from the state before it */
 };
 
 static int replay_item(void *ud, int64_t seq, const char *kind, const char *payload,
                        const char *created_at)
 {
-    (void)seq, (void)created_at;
+    (void)created_at;
     struct replay_acc *a = ud;
     json_t *p = json_loads(payload, 0, NULL);
+    if (seq == a->upto && p != NULL)
+        enc_explain_event(a->state, kind, p, a->told);
     enc_fold(a->state, json_object_get(p, "effects"));
     json_decref(a->result);
     a->result = json_incref(json_object_get(p, "result"));
@@ -241,7 +250,8 @@ static bool replayed(const struct svc_request *req, struct svc_response *res, st
                     "this Idempotency-Key was used with a different request", NULL);
         return true;
     }
-    struct replay_acc a = {.state = json_object()};
+    struct enc_explain told = {.plain = "", .markdown = ""};
+    struct replay_acc a = {.state = json_object(), .upto = r->version, .told = &told};
     int rc = db_events(req->ctx->db, r->encounter_id, 0, r->version, INT32_MAX, replay_item, &a);
     if (rc == DB_OK && a.result == NULL)
         rc = DB_ERR_NOT_FOUND;
@@ -250,8 +260,10 @@ static bool replayed(const struct svc_request *req, struct svc_response *res, st
             json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
         if (strcmp(a.kind, "created") != 0)
             json_object_set_new(doc, "event",
-                                json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)r->version, "kind",
-                                          a.kind, "result", a.result));
+                                json_pack("{s:I, s:s, s:O, s:s, s:s}", "seq",
+                                          (json_int_t)r->version, "kind", a.kind, "result",
+                                          a.result, "explain", told.plain, "explain_markdown",
+                                          told.markdown));
         json_object_set(doc, "state", a.state);
         enc_respond_with_etag(res, (unsigned)r->status, doc, r->version);
         svc_response_add_header(res, "Idempotent-Replayed", "true");
@@ -292,17 +304,24 @@ static bool idempotency(const struct svc_request *req, struct svc_response *res,
     return true;
 }
 
-/* Authorizes a write to the loaded encounter: its own token. */
+/* Authorizes a write to the loaded encounter: its own token. No bearer credentials at all is
+ * a 401 (send one); bearer credentials that are not the owner's, malformed ones included, are
+ * a 403: the client did authenticate, with a token that does not own this encounter. */
 static bool authorize_owner(const struct svc_request *req, struct svc_response *res,
                             const struct db_encounter *enc, unsigned char hash[AUTH_HASH_LEN])
 {
-    if (!bearer(req, res, hash))
-        return false;
-    if (!auth_equal(hash, enc->token_hash, AUTH_HASH_LEN)) {
-        svc_problem(res, SVC_PROBLEM_FORBIDDEN, NULL, NULL);
-        return false;
+    const char *h = svc_request_header(req, "Authorization");
+    if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
+        return bearer(req, res, hash); /* answers the 401 */
+    size_t n = 0;
+    const char *t = auth_bearer(h, &n);
+    if (t != NULL) {
+        auth_sha256(t, n, hash);
+        if (auth_equal(hash, enc->token_hash, AUTH_HASH_LEN))
+            return true;
     }
-    return true;
+    svc_problem(res, SVC_PROBLEM_FORBIDDEN, "this token does not own the encounter", NULL);
+    return false;
 }
 
 /* Checks If-Match against the loaded encounter's version. */
@@ -379,10 +398,20 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         svc_errors_respond(&e, res);
         goto out;
     }
+    /* The sentence is told from the state before the event and the payload as stored, as a
+     * read of the log tells it (enc_event_item); a result handed over as text is parsed for
+     * it. */
+    struct enc_explain told;
+    json_t *told_payload = json_pack("{s:O, s:o, s:O}", "input", in, "result",
+                                     result_text ? json_loads(result_text, 0, NULL)
+                                                 : json_incref(json_object_get(ev, "result")),
+                                     "effects", json_object_get(ev, "effects"));
+    enc_explain_event(state, kind, told_payload, &told);
+    json_decref(told_payload);
     enc_fold(state, json_object_get(ev, "effects"));
     folded = true;
     char *payload_text = NULL, *state_text = NULL;
-    event_texts(enc.id, seq, kind, in, ev, result_text, state, &payload_text, &state_text,
+    event_texts(enc.id, seq, kind, in, ev, result_text, &told, state, &payload_text, &state_text,
                 &state_len, &answer_text);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
@@ -579,7 +608,7 @@ static int page_limit(const struct svc_request *req, struct svc_errors *e)
     char *end = NULL;
     long v = strtol(l, &end, 10);
     if (end == l || *end != '\0' || v < 1 || v > MAX_PAGE) {
-        svc_errors_add(e, "", "query limit must be 1 to %d", MAX_PAGE);
+        svc_errors_add(e, "?limit", "query limit must be 1 to %d", MAX_PAGE);
         return DEFAULT_PAGE;
     }
     return (int)v;
@@ -595,7 +624,7 @@ void svc_handle_encounter_list(const struct svc_request *req, struct svc_respons
     int limit = page_limit(req, &e);
     const char *after = svc_request_query(req, "after");
     if (after != NULL && !id_ok(after))
-        svc_errors_add(&e, "", "query after must be an encounter id");
+        svc_errors_add(&e, "?after", "query after must be an encounter id");
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         return;
@@ -673,13 +702,26 @@ int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
 {
     struct events_acc *a = ud;
     json_t *p = json_loads(payload, 0, NULL);
-    if (a->state != NULL)
-        enc_fold(a->state, json_object_get(p, "effects"));
-    if (a->list != NULL) {
+    if (a->list != NULL && seq > a->list_after) {
         json_t *shown = p ? enc_public_payload(kind, p, a->full) : json_null();
-        json_array_append_new(a->list,
-                              json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq, "kind",
-                                        kind, "created_at", created_at, "payload", shown));
+        json_t *item = json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq, "kind", kind,
+                                 "created_at", created_at, "payload", shown);
+        if (a->state != NULL && p != NULL) {
+            struct enc_explain told;
+            enc_explain_event(a->state, kind, p, &told);
+            json_object_set_new(item, "explain", json_string(told.plain));
+            json_object_set_new(item, "explain_markdown", json_string(told.markdown));
+        }
+        json_array_append_new(a->list, item);
+    }
+    if (a->state != NULL && a->list != NULL && seq > a->list_after) {
+        /* The fold keeps references to what it adds (the created state, a new combatant) and
+         * later events change those in place: the listed payload must not be among them. */
+        json_t *copy = json_deep_copy(json_object_get(p, "effects"));
+        enc_fold(a->state, copy);
+        json_decref(copy);
+    } else if (a->state != NULL) {
+        enc_fold(a->state, json_object_get(p, "effects"));
     }
     json_decref(p);
     a->last = seq;
@@ -701,7 +743,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
         char *end = NULL;
         after = strtoll(a, &end, 10);
         if (end == a || *end != '\0' || after < 0)
-            svc_errors_add(&e, "", "query after must be an event number");
+            svc_errors_add(&e, "?after", "query after must be an event number");
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -709,12 +751,21 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
         return;
     }
     svc_errors_free(&e);
+    /* Each event's explain is told from the state before it, so the log is folded from its
+     * start even when the page begins later: the events up to `after` are read and folded,
+     * not listed. */
     struct events_acc acc = {.list = json_array(),
+                             .state = json_object(),
+                             .list_after = after,
                              .full = enc_is_owner(req, &enc) ||
                                      json_is_true(json_object_get(state, "revealed"))};
     json_decref(state);
-    if (enc_db_failed(
-            res, db_events(req->ctx->db, enc.id, after, INT64_MAX, limit, enc_event_item, &acc))) {
+    long long reach = after < enc.version ? after + limit : 0;
+    int rc = reach > 0 ? db_events(req->ctx->db, enc.id, 0, INT64_MAX,
+                                   reach < INT32_MAX ? (int)reach : INT32_MAX, enc_event_item, &acc)
+                       : DB_OK;
+    json_decref(acc.state);
+    if (enc_db_failed(res, rc)) {
         json_decref(acc.list);
         return;
     }
@@ -750,7 +801,7 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
         if (end == q || *end != '\0' || at < 1 || at > enc.version) {
             struct svc_errors e;
             svc_errors_init(&e);
-            svc_errors_add(&e, "/at", "query at must be an event number from 1 to %lld",
+            svc_errors_add(&e, "?at", "query at must be an event number from 1 to %lld",
                            (long long)enc.version);
             svc_errors_respond(&e, res);
             json_decref(stored);

@@ -26,7 +26,8 @@
  *                        movement, fall, condition, stand_up
  *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, write_event)
  *                        and the handlers for create, get, delete, list, writes, events, state
- *   encounter_log.c      the whole log at once: verify, export, import */
+ *   encounter_log.c      the whole log at once: verify, export, import
+ *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown) */
 #ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
 #define TACTICS_SVC_ENCOUNTER_INTERNAL_H
 
@@ -270,13 +271,30 @@ json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t 
  * allow it. Returns the outcome (a new reference) or NULL after adding errors to x->e. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
 
+/* ---- encounter_explain.c ---- */
+
+#define ENC_EXPLAIN_MAX 4096
+
+/* An event told for a human: the same sentence plain (no markup) and in Discord markdown. */
+struct enc_explain {
+    char plain[ENC_EXPLAIN_MAX];
+    char markdown[ENC_EXPLAIN_MAX];
+};
+
+/* Tells event `kind` with stored payload {input, result, effects} (borrowed) from before, the
+ * state before it (borrowed, unchanged): names for ids, the dice, hit points after. The same
+ * text at write time and on every later read, for any engine's events; never fails (a payload
+ * it does not know gives a plainer sentence; a text too long is cut). */
+void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out);
+
 /* ---- encounter_api.c ---- */
 
 struct events_acc {
     json_t *list;
-    json_t *state; /* folding: the state so far */
+    json_t *state; /* folding: the state so far; with list, each item gets its explain too */
     int64_t last;
-    bool full; /* list the created event as it is (the owner, or the seed revealed) */
+    int64_t list_after; /* list only the events after this one (those before are folded) */
+    bool full;          /* list the created event as it is (the owner, or the seed revealed) */
 };
 
 /* The hash of a token the client chose for a new encounter (create, import); false after

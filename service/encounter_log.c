@@ -136,13 +136,14 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
     /* The owner's export carries the seed (it is what moves an encounter between servers);
      * anyone else's shows the commitment, as every public read does. */
     bool full = enc_is_owner(req, &enc) || json_is_true(json_object_get(stored, "revealed"));
-    struct events_acc acc = {.list = json_array(), .full = full};
+    struct events_acc acc = {.list = json_array(), .state = json_object(), .full = full};
     if (!full) {
         json_t *pub = enc_public_state(stored);
         json_decref(stored);
         stored = pub;
     }
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, enc_event_item, &acc);
+    json_decref(acc.state);
     if (enc_db_failed(res, rc)) {
         json_decref(acc.list);
         json_decref(stored);
@@ -153,10 +154,12 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
     json_t *ev;
     json_array_foreach(acc.list, i, ev)
     {
-        json_array_append_new(events,
-                              json_pack("{s:O, s:O, s:O}", "seq", json_object_get(ev, "seq"),
-                                        "kind", json_object_get(ev, "kind"), "payload",
-                                        json_object_get(ev, "payload")));
+        json_array_append_new(events, json_pack("{s:O, s:O, s:O, s:O*, s:O*}", "seq",
+                                                json_object_get(ev, "seq"), "kind",
+                                                json_object_get(ev, "kind"), "payload",
+                                                json_object_get(ev, "payload"), "explain",
+                                                json_object_get(ev, "explain"), "explain_markdown",
+                                                json_object_get(ev, "explain_markdown")));
     }
     json_decref(acc.list);
     json_t *doc =
@@ -169,7 +172,10 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
  * effects}} and is event number `seq`; returns its payload or NULL after adding errors. */
 static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_errors *e)
 {
-    static const char *const ekeys[] = {"seq", "kind", "payload", NULL};
+    /* explain and explain_markdown are read, not stored: the sentence is told again from the
+     * log whenever it is read (encounter_explain.c), so an edited one changes nothing. */
+    static const char *const ekeys[] = {"seq", "kind", "payload", "explain", "explain_markdown",
+                                        NULL};
     static const char *const pkeys[] = {"input", "result", "effects", "engine", NULL};
     size_t before = json_array_size(e->list);
     if (!codec_expect_object(ev, p, e))

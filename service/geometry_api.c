@@ -9,6 +9,7 @@
 #include "grid.h"
 #include "rules_codec.h"
 #include "size.h"
+#include "sources.h"
 #include "svc.h"
 
 void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
@@ -177,6 +178,7 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
         json_object_set_new(doc, "diagonal_steps", json_integer(d.diagonal_steps));
     }
     json_object_set_new(doc, "rule", json_string(d.rule));
+    svc_explain_distance(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -296,6 +298,7 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         json_array_append_new(report, a);
     }
     json_object_set_new(doc, "allies", report);
+    svc_explain_flanking(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -407,6 +410,7 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
                         json_string(o->facing == RULES_FACING_000   ? "000 Combat Facing"
                                     : o->facing == RULES_FACING_003 ? "003 facing variant"
                                                                     : "no facing in force"));
+    svc_explain_areas(doc);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -436,4 +440,23 @@ void svc_handle_sizes(const struct svc_request *req, struct svc_response *res)
         json_array_append_new(list, item);
     }
     svc_respond_json(res, 200, json_pack("{s:o}", "sizes", list));
+}
+
+/* GET /v1/rules/sources: the documents every citation points into, by number, with their
+ * titles and sections (rules/sources.h; docs/rules.md is the glossary of the citations). */
+void svc_handle_sources(const struct svc_request *req, struct svc_response *res)
+{
+    (void)req;
+    json_t *list = json_array();
+    for (int i = 0; i < RULES_SOURCE_DOC_COUNT; i++) {
+        const struct rules_source_doc *d = &rules_source_docs[i];
+        json_t *sections = json_array();
+        for (int k = 0; d->sections[k] != NULL; k++)
+            json_array_append_new(sections, json_string(d->sections[k]));
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:o}", "number", d->number,
+                                              "file", d->file, "title", d->title, "covers",
+                                              d->covers, "sections", sections));
+    }
+    svc_respond_json(res, 200,
+                     json_pack("{s:o, s:s}", "documents", list, "glossary", "docs/rules.md"));
 }

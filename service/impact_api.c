@@ -147,6 +147,7 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
     json_object_set_new(doc, "conditions", conditions);
     json_object_set_new(doc, "rule", json_string(o.dice.rule));
     svc_dice_source_describe(src, doc);
+    svc_explain_falling(doc);
     svc_respond_json(res, 200, doc);
     doc = NULL;
     goto out;
@@ -200,6 +201,7 @@ void svc_handle_collisions(const struct svc_request *req, struct svc_response *r
     json_object_set_new(doc, "conditions", json_array());
     json_object_set_new(doc, "rule", json_string(im.rule));
     svc_dice_source_describe(src, doc);
+    svc_explain_collision(doc);
     svc_respond_json(res, 200, doc);
     doc = NULL;
     goto out;
@@ -343,6 +345,7 @@ void svc_handle_dropped(const struct svc_request *req, struct svc_response *res)
         goto fail;
     json_object_set_new(doc, "rule", json_string(im.rule));
     svc_dice_source_describe(src, doc);
+    svc_explain_dropped(doc);
     svc_respond_json(res, 200, doc);
     doc = NULL;
     goto out;

@@ -167,17 +167,23 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     /* The distribution is the capped roll's; remainder is where a reroll-while or an
      * explosion reached its cap (rules_dice_cap_chance). */
     double remainder = rules_dice_cap_chance(&expr);
-    char explain[RULES_DICE_MAX_EXPRESSION + 320];
-    int n = snprintf(explain, sizeof explain,
-                     "%s: %d to %d, mean %.2f, sd %.2f; the likeliest total is %d "
-                     "(%.1f%%).",
-                     text, d.min, d.min + d.len - 1, rules_dist_mean(&d), rules_dist_sd(&d),
-                     d.min + likeliest, 100.0 * d.p[likeliest]);
-    if (remainder > 0.0 && n > 0 && (size_t)n < sizeof explain)
-        snprintf(explain + n, sizeof explain - (size_t)n,
-                 " Rerolls stop after %d a die and explosions %d dice deep, as the roll does; "
-                 "the chance of reaching a cap is %.3g.",
-                 RULES_DICE_MAX_REROLLS, RULES_DICE_EXPLODE_DEPTH, remainder);
+    /* The plain sentence, then the same in markdown with its mean and likeliest total bold. */
+    char told[2][RULES_DICE_MAX_EXPRESSION + 340];
+    for (int md = 0; md < 2; md++) {
+        const char *bo = md ? "**" : "";
+        char *explain = told[md];
+        size_t cap = sizeof told[md];
+        int n = snprintf(explain, cap,
+                         "%s: %d to %d, mean %s%.2f%s, sd %.2f; the likeliest total is %s%d%s "
+                         "(%.1f%%).",
+                         text, d.min, d.min + d.len - 1, bo, rules_dist_mean(&d), bo,
+                         rules_dist_sd(&d), bo, d.min + likeliest, bo, 100.0 * d.p[likeliest]);
+        if (remainder > 0.0 && n > 0 && (size_t)n < cap)
+            snprintf(explain + n, cap - (size_t)n,
+                     " Rerolls stop after %d a die and explosions %d dice deep, as the roll does; "
+                     "the chance of reaching a cap is %.3g.",
+                     RULES_DICE_MAX_REROLLS, RULES_DICE_EXPLODE_DEPTH, remainder);
+    }
     struct jw w;
     jw_init(&w, 4096);
     jw_object_begin(&w);
@@ -189,7 +195,9 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     JW_KEY(&w, "remainder");
     svc_odds_write_probability(&w, remainder);
     JW_KEY(&w, "explain");
-    jw_string(&w, explain);
+    jw_string(&w, told[0]);
+    JW_KEY(&w, "explain_markdown");
+    jw_string(&w, told[1]);
     jw_object_end(&w);
     respond_writer(res, &w);
 out:
@@ -330,11 +338,11 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
 /* "Lands 55% of the time for 7.5 average damage; 30% to drop the defender (12 hp)." */
 static void explain_attack(char *buf, size_t len, const struct svc_attack_ruling *r,
                            const struct rules_attack_odds *o, int hp, const struct rules_dist *full,
-                           int attack_count, double full_expected)
+                           int attack_count, double full_expected, const char *b)
 {
     int need = r->ev.target_number - r->ev.attack_total;
-    size_t n = (size_t)snprintf(buf, len, "Lands %.0f%% of the time (needs %d on the d20%s)",
-                                100.0 * o->lands, need,
+    size_t n = (size_t)snprintf(buf, len, "Lands %s%.0f%%%s of the time (needs %d on the d20%s)", b,
+                                100.0 * o->lands, b, need,
                                 r->ev.miss_chance ? ", then the concealment miss chance" : "");
     if (r->has_damage && n < len)
         n += (size_t)snprintf(buf + n, len - n, " for %.1f average damage", o->expected_on_landing);
@@ -462,9 +470,11 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         svc_odds_failure(res, rc, &b);
         goto out;
     }
-    char explain[512];
+    char explain[512], markdown[540];
     explain_attack(explain, sizeof explain, r, &one, x.hp, x.attack_count ? &full : NULL,
-                   x.attack_count, full_expected);
+                   x.attack_count, full_expected, "");
+    explain_attack(markdown, sizeof markdown, r, &one, x.hp, x.attack_count ? &full : NULL,
+                   x.attack_count, full_expected, "**");
 
     struct jw w;
     jw_init(&w, 4096);
@@ -529,6 +539,8 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
     }
     JW_KEY(&w, "explain");
     jw_string(&w, explain);
+    JW_KEY(&w, "explain_markdown");
+    jw_string(&w, markdown);
     jw_object_end(&w);
     respond_writer(res, &w);
 out:

@@ -77,7 +77,7 @@ static int choose_format(const struct svc_request *req, int fixed, struct svc_er
             return RENDER_PNG;
         if (strcmp(f, "svg") == 0)
             return RENDER_SVG;
-        svc_errors_add(e, "/format", "query format must be png or svg");
+        svc_errors_add(e, "?format", "query format must be png or svg");
         return RENDER_PNG;
     }
     const char *accept = svc_request_header(req, "Accept");
@@ -95,7 +95,7 @@ static int query_size(const struct svc_request *req, struct svc_errors *e)
     char *end = NULL;
     long v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || v < RENDER_MIN_SIZE || v > RENDER_MAX_SIZE) {
-        svc_errors_add(e, "/size", "query size must be a whole number of pixels from %d to %d",
+        svc_errors_add(e, "?size", "query size must be a whole number of pixels from %d to %d",
                        RENDER_MIN_SIZE, RENDER_MAX_SIZE);
         return RENDER_DEFAULT_SIZE;
     }
@@ -512,7 +512,7 @@ static void frame_overlays(const char *list, struct render_overlays *ov, struct 
             if (strlen(names[i]) == n && strncmp(p, names[i], n) == 0)
                 k = i;
         if (k < 0) {
-            svc_errors_add(e, "/overlay",
+            svc_errors_add(e, "?overlay",
                            "query overlay is a comma-separated list of threatened, flanking, "
                            "reach, facing");
             return;
@@ -539,7 +539,7 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         .facing_of = -1, .forced_creature = -1, .path_end_facing = -1, .legend = true};
     frame_overlays(overlay, &ov, &e);
     if ((ov.reach || ov.facing_of >= 0) && focus == NULL)
-        svc_errors_add(&e, "/overlay",
+        svc_errors_add(&e, "?overlay",
                        "reach and facing are drawn for the focus creature: add "
                        "focus=ID");
     if (svc_errors_any(&e)) {
@@ -594,7 +594,7 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
             focus_i = (int)i;
     }
     if (focus != NULL && focus_i < 0) {
-        svc_errors_add(&e, "/focus", "query focus names no combatant");
+        svc_errors_add(&e, "?focus", "query focus names no combatant");
         svc_errors_respond(&e, res);
         goto out;
     }

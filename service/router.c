@@ -15,6 +15,7 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/dice/odds", svc_handle_dice_odds, SVC_BODY_JSON},
     {"GET", "/v1/rules/presets", svc_handle_presets, SVC_BODY_IGNORED},
     {"GET", "/v1/rules/sizes", svc_handle_sizes, SVC_BODY_IGNORED},
+    {"GET", "/v1/rules/sources", svc_handle_sources, SVC_BODY_IGNORED},
     {"POST", "/v1/geometry/distance", svc_handle_distance, SVC_BODY_JSON},
     {"POST", "/v1/geometry/flanking", svc_handle_flanking, SVC_BODY_JSON},
     {"POST", "/v1/geometry/areas", svc_handle_areas, SVC_BODY_JSON},

@@ -184,6 +184,7 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);
 void svc_handle_areas(const struct svc_request *req, struct svc_response *res);
 void svc_handle_sizes(const struct svc_request *req, struct svc_response *res);
+void svc_handle_sources(const struct svc_request *req, struct svc_response *res);
 void svc_handle_falling(const struct svc_request *req, struct svc_response *res);
 void svc_handle_collisions(const struct svc_request *req, struct svc_response *res);
 void svc_handle_dropped(const struct svc_request *req, struct svc_response *res);
@@ -312,6 +313,18 @@ void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d);
 
 /* Adds "source" and, for a seed, "seed" to doc. */
 void svc_dice_source_describe(const struct svc_dice_source *src, json_t *doc);
+
+/* The stateless answers told for a human (explain.c): each sets `explain` (plain text, no
+ * markup) and `explain_markdown` (Discord markdown) on the answer document doc, from the
+ * figures doc already holds. */
+void svc_explain_roll(json_t *doc);
+void svc_explain_distance(json_t *doc);
+void svc_explain_flanking(json_t *doc);
+void svc_explain_areas(json_t *doc);
+void svc_explain_falling(json_t *doc);
+void svc_explain_collision(json_t *doc);
+void svc_explain_dropped(json_t *doc);
+void svc_explain_travel(json_t *doc);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */
 struct rules_dice_expr;

@@ -275,6 +275,7 @@ void svc_handle_travel(const struct svc_request *req, struct svc_response *res)
                         json_string("001 Overland Travel: Table: Movement and Distance, Table: "
                                     "Terrain and Overland Movement, Hustle, Forced March"));
     svc_dice_source_describe(src, doc);
+    svc_explain_travel(doc);
     svc_respond_json(res, 200, doc);
     doc = NULL;
     goto out;

@@ -158,7 +158,16 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     http_response_free(&r);
     struct enc wrong = e;
     snprintf(wrong.token, sizeof wrong.token, "%s", other.token);
-    json_decref(call(&wrong, "POST", "/combatants", fighter, 403));
+    json_t *denied = call(&wrong, "POST", "/combatants", fighter, 403);
+    cr_assert_str_eq(json_string_value(json_object_get(denied, "detail")),
+                     "this token does not own the encounter");
+    json_decref(denied);
+    /* A token that could never be anyone's (a character no token has) is as wrong: 403. */
+    snprintf(wrong.token, sizeof wrong.token, "not*a*token");
+    denied = call(&wrong, "POST", "/next-turn", NULL, 403);
+    cr_assert_str_eq(json_string_value(json_object_get(denied, "detail")),
+                     "this token does not own the encounter");
+    json_decref(denied);
     char headers[256];
     snprintf(headers, sizeof headers,
              "Content-Type: application/json\r\nAuthorization: Bearer %s\r\n", e.token);
@@ -181,6 +190,34 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
 }
 
 /* RFC 9110 section 11.1: the auth scheme name is case-insensitive. */
+/* A query parameter's error names it as ?name, not as the body. */
+Test(encounter_api, query_parameter_errors_name_the_parameter)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    const char *cases[][2] = {{"/state?at=7", "?at"},
+                              {"/events?after=x", "?after"},
+                              {"/events?limit=0", "?limit"},
+                              {"/map.png?size=1", "?size"},
+                              {"/map.png?overlay=glow", "?overlay"},
+                              {"/map.png?focus=nobody", "?focus"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = call(&e, "GET", cases[i][0], NULL, 422);
+        json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
+        cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), cases[i][1], "%s",
+                         cases[i][0]);
+        const char *detail = json_string_value(json_object_get(doc, "detail"));
+        cr_assert_eq(strncmp(detail, cases[i][1], strlen(cases[i][1])), 0, "%s", detail);
+        json_decref(doc);
+    }
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/encounters?limit=9999",
+                 "Authorization: Bearer 0123456789012345678901234567890123456789\r\n", NULL, &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not_null(strstr(r.body, "\"pointer\":\"?limit\""), "%s", r.body);
+    http_response_free(&r);
+}
+
 Test(encounter_api, the_bearer_scheme_name_is_case_insensitive)
 {
     struct enc e;

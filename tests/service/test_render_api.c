@@ -130,11 +130,11 @@ Test(render_api, size_bounds_the_picture)
     post("?size=50", NULL, board, &r);
     cr_assert_eq(r.status, 422);
     expect_type(&r, "application/problem+json");
-    cr_assert_neq(strstr(r.body, "\"/size\""), NULL, "%s", r.body);
+    cr_assert_neq(strstr(r.body, "\"?size\""), NULL, "%s", r.body);
     http_response_free(&r);
     post("?format=gif", NULL, board, &r);
     cr_assert_eq(r.status, 422);
-    cr_assert_neq(strstr(r.body, "\"/format\""), NULL, "%s", r.body);
+    cr_assert_neq(strstr(r.body, "\"?format\""), NULL, "%s", r.body);
     http_response_free(&r);
 }
 

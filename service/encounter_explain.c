@@ -1,0 +1,552 @@
+/* The sentence a chat bot posts for one encounter event (issue #18): made from the state before
+ * the event and the event's stored payload {input, result, effects} alone, so that it is the
+ * same whether the write answers it or the event log is read years later, and so that old logs
+ * (engine 1, the v1 fixture) get one too without storing anything. Nothing here rules: every
+ * figure is read from the stored ruling or its effects.
+ *
+ * Two texts come out of one walk: `plain`, with no markup, for a bot to post as it is, and
+ * `markdown`, Discord markdown, with totals in bold and the damage dice shown Avrae style (a die
+ * that keep/drop dropped struck through, a 1 or the top face in bold: rules/dice_text.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "encounter_internal.h"
+
+/* Both texts being written, each bounded: a long one is cut, never overrun. */
+struct texts {
+    struct enc_explain *out;
+    size_t plain_len, md_len;
+};
+
+static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void vput(char *buf, size_t *len, const char *fmt, va_list ap)
+{
+    if (*len + 1 >= ENC_EXPLAIN_MAX)
+        return;
+    int n = vsnprintf(buf + *len, ENC_EXPLAIN_MAX - *len, fmt, ap);
+    if (n > 0)
+        *len = *len + (size_t)n < ENC_EXPLAIN_MAX ? *len + (size_t)n : ENC_EXPLAIN_MAX - 1;
+}
+
+/* Appends to the plain text only. */
+static void plain(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void plain(struct texts *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput(t->out->plain, &t->plain_len, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends to the markdown text only. */
+static void md(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void md(struct texts *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput(t->out->markdown, &t->md_len, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends the same words to both (no markup characters in them). */
+static void both(struct texts *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void both(struct texts *t, const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    vput(t->out->plain, &t->plain_len, fmt, ap);
+    vput(t->out->markdown, &t->md_len, fmt, aq);
+    va_end(aq);
+    va_end(ap);
+}
+
+/* A total: bare in plain, bold in markdown. */
+static void total(struct texts *t, long long v)
+{
+    plain(t, "%lld", v);
+    md(t, "**%lld**", v);
+}
+
+/* What the sentence calls combatant id of state: its name, else its id. */
+static const char *name_of(json_t *state, const char *id)
+{
+    json_t *c = find(state, id, NULL);
+    const char *n = c ? json_string_value(json_object_get(c, "name")) : NULL;
+    return n && *n ? n : id;
+}
+
+/* The combatant's hit points and state after the event, from the event's effects (the last
+ * set of "hp" on it), or from the state before when the event did not change them. */
+static bool hp_after(json_t *before, json_t *effects, const char *id, long long *hp,
+                     const char **hp_state)
+{
+    bool found = false;
+    json_t *c = find(before, id, NULL);
+    if (c != NULL && json_object_get(c, "hp") != NULL) {
+        *hp = num(c, "hp");
+        *hp_state = str(c, "hp_state");
+        found = true;
+    }
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *f = json_object_get(ef, "fields");
+        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), id) == 0 &&
+            json_object_get(f, "hp") != NULL) {
+            *hp = num(f, "hp");
+            *hp_state = json_object_get(f, "hp_state") ? str(f, "hp_state") : "";
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* lead, then "the gnoll is at -3 hp, dying"; nothing when effects is NULL (an attack inside a full
+ * attack, whose hit points are told once at its end). */
+static void say_hp(struct texts *t, json_t *before, json_t *effects, const char *id,
+                   const char *lead)
+{
+    long long hp = 0;
+    const char *state = "";
+    if (effects == NULL || !hp_after(before, effects, id, &hp, &state))
+        return;
+    both(t, "%s%s is at ", lead, name_of(before, id));
+    total(t, hp);
+    both(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
+         strcmp(state, "up") != 0 ? state : "");
+}
+
+/* Dice terms [from, to) of a roll, Avrae style for markdown: "1d8 (4) + 3". */
+static void md_terms(struct texts *t, json_t *terms, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        json_t *term = json_array_get(terms, i);
+        bool minus = strcmp(str(term, "sign"), "-") == 0;
+        if (i > from)
+            md(t, " %s ", minus ? "-" : "+");
+        else if (minus)
+            md(t, "-");
+        if (strcmp(str(term, "kind"), "dice") != 0) {
+            md(t, "%lld", num(term, "value"));
+            continue;
+        }
+        long long sides = num(term, "sides");
+        md(t, "%lldd%lld (", num(term, "count"), sides);
+        size_t k;
+        json_t *die;
+        json_array_foreach(json_object_get(term, "dice"), k, die)
+        {
+            long long v = num(die, "value");
+            bool bold = v == 1 || v == sides, struck = !flag(die, "kept");
+            md(t, "%s%s%s%lld%s%s", k ? ", " : "", struck ? "~~" : "", bold ? "**" : "", v,
+               bold ? "**" : "", struck ? "~~" : "");
+        }
+        md(t, ")");
+    }
+}
+
+/* The sum of terms [from, to). */
+static long long terms_total(json_t *terms, size_t from, size_t to)
+{
+    long long s = 0;
+    for (size_t i = from; i < to; i++) {
+        json_t *term = json_array_get(terms, i);
+        long long v = num(term, "total");
+        s += strcmp(str(term, "sign"), "-") == 0 ? -v : v;
+    }
+    return s;
+}
+
+/* "12 damage (1d8+3 = 7, sneak attack 2d6 = 5)": the weapon's dice and the sneak attack's, which
+ * the ruling rolled as one expression with the sneak attack dice last. */
+static void say_damage(struct texts *t, json_t *result)
+{
+    json_t *dmg = json_object_get(result, "damage");
+    json_t *roll = json_object_get(dmg, "roll");
+    json_t *terms = json_object_get(roll, "terms");
+    size_t n = json_array_size(terms);
+    json_t *sneak = json_object_get(result, "sneak_attack");
+    long long sneak_dice = json_object_get(dmg, "sneak_attack_dice")
+                               ? num(dmg, "sneak_attack_dice")
+                               : (flag(sneak, "eligible") && strcmp(str(dmg, "to"), "defender") == 0
+                                      ? num(sneak, "dice")
+                                      : 0);
+    json_t *last = json_array_get(terms, n ? n - 1 : 0);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "+%lldd6", sneak_dice);
+    const char *expr = str(roll, "expression");
+    size_t el = strlen(expr), sl = strlen(suffix);
+    bool split = sneak_dice > 0 && n >= 2 && strcmp(str(last, "kind"), "dice") == 0 &&
+                 num(last, "count") == sneak_dice && num(last, "sides") == 6 && el > sl &&
+                 strcmp(expr + el - sl, suffix) == 0;
+    size_t weapon_terms = split ? n - 1 : n;
+    long long dealt = num(dmg, "dealt"), dr = num(dmg, "damage_reduction");
+    total(t, dealt);
+    both(t, " damage");
+    if (dr > 0)
+        both(t, " after DR %lld", dr);
+    if (strcmp(str(dmg, "to"), "cover_creature") == 0)
+        both(t, " to the creature in the way");
+    plain(t, " (%.*s = %lld", (int)(split ? el - sl : el), expr,
+          terms_total(terms, 0, weapon_terms));
+    md(t, " (");
+    md_terms(t, terms, 0, weapon_terms);
+    md(t, " = %lld", terms_total(terms, 0, weapon_terms));
+    if (split) {
+        plain(t, ", sneak attack %lldd6 = %lld", sneak_dice, terms_total(terms, n - 1, n));
+        md(t, ", sneak attack ");
+        md_terms(t, terms, n - 1, n);
+        md(t, " = %lld", terms_total(terms, n - 1, n));
+    }
+    both(t, ")");
+}
+
+/* "d20 13 + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than one
+ * part: "d20 13 + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14". */
+static void say_roll(struct texts *t, json_t *result)
+{
+    long long bonus = num(result, "attack_total");
+    both(t, "d20 %lld %s %lld", num(result, "d20"), bonus < 0 ? "-" : "+",
+         bonus < 0 ? -bonus : bonus);
+    int parts = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(result, "modifiers"), i, m)
+    {
+        if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
+            num(m, "value") != 0)
+            parts++;
+    }
+    if (parts > 1) {
+        int k = 0;
+        both(t, " (");
+        json_array_foreach(json_object_get(result, "modifiers"), i, m)
+        {
+            if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
+                num(m, "value") != 0)
+                both(t, "%s%s %+lld", k++ ? ", " : "", str(m, "reason"), num(m, "value"));
+        }
+        both(t, ")");
+    }
+    both(t, " = ");
+    total(t, num(result, "roll_total"));
+    both(t, " vs AC %lld", num(result, "target_number"));
+    const char *kind = str(result, "ac_kind");
+    size_t kl = strlen(kind);
+    if (kl > 3 && strcmp(kind + kl - 3, " AC") == 0 && strncmp(kind, "normal", 6) != 0)
+        both(t, " (%.*s)", (int)(kl - 3), kind);
+    json_t *crit = json_object_get(result, "critical_hit");
+    if (strcmp(str(crit, "natural"), "hit") == 0)
+        both(t, ", a natural 20");
+    else if (strcmp(str(crit, "natural"), "miss") == 0 || (num(result, "d20") == 1 && !crit))
+        both(t, ", a natural 1");
+}
+
+/* One attack ruling: "Kroh hits the gnoll: d20 ... . 12 damage (...); the gnoll is at 3 hp." */
+static void say_attack(struct texts *t, json_t *before, json_t *effects, const char *actor,
+                       const char *target, json_t *result, bool aoo)
+{
+    const char *who = name_of(before, actor), *whom = name_of(before, target);
+    bool hit = flag(result, "hit");
+    const char *struck = str(result, "struck");
+    json_t *crit = json_object_get(result, "critical_hit");
+    json_t *conceal = json_object_get(result, "concealment");
+    both(t, "%s%s %s %s: ", who, aoo ? "'s attack of opportunity" : "",
+         !hit                       ? "misses"
+         : flag(result, "critical") ? "critically hits"
+                                    : "hits",
+         whom);
+    say_roll(t, result);
+    both(t, ".");
+    if (flag(crit, "threat")) {
+        json_t *c = json_object_get(crit, "confirmation");
+        both(t, " A threat: confirmation d20 %lld = %lld, %s.", num(c, "d20"), num(c, "total"),
+             flag(crit, "confirmed") ? "confirmed" : "not confirmed");
+    }
+    if (!hit && flag(conceal, "missed"))
+        both(t, " It would have hit, but the %lld%% concealment roll missed.",
+             num(conceal, "miss_chance"));
+    else if (!hit && strcmp(struck, "cover") == 0)
+        both(t, " The cover takes the blow.");
+    else if (!hit && strcmp(struck, "cover_creature") == 0)
+        both(t, " The creature in the way takes the blow.");
+    if (json_is_object(json_object_get(result, "damage"))) {
+        both(t, " ");
+        say_damage(t, result);
+        say_hp(t, before, effects, target, "; ");
+        both(t, ".");
+    }
+}
+
+/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing." */
+static void say_move(struct texts *t, json_t *before, json_t *in, json_t *result, bool step)
+{
+    const char *who = name_of(before, str(in, "actor"));
+    json_t *end = json_object_get(result, "end");
+    const char *mode = str(result, "mode");
+    static const struct {
+        const char *mode, *verb;
+    } verbs[] = {{"move", "moves"},
+                 {"double", "double-moves"},
+                 {"double_move", "double-moves"},
+                 {"run", "runs"},
+                 {"charge", "charges"},
+                 {"withdraw", "withdraws"},
+                 {"crawl", "crawls"},
+                 {NULL, NULL}};
+    const char *verb = "moves";
+    for (int i = 0; verbs[i].mode; i++)
+        if (strcmp(mode, verbs[i].mode) == 0)
+            verb = verbs[i].verb;
+    if (step)
+        both(t, "%s takes a 5-foot step to (%lld, %lld)", who, num(end, "x"), num(end, "y"));
+    else
+        both(t, "%s %s %lld ft to (%lld, %lld)", who, verb, num(result, "total_ft"), num(end, "x"),
+             num(end, "y"));
+    json_t *aoos = json_object_get(result, "attacks_of_opportunity");
+    if (json_array_size(aoos) == 0) {
+        both(t, ", provoking nothing.");
+        return;
+    }
+    both(t, ", provoking %s from ",
+         json_array_size(aoos) == 1 ? "an attack of opportunity" : "attacks of opportunity");
+    size_t i;
+    json_t *a;
+    json_array_foreach(aoos, i, a)
+    {
+        both(t, "%s%s",
+             i == 0                           ? ""
+             : i + 1 == json_array_size(aoos) ? " and "
+                                              : ", ",
+             name_of(before, str(a, "creature")));
+    }
+    both(t, ".");
+}
+
+static void say_action(struct texts *t, json_t *before, json_t *in, json_t *result, json_t *effects)
+{
+    const char *type = str(in, "type"), *actor = str(in, "actor");
+    const char *who = name_of(before, actor);
+    if (strcmp(type, "attack") == 0) {
+        say_attack(t, before, effects, actor, str(in, "target"), result,
+                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0);
+    } else if (strcmp(type, "full_attack") == 0) {
+        json_t *list = json_object_get(result, "attacks");
+        both(t, "%s makes a full attack on %s (%zu attack%s).", who,
+             name_of(before, str(in, "target")), json_array_size(list),
+             json_array_size(list) == 1 ? "" : "s");
+        size_t i;
+        json_t *one;
+        json_array_foreach(list, i, one)
+        {
+            /* Each attack's hit points after: only the effects up to the last one matter, and
+             * the last set of hp wins, so the whole list gives the end of the full attack. */
+            struct enc_explain part;
+            struct texts p = {&part, 0, 0};
+            part.plain[0] = part.markdown[0] = '\0';
+            say_attack(&p, before, NULL, actor, str(in, "target"), one, false);
+            plain(t, " %zu: %s", i + 1, part.plain);
+            md(t, " %zu: %s", i + 1, part.markdown);
+        }
+        /* Hit points once, after the last attack: the last set of them in the effects. */
+        say_hp(t, before, effects, str(in, "target"), " ");
+        both(t, ".");
+    } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
+        say_move(t, before, in, result, strcmp(type, "five_foot_step") == 0);
+    } else if (strcmp(type, "facing") == 0) {
+        both(t, "%s turns to facing %lld.", who, num(result, "facing"));
+    } else if (strcmp(type, "forced") == 0) {
+        const char *target = str(in, "target");
+        json_t *end = json_object_get(result, "end");
+        both(t, "%s %s %s %lld square%s to (%lld, %lld)", who,
+             strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
+             : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
+                                                         : "pushes",
+             name_of(before, target), num(result, "moved"), num(result, "moved") == 1 ? "" : "s",
+             num(end, "x"), num(end, "y"));
+        if (*str(result, "stop"))
+            both(t, " (stopped: %s)", str(result, "stop"));
+        if (flag(result, "prone"))
+            both(t, "; %s falls prone", name_of(before, target));
+        both(t, ".");
+    } else if (strcmp(type, "fall") == 0) {
+        json_t *dice = json_object_get(result, "dice");
+        both(t, "%s falls %lld ft", who, num(result, "height_ft"));
+        if (flag(result, "water"))
+            both(t, " into water");
+        both(t, ": ");
+        total(t, num(result, "damage"));
+        both(t, " damage");
+        if (json_is_object(dice)) {
+            plain(t, " (%s = %lld)", str(dice, "expression"), num(dice, "total"));
+            md(t, " (");
+            md_terms(t, json_object_get(dice, "terms"), 0,
+                     json_array_size(json_object_get(dice, "terms")));
+            md(t, " = %lld)", num(dice, "total"));
+        }
+        say_hp(t, before, effects, actor, "; ");
+        if (json_array_size(json_object_get(result, "conditions")) > 0)
+            both(t, "; %s lands prone", who);
+        both(t, ".");
+    } else if (strcmp(type, "condition") == 0) {
+        both(t, "%s is %s", name_of(before, str(result, "target")), str(result, "condition"));
+        if (num(result, "rounds") > 0)
+            both(t, " for %lld round%s", num(result, "rounds"),
+                 num(result, "rounds") == 1 ? "" : "s");
+        both(t, ".");
+    } else if (strcmp(type, "stand_up") == 0) {
+        both(t, "%s stands up.", who);
+    } else {
+        both(t, "%s acts (%s).", who, type);
+    }
+}
+
+static void say_initiative(struct texts *t, json_t *before, json_t *result)
+{
+    both(t, "Initiative: ");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(result, "rolls"), i, r)
+    {
+        long long m = num(r, "modifier");
+        both(t, "%s%s ", i ? ", " : "", name_of(before, str(r, "id")));
+        total(t, num(r, "total"));
+        both(t, " (d20 %lld %s %lld)", num(r, "d20"), m < 0 ? "-" : "+", m < 0 ? -m : m);
+    }
+    json_t *order = json_object_get(result, "order");
+    if (json_array_size(order) > 0)
+        both(t, ". %s goes first", name_of(before, json_string_value(json_array_get(order, 0))));
+    both(t, flag(result, "surprise") ? "; a surprise round begins." : ".");
+}
+
+static void say_next_turn(struct texts *t, json_t *before, json_t *result)
+{
+    long long round = num(result, "round");
+    if (round == 0)
+        both(t, "Surprise round: ");
+    else
+        both(t, "Round %lld: ", round);
+    both(t, "%s's turn.", name_of(before, str(result, "turn_of")));
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(result, "skipped"), i, s)
+    {
+        both(t, " %s is skipped (%s).", name_of(before, str(s, "id")), str(s, "hp_state"));
+    }
+    json_array_foreach(json_object_get(result, "ended"), i, s)
+    {
+        both(t, " %s is no longer %s.", name_of(before, str(s, "id")), str(s, "condition"));
+    }
+}
+
+static void say_hp_event(struct texts *t, json_t *before, json_t *in, json_t *result,
+                         json_t *effects)
+{
+    const char *target = str(result, "target");
+    long long from = num(result, "hp_before"), to = num(result, "hp");
+    const char *who = name_of(before, target);
+    if (json_object_get(in, "set") != NULL)
+        both(t, "%s's hit points are set to %lld", who, to);
+    else if (to < from)
+        both(t, "%s takes %lld damage", who, from - to);
+    else
+        both(t, "%s heals %lld hp%s", who, to - from,
+             flag(result, "capped_at_max") ? " (up to max_hp)" : "");
+    if (*str(result, "reason"))
+        both(t, " (%s)", str(result, "reason"));
+    say_hp(t, before, effects, target, "; ");
+    both(t, ".");
+}
+
+static void say_created(struct texts *t, json_t *in, json_t *effects)
+{
+    json_t *state = json_object_get(json_array_get(effects, 0), "state");
+    json_t *map = json_object_get(state, "map");
+    const char *name = json_string_value(json_object_get(in, "name"));
+    both(t, "Encounter");
+    if (name && *name)
+        both(t, " \"%s\"", name);
+    both(t, " created on a %lld by %lld map", num(map, "width"), num(map, "height"));
+    size_t n = json_array_size(combatants(state));
+    if (n > 0)
+        both(t, " with %zu combatant%s", n, n == 1 ? "" : "s");
+    both(t, ".");
+}
+
+static void say_added(struct texts *t, json_t *effects)
+{
+    json_t *c = json_object_get(json_array_get(effects, 0), "combatant");
+    const char *name = str(c, "name");
+    long long hp = json_object_get(c, "hp") ? num(c, "hp") : num(c, "max_hp");
+    both(t, "%s joins", *name ? name : str(c, "id"));
+    if (*str(c, "side"))
+        both(t, " the %s side", str(c, "side"));
+    both(t, " at (%lld, %lld) with ", num(c, "x"), num(c, "y"));
+    total(t, hp);
+    both(t, " hp.");
+}
+
+/* Capitalises the first letter of each sentence (a name like "the gnoll" may open one): at the
+ * start and after ". ", past any markdown markup. */
+static void capitalise(char *s)
+{
+    bool start = true;
+    for (char *p = s; *p; p++) {
+        if (start && *p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+        if (start && *p != '*' && *p != '~' && *p != '_')
+            start = false;
+        if (p[0] == '.' && p[1] == ' ')
+            start = true, p++;
+    }
+}
+
+void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out)
+{
+    struct texts t = {out, 0, 0};
+    out->plain[0] = out->markdown[0] = '\0';
+    json_t *in = json_object_get(payload, "input");
+    json_t *result = json_object_get(payload, "result");
+    json_t *effects = json_object_get(payload, "effects");
+    if (strcmp(kind, "created") == 0)
+        say_created(&t, in, effects);
+    else if (strcmp(kind, "combatant_added") == 0)
+        say_added(&t, effects);
+    else if (strcmp(kind, "combatant_updated") == 0) {
+        both(&t, "%s is updated:", name_of(before, str(in, "id")));
+        const char *k;
+        json_t *v;
+        int i = 0;
+        json_object_foreach(json_object_get(in, "fields"), k, v)
+        {
+            both(&t, "%s %s", i++ ? "," : "", k);
+        }
+        both(&t, ".");
+    } else if (strcmp(kind, "combatant_removed") == 0)
+        both(&t, "%s leaves the encounter.", name_of(before, str(in, "id")));
+    else if (strcmp(kind, "initiative") == 0)
+        say_initiative(&t, before, result);
+    else if (strcmp(kind, "next_turn") == 0)
+        say_next_turn(&t, before, result);
+    else if (strcmp(kind, "action") == 0)
+        say_action(&t, before, in, result, effects);
+    else if (strcmp(kind, "hp") == 0)
+        say_hp_event(&t, before, in, result, effects);
+    else if (strcmp(kind, "revealed") == 0)
+        both(&t,
+             "The seed is revealed: %lld. Every roll of the encounter can now be checked, "
+             "and it takes no more writes.",
+             num(result, "seed"));
+    else
+        both(&t, "Event %s.", kind);
+    capitalise(out->plain);
+    capitalise(out->markdown);
+}

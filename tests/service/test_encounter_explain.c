@@ -1,0 +1,206 @@
+/* Every encounter event told for a human (issue #18): one case of each kind, with the exact
+ * sentence. The figures are the supplied dice against the combatants' own numbers (004's
+ * initiative, AC 10 + armor, 1d8+3 plus 2d6 sneak attack, 001's 1d6 per 10 feet fallen, the d20
+ * 3.5 SRD's dying from -1 hp); the sentence is the same in the write's answer, in the event log
+ * and in the export, and old logs (the v1 fixture) get one too. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(encounter_explain);
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    return enc_call(&srv, e, method, suffix, NULL, body, status);
+}
+
+/* Writes, expects the status, and checks the event's explain; returns the markdown (caller
+ * frees). */
+static char *told(struct enc *e, const char *method, const char *suffix, const char *body,
+                  int status, const char *expected)
+{
+    json_t *doc = call(e, method, suffix, body, status);
+    json_t *ev = json_object_get(doc, "event");
+    const char *plain = json_string_value(json_object_get(ev, "explain"));
+    cr_assert_not_null(plain, "%s %s: no explain", method, suffix);
+    cr_assert_str_eq(plain, expected, "%s %s %s\n got: %s", method, suffix, body ? body : "",
+                     plain);
+    cr_assert_null(strpbrk(plain, "*~`_"), "markup in the plain text: %s", plain);
+    char *markdown = strdup(json_string_value(json_object_get(ev, "explain_markdown")));
+    json_decref(doc);
+    return markdown;
+}
+
+static void say(struct enc *e, const char *method, const char *suffix, const char *body, int status,
+                const char *expected)
+{
+    free(told(e, method, suffix, body, status, expected));
+}
+
+Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_points)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"name\":\"Ambush\",\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{"
+        "\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":6,"
+        "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\","
+        "\"sneak_attack_dice\":2}]}",
+        201, "Kroh joins the party side at (5, 5) with 20 hp.");
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"gnoll\",\"name\":\"the gnoll\",\"side\":\"monsters\",\"x\":6,\"y\":5,"
+        "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":6},\"max_hp\":9,\"dex\":10,\"attacks\":[{"
+        "\"name\":\"battleaxe\",\"attack_bonus\":3,\"damage\":\"1d8+2\"}]}",
+        201, "The gnoll joins the monsters side at (6, 5) with 9 hp.");
+    /* No name: the id stands in. */
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"aria\",\"side\":\"party\",\"x\":1,\"y\":9,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2},\"max_hp\":12,\"dex\":12,\"attacks\":[{\"name\":\"dagger\","
+        "\"attack_bonus\":2,\"damage\":\"1d4\"}]}",
+        201, "Aria joins the party side at (1, 9) with 12 hp.");
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"hyena\",\"name\":\"the hyena\",\"side\":\"monsters\",\"x\":3,\"y\":5,"
+        "\"speeds\":{\"walk\":50},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10,"
+        "\"attacks\":[{\"name\":\"bite\",\"attack_bonus\":3,\"damage\":\"1d6+1\"}]}",
+        201, "The hyena joins the monsters side at (3, 5) with 20 hp.");
+    /* 004 Initiative: d20 + Dex modifier (+2 for 14, +1 for 12, +0 for 10). */
+    say(&e, "POST", "/initiative", "{\"results\":[14,1,8,2,3,1,10,1]}", 200,
+        "Initiative: Kroh 16 (d20 14 + 2), the hyena 10 (d20 10 + 0), the gnoll 8 (d20 8 + 0), "
+        "aria 4 (d20 3 + 1). Kroh goes first.");
+    say(&e, "POST", "/next-turn", NULL, 200, "Round 1: Kroh's turn.");
+    /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
+     * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
+     * dying (d20 3.5 SRD: -1 to -9). */
+    char *md = told(&e, "POST", "/actions",
+                    "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
+                    "4,3,2]}",
+                    200,
+                    "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
+                    "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
+    cr_assert_str_eq(md, "Kroh hits the gnoll: d20 13 + 9 = **22** vs AC 16 (flat-footed). **12** "
+                         "damage (1d8 (4) + 3 = 7, sneak attack 2d6 (3, 2) = 5); the gnoll is at "
+                         "**-3** hp, dying.");
+    free(md);
+    say(&e, "POST", "/next-turn", NULL, 200, "Round 1: the hyena's turn.");
+    /* Leaving (4, 4), which Kroh threatens, provokes (004 Provoking an Attack of Opportunity by
+     * Moving). */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"hyena\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,\"y\":5}]}",
+        200, "The hyena moves 10 ft to (4, 5), provoking an attack of opportunity from Kroh.");
+    /* AC 10 + 2; not flat-footed (its turn began), not flanked: no sneak attack. */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"kroh\",\"target\":"
+        "\"hyena\",\"results\":[15,5]}",
+        200,
+        "Kroh's attack of opportunity hits the hyena: d20 15 + 9 = 24 vs AC 12. 8 damage (1d8+3 "
+        "= 8); the hyena is at 12 hp.");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
+        "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 15.");
+    /* The gnoll is dying: its turn is skipped. */
+    say(&e, "POST", "/next-turn", NULL, 200, "Round 1: aria's turn. The gnoll is skipped (dying).");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"condition\",\"actor\":\"aria\",\"target\":\"aria\",\"condition\":"
+        "\"prone\",\"rounds\":1}",
+        200, "Aria is prone for 1 round.");
+    say(&e, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"aria\"}", 200,
+        "Aria stands up.");
+    say(&e, "POST", "/next-turn", NULL, 200, "Round 2: Kroh's turn.");
+    /* Base attack bonus 6: a second attack at -5 (d20 3.5 SRD, Full Attack). 1d8+3 = 3 + 3. */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"hyena\",\"results\":[[18,3],"
+        "[2]]}",
+        200,
+        "Kroh makes a full attack on the hyena (2 attacks). 1: Kroh hits the hyena: d20 18 + 9 = "
+        "27 vs AC 12. 6 damage (1d8+3 = 6). 2: Kroh misses the hyena: d20 2 + 4 = 6 vs AC 12. The "
+        "hyena is at 6 hp.");
+    /* 001 Falling: 1d6 per 10 feet, so 2d6 for 20 feet, and prone. */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"fall\",\"actor\":\"kroh\",\"height_ft\":20,\"results\":[3,4]}", 200,
+        "Kroh falls 20 ft: 7 damage (2d6 = 7); Kroh is at 13 hp; Kroh lands prone.");
+    /* 001 Forced Movement: a push moves the target away from the one pushing. */
+    say(&e, "POST", "/actions",
+        "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"hyena\",\"kind\":\"push\","
+        "\"squares\":1,\"path\":[{\"x\":3,\"y\":5}]}",
+        200, "Kroh pushes the hyena 1 square to (3, 5).");
+    say(&e, "POST", "/hp", "{\"target\":\"kroh\",\"change\":2,\"reason\":\"potion\"}", 200,
+        "Kroh heals 2 hp (potion); Kroh is at 15 hp.");
+    say(&e, "POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}", 200,
+        "The hyena takes 7 damage (fire); the hyena is at -1 hp, dying.");
+    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "Aria is updated: name.");
+    say(&e, "DELETE", "/combatants/gnoll", NULL, 200, "The gnoll leaves the encounter.");
+    say(&e, "POST", "/reveal", NULL, 200,
+        "The seed is revealed: 5. Every roll of the encounter can now be checked, and it takes "
+        "no more writes.");
+
+    /* The log tells each event as its write did, on any page, and so does the export. */
+    json_t *first = call(&e, "GET", "/events", NULL, 200);
+    json_t *events = json_object_get(first, "events");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 0), "explain")),
+                     "Encounter \"Ambush\" created on a 12 by 12 map.");
+    json_t *page = call(&e, "GET", "/events?after=7&limit=1", NULL, 200);
+    json_t *eighth = json_array_get(json_object_get(page, "events"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(eighth, "seq")), 8);
+    cr_assert_str_eq(json_string_value(json_object_get(eighth, "explain")),
+                     json_string_value(json_object_get(json_array_get(events, 7), "explain")));
+    cr_assert_not_null(
+        strstr(json_string_value(json_object_get(eighth, "explain")), "Kroh hits the gnoll"));
+    json_t *exported = call(&e, "GET", "/export", NULL, 200);
+    json_t *xevents = json_object_get(exported, "events");
+    cr_assert_eq(json_array_size(xevents), json_array_size(events));
+    for (size_t i = 0; i < json_array_size(events); i++)
+        cr_assert_str_eq(
+            json_string_value(json_object_get(json_array_get(xevents, i), "explain_markdown")),
+            json_string_value(json_object_get(json_array_get(events, i), "explain_markdown")));
+    /* The export, sentences and all, imports; verify holds. */
+    char *text = json_dumps(exported, JSON_COMPACT);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 201));
+    free(text);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+    json_decref(exported);
+    json_decref(page);
+    json_decref(first);
+}
+
+/* An encounter stored before events carried their engine, and before sentences: its log is
+ * told all the same, from the stored payloads, and still verifies. */
+Test(encounter_explain, an_old_log_is_told_on_read)
+{
+    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
+    cr_assert_not_null(f);
+    json_t *doc = json_loadf(f, 0, NULL);
+    fclose(f);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc e = {.version = json_integer_value(json_object_get(ans, "version"))};
+    snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
+    json_decref(ans);
+    json_t *log = call(&e, "GET", "/events", NULL, 200);
+    json_t *events = json_object_get(log, "events");
+    cr_assert_eq(json_array_size(events), 20);
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        const char *s = json_string_value(json_object_get(json_array_get(events, i), "explain"));
+        cr_assert_not_null(s);
+        cr_assert_neq(strncmp(s, "Event ", 6), 0, "event %zu is not told: %s", i + 1, s);
+    }
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 10), "explain")),
+                     "Kroh turns to facing 2.");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 12), "explain")),
+                     "Rogue takes a 5-foot step to (7, 6), provoking nothing.");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 19), "explain")),
+                     "Rogue is updated: hp.");
+    json_decref(log);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}

@@ -45,6 +45,7 @@ static const struct svc_route routes[] = {
     {"POST", "/v1/encounters/{id}/next-turn", svc_handle_encounter_next_turn, SVC_BODY_OPTIONAL},
     {"POST", "/v1/encounters/{id}/actions", svc_handle_encounter_action, SVC_BODY_JSON},
     {"GET", "/v1/encounters/{id}/events", svc_handle_encounter_events, SVC_BODY_IGNORED},
+    {"GET", "/v1/encounters/{id}/events/stream", svc_handle_encounter_stream, SVC_BODY_IGNORED},
     {"GET", "/v1/encounters/{id}/state", svc_handle_encounter_state, SVC_BODY_IGNORED},
     {"POST", "/v1/encounters/{id}/verify", svc_handle_encounter_verify, SVC_BODY_NONE},
     {"POST", "/v1/encounters/{id}/reveal", svc_handle_encounter_reveal, SVC_BODY_NONE},

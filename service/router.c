@@ -11,6 +11,7 @@ static const struct svc_route routes[] = {
     {"GET", "/metrics", svc_handle_metrics, SVC_BODY_IGNORED},
     {"GET", "/openapi.json", svc_handle_openapi, SVC_BODY_IGNORED},
     {"GET", "/docs", svc_handle_docs, SVC_BODY_IGNORED},
+    {"GET", "/play", svc_handle_play, SVC_BODY_IGNORED},
     {"POST", "/v1/dice/roll", svc_handle_dice_roll, SVC_BODY_JSON},
     {"POST", "/v1/dice/odds", svc_handle_dice_odds, SVC_BODY_JSON},
     {"GET", "/v1/rules/presets", svc_handle_presets, SVC_BODY_IGNORED},

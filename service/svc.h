@@ -209,6 +209,7 @@ void svc_handle_readyz(const struct svc_request *req, struct svc_response *res);
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res);
 void svc_handle_openapi(const struct svc_request *req, struct svc_response *res);
 void svc_handle_docs(const struct svc_request *req, struct svc_response *res);
+void svc_handle_play(const struct svc_request *req, struct svc_response *res);
 void svc_handle_presets(const struct svc_request *req, struct svc_response *res);
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res);
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);

@@ -16,10 +16,12 @@ build_packages=(
 # Criterion and the formatter; clang for the fuzz smoke; a PostgreSQL 15 server for the suites
 # that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract
 # tooling (openapi/package.json: Redocly CLI, ajv; Debian 12's nodejs 18.20 qualifies).
+# Chromium for the browser tests (tests/browser: playwright-core drives Debian's build, no
+# browser download).
 test_packages=(
   libcriterion-dev clang-format clang libclang-rt-14-dev
   postgresql-15 haproxy curl
-  nodejs npm
+  nodejs npm chromium
 )
 
 packages=("${build_packages[@]}")
@@ -58,4 +60,14 @@ if ! cmp -s "$root/openapi/package-lock.json" "$stamp" 2>/dev/null; then
   echo "install-deps: npm ci in openapi/" >&2
   (cd "$root/openapi" && npm ci --no-audit --no-fund --loglevel=error)
   cp "$root/openapi/package-lock.json" "$stamp"
+fi
+
+# The browser tests' playwright-core, pinned in tests/browser/package-lock.json; its own browser
+# download is skipped: the tests drive /usr/bin/chromium.
+stamp="$root/tests/browser/node_modules/.tactics-lock"
+if ! cmp -s "$root/tests/browser/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "install-deps: npm ci in tests/browser/" >&2
+  (cd "$root/tests/browser" &&
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+  cp "$root/tests/browser/package-lock.json" "$stamp"
 fi

@@ -37,6 +37,12 @@ const char *svc_config_usage(void)
            "  --budget-scale N       multiplies every request's work budgets "
            "(TACTICS_BUDGET_SCALE,\n"
            "                         default 1)\n"
+           "  --keepalive SECONDS    a live feed's keep-alive comment after this long without\n"
+           "                         a write (TACTICS_KEEPALIVE, default 15)\n"
+           "  --max-subscribers N    live feeds open in all (TACTICS_MAX_SUBSCRIBERS, default "
+           "512)\n"
+           "  --max-subscribers-per-encounter N  live feeds open on one encounter\n"
+           "                         (TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER, default 128)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -105,6 +111,9 @@ enum opt_id {
     OPT_HEADER_TIMEOUT,
     OPT_MAX_DB_SIZE,
     OPT_BUDGET_SCALE,
+    OPT_KEEPALIVE,
+    OPT_MAX_SUBSCRIBERS,
+    OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -129,6 +138,9 @@ static const struct setting settings[] = {
     {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
     {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
     {OPT_BUDGET_SCALE, "TACTICS_BUDGET_SCALE"},
+    {OPT_KEEPALIVE, "TACTICS_KEEPALIVE"},
+    {OPT_MAX_SUBSCRIBERS, "TACTICS_MAX_SUBSCRIBERS"},
+    {OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER"},
 };
 
 static const struct option long_options[] = {
@@ -147,6 +159,9 @@ static const struct option long_options[] = {
     {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
     {"max-db-size", required_argument, NULL, OPT_MAX_DB_SIZE},
     {"budget-scale", required_argument, NULL, OPT_BUDGET_SCALE},
+    {"keepalive", required_argument, NULL, OPT_KEEPALIVE},
+    {"max-subscribers", required_argument, NULL, OPT_MAX_SUBSCRIBERS},
+    {"max-subscribers-per-encounter", required_argument, NULL, OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -217,6 +232,18 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 1000, &n);
         cfg->budget_scale = (unsigned)n;
         break;
+    case OPT_KEEPALIVE:
+        ok = parse_uint(v, 1, 3600, &n);
+        cfg->keepalive_s = (unsigned)n;
+        break;
+    case OPT_MAX_SUBSCRIBERS:
+        ok = parse_uint(v, 0, 100000, &n);
+        cfg->max_subscribers = (unsigned)n;
+        break;
+    case OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER:
+        ok = parse_uint(v, 0, 100000, &n);
+        cfg->max_subscribers_per_encounter = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -246,6 +273,11 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->max_map_side = 1000;
     cfg->idempotency_ttl_s = 86400;
     cfg->budget_scale = 1;
+    /* A feed holds a connection for as long as it is open: by default at most half of
+     * --max-connections, so that feeds never starve the requests that write. */
+    cfg->keepalive_s = 15;
+    cfg->max_subscribers = 512;
+    cfg->max_subscribers_per_encounter = 128;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

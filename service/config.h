@@ -22,6 +22,9 @@ struct svc_config {
     unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
     uint64_t max_db_size;        /* --max-db-size, TACTICS_MAX_DB_SIZE, bytes; 0: no cap */
     unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
+    unsigned keepalive_s;  /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
+    unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
+    unsigned max_subscribers_per_encounter;       /* --max-subscribers-per-encounter, likewise */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "encounter_internal.h"
+#include "hub.h"
 #include "state_cache.h"
 
 #define MAX_PAGE     500
@@ -422,6 +423,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     free(payload_text);
     free(state_text);
     if (rc == DB_OK) {
+        svc_hub_appended(req->ctx->hub, enc.id, seq); /* wakes the live feeds (hub.h) */
         svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));
         char etag[32];
         etag_of(seq, etag, sizeof etag);
@@ -584,6 +586,7 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     if (enc_db_failed(res, rc))
         return;
     svc_state_cache_drop(req->ctx->states, enc.id);
+    svc_hub_deleted(req->ctx->hub, enc.id); /* its live feeds end */
     res->status = 204;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "db.h"
+#include "hub.h"
 #include "render.h"
 #include "server.h"
 #include "state_cache.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
     struct svc_state_cache *states = NULL;
+    struct svc_hub *hub = NULL;
     char db_shown[sizeof cfg.db_path];
     svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
     int rc = db_open(cfg.db_path, &db);
@@ -73,7 +75,12 @@ int main(int argc, char **argv)
     states = svc_state_cache_new();
     if (states == NULL)
         goto out;
-    struct svc_context ctx = {.config = &cfg, .db = db, .metrics = metrics, .states = states};
+    hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
+                      (uint64_t)cfg.keepalive_s * 1000000u);
+    if (hub == NULL)
+        goto out;
+    struct svc_context ctx = {
+        .config = &cfg, .db = db, .metrics = metrics, .states = states, .hub = hub};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",
@@ -102,6 +109,7 @@ out:
         svc_server_shutdown(server, 0);
     svc_metrics_free(metrics);
     svc_state_cache_free(states);
+    svc_hub_free(hub);
     db_close(db);
     return exit_code;
 }

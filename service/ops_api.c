@@ -67,6 +67,9 @@ extern const unsigned char svc_openapi_json[];
 extern const size_t svc_openapi_json_len;
 extern const unsigned char svc_docs_html[];
 extern const size_t svc_docs_html_len;
+/* The browser view, service/play/play.html, embedded as it is. */
+extern const unsigned char svc_play_html[];
+extern const size_t svc_play_html_len;
 
 void svc_handle_openapi(const struct svc_request *req, struct svc_response *res)
 {
@@ -84,4 +87,20 @@ void svc_handle_docs(const struct svc_request *req, struct svc_response *res)
     res->content_type = "text/html; charset=utf-8";
     res->static_body = svc_docs_html;
     res->body_len = svc_docs_html_len;
+}
+
+/* The page calls this server only: its script and style are inline (hashes would have to be
+ * kept in step with every edit), and everything it fetches, the live feed included, is
+ * same-origin (connect-src 'self'), so no third party can be reached from it. */
+void svc_handle_play(const struct svc_request *req, struct svc_response *res)
+{
+    (void)req;
+    res->status = 200;
+    res->content_type = "text/html; charset=utf-8";
+    res->static_body = svc_play_html;
+    res->body_len = svc_play_html_len;
+    svc_response_add_header(res, "Content-Security-Policy",
+                            "default-src 'none'; script-src 'unsafe-inline'; style-src "
+                            "'unsafe-inline'; connect-src 'self'; img-src 'self' data:; "
+                            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
 }

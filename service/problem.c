@@ -21,6 +21,7 @@ const char *svc_request_query(const struct svc_request *req, const char *name)
 
 void svc_response_clear(struct svc_response *res)
 {
+    svc_stream_free(res->stream);
     free(res->body);
     for (int i = 0; i < res->header_count; i++)
         free(res->headers[i].value);
@@ -117,8 +118,10 @@ static const struct {
     [SVC_PROBLEM_TOO_EXPENSIVE] = {422, "too-expensive",
                                    "The request needs more work than its budget allows"},
     [SVC_PROBLEM_BUSY] = {503, "busy", "Too many searches are running; retry shortly"},
+    [SVC_PROBLEM_SUBSCRIBERS_FULL] = {503, "subscribers-full",
+                                      "Too many live feeds are open; retry shortly"},
 };
-_Static_assert(sizeof problems / sizeof problems[0] == SVC_PROBLEM_BUSY + 1,
+_Static_assert(sizeof problems / sizeof problems[0] == SVC_PROBLEM_SUBSCRIBERS_FULL + 1,
                "one problem row per kind");
 
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,

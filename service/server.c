@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hub.h"
 #include "jsonw.h"
 
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
@@ -34,6 +35,7 @@ struct watch {
     bool busy;         /* in the handler */
     bool sending;      /* the answer is queued and being sent */
     bool head_read;    /* the request's head has arrived: --header-timeout no longer applies */
+    bool streaming;    /* the answer is a live feed: open for as long as its client listens */
     bool cut;
     /* Set by on_uri for the request being read, from the raw target (before libmicrohttpd
      * unescapes it); only the connection's own thread reads or writes it. */
@@ -251,7 +253,7 @@ static struct watch *watch_of(struct MHD_Connection *conn)
     return ci ? (struct watch *)ci->socket_context : NULL;
 }
 
-enum watch_phase { WATCH_HEAD_READ, WATCH_HANDLING, WATCH_SENDING, WATCH_READING };
+enum watch_phase { WATCH_HEAD_READ, WATCH_HANDLING, WATCH_SENDING, WATCH_STREAMING, WATCH_READING };
 
 /* Moves the connection's watch to a phase: its request's head read (the body may follow, on
  * the same clock), its request in the handler (never cut), its answer queued (the answer
@@ -269,6 +271,7 @@ static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum w
     }
     w->busy = phase == WATCH_HANDLING;
     w->sending = phase == WATCH_SENDING;
+    w->streaming = phase == WATCH_STREAMING;
     if (phase == WATCH_READING)
         w->head_read = false;
     if (phase != WATCH_HANDLING)
@@ -276,21 +279,83 @@ static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum w
     pthread_mutex_unlock(&s->watch_lock);
 }
 
-/* Turns res into a libmicrohttpd response and queues it. Takes the body from res. */
-static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
-                                     struct request_state *rs, struct svc_response *res,
-                                     bool preflight)
+/* A live feed on its connection (encounter_stream.c): libmicrohttpd's content reader asks it
+ * for bytes; with none to send it parks, suspending the connection, and the hub resumes it. */
+struct feed {
+    struct svc_stream *st;
+    struct MHD_Connection *conn;
+};
+
+static void feed_suspend(void *conn)
 {
+    MHD_suspend_connection(conn);
+}
+
+static void feed_resume(void *conn)
+{
+    MHD_resume_connection(conn);
+}
+
+static ssize_t feed_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct feed *f = cls;
+    long n = svc_stream_read(f->st, buf, max, feed_suspend, f->conn);
+    if (n == SVC_STREAM_END)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    if (n < 0)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    return (ssize_t)n;
+}
+
+static void feed_free(void *cls)
+{
+    struct feed *f = cls;
+    svc_stream_free(f->st);
+    free(f);
+}
+
+/* The libmicrohttpd response for res: its body, or its live feed (taken from res). */
+static struct MHD_Response *response_of(struct MHD_Connection *conn, struct svc_response *res)
+{
+    if (res->stream != NULL) {
+        struct feed *f = malloc(sizeof *f);
+        if (f == NULL)
+            return NULL;
+        f->st = res->stream;
+        f->conn = conn;
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        svc_stream_attach(f->st, feed_resume, conn, ci ? ci->connect_fd : -1);
+        struct MHD_Response *r =
+            MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 2048, feed_read, f, feed_free);
+        if (r == NULL)
+            free(f); /* res->stream is still res's, freed with it */
+        else
+            res->stream = NULL;
+        return r;
+    }
     struct MHD_Response *r =
         res->static_body != NULL
             ? MHD_create_response_from_buffer(res->body_len, (void *)res->static_body,
                                               MHD_RESPMEM_PERSISTENT)
             : MHD_create_response_from_buffer_with_free_callback(res->body_len, res->body, free);
+    if (r != NULL)
+        res->body = NULL; /* now owned by r */
+    return r;
+}
+
+/* Turns res into a libmicrohttpd response and queues it. Takes the body from res. */
+static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
+                                     struct request_state *rs, struct svc_response *res,
+                                     bool preflight)
+{
+    bool streaming = res->stream != NULL;
+    struct MHD_Response *r = response_of(conn, res);
     if (r == NULL) {
         svc_response_clear(res);
         return MHD_NO;
     }
-    res->body = NULL; /* now owned by r */
     if (res->content_type != NULL)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res->content_type);
     MHD_add_response_header(r, "X-Request-Id", rs->request_id);
@@ -326,7 +391,7 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     svc_metrics_observe(s->ctx->metrics, rs->match.route_index, rs->method, rs->status,
                         now_us() - rs->start_us);
     enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
-    watch_mark(s, conn, WATCH_SENDING);
+    watch_mark(s, conn, streaming ? WATCH_STREAMING : WATCH_SENDING);
     MHD_destroy_response(r);
     svc_response_clear(res);
     return ok;
@@ -347,9 +412,16 @@ static void *watchdog_run(void *arg)
     uint64_t head_limit = (uint64_t)cfg->header_timeout_s * 1000000u;
     if (head_limit > limit)
         head_limit = limit;
-    while (!atomic_load(&s->stopping)) {
+    for (unsigned tick = 1; !atomic_load(&s->stopping); tick++) {
         struct timespec ts = {0, 250 * 1000 * 1000};
         nanosleep(&ts, NULL);
+        /* The live feeds' clock: keep-alives and hang-ups every tick, and every second the
+         * database, for events that other processes wrote (encounter_stream.c). */
+        if (s->ctx->hub != NULL) {
+            svc_hub_tick(s->ctx->hub, now_us());
+            if (tick % 4 == 0)
+                svc_stream_poll(s->ctx);
+        }
         pthread_mutex_lock(&s->watch_lock);
         /* The clock is read under the lock, after every answer's watch_mark that came first:
          * read before it, a connection answered while the watchdog waited for the lock had a
@@ -359,7 +431,7 @@ static void *watchdog_run(void *arg)
         uint64_t now = now_us();
         for (struct watch *w = s->watches; w != NULL; w = w->next) {
             bool reading_head = !w->busy && !w->sending && !w->head_read;
-            if (w->busy || w->cut ||
+            if (w->busy || w->streaming || w->cut ||
                 !svc_watch_overdue(w->since_us, now, reading_head ? head_limit : limit))
                 continue;
             /* An answer still being sent, or one libmicrohttpd has finished but the kernel
@@ -744,8 +816,9 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     struct sockaddr_in sin;
     struct sockaddr_in6 sin6;
     struct sockaddr *addr;
-    unsigned flags =
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* Suspend and resume: the live feeds park their connections (encounter_stream.c). */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+                     MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     memset(&sin, 0, sizeof sin);
     memset(&sin6, 0, sizeof sin6);
     if (strchr(cfg->bind, ':') != NULL) {
@@ -808,6 +881,10 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
+    /* The live feeds end first: each is a request in flight for as long as it is open, and
+     * libmicrohttpd must not be stopped with a connection suspended. */
+    if (s->ctx->hub != NULL)
+        svc_hub_close(s->ctx->hub);
     int waited = 0;
     while (atomic_load(&s->in_flight) > 0 && waited < timeout_ms) {
         struct timespec ts = {0, 10 * 1000 * 1000};

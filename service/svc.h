@@ -20,12 +20,15 @@ struct db;
 
 /* What every handler can reach: configuration, storage, counters. */
 struct svc_state_cache;
+struct svc_hub;
+struct svc_stream;
 
 struct svc_context {
     const struct svc_config *config;
     struct db *db;
     struct svc_metrics *metrics;
     struct svc_state_cache *states; /* may be NULL: no cache (state_cache.h) */
+    struct svc_hub *hub;            /* the live feeds' subscribers (hub.h); may be NULL: none */
 };
 
 /* Looks up a request header; returns NULL when absent. */
@@ -55,6 +58,9 @@ struct svc_response {
     size_t body_len;
     const unsigned char *static_body; /* used instead of body when set: never freed or copied */
     const char *allow;                /* static; sent as Allow when set */
+    /* A live feed (encounter_stream.c), sent as text/event-stream instead of body: owned, the
+     * server takes it (svc_response_clear frees one never sent). */
+    struct svc_stream *stream;
     struct {
         const char *name; /* static */
         char *value;      /* owned */
@@ -109,6 +115,7 @@ enum svc_problem_kind {
     SVC_PROBLEM_BAD_REQUEST,
     SVC_PROBLEM_TOO_EXPENSIVE,
     SVC_PROBLEM_BUSY,
+    SVC_PROBLEM_SUBSCRIBERS_FULL,
 };
 
 /* Fills res with an application/problem+json body. detail may be NULL. errors, when not NULL,
@@ -139,6 +146,29 @@ void svc_errors_free(struct svc_errors *e);
 /* Parses the request body as one JSON value: rejects duplicate keys and trailing data.
  * Returns the value, or NULL after filling res with a 400 that gives jansson's position. */
 json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res);
+
+/* --- live feeds, encounter_stream.c (the hub of subscribers: hub.h) --- */
+
+/* What svc_stream_read returns besides a byte count. */
+#define SVC_STREAM_END   (-1) /* the feed ends cleanly (server stopping, encounter deleted) */
+#define SVC_STREAM_ERROR (-2) /* the client is gone, or the database failed: close at once */
+
+/* Attaches an open feed to its connection: wake(cookie) resumes it once parked, fd is its
+ * socket (watched for a hang-up while parked). */
+void svc_stream_attach(struct svc_stream *st, void (*wake)(void *), void *cookie, int fd);
+
+/* Fills buf (max bytes) with the feed's next bytes: a byte count > 0, SVC_STREAM_END or
+ * SVC_STREAM_ERROR; 0 only after parking the feed through park(cookie) (which suspends the
+ * connection), until the hub wakes it. */
+long svc_stream_read(struct svc_stream *st, char *buf, size_t max, void (*park)(void *),
+                     void *cookie);
+
+/* Leaves the hub and frees the feed. NULL is accepted. */
+void svc_stream_free(struct svc_stream *st);
+
+/* Reads the version of every encounter with subscribers from the database and tells the hub:
+ * how a feed sees events written by another process on the same database. */
+void svc_stream_poll(struct svc_context *ctx);
 
 /* --- routing, router.c --- */
 
@@ -179,6 +209,7 @@ void svc_handle_readyz(const struct svc_request *req, struct svc_response *res);
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res);
 void svc_handle_openapi(const struct svc_request *req, struct svc_response *res);
 void svc_handle_docs(const struct svc_request *req, struct svc_response *res);
+void svc_handle_play(const struct svc_request *req, struct svc_response *res);
 void svc_handle_presets(const struct svc_request *req, struct svc_response *res);
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res);
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res);
@@ -206,6 +237,7 @@ void svc_handle_encounter_initiative(const struct svc_request *req, struct svc_r
 void svc_handle_encounter_next_turn(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_action(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_stream(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
 /* Decodes a movement map (the "map" member of body: {width, height, rows?, squares?}) as the

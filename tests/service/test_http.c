@@ -426,6 +426,30 @@ Test(http, docs_page_is_self_contained_html)
     http_response_free(&r);
 }
 
+/* The browser view (issue 20): one page, script and style inline, nothing from elsewhere, and a
+ * policy that lets it call this server only. */
+Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/play?encounter=abc&at=2", NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    char ct[128], csp[512];
+    http_header(&r, "Content-Type", ct, sizeof ct);
+    cr_assert_str_eq(ct, "text/html; charset=utf-8");
+    cr_assert(http_header(&r, "Content-Security-Policy", csp, sizeof csp));
+    cr_assert_not_null(strstr(csp, "connect-src 'self'"), "%s", csp);
+    cr_assert_not_null(strstr(csp, "default-src 'none'"), "%s", csp);
+    cr_assert_not_null(strstr(r.body, "<main>"));
+    cr_assert_not_null(strstr(r.body, "type=\"range\""));
+    cr_assert_not_null(strstr(r.body, "EventSource"));
+    cr_assert_not_null(strstr(r.body, "prefers-color-scheme: dark"));
+    /* Nothing is loaded from another origin. */
+    cr_assert_null(strstr(r.body, "src=\"http"));
+    cr_assert_null(strstr(r.body, "href=\"http"));
+    cr_assert_null(strstr(r.body, "://"), "an absolute URL in the page");
+    http_response_free(&r);
+}
+
 /* A dice request padded with spaces inside its object to `size` bytes (malloc'd). */
 static char *padded_roll(const char *expression, size_t size)
 {

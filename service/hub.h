@@ -1,0 +1,98 @@
+/* The hub: who listens to which encounter's live feed, and what the newest event of each is.
+ *
+ * A write that appends an event calls svc_hub_appended after its commit; so does anything
+ * else that learns of a new event (the poller that reads the database for writes made by other
+ * processes, and later PostgreSQL's LISTEN/NOTIFY): the hub keeps, per encounter with
+ * subscribers, the highest event number it was told of (its generation), and wakes every
+ * subscriber parked on it. A subscriber never holds a thread: its connection is parked
+ * (suspended) through a callback the caller gives, under the hub's lock, only when nothing has
+ * happened since what it last handled; waking calls the subscriber's wake callback outside the
+ * lock. The hub also caps subscribers (in all and per encounter), wakes parked subscribers whose
+ * keep-alive is due or whose client hung up (svc_hub_tick), and keeps the last formatted frames
+ * of each encounter, so that a thousand subscribers woken by one write format it once.
+ *
+ * The hub knows no HTTP and no database: it is plain pthreads, safe to call from any thread. */
+#ifndef TACTICS_SVC_HUB_H
+#define TACTICS_SVC_HUB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct svc_hub;
+struct svc_hub_sub;
+
+#define SVC_HUB_ID_MAX 40 /* an encounter id's longest length, without its NUL */
+
+enum svc_hub_status {
+    SVC_HUB_OK = 0,
+    SVC_HUB_FULL = -1,           /* --max-subscribers reached */
+    SVC_HUB_FULL_ENCOUNTER = -2, /* --max-subscribers-per-encounter reached */
+    SVC_HUB_CLOSING = -3,        /* the server is stopping */
+    SVC_HUB_NOMEM = -4,
+};
+
+/* A hub for at most max_total subscribers, max_per_encounter on one encounter, each sent a
+ * keep-alive after keepalive_us without a write. NULL when out of memory. */
+struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter, uint64_t keepalive_us);
+
+/* Frees the hub; every subscriber must have left. NULL is accepted. */
+void svc_hub_free(struct svc_hub *hub);
+
+/* Event `version` of encounter id is committed: raises its generation and wakes its parked
+ * subscribers. Cheap when nobody listens to id. A NULL hub is accepted (no feeds). */
+void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version);
+
+/* Encounter id is gone (deleted): its subscribers are woken and see it. NULL hub: nothing. */
+void svc_hub_deleted(struct svc_hub *hub, const char *id);
+
+/* Joins encounter id's subscribers (checking the caps) with its current version: *out gets the
+ * subscription, to leave with svc_hub_leave. */
+int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, struct svc_hub_sub **out);
+
+/* How a subscriber is woken once parked: wake(cookie) runs outside the hub's lock, once per
+ * park. fd is the client's socket, watched for a hang-up while parked (-1: not watched). Call
+ * before the first svc_hub_park. */
+void svc_hub_attach(struct svc_hub_sub *sub, void (*wake)(void *), void *cookie, int fd);
+
+/* Leaves; sub is freed. The subscriber must not be parked (it never is once its connection is
+ * being torn down: a parked connection does nothing). */
+void svc_hub_leave(struct svc_hub *hub, struct svc_hub_sub *sub);
+
+/* What a subscriber sees when it looks. */
+struct svc_hub_view {
+    int64_t version; /* the encounter's generation: the newest event the hub knows of */
+    bool deleted;    /* the encounter was deleted */
+    bool closing;    /* the server is stopping */
+    bool hung_up;    /* the client closed its side */
+};
+
+void svc_hub_look(struct svc_hub *hub, struct svc_hub_sub *sub, struct svc_hub_view *v);
+
+/* Parks the subscriber, calling park(cookie) under the hub's lock, unless the generation is
+ * past `known`, the encounter was deleted, the server is closing, or the client hung up; true
+ * when parked. last_write_us is when it last wrote (the keep-alive counts from it). */
+bool svc_hub_park(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t known,
+                  uint64_t last_write_us, void (*park)(void *), void *cookie);
+
+/* Wakes every parked subscriber whose keep-alive is due at now_us, or whose client hung up. */
+void svc_hub_tick(struct svc_hub *hub, uint64_t now_us);
+
+/* Stops the hub: every subscriber is woken and sees closing, and none parks again. */
+void svc_hub_close(struct svc_hub *hub);
+
+/* The ids of the encounters that have subscribers (at most max), for the poller; the count. */
+size_t svc_hub_ids(struct svc_hub *hub, char (*ids)[SVC_HUB_ID_MAX + 1], size_t max);
+
+/* Subscribers now, in all. */
+unsigned svc_hub_count(struct svc_hub *hub);
+
+/* The frame cache: the formatted text of event seq of sub's encounter, as a reader who sees
+ * all (full) or the public view sees it. get copies it into *text (malloc'd; the caller frees)
+ * and returns true when held; put keeps a copy (the oldest of the last few is dropped). */
+bool svc_hub_frame_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
+                       char **text, size_t *len);
+void svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
+                       const char *text, size_t len);
+
+#endif

@@ -1,0 +1,375 @@
+/* The live feed, GET /v1/encounters/{id}/events/stream (issue 20): events arrive as they are
+ * written, a feed resumes from Last-Event-ID or ?after with nothing missed or repeated, the
+ * caps answer 503 with Retry-After, a keep-alive comment comes when nothing is written, a client
+ * that hangs up frees its slot, and a server stopped with feeds open exits cleanly. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <jansson.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char *const fighter =
+    "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12}";
+static const char *const goblin =
+    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"
+    "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13}";
+
+/* An open feed: its socket and everything read from it so far. */
+struct feed {
+    int fd;
+    char buf[1 << 18];
+    size_t len;
+    bool eof;
+};
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Opens a feed with extra header lines (may be NULL); the query goes in query ("" for none). */
+static void feed_open(const struct server *s, struct feed *f, const char *id, const char *query,
+                      const char *headers)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = http_connect(s->port);
+    char req[1024];
+    int n = snprintf(req, sizeof req,
+                     "GET /v1/encounters/%s/events/stream%s HTTP/1.1\r\nHost: t\r\n"
+                     "Accept: text/event-stream\r\n%s\r\n",
+                     id, query, headers ? headers : "");
+    cr_assert_eq(send(f->fd, req, (size_t)n, 0), n);
+}
+
+/* Reads until `needle` has arrived after `from` (true), the server closes, or ms pass. */
+static bool feed_wait_after(struct feed *f, const char *from, const char *needle, int ms)
+{
+    long long end = now_ms() + ms;
+    for (;;) {
+        const char *p = strstr(f->buf, from);
+        if (p != NULL && strstr(p, needle) != NULL)
+            break;
+        long long left = end - now_ms();
+        if (left <= 0 || f->eof)
+            return false;
+        struct pollfd pf = {.fd = f->fd, .events = POLLIN};
+        if (poll(&pf, 1, (int)left) <= 0)
+            continue;
+        ssize_t n = recv(f->fd, f->buf + f->len, sizeof f->buf - f->len - 1, 0);
+        if (n <= 0) {
+            f->eof = true;
+            continue;
+        }
+        f->len += (size_t)n;
+        f->buf[f->len] = '\0';
+    }
+    return true;
+}
+
+/* Reads until `needle` has arrived (true), the server closes, or ms pass (false). */
+static bool feed_wait(struct feed *f, const char *needle, int ms)
+{
+    return feed_wait_after(f, "", needle, ms);
+}
+
+static void feed_close(struct feed *f)
+{
+    close(f->fd);
+}
+
+/* The status of the feed's answer (after its head arrived). */
+static int feed_status(struct feed *f)
+{
+    cr_assert(feed_wait(f, "\r\n\r\n", 5000), "no answer head: %s", f->buf);
+    int status = 0;
+    cr_assert_eq(sscanf(f->buf, "HTTP/1.1 %d", &status), 1);
+    return status;
+}
+
+/* The event numbers of every `id:` line read so far, in order, into ids; their count. */
+static int feed_ids(const struct feed *f, long long *ids, int max)
+{
+    int n = 0;
+    for (const char *p = strstr(f->buf, "\nid: "); p != NULL && n < max;
+         p = strstr(p + 1, "\nid: "))
+        ids[n++] = atoll(p + 5);
+    return n;
+}
+
+/* The data of event seq as the feed sent it, parsed (the caller decrefs), or NULL. */
+static json_t *feed_data(const struct feed *f, long long seq)
+{
+    char marker[48];
+    snprintf(marker, sizeof marker, "\nid: %lld\ndata: ", seq);
+    const char *p = strstr(f->buf, marker);
+    if (p == NULL)
+        return NULL;
+    p += strlen(marker);
+    const char *end = strchr(p, '\n');
+    return end ? json_loadb(p, (size_t)(end - p), 0, NULL) : NULL;
+}
+
+static void add(const struct server *s, struct enc *e, const char *combatant)
+{
+    json_decref(enc_call(s, e, "POST", "/combatants", NULL, combatant, 201));
+}
+
+Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout = 60)
+{
+    struct server s;
+    server_start(&s, NULL);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    struct feed f;
+    feed_open(&s, &f, e.id, "", NULL);
+    cr_assert_eq(feed_status(&f), 200);
+    cr_assert_not_null(strcasestr(f.buf, "Content-Type: text/event-stream"), "%s", f.buf);
+    cr_assert(feed_wait(&f, "\nid: 1\n", 5000), "the created event: %s", f.buf);
+    long long t0 = now_ms();
+    add(&s, &e, fighter);
+    cr_assert(feed_wait_after(&f, "\nid: 2\n", "\n\n", 1000), "the write within 1 s: %s", f.buf);
+    cr_assert_lt(now_ms() - t0, 1000);
+
+    /* The data: its number, kind and ETag, and the event as GET .../events lists it. */
+    json_t *data = feed_data(&f, 2);
+    cr_assert_not_null(data, "%s", f.buf);
+    cr_assert_eq(json_integer_value(json_object_get(data, "seq")), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(data, "kind")), "combatant_added");
+    cr_assert_str_eq(json_string_value(json_object_get(data, "etag")), "\"v2\"");
+    char path[128];
+    snprintf(path, sizeof path, "/v1/encounters/%s/events?after=1", e.id);
+    struct http_response r;
+    http_request(&s, "GET", path, NULL, NULL, &r);
+    json_t *log = json_loads(r.body, 0, NULL);
+    json_t *listed = json_array_get(json_object_get(log, "events"), 0);
+    cr_assert(json_equal(json_object_get(data, "event"), listed), "feed %s\nlog %s", f.buf, r.body);
+    /* Its sentence, at the top as in the event (issue 20: number, kind, explain and ETag). */
+    json_t *explain = json_object_get(listed, "explain");
+    cr_assert(json_is_string(explain), "the log tells the event: %s", r.body);
+    cr_assert(json_equal(json_object_get(data, "explain"), explain), "feed %s", f.buf);
+    json_decref(log);
+    json_decref(data);
+    http_response_free(&r);
+    feed_close(&f);
+    server_stop(&s);
+}
+
+/* A client that saw events 1 and 2 reconnects with Last-Event-ID: 2 to the URL it first used
+ * (?after=0: the header wins); another uses ?after=3. Each gets every later event once. */
+Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_repeated,
+     .timeout = 60)
+{
+    struct server s;
+    server_start(&s, NULL);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    add(&s, &e, fighter);
+    add(&s, &e, goblin);
+    json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":4}", 200));
+    cr_assert_eq(e.version, 4);
+
+    struct feed a, b;
+    feed_open(&s, &a, e.id, "?after=0", "Last-Event-ID: 2\r\n");
+    feed_open(&s, &b, e.id, "?after=3", NULL);
+    cr_assert_eq(feed_status(&a), 200);
+    cr_assert_eq(feed_status(&b), 200);
+    cr_assert(feed_wait(&a, "\nid: 4\n", 5000), "%s", a.buf);
+    cr_assert(feed_wait(&b, "\nid: 4\n", 5000), "%s", b.buf);
+    json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":3}", 200));
+    json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":2}", 200));
+    cr_assert(feed_wait(&a, "\nid: 6\n", 2000), "%s", a.buf);
+    cr_assert(feed_wait(&b, "\nid: 6\n", 2000), "%s", b.buf);
+    feed_wait(&a, "never", 300); /* anything more that would come */
+    feed_wait(&b, "never", 0);
+    long long ids[16];
+    int n = feed_ids(&a, ids, 16);
+    cr_assert_eq(n, 4, "%s", a.buf);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(ids[i], 3 + i);
+    n = feed_ids(&b, ids, 16);
+    cr_assert_eq(n, 3, "%s", b.buf);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(ids[i], 4 + i);
+    feed_close(&a);
+    feed_close(&b);
+    server_stop(&s);
+}
+
+Test(stream, bad_resume_points_and_unknown_encounters_are_refused, .timeout = 60)
+{
+    struct server s;
+    server_start(&s, NULL);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    char path[160];
+    struct http_response r;
+    snprintf(path, sizeof path, "/v1/encounters/%s/events/stream?after=x", e.id);
+    http_request(&s, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not_null(strstr(r.body, "\"pointer\":\"/after\""), "%s", r.body);
+    http_response_free(&r);
+    snprintf(path, sizeof path, "/v1/encounters/%s/events/stream?after=2", e.id);
+    http_request(&s, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 422, "an event not yet written");
+    http_response_free(&r);
+    snprintf(path, sizeof path, "/v1/encounters/%s/events/stream", e.id);
+    http_request(&s, "GET", path, "Last-Event-ID: -1\r\n", NULL, &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not_null(strstr(r.body, "Last-Event-ID"), "%s", r.body);
+    http_response_free(&r);
+    http_request(&s, "GET", "/v1/encounters/0123456789abcdef/events/stream", NULL, NULL, &r);
+    cr_assert_eq(r.status, 404);
+    cr_assert_not_null(strstr(r.head, "application/problem+json"));
+    http_response_free(&r);
+    server_stop(&s);
+}
+
+/* One feed per encounter and two in all: the next is 503 with Retry-After, as problem+json. */
+Test(stream, full_caps_answer_503_with_retry_after, .timeout = 60)
+{
+    struct server s;
+    const char *args[] = {"--max-subscribers", "2", "--max-subscribers-per-encounter", "1", NULL};
+    server_start(&s, args);
+    struct enc e1, e2, e3;
+    enc_create(&s, &e1, "{\"map\":{\"width\":10,\"height\":10}}");
+    enc_create(&s, &e2, "{\"map\":{\"width\":10,\"height\":10}}");
+    enc_create(&s, &e3, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed a, b, c, d;
+    feed_open(&s, &a, e1.id, "", NULL);
+    cr_assert_eq(feed_status(&a), 200);
+    feed_open(&s, &b, e1.id, "", NULL);
+    cr_assert_eq(feed_status(&b), 503, "the encounter's cap: %s", b.buf);
+    cr_assert_not_null(strcasestr(b.buf, "Retry-After: "), "%s", b.buf);
+    cr_assert_not_null(strcasestr(b.buf, "application/problem+json"), "%s", b.buf);
+    cr_assert(feed_wait(&b, "--max-subscribers-per-encounter", 2000), "%s", b.buf);
+    feed_open(&s, &c, e2.id, "", NULL);
+    cr_assert_eq(feed_status(&c), 200);
+    feed_open(&s, &d, e3.id, "", NULL);
+    cr_assert_eq(feed_status(&d), 503, "the total cap: %s", d.buf);
+    cr_assert_not_null(strcasestr(d.buf, "Retry-After: "), "%s", d.buf);
+    feed_close(&a);
+    feed_close(&b);
+    feed_close(&c);
+    feed_close(&d);
+    server_stop(&s);
+}
+
+Test(stream, a_keep_alive_comment_comes_when_nothing_is_written, .timeout = 60)
+{
+    struct server s;
+    const char *args[] = {"--keepalive", "1", NULL};
+    server_start(&s, args);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed f;
+    feed_open(&s, &f, e.id, "?after=1", NULL);
+    cr_assert_eq(feed_status(&f), 200);
+    long long t0 = now_ms();
+    cr_assert(feed_wait(&f, "\n: keep-alive\n\n", 3000), "%s", f.buf);
+    cr_assert_geq(now_ms() - t0, 700, "not before the interval");
+    cr_assert(strstr(f.buf, "\nid: ") == NULL, "no event was written: %s", f.buf);
+    feed_close(&f);
+    server_stop(&s);
+}
+
+/* --max-subscribers 1: once its client hangs up, the feed's slot is free again, long before
+ * any keep-alive (15 s) would have found the socket closed. */
+Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
+{
+    struct server s;
+    const char *args[] = {"--max-subscribers", "1", NULL};
+    server_start(&s, args);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed a, b;
+    feed_open(&s, &a, e.id, "", NULL);
+    cr_assert_eq(feed_status(&a), 200);
+    cr_assert(feed_wait(&a, "\nid: 1\n", 2000));
+    feed_open(&s, &b, e.id, "", NULL);
+    cr_assert_eq(feed_status(&b), 503);
+    feed_close(&b);
+    feed_close(&a);
+    long long t0 = now_ms();
+    int status = 0;
+    while (now_ms() - t0 < 3000) {
+        struct feed c;
+        feed_open(&s, &c, e.id, "", NULL);
+        status = feed_status(&c);
+        feed_close(&c);
+        if (status == 200)
+            break;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    cr_assert_eq(status, 200, "the slot was not freed within 3 s");
+    server_stop(&s);
+}
+
+/* SIGTERM with feeds open: each ends (the socket reaches its end), and the server exits 0,
+ * under AddressSanitizer with no leak (server_stop asserts the exit status). */
+Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
+{
+    struct server s;
+    server_start(&s, NULL);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed a, b;
+    feed_open(&s, &a, e.id, "", NULL);
+    feed_open(&s, &b, e.id, "?after=1", NULL);
+    cr_assert(feed_wait(&a, "\nid: 1\n", 5000));
+    cr_assert_eq(feed_status(&b), 200);
+    cr_assert(feed_wait(&b, ": tactics live feed\n\n", 5000));
+    long long t0 = now_ms();
+    server_stop(&s);
+    cr_assert_lt(now_ms() - t0, 5000, "the feeds held the shutdown");
+    feed_wait(&a, "never", 2000);
+    cr_assert(a.eof, "the feed was not closed");
+    feed_close(&a);
+    feed_close(&b);
+}
+
+/* Deleting the encounter ends its feeds. */
+Test(stream, deleting_the_encounter_ends_its_feed, .timeout = 60)
+{
+    struct server s;
+    server_start(&s, NULL);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed f;
+    feed_open(&s, &f, e.id, "", NULL);
+    cr_assert(feed_wait(&f, "\nid: 1\n", 5000));
+    json_decref(enc_call(&s, &e, "DELETE", "", NULL, NULL, 204));
+    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n", 2000), "the chunked body's end: %s", f.buf);
+    feed_close(&f);
+    server_stop(&s);
+}
+
+/* Two servers on one database: a feed on one sees a write made through the other (by its poll
+ * of the database, every second). */
+Test(stream, a_feed_sees_writes_made_by_another_server_on_the_same_database, .timeout = 60)
+{
+    struct server a, b;
+    server_start(&a, NULL);
+    const char *const args[] = {"--db", a.db_path, NULL};
+    server_start(&b, args);
+    struct enc e;
+    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed f;
+    feed_open(&a, &f, e.id, "?after=1", NULL);
+    cr_assert_eq(feed_status(&f), 200);
+    add(&b, &e, fighter);
+    cr_assert(feed_wait(&f, "\nid: 2\n", 2500), "%s", f.buf);
+    feed_close(&f);
+    server_stop(&b);
+    server_stop(&a);
+}

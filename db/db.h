@@ -127,6 +127,24 @@ int db_encounter_append(struct db *db, const char *id, int64_t expected, const c
                         const char *payload_json, const char *state_json, struct db_replay *replay,
                         int64_t *current);
 
+/* Group commit (SQLite; on by default): appends made at once by several threads of this
+ * process share one transaction and one COMMIT (one sync of the WAL), each under its own
+ * savepoint, so that one writer's conflict, replay or error undoes only its own event. Every
+ * db_encounter_append still returns only after the transaction holding its event has committed
+ * (or failed), so an acknowledged append is as durable as before. A lone writer leads at once:
+ * no wait is added. PostgreSQL groups commits itself (see bench/README.md): there the setting
+ * does nothing. Call before the handle is shared between threads. */
+void db_set_group_commit(struct db *db, bool on);
+
+/* What the group commit has done since db_open (zeros on PostgreSQL or with it off). */
+struct db_group_stats {
+    uint64_t commits; /* transactions committed or failed by a leader */
+    uint64_t writes;  /* appends they held */
+    uint64_t largest; /* the most appends in one of them */
+    unsigned queued;  /* appends waiting for a leader right now */
+};
+void db_group_commit_stats(struct db *db, struct db_group_stats *out);
+
 /* Deletes an encounter, its events and its replays, if it is at `expected`. */
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current);
 

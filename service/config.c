@@ -37,6 +37,8 @@ const char *svc_config_usage(void)
            "  --budget-scale N       multiplies every request's work budgets "
            "(TACTICS_BUDGET_SCALE,\n"
            "                         default 1)\n"
+           "  --group-commit on|off  SQLite: writes made at once share one commit (one sync)\n"
+           "                         (TACTICS_GROUP_COMMIT, default on)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -105,6 +107,7 @@ enum opt_id {
     OPT_HEADER_TIMEOUT,
     OPT_MAX_DB_SIZE,
     OPT_BUDGET_SCALE,
+    OPT_GROUP_COMMIT,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -128,6 +131,7 @@ static const struct setting settings[] = {
     {OPT_IDEMPOTENCY_TTL, "TACTICS_IDEMPOTENCY_TTL"},
     {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
     {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
+    {OPT_GROUP_COMMIT, "TACTICS_GROUP_COMMIT"},
     {OPT_BUDGET_SCALE, "TACTICS_BUDGET_SCALE"},
 };
 
@@ -147,6 +151,7 @@ static const struct option long_options[] = {
     {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
     {"max-db-size", required_argument, NULL, OPT_MAX_DB_SIZE},
     {"budget-scale", required_argument, NULL, OPT_BUDGET_SCALE},
+    {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -217,6 +222,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 1000, &n);
         cfg->budget_scale = (unsigned)n;
         break;
+    case OPT_GROUP_COMMIT:
+        ok = strcmp(v, "on") == 0 || strcmp(v, "off") == 0;
+        cfg->group_commit = strcmp(v, "on") == 0;
+        break;
     default:
         ok = false;
         break;
@@ -246,6 +255,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->max_map_side = 1000;
     cfg->idempotency_ttl_s = 86400;
     cfg->budget_scale = 1;
+    cfg->group_commit = true;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

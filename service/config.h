@@ -2,6 +2,7 @@
 #ifndef TACTICS_SVC_CONFIG_H
 #define TACTICS_SVC_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,7 @@ struct svc_config {
     unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
     uint64_t max_db_size;        /* --max-db-size, TACTICS_MAX_DB_SIZE, bytes; 0: no cap */
     unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
+    bool group_commit;     /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

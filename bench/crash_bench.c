@@ -138,8 +138,8 @@ static void *write_until_killed(void *arg)
 static long long stored_version(struct conn *c, const struct enc *e)
 {
     char path[160], headers[160];
-    snprintf(path, sizeof path, "/v1/encounters/%s", e->id);
-    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", e->token);
+    snprintf(path, sizeof path, "/v1/encounters/%.63s", e->id);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %.79s\r\n", e->token);
     long long v = -1;
     return request(c, "GET", path, headers, NULL, &v, NULL) == 200 ? v : -1;
 }
@@ -150,11 +150,12 @@ static bool check_log(struct conn *c, int i)
 {
     const struct enc *e = &encs[i];
     char path[160], headers[160];
-    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", e->token);
+    snprintf(headers, sizeof headers, "Authorization: Bearer %.79s\r\n", e->token);
     long long final = stored_version(c, e), seen = 0;
     for (;;) {
         const char *body = NULL;
-        snprintf(path, sizeof path, "/v1/encounters/%s/events?after=%lld&limit=500", e->id, seen);
+        snprintf(path, sizeof path, "/v1/encounters/%.63s/events?after=%lld&limit=500", e->id,
+                 seen);
         if (request(c, "GET", path, headers, NULL, NULL, &body) != 200) {
             fprintf(stderr, "encounter %d: events after %lld: no answer\n", i, seen);
             return false;
@@ -190,7 +191,7 @@ static bool check_log(struct conn *c, int i)
         }
     }
     const char *body = NULL;
-    snprintf(path, sizeof path, "/v1/encounters/%s/verify", e->id);
+    snprintf(path, sizeof path, "/v1/encounters/%.63s/verify", e->id);
     if (request(c, "POST", path, headers, NULL, NULL, &body) != 200 ||
         strstr(body, "\"ok\":true") == NULL) {
         fprintf(stderr, "encounter %d: verify failed\n", i);
@@ -272,8 +273,8 @@ int main(int argc, char **argv)
             encs[i].version = stored;
             char path[160], headers[160];
             const char *body = NULL;
-            snprintf(path, sizeof path, "/v1/encounters/%s/verify", encs[i].id);
-            snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", encs[i].token);
+            snprintf(path, sizeof path, "/v1/encounters/%.63s/verify", encs[i].id);
+            snprintf(headers, sizeof headers, "Authorization: Bearer %.79s\r\n", encs[i].token);
             if (request(&c, "POST", path, headers, NULL, NULL, &body) != 200 ||
                 strstr(body, "\"ok\":true") == NULL) {
                 bad++;

@@ -150,13 +150,13 @@ static void plain_setup(struct db *db, int encounters, const char *payload, cons
     }
 }
 
-/* Transactions done in `dur` seconds from min(encounters, PLAIN_THREADS) threads; their
+/* Transactions done in `dur` seconds from min(encounters, max_threads) threads; their
  * latencies go to lat. */
 static long plain_slice(struct db *db, const char *payload, const char *state, double dur,
-                        struct lat *lat)
+                        int max_threads, struct lat *lat)
 {
-    int n = plain_encounters, threads = n < PLAIN_THREADS ? n : PLAIN_THREADS;
-    struct plain ps[PLAIN_THREADS];
+    int n = plain_encounters, threads = n < max_threads ? n : max_threads;
+    struct plain ps[CLIENTS];
     double until = now_s() + dur;
     for (int i = 0; i < threads; i++) {
         ps[i] = (struct plain){.db = db,
@@ -265,16 +265,16 @@ static double quantile_ms(struct lat *l, double q)
 /* One figure: `clients` clients on the server with group commit on, the same on the one with it
  * off (when there is one), and the plain loop, in SLICES rounds of the three (the order turning
  * each round, so that none always follows another). */
-static void compare(struct db *db, int clients, const char *payload, const char *state,
-                    const char *tag, const char *label)
+static void compare(struct db *db, struct db *db_gc, int clients, const char *payload,
+                    const char *state, const char *tag, const char *label)
 {
     struct client *on = http_setup(port, clients);
     struct client *off = port_off ? http_setup(port_off, clients) : NULL;
     plain_setup(db, clients, payload, state, tag);
-    double dur = seconds / SLICES, r_on[SLICES], r_off[SLICES], r_gain[SLICES];
-    long h = 0, ho = 0, p = 0, rt = 0;
+    double dur = seconds / SLICES, r_on[SLICES], r_off[SLICES], r_gain[SLICES], r_db[SLICES];
+    long h = 0, ho = 0, p = 0, rt = 0, g = 0;
     double rt_time = 0; /* seconds spent in healthz_slice */
-    struct lat l_on = {0}, l_off = {0}, l_plain = {0};
+    struct lat l_on = {0}, l_off = {0}, l_plain = {0}, l_db = {0};
     for (int k = 0; k < SLICES; k++) {
         long hk = 0, ok = 0, pk = 0;
         for (int step = 0; step < 3; step++)
@@ -286,12 +286,20 @@ static void compare(struct db *db, int clients, const char *payload, const char 
                 ok = off ? http_slice(off, clients, dur, &l_off) : 0;
                 break;
             default:
-                pk = plain_slice(db, payload, state, dur, &l_plain);
+                pk = plain_slice(db, payload, state, dur, PLAIN_THREADS, &l_plain);
                 break;
             }
         if (clients == 1) {
             rt += healthz_slice(on[0].c, dur / 4);
             rt_time += dur / 4;
+        }
+        long gk = 0;
+        if (clients > 1) {
+            /* The db layer alone: a thread per encounter appending through a handle with group
+             * commit on, no HTTP: the ceiling of what the server could reach. */
+            gk = plain_slice(db_gc, payload, state, dur, clients, &l_db);
+            r_db[k] = pk > 0 ? (double)gk / (double)pk : 0;
+            g += gk;
         }
         r_on[k] = pk > 0 ? (double)hk / (double)pk : 0;
         r_off[k] = pk > 0 ? (double)ok / (double)pk : 0;
@@ -313,6 +321,12 @@ static void compare(struct db *db, int clients, const char *payload, const char 
         printf("                 group commit off %6.0f attacks/s: %.2f of the plain loop; on/off "
                "%.2f\n",
                hor, m_off, m_gain);
+    if (clients > 1)
+        printf(
+            "                 in process (db layer, %d threads, no HTTP), group commit on: %6.0f "
+            "appends/s, %.2f of the plain loop; latency p50 / p99 %.2f / %.2f ms\n",
+            clients, (double)g / seconds, median_of(r_db, SLICES), quantile_ms(&l_db, 0.5),
+            quantile_ms(&l_db, 0.99));
     printf("                 write latency p50 / p99: on %.2f / %.2f ms", quantile_ms(&l_on, 0.5),
            quantile_ms(&l_on, 0.99));
     if (off)
@@ -322,6 +336,7 @@ static void compare(struct db *db, int clients, const char *payload, const char 
     free(l_on.v);
     free(l_off.v);
     free(l_plain.v);
+    free(l_db.v);
     if (clients == 1 && rt > 0 && pr > 0) {
         /* What one client pays per action beyond the plain transaction, beside the round trip
          * of back-to-back GET /healthz. The server's log (duration_us) showed about 385 us
@@ -376,11 +391,15 @@ int main(int argc, char **argv)
     if (db_open(dbpath, &db) != DB_OK)
         return 1;
     db_set_group_commit(db, false); /* the plain loop: one transaction, one sync, per write */
+    struct db *db_gc = NULL;        /* the same file, for the db layer with group commit */
+    if (db_open(dbpath, &db_gc) != DB_OK)
+        return 1;
     printf("encounter bench: %.0f s a figure; event payload %zu bytes, state %zu bytes\n", seconds,
            strlen(payload), strlen(state));
-    compare(db, 1, payload, state, "one", "one encounter: ");
-    compare(db, CLIENTS, payload, state, "many", "100 encounters:");
+    compare(db, db_gc, 1, payload, state, "one", "one encounter: ");
+    compare(db, db_gc, CLIENTS, payload, state, "many", "100 encounters:");
     db_close(db);
+    db_close(db_gc);
 
     /* Replay: 10,000 events (facing changes, the cheapest writes), then the fold and verify.
      * On a new connection: the server cuts one that sat idle longer than --timeout (30 s), as

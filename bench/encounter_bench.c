@@ -10,7 +10,8 @@
  *     (the server's worker threads, so at most as many transactions at once as it has);
  *  3. replay: a 10,000-event encounter rebuilt from its log (GET .../state), and verified.
  * Usage: encounter_bench PORT PORT_OFF DIR [seconds per figure, default 5]
- * (PORT: group commit on, the default; PORT_OFF: off, or 0 to leave that side out) */
+ * (PORT: group commit on, the default; PORT_OFF: off, or 0 to leave that side out; PLAIN_DB in
+ * the environment: a postgresql:// URL for the plain loop instead of DIR/plain.db) */
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <netinet/in.h>
@@ -294,7 +295,7 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
             rt_time += dur / 4;
         }
         long gk = 0;
-        if (clients > 1) {
+        if (clients > 1 && db_gc != NULL) {
             /* The db layer alone: a thread per encounter appending through a handle with group
              * commit on, no HTTP: the ceiling of what the server could reach. */
             gk = plain_slice(db_gc, payload, state, dur, clients, &l_db);
@@ -321,7 +322,7 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
         printf("                 group commit off %6.0f attacks/s: %.2f of the plain loop; on/off "
                "%.2f\n",
                hor, m_off, m_gain);
-    if (clients > 1)
+    if (clients > 1 && db_gc != NULL)
         printf(
             "                 in process (db layer, %d threads, no HTTP), group commit on: %6.0f "
             "appends/s, %.2f of the plain loop; latency p50 / p99 %.2f / %.2f ms\n",
@@ -386,13 +387,23 @@ int main(int argc, char **argv)
     json_decref(snap);
 
     char dbpath[512];
-    snprintf(dbpath, sizeof dbpath, "%s/plain.db", dir);
+    /* PLAIN_DB (a postgresql:// URL) puts the plain loop on PostgreSQL, through the same db
+     * layer (libpq, one transaction per write), for bench/encounters_pg.sh. */
+    const char *plain_db = getenv("PLAIN_DB");
+    if (plain_db != NULL && plain_db[0] == '\0')
+        plain_db = NULL;
+    if (plain_db != NULL)
+        snprintf(dbpath, sizeof dbpath, "%s", plain_db);
+    else
+        snprintf(dbpath, sizeof dbpath, "%s/plain.db", dir);
     struct db *db = NULL;
     if (db_open(dbpath, &db) != DB_OK)
         return 1;
     db_set_group_commit(db, false); /* the plain loop: one transaction, one sync, per write */
-    struct db *db_gc = NULL;        /* the same file, for the db layer with group commit */
-    if (db_open(dbpath, &db_gc) != DB_OK)
+    /* The same file, for the db layer with group commit (not on PostgreSQL: a connection a
+     * thread, and 100 threads would pass its default max_connections). */
+    struct db *db_gc = NULL;
+    if (plain_db == NULL && db_open(dbpath, &db_gc) != DB_OK)
         return 1;
     printf("encounter bench: %.0f s a figure; event payload %zu bytes, state %zu bytes\n", seconds,
            strlen(payload), strlen(state));

@@ -32,6 +32,8 @@
 #define REPLAY_EVENTS 10000
 
 static unsigned port, port_off;
+/* What the first server is called in the figures: on PostgreSQL the flag does nothing. */
+static const char *on_name = "group commit on";
 static double seconds = 5;
 
 /* Latencies of one series (HTTP with group commit on, off, the plain loop), in seconds. */
@@ -315,9 +317,9 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
     double hr = (double)h / seconds, hor = (double)ho / seconds, pr = (double)p / seconds;
     double m_off = median_of(r_off, SLICES), m_gain = median_of(r_gain, SLICES);
     double m_on = median_of(r_on, SLICES);
-    printf("%s group commit on %6.0f attacks/s over HTTP, plain C loop %6.0f transactions/s: "
+    printf("%s %s %6.0f attacks/s over HTTP, plain C loop %6.0f transactions/s: "
            "median of %d paired slices %.2f (slices %.2f-%.2f; totals %.2f)\n",
-           label, hr, pr, SLICES, m_on, r_on[0], r_on[SLICES - 1], hr / pr);
+           label, on_name, hr, pr, SLICES, m_on, r_on[0], r_on[SLICES - 1], hr / pr);
     if (off)
         printf("                 group commit off %6.0f attacks/s: %.2f of the plain loop; on/off "
                "%.2f\n",
@@ -392,6 +394,8 @@ int main(int argc, char **argv)
     const char *plain_db = getenv("PLAIN_DB");
     if (plain_db != NULL && plain_db[0] == '\0')
         plain_db = NULL;
+    if (plain_db != NULL)
+        on_name = "tacticsd";
     if (plain_db != NULL)
         snprintf(dbpath, sizeof dbpath, "%s", plain_db);
     else

@@ -32,8 +32,10 @@
 #define REPLAY_EVENTS 10000
 
 static unsigned port, port_off;
-/* What the first server is called in the figures: on PostgreSQL the flag does nothing. */
-static const char *on_name = "group commit on";
+/* What the two servers are called in the figures (ON_NAME, OFF_NAME in the environment: e.g.
+ * bench/cluster_scale.sh compares two instances behind a balancer with one). */
+static const char *on_name = "group commit on", *off_name = "group commit off";
+static const char *ratio_name = "on/off";
 static double seconds = 5;
 
 /* Latencies of one series (HTTP with group commit on, off, the plain loop), in seconds. */
@@ -321,9 +323,8 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
            "median of %d paired slices %.2f (slices %.2f-%.2f; totals %.2f)\n",
            label, on_name, hr, pr, SLICES, m_on, r_on[0], r_on[SLICES - 1], hr / pr);
     if (off)
-        printf("                 group commit off %6.0f attacks/s: %.2f of the plain loop; on/off "
-               "%.2f\n",
-               hor, m_off, m_gain);
+        printf("                 %s %6.0f attacks/s: %.2f of the plain loop; %s %.2f\n", off_name,
+               hor, m_off, ratio_name, m_gain);
     if (clients > 1 && db_gc != NULL)
         printf(
             "                 in process (db layer, %d threads, no HTTP), group commit on: %6.0f "
@@ -396,6 +397,12 @@ int main(int argc, char **argv)
         plain_db = NULL;
     if (plain_db != NULL)
         on_name = "tacticsd";
+    if (getenv("ON_NAME") != NULL)
+        on_name = getenv("ON_NAME");
+    if (getenv("OFF_NAME") != NULL) {
+        off_name = getenv("OFF_NAME");
+        ratio_name = "first/second";
+    }
     if (plain_db != NULL)
         snprintf(dbpath, sizeof dbpath, "%s", plain_db);
     else

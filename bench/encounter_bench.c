@@ -1,13 +1,17 @@
-/* Encounter benchmark (issue 8), against a running tacticsd (bench/encounters.sh starts one):
+/* Encounter benchmark (issues 8 and 22), against two running tacticsd, one with group commit on
+ * and one with it off, each on its own file (bench/encounters.sh starts them):
  *  1. attack actions appended over HTTP to one encounter, one after another (each needs the
- *     version the last one made), then to 100 encounters at once (a client thread each);
+ *     version the last one made), then to 100 encounters at once (a client thread each), on
+ *     both servers, with each write's latency (p50, p99);
  *  2. beside them, in the same run, a plain C loop doing the same SQLite transactions through
  *     the db layer with the same settings (read the encounter; then BEGIN IMMEDIATE, version
  *     check, event insert, state update, COMMIT; WAL, synchronous=FULL), with payloads of the
  *     same size as the real ones, for one encounter and for 100 encounters from 4 threads
  *     (the server's worker threads, so at most as many transactions at once as it has);
  *  3. replay: a 10,000-event encounter rebuilt from its log (GET .../state), and verified.
- * Usage: encounter_bench PORT DIR [seconds per figure, default 5] */
+ * Usage: encounter_bench PORT PORT_OFF DIR [seconds per figure, default 5]
+ * (PORT: group commit on, the default; PORT_OFF: off, or 0 to leave that side out; PLAIN_DB in
+ * the environment: a postgresql:// URL for the plain loop instead of DIR/plain.db) */
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <netinet/in.h>
@@ -27,8 +31,36 @@
 #define CLIENTS       100
 #define REPLAY_EVENTS 10000
 
-static unsigned port;
+static unsigned port, port_off;
+/* What the two servers are called in the figures (ON_NAME, OFF_NAME in the environment: e.g.
+ * bench/cluster_scale.sh compares two instances behind a balancer with one). */
+static const char *on_name = "group commit on", *off_name = "group commit off";
+static const char *ratio_name = "on/off";
 static double seconds = 5;
+
+/* Latencies of one series (HTTP with group commit on, off, the plain loop), in seconds. */
+struct lat {
+    double *v;
+    size_t n, cap;
+};
+
+static void lat_add(struct lat *l, double x)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        if (l->v == NULL)
+            exit(1);
+    }
+    l->v[l->n++] = x;
+}
+
+static void lat_merge(struct lat *into, struct lat *from)
+{
+    for (size_t i = 0; i < from->n; i++)
+        lat_add(into, from->v[i]);
+    from->n = 0;
+}
 
 static const char *const attack = "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\"}";
 
@@ -38,13 +70,17 @@ struct client {
     struct enc e;
     long done;
     double until;
+    struct lat lat;
 };
 
 static void *client_run(void *arg)
 {
     struct client *cl = arg;
-    while (now_s() < cl->until) {
+    for (double t = now_s(); t < cl->until;) {
         int status = enc_act(cl->c, &cl->e, attack);
+        double t1 = now_s();
+        lat_add(&cl->lat, t1 - t);
+        t = t1;
         if (status != 200) {
             /* The answer stays in the connection's buffer: say what the server said. */
             fprintf(stderr, "attack failed: status %d, version %lld: %.600s\n", status,
@@ -67,6 +103,7 @@ struct plain {
     const char *payload, *state;
     long done;
     double until;
+    struct lat lat;
 };
 
 static char plain_ids[CLIENTS][32];
@@ -75,7 +112,8 @@ static int64_t plain_versions[CLIENTS];
 static void *plain_run(void *arg)
 {
     struct plain *p = arg;
-    for (int k = 0; now_s() < p->until; k = (k + 1) % p->count) {
+    double t = now_s();
+    for (int k = 0; t < p->until; k = (k + 1) % p->count) {
         int i = p->first + k;
         int64_t v = plain_versions[i], cur;
         struct db_encounter enc; /* the server reads the encounter before it writes */
@@ -91,6 +129,9 @@ static void *plain_run(void *arg)
         }
         plain_versions[i] = cur;
         p->done++;
+        double t1 = now_s();
+        lat_add(&p->lat, t1 - t);
+        t = t1;
     }
     return NULL;
 }
@@ -114,11 +155,13 @@ static void plain_setup(struct db *db, int encounters, const char *payload, cons
     }
 }
 
-/* Transactions done in `dur` seconds from min(encounters, PLAIN_THREADS) threads. */
-static long plain_slice(struct db *db, const char *payload, const char *state, double dur)
+/* Transactions done in `dur` seconds from min(encounters, max_threads) threads; their
+ * latencies go to lat. */
+static long plain_slice(struct db *db, const char *payload, const char *state, double dur,
+                        int max_threads, struct lat *lat)
 {
-    int n = plain_encounters, threads = n < PLAIN_THREADS ? n : PLAIN_THREADS;
-    struct plain ps[PLAIN_THREADS];
+    int n = plain_encounters, threads = n < max_threads ? n : max_threads;
+    struct plain ps[CLIENTS];
     double until = now_s() + dur;
     for (int i = 0; i < threads; i++) {
         ps[i] = (struct plain){.db = db,
@@ -133,16 +176,18 @@ static long plain_slice(struct db *db, const char *payload, const char *state, d
     for (int i = 0; i < threads; i++) {
         pthread_join(ps[i].t, NULL);
         total += ps[i].done;
+        lat_merge(lat, &ps[i].lat);
+        free(ps[i].lat.v);
     }
     return total;
 }
 
-static struct client *http_setup(int clients)
+static struct client *http_setup(unsigned server_port, int clients)
 {
     struct client *cs = calloc((size_t)clients, sizeof *cs);
     for (int i = 0; i < clients; i++) {
         cs[i].c = malloc(sizeof *cs[i].c);
-        if (conn_open(cs[i].c, port) != 0) {
+        if (conn_open(cs[i].c, server_port) != 0) {
             perror("connect");
             exit(1);
         }
@@ -151,8 +196,9 @@ static struct client *http_setup(int clients)
     return cs;
 }
 
-/* Attacks done in `dur` seconds by the clients, each on its own encounter. */
-static long http_slice(struct client *cs, int clients, double dur)
+/* Attacks done in `dur` seconds by the clients, each on its own encounter; their latencies go
+ * to lat. */
+static long http_slice(struct client *cs, int clients, double dur, struct lat *lat)
 {
     double until = now_s() + dur;
     for (int i = 0; i < clients; i++) {
@@ -164,6 +210,7 @@ static long http_slice(struct client *cs, int clients, double dur)
     for (int i = 0; i < clients; i++) {
         pthread_join(cs[i].t, NULL);
         total += cs[i].done;
+        lat_merge(lat, &cs[i].lat);
     }
     return total;
 }
@@ -173,14 +220,16 @@ static void http_close(struct client *cs, int clients)
     for (int i = 0; i < clients; i++) {
         close(cs[i].c->fd);
         free(cs[i].c);
+        free(cs[i].lat.v);
     }
     free(cs);
 }
 
-/* HTTP and the plain loop alternate in SLICES slices each, so that drift in the disk's sync
- * latency (large on shared machines: the plain loop's rate moves by 2x between runs) falls on
- * both alike. The figure is the median of the slices' ratios (each HTTP slice over the plain
- * slice right after it), which a spike in one slice cannot move; the totals are printed too. */
+/* HTTP (group commit on, then off) and the plain loop alternate in SLICES rounds, so that drift
+ * in the disk's sync latency (large on shared machines: the plain loop's rate moves by 2x between
+ * runs) falls on all alike. The figure is the median of the rounds' ratios (each HTTP slice over
+ * the plain slice of its round), which a spike in one slice cannot move; the totals are printed
+ * too. */
 #define SLICES 20
 
 static int by_value(const void *a, const void *b)
@@ -202,32 +251,97 @@ static long healthz_slice(struct conn *c, double dur)
     return n;
 }
 
-static void compare(struct db *db, int clients, const char *payload, const char *state,
-                    const char *tag, const char *label)
+static double median_of(double *v, int n)
 {
-    struct client *cs = http_setup(clients);
+    qsort(v, (size_t)n, sizeof v[0], by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The q-quantile of l's latencies, in milliseconds (l is sorted). */
+static double quantile_ms(struct lat *l, double q)
+{
+    if (l->n == 0)
+        return 0;
+    qsort(l->v, l->n, sizeof l->v[0], by_value);
+    size_t i = (size_t)(q * (double)(l->n - 1) + 0.5);
+    return l->v[i] * 1e3;
+}
+
+/* One figure: `clients` clients on the server with group commit on, the same on the one with it
+ * off (when there is one), and the plain loop, in SLICES rounds of the three (the order turning
+ * each round, so that none always follows another). */
+static void compare(struct db *db, struct db *db_gc, int clients, const char *payload,
+                    const char *state, const char *tag, const char *label)
+{
+    struct client *on = http_setup(port, clients);
+    struct client *off = port_off ? http_setup(port_off, clients) : NULL;
     plain_setup(db, clients, payload, state, tag);
-    double dur = seconds / SLICES, ratios[SLICES];
-    long h = 0, p = 0, rt = 0;
+    double dur = seconds / SLICES, r_on[SLICES], r_off[SLICES], r_gain[SLICES], r_db[SLICES];
+    long h = 0, ho = 0, p = 0, rt = 0, g = 0;
     double rt_time = 0; /* seconds spent in healthz_slice */
+    struct lat l_on = {0}, l_off = {0}, l_plain = {0}, l_db = {0};
     for (int k = 0; k < SLICES; k++) {
-        long hk = http_slice(cs, clients, dur);
-        long pk = plain_slice(db, payload, state, dur);
+        long hk = 0, ok = 0, pk = 0;
+        for (int step = 0; step < 3; step++)
+            switch ((k + step) % 3) {
+            case 0:
+                hk = http_slice(on, clients, dur, &l_on);
+                break;
+            case 1:
+                ok = off ? http_slice(off, clients, dur, &l_off) : 0;
+                break;
+            default:
+                pk = plain_slice(db, payload, state, dur, PLAIN_THREADS, &l_plain);
+                break;
+            }
         if (clients == 1) {
-            rt += healthz_slice(cs[0].c, dur / 4);
+            rt += healthz_slice(on[0].c, dur / 4);
             rt_time += dur / 4;
         }
-        ratios[k] = pk > 0 ? (double)hk / (double)pk : 0;
+        long gk = 0;
+        if (db_gc != NULL) {
+            /* The db layer alone: a thread per encounter appending through a handle with group
+             * commit on, no HTTP: the ceiling of what the server could reach (with one
+             * encounter, what group commit costs a lone writer against the plain loop). */
+            gk = plain_slice(db_gc, payload, state, dur, clients, &l_db);
+            r_db[k] = pk > 0 ? (double)gk / (double)pk : 0;
+            g += gk;
+        }
+        r_on[k] = pk > 0 ? (double)hk / (double)pk : 0;
+        r_off[k] = pk > 0 ? (double)ok / (double)pk : 0;
+        r_gain[k] = ok > 0 ? (double)hk / (double)ok : 0;
         h += hk;
+        ho += ok;
         p += pk;
     }
-    http_close(cs, clients);
-    qsort(ratios, SLICES, sizeof ratios[0], by_value);
-    double median = (ratios[SLICES / 2 - 1] + ratios[SLICES / 2]) / 2;
-    double hr = (double)h / seconds, pr = (double)p / seconds;
-    printf("%s %8.0f attacks/s over HTTP, plain C loop %8.0f transactions/s (ratio of totals "
-           "%.2f); median of %d paired slices %.2f, slices %.2f-%.2f (target >= 0.50)\n",
-           label, hr, pr, hr / pr, SLICES, median, ratios[0], ratios[SLICES - 1]);
+    http_close(on, clients);
+    if (off)
+        http_close(off, clients);
+    double hr = (double)h / seconds, hor = (double)ho / seconds, pr = (double)p / seconds;
+    double m_off = median_of(r_off, SLICES), m_gain = median_of(r_gain, SLICES);
+    double m_on = median_of(r_on, SLICES);
+    printf("%s %s %6.0f attacks/s over HTTP, plain C loop %6.0f transactions/s: "
+           "median of %d paired slices %.2f (slices %.2f-%.2f; totals %.2f)\n",
+           label, on_name, hr, pr, SLICES, m_on, r_on[0], r_on[SLICES - 1], hr / pr);
+    if (off)
+        printf("                 %s %6.0f attacks/s: %.2f of the plain loop; %s %.2f\n", off_name,
+               hor, m_off, ratio_name, m_gain);
+    if (db_gc != NULL)
+        printf(
+            "                 in process (db layer, %d threads, no HTTP), group commit on: %6.0f "
+            "appends/s, %.2f of the plain loop; latency p50 / p99 %.2f / %.2f ms\n",
+            clients, (double)g / seconds, median_of(r_db, SLICES), quantile_ms(&l_db, 0.5),
+            quantile_ms(&l_db, 0.99));
+    printf("                 write latency p50 / p99: on %.2f / %.2f ms", quantile_ms(&l_on, 0.5),
+           quantile_ms(&l_on, 0.99));
+    if (off)
+        printf(", off %.2f / %.2f ms", quantile_ms(&l_off, 0.5), quantile_ms(&l_off, 0.99));
+    printf(", plain loop %.2f / %.2f ms\n", quantile_ms(&l_plain, 0.5),
+           quantile_ms(&l_plain, 0.99));
+    free(l_on.v);
+    free(l_off.v);
+    free(l_plain.v);
+    free(l_db.v);
     if (clients == 1 && rt > 0 && pr > 0) {
         /* What one client pays per action beyond the plain transaction, beside the round trip
          * of back-to-back GET /healthz. The server's log (duration_us) showed about 385 us
@@ -242,13 +356,15 @@ static void compare(struct db *db, int clients, const char *payload, const char 
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: encounter_bench PORT DIR [seconds]\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: encounter_bench PORT PORT_OFF DIR [seconds]\n");
         return 2;
     }
     port = (unsigned)atoi(argv[1]);
-    if (argc > 3)
-        seconds = atof(argv[3]);
+    port_off = (unsigned)atoi(argv[2]);
+    const char *dir = argv[3];
+    if (argc > 4)
+        seconds = atof(argv[4]);
 
     /* The real payload and state of one attack, for the plain loop's sizes. */
     struct conn *c = malloc(sizeof *c);
@@ -275,15 +391,38 @@ int main(int argc, char **argv)
     json_decref(snap);
 
     char dbpath[512];
-    snprintf(dbpath, sizeof dbpath, "%s/plain.db", argv[2]);
+    /* PLAIN_DB (a postgresql:// URL) puts the plain loop on PostgreSQL, through the same db
+     * layer (libpq, one transaction per write), for bench/encounters_pg.sh. */
+    const char *plain_db = getenv("PLAIN_DB");
+    if (plain_db != NULL && plain_db[0] == '\0')
+        plain_db = NULL;
+    if (plain_db != NULL)
+        on_name = "tacticsd";
+    if (getenv("ON_NAME") != NULL)
+        on_name = getenv("ON_NAME");
+    if (getenv("OFF_NAME") != NULL) {
+        off_name = getenv("OFF_NAME");
+        ratio_name = "first/second";
+    }
+    if (plain_db != NULL)
+        snprintf(dbpath, sizeof dbpath, "%s", plain_db);
+    else
+        snprintf(dbpath, sizeof dbpath, "%s/plain.db", dir);
     struct db *db = NULL;
     if (db_open(dbpath, &db) != DB_OK)
         return 1;
+    db_set_group_commit(db, false); /* the plain loop: one transaction, one sync, per write */
+    /* The same file, for the db layer with group commit (not on PostgreSQL: a connection a
+     * thread, and 100 threads would pass its default max_connections). */
+    struct db *db_gc = NULL;
+    if (plain_db == NULL && db_open(dbpath, &db_gc) != DB_OK)
+        return 1;
     printf("encounter bench: %.0f s a figure; event payload %zu bytes, state %zu bytes\n", seconds,
            strlen(payload), strlen(state));
-    compare(db, 1, payload, state, "one", "one encounter: ");
-    compare(db, CLIENTS, payload, state, "many", "100 encounters:");
+    compare(db, db_gc, 1, payload, state, "one", "one encounter: ");
+    compare(db, db_gc, CLIENTS, payload, state, "many", "100 encounters:");
     db_close(db);
+    db_close(db_gc);
 
     /* Replay: 10,000 events (facing changes, the cheapest writes), then the fold and verify.
      * On a new connection: the server cuts one that sat idle longer than --timeout (30 s), as

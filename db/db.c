@@ -146,6 +146,19 @@ int db_encounter_append(struct db *db, const char *id, int64_t expected, const c
                                       replay, current);
 }
 
+void db_set_group_commit(struct db *db, bool on)
+{
+    if (db->sqlite)
+        db->sqlite->group_commit = on;
+}
+
+void db_group_commit_stats(struct db *db, struct db_group_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (db->sqlite)
+        db_sqlite_group_stats(db->sqlite, out);
+}
+
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current)
 {
     return db->pg ? db_pg_encounter_delete(db->pg, id, expected, current)

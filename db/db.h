@@ -78,7 +78,8 @@ const char *db_strerror(int status);
 /* ---- encounters ----
  * Every call uses the calling thread's own connection, opened on first use and kept for the
  * life of the handle with its prepared statements. SQLite (sqlite_encounters.c): WAL,
- * synchronous=FULL, a 5 s busy timeout, foreign keys; writes run in BEGIN IMMEDIATE.
+ * synchronous=FULL, a 5 s busy timeout, foreign keys; writes run in BEGIN IMMEDIATE, and
+ * appends made at once share one (db_set_group_commit).
  * PostgreSQL (pg.c): READ COMMITTED, the encounter's row locked (FOR UPDATE) before its
  * version is compared; serialization failures, deadlocks and a connection lost before COMMIT
  * are retried; a broken connection is reset on its next use. An acknowledged write is durable
@@ -126,6 +127,24 @@ int db_encounter_get(struct db *db, const char *id, struct db_encounter *out);
 int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
                         const char *payload_json, const char *state_json, struct db_replay *replay,
                         int64_t *current);
+
+/* Group commit (SQLite; on by default): appends made at once by several threads of this
+ * process share one transaction and one COMMIT (one sync of the WAL), each under its own
+ * savepoint, so that one writer's conflict, replay or error undoes only its own event. Every
+ * db_encounter_append still returns only after the transaction holding its event has committed
+ * (or failed), so an acknowledged append is as durable as before. A lone writer leads at once:
+ * no wait is added. PostgreSQL groups commits itself (see bench/README.md): there the setting
+ * does nothing. Call before the handle is shared between threads. */
+void db_set_group_commit(struct db *db, bool on);
+
+/* What the group commit has done since db_open (zeros on PostgreSQL or with it off). */
+struct db_group_stats {
+    uint64_t commits; /* transactions committed or failed by a leader */
+    uint64_t writes;  /* appends they held */
+    uint64_t largest; /* the most appends in one of them */
+    unsigned queued;  /* appends waiting for a leader right now */
+};
+void db_group_commit_stats(struct db *db, struct db_group_stats *out);
 
 /* Deletes an encounter, its events and its replays, if it is at `expected`. */
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current);

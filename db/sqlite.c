@@ -232,6 +232,8 @@ int db_sqlite_open(const char *path, struct db_sqlite **out)
     db->path = strdup(path);
     atomic_init(&db->replay_ttl, DB_REPLAY_TTL_DEFAULT);
     pthread_mutex_init(&db->lock, NULL);
+    pthread_mutex_init(&db->group_lock, NULL);
+    db->group_commit = true;
     if (db->path == NULL || pthread_key_create(&db->key, NULL) != 0) {
         free(db->path);
         free(db);
@@ -275,6 +277,7 @@ void db_sqlite_close(struct db_sqlite *db)
     if (db->key_made)
         pthread_key_delete(db->key);
     pthread_mutex_destroy(&db->lock);
+    pthread_mutex_destroy(&db->group_lock);
     sqlite3_close(db->conn);
     free(db->path);
     free(db);

@@ -36,6 +36,10 @@ static const char *const sql[ST_COUNT] = {
      * without a background job. */
     [ST_IDEM_EXPIRE] = "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM "
                        "idempotency_keys WHERE created_at <= unixepoch() - ?1 LIMIT 8)",
+    /* One writer's part of a group commit's transaction (sqlite_group.c). */
+    [ST_SAVEPOINT] = "SAVEPOINT w",
+    [ST_RELEASE] = "RELEASE w",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO w",
 };
 
 static void conn_close(struct db_conn *c)
@@ -60,7 +64,7 @@ void db_sqlite_close_thread_conns(struct db_sqlite *db)
 }
 
 /* This thread's connection, opened on first use. */
-static struct db_conn *conn_of(struct db_sqlite *db)
+struct db_conn *db_sqlite_conn(struct db_sqlite *db)
 {
     struct db_conn *c = pthread_getspecific(db->key);
     if (c != NULL)
@@ -150,6 +154,11 @@ static int commit(struct db_sqlite *db, struct db_conn *c)
     return rc;
 }
 
+int db_sqlite_exec(struct db_sqlite *db, struct db_conn *c, enum db_stmt which)
+{
+    return which == ST_COMMIT ? commit(db, c) : run(db, stmt(c, which));
+}
+
 static int rollback(struct db_sqlite *db, struct db_conn *c, int rc)
 {
     sqlite3_step(stmt(c, ST_ROLLBACK));
@@ -180,7 +189,7 @@ static int replay_lookup(struct db_sqlite *db, struct db_conn *c, struct db_repl
 
 int db_sqlite_replay_get(struct db_sqlite *db, struct db_replay *r)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     return c == NULL ? DB_ERR_IO : replay_lookup(db, c, r);
 }
 
@@ -251,7 +260,7 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
                                const char *state_json, const char *kind, const char *payload_json,
                                struct db_replay *replay)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     int rc = begin(db, c);
@@ -269,7 +278,7 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
 
 int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_encounter *out)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     sqlite3_stmt *st = stmt(c, ST_ENC_GET);
@@ -305,38 +314,61 @@ static int check_version(struct db_sqlite *db, struct db_conn *c, const char *id
     return *current == expected ? DB_OK : DB_ERR_CONFLICT;
 }
 
+int db_sqlite_append_in_tx(struct db_sqlite *db, struct db_conn *c, struct db_sqlite_append *a)
+{
+    int rc;
+    if ((rc = replay_check(db, c, a->replay)) != DB_OK ||
+        (rc = check_version(db, c, a->id, a->expected, &a->current)) != DB_OK)
+        return rc;
+    sqlite3_stmt *up = stmt(c, ST_ENC_UPDATE);
+    sqlite3_bind_text(up, 1, a->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(up, 2, a->expected + 1);
+    sqlite3_bind_text(up, 3, a->state_json, -1, SQLITE_STATIC);
+    if ((rc = insert_event(db, c, a->id, a->expected + 1, a->kind, a->payload_json)) != DB_OK ||
+        (rc = run(db, up)) != DB_OK ||
+        (a->replay != NULL && (rc = replay_store(db, c, a->replay, a->id)) != DB_OK))
+        return rc;
+    a->current = a->expected + 1;
+    return DB_OK;
+}
+
 int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t expected,
                                const char *kind, const char *payload_json, const char *state_json,
                                struct db_replay *replay, int64_t *current)
 {
-    struct db_conn *c = conn_of(db);
-    if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
-        return rc;
-    if ((rc = replay_check(db, c, replay)) != DB_OK ||
-        (rc = check_version(db, c, id, expected, current)) != DB_OK)
-        return rollback(db, c, rc);
-    sqlite3_stmt *up = stmt(c, ST_ENC_UPDATE);
-    sqlite3_bind_text(up, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(up, 2, expected + 1);
-    sqlite3_bind_text(up, 3, state_json, -1, SQLITE_STATIC);
-    if ((rc = insert_event(db, c, id, expected + 1, kind, payload_json)) != DB_OK ||
-        (rc = run(db, up)) != DB_OK ||
-        (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK))
-        return rollback(db, c, rc);
-    rc = commit(db, c);
-    if (rc != DB_OK)
-        return rollback(db, c, rc);
-    *current = expected + 1;
-    return DB_OK;
+    struct db_sqlite_append a = {.id = id,
+                                 .expected = expected,
+                                 .kind = kind,
+                                 .payload_json = payload_json,
+                                 .state_json = state_json,
+                                 .replay = replay,
+                                 .current = 0};
+    int rc;
+    if (db->group_commit) {
+        rc = db_sqlite_group_append(db, &a);
+    } else {
+        /* One transaction, one COMMIT, per append. */
+        struct db_conn *c = db_sqlite_conn(db);
+        if (c == NULL)
+            return DB_ERR_IO;
+        rc = begin(db, c);
+        if (rc != DB_OK)
+            return rc;
+        rc = db_sqlite_append_in_tx(db, c, &a);
+        if (rc == DB_OK)
+            rc = commit(db, c);
+        if (rc != DB_OK)
+            rollback(db, c, rc);
+    }
+    if (rc == DB_OK || rc == DB_ERR_CONFLICT)
+        *current = a.current;
+    return rc;
 }
 
 int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
                                int64_t *current)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     int rc = begin(db, c);
@@ -358,7 +390,7 @@ int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t exp
 int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_hash,
                              const char *after, int limit, db_encounter_fn fn, void *ud)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     sqlite3_stmt *st = stmt(c, ST_ENC_LIST);
@@ -379,7 +411,7 @@ int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_ha
 int db_sqlite_events(struct db_sqlite *db, const char *id, int64_t after, int64_t upto, int limit,
                      db_event_fn fn, void *ud)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     sqlite3_stmt *st = stmt(c, ST_EV_PAGE);
@@ -405,7 +437,7 @@ int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
                                const char *state_json, int count, const char *const *kinds,
                                const char *const *payloads)
 {
-    struct db_conn *c = conn_of(db);
+    struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
         return DB_ERR_IO;
     int rc = begin(db, c);

@@ -28,6 +28,9 @@ enum db_stmt {
     ST_IDEM_INSERT,
     ST_IDEM_DELETE,
     ST_IDEM_EXPIRE,
+    ST_SAVEPOINT,
+    ST_RELEASE,
+    ST_ROLLBACK_TO,
     ST_COUNT
 };
 
@@ -35,6 +38,21 @@ struct db_conn {
     sqlite3 *conn;
     sqlite3_stmt *st[ST_COUNT];
     struct db_conn *next;
+};
+
+/* One writer's append (db_sqlite_encounter_append's arguments and results), as the group
+ * commit queues it (sqlite_group.c). The strings and replay belong to the writer, which waits
+ * until done is set. */
+struct db_sqlite_append {
+    const char *id;
+    int64_t expected;
+    const char *kind, *payload_json, *state_json;
+    struct db_replay *replay;
+    int64_t current;
+    int rc;
+    bool done;           /* rc and current are final: the batch committed or failed */
+    pthread_cond_t wake; /* signalled when done, or when the writer may lead */
+    struct db_sqlite_append *next;
 };
 
 struct db_sqlite {
@@ -52,6 +70,14 @@ struct db_sqlite {
     atomic_uint_fast64_t write_failed_us;
     atomic_int write_failed_code;
     atomic_bool write_failed_at_start;
+    /* Group commit (sqlite_group.c): appends waiting for a leader, whether one is leading, and
+     * counts for db_group_commit_stats. */
+    bool group_commit;
+    pthread_mutex_t group_lock;
+    struct db_sqlite_append *queue_head, *queue_tail;
+    unsigned queued;
+    bool leading;
+    uint64_t group_commits, group_writes, group_largest;
 };
 
 int db_sqlite_open(const char *path, struct db_sqlite **out);
@@ -83,6 +109,26 @@ int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
                                const char *const *payloads);
 
 void db_sqlite_close_thread_conns(struct db_sqlite *db);
+
+/* ---- shared by sqlite_encounters.c and sqlite_group.c ---- */
+
+/* This thread's connection, opened on first use; NULL on failure (counted). */
+struct db_conn *db_sqlite_conn(struct db_sqlite *db);
+
+/* Runs one of the connection's statements that take no parameters and return no rows
+ * (ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO). */
+int db_sqlite_exec(struct db_sqlite *db, struct db_conn *c, enum db_stmt which);
+
+/* Inside a transaction: a's idempotency check, version check, event, state and key, leaving
+ * a->current at the encounter's version (DB_OK: the new one). A failure may leave some of it
+ * written: the caller rolls back (the whole transaction, or a's savepoint). */
+int db_sqlite_append_in_tx(struct db_sqlite *db, struct db_conn *c, struct db_sqlite_append *a);
+
+/* The group commit's append (sqlite_group.c): a joins the queue; the first writer to find no
+ * leader leads, running every queued append under its own savepoint in one transaction and one
+ * COMMIT; a returns once the transaction holding it has committed or failed. */
+int db_sqlite_group_append(struct db_sqlite *db, struct db_sqlite_append *a);
+void db_sqlite_group_stats(struct db_sqlite *db, struct db_group_stats *out);
 
 /* Remembers sqlite_rc when it is a storage refusal (full, read-only, I/O error, cannot open);
  * other codes (busy, constraint) say nothing about the storage and are ignored. */

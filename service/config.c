@@ -43,6 +43,8 @@ const char *svc_config_usage(void)
            "512)\n"
            "  --max-subscribers-per-encounter N  live feeds open on one encounter\n"
            "                         (TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER, default 128)\n"
+           "  --group-commit on|off  SQLite: writes made at once share one commit (one sync)\n"
+           "                         (TACTICS_GROUP_COMMIT, default on)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -114,6 +116,7 @@ enum opt_id {
     OPT_KEEPALIVE,
     OPT_MAX_SUBSCRIBERS,
     OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER,
+    OPT_GROUP_COMMIT,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -137,6 +140,7 @@ static const struct setting settings[] = {
     {OPT_IDEMPOTENCY_TTL, "TACTICS_IDEMPOTENCY_TTL"},
     {OPT_HEADER_TIMEOUT, "TACTICS_HEADER_TIMEOUT"},
     {OPT_MAX_DB_SIZE, "TACTICS_MAX_DB_SIZE"},
+    {OPT_GROUP_COMMIT, "TACTICS_GROUP_COMMIT"},
     {OPT_BUDGET_SCALE, "TACTICS_BUDGET_SCALE"},
     {OPT_KEEPALIVE, "TACTICS_KEEPALIVE"},
     {OPT_MAX_SUBSCRIBERS, "TACTICS_MAX_SUBSCRIBERS"},
@@ -162,6 +166,7 @@ static const struct option long_options[] = {
     {"keepalive", required_argument, NULL, OPT_KEEPALIVE},
     {"max-subscribers", required_argument, NULL, OPT_MAX_SUBSCRIBERS},
     {"max-subscribers-per-encounter", required_argument, NULL, OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER},
+    {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -244,6 +249,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 0, 100000, &n);
         cfg->max_subscribers_per_encounter = (unsigned)n;
         break;
+    case OPT_GROUP_COMMIT:
+        ok = strcmp(v, "on") == 0 || strcmp(v, "off") == 0;
+        cfg->group_commit = strcmp(v, "on") == 0;
+        break;
     default:
         ok = false;
         break;
@@ -278,6 +287,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->keepalive_s = 15;
     cfg->max_subscribers = 512;
     cfg->max_subscribers_per_encounter = 128;
+    cfg->group_commit = true;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -2,6 +2,7 @@
 #ifndef TACTICS_SVC_CONFIG_H
 #define TACTICS_SVC_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,8 @@ struct svc_config {
     unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
     unsigned keepalive_s;  /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
-    unsigned max_subscribers_per_encounter;       /* --max-subscribers-per-encounter, likewise */
+    unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
+    bool group_commit; /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

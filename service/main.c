@@ -62,6 +62,7 @@ int main(int argc, char **argv)
         goto out;
     }
     db_set_replay_ttl(db, cfg.idempotency_ttl_s);
+    db_set_group_commit(db, cfg.group_commit);
     if (cfg.max_db_size > 0 && db_limit_size(db, cfg.max_db_size) != DB_OK) {
         svc_log("error", "db_open_failed",
                 json_pack("{s:s, s:s}", "db", db_shown, "reason", "cannot set --max-db-size"));

@@ -139,6 +139,30 @@ Test(config, live_feed_settings_come_from_flags_and_the_environment)
     cr_assert_not_null(strstr(svc_config_usage(), "--max-subscribers-per-encounter"));
 }
 
+static const char *env_group_off(const char *name)
+{
+    return strcmp(name, "TACTICS_GROUP_COMMIT") == 0 ? "off" : NULL;
+}
+
+/* Group commit is on by default, off through TACTICS_GROUP_COMMIT or --group-commit (which
+ * wins), and nothing but on or off is taken. */
+Test(config, group_commit_is_on_unless_turned_off)
+{
+    struct svc_config c;
+    char err[256];
+    char *plain[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, plain, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert(c.group_commit);
+    cr_assert_eq(svc_config_parse(1, plain, env_group_off, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_not(c.group_commit);
+    char *on[] = {"tacticsd", "--group-commit", "on", NULL};
+    cr_assert_eq(svc_config_parse(3, on, env_group_off, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert(c.group_commit);
+    char *bad[] = {"tacticsd", "--group-commit", "yes", NULL};
+    cr_assert_eq(svc_config_parse(3, bad, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert(strstr(err, "--group-commit") != NULL, "%s", err);
+}
+
 /* A password in a PostgreSQL URL never reaches the log: in the user part or as a parameter. */
 Test(config, the_database_url_is_logged_without_its_password)
 {

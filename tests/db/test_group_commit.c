@@ -1,0 +1,343 @@
+/* Group commit on SQLite (db/sqlite_group.c): appends made at once share one transaction, each
+ * under its own savepoint. To put several appends into one batch for certain, a test holds
+ * SQLite's write lock from a connection of its own (BEGIN IMMEDIATE), starts its writers, waits
+ * until all of them are queued (db_group_commit_stats), and then lets the lock go: the leader,
+ * blocked in BEGIN, takes them all at once. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+
+static char dir[64];
+static char path[160];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tactics-gc-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.db", dir);
+}
+
+static void teardown(void)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(group_commit, .init = setup, .fini = teardown, .timeout = 120);
+
+static const unsigned char token[DB_HASH_LEN] = {7};
+
+static void create(struct db *db, const char *id)
+{
+    cr_assert_eq(db_encounter_create(db, id, token, "{}", "{\"v\":1}", "created", "{}", NULL),
+                 DB_OK);
+}
+
+/* One writer: an append and what it gave back. */
+struct writer {
+    pthread_t t;
+    struct db *db;
+    char id[32];
+    int64_t expected;
+    const char *payload, *state;
+    struct db_replay *replay;
+    int rc;
+    int64_t current;
+};
+
+static void *append_once(void *arg)
+{
+    struct writer *w = arg;
+    w->rc = db_encounter_append(w->db, w->id, w->expected, "a", w->payload ? w->payload : "{}",
+                                w->state, w->replay, &w->current);
+    return NULL;
+}
+
+/* Holds the file's write lock from a connection of its own. */
+static sqlite3 *hold_write_lock(void)
+{
+    sqlite3 *h = NULL;
+    cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    return h;
+}
+
+static void release_write_lock(sqlite3 *h)
+{
+    cr_assert_eq(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+}
+
+/* Waits (up to 20 s) until n appends wait for the leader. */
+static void wait_queued(struct db *db, unsigned n)
+{
+    struct db_group_stats s;
+    for (int i = 0; i < 2000; i++) {
+        db_group_commit_stats(db, &s);
+        if (s.queued >= n)
+            return;
+        usleep(10000);
+    }
+    cr_assert_fail("only %u of %u appends queued", s.queued, n);
+}
+
+/* Starts the writers while the lock is held, so that they commit as one batch, and joins them. */
+static void run_as_one_batch(struct db *db, struct writer *w, int n)
+{
+    sqlite3 *h = hold_write_lock();
+    for (int i = 0; i < n; i++)
+        pthread_create(&w[i].t, NULL, append_once, &w[i]);
+    wait_queued(db, (unsigned)n);
+    release_write_lock(h);
+    for (int i = 0; i < n; i++)
+        pthread_join(w[i].t, NULL);
+}
+
+static int count_events(void *ud, int64_t seq, const char *kind, const char *payload,
+                        const char *created_at)
+{
+    (void)kind, (void)payload, (void)created_at;
+    int64_t *n = ud;
+    if (seq != *n + 1)
+        return 1;
+    (*n)++;
+    return 0;
+}
+
+/* The encounter's stored version, and that its log is 1..version with no gap. */
+static int64_t stored_version(struct db *db, const char *id)
+{
+    struct db_encounter e;
+    cr_assert_eq(db_encounter_get(db, id, &e), DB_OK, "%s", id);
+    free(e.state_json);
+    int64_t n = 0;
+    cr_assert_eq(db_events(db, id, 0, INT64_MAX, 100000, count_events, &n), DB_OK);
+    cr_assert_eq(n, e.version, "%s: events 1..%lld contiguous, version %lld", id, (long long)n,
+                 (long long)e.version);
+    return e.version;
+}
+
+#define THREADS 16
+#define EACH    40
+
+struct stream {
+    pthread_t t;
+    struct db *db;
+    char id[32];
+    int ok, errors;
+};
+
+/* EACH appends to the writer's own encounter, each at the version the last one made. */
+static void *append_stream(void *arg)
+{
+    struct stream *s = arg;
+    int64_t v = 1;
+    for (int k = 0; k < EACH; k++) {
+        char state[48];
+        snprintf(state, sizeof state, "{\"v\":%lld}", (long long)v + 1);
+        int64_t cur = 0;
+        if (db_encounter_append(s->db, s->id, v, "a", "{}", state, NULL, &cur) == DB_OK &&
+            cur == v + 1) {
+            s->ok++;
+            v = cur;
+        } else {
+            s->errors++;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+Test(group_commit, many_threads_on_different_encounters_all_commit_in_shared_transactions)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    struct stream s[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        s[i] = (struct stream){.db = db};
+        snprintf(s[i].id, sizeof s[i].id, "e%d", i);
+        create(db, s[i].id);
+    }
+    /* The first appends wait behind a held lock, so that the first batch holds all of them. */
+    sqlite3 *h = hold_write_lock();
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&s[i].t, NULL, append_stream, &s[i]);
+    wait_queued(db, THREADS);
+    release_write_lock(h);
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(s[i].t, NULL);
+        cr_assert_eq(s[i].errors, 0, "writer %d", i);
+        cr_assert_eq(s[i].ok, EACH);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        cr_assert_eq(stored_version(db, s[i].id), 1 + EACH, "%s", s[i].id);
+        struct db_encounter e;
+        cr_assert_eq(db_encounter_get(db, s[i].id, &e), DB_OK);
+        char want[48];
+        snprintf(want, sizeof want, "{\"v\":%d}", 1 + EACH);
+        cr_assert_str_eq(e.state_json, want);
+        free(e.state_json);
+    }
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    cr_assert_eq(st.writes, THREADS * EACH);
+    cr_assert_eq(st.largest, THREADS, "the first batch held every writer: %llu",
+                 (unsigned long long)st.largest);
+    cr_assert_lt(st.commits, st.writes);
+    cr_assert_eq(st.queued, 0);
+    db_close(db);
+}
+
+/* In one batch: two good appends, one at a stale version (412), one to no encounter, two to one
+ * encounter at one version, two with one idempotency key. Each gets the answer it would get
+ * alone, in some order, and the good ones commit. */
+Test(group_commit, a_stale_version_gets_its_conflict_while_the_batch_commits)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    for (int i = 0; i < 6; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "e%d", i);
+        create(db, id);
+    }
+    struct db_replay keyed[2];
+    for (int i = 0; i < 2; i++) {
+        keyed[i] = (struct db_replay){.key = "k", .status = 200, .version = 2};
+        memcpy(keyed[i].scope, token, DB_HASH_LEN);
+    }
+    struct writer w[8] = {
+        {.id = "e0", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e1", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e2", .expected = 0, .state = "{\"v\":2}"}, /* stale */
+        {.id = "gone", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e3", .expected = 1, .state = "{\"v\":2}"}, /* the same encounter twice */
+        {.id = "e3", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e4", .expected = 1, .state = "{\"v\":2}", .replay = &keyed[0]}, /* one key */
+        {.id = "e5", .expected = 1, .state = "{\"v\":2}", .replay = &keyed[1]},
+    };
+    for (int i = 0; i < 8; i++)
+        w[i].db = db;
+    run_as_one_batch(db, w, 8);
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    cr_assert_eq(st.largest, 8);
+
+    cr_assert_eq(w[0].rc, DB_OK);
+    cr_assert_eq(w[0].current, 2);
+    cr_assert_eq(w[1].rc, DB_OK);
+    cr_assert_eq(w[2].rc, DB_ERR_CONFLICT, "%s", db_strerror(w[2].rc));
+    cr_assert_eq(w[2].current, 1);
+    cr_assert_eq(w[3].rc, DB_ERR_NOT_FOUND);
+    cr_assert(w[4].rc == DB_OK || w[5].rc == DB_OK, "one of the two appends to e3 commits");
+    struct writer *lost = w[4].rc == DB_OK ? &w[5] : &w[4];
+    cr_assert_eq(lost->rc, DB_ERR_CONFLICT);
+    cr_assert_eq(lost->current, 2, "the loser sees the winner's event");
+    cr_assert(w[6].rc == DB_OK || w[7].rc == DB_OK, "one of the keyed appends writes");
+    struct writer *replayed = w[6].rc == DB_OK ? &w[7] : &w[6];
+    cr_assert_eq(replayed->rc, DB_ERR_REPLAY);
+    cr_assert_str_eq(replayed->replay->encounter_id, w[6].rc == DB_OK ? "e4" : "e5");
+
+    cr_assert_eq(stored_version(db, "e0"), 2);
+    cr_assert_eq(stored_version(db, "e1"), 2);
+    cr_assert_eq(stored_version(db, "e2"), 1);
+    cr_assert_eq(stored_version(db, "e3"), 2);
+    cr_assert_eq(stored_version(db, "e4") + stored_version(db, "e5"), 3);
+    db_close(db);
+}
+
+/* An append that fails half way (its event inserted, then its state refused by NOT NULL) rolls
+ * back to its savepoint: its event is gone, its neighbours' are committed. */
+Test(group_commit, a_failing_writer_undoes_only_its_own_event)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    for (int i = 0; i < 4; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "e%d", i);
+        create(db, id);
+    }
+    struct writer w[4] = {
+        {.id = "e0", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e1", .expected = 1, .state = NULL}, /* fails after its event is written */
+        {.id = "e2", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e3", .expected = 1, .state = "{\"v\":2}"},
+    };
+    for (int i = 0; i < 4; i++)
+        w[i].db = db;
+    run_as_one_batch(db, w, 4);
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    cr_assert_eq(st.largest, 4);
+    cr_assert_eq(w[1].rc, DB_ERR_IO);
+    cr_assert_eq(stored_version(db, "e1"), 1, "the failed append's event was rolled back");
+    for (int i = 0; i < 4; i++)
+        if (i != 1) {
+            cr_assert_eq(w[i].rc, DB_OK, "%s: %s", w[i].id, db_strerror(w[i].rc));
+            cr_assert_eq(stored_version(db, w[i].id), 2);
+        }
+    db_close(db);
+}
+
+/* An append refused for want of room (the file capped, SQLITE_FULL: SQLite may end the whole
+ * transaction) fails alone; the others in its batch commit. */
+Test(group_commit, a_full_disk_refusal_fails_only_the_writer_that_needed_the_room)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    for (int i = 0; i < 4; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "e%d", i);
+        create(db, id);
+    }
+    cr_assert_eq(db_limit_size(db, 256 * 1024), DB_OK);
+    size_t big_len = 2 * 1024 * 1024;
+    char *big = malloc(big_len + 16);
+    cr_assert_not_null(big);
+    strcpy(big, "{\"x\":\"");
+    memset(big + 6, 'a', big_len);
+    strcpy(big + 6 + big_len, "\"}");
+    struct writer w[4] = {
+        {.id = "e0", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e1", .expected = 1, .state = "{\"v\":2}", .payload = big},
+        {.id = "e2", .expected = 1, .state = "{\"v\":2}"},
+        {.id = "e3", .expected = 1, .state = "{\"v\":2}"},
+    };
+    for (int i = 0; i < 4; i++)
+        w[i].db = db;
+    run_as_one_batch(db, w, 4);
+    free(big);
+    cr_assert_eq(w[1].rc, DB_ERR_IO);
+    cr_assert_eq(stored_version(db, "e1"), 1);
+    for (int i = 0; i < 4; i++)
+        if (i != 1) {
+            cr_assert_eq(w[i].rc, DB_OK, "%s: %s", w[i].id, db_strerror(w[i].rc));
+            cr_assert_eq(stored_version(db, w[i].id), 2);
+        }
+    db_close(db);
+}
+
+/* With group commit off, each append is its own transaction: the counts stay at zero. */
+Test(group_commit, off_commits_each_append_alone)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    db_set_group_commit(db, false);
+    create(db, "e0");
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(db, "e0", 1, "a", "{}", "{}", NULL, &cur), DB_OK);
+    cr_assert_eq(cur, 2);
+    cr_assert_eq(db_encounter_append(db, "e0", 1, "a", "{}", "{}", NULL, &cur), DB_ERR_CONFLICT);
+    cr_assert_eq(cur, 2);
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    cr_assert_eq(st.commits, 0);
+    cr_assert_eq(stored_version(db, "e0"), 2);
+    db_close(db);
+}

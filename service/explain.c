@@ -4,9 +4,11 @@
  * the answer document the handler built, so it states exactly the figures the answer carries;
  * nothing here rules. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "svc.h"
 
 #define EXPLAIN_MAX 2048
@@ -276,4 +278,75 @@ void svc_explain_travel(json_t *doc)
         both(&t, "; the travellers end fatigued");
     both(&t, " (%s).", str(doc, "rule"));
     finish(&t, doc);
+}
+
+struct mdbuf {
+    char *out;
+    size_t cap, n;
+};
+
+static void put(struct mdbuf *m, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len && m->n + 1 < m->cap; i++)
+        m->out[m->n++] = text[i];
+}
+
+static bool letter(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static bool digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Discord markdown of a plain sentence: characters markdown would read escaped with a
+ * backslash, and each figure in bold: a number with its unit when one follows ("30 ft",
+ * "55%", "2d6"), and the verdicts Legal and Illegal. */
+static void markdown_of(const char *plain, char *out, size_t cap)
+{
+    struct mdbuf m = {out, cap, 0};
+    for (const char *p = plain; *p != '\0';) {
+        bool after_word =
+            p > plain && (letter(p[-1]) || digit(p[-1]) || p[-1] == '.' || p[-1] == '_');
+        size_t verdict = strncmp(p, "Legal", 5) == 0 ? 5 : strncmp(p, "Illegal", 7) == 0 ? 7 : 0;
+        if (verdict > 0 && !after_word) {
+            put(&m, "**", 2);
+            put(&m, p, verdict);
+            put(&m, "**", 2);
+            p += verdict;
+            continue;
+        }
+        bool negative = *p == '-' && digit(p[1]);
+        if ((digit(*p) || negative) && !after_word) {
+            const char *q = p + negative;
+            while (digit(*q) || ((*q == '.' || *q == 'd') && digit(q[1])))
+                q++;
+            if (*q == '%')
+                q++;
+            else if (strncmp(q, " ft", 3) == 0 && !letter(q[3]))
+                q += 3;
+            put(&m, "**", 2);
+            put(&m, p, (size_t)(q - p));
+            put(&m, "**", 2);
+            p = q;
+            continue;
+        }
+        if (strchr("*_~`|>\\", *p) != NULL)
+            put(&m, "\\", 1);
+        put(&m, p, 1);
+        p++;
+    }
+    out[m.n] = '\0';
+}
+
+void svc_write_explains(struct jw *w, const char *plain)
+{
+    char md[EXPLAIN_MAX * 2];
+    markdown_of(plain, md, sizeof md);
+    JW_KEY(w, "explain");
+    jw_string(w, plain);
+    JW_KEY(w, "explain_markdown");
+    jw_string(w, md);
 }

@@ -282,8 +282,7 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
         size_t used = strlen(explain);
         snprintf(explain + used, sizeof explain - used, "%s", more);
     }
-    JW_KEY(&w, "explain");
-    jw_string(&w, explain);
+    svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
 out:
@@ -363,8 +362,7 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
     snprintf(explain, sizeof explain, "%d square%s reachable with a %s%s.", count,
              count == 1 ? "" : "s", move_mode_names[r->mode],
              prefer == 1 ? ", fewest provoking steps first" : "");
-    JW_KEY(&w, "explain");
-    jw_string(&w, explain);
+    svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
 out:
@@ -383,8 +381,7 @@ void move_answer_no_route(struct svc_response *res, const struct move_req *r)
     jw_bool(&w, false);
     JW_KEY(&w, "mode");
     jw_string(&w, move_mode_names[r->mode]);
-    JW_KEY(&w, "explain");
-    jw_string(&w, "No legal route: every way is blocked for this mover and mode.");
+    svc_write_explains(&w, "No legal route: every way is blocked for this mover and mode.");
     jw_object_end(&w);
     respond_jw(res, &w);
 }
@@ -452,8 +449,7 @@ void move_answer_forced(struct svc_response *res, const struct move_req *r,
              out->moved, q->squares, q->squares == 1 ? "" : "s",
              out->vertical ? (out->dz < 0 ? " straight down" : " straight up") : "",
              rules_forced_stop_text(out->stop));
-    JW_KEY(&w, "explain");
-    jw_string(&w, explain);
+    svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
 }
@@ -524,8 +520,7 @@ void move_answer_speed(struct svc_response *res, const struct move_req *r,
              "Walk %d ft (base %d, armor -%d, load -%d); run x%d = %d ft%s.", sp->walk_ft,
              sp->base_walk_ft, sp->armor_penalty_ft, sp->load_penalty_ft, sp->run_multiplier,
              sp->run_ft, sp->step_possible ? "; a 5-foot step is possible" : "; no 5-foot step");
-    JW_KEY(&w, "explain");
-    jw_string(&w, explain);
+    svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
 }

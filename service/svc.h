@@ -357,6 +357,11 @@ void svc_explain_falling(json_t *doc);
 void svc_explain_collision(json_t *doc);
 void svc_explain_dropped(json_t *doc);
 void svc_explain_travel(json_t *doc);
+/* Writes "explain" (plain) and "explain_markdown" (the same in Discord markdown: markdown's
+ * characters escaped, each figure and the verdicts Legal/Illegal in bold) as members of the
+ * open object; for answers whose sentence is written as plain text. */
+struct jw;
+void svc_write_explains(struct jw *w, const char *plain);
 
 /* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */
 struct rules_dice_expr;

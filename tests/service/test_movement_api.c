@@ -49,6 +49,11 @@ Test(movement_api, path_prices_the_move_and_lists_the_attack_of_opportunity)
     cr_assert_eq(num(a, "attack_total"), -8);
     cr_assert_str_eq(json_string_value(json_object_get(a, "target_area")), "rear");
     cr_assert_str_eq(json_string_value(json_object_get(a, "attacker_area")), "flank");
+    /* Told for a chat: plain, and in Discord markdown with the figures in bold. */
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Legal: 15 ft, provokes 1 attack of opportunity (fighter).");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
+                     "**Legal**: **15 ft**, provokes **1** attack of opportunity (fighter).");
     json_decref(doc);
 }
 

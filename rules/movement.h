@@ -247,6 +247,12 @@ enum rules_move_status {
     RULES_MOVE_TOO_EXPENSIVE = -2, /* the query's work budget ran out (see rules_work) */
 };
 
+/* The attack of opportunity of creature k on q's mover as it leaves (x, y) facing f, with its
+ * positional modifiers (000 Attacks of Opportunity figures; 003; 002); the other conscious
+ * enemies help flank. allies: scratch room for creature_count creatures. */
+void rules_move_aoo_evaluate(const struct rules_move_query *q, int k, int x, int y, int f,
+                             struct rules_creature *allies, struct rules_attack_eval *out);
+
 /* Prices and checks a path (steps exclude the start). end_facing -1 keeps the last facing. */
 int rules_move_path(const struct rules_move_query *q, const struct rules_step *steps, int n,
                     int end_facing, struct rules_path_result *out);

@@ -158,18 +158,15 @@ uint32_t action_checks(const struct ctx *c)
     return bad;
 }
 
-/* The attack of opportunity of creature k on the mover leaving (x, y) facing f, with its
- * positional modifiers (000 Attacks of Opportunity figures; 003; 002). */
-static void aoo_eval(const struct ctx *c, int k, int x, int y, int f, struct rules_creature *allies,
-                     struct rules_attack_eval *out)
+void rules_move_aoo_evaluate(const struct rules_move_query *q, int k, int x, int y, int f,
+                             struct rules_creature *allies, struct rules_attack_eval *out)
 {
-    const struct rules_move_query *q = c->q;
     const struct rules_map_creature *e = &q->creatures[k];
     struct rules_attacker a = {.c = e->c,
                                .attack_bonus = e->attack_bonus,
                                .kind = RULES_ATTACK_OF_OPPORTUNITY,
                                .combat_reflexes = e->combat_reflexes};
-    struct rules_defender d = {.c = c->m->c, .ac = c->m->ac};
+    struct rules_defender d = {.c = q->mover->c, .ac = q->mover->ac};
     d.c.body.x = x, d.c.body.y = y;
     d.c.facing = f;
     if (q->mode == RULES_MODE_CRAWL)
@@ -180,7 +177,7 @@ static void aoo_eval(const struct ctx *c, int k, int x, int y, int f, struct rul
     for (int i = 0; i < q->creature_count; i++)
         if (i != k && !q->creatures[i].ally && q->creatures[i].conscious)
             allies[na++] = q->creatures[i].c;
-    if (rules_attack_evaluate(c->o, &a, &d, allies, na, RULES_COVER_NONE, NULL, 0, out) !=
+    if (rules_attack_evaluate(q->o, &a, &d, allies, na, RULES_COVER_NONE, NULL, 0, out) !=
         RULES_ATTACK_OK)
         out->mod_count = 0;
 }
@@ -269,7 +266,7 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
                     struct rules_aoo *a = &out->aoos[out->aoo_count++];
                     *a = (struct rules_aoo){
                         .creature = k, .step = i, .from_x = x, .from_y = y, .facing = r->facing};
-                    aoo_eval(&c, k, x, y, has_facing ? f : 0, allies, &a->eval);
+                    rules_move_aoo_evaluate(c.q, k, x, y, has_facing ? f : 0, allies, &a->eval);
                 }
             }
         }

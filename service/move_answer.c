@@ -291,9 +291,58 @@ out:
     free(p.aoos);
 }
 
+/* Reach's prefer "safest" (issue 23): the squares ranked by the damage expected on the way,
+ * then by cost, then as the search listed them. */
+struct safest {
+    int *order;
+    double *expected, *drop;
+};
+
+struct ranked {
+    double expected;
+    int index;
+};
+
+static int by_safety(const void *pa, const void *pb)
+{
+    const struct ranked *a = pa, *b = pb;
+    if (a->expected != b->expected)
+        return a->expected < b->expected ? -1 : 1;
+    return a->index - b->index; /* the search lists cheaper squares first */
+}
+
+static bool rank_safest(struct svc_response *res, const struct move_req *r,
+                        struct rules_reach *reach, int count, struct safest *safe)
+{
+    safe->order = calloc((size_t)count + 1, sizeof *safe->order);
+    safe->expected = calloc((size_t)count + 1, sizeof *safe->expected);
+    safe->drop = calloc((size_t)count + 1, sizeof *safe->drop);
+    struct rules_odds_budget b = r->odds_work;
+    int rc = safe->order && safe->expected && safe->drop
+                 ? move_odds_reach(r, reach, &b, safe->expected, safe->drop)
+                 : RULES_ODDS_ERR_NOMEM;
+    if (rc != RULES_ODDS_OK) {
+        svc_odds_failure(res, rc, &b);
+        return false;
+    }
+    struct ranked *rank = calloc((size_t)count + 1, sizeof *rank);
+    if (rank == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return false;
+    }
+    for (int i = 0; i < count; i++)
+        rank[i] = (struct ranked){safe->expected[i], i};
+    qsort(rank, (size_t)count, sizeof *rank, by_safety);
+    for (int i = 0; i < count; i++)
+        safe->order[i] = rank[i].index;
+    free(rank);
+    return true;
+}
+
 void move_answer_reach(struct svc_response *res, const struct move_req *r,
                        struct rules_reach *reach, int prefer)
 {
+    struct safest safe = {0};
     int *who = calloc((size_t)r->nc + 1, sizeof *who);
     int *fx = calloc((size_t)r->nc + 1, sizeof *fx);
     int *fy = calloc((size_t)r->nc + 1, sizeof *fy);
@@ -302,6 +351,8 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
         goto out;
     }
     int count = rules_reach_count(reach);
+    if (prefer == MOVE_PREFER_SAFEST && !rank_safest(res, r, reach, count, &safe))
+        goto out;
     struct jw w;
     jw_init(&w, 4096 + (size_t)count * 96);
     jw_object_begin(&w);
@@ -327,8 +378,9 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
             answer_too_large(res, r, &w);
             goto out;
         }
+        int at = safe.order != NULL ? safe.order[i] : i;
         struct rules_reach_square s;
-        rules_reach_get(reach, i, &s);
+        rules_reach_get(reach, at, &s);
         jw_object_begin(&w);
         write_pos(&w, r->o, s.x, s.y);
         JW_KEY(&w, "cost_ft");
@@ -341,7 +393,15 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
             if (s.facings & (1u << f))
                 jw_int(&w, f);
         jw_array_end(&w);
-        int na = rules_reach_aoos(reach, i, who, fx, fy);
+        if (safe.order != NULL) {
+            JW_KEY(&w, "expected_damage");
+            svc_odds_write_double(&w, safe.expected[at]);
+            if (r->mover_hp > 0) {
+                JW_KEY(&w, "drop_chance");
+                svc_odds_write_probability(&w, safe.drop[at]);
+            }
+        }
+        int na = rules_reach_aoos(reach, at, who, fx, fy);
         JW_KEY(&w, "attacks_of_opportunity");
         jw_array_begin(&w);
         for (int k = 0; k < na; k++) {
@@ -361,11 +421,16 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
     char explain[256];
     snprintf(explain, sizeof explain, "%d square%s reachable with a %s%s.", count,
              count == 1 ? "" : "s", move_mode_names[r->mode],
-             prefer == 1 ? ", fewest provoking steps first" : "");
+             prefer == 1   ? ", fewest provoking steps first"
+             : prefer == 2 ? ", safest first (least damage expected from attacks of opportunity)"
+                           : "");
     svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(res, &w);
 out:
+    free(safe.order);
+    free(safe.expected);
+    free(safe.drop);
     free(who);
     free(fx);
     free(fy);

@@ -18,7 +18,7 @@
 const char *const move_mode_names[] = {"move",           "double_move", "run",   "charge",
                                        "five_foot_step", "withdraw",    "crawl", NULL};
 const char *const move_forced_names[] = {"push", "pull", "slide", NULL};
-const char *const move_prefer_names[] = {"cost", "fewest_attacks", NULL};
+const char *const move_prefer_names[] = {"cost", "fewest_attacks", "safest", NULL};
 static const char *const armor_names[] = {"none", "light", "medium", "heavy", NULL};
 static const char *const load_names[] = {"light", "medium", "heavy", NULL};
 

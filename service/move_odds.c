@@ -31,6 +31,28 @@ void move_odds_free(struct move_odds *m)
     *m = (struct move_odds){0};
 }
 
+int move_odds_of_aoo(const struct move_req *r, int creature, const struct rules_attack_eval *ev,
+                     struct rules_odds_budget *b, struct rules_attack_odds *out)
+{
+    const struct rules_options *o = r->o;
+    const struct move_attack_profile *pf = &r->profiles[creature];
+    struct rules_attack_odds_in in = {
+        .attack_total = ev->attack_total,
+        .target_number = ev->target_number,
+        .natural_1_and_20 = o->critical_hits,
+        .cover = ev->cover,
+        .target_without_cover = ev->target_without_cover,
+        .miss_chance = ev->miss_chance,
+        .damage = pf->damage != NULL ? &pf->damage_expr : NULL,
+        .damage_reduction = r->mover_dr,
+        .crit = o->critical_hits ? (struct rules_crit){.threat_min = pf->crit_range,
+                                                       .multiplier = pf->crit_multiplier,
+                                                       .confirm = true}
+                                 : (struct rules_crit){.threat_min = RULES_CRIT_NONE},
+    };
+    return rules_attack_odds(&in, b, out);
+}
+
 int move_odds_compute(const struct move_req *r, const struct rules_path_result *p,
                       struct rules_odds_budget *b, struct move_odds *m)
 {
@@ -41,26 +63,9 @@ int move_odds_compute(const struct move_req *r, const struct rules_path_result *
         move_odds_free(m);
         return RULES_ODDS_ERR_NOMEM;
     }
-    const struct rules_options *o = r->o;
     int rc = RULES_ODDS_OK;
     for (int i = 0; i < p->aoo_count && rc == RULES_ODDS_OK; i++) {
-        const struct rules_aoo *a = &p->aoos[i];
-        const struct move_attack_profile *pf = &r->profiles[a->creature];
-        struct rules_attack_odds_in in = {
-            .attack_total = a->eval.attack_total,
-            .target_number = a->eval.target_number,
-            .natural_1_and_20 = o->critical_hits,
-            .cover = a->eval.cover,
-            .target_without_cover = a->eval.target_without_cover,
-            .miss_chance = a->eval.miss_chance,
-            .damage = pf->damage != NULL ? &pf->damage_expr : NULL,
-            .damage_reduction = r->mover_dr,
-            .crit = o->critical_hits ? (struct rules_crit){.threat_min = pf->crit_range,
-                                                           .multiplier = pf->crit_multiplier,
-                                                           .confirm = true}
-                                     : (struct rules_crit){.threat_min = RULES_CRIT_NONE},
-        };
-        rc = rules_attack_odds(&in, b, &m->each[i]);
+        rc = move_odds_of_aoo(r, p->aoos[i].creature, &p->aoos[i].eval, b, &m->each[i]);
         if (rc == RULES_ODDS_OK) {
             m->hits[i] = m->each[i].damage;
             m->n = i + 1;
@@ -166,4 +171,46 @@ size_t move_odds_explain(char *buf, size_t len, const struct move_req *r, const 
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, ".");
     return used;
+}
+
+int move_odds_reach(const struct move_req *r, struct rules_reach *reach,
+                    struct rules_odds_budget *b, double *expected, double *drop)
+{
+    int count = rules_reach_count(reach);
+    struct rules_move_query q = move_query_of(r);
+    struct rules_creature *allies = calloc((size_t)r->nc + 1, sizeof *allies);
+    int *who = calloc((size_t)r->nc + 1, sizeof *who);
+    int *fx = calloc((size_t)r->nc + 1, sizeof *fx);
+    int *fy = calloc((size_t)r->nc + 1, sizeof *fy);
+    struct rules_attack_odds *each = calloc((size_t)r->nc + 1, sizeof *each);
+    struct rules_dist *hits = calloc((size_t)r->nc + 1, sizeof *hits);
+    int rc = allies && who && fx && fy && each && hits ? RULES_ODDS_OK : RULES_ODDS_ERR_NOMEM;
+    for (int i = 0; i < count && rc == RULES_ODDS_OK; i++) {
+        int na = rules_reach_aoos(reach, i, who, fx, fy);
+        int made = 0;
+        for (int k = 0; k < na && rc == RULES_ODDS_OK; k++) {
+            struct rules_attack_eval ev;
+            rules_move_aoo_evaluate(&q, who[k], fx[k], fy[k], r->mover.c.facing, allies, &ev);
+            rc = move_odds_of_aoo(r, who[k], &ev, b, &each[k]);
+            if (rc == RULES_ODDS_OK)
+                hits[made++] = each[k].damage;
+        }
+        struct rules_dist taken = {0, 0, NULL};
+        if (rc == RULES_ODDS_OK)
+            rc = rules_dist_gauntlet(hits, made, r->mover_hp, b, &taken);
+        if (rc == RULES_ODDS_OK) {
+            expected[i] = rules_dist_mean(&taken);
+            drop[i] = r->mover_hp > 0 ? rules_dist_at_least(&taken, r->mover_hp) : 0.0;
+        }
+        rules_dist_free(&taken);
+        for (int k = 0; k < made; k++)
+            rules_dist_free(&each[k].damage);
+    }
+    free(allies);
+    free(who);
+    free(fx);
+    free(fy);
+    free(each);
+    free(hits);
+    return rc;
 }

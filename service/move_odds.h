@@ -15,11 +15,22 @@ struct move_odds {
     struct rules_dist taken; /* the damage the mover takes, stopping once dropped */
 };
 
+/* The odds of one attack of opportunity by creature (ruled as ev) on r's mover. */
+int move_odds_of_aoo(const struct move_req *r, int creature, const struct rules_attack_eval *ev,
+                     struct rules_odds_budget *b, struct rules_attack_odds *out);
+
 /* The odds of p's attacks of opportunity on r's mover. RULES_ODDS_OK, or a failure with m
  * empty. */
 int move_odds_compute(const struct move_req *r, const struct rules_path_result *p,
                       struct rules_odds_budget *b, struct move_odds *m);
 void move_odds_free(struct move_odds *m);
+
+/* For reach's prefer "safest": each listed square's expected damage taken from the attacks of
+ * opportunity on its way, and with the mover's hp the chance to be dropped on it (0 without),
+ * into arrays of rules_reach_count entries. The mover's facing as given is the one it leaves
+ * each square with. */
+int move_odds_reach(const struct move_req *r, struct rules_reach *reach,
+                    struct rules_odds_budget *b, double *expected, double *drop);
 
 /* "odds" of attack of opportunity i, as a member of its open object. */
 void move_odds_write_aoo(struct jw *w, const struct move_odds *m, int i);

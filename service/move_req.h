@@ -58,6 +58,7 @@ static inline bool move_hex(const struct move_req *r)
 extern const char *const move_mode_names[];
 extern const char *const move_forced_names[];
 extern const char *const move_prefer_names[];
+enum { MOVE_PREFER_COST = 0, MOVE_PREFER_FEWEST = 1, MOVE_PREFER_SAFEST = 2 };
 
 /* ---- move_codec.c ---- */
 

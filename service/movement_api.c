@@ -83,7 +83,8 @@ static void move_reach(const struct svc_request *req, struct svc_response *res)
     }
     struct rules_move_query q = move_query_of(&r);
     q.work = &r.work;
-    int rc = rules_move_reach(&q, prefer == 1, &reach);
+    /* safest ranks the fewest-attacks search's squares by the damage expected on the way. */
+    int rc = rules_move_reach(&q, prefer != MOVE_PREFER_COST, &reach);
     if (rc == RULES_MOVE_TOO_EXPENSIVE)
         svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
     else if (rc != RULES_MOVE_OK)

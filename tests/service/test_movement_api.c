@@ -402,3 +402,43 @@ Test(movement_api, move_odds_refuse_what_they_cannot_use)
     cr_assert(has_pointer(doc, "/creatures/0/damage"));
     json_decref(doc);
 }
+
+/* Reach ranked by safety (issue 23): every square the fewest-attacks search lists, safest
+ * first. The orc (+4, 1d6; critical hits off) strikes a mover (AC 12) leaving a square it
+ * threatens: needs 8, 13 of 20, 0.65 x 3.5 = 2.275 expected; it makes one attack of
+ * opportunity a move (004), so no square costs more. Squares out of its reach cost nothing. */
+Test(movement_api, reach_ranks_squares_by_the_damage_expected_on_the_way)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/reach",
+        "{\"rules\":{\"options\":{\"critical_hits\":false}},\"map\":{\"width\":9,\"height\":5},"
+        "\"creatures\":[{\"id\":\"orc\",\"x\":4,\"y\":2,\"attack_bonus\":4,\"damage\":\"1d6\"}],"
+        "\"mover\":{\"x\":0,\"y\":2,\"speeds\":{\"walk\":40},\"defense\":{\"armor\":2},\"hp\":5},"
+        "\"mode\":\"move\",\"prefer\":\"safest\"}",
+        200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "prefer")), "safest");
+    json_t *squares = json_object_get(doc, "squares");
+    size_t n = json_array_size(squares);
+    cr_assert_gt(n, 10);
+    double last = 0.0;
+    bool some_risk = false;
+    for (size_t i = 0; i < n; i++) {
+        json_t *s = json_array_get(squares, i);
+        double e = real(s, "expected_damage");
+        cr_assert_geq(e, last, "square %zu is listed after a safer one", i);
+        last = e;
+        size_t aoos = json_array_size(json_object_get(s, "attacks_of_opportunity"));
+        if (aoos == 0) {
+            cr_assert_eq(e, 0.0);
+            cr_assert_eq(real(s, "drop_chance"), 0.0);
+        } else {
+            cr_assert_eq(aoos, 1);
+            cr_assert(fabs(e - 0.65 * 3.5) < 1e-12, "%.17g", e);
+            /* 5 hp: 1d6 of 5 or 6, 2 in 6. */
+            cr_assert(fabs(real(s, "drop_chance") - 0.65 * 2 / 6) < 1e-15);
+            some_risk = true;
+        }
+    }
+    cr_assert(some_risk, "squares past the orc are listed");
+    json_decref(doc);
+}

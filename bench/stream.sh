@@ -18,7 +18,7 @@ pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 # The access log goes to /dev/null (a line per write and per feed); the port is read from /proc.
 for _ in $(seq 100); do
-  port=$(ss -Hltnp 2>/dev/null | grep "pid=$pid," | grep -o '127.0.0.1:[0-9]*' | cut -d: -f2 | head -1)
+  port=$(ss -Hltnp 2>/dev/null | grep "pid=$pid," | grep -o '127.0.0.1:[0-9]*' | cut -d: -f2 | head -1 || true)
   [ -n "${port:-}" ] && break
   sleep 0.05
 done

@@ -187,6 +187,11 @@ static char *frame_of(json_t *item, size_t *len)
     return frame;
 }
 
+static void state_free(void *state)
+{
+    json_decref(state);
+}
+
 /* Formats the events after st->sent (from the frame cache, else the database, at most BATCH)
  * into the pending output. DB_OK, or the database's error. */
 static int catch_up(struct svc_stream *st, int64_t generation)
@@ -208,16 +213,28 @@ static int catch_up(struct svc_stream *st, int64_t generation)
             st->known = generation;
         return DB_OK;
     }
-    /* Each event's explain is told from the state before it, as the event log tells it, so the
-     * log is folded from its start up to the events sent (read and folded, not listed). This
-     * runs only when the frame cache misses: once per event and encounter for a live feed, not
-     * once per subscriber. */
-    struct events_acc acc = {
-        .list = json_array(), .state = json_object(), .list_after = st->sent, .full = st->full};
-    long long upto = st->sent + BATCH;
-    int rc = db_events(st->ctx->db, st->id, 0, INT64_MAX, upto < INT32_MAX ? (int)upto : INT32_MAX,
-                       enc_event_item, &acc);
-    json_decref(acc.state);
+    /* Each event's explain is told from the state before it, as the event log tells it. The
+     * encounter's subscribers share the state folded so far (the hub's memo), so a live feed
+     * folds each new event once; without it (the first read, or another subscriber holds it)
+     * the log is folded from its start up to the events sent (read and folded, not listed). */
+    int64_t memo_seq = 0;
+    json_t *memo = svc_hub_memo_take(hub, st->sub, &memo_seq);
+    if (memo != NULL && memo_seq > st->sent) { /* this feed is behind it: leave it shared */
+        svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
+        memo = NULL;
+    }
+    int64_t from = memo != NULL ? memo_seq : 0;
+    struct events_acc acc = {.list = json_array(),
+                             .state = memo != NULL ? memo : json_object(),
+                             .list_after = st->sent,
+                             .full = st->full};
+    long long upto = st->sent - from + BATCH;
+    int rc = db_events(st->ctx->db, st->id, from, INT64_MAX,
+                       upto < INT32_MAX ? (int)upto : INT32_MAX, enc_event_item, &acc);
+    if (rc == DB_OK && acc.last > 0)
+        svc_hub_memo_put(hub, st->sub, acc.state, acc.last, state_free);
+    else
+        json_decref(acc.state);
     size_t i;
     json_t *item;
     json_array_foreach(acc.list, i, item)

@@ -37,6 +37,10 @@ struct channel {
     unsigned count;
     struct svc_hub_sub *subs;
     struct frame frames[FRAMES];
+    /* The caller's memo (svc_hub_memo_take): a value folded up to event memo_seq. */
+    void *memo;
+    int64_t memo_seq;
+    void (*memo_free)(void *);
 };
 
 struct svc_hub {
@@ -136,6 +140,8 @@ void svc_hub_free(struct svc_hub *hub)
             struct channel *next = c->next;
             for (int i = 0; i < FRAMES; i++)
                 free(c->frames[i].text);
+            if (c->memo != NULL)
+                c->memo_free(c->memo);
             while (c->subs != NULL) {
                 struct svc_hub_sub *s = c->subs;
                 c->subs = s->next;
@@ -266,6 +272,8 @@ void svc_hub_leave(struct svc_hub *hub, struct svc_hub_sub *sub)
         *p = c->next;
         for (int i = 0; i < FRAMES; i++)
             free(c->frames[i].text);
+        if (c->memo != NULL)
+            c->memo_free(c->memo);
         free(c);
     }
     pthread_mutex_unlock(&hub->lock);
@@ -397,4 +405,32 @@ void svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq
     *f = (struct frame){.seq = seq, .full = full, .text = copy, .len = len};
     pthread_mutex_unlock(&hub->lock);
     free(old);
+}
+
+void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq)
+{
+    pthread_mutex_lock(&hub->lock);
+    struct channel *c = sub->ch;
+    void *memo = c->memo;
+    *seq = c->memo_seq;
+    c->memo = NULL;
+    pthread_mutex_unlock(&hub->lock);
+    return memo;
+}
+
+void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, int64_t seq,
+                      void (*free_fn)(void *))
+{
+    void *drop = NULL;
+    pthread_mutex_lock(&hub->lock);
+    struct channel *c = sub->ch;
+    if (c->memo == NULL || c->memo_seq < seq) { /* keep the one folded furthest */
+        drop = c->memo;
+        c->memo = memo, c->memo_seq = seq, c->memo_free = free_fn;
+    } else {
+        drop = memo;
+    }
+    pthread_mutex_unlock(&hub->lock);
+    if (drop != NULL)
+        free_fn(drop);
 }

@@ -87,6 +87,15 @@ size_t svc_hub_ids(struct svc_hub *hub, char (*ids)[SVC_HUB_ID_MAX + 1], size_t 
 /* Subscribers now, in all. */
 unsigned svc_hub_count(struct svc_hub *hub);
 
+/* A memo the subscribers of one encounter share: the caller's value (here, the encounter's
+ * state folded up to event *seq, so that each new event is told from the state before it
+ * without folding the log from its start). take hands it over (NULL when none, or another
+ * subscriber holds it); put gives it back folded to seq (the hub keeps the one folded furthest,
+ * freeing the other with free_fn, as it frees the kept one when the last subscriber leaves). */
+void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq);
+void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, int64_t seq,
+                      void (*free_fn)(void *));
+
 /* The frame cache: the formatted text of event seq of sub's encounter, as a reader who sees
  * all (full) or the public view sees it. get copies it into *text (malloc'd; the caller frees)
  * and returns true when held; put keeps a copy (the oldest of the last few is dropped). */

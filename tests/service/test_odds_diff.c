@@ -233,3 +233,102 @@ Test(odds_diff, full_attack_with_sneak_attack_and_dr, .timeout = 600)
                  "\"conditions\":[\"flat_footed\"],\"damage_reduction\":3}}",
                  bonuses, 2, 12);
 }
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+/* A move's odds (issue 23) against the real engine: a path that provokes two attacks of
+ * opportunity (the orc's, then the goblin's; critical hits on), priced with odds by
+ * /v1/movement/path, then each of ROLLS moves played through /v1/attacks/resolve: each
+ * attack of opportunity as the path ruled it (the attacker at its square, the mover in the
+ * square it leaves, the other enemy helping to flank), one after another, the move stopping
+ * once the mover (5 hp) is dropped. The damage taken, the drop chance and the chance to arrive
+ * with each number of hit points must match. */
+Test(odds_diff, a_move_past_two_attacks_of_opportunity, .timeout = 600)
+{
+    char *argv[] = {"tacticsd", NULL};
+    struct svc_config cfg;
+    char err[256];
+    cr_assert_eq(svc_config_parse(1, argv, no_env, &cfg, err, sizeof err), SVC_CONFIG_RUN);
+    struct svc_context ctx = {.config = &cfg};
+    json_t *body = json_loads(
+        "{\"rules\":{\"options\":{\"start_square\":\"threatened\"}},\"map\":{\"width\":10,"
+        "\"height\":10},\"creatures\":[{\"id\":\"orc\",\"x\":6,\"y\":5,\"attack_bonus\":4,"
+        "\"damage\":\"1d6+1\",\"crit_range\":19},{\"id\":\"goblin\",\"x\":2,\"y\":5,\"attack_"
+        "bonus\":"
+        "2,\"damage\":\"1d4\"}],\"mode\":\"move\",\"path\":[{\"x\":4,\"y\":5},{\"x\":3,\"y\":5},{"
+        "\"x\":3,\"y\":6}],\"odds\":true,\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2},\"hp\":5,\"damage_reduction\":1}}",
+        0, NULL);
+    struct svc_request req = {
+        .method = "POST", .path = "/v1/movement/path", .body = "", .parsed = body, .ctx = &ctx};
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    svc_handle_move_path(&req, &res);
+    cr_assert_eq(res.status, 200, "%s", res.body ? res.body : "");
+    json_t *path = json_loads(res.body, 0, NULL);
+    svc_response_clear(&res);
+    json_t *aoos = json_object_get(path, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), 2);
+    json_t *odds = json_object_get(path, "odds");
+
+    /* Each attack as /resolve takes it. */
+    json_t *attacks[2];
+    for (int i = 0; i < 2; i++) {
+        json_t *a = json_array_get(aoos, (size_t)i);
+        bool orc = strcmp(json_string_value(json_object_get(a, "creature")), "orc") == 0;
+        json_t *leaving = json_object_get(a, "leaving");
+        attacks[i] = json_pack(
+            "{s:{s:{s:s}}, s:{s:i, s:i, s:i, s:s, s:s, s:i}, s:{s:O, s:O, s:{s:i}, s:i}, "
+            "s:[{s:i, s:i}]}",
+            "rules", "options", "start_square", "threatened", "attacker", "x", orc ? 6 : 2, "y", 5,
+            "attack_bonus", orc ? 4 : 2, "damage", orc ? "1d6+1" : "1d4", "kind",
+            "attack_of_opportunity", "crit_range", orc ? 19 : 20, "defender", "x",
+            json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"), "defense", "armor",
+            2, "damage_reduction", 1, "allies", "x", orc ? 2 : 6, "y", 5);
+        /* The same ruling: the path's attack total is /resolve's. */
+        json_object_set_new(attacks[i], "seed", json_integer(1));
+        char *t = call(svc_handle_attack_resolve, "/v1/attacks/resolve", attacks[i]);
+        json_t *ans = json_loads(t, 0, NULL);
+        free(t);
+        cr_assert_eq(json_integer_value(json_object_get(ans, "attack_total")),
+                     json_integer_value(json_object_get(a, "attack_total")), "attack %d", i);
+        json_decref(ans);
+    }
+
+    enum { HP = 5 };
+    long long taken[MAX_DAMAGE] = {0}, dropped = 0;
+    for (int s = 0; s < ROLLS; s++) {
+        int total = 0;
+        for (int i = 0; i < 2 && total < HP; i++) {
+            json_object_set_new(attacks[i], "seed", json_integer((json_int_t)s * 2 + i));
+            char *t = call(svc_handle_attack_resolve, "/v1/attacks/resolve", attacks[i]);
+            struct rolled r = read_resolve(t);
+            free(t);
+            total += r.to_defender ? r.dealt : 0;
+        }
+        cr_assert(total < MAX_DAMAGE);
+        taken[total]++;
+        dropped += total >= HP;
+    }
+    assert_distribution(json_object_get(json_object_get(odds, "damage_taken"), "distribution"),
+                        taken, 0, MAX_DAMAGE, "damage taken");
+    assert_within(json_number_value(json_object_get(odds, "drop_chance")), dropped, "drop", HP);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(odds, "arrives"), i, e)
+    {
+        int hp = (int)json_integer_value(json_object_get(e, "hp"));
+        long long at_least = 0;
+        for (int t = 0; t <= HP - hp; t++)
+            at_least += taken[t];
+        assert_within(json_number_value(json_object_get(e, "at_least")), at_least, "arrives", hp);
+    }
+    for (int k = 0; k < 2; k++)
+        json_decref(attacks[k]);
+    json_decref(path);
+    json_decref(body);
+}

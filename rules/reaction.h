@@ -22,8 +22,8 @@ enum rules_aoo_policy {
 
 /* A decision the mover's request carries for one reactor, overriding its policy for that move. */
 enum rules_aoo_decision {
-    RULES_AOO_DECISION_NONE, /* the reactor's policy decides */
-    RULES_AOO_DECISION_TAKE, /* as always */
+    RULES_AOO_DECISION_NONE,    /* the reactor's policy decides */
+    RULES_AOO_DECISION_TAKE,    /* as always */
     RULES_AOO_DECISION_DECLINE, /* as never */
     RULES_AOO_DECISION_COUNT
 };

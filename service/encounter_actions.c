@@ -211,9 +211,9 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         if (r == NULL)
             return;
         const char *by = str(r, "by");
-        json_t *record = json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step",
-                                   json_object_get(r, "step"), "x", json_object_get(r, "x"), "y",
-                                   json_object_get(r, "y"));
+        json_t *record =
+            json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
+                      json_object_get(r, "x"), "y", json_object_get(r, "y"));
         json_t *reactor = find(scratch, by, NULL);
         bool was_down = enc_is_down(find(scratch, mover, NULL));
         json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
@@ -306,8 +306,9 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_t *scratch = json_deep_copy(s);
         json_t *records = json_array();
         enc_fold(scratch, json_object_get(out, "effects"));
-        settle_reactions(x, scratch, str(reaction, "mover"), json_object_get(in, "reaction_results"),
-                         json_object_get(out, "effects"), records);
+        settle_reactions(x, scratch, str(reaction, "mover"),
+                         json_object_get(in, "reaction_results"), json_object_get(out, "effects"),
+                         records);
         if (json_array_size(records) > 0)
             json_object_set(json_object_get(out, "result"), "reactions", records);
         json_decref(records);
@@ -688,8 +689,8 @@ static void open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, jso
     json_t *scratch = json_deep_copy(s);
     json_t *made = json_array();
     enc_fold(scratch, effects);
-    settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"),
-                     effects, made);
+    settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
+                     made);
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
     json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
@@ -722,9 +723,9 @@ static void open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, jso
             rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
                             json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
                             json_object_get(orig, "y"), "outcome",
-                            still == NULL   ? "closed"
+                            still == NULL     ? "closed"
                             : is_asked(still) ? "awaiting"
-                                            : "waiting");
+                                              : "waiting");
         }
         if (rec != NULL)
             json_array_append_new(records, rec);

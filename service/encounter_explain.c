@@ -305,22 +305,24 @@ static void say_reactions(struct texts *t, json_t *before, json_t *effects, cons
             plain(t, " %s", part.plain);
             md(t, " %s", part.markdown);
             if (flag(r, "stopped"))
-                both(t, " %s drops at (%lld, %lld): the move stops there.",
-                     name_of(before, mover), num(r, "x"), num(r, "y"));
+                both(t, " %s drops at (%lld, %lld): the move stops there.", name_of(before, mover),
+                     num(r, "x"), num(r, "y"));
         } else if (strcmp(outcome, "declined") == 0) {
             both(t, " %s lets it pass.", by);
         } else if (strcmp(outcome, "awaiting") == 0) {
             both(t, " The encounter awaits %s's reaction at (%lld, %lld).", by, num(r, "x"),
                  num(r, "y"));
         } else if (strcmp(outcome, "waiting") == 0) {
-            both(t, " %s's attack of opportunity at (%lld, %lld) waits for the reactions before "
-                    "it.",
+            both(t,
+                 " %s's attack of opportunity at (%lld, %lld) waits for the reactions before "
+                 "it.",
                  by, num(r, "x"), num(r, "y"));
         } else if (strcmp(outcome, "refused") == 0) {
             both(t, " %s makes no attack of opportunity (%s).", by, str(r, "why"));
         } else if (strcmp(outcome, "closed") == 0) {
-            both(t, " %s's attack of opportunity at (%lld, %lld) never comes: the mover did not "
-                    "get there.",
+            both(t,
+                 " %s's attack of opportunity at (%lld, %lld) never comes: the mover did not "
+                 "get there.",
                  by, num(r, "x"), num(r, "y"));
         }
     }

@@ -523,9 +523,9 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
 
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
-    static const char *const types[] = {"attack",      "move", "five_foot_step", "facing",
-                                        "forced",      "fall", "condition",      "stand_up",
-                                        "full_attack", "decline_reaction", NULL};
+    static const char *const types[] = {
+        "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
+        "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
     static const char *const known[] = {"type",
                                         "actor",
                                         "target",

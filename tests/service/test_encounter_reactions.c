@@ -20,7 +20,7 @@
 SERVER_TEST_SUITE(reactions);
 
 #define WALK                                                                                       \
-    "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{"    \
+    "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{"     \
     "\"x\":4,\"y\":8},{\"x\":5,\"y\":9}]"
 
 static long long num(json_t *o, const char *k)
@@ -67,11 +67,12 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
                      "\"1d8+3\"}]}",
                      201));
     char body[512];
-    snprintf(body, sizeof body,
-             "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
-             "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,"
-             "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]%s%s%s}",
-             *goblin_policy ? ",\"aoo_policy\":\"" : "", goblin_policy, *goblin_policy ? "\"" : "");
+    snprintf(
+        body, sizeof body,
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,"
+        "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]%s%s%s}",
+        *goblin_policy ? ",\"aoo_policy\":\"" : "", goblin_policy, *goblin_policy ? "\"" : "");
     json_decref(call(e, "POST", "/combatants", body, 201));
     snprintf(body, sizeof body,
              "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
@@ -122,8 +123,8 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
 {
     struct enc e;
     fight(&e, "always", "never");
-    json_t *doc = call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}",
-                       200);
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}", 200);
     json_t *list = json_object_get(result_of(doc), "reactions");
     cr_assert_eq(json_array_size(list), 2);
     json_t *g = json_array_get(list, 0), *o = json_array_get(list, 1);
@@ -178,8 +179,8 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
     struct enc e;
     fight(&e, "always", "ask");
     ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc = call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}",
-                       200);
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(num(f, "hp"), -4);
     cr_assert_str_eq(text(f, "hp_state"), "dying");
@@ -226,9 +227,9 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
     cr_assert_str_eq(text(r, "policy"), "ask");
     cr_assert_eq(num(r, "x"), 5);
     cr_assert_eq(num(r, "y"), 6);
-    cr_assert_str_eq(text(json_array_get(json_object_get(result_of(doc), "reactions"), 0),
-                          "outcome"),
-                     "awaiting");
+    cr_assert_str_eq(
+        text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
+        "awaiting");
     json_decref(doc);
     refused(&e, "/next-turn", NULL, "awaiting reactions: 'goblin' against 'fighter'");
     refused(&e, "/hp", "{\"target\":\"fighter\",\"change\":-1}", "awaiting reactions");
@@ -364,8 +365,8 @@ Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
     struct enc e;
     fight(&e, "", "always");
     ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc = call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}",
-                       200);
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(num(f, "hp"), -7);
     cr_assert_eq(num(f, "x"), 4);

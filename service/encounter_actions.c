@@ -3,6 +3,8 @@
  * it, once enc_resolve's resolve_action has checked the actor's turn and budget. Each takes the
  * state before the event, the input and the event's number, and returns {"result": ...,
  * "effects": [...]} or NULL after adding errors (the model: encounter_internal.h). */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "encounter_internal.h"
 #include "hp.h"
 #include "movement.h"
+#include "reaction.h"
 
 /* The other combatants as a movement request sees them, sides relative to `me`. */
 json_t *enc_map_creatures(json_t *state, json_t *me)
@@ -92,6 +95,62 @@ static json_t *open_reaction(json_t *state, const char *mover, const char *by, s
     return NULL;
 }
 
+/* Whether open reaction r is one the encounter waits for (its reactor's policy, or the mover's
+ * decision, is ask). Reactions opened with no policy (engine 2's) lapse at the next event. */
+static bool is_asked(json_t *r)
+{
+    return strcmp(str(r, "policy"), "ask") == 0;
+}
+
+/* The earliest step of mover's move with an asked reaction open in list, other than the one at
+ * index `except` (pass SIZE_MAX for none); LLONG_MAX when there is none. */
+static long long first_asked_step(json_t *list, size_t except)
+{
+    long long first = LLONG_MAX;
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r)
+    {
+        if (i != except && is_asked(r) && num(r, "step") < first)
+            first = num(r, "step");
+    }
+    return first;
+}
+
+/* The effect that leaves `list` (stolen) as the open reactions, with awaiting_reactions set
+ * when it changes: true while an asked reaction is open. */
+static json_t *reactions_effect(json_t *state, json_t *list)
+{
+    bool awaiting = first_asked_step(list, SIZE_MAX) != LLONG_MAX;
+    json_t *fields = json_pack("{s:o}", "reactions", list);
+    if (awaiting != flag(state, "awaiting_reactions"))
+        json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
+    return effect_set("encounter", fields);
+}
+
+/* Refuses (false, after adding an error) to settle reaction r, at index `at` of the open
+ * reactions, while an asked one is open at an earlier step of the move: the mover reached r's
+ * square only after that one (rules_aoo_may_settle). */
+static bool settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
+{
+    json_t *list = json_object_get(x->state, "reactions");
+    long long asked = first_asked_step(list, at);
+    if (asked == LLONG_MAX || rules_aoo_may_settle((int)num(r, "step"), (int)asked))
+        return true;
+    size_t i;
+    json_t *o;
+    json_array_foreach(list, i, o)
+    {
+        if (i != at && is_asked(o) && num(o, "step") == asked)
+            break;
+    }
+    svc_errors_add(x->e, "/actor",
+                   "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
+                   "that square before this one, so it is answered or declined first (%s)",
+                   str(o, "by"), asked, str(r, "mover"), RULES_REACTION_SOURCE);
+    return false;
+}
+
 /* Attacks of opportunity a combatant may make a round: one (004 Making an Attack of
  * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
  * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000 Combat Reflexes only adds flank
@@ -106,6 +165,101 @@ static long long aoo_allowed(json_t *c)
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                                 json_t *reaction, size_t reaction_at);
 static json_t *action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* Whether any open reaction is one the engine makes itself once it may (policy always). */
+static bool any_made_by_engine(json_t *state)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "policy"), "always") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
+ * mover's decision take) open in scratch's reactions against mover that may be settled now (no
+ * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each as the
+ * reactor's answer, at the square being left (action_attack), with its first attack profile and
+ * dice of its own from the event's seed, or results[by] (the caller's dice). Each is folded into
+ * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
+ * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
+ * (its reactor has made its attacks of opportunity this round) is closed and recorded as
+ * refused, with why. 004 Attacks of Opportunity; the move goes on unless the mover drops
+ * (action_attack_on closes the reactions to later steps and puts it back). */
+static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char *mover,
+                             json_t *results, json_t *effects, json_t *records)
+{
+    for (int k = 0; k < MAX_COMBATANTS; k++) {
+        json_t *list = json_object_get(scratch, "reactions");
+        long long asked = first_asked_step(list, SIZE_MAX);
+        json_t *r = NULL;
+        size_t at = 0, i;
+        json_t *o;
+        json_array_foreach(list, i, o)
+        {
+            if (strcmp(str(o, "policy"), "always") == 0 && strcmp(str(o, "mover"), mover) == 0 &&
+                (asked == LLONG_MAX || rules_aoo_may_settle((int)num(o, "step"), (int)asked))) {
+                r = o;
+                at = i;
+                break;
+            }
+        }
+        if (r == NULL)
+            return;
+        const char *by = str(r, "by");
+        json_t *record =
+            json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
+                      json_object_get(r, "x"), "y", json_object_get(r, "y"));
+        json_t *reactor = find(scratch, by, NULL);
+        bool was_down = enc_is_down(find(scratch, mover, NULL));
+        json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
+                               "attack_of_opportunity", "actor", by, "target", mover);
+        if (json_object_get(results, by) != NULL)
+            json_object_set(in, "results", json_object_get(results, by));
+        struct svc_errors why;
+        svc_errors_init(&why);
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        each.result_text = NULL;
+        each.e = &why;
+        each.settling = true;
+        each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */
+        json_t *out = reactor != NULL ? action_attack(&each, in, reactor) : NULL;
+        json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
+        if (out != NULL) {
+            json_object_set_new(record, "outcome", json_string("made"));
+            json_object_set(record, "attack", json_object_get(out, "result"));
+            json_incref(made);
+        } else {
+            /* Closed unmade: the reactions but this one. */
+            json_t *left = json_array();
+            json_array_foreach(list, i, o)
+            {
+                if (i != at)
+                    json_array_append(left, o);
+            }
+            json_array_append_new(made, reactions_effect(scratch, left));
+            json_object_set_new(record, "outcome", json_string("refused"));
+            const char *msg =
+                json_string_value(json_object_get(json_array_get(why.list, 0), "message"));
+            json_object_set_new(record, "why",
+                                json_string(msg ? msg : "the attacker is no longer there"));
+        }
+        enc_fold(scratch, made);
+        json_array_extend(effects, made);
+        json_decref(made);
+        if (out != NULL && !was_down && enc_is_down(find(scratch, mover, NULL)))
+            json_object_set_new(record, "stopped", json_true());
+        json_array_append_new(records, record);
+        json_decref(out);
+        json_decref(in);
+        svc_errors_free(&why);
+    }
+}
 
 static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
@@ -132,6 +286,8 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                            str(target, "id"), str(actor, "id"));
             return NULL;
         }
+        if (!settles_in_order(x, reaction, reaction_at))
+            return NULL;
         where = json_copy(target);
         json_object_set(where, "x", json_object_get(reaction, "x"));
         json_object_set(where, "y", json_object_get(reaction, "y"));
@@ -139,9 +295,70 @@ static json_t *action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_object_set(where, "facing", json_object_get(reaction, "facing"));
         target = where;
     }
-    json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
+    /* Answered, the move goes on: the attacks the engine makes itself that waited for this
+     * one are made now, and this event's ruling lists them (so it is a value, not text). */
+    bool settles = reaction != NULL && !x->settling && any_made_by_engine(s);
+    struct resolve_ctx here = *x;
+    if (settles)
+        here.result_text = NULL;
+    json_t *out = action_attack_on(&here, in, actor, target, reaction, reaction_at);
+    if (out != NULL && settles) {
+        json_t *scratch = json_deep_copy(s);
+        json_t *records = json_array();
+        enc_fold(scratch, json_object_get(out, "effects"));
+        settle_reactions(x, scratch, str(reaction, "mover"),
+                         json_object_get(in, "reaction_results"), json_object_get(out, "effects"),
+                         records);
+        if (json_array_size(records) > 0)
+            json_object_set(json_object_get(out, "result"), "reactions", records);
+        json_decref(records);
+        json_decref(scratch);
+    }
     json_decref(where);
     return out;
+}
+
+/* A reactor declines the reaction open to it (action decline_reaction): the reaction is
+ * closed, and the move goes on, the attacks the engine makes itself that waited for it made
+ * now (settle_reactions). It spends nothing of the reactor's turn. */
+static json_t *action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    const char *mover = str(in, "target");
+    size_t at = 0;
+    json_t *r = open_reaction(s, mover, str(actor, "id"), &at);
+    if (r == NULL) {
+        svc_errors_add(x->e, "/target",
+                       "'%s' has no reaction open to a move of '%s': only an open reaction can be "
+                       "declined (%s)",
+                       str(actor, "id"), mover, RULES_REACTION_SOURCE);
+        return NULL;
+    }
+    if (!settles_in_order(x, r, at))
+        return NULL;
+    json_t *left = json_array();
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(s, "reactions"), i, o)
+    {
+        if (i != at)
+            json_array_append(left, o);
+    }
+    json_t *effects = json_pack("[o]", reactions_effect(s, left));
+    json_t *result = json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", str(actor, "id"),
+                               "mover", mover, "step", json_object_get(r, "step"), "x",
+                               json_object_get(r, "x"), "y", json_object_get(r, "y"), "rule",
+                               "004 Making an Attack of Opportunity: the threatening enemy may "
+                               "make the attack; this one does not");
+    json_t *scratch = json_deep_copy(s);
+    json_t *records = json_array();
+    enc_fold(scratch, effects);
+    settle_reactions(x, scratch, mover, json_object_get(in, "reaction_results"), effects, records);
+    if (json_array_size(records) > 0)
+        json_object_set(result, "reactions", records);
+    json_decref(records);
+    json_decref(scratch);
+    return outcome(result, effects);
 }
 
 /* The attacks a full attack makes: one, and one more for each of base attack bonus +6, +11 and
@@ -387,8 +604,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             if (k != reaction_at && !later)
                 json_array_append(left, r);
         }
-        json_array_append_new(effects,
-                              effect_set("encounter", json_pack("{s:o}", "reactions", left)));
+        json_array_append_new(effects, reactions_effect(s, left));
         if (stopped)
             json_array_append_new(
                 effects, effect_set(str(target, "id"),
@@ -411,6 +627,114 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                                                  : json_false(),
                                     "attacked", 1))));
     return outcome(ans, effects);
+}
+
+/* Engine 2: the reactions to a move (ruling ans, its effects so far in `effects`). Each attack
+ * of opportunity the move provoked (004 Provoking an Attack of Opportunity by Moving, under the
+ * start_square option, withdraw's primary target excluded by the ruling) is decided by the
+ * mover's decision for its reactor (in's reactions) or the reactor's aoo_policy
+ * (rules_aoo_outcome_of):
+ *   - none (engine 2's rule): open until the next event; the enemy may answer it then,
+ *     striking the mover in the square it was leaving;
+ *   - ask: open, and the encounter awaits it (awaiting_reactions): the answer or a decline;
+ *   - always, or take: made by the engine within this move (settle_reactions), unless an asked
+ *     one at an earlier step must be settled first: then it waits for that one;
+ *   - never, or decline: not opened.
+ * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
+ * gains `reactions`: what became of each decided one, in step order. */
+static void open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ans,
+                           json_t *effects)
+{
+    json_t *s = x->state;
+    json_t *decisions = json_object_get(in, "reactions");
+    json_t *open = json_array(), *declined = json_array();
+    bool decided = false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
+    {
+        const char *by = str(a, "creature");
+        int p = rules_aoo_policy_from(str(find(s, by, NULL), "aoo_policy"));
+        const char *d = str(decisions, by);
+        enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
+                                      : strcmp(d, "decline") == 0 ? RULES_AOO_DECISION_DECLINE
+                                                                  : RULES_AOO_DECISION_NONE;
+        enum rules_aoo_outcome o =
+            rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
+        json_t *leaving = json_object_get(a, "leaving");
+        json_t *r = json_pack(
+            "{s:s, s:s, s:I, s:O, s:O, s:O}", "mover", str(actor, "id"), "by", by, "step",
+            num(a, "step"), "x", json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"),
+            "facing",
+            json_object_get(a, "mover_facing") ? json_object_get(a, "mover_facing") : json_null());
+        decided |= o != RULES_AOO_LAPSING;
+        if (o == RULES_AOO_ASKED || o == RULES_AOO_MADE)
+            json_object_set_new(r, "policy", json_string(o == RULES_AOO_ASKED ? "ask" : "always"));
+        if (o == RULES_AOO_DECLINED) {
+            json_object_del(r, "mover");
+            json_object_del(r, "facing");
+            json_object_set_new(r, "outcome", json_string("declined"));
+            json_array_append_new(declined, r);
+        } else {
+            json_array_append_new(open, r);
+        }
+    }
+    if (!decided) {
+        json_decref(declined);
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+        return;
+    }
+    json_array_append_new(effects, reactions_effect(s, json_incref(open)));
+    json_t *scratch = json_deep_copy(s);
+    json_t *made = json_array();
+    enc_fold(scratch, effects);
+    settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
+                     made);
+    /* What became of each decided reaction, in step order. */
+    json_t *records = json_array();
+    json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
+    {
+        const char *by = str(a, "creature");
+        json_t *rec = NULL;
+        size_t k;
+        json_t *c;
+        json_array_foreach(declined, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_array_foreach(made, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_t *orig = NULL;
+        json_array_foreach(open, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                orig = c;
+        }
+        if (rec == NULL && orig != NULL && *str(orig, "policy")) {
+            /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
+             * closed because the mover dropped before it got there. */
+            size_t at;
+            json_t *still = open_reaction(scratch, str(actor, "id"), by, &at);
+            rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
+                            json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
+                            json_object_get(orig, "y"), "outcome",
+                            still == NULL     ? "closed"
+                            : is_asked(still) ? "awaiting"
+                                              : "waiting");
+        }
+        if (rec != NULL)
+            json_array_append_new(records, rec);
+    }
+    json_object_set_new(ans, "reactions", records);
+    json_decref(made);
+    json_decref(scratch);
+    json_decref(declined);
+    json_decref(open);
 }
 
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
@@ -466,29 +790,8 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     if (strcmp(mode, "run") == 0 && !json_is_true(json_object_get(actor, "runner")))
         json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
     json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
-    if (x->engine >= 2) {
-        /* Each attack of opportunity the move provoked (004 Provoking an Attack of Opportunity
-         * by Moving, under the start_square option, withdraw's primary target excluded by the
-         * ruling) is open until the next event: the enemy may answer it then, striking the
-         * mover in the square it was leaving. */
-        json_t *open = json_array();
-        size_t i;
-        json_t *a;
-        json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
-        {
-            json_t *leaving = json_object_get(a, "leaving");
-            json_array_append_new(
-                open,
-                json_pack("{s:s, s:O, s:I, s:O, s:O, s:O}", "mover", str(actor, "id"), "by",
-                          json_object_get(a, "creature"), "step", num(a, "step"), "x",
-                          json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"),
-                          "facing",
-                          json_object_get(a, "mover_facing") ? json_object_get(a, "mover_facing")
-                                                             : json_null()));
-        }
-        json_array_append_new(effects,
-                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
-    }
+    if (x->engine >= 2)
+        open_reactions(x, in, actor, ans, effects);
     return outcome(ans, effects);
 }
 
@@ -555,6 +858,64 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 
+/* reaction_results: the dice of the attacks of opportunity the engine makes in this event, by
+ * reactor: {"<id>": [d20, damage dice...]}, each die 1..1000 as /v1/attacks/resolve takes them.
+ * False after adding errors. */
+static bool check_reaction_results(json_t *in, struct svc_errors *e)
+{
+    json_t *all = json_object_get(in, "reaction_results");
+    if (all == NULL)
+        return true;
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(all, "/reaction_results", e))
+        return false;
+    if (json_object_size(all) > MAX_COMBATANTS)
+        svc_errors_add(e, "/reaction_results", "at most %d reactors", MAX_COMBATANTS);
+    const char *k;
+    json_t *v;
+    json_object_foreach(all, k, v)
+    {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reaction_results", k);
+        json_t *list = NULL;
+        if (!codec_get_array(all, "/reaction_results", k, true, 64, &list, e))
+            continue;
+        size_t i;
+        json_t *d;
+        json_array_foreach(list, i, d)
+        {
+            if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > 1000) {
+                char dp[CODEC_PTR_MAX + 24];
+                snprintf(dp, sizeof dp, "%s/%zu", p, i);
+                svc_errors_add(e, dp, "must be a die result (1 to 1000)");
+            }
+        }
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* A move's decisions for the attacks of opportunity it may provoke, overriding each reactor's
+ * aoo_policy for this move: {"<id>": "take" | "decline"}, each id a combatant. */
+static void check_decisions(json_t *state, json_t *in, struct svc_errors *e)
+{
+    check_reaction_results(in, e);
+    json_t *all = json_object_get(in, "reactions");
+    if (all == NULL || !codec_expect_object(all, "/reactions", e))
+        return;
+    static const char *const decisions[] = {"take", "decline", NULL};
+    const char *k;
+    json_t *v;
+    json_object_foreach(all, k, v)
+    {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reactions", k);
+        if (find(state, k, NULL) == NULL)
+            svc_errors_add(e, p, "names no combatant");
+        else
+            codec_get_enum(all, "/reactions", k, decisions, true, -1, e);
+    }
+}
+
 /* The action of `type` (resolve_action's types) by actor, once its turn and budget allow it. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type)
 {
@@ -562,7 +923,8 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     switch (type) {
     case 0: {
         const char *t = NULL;
-        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+            !check_reaction_results(in, x->e))
             return NULL;
         return action_attack(x, in, actor);
     }
@@ -576,11 +938,20 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         }
         return action_full_attack(x, in, actor);
     }
+    case 9: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+            !check_reaction_results(in, x->e))
+            return NULL;
+        return action_decline(x, in, actor);
+    }
     case 1:
     case 2:
     case 4: {
         json_t *path = NULL;
         codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
+        if (type == 1)
+            check_decisions(x->state, in, x->e);
         if (type == 4) {
             long long sq = 0;
             codec_get_string(in, "", "target", true, 64, &actor_id, x->e);

@@ -286,6 +286,48 @@ static void say_attack(struct texts *t, json_t *before, json_t *effects, const c
     }
 }
 
+/* What became of the attacks of opportunity a policy or the mover decided (a ruling's
+ * reactions): "The goblin's attack of opportunity hits Kroh: ... The orc lets it pass." */
+static void say_reactions(struct texts *t, json_t *before, json_t *effects, const char *mover,
+                          json_t *records)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(records, i, r)
+    {
+        const char *by = name_of(before, str(r, "by")), *outcome = str(r, "outcome");
+        if (strcmp(outcome, "made") == 0) {
+            struct enc_explain part;
+            struct texts p = {&part, 0, 0};
+            part.plain[0] = part.markdown[0] = '\0';
+            say_attack(&p, before, effects, str(r, "by"), mover, json_object_get(r, "attack"),
+                       true);
+            plain(t, " %s", part.plain);
+            md(t, " %s", part.markdown);
+            if (flag(r, "stopped"))
+                both(t, " %s drops at (%lld, %lld): the move stops there.", name_of(before, mover),
+                     num(r, "x"), num(r, "y"));
+        } else if (strcmp(outcome, "declined") == 0) {
+            both(t, " %s lets it pass.", by);
+        } else if (strcmp(outcome, "awaiting") == 0) {
+            both(t, " The encounter awaits %s's reaction at (%lld, %lld).", by, num(r, "x"),
+                 num(r, "y"));
+        } else if (strcmp(outcome, "waiting") == 0) {
+            both(t,
+                 " %s's attack of opportunity at (%lld, %lld) waits for the reactions before "
+                 "it.",
+                 by, num(r, "x"), num(r, "y"));
+        } else if (strcmp(outcome, "refused") == 0) {
+            both(t, " %s makes no attack of opportunity (%s).", by, str(r, "why"));
+        } else if (strcmp(outcome, "closed") == 0) {
+            both(t,
+                 " %s's attack of opportunity at (%lld, %lld) never comes: the mover did not "
+                 "get there.",
+                 by, num(r, "x"), num(r, "y"));
+        }
+    }
+}
+
 /* A move: "Kroh moves 10 ft to (4, 5), provoking nothing." */
 static void say_move(struct texts *t, json_t *before, json_t *in, json_t *result, bool step)
 {
@@ -338,6 +380,11 @@ static void say_action(struct texts *t, json_t *before, json_t *in, json_t *resu
     if (strcmp(type, "attack") == 0) {
         say_attack(t, before, effects, actor, str(in, "target"), result,
                    strcmp(str(in, "kind"), "attack_of_opportunity") == 0);
+        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+    } else if (strcmp(type, "decline_reaction") == 0) {
+        both(t, "%s declines its attack of opportunity on %s at (%lld, %lld).", who,
+             name_of(before, str(in, "target")), num(result, "x"), num(result, "y"));
+        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
     } else if (strcmp(type, "full_attack") == 0) {
         json_t *list = json_object_get(result, "attacks");
         both(t, "%s makes a full attack on %s (%zu attack%s).", who,
@@ -361,6 +408,7 @@ static void say_action(struct texts *t, json_t *before, json_t *in, json_t *resu
         both(t, ".");
     } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
         say_move(t, before, in, result, strcmp(type, "five_foot_step") == 0);
+        say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
     } else if (strcmp(type, "facing") == 0) {
         both(t, "%s turns to facing %lld.", who, num(result, "facing"));
     } else if (strcmp(type, "forced") == 0) {

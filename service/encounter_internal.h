@@ -146,6 +146,9 @@ struct resolve_ctx {
      * caller) and leave "result" out of its outcome: the write path stores the text as it is
      * rather than parsing it and writing it again. NULL: the result is always a value. */
     char **result_text;
+    /* Set while the engine makes attacks of opportunity itself (encounter_actions.c,
+     * settle_reactions): an attack made then does not settle the next one in its turn. */
+    bool settling;
 };
 
 /* ---- encounter_state.c ---- */

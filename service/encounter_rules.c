@@ -523,9 +523,9 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
 
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
-    static const char *const types[] = {"attack",      "move", "five_foot_step", "facing",
-                                        "forced",      "fall", "condition",      "stand_up",
-                                        "full_attack", NULL};
+    static const char *const types[] = {
+        "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
+        "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
     static const char *const known[] = {"type",
                                         "actor",
                                         "target",
@@ -553,6 +553,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "dive_success",
                                         "condition",
                                         "rounds",
+                                        "reactions",
+                                        "reaction_results",
                                         NULL};
     codec_reject_unknown(in, "", known, x->e);
     int type = codec_get_enum(in, "", "type", types, true, -1, x->e);
@@ -563,14 +565,15 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/actor", "names no combatant");
     if (svc_errors_any(x->e) || type < 0 || actor == NULL)
         return NULL;
-    bool aoo = type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* A reaction (an attack of opportunity, or declining one) answers another's move. */
+    bool aoo = (type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0) || type == 9;
     /* Forced movement and falls happen to a creature whenever they happen; under engine 2 a
      * condition is the game master's (the token holder's) to apply at any time, as hit points
      * are (the hp event). */
     bool anytime = type == 4 || type == 5 || (x->engine >= 2 && type == 6);
     if (!check_turn(x, actor_id, aoo || anytime))
         return NULL;
-    if (!anytime && enc_is_down(actor)) {
+    if (!anytime && type != 9 && enc_is_down(actor)) {
         enum rules_hp_state hs = hp_state_of(x, actor);
         if (!rules_hp_acts(hs))
             svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
@@ -717,6 +720,48 @@ static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
     return json_array_size(e->list) == before;
 }
 
+/* Whether event `kind` with input in answers an open reaction: an attack of opportunity, or a
+ * decline. */
+static bool answers_reaction(const char *kind, json_t *in)
+{
+    const char *type = str(in, "type");
+    return strcmp(kind, "action") == 0 &&
+           ((strcmp(type, "attack") == 0 &&
+             strcmp(str(in, "kind"), "attack_of_opportunity") == 0) ||
+            strcmp(type, "decline_reaction") == 0);
+}
+
+/* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
+ * decision was ask), only an answer or a decline is ruled: false after adding an error naming
+ * each open reaction. Reactions opened with no policy (engine 2's) wait for nothing. */
+static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
+{
+    if (answers_reaction(kind, in))
+        return true;
+    char open[400];
+    size_t used = 0;
+    int n = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "policy"), "ask") != 0 || used >= sizeof open)
+            continue;
+        used += (size_t)snprintf(open + used, sizeof open - used,
+                                 "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",
+                                 n++ ? "; " : "", str(r, "by"), str(r, "mover"), num(r, "step"),
+                                 num(r, "x"), num(r, "y"));
+    }
+    if (n == 0)
+        return true;
+    svc_errors_add(e, "",
+                   "the encounter is awaiting reactions: %s. Each reactor answers with an attack "
+                   "of opportunity or declines it (type decline_reaction) before anything else "
+                   "(004 Attacks of Opportunity)",
+                   open);
+    return false;
+}
+
 /* Resolves an event of `kind` against state (the state before it), after checking its input
  * (check_input). With result_text, the result may come back as text there instead of in the
  * outcome (resolve_ctx). */
@@ -744,6 +789,8 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
                        "longer secret");
         return NULL;
     }
+    if (!awaits_nothing(state, kind, in, e))
+        return NULL;
     json_t *out = NULL;
     if (strcmp(kind, "revealed") == 0)
         out = resolve_reveal(&x);
@@ -764,9 +811,8 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     else
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
     /* Engine 2: the reactions a move left open last only until the next event that is not one
-     * of them (an attack of opportunity consumes its own). */
-    bool answers = strcmp(kind, "action") == 0 && strcmp(str(in, "type"), "attack") == 0 &&
-                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+     * of them (an attack of opportunity consumes its own, a decline too). */
+    bool answers = answers_reaction(kind, in);
     if (out != NULL && engine >= 2 && !answers &&
         json_array_size(json_object_get(state, "reactions")) > 0)
         json_array_insert_new(json_object_get(out, "effects"), 0,

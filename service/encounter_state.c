@@ -291,6 +291,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                                        "dex",
                                        "attacks",
                                        "combat_reflexes",
+                                       "aoo_policy",
                                        "base_attack_bonus",
                                        "conditions",
                                        NULL};
@@ -360,6 +361,10 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     codec_get_bool(in, ptr, "runner", false, &b, e);
     codec_get_bool(in, ptr, "darkvision", false, &b, e);
     codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
+    /* Who decides whether it takes the attacks of opportunity it is given (rules/reaction.h):
+     * none set, each stays open until the next event (engine 2). */
+    static const char *const policies[] = {"ask", "always", "never", NULL};
+    codec_get_enum(in, ptr, "aoo_policy", policies, false, 0, e);
     codec_get_int(in, ptr, "base_attack_bonus", false, 0, 100, &v, e);
     codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
     json_t *def = json_object_get(in, "defense");

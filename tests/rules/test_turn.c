@@ -5,6 +5,7 @@
 
 #include "hp.h"
 #include "options.h"
+#include "reaction.h"
 #include "turn.h"
 
 static const struct rules_turn_limits normal = {.partial = false};
@@ -141,4 +142,36 @@ Test(hp, states_follow_the_srd_thresholds_when_on)
     cr_assert(rules_hp_acts(RULES_HP_DISABLED) && rules_hp_threatens(RULES_HP_DISABLED));
     cr_assert(!rules_hp_threatens(RULES_HP_DYING));
     cr_assert_str_eq(rules_hp_state_name(RULES_HP_DYING), "dying");
+}
+
+/* 004 Making an Attack of Opportunity: the threatening enemy "may" make the attack; whether it
+ * does is its policy's, unless the mover's request decides for that move. */
+Test(reaction, the_movers_decision_overrides_the_reactors_policy)
+{
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_UNSET, RULES_AOO_DECISION_NONE),
+                 RULES_AOO_LAPSING);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_NONE),
+                 RULES_AOO_ASKED);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_NONE),
+                 RULES_AOO_MADE);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_NONE),
+                 RULES_AOO_DECLINED);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_TAKE),
+                 RULES_AOO_MADE);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_DECLINE),
+                 RULES_AOO_DECLINED);
+    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_TAKE),
+                 RULES_AOO_MADE);
+    cr_assert_eq(rules_aoo_policy_from("always"), RULES_AOO_POLICY_ALWAYS);
+    cr_assert_eq(rules_aoo_policy_from("sometimes"), -1);
+    cr_assert_str_eq(rules_aoo_outcome_name(RULES_AOO_ASKED), "awaiting");
+}
+
+/* 004 Provoking an Attack of Opportunity by Moving: the mover reaches a later square only once
+ * the reactions at the earlier one are settled. */
+Test(reaction, a_later_step_waits_for_an_earlier_asked_one)
+{
+    cr_assert(rules_aoo_may_settle(1, 2));
+    cr_assert(rules_aoo_may_settle(2, 2));
+    cr_assert_not(rules_aoo_may_settle(3, 2));
 }

@@ -1,0 +1,57 @@
+/* Attacks of opportunity as reactions: who decides whether a provoked attack is taken, and
+ * in which order the reactions to one move are settled. 004 Attacks of Opportunity: a move
+ * that leaves a threatened square provokes, and the threatening enemy "may" make the attack
+ * (004 Making an Attack of Opportunity): whether it does is the reactor's choice, made by a
+ * per-combatant policy or by a decision the mover's request carries. Pure: the caller keeps
+ * the policies with its combatants. */
+#ifndef TACTICS_RULES_REACTION_H
+#define TACTICS_RULES_REACTION_H
+
+#include <stdbool.h>
+
+#define RULES_REACTION_SOURCE "004 Attacks of Opportunity"
+
+/* A combatant's standing answer to the attacks of opportunity it is given. */
+enum rules_aoo_policy {
+    RULES_AOO_POLICY_UNSET,  /* none set: the reaction stays open until the next event (engine 2) */
+    RULES_AOO_POLICY_ASK,    /* the encounter waits for the attack or a decline */
+    RULES_AOO_POLICY_ALWAYS, /* the engine makes the attack inside the provoking move */
+    RULES_AOO_POLICY_NEVER,  /* the reaction is not opened */
+    RULES_AOO_POLICY_COUNT
+};
+
+/* A decision the mover's request carries for one reactor, overriding its policy for that move. */
+enum rules_aoo_decision {
+    RULES_AOO_DECISION_NONE,    /* the reactor's policy decides */
+    RULES_AOO_DECISION_TAKE,    /* as always */
+    RULES_AOO_DECISION_DECLINE, /* as never */
+    RULES_AOO_DECISION_COUNT
+};
+
+/* What happens to one provoked attack of opportunity. */
+enum rules_aoo_outcome {
+    RULES_AOO_LAPSING, /* opened; it lapses at the next event that does not answer it */
+    RULES_AOO_ASKED,   /* opened; the encounter awaits its answer or decline */
+    RULES_AOO_MADE,    /* the engine makes it, at the square the mover is leaving */
+    RULES_AOO_DECLINED /* not opened */
+};
+
+/* The outcome of an attack of opportunity provoked from a reactor with policy p, given the
+ * mover's decision d for it. */
+enum rules_aoo_outcome rules_aoo_outcome_of(enum rules_aoo_policy p, enum rules_aoo_decision d);
+
+/* "unset", "ask", "always", "never"; and back: the policy named, or -1. */
+const char *rules_aoo_policy_name(enum rules_aoo_policy p);
+int rules_aoo_policy_from(const char *name);
+
+/* "lapsing", "awaiting", "made", "declined". */
+const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
+
+/* Whether a reaction to step `step` of a move may be settled (made by the engine, answered or
+ * declined) while a reaction the encounter waits for is open at step `asked_step` of the same
+ * move: the move reaches the later square only after the earlier one is settled, so a reaction
+ * is settled only when no asked one is open at an earlier step (004 Provoking an Attack of
+ * Opportunity by Moving: each is resolved as the mover leaves that square). */
+bool rules_aoo_may_settle(int step, int asked_step);
+
+#endif

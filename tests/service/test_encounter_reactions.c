@@ -1,0 +1,408 @@
+/* Attacks of opportunity as reactions (issue 17), decided by each reactor's aoo_policy or by
+ * the mover's decisions: 004 Attacks of Opportunity ("Provoking an Attack of Opportunity by
+ * Moving": the attack strikes the mover as it leaves the threatened square; "Making an Attack of
+ * Opportunity": the enemy may make it, one per round). The numbers come from the dice given
+ * (results and reaction_results) against the combatants below:
+ *   fighter (party) at 5,5: AC 15 (10 + armor 5), 20 hp, walk 30;
+ *   goblin (monsters) at 6,5: morningstar +2, 1d6;
+ *   orc (monsters) at 3,9: falchion +5, 2d4+4.
+ * The fighter's walk 5,6 -> 4,7 -> 4,8 -> 5,9 leaves 5,6 (beside the goblin) and 4,8 (beside
+ * the orc): it provokes the goblin, then the orc. 004 does not count the starting square of a
+ * normal move as threatened, so leaving 5,5 provokes nothing. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(reactions);
+
+#define WALK                                                                                       \
+    "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{"     \
+    "\"x\":4,\"y\":8},{\"x\":5,\"y\":9}]"
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static const char *text(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    return enc_call(&srv, e, method, suffix, NULL, body, status);
+}
+
+static void ok(struct enc *e, const char *suffix, const char *body)
+{
+    json_decref(call(e, "POST", suffix, body, 200));
+}
+
+/* A 422 whose detail holds needle. */
+static void refused(struct enc *e, const char *suffix, const char *body, const char *needle)
+{
+    json_t *doc = call(e, "POST", suffix, body, 422);
+    const char *detail = text(doc, "detail");
+    cr_assert_not_null(strstr(detail, needle), "%s: %s", body ? body : "", detail);
+    json_decref(doc);
+}
+
+/* The three combatants with the goblin's and the orc's policies ("" for none), initiative
+ * rolled (fighter 20, goblin 14, orc 10) and round 2 begun with the fighter's turn, so that
+ * neither monster is flat-footed any more (004 Flat-Footed). */
+static void fight(struct enc *e, const char *goblin_policy, const char *orc_policy)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    char body[512];
+    snprintf(
+        body, sizeof body,
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,"
+        "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]%s%s%s}",
+        *goblin_policy ? ",\"aoo_policy\":\"" : "", goblin_policy, *goblin_policy ? "\"" : "");
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    snprintf(body, sizeof body,
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]%s%s%s}",
+             *orc_policy ? ",\"aoo_policy\":\"" : "", orc_policy, *orc_policy ? "\"" : "");
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    ok(e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
+    for (int i = 0; i < 4; i++)
+        ok(e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
+}
+
+static json_t *result_of(json_t *doc)
+{
+    return json_object_get(json_object_get(doc, "event"), "result");
+}
+
+static json_t *state_of(json_t *doc)
+{
+    return json_object_get(doc, "state");
+}
+
+/* The log verifies, exports, imports under a new id and verifies there too. */
+static void replays(struct enc *e)
+{
+    json_t *v = call(e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
+    json_decref(v);
+    json_t *ex = call(e, "GET", "/export", NULL, 200);
+    char *t = json_dumps(ex, JSON_COMPACT);
+    json_decref(ex);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", t, 201);
+    free(t);
+    struct enc copy = {.version = num(ans, "version")};
+    snprintf(copy.id, sizeof copy.id, "%s", text(ans, "id"));
+    snprintf(copy.token, sizeof copy.token, "%s", text(ans, "token"));
+    cr_assert_eq(copy.version, e->version);
+    json_decref(ans);
+    v = call(&copy, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* always: the engine makes the goblin's attack inside the move, at 5,6, with its first attack
+ * profile: d20 19 + 2 = 21 against AC 15 hits, 1d6 rolls 3; the move goes on to 5,9, where the
+ * orc (never) lets it pass. */
+Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
+{
+    struct enc e;
+    fight(&e, "always", "never");
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}", 200);
+    json_t *list = json_object_get(result_of(doc), "reactions");
+    cr_assert_eq(json_array_size(list), 2);
+    json_t *g = json_array_get(list, 0), *o = json_array_get(list, 1);
+    cr_assert_str_eq(text(g, "by"), "goblin");
+    cr_assert_str_eq(text(g, "outcome"), "made");
+    cr_assert_eq(num(g, "x"), 5);
+    cr_assert_eq(num(g, "y"), 6);
+    json_t *atk = json_object_get(g, "attack");
+    cr_assert_eq(num(atk, "d20"), 19);
+    cr_assert_eq(num(atk, "roll_total"), 21);
+    cr_assert_eq(num(atk, "target_number"), 15);
+    cr_assert(json_is_true(json_object_get(atk, "hit")));
+    cr_assert_str_eq(text(o, "by"), "orc");
+    cr_assert_str_eq(text(o, "outcome"), "declined");
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), 17);
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 9);
+    cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
+    cr_assert_not(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
+    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"),
+                              "attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 15"));
+    json_decref(doc);
+    ok(&e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
+    replays(&e);
+}
+
+/* always, with the event's own dice (no results given): the ruling reports the dice the seed
+ * gave, and the hit points follow from them. */
+Test(reactions, always_with_the_events_dice)
+{
+    struct enc e;
+    fight(&e, "always", "");
+    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *g = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    cr_assert_str_eq(text(g, "outcome"), "made");
+    json_t *atk = json_object_get(g, "attack");
+    cr_assert_eq(num(atk, "roll_total"), num(atk, "d20") + 2);
+    long long dealt = json_is_true(json_object_get(atk, "hit"))
+                          ? num(json_object_get(atk, "damage"), "dealt")
+                          : 0;
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20 - dealt);
+    json_decref(doc);
+    replays(&e);
+}
+
+/* always dropping the mover: at 2 hp the goblin's 19 + 2 hits for 6, the fighter is dying at -4
+ * (d20 3.5 SRD, Injury and Death) and its move stops in 5,6, the square it was leaving; the
+ * orc's reaction, at a later step, is never opened (the mover never got there). */
+Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
+{
+    struct enc e;
+    fight(&e, "always", "ask");
+    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), -4);
+    cr_assert_str_eq(text(f, "hp_state"), "dying");
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 6);
+    json_t *list = json_object_get(result_of(doc), "reactions");
+    cr_assert(json_is_true(json_object_get(json_array_get(list, 0), "stopped")));
+    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "closed");
+    cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
+    json_decref(doc);
+    ok(&e, "/next-turn", NULL);
+    replays(&e);
+}
+
+/* never: the reaction is not opened, and an attack of opportunity is refused as provoked by
+ * nothing. */
+Test(reactions, never_opens_no_reaction)
+{
+    struct enc e;
+    fight(&e, "never", "never");
+    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
+    json_decref(doc);
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+            "\"target\":\"fighter\",\"results\":[19,3]}",
+            "provoked no attack of opportunity from 'goblin'");
+    replays(&e);
+}
+
+/* ask: the encounter awaits the goblin's reaction (who, against whom, at which step and square)
+ * and refuses everything else, naming it, until the goblin answers or declines. */
+Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
+{
+    struct enc e;
+    fight(&e, "ask", "never");
+    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *s = state_of(doc);
+    cr_assert(json_is_true(json_object_get(s, "awaiting_reactions")));
+    json_t *r = json_array_get(json_object_get(s, "reactions"), 0);
+    cr_assert_str_eq(text(r, "by"), "goblin");
+    cr_assert_str_eq(text(r, "mover"), "fighter");
+    cr_assert_str_eq(text(r, "policy"), "ask");
+    cr_assert_eq(num(r, "x"), 5);
+    cr_assert_eq(num(r, "y"), 6);
+    cr_assert_str_eq(
+        text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
+        "awaiting");
+    json_decref(doc);
+    refused(&e, "/next-turn", NULL, "awaiting reactions: 'goblin' against 'fighter'");
+    refused(&e, "/hp", "{\"target\":\"fighter\",\"change\":-1}", "awaiting reactions");
+    refused(&e, "/actions", "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}",
+            "decline_reaction");
+    /* The answer: struck at 5,6; d20 19 + 2 = 21 hits AC 15, 1d6 rolls 3. */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+               "\"target\":\"fighter\",\"results\":[19,3]}",
+               200);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
+    cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
+    json_decref(doc);
+    ok(&e, "/next-turn", NULL);
+    replays(&e);
+}
+
+/* decline_reaction closes the reaction, spends nothing, and the encounter goes on. */
+Test(reactions, a_decline_closes_the_reaction)
+{
+    struct enc e;
+    fight(&e, "ask", "never");
+    ok(&e, "/actions", WALK "}");
+    refused(&e, "/actions",
+            "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
+            "'orc' has no reaction open to a move of 'fighter'");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":"
+                       "\"fighter\"}",
+                       200);
+    json_t *res = result_of(doc);
+    cr_assert_str_eq(text(res, "declined_by"), "goblin");
+    cr_assert_eq(num(res, "x"), 5);
+    cr_assert_eq(num(res, "y"), 6);
+    cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
+    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"), "declines"));
+    json_decref(doc);
+    ok(&e, "/next-turn", NULL);
+    replays(&e);
+}
+
+/* The mover's request decides for this move, over the reactors' policies: the goblin (never)
+ * takes its attack, d20 19 + 2 hits for 3; the orc (always) declines. Decisions name
+ * combatants, and say take or decline. */
+Test(reactions, the_movers_decisions_override_the_policies)
+{
+    struct enc e;
+    fight(&e, "never", "always");
+    refused(&e, "/actions", WALK ",\"reactions\":{\"nobody\":\"take\"}}", "/reactions/nobody");
+    refused(&e, "/actions", WALK ",\"reactions\":{\"goblin\":\"maybe\"}}", "/reactions/goblin");
+    refused(&e, "/actions", WALK ",\"reaction_results\":{\"goblin\":[0]}}",
+            "/reaction_results/goblin/0");
+    json_t *doc = call(&e, "POST", "/actions",
+                       WALK ",\"reactions\":{\"goblin\":\"take\",\"orc\":\"decline\"},"
+                            "\"reaction_results\":{\"goblin\":[19,3]}}",
+                       200);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
+    json_t *list = json_object_get(result_of(doc), "reactions");
+    cr_assert_str_eq(text(json_array_get(list, 0), "outcome"), "made");
+    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "declined");
+    json_decref(doc);
+    replays(&e);
+}
+
+/* An asked reaction at an earlier step holds the engine's attack at a later one: the orc
+ * (always) waits until the goblin (ask) has declined, and is then made by the decline's event:
+ * d20 18 + 5 = 23 hits AC 15, 2d4+4 rolls 3 and 2: 9 damage. */
+Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
+{
+    struct enc e;
+    fight(&e, "ask", "always");
+    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *list = json_object_get(result_of(doc), "reactions");
+    cr_assert_str_eq(text(json_array_get(list, 0), "outcome"), "awaiting");
+    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "waiting");
+    cr_assert_eq(num(json_array_get(list, 1), "x"), 4);
+    cr_assert_eq(num(json_array_get(list, 1), "y"), 8);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\","
+               "\"reaction_results\":{\"orc\":[18,3,2]}}",
+               200);
+    json_t *made = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    cr_assert_str_eq(text(made, "by"), "orc");
+    cr_assert_eq(num(json_object_get(made, "attack"), "roll_total"), 23);
+    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 11);
+    cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
+    json_decref(doc);
+    replays(&e);
+}
+
+/* Reactions to one move are settled in the order of its steps, and an attack of opportunity
+ * that drops the mover closes those at later steps (the mover never got there): the orc's
+ * (step at 4,8) is refused before the goblin's (5,6); the goblin's 19 + 2 drops the fighter at
+ * 2 hp to -4 in 5,6, and the orc then has nothing to answer. */
+Test(reactions, a_drop_closes_the_later_steps_reactions)
+{
+    struct enc e;
+    fight(&e, "ask", "ask");
+    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    ok(&e, "/actions", WALK "}");
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
+            "\"target\":\"fighter\",\"results\":[18,3,2]}",
+            "the reaction of 'goblin'");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
+                       "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
+                       200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), -4);
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
+    cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
+    json_decref(doc);
+    refused(&e, "/actions",
+            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
+            "\"target\":\"fighter\",\"results\":[18,3,2]}",
+            "provoked no attack of opportunity from 'orc'");
+    replays(&e);
+}
+
+/* A reaction at an earlier step stays answerable when the engine's attack at a later step drops
+ * the mover: the goblin has no policy (its reaction stays open until the next event, as under
+ * engine 2); the orc (always) drops the fighter at 2 hp in 4,8 (18 + 5 hits, 3 + 2 + 4 = 9:
+ * -7); the goblin then answers, striking at 5,6 (19 + 2 hits, 1: -8), and the fighter, still
+ * dropped, lies where that earlier attack found it. */
+Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
+{
+    struct enc e;
+    fight(&e, "", "always");
+    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    json_t *doc =
+        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), -7);
+    cr_assert_eq(num(f, "x"), 4);
+    cr_assert_eq(num(f, "y"), 8);
+    json_t *open = json_object_get(state_of(doc), "reactions");
+    cr_assert_eq(json_array_size(open), 1);
+    cr_assert_str_eq(text(json_array_get(open, 0), "by"), "goblin");
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+               "\"target\":\"fighter\",\"results\":[19,1]}",
+               200);
+    f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "hp"), -8);
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 6);
+    json_decref(doc);
+    replays(&e);
+}
+
+/* aoo_policy is one of ask, always, never, and can be changed like any member. */
+Test(reactions, the_policy_is_validated_and_updatable)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":6,\"height\":6}}");
+    json_t *doc = call(&e, "POST", "/combatants",
+                       "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                       "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"sometimes\"}",
+                       422);
+    cr_assert_not_null(strstr(text(doc, "detail"), "/aoo_policy"));
+    json_decref(doc);
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"ask\"}",
+                     201));
+    doc = call(&e, "PATCH", "/combatants/a", "{\"aoo_policy\":\"never\"}", 200);
+    cr_assert_str_eq(text(enc_combatant(doc, "a"), "aoo_policy"), "never");
+    json_decref(doc);
+}

@@ -3,6 +3,10 @@
  *
  *   stream_bench PORT SERVER_PID [SUBSCRIBERS=1000] [RATE=20] [SECONDS=10] [BURST_SECONDS=5]
  *
+ * With SUB_PORT set in the environment, the subscribers listen on that server while the writer
+ * writes through PORT: two instances on one PostgreSQL database (bench/stream_pg.sh), SERVER_PID
+ * then being the subscribers' server.
+ *
  * Phases: writes per second closed-loop (one connection, each write after the last answer)
  * without subscribers; the subscribers connect (the server's RSS is read then); RATE writes a
  * second for SECONDS, each write's latency being the time from its 2xx (read by the writer) to
@@ -190,6 +194,7 @@ int main(int argc, char **argv)
     rate = argc > 4 ? atof(argv[4]) : 20;
     double seconds = argc > 5 ? atof(argv[5]) : 10;
     double burst = argc > 6 ? atof(argv[6]) : 5;
+    unsigned sub_port = getenv("SUB_PORT") ? (unsigned)atoi(getenv("SUB_PORT")) : port;
 
     static struct conn setup;
     if (conn_open(&setup, port) < 0) {
@@ -221,7 +226,7 @@ int main(int argc, char **argv)
                        enc.id, from);
     double t_connect = now_s();
     for (int i = 0; i < n; i++) {
-        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sub_port)};
         sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||

@@ -12,6 +12,7 @@
 struct db {
     struct db_sqlite *sqlite;
     struct db_pg *pg;
+    struct db_pg_listener *listener; /* db_listen_start's, on PostgreSQL */
 };
 
 static bool is_postgres_url(const char *path)
@@ -45,6 +46,8 @@ const char *db_strerror(int status)
         return "version conflict";
     case DB_ERR_REPLAY:
         return "idempotency key already used";
+    case DB_ERR_UNSUPPORTED:
+        return "not supported by this database";
     default:
         return "database error";
     }
@@ -69,6 +72,7 @@ void db_close(struct db *db)
 {
     if (db == NULL)
         return;
+    db_listen_stop(db);
     if (db->pg != NULL)
         db_pg_close(db->pg);
     else
@@ -188,4 +192,21 @@ int db_encounter_import(struct db *db, const char *id, const unsigned char *toke
                                       payloads);
     return db_sqlite_encounter_import(db->sqlite, id, token_hash, rules_json, state_json, count,
                                       kinds, payloads);
+}
+
+int db_listen_start(struct db *db, db_change_fn fn, void *ud)
+{
+    if (db->pg == NULL)
+        return DB_ERR_UNSUPPORTED;
+    if (db->listener != NULL)
+        return DB_ERR_IO;
+    return db_pg_listen_start(db_pg_conninfo(db->pg), fn, ud, &db->listener);
+}
+
+void db_listen_stop(struct db *db)
+{
+    if (db == NULL)
+        return;
+    db_pg_listen_stop(db->listener);
+    db->listener = NULL;
 }

@@ -18,9 +18,10 @@ enum db_status {
     DB_ERR_NOT_READY = -4,      /* open, but not at the latest schema version */
     DB_ERR_IO = -5,             /* any other failure of the database */
     DB_ERR_NOMEM = -6,
-    DB_ERR_NOT_FOUND = -7, /* no such encounter */
-    DB_ERR_CONFLICT = -8,  /* the version was not the one expected (the current one is given) */
-    DB_ERR_REPLAY = -9,    /* the idempotency key was used already (its record is given) */
+    DB_ERR_NOT_FOUND = -7,    /* no such encounter */
+    DB_ERR_CONFLICT = -8,     /* the version was not the one expected (the current one is given) */
+    DB_ERR_REPLAY = -9,       /* the idempotency key was used already (its record is given) */
+    DB_ERR_UNSUPPORTED = -10, /* this backend does not do that (db_listen_start on SQLite) */
 };
 
 struct db;
@@ -165,5 +166,34 @@ int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int li
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
                         const char *rules_json, const char *state_json, int count,
                         const char *const *kinds, const char *const *payloads);
+
+/* ---- changes committed by other processes ----
+ * PostgreSQL: every append and delete sends a notification (NOTIFY, on the channel
+ * "tactics_events") inside its own transaction, so that it is delivered when the write commits
+ * and never for a write that rolled back, to every instance listening on the same database.
+ * SQLite has no such thing: there, a process learns of other processes' writes by reading. */
+
+enum db_change {
+    DB_CHANGE_APPENDED,      /* event `version` of encounter id was committed */
+    DB_CHANGE_DELETED,       /* encounter id was deleted */
+    DB_CHANGE_LISTENING,     /* the listener (re)connected and listens (id NULL): whatever was
+                              * committed while it did not listen was not told, read it */
+    DB_CHANGE_NOT_LISTENING, /* the listener lost its connection (id NULL); it reconnects */
+};
+
+/* Called on the listener's own thread, one call at a time, in commit order; must not block
+ * for long (notifications queue behind it). */
+typedef void (*db_change_fn)(void *ud, enum db_change what, const char *id, int64_t version);
+
+/* Starts the listener: a thread with a connection of its own that LISTENs and calls fn for each
+ * change committed by anyone (this process included), reconnecting after a pause that grows
+ * from 100 ms to 2 s when the connection fails (PostgreSQL restarted). DB_OK; DB_ERR_UNSUPPORTED
+ * on SQLite; DB_ERR_IO if one is running already. DB_OK does not mean connected: fn hears
+ * DB_CHANGE_LISTENING when it is. */
+int db_listen_start(struct db *db, db_change_fn fn, void *ud);
+
+/* Stops the listener and waits for its thread (no call of fn after it returns); nothing when
+ * none runs (NULL is accepted). db_close stops it too. */
+void db_listen_stop(struct db *db);
 
 #endif

@@ -93,6 +93,7 @@ enum pg_query {
     Q_IDEM_INSERT,
     Q_IDEM_DELETE,
     Q_IDEM_EXPIRE,
+    Q_NOTIFY,
     Q_COUNT
 };
 
@@ -128,6 +129,8 @@ static const char *const sql[Q_COUNT] = {
     [Q_IDEM_EXPIRE] = "DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key "
                       "FROM idempotency_keys WHERE created_at <= " NOW_S " - $1 LIMIT 8 FOR "
                       "UPDATE SKIP LOCKED)",
+    /* Delivered at COMMIT, to every instance's listener (pg_listen.c); nothing on rollback. */
+    [Q_NOTIFY] = "SELECT pg_notify('" DB_PG_CHANNEL "', $1)",
 };
 
 /* Internal only: the transaction should be run again from the start. */
@@ -665,6 +668,11 @@ void db_pg_write_health(struct db_pg *db, struct db_write_health *out)
     out->age_s = now > at ? (now - at) / 1000000u : 0;
 }
 
+const char *db_pg_conninfo(const struct db_pg *db)
+{
+    return db->conninfo;
+}
+
 uint64_t db_pg_error_count(const struct db_pg *db)
 {
     return (uint64_t)atomic_load(&db->errors);
@@ -759,6 +767,16 @@ static int replay_store(struct db_pg *db, struct pg_conn *c, const struct db_rep
 }
 
 /* ---- encounters ---- */
+
+/* Inside a transaction: tells the listeners "ID:what" once it commits. */
+static int notify(struct db_pg *db, struct pg_conn *c, const char *id, const char *what)
+{
+    char payload[128];
+    snprintf(payload, sizeof payload, "%s:%s", id, what);
+    struct params p = {0};
+    p_text(&p, payload);
+    return tx_query(db, c, Q_NOTIFY, &p, NULL);
+}
 
 static int insert_event(struct db_pg *db, struct pg_conn *c, const char *id, int64_t seq,
                         const char *kind, const char *payload)
@@ -882,7 +900,10 @@ static int append_body(struct db_pg *db, struct pg_conn *c, void *ud)
     p_text(&p, a->id);
     p_int(&p, a->expected + 1);
     p_text(&p, a->state_json);
-    if ((rc = tx_query(db, c, Q_ENC_UPDATE, &p, NULL)) != DB_OK)
+    char version_text[24];
+    snprintf(version_text, sizeof version_text, "%lld", (long long)(a->expected + 1));
+    if ((rc = tx_query(db, c, Q_ENC_UPDATE, &p, NULL)) != DB_OK ||
+        (rc = notify(db, c, a->id, version_text)) != DB_OK)
         return rc;
     return replay_store(db, c, a->replay, a->id);
 }
@@ -919,7 +940,7 @@ static int delete_body(struct db_pg *db, struct pg_conn *c, void *ud)
         if ((rc = tx_query(db, c, order[i], &p, NULL)) != DB_OK)
             return rc;
     }
-    return DB_OK;
+    return notify(db, c, a->id, "deleted");
 }
 
 int db_pg_encounter_delete(struct db_pg *db, const char *id, int64_t expected, int64_t *current)

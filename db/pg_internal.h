@@ -33,4 +33,15 @@ int db_pg_encounter_import(struct db_pg *db, const char *id, const unsigned char
                            const char *rules_json, const char *state_json, int count,
                            const char *const *kinds, const char *const *payloads);
 
+/* The channel every append and delete notifies (pg_notify, in its transaction) and the
+ * listener (pg_listen.c) LISTENs on; payload "ID:VERSION" or "ID:deleted". */
+#define DB_PG_CHANNEL "tactics_events"
+
+/* The listener of db_listen_start (pg_listen.c): one thread and one connection of its own. */
+struct db_pg_listener;
+int db_pg_listen_start(const char *conninfo, db_change_fn fn, void *ud,
+                       struct db_pg_listener **out);
+void db_pg_listen_stop(struct db_pg_listener *l);
+const char *db_pg_conninfo(const struct db_pg *db);
+
 #endif

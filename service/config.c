@@ -45,6 +45,12 @@ const char *svc_config_usage(void)
            "                         (TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER, default 128)\n"
            "  --group-commit on|off  SQLite: writes made at once share one commit (one sync)\n"
            "                         (TACTICS_GROUP_COMMIT, default on)\n"
+           "  --feed-listen on|off   PostgreSQL: live feeds hear other instances' writes through\n"
+           "                         LISTEN/NOTIFY (TACTICS_FEED_LISTEN, default on)\n"
+           "  --feed-poll SECONDS    live feeds read the database for other processes' writes\n"
+           "                         this often; while LISTEN is up, every 30 s or this\n"
+           "                         if longer\n"
+           "                         (TACTICS_FEED_POLL, default 1)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
            "  --help                 this text\n"
@@ -117,6 +123,8 @@ enum opt_id {
     OPT_MAX_SUBSCRIBERS,
     OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER,
     OPT_GROUP_COMMIT,
+    OPT_FEED_LISTEN,
+    OPT_FEED_POLL,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -145,6 +153,8 @@ static const struct setting settings[] = {
     {OPT_KEEPALIVE, "TACTICS_KEEPALIVE"},
     {OPT_MAX_SUBSCRIBERS, "TACTICS_MAX_SUBSCRIBERS"},
     {OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER"},
+    {OPT_FEED_LISTEN, "TACTICS_FEED_LISTEN"},
+    {OPT_FEED_POLL, "TACTICS_FEED_POLL"},
 };
 
 static const struct option long_options[] = {
@@ -167,6 +177,8 @@ static const struct option long_options[] = {
     {"max-subscribers", required_argument, NULL, OPT_MAX_SUBSCRIBERS},
     {"max-subscribers-per-encounter", required_argument, NULL, OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER},
     {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
+    {"feed-listen", required_argument, NULL, OPT_FEED_LISTEN},
+    {"feed-poll", required_argument, NULL, OPT_FEED_POLL},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -253,6 +265,14 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = strcmp(v, "on") == 0 || strcmp(v, "off") == 0;
         cfg->group_commit = strcmp(v, "on") == 0;
         break;
+    case OPT_FEED_LISTEN:
+        ok = strcmp(v, "on") == 0 || strcmp(v, "off") == 0;
+        cfg->feed_listen = strcmp(v, "on") == 0;
+        break;
+    case OPT_FEED_POLL:
+        ok = parse_uint(v, 1, 3600, &n);
+        cfg->feed_poll_s = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -288,6 +308,8 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->max_subscribers = 512;
     cfg->max_subscribers_per_encounter = 128;
     cfg->group_commit = true;
+    cfg->feed_listen = true;
+    cfg->feed_poll_s = 1;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -26,7 +26,10 @@ struct svc_config {
     unsigned keepalive_s;  /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
     unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
-    bool group_commit; /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
+    bool group_commit;    /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
+    unsigned feed_poll_s; /* --feed-poll, TACTICS_FEED_POLL: seconds between the feeds' reads of
+                           * the database for other processes' writes, without a listener */
+    bool feed_listen;     /* --feed-listen, TACTICS_FEED_LISTEN: PostgreSQL LISTEN/NOTIFY on */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
 };

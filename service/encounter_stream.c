@@ -12,8 +12,10 @@
  * callback, which calls svc_stream_read; with nothing to send, the read parks the feed in the
  * hub (hub.h), which suspends the connection, and the hub resumes it when a write commits a new
  * event (svc_hub_appended), when its keep-alive is due or its client hangs up (svc_hub_tick),
- * or when the server stops. Writes made by other processes on the same database are seen by
- * svc_stream_poll, which the server runs every second. */
+ * or when the server stops. Writes made by other processes on the same database are told to
+ * the hub by PostgreSQL's LISTEN/NOTIFY (db_listen_start, run by server.c), or else seen by
+ * svc_stream_poll, which the server runs every --feed-poll seconds (every 30 s while the
+ * listener listens). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

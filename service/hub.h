@@ -2,8 +2,8 @@
  *
  * A write that appends an event calls svc_hub_appended after its commit; so does anything
  * else that learns of a new event (the poller that reads the database for writes made by other
- * processes, and later PostgreSQL's LISTEN/NOTIFY): the hub keeps, per encounter with
- * subscribers, the highest event number it was told of (its generation), and wakes every
+ * processes, and on PostgreSQL the LISTEN/NOTIFY listener, server.c): the hub keeps, per encounter
+ * with subscribers, the highest event number it was told of (its generation), and wakes every
  * subscriber parked on it. A subscriber never holds a thread: its connection is parked
  * (suspended) through a callback the caller gives, under the hub's lock, only when nothing has
  * happened since what it last handled; waking calls the subscriber's wake callback outside the

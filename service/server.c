@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "hub.h"
 #include "jsonw.h"
 
@@ -52,6 +53,11 @@ struct svc_server {
     pthread_t watchdog;
     atomic_bool stopping;
     bool watchdog_started;
+    /* The live feeds' news of other processes' writes (PostgreSQL's LISTEN/NOTIFY, on_change):
+     * whether the listener listens now, and whether it asked for the database to be read
+     * (it reconnected, and may have missed notifications meanwhile). */
+    atomic_bool listening;
+    atomic_bool poll_now;
 };
 
 /* Per-request state, created on the first callback of a request and freed when libmicrohttpd
@@ -402,6 +408,48 @@ bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit)
     return now > since && now - since > limit;
 }
 
+/* While the listener listens, every committed write is told to the hub as it commits, and the
+ * poll is only a net for what a notification could still miss (a connection whose peer vanished
+ * without closing it, until the keep-alives find it out): once every LISTENING_POLL_US, or
+ * --feed-poll if that is longer, instead of one read per encounter with subscribers per second
+ * on every instance. Without it (SQLite, --feed-listen off, the listener reconnecting), the
+ * poll is how feeds learn of other processes' writes: every --feed-poll seconds. */
+#define LISTENING_POLL_US (30u * 1000000u)
+
+/* The listener's calls (db.h, db_change_fn), on its own thread. */
+static void on_change(void *arg, enum db_change what, const char *id, int64_t version)
+{
+    struct svc_server *s = arg;
+    switch (what) {
+    case DB_CHANGE_APPENDED:
+        svc_hub_appended(s->ctx->hub, id, version);
+        break;
+    case DB_CHANGE_DELETED:
+        svc_hub_deleted(s->ctx->hub, id);
+        break;
+    case DB_CHANGE_LISTENING:
+        atomic_store(&s->listening, true);
+        atomic_store(&s->poll_now, true);
+        svc_log("info", "feed_listener_up", NULL);
+        break;
+    case DB_CHANGE_NOT_LISTENING:
+        atomic_store(&s->listening, false);
+        svc_log("warn", "feed_listener_down", NULL);
+        break;
+    }
+}
+
+/* Whether the feeds' poll is due at now_us, the last one having run at last_us. */
+static bool poll_due(struct svc_server *s, uint64_t last_us, uint64_t now_us)
+{
+    if (atomic_exchange(&s->poll_now, false))
+        return true;
+    uint64_t every = (uint64_t)s->ctx->config->feed_poll_s * 1000000u;
+    if (atomic_load(&s->listening) && every < LISTENING_POLL_US)
+        every = LISTENING_POLL_US;
+    return now_us - last_us >= every;
+}
+
 static void *watchdog_run(void *arg)
 {
     struct svc_server *s = arg;
@@ -412,15 +460,19 @@ static void *watchdog_run(void *arg)
     uint64_t head_limit = (uint64_t)cfg->header_timeout_s * 1000000u;
     if (head_limit > limit)
         head_limit = limit;
-    for (unsigned tick = 1; !atomic_load(&s->stopping); tick++) {
+    uint64_t polled_us = now_us();
+    while (!atomic_load(&s->stopping)) {
         struct timespec ts = {0, 250 * 1000 * 1000};
         nanosleep(&ts, NULL);
-        /* The live feeds' clock: keep-alives and hang-ups every tick, and every second the
-         * database, for events that other processes wrote (encounter_stream.c). */
+        /* The live feeds' clock: keep-alives and hang-ups every tick, and when due (poll_due)
+         * the database, for events that other processes wrote (encounter_stream.c). */
         if (s->ctx->hub != NULL) {
-            svc_hub_tick(s->ctx->hub, now_us());
-            if (tick % 4 == 0)
+            uint64_t t = now_us();
+            svc_hub_tick(s->ctx->hub, t);
+            if (poll_due(s, polled_us, t)) {
                 svc_stream_poll(s->ctx);
+                polled_us = t;
+            }
         }
         pthread_mutex_lock(&s->watch_lock);
         /* The clock is read under the lock, after every answer's watch_mark that came first:
@@ -864,6 +916,11 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
         free(s);
         return SVC_SERVER_ERR_START;
     }
+    atomic_init(&s->listening, false);
+    atomic_init(&s->poll_now, false);
+    /* On SQLite there is no listener (DB_ERR_UNSUPPORTED): the poll does it all. */
+    if (ctx->hub != NULL && cfg->feed_listen)
+        db_listen_start(ctx->db, on_change, s);
     s->watchdog_started = pthread_create(&s->watchdog, NULL, watchdog_run, s) == 0;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : cfg->port;
@@ -882,7 +939,9 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
     /* The live feeds end first: each is a request in flight for as long as it is open, and
-     * libmicrohttpd must not be stopped with a connection suspended. */
+     * libmicrohttpd must not be stopped with a connection suspended. The listener stops
+     * before them, as its calls reach this server. */
+    db_listen_stop(s->ctx->db);
     if (s->ctx->hub != NULL)
         svc_hub_close(s->ctx->hub);
     int waited = 0;

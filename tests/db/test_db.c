@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -570,5 +571,149 @@ Test(db, postgres_restart_fails_writes_then_recovers_by_itself)
     cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, contiguous, &n), DB_OK);
     cr_assert_eq(n, 3);
     db_close(db);
+    run_pg_script("stop", own);
+}
+
+/* ---- db_listen_start: changes committed through one handle, heard by another's listener ---- */
+
+#define HEARD_MAX 32
+
+/* What a listener heard, in order, for a test to wait on. */
+struct heard {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int n;
+    enum db_change what[HEARD_MAX];
+    char id[HEARD_MAX][40];
+    int64_t version[HEARD_MAX];
+};
+
+static void heard_init(struct heard *h)
+{
+    memset(h, 0, sizeof *h);
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->cond, NULL);
+}
+
+static void on_heard(void *ud, enum db_change what, const char *id, int64_t version)
+{
+    struct heard *h = ud;
+    pthread_mutex_lock(&h->lock);
+    if (h->n < HEARD_MAX) {
+        h->what[h->n] = what;
+        snprintf(h->id[h->n], sizeof h->id[h->n], "%s", id ? id : "");
+        h->version[h->n] = version;
+        h->n++;
+    }
+    pthread_cond_broadcast(&h->cond);
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Waits until the listener has heard at least n things, or ms pass; how many it heard. */
+static int heard_wait(struct heard *h, int n, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&h->lock);
+    while (h->n < n && pthread_cond_timedwait(&h->cond, &h->lock, &until) == 0)
+        ;
+    int got = h->n;
+    pthread_mutex_unlock(&h->lock);
+    return got;
+}
+
+Test(db, listening_is_unsupported_on_sqlite)
+{
+    SQLITE_ONLY();
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    struct heard h;
+    heard_init(&h);
+    cr_assert_eq(db_listen_start(db, on_heard, &h), DB_ERR_UNSUPPORTED);
+    db_listen_stop(db); /* nothing runs: nothing to do */
+    db_close(db);
+    cr_assert_eq(h.n, 0);
+}
+
+/* Handle a listens, handle b writes (as two instances would): a hears each committed append
+ * with its version and the deletion, in commit order, and nothing of a write refused for a
+ * stale version (its transaction rolled back, and its NOTIFY with it). */
+Test(db, committed_appends_and_deletes_are_heard_by_another_handle_and_refused_ones_are_not)
+{
+    PG_ONLY();
+    struct db *a = NULL, *b = NULL;
+    cr_assert_eq(db_open(path, &a), DB_OK);
+    cr_assert_eq(db_open(path, &b), DB_OK);
+    struct heard h;
+    heard_init(&h);
+    cr_assert_eq(db_listen_start(a, on_heard, &h), DB_OK);
+    cr_assert_eq(db_listen_start(a, on_heard, &h), DB_ERR_IO, "one listener a handle");
+    cr_assert_eq(heard_wait(&h, 1, 5000), 1, "the listener connects");
+    cr_assert_eq(h.what[0], DB_CHANGE_LISTENING);
+
+    unsigned char token[DB_HASH_LEN] = {4};
+    cr_assert_eq(db_encounter_create(b, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(b, "e1", 1, "a", "{}", "{}", NULL, &cur), DB_OK);
+    cr_assert_eq(db_encounter_append(b, "e1", 1, "a", "{}", "{}", NULL, &cur), DB_ERR_CONFLICT);
+    cr_assert_eq(db_encounter_append(b, "e1", 2, "a", "{}", "{}", NULL, &cur), DB_OK);
+    cr_assert_eq(db_encounter_delete(b, "e1", 1, &cur), DB_ERR_CONFLICT);
+    cr_assert_eq(db_encounter_delete(b, "e1", 3, &cur), DB_OK);
+    cr_assert_eq(heard_wait(&h, 4, 5000), 4);
+    cr_assert_eq(heard_wait(&h, 5, 300), 4, "nothing more: refused writes are not told");
+    cr_assert_eq(h.what[1], DB_CHANGE_APPENDED);
+    cr_assert_str_eq(h.id[1], "e1");
+    cr_assert_eq(h.version[1], 2);
+    cr_assert_eq(h.what[2], DB_CHANGE_APPENDED);
+    cr_assert_eq(h.version[2], 3);
+    cr_assert_eq(h.what[3], DB_CHANGE_DELETED);
+    cr_assert_str_eq(h.id[3], "e1");
+    db_listen_stop(a);
+    db_listen_stop(a); /* stopped already: nothing */
+    db_close(a);
+    db_close(b);
+}
+
+/* PostgreSQL stops under a listener and starts again: the listener says it lost the
+ * connection, connects again by itself and says so (so its caller reads what it missed), and
+ * hears the writes made after. */
+Test(db, the_listener_reconnects_after_postgres_restarts)
+{
+    PG_ONLY();
+    char own[64];
+    snprintf(own, sizeof own, "/tmp/tactics-pgl-%d", (int)getpid());
+    run_pg_script("start", own);
+    char url[160];
+    snprintf(url, sizeof url, "postgresql:///tactics?host=%s", own);
+    struct db *a = NULL, *b = NULL;
+    cr_assert_eq(db_open(url, &a), DB_OK);
+    cr_assert_eq(db_open(url, &b), DB_OK);
+    struct heard h;
+    heard_init(&h);
+    cr_assert_eq(db_listen_start(a, on_heard, &h), DB_OK);
+    cr_assert_eq(heard_wait(&h, 1, 5000), 1);
+    unsigned char token[DB_HASH_LEN] = {6};
+    cr_assert_eq(db_encounter_create(b, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+
+    run_pg_script("restart", own);
+    cr_assert_geq(heard_wait(&h, 3, 10000), 3, "down, then up again");
+    cr_assert_eq(h.what[1], DB_CHANGE_NOT_LISTENING);
+    cr_assert_eq(h.what[2], DB_CHANGE_LISTENING);
+    int64_t cur = 0;
+    int rc = DB_ERR_IO;
+    for (int i = 0; i < 3 && rc != DB_OK; i++)
+        rc = db_encounter_append(b, "e1", 1, "a", "{}", "{}", NULL, &cur);
+    cr_assert_eq(rc, DB_OK, "%s", db_strerror(rc));
+    cr_assert_eq(heard_wait(&h, 4, 5000), 4);
+    cr_assert_eq(h.what[3], DB_CHANGE_APPENDED);
+    cr_assert_eq(h.version[3], 2);
+    db_close(a); /* stops the listener */
+    db_close(b);
     run_pg_script("stop", own);
 }

@@ -163,6 +163,40 @@ Test(config, group_commit_is_on_unless_turned_off)
     cr_assert(strstr(err, "--group-commit") != NULL, "%s", err);
 }
 
+static const char *env_feed(const char *name)
+{
+    if (strcmp(name, "TACTICS_FEED_LISTEN") == 0)
+        return "off";
+    return strcmp(name, "TACTICS_FEED_POLL") == 0 ? "5" : NULL;
+}
+
+/* LISTEN/NOTIFY is on and the feeds' poll runs every second by default; both come from the
+ * environment or the command line (which wins), within their bounds. */
+Test(config, feed_listen_and_poll_have_defaults_and_bounds)
+{
+    struct svc_config c;
+    char err[256];
+    char *plain[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, plain, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert(c.feed_listen);
+    cr_assert_eq(c.feed_poll_s, 1);
+    cr_assert_eq(svc_config_parse(1, plain, env_feed, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_not(c.feed_listen);
+    cr_assert_eq(c.feed_poll_s, 5);
+    char *args[] = {"tacticsd", "--feed-listen", "on", "--feed-poll", "3600", NULL};
+    cr_assert_eq(svc_config_parse(5, args, env_feed, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert(c.feed_listen);
+    cr_assert_eq(c.feed_poll_s, 3600);
+    char *zero[] = {"tacticsd", "--feed-poll", "0", NULL};
+    cr_assert_eq(svc_config_parse(3, zero, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert(strstr(err, "--feed-poll") != NULL, "%s", err);
+    char *long_poll[] = {"tacticsd", "--feed-poll", "3601", NULL};
+    cr_assert_eq(svc_config_parse(3, long_poll, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    char *bad[] = {"tacticsd", "--feed-listen", "yes", NULL};
+    cr_assert_eq(svc_config_parse(3, bad, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert(strstr(err, "--feed-listen") != NULL, "%s", err);
+}
+
 /* A password in a PostgreSQL URL never reaches the log: in the user part or as a parameter. */
 Test(config, the_database_url_is_logged_without_its_password)
 {

@@ -373,3 +373,158 @@ Test(stream, a_feed_sees_writes_made_by_another_server_on_the_same_database, .ti
     server_stop(&b);
     server_stop(&a);
 }
+
+/* ---- across instances on PostgreSQL: LISTEN/NOTIFY (db_listen_start) ---- */
+
+/* Waits until the server's log holds `event` at least `count` times (true), or ms pass. */
+static bool log_count_at_least(const struct server *s, const char *event, int count, int ms)
+{
+    char needle[96];
+    snprintf(needle, sizeof needle, "\"event\":\"%s\"", event);
+    long long end = now_ms() + ms;
+    for (;;) {
+        char *log = server_log(s);
+        int n = 0;
+        for (const char *p = strstr(log, needle); p != NULL; p = strstr(p + 1, needle))
+            n++;
+        free(log);
+        if (n >= count)
+            return true;
+        if (now_ms() > end)
+            return false;
+        usleep(20000);
+    }
+}
+
+/* A combatant named c<n> on square (n, 1). */
+static void add_numbered(const struct server *s, struct enc *e, int n)
+{
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"id\":\"c%d\",\"side\":\"a\",\"x\":%d,\"y\":1,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":1},\"max_hp\":5,\"dex\":10}",
+             n, n);
+    add(s, e, body);
+}
+
+/* Writes c<n> through a and waits for its event (version n + 1) on feed f: the milliseconds
+ * from the write's 2xx to its arrival, or -1 when it did not come within ms. */
+static long long write_and_wait(const struct server *a, struct enc *e, int n, struct feed *f,
+                                int ms)
+{
+    add_numbered(a, e, n);
+    long long acked = now_ms();
+    char marker[32];
+    snprintf(marker, sizeof marker, "\nid: %lld\n", e->version);
+    if (!feed_wait_after(f, marker, "\n\n", ms))
+        return -1;
+    return now_ms() - acked;
+}
+
+/* Two instances on one PostgreSQL database: a feed on B gets each write made through A within
+ * 200 ms of its 2xx, told by A's NOTIFY at commit. B's poll of the database runs once a
+ * second at best (every 30 s while its listener listens), so five writes at scattered moments
+ * could not all arrive that soon by it (at a 1 s poll, a chance of 0.2^5). */
+Test(stream, on_postgres_a_feed_on_another_instance_gets_a_write_within_200_ms, .timeout = 60)
+{
+    if (!server_on_postgres())
+        return; /* SQLite has no LISTEN: the poll test above is its cross-process proof */
+    struct server a, b;
+    server_start(&a, NULL);
+    const char *const args[] = {"--db", a.db_path, NULL};
+    server_start(&b, args);
+    cr_assert(log_count_at_least(&b, "feed_listener_up", 1, 5000), "B listens");
+    struct enc e;
+    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed f;
+    feed_open(&b, &f, e.id, "?after=1", NULL);
+    cr_assert_eq(feed_status(&f), 200);
+    cr_assert(feed_wait(&f, "live feed", 5000));
+    for (int i = 1; i <= 5; i++) {
+        usleep((useconds_t)(i * 97 % 300) * 1000); /* scattered against any 1 s clock */
+        long long ms = write_and_wait(&a, &e, i, &f, 2000);
+        cr_assert(ms >= 0, "write %d never reached B: %s", i, f.buf);
+        cr_assert_lt(ms, 200, "write %d reached B %lld ms after its 2xx", i, ms);
+    }
+    long long ids[16];
+    cr_assert_eq(feed_ids(&f, ids, 16), 5, "each event once: %s", f.buf);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(ids[i], i + 2);
+    /* A deletion through A ends B's feed. */
+    json_decref(enc_call(&a, &e, "DELETE", "", NULL, NULL, 204));
+    long long t0 = now_ms();
+    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n", 2000), "the chunked body's end: %s", f.buf);
+    cr_assert_lt(now_ms() - t0, 200, "B's feed ends with the deletion through A");
+    feed_close(&f);
+    server_stop(&b);
+    server_stop(&a);
+}
+
+static void pg_script(const char *cmd, const char *where)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s/pg %s '%s' >/dev/null", SCRIPTS_DIR, cmd, where);
+    cr_assert_eq(system(line), 0, "%s", line);
+}
+
+/* PostgreSQL restarts under a feed on B: B's listener connects again by itself, and writes made
+ * through A afterwards reach the feed, the first through the read B makes once it listens
+ * again (for what it may have missed), the next within 200 ms again. B's poll is set to once
+ * an hour, so nothing but the listener brings them. In a PostgreSQL of its own, as
+ * test_storage_outage.c. */
+Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .timeout = 120)
+{
+    if (!server_on_postgres())
+        return;
+    char own[64], url[160];
+    snprintf(own, sizeof own, "/tmp/tactics-pgf-%d", (int)getpid());
+    pg_script("start", own);
+    snprintf(url, sizeof url, "postgresql:///tactics?host=%s", own);
+    struct server a, b;
+    const char *const args[] = {"--db", url, "--feed-poll", "3600", NULL};
+    server_start(&a, args);
+    server_start(&b, args);
+    cr_assert(log_count_at_least(&b, "feed_listener_up", 1, 5000), "B listens");
+    struct enc e;
+    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed f;
+    feed_open(&b, &f, e.id, "?after=1", NULL);
+    cr_assert_eq(feed_status(&f), 200);
+    cr_assert(feed_wait(&f, "live feed", 5000));
+    long long ms = write_and_wait(&a, &e, 1, &f, 2000);
+    cr_assert(ms >= 0 && ms < 200, "before the restart: %lld ms", ms);
+
+    pg_script("restart", own);
+    cr_assert(log_count_at_least(&b, "feed_listener_down", 1, 5000), "B saw it go");
+    /* A's first write may find its connection broken and be answered 503: written again. */
+    struct http_response r;
+    for (int tries = 0;; tries++) {
+        char path[128], headers[256];
+        snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
+        snprintf(headers, sizeof headers,
+                 "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\nContent-Type: "
+                 "application/json\r\n",
+                 e.token, e.version);
+        http_request(&a, "POST", path, headers,
+                     "{\"id\":\"c2\",\"side\":\"a\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{\"armor\":1},\"max_hp\":5,\"dex\":10}",
+                     &r);
+        int status = r.status;
+        http_response_free(&r);
+        if (status == 201)
+            break;
+        cr_assert_eq(status, 503, "a write after the restart: %d", status);
+        cr_assert_lt(tries, 50);
+        usleep(100000);
+    }
+    e.version++;
+    cr_assert(feed_wait_after(&f, "\nid: 3\n", "\n\n", 5000), "the first write after: %s", f.buf);
+    ms = write_and_wait(&a, &e, 3, &f, 2000);
+    cr_assert(ms >= 0 && ms < 200, "listening again: %lld ms", ms);
+    long long ids[16];
+    cr_assert_eq(feed_ids(&f, ids, 16), 3, "each event once: %s", f.buf);
+    feed_close(&f);
+    server_stop(&b);
+    server_stop(&a);
+    pg_script("stop", own);
+}

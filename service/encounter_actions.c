@@ -138,16 +138,19 @@ static bool settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
     if (asked == LLONG_MAX || rules_aoo_may_settle((int)num(r, "step"), (int)asked))
         return true;
     size_t i;
-    json_t *o;
+    json_t *o, *first = NULL;
     json_array_foreach(list, i, o)
     {
-        if (i != at && is_asked(o) && num(o, "step") == asked)
+        if (i != at && is_asked(o) && num(o, "step") == asked) {
+            first = o;
             break;
+        }
     }
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
-                   str(o, "by"), asked, str(r, "mover"), RULES_REACTION_SOURCE);
+                   first != NULL ? str(first, "by") : "another combatant", asked, str(r, "mover"),
+                   RULES_REACTION_SOURCE);
     return false;
 }
 

@@ -22,8 +22,12 @@
  *                        (redacted) views
  *   encounter_rules.c    the resolvers of the event kinds but the actions' own, engine 2's
  *                        action economy and hit point states, check_input and enc_resolve
- *   encounter_actions.c  the action kinds: attack, move, 5-foot step, facing, forced
- *                        movement, fall, condition, stand_up
+ *   encounter_actions.c  the action kinds but attacks (move, 5-foot step, facing, forced
+ *                        movement, fall, condition, stand_up) and the dispatcher of them all
+ *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
+ *                        the stored combatants make
+ *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
+ *                        step order), decline_reaction, and the checks of decisions and dice
  *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, write_event)
  *                        and the handlers for create, get, delete, list, writes, events, state
  *   encounter_log.c      the whole log at once: verify, export, import
@@ -146,7 +150,7 @@ struct resolve_ctx {
      * caller) and leave "result" out of its outcome: the write path stores the text as it is
      * rather than parsing it and writing it again. NULL: the result is always a value. */
     char **result_text;
-    /* Set while the engine makes attacks of opportunity itself (encounter_actions.c,
+    /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
 };
@@ -250,14 +254,22 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
 
 /* ---- encounter_actions.c ---- */
 
-/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
-json_t *enc_find_attack(json_t *actor, const char *name);
-
 /* The other combatants as a movement request's creatures, sides relative to me (new ref). */
 json_t *enc_map_creatures(json_t *state, json_t *me);
 
 /* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
 json_t *enc_mover_of(json_t *c, json_t *turn);
+
+/* The action of `type` (the index of its name in resolve_action's types: attack, move,
+ * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
+ * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
+ * adding errors to x->e. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
+
+/* ---- encounter_attacks.c ---- */
+
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name);
 
 /* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
 int enc_iterative_attacks(json_t *actor);
@@ -269,10 +281,44 @@ bool enc_reaches(json_t *state, json_t *actor, json_t *target);
  * reference. */
 json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t *atk, bool aoo);
 
-/* The action of `type` (the index of its name in resolve_action's types: attack, move,
- * five_foot_step, facing, forced, fall, condition, stand_up) by actor, once its turn and budget
- * allow it. Returns the outcome (a new reference) or NULL after adding errors to x->e. */
-json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
+/* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
+ * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
+json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
+ * (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* ---- encounter_reactions.c ---- */
+
+/* Engine 2: the open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
+json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
+
+/* The effect leaving `list` (stolen) as the open reactions, awaiting_reactions kept in step. */
+json_t *enc_reactions_effect(json_t *state, json_t *list);
+
+/* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
+bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
+
+/* Whether any open reaction in state is one the engine makes itself (policy always). */
+bool enc_any_made_by_engine(json_t *state);
+
+/* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
+void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
+                        json_t *result);
+
+/* Action decline_reaction by actor: closes its open reaction; outcome (new ref) or NULL. */
+json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* Engine 2: opens the reactions move ruling ans provoked, appending their effects to effects. */
+void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ans,
+                        json_t *effects);
+
+/* Checks in's reaction_results (dice by reactor); false after adding errors to e. */
+bool enc_check_reaction_results(json_t *in, struct svc_errors *e);
+
+/* Checks a move's decisions (in's reactions) and reaction_results, adding errors to e. */
+void enc_check_decisions(json_t *state, json_t *in, struct svc_errors *e);
 
 /* ---- encounter_explain.c ---- */
 

@@ -1,0 +1,362 @@
+/* Encounters: the attack actions (an attack, an attack of opportunity, a full attack), each
+ * ruled by POST /v1/attacks/resolve's handler on the request the stored combatants make
+ * (enc_attack_request, shared with the encounter's odds and queries). An attack of opportunity
+ * under engine 2 answers a reaction a move opened (encounter_reactions.c). Each returns
+ * {"result": ..., "effects": [...]} or NULL after adding errors (the model:
+ * encounter_internal.h). */
+#include <string.h>
+
+#include "codec.h"
+#include "encounter_internal.h"
+#include "hp.h"
+#include "reaction.h"
+
+/* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
+ * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
+ * or not it could make attacks of opportunity (flat-footed). */
+bool enc_reaches(json_t *state, json_t *actor, json_t *target)
+{
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature a, t;
+    json_t *pa = enc_placement(actor), *pt = enc_placement(target);
+    svc_decode_creature(pa, "", &o, true, NULL, &a, &scratch);
+    svc_decode_creature(pt, "", &o, true, NULL, &t, &scratch);
+    json_decref(pa);
+    json_decref(pt);
+    svc_errors_free(&scratch);
+    a.can_threaten = true;
+    return rules_threatens_creature(&o, &a, &t);
+}
+
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name)
+{
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(actor, "attacks"), i, a)
+    {
+        if (*name == '\0' || strcmp(str(a, "name"), name) == 0)
+            return a;
+    }
+    return NULL;
+}
+
+/* The attack of actor's profile atk on target, as /v1/attacks/resolve (and /odds) take it:
+ * the rules of the encounter, both placements, the defender's defense and conditions, and the
+ * allies that can flank. No seed and no dice. New reference. */
+json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk, bool aoo)
+{
+    size_t i;
+    json_t *a;
+    json_t *attacker = enc_placement(actor);
+    json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
+    static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
+                                        "rogue_level", NULL};
+    for (int k = 0; akeys[k]; k++)
+        if (json_object_get(atk, akeys[k]))
+            json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));
+    if (aoo)
+        json_object_set_new(attacker, "kind", json_string("attack_of_opportunity"));
+    if (json_is_true(json_object_get(actor, "combat_reflexes")))
+        json_object_set_new(attacker, "features", json_pack("[s]", "combat_reflexes"));
+    if (has_condition(actor, "prone"))
+        json_object_set_new(attacker, "conditions", json_pack("[s]", "prone"));
+    json_t *defender = enc_placement(target);
+    json_object_set(defender, "defense", json_object_get(target, "defense"));
+    if (json_object_get(target, "damage_reduction"))
+        json_object_set(defender, "damage_reduction", json_object_get(target, "damage_reduction"));
+    json_t *dconds = json_array();
+    json_array_foreach(json_object_get(target, "conditions"), i, a)
+    {
+        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
+        const char *cv = json_string_value(a);
+        json_array_append_new(dconds,
+                              json_string(strcmp(cv, "unconscious") == 0 ? "helpless" : cv));
+    }
+    json_object_set_new(defender, "conditions", dconds);
+    json_t *allies = json_array();
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
+            strcmp(str(c, "id"), str(target, "id")) != 0 &&
+            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c)) {
+            json_t *p = enc_placement(c);
+            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_array_append_new(allies, p);
+        }
+    }
+    return json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(s), "attacker", attacker,
+                     "defender", defender, "allies", allies);
+}
+
+/* The attacks a full attack makes: one, and one more for each of base attack bonus +6, +11 and
+ * +16 (d20 3.5 SRD, Full Attack). */
+int enc_iterative_attacks(json_t *actor)
+{
+    long long bab =
+        json_object_get(actor, "base_attack_bonus") ? num(actor, "base_attack_bonus") : 0;
+    return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+}
+
+/* Attacks of opportunity a combatant may make a round: one (004 Making an Attack of
+ * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
+ * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000 Combat Reflexes only adds flank
+ * attacks without penalty). */
+static long long aoo_allowed(json_t *c)
+{
+    long long dex = json_object_get(c, "dex") ? num(c, "dex") : 10;
+    long long bonus = dex >= 10 ? (dex - 10) / 2 : 0;
+    return flag(c, "combat_reflexes") ? 1 + bonus : 1;
+}
+
+/* Engine 2: the attacks of opportunity combatant c has made in state's round (aoo_made, or one
+ * when only aoo_round is stamped). */
+static long long aoo_made(json_t *c, json_t *state)
+{
+    if (!json_object_get(c, "aoo_round") || num(c, "aoo_round") != num(state, "round"))
+        return 0;
+    return json_object_get(c, "aoo_made") ? num(c, "aoo_made") : 1;
+}
+
+/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
+ * stood in the square it was leaving, and the reaction it answers). */
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at)
+{
+    json_t *s = x->state;
+    json_t *atk = enc_find_attack(actor, str(in, "attack"));
+    if (atk == NULL) {
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    const char *form = str(atk, "attack");
+    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
+        !enc_reaches(s, actor, target)) {
+        svc_errors_add(x->e, "/target",
+                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
+                       "threatens (004 Threatened Area; 001 Reach)",
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return NULL;
+    }
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    json_t *turn = json_object_get(actor, "turn");
+    if (aoo) {
+        /* 004: "a combatant can only make one per round"; flat-footed, none. */
+        if (has_condition(actor, "flat_footed")) {
+            svc_errors_add(x->e, "/kind",
+                           "a flat-footed combatant can't make attacks of "
+                           "opportunity (004 Flat-Footed)");
+            return NULL;
+        }
+        if (x->engine >= 2) {
+            long long made = aoo_made(actor, s);
+            if (made >= aoo_allowed(actor)) {
+                svc_errors_add(x->e, "/kind",
+                               "'%s' has made its %lld attack%s of opportunity this round (004 "
+                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                               str(actor, "id"), made, made == 1 ? "" : "s");
+                return NULL;
+            }
+        } else if (num(actor, "aoo_round") == num(s, "round") &&
+                   json_object_get(actor, "aoo_round") &&
+                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an "
+                           "Attack of Opportunity)");
+            return NULL;
+        }
+    }
+    json_t *body = enc_attack_request(s, actor, target, atk, aoo);
+    static const char *const pass[] = {"cover", "concealment", "results", NULL};
+    for (int k = 0; pass[k]; k++)
+        if (json_object_get(in, pass[k]))
+            json_object_set(body, pass[k], json_object_get(in, pass[k]));
+    if (!json_object_get(in, "results"))
+        json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
+    json_t *ans = NULL;
+    struct svc_attack_facts facts = {0};
+    if (!enc_ruled_attack(x, body, &ans, &facts))
+        return NULL;
+    json_t *effects = json_array();
+    long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
+    if (facts.to_defender)
+        json_array_append_new(effects, effect_set(str(target, "id"), enc_hp_fields(x, hp_after)));
+    if (aoo && x->engine >= 2) {
+        long long made = aoo_made(actor, s);
+        json_array_append_new(
+            effects,
+            effect_set(str(actor, "id"), json_pack("{s:I, s:I}", "aoo_round", num(s, "round"),
+                                                   "aoo_made", made + 1)));
+        /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
+         * stops in the square it was leaving, and the reactions to later steps go with it. */
+        bool stopped = !rules_hp_acts(
+            rules_hp_state_of(enc_rules_of(x), hp_after < -1000000 ? -1000000 : (int)hp_after));
+        json_t *left = json_array();
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(s, "reactions"), k, r)
+        {
+            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                         num(r, "step") > num(reaction, "step");
+            if (k != reaction_at && !later)
+                json_array_append(left, r);
+        }
+        json_array_append_new(effects, enc_reactions_effect(s, left));
+        if (stopped)
+            json_array_append_new(
+                effects, effect_set(str(target, "id"),
+                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
+                                              json_object_get(target, "y"))));
+    } else if (aoo) {
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    } else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    return outcome(ans, effects);
+}
+
+json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    bool is_aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
+     * before any other event, and strikes the mover in the square it was leaving (004
+     * Provoking an Attack of Opportunity by Moving). */
+    json_t *reaction = NULL;
+    size_t reaction_at = 0;
+    json_t *where = NULL; /* the target where the attack finds it */
+    if (x->engine >= 2 && is_aoo) {
+        reaction = enc_open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
+        if (reaction == NULL) {
+            svc_errors_add(x->e, "/kind",
+                           "'%s' provoked no attack of opportunity from '%s': one answers a move "
+                           "that provoked it, before any other event (004 Attacks of "
+                           "Opportunity)",
+                           str(target, "id"), str(actor, "id"));
+            return NULL;
+        }
+        if (!enc_settles_in_order(x, reaction, reaction_at))
+            return NULL;
+        where = json_copy(target);
+        json_object_set(where, "x", json_object_get(reaction, "x"));
+        json_object_set(where, "y", json_object_get(reaction, "y"));
+        if (json_is_integer(json_object_get(reaction, "facing")))
+            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        target = where;
+    }
+    /* Answered, the move goes on: the attacks the engine makes itself that waited for this
+     * one are made now, and this event's ruling lists them (so it is a value, not text). */
+    bool settles = reaction != NULL && !x->settling && enc_any_made_by_engine(s);
+    struct resolve_ctx here = *x;
+    if (settles)
+        here.result_text = NULL;
+    json_t *out = action_attack_on(&here, in, actor, target, reaction, reaction_at);
+    if (out != NULL && settles)
+        enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
+                           json_object_get(out, "effects"), json_object_get(out, "result"));
+    json_decref(where);
+    return out;
+}
+
+/* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
+ * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
+ * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
+ * base attack bonus +6, +11 and +16", each 5 less), against the same target, each ruled as a
+ * single attack on the state the attacks before it left, with its own dice (results: one array
+ * per attack). The attacks stop early when the target drops. */
+json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    int count = enc_iterative_attacks(actor);
+    json_t *results = json_object_get(in, "results");
+    if (results != NULL && (!json_is_array(results) || json_array_size(results) > (size_t)count)) {
+        svc_errors_add(x->e, "/results",
+                       "a full attack takes one array of results per attack (%d here)", count);
+        return NULL;
+    }
+    json_t *scratch = json_deep_copy(x->state);
+    json_t *rulings = json_array(), *effects = json_array();
+    bool ok = true;
+    int made = 0;
+    for (int i = 0; i < count && ok; i++) {
+        json_t *me = find(scratch, str(actor, "id"), NULL);
+        json_t *target = find(scratch, str(in, "target"), NULL);
+        if (target == NULL || (i > 0 && enc_is_down(target)))
+            break;
+        /* The profile at its iterative bonus. */
+        json_t *self = json_deep_copy(me);
+        size_t k;
+        json_t *a;
+        json_array_foreach(json_object_get(self, "attacks"), k, a)
+        {
+            json_object_set_new(a, "attack_bonus", json_integer(num(a, "attack_bonus") - 5 * i));
+        }
+        json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
+                                "target", str(target, "id"));
+        static const char *const pass[] = {"attack", "cover", "concealment", NULL};
+        for (int p = 0; pass[p]; p++)
+            if (json_object_get(in, pass[p]))
+                json_object_set(one, pass[p], json_object_get(in, pass[p]));
+        if (json_array_get(results, (size_t)i) != NULL)
+            json_object_set(one, "results", json_array_get(results, (size_t)i));
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        each.result_text = NULL;
+        each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+        json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        if (out != NULL) {
+            json_array_append(rulings, json_object_get(out, "result"));
+            enc_fold(scratch, json_object_get(out, "effects"));
+            /* The actor's turn is the full attack's (resolve_action stamps its budget), not
+             * each single attack's. */
+            size_t n;
+            json_t *ef;
+            json_array_foreach(json_object_get(out, "effects"), n, ef)
+            {
+                json_t *fields = json_object_get(ef, "fields");
+                if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+                    json_object_del(fields, "turn");
+                if (fields == NULL || json_object_size(fields) > 0)
+                    json_array_append(effects, ef);
+            }
+            made++;
+        } else {
+            ok = false;
+            svc_errors_add(x->e, "", "attack %d of the full attack (at %+lld) was refused", i + 1,
+                           -5LL * i);
+        }
+        json_decref(out);
+        json_decref(one);
+        json_decref(self);
+    }
+    json_decref(scratch);
+    if (!ok) {
+        json_decref(rulings);
+        json_decref(effects);
+        return NULL;
+    }
+    json_t *result = json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+                               "iterative_attacks", count, "rule",
+                               "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the "
+                               "base attack bonus");
+    return outcome(result, effects);
+}

@@ -120,6 +120,15 @@ int db_encounter_create(struct db *db, const char *id, const unsigned char *toke
                         const char *rules_json, const char *state_json, const char *kind,
                         const char *payload_json, struct db_replay *replay);
 
+/* Creates an encounter with its first `count` events at once (seq 1..count, version count;
+ * kinds[0] is "created"), state_json the fold of them all, in one transaction: what create with
+ * its combatants stores, the log the separate calls would have made. replay as above, its
+ * version the last event's. */
+int db_encounter_create_log(struct db *db, const char *id, const unsigned char *token_hash,
+                            const char *rules_json, const char *state_json, int count,
+                            const char *const *kinds, const char *const *payloads,
+                            struct db_replay *replay);
+
 int db_encounter_get(struct db *db, const char *id, struct db_encounter *out);
 
 /* Appends event version + 1 and stores the new state, if the encounter is at `expected`;
@@ -161,7 +170,8 @@ typedef int (*db_event_fn)(void *ud, int64_t seq, const char *kind, const char *
 int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
               void *ud);
 
-/* Imports a whole encounter: its row and every event, in one transaction. */
+/* Imports a whole encounter: its row and every event, in one transaction
+ * (db_encounter_create_log without a replay). */
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
                         const char *rules_json, const char *state_json, int count,
                         const char *const *kinds, const char *const *payloads);

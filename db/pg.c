@@ -804,7 +804,9 @@ static int lock_encounter(struct db_pg *db, struct pg_conn *c, const char *id, i
 struct create_args {
     const char *id;
     const unsigned char *token_hash;
-    const char *rules_json, *state_json, *kind, *payload_json;
+    const char *rules_json, *state_json;
+    int count;
+    const char *const *kinds, *const *payloads;
     struct db_replay *replay;
 };
 
@@ -813,18 +815,21 @@ static int create_body(struct db_pg *db, struct pg_conn *c, void *ud)
     struct create_args *a = ud;
     int rc;
     if ((rc = replay_check(db, c, a->replay)) != DB_OK ||
-        (rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json, 1)) !=
-            DB_OK ||
-        (rc = insert_event(db, c, a->id, 1, a->kind, a->payload_json)) != DB_OK)
+        (rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json,
+                               a->count)) != DB_OK)
         return rc;
+    for (int i = 0; i < a->count; i++)
+        if ((rc = insert_event(db, c, a->id, i + 1, a->kinds[i], a->payloads[i])) != DB_OK)
+            return rc;
     return replay_store(db, c, a->replay, a->id);
 }
 
 int db_pg_encounter_create(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, const char *kind,
-                           const char *payload_json, struct db_replay *replay)
+                           const char *rules_json, const char *state_json, int count,
+                           const char *const *kinds, const char *const *payloads,
+                           struct db_replay *replay)
 {
-    struct create_args a = {id, token_hash, rules_json, state_json, kind, payload_json, replay};
+    struct create_args a = {id, token_hash, rules_json, state_json, count, kinds, payloads, replay};
     return in_transaction(db, create_body, &a);
 }
 
@@ -965,29 +970,4 @@ int db_pg_events(struct db_pg *db, const char *id, int64_t after, int64_t upto, 
             break;
     PQclear(res);
     return DB_OK;
-}
-
-struct import_args {
-    const char *id;
-    const unsigned char *token_hash;
-    const char *rules_json, *state_json;
-    int count;
-    const char *const *kinds, *const *payloads;
-};
-
-static int import_body(struct db_pg *db, struct pg_conn *c, void *ud)
-{
-    struct import_args *a = ud;
-    int rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json, a->count);
-    for (int i = 0; rc == DB_OK && i < a->count; i++)
-        rc = insert_event(db, c, a->id, i + 1, a->kinds[i], a->payloads[i]);
-    return rc;
-}
-
-int db_pg_encounter_import(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, int count,
-                           const char *const *kinds, const char *const *payloads)
-{
-    struct import_args a = {id, token_hash, rules_json, state_json, count, kinds, payloads};
-    return in_transaction(db, import_body, &a);
 }

@@ -257,8 +257,8 @@ static int insert_encounter(struct db_sqlite *db, struct db_conn *c, const char 
 
 int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
                                const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, const char *kind, const char *payload_json,
-                               struct db_replay *replay)
+                               const char *state_json, int count, const char *const *kinds,
+                               const char *const *payloads, struct db_replay *replay)
 {
     struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
@@ -268,9 +268,12 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
         return rc;
     if ((rc = replay_check(db, c, replay)) != DB_OK)
         return rollback(db, c, rc);
-    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, 1)) != DB_OK ||
-        (rc = insert_event(db, c, id, 1, kind, payload_json)) != DB_OK ||
-        (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK))
+    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, count)) != DB_OK)
+        return rollback(db, c, rc);
+    for (int i = 0; i < count; i++)
+        if ((rc = insert_event(db, c, id, i + 1, kinds[i], payloads[i])) != DB_OK)
+            return rollback(db, c, rc);
+    if (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK)
         return rollback(db, c, rc);
     rc = commit(db, c);
     return rc == DB_OK ? DB_OK : rollback(db, c, rc);
@@ -430,24 +433,4 @@ int db_sqlite_events(struct db_sqlite *db, const char *id, int64_t after, int64_
     }
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
-}
-
-int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
-                               const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, int count, const char *const *kinds,
-                               const char *const *payloads)
-{
-    struct db_conn *c = db_sqlite_conn(db);
-    if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
-        return rc;
-    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, count)) != DB_OK)
-        return rollback(db, c, rc);
-    for (int i = 0; i < count; i++)
-        if ((rc = insert_event(db, c, id, i + 1, kinds[i], payloads[i])) != DB_OK)
-            return rollback(db, c, rc);
-    rc = commit(db, c);
-    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
 }

@@ -302,6 +302,59 @@ Test(db, encounters_append_in_order_with_versions_and_replays)
     db_close(db);
 }
 
+struct seen_events {
+    char kinds[128];
+    int64_t last;
+};
+
+static int note_event(void *ud, int64_t seq, const char *kind, const char *payload,
+                      const char *created_at)
+{
+    (void)payload, (void)created_at;
+    struct seen_events *s = ud;
+    strcat(s->kinds, kind);
+    strcat(s->kinds, ",");
+    s->last = seq;
+    return 0;
+}
+
+/* Create with its first events (create with combatants and initiative): one transaction holds
+ * them all, numbered from 1, the version the last; its key replays at that version, and a key
+ * already taken writes nothing, not even the encounter's row. */
+Test(db, an_encounter_is_created_with_several_events_in_one_transaction)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    unsigned char token[DB_HASH_LEN] = {4, 5};
+    const char *kinds[] = {"created", "combatant_added", "combatant_added", "initiative"};
+    const char *payloads[] = {"{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}"};
+    struct db_replay r = {.key = "create-1", .status = 201, .version = 4};
+    memcpy(r.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_create_log(db, "e1", token, "{}", "{\"s\":4}", 4, kinds, payloads,
+                                         &r),
+                 DB_OK);
+    struct db_encounter e;
+    cr_assert_eq(db_encounter_get(db, "e1", &e), DB_OK);
+    cr_assert_eq(e.version, 4);
+    cr_assert_str_eq(e.state_json, "{\"s\":4}");
+    free(e.state_json);
+    struct seen_events seen = {"", 0};
+    cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, note_event, &seen), DB_OK);
+    cr_assert_str_eq(seen.kinds, "created,combatant_added,combatant_added,initiative,");
+    cr_assert_eq(seen.last, 4);
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(db, "e1", 4, "next_turn", "{}", "{}", NULL, &cur), DB_OK);
+    cr_assert_eq(cur, 5);
+    struct db_replay again = {.key = "create-1"};
+    memcpy(again.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_create_log(db, "e2", token, "{}", "{}", 4, kinds, payloads, &again),
+                 DB_ERR_REPLAY);
+    cr_assert_eq(again.version, 4);
+    cr_assert_str_eq(again.encounter_id, "e1");
+    cr_assert_eq(db_encounter_get(db, "e2", &e), DB_ERR_NOT_FOUND);
+    db_close(db);
+}
+
 /* Keys expire: past the period a key is never replayed, and may be used again. */
 Test(db, idempotency_keys_expire_and_can_be_used_again)
 {

@@ -399,6 +399,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     free(state_text);
     free(rules_text);
     if (!enc_db_failed(res, rc)) {
+        enc_serve_state(state);
         json_t *doc =
             json_pack("{s:s, s:I, s:O}", "id", id, "version", (json_int_t)n, "state", state);
         if (minted)

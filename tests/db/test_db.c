@@ -237,10 +237,9 @@ static int count_events(void *ud, int64_t seq, const char *kind, const char *pay
     return 0;
 }
 
-static int list_one(void *ud, const char *id, const char *created_at, int64_t version)
+static int list_one(void *ud, const struct db_encounter_summary *e)
 {
-    (void)created_at, (void)version;
-    strcat(ud, id);
+    strcat(ud, e->id);
     strcat(ud, ",");
     return 0;
 }
@@ -352,6 +351,35 @@ Test(db, an_encounter_is_created_with_several_events_in_one_transaction)
     cr_assert_eq(again.version, 4);
     cr_assert_str_eq(again.encounter_id, "e1");
     cr_assert_eq(db_encounter_get(db, "e2", &e), DB_ERR_NOT_FOUND);
+    db_close(db);
+}
+
+static int list_summary(void *ud, const struct db_encounter_summary *e)
+{
+    char *out = ud;
+    size_t n = strlen(out);
+    snprintf(out + n, 256 - n, "%s:%s:%lld:%lld:%s:%s;", e->id, e->name ? e->name : "-",
+             (long long)e->round, (long long)e->combatants, e->turn_of ? e->turn_of : "-",
+             e->turn_name ? e->turn_name : "-");
+    return 0;
+}
+
+/* The list's summary comes from the stored state: name, round, combatants, and order[turn]
+ * with that combatant's name; nothing for an encounter whose turns have not begun. */
+Test(db, the_list_summarises_each_state)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    unsigned char token[DB_HASH_LEN] = {9};
+    const char *started =
+        "{\"name\":\"Ambush\",\"round\":2,\"turn\":1,\"order\":[\"a\",\"b\"],\"map\":{},"
+        "\"combatants\":[{\"id\":\"a\"},{\"id\":\"b\",\"name\":\"Bob\"}]}";
+    const char *fresh = "{\"name\":\"\",\"round\":0,\"turn\":null,\"order\":[],\"combatants\":[]}";
+    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", started, "created", "{}", NULL), DB_OK);
+    cr_assert_eq(db_encounter_create(db, "e2", token, "{}", fresh, "created", "{}", NULL), DB_OK);
+    char out[256] = "";
+    cr_assert_eq(db_encounter_list(db, token, NULL, 10, list_summary, out), DB_OK);
+    cr_assert_str_eq(out, "e1:Ambush:2:2:b:Bob;e2::0:0:-:-;");
     db_close(db);
 }
 

@@ -158,8 +158,24 @@ void db_group_commit_stats(struct db *db, struct db_group_stats *out);
 /* Deletes an encounter, its events and its replays, if it is at `expected`. */
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current);
 
+/* One encounter as the list shows it. The members after version are read from the stored state
+ * by the database's own JSON functions (SQLite's json_extract, PostgreSQL's jsonb), so that a
+ * page never carries the states themselves (a map alone may be a megabyte): its name, round,
+ * number of combatants, and the combatant whose turn it is (order[turn]) with that one's name.
+ * Strings are NULL when the state has none; valid only during the callback. */
+struct db_encounter_summary {
+    const char *id;
+    const char *created_at;
+    int64_t version;
+    const char *name;
+    int64_t round;
+    int64_t combatants;
+    const char *turn_of;
+    const char *turn_name;
+};
+
 /* The encounters of a token, by id after `after` (NULL: from the start), at most limit. */
-typedef int (*db_encounter_fn)(void *ud, const char *id, const char *created_at, int64_t version);
+typedef int (*db_encounter_fn)(void *ud, const struct db_encounter_summary *e);
 int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
                       db_encounter_fn fn, void *ud);
 

@@ -17,8 +17,14 @@ static const char *const sql[ST_COUNT] = {
     [ST_ENC_VERSION] = "SELECT version FROM encounters WHERE id = ?1",
     [ST_ENC_UPDATE] = "UPDATE encounters SET version = ?2, state_json = ?3 WHERE id = ?1",
     [ST_ENC_DELETE] = "DELETE FROM encounters WHERE id = ?1",
-    [ST_ENC_LIST] = "SELECT id, created_at, version FROM encounters WHERE token_hash = ?1 AND "
-                    "id > ?2 ORDER BY id LIMIT ?3",
+    [ST_ENC_LIST] =
+        "SELECT id, created_at, version, json_extract(state_json, '$.name'), "
+        "json_extract(state_json, '$.round'), json_array_length(state_json, '$.combatants'), "
+        "turn_of, (SELECT json_extract(c.value, '$.name') FROM json_each(state_json, "
+        "'$.combatants') c WHERE json_extract(c.value, '$.id') = turn_of) FROM (SELECT id, "
+        "created_at, version, state_json, json_extract(state_json, '$.order[' || "
+        "json_extract(state_json, '$.turn') || ']') AS turn_of FROM encounters WHERE token_hash "
+        "= ?1 AND id > ?2 ORDER BY id LIMIT ?3)",
     [ST_EV_INSERT] = "INSERT INTO events (encounter_id, seq, kind, payload_json, created_at) "
                      "VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
     [ST_EV_PAGE] = "SELECT seq, kind, payload_json, created_at FROM events WHERE encounter_id = "
@@ -404,7 +410,16 @@ int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_ha
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *created = (const char *)sqlite3_column_text(st, 1);
-        if (fn(ud, id ? id : "", created ? created : "", sqlite3_column_int64(st, 2)) != 0)
+        struct db_encounter_summary s = {
+            .id = id ? id : "",
+            .created_at = created ? created : "",
+            .version = sqlite3_column_int64(st, 2),
+            .name = (const char *)sqlite3_column_text(st, 3),
+            .round = sqlite3_column_int64(st, 4),
+            .combatants = sqlite3_column_int64(st, 5),
+            .turn_of = (const char *)sqlite3_column_text(st, 6),
+            .turn_name = (const char *)sqlite3_column_text(st, 7)};
+        if (fn(ud, &s) != 0)
             break;
     }
     sqlite3_reset(st);

@@ -385,12 +385,22 @@ Test(chatter, every_served_state_names_whose_turn_it_is)
     doc = call(&e, "GET", "/state?at=4", NULL, NULL, 200);
     cr_assert(json_is_null(json_object_get(json_object_get(doc, "state"), "turn_of")));
     json_decref(doc);
-    /* Never stored: the log still verifies, and the export's state is the stored one. */
+    /* Never stored: the log still verifies; the export shows it, and an import checks it. */
     doc = call(&e, "POST", "/verify", NULL, NULL, 200);
     cr_assert(json_is_true(json_object_get(doc, "ok")));
     json_decref(doc);
     doc = call(&e, "GET", "/export", NULL, NULL, 200);
-    cr_assert_null(json_object_get(json_object_get(doc, "state"), "turn_of"));
+    cr_assert_str_eq(str(json_object_get(doc, "state"), "turn_of"), "fighter");
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 201));
+    free(text);
+    json_object_set_new(json_object_get(doc, "state"), "turn_of", json_string("goblin"));
+    text = json_dumps(doc, JSON_COMPACT);
+    json_t *refused = http_post_json(&srv, "/v1/encounters/import", text, 422);
+    cr_assert_str_eq(str(json_array_get(json_object_get(refused, "errors"), 0), "pointer"),
+                     "/state/turn_of");
+    json_decref(refused);
+    free(text);
     json_decref(doc);
 }
 

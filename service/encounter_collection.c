@@ -3,8 +3,8 @@
  *
  * Create with combatants logs exactly what the separate calls would: the created event (its
  * input the body without `combatants` and `initiative`), one combatant_added per combatant
- * (each ruled by the same enc_resolve as POST .../combatants, event number i + 2, so its dice
- * are those the separate call would roll) and the initiative event, all appended in one
+ * (each ruled by the same enc_resolve as POST .../combatants, as event number i + 2, so that
+ * its dice come from the seed and its number as the separate call's would) and the initiative event, all appended in one
  * transaction (db_encounter_create_log). So verify, export, import, replays and state?at=N read
  * such an encounter as any other. */
 #include <stdio.h>

@@ -410,15 +410,14 @@ int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_ha
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *created = (const char *)sqlite3_column_text(st, 1);
-        struct db_encounter_summary s = {
-            .id = id ? id : "",
-            .created_at = created ? created : "",
-            .version = sqlite3_column_int64(st, 2),
-            .name = (const char *)sqlite3_column_text(st, 3),
-            .round = sqlite3_column_int64(st, 4),
-            .combatants = sqlite3_column_int64(st, 5),
-            .turn_of = (const char *)sqlite3_column_text(st, 6),
-            .turn_name = (const char *)sqlite3_column_text(st, 7)};
+        struct db_encounter_summary s = {.id = id ? id : "",
+                                         .created_at = created ? created : "",
+                                         .version = sqlite3_column_int64(st, 2),
+                                         .name = (const char *)sqlite3_column_text(st, 3),
+                                         .round = sqlite3_column_int64(st, 4),
+                                         .combatants = sqlite3_column_int64(st, 5),
+                                         .turn_of = (const char *)sqlite3_column_text(st, 6),
+                                         .turn_name = (const char *)sqlite3_column_text(st, 7)};
         if (fn(ud, &s) != 0)
             break;
     }

@@ -283,8 +283,8 @@ static int replay_item(void *ud, int64_t seq, const char *kind, const char *payl
     if (a->events != NULL && seq > 1 && p != NULL) {
         struct enc_explain told;
         enc_explain_event(a->state, kind, p, &told);
-        json_array_append_new(a->events, enc_event_answer(seq, kind, json_object_get(p, "result"),
-                                                          &told));
+        json_array_append_new(a->events,
+                              enc_event_answer(seq, kind, json_object_get(p, "result"), &told));
     }
     if (a->events != NULL) { /* the fold must not share what the answer lists */
         json_t *copy = json_deep_copy(json_object_get(p, "effects"));
@@ -334,7 +334,8 @@ bool enc_replayed(const struct svc_request *req, struct svc_response *res, struc
         json_t *doc =
             json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
         if (!create)
-            json_object_set_new(doc, "event", enc_event_answer(r->version, a.kind, a.result, &told));
+            json_object_set_new(doc, "event",
+                                enc_event_answer(r->version, a.kind, a.result, &told));
         else if (a.events != NULL)
             json_object_set(doc, "events", a.events);
         if (!enc_prefers_minimal(req)) {

@@ -4,9 +4,9 @@
  * Create with combatants logs exactly what the separate calls would: the created event (its
  * input the body without `combatants` and `initiative`), one combatant_added per combatant
  * (each ruled by the same enc_resolve as POST .../combatants, as event number i + 2, so that
- * its dice come from the seed and its number as the separate call's would) and the initiative event, all appended in one
- * transaction (db_encounter_create_log). So verify, export, import, replays and state?at=N read
- * such an encounter as any other. */
+ * its dice come from the seed and its number as the separate call's would) and the initiative
+ * event, all appended in one transaction (db_encounter_create_log). So verify, export, import,
+ * replays and state?at=N read such an encounter as any other. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +47,9 @@ static bool log_event(const struct svc_request *req, struct enc_cache *cache, js
     svc_errors_free(&re);
     if (ev == NULL)
         return false;
-    json_t *payload = json_pack("{s:i, s:O, s:O, s:O}", "engine", ENGINE_VERSION, "input", in,
-                                "result", json_object_get(ev, "result"), "effects",
-                                json_object_get(ev, "effects"));
+    json_t *payload =
+        json_pack("{s:i, s:O, s:O, s:O}", "engine", ENGINE_VERSION, "input", in, "result",
+                  json_object_get(ev, "result"), "effects", json_object_get(ev, "effects"));
     /* The text is taken before the fold, which changes what it adds in place later on. */
     char *text = dump(payload);
     struct enc_explain told;
@@ -154,9 +154,9 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     if (minted)
         auth_sha256(token, strlen(token), hash);
     /* The created event holds the state it started, before any combatant. */
-    json_t *payload = json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", ENGINE_VERSION,
-                                "input", input, "result", "created", id, "effects", "op", "init",
-                                "state", initial);
+    json_t *payload =
+        json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", ENGINE_VERSION, "input", input,
+                  "result", "created", id, "effects", "op", "init", "state", initial);
     log.kinds[0] = "created";
     log.payloads[0] = dump(payload);
     json_decref(payload);
@@ -218,12 +218,11 @@ static int list_item(void *ud, const struct db_encounter_summary *s)
     json_t *turn = s->turn_of == NULL ? json_null()
                                       : json_pack("{s:s, s:s}", "id", s->turn_of, "name",
                                                   s->turn_name ? s->turn_name : s->turn_of);
-    json_array_append_new(
-        a->items,
-        json_pack("{s:s, s:s, s:I, s:s, s:I, s:o, s:I}", "id", s->id, "created_at", s->created_at,
-                  "version", (json_int_t)s->version, "name", s->name ? s->name : "", "round",
-                  (json_int_t)s->round, "turn_of", turn, "combatants",
-                  (json_int_t)s->combatants));
+    json_array_append_new(a->items,
+                          json_pack("{s:s, s:s, s:I, s:s, s:I, s:o, s:I}", "id", s->id,
+                                    "created_at", s->created_at, "version", (json_int_t)s->version,
+                                    "name", s->name ? s->name : "", "round", (json_int_t)s->round,
+                                    "turn_of", turn, "combatants", (json_int_t)s->combatants));
     return 0;
 }
 
@@ -265,6 +264,6 @@ void svc_handle_encounter_list(const struct svc_request *req, struct svc_respons
         next = json_string(url);
     }
     svc_respond_json(res, 200,
-                     json_pack("{s:o, s:o, s:o}", "encounters", a.items, "next", next,
-                               "next_after", next_after));
+                     json_pack("{s:o, s:o, s:o}", "encounters", a.items, "next", next, "next_after",
+                               next_after));
 }

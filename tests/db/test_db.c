@@ -329,9 +329,8 @@ Test(db, an_encounter_is_created_with_several_events_in_one_transaction)
     const char *payloads[] = {"{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}"};
     struct db_replay r = {.key = "create-1", .status = 201, .version = 4};
     memcpy(r.scope, token, DB_HASH_LEN);
-    cr_assert_eq(db_encounter_create_log(db, "e1", token, "{}", "{\"s\":4}", 4, kinds, payloads,
-                                         &r),
-                 DB_OK);
+    cr_assert_eq(
+        db_encounter_create_log(db, "e1", token, "{}", "{\"s\":4}", 4, kinds, payloads, &r), DB_OK);
     struct db_encounter e;
     cr_assert_eq(db_encounter_get(db, "e1", &e), DB_OK);
     cr_assert_eq(e.version, 4);

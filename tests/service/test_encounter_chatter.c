@@ -29,12 +29,12 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
 }
 
 #define FIGHTER                                                                                    \
-    "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,"      \
-    "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{"  \
+    "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,"       \
+    "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{"   \
     "\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}"
 #define GOBLIN                                                                                     \
-    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"          \
-    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"       \
+    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"           \
+    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"        \
     "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}"
 /* 004 Initiative Check: a d20 and a coin each, in the order combatants were added. The goblin
  * (d20 14 + Dex 13's +1 = 15) and the fighter (14 + 1 = 15) tie; the higher Dexterity, the
@@ -58,10 +58,11 @@ static json_t *comparable(json_t *state)
 Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
 {
     struct enc one, apart;
-    json_t *made = http_post_json(&srv, "/v1/encounters",
-                                  "{\"name\":\"Ambush\"," MAP ",\"seed\":42,\"combatants\":[" FIGHTER
-                                  "," GOBLIN "],\"initiative\":" INITIATIVE "}",
-                                  201);
+    json_t *made =
+        http_post_json(&srv, "/v1/encounters",
+                       "{\"name\":\"Ambush\"," MAP ",\"seed\":42,\"combatants\":[" FIGHTER
+                       "," GOBLIN "],\"initiative\":" INITIATIVE "}",
+                       201);
     cr_assert_eq(num(made, "version"), 4);
     snprintf(one.id, sizeof one.id, "%s", str(made, "id"));
     snprintf(one.token, sizeof one.token, "%s", str(made, "token"));
@@ -74,8 +75,9 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
     cr_assert_str_eq(json_string_value(json_array_get(
                          json_object_get(json_object_get(init, "result"), "order"), 0)),
                      "goblin");
-    cr_assert_str_eq(str(init, "explain"),
-                     "Initiative: goblin 15 (d20 14 + 1), Kroh 15 (d20 14 + 1). Goblin goes first.");
+    cr_assert_str_eq(
+        str(init, "explain"),
+        "Initiative: goblin 15 (d20 14 + 1), Kroh 15 (d20 14 + 1). Goblin goes first.");
     cr_assert_str_eq(str(json_array_get(events, 0), "explain"),
                      "Kroh joins the party side at (5, 5) with 20 hp.");
 
@@ -424,8 +426,8 @@ Test(chatter, an_older_encounter_is_served_with_turn_of)
     json_decref(ans);
     json_t *doc = call(&e, "GET", "", NULL, NULL, 200);
     json_t *state = json_object_get(doc, "state");
-    cr_assert_str_eq(
-        str(state, "turn_of"),
-        json_string_value(json_array_get(json_object_get(state, "order"), (size_t)num(state, "turn"))));
+    cr_assert_str_eq(str(state, "turn_of"),
+                     json_string_value(json_array_get(json_object_get(state, "order"),
+                                                      (size_t)num(state, "turn"))));
     json_decref(doc);
 }

@@ -127,7 +127,8 @@ Test(invalid_bodies, create_with_combatants_refuses_each_invalid_part)
     } cases[] = {
         {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":{}}", "/combatants"},
         {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[7]}", "/combatants/0"},
-        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\"}]}", "/combatants/0/side"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\"}]}",
+         "/combatants/0/side"},
         {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\",\"side\":\"x\",\"x\":9,"
          "\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}]}",
          "/combatants/0"}, /* off the map: its placement, as POST .../combatants says it */
@@ -153,8 +154,8 @@ Test(invalid_bodies, create_with_combatants_refuses_each_invalid_part)
         json_t *err;
         json_array_foreach(json_object_get(doc, "errors"), k, err)
         {
-            named |= strcmp(json_string_value(json_object_get(err, "pointer")), cases[i].pointer) ==
-                     0;
+            named |=
+                strcmp(json_string_value(json_object_get(err, "pointer")), cases[i].pointer) == 0;
         }
         cr_assert(named, "%s: %s", cases[i].pointer, r.body);
         json_decref(doc);

@@ -126,11 +126,20 @@ int db_encounter_create(struct db *db, const char *id, const unsigned char *toke
                         const char *rules_json, const char *state_json, const char *kind,
                         const char *payload_json, struct db_replay *replay)
 {
+    return db_encounter_create_log(db, id, token_hash, rules_json, state_json, 1, &kind,
+                                   &payload_json, replay);
+}
+
+int db_encounter_create_log(struct db *db, const char *id, const unsigned char *token_hash,
+                            const char *rules_json, const char *state_json, int count,
+                            const char *const *kinds, const char *const *payloads,
+                            struct db_replay *replay)
+{
     if (db->pg)
-        return db_pg_encounter_create(db->pg, id, token_hash, rules_json, state_json, kind,
-                                      payload_json, replay);
-    return db_sqlite_encounter_create(db->sqlite, id, token_hash, rules_json, state_json, kind,
-                                      payload_json, replay);
+        return db_pg_encounter_create(db->pg, id, token_hash, rules_json, state_json, count, kinds,
+                                      payloads, replay);
+    return db_sqlite_encounter_create(db->sqlite, id, token_hash, rules_json, state_json, count,
+                                      kinds, payloads, replay);
 }
 
 int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
@@ -187,11 +196,8 @@ int db_encounter_import(struct db *db, const char *id, const unsigned char *toke
                         const char *rules_json, const char *state_json, int count,
                         const char *const *kinds, const char *const *payloads)
 {
-    if (db->pg)
-        return db_pg_encounter_import(db->pg, id, token_hash, rules_json, state_json, count, kinds,
-                                      payloads);
-    return db_sqlite_encounter_import(db->sqlite, id, token_hash, rules_json, state_json, count,
-                                      kinds, payloads);
+    return db_encounter_create_log(db, id, token_hash, rules_json, state_json, count, kinds,
+                                   payloads, NULL);
 }
 
 int db_listen_start(struct db *db, db_change_fn fn, void *ud)

@@ -121,6 +121,15 @@ int db_encounter_create(struct db *db, const char *id, const unsigned char *toke
                         const char *rules_json, const char *state_json, const char *kind,
                         const char *payload_json, struct db_replay *replay);
 
+/* Creates an encounter with its first `count` events at once (seq 1..count, version count;
+ * kinds[0] is "created"), state_json the fold of them all, in one transaction: what create with
+ * its combatants stores, the log the separate calls would have made. replay as above, its
+ * version the last event's. */
+int db_encounter_create_log(struct db *db, const char *id, const unsigned char *token_hash,
+                            const char *rules_json, const char *state_json, int count,
+                            const char *const *kinds, const char *const *payloads,
+                            struct db_replay *replay);
+
 int db_encounter_get(struct db *db, const char *id, struct db_encounter *out);
 
 /* Appends event version + 1 and stores the new state, if the encounter is at `expected`;
@@ -150,8 +159,24 @@ void db_group_commit_stats(struct db *db, struct db_group_stats *out);
 /* Deletes an encounter, its events and its replays, if it is at `expected`. */
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current);
 
+/* One encounter as the list shows it. The members after version are read from the stored state
+ * by the database's own JSON functions (SQLite's json_extract, PostgreSQL's jsonb), so that a
+ * page never carries the states themselves (a map alone may be a megabyte): its name, round,
+ * number of combatants, and the combatant whose turn it is (order[turn]) with that one's name.
+ * Strings are NULL when the state has none; valid only during the callback. */
+struct db_encounter_summary {
+    const char *id;
+    const char *created_at;
+    int64_t version;
+    const char *name;
+    int64_t round;
+    int64_t combatants;
+    const char *turn_of;
+    const char *turn_name;
+};
+
 /* The encounters of a token, by id after `after` (NULL: from the start), at most limit. */
-typedef int (*db_encounter_fn)(void *ud, const char *id, const char *created_at, int64_t version);
+typedef int (*db_encounter_fn)(void *ud, const struct db_encounter_summary *e);
 int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
                       db_encounter_fn fn, void *ud);
 
@@ -162,7 +187,8 @@ typedef int (*db_event_fn)(void *ud, int64_t seq, const char *kind, const char *
 int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
               void *ud);
 
-/* Imports a whole encounter: its row and every event, in one transaction. */
+/* Imports a whole encounter: its row and every event, in one transaction
+ * (db_encounter_create_log without a replay). */
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
                         const char *rules_json, const char *state_json, int count,
                         const char *const *kinds, const char *const *payloads);

@@ -105,8 +105,13 @@ static const char *const sql[Q_COUNT] = {
     [Q_ENC_LOCK] = "SELECT version FROM encounters WHERE id = $1 FOR UPDATE",
     [Q_ENC_UPDATE] = "UPDATE encounters SET version = $2, state_json = $3 WHERE id = $1",
     [Q_ENC_DELETE] = "DELETE FROM encounters WHERE id = $1",
-    [Q_ENC_LIST] = "SELECT id, created_at, version FROM encounters WHERE token_hash = $1 AND "
-                   "id > $2 ORDER BY id LIMIT $3",
+    [Q_ENC_LIST] =
+        "SELECT id, created_at, version, s->>'name', s->>'round', "
+        "jsonb_array_length(s->'combatants'), turn_of, (SELECT c->>'name' FROM "
+        "jsonb_array_elements(s->'combatants') c WHERE c->>'id' = turn_of LIMIT 1) FROM (SELECT "
+        "id, created_at, version, s, s->'order'->>((s->>'turn')::int) AS turn_of FROM (SELECT id, "
+        "created_at, version, state_json::jsonb AS s FROM encounters WHERE token_hash = $1 AND "
+        "id > $2 ORDER BY id LIMIT $3) page) turns ORDER BY id",
     [Q_EV_INSERT] = "INSERT INTO events (encounter_id, seq, kind, payload_json, created_at) "
                     "VALUES ($1, $2, $3, $4, " NOW_TEXT ")",
     [Q_EV_PAGE] = "SELECT seq, kind, payload_json, created_at FROM events WHERE encounter_id = $1 "
@@ -822,7 +827,9 @@ static int lock_encounter(struct db_pg *db, struct pg_conn *c, const char *id, i
 struct create_args {
     const char *id;
     const unsigned char *token_hash;
-    const char *rules_json, *state_json, *kind, *payload_json;
+    const char *rules_json, *state_json;
+    int count;
+    const char *const *kinds, *const *payloads;
     struct db_replay *replay;
 };
 
@@ -831,18 +838,21 @@ static int create_body(struct db_pg *db, struct pg_conn *c, void *ud)
     struct create_args *a = ud;
     int rc;
     if ((rc = replay_check(db, c, a->replay)) != DB_OK ||
-        (rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json, 1)) !=
-            DB_OK ||
-        (rc = insert_event(db, c, a->id, 1, a->kind, a->payload_json)) != DB_OK)
+        (rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json,
+                               a->count)) != DB_OK)
         return rc;
+    for (int i = 0; i < a->count; i++)
+        if ((rc = insert_event(db, c, a->id, i + 1, a->kinds[i], a->payloads[i])) != DB_OK)
+            return rc;
     return replay_store(db, c, a->replay, a->id);
 }
 
 int db_pg_encounter_create(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, const char *kind,
-                           const char *payload_json, struct db_replay *replay)
+                           const char *rules_json, const char *state_json, int count,
+                           const char *const *kinds, const char *const *payloads,
+                           struct db_replay *replay)
 {
-    struct create_args a = {id, token_hash, rules_json, state_json, kind, payload_json, replay};
+    struct create_args a = {id, token_hash, rules_json, state_json, count, kinds, payloads, replay};
     return in_transaction(db, create_body, &a);
 }
 
@@ -960,10 +970,19 @@ int db_pg_encounter_list(struct db_pg *db, const unsigned char *token_hash, cons
     int rc = read_query(db, Q_ENC_LIST, &p, &res);
     if (rc != DB_OK)
         return rc;
-    for (int i = 0; i < PQntuples(res); i++)
-        if (fn(ud, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
-               strtoll(PQgetvalue(res, i, 2), NULL, 10)) != 0)
+    for (int i = 0; i < PQntuples(res); i++) {
+        struct db_encounter_summary s = {
+            .id = PQgetvalue(res, i, 0),
+            .created_at = PQgetvalue(res, i, 1),
+            .version = strtoll(PQgetvalue(res, i, 2), NULL, 10),
+            .name = PQgetisnull(res, i, 3) ? NULL : PQgetvalue(res, i, 3),
+            .round = strtoll(PQgetvalue(res, i, 4), NULL, 10),
+            .combatants = strtoll(PQgetvalue(res, i, 5), NULL, 10),
+            .turn_of = PQgetisnull(res, i, 6) ? NULL : PQgetvalue(res, i, 6),
+            .turn_name = PQgetisnull(res, i, 7) ? NULL : PQgetvalue(res, i, 7)};
+        if (fn(ud, &s) != 0)
             break;
+    }
     PQclear(res);
     return DB_OK;
 }
@@ -986,29 +1005,4 @@ int db_pg_events(struct db_pg *db, const char *id, int64_t after, int64_t upto, 
             break;
     PQclear(res);
     return DB_OK;
-}
-
-struct import_args {
-    const char *id;
-    const unsigned char *token_hash;
-    const char *rules_json, *state_json;
-    int count;
-    const char *const *kinds, *const *payloads;
-};
-
-static int import_body(struct db_pg *db, struct pg_conn *c, void *ud)
-{
-    struct import_args *a = ud;
-    int rc = insert_encounter(db, c, a->id, a->token_hash, a->rules_json, a->state_json, a->count);
-    for (int i = 0; rc == DB_OK && i < a->count; i++)
-        rc = insert_event(db, c, a->id, i + 1, a->kinds[i], a->payloads[i]);
-    return rc;
-}
-
-int db_pg_encounter_import(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, int count,
-                           const char *const *kinds, const char *const *payloads)
-{
-    struct import_args a = {id, token_hash, rules_json, state_json, count, kinds, payloads};
-    return in_transaction(db, import_body, &a);
 }

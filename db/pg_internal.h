@@ -18,8 +18,9 @@ uint64_t db_pg_error_count(const struct db_pg *db);
 void db_pg_set_replay_ttl(struct db_pg *db, int64_t seconds);
 int db_pg_replay_get(struct db_pg *db, struct db_replay *r);
 int db_pg_encounter_create(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, const char *kind,
-                           const char *payload_json, struct db_replay *replay);
+                           const char *rules_json, const char *state_json, int count,
+                           const char *const *kinds, const char *const *payloads,
+                           struct db_replay *replay);
 int db_pg_encounter_get(struct db_pg *db, const char *id, struct db_encounter *out);
 int db_pg_encounter_append(struct db_pg *db, const char *id, int64_t expected, const char *kind,
                            const char *payload_json, const char *state_json,
@@ -29,9 +30,6 @@ int db_pg_encounter_list(struct db_pg *db, const unsigned char *token_hash, cons
                          int limit, db_encounter_fn fn, void *ud);
 int db_pg_events(struct db_pg *db, const char *id, int64_t after, int64_t upto, int limit,
                  db_event_fn fn, void *ud);
-int db_pg_encounter_import(struct db_pg *db, const char *id, const unsigned char *token_hash,
-                           const char *rules_json, const char *state_json, int count,
-                           const char *const *kinds, const char *const *payloads);
 
 /* The channel every append and delete notifies (pg_notify, in its transaction) and the
  * listener (pg_listen.c) LISTENs on; payload "ID:VERSION" or "ID:deleted". */

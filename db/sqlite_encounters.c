@@ -17,8 +17,14 @@ static const char *const sql[ST_COUNT] = {
     [ST_ENC_VERSION] = "SELECT version FROM encounters WHERE id = ?1",
     [ST_ENC_UPDATE] = "UPDATE encounters SET version = ?2, state_json = ?3 WHERE id = ?1",
     [ST_ENC_DELETE] = "DELETE FROM encounters WHERE id = ?1",
-    [ST_ENC_LIST] = "SELECT id, created_at, version FROM encounters WHERE token_hash = ?1 AND "
-                    "id > ?2 ORDER BY id LIMIT ?3",
+    [ST_ENC_LIST] =
+        "SELECT id, created_at, version, json_extract(state_json, '$.name'), "
+        "json_extract(state_json, '$.round'), json_array_length(state_json, '$.combatants'), "
+        "turn_of, (SELECT json_extract(c.value, '$.name') FROM json_each(state_json, "
+        "'$.combatants') c WHERE json_extract(c.value, '$.id') = turn_of) FROM (SELECT id, "
+        "created_at, version, state_json, json_extract(state_json, '$.order[' || "
+        "json_extract(state_json, '$.turn') || ']') AS turn_of FROM encounters WHERE token_hash "
+        "= ?1 AND id > ?2 ORDER BY id LIMIT ?3)",
     [ST_EV_INSERT] = "INSERT INTO events (encounter_id, seq, kind, payload_json, created_at) "
                      "VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
     [ST_EV_PAGE] = "SELECT seq, kind, payload_json, created_at FROM events WHERE encounter_id = "
@@ -257,8 +263,8 @@ static int insert_encounter(struct db_sqlite *db, struct db_conn *c, const char 
 
 int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
                                const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, const char *kind, const char *payload_json,
-                               struct db_replay *replay)
+                               const char *state_json, int count, const char *const *kinds,
+                               const char *const *payloads, struct db_replay *replay)
 {
     struct db_conn *c = db_sqlite_conn(db);
     if (c == NULL)
@@ -268,9 +274,12 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
         return rc;
     if ((rc = replay_check(db, c, replay)) != DB_OK)
         return rollback(db, c, rc);
-    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, 1)) != DB_OK ||
-        (rc = insert_event(db, c, id, 1, kind, payload_json)) != DB_OK ||
-        (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK))
+    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, count)) != DB_OK)
+        return rollback(db, c, rc);
+    for (int i = 0; i < count; i++)
+        if ((rc = insert_event(db, c, id, i + 1, kinds[i], payloads[i])) != DB_OK)
+            return rollback(db, c, rc);
+    if (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK)
         return rollback(db, c, rc);
     rc = commit(db, c);
     return rc == DB_OK ? DB_OK : rollback(db, c, rc);
@@ -401,7 +410,15 @@ int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_ha
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *created = (const char *)sqlite3_column_text(st, 1);
-        if (fn(ud, id ? id : "", created ? created : "", sqlite3_column_int64(st, 2)) != 0)
+        struct db_encounter_summary s = {.id = id ? id : "",
+                                         .created_at = created ? created : "",
+                                         .version = sqlite3_column_int64(st, 2),
+                                         .name = (const char *)sqlite3_column_text(st, 3),
+                                         .round = sqlite3_column_int64(st, 4),
+                                         .combatants = sqlite3_column_int64(st, 5),
+                                         .turn_of = (const char *)sqlite3_column_text(st, 6),
+                                         .turn_name = (const char *)sqlite3_column_text(st, 7)};
+        if (fn(ud, &s) != 0)
             break;
     }
     sqlite3_reset(st);
@@ -430,24 +447,4 @@ int db_sqlite_events(struct db_sqlite *db, const char *id, int64_t after, int64_
     }
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? DB_OK : fail(db, rc);
-}
-
-int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
-                               const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, int count, const char *const *kinds,
-                               const char *const *payloads)
-{
-    struct db_conn *c = db_sqlite_conn(db);
-    if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
-        return rc;
-    if ((rc = insert_encounter(db, c, id, token_hash, rules_json, state_json, count)) != DB_OK)
-        return rollback(db, c, rc);
-    for (int i = 0; i < count; i++)
-        if ((rc = insert_event(db, c, id, i + 1, kinds[i], payloads[i])) != DB_OK)
-            return rollback(db, c, rc);
-    rc = commit(db, c);
-    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
 }

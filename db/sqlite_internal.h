@@ -91,8 +91,8 @@ void db_sqlite_set_replay_ttl(struct db_sqlite *db, int64_t seconds);
 int db_sqlite_replay_get(struct db_sqlite *db, struct db_replay *r);
 int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
                                const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, const char *kind, const char *payload_json,
-                               struct db_replay *replay);
+                               const char *state_json, int count, const char *const *kinds,
+                               const char *const *payloads, struct db_replay *replay);
 int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_encounter *out);
 int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t expected,
                                const char *kind, const char *payload_json, const char *state_json,
@@ -103,10 +103,6 @@ int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_ha
                              const char *after, int limit, db_encounter_fn fn, void *ud);
 int db_sqlite_events(struct db_sqlite *db, const char *id, int64_t after, int64_t upto, int limit,
                      db_event_fn fn, void *ud);
-int db_sqlite_encounter_import(struct db_sqlite *db, const char *id,
-                               const unsigned char *token_hash, const char *rules_json,
-                               const char *state_json, int count, const char *const *kinds,
-                               const char *const *payloads);
 
 void db_sqlite_close_thread_conns(struct db_sqlite *db);
 

@@ -15,7 +15,7 @@
 
 /* ---- HTTP plumbing: auth, versions, replays ---- */
 
-static void etag_of(int64_t version, char *out, size_t n)
+void enc_etag_of(int64_t version, char *out, size_t n)
 {
     snprintf(out, n, "\"v%lld\"", (long long)version);
 }
@@ -34,8 +34,8 @@ static int64_t if_match(const struct svc_request *req)
 }
 
 /* The bearer token's hash; false (with the 401 in res) when absent or malformed. */
-static bool bearer(const struct svc_request *req, struct svc_response *res,
-                   unsigned char hash[AUTH_HASH_LEN])
+bool enc_bearer(const struct svc_request *req, struct svc_response *res,
+                unsigned char hash[AUTH_HASH_LEN])
 {
     size_t n = 0;
     const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
@@ -67,7 +67,7 @@ bool enc_client_token(const struct svc_request *req, struct svc_response *res,
         svc_errors_respond(&e, res);
         return false;
     }
-    return bearer(req, res, hash);
+    return enc_bearer(req, res, hash);
 }
 
 /* Whether the request carries the loaded encounter's own token (reads answer more to it). */
@@ -93,7 +93,7 @@ bool enc_db_failed(struct svc_response *res, int rc)
     return true;
 }
 
-static bool id_ok(const char *id)
+bool enc_id_ok(const char *id)
 {
     size_t n = strlen(id);
     if (n == 0 || n > 64)
@@ -109,7 +109,7 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
               json_t **state, size_t *text_len)
 {
     const char *id = req->params[0];
-    if (!id_ok(id)) {
+    if (!enc_id_ok(id)) {
         svc_problem(res, SVC_PROBLEM_NOT_FOUND, "no such encounter", NULL);
         return false;
     }
@@ -129,12 +129,13 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 
 /* A write's three texts, each value written once: the event's payload {input, result,
  * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
- * explain, explain_markdown}, state}, which embeds the result and the state already written. The
- * result is ev's, or result_text when the ruling handed it over as text; *state_len gets the state
- * text's length. All NULL when out of memory. */
+ * explain, explain_markdown}, state}, which embeds the result and the state already written
+ * (minimal: without the state). The result is ev's, or result_text when the ruling handed it over
+ * as text; *state_len gets the state text's length. All NULL when out of memory. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
                         const char *result_text, const struct enc_explain *told, json_t *state,
-                        char **payload, char **state_text, size_t *state_len, char **answer)
+                        bool minimal, char **payload, char **state_text, size_t *state_len,
+                        char **answer)
 {
     size_t rn = 0, sn = 0, n = 0;
     char *dumped = result_text ? NULL : jw_dump(json_object_get(ev, "result"), &rn);
@@ -157,7 +158,7 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         jw_json(&w, json_object_get(ev, "effects"));
         jw_object_end(&w);
         *payload = jw_finish(&w, &n);
-        jw_init(&w, rn + sn + 256);
+        jw_init(&w, rn + (minimal ? 0 : sn) + 256);
         jw_object_begin(&w);
         JW_KEY(&w, "id");
         jw_string(&w, id);
@@ -176,8 +177,16 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         JW_KEY(&w, "explain_markdown");
         jw_string(&w, told->markdown);
         jw_object_end(&w);
-        JW_KEY(&w, "state");
-        jw_raw(&w, *state_text, sn);
+        if (!minimal) {
+            size_t tn = 0;
+            char *served = enc_served_state_text(state, *state_text, sn, &tn);
+            JW_KEY(&w, "state");
+            if (served != NULL)
+                jw_raw(&w, served, tn);
+            else
+                jw_null(&w);
+            free(served);
+        }
         jw_object_end(&w);
         *answer = jw_finish(&w, &n);
     }
@@ -196,7 +205,7 @@ void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *do
 {
     svc_respond_json(res, status, doc);
     char etag[32];
-    etag_of(version, etag, sizeof etag);
+    enc_etag_of(version, etag, sizeof etag);
     svc_response_add_header(res, "ETag", etag);
 }
 
@@ -215,12 +224,52 @@ static void request_hash(const struct svc_request *req, unsigned char out[AUTH_H
     free(buf);
 }
 
+bool enc_prefers_minimal(const struct svc_request *req)
+{
+    const char *h = svc_request_header(req, "Prefer");
+    while (h != NULL && *h != '\0') {
+        /* One preference: token [BWS "=" BWS word] *(";" parameter), up to the next comma. */
+        size_t n = strcspn(h, ",");
+        const char *p = h, *end = h + n;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p >= 6 && strncasecmp(p, "return", 6) == 0) {
+            p += 6;
+            while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+            if (p < end && *p == '=') {
+                p++;
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                bool quoted = p < end && *p == '"';
+                p += quoted;
+                if (end - p >= 7 && strncasecmp(p, "minimal", 7) == 0) {
+                    p += 7 + (quoted && p + 7 < end && p[7] == '"');
+                    while (p < end && (*p == ' ' || *p == '\t'))
+                        p++;
+                    if (p == end || *p == ';')
+                        return true;
+                }
+            }
+        }
+        h = *end == ',' ? end + 1 : end;
+    }
+    return false;
+}
+
+void enc_preference_applied(const struct svc_request *req, struct svc_response *res)
+{
+    if (enc_prefers_minimal(req))
+        svc_response_add_header(res, "Preference-Applied", "return=minimal");
+}
+
 struct replay_acc {
     json_t *state;  /* the fold so far */
     json_t *result; /* the last event's ruling */
     char kind[32];
     int64_t upto;             /* the event replayed */
     struct enc_explain *told; /* its sentence, told from the state before it */
+    json_t *events;           /* a create's: every event after created, as create answers it */
 };
 
 static int replay_item(void *ud, int64_t seq, const char *kind, const char *payload,
@@ -231,7 +280,19 @@ static int replay_item(void *ud, int64_t seq, const char *kind, const char *payl
     json_t *p = json_loads(payload, 0, NULL);
     if (seq == a->upto && p != NULL)
         enc_explain_event(a->state, kind, p, a->told);
-    enc_fold(a->state, json_object_get(p, "effects"));
+    if (a->events != NULL && seq > 1 && p != NULL) {
+        struct enc_explain told;
+        enc_explain_event(a->state, kind, p, &told);
+        json_array_append_new(a->events,
+                              enc_event_answer(seq, kind, json_object_get(p, "result"), &told));
+    }
+    if (a->events != NULL) { /* the fold must not share what the answer lists */
+        json_t *copy = json_deep_copy(json_object_get(p, "effects"));
+        enc_fold(a->state, copy);
+        json_decref(copy);
+    } else {
+        enc_fold(a->state, json_object_get(p, "effects"));
+    }
     json_decref(a->result);
     a->result = json_incref(json_object_get(p, "result"));
     snprintf(a->kind, sizeof a->kind, "%s", kind);
@@ -239,10 +300,20 @@ static int replay_item(void *ud, int64_t seq, const char *kind, const char *payl
     return 0;
 }
 
+json_t *enc_event_answer(int64_t seq, const char *kind, json_t *result,
+                         const struct enc_explain *told)
+{
+    return json_pack("{s:I, s:s, s:O, s:s, s:s}", "seq", (json_int_t)seq, "kind", kind, "result",
+                     result ? result : json_null(), "explain", told->plain, "explain_markdown",
+                     told->markdown);
+}
+
 /* Answers a retry from its key: the first answer, rebuilt from the event it made and the state
- * after it (the fold of the log up to it), or 409 when the key came with another request.
- * Always true (it answered). */
-static bool replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r)
+ * after it (the fold of the log up to it), or 409 when the key came with another request; as
+ * create answers (create) or as any later write, either asked with Prefer: return=minimal, the
+ * retry's own preference. Always true (it answered). */
+bool enc_replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r,
+                  bool create)
 {
     unsigned char h[AUTH_HASH_LEN];
     request_hash(req, h);
@@ -252,32 +323,38 @@ static bool replayed(const struct svc_request *req, struct svc_response *res, st
         return true;
     }
     struct enc_explain told = {.plain = "", .markdown = ""};
-    struct replay_acc a = {.state = json_object(), .upto = r->version, .told = &told};
+    struct replay_acc a = {.state = json_object(),
+                           .upto = r->version,
+                           .told = &told,
+                           .events = create && r->version > 1 ? json_array() : NULL};
     int rc = db_events(req->ctx->db, r->encounter_id, 0, r->version, INT32_MAX, replay_item, &a);
     if (rc == DB_OK && a.result == NULL)
         rc = DB_ERR_NOT_FOUND;
     if (!enc_db_failed(res, rc)) {
         json_t *doc =
             json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
-        if (strcmp(a.kind, "created") != 0)
+        if (!create)
             json_object_set_new(doc, "event",
-                                json_pack("{s:I, s:s, s:O, s:s, s:s}", "seq",
-                                          (json_int_t)r->version, "kind", a.kind, "result",
-                                          a.result, "explain", told.plain, "explain_markdown",
-                                          told.markdown));
-        json_object_set(doc, "state", a.state);
+                                enc_event_answer(r->version, a.kind, a.result, &told));
+        else if (a.events != NULL)
+            json_object_set(doc, "events", a.events);
+        if (!enc_prefers_minimal(req)) {
+            enc_serve_state(a.state);
+            json_object_set(doc, "state", a.state);
+        }
         enc_respond_with_etag(res, (unsigned)r->status, doc, r->version);
         svc_response_add_header(res, "Idempotent-Replayed", "true");
+        enc_preference_applied(req, res);
     }
     json_decref(a.state);
     json_decref(a.result);
+    json_decref(a.events);
     return true;
 }
 
-/* Reads Idempotency-Key into r (scope: the token's hash). Returns false after answering
- * (a replay, a bad key, or a database failure); *use says whether a key was given. */
-static bool idempotency(const struct svc_request *req, struct svc_response *res,
-                        const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use)
+bool enc_idempotency(const struct svc_request *req, struct svc_response *res,
+                     const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use,
+                     bool create)
 {
     const char *key = svc_request_header(req, "Idempotency-Key");
     *use = key != NULL;
@@ -296,7 +373,7 @@ static bool idempotency(const struct svc_request *req, struct svc_response *res,
     r->key = key;
     int rc = db_replay_get(req->ctx->db, r);
     if (rc == DB_OK)
-        return !replayed(req, res, r);
+        return !enc_replayed(req, res, r, create);
     if (rc != DB_ERR_NOT_FOUND) {
         enc_db_failed(res, rc);
         return false;
@@ -313,7 +390,7 @@ static bool authorize_owner(const struct svc_request *req, struct svc_response *
 {
     const char *h = svc_request_header(req, "Authorization");
     if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
-        return bearer(req, res, hash); /* answers the 401 */
+        return enc_bearer(req, res, hash); /* answers the 401 */
     size_t n = 0;
     const char *t = auth_bearer(h, &n);
     if (t != NULL) {
@@ -340,7 +417,7 @@ static bool check_if_match(const struct svc_request *req, struct svc_response *r
                  (long long)enc->version);
         svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
         char etag[32];
-        etag_of(enc->version, etag, sizeof etag);
+        enc_etag_of(enc->version, etag, sizeof etag);
         svc_response_add_header(res, "ETag", etag);
         return false;
     }
@@ -354,7 +431,7 @@ static bool load_for_write(const struct svc_request *req, struct svc_response *r
 {
     int64_t v = if_match(req);
     const char *id = req->params[0];
-    if (v > 0 && id_ok(id) && strlen(id) < sizeof enc->id) {
+    if (v > 0 && enc_id_ok(id) && strlen(id) < sizeof enc->id) {
         memset(enc, 0, sizeof *enc);
         *state = svc_state_cache_take(req->ctx->states, id, v, enc->token_hash, text_len);
         if (*state != NULL) {
@@ -387,7 +464,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     if (!load_for_write(req, res, &enc, &state, &state_len))
         goto out;
     if (!authorize_owner(req, res, &enc, hash) ||
-        !idempotency(req, res, hash, &replay, &use_replay) || !check_if_match(req, res, &enc))
+        !enc_idempotency(req, res, hash, &replay, &use_replay, false) ||
+        !check_if_match(req, res, &enc))
         goto out;
     int64_t seq = enc.version + 1, current = 0;
     struct enc_cache cache = {0};
@@ -412,8 +490,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     enc_fold(state, json_object_get(ev, "effects"));
     folded = true;
     char *payload_text = NULL, *state_text = NULL;
-    event_texts(enc.id, seq, kind, in, ev, result_text, &told, state, &payload_text, &state_text,
-                &state_len, &answer_text);
+    event_texts(enc.id, seq, kind, in, ev, result_text, &told, state, enc_prefers_minimal(req),
+                &payload_text, &state_text, &state_len, &answer_text);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
@@ -426,16 +504,17 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         svc_hub_appended(req->ctx->hub, enc.id, seq); /* wakes the live feeds (hub.h) */
         svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));
         char etag[32];
-        etag_of(seq, etag, sizeof etag);
+        enc_etag_of(seq, etag, sizeof etag);
         svc_response_add_header(res, "ETag", etag);
+        enc_preference_applied(req, res);
     } else if (rc == DB_ERR_REPLAY) {
-        replayed(req, res, &replay);
+        enc_replayed(req, res, &replay, false);
     } else if (rc == DB_ERR_CONFLICT) {
         char detail[128];
         snprintf(detail, sizeof detail, "the encounter is at version %lld", (long long)current);
         svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
         char etag[32];
-        etag_of(current, etag, sizeof etag);
+        enc_etag_of(current, etag, sizeof etag);
         svc_response_add_header(res, "ETag", etag);
     } else {
         enc_db_failed(res, rc);
@@ -471,85 +550,7 @@ static json_t *body_object(const struct svc_request *req, struct svc_response *r
     return body;
 }
 
-/* ---- handlers ---- */
-
-void svc_handle_encounter_create(const struct svc_request *req, struct svc_response *res)
-{
-    json_t *body = NULL;
-    struct svc_errors e;
-    svc_errors_init(&e);
-    json_t *state = NULL, *payload = NULL, *answer = NULL;
-    char *state_text = NULL, *payload_text = NULL, *answer_text = NULL;
-    unsigned char hash[AUTH_HASH_LEN];
-    char token[AUTH_TOKEN_LEN + 1] = "";
-    bool minted = svc_request_header(req, "Authorization") == NULL;
-    if (!minted && !enc_client_token(req, res, hash))
-        goto out;
-    struct db_replay replay;
-    bool use_replay = false;
-    if (minted && svc_request_header(req, "Idempotency-Key") != NULL) {
-        /* The answer holds the new token, and tokens are only ever stored hashed. */
-        svc_errors_add(&e, "",
-                       "an idempotent create needs Authorization with a token you hold (at least "
-                       "128 bits, up to 128 of A-Za-z0-9._~-): the answer to replay must not "
-                       "hold a new token");
-        svc_errors_respond(&e, res);
-        goto out;
-    }
-    if ((body = svc_parse_json_body(req, res)) == NULL)
-        goto out;
-    if (!minted && !idempotency(req, res, hash, &replay, &use_replay))
-        goto out;
-    state = enc_initial_state(req, body, "", NULL, &e);
-    if (state == NULL) {
-        svc_errors_respond(&e, res);
-        goto out;
-    }
-    char id[AUTH_ID_LEN + 1];
-    if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        goto out;
-    }
-    if (minted)
-        auth_sha256(token, strlen(token), hash);
-    json_t *effects = json_pack("[{s:s, s:O}]", "op", "init", "state", state);
-    payload = json_pack("{s:i, s:O, s:{s:s}, s:o}", "engine", ENGINE_VERSION, "input", body,
-                        "result", "created", id, "effects", effects);
-    answer = json_pack("{s:s, s:i, s:O}", "id", id, "version", 1, "state", state);
-    if (minted)
-        json_object_set_new(answer, "token", json_string(token));
-    state_text = dump(state);
-    answer_text = dump(answer);
-    payload_text = dump(payload);
-    char *rules_text = dump(json_object_get(state, "rules"));
-    int rc = DB_ERR_NOMEM;
-    if (state_text && answer_text && payload_text && rules_text) {
-        if (use_replay)
-            replay.status = 201, replay.version = 1;
-        rc = db_encounter_create(req->ctx->db, id, hash, rules_text, state_text, "created",
-                                 payload_text, use_replay ? &replay : NULL);
-    }
-    free(rules_text);
-    if (rc == DB_ERR_REPLAY) {
-        replayed(req, res, &replay);
-    } else if (!enc_db_failed(res, rc)) {
-        svc_respond_raw(res, 201, "application/json", answer_text, strlen(answer_text));
-        char etag[32], loc[96];
-        etag_of(1, etag, sizeof etag);
-        snprintf(loc, sizeof loc, "/v1/encounters/%s", id);
-        svc_response_add_header(res, "ETag", etag);
-        svc_response_add_header(res, "Location", loc);
-    }
-out:
-    free(state_text);
-    free(payload_text);
-    free(answer_text);
-    json_decref(state);
-    json_decref(payload);
-    json_decref(answer);
-    svc_errors_free(&e);
-    json_decref(body);
-}
+/* ---- handlers (create and list: encounter_collection.c) ---- */
 
 void svc_handle_encounter_get(const struct svc_request *req, struct svc_response *res)
 {
@@ -562,6 +563,7 @@ void svc_handle_encounter_get(const struct svc_request *req, struct svc_response
         json_decref(state);
         state = pub;
     }
+    enc_serve_state(state);
     json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", enc.id, "version",
                             (json_int_t)enc.version, "created_at", enc.created_at, "state", state);
     enc_respond_with_etag(res, 200, doc, enc.version);
@@ -590,20 +592,8 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     res->status = 204;
 }
 
-struct list_acc {
-    json_t *items;
-};
-
-static int list_item(void *ud, const char *id, const char *created_at, int64_t version)
-{
-    struct list_acc *a = ud;
-    json_array_append_new(a->items, json_pack("{s:s, s:s, s:I}", "id", id, "created_at", created_at,
-                                              "version", (json_int_t)version));
-    return 0;
-}
-
 /* ?limit (1..500, default 100) */
-static int page_limit(const struct svc_request *req, struct svc_errors *e)
+int enc_page_limit(const struct svc_request *req, struct svc_errors *e)
 {
     const char *l = svc_request_query(req, "limit");
     if (l == NULL)
@@ -615,36 +605,6 @@ static int page_limit(const struct svc_request *req, struct svc_errors *e)
         return DEFAULT_PAGE;
     }
     return (int)v;
-}
-
-void svc_handle_encounter_list(const struct svc_request *req, struct svc_response *res)
-{
-    unsigned char hash[AUTH_HASH_LEN];
-    if (!bearer(req, res, hash))
-        return;
-    struct svc_errors e;
-    svc_errors_init(&e);
-    int limit = page_limit(req, &e);
-    const char *after = svc_request_query(req, "after");
-    if (after != NULL && !id_ok(after))
-        svc_errors_add(&e, "?after", "query after must be an encounter id");
-    if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
-        return;
-    }
-    svc_errors_free(&e);
-    struct list_acc a = {json_array()};
-    if (enc_db_failed(res,
-                      db_encounter_list(req->ctx->db, hash, after, limit + 1, list_item, &a))) {
-        json_decref(a.items);
-        return;
-    }
-    json_t *next = json_null();
-    if (json_array_size(a.items) > (size_t)limit) {
-        json_array_remove(a.items, (size_t)limit);
-        next = json_string(str(json_array_get(a.items, (size_t)limit - 1), "id"));
-    }
-    svc_respond_json(res, 200, json_pack("{s:o, s:o}", "encounters", a.items, "next_after", next));
 }
 
 void svc_handle_encounter_add_combatant(const struct svc_request *req, struct svc_response *res)
@@ -739,7 +699,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
         return;
     struct svc_errors e;
     svc_errors_init(&e);
-    int limit = page_limit(req, &e);
+    int limit = enc_page_limit(req, &e);
     long long after = 0;
     const char *a = svc_request_query(req, "after");
     if (a != NULL) {
@@ -835,6 +795,7 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
     json_t *state = svc_encounter_state_at(req, res, &at, &version);
     if (state == NULL)
         return;
+    enc_serve_state(state);
     json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", req->params[0], "at", (json_int_t)at,
                             "version", (json_int_t)version, "state", state);
     enc_respond_with_etag(res, 200, doc, version);

@@ -28,8 +28,11 @@
  *                        the stored combatants make
  *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
  *                        step order), decline_reaction, and the checks of decisions and dice
- *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, write_event)
- *                        and the handlers for create, get, delete, list, writes, events, state
+ *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, Prefer,
+ *                        write_event) and the handlers for get, delete, writes, events, state
+ *   encounter_collection.c  /v1/encounters itself: create (with its combatants and
+ *                        initiative, the events the separate calls would log, in one
+ *                        transaction) and the list
  *   encounter_log.c      the whole log at once: verify, export, import
  *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown) */
 #ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
@@ -224,6 +227,17 @@ void enc_errors_under(struct svc_errors *from, const char *base, struct svc_erro
 json_t *enc_initial_state(const struct svc_request *req, json_t *body, const char *base,
                           json_t *given, struct svc_errors *out);
 
+/* The combatant whose turn it is, order[turn] (borrowed), or NULL when no turn has begun. */
+const char *enc_turn_of(json_t *state);
+
+/* A state as it is served: the stored one with turn_of, the id of the combatant whose turn it
+ * is (or null), beside `turn`, its index in order kept for compatibility. Computed on every
+ * answer and never stored, so that stored states, verify's fold, export and import of older
+ * logs stay as they were. enc_serve_state adds it in place; enc_served_state_text writes the
+ * state's text (n bytes, an object) with it, malloc'd (NULL when out of memory). */
+void enc_serve_state(json_t *state);
+char *enc_served_state_text(json_t *state, const char *text, size_t n, size_t *out_len);
+
 /* What a reader without the encounter's token sees of state: the seed and its salt are hidden
  * until revealed. A new reference (state itself when nothing is hidden). */
 json_t *enc_public_state(json_t *state);
@@ -345,6 +359,42 @@ struct events_acc {
     int64_t list_after; /* list only the events after this one (those before are folded) */
     bool full;          /* list the created event as it is (the owner, or the seed revealed) */
 };
+
+/* The bearer token's hash; false after answering 401 when it is absent or malformed. */
+bool enc_bearer(const struct svc_request *req, struct svc_response *res,
+                unsigned char hash[AUTH_HASH_LEN]);
+
+/* Whether id could name an encounter (1 to 64 of a-z0-9). */
+bool enc_id_ok(const char *id);
+
+/* The ETag of a version: "vN". */
+void enc_etag_of(int64_t version, char *out, size_t n);
+
+/* ?limit (1..500, default 100), its error added to e. */
+int enc_page_limit(const struct svc_request *req, struct svc_errors *e);
+
+/* Whether the request asks Prefer: return=minimal (RFC 7240; among other preferences, any
+ * case, the value quoted or not): a write then answers its event and version without the
+ * state. */
+bool enc_prefers_minimal(const struct svc_request *req);
+
+/* Adds Preference-Applied: return=minimal to res when the request asked it. */
+void enc_preference_applied(const struct svc_request *req, struct svc_response *res);
+
+/* An event as a write answers it: {seq, kind, result, explain, explain_markdown} (new ref). */
+json_t *enc_event_answer(int64_t seq, const char *kind, json_t *result,
+                         const struct enc_explain *told);
+
+/* Reads Idempotency-Key into r (scope: the token's hash). Returns false after answering (a
+ * replay, as create answers when create, a bad key, or a database failure); *use says whether
+ * a key was given. */
+bool enc_idempotency(const struct svc_request *req, struct svc_response *res,
+                     const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use,
+                     bool create);
+
+/* Answers a retry from its record r (or 409 when the key came with another request). */
+bool enc_replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r,
+                  bool create);
 
 /* The hash of a token the client chose for a new encounter (create, import); false after
  * answering 401 (absent or malformed) or 422 (weaker than 128 bits, auth_token_bits). */

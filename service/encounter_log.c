@@ -162,6 +162,7 @@ void svc_handle_encounter_export(const struct svc_request *req, struct svc_respo
                                                 json_object_get(ev, "explain_markdown")));
     }
     json_decref(acc.list);
+    enc_serve_state(stored);
     json_t *doc =
         json_pack("{s:s, s:s, s:I, s:o, s:o}", "format", "tactics-encounter/1", "id", enc.id,
                   "version", (json_int_t)enc.version, "events", events, "state", stored);
@@ -376,9 +377,22 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         if (payloads[i] == NULL)
             svc_errors_add(&e, p, "could not be stored");
     }
-    if (!svc_errors_any(&e) && json_object_get(body, "state") &&
-        !json_equal(json_object_get(body, "state"), state))
-        svc_errors_add(&e, "/state", "is not the fold of the events");
+    if (!svc_errors_any(&e) && json_object_get(body, "state")) {
+        /* turn_of is served beside each state, never stored (enc_serve_state): an export from
+         * before it has none, one since has it; either way it must name order[turn]. */
+        json_t *given = json_copy(json_object_get(body, "state"));
+        json_t *turn_of = json_object_get(given, "turn_of");
+        const char *expected = enc_turn_of(state);
+        if (turn_of != NULL && !(expected ? json_is_string(turn_of) &&
+                                                strcmp(json_string_value(turn_of), expected) == 0
+                                          : json_is_null(turn_of)))
+            svc_errors_add(&e, "/state/turn_of", "must be %s%s%s, whose turn it is",
+                           expected ? "\"" : "", expected ? expected : "null",
+                           expected ? "\"" : "");
+        else if (json_object_del(given, "turn_of"), !json_equal(given, state))
+            svc_errors_add(&e, "/state", "is not the fold of the events");
+        json_decref(given);
+    }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         goto out;
@@ -399,6 +413,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     free(state_text);
     free(rules_text);
     if (!enc_db_failed(res, rc)) {
+        enc_serve_state(state);
         json_t *doc =
             json_pack("{s:s, s:I, s:O}", "id", id, "version", (json_int_t)n, "state", state);
         if (minted)

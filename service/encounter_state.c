@@ -627,6 +627,39 @@ out:
     return state;
 }
 
+const char *enc_turn_of(json_t *state)
+{
+    json_t *turn = json_object_get(state, "turn");
+    if (!json_is_integer(turn) || json_integer_value(turn) < 0)
+        return NULL;
+    return json_string_value(
+        json_array_get(json_object_get(state, "order"), (size_t)json_integer_value(turn)));
+}
+
+void enc_serve_state(json_t *state)
+{
+    const char *id = enc_turn_of(state);
+    json_object_set_new(state, "turn_of", id ? json_string(id) : json_null());
+}
+
+char *enc_served_state_text(json_t *state, const char *text, size_t n, size_t *out_len)
+{
+    const char *id = enc_turn_of(state);
+    json_t *v = id ? json_string(id) : json_null();
+    size_t vn = 0;
+    char *value = jw_dump(v, &vn);
+    json_decref(v);
+    char *out = value != NULL && n >= 2 && text[n - 1] == '}' ? malloc(n + vn + 16) : NULL;
+    if (out != NULL) {
+        size_t k = n - 1;
+        memcpy(out, text, k);
+        k += (size_t)sprintf(out + k, "%s\"turn_of\":%s}", n > 2 ? "," : "", value);
+        *out_len = k;
+    }
+    free(value);
+    return out;
+}
+
 /* What a reader without the encounter's token sees of a state: the seed and its salt stay
  * private until the owner reveals them (the commitment shows), so no player can predict the
  * rolls to come. Returns a new reference. */

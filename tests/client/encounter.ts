@@ -2,7 +2,9 @@
 // come from openapi-typescript over openapi/dist/openapi.json, the calls from openapi-fetch,
 // and `tsc --strict` must accept every request and every field read here. Then it runs against
 // a real tacticsd: create, two combatants, initiative, turns, attacks and a move, the state
-// after an event, the odds, verify, reveal and export.
+// after an event, the odds, verify, reveal and export; then an encounter created with its
+// combatants and initiative in one call, a write answered minimal (Prefer: return=minimal), and
+// the list with whose turn it is.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api.js";
 
@@ -27,6 +29,12 @@ function etag(r: { response: Response }): string {
   const v = r.response.headers.get("ETag");
   if (v === null) throw new Error("no ETag");
   return v;
+}
+
+// A write's state, absent only when the request asked Prefer: return=minimal.
+function stateOf(w: { state?: State }): State {
+  if (w.state === undefined) throw new Error("no state in a full answer");
+  return w.state;
 }
 
 function combatant(state: State, id: string): Combatant {
@@ -81,9 +89,10 @@ async function main(): Promise<void> {
     });
     const w = must("next turn", n);
     tag = etag(n);
-    const turn = w.state.turn;
-    if (turn === null) throw new Error("no one's turn after next-turn");
-    return w.state.order[turn];
+    const s = stateOf(w);
+    if (s.turn === null || s.turn_of === null) throw new Error("no one's turn after next-turn");
+    if (s.order[s.turn] !== s.turn_of) throw new Error("turn_of is not order[turn]");
+    return s.turn_of;
   };
   const act = async (body: components["schemas"]["ActionRequest"]) => {
     const a = await api.POST("/v1/encounters/{id}/actions", {
@@ -107,7 +116,7 @@ async function main(): Promise<void> {
   if (!(o.hit > 0 && o.hit < 1)) throw new Error(`odds: hit ${o.hit}`);
 
   const hit = await act({ type: "attack", actor: "fighter", target: "goblin" });
-  const goblin = combatant(hit.state, "goblin");
+  const goblin = combatant(stateOf(hit), "goblin");
   await act({ type: "move", actor: "fighter", path: [{ x: 5, y: 6 }] });
 
   const at = must("state at 4", await api.GET("/v1/encounters/{id}/state", {
@@ -128,8 +137,40 @@ async function main(): Promise<void> {
   const exp = must("export", await api.GET("/v1/encounters/{id}/export", {
     params: { path: { id } }, headers: auth,
   }));
+
+  // The same fight set up in one call, then a turn answered without the state.
+  const key = "0123456789abcdef0123456789abcdef";
+  const one = await api.POST("/v1/encounters", {
+    headers: { Authorization: `Bearer ${key}` },
+    body: {
+      name: "One call", map: { width: 12, height: 12 }, seed: 7,
+      combatants: [
+        { id: "fighter", name: "Kroh", side: "party", x: 5, y: 5, speeds: { walk: 30 },
+          defense: { armor: 5 }, max_hp: 20, dex: 12 },
+        { id: "goblin", side: "monsters", x: 6, y: 5, speeds: { walk: 30 },
+          defense: { armor: 2 }, max_hp: 6, dex: 13 },
+      ],
+      initiative: { results: [10, 1, 14, 1] },
+    },
+  });
+  const made = must("create with combatants", one);
+  if (made.version !== 4 || made.events === undefined || made.events.length !== 3)
+    throw new Error(`create with combatants: ${JSON.stringify(made)}`);
+  const small = await api.POST("/v1/encounters/{id}/next-turn", {
+    params: { path: { id: made.id }, header: { "If-Match": etag(one), Prefer: "return=minimal" } },
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  const m = must("minimal next turn", small);
+  if (m.state !== undefined || small.response.headers.get("Preference-Applied") !== "return=minimal")
+    throw new Error("return=minimal was not applied");
+  const list = must("list", await api.GET("/v1/encounters", {
+    headers: { Authorization: `Bearer ${key}` },
+  }));
+  const listed = list.encounters.find((e) => e.id === made.id);
+  if (listed === undefined || listed.turn_of === null || listed.turn_of.id !== "goblin")
+    throw new Error(`list: ${JSON.stringify(list)}`);
   console.log(`typed client: ${exp.events.length} events, the goblin at ${goblin.hp} hp, ` +
-    `hit chance ${o.hit}, verify ok`);
+    `hit chance ${o.hit}, verify ok; ${m.event.explain}`);
 }
 
 main().catch((e: unknown) => {

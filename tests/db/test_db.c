@@ -238,10 +238,9 @@ static int count_events(void *ud, int64_t seq, const char *kind, const char *pay
     return 0;
 }
 
-static int list_one(void *ud, const char *id, const char *created_at, int64_t version)
+static int list_one(void *ud, const struct db_encounter_summary *e)
 {
-    (void)created_at, (void)version;
-    strcat(ud, id);
+    strcat(ud, e->id);
     strcat(ud, ",");
     return 0;
 }
@@ -300,6 +299,87 @@ Test(db, encounters_append_in_order_with_versions_and_replays)
     cr_assert_eq(db_events(db, evil, 0, INT64_MAX, 10, count_events, &n), DB_OK);
     cr_assert_eq(n, 1);
     cr_assert_eq(db_error_count(db), 0);
+    db_close(db);
+}
+
+struct seen_events {
+    char kinds[128];
+    int64_t last;
+};
+
+static int note_event(void *ud, int64_t seq, const char *kind, const char *payload,
+                      const char *created_at)
+{
+    (void)payload, (void)created_at;
+    struct seen_events *s = ud;
+    strcat(s->kinds, kind);
+    strcat(s->kinds, ",");
+    s->last = seq;
+    return 0;
+}
+
+/* Create with its first events (create with combatants and initiative): one transaction holds
+ * them all, numbered from 1, the version the last; its key replays at that version, and a key
+ * already taken writes nothing, not even the encounter's row. */
+Test(db, an_encounter_is_created_with_several_events_in_one_transaction)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    unsigned char token[DB_HASH_LEN] = {4, 5};
+    const char *kinds[] = {"created", "combatant_added", "combatant_added", "initiative"};
+    const char *payloads[] = {"{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}"};
+    struct db_replay r = {.key = "create-1", .status = 201, .version = 4};
+    memcpy(r.scope, token, DB_HASH_LEN);
+    cr_assert_eq(
+        db_encounter_create_log(db, "e1", token, "{}", "{\"s\":4}", 4, kinds, payloads, &r), DB_OK);
+    struct db_encounter e;
+    cr_assert_eq(db_encounter_get(db, "e1", &e), DB_OK);
+    cr_assert_eq(e.version, 4);
+    cr_assert_str_eq(e.state_json, "{\"s\":4}");
+    free(e.state_json);
+    struct seen_events seen = {"", 0};
+    cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, note_event, &seen), DB_OK);
+    cr_assert_str_eq(seen.kinds, "created,combatant_added,combatant_added,initiative,");
+    cr_assert_eq(seen.last, 4);
+    int64_t cur = 0;
+    cr_assert_eq(db_encounter_append(db, "e1", 4, "next_turn", "{}", "{}", NULL, &cur), DB_OK);
+    cr_assert_eq(cur, 5);
+    struct db_replay again = {.key = "create-1"};
+    memcpy(again.scope, token, DB_HASH_LEN);
+    cr_assert_eq(db_encounter_create_log(db, "e2", token, "{}", "{}", 4, kinds, payloads, &again),
+                 DB_ERR_REPLAY);
+    cr_assert_eq(again.version, 4);
+    cr_assert_str_eq(again.encounter_id, "e1");
+    cr_assert_eq(db_encounter_get(db, "e2", &e), DB_ERR_NOT_FOUND);
+    db_close(db);
+}
+
+static int list_summary(void *ud, const struct db_encounter_summary *e)
+{
+    char *out = ud;
+    size_t n = strlen(out);
+    snprintf(out + n, 256 - n, "%s:%s:%lld:%lld:%s:%s;", e->id, e->name ? e->name : "-",
+             (long long)e->round, (long long)e->combatants, e->turn_of ? e->turn_of : "-",
+             e->turn_name ? e->turn_name : "-");
+    return 0;
+}
+
+/* The list's summary comes from the stored state: name, round, combatants, and order[turn]
+ * with that combatant's name; nothing for an encounter whose turns have not begun. */
+Test(db, the_list_summarises_each_state)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    unsigned char token[DB_HASH_LEN] = {9};
+    const char *started =
+        "{\"name\":\"Ambush\",\"round\":2,\"turn\":1,\"order\":[\"a\",\"b\"],\"map\":{},"
+        "\"combatants\":[{\"id\":\"a\"},{\"id\":\"b\",\"name\":\"Bob\"}]}";
+    const char *fresh = "{\"name\":\"\",\"round\":0,\"turn\":null,\"order\":[],\"combatants\":[]}";
+    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", started, "created", "{}", NULL), DB_OK);
+    cr_assert_eq(db_encounter_create(db, "e2", token, "{}", fresh, "created", "{}", NULL), DB_OK);
+    char out[256] = "";
+    cr_assert_eq(db_encounter_list(db, token, NULL, 10, list_summary, out), DB_OK);
+    cr_assert_str_eq(out, "e1:Ambush:2:2:b:Bob;e2::0:0:-:-;");
     db_close(db);
 }
 

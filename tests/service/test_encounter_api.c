@@ -183,7 +183,7 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     http_request(&srv, "GET", "/v1/encounters",
                  "Authorization: Bearer 0123456789012345678901234567890123456789\r\n", NULL, &r);
     cr_assert_eq(r.status, 200);
-    cr_assert_str_eq(r.body, "{\"encounters\":[],\"next_after\":null}");
+    cr_assert_str_eq(r.body, "{\"encounters\":[],\"next\":null,\"next_after\":null}");
     http_response_free(&r);
     json_decref(call(&e, "DELETE", "", NULL, 204));
     json_decref(call(&e, "GET", "", NULL, 404));

@@ -117,3 +117,54 @@ Test(invalid_bodies, every_operation_that_takes_a_body_refuses_invalid_ones)
     json_decref(list);
     json_decref(doc);
 }
+
+/* Create's combatants and initiative (issue 18): each invalid shape is a 422 naming its field,
+ * and nothing is created. */
+Test(invalid_bodies, create_with_combatants_refuses_each_invalid_part)
+{
+    static const struct {
+        const char *body, *pointer;
+    } cases[] = {
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":{}}", "/combatants"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[7]}", "/combatants/0"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\"}]}",
+         "/combatants/0/side"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\",\"side\":\"x\",\"x\":9,"
+         "\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}]}",
+         "/combatants/0"}, /* off the map: its placement, as POST .../combatants says it */
+        {"{\"map\":{\"width\":8,\"height\":8},\"initiative\":[]}", "/initiative"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\",\"side\":\"x\",\"x\":1,"
+         "\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}],"
+         "\"initiative\":{\"results\":[0]}}",
+         "/initiative/results/0"},
+        {"{\"map\":{\"width\":8,\"height\":8},\"combatants\":[{\"id\":\"a\",\"side\":\"x\",\"x\":1,"
+         "\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}],"
+         "\"initiative\":{\"surprise\":true}}",
+         "/initiative/surprise"},
+    };
+    const char *h = "Content-Type: application/json\r\nAuthorization: Bearer "
+                    "fedcba9876543210fedcba9876543210\r\n";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct http_response r;
+        http_request(&srv, "POST", "/v1/encounters", h, cases[i].body, &r);
+        cr_assert_eq(r.status, 422, "%s: %d %s", cases[i].body, r.status, r.body);
+        json_t *doc = json_loads(r.body, 0, NULL);
+        bool named = false;
+        size_t k;
+        json_t *err;
+        json_array_foreach(json_object_get(doc, "errors"), k, err)
+        {
+            named |=
+                strcmp(json_string_value(json_object_get(err, "pointer")), cases[i].pointer) == 0;
+        }
+        cr_assert(named, "%s: %s", cases[i].pointer, r.body);
+        json_decref(doc);
+        http_response_free(&r);
+    }
+    struct http_response r;
+    http_request(&srv, "GET", "/v1/encounters",
+                 "Authorization: Bearer fedcba9876543210fedcba9876543210\r\n", NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_not_null(strstr(r.body, "\"encounters\":[]"), "%s", r.body);
+    http_response_free(&r);
+}

@@ -2,7 +2,8 @@
 // from a CDN is inlined from the redoc package npm installed beside it (the same version), and
 // the web-font link is dropped (the page falls back to system fonts). Fails if any external
 // script, stylesheet or font remains, because users and these machines are often offline.
-// Usage: node build-docs.mjs openapi.yaml out.html
+// Usage: node build-docs.mjs dist/openapi.json out.html (regenerate.sh passes the bundle, which
+// carries the recorded examples; openapi.yaml works too, without them)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -14,6 +14,7 @@
 // Coverage both ways: every route in the server's table is an operation here and every
 // operation here is a route, and every operation was called by at least one test; every POST
 // and PATCH was sent at least one invalid body (answered 4xx and checked like any other).
+// Every operation has a recorded example in openapi/examples.json that still validates.
 //
 // ajv over recorded exchanges was chosen over Prism as a validating proxy: the proxy would sit
 // between the tests and the server and itself answer the malformed, oversized and slow
@@ -21,7 +22,8 @@
 //
 // Usage: node check-contract.mjs openapi.yaml exchanges.jsonl LIST_ROUTES_BINARY
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
@@ -174,6 +176,55 @@ for (const [op, { covered }] of operations) if (covered === 0) fail(`${op} is in
 for (const [op, { refused }] of operations)
   if (/^(POST|PATCH) /.test(op) && refused === 0) fail(`${op} was never sent an invalid body`);
 
+// The examples the bundle shows (openapi/examples.json, recorded from these tests by
+// tools/record-examples.sh): one for every operation, each still valid, so an answer that
+// changes shape fails here until its example is recorded again.
+const examplesPath = join(dirname(specPath), 'examples.json');
+const recorded = existsSync(examplesPath) ? JSON.parse(readFileSync(examplesPath, 'utf8')).operations : {};
+const refresh = 'run openapi/tools/record-examples.sh BUILD_DIR, then openapi/tools/regenerate.sh';
+const operationIds = new Set();
+for (const { template, regex } of templates)
+  for (const m of METHODS) {
+    const op = spec.paths[template][m];
+    if (!op) continue;
+    operationIds.add(op.operationId);
+    const entry = recorded[op.operationId];
+    const label = `examples.json ${op.operationId}`;
+    if (!entry) {
+      fail(`${op.operationId} (${m.toUpperCase()} ${template}) has no recorded example: ${refresh}`);
+      continue;
+    }
+    if (entry.method !== m.toUpperCase() || !regex.test(entry.path.split('?')[0])) {
+      fail(`${label}: ${entry.method} ${entry.path} is not ${m.toUpperCase()} ${template}: ${refresh}`);
+      continue;
+    }
+    const base = `/paths/${escapePointer(template)}/${m}`;
+    if (entry.request !== undefined) {
+      const body = op.requestBody && resolve(op.requestBody, `${base}/requestBody`);
+      const validate = body?.obj.content?.['application/json']?.schema && validatorFor(`${body.pointer}/content/application~1json/schema`);
+      if (!validate) fail(`${label}: a request body, but the operation takes none`);
+      else if (!validate(entry.request))
+        fail(`${label}: the request no longer matches the schema (${ajv.errorsText(validate.errors, { separator: '; ' })}): ${refresh}`);
+    }
+    const status = String(entry.status);
+    if (!/^2\d\d$/.test(status) || !op.responses[status]) {
+      fail(`${label}: status ${status} is not a documented success: ${refresh}`);
+      continue;
+    }
+    if (entry.response === undefined) continue;
+    const { obj, pointer } = resolve(op.responses[status], `${base}/responses/${status}`);
+    const mediaType = Object.keys(obj.content || {}).find((k) => k.split(';')[0].trim() === (entry.media_type || '').split(';')[0].trim());
+    if (!mediaType || !obj.content[mediaType].schema) {
+      fail(`${label}: media type ${entry.media_type} is not documented for ${status}`);
+      continue;
+    }
+    const validate = validatorFor(`${pointer}/content/${escapePointer(mediaType)}/schema`);
+    if (!validate(entry.response))
+      fail(`${label}: the ${status} answer no longer matches the schema (${ajv.errorsText(validate.errors, { separator: '; ' })}): ${refresh}`);
+  }
+for (const id of Object.keys(recorded))
+  if (!operationIds.has(id)) fail(`examples.json has ${id}, which openapi.yaml no longer has: ${refresh}`);
+
 const routes = JSON.parse(execFileSync(listRoutes, { encoding: 'utf8' }));
 const routeKeys = new Set(routes.map((r) => `${r.method} ${r.pattern}`));
 for (const key of routeKeys) if (!operations.has(key)) fail(`the server routes ${key} but openapi.yaml lacks it`);
@@ -184,4 +235,4 @@ if (failures.length) {
   for (const f of failures) console.error(`  - ${f}`);
   process.exit(1);
 }
-console.log(`contract: ${lines.length} exchanges match openapi.yaml; ${operations.size} operations, each called by a test`);
+console.log(`contract: ${lines.length} exchanges match openapi.yaml; ${operations.size} operations, each called by a test and with a valid recorded example`);

@@ -196,8 +196,6 @@ int http_read_response(int fd, struct http_response *r)
     return 0;
 }
 
-static void record_exchange(const char *raw, size_t len, const struct http_response *r);
-
 int http_raw(unsigned port, const char *request, size_t len, struct http_response *r)
 {
     int fd = try_connect(port);
@@ -215,7 +213,7 @@ int http_raw(unsigned port, const char *request, size_t len, struct http_respons
     int rc = http_read_response(fd, r);
     close(fd);
     if (rc == 0)
-        record_exchange(request, len, r);
+        http_record_exchange(request, len, r);
     return rc;
 }
 
@@ -249,8 +247,8 @@ void http_response_free(struct http_response *r)
 
 /* Appends one exchange to $TACTICS_EXCHANGE_LOG for the OpenAPI contract check: the request's
  * method and path (from its request line), the status, every response header (names in lower
- * case), the body, and the request body when one was sent whole. */
-static void record_exchange(const char *raw, size_t len, const struct http_response *r)
+ * case), the body, the request body when one was sent whole, and the Criterion test sending it. */
+void http_record_exchange(const char *raw, size_t len, const struct http_response *r)
 {
     const char *log = getenv("TACTICS_EXCHANGE_LOG");
     if (log == NULL || *log == '\0')
@@ -290,6 +288,13 @@ static void record_exchange(const char *raw, size_t len, const struct http_respo
         json_object_set_new(line, "body", body);
     else
         json_object_set_new(line, "body_length", json_integer((json_int_t)r->body_len));
+    /* The test that sent it, so openapi/examples.json can say where each example comes from. */
+    const struct criterion_test *test = criterion_current_test;
+    if (test != NULL && test->category != NULL && test->name != NULL) {
+        char name[256];
+        snprintf(name, sizeof name, "%s/%s", test->category, test->name);
+        json_object_set_new(line, "test", json_string(name));
+    }
     /* The request body, when sent whole (not chunked), for the request-schema check. */
     const char *sep = strstr(request, "\r\n\r\n");
     if (sep != NULL && strcasestr(request, "Transfer-Encoding: chunked") == NULL && sep[4] != '\0')

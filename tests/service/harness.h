@@ -58,6 +58,10 @@ int http_connect(unsigned port);
 /* Reads from fd until EOF into r (as http_raw does after sending). */
 int http_read_response(int fd, struct http_response *r);
 
+/* Appends one exchange (the raw request sent, the response read) to $TACTICS_EXCHANGE_LOG for
+ * the contract check, as http_raw does for its own; for answers read another way (a feed). */
+void http_record_exchange(const char *raw, size_t len, const struct http_response *r);
+
 /* POSTs body as application/json to path, asserts the status, returns the parsed response
  * (the caller decrefs). */
 json_t *http_post_json(const struct server *s, const char *path, const char *body, int status);

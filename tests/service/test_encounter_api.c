@@ -178,6 +178,18 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     struct enc stale = e;
     stale.version = 1;
     json_decref(call(&stale, "POST", "/combatants", goblin, 412));
+    /* The token's own list: this encounter alone (not `other`, created with another token), at
+     * the version its one write made. */
+    snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", e.token);
+    http_request(&srv, "GET", "/v1/encounters", headers, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    json_t *list = json_loads(r.body, 0, NULL);
+    json_t *mine = json_object_get(list, "encounters");
+    cr_assert_eq(json_array_size(mine), 1, "%s", r.body);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(mine, 0), "id")), e.id);
+    cr_assert_eq(num(json_array_get(mine, 0), "version"), 2, "%s", r.body);
+    json_decref(list);
+    http_response_free(&r);
     /* Reads are open to whoever has the id; the list is the token's own. */
     json_decref(call(&other, "GET", "", NULL, 200));
     http_request(&srv, "GET", "/v1/encounters",

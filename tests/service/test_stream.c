@@ -22,9 +22,11 @@ static const char *const goblin =
     "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"
     "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13}";
 
-/* An open feed: its socket and everything read from it so far. */
+/* An open feed: its socket, the request that opened it, and everything read from it so far. */
 struct feed {
     int fd;
+    char req[1024];
+    size_t req_len;
     char buf[1 << 18];
     size_t len;
     bool eof;
@@ -43,12 +45,41 @@ static void feed_open(const struct server *s, struct feed *f, const char *id, co
 {
     memset(f, 0, sizeof *f);
     f->fd = http_connect(s->port);
-    char req[1024];
-    int n = snprintf(req, sizeof req,
+    int n = snprintf(f->req, sizeof f->req,
                      "GET /v1/encounters/%s/events/stream%s HTTP/1.1\r\nHost: t\r\n"
                      "Accept: text/event-stream\r\n%s\r\n",
                      id, query, headers ? headers : "");
-    cr_assert_eq(send(f->fd, req, (size_t)n, 0), n);
+    f->req_len = (size_t)n;
+    cr_assert_eq(send(f->fd, f->req, (size_t)n, 0), n);
+}
+
+/* Records the feed as read so far for the contract check (its head, and its body with the
+ * chunked framing taken off), as http_request records every other exchange. */
+static void feed_record(const struct feed *f)
+{
+    const char *sep = strstr(f->buf, "\r\n\r\n");
+    cr_assert_not_null(sep, "%s", f->buf);
+    struct http_response r = {0};
+    cr_assert_eq(sscanf(f->buf, "HTTP/1.1 %d", &r.status), 1);
+    r.head = strndup(f->buf, (size_t)(sep - f->buf));
+    r.body = malloc(f->len + 1);
+    bool chunked = strcasestr(r.head, "Transfer-Encoding: chunked") != NULL;
+    for (const char *p = sep + 4; *p != '\0';) {
+        size_t n = chunked ? strtoul(p, NULL, 16) : strlen(p);
+        const char *data = chunked ? strstr(p, "\r\n") : p;
+        if (data == NULL || n == 0)
+            break;
+        data += chunked ? 2 : 0;
+        n = n < strlen(data) ? n : strlen(data); /* a chunk still arriving: what came */
+        memcpy(r.body + r.body_len, data, n);
+        r.body_len += n;
+        p = data + n;
+        if (chunked && strncmp(p, "\r\n", 2) == 0)
+            p += 2;
+    }
+    r.body[r.body_len] = '\0';
+    http_record_exchange(f->req, f->req_len, &r);
+    http_response_free(&r);
 }
 
 /* Reads until `needle` has arrived after `from` (true), the server closes, or ms pass. */
@@ -139,6 +170,7 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     add(&s, &e, fighter);
     cr_assert(feed_wait_after(&f, "\nid: 2\n", "\n\n", 1000), "the write within 1 s: %s", f.buf);
     cr_assert_lt(now_ms() - t0, 1000);
+    feed_record(&f);
 
     /* The data: its number, kind and ETag, and the event as GET .../events lists it. */
     json_t *data = feed_data(&f, 2);

@@ -266,6 +266,15 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
                     const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e,
                     char **result_text);
 
+/* ---- encounter_queries.c ---- */
+
+/* An error in the query parameter `name`: its pointer is "?name". */
+void enc_bad_query(struct svc_errors *e, const char *name, const char *msg);
+
+/* The combatant whose id the query parameter `name` gives, or NULL after an error in e. */
+json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const char *name,
+                            struct svc_errors *e);
+
 /* ---- encounter_actions.c ---- */
 
 /* The other combatants as a movement request's creatures, sides relative to me (new ref). */

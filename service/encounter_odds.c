@@ -21,13 +21,6 @@
 
 #include "encounter_internal.h"
 
-static void bad_query(struct svc_errors *e, const char *name, const char *msg)
-{
-    char ptr[64];
-    snprintf(ptr, sizeof ptr, "?%s", name);
-    svc_errors_add(e, ptr, "%s", msg);
-}
-
 /* ?concealment=a,b as the attack request's list of names. */
 static json_t *name_list(const char *q)
 {
@@ -55,41 +48,32 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         return;
     struct svc_errors e;
     svc_errors_init(&e);
-    const char *actor_id = svc_request_query(req, "actor");
-    const char *target_id = svc_request_query(req, "target");
     const char *attack = svc_request_query(req, "attack");
     const char *full = svc_request_query(req, "full");
-    json_t *actor = actor_id ? find(state, actor_id, NULL) : NULL;
-    json_t *target = target_id ? find(state, target_id, NULL) : NULL;
-    if (actor == NULL)
-        bad_query(&e, "actor",
-                  actor_id ? "names no combatant of the encounter"
-                           : "is required: the attacker's combatant id");
-    if (target == NULL)
-        bad_query(&e, "target",
-                  target_id ? "names no combatant of the encounter"
-                            : "is required: the defender's combatant id");
+    json_t *actor = enc_combatant_query(req, state, "actor", &e);
+    json_t *target = enc_combatant_query(req, state, "target", &e);
     if (actor != NULL && actor == target)
-        bad_query(&e, "target", "must be another combatant than the actor");
+        enc_bad_query(&e, "target", "must be another combatant than the actor");
     bool full_attack = false;
     if (full != NULL && strcmp(full, "true") != 0 && strcmp(full, "false") != 0)
-        bad_query(&e, "full", "must be true or false");
+        enc_bad_query(&e, "full", "must be true or false");
     else
         full_attack = full != NULL && strcmp(full, "true") == 0;
     json_t *atk = NULL;
     if (actor != NULL) {
         atk = enc_find_attack(actor, attack ? attack : "");
         if (atk == NULL)
-            bad_query(&e, "attack",
-                      attack ? "names no attack of the actor" : "the actor has no attack profile");
+            enc_bad_query(&e, "attack",
+                          attack ? "names no attack of the actor"
+                                 : "the actor has no attack profile");
     }
     if (atk != NULL && target != NULL && actor != target) {
         const char *form = str(atk, "attack");
         if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
             !enc_reaches(state, actor, target))
-            bad_query(&e, "target",
-                      "is out of reach of the attack: a melee attack reaches the squares its "
-                      "attacker threatens (004 Threatened Area; 001 Reach)");
+            enc_bad_query(&e, "target",
+                          "is out of reach of the attack: a melee attack reaches the squares its "
+                          "attacker threatens (004 Threatened Area; 001 Reach)");
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -111,13 +95,14 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     const char *cover = svc_request_query(req, "cover");
     json_t *v = cover ? json_string(cover) : NULL;
     if (cover != NULL && v == NULL)
-        bad_query(&e, "cover", "must be one of none, quarter, half, three_quarters, nine_tenths");
+        enc_bad_query(&e, "cover",
+                      "must be one of none, quarter, half, three_quarters, nine_tenths");
     else if (v != NULL)
         json_object_set_new(body, "cover", v);
     const char *conc = svc_request_query(req, "concealment");
     v = conc ? name_list(conc) : NULL;
     if (conc != NULL && v == NULL)
-        bad_query(&e, "concealment", "must be a comma-separated list of concealment names");
+        enc_bad_query(&e, "concealment", "must be a comma-separated list of concealment names");
     else if (v != NULL)
         json_object_set_new(body, "concealment", v);
     struct svc_odds_context ctx = {.id = req->params[0],

@@ -22,23 +22,22 @@
 
 #include "encounter_internal.h"
 
-static void bad_query(struct svc_errors *e, const char *name, const char *msg)
+void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)
 {
     char ptr[64];
     snprintf(ptr, sizeof ptr, "?%s", name);
     svc_errors_add(e, ptr, "%s", msg);
 }
 
-/* The combatant named by ?name, or NULL after an error. */
-static json_t *combatant_query(const struct svc_request *req, json_t *state, const char *name,
-                               struct svc_errors *e)
+json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const char *name,
+                            struct svc_errors *e)
 {
     const char *id = svc_request_query(req, name);
     json_t *c = id ? find(state, id, NULL) : NULL;
     if (id == NULL)
-        bad_query(e, name, "is required: a combatant id");
+        enc_bad_query(e, name, "is required: a combatant id");
     else if (c == NULL)
-        bad_query(e, name, "names no combatant of the encounter");
+        enc_bad_query(e, name, "names no combatant of the encounter");
     return c;
 }
 
@@ -78,7 +77,7 @@ static void forward(const struct svc_request *outer, svc_handler h, const char *
                 name = map[k].param;
         }
         if (name != NULL)
-            bad_query(&e, name, str(item, "message"));
+            enc_bad_query(&e, name, str(item, "message"));
         else
             svc_errors_add(&e, p, "%s", str(item, "message"));
     }
@@ -137,7 +136,7 @@ static bool begin(const struct svc_request *req, struct svc_response *res, json_
     svc_errors_init(e);
     if (*state == NULL)
         return false;
-    *actor = combatant_query(req, *state, "actor", e);
+    *actor = enc_combatant_query(req, *state, "actor", e);
     return true;
 }
 
@@ -180,7 +179,7 @@ static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_
                    : json_pack("{s:I, s:I}", "x", (json_int_t)a, "y", (json_int_t)b);
     if (find(state, to, NULL) != NULL)
         return json_pack("{s:s}", "creature", to);
-    bad_query(e, "to", "must be a square \"x,y\" (\"q,r\" on hexes) or a combatant id");
+    enc_bad_query(e, "to", "must be a square \"x,y\" (\"q,r\" on hexes) or a combatant id");
     return NULL;
 }
 
@@ -194,14 +193,14 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     const char *odds = svc_request_query(req, "odds");
     json_t *target = NULL;
     if (to == NULL)
-        bad_query(&e, "to", "is required: a square \"x,y\" or a combatant id to threaten");
+        enc_bad_query(&e, "to", "is required: a square \"x,y\" or a combatant id to threaten");
     else {
         struct rules_options o;
         enc_state_rules(state, &o);
         target = route_target(to, state, o.grid == RULES_GRID_HEX, &e);
     }
     if (odds != NULL && strcmp(odds, "true") != 0 && strcmp(odds, "false") != 0)
-        bad_query(&e, "odds", "must be true or false");
+        enc_bad_query(&e, "odds", "must be true or false");
     if (finish_errors(res, state, &e)) {
         json_decref(target);
         return;
@@ -300,12 +299,12 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
         return;
     struct svc_errors e;
     svc_errors_init(&e);
-    json_t *target = combatant_query(req, state, "target", &e);
+    json_t *target = enc_combatant_query(req, state, "target", &e);
     json_t *attacker = NULL;
     if (svc_request_query(req, "attacker") != NULL) {
-        attacker = combatant_query(req, state, "attacker", &e);
+        attacker = enc_combatant_query(req, state, "attacker", &e);
         if (attacker != NULL && attacker == target)
-            bad_query(&e, "attacker", "must be another combatant than the target");
+            enc_bad_query(&e, "attacker", "must be another combatant than the target");
     }
     if (finish_errors(res, state, &e))
         return;

@@ -390,3 +390,11 @@ json_t *enc_combatant(json_t *doc, const char *id)
     }
     return NULL;
 }
+
+void enc_get_refused(const struct server *s, struct enc *e, const char *suffix, const char *pointer)
+{
+    json_t *doc = enc_call(s, e, "GET", suffix, NULL, NULL, 422);
+    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), pointer, "%s", suffix);
+    json_decref(doc);
+}

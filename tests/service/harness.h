@@ -83,6 +83,10 @@ json_t *enc_call(const struct server *s, struct enc *e, const char *method, cons
 /* Creates an encounter from body without Authorization (a token is minted) and fills e. */
 void enc_create(const struct server *s, struct enc *e, const char *body);
 
+/* GET /v1/encounters/{id}{suffix}: asserts a 422 whose first error is at pointer. */
+void enc_get_refused(const struct server *s, struct enc *e, const char *suffix,
+                     const char *pointer);
+
 /* Combatant `id` of a state, or of a document that holds one as "state"; NULL if absent. */
 json_t *enc_combatant(json_t *doc, const char *id);
 

@@ -132,30 +132,23 @@ Test(encounter_odds, full_attack_cover_and_a_named_attack)
     json_decref(doc);
 }
 
-static void refused_at(struct enc *e, const char *query, const char *pointer)
-{
-    json_t *doc = odds(e, query, 422);
-    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), pointer, "%s", query);
-    json_decref(doc);
-}
-
 Test(encounter_odds, bad_queries_name_their_parameter)
 {
     struct enc e;
     board(&e, false);
-    refused_at(&e, "target=goblin", "?actor");
-    refused_at(&e, "actor=fighter&target=nobody", "?target");
-    refused_at(&e, "actor=fighter&target=fighter", "?target");
-    refused_at(&e, "actor=fighter&target=goblin&attack=axe", "?attack");
-    refused_at(&e, "actor=fighter&target=goblin&full=yes", "?full");
-    refused_at(&e, "actor=fighter&target=goblin&cover=lots", "?cover");
-    refused_at(&e, "actor=fighter&target=goblin&cover=total", "?cover");
-    refused_at(&e, "actor=fighter&target=goblin&concealment=smoke", "?concealment");
+    enc_get_refused(&srv, &e, "/odds?target=goblin", "?actor");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=nobody", "?target");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=fighter", "?target");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin&attack=axe", "?attack");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin&full=yes", "?full");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin&cover=lots", "?cover");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin&cover=total", "?cover");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin&concealment=smoke",
+                    "?concealment");
     /* The goblin moved away: the longsword no longer reaches. */
     json_decref(
         enc_call(&srv, &e, "PATCH", "/combatants/goblin", NULL, "{\"x\":10,\"y\":10}", 200));
-    refused_at(&e, "actor=fighter&target=goblin", "?target");
+    enc_get_refused(&srv, &e, "/odds?actor=fighter&target=goblin", "?target");
     json_t *doc =
         enc_call(&srv, &e, "GET", "/odds?actor=fighter&target=goblin&at=99", NULL, NULL, 422);
     json_decref(doc);

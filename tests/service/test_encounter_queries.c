@@ -132,26 +132,18 @@ Test(encounter_queries, threats_and_flanking_from_the_stored_positions)
     json_decref(doc);
 }
 
-static void refused_at(struct enc *e, const char *suffix, const char *pointer)
-{
-    json_t *doc = get(e, suffix, 422);
-    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), pointer, "%s", suffix);
-    json_decref(doc);
-}
-
 Test(encounter_queries, bad_queries_name_their_parameter)
 {
     struct enc e;
     board(&e);
-    refused_at(&e, "/reach", "?actor");
-    refused_at(&e, "/reach?actor=nobody", "?actor");
-    refused_at(&e, "/reach?actor=fighter&mode=teleport", "?mode");
-    refused_at(&e, "/reach?actor=fighter&prefer=prettiest", "?prefer");
-    refused_at(&e, "/route?actor=fighter", "?to");
-    refused_at(&e, "/route?actor=fighter&to=nowhere", "?to");
-    refused_at(&e, "/route?actor=fighter&to=99,99", "?to");
-    refused_at(&e, "/route?actor=fighter&to=3,3&odds=maybe", "?odds");
-    refused_at(&e, "/flanking", "?target");
-    refused_at(&e, "/flanking?target=goblin&attacker=goblin", "?attacker");
+    enc_get_refused(&srv, &e, "/reach", "?actor");
+    enc_get_refused(&srv, &e, "/reach?actor=nobody", "?actor");
+    enc_get_refused(&srv, &e, "/reach?actor=fighter&mode=teleport", "?mode");
+    enc_get_refused(&srv, &e, "/reach?actor=fighter&prefer=prettiest", "?prefer");
+    enc_get_refused(&srv, &e, "/route?actor=fighter", "?to");
+    enc_get_refused(&srv, &e, "/route?actor=fighter&to=nowhere", "?to");
+    enc_get_refused(&srv, &e, "/route?actor=fighter&to=99,99", "?to");
+    enc_get_refused(&srv, &e, "/route?actor=fighter&to=3,3&odds=maybe", "?odds");
+    enc_get_refused(&srv, &e, "/flanking", "?target");
+    enc_get_refused(&srv, &e, "/flanking?target=goblin&attacker=goblin", "?attacker");
 }

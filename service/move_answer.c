@@ -537,8 +537,9 @@ void move_answer_speed(struct svc_response *res, const struct move_req *r,
     JW_KEY(&w, "effective_ft");
     jw_int(&w, sp->walk_ft);
     JW_KEY(&w, "source");
-    jw_string(&w, "001 Encumbrance: medium -5 ft above 20 ft (docs/rules.md 8 at 20 or less), heavy "
-                  "-10 ft above 20 ft and -5 ft otherwise; armor as load; they stack");
+    jw_string(&w,
+              "001 Encumbrance: medium -5 ft above 20 ft (docs/rules.md 8 at 20 or less), heavy "
+              "-10 ft above 20 ft and -5 ft otherwise; armor as load; they stack");
     jw_object_end(&w);
     int eff[RULES_MOVE_TYPES];
     for (int t = 0; t < RULES_MOVE_TYPES; t++)

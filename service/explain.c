@@ -245,7 +245,7 @@ void svc_explain_dropped(json_t *doc)
     json_array_foreach(json_object_get(doc, "targets"), i, h)
     {
         both(&t, "; target %lld: d20 %lld, total ", num(h, "index"), num(h, "d20"));
-        bold(&t, num(h, "attack_total"), "");
+        bold(&t, num(h, "roll_total"), "");
         both(&t, " vs touch AC %lld, %s", num(h, "touch_ac"),
              json_is_true(json_object_get(h, "hit")) ? "hit" : "miss");
         if (json_is_true(json_object_get(h, "hit")))

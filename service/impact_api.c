@@ -332,13 +332,16 @@ void svc_handle_dropped(const struct svc_request *req, struct svc_response *res)
                                rules_dice_strerror(rc));
                 goto fail;
             }
-            int total = d20 + (int)bonus - range_penalty;
+            /* As everywhere: attack_total is the bonus with its modifiers (here the range
+             * penalty), roll_total the d20 plus it (issue 18: one name, one meaning). */
+            int attack_total = (int)bonus - range_penalty;
+            int total = d20 + attack_total;
             bool hit = total >= targets[i].touch_ac;
             int dealt = hit ? (raw - targets[i].dr > 0 ? raw - targets[i].dr : 0) : 0;
-            json_array_append_new(hits,
-                                  json_pack("{s:i, s:i, s:i, s:i, s:b, s:i}", "index", (int)i,
-                                            "d20", d20, "attack_total", total, "touch_ac",
-                                            targets[i].touch_ac, "hit", hit, "damage", dealt));
+            json_array_append_new(
+                hits, json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:i}", "index", (int)i, "d20", d20,
+                                "attack_total", attack_total, "roll_total", total, "touch_ac",
+                                targets[i].touch_ac, "hit", hit, "damage", dealt));
         }
     }
     if (!all_used(&d, &e))

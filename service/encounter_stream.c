@@ -196,9 +196,12 @@ static void state_free(void *state)
 
 /* Formats the events after st->sent (from the frame cache, else the database, at most BATCH)
  * into the pending output. DB_OK, or the database's error. */
-static int catch_up(struct svc_stream *st, int64_t generation)
+/* Sends what the frame cache holds of the events after st->sent; true when it sent anything
+ * or the feed is up to date. */
+static bool from_cache(struct svc_stream *st, int64_t generation, int *rc)
 {
     struct svc_hub *hub = st->ctx->hub;
+    *rc = DB_OK;
     for (int i = 0; i < BATCH && st->sent < generation; i++) {
         char *text = NULL;
         size_t len = 0;
@@ -206,24 +209,38 @@ static int catch_up(struct svc_stream *st, int64_t generation)
             break;
         bool ok = out_add(st, text, len);
         free(text);
-        if (!ok)
-            return DB_ERR_NOMEM;
+        if (!ok) {
+            *rc = DB_ERR_NOMEM;
+            return true;
+        }
         st->sent++;
     }
-    if (st->sent >= generation || st->out_len > st->out_off) {
-        if (st->sent >= generation)
-            st->known = generation;
-        return DB_OK;
-    }
+    if (st->sent >= generation)
+        st->known = generation;
+    return st->sent >= generation || st->out_len > st->out_off;
+}
+
+static int catch_up(struct svc_stream *st, int64_t generation)
+{
+    struct svc_hub *hub = st->ctx->hub;
+    int rc;
+    if (from_cache(st, generation, &rc))
+        return rc;
     /* Each event's explain is told from the state before it, as the event log tells it. The
-     * encounter's subscribers share the state folded so far (the hub's memo), so a live feed
-     * folds each new event once; without it (the first read, or another subscriber holds it)
-     * the log is folded from its start up to the events sent (read and folded, not listed). */
+     * encounter's subscribers share the state folded so far (the hub's memo), and one at a
+     * time reads the database: the others wait for it and then find its frames cached. So a
+     * live feed reads and folds each new event once. A feed behind the memo (resuming from an
+     * older event) gives it back at once and folds the log from its start for itself. */
     int64_t memo_seq = 0;
     json_t *memo = svc_hub_memo_take(hub, st->sub, &memo_seq);
-    if (memo != NULL && memo_seq > st->sent) { /* this feed is behind it: leave it shared */
+    bool held = true;
+    if (from_cache(st, generation, &rc)) { /* the one before us formatted them */
         svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
-        memo = NULL;
+        return rc;
+    }
+    if (memo != NULL && memo_seq > st->sent) {
+        svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
+        memo = NULL, held = false;
     }
     int64_t from = memo != NULL ? memo_seq : 0;
     struct events_acc acc = {.list = json_array(),
@@ -231,12 +248,8 @@ static int catch_up(struct svc_stream *st, int64_t generation)
                              .list_after = st->sent,
                              .full = st->full};
     long long upto = st->sent - from + BATCH;
-    int rc = db_events(st->ctx->db, st->id, from, INT64_MAX,
-                       upto < INT32_MAX ? (int)upto : INT32_MAX, enc_event_item, &acc);
-    if (rc == DB_OK && acc.last > 0)
-        svc_hub_memo_put(hub, st->sub, acc.state, acc.last, state_free);
-    else
-        json_decref(acc.state);
+    rc = db_events(st->ctx->db, st->id, from, INT64_MAX, upto < INT32_MAX ? (int)upto : INT32_MAX,
+                   enc_event_item, &acc);
     size_t i;
     json_t *item;
     json_array_foreach(acc.list, i, item)
@@ -255,6 +268,13 @@ static int catch_up(struct svc_stream *st, int64_t generation)
         free(frame);
         st->sent = seq;
     }
+    /* Frames first, then the memo: a subscriber waiting for it finds them cached. */
+    if (held && rc == DB_OK && acc.last > 0)
+        svc_hub_memo_put(hub, st->sub, acc.state, acc.last, state_free);
+    else if (held)
+        svc_hub_memo_put(hub, st->sub, NULL, 0, state_free), json_decref(acc.state);
+    else
+        json_decref(acc.state);
     /* A short batch read the whole log: the feed has caught up with whatever the hub knew. */
     if (rc == DB_OK && json_array_size(acc.list) < BATCH)
         st->known = generation > st->sent ? generation : st->sent;

@@ -41,10 +41,12 @@ struct channel {
     void *memo;
     int64_t memo_seq;
     void (*memo_free)(void *);
+    bool memo_taken; /* a subscriber holds the memo: others wait for it */
 };
 
 struct svc_hub {
     pthread_mutex_t lock;
+    pthread_cond_t memo_free; /* a channel's memo was given back */
     struct channel *buckets[BUCKETS];
     unsigned total, max_total, max_per;
     uint64_t keepalive_us;
@@ -124,6 +126,7 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter, uint
     if (hub == NULL)
         return NULL;
     pthread_mutex_init(&hub->lock, NULL);
+    pthread_cond_init(&hub->memo_free, NULL);
     hub->max_total = max_total;
     hub->max_per = max_per_encounter;
     hub->keepalive_us = keepalive_us;
@@ -151,6 +154,7 @@ void svc_hub_free(struct svc_hub *hub)
             c = next;
         }
     }
+    pthread_cond_destroy(&hub->memo_free);
     pthread_mutex_destroy(&hub->lock);
     free(hub);
 }
@@ -411,6 +415,9 @@ void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *s
 {
     pthread_mutex_lock(&hub->lock);
     struct channel *c = sub->ch;
+    while (c->memo_taken)
+        pthread_cond_wait(&hub->memo_free, &hub->lock);
+    c->memo_taken = true;
     void *memo = c->memo;
     *seq = c->memo_seq;
     c->memo = NULL;
@@ -422,15 +429,18 @@ void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, 
                       void (*free_fn)(void *))
 {
     void *drop = NULL;
+    void (*drop_fn)(void *) = free_fn;
     pthread_mutex_lock(&hub->lock);
     struct channel *c = sub->ch;
-    if (c->memo == NULL || c->memo_seq < seq) { /* keep the one folded furthest */
-        drop = c->memo;
+    if (memo != NULL && (c->memo == NULL || c->memo_seq < seq)) { /* the one folded furthest */
+        drop = c->memo, drop_fn = c->memo_free;
         c->memo = memo, c->memo_seq = seq, c->memo_free = free_fn;
     } else {
         drop = memo;
     }
+    c->memo_taken = false;
+    pthread_cond_broadcast(&hub->memo_free);
     pthread_mutex_unlock(&hub->lock);
     if (drop != NULL)
-        free_fn(drop);
+        drop_fn(drop);
 }

@@ -74,6 +74,8 @@ struct attack_request {
     bool has_cover_creature;
     struct rules_cover_creature cover_creature;
     const char *damage; /* dice notation, or NULL */
+    /* Names for the sentences (issue 18: names, not ids); NULL: "the attacker"/"the target". */
+    const char *attacker_name, *defender_name;
     struct rules_dice_expr damage_expr;
     int damage_reduction;
     int crit_range, crit_multiplier; /* the attacker's; used under the critical_hits option */
@@ -81,23 +83,12 @@ struct attack_request {
 
 static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
-    static const char *const extra[] = {"attack_bonus",
-                                        "size_included",
-                                        "player_character",
-                                        "attack",
-                                        "touch",
-                                        "kind",
-                                        "features",
-                                        "steed",
-                                        "sneak_attack_dice",
-                                        "rogue_level",
-                                        "conditions",
-                                        "pack_bonus",
-                                        "shifts_bands",
-                                        "damage",
-                                        "crit_range",
-                                        "crit_multiplier",
-                                        NULL};
+    static const char *const extra[] = {"attack_bonus",    "size_included", "player_character",
+                                        "attack",          "touch",         "kind",
+                                        "features",        "steed",         "sneak_attack_dice",
+                                        "rogue_level",     "conditions",    "pack_bonus",
+                                        "shifts_bands",    "damage",        "crit_range",
+                                        "crit_multiplier", "name",          NULL};
     static const char *const forms[] = {"melee", "ranged", "spell", NULL};
     static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
     struct rules_attacker *a = &r->a;
@@ -106,6 +97,7 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
     if (obj == NULL)
         return;
     long long v = 0;
+    codec_get_string(obj, "/attacker", "name", false, 64, &r->attacker_name, e);
     if (codec_get_int(obj, "/attacker", "attack_bonus", true, -100, 100, &v, e))
         a->attack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
@@ -200,17 +192,26 @@ void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
 
 static void decode_defender(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
-    static const char *const extra[] = {
-        "defense",       "player_character",  "shield_spell",
-        "shield_side",   "conditions",        "improved_uncanny_dodge_level",
-        "uncanny_dodge", "all_around_vision", "immune_sneak_attack",
-        "invisible",     "damage_reduction",  NULL};
+    static const char *const extra[] = {"defense",
+                                        "player_character",
+                                        "shield_spell",
+                                        "shield_side",
+                                        "conditions",
+                                        "improved_uncanny_dodge_level",
+                                        "uncanny_dodge",
+                                        "all_around_vision",
+                                        "immune_sneak_attack",
+                                        "invisible",
+                                        "damage_reduction",
+                                        "name",
+                                        NULL};
     static const char *const sides[] = {"none", "left", "right", NULL};
     struct rules_defender *d = &r->d;
     memset(d, 0, sizeof *d);
     json_t *obj = svc_decode_member(body, "defender", &r->rules.options, true, extra, &d->c, e);
     if (obj == NULL)
         return;
+    codec_get_string(obj, "/defender", "name", false, 64, &r->defender_name, e);
     json_t *def = json_object_get(obj, "defense");
     if (def == NULL)
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
@@ -660,8 +661,17 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
                          const char *kind, const struct rules_attack_rolled *o, char *buf,
                          size_t len, const char *b)
 {
-    snprintf(buf, len, "%s: d20 %d %+d = %s%d%s against %s %d%s%s%s.", o->lands ? "Hit" : "Miss",
-             o->d20, ev->attack_total, b, o->total, b, kind, ev->target_number,
+    size_t n = 0;
+    if (r->attacker_name != NULL || r->defender_name != NULL)
+        n = (size_t)snprintf(
+            buf, len, "%s %s %s: ", r->attacker_name ? r->attacker_name : "The attacker",
+            o->lands ? "hits" : "misses", r->defender_name ? r->defender_name : "the target");
+    else
+        n = (size_t)snprintf(buf, len, "%s: ", o->lands ? "Hit" : "Miss");
+    if (n >= len)
+        return;
+    snprintf(buf + n, len - n, "d20 %d %+d = %s%d%s against %s %d%s%s%s.", o->d20, ev->attack_total,
+             b, o->total, b, kind, ev->target_number,
              o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
              : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
                                                 : "",
@@ -676,7 +686,8 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
                                : "confirmed, but lost to concealment");
     if (o->damage_rolled)
         snprintf(buf + strlen(buf), len - strlen(buf), " %s%d%s damage to %s%s%s.", b, o->dealt, b,
-                 o->lands ? "the target" : "the covering creature",
+                 o->lands ? (r->defender_name ? r->defender_name : "the target")
+                          : "the covering creature",
                  o->lands && ev->sneak_attack ? " with sneak attack" : "",
                  o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
                              : "");

@@ -322,3 +322,22 @@ Test(attack_api, option_off_answers_carry_no_critical_members)
                422);
     json_decref(doc);
 }
+
+/* Names, not ids (issue 18): with the attacker's and defender's names the sentence says who
+ * hits whom. +9 against AC 16 (armor 6): d20 13 gives 22, a hit; 1d8+3 with a 4 deals 7. */
+Test(attack_api, explain_names_the_attacker_and_the_defender)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/attacks/resolve",
+        "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":9,\"damage\":\"1d8+3\",\"name\":\"Kroh\"},"
+        "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":6},\"name\":\"the gnoll\"},"
+        "\"results\":[13,4]}",
+        200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Kroh hits the gnoll: d20 13 +9 = 22 against normal AC 16. 7 damage to the "
+                     "gnoll.");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
+                     "Kroh hits the gnoll: d20 13 +9 = **22** against normal AC 16. **7** damage "
+                     "to the gnoll.");
+    json_decref(doc);
+}

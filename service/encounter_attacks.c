@@ -6,7 +6,9 @@
  * encounter_internal.h). */
 #include <string.h>
 
+#include "ability.h"
 #include "codec.h"
+#include "cover.h"
 #include "encounter_internal.h"
 #include "hp.h"
 #include "reaction.h"
@@ -93,6 +95,124 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
                      "defender", defender, "allies", allies);
 }
 
+static const char *const cover_names[] = {"none",           "quarter",     "half",
+                                          "three_quarters", "nine_tenths", "total"};
+
+/* The squares of sight's list as [{x, y, combatant?}]: a new array. */
+static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t **others)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
+        if (sq[i].creature >= 0)
+            json_object_set_new(o, "combatant", json_string(str(others[sq[i].creature], "id")));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+/* Engine 2: what the encounter derives for the attack of actor on target from what it stores,
+ * unless the action's input declares it (issue 17):
+ *  - the defender's Dexterity part of its Defense, from its stored dex (the score initiative
+ *    uses; d20 3.5 SRD Ability Modifiers), when its stored defense has no dex part;
+ *  - cover and concealment from the stored map and combatants (rules_sight_between: the SRD's
+ *    corner-to-corner lines, on 002's table).
+ * Sets them in the request body and returns {"defense_dex"?, "cover"?, "concealment"?} telling
+ * where each came from (a new reference), or NULL after adding an error (total cover). */
+static json_t *derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                             json_t *atk, json_t *body)
+{
+    json_t *derived = json_object();
+    json_t *defense = json_object_get(json_object_get(body, "defender"), "defense");
+    if (json_is_object(defense) && !json_object_get(defense, "dex") &&
+        json_is_integer(json_object_get(target, "dex"))) {
+        int mod = rules_ability_modifier((int)num(target, "dex"));
+        json_t *copy = json_copy(defense);
+        json_object_set_new(copy, "dex", json_integer(mod));
+        json_object_set_new(json_object_get(body, "defender"), "defense", copy);
+        json_object_set_new(derived, "defense_dex",
+                            json_pack("{s:i, s:I, s:s}", "value", mod, "from_dex",
+                                      num(target, "dex"), "source", RULES_ABILITY_MODIFIER_SOURCE));
+    }
+    const struct rules_map *map = enc_state_map(x);
+    if (map == NULL)
+        return derived;
+    struct rules_options o;
+    enc_state_rules(x->state, &o);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature a, t;
+    json_t *p = enc_placement(actor);
+    svc_decode_creature(p, "", &o, true, NULL, &a, &scratch);
+    json_decref(p);
+    p = enc_placement(target);
+    svc_decode_creature(p, "", &o, true, NULL, &t, &scratch);
+    json_decref(p);
+    size_t n = json_array_size(combatants(x->state)), k = 0, i;
+    struct rules_creature *others = calloc(n ? n : 1, sizeof *others);
+    json_t **who = calloc(n ? n : 1, sizeof *who);
+    json_t *c;
+    json_array_foreach(combatants(x->state), i, c)
+    {
+        if (others == NULL || who == NULL || strcmp(str(c, "id"), str(actor, "id")) == 0 ||
+            strcmp(str(c, "id"), str(target, "id")) == 0)
+            continue;
+        p = enc_placement(c);
+        svc_decode_creature(p, "", &o, true, NULL, &others[k], &scratch);
+        json_decref(p);
+        who[k++] = c;
+    }
+    const char *form = str(atk, "attack");
+    bool melee = strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
+    struct rules_sight s;
+    int rc = others == NULL || who == NULL || svc_errors_any(&scratch)
+                 ? RULES_COVER_ERR_BOUNDS
+                 : rules_sight_between(&o, map, &a, &t, others, (int)k, melee,
+                                       flag(actor, "darkvision"), &s);
+    svc_errors_free(&scratch);
+    if (rc != RULES_COVER_OK) {
+        const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
+                                                      "this map is hexes"
+                                                    : "the creatures are too large to rule";
+        json_object_set_new(derived, "cover", json_pack("{s:s, s:s}", "derived", "no", "why", why));
+        free(others);
+        free(who);
+        return derived;
+    }
+    bool cover_declared = json_object_get(in, "cover") != NULL;
+    if (s.cover == RULES_COVER_TOTAL && !cover_declared) {
+        svc_errors_add(x->e, "/target",
+                       "has total cover from '%s': every line from its square to the target's "
+                       "crosses a wall (d20 3.5 SRD, Combat: Total Cover; 002 Table: Cover, "
+                       "Total)",
+                       str(actor, "id"));
+        free(others);
+        free(who);
+        json_decref(derived);
+        return NULL;
+    }
+    if (!cover_declared && s.cover != RULES_COVER_NONE)
+        json_object_set_new(body, "cover", json_string(cover_names[s.cover]));
+    json_t *cov =
+        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value", cover_names[s.cover],
+                  "rule", s.melee_adjacent ? "melee" : "ranged", "blocking",
+                  squares_json(s.blocking, s.blocking_count, who), "corner", s.corner_x, s.corner_y,
+                  "lines", s.lines, "lines_blocked", s.lines_blocked, "declared", cover_declared,
+                  "source", RULES_COVER_SOURCE);
+    json_object_set_new(derived, "cover", cov);
+    bool conc_declared = json_object_get(in, "concealment") != NULL;
+    if (!conc_declared && s.concealment != RULES_CONCEAL_NONE)
+        json_object_set_new(body, "concealment", json_pack("[s]", cover_names[s.concealment]));
+    json_object_set_new(derived, "concealment",
+                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value", cover_names[s.concealment],
+                                  "concealing", squares_json(s.concealing, s.concealing_count, who),
+                                  "darkvision", flag(actor, "darkvision"), "declared",
+                                  conc_declared, "source", RULES_CONCEALMENT_SOURCE));
+    free(others);
+    free(who);
+    return derived;
+}
+
 /* The attacks a full attack makes: one, and one more for each of base attack bonus +6, +11 and
  * +16 (d20 3.5 SRD, Full Attack). */
 int enc_iterative_attacks(json_t *actor)
@@ -108,8 +228,8 @@ int enc_iterative_attacks(json_t *actor)
  * attacks without penalty). */
 static long long aoo_allowed(json_t *c)
 {
-    long long dex = json_object_get(c, "dex") ? num(c, "dex") : 10;
-    long long bonus = dex >= 10 ? (dex - 10) / 2 : 0;
+    int dex = json_object_get(c, "dex") ? (int)num(c, "dex") : 10;
+    long long bonus = rules_ability_modifier(dex) > 0 ? rules_ability_modifier(dex) : 0;
     return flag(c, "combat_reflexes") ? 1 + bonus : 1;
 }
 
@@ -177,10 +297,24 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             json_object_set(body, pass[k], json_object_get(in, pass[k]));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
+    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
+     * 1 rulings, stored before, took only what the action declared). */
+    json_t *derived = NULL;
+    if (x->engine >= 2 && (derived = derive_attack(x, in, actor, target, atk, body)) == NULL) {
+        json_decref(body);
+        return NULL;
+    }
     json_t *ans = NULL;
     struct svc_attack_facts facts = {0};
-    if (!enc_ruled_attack(x, body, &ans, &facts))
+    struct resolve_ctx ruled = *x;
+    if (derived != NULL)
+        ruled.result_text = NULL; /* the result gets "derived" */
+    if (!enc_ruled_attack(&ruled, body, &ans, &facts)) {
+        json_decref(derived);
         return NULL;
+    }
+    if (derived != NULL)
+        json_object_set_new(ans, "derived", derived);
     json_t *effects = json_array();
     long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
     if (facts.to_defender)

@@ -177,6 +177,9 @@ json_t *enc_placement(json_t *c);
  * down threatens nobody and helps nobody flank. */
 bool enc_is_down(json_t *c);
 
+/* The state's map, decoded on first use for the request (x->cache); NULL when it cannot be. */
+const struct rules_map *enc_state_map(struct resolve_ctx *x);
+
 /* Frees what c decoded. c belongs to the caller, zeroed before its first use ({0}). */
 void enc_cache_free(struct enc_cache *c);
 

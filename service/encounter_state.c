@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ability.h"
 #include "codec.h"
 #include "dice.h"
 #include "encounter_internal.h"
@@ -160,7 +161,7 @@ void enc_cache_free(struct enc_cache *c)
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
  * and then the movement handler decodes it from the body and reports why. */
-static const struct rules_map *state_map(struct resolve_ctx *x)
+const struct rules_map *enc_state_map(struct resolve_ctx *x)
 {
     struct enc_cache *c = x->cache;
     if (c == NULL || c->map_tried)
@@ -222,7 +223,7 @@ json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t
                   const char *prefix, const char *what, bool with_map)
 {
     unsigned status = 0;
-    json_t *ans = rule(x->req, h, path, body, with_map ? state_map(x) : NULL, &status);
+    json_t *ans = rule(x->req, h, path, body, with_map ? enc_state_map(x) : NULL, &status);
     if (ans != NULL && status == 200)
         return ans;
     refused(x, ans, prefix, what);
@@ -395,7 +396,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     bool has_dex = codec_get_int(in, ptr, "dex", keep_id == NULL, 1, 100, &dex, e);
     if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
         /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
-        long long mod = dex >= 10 ? (dex - 10) / 2 : -((11 - dex) / 2);
+        long long mod = rules_ability_modifier((int)dex);
         json_object_set_new(c, "initiative_modifier", json_integer(mod));
     }
     json_t *attacks = NULL;

@@ -87,6 +87,8 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
                          "**-3** hp, dying.");
     free(md);
     say(&e, "POST", "/next-turn", NULL, 200, "Round 1: the hyena's turn.");
+    /* Kroh has had his turn, so keeps his Dex to AC, derived from his stored dex 14 (+2, d20
+     * 3.5 SRD Ability Modifiers), his defense having no dex part: AC 10 + 5 armor + 2 = 17. */
     /* Leaving (4, 4), which Kroh threatens, provokes (004 Provoking an Attack of Opportunity by
      * Moving). */
     say(&e, "POST", "/actions",
@@ -101,7 +103,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "= 8); the hyena is at 12 hp.");
     say(&e, "POST", "/actions",
         "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
-        "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 15.");
+        "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped. */
     say(&e, "POST", "/next-turn", NULL, 200, "Round 1: aria's turn. The gnoll is skipped (dying).");
     say(&e, "POST", "/actions",

@@ -117,7 +117,8 @@ static void replays(struct enc *e)
 }
 
 /* always: the engine makes the goblin's attack inside the move, at 5,6, with its first attack
- * profile: d20 19 + 2 = 21 against AC 15 hits, 1d6 rolls 3; the move goes on to 5,9, where the
+ * profile: d20 19 + 2 = 21 against AC 16 (10 + armor 5 + Dex +1, derived from the fighter's
+ * stored dex 12 by the d20 3.5 SRD's Ability Modifiers, its defense having no dex part) hits, 1d6 rolls 3; the move goes on to 5,9, where the
  * orc (never) lets it pass. */
 Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
 {
@@ -135,7 +136,8 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     json_t *atk = json_object_get(g, "attack");
     cr_assert_eq(num(atk, "d20"), 19);
     cr_assert_eq(num(atk, "roll_total"), 21);
-    cr_assert_eq(num(atk, "target_number"), 15);
+    cr_assert_eq(num(atk, "target_number"), 16);
+    cr_assert_eq(num(json_object_get(json_object_get(atk, "derived"), "defense_dex"), "value"), 1);
     cr_assert(json_is_true(json_object_get(atk, "hit")));
     cr_assert_str_eq(text(o, "by"), "orc");
     cr_assert_str_eq(text(o, "outcome"), "declined");
@@ -146,7 +148,7 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_not(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
     cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"),
-                              "attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 15"));
+                              "attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16"));
     json_decref(doc);
     ok(&e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
     replays(&e);

@@ -118,8 +118,8 @@ static void replays(struct enc *e)
 
 /* always: the engine makes the goblin's attack inside the move, at 5,6, with its first attack
  * profile: d20 19 + 2 = 21 against AC 16 (10 + armor 5 + Dex +1, derived from the fighter's
- * stored dex 12 by the d20 3.5 SRD's Ability Modifiers, its defense having no dex part) hits, 1d6 rolls 3; the move goes on to 5,9, where the
- * orc (never) lets it pass. */
+ * stored dex 12 by the d20 3.5 SRD's Ability Modifiers, its defense having no dex part) hits, 1d6
+ * rolls 3; the move goes on to 5,9, where the orc (never) lets it pass. */
 Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
 {
     struct enc e;

@@ -119,8 +119,8 @@ static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t *
  *    corner-to-corner lines, on 002's table).
  * Sets them in the request body and returns {"defense_dex"?, "cover"?, "concealment"?} telling
  * where each came from (a new reference), or NULL after adding an error (total cover). */
-static json_t *derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                             json_t *atk, json_t *body)
+json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                          json_t *atk, json_t *body)
 {
     json_t *derived = json_object();
     json_t *defense = json_object_get(json_object_get(body, "defender"), "defense");
@@ -300,7 +300,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
      * 1 rulings, stored before, took only what the action declared). */
     json_t *derived = NULL;
-    if (x->engine >= 2 && (derived = derive_attack(x, in, actor, target, atk, body)) == NULL) {
+    if (x->engine >= 2 && (derived = enc_derive_attack(x, in, actor, target, atk, body)) == NULL) {
         json_decref(body);
         return NULL;
     }

@@ -297,6 +297,12 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
 
+/* Engine 2: the defender's Dex to AC, cover and concealment derived from the stored state for
+ * actor's attack atk on target, set in body (the attack request) unless in declares them;
+ * returns what was derived and from what (new ref), or NULL after an error (total cover). */
+json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                          json_t *atk, json_t *body);
+
 /* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
 int enc_iterative_attacks(json_t *actor);
 

@@ -105,6 +105,35 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         enc_bad_query(&e, "concealment", "must be a comma-separated list of concealment names");
     else if (v != NULL)
         json_object_set_new(body, "concealment", v);
+    /* What the attack action would derive from the stored state (Dex to AC, cover and
+     * concealment from the map), so the odds are of the attack the action would rule; the
+     * query's cover and concealment win as the action's own do. */
+    if (!svc_errors_any(&e)) {
+        json_t *in = json_object();
+        if (cover != NULL)
+            json_object_set_new(in, "cover", json_string(cover));
+        if (conc != NULL)
+            json_object_set_new(in, "concealment", json_string(conc));
+        struct enc_cache cache = {0};
+        struct resolve_ctx x = {
+            .req = req, .cache = &cache, .state = state, .engine = ENGINE_VERSION, .e = &e};
+        json_t *derived = enc_derive_attack(&x, in, actor, target, atk, body);
+        json_decref(derived);
+        json_decref(in);
+        enc_cache_free(&cache);
+        if (derived == NULL) { /* total cover: as the action, but named by the query */
+            json_t *item = json_array_get(e.list, json_array_size(e.list) - 1);
+            if (item != NULL)
+                json_object_set_new(item, "pointer", json_string("?target"));
+        }
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        svc_errors_free(&e);
+        json_decref(body);
+        json_decref(state);
+        return;
+    }
     struct svc_odds_context ctx = {.id = req->params[0],
                                    .actor = str(actor, "id"),
                                    .target = str(target, "id"),

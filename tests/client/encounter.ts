@@ -13,6 +13,9 @@ declare const process: { argv: string[]; exit(code: number): never };
 
 type State = components["schemas"]["EncounterState"];
 type Combatant = components["schemas"]["EncounterCombatant"];
+type EventAnswer = components["schemas"]["EncounterEventAnswer"];
+type AttackResult = components["schemas"]["AttackActionResult"];
+type MoveResult = components["schemas"]["MoveActionResult"];
 
 const base = process.argv[2];
 if (!base) throw new Error("usage: node encounter.js http://127.0.0.1:PORT");
@@ -35,6 +38,23 @@ function etag(r: { response: Response }): string {
 function stateOf(w: { state?: State }): State {
   if (w.state === undefined) throw new Error("no state in a full answer");
   return w.state;
+}
+
+// An action's ruling, narrowed by kind (the union's discriminator), then by the members only
+// that action type's result has: tsc proves the fields read are typed, not unknown.
+function attackResult(e: EventAnswer): AttackResult {
+  if (e.kind !== "action") throw new Error(`not an action: ${e.kind}`);
+  const r = e.result;
+  if (!("hit" in r)) throw new Error(`not an attack ruling: ${JSON.stringify(r)}`);
+  return r;
+}
+
+function moveResult(e: EventAnswer): MoveResult {
+  if (e.kind !== "action") throw new Error(`not an action: ${e.kind}`);
+  const r = e.result;
+  if (!("total_ft" in r) || r.mode === "five_foot_step")
+    throw new Error(`not a move ruling: ${JSON.stringify(r)}`);
+  return r;
 }
 
 function combatant(state: State, id: string): Combatant {
@@ -117,7 +137,14 @@ async function main(): Promise<void> {
 
   const hit = await act({ type: "attack", actor: "fighter", target: "goblin" });
   const goblin = combatant(stateOf(hit), "goblin");
-  await act({ type: "move", actor: "fighter", path: [{ x: 5, y: 6 }] });
+  // The typed ruling agrees with the state: the damage dealt is what the goblin lost (max_hp 6).
+  const swing = attackResult(hit.event);
+  const dealt = swing.damage === null ? 0 : swing.damage.dealt;
+  if (swing.hit !== (swing.damage !== null) || goblin.hp !== 6 - dealt)
+    throw new Error(`attack: hit ${swing.hit}, damage ${JSON.stringify(swing.damage)}, hp ${goblin.hp}`);
+  const moved = moveResult((await act({ type: "move", actor: "fighter", path: [{ x: 5, y: 6 }] })).event);
+  // One square straight down: 5 ft (001 Types of Movement), of a 30-ft move.
+  if (moved.total_ft !== 5 || !moved.legal) throw new Error(`move: ${JSON.stringify(moved)}`);
 
   const at = must("state at 4", await api.GET("/v1/encounters/{id}/state", {
     params: { path: { id }, query: { at: 4 } },
@@ -169,7 +196,13 @@ async function main(): Promise<void> {
   const listed = list.encounters.find((e) => e.id === made.id);
   if (listed === undefined || listed.turn_of === null || listed.turn_of.id !== "goblin")
     throw new Error(`list: ${JSON.stringify(list)}`);
-  console.log(`typed client: ${exp.events.length} events, the goblin at ${goblin.hp} hp, ` +
+  // The log's items are the same union: the initiative event's payload has typed rolls.
+  const log = must("events", await api.GET("/v1/encounters/{id}/events", { params: { path: { id } } }));
+  const init = log.events.find((e) => e.kind === "initiative");
+  if (init === undefined || init.kind !== "initiative" || init.payload.result.rolls[0].d20 !== 14)
+    throw new Error(`log: ${JSON.stringify(init)}`);
+  console.log(`typed client: ${exp.events.length} events, the goblin at ${goblin.hp} hp ` +
+    `(${swing.hit ? "hit" : "missed"}, d20 ${swing.d20}), a ${moved.total_ft}-ft move, ` +
     `hit chance ${o.hit}, verify ok; ${m.event.explain}`);
 }
 

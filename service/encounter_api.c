@@ -800,3 +800,15 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
                             "version", (json_int_t)version, "state", state);
     enc_respond_with_etag(res, 200, doc, version);
 }
+
+bool enc_new_identity(struct svc_response *res, char id[AUTH_ID_LEN + 1],
+                      char token[AUTH_TOKEN_LEN + 1], unsigned char hash[AUTH_HASH_LEN])
+{
+    if (!auth_new_id(id) || (token != NULL && !auth_new_token(token))) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return false;
+    }
+    if (token != NULL)
+        auth_sha256(token, strlen(token), hash);
+    return true;
+}

@@ -147,12 +147,8 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
         goto out;
     }
     char id[AUTH_ID_LEN + 1];
-    if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+    if (!enc_new_identity(res, id, minted ? token : NULL, hash))
         goto out;
-    }
-    if (minted)
-        auth_sha256(token, strlen(token), hash);
     /* The created event holds the state it started, before any combatant. */
     json_t *payload =
         json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", ENGINE_VERSION, "input", input,

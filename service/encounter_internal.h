@@ -419,6 +419,11 @@ bool enc_replayed(const struct svc_request *req, struct svc_response *res, struc
 bool enc_client_token(const struct svc_request *req, struct svc_response *res,
                       unsigned char hash[AUTH_HASH_LEN]);
 
+/* A new encounter's id, and with token (not NULL) a minted write token and its hash into
+ * hash; false after answering 500 (no randomness). */
+bool enc_new_identity(struct svc_response *res, char id[AUTH_ID_LEN + 1],
+                      char token[AUTH_TOKEN_LEN + 1], unsigned char hash[AUTH_HASH_LEN]);
+
 /* Whether the request carries the loaded encounter's own token (reads answer more to it). */
 bool enc_is_owner(const struct svc_request *req, const struct db_encounter *enc);
 

@@ -398,12 +398,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         goto out;
     }
     char id[AUTH_ID_LEN + 1];
-    if (!auth_new_id(id) || (minted && !auth_new_token(token))) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+    if (!enc_new_identity(res, id, minted ? token : NULL, hash))
         goto out;
-    }
-    if (minted)
-        auth_sha256(token, strlen(token), hash);
     char *state_text = dump(state);
     char *rules_text = dump(json_object_get(state, "rules"));
     int rc = state_text && rules_text

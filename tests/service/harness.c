@@ -398,3 +398,18 @@ void enc_get_refused(const struct server *s, struct enc *e, const char *suffix, 
     cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), pointer, "%s", suffix);
     json_decref(doc);
 }
+
+void enc_post_ok(const struct server *s, struct enc *e, const char *suffix, const char *body)
+{
+    json_decref(enc_call(s, e, "POST", suffix, NULL, body, 200));
+}
+
+void enc_post_refused(const struct server *s, struct enc *e, const char *suffix, const char *body,
+                      const char *needle)
+{
+    json_t *doc = enc_call(s, e, "POST", suffix, NULL, body, 422);
+    const char *detail = json_string_value(json_object_get(doc, "detail"));
+    cr_assert_not_null(detail);
+    cr_assert_not_null(strstr(detail, needle), "%s: %s", body ? body : "", detail);
+    json_decref(doc);
+}

@@ -83,6 +83,12 @@ json_t *enc_call(const struct server *s, struct enc *e, const char *method, cons
 /* Creates an encounter from body without Authorization (a token is minted) and fills e. */
 void enc_create(const struct server *s, struct enc *e, const char *body);
 
+/* POST /v1/encounters/{id}{suffix} with body: asserts 200 (ok) or a 422 whose detail holds
+ * needle (the rule it names). */
+void enc_post_ok(const struct server *s, struct enc *e, const char *suffix, const char *body);
+void enc_post_refused(const struct server *s, struct enc *e, const char *suffix, const char *body,
+                      const char *needle);
+
 /* GET /v1/encounters/{id}{suffix}: asserts a 422 whose first error is at pointer. */
 void enc_get_refused(const struct server *s, struct enc *e, const char *suffix,
                      const char *pointer);

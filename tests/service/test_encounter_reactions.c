@@ -40,20 +40,6 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
     return enc_call(&srv, e, method, suffix, NULL, body, status);
 }
 
-static void ok(struct enc *e, const char *suffix, const char *body)
-{
-    json_decref(call(e, "POST", suffix, body, 200));
-}
-
-/* A 422 whose detail holds needle. */
-static void refused(struct enc *e, const char *suffix, const char *body, const char *needle)
-{
-    json_t *doc = call(e, "POST", suffix, body, 422);
-    const char *detail = text(doc, "detail");
-    cr_assert_not_null(strstr(detail, needle), "%s: %s", body ? body : "", detail);
-    json_decref(doc);
-}
-
 /* The three combatants with the goblin's and the orc's policies ("" for none), initiative
  * rolled (fighter 20, goblin 14, orc 10) and round 2 begun with the fighter's turn, so that
  * neither monster is flat-footed any more (004 Flat-Footed). */
@@ -80,9 +66,9 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]%s%s%s}",
              *orc_policy ? ",\"aoo_policy\":\"" : "", orc_policy, *orc_policy ? "\"" : "");
     json_decref(call(e, "POST", "/combatants", body, 201));
-    ok(e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
+    enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
     for (int i = 0; i < 4; i++)
-        ok(e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
+        enc_post_ok(&srv, e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
 }
 
 static json_t *result_of(json_t *doc)
@@ -150,7 +136,7 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"),
                               "attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16"));
     json_decref(doc);
-    ok(&e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
     replays(&e);
 }
 
@@ -180,7 +166,7 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
 {
     struct enc e;
     fight(&e, "always", "ask");
-    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
     json_t *doc =
         call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");
@@ -193,7 +179,7 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
     cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "closed");
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     json_decref(doc);
-    ok(&e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
     replays(&e);
 }
 
@@ -207,10 +193,10 @@ Test(reactions, never_opens_no_reaction)
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
     json_decref(doc);
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-            "\"target\":\"fighter\",\"results\":[19,3]}",
-            "provoked no attack of opportunity from 'goblin'");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+                     "\"target\":\"fighter\",\"results\":[19,3]}",
+                     "provoked no attack of opportunity from 'goblin'");
     replays(&e);
 }
 
@@ -233,10 +219,13 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
         text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
         "awaiting");
     json_decref(doc);
-    refused(&e, "/next-turn", NULL, "awaiting reactions: 'goblin' against 'fighter'");
-    refused(&e, "/hp", "{\"target\":\"fighter\",\"change\":-1}", "awaiting reactions");
-    refused(&e, "/actions", "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}",
-            "decline_reaction");
+    enc_post_refused(&srv, &e, "/next-turn", NULL,
+                     "awaiting reactions: 'goblin' against 'fighter'");
+    enc_post_refused(&srv, &e, "/hp", "{\"target\":\"fighter\",\"change\":-1}",
+                     "awaiting reactions");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}",
+                     "decline_reaction");
     /* The answer: struck at 5,6; d20 19 + 2 = 21 hits AC 15, 1d6 rolls 3. */
     doc = call(&e, "POST", "/actions",
                "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
@@ -245,7 +234,7 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
     cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
-    ok(&e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
     replays(&e);
 }
 
@@ -254,10 +243,10 @@ Test(reactions, a_decline_closes_the_reaction)
 {
     struct enc e;
     fight(&e, "ask", "never");
-    ok(&e, "/actions", WALK "}");
-    refused(&e, "/actions",
-            "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
-            "'orc' has no reaction open to a move of 'fighter'");
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
+                     "'orc' has no reaction open to a move of 'fighter'");
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":"
                        "\"fighter\"}",
@@ -270,7 +259,7 @@ Test(reactions, a_decline_closes_the_reaction)
     cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
     cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"), "declines"));
     json_decref(doc);
-    ok(&e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
     replays(&e);
 }
 
@@ -281,10 +270,12 @@ Test(reactions, the_movers_decisions_override_the_policies)
 {
     struct enc e;
     fight(&e, "never", "always");
-    refused(&e, "/actions", WALK ",\"reactions\":{\"nobody\":\"take\"}}", "/reactions/nobody");
-    refused(&e, "/actions", WALK ",\"reactions\":{\"goblin\":\"maybe\"}}", "/reactions/goblin");
-    refused(&e, "/actions", WALK ",\"reaction_results\":{\"goblin\":[0]}}",
-            "/reaction_results/goblin/0");
+    enc_post_refused(&srv, &e, "/actions", WALK ",\"reactions\":{\"nobody\":\"take\"}}",
+                     "/reactions/nobody");
+    enc_post_refused(&srv, &e, "/actions", WALK ",\"reactions\":{\"goblin\":\"maybe\"}}",
+                     "/reactions/goblin");
+    enc_post_refused(&srv, &e, "/actions", WALK ",\"reaction_results\":{\"goblin\":[0]}}",
+                     "/reaction_results/goblin/0");
     json_t *doc = call(&e, "POST", "/actions",
                        WALK ",\"reactions\":{\"goblin\":\"take\",\"orc\":\"decline\"},"
                             "\"reaction_results\":{\"goblin\":[19,3]}}",
@@ -333,12 +324,12 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
 {
     struct enc e;
     fight(&e, "ask", "ask");
-    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    ok(&e, "/actions", WALK "}");
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
-            "\"target\":\"fighter\",\"results\":[18,3,2]}",
-            "the reaction of 'goblin'");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
+                     "\"target\":\"fighter\",\"results\":[18,3,2]}",
+                     "the reaction of 'goblin'");
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
                        "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
@@ -350,10 +341,10 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
-            "\"target\":\"fighter\",\"results\":[18,3,2]}",
-            "provoked no attack of opportunity from 'orc'");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
+                     "\"target\":\"fighter\",\"results\":[18,3,2]}",
+                     "provoked no attack of opportunity from 'orc'");
     replays(&e);
 }
 
@@ -366,7 +357,7 @@ Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
 {
     struct enc e;
     fight(&e, "", "always");
-    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
     json_t *doc =
         call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");

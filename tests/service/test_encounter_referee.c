@@ -23,20 +23,6 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
     return enc_call(&srv, e, method, suffix, NULL, body, status);
 }
 
-static void ok(struct enc *e, const char *suffix, const char *body)
-{
-    json_decref(call(e, "POST", suffix, body, 200));
-}
-
-/* A 422 whose detail holds `needle` (the rule it names). */
-static void refused(struct enc *e, const char *suffix, const char *body, const char *needle)
-{
-    json_t *doc = call(e, "POST", suffix, body, 422);
-    const char *detail = json_string_value(json_object_get(doc, "detail"));
-    cr_assert_not_null(strstr(detail, needle), "%s: %s", body, detail);
-    json_decref(doc);
-}
-
 static void create(struct enc *e, const char *body)
 {
     enc_create(&srv, e, body);
@@ -61,7 +47,7 @@ static void skirmish(struct enc *e, const char *aware)
                      201));
     char body[96];
     snprintf(body, sizeof body, "{\"results\":[10,1,14,1]%s}", aware);
-    ok(e, "/initiative", body);
+    enc_post_ok(&srv, e, "/initiative", body);
     json_t *doc = call(e, "POST", "/next-turn", NULL, 200);
     cr_assert_str_eq(json_string_value(json_object_get(
                          json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
@@ -79,32 +65,40 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
 {
     struct enc e;
     skirmish(&e, "");
-    ok(&e, "/actions",
-       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}");
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-            "the standard action of this turn is spent");
-    ok(&e, "/actions",
-       "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
-    refused(&e, "/actions",
-            "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
-            "one 5-foot step a round, and it was taken (001 5-Foot Step)");
-    refused(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
-            "allowed only in a round with no other movement (001 5-Foot Step); left this turn: "
-            "a move action");
-    refused(&e, "/actions",
-            "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,"
-            "\"y\":5}]}",
-            "a full-round action needs the whole turn");
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
+        "the standard action of this turn is spent");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
+        "one 5-foot step a round, and it was taken (001 5-Foot Step)");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":5}]}",
+        "allowed only in a round with no other movement (001 5-Foot Step); left this turn: "
+        "a move action");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,"
+        "\"y\":5}]}",
+        "a full-round action needs the whole turn");
     /* A new turn, a new budget: a double move, then nothing but free actions. */
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/actions",
-       "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":"
-       "5},{\"x\":9,\"y\":5},{\"x\":10,\"y\":5},{\"x\":11,\"y\":5},{\"x\":11,\"y\":6},{\"x\":11,"
-       "\"y\":7},{\"x\":11,\"y\":8},{\"x\":11,\"y\":9}]}");
-    refused(&e, "/actions", "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}",
-            "000 Changing Facing");
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":"
+        "5},{\"x\":9,\"y\":5},{\"x\":10,\"y\":5},{\"x\":11,\"y\":5},{\"x\":11,\"y\":6},{\"x\":11,"
+        "\"y\":7},{\"x\":11,\"y\":8},{\"x\":11,\"y\":9}]}");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}",
+                     "000 Changing Facing");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
@@ -116,14 +110,17 @@ Test(referee, the_surprise_round_is_one_partial_action)
 {
     struct enc e;
     skirmish(&e, ",\"aware\":[\"goblin\"]");
-    refused(&e, "/actions",
-            "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,"
-            "\"y\":5},{\"x\":8,\"y\":5}]}",
-            "004 Step One (a partial action)");
-    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":6}]}");
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-            "only a partial action this turn");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,"
+        "\"y\":5},{\"x\":8,\"y\":5}]}",
+        "004 Step One (a partial action)");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":6}]}");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
+        "only a partial action this turn");
     /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
      * initiative), now with a whole turn. */
     json_t *doc = call(&e, "POST", "/next-turn", NULL, 200);
@@ -133,9 +130,10 @@ Test(referee, the_surprise_round_is_one_partial_action)
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, "full_round")));
     json_decref(doc);
-    ok(&e, "/actions",
-       "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":"
-       "6},{\"x\":8,\"y\":6}]}");
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":"
+        "6},{\"x\":8,\"y\":6}]}");
 }
 
 /* d20 3.5 SRD, Injury and Death: dying at -1 to -9, dead at -10; a dying creature "can take no
@@ -151,11 +149,12 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     cr_assert_eq(num(g, "hp"), -9);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
-            "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
+        "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
     /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. */
-    ok(&e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
     doc = call(&e, "POST", "/next-turn", NULL, 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
@@ -192,14 +191,15 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
 {
     struct enc e;
     skirmish(&e, "");
-    ok(&e, "/next-turn", NULL); /* the fighter's turn; the goblin is no longer flat-footed */
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/next-turn", NULL); /* round 2, the fighter's turn again */
+    enc_post_ok(&srv, &e, "/next-turn",
+                NULL); /* the fighter's turn; the goblin is no longer flat-footed */
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* round 2, the fighter's turn again */
     /* Nothing provoked yet: refused. */
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-            "\"target\":\"fighter\",\"results\":[19,3]}",
-            "provoked no attack of opportunity from 'goblin'");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+                     "\"target\":\"fighter\",\"results\":[19,3]}",
+                     "provoked no attack of opportunity from 'goblin'");
     /* The fighter walks round the goblin's side (5,5 -> 5,6 -> 4,7): 004 does not count the
      * starting square of a normal move as threatened, but leaving 5,6 provokes the goblin. */
     json_t *doc = call(&e, "POST", "/actions",
@@ -217,10 +217,10 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
     json_decref(doc);
     /* Answered once: a second is refused (one per provoking move, and one a round). */
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-            "\"target\":\"fighter\",\"results\":[19,3]}",
-            "provoked no attack of opportunity");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
+                     "\"target\":\"fighter\",\"results\":[19,3]}",
+                     "provoked no attack of opportunity");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
@@ -232,12 +232,13 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
 {
     struct enc e;
     skirmish(&e, "");
-    ok(&e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/next-turn", NULL);
-    ok(&e, "/actions",
-       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
                        "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
@@ -255,13 +256,15 @@ Test(referee, standing_up_takes_the_move_action)
 {
     struct enc e;
     skirmish(&e, "");
-    ok(&e, "/actions",
-       "{\"type\":\"condition\",\"actor\":\"goblin\",\"target\":\"goblin\",\"condition\":"
-       "\"prone\"}");
-    ok(&e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}");
-    refused(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}",
-            "the move action of this turn is spent");
-    refused(&e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}", "is not prone");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"condition\",\"actor\":\"goblin\",\"target\":\"goblin\",\"condition\":"
+                "\"prone\"}");
+    enc_post_ok(&srv, &e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}",
+                     "the move action of this turn is spent");
+    enc_post_refused(&srv, &e, "/actions", "{\"type\":\"stand_up\",\"actor\":\"goblin\"}",
+                     "is not prone");
 }
 
 /* An encounter stored before events carried their engine (a fixture exported by the previous
@@ -287,7 +290,7 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
-    ok(&e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
     v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
@@ -555,8 +558,8 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
              "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
              201));
-    ok(&e, "/initiative", "{\"results\":[15,1,5,1]}");
-    ok(&e, "/next-turn", NULL); /* the fighter */
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[15,1,5,1]}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter */
     /* 15 + 6 = 21 and 12 + 1 = 13 both hit AC 13: 1d8+3 rolls 4 and 3, 7 + 6 = 13 damage. */
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
@@ -570,14 +573,17 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     cr_assert(json_is_false(json_object_get(left, "move")));
     cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
     json_decref(doc);
-    refused(&e, "/actions",
-            "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"results\":[15,4]}",
-            "a full-round action was taken this turn");
-    ok(&e, "/next-turn", NULL); /* the orc */
-    ok(&e, "/next-turn", NULL); /* the fighter again */
-    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
-    refused(&e, "/actions", "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\"}",
-            "a full-round action needs the whole turn");
+    enc_post_refused(
+        &srv, &e, "/actions",
+        "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"results\":[15,4]}",
+        "a full-round action was taken this turn");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the orc */
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter again */
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\"}",
+                     "a full-round action needs the whole turn");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
@@ -604,5 +610,6 @@ Test(referee, a_condition_is_applied_out_of_turn)
     cr_assert(prone);
     json_decref(doc);
     /* The goblin's turn is untouched. */
-    ok(&e, "/actions", "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
 }

@@ -261,6 +261,15 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
     json_decref(state);
 }
 
+/* c's placement with its name (else its id), for the flanking answer's sentence. */
+static json_t *named_placement(json_t *c)
+{
+    json_t *p = enc_placement(c);
+    const char *name = str(c, "name");
+    json_object_set_new(p, "name", json_string(*name ? name : str(c, "id")));
+    return p;
+}
+
 /* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
  * side as allies. */
 static json_t *flank_of(const struct svc_request *req, json_t *state, json_t *attacker,
@@ -273,14 +282,14 @@ static json_t *flank_of(const struct svc_request *req, json_t *state, json_t *at
     {
         if (c != attacker && c != target && strcmp(str(c, "side"), str(attacker, "side")) == 0 &&
             !enc_is_down(c)) {
-            json_t *p = enc_placement(c);
+            json_t *p = named_placement(c);
             json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
             json_array_append_new(allies, p);
         }
     }
     json_t *body =
         json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(state), "attacker",
-                  enc_placement(attacker), "target", enc_placement(target), "allies", allies);
+                  named_placement(attacker), "target", named_placement(target), "allies", allies);
     struct svc_response res;
     memset(&res, 0, sizeof res);
     forward(req, svc_handle_flanking, "/v1/geometry/flanking", body, NULL, &res);

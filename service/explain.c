@@ -129,11 +129,14 @@ void svc_explain_roll(json_t *doc)
     finish(&t, doc);
 }
 
-void svc_explain_distance(json_t *doc)
+void svc_explain_distance(json_t *doc, const char *from, const char *to)
 {
     struct told t = {.pl = 0};
     long long squares = num(doc, "squares");
-    both(&t, "The two are ");
+    if (from != NULL || to != NULL)
+        both(&t, "%s and %s are ", from ? from : "The first", to ? to : "the second");
+    else
+        both(&t, "The two are ");
     bold(&t, num(doc, "feet"), " ft");
     both(&t, " apart (%lld square%s", squares, squares == 1 ? "" : "s");
     if (json_object_get(doc, "diagonal_steps") != NULL && num(doc, "diagonal_steps") > 0)
@@ -145,21 +148,30 @@ void svc_explain_distance(json_t *doc)
     finish(&t, doc);
 }
 
-void svc_explain_flanking(json_t *doc)
+void svc_explain_flanking(json_t *doc, const char *attacker, const char *target, const char *by)
 {
     struct told t = {.pl = 0};
+    char target_text[80];
+    snprintf(target_text, sizeof target_text, "%s", target ? target : "The target");
     if (json_is_true(json_object_get(doc, "flanked"))) {
         char how[64];
         snprintf(how, sizeof how, "%s", str(doc, "how"));
         for (char *p = how; *p; p++)
             if (*p == '_')
                 *p = ' ';
-        both(&t, "The target is flanked by ally %lld (%s): ", num(doc, "by"), how);
+        if (by != NULL)
+            both(&t, "%s is flanked by %s (%s): ", target_text, by, how);
+        else
+            both(&t, "%s is flanked by ally %lld (%s): ", target_text, num(doc, "by"), how);
         plain(&t, "%+lld", num(doc, "bonus"));
         md(&t, "**%+lld**", num(doc, "bonus"));
-        both(&t, " on the attacker's melee attack (%s).", str(doc, "rule"));
+        if (attacker != NULL)
+            both(&t, " on %s's melee attack (%s).", attacker, str(doc, "rule"));
+        else
+            both(&t, " on the attacker's melee attack (%s).", str(doc, "rule"));
     } else {
-        both(&t, "The target is not flanked: %s (%s).", str(doc, "explanation"), str(doc, "rule"));
+        both(&t, "%s is not flanked: %s (%s).", target_text, str(doc, "explanation"),
+             str(doc, "rule"));
     }
     finish(&t, doc);
 }

@@ -59,14 +59,37 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
                          const char *const *extra_keys, struct rules_creature *out,
                          struct svc_errors *e)
 {
-    static const char *const square_keys[] = {"x", "y", "z", "size", NULL};
-    static const char *const hex_keys[] = {"q", "r", "size", "triangle", NULL};
-    static const char *const square_combat[] = {
-        "facing",   "faceless",     "combat_awareness", "all_around_vision", "x", "y", "z", "size",
-        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
-    static const char *const hex_combat[] = {
-        "triangle", "facing",   "faceless",     "combat_awareness", "all_around_vision", "q", "r",
-        "size",     "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked", NULL};
+    /* "name" is for the sentences a bot posts (issue 18: names, not ids); nothing rules on it. */
+    static const char *const square_keys[] = {"x", "y", "z", "size", "name", NULL};
+    static const char *const hex_keys[] = {"q", "r", "size", "triangle", "name", NULL};
+    static const char *const square_combat[] = {"facing",
+                                                "faceless",
+                                                "combat_awareness",
+                                                "all_around_vision",
+                                                "x",
+                                                "y",
+                                                "z",
+                                                "size",
+                                                "reach_ft",
+                                                "reach_weapon",
+                                                "can_threaten",
+                                                "cannot_be_flanked",
+                                                "name",
+                                                NULL};
+    static const char *const hex_combat[] = {"triangle",
+                                             "facing",
+                                             "faceless",
+                                             "combat_awareness",
+                                             "all_around_vision",
+                                             "q",
+                                             "r",
+                                             "size",
+                                             "reach_ft",
+                                             "reach_weapon",
+                                             "can_threaten",
+                                             "cannot_be_flanked",
+                                             "name",
+                                             NULL};
     rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
     if (!codec_expect_object(obj, ptr, e))
         return;
@@ -152,6 +175,12 @@ json_t *svc_decode_member(json_t *body, const char *key, const struct rules_opti
     return json_is_object(obj) ? obj : NULL;
 }
 
+/* body[member].name when it is a string (for the sentences), else NULL. */
+static const char *member_name(json_t *body, const char *member)
+{
+    return json_string_value(json_object_get(json_object_get(body, member), "name"));
+}
+
 void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const known[] = {"rules", "from", "to", NULL};
@@ -178,7 +207,7 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
         json_object_set_new(doc, "diagonal_steps", json_integer(d.diagonal_steps));
     }
     json_object_set_new(doc, "rule", json_string(d.rule));
-    svc_explain_distance(doc);
+    svc_explain_distance(doc, member_name(body, "from"), member_name(body, "to"));
     svc_respond_json(res, 200, doc);
     goto out;
 fail:
@@ -298,7 +327,12 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         json_array_append_new(report, a);
     }
     json_object_set_new(doc, "allies", report);
-    svc_explain_flanking(doc);
+    json_t *by = json_object_get(doc, "by");
+    svc_explain_flanking(doc, member_name(body, "attacker"), member_name(body, "target"),
+                         json_is_integer(by)
+                             ? json_string_value(json_object_get(
+                                   json_array_get(list, (size_t)json_integer_value(by)), "name"))
+                             : NULL);
     svc_respond_json(res, 200, doc);
     goto out;
 fail:

@@ -350,8 +350,9 @@ void svc_dice_source_describe(const struct svc_dice_source *src, json_t *doc);
  * markup) and `explain_markdown` (Discord markdown) on the answer document doc, from the
  * figures doc already holds. */
 void svc_explain_roll(json_t *doc);
-void svc_explain_distance(json_t *doc);
-void svc_explain_flanking(json_t *doc);
+/* With the creatures' names when the request gives them (NULL: "the two", "the target"). */
+void svc_explain_distance(json_t *doc, const char *from, const char *to);
+void svc_explain_flanking(json_t *doc, const char *attacker, const char *target, const char *by);
 void svc_explain_areas(json_t *doc);
 void svc_explain_falling(json_t *doc);
 void svc_explain_collision(json_t *doc);

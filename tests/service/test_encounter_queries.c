@@ -118,6 +118,11 @@ Test(encounter_queries, threats_and_flanking_from_the_stored_positions)
         json_t *f = json_object_get(json_array_get(att, i), "flanking");
         cr_assert(json_is_true(json_object_get(f, "flanked")));
         cr_assert_eq(json_integer_value(json_object_get(f, "bonus")), 2);
+        /* Told with the stored names (else ids). */
+        if (i == 0)
+            cr_assert_str_eq(json_string_value(json_object_get(f, "explain")),
+                             "goblin is flanked by mira (opposite sides): +2 on Kroh's melee "
+                             "attack (004 Flanking).");
     }
     json_decref(doc);
     /* Mira steps away (as the game master places her): Kroh no longer flanks. */

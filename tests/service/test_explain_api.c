@@ -49,6 +49,25 @@ Test(explain_api, a_distance)
          "the standard \"every other square counts double\" rule).");
 }
 
+/* Names, not ids (issue 18): the creatures' names, when the request gives them, in the
+ * sentence; the figures as above. */
+Test(explain_api, names_in_distance_and_flanking)
+{
+    told("/v1/geometry/distance",
+         "{\"from\":{\"x\":0,\"y\":0,\"name\":\"Kroh\"},\"to\":{\"x\":3,\"y\":2,"
+         "\"name\":\"the gnoll\"}}",
+         "Kroh and the gnoll are 20 ft apart (4 squares: 1 straight and 2 diagonal steps; 000 Hex "
+         "Grid: the standard \"every other square counts double\" rule).",
+         NULL);
+    told("/v1/geometry/flanking",
+         "{\"attacker\":{\"x\":5,\"y\":4,\"name\":\"Kroh\"},\"target\":{\"x\":5,\"y\":5,"
+         "\"name\":\"The gnoll\"},\"allies\":[{\"x\":5,\"y\":6,\"name\":\"Mira\"}]}",
+         "The gnoll is flanked by Mira (opposite sides): +2 on Kroh's melee attack (004 "
+         "Flanking).",
+         "The gnoll is flanked by Mira (opposite sides): **+2** on Kroh's melee attack (004 "
+         "Flanking).");
+}
+
 /* 004 Flanking: an ally directly opposite, +2; none opposite, none. The old field stays. */
 Test(explain_api, flanking_or_not)
 {

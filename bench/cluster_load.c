@@ -142,18 +142,8 @@ static bool check(struct conn *c, int i, long long *events)
         fprintf(stderr, "encounter %d: %lld events, version %lld\n", i, seen, final);
         return false;
     }
-    for (long long v = 0; v < max_version; v++) {
-        if (acked[i][v] > 1) {
-            fprintf(stderr, "encounter %d: version %lld acknowledged %d times\n", i, v,
-                    acked[i][v]);
-            return false;
-        }
-        if (acked[i][v] == 1 && v > final) {
-            fprintf(stderr, "encounter %d: acknowledged version %lld lost (final %lld)\n", i, v,
-                    final);
-            return false;
-        }
-    }
+    if (!acked_versions_hold(i, acked[i], max_version, final))
+        return false;
     snprintf(path, sizeof path, "/v1/encounters/%s/verify", e->id);
     const char *body = NULL;
     if (read_only(c, "POST", path, headers, NULL, &body) != 200 ||

@@ -178,18 +178,8 @@ static bool check_log(struct conn *c, int i)
         fprintf(stderr, "encounter %d: %lld events, version %lld\n", i, seen, final);
         return false;
     }
-    for (long long v = 0; v < MAX_VERSION; v++) {
-        if (acked[i][v] > 1) {
-            fprintf(stderr, "encounter %d: version %lld acknowledged %d times\n", i, v,
-                    acked[i][v]);
-            return false;
-        }
-        if (acked[i][v] == 1 && v > final) {
-            fprintf(stderr, "encounter %d: acknowledged version %lld lost (final %lld)\n", i, v,
-                    final);
-            return false;
-        }
-    }
+    if (!acked_versions_hold(i, acked[i], MAX_VERSION, final))
+        return false;
     const char *body = NULL;
     snprintf(path, sizeof path, "/v1/encounters/%.63s/verify", e->id);
     if (request(c, "POST", path, headers, NULL, NULL, &body) != 200 ||

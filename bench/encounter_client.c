@@ -119,3 +119,19 @@ int enc_act(struct conn *c, struct enc *e, const char *action)
              e->token, e->version);
     return request(c, "POST", path, headers, action, &e->version, NULL);
 }
+
+bool acked_versions_hold(int i, const unsigned char *acked, long long max_version, long long final)
+{
+    for (long long v = 0; v < max_version; v++) {
+        if (acked[v] > 1) {
+            fprintf(stderr, "encounter %d: version %lld acknowledged %d times\n", i, v, acked[v]);
+            return false;
+        }
+        if (acked[v] == 1 && v > final) {
+            fprintf(stderr, "encounter %d: acknowledged version %lld lost (final %lld)\n", i, v,
+                    final);
+            return false;
+        }
+    }
+    return true;
+}

@@ -3,6 +3,7 @@
 #ifndef TACTICS_BENCH_ENCOUNTER_CLIENT_H
 #define TACTICS_BENCH_ENCOUNTER_CLIENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct conn {
@@ -33,5 +34,10 @@ void enc_setup(struct conn *c, struct enc *e);
 
 /* Posts one action with the encounter's token and version; returns the status. */
 int enc_act(struct conn *c, struct enc *e, const char *action);
+
+/* The durability check of encounter i, whose stored log ends at version final: no version
+ * acknowledged more than once (acked[v] counts the 200s naming v, v < max_version) and none
+ * acknowledged past final (lost); prints what is wrong and returns false. */
+bool acked_versions_hold(int i, const unsigned char *acked, long long max_version, long long final);
 
 #endif

@@ -42,48 +42,26 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 }
 
 /* Runs handler h on body (stolen) as if it had been posted to path, answering into res. A
- * validation problem about a member that came from the query (map[i].member -> ?param) is
- * answered with the parameter's name; other answers pass as they are. */
-struct from_query {
-    const char *member, *param;
-};
-
+ * validation problem about a member that came from the query (map) names the parameter
+ * instead; other answers pass as they are. */
 static void forward(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
-                    const struct from_query *map, struct svc_response *res)
+                    const struct svc_query_member *map, struct svc_response *res)
 {
     struct svc_request req = {
         .method = "POST", .path = path, .body = "", .parsed = body, .ctx = outer->ctx};
     h(&req, res);
     json_decref(body);
-    if (res->status != 422 || res->body == NULL)
+    if (res->status != 422 || res->body == NULL || map == NULL)
         return;
     json_t *doc = json_loadb(res->body, res->body_len, 0, NULL);
     json_t *errors = json_object_get(doc, "errors");
-    if (!json_is_array(errors) || json_array_size(errors) == 0) {
-        json_decref(doc);
-        return;
+    if (json_is_array(errors) && json_array_size(errors) > 0) {
+        struct svc_errors e = {.list = json_deep_copy(errors)};
+        svc_errors_as_query(&e, map);
+        svc_response_clear(res);
+        svc_errors_respond(&e, res);
+        svc_errors_free(&e);
     }
-    struct svc_errors e;
-    svc_errors_init(&e);
-    size_t i;
-    json_t *item;
-    json_array_foreach(errors, i, item)
-    {
-        const char *p = str(item, "pointer");
-        const char *name = NULL;
-        for (int k = 0; map != NULL && map[k].member != NULL && name == NULL; k++) {
-            size_t n = strlen(map[k].member);
-            if (strncmp(p, map[k].member, n) == 0 && (p[n] == '\0' || p[n] == '/'))
-                name = map[k].param;
-        }
-        if (name != NULL)
-            enc_bad_query(&e, name, str(item, "message"));
-        else
-            svc_errors_add(&e, p, "%s", str(item, "message"));
-    }
-    svc_response_clear(res);
-    svc_errors_respond(&e, res);
-    svc_errors_free(&e);
     json_decref(doc);
 }
 
@@ -163,7 +141,8 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
     json_t *body = move_body(state, actor, mode ? mode : "move");
     if (prefer != NULL)
         json_object_set_new(body, "prefer", json_string(prefer));
-    static const struct from_query map[] = {{"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
+    static const struct svc_query_member map[] = {
+        {"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
     forward(req, svc_handle_move_reach, "/v1/movement/reach", body, map, res);
     svc_errors_free(&e);
     json_decref(state);
@@ -210,7 +189,8 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     json_object_set_new(body, "target", target);
     if (odds != NULL && strcmp(odds, "true") == 0)
         json_object_set_new(body, "odds", json_true());
-    static const struct from_query map[] = {{"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
+    static const struct svc_query_member map[] = {
+        {"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
     forward(req, svc_handle_move_route, "/v1/movement/route", body, map, res);
     svc_errors_free(&e);
     json_decref(state);

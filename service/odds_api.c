@@ -381,29 +381,6 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
     json_decref(body);
 }
 
-/* An encounter's odds take cover and concealment from its query: their errors name ?cover and
- * ?concealment rather than the members of the request built from them. */
-static void errors_as_query(struct svc_errors *e)
-{
-    static const char *const names[] = {"cover", "concealment", NULL};
-    size_t i;
-    json_t *item;
-    json_array_foreach(e->list, i, item)
-    {
-        const char *p = json_string_value(json_object_get(item, "pointer"));
-        for (int k = 0; p != NULL && names[k] != NULL; k++) {
-            size_t n = strlen(names[k]);
-            if (p[0] == '/' && strncmp(p + 1, names[k], n) == 0 &&
-                (p[n + 1] == '\0' || p[n + 1] == '/')) {
-                char q[64];
-                snprintf(q, sizeof q, "?%s", names[k]);
-                json_object_set_new(item, "pointer", json_string(q));
-                break;
-            }
-        }
-    }
-}
-
 /* Where the odds of a stored encounter's attack came from: written as "encounter". */
 static void write_context(struct jw *w, const struct svc_odds_context *c)
 {
@@ -440,8 +417,11 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         goto out;
     }
     if (!svc_attack_rule_request(plain, r, e) || svc_errors_any(e)) {
+        /* An encounter's odds take cover and concealment from its query. */
+        static const struct svc_query_member from_query[] = {
+            {"/cover", "cover"}, {"/concealment", "concealment"}, {NULL, NULL}};
         if (ctx != NULL)
-            errors_as_query(e);
+            svc_errors_as_query(e, from_query);
         svc_errors_respond(e, res);
         goto out;
     }

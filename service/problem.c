@@ -227,3 +227,22 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
     }
     return doc;
 }
+
+void svc_errors_as_query(struct svc_errors *e, const struct svc_query_member *map)
+{
+    size_t i;
+    json_t *item;
+    json_array_foreach(e->list, i, item)
+    {
+        const char *p = json_string_value(json_object_get(item, "pointer"));
+        for (int k = 0; p != NULL && map[k].member != NULL; k++) {
+            size_t n = strlen(map[k].member);
+            if (strncmp(p, map[k].member, n) == 0 && (p[n] == '\0' || p[n] == '/')) {
+                char q[80];
+                snprintf(q, sizeof q, "?%s", map[k].param);
+                json_object_set_new(item, "pointer", json_string(q));
+                break;
+            }
+        }
+    }
+}

@@ -139,6 +139,13 @@ void svc_errors_init(struct svc_errors *e);
 void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool svc_errors_any(const struct svc_errors *e);
+
+/* For a request built from query parameters: each error whose pointer is a member map[k].member
+ * (or inside it) is named by its parameter, "?param", instead. map ends with {NULL, NULL}. */
+struct svc_query_member {
+    const char *member, *param;
+};
+void svc_errors_as_query(struct svc_errors *e, const struct svc_query_member *map);
 /* Sends 422 with every gathered error and releases the list. */
 void svc_errors_respond(struct svc_errors *e, struct svc_response *res);
 void svc_errors_free(struct svc_errors *e);

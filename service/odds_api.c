@@ -7,6 +7,7 @@
 
 #include "attack_ruling.h"
 #include "codec.h"
+#include "hp.h"
 #include "jsonw.h"
 #include "odds.h"
 #include "odds_codec.h"
@@ -312,6 +313,8 @@ static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
     if (r->rules.options.hp_states == RULES_HP_STATES_SRD) {
         JW_KEY(w, "kill_chance");
         svc_odds_write_probability(w, rules_dist_at_least(damage, hp + 10));
+        JW_KEY(w, "kill_source");
+        jw_string(w, RULES_HP_SOURCE);
     }
 }
 

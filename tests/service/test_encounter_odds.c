@@ -83,6 +83,8 @@ Test(encounter_odds, the_stored_state_gives_hit_critical_drop_and_kill_chances)
     json_t *dmg = json_object_get(doc, "damage");
     cr_assert(fabs(real(dmg, "drop_chance") - 0.495625) < 1e-15);
     cr_assert(fabs(real(dmg, "kill_chance") - 0.0325 * 0.4375) < 1e-15);
+    cr_assert_str_eq(json_string_value(json_object_get(dmg, "kill_source")),
+                     "d20 3.5 SRD, Combat: Injury and Death");
     json_t *ctx = json_object_get(doc, "encounter");
     cr_assert_str_eq(json_string_value(json_object_get(ctx, "attack")), "longsword");
     cr_assert_eq(json_integer_value(json_object_get(ctx, "at")), e.version);

@@ -25,7 +25,10 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct svc_config cfg = {.max_map_side = 64, .max_body = 1 << 20, .budget_scale = 1};
+static struct svc_config cfg = {.max_map_side = 64,
+                                .max_body = 1 << 20,
+                                .budget_scale = 1,
+                                .budget_divisor = FUZZ_BUDGET_DIVISOR};
 static struct svc_context ctx = {.config = &cfg};
 static char id[64], auth[128], if_match[64];
 static const char *param0 = id;

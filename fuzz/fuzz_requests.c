@@ -60,7 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     body[size - 1] = '\0';
     check_fast_parse(body, size - 1);
     /* A small map limit keeps each input fast; the decoders are the same. */
-    static const struct svc_config cfg = {.max_map_side = 64, .max_body = 1 << 20};
+    static const struct svc_config cfg = {
+        .max_map_side = 64, .max_body = 1 << 20, .budget_divisor = FUZZ_BUDGET_DIVISOR};
     struct svc_context ctx = {.config = &cfg};
     struct svc_request req = {
         .method = "POST", .path = route->pattern, .body = body, .body_len = size - 1, .ctx = &ctx};

@@ -383,3 +383,11 @@ void svc_config_db_for_log(const char *db, char *out, size_t cap)
     }
     out[n] = '\0';
 }
+
+long long svc_config_budget(const struct svc_config *cfg, long long base)
+{
+    if (cfg == NULL)
+        return base;
+    long long scaled = base * (cfg->budget_scale > 0 ? cfg->budget_scale : 1);
+    return cfg->budget_divisor > 1 ? scaled / cfg->budget_divisor : scaled;
+}

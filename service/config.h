@@ -23,7 +23,9 @@ struct svc_config {
     unsigned header_timeout_s;   /* --header-timeout, TACTICS_HEADER_TIMEOUT: seconds for a head */
     uint64_t max_db_size;        /* --max-db-size, TACTICS_MAX_DB_SIZE, bytes; 0: no cap */
     unsigned budget_scale; /* --budget-scale, TACTICS_BUDGET_SCALE: multiplies each SVC_BUDGET_* */
-    unsigned keepalive_s;  /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
+    unsigned budget_divisor; /* no option: divides them (0 or 1: unchanged). The fuzz targets set
+                              * it, whose instrumented builds run a budget ~100x slower */
+    unsigned keepalive_s;    /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
     unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
     bool group_commit;    /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
@@ -42,6 +44,9 @@ struct svc_config {
 #define SVC_BUDGET_SEARCH_STATES 8000000LL    /* states set up and expanded, path steps listed */
 #define SVC_BUDGET_MAP_SQUARES   10000000LL   /* map squares painted, rows rectangles visit */
 #define SVC_BUDGET_ANSWER_BYTES  (16LL << 20) /* bytes of the answer */
+
+/* base times --budget-scale, over budget_divisor: one request's budget of that kind. */
+long long svc_config_budget(const struct svc_config *cfg, long long base);
 
 enum svc_config_action {
     SVC_CONFIG_RUN = 0,

@@ -25,10 +25,9 @@ static const char *const load_names[] = {"light", "medium", "heavy", NULL};
 /* Sets the request's budgets from the configuration. */
 static void budgets_init(struct move_req *r, const struct svc_config *cfg)
 {
-    long long scale = cfg->budget_scale > 0 ? cfg->budget_scale : 1;
-    r->work = (struct rules_work){.limit = SVC_BUDGET_SEARCH_STATES * scale};
-    r->paint_limit = SVC_BUDGET_MAP_SQUARES * scale;
-    r->answer_limit = SVC_BUDGET_ANSWER_BYTES * scale;
+    r->work = (struct rules_work){.limit = svc_config_budget(cfg, SVC_BUDGET_SEARCH_STATES)};
+    r->paint_limit = svc_config_budget(cfg, SVC_BUDGET_MAP_SQUARES);
+    r->answer_limit = svc_config_budget(cfg, SVC_BUDGET_ANSWER_BYTES);
 }
 
 void move_req_free(struct move_req *r)

@@ -21,10 +21,8 @@
 
 struct rules_odds_budget svc_odds_budget(const struct svc_request *req)
 {
-    long long scale = 1;
-    if (req->ctx != NULL && req->ctx->config != NULL && req->ctx->config->budget_scale > 0)
-        scale = req->ctx->config->budget_scale;
-    return (struct rules_odds_budget){ODDS_BUDGET_WORK * scale, 0};
+    const struct svc_config *cfg = req->ctx != NULL ? req->ctx->config : NULL;
+    return (struct rules_odds_budget){svc_config_budget(cfg, ODDS_BUDGET_WORK), 0};
 }
 
 /* A number to 15 significant digits. The computation is good to about 1e-13 relative

@@ -102,6 +102,21 @@ Test(config, budget_scale_raises_the_work_budgets)
     cr_assert_eq(svc_config_parse(3, zero, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
 }
 
+/* One request's budget: the base times the scale, over the divisor the fuzz targets set (a
+ * parsed configuration leaves it 0: unchanged). */
+Test(config, a_budget_is_the_base_scaled_then_divided)
+{
+    struct svc_config c;
+    char err[256];
+    char *flag[] = {"tacticsd", "--budget-scale", "3", NULL};
+    cr_assert_eq(svc_config_parse(3, flag, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.budget_divisor, 0);
+    cr_assert_eq(svc_config_budget(&c, 1000), 3000);
+    c.budget_divisor = 20;
+    cr_assert_eq(svc_config_budget(&c, 200000000LL), 30000000LL);
+    cr_assert_eq(svc_config_budget(NULL, 1000), 1000);
+}
+
 static const char *env_feeds(const char *name)
 {
     if (strcmp(name, "TACTICS_MAX_SUBSCRIBERS") == 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "encounter.h"
 #include "encounter_internal.h"
 #include "movement.h"
 
@@ -271,10 +272,14 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
             if (list == NULL)
                 list = json_array();
             json_t *turn = json_object_get(x->state, "turn");
-            json_array_append_new(
-                list, json_pack("{s:s, s:I, s:I}", "condition", enc_defender_conditions[ci],
-                                "ends_round", num(x->state, "round") + rounds, "ends_turn",
-                                json_is_integer(turn) ? json_integer_value(turn) : 0));
+            long long end_round = 0;
+            int end_turn = 0;
+            rules_duration_end((int)num(x->state, "round"),
+                               json_is_integer(turn) ? (int)json_integer_value(turn) : -1,
+                               (int)rounds, &end_round, &end_turn);
+            json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition",
+                                                  enc_defender_conditions[ci], "ends_round",
+                                                  end_round, "ends_turn", end_turn));
             json_object_set_new(fields, "timed", list);
         }
         return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",

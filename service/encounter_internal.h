@@ -20,8 +20,10 @@
  *                        stateless rulings (with the map decoded once a request), combatant
  *                        validation, the initial state and the seed's commitment, the public
  *                        (redacted) views
- *   encounter_rules.c    the resolvers of the event kinds but the actions' own, engine 2's
- *                        action economy and hit point states, check_input and enc_resolve
+ *   encounter_rules.c    the resolvers of the event kinds but the actions' own (initiative,
+ *                        next_turn and hp ruled by rules/encounter.h on a typed view of the
+ *                        state), engine 2's action economy and hit point states, check_input
+ *                        and enc_resolve
  *   encounter_actions.c  the action kinds but attacks (move, 5-foot step, facing, forced
  *                        movement, fall, condition, stand_up) and the dispatcher of them all
  *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request

@@ -8,6 +8,7 @@
 
 #include "codec.h"
 #include "dice.h"
+#include "encounter.h"
 #include "encounter_internal.h"
 #include "hp.h"
 #include "turn.h"
@@ -213,14 +214,75 @@ static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
                    json_pack("[{s:s, s:s}]", "op", "remove", "id", id));
 }
 
-/* Draws one die from the event's seed or the caller's results. */
-static bool draw(struct rules_dice *d, int sides, int *out, struct svc_errors *e)
+/* The state as the turn machinery reads it (rules/encounter.h), with the arrays it points
+ * into; typed_free releases them. */
+struct enc_typed {
+    struct rules_encounter e;
+    struct rules_enc_combatant *c;
+    struct rules_enc_slot *order;
+};
+
+static int clamp_int(long long v)
 {
-    if (rules_dice_draw(d, sides, out) != RULES_DICE_OK) {
-        svc_errors_add(e, "/results", "too few results, or one outside 1..%d", sides);
-        return false;
+    return v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : (int)v;
+}
+
+static bool in_list(json_t *list, const char *id)
+{
+    size_t k;
+    json_t *a;
+    json_array_foreach(list, k, a)
+    {
+        if (id != NULL && json_is_string(a) && strcmp(json_string_value(a), id) == 0)
+            return true;
     }
+    return false;
+}
+
+static bool typed_decode(struct resolve_ctx *x, struct enc_typed *t)
+{
+    json_t *s = x->state, *cs = combatants(s), *order = json_object_get(s, "order");
+    size_t n = json_array_size(cs), slots = json_array_size(order);
+    t->c = calloc(n + 1, sizeof *t->c);
+    t->order = calloc(slots + 1, sizeof *t->order);
+    if (t->c == NULL || t->order == NULL)
+        return false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(cs, i, c)
+    {
+        t->c[i] = (struct rules_enc_combatant){.hp = clamp_int(num(c, "hp")),
+                                               .max_hp = clamp_int(num(c, "max_hp")),
+                                               .dex = clamp_int(num(c, "dex")),
+                                               .initiative_modifier =
+                                                   clamp_int(num(c, "initiative_modifier"))};
+    }
+    json_t *aware = json_object_get(s, "aware");
+    for (i = 0; i < slots; i++) {
+        const char *id = json_string_value(json_array_get(order, i));
+        size_t at = 0;
+        bool here = id != NULL && find(s, id, &at) != NULL;
+        t->order[i] = (struct rules_enc_slot){here ? (int)at : -1, in_list(aware, id)};
+    }
+    json_t *turn = json_object_get(s, "turn");
+    t->e = (struct rules_encounter){
+        .engine = x->engine,
+        .rules = enc_rules_of(x),
+        .started = flag(s, "started"),
+        .round = clamp_int(num(s, "round")),
+        .turn = json_is_integer(turn) ? clamp_int(json_integer_value(turn)) : -1,
+        .count = (int)n,
+        .combatants = t->c,
+        .slots = (int)slots,
+        .order = t->order,
+    };
     return true;
+}
+
+static void typed_free(struct enc_typed *t)
+{
+    free(t->c);
+    free(t->order);
 }
 
 static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
@@ -236,85 +298,70 @@ static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, i
     rules_dice_from_supplied(d, buf, n);
 }
 
-struct init_roll {
-    json_t *c;
-    int d20, total, dex, coin;
-};
-
-static int by_initiative(const void *pa, const void *pb)
-{
-    const struct init_roll *a = pa, *b = pb;
-    /* 004: highest first; ties by Dexterity (highest first); then a coin. */
-    if (a->total != b->total)
-        return b->total - a->total;
-    if (a->dex != b->dex)
-        return b->dex - a->dex;
-    return b->coin - a->coin;
-}
-
-/* 004 Initiative Check, the surprise round (Step One) and flat-footed. */
+/* 004 Initiative Check, the surprise round (Step One) and flat-footed: ruled by
+ * rules_encounter_initiative; here the ids and the effects. */
 static json_t *resolve_initiative(struct resolve_ctx *x, json_t *in)
 {
-    if (json_is_true(json_object_get(x->state, "started"))) {
-        svc_errors_add(x->e, "", "initiative has been rolled already");
-        return NULL;
-    }
-    size_t n = json_array_size(combatants(x->state));
-    if (n == 0) {
-        svc_errors_add(x->e, "", "add combatants first");
-        return NULL;
-    }
     json_t *aware = json_object_get(in, "aware");
+    struct enc_typed t = {0};
+    struct rules_initiative_roll *rolls = NULL;
+    int rc = RULES_ENC_OK;
+    if (!typed_decode(x, &t) || (rolls = calloc((size_t)t.e.count + 1, sizeof *rolls)) == NULL) {
+        typed_free(&t);
+        svc_errors_add(x->e, "", "out of memory");
+        return NULL;
+    }
+    if (t.e.started)
+        rc = RULES_ENC_STARTED;
+    else if (t.e.count == 0)
+        rc = RULES_ENC_NO_COMBATANTS;
     size_t i;
     json_t *a;
     json_array_foreach(aware, i, a)
     {
-        if (find(x->state, json_string_value(a), NULL) == NULL) {
+        if (rc == RULES_ENC_OK && find(x->state, json_string_value(a), NULL) == NULL) {
             char p[48];
             snprintf(p, sizeof p, "/aware/%zu", i);
             svc_errors_add(x->e, p, "names no combatant");
         }
     }
-    if (svc_errors_any(x->e))
-        return NULL;
-    struct init_roll *rolls = calloc(n, sizeof *rolls);
-    int buf[2 * MAX_COMBATANTS];
-    struct rules_dice d;
-    open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
-    json_t *c;
-    json_array_foreach(combatants(x->state), i, c)
-    {
-        rolls[i].c = c;
-        rolls[i].dex = (int)num(c, "dex");
-        if (!draw(&d, 20, &rolls[i].d20, x->e) || !draw(&d, 2, &rolls[i].coin, x->e)) {
-            free(rolls);
-            return NULL;
-        }
-        rolls[i].total = rolls[i].d20 + (int)num(c, "initiative_modifier");
+    bool surprise = false;
+    if (rc == RULES_ENC_OK && !svc_errors_any(x->e)) {
+        int buf[2 * MAX_COMBATANTS];
+        struct rules_dice d;
+        open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
+        rc = rules_encounter_initiative(&t.e, (int)json_array_size(aware), &d, rolls, &surprise);
     }
-    if (json_object_get(in, "results") && !rules_dice_all_used(&d)) {
-        svc_errors_add(x->e, "/results", "more results than dice (a d20 and a coin each)");
+    typed_free(&t);
+    static const char *const why[] = {
+        [-RULES_ENC_STARTED] = "initiative has been rolled already",
+        [-RULES_ENC_NO_COMBATANTS] = "add combatants first",
+        [-RULES_ENC_DICE] = "too few results, or one outside 1..20 (a d20) or 1..2 (a coin)",
+        [-RULES_ENC_EXTRA_DICE] = "more results than dice (a d20 and a coin each)",
+    };
+    if (rc == RULES_ENC_DICE || rc == RULES_ENC_EXTRA_DICE)
+        svc_errors_add(x->e, "/results", "%s", why[-rc]);
+    else if (rc != RULES_ENC_OK)
+        svc_errors_add(x->e, "", "%s", why[-rc]);
+    if (svc_errors_any(x->e)) {
         free(rolls);
         return NULL;
     }
-    qsort(rolls, n, sizeof *rolls, by_initiative);
-    /* "If no one or everyone starts the battle aware, there is no surprise round." */
-    size_t na = json_array_size(aware);
-    bool surprise = na > 0 && na < n;
+    size_t n = (size_t)t.e.count;
     json_t *order = json_array(), *list = json_array(), *effects = json_array();
     for (i = 0; i < n; i++) {
-        const char *id = str(rolls[i].c, "id");
+        const struct rules_initiative_roll *r = &rolls[i];
+        json_t *c = json_array_get(combatants(x->state), (size_t)r->combatant);
+        const char *id = str(c, "id");
         json_array_append_new(order, json_string(id));
-        json_array_append_new(
-            list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20", rolls[i].d20,
-                            "modifier", (int)num(rolls[i].c, "initiative_modifier"), "total",
-                            rolls[i].total, "dex", rolls[i].dex, "coin", rolls[i].coin));
+        json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20",
+                                              r->d20, "modifier", r->modifier, "total", r->total,
+                                              "dex", r->dex, "coin", r->coin));
         /* 004: "At the start of a battle each combatant is flat-footed." */
         json_array_append_new(
-            effects,
-            effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
-                                     enc_conditions_with(rolls[i].c, "flat_footed", true),
-                                     "initiative", rolls[i].total, "turn", json_object())));
+            effects, effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
+                                              enc_conditions_with(c, "flat_footed", true),
+                                              "initiative", r->total, "turn", json_object())));
     }
     json_t *aware_ids = json_array();
     json_array_foreach(aware, i, a)
@@ -334,75 +381,56 @@ static json_t *resolve_initiative(struct resolve_ctx *x, json_t *in)
                    effects);
 }
 
-/* Whether the combatant at order index i acts in this round. */
-static bool acts(json_t *state, size_t i)
+/* A copy of conditions with cond removed: a new array. */
+static json_t *conditions_without(json_t *conds, const char *cond)
 {
-    if (num(state, "round") != 0)
-        return true;
-    const char *id = json_string_value(json_array_get(json_object_get(state, "order"), i));
-    size_t k;
-    json_t *a;
-    json_array_foreach(json_object_get(state, "aware"), k, a)
-    {
-        if (strcmp(json_string_value(a), id) == 0)
-            return true;
-    }
-    return false;
+    json_t *tmp = json_pack("{s:O}", "conditions", conds);
+    json_t *out = enc_conditions_with(tmp, cond, false);
+    json_decref(tmp);
+    return out;
 }
 
-/* 004 The Combat Round: the next combatant in initiative order; after the last, the highest
- * acts again in a new round. Its first turn ends its flat-footedness; effects that last a
- * number of rounds end just before the count they began on. */
+/* 004 The Combat Round, ruled by rules_encounter_next_turn: the next combatant in initiative
+ * order; after the last, the highest acts again in a new round. Here the effects: its first
+ * turn ends its flat-footedness, its fresh turn budget (engine 2), and effects that last a
+ * number of rounds end just before the count they began on (rules_duration_ended). */
 static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
 {
     (void)in;
     json_t *s = x->state;
-    if (!json_is_true(json_object_get(s, "started"))) {
-        svc_errors_add(x->e, "", "roll initiative first");
+    struct enc_typed t = {0};
+    struct rules_next_turn next = {0};
+    int rc = RULES_ENC_NOT_STARTED;
+    if (!typed_decode(x, &t) ||
+        (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL) {
+        typed_free(&t);
+        svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
-    size_t n = json_array_size(json_object_get(s, "order"));
-    json_t *turn_v = json_object_get(s, "turn");
-    long long round = num(s, "round");
-    long long t = json_is_integer(turn_v) ? json_integer_value(turn_v) : -1;
+    rc = rules_encounter_next_turn(&t.e, &next);
+    typed_free(&t);
+    if (rc != RULES_ENC_OK) {
+        free(next.skipped);
+        if (rc == RULES_ENC_NOT_STARTED)
+            svc_errors_add(x->e, "", "roll initiative first");
+        else
+            svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
+                           RULES_HP_SOURCE);
+        return NULL;
+    }
     json_t *skipped = json_array();
-    bool found = false;
-    for (size_t guard = 0; guard <= 2 * n + 2 && !found; guard++) {
-        t++;
-        if (t >= (long long)n) {
-            t = 0;
-            round++;
-        }
-        json_t *probe =
-            json_pack("{s:I, s:O}", "round", round, "aware", json_object_get(s, "aware"));
-        json_object_set(probe, "order", json_object_get(s, "order"));
-        found = acts(probe, (size_t)t);
-        json_decref(probe);
-        /* Engine 2: a dying or dead combatant's turn is skipped (d20 3.5 SRD: a dying
-         * character "is unconscious and can take no actions"). */
-        json_t *c =
-            found && x->engine >= 2
-                ? find(s, json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t)),
-                       NULL)
-                : NULL;
-        if (c != NULL && !rules_hp_acts(hp_state_of(x, c))) {
-            found = false;
-            if (json_array_size(skipped) < n)
-                json_array_append_new(skipped,
-                                      json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
-                                                rules_hp_state_name(hp_state_of(x, c))));
-        }
+    for (int k = 0; k < next.skipped_count; k++) {
+        json_t *c = json_array_get(combatants(s), (size_t)next.skipped[k].combatant);
+        json_array_append_new(skipped, json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+                                                 rules_hp_state_name(next.skipped[k].state)));
     }
-    if (!found && x->engine >= 2) {
-        json_decref(skipped);
-        svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
-                       RULES_HP_SOURCE);
-        return NULL;
-    }
-    const char *id = json_string_value(json_array_get(json_object_get(s, "order"), (size_t)t));
+    free(next.skipped);
+    const char *id =
+        json_string_value(json_array_get(json_object_get(s, "order"), (size_t)next.turn));
     json_t *effects = json_array();
     json_array_append_new(
-        effects, effect_set("encounter", json_pack("{s:I, s:I}", "round", round, "turn", t)));
+        effects,
+        effect_set("encounter", json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
     json_t *ended = json_array();
     size_t i;
     json_t *c;
@@ -415,35 +443,25 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_t *tm;
         json_array_foreach(json_object_get(c, "timed"), k, tm)
         {
-            /* "end just before the same initiative count that they began on" */
-            if (round > num(tm, "ends_round") ||
-                (round == num(tm, "ends_round") && t >= num(tm, "ends_turn"))) {
-                json_t *tmp = json_pack("{s:O}", "conditions", conds);
+            if (rules_duration_ended(num(tm, "ends_round"), num(tm, "ends_turn"), next.round,
+                                     next.turn)) {
+                json_t *fewer = conditions_without(conds, str(tm, "condition"));
                 json_decref(conds);
-                conds = enc_conditions_with(tmp, str(tm, "condition"), false);
-                json_decref(tmp);
+                conds = fewer;
                 json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"),
                                                        "condition", str(tm, "condition")));
             } else {
                 json_array_append(timed, tm);
             }
         }
-        if (strcmp(str(c, "id"), id) == 0) {
+        if ((int)i == next.combatant) {
             /* Its turn begins: no longer flat-footed; a new round of movement. */
-            json_t *tmp = json_pack("{s:O}", "conditions", conds);
+            json_t *fewer = conditions_without(conds, "flat_footed");
             json_decref(conds);
-            conds = enc_conditions_with(tmp, "flat_footed", false);
-            json_decref(tmp);
-            if (x->engine >= 2) {
-                /* A fresh turn, with what it may spend: a partial action in the surprise
-                 * round (004 Step One) or while disabled. */
-                struct rules_turn fresh = {0};
-                struct rules_turn_limits lim = {.partial = round == 0 ||
-                                                           hp_state_of(x, c) == RULES_HP_DISABLED};
-                json_object_set_new(fields, "turn", turn_fields(&fresh, &lim));
-            } else {
-                json_object_set_new(fields, "turn", json_object());
-            }
+            conds = fewer;
+            struct rules_turn fresh = {0};
+            json_object_set_new(fields, "turn",
+                                x->engine >= 2 ? turn_fields(&fresh, &next.limits) : json_object());
         }
         if (!json_equal(conds, json_object_get(c, "conditions")))
             json_object_set(fields, "conditions", conds);
@@ -456,11 +474,11 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         else
             json_decref(fields);
     }
-    json_t *result =
-        json_pack("{s:I, s:s, s:o, s:s}", "round", round, "turn_of", id, "ended", ended, "rule",
-                  "004 The Combat Round: initiative order, then the highest again; "
-                  "effects end just before the count they began on; 004 Flat-Footed "
-                  "ends with one's first turn");
+    json_t *result = json_pack("{s:i, s:s, s:o, s:s}", "round", next.round, "turn_of", id, "ended",
+                               ended, "rule",
+                               "004 The Combat Round: initiative order, then the highest again; "
+                               "effects end just before the count they began on; 004 Flat-Footed "
+                               "ends with one's first turn");
     if (x->engine >= 2)
         json_object_set_new(result, "skipped", skipped);
     else
@@ -469,8 +487,7 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
 }
 
 /* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
- * hp event). Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past
- * your full normal hit point total"). */
+ * hp event), ruled by rules_hp_after. */
 static json_t *resolve_hp(struct resolve_ctx *x, json_t *in)
 {
     if (x->engine < 2) {
@@ -482,13 +499,10 @@ static json_t *resolve_hp(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    long long before = num(target, "hp"), max = num(target, "max_hp");
-    long long after = json_object_get(in, "set") ? num(in, "set") : before + num(in, "change");
-    bool capped = after > max && after > before;
-    if (capped)
-        after = before > max ? before : max;
-    if (after < -100000)
-        after = -100000;
+    long long before = num(target, "hp");
+    bool set = json_object_get(in, "set") != NULL, capped = false;
+    long long after = rules_hp_after(before, num(target, "max_hp"), set,
+                                     set ? num(in, "set") : num(in, "change"), &capped);
     json_t *fields = enc_hp_fields(x, after);
     json_t *result =
         json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", str(target, "id"), "hp_before", before,

@@ -184,6 +184,27 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
 }
 
+/* A combatant removed after initiative keeps its place in the stored order (the log says
+ * where everyone stood), but nobody is there to take its turn: the next turn passes over it.
+ * Before engine 2's typed turn machinery, the removed goblin's turn came up and turn_of named
+ * a combatant that no longer existed. */
+Test(referee, a_removed_combatant_has_no_turn)
+{
+    struct enc e;
+    skirmish(&e, "");
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    json_decref(call(&e, "DELETE", "/combatants/goblin", NULL, 200));
+    json_t *doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
+    cr_assert_eq(num(result, "round"), 2);
+    cr_assert_eq(json_array_size(json_object_get(result, "skipped")), 0);
+    json_decref(doc);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
 /* 004 Provoking an Attack of Opportunity by Moving: the attack strikes the mover in the square
  * it was leaving. The issue's attack of opportunity was refused as out of reach (the move had
  * been applied), and one against a creature that provoked nothing was accepted. */

@@ -1,0 +1,112 @@
+/* The encounter's turn machinery (encounter.h): initiative, the surprise round, turns and
+ * rounds, durations, hit points from outside the fight. */
+#include <stdlib.h>
+
+#include "encounter.h"
+
+static int by_initiative(const void *pa, const void *pb)
+{
+    const struct rules_initiative_roll *a = pa, *b = pb;
+    /* 004 Initiative Check: highest first; ties by Dexterity (highest first); then a coin. */
+    if (a->total != b->total)
+        return b->total - a->total;
+    if (a->dex != b->dex)
+        return b->dex - a->dex;
+    if (a->coin != b->coin)
+        return b->coin - a->coin;
+    return a->combatant - b->combatant; /* qsort is not stable: keep the roll order */
+}
+
+int rules_encounter_initiative(const struct rules_encounter *e, int aware, struct rules_dice *d,
+                               struct rules_initiative_roll *rolls, bool *surprise)
+{
+    if (e->started)
+        return RULES_ENC_STARTED;
+    if (e->count == 0)
+        return RULES_ENC_NO_COMBATANTS;
+    for (int i = 0; i < e->count; i++) {
+        const struct rules_enc_combatant *c = &e->combatants[i];
+        struct rules_initiative_roll *r = &rolls[i];
+        *r = (struct rules_initiative_roll){
+            .combatant = i, .modifier = c->initiative_modifier, .dex = c->dex};
+        if (rules_dice_draw(d, 20, &r->d20) != RULES_DICE_OK ||
+            rules_dice_draw(d, 2, &r->coin) != RULES_DICE_OK)
+            return RULES_ENC_DICE;
+        r->total = r->d20 + r->modifier;
+    }
+    if (!rules_dice_all_used(d))
+        return RULES_ENC_EXTRA_DICE;
+    qsort(rolls, (size_t)e->count, sizeof *rolls, by_initiative);
+    /* 004 Step One: "If no one or everyone starts the battle aware, there is no surprise
+     * round." */
+    *surprise = aware > 0 && aware < e->count;
+    return RULES_ENC_OK;
+}
+
+/* The hit point state of the combatant in slot s; up when it has left. */
+static enum rules_hp_state slot_state(const struct rules_encounter *e, int s)
+{
+    int c = e->order[s].combatant;
+    if (c < 0 || e->engine < 2)
+        return RULES_HP_UP;
+    int hp = e->combatants[c].hp;
+    return rules_hp_state_of(e->rules, hp < -1000000 ? -1000000 : hp);
+}
+
+int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next_turn *out)
+{
+    if (!e->started)
+        return RULES_ENC_NOT_STARTED;
+    int n = e->slots, t = e->turn, round = e->round;
+    bool found = false;
+    out->skipped_count = 0;
+    /* Two laps and a little more: past the surprise round everyone's turn comes up once. */
+    for (int guard = 0; guard <= 2 * n + 2 && !found; guard++) {
+        if (++t >= n) {
+            t = 0;
+            round++;
+        }
+        /* 004 Step One: in the surprise round only those aware act. Engine 2: a slot whose
+         * combatant has left the encounter has no turn. */
+        found = (round != 0 || e->order[t].aware) &&
+                (e->engine < 2 || e->order[t].combatant >= 0);
+        enum rules_hp_state st = found ? slot_state(e, t) : RULES_HP_UP;
+        if (!rules_hp_acts(st)) {
+            found = false;
+            if (out->skipped_count < n)
+                out->skipped[out->skipped_count++] =
+                    (struct rules_enc_skip){e->order[t].combatant, st};
+        }
+    }
+    if (!found && e->engine >= 2)
+        return RULES_ENC_NO_ONE_ACTS;
+    out->round = round;
+    out->turn = t;
+    out->combatant = e->order[t].combatant;
+    out->limits =
+        (struct rules_turn_limits){.partial = round == 0 || slot_state(e, t) == RULES_HP_DISABLED};
+    return RULES_ENC_OK;
+}
+
+void rules_duration_end(int round, int turn, int rounds, long long *end_round, int *end_turn)
+{
+    /* "end just before the same initiative count that they began on": the turn at that count,
+     * `rounds` rounds on, is the first without it. */
+    *end_round = (long long)round + rounds;
+    *end_turn = turn < 0 ? 0 : turn;
+}
+
+bool rules_duration_ended(long long end_round, long long end_turn, long long round, long long turn)
+{
+    return round > end_round || (round == end_round && turn >= end_turn);
+}
+
+long long rules_hp_after(long long before, long long max, bool set, long long value, bool *capped)
+{
+    long long after = set ? value : before + value;
+    /* d20 3.5 SRD, Healing: no healing past the full normal total; one above it keeps it. */
+    *capped = after > max && after > before;
+    if (*capped)
+        after = before > max ? before : max;
+    return after < RULES_HP_FLOOR ? RULES_HP_FLOOR : after;
+}

@@ -1,0 +1,237 @@
+/* The encounter's turn machinery (rules/encounter.h) on plain structs: initiative, the
+ * surprise round, turns and rounds, durations, hit points from outside the fight. Each test
+ * cites the sentence it pins. */
+#include <criterion/criterion.h>
+
+#include "dice.h"
+#include "encounter.h"
+
+static const struct rules_options srd = {.hp_states = RULES_HP_STATES_SRD};
+
+/* Four combatants, slots in that order, all aware unless told. */
+struct table {
+    struct rules_enc_combatant c[4];
+    struct rules_enc_slot order[4];
+    struct rules_encounter e;
+};
+
+static void table_init(struct table *t, int engine)
+{
+    for (int i = 0; i < 4; i++) {
+        t->c[i] = (struct rules_enc_combatant){.hp = 10, .max_hp = 10};
+        t->order[i] = (struct rules_enc_slot){.combatant = i, .aware = true};
+    }
+    t->e = (struct rules_encounter){.engine = engine,
+                                    .rules = &srd,
+                                    .started = true,
+                                    .round = 1,
+                                    .turn = -1,
+                                    .count = 4,
+                                    .combatants = t->c,
+                                    .slots = 4,
+                                    .order = t->order};
+}
+
+static int roll(struct table *t, const int *results, size_t n, int aware,
+                struct rules_initiative_roll *rolls, bool *surprise)
+{
+    struct rules_dice d;
+    rules_dice_from_supplied(&d, results, n);
+    return rules_encounter_initiative(&t->e, aware, &d, rolls, surprise);
+}
+
+/* 004 Initiative Check: "If two or more combatants have the same initiative check result,
+ * the combatants who are tied go in order of Dexterity (highest first). If there is still a
+ * tie, flip a coin." Step One: "In initiative order (highest to lowest)". Dice: a d20 then a
+ * coin, per combatant in order. */
+Test(encounter, initiative_orders_by_total_then_dexterity_then_the_coin)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.started = false;
+    t.c[0].initiative_modifier = 2, t.c[0].dex = 14; /* 12 + 2 = 14 */
+    t.c[1].initiative_modifier = 0, t.c[1].dex = 16; /* 14: ties 0, more Dex */
+    t.c[2].initiative_modifier = 4, t.c[2].dex = 14; /* 10 + 4 = 14: ties 0 on Dex, coin 2 */
+    t.c[3].initiative_modifier = -1, t.c[3].dex = 8; /* 20 - 1 = 19 */
+    const int dice[] = {12, 1, 14, 1, 10, 2, 20, 1};
+    struct rules_initiative_roll r[4];
+    bool surprise = true;
+    cr_assert_eq(roll(&t, dice, 8, 0, r, &surprise), RULES_ENC_OK);
+    cr_assert_eq(r[0].combatant, 3);
+    cr_assert_eq(r[0].total, 19);
+    cr_assert_eq(r[1].combatant, 1); /* 14, Dex 16 */
+    cr_assert_eq(r[2].combatant, 2); /* 14, Dex 14, coin 2 */
+    cr_assert_eq(r[3].combatant, 0); /* 14, Dex 14, coin 1 */
+    cr_assert_eq(r[3].d20, 12);
+    cr_assert_eq(r[3].modifier, 2);
+    cr_assert(!surprise);
+}
+
+/* 004 Step One: "If no one or everyone starts the battle aware, there is no surprise round." */
+Test(encounter, a_surprise_round_only_when_some_but_not_all_are_aware)
+{
+    const int dice[] = {5, 1, 6, 1, 7, 1, 8, 1};
+    struct rules_initiative_roll r[4];
+    for (int aware = 0; aware <= 4; aware++) {
+        struct table t;
+        table_init(&t, 2);
+        t.e.started = false;
+        bool surprise = false;
+        cr_assert_eq(roll(&t, dice, 8, aware, r, &surprise), RULES_ENC_OK);
+        cr_assert_eq(surprise, aware > 0 && aware < 4, "aware %d", aware);
+    }
+}
+
+Test(encounter, initiative_is_rolled_once_for_someone_with_every_die_used)
+{
+    struct table t;
+    table_init(&t, 2);
+    struct rules_initiative_roll r[4];
+    bool s;
+    const int dice[] = {5, 1, 6, 1, 7, 1, 8, 1, 9};
+    cr_assert_eq(roll(&t, dice, 8, 0, r, &s), RULES_ENC_STARTED);
+    t.e.started = false;
+    cr_assert_eq(roll(&t, dice, 7, 0, r, &s), RULES_ENC_DICE); /* the last coin missing */
+    cr_assert_eq(roll(&t, dice, 9, 0, r, &s), RULES_ENC_EXTRA_DICE);
+    const int coin3[] = {5, 3, 6, 1, 7, 1, 8, 1};
+    cr_assert_eq(roll(&t, coin3, 8, 0, r, &s), RULES_ENC_DICE); /* a coin shows 1 or 2 */
+    t.e.count = 0;
+    cr_assert_eq(roll(&t, dice, 0, 0, r, &s), RULES_ENC_NO_COMBATANTS);
+}
+
+static struct rules_next_turn next_of(struct table *t, struct rules_enc_skip *skips)
+{
+    struct rules_next_turn n = {.skipped = skips};
+    cr_assert_eq(rules_encounter_next_turn(&t->e, &n), RULES_ENC_OK);
+    t->e.round = n.round;
+    t->e.turn = n.turn;
+    return n;
+}
+
+/* 004 Combat Sequence, Step Three: "Combatants act in initiative order." Step Four: "When
+ * everyone has had a turn, the combatant with the highest initiative acts again" - after the
+ * last slot, slot 0 of a new round. */
+Test(encounter, turns_go_down_the_order_then_a_new_round_begins)
+{
+    struct table t;
+    table_init(&t, 2);
+    struct rules_enc_skip skips[4];
+    for (int want = 0; want < 4; want++) {
+        struct rules_next_turn n = next_of(&t, skips);
+        cr_assert_eq(n.turn, want);
+        cr_assert_eq(n.combatant, want);
+        cr_assert_eq(n.round, 1);
+        cr_assert(!n.limits.partial);
+        cr_assert_eq(n.skipped_count, 0);
+    }
+    struct rules_next_turn n = next_of(&t, skips);
+    cr_assert_eq(n.round, 2);
+    cr_assert_eq(n.turn, 0);
+    t.e.started = false;
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_NOT_STARTED);
+}
+
+/* 004 Step One: "combatants who started the battle aware of their opponents each take a
+ * partial action during the surprise round. Combatants who were unaware do not get to act in
+ * the surprise round." After it, everyone acts in round 1. */
+Test(encounter, the_surprise_round_passes_over_the_unaware_and_is_partial)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.round = 0;
+    t.order[0].aware = false;
+    t.order[2].aware = false;
+    struct rules_enc_skip skips[4];
+    struct rules_next_turn n = next_of(&t, skips);
+    cr_assert_eq(n.turn, 1);
+    cr_assert(n.limits.partial);
+    cr_assert_eq(n.skipped_count, 0); /* passed over, not skipped for its hit points */
+    n = next_of(&t, skips);
+    cr_assert_eq(n.turn, 3);
+    n = next_of(&t, skips);
+    cr_assert_eq(n.round, 1);
+    cr_assert_eq(n.turn, 0);
+    cr_assert(!n.limits.partial);
+}
+
+/* d20 3.5 SRD, Dying: "A dying character is unconscious and can take no actions"; Dead; and
+ * Disabled: "He can take only a single move action or standard action each turn". Engine 1,
+ * from before hit point states, skips nobody. */
+Test(encounter, engine_2_skips_the_dying_and_the_dead_and_limits_the_disabled)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.c[0].hp = -3;  /* dying */
+    t.c[1].hp = -10; /* dead */
+    t.c[2].hp = 0;   /* disabled */
+    struct rules_enc_skip skips[4];
+    struct rules_next_turn n = next_of(&t, skips);
+    cr_assert_eq(n.turn, 2);
+    cr_assert(n.limits.partial);
+    cr_assert_eq(n.skipped_count, 2);
+    cr_assert_eq(skips[0].combatant, 0);
+    cr_assert_eq(skips[0].state, RULES_HP_DYING);
+    cr_assert_eq(skips[1].combatant, 1);
+    cr_assert_eq(skips[1].state, RULES_HP_DEAD);
+    t.c[2].hp = -1;
+    t.c[3].hp = -20;
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_NO_ONE_ACTS);
+    t.e.engine = 1;
+    t.e.turn = -1;
+    n = next_of(&t, skips);
+    cr_assert_eq(n.turn, 0);
+    cr_assert_eq(n.skipped_count, 0);
+}
+
+/* A combatant removed after initiative keeps its slot in the stored order; under engine 2 the
+ * slot has no turn (there is nobody to take it). */
+Test(encounter, a_combatant_that_has_left_has_no_turn)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.order[1].combatant = -1;
+    struct rules_enc_skip skips[4];
+    t.e.turn = 0;
+    struct rules_next_turn n = next_of(&t, skips);
+    cr_assert_eq(n.turn, 2);
+    cr_assert_eq(n.skipped_count, 0);
+}
+
+/* 004: "Effects that last a certain number of rounds end just before the same initiative
+ * count that they began on." A 3-round effect begun on slot 2 of round 1 lasts through slot 1
+ * of round 4 and is gone when slot 2 of round 4 begins. */
+Test(encounter, a_duration_ends_just_before_the_count_it_began_on)
+{
+    long long end_round = 0;
+    int end_turn = 0;
+    rules_duration_end(1, 2, 3, &end_round, &end_turn);
+    cr_assert_eq(end_round, 4);
+    cr_assert_eq(end_turn, 2);
+    cr_assert(!rules_duration_ended(end_round, end_turn, 4, 1));
+    cr_assert(rules_duration_ended(end_round, end_turn, 4, 2));
+    cr_assert(rules_duration_ended(end_round, end_turn, 5, 0));
+    cr_assert(!rules_duration_ended(end_round, end_turn, 3, 3));
+    /* Before anyone's turn (no slot yet) it counts from the first slot. */
+    rules_duration_end(0, -1, 1, &end_round, &end_turn);
+    cr_assert_eq(end_round, 1);
+    cr_assert_eq(end_turn, 0);
+}
+
+/* d20 3.5 SRD, Healing: healing "can't restore hit points past your full normal hit point
+ * total"; damage has no cap. */
+Test(encounter, healing_stops_at_the_full_total)
+{
+    bool capped = true;
+    cr_assert_eq(rules_hp_after(5, 12, false, -9, &capped), -4);
+    cr_assert(!capped);
+    cr_assert_eq(rules_hp_after(5, 12, false, 20, &capped), 12);
+    cr_assert(capped);
+    cr_assert_eq(rules_hp_after(15, 12, false, 3, &capped), 15); /* above it keeps it */
+    cr_assert(capped);
+    cr_assert_eq(rules_hp_after(15, 12, false, -2, &capped), 13); /* damage is not capped */
+    cr_assert(!capped);
+    cr_assert_eq(rules_hp_after(5, 12, true, 7, &capped), 7);
+    cr_assert_eq(rules_hp_after(5, 12, true, 40, &capped), 12);
+    cr_assert(capped);
+    cr_assert_eq(rules_hp_after(5, 12, false, -1000000000LL, &capped), RULES_HP_FLOOR);
+}

@@ -361,7 +361,10 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                     json_object_get(turn, "ran") ? json_object_get(turn, "ran")
                                                                  : json_false(),
                                     "attacked", 1))));
-    return outcome(ans, effects);
+    json_t *out = outcome(ans, effects);
+    if (x->engine >= 2) /* inside a full attack or a reaction record too */
+        enc_tag_result(&ruled, out, "attack");
+    return out;
 }
 
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)

@@ -204,6 +204,10 @@ void enc_state_rules(json_t *state, struct rules_options *o);
 json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
                   const char *prefix, const char *what, bool with_map);
 
+/* Engine 2: puts "type": type first in out's result, or in the text handed over instead
+ * (resolve_ctx.result_text). Nothing when it has a type already. */
+void enc_tag_result(struct resolve_ctx *x, json_t *out, const char *type);
+
 /* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler and fills *f.
  * *result gets the answer (a new reference), or NULL when x->result_text took it as text.
  * False after a refusal, its errors added to x->e under /attack. */

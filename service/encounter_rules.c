@@ -634,6 +634,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             return NULL;
     }
     json_t *out = enc_resolve_action_kind(x, in, actor, type);
+    if (out != NULL && x->engine >= 2)
+        enc_tag_result(x, out, types[type]);
     if (budget != NULL && out != NULL)
         stamp_turn(out, actor, budget);
     else

@@ -40,20 +40,19 @@ function stateOf(w: { state?: State }): State {
   return w.state;
 }
 
-// An action's ruling, narrowed by kind (the union's discriminator), then by the members only
-// that action type's result has: tsc proves the fields read are typed, not unknown.
+// An action's ruling, narrowed by kind (the event union's discriminator), then by type (the
+// ActionResult union's): tsc proves the fields read are typed, not unknown.
 function attackResult(e: EventAnswer): AttackResult {
   if (e.kind !== "action") throw new Error(`not an action: ${e.kind}`);
   const r = e.result;
-  if (!("hit" in r)) throw new Error(`not an attack ruling: ${JSON.stringify(r)}`);
+  if (r.type !== "attack") throw new Error(`not an attack ruling: ${JSON.stringify(r)}`);
   return r;
 }
 
 function moveResult(e: EventAnswer): MoveResult {
   if (e.kind !== "action") throw new Error(`not an action: ${e.kind}`);
   const r = e.result;
-  if (!("total_ft" in r) || r.mode === "five_foot_step")
-    throw new Error(`not a move ruling: ${JSON.stringify(r)}`);
+  if (r.type !== "move") throw new Error(`not a move ruling: ${JSON.stringify(r)}`);
   return r;
 }
 

@@ -578,9 +578,13 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
             both(&t, "%s %s", i++ ? "," : "", k);
         }
         both(&t, ".");
-    } else if (strcmp(kind, "combatant_removed") == 0)
+    } else if (strcmp(kind, "combatant_removed") == 0) {
         both(&t, "%s leaves the encounter.", name_of(before, str(in, "id")));
-    else if (strcmp(kind, "initiative") == 0)
+        if (json_object_get(result, "next_turn") != NULL) {
+            both(&t, " ");
+            say_next_turn(&t, before, json_object_get(result, "next_turn"));
+        }
+    } else if (strcmp(kind, "initiative") == 0)
         say_initiative(&t, before, result);
     else if (strcmp(kind, "next_turn") == 0)
         say_next_turn(&t, before, result);

@@ -203,17 +203,6 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
 }
 
-static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
-{
-    const char *id = str(in, "id");
-    if (find(x->state, id, NULL) == NULL) {
-        svc_errors_add(x->e, "", "no combatant '%s'", id);
-        return NULL;
-    }
-    return outcome(json_pack("{s:s}", "removed", id),
-                   json_pack("[{s:s, s:s}]", "op", "remove", "id", id));
-}
-
 /* The state as the turn machinery reads it (rules/encounter.h), with the arrays it points
  * into; typed_free releases them. */
 struct enc_typed {
@@ -483,6 +472,93 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_object_set_new(result, "skipped", skipped);
     else
         json_decref(skipped);
+    return outcome(result, effects);
+}
+
+/* Engine 2, a combatant leaving a fight under way: the initiative order closes up around its
+ * place (the fold takes its id out of order), so the indices after it move down one. The turn
+ * stays with the combatant whose turn it is, and timed effects still end before the count they
+ * began on (their ends_turn past its place moves down too). If it leaves on its own turn, the
+ * turn passes on, as next_turn would pass it (the result's next_turn), so that the one after it
+ * begins a proper turn: not flat-footed, a fresh budget, ended effects. */
+static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *effects,
+                              json_t *result)
+{
+    json_t *s = x->state, *order = json_object_get(s, "order"), *turn = json_object_get(s, "turn");
+    long long k = -1, cur = json_is_integer(turn) ? json_integer_value(turn) : -1;
+    for (size_t i = 0; i < json_array_size(order) && k < 0; i++)
+        if (strcmp(json_string_value(json_array_get(order, i)), id) == 0)
+            k = (long long)i;
+    if (!flag(s, "started") || k < 0)
+        return;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        json_t *timed = json_object_get(c, "timed");
+        bool moved = false;
+        json_t *list = json_array();
+        size_t n;
+        json_t *tm;
+        json_array_foreach(timed, n, tm)
+        {
+            json_t *copy = json_copy(tm);
+            if (num(tm, "ends_turn") > k) {
+                json_object_set_new(copy, "ends_turn", json_integer(num(tm, "ends_turn") - 1));
+                moved = true;
+            }
+            json_array_append_new(list, copy);
+        }
+        if (moved && strcmp(str(c, "id"), id) != 0)
+            json_array_append_new(effects,
+                                  effect_set(str(c, "id"), json_pack("{s:o}", "timed", list)));
+        else
+            json_decref(list);
+    }
+    if (k < cur)
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:I}", "turn", cur - 1)));
+    if (k != cur)
+        return;
+    /* Its own turn: between turns (the one before it, or none before the first), then the next
+     * turn on the state without it. */
+    json_array_append_new(effects, effect_set("encounter", k > 0 ? json_pack("{s:I}", "turn", k - 1)
+                                                                 : json_pack("{s:n}", "turn")));
+    json_t *scratch = json_deep_copy(s);
+    enc_fold(scratch, effects);
+    struct svc_errors none;
+    svc_errors_init(&none);
+    struct resolve_ctx after = *x;
+    after.state = scratch;
+    after.e = &none;
+    after.rules_ok = false;
+    json_t *next = resolve_next_turn(&after, NULL);
+    if (next != NULL) {
+        size_t n;
+        json_t *ef;
+        json_array_foreach(json_object_get(next, "effects"), n, ef)
+        {
+            json_array_append(effects, ef);
+        }
+        json_object_set(result, "next_turn", json_object_get(next, "result"));
+    }
+    /* else nobody else can act (every one dying or dead): it is nobody's turn for now. */
+    json_decref(next);
+    svc_errors_free(&none);
+    json_decref(scratch);
+}
+
+static json_t *resolve_remove(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    if (find(x->state, id, NULL) == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    json_t *result = json_pack("{s:s}", "removed", id);
+    json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
+    if (x->engine >= 2)
+        remove_from_order(x, id, effects, result);
     return outcome(result, effects);
 }
 

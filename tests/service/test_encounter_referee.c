@@ -184,22 +184,54 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
 }
 
-/* A combatant removed after initiative keeps its place in the stored order (the log says
- * where everyone stood), but nobody is there to take its turn: the next turn passes over it.
- * Before engine 2's typed turn machinery, the removed goblin's turn came up and turn_of named
- * a combatant that no longer existed. */
-Test(referee, a_removed_combatant_has_no_turn)
+/* A combatant leaving a fight under way: the order closes up around it and the turn stays
+ * with whoever has it. Before, the turn index did not move: removing the goblin (first in the
+ * order) on the fighter's turn left the turn pointing past the end of the order (nobody's
+ * turn), and removing it on its own turn handed the turn to the fighter without the fighter's
+ * turn beginning (still flat-footed, no fresh budget). */
+Test(referee, a_combatant_leaving_keeps_the_turn_where_it_was)
 {
     struct enc e;
     skirmish(&e, "");
     json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    json_decref(call(&e, "DELETE", "/combatants/goblin", NULL, 200));
-    json_t *doc = call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
-    cr_assert_eq(num(result, "round"), 2);
-    cr_assert_eq(json_array_size(json_object_get(result, "skipped")), 0);
+    json_t *doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
+    json_t *state = json_object_get(doc, "state");
+    cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
+    cr_assert_eq(num(state, "turn"), 0);
     json_decref(doc);
+    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(result, "round"), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
+    json_decref(doc);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
+/* Leaving on its own turn passes the turn on as next_turn would (004 Combat Sequence, Step
+ * Three: "Combatants act in initiative order"), and the one after begins its turn: 004
+ * Flat-Footed ends with its first turn, and its budget is fresh. */
+Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
+{
+    struct enc e;
+    skirmish(&e, ""); /* the goblin's turn */
+    json_t *doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
+    json_t *event = json_object_get(doc, "event");
+    json_t *next = json_object_get(json_object_get(event, "result"), "next_turn");
+    cr_assert_str_eq(json_string_value(json_object_get(next, "turn_of")), "fighter");
+    cr_assert_eq(num(next, "round"), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(event, "explain")),
+                     "Goblin leaves the encounter. Round 1: Kroh's turn.");
+    json_t *state = json_object_get(doc, "state");
+    cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
+    json_t *fighter = enc_combatant(doc, "fighter");
+    cr_assert_eq(json_array_size(json_object_get(fighter, "conditions")), 0);
+    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
+    cr_assert(json_is_true(json_object_get(left, "full_round")));
+    json_decref(doc);
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);

@@ -1,8 +1,73 @@
 /* The encounter's turn machinery (encounter.h): initiative, the surprise round, turns and
  * rounds, durations, hit points from outside the fight. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "encounter.h"
+
+const char *const rules_event_kind_names[] = {"created",
+                                              "combatant_added",
+                                              "combatant_updated",
+                                              "combatant_removed",
+                                              "initiative",
+                                              "next_turn",
+                                              "action",
+                                              "revealed",
+                                              "hp",
+                                              NULL};
+
+int rules_event_kind_of(const char *name)
+{
+    for (int k = 0; name != NULL && k < RULES_EVENT_KIND_COUNT; k++)
+        if (strcmp(rules_event_kind_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+const char *const rules_action_type_names[] = {
+    "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
+    "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
+
+void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
+                          struct rules_action_kind *out)
+{
+    static const enum rules_action cost[RULES_ACT_TYPE_COUNT] = {
+        [RULES_ACT_ATTACK] = RULES_ACTION_ATTACK, /* 004 Attack: a standard action */
+        [RULES_ACT_MOVE] = RULES_ACTION_MOVE,     /* by its mode: rules_move_cost */
+        [RULES_ACT_FIVE_FOOT_STEP] = RULES_ACTION_FIVE_FOOT_STEP,
+        [RULES_ACT_FACING] = RULES_ACTION_FACING,
+        [RULES_ACT_STAND_UP] = RULES_ACTION_STAND_UP,
+        [RULES_ACT_FULL_ATTACK] = RULES_ACTION_FULL_ATTACK,
+    };
+    *out = (struct rules_action_kind){.from_engine = 1, .cost = cost[t]};
+    out->reaction = (t == RULES_ACT_ATTACK && aoo) || t == RULES_ACT_DECLINE_REACTION;
+    out->anytime =
+        t == RULES_ACT_FORCED || t == RULES_ACT_FALL || (engine >= 2 && t == RULES_ACT_CONDITION);
+    out->while_down = out->anytime || t == RULES_ACT_DECLINE_REACTION;
+    if (t == RULES_ACT_STAND_UP || t == RULES_ACT_FULL_ATTACK)
+        out->from_engine = 2;
+    out->spends = engine >= 2 && !out->reaction && !out->anytime && t != RULES_ACT_CONDITION;
+}
+
+enum rules_action rules_move_cost(enum rules_move_mode mode)
+{
+    switch (mode) {
+    case RULES_MODE_DOUBLE:
+        return RULES_ACTION_DOUBLE_MOVE;
+    case RULES_MODE_RUN:
+        return RULES_ACTION_RUN;
+    case RULES_MODE_CHARGE:
+        return RULES_ACTION_CHARGE;
+    case RULES_MODE_WITHDRAW:
+        return RULES_ACTION_WITHDRAW;
+    case RULES_MODE_CRAWL:
+        return RULES_ACTION_CRAWL;
+    case RULES_MODE_STEP:
+        return RULES_ACTION_FIVE_FOOT_STEP;
+    default:
+        return RULES_ACTION_MOVE;
+    }
+}
 
 static int by_initiative(const void *pa, const void *pb)
 {
@@ -68,8 +133,7 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
         }
         /* 004 Step One: in the surprise round only those aware act. Engine 2: a slot whose
          * combatant has left the encounter has no turn. */
-        found = (round != 0 || e->order[t].aware) &&
-                (e->engine < 2 || e->order[t].combatant >= 0);
+        found = (round != 0 || e->order[t].aware) && (e->engine < 2 || e->order[t].combatant >= 0);
         enum rules_hp_state st = found ? slot_state(e, t) : RULES_HP_UP;
         if (!rules_hp_acts(st)) {
             found = false;

@@ -184,19 +184,20 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 
-/* The action of `type` (resolve_action's types) by actor, once its turn and budget allow it. */
-json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type)
+/* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
+                                enum rules_action_type type)
 {
     const char *actor_id = str(actor, "id");
     switch (type) {
-    case 0: {
+    case RULES_ACT_ATTACK: {
         const char *t = NULL;
         if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
             !enc_check_reaction_results(in, x->e))
             return NULL;
         return enc_action_attack(x, in, actor);
     }
-    case 8: {
+    case RULES_ACT_FULL_ATTACK: {
         const char *t = NULL;
         if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
             return NULL;
@@ -206,21 +207,21 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         }
         return enc_action_full_attack(x, in, actor);
     }
-    case 9: {
+    case RULES_ACT_DECLINE_REACTION: {
         const char *t = NULL;
         if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
             !enc_check_reaction_results(in, x->e))
             return NULL;
         return enc_action_decline(x, in, actor);
     }
-    case 1:
-    case 2:
-    case 4: {
+    case RULES_ACT_MOVE:
+    case RULES_ACT_FIVE_FOOT_STEP:
+    case RULES_ACT_FORCED: {
         json_t *path = NULL;
         codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
-        if (type == 1)
+        if (type == RULES_ACT_MOVE)
             enc_check_decisions(x->state, in, x->e);
-        if (type == 4) {
+        if (type == RULES_ACT_FORCED) {
             long long sq = 0;
             codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
             codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
@@ -229,9 +230,9 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         }
         if (svc_errors_any(x->e))
             return NULL;
-        if (type == 2)
+        if (type == RULES_ACT_FIVE_FOOT_STEP)
             return action_move(x, in, actor, "five_foot_step");
-        if (type == 4)
+        if (type == RULES_ACT_FORCED)
             return action_forced(x, in, actor);
         static const char *const modes[] = {"move",     "double_move", "run", "charge",
                                             "withdraw", "crawl",       NULL};
@@ -240,7 +241,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
             return NULL;
         return action_move(x, in, actor, modes[m]);
     }
-    case 3: {
+    case RULES_ACT_FACING: {
         long long f = 0;
         if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
             return NULL;
@@ -248,13 +249,13 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         return outcome(json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
                        json_pack("[o]", effect_set(actor_id, json_pack("{s:I}", "facing", f))));
     }
-    case 5: {
+    case RULES_ACT_FALL: {
         long long h = 0;
         if (!codec_get_int(in, "", "height_ft", true, 0, 1000000, &h, x->e))
             return NULL;
         return action_fall(x, in, actor);
     }
-    case 6: {
+    case RULES_ACT_CONDITION: {
         /* A condition for a number of rounds: 004's "Effects that last a certain number of
          * rounds end just before the same initiative count that they began on." */
         json_t *target = find(x->state, str(in, "target"), NULL);
@@ -288,7 +289,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
                                  "same initiative count that they began on"),
                        json_pack("[o]", effect_set(str(target, "id"), fields)));
     }
-    case 7: {
+    case RULES_ACT_STAND_UP: {
         /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
          * and the prone check come first, in resolve_action). */
         return outcome(

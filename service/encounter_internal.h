@@ -48,6 +48,7 @@
 
 #include "auth.h"
 #include "db.h"
+#include "encounter.h"
 #include "jsonw.h"
 #include "movement.h"
 #include "options.h"
@@ -296,7 +297,8 @@ json_t *enc_mover_of(json_t *c, json_t *turn);
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
  * adding errors to x->e. */
-json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor, int type);
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
+                                enum rules_action_type type);
 
 /* ---- encounter_attacks.c ---- */
 

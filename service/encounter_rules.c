@@ -613,9 +613,6 @@ static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_tur
 
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
-    static const char *const types[] = {
-        "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
-        "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
     static const char *const known[] = {"type",
                                         "actor",
                                         "target",
@@ -646,8 +643,14 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "reactions",
                                         "reaction_results",
                                         NULL};
+    /* The modes a move action takes (five_foot_step is its own type). */
+    static const char *const modes[] = {"move",     "double_move", "run", "charge",
+                                        "withdraw", "crawl",       NULL};
+    static const enum rules_move_mode mode_of[] = {RULES_MODE_MOVE,     RULES_MODE_DOUBLE,
+                                                   RULES_MODE_RUN,      RULES_MODE_CHARGE,
+                                                   RULES_MODE_WITHDRAW, RULES_MODE_CRAWL};
     codec_reject_unknown(in, "", known, x->e);
-    int type = codec_get_enum(in, "", "type", types, true, -1, x->e);
+    int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);
     const char *actor_id = NULL;
     codec_get_string(in, "", "actor", true, 64, &actor_id, x->e);
     json_t *actor = actor_id ? find(x->state, actor_id, NULL) : NULL;
@@ -655,15 +658,12 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/actor", "names no combatant");
     if (svc_errors_any(x->e) || type < 0 || actor == NULL)
         return NULL;
-    /* A reaction (an attack of opportunity, or declining one) answers another's move. */
-    bool aoo = (type == 0 && strcmp(str(in, "kind"), "attack_of_opportunity") == 0) || type == 9;
-    /* Forced movement and falls happen to a creature whenever they happen; under engine 2 a
-     * condition is the game master's (the token holder's) to apply at any time, as hit points
-     * are (the hp event). */
-    bool anytime = type == 4 || type == 5 || (x->engine >= 2 && type == 6);
-    if (!check_turn(x, actor_id, aoo || anytime))
+    struct rules_action_kind how;
+    rules_action_kind_of(x->engine, (enum rules_action_type)type,
+                         strcmp(str(in, "kind"), "attack_of_opportunity") == 0, &how);
+    if (!check_turn(x, actor_id, how.reaction || how.anytime))
         return NULL;
-    if (!anytime && type != 9 && enc_is_down(actor)) {
+    if (!how.while_down && enc_is_down(actor)) {
         enum rules_hp_state hs = hp_state_of(x, actor);
         if (!rules_hp_acts(hs))
             svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
@@ -672,46 +672,31 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             svc_errors_add(x->e, "/actor", "is unconscious or helpless");
         return NULL;
     }
-    if ((type == 7 || type == 8) && x->engine < 2) {
-        svc_errors_add(x->e, "/type", "%s is ruled from engine 2 on", types[type]);
+    if (x->engine < how.from_engine) {
+        svc_errors_add(x->e, "/type", "%s is ruled from engine %d on",
+                       rules_action_type_names[type], how.from_engine);
         return NULL;
     }
-    if (type == 7 && !has_condition(actor, "prone")) {
+    if (type == RULES_ACT_STAND_UP && !has_condition(actor, "prone")) {
         svc_errors_add(x->e, "/actor", "is not prone");
         return NULL;
     }
-    /* Engine 2: the action economy, once initiative has been rolled. Attacks of opportunity
-     * are reactions, and forced movement, falls and conditions happen to a creature: none of
-     * them spends the actor's turn. */
+    /* Engine 2: the action economy, once initiative has been rolled (rules_action_kind_of says
+     * which actions spend what). */
     json_t *budget = NULL;
-    if (x->engine >= 2 && flag(x->state, "started") && !aoo && type != 4 && type != 5 &&
-        type != 6) {
-        static const char *const modes[] = {"move",     "double_move", "run", "charge",
-                                            "withdraw", "crawl",       NULL};
-        static const enum rules_action by_mode[] = {RULES_ACTION_MOVE,     RULES_ACTION_DOUBLE_MOVE,
-                                                    RULES_ACTION_RUN,      RULES_ACTION_CHARGE,
-                                                    RULES_ACTION_WITHDRAW, RULES_ACTION_CRAWL};
-        enum rules_action a = RULES_ACTION_ATTACK;
-        if (type == 1) {
+    if (how.spends && flag(x->state, "started")) {
+        if (type == RULES_ACT_MOVE) {
             int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
             if (m < 0)
                 return NULL;
-            a = by_mode[m];
-        } else if (type == 2) {
-            a = RULES_ACTION_FIVE_FOOT_STEP;
-        } else if (type == 3) {
-            a = RULES_ACTION_FACING;
-        } else if (type == 7) {
-            a = RULES_ACTION_STAND_UP;
-        } else if (type == 8) {
-            a = RULES_ACTION_FULL_ATTACK;
+            how.cost = rules_move_cost(mode_of[m]);
         }
-        if ((budget = spend_action(x, actor, a)) == NULL)
+        if ((budget = spend_action(x, actor, how.cost)) == NULL)
             return NULL;
     }
-    json_t *out = enc_resolve_action_kind(x, in, actor, type);
+    json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
     if (out != NULL && x->engine >= 2)
-        enc_tag_result(x, out, types[type]);
+        enc_tag_result(x, out, rules_action_type_names[type]);
     if (budget != NULL && out != NULL)
         stamp_turn(out, actor, budget);
     else
@@ -722,8 +707,9 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 /* Reveals the seed and the salt of its commitment, so that anyone can check every roll of the
  * log (provably fair dice). It ends the encounter: with the seed known, every roll to come
  * could be predicted, so enc_resolve() refuses any event after it. */
-static json_t *resolve_reveal(struct resolve_ctx *x)
+static json_t *resolve_reveal(struct resolve_ctx *x, json_t *in)
 {
+    (void)in;
     json_t *s = x->state;
     json_t *result = json_pack("{s:O, s:s}", "seed", json_object_get(s, "seed"), "rule",
                                "the seed behind every roll; SHA-256 of \"<seed_salt>:<seed>\" is "
@@ -883,23 +869,21 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     }
     if (!awaits_nothing(state, kind, in, e))
         return NULL;
+    /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
+    static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
+        [RULES_EVENT_COMBATANT_ADDED] = resolve_add,
+        [RULES_EVENT_COMBATANT_UPDATED] = resolve_update,
+        [RULES_EVENT_COMBATANT_REMOVED] = resolve_remove,
+        [RULES_EVENT_INITIATIVE] = resolve_initiative,
+        [RULES_EVENT_NEXT_TURN] = resolve_next_turn,
+        [RULES_EVENT_ACTION] = resolve_action,
+        [RULES_EVENT_REVEALED] = resolve_reveal,
+        [RULES_EVENT_HP] = resolve_hp,
+    };
+    int k = rules_event_kind_of(kind);
     json_t *out = NULL;
-    if (strcmp(kind, "revealed") == 0)
-        out = resolve_reveal(&x);
-    else if (strcmp(kind, "combatant_added") == 0)
-        out = resolve_add(&x, in);
-    else if (strcmp(kind, "combatant_updated") == 0)
-        out = resolve_update(&x, in);
-    else if (strcmp(kind, "combatant_removed") == 0)
-        out = resolve_remove(&x, in);
-    else if (strcmp(kind, "initiative") == 0)
-        out = resolve_initiative(&x, in);
-    else if (strcmp(kind, "next_turn") == 0)
-        out = resolve_next_turn(&x, in);
-    else if (strcmp(kind, "action") == 0)
-        out = resolve_action(&x, in);
-    else if (strcmp(kind, "hp") == 0)
-        out = resolve_hp(&x, in);
+    if (k >= 0 && resolver[k] != NULL)
+        out = resolver[k](&x, in);
     else
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
     /* Engine 2: the reactions a move left open last only until the next event that is not one

@@ -235,3 +235,52 @@ Test(encounter, healing_stops_at_the_full_total)
     cr_assert(capped);
     cr_assert_eq(rules_hp_after(5, 12, false, -1000000000LL, &capped), RULES_HP_FLOOR);
 }
+
+/* The event kinds and action types are named once, here; the service decodes by these names. */
+Test(encounter, event_kinds_and_action_types_by_name)
+{
+    cr_assert_eq(rules_event_kind_of("next_turn"), RULES_EVENT_NEXT_TURN);
+    cr_assert_eq(rules_event_kind_of("hp"), RULES_EVENT_HP);
+    cr_assert_eq(rules_event_kind_of("turn"), -1);
+    cr_assert_eq(rules_event_kind_of(NULL), -1);
+    cr_assert_str_eq(rules_action_type_names[RULES_ACT_DECLINE_REACTION], "decline_reaction");
+    cr_assert_null(rules_action_type_names[RULES_ACT_TYPE_COUNT]);
+    cr_assert_null(rules_event_kind_names[RULES_EVENT_KIND_COUNT]);
+}
+
+/* 004 Attacks of Opportunity: "An attack of opportunity is a single melee attack" taken when
+ * another provokes it, out of turn; it spends nothing of the attacker's turn. 004 Attack: an
+ * attack is a standard action. Forced movement and falls happen to a creature; under engine 2 a
+ * condition is the game master's to apply at any time. */
+Test(encounter, what_each_action_costs_and_when_it_may_be_taken)
+{
+    struct rules_action_kind k;
+    rules_action_kind_of(2, RULES_ACT_ATTACK, false, &k);
+    cr_assert(k.spends && !k.reaction && !k.anytime && !k.while_down);
+    cr_assert_eq(k.cost, RULES_ACTION_ATTACK);
+    rules_action_kind_of(2, RULES_ACT_ATTACK, true, &k);
+    cr_assert(k.reaction && !k.spends && !k.while_down);
+    rules_action_kind_of(2, RULES_ACT_DECLINE_REACTION, false, &k);
+    cr_assert(k.reaction && !k.spends && k.while_down);
+    rules_action_kind_of(2, RULES_ACT_FALL, false, &k);
+    cr_assert(k.anytime && k.while_down && !k.spends);
+    rules_action_kind_of(2, RULES_ACT_CONDITION, false, &k);
+    cr_assert(k.anytime && !k.spends);
+    rules_action_kind_of(1, RULES_ACT_CONDITION, false, &k); /* engine 1: on its turn */
+    cr_assert(!k.anytime && !k.spends);
+    rules_action_kind_of(1, RULES_ACT_MOVE, false, &k); /* engine 1: no action economy */
+    cr_assert(!k.spends);
+    rules_action_kind_of(1, RULES_ACT_FULL_ATTACK, false, &k);
+    cr_assert_eq(k.from_engine, 2);
+    rules_action_kind_of(2, RULES_ACT_STAND_UP, false, &k);
+    cr_assert_eq(k.cost, RULES_ACTION_STAND_UP);
+    cr_assert_eq(k.from_engine, 2);
+    /* 001 Double Move, Run ("Full-Round Action"), Withdraw ("Standard Action"), Crawling ("as
+     * a move action"). */
+    cr_assert_eq(rules_move_cost(RULES_MODE_MOVE), RULES_ACTION_MOVE);
+    cr_assert_eq(rules_move_cost(RULES_MODE_DOUBLE), RULES_ACTION_DOUBLE_MOVE);
+    cr_assert_eq(rules_move_cost(RULES_MODE_RUN), RULES_ACTION_RUN);
+    cr_assert_eq(rules_move_cost(RULES_MODE_CHARGE), RULES_ACTION_CHARGE);
+    cr_assert_eq(rules_move_cost(RULES_MODE_WITHDRAW), RULES_ACTION_WITHDRAW);
+    cr_assert_eq(rules_move_cost(RULES_MODE_CRAWL), RULES_ACTION_CRAWL);
+}

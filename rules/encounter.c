@@ -165,6 +165,11 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
     return round > end_round || (round == end_round && turn >= end_turn);
 }
 
+int rules_iterative_attacks(int bab)
+{
+    return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+}
+
 long long rules_hp_after(long long before, long long max, bool set, long long value, bool *capped)
 {
     long long after = set ? value : before + value;

@@ -173,6 +173,11 @@ void rules_duration_end(int round, int turn, int rounds, long long *end_round, i
  * begins. */
 bool rules_duration_ended(long long end_round, long long end_turn, long long round, long long turn);
 
+/* The attacks a full attack makes with base attack bonus bab: one, and one more at each of +6,
+ * +11 and +16 (d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and
+ * +16"), each 5 less than the one before. */
+int rules_iterative_attacks(int bab);
+
 /* Hit points changed from outside the fight (the hp event): set to `value` (set) or changed
  * by it. Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past your
  * full normal hit point total"); a creature already above it keeps what it has. Never below

@@ -1,4 +1,5 @@
 #include "reaction.h"
+#include "ability.h"
 
 #include <assert.h>
 #include <string.h>
@@ -52,4 +53,10 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o)
 bool rules_aoo_may_settle(int step, int asked_step)
 {
     return step <= asked_step;
+}
+
+int rules_aoo_per_round(bool combat_reflexes, int dex)
+{
+    int bonus = rules_ability_modifier(dex);
+    return combat_reflexes && bonus > 0 ? 1 + bonus : 1;
 }

@@ -54,4 +54,10 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
  * Opportunity by Moving: each is resolved as the mover leaves that square). */
 bool rules_aoo_may_settle(int step, int asked_step);
 
+/* Attacks of opportunity a combatant may make in a round: one (004 Making an Attack of
+ * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
+ * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000's Combat Reflexes only lets flank
+ * attacks go without penalty). dex: the Dexterity score. */
+int rules_aoo_per_round(bool combat_reflexes, int dex);
+
 #endif

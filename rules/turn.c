@@ -146,3 +146,25 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
     assert(0 && "an action of the enum");
     return refuse(why, SOURCE_ECONOMY, "unknown action");
 }
+
+void rules_turn_describe_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
+                              char *out, size_t cap)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    const char *parts[5];
+    int n = 0;
+    if (l.full_round)
+        parts[n++] = "a full-round action";
+    if (l.standard)
+        parts[n++] = "a standard action";
+    if (l.move)
+        parts[n++] = "a move action";
+    if (l.five_foot_step)
+        parts[n++] = "a 5-foot step";
+    if (l.free_facing)
+        parts[n++] = "a free facing change";
+    size_t used = (size_t)snprintf(out, cap, "%s", n ? "" : "free actions only");
+    for (int i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", parts[i]);
+}

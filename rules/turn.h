@@ -7,6 +7,7 @@
 #define TACTICS_RULES_TURN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum rules_action {
     RULES_ACTION_ATTACK,         /* one attack: a standard action (004 Attack) */
@@ -61,6 +62,12 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
 
 void rules_turn_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
                      struct rules_turn_left *out);
+
+/* What is left of the turn in words, for refusals: "a standard action, a move action, a
+ * 5-foot step" (those left, in that order, with a full-round action and a free facing change),
+ * or "free actions only". */
+void rules_turn_describe_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
+                              char *out, size_t cap);
 
 /* "attack", "withdraw", "move", ... "full_attack". */
 const char *rules_action_name(enum rules_action a);

@@ -213,24 +213,18 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     return derived;
 }
 
-/* The attacks a full attack makes: one, and one more for each of base attack bonus +6, +11 and
- * +16 (d20 3.5 SRD, Full Attack). */
+/* The attacks a full attack makes (rules_iterative_attacks). */
 int enc_iterative_attacks(json_t *actor)
 {
-    long long bab =
-        json_object_get(actor, "base_attack_bonus") ? num(actor, "base_attack_bonus") : 0;
-    return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;
+    long long bab = num(actor, "base_attack_bonus");
+    return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
-/* Attacks of opportunity a combatant may make a round: one (004 Making an Attack of
- * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
- * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000 Combat Reflexes only adds flank
- * attacks without penalty). */
+/* Attacks of opportunity a combatant may make a round (rules_aoo_per_round). */
 static long long aoo_allowed(json_t *c)
 {
-    int dex = json_object_get(c, "dex") ? (int)num(c, "dex") : 10;
-    long long bonus = rules_ability_modifier(dex) > 0 ? rules_ability_modifier(dex) : 0;
-    return flag(c, "combat_reflexes") ? 1 + bonus : 1;
+    return rules_aoo_per_round(flag(c, "combat_reflexes"),
+                               json_object_get(c, "dex") ? (int)num(c, "dex") : 10);
 }
 
 /* Engine 2: the attacks of opportunity combatant c has made in state's round (aoo_made, or one

@@ -78,29 +78,6 @@ static json_t *turn_fields(const struct rules_turn *t, const struct rules_turn_l
                      l.five_foot_step, "free_facing", l.free_facing);
 }
 
-/* "a standard action, a move action, a 5-foot step" or "free actions only". */
-static void describe_left(const struct rules_turn *t, const struct rules_turn_limits *lim,
-                          char *out, size_t cap)
-{
-    struct rules_turn_left l;
-    rules_turn_left(t, lim, &l);
-    const char *parts[5];
-    int n = 0;
-    if (l.full_round)
-        parts[n++] = "a full-round action";
-    if (l.standard)
-        parts[n++] = "a standard action";
-    if (l.move)
-        parts[n++] = "a move action";
-    if (l.five_foot_step)
-        parts[n++] = "a 5-foot step";
-    if (l.free_facing)
-        parts[n++] = "a free facing change";
-    size_t used = (size_t)snprintf(out, cap, "%s", n ? "" : "free actions only");
-    for (int i = 0; i < n && used < cap; i++)
-        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", parts[i]);
-}
-
 /* Spends action a from the actor's turn (engine 2, once combat has started). Returns the
  * budget members to merge into its turn, or NULL after a refusal naming the rule and what
  * is left. */
@@ -113,7 +90,7 @@ static json_t *spend_action(struct resolve_ctx *x, json_t *actor, enum rules_act
     struct rules_turn_refusal why;
     if (rules_turn_spend(&t, &lim, a, &why) != RULES_TURN_OK) {
         char left[160];
-        describe_left(&t, &lim, left, sizeof left);
+        rules_turn_describe_left(&t, &lim, left, sizeof left);
         svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
                        rules_action_name(a), why.message, why.rule, left);
         return NULL;

@@ -5,6 +5,7 @@
 
 #include "dice.h"
 #include "encounter.h"
+#include "reaction.h"
 
 static const struct rules_options srd = {.hp_states = RULES_HP_STATES_SRD};
 
@@ -283,4 +284,24 @@ Test(encounter, what_each_action_costs_and_when_it_may_be_taken)
     cr_assert_eq(rules_move_cost(RULES_MODE_CHARGE), RULES_ACTION_CHARGE);
     cr_assert_eq(rules_move_cost(RULES_MODE_WITHDRAW), RULES_ACTION_WITHDRAW);
     cr_assert_eq(rules_move_cost(RULES_MODE_CRAWL), RULES_ACTION_CRAWL);
+}
+
+/* d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and +16". */
+Test(encounter, iterative_attacks_come_at_6_11_and_16)
+{
+    static const int bab[] = {0, 5, 6, 10, 11, 15, 16, 20};
+    static const int want[] = {1, 1, 2, 2, 3, 3, 4, 4};
+    for (size_t i = 0; i < sizeof bab / sizeof bab[0]; i++)
+        cr_assert_eq(rules_iterative_attacks(bab[i]), want[i], "bab %d", bab[i]);
+}
+
+/* 004 Making an Attack of Opportunity: "a combatant can only make one per round"; d20 3.5 SRD,
+ * Combat Reflexes: "a number of additional attacks of opportunity equal to your Dexterity
+ * bonus". */
+Test(encounter, one_attack_of_opportunity_a_round_more_with_combat_reflexes)
+{
+    cr_assert_eq(rules_aoo_per_round(false, 18), 1);
+    cr_assert_eq(rules_aoo_per_round(true, 18), 5); /* Dex 18: +4 */
+    cr_assert_eq(rules_aoo_per_round(true, 10), 1);
+    cr_assert_eq(rules_aoo_per_round(true, 7), 1); /* a penalty takes none away */
 }

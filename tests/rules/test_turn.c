@@ -175,3 +175,16 @@ Test(reaction, a_later_step_waits_for_an_earlier_asked_one)
     cr_assert(rules_aoo_may_settle(2, 2));
     cr_assert_not(rules_aoo_may_settle(3, 2));
 }
+
+/* A refusal says what is left of the turn, in words. */
+Test(turn, what_is_left_in_words)
+{
+    struct rules_turn t = {0};
+    char left[160];
+    rules_turn_describe_left(&t, &normal, left, sizeof left);
+    cr_assert_str_eq(left, "a full-round action, a standard action, a move action, a 5-foot step, "
+                           "a free facing change");
+    cr_assert_eq(spend(&t, &normal, RULES_ACTION_RUN), RULES_TURN_OK);
+    rules_turn_describe_left(&t, &normal, left, sizeof left);
+    cr_assert_str_eq(left, "free actions only");
+}

@@ -147,6 +147,13 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
     out->round = round;
     out->turn = t;
     out->combatant = e->order[t].combatant;
+    out->ended_count = 0;
+    for (int c = 0; c < e->count; c++)
+        for (int k = 0; k < e->combatants[c].timed_count; k++) {
+            const struct rules_enc_timed *tm = &e->combatants[c].timed[k];
+            if (rules_duration_ended(tm->end_round, tm->end_turn, round, t))
+                out->ended[out->ended_count++] = (struct rules_enc_ended){c, k};
+        }
     out->limits =
         (struct rules_turn_limits){.partial = round == 0 || slot_state(e, t) == RULES_HP_DISABLED};
     return RULES_ENC_OK;

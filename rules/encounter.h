@@ -86,10 +86,18 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
 enum rules_action rules_move_cost(enum rules_move_mode mode);
 
 /* What the turn machinery reads of a combatant. */
+/* An effect that lasts a number of rounds, as stored: it has ended once a turn at or past
+ * (end_round, end_turn) begins (rules_duration_end, rules_duration_ended). */
+struct rules_enc_timed {
+    long long end_round, end_turn;
+};
+
 struct rules_enc_combatant {
     int hp, max_hp;
     int dex;                 /* Dexterity: initiative's first tie-break */
     int initiative_modifier; /* added to the initiative d20 */
+    int timed_count;
+    const struct rules_enc_timed *timed; /* its timed effects, in the order it keeps them */
 };
 
 /* One place in the initiative order. */
@@ -145,6 +153,11 @@ struct rules_enc_skip {
     enum rules_hp_state state;
 };
 
+/* One timed effect ending: combatants[combatant].timed[timed]. */
+struct rules_enc_ended {
+    int combatant, timed;
+};
+
 /* The turn that begins at a next_turn event. */
 struct rules_next_turn {
     int round, turn; /* its round and slot */
@@ -154,6 +167,12 @@ struct rules_next_turn {
     struct rules_turn_limits limits;
     int skipped_count;
     struct rules_enc_skip *skipped; /* the caller's array, room for e->slots */
+    /* The timed effects that end as this turn begins (004: "Effects that last a certain number
+     * of rounds end just before the same initiative count that they began on"), in combatant
+     * order, then each combatant's order: the caller's array, room for every combatant's
+     * timed_count. */
+    int ended_count;
+    struct rules_enc_ended *ended;
 };
 
 /* 004 The Combat Round: the next slot in initiative order whose combatant acts; after the

@@ -186,6 +186,8 @@ struct enc_typed {
     struct rules_encounter e;
     struct rules_enc_combatant *c;
     struct rules_enc_slot *order;
+    struct rules_enc_timed *timed; /* every combatant's, each pointing at its own run */
+    int timed_total;
 };
 
 static int clamp_int(long long v)
@@ -213,15 +215,35 @@ static bool typed_decode(struct resolve_ctx *x, struct enc_typed *t)
     t->order = calloc(slots + 1, sizeof *t->order);
     if (t->c == NULL || t->order == NULL)
         return false;
-    size_t i;
+    size_t i, total = 0;
     json_t *c;
     json_array_foreach(cs, i, c)
     {
-        t->c[i] = (struct rules_enc_combatant){.hp = clamp_int(num(c, "hp")),
+        total += json_array_size(json_object_get(c, "timed"));
+    }
+    t->timed = calloc(total + 1, sizeof *t->timed);
+    if (t->timed == NULL)
+        return false;
+    t->timed_total = (int)total;
+    total = 0;
+    json_array_foreach(cs, i, c)
+    {
+        json_t *list = json_object_get(c, "timed");
+        size_t k;
+        json_t *tm;
+        json_array_foreach(list, k, tm)
+        {
+            t->timed[total + k] =
+                (struct rules_enc_timed){num(tm, "ends_round"), num(tm, "ends_turn")};
+        }
+        t->c[i] = (struct rules_enc_combatant){.timed_count = (int)json_array_size(list),
+                                               .timed = t->timed + total,
+                                               .hp = clamp_int(num(c, "hp")),
                                                .max_hp = clamp_int(num(c, "max_hp")),
                                                .dex = clamp_int(num(c, "dex")),
                                                .initiative_modifier =
                                                    clamp_int(num(c, "initiative_modifier"))};
+        total += json_array_size(list);
     }
     json_t *aware = json_object_get(s, "aware");
     for (i = 0; i < slots; i++) {
@@ -249,6 +271,7 @@ static void typed_free(struct enc_typed *t)
 {
     free(t->c);
     free(t->order);
+    free(t->timed);
 }
 
 static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
@@ -366,17 +389,19 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
     json_t *s = x->state;
     struct enc_typed t = {0};
     struct rules_next_turn next = {0};
-    int rc = RULES_ENC_NOT_STARTED;
     if (!typed_decode(x, &t) ||
-        (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL) {
+        (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL ||
+        (next.ended = calloc((size_t)t.timed_total + 1, sizeof *next.ended)) == NULL) {
         typed_free(&t);
+        free(next.skipped);
         svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
-    rc = rules_encounter_next_turn(&t.e, &next);
+    int rc = rules_encounter_next_turn(&t.e, &next);
     typed_free(&t);
     if (rc != RULES_ENC_OK) {
         free(next.skipped);
+        free(next.ended);
         if (rc == RULES_ENC_NOT_STARTED)
             svc_errors_add(x->e, "", "roll initiative first");
         else
@@ -397,7 +422,11 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
     json_array_append_new(
         effects,
         effect_set("encounter", json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
+    /* The ruling's effects: the timed effects that ended (rules_duration_ended) leave the
+     * combatants' conditions and timed lists; the one whose turn begins is no longer
+     * flat-footed, with a fresh turn (engine 2). */
     json_t *ended = json_array();
+    int e = 0;
     size_t i;
     json_t *c;
     json_array_foreach(combatants(s), i, c)
@@ -409,8 +438,9 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_t *tm;
         json_array_foreach(json_object_get(c, "timed"), k, tm)
         {
-            if (rules_duration_ended(num(tm, "ends_round"), num(tm, "ends_turn"), next.round,
-                                     next.turn)) {
+            if (e < next.ended_count && next.ended[e].combatant == (int)i &&
+                next.ended[e].timed == (int)k) {
+                e++;
                 json_t *fewer = conditions_without(conds, str(tm, "condition"));
                 json_decref(conds);
                 conds = fewer;
@@ -421,7 +451,6 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
             }
         }
         if ((int)i == next.combatant) {
-            /* Its turn begins: no longer flat-footed; a new round of movement. */
             json_t *fewer = conditions_without(conds, "flat_footed");
             json_decref(conds);
             conds = fewer;
@@ -440,6 +469,7 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         else
             json_decref(fields);
     }
+    free(next.ended);
     json_t *result = json_pack("{s:i, s:s, s:o, s:s}", "round", next.round, "turn_of", id, "ended",
                                ended, "rule",
                                "004 The Combat Round: initiative order, then the highest again; "

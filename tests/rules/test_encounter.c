@@ -305,3 +305,29 @@ Test(encounter, one_attack_of_opportunity_a_round_more_with_combat_reflexes)
     cr_assert_eq(rules_aoo_per_round(true, 10), 1);
     cr_assert_eq(rules_aoo_per_round(true, 7), 1); /* a penalty takes none away */
 }
+
+/* 004: "Effects that last a certain number of rounds end just before the same initiative count
+ * that they began on": the next turn lists the effects ending as it begins. Combatant 1 has a
+ * 1-round effect begun on slot 2 of round 1 and a 2-round one; combatant 3 one begun on slot 0
+ * of round 2. */
+Test(encounter, the_next_turn_names_the_effects_that_end_before_it)
+{
+    struct table t;
+    table_init(&t, 2);
+    struct rules_enc_timed one[2] = {{2, 2}, {3, 2}}, three[1] = {{2, 0}};
+    t.c[1].timed = one, t.c[1].timed_count = 2;
+    t.c[3].timed = three, t.c[3].timed_count = 1;
+    t.e.round = 2, t.e.turn = 0;
+    struct rules_enc_skip skips[4];
+    struct rules_enc_ended ended[3];
+    struct rules_next_turn n = {.skipped = skips, .ended = ended};
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_OK); /* slot 1 of round 2 */
+    cr_assert_eq(n.ended_count, 1);
+    cr_assert_eq(ended[0].combatant, 3);
+    t.e.turn = 1;
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_OK); /* slot 2 of round 2 */
+    cr_assert_eq(n.ended_count, 2);
+    cr_assert_eq(ended[0].combatant, 1);
+    cr_assert_eq(ended[0].timed, 0);
+    cr_assert_eq(ended[1].combatant, 3); /* still listed: the caller removes what is there */
+}

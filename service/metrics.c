@@ -105,7 +105,7 @@ static void emit(struct buf *b, const char *fmt, ...)
     }
 }
 
-char *svc_metrics_render(struct svc_metrics *m, uint64_t db_errors, size_t *len)
+char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges *g, size_t *len)
 {
     struct buf b = {.s = malloc(4096), .cap = 4096};
     if (b.s == NULL)
@@ -153,7 +153,29 @@ char *svc_metrics_render(struct svc_metrics *m, uint64_t db_errors, size_t *len)
          "# HELP tactics_db_errors_total SQLite calls that failed.\n"
          "# TYPE tactics_db_errors_total counter\n"
          "tactics_db_errors_total %llu\n",
-         (unsigned long long)db_errors);
+         (unsigned long long)g->db_errors);
+    emit(&b,
+         "# HELP tactics_feeds_open Live feeds (GET .../stream) subscribed now.\n"
+         "# TYPE tactics_feeds_open gauge\n"
+         "tactics_feeds_open %u\n",
+         g->feeds_open);
+    emit(&b,
+         "# HELP tactics_group_commits_total SQLite transactions committed (or failed) by a group "
+         "commit leader.\n"
+         "# TYPE tactics_group_commits_total counter\n"
+         "tactics_group_commits_total %llu\n"
+         "# HELP tactics_group_commit_writes_total Encounter writes those transactions held "
+         "(divided by tactics_group_commits_total: the mean batch).\n"
+         "# TYPE tactics_group_commit_writes_total counter\n"
+         "tactics_group_commit_writes_total %llu\n"
+         "# HELP tactics_group_commit_largest The most writes one transaction has held.\n"
+         "# TYPE tactics_group_commit_largest gauge\n"
+         "tactics_group_commit_largest %llu\n"
+         "# HELP tactics_group_commit_queued Writes waiting for a leader now.\n"
+         "# TYPE tactics_group_commit_queued gauge\n"
+         "tactics_group_commit_queued %u\n",
+         (unsigned long long)g->commits, (unsigned long long)g->writes,
+         (unsigned long long)g->largest_commit, g->queued);
 
     if (b.failed) {
         free(b.s);

@@ -1,6 +1,7 @@
 /* Prometheus counters for tacticsd: requests by route and status, a latency histogram,
- * open connections. All updates are lock-free atomics; the label set is bounded by the
- * route table (unknown paths count under one "unmatched" route). */
+ * open connections, live feeds, and what the group commit batched. All updates are lock-free
+ * atomics; the label set is bounded by the route table (unknown paths count under one "unmatched"
+ * route). */
 #ifndef TACTICS_SVC_METRICS_H
 #define TACTICS_SVC_METRICS_H
 
@@ -18,8 +19,17 @@ void svc_metrics_observe(struct svc_metrics *m, int route_index, const char *met
                          unsigned status, uint64_t duration_us);
 void svc_metrics_connection(struct svc_metrics *m, int delta);
 
-/* Renders the Prometheus text exposition (version 0.0.4); db_errors is read by the caller.
- * Returns a malloc'd string and its length through *len, or NULL on allocation failure. */
-char *svc_metrics_render(struct svc_metrics *m, uint64_t db_errors, size_t *len);
+/* What the other parts know, read by the caller when /metrics is asked. */
+struct svc_metrics_gauges {
+    uint64_t db_errors;       /* database calls that failed */
+    unsigned feeds_open;      /* live feeds subscribed now (hub.h) */
+    uint64_t commits, writes; /* group commit: transactions and the appends they held */
+    uint64_t largest_commit;  /* the most appends in one */
+    unsigned queued;          /* appends waiting for a leader now */
+};
+
+/* Renders the Prometheus text exposition (version 0.0.4) of m and g. Returns a malloc'd string
+ * and its length through *len, or NULL on allocation failure. */
+char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges *g, size_t *len);
 
 #endif

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 
 #include "db.h"
+#include "hub.h"
+#include "metrics.h"
 #include "svc.h"
 
 void svc_handle_healthz(const struct svc_request *req, struct svc_response *res)
@@ -57,8 +59,18 @@ void svc_handle_readyz(const struct svc_request *req, struct svc_response *res)
 
 void svc_handle_metrics(const struct svc_request *req, struct svc_response *res)
 {
+    struct db_group_stats gs;
+    db_group_commit_stats(req->ctx->db, &gs);
+    struct svc_metrics_gauges g = {
+        .db_errors = db_error_count(req->ctx->db),
+        .feeds_open = req->ctx->hub != NULL ? svc_hub_count(req->ctx->hub) : 0,
+        .commits = gs.commits,
+        .writes = gs.writes,
+        .largest_commit = gs.largest,
+        .queued = gs.queued,
+    };
     size_t len = 0;
-    char *text = svc_metrics_render(req->ctx->metrics, db_error_count(req->ctx->db), &len);
+    char *text = svc_metrics_render(req->ctx->metrics, &g, &len);
     svc_respond_owned(res, 200, "text/plain; version=0.0.4; charset=utf-8", text, len);
 }
 

@@ -150,6 +150,19 @@ static json_t *feed_data(const struct feed *f, long long seq)
     return end ? json_loadb(p, (size_t)(end - p), 0, NULL) : NULL;
 }
 
+/* The value of a metric without labels on s's /metrics, or -1 when it is missing. */
+static long long metric(const struct server *s, const char *name)
+{
+    struct http_response r;
+    http_request(s, "GET", "/metrics", NULL, NULL, &r);
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
+    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
+    http_response_free(&r);
+    return v;
+}
+
 static void add(const struct server *s, struct enc *e, const char *combatant)
 {
     json_decref(enc_call(s, e, "POST", "/combatants", NULL, combatant, 201));
@@ -171,6 +184,13 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     cr_assert(feed_wait_after(&f, "\nid: 2\n", "\n\n", 1000), "the write within 1 s: %s", f.buf);
     cr_assert_lt(now_ms() - t0, 1000);
     feed_record(&f);
+    /* /metrics counts the feed, and the write's commit (the group commit, on by default). */
+    cr_assert_eq(metric(&s, "tactics_feeds_open"), 1);
+    cr_assert_geq(metric(&s, "tactics_group_commits_total"), 1);
+    cr_assert_geq(metric(&s, "tactics_group_commit_writes_total"),
+                  metric(&s, "tactics_group_commits_total"));
+    cr_assert_geq(metric(&s, "tactics_group_commit_largest"), 1);
+    cr_assert_eq(metric(&s, "tactics_group_commit_queued"), 0);
 
     /* The data: its number, kind and ETag, and the event as GET .../events lists it. */
     json_t *data = feed_data(&f, 2);

@@ -172,6 +172,24 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
     return round > end_round || (round == end_round && turn >= end_turn);
 }
 
+int rules_place_conflict(int width, int height, const struct rules_creature *me,
+                         const struct rules_creature *others, int count)
+{
+    const struct rules_body *b = &me->body;
+    if (b->x < 0 || b->y < 0 || (long long)b->x + b->side > width ||
+        (long long)b->y + b->side > height)
+        return RULES_PLACE_OFF_MAP;
+    for (int i = 0; i < count; i++) {
+        const struct rules_body *o = &others[i].body;
+        int d = (int)me->size - (int)others[i].size;
+        bool overlap = b->x < o->x + o->side && o->x < b->x + b->side && b->y < o->y + o->side &&
+                       o->y < b->y + b->side;
+        if (overlap && d < 2 && d > -2)
+            return i;
+    }
+    return RULES_PLACE_OK;
+}
+
 int rules_iterative_attacks(int bab)
 {
     return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;

@@ -192,6 +192,18 @@ void rules_duration_end(int round, int turn, int rounds, long long *end_round, i
  * begins. */
 bool rules_duration_ended(long long end_round, long long end_turn, long long round, long long turn);
 
+/* Where a creature may stand in an encounter (square grid): its whole space on the width x
+ * height map, sharing no square with another creature unless one of the two is 2 size
+ * categories or more larger than the other (001 Walk: a move never ends in an occupied space;
+ * 001 Stepover: "If a creature is 2 size categories or larger than a nearby creature, it can
+ * effectively ignore that creature when moving ... ending its move either on or past the
+ * smaller creature"). Returns RULES_PLACE_OK, RULES_PLACE_OFF_MAP, or the index in others of
+ * the first creature it overlaps. */
+#define RULES_PLACE_OK      (-1)
+#define RULES_PLACE_OFF_MAP (-2)
+int rules_place_conflict(int width, int height, const struct rules_creature *me,
+                         const struct rules_creature *others, int count);
+
 /* The attacks a full attack makes with base attack bonus bab: one, and one more at each of +6,
  * +11 and +16 (d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and
  * +16"), each 5 less than the one before. */

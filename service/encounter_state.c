@@ -488,39 +488,47 @@ bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_error
     enc_state_rules(state, &o);
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    struct rules_creature me, other;
+    struct rules_creature me;
     json_t *probe = enc_placement(c);
     size_t before = json_array_size(e->list);
     svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
     json_decref(probe);
-    bool ok = json_array_size(e->list) == before;
-    json_t *map = json_object_get(state, "map");
-    if (ok && (me.body.x < 0 || me.body.y < 0 || me.body.x + me.body.side > num(map, "width") ||
-               me.body.y + me.body.side > num(map, "height"))) {
-        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
-        ok = false;
+    if (json_array_size(e->list) != before) {
+        svc_errors_free(&scratch);
+        return false;
     }
+    /* Everyone else, as rules_place_conflict takes them. */
+    size_t n = json_array_size(combatants(state));
+    struct rules_creature *others = calloc(n + 1, sizeof *others);
+    json_t **who = calloc(n + 1, sizeof *who);
+    int count = 0;
     size_t i;
     json_t *k;
     json_array_foreach(combatants(state), i, k)
     {
-        if (!ok || strcmp(str(k, "id"), str(c, "id")) == 0)
+        if (others == NULL || who == NULL || strcmp(str(k, "id"), str(c, "id")) == 0)
             continue;
         json_t *p = enc_placement(k);
-        svc_decode_creature(p, ptr, &o, true, NULL, &other, &scratch);
+        svc_decode_creature(p, ptr, &o, true, NULL, &others[count], &scratch);
         json_decref(p);
-        int d = (int)me.size - (int)other.size;
-        bool overlap =
-            me.body.x < other.body.x + other.body.side && other.body.x < me.body.x + me.body.side &&
-            me.body.y < other.body.y + other.body.side && other.body.y < me.body.y + me.body.side;
-        if (overlap && d < 2 && d > -2) {
-            svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
-                           str(k, "id"));
-            ok = false;
-        }
+        who[count++] = k;
     }
+    json_t *map = json_object_get(state, "map");
+    int at = others != NULL && who != NULL
+                 ? rules_place_conflict((int)num(map, "width"), (int)num(map, "height"), &me,
+                                        others, count)
+                 : RULES_PLACE_OFF_MAP;
+    if (others == NULL || who == NULL)
+        svc_errors_add(e, ptr, "out of memory");
+    else if (at == RULES_PLACE_OFF_MAP)
+        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+    else if (at >= 0)
+        svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
+                       str(who[at], "id"));
+    free(others);
+    free(who);
     svc_errors_free(&scratch);
-    return ok;
+    return at == RULES_PLACE_OK;
 }
 
 /* ---- the initial state and the seed's commitment ---- */

@@ -6,6 +6,8 @@
 #include "dice.h"
 #include "encounter.h"
 #include "reaction.h"
+#include "size.h"
+#include "threat.h"
 
 static const struct rules_options srd = {.hp_states = RULES_HP_STATES_SRD};
 
@@ -330,4 +332,29 @@ Test(encounter, the_next_turn_names_the_effects_that_end_before_it)
     cr_assert_eq(ended[0].combatant, 1);
     cr_assert_eq(ended[0].timed, 0);
     cr_assert_eq(ended[1].combatant, 3); /* still listed: the caller removes what is there */
+}
+
+/* 001 Walk: a move never ends in an occupied space; 001 Stepover: "If a creature is 2 size
+ * categories or larger than a nearby creature, it can effectively ignore that creature when
+ * moving ... ending its move either on or past the smaller creature." The same holds for where
+ * a combatant is placed; and its whole space lies on the map. */
+Test(encounter, a_combatant_stands_on_the_map_and_shares_no_space_but_by_stepover)
+{
+    struct rules_creature others[2], me;
+    rules_creature_init(&others[0], RULES_SIZE_MEDIUM, 2, 2, 0);
+    rules_creature_init(&others[1], RULES_SIZE_SMALL, 6, 6, 0);
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, 3, 2, 0);
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    rules_creature_init(&me, RULES_SIZE_LARGE, 1, 1, 0); /* 1..2 x 1..2: over (2, 2) */
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), 0);
+    rules_creature_init(&me, RULES_SIZE_HUGE, 5, 5, 0); /* Huge over Small: 2 sizes larger */
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    rules_creature_init(&me, RULES_SIZE_HUGE, 0, 0, 0); /* Huge over Medium: 2 sizes */
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    rules_creature_init(&me, RULES_SIZE_SMALL, 2, 2, 0); /* Small under Medium: 1 size */
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), 0);
+    rules_creature_init(&me, RULES_SIZE_LARGE, 9, 4, 0); /* 9..10: past the edge */
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, -1, 0, 0);
+    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
 }

@@ -588,6 +588,7 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     if (enc_db_failed(res, rc))
         return;
     svc_state_cache_drop(req->ctx->states, enc.id);
+    svc_state_cache_drop(req->ctx->folds, enc.id);
     svc_hub_deleted(req->ctx->hub, enc.id); /* its live feeds end */
     res->status = 204;
 }
@@ -695,7 +696,8 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
 {
     struct db_encounter enc;
     json_t *state;
-    if (!enc_load(req, res, &enc, &state, NULL))
+    size_t text_len = 0;
+    if (!enc_load(req, res, &enc, &state, &text_len))
         return;
     struct svc_errors e;
     svc_errors_init(&e);
@@ -715,19 +717,29 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
     }
     svc_errors_free(&e);
     /* Each event's explain is told from the state before it, so the log is folded from its
-     * start even when the page begins later: the events up to `after` are read and folded,
+     * start, or from the latest fold checkpoint at or before `after` (a page ends by leaving
+     * one, so paging on folds each event once): the events up to `after` are read and folded,
      * not listed. */
+    int64_t from = 0;
+    json_t *start =
+        after > 0 ? svc_state_cache_copy_upto(req->ctx->folds, enc.id, after, &from) : NULL;
     struct events_acc acc = {.list = json_array(),
-                             .state = json_object(),
+                             .state = start != NULL ? start : json_object(),
                              .list_after = after,
+                             .last = from,
                              .full = enc_is_owner(req, &enc) ||
                                      json_is_true(json_object_get(state, "revealed"))};
+    size_t state_len = text_len;
     json_decref(state);
-    long long reach = after < enc.version ? after + limit : 0;
-    int rc = reach > 0 ? db_events(req->ctx->db, enc.id, 0, INT64_MAX,
+    long long reach = after < enc.version ? after + limit - from : 0;
+    int rc = reach > 0 ? db_events(req->ctx->db, enc.id, from, INT64_MAX,
                                    reach < INT32_MAX ? (int)reach : INT32_MAX, enc_event_item, &acc)
                        : DB_OK;
-    json_decref(acc.state);
+    if (rc == DB_OK && acc.last > from)
+        svc_state_cache_put(req->ctx->folds, enc.id, acc.last, enc.token_hash, acc.state,
+                            state_len);
+    else
+        json_decref(acc.state);
     if (enc_db_failed(res, rc)) {
         json_decref(acc.list);
         return;
@@ -741,11 +753,20 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
                           enc.version);
 }
 
-/* The fold of events 1..upto. */
-static json_t *state_at(const struct svc_request *req, const char *id, int64_t upto, int *rc)
+/* The fold of events 1..upto, from the latest fold checkpoint at or before upto, and left as
+ * one (size: the current state's text, an estimate for the cache's byte budget). */
+static json_t *state_at(const struct svc_request *req, const struct db_encounter *enc, int64_t upto,
+                        size_t size, int *rc)
 {
-    struct events_acc acc = {.state = json_object()};
-    *rc = db_events(req->ctx->db, id, 0, upto, INT32_MAX, enc_event_item, &acc);
+    int64_t from = 0;
+    json_t *start = svc_state_cache_copy_upto(req->ctx->folds, enc->id, upto, &from);
+    struct events_acc acc = {.state = start != NULL ? start : json_object(), .last = from};
+    *rc = from < upto
+              ? db_events(req->ctx->db, enc->id, from, upto, INT32_MAX, enc_event_item, &acc)
+              : DB_OK;
+    if (*rc == DB_OK && acc.last > from)
+        svc_state_cache_put(req->ctx->folds, enc->id, acc.last, enc->token_hash,
+                            json_deep_copy(acc.state), size);
     return acc.state;
 }
 
@@ -754,7 +775,8 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
 {
     struct db_encounter enc;
     json_t *stored;
-    if (!enc_load(req, res, &enc, &stored, NULL))
+    size_t size = 0;
+    if (!enc_load(req, res, &enc, &stored, &size))
         return NULL;
     long long at = enc.version;
     const char *q = svc_request_query(req, "at");
@@ -772,7 +794,7 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
         }
     }
     int rc = DB_OK;
-    json_t *state = at == enc.version ? json_incref(stored) : state_at(req, enc.id, at, &rc);
+    json_t *state = at == enc.version ? json_incref(stored) : state_at(req, &enc, at, size, &rc);
     if (enc_db_failed(res, rc)) {
         json_decref(state);
         json_decref(stored);

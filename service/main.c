@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
-    struct svc_state_cache *states = NULL;
+    struct svc_state_cache *states = NULL, *folds = NULL;
     struct svc_hub *hub = NULL;
     char db_shown[sizeof cfg.db_path];
     svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
@@ -74,14 +74,15 @@ int main(int argc, char **argv)
     if (metrics == NULL)
         goto out;
     states = svc_state_cache_new();
-    if (states == NULL)
+    folds = svc_state_cache_new();
+    if (states == NULL || folds == NULL)
         goto out;
     hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
                       (uint64_t)cfg.keepalive_s * 1000000u);
     if (hub == NULL)
         goto out;
     struct svc_context ctx = {
-        .config = &cfg, .db = db, .metrics = metrics, .states = states, .hub = hub};
+        .config = &cfg, .db = db, .metrics = metrics, .states = states, .folds = folds, .hub = hub};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",
@@ -110,6 +111,7 @@ out:
         svc_server_shutdown(server, 0);
     svc_metrics_free(metrics);
     svc_state_cache_free(states);
+    svc_state_cache_free(folds);
     svc_hub_free(hub);
     db_close(db);
     return exit_code;

@@ -101,6 +101,22 @@ void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t vers
     json_decref(state);
 }
 
+json_t *svc_state_cache_copy_upto(struct svc_state_cache *c, const char *id, int64_t upto,
+                                  int64_t *version)
+{
+    if (c == NULL || strlen(id) > AUTH_ID_LEN)
+        return NULL;
+    json_t *copy = NULL;
+    pthread_mutex_lock(&c->lock);
+    struct entry *e = slot_of(c, id);
+    if (e->state != NULL && e->version <= upto && strcmp(e->id, id) == 0) {
+        copy = json_deep_copy(e->state);
+        *version = e->version;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return copy;
+}
+
 void svc_state_cache_drop(struct svc_state_cache *c, const char *id)
 {
     if (c == NULL)

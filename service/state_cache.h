@@ -35,6 +35,13 @@ void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t vers
                          const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
                          size_t text_len);
 
+/* A copy of id's state if it is cached at a version at most `upto` (*version gets it); NULL
+ * otherwise. The entry stays. For a cache of fold checkpoints (svc_context.folds): an
+ * encounter's log is append-only, so the fold of its first N events never changes, and a later
+ * fold may start from it rather than from event 1. */
+json_t *svc_state_cache_copy_upto(struct svc_state_cache *c, const char *id, int64_t upto,
+                                  int64_t *version);
+
 /* Forgets id (a deleted encounter). */
 void svc_state_cache_drop(struct svc_state_cache *c, const char *id);
 

@@ -28,6 +28,7 @@ struct svc_context {
     struct db *db;
     struct svc_metrics *metrics;
     struct svc_state_cache *states; /* may be NULL: no cache (state_cache.h) */
+    struct svc_state_cache *folds;  /* fold checkpoints for /events and state?at; may be NULL */
     struct svc_hub *hub;            /* the live feeds' subscribers (hub.h); may be NULL: none */
 };
 

@@ -632,3 +632,60 @@ Test(encounter_api, readyz_is_503_while_writes_fail_for_want_of_storage_then_rec
     http_response_free(&r);
     server_stop(&own);
 }
+
+/* Paging through the log starts each page's fold from the checkpoint the page before left
+ * (service/state_cache.h, svc_context.folds) rather than from event 1; every page, read in
+ * order, backwards or at random, lists exactly what one read of the whole log lists, with the
+ * same sentences, and state?at=N in any order is the fold of the first N events. */
+Test(encounter_api, pages_and_states_from_checkpoints_equal_the_whole_fold)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    json_decref(call(&e, "POST", "/initiative", "{\"results\":[10,1,14,1]}", 200));
+    for (int i = 0; i < 12; i++) {
+        json_decref(call(&e, "POST", "/next-turn", NULL, 200));
+        char body[96];
+        snprintf(body, sizeof body, "{\"target\":\"%s\",\"change\":%d}",
+                 i % 2 ? "fighter" : "goblin", i % 3 ? -1 : 1);
+        json_decref(call(&e, "POST", "/hp", body, 200));
+    }
+    json_t *whole = call(&e, "GET", "/events?after=0&limit=500", NULL, 200);
+    json_t *all = json_object_get(whole, "events");
+    size_t n = json_array_size(all);
+    cr_assert_eq(n, 28);
+    static const int afters[] = {0, 5, 10, 15, 20, 25, 3, 22, 7, 7, 27, 1};
+    for (size_t k = 0; k < sizeof afters / sizeof afters[0]; k++) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, "/events?after=%d&limit=5", afters[k]);
+        json_t *page = call(&e, "GET", suffix, NULL, 200);
+        json_t *got = json_object_get(page, "events");
+        for (size_t i = 0; i < json_array_size(got); i++)
+            cr_assert(
+                json_equal(json_array_get(got, i), json_array_get(all, (size_t)afters[k] + i)),
+                "after %d, item %zu", afters[k], i);
+        cr_assert_eq(json_array_size(got), n - (size_t)afters[k] < 5 ? n - (size_t)afters[k] : 5);
+        json_decref(page);
+    }
+    /* The states: folded from the log read whole, against state?at in a scrambled order. */
+    static const int ats[] = {28, 4, 17, 9, 9, 26, 1, 12};
+    for (size_t k = 0; k < sizeof ats / sizeof ats[0]; k++) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, "/state?at=%d", ats[k]);
+        json_t *at = call(&e, "GET", suffix, NULL, 200);
+        json_t *hp = json_object_get(json_array_get(all, (size_t)ats[k] - 1), "payload");
+        /* The hp the at-th event left, when it was an hp event: the state agrees. */
+        if (strcmp(
+                json_string_value(json_object_get(json_array_get(all, (size_t)ats[k] - 1), "kind")),
+                "hp") == 0) {
+            json_t *r = json_object_get(hp, "result");
+            const char *target = json_string_value(json_object_get(r, "target"));
+            json_t *c = enc_combatant(at, target);
+            cr_assert_eq(num(c, "hp"), num(r, "hp"), "at %d", ats[k]);
+        }
+        json_decref(at);
+    }
+    json_decref(whole);
+    assert_state_is_the_fold(&e);
+}

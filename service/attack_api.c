@@ -12,6 +12,7 @@
 #include "impact.h"
 #include "jsonw.h"
 #include "rules_codec.h"
+#include "ruling.h"
 #include "sources.h"
 #include "svc.h"
 
@@ -693,15 +694,14 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
                              : "");
 }
 
-/* Shared by both handlers: decode, evaluate; `roll` decides whether dice are rolled. facts,
- * when given, gets the figures an encounter applies. */
-static void handle(const struct svc_request *req, struct svc_response *res, bool roll,
-                   struct svc_attack_facts *facts)
+/* Shared by both operations: decode, evaluate; `roll` decides whether dice are rolled. The
+ * answer (as text) or the refusal goes to out; facts, when given, gets the figures an
+ * encounter applies. body is borrowed. */
+static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_attack_facts *facts)
 {
     static const char *const known[] = {
         "rules",          "attacker",    "defender", "allies",  "cover",
         "cover_creature", "concealment", "seed",     "results", NULL};
-    json_t *body;
     struct svc_errors e;
     /* About 24 KB, on the worker thread's stack rather than the heap: these are per request,
      * and allocating and freeing them cost more than the ruling (seen with perf). */
@@ -710,8 +710,8 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     struct rules_attack_eval ev_state, *ev = &ev_state;
     struct rules_attack_rolled rolled;
     memset(r, 0, sizeof *r);
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
+    if (!svc_decode_body(body, known, &e))
+        goto fail;
     if (roll)
         svc_decode_dice_source(body, src, &e);
     else if (json_object_get(body, "seed") || json_object_get(body, "results"))
@@ -756,34 +756,44 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     write_answer(&w, r, ev, kind, o, src, explain, markdown);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
-    svc_respond_owned(res, 200, "application/json", text, len);
+    svc_answer_text(out, text, len);
     if (facts != NULL) {
         facts->to_defender = o != NULL && o->damage_rolled && o->lands;
         facts->dealt = o != NULL ? o->dealt : 0;
     }
     goto out;
 fail:
-    svc_errors_respond(&e, res);
+    svc_answer_errors(out, &e);
 out:
     svc_errors_free(&e);
     free(r->allies);
+}
+
+/* Both handlers: parse the body, rule it, send the answer. */
+static void handle(const struct svc_request *req, struct svc_response *res, bool roll)
+{
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_answer ans = {0};
+    rule(body, roll, &ans, NULL);
+    svc_answer_respond(&ans, res);
     json_decref(body);
 }
 
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res)
 {
-    handle(req, res, false, NULL);
+    handle(req, res, false);
 }
 
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res)
 {
-    handle(req, res, true, NULL);
+    handle(req, res, true);
 }
 
-void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response *res,
-                              struct svc_attack_facts *f)
+void svc_rule_attack(json_t *body, struct svc_answer *out, struct svc_attack_facts *f)
 {
-    handle(req, res, true, f);
+    rule(body, true, out, f);
 }
 
 bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct svc_errors *e)

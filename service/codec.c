@@ -1,5 +1,7 @@
 #include "codec.h"
 
+#include "ruling.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -10,11 +12,20 @@ bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
     *body = svc_parse_json_body(req, res);
     if (*body == NULL)
         return false;
-    if (!codec_expect_object(*body, "", e)) {
+    svc_errors_free(e);
+    if (!svc_decode_body(*body, known, e)) {
         svc_errors_respond(e, res);
         return false;
     }
-    codec_reject_unknown(*body, "", known, e);
+    return true;
+}
+
+bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e)
+{
+    svc_errors_init(e);
+    if (!codec_expect_object(body, "", e))
+        return false;
+    codec_reject_unknown(body, "", known, e);
     return true;
 }
 

@@ -80,8 +80,10 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
         json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
     if (json_object_get(in, "withdraw"))
         json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
-    json_t *ans =
-        enc_ruled(x, svc_handle_move_path, "/v1/movement/path", body, "/path", "move", true);
+    struct svc_answer a = {0};
+    svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
+    json_decref(body);
+    json_t *ans = enc_answer(x, &a, "/path", "move");
     if (ans == NULL)
         return NULL;
     if (!json_is_true(json_object_get(ans, "legal"))) {
@@ -144,8 +146,10 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
                   json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
                   enc_placement(actor), "kind", json_object_get(in, "kind"), "squares",
                   json_object_get(in, "squares"), "path", json_object_get(in, "path"));
-    json_t *ans = enc_ruled(x, svc_handle_move_forced, "/v1/movement/forced", body, "",
-                            "forced movement", true);
+    struct svc_answer a = {0};
+    svc_rule_move_forced(body, enc_config(x), enc_state_map(x), &a);
+    json_decref(body);
+    json_t *ans = enc_answer(x, &a, "", "forced movement");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -170,7 +174,10 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
     if (!json_object_get(in, "results"))
         json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
-    json_t *ans = enc_ruled(x, svc_handle_falling, "/v1/falling", body, "", "fall", false);
+    struct svc_answer a = {0};
+    svc_rule_falling(body, &a);
+    json_decref(body);
+    json_t *ans = enc_answer(x, &a, "", "fall");
     if (ans == NULL)
         return NULL;
     json_t *fields = enc_hp_fields(x, num(actor, "hp") - num(ans, "damage"));

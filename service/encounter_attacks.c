@@ -1,9 +1,9 @@
 /* Encounters: the attack actions (an attack, an attack of opportunity, a full attack), each
- * ruled by POST /v1/attacks/resolve's handler on the request the stored combatants make
- * (enc_attack_request, shared with the encounter's odds and queries). An attack of opportunity
- * under engine 2 answers a reaction a move opened (encounter_reactions.c). Each returns
- * {"result": ..., "effects": [...]} or NULL after adding errors (the model:
- * encounter_internal.h). */
+ * ruled by POST /v1/attacks/resolve's own ruling (svc_rule_attack) on the request the stored
+ * combatants make (enc_attack_request, shared with the encounter's odds and queries). An
+ * attack of opportunity under engine 2 answers a reaction a move opened
+ * (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after adding
+ * errors (the model: encounter_internal.h). */
 #include <string.h>
 
 #include "ability.h"

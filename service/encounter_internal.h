@@ -8,18 +8,22 @@
  * folding the log up to it, and `verify` re-resolves every event from the state before it
  * and checks that the ruling and the effects come out the same.
  *
- * The rulings are the stateless endpoints' own code: an attack is the request
- * /v1/attacks/resolve would get, built from the stored combatants and answered by its handler
- * (likewise /v1/movement/path, /v1/movement/forced and /v1/falling), so an encounter never
- * rules differently from the API. Dice come from the encounter's seed mixed with the event's
- * number, or from results the caller rolled.
+ * The rulings are the stateless endpoints' own code, called directly: an attack is the body
+ * /v1/attacks/resolve would get, built from the stored combatants and handed, parsed, to the
+ * function its handler calls (ruling.h: svc_rule_attack; likewise svc_rule_move_path,
+ * svc_rule_move_forced and svc_rule_falling, and for the queries svc_rule_move_reach, _route
+ * and svc_rule_flanking), which decodes it with the endpoint's one codec, calls rules/ and
+ * leaves the answer or the refusal in a struct svc_answer. No request or response is built and
+ * no handler runs, so an encounter never rules differently from the API, and a refusal keeps
+ * its field errors as values (enc_answer puts them under the action's pointer). Dice come from
+ * the encounter's seed mixed with the event's number, or from results the caller rolled.
  *
  * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
  * service sees only svc.h. The files, by what they do:
- *   encounter_state.c    small helpers over the state JSON, effects and the fold, calling the
- *                        stateless rulings (with the map decoded once a request), combatant
- *                        validation, the initial state and the seed's commitment, the public
- *                        (redacted) views
+ *   encounter_state.c    small helpers over the state JSON, effects and the fold, reading
+ *                        the stateless rulings' answers (with the map decoded once a
+ *                        request), combatant validation, the initial state and the seed's
+ *                        commitment, the public (redacted) views
  *   encounter_rules.c    the resolvers of the event kinds but the actions' own (initiative,
  *                        next_turn and hp ruled by rules/encounter.h on a typed view of the
  *                        state), engine 2's action economy and hit point states, check_input
@@ -52,6 +56,7 @@
 #include "jsonw.h"
 #include "movement.h"
 #include "options.h"
+#include "ruling.h"
 #include "svc.h"
 
 #define MAX_COMBATANTS 500
@@ -152,7 +157,7 @@ struct resolve_ctx {
     struct rules_options rules;
     bool rules_ok;
     struct svc_errors *e;
-    /* When set, a ruling may hand its result over as the text the handler wrote (owned by the
+    /* When set, a ruling may hand its result over as the text the ruling wrote (owned by the
      * caller) and leave "result" out of its outcome: the write path stores the text as it is
      * rather than parsing it and writing it again. NULL: the result is always a value. */
     char **result_text;
@@ -198,18 +203,22 @@ json_t *enc_rules_json(json_t *state);
  * error is possible). */
 void enc_state_rules(json_t *state, struct rules_options *o);
 
-/* Asks stateless handler h (as a request to path) to rule body, which it steals; with_map, the
- * handler borrows the state's map decoded once for the request (x->cache). Returns the answer
- * (a new reference) when the handler said 200; else NULL, after adding its field errors to x->e
- * under prefix (or one saying that the `what` could not be ruled). */
-json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
-                  const char *prefix, const char *what, bool with_map);
+/* The configuration the event is ruled under (its budgets, the searches' gate). */
+const struct svc_config *enc_config(const struct resolve_ctx *x);
+
+/* The answer a of a stateless ruling (ruling.h) as a value: a new reference when it said 200
+ * (its value, or its text parsed); else NULL, after adding its refusal to x->e under prefix:
+ * each field error as "pointer: message", or the problem's detail when it has none (one saying
+ * that the `what` could not be ruled when the answer cannot be read). Releases a. */
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what);
 
 /* Engine 2: puts "type": type first in out's result, or in the text handed over instead
  * (resolve_ctx.result_text). Nothing when it has a type already. */
 void enc_tag_result(struct resolve_ctx *x, json_t *out, const char *type);
 
-/* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler and fills *f.
+/* Rules an attack (body stolen) as POST /v1/attacks/resolve does (svc_rule_attack), and fills
+ * *f.
  * *result gets the answer (a new reference), or NULL when x->result_text took it as text.
  * False after a refusal, its errors added to x->e under /attack. */
 bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,

@@ -1,8 +1,8 @@
 /* Asking in encounter terms (issue 18): GET /v1/encounters/{id}/reach, /route, /threats and
  * /flanking run the stateless rules on the stored map and combatants, so a bot never re-sends
  * them. Each reads the state after ?at=N (default: now) as the state endpoint does, builds the
- * request the encounter's own actions would build (enc_map_creatures, enc_mover_of), and is
- * answered by the stateless endpoint's code, so the two answers cannot differ.
+ * request the encounter's own actions would build (enc_map_creatures, enc_mover_of), and hands
+ * it to the stateless endpoint's own ruling (ruling.h), so the two answers cannot differ.
  *
  * Decisions where the issue is silent (also in openapi.yaml):
  *  - reach and route take ?mode (default move) and reach ?prefer, as their POST bodies do; the
@@ -41,28 +41,16 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
     return c;
 }
 
-/* Runs handler h on body (stolen) as if it had been posted to path, answering into res. A
- * validation problem about a member that came from the query (map) names the parameter
- * instead; other answers pass as they are. */
-static void forward(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
-                    const struct svc_query_member *map, struct svc_response *res)
+/* Sends a's answer into res. A validation problem about a member that came from the query
+ * (map, may be NULL) names the parameter instead; other answers pass as they are. */
+static void answer(struct svc_answer *a, const struct svc_query_member *map,
+                   struct svc_response *res)
 {
-    struct svc_request req = {
-        .method = "POST", .path = path, .body = "", .parsed = body, .ctx = outer->ctx};
-    h(&req, res);
-    json_decref(body);
-    if (res->status != 422 || res->body == NULL || map == NULL)
-        return;
-    json_t *doc = json_loadb(res->body, res->body_len, 0, NULL);
-    json_t *errors = json_object_get(doc, "errors");
-    if (json_is_array(errors) && json_array_size(errors) > 0) {
-        struct svc_errors e = {.list = json_deep_copy(errors)};
+    if (a->status == 422 && map != NULL && json_array_size(a->errors) > 0) {
+        struct svc_errors e = {.list = a->errors};
         svc_errors_as_query(&e, map);
-        svc_response_clear(res);
-        svc_errors_respond(&e, res);
-        svc_errors_free(&e);
     }
-    json_decref(doc);
+    svc_answer_respond(a, res);
 }
 
 /* The actor as a mover for a query: enc_mover_of, plus what a move's odds read (its Defense,
@@ -143,7 +131,10 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
         json_object_set_new(body, "prefer", json_string(prefer));
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
-    forward(req, svc_handle_move_reach, "/v1/movement/reach", body, map, res);
+    struct svc_answer a = {0};
+    svc_rule_move_reach(body, req->ctx->config, NULL, &a);
+    json_decref(body);
+    answer(&a, map, res);
     svc_errors_free(&e);
     json_decref(state);
 }
@@ -191,7 +182,10 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
         json_object_set_new(body, "odds", json_true());
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
-    forward(req, svc_handle_move_route, "/v1/movement/route", body, map, res);
+    struct svc_answer a = {0};
+    svc_rule_move_route(body, req->ctx->config, NULL, &a);
+    json_decref(body);
+    answer(&a, map, res);
     svc_errors_free(&e);
     json_decref(state);
 }
@@ -252,8 +246,7 @@ static json_t *named_placement(json_t *c)
 
 /* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
  * side as allies. */
-static json_t *flank_of(const struct svc_request *req, json_t *state, json_t *attacker,
-                        json_t *target)
+static json_t *flank_of(json_t *state, json_t *attacker, json_t *target)
 {
     json_t *allies = json_array();
     size_t i;
@@ -270,12 +263,11 @@ static json_t *flank_of(const struct svc_request *req, json_t *state, json_t *at
     json_t *body =
         json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(state), "attacker",
                   named_placement(attacker), "target", named_placement(target), "allies", allies);
-    struct svc_response res;
-    memset(&res, 0, sizeof res);
-    forward(req, svc_handle_flanking, "/v1/geometry/flanking", body, NULL, &res);
-    json_t *doc =
-        res.status == 200 && res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
-    svc_response_clear(&res);
+    struct svc_answer a = {0};
+    svc_rule_flanking(body, &a);
+    json_decref(body);
+    json_t *doc = a.status == 200 ? json_incref(a.doc) : NULL;
+    svc_answer_free(&a);
     return doc != NULL ? json_pack("{s:s, s:o}", "attacker", str(attacker, "id"), "flanking", doc)
                        : NULL;
 }
@@ -304,7 +296,7 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
     {
         if (attacker != NULL ? c != attacker : (!opposed(c, target) || enc_is_down(c)))
             continue;
-        json_t *one = flank_of(req, state, c, target);
+        json_t *one = flank_of(state, c, target);
         if (one == NULL) {
             json_decref(list);
             json_decref(state);

@@ -11,6 +11,7 @@
 #include "dice.h"
 #include "encounter_internal.h"
 #include "rules_codec.h"
+#include "ruling.h"
 
 #define MAX_ATTACKS 16
 
@@ -93,41 +94,34 @@ void enc_fold(json_t *state, json_t *effects)
 
 /* ---- calling the stateless rulings ---- */
 
-/* A request for a stateless handler, as if it came over HTTP: the body is handed over parsed,
- * as svc_parse_json_body would have made it (borrowed). */
-static struct svc_request internal_request(const struct svc_request *outer, const char *path,
-                                           json_t *body, const struct rules_map *map)
+const struct svc_config *enc_config(const struct resolve_ctx *x)
 {
-    return (struct svc_request){
-        .method = "POST", .path = path, .body = "", .parsed = body, .map = map, .ctx = outer->ctx};
+    return x->req->ctx->config;
 }
 
-/* Runs handler h on body (stolen); returns the parsed answer and its status. */
-static json_t *rule(const struct svc_request *outer, svc_handler h, const char *path, json_t *body,
-                    const struct rules_map *map, unsigned *status)
+/* The answer of a stateless ruling as a value, or NULL after its refusal's field errors (else
+ * its detail) went to x->e under prefix. */
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what)
 {
-    struct svc_request req = internal_request(outer, path, body, map);
-    struct svc_response res;
-    memset(&res, 0, sizeof res);
-    h(&req, &res);
-    json_decref(body);
-    *status = res.status;
-    json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
-    svc_response_clear(&res);
-    return doc;
-}
-
-/* Moves a ruling's field errors into e under prefix. */
-static void take_errors(json_t *problem, const char *prefix, struct svc_errors *e)
-{
-    size_t i;
-    json_t *err;
-    json_array_foreach(json_object_get(problem, "errors"), i, err)
-    {
-        svc_errors_add(e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+    json_t *v = NULL;
+    if (a->status == 200) {
+        v = a->doc != NULL ? json_incref(a->doc) : json_loadb(a->text, a->len, 0, NULL);
+        if (v == NULL)
+            svc_errors_add(x->e, "", "the %s could not be ruled", what);
+    } else if (json_array_size(a->errors) > 0) {
+        size_t i;
+        json_t *err;
+        json_array_foreach(a->errors, i, err)
+        {
+            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+        }
+    } else {
+        char detail[640];
+        svc_errors_add(x->e, prefix, "%s", svc_answer_detail(a, detail, sizeof detail));
     }
-    if (json_array_size(json_object_get(problem, "errors")) == 0)
-        svc_errors_add(e, prefix, "%s", str(problem, "detail"));
+    svc_answer_free(a);
+    return v;
 }
 
 /* The members of a stored combatant that place it (CombatantFields). */
@@ -160,7 +154,7 @@ void enc_cache_free(struct enc_cache *c)
 }
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
- * and then the movement handler decodes it from the body and reports why. */
+ * and then the movement ruling decodes it from the body and reports why. */
 const struct rules_map *enc_state_map(struct resolve_ctx *x)
 {
     struct enc_cache *c = x->cache;
@@ -209,55 +203,23 @@ void enc_state_rules(json_t *state, struct rules_options *o)
     *o = rules.options;
 }
 
-/* A ruling's refusal (status not 200): its field errors go to x->e under prefix. */
-static void refused(struct resolve_ctx *x, json_t *problem, const char *prefix, const char *what)
-{
-    if (problem != NULL)
-        take_errors(problem, prefix, x->e);
-    else
-        svc_errors_add(x->e, "", "the %s could not be ruled", what);
-}
-
-/* Asks a stateless endpoint's handler; on a refusal its errors go to x->e under prefix. */
-json_t *enc_ruled(struct resolve_ctx *x, svc_handler h, const char *path, json_t *body,
-                  const char *prefix, const char *what, bool with_map)
-{
-    unsigned status = 0;
-    json_t *ans = rule(x->req, h, path, body, with_map ? enc_state_map(x) : NULL, &status);
-    if (ans != NULL && status == 200)
-        return ans;
-    refused(x, ans, prefix, what);
-    json_decref(ans);
-    return NULL;
-}
-
-/* Rules an attack (body stolen) through POST /v1/attacks/resolve's handler. Returns its result
- * (NULL when handed over as text, see resolve_ctx) and fills f; false after a refusal. */
+/* Rules an attack (body stolen) as POST /v1/attacks/resolve does. Returns its result (NULL when
+ * handed over as text, see resolve_ctx) and fills f; false after a refusal. */
 bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
                       struct svc_attack_facts *f)
 {
-    struct svc_request req = internal_request(x->req, "/v1/attacks/resolve", body, NULL);
-    struct svc_response res;
-    memset(&res, 0, sizeof res);
-    svc_attack_resolve_facts(&req, &res, f);
+    struct svc_answer a = {0};
+    svc_rule_attack(body, &a, f);
     json_decref(body);
     *result = NULL;
-    bool ok = res.status == 200 && res.body != NULL;
-    if (ok && x->result_text != NULL) {
-        *x->result_text = res.body; /* the handler's text, NUL-terminated (jw_finish) */
-        res.body = NULL;
-    } else {
-        json_t *doc = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
-        if (ok && doc != NULL)
-            *result = doc;
-        else {
-            refused(x, doc, "/attack", "attack");
-            json_decref(doc);
-            ok = false;
-        }
+    if (a.status == 200 && x->result_text != NULL) {
+        *x->result_text = a.text; /* the ruling's text, NUL-terminated (jw_finish) */
+        a.text = NULL;
+        svc_answer_free(&a);
+        return true;
     }
-    svc_response_clear(&res);
-    return ok;
+    *result = enc_answer(x, &a, "/attack", "attack");
+    return *result != NULL;
 }
 
 /* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
@@ -605,19 +567,20 @@ json_t *enc_initial_state(const struct svc_request *req, json_t *body, const cha
         json_t *probe = json_pack("{s:o, s:O, s:{s:i, s:i, s:{s:i}}, s:s}", "rules",
                                   rules_in ? json_incref(rules_in) : json_object(), "map", map,
                                   "mover", "x", 0, "y", 0, "speeds", "walk", 0, "mode", "move");
-        unsigned status = 0;
-        json_t *ans = rule(req, svc_handle_move_reach, "/v1/movement/reach", probe, NULL, &status);
+        struct svc_answer ans = {0};
+        svc_rule_move_reach(probe, req->ctx->config, NULL, &ans);
+        json_decref(probe);
         size_t i;
         json_t *err;
-        json_array_foreach(json_object_get(ans, "errors"), i, err)
+        json_array_foreach(ans.errors, i, err)
         {
             const char *p = str(err, "pointer");
             if (strncmp(p, "/map", 4) == 0)
                 svc_errors_add(&e, p, "%s", str(err, "message"));
         }
-        if (ans == NULL || (status != 200 && json_array_size(json_object_get(ans, "errors")) == 0))
-            svc_errors_add(&e, "/map", "could not be checked (%u)", status);
-        json_decref(ans);
+        if (ans.status != 200 && json_array_size(ans.errors) == 0)
+            svc_errors_add(&e, "/map", "could not be checked (%u)", ans.status);
+        svc_answer_free(&ans);
     }
     if (svc_errors_any(&e))
         goto out;

@@ -8,6 +8,7 @@
 #include "flanking.h"
 #include "grid.h"
 #include "rules_codec.h"
+#include "ruling.h"
 #include "size.h"
 #include "sources.h"
 #include "svc.h"
@@ -269,10 +270,9 @@ static json_t *encode_line(const struct rules_options *o, const struct rules_fla
     return json_pack("[[f,f],[f,f]]", l->x0 / 2.0, l->y0 / 2.0, l->x1 / 2.0, l->y1 / 2.0);
 }
 
-void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
+void svc_rule_flanking(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules", "attacker", "target", "allies", NULL};
-    json_t *body;
     struct svc_errors e;
     struct svc_rules rules;
     struct rules_creature attacker, target;
@@ -280,8 +280,8 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
     struct rules_flank_ally *per_ally = NULL;
     json_t *list = NULL;
     size_t n = 0;
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
+    if (!svc_decode_body(body, known, &e))
+        goto fail;
     if (!svc_decode_rules(body, &rules, &e))
         goto fail;
     svc_decode_member(body, "attacker", &rules.options, true, NULL, &attacker, &e);
@@ -291,7 +291,7 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
         allies = calloc(n ? n : 1, sizeof *allies);
         per_ally = calloc(n ? n : 1, sizeof *per_ally);
         if (allies == NULL || per_ally == NULL) {
-            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
             goto out;
         }
         for (size_t i = 0; i < n; i++) {
@@ -333,14 +333,24 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
                              ? json_string_value(json_object_get(
                                    json_array_get(list, (size_t)json_integer_value(by)), "name"))
                              : NULL);
-    svc_respond_json(res, 200, doc);
+    svc_answer_json(out, doc);
     goto out;
 fail:
-    svc_errors_respond(&e, res);
+    svc_answer_errors(out, &e);
 out:
     svc_errors_free(&e);
     free(allies);
     free(per_ally);
+}
+
+void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_answer ans = {0};
+    svc_rule_flanking(body, &ans);
+    svc_answer_respond(&ans, res);
     json_decref(body);
 }
 

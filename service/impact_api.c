@@ -8,6 +8,7 @@
 #include "codec.h"
 #include "impact.h"
 #include "rules_codec.h"
+#include "ruling.h"
 #include "svc.h"
 
 #define MAX_TARGETS 64
@@ -66,7 +67,7 @@ static bool all_used(const struct rules_dice *d, struct svc_errors *e)
     return true;
 }
 
-void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
+void svc_rule_falling(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules",
                                         "height_ft",
@@ -82,16 +83,16 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
                                         "results",
                                         NULL};
     static const char *const surfaces[] = {"ground", "obsidian", "stone", "soft", "water", NULL};
-    json_t *body, *doc = NULL;
+    json_t *doc = NULL;
     struct svc_errors e;
     struct svc_rules rules;
     struct svc_dice_source *src = malloc(sizeof *src);
     if (src == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
         return;
     }
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
+    if (!svc_decode_body(body, known, &e))
+        goto fail;
     svc_decode_rules(body, &rules, &e);
     long long height = 0, per_die = 0, depth = 0, dr = 0;
     struct rules_fall f = {0};
@@ -148,15 +149,25 @@ void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
     json_object_set_new(doc, "rule", json_string(o.dice.rule));
     svc_dice_source_describe(src, doc);
     svc_explain_falling(doc);
-    svc_respond_json(res, 200, doc);
+    svc_answer_json(out, doc);
     doc = NULL;
     goto out;
 fail:
-    svc_errors_respond(&e, res);
+    svc_answer_errors(out, &e);
 out:
     json_decref(doc);
     svc_errors_free(&e);
     free(src);
+}
+
+void svc_handle_falling(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_answer ans = {0};
+    svc_rule_falling(body, &ans);
+    svc_answer_respond(&ans, res);
     json_decref(body);
 }
 

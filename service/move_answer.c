@@ -218,24 +218,24 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
     return (long long)w->len <= r->answer_limit;
 }
 
-static void respond_jw(struct svc_response *res, struct jw *w)
+static void respond_jw(struct svc_answer *ans, struct jw *w)
 {
     size_t len = 0;
     char *text = jw_finish(w, &len);
-    svc_respond_owned(res, 200, "application/json", text, len);
+    svc_answer_text(ans, text, len);
 }
 
 /* Drops a partly written answer that has passed the answer budget, for a 422. */
-static void answer_too_large(struct svc_response *res, const struct move_req *r, struct jw *w)
+static void answer_too_large(struct svc_answer *ans, const struct move_req *r, struct jw *w)
 {
     size_t len = 0;
     long long reached = (long long)w->len;
     free(jw_finish(w, &len));
-    svc_problem_too_expensive(res, "answer_bytes", r->answer_limit, reached);
+    svc_answer_too_expensive(ans, "answer_bytes", r->answer_limit, reached);
 }
 
 /* Runs the path checker and writes the whole answer (path and route). */
-void move_answer_path(struct svc_response *res, struct move_req *r, const struct rules_step *steps,
+void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct rules_step *steps,
                       int n, int end_facing, int route_cost, bool route)
 {
     struct rules_path_result p = {0};
@@ -245,13 +245,13 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
     struct rules_move_query q = move_query_of(r);
     if (p.steps == NULL || p.aoos == NULL ||
         rules_move_path(&q, steps, n, end_facing, &p) != RULES_MOVE_OK) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(ans, SVC_PROBLEM_INTERNAL, NULL);
         goto out;
     }
     if (r->odds) {
         int rc = move_odds_compute(r, &p, &r->odds_work, &odds);
         if (rc != RULES_ODDS_OK) {
-            svc_odds_failure(res, rc, &r->odds_work);
+            svc_odds_failure_answer(ans, rc, &r->odds_work);
             goto out;
         }
     }
@@ -267,7 +267,7 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
         jw_int(&w, route_cost);
     }
     if (!write_path_answer(&w, r, &p, n, r->odds ? &odds : NULL, explain, sizeof explain)) {
-        answer_too_large(res, r, &w);
+        answer_too_large(ans, r, &w);
         goto out;
     }
     if (r->odds) {
@@ -284,7 +284,7 @@ void move_answer_path(struct svc_response *res, struct move_req *r, const struct
     }
     svc_write_explains(&w, explain);
     jw_object_end(&w);
-    respond_jw(res, &w);
+    respond_jw(ans, &w);
 out:
     move_odds_free(&odds);
     free(p.steps);
@@ -311,8 +311,8 @@ static int by_safety(const void *pa, const void *pb)
     return a->index - b->index; /* the search lists cheaper squares first */
 }
 
-static bool rank_safest(struct svc_response *res, const struct move_req *r,
-                        struct rules_reach *reach, int count, struct safest *safe)
+static bool rank_safest(struct svc_answer *ans, const struct move_req *r, struct rules_reach *reach,
+                        int count, struct safest *safe)
 {
     safe->order = calloc((size_t)count + 1, sizeof *safe->order);
     safe->expected = calloc((size_t)count + 1, sizeof *safe->expected);
@@ -322,12 +322,12 @@ static bool rank_safest(struct svc_response *res, const struct move_req *r,
                  ? move_odds_reach(r, reach, &b, safe->expected, safe->drop)
                  : RULES_ODDS_ERR_NOMEM;
     if (rc != RULES_ODDS_OK) {
-        svc_odds_failure(res, rc, &b);
+        svc_odds_failure_answer(ans, rc, &b);
         return false;
     }
     struct ranked *rank = calloc((size_t)count + 1, sizeof *rank);
     if (rank == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(ans, SVC_PROBLEM_INTERNAL, NULL);
         return false;
     }
     for (int i = 0; i < count; i++)
@@ -339,19 +339,19 @@ static bool rank_safest(struct svc_response *res, const struct move_req *r,
     return true;
 }
 
-void move_answer_reach(struct svc_response *res, const struct move_req *r,
-                       struct rules_reach *reach, int prefer)
+void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct rules_reach *reach,
+                       int prefer)
 {
     struct safest safe = {0};
     int *who = calloc((size_t)r->nc + 1, sizeof *who);
     int *fx = calloc((size_t)r->nc + 1, sizeof *fx);
     int *fy = calloc((size_t)r->nc + 1, sizeof *fy);
     if (who == NULL || fx == NULL || fy == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(ans, SVC_PROBLEM_INTERNAL, NULL);
         goto out;
     }
     int count = rules_reach_count(reach);
-    if (prefer == MOVE_PREFER_SAFEST && !rank_safest(res, r, reach, count, &safe))
+    if (prefer == MOVE_PREFER_SAFEST && !rank_safest(ans, r, reach, count, &safe))
         goto out;
     struct jw w;
     jw_init(&w, 4096 + (size_t)count * 96);
@@ -371,11 +371,11 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
         if (r->work.used > r->work.limit) {
             size_t len = 0;
             free(jw_finish(&w, &len));
-            svc_problem_too_expensive(res, "search_states", r->work.limit, r->work.used);
+            svc_answer_too_expensive(ans, "search_states", r->work.limit, r->work.used);
             goto out;
         }
         if ((long long)w.len > r->answer_limit) {
-            answer_too_large(res, r, &w);
+            answer_too_large(ans, r, &w);
             goto out;
         }
         int at = safe.order != NULL ? safe.order[i] : i;
@@ -426,7 +426,7 @@ void move_answer_reach(struct svc_response *res, const struct move_req *r,
                            : "");
     svc_write_explains(&w, explain);
     jw_object_end(&w);
-    respond_jw(res, &w);
+    respond_jw(ans, &w);
 out:
     free(safe.order);
     free(safe.expected);
@@ -436,7 +436,7 @@ out:
     free(fy);
 }
 
-void move_answer_no_route(struct svc_response *res, const struct move_req *r)
+void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)
 {
     struct jw w;
     jw_init(&w, 2048);
@@ -448,10 +448,10 @@ void move_answer_no_route(struct svc_response *res, const struct move_req *r)
     jw_string(&w, move_mode_names[r->mode]);
     svc_write_explains(&w, "No legal route: every way is blocked for this mover and mode.");
     jw_object_end(&w);
-    respond_jw(res, &w);
+    respond_jw(ans, &w);
 }
 
-void move_answer_forced(struct svc_response *res, const struct move_req *r,
+void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
                         const struct rules_forced_query *q, const struct rules_forced_result *out,
                         const struct rules_step *path)
 {
@@ -516,10 +516,10 @@ void move_answer_forced(struct svc_response *res, const struct move_req *r,
              rules_forced_stop_text(out->stop));
     svc_write_explains(&w, explain);
     jw_object_end(&w);
-    respond_jw(res, &w);
+    respond_jw(ans, &w);
 }
 
-void move_answer_speed(struct svc_response *res, const struct move_req *r,
+void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
                        const struct rules_speed *sp, int checks)
 {
     struct jw w;
@@ -588,5 +588,5 @@ void move_answer_speed(struct svc_response *res, const struct move_req *r,
              sp->run_ft, sp->step_possible ? "; a 5-foot step is possible" : "; no 5-foot step");
     svc_write_explains(&w, explain);
     jw_object_end(&w);
-    respond_jw(res, &w);
+    respond_jw(ans, &w);
 }

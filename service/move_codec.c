@@ -9,6 +9,7 @@
 #include "move_codec.h"
 #include "move_req.h"
 #include "odds_codec.h"
+#include "ruling.h"
 
 #define MAX_CREATURES  2000
 #define MAX_NO_ATTACK  MAX_CREATURES
@@ -76,15 +77,15 @@ static bool may_share(enum rules_size a, enum rules_size b)
 }
 
 /* The request's map: an internal caller's pre-decoded one (borrowed), or the body's. */
-static void request_map(json_t *body, const struct svc_request *req, struct move_req *r,
-                        struct svc_errors *e)
+static void request_map(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                        struct move_req *r, struct svc_errors *e)
 {
-    if (req->map != NULL) {
-        r->map = *req->map;
+    if (map != NULL) {
+        r->map = *map;
         r->map_ok = r->map_borrowed = true;
         return;
     }
-    move_decode_map(body, req->ctx->config, r, e);
+    move_decode_map(body, cfg, r, e);
 }
 
 int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, struct rules_map *out,
@@ -284,14 +285,14 @@ static json_t *decode_mover(json_t *body, struct move_req *r, const char *const 
 }
 
 /* rules, map, creatures, mover, mode and withdraw: what path, reach and route share. */
-static void decode_move(json_t *body, const struct svc_request *req, struct move_req *r,
-                        struct svc_errors *e)
+static void decode_move(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                        struct move_req *r, struct svc_errors *e)
 {
     svc_decode_rules(body, &r->rules, e);
     r->o = &r->rules.options;
     r->primary = -1;
-    budgets_init(r, req->ctx->config);
-    request_map(body, req, r, e);
+    budgets_init(r, cfg);
+    request_map(body, cfg, map, r, e);
     decode_creatures(body, r, NULL, e);
     decode_mover(body, r, NULL, e);
     r->mode = (enum rules_move_mode)codec_get_enum(body, "", "mode", move_mode_names, true, 0, e);
@@ -436,25 +437,25 @@ static void only(json_t *body, const char *const *allowed, struct svc_errors *e)
     }
 }
 
-/* Starts a path, reach or route request: the body, its members, and what they share. False
- * when the answer is already in res. */
-bool move_begin(const struct svc_request *req, struct svc_response *res, const char *const *allowed,
-                json_t **body, struct svc_errors *e, struct move_req *r)
+/* Starts a path, reach or route request: the body's members, and what they share. False
+ * when the answer is already in out. */
+bool move_begin(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                const char *const *allowed, struct svc_errors *e, struct move_req *r,
+                struct svc_answer *out)
 {
-    if (!svc_decode_begin(req, res, move_known, body, e)) {
+    if (!svc_decode_body(body, move_known, e)) {
+        svc_answer_errors(out, e);
         svc_errors_free(e);
-        json_decref(*body);
         return false;
     }
-    only(*body, allowed, e);
-    decode_move(*body, req, r, e);
-    codec_get_bool(*body, "", "odds", false, &r->odds, e);
-    r->odds_work = svc_odds_budget(req);
+    only(body, allowed, e);
+    decode_move(body, cfg, map, r, e);
+    codec_get_bool(body, "", "odds", false, &r->odds, e);
+    r->odds_work = svc_odds_budget_of(cfg);
     if (r->spent != NULL) {
-        svc_problem_too_expensive(res, r->spent, r->spent_budget, r->spent_reached);
+        svc_answer_too_expensive(out, r->spent, r->spent_budget, r->spent_reached);
         svc_errors_free(e);
         move_req_free(r);
-        json_decref(*body);
         return false;
     }
     return true;
@@ -490,16 +491,16 @@ void move_decode_target(json_t *body, const struct move_req *r, struct rules_rou
     }
 }
 
-struct rules_step *move_decode_forced(json_t *body, const struct svc_request *req,
-                                      struct move_req *r, struct rules_forced_query *q, int *n,
-                                      struct svc_errors *e)
+struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg,
+                                      const struct rules_map *map, struct move_req *r,
+                                      struct rules_forced_query *q, int *n, struct svc_errors *e)
 {
     static const char *const target_keys[] = {"voluntarily_prone", "reduction_squares",
                                               "fall_prone_at", NULL};
     svc_decode_rules(body, &r->rules, e);
     r->o = &r->rules.options;
-    budgets_init(r, req->ctx->config);
-    request_map(body, req, r, e);
+    budgets_init(r, cfg);
+    request_map(body, cfg, map, r, e);
     decode_creatures(body, r, NULL, e);
     *q = (struct rules_forced_query){.o = r->o, .fall_prone_at = -1};
     json_t *t = svc_decode_member(body, "target", r->o, true, target_keys, &q->target, e);

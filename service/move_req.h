@@ -10,6 +10,7 @@
 #include "movement.h"
 #include "odds.h"
 #include "rules_codec.h"
+#include "ruling.h"
 #include "svc.h"
 
 /* A creature's attack as its attacks of opportunity deal it, for a move's odds. */
@@ -64,11 +65,13 @@ enum { MOVE_PREFER_COST = 0, MOVE_PREFER_FEWEST = 1, MOVE_PREFER_SAFEST = 2 };
 
 void move_req_free(struct move_req *r);
 
-/* Starts a path, reach or route request: the body (only `allowed` among the movement members),
- * its rules, map, creatures, mover, mode and withdraw. False when the answer is already in res
- * (everything released); otherwise the caller answers, then frees e, r and body. */
-bool move_begin(const struct svc_request *req, struct svc_response *res, const char *const *allowed,
-                json_t **body, struct svc_errors *e, struct move_req *r);
+/* Starts a path, reach or route request: the body (borrowed; only `allowed` among the
+ * movement members), its rules, map (map when not NULL: decoded beforehand, borrowed), creatures,
+ * mover, mode and withdraw, with the budgets of cfg. Initialises e. False when the answer is
+ * already in out (e and r released); otherwise the caller answers, then frees e and r. */
+bool move_begin(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                const char *const *allowed, struct svc_errors *e, struct move_req *r,
+                struct svc_answer *out);
 
 /* The rules query of a decoded request (no work budget: the caller sets q.work). */
 struct rules_move_query move_query_of(const struct move_req *r);
@@ -84,11 +87,12 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
 void move_decode_target(json_t *body, const struct move_req *r, struct rules_route_goal *goal,
                         struct svc_errors *e);
 
-/* A forced movement request into r and q: rules, map, creatures, target, attacker, kind,
- * squares and path. Returns the path (calloc'd, *n steps) or NULL. */
-struct rules_step *move_decode_forced(json_t *body, const struct svc_request *req,
-                                      struct move_req *r, struct rules_forced_query *q, int *n,
-                                      struct svc_errors *e);
+/* A forced movement request into r and q: rules, map (map when not NULL, as move_begin),
+ * creatures, target, attacker, kind, squares and path. Returns the path (calloc'd, *n steps)
+ * or NULL. */
+struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg,
+                                      const struct rules_map *map, struct move_req *r,
+                                      struct rules_forced_query *q, int *n, struct svc_errors *e);
 
 /* A speed request: rules, mover (movement fields only) and checks. */
 void move_decode_speed(json_t *body, struct move_req *r, long long *checks, struct svc_errors *e);
@@ -100,20 +104,20 @@ void move_decode_speed(json_t *body, struct move_req *r, long long *checks, stru
 void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req *r,
                      struct svc_errors *e);
 
-/* ---- move_answer.c: each writes the whole answer (or a problem) into res ---- */
+/* ---- move_answer.c: each writes the whole answer (or a problem) into ans ---- */
 
 /* Runs the path checker over steps and answers (path, and route with its cost). */
-void move_answer_path(struct svc_response *res, struct move_req *r, const struct rules_step *steps,
+void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct rules_step *steps,
                       int n, int end_facing, int route_cost, bool route);
 /* Lists every square of reach (walking each one's path, charged to r->work). */
-void move_answer_reach(struct svc_response *res, const struct move_req *r,
-                       struct rules_reach *reach, int prefer);
+void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct rules_reach *reach,
+                       int prefer);
 /* A route search that found no way. */
-void move_answer_no_route(struct svc_response *res, const struct move_req *r);
-void move_answer_forced(struct svc_response *res, const struct move_req *r,
+void move_answer_no_route(struct svc_answer *ans, const struct move_req *r);
+void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
                         const struct rules_forced_query *q, const struct rules_forced_result *out,
                         const struct rules_step *path);
-void move_answer_speed(struct svc_response *res, const struct move_req *r,
+void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
                        const struct rules_speed *sp, int checks);
 
 #endif

@@ -1,6 +1,8 @@
 /* Movement endpoints: POST /v1/movement/{path,reach,route,forced,speed}, and the gate that
- * keeps searches to half the workers. Each handler decodes (move_codec.c), calls rules/ (speed.c,
- * path.c, reach.c, route.c, forced.c) and answers (move_answer.c). */
+ * keeps searches to half the workers. Each ruling (ruling.h: svc_rule_move_*, called by the
+ * handlers and by the encounter alike) decodes (move_codec.c), calls rules/ (speed.c, path.c,
+ * reach.c, route.c, forced.c) and answers (move_answer.c); each handler parses the body,
+ * calls its ruling and sends the answer. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -8,15 +10,29 @@
 #include "move_codec.h"
 #include "move_req.h"
 
-void svc_handle_move_path(const struct svc_request *req, struct svc_response *res)
+/* Parses the body and answers it with ruling f: each movement handler's HTTP part. */
+static void handle(const struct svc_request *req, struct svc_response *res,
+                   void (*f)(json_t *, const struct svc_config *, const struct rules_map *,
+                             struct svc_answer *))
+{
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_answer ans = {0};
+    f(body, req->ctx->config, NULL, &ans);
+    svc_answer_respond(&ans, res);
+    json_decref(body);
+}
+
+void svc_rule_move_path(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                        struct svc_answer *out)
 {
     static const char *const allowed[] = {"rules",    "map",  "creatures",  "mover", "mode",
                                           "withdraw", "path", "end_facing", "odds",  NULL};
-    json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
     struct rules_step *steps = NULL;
-    if (!move_begin(req, res, allowed, &body, &e, &r))
+    if (!move_begin(body, cfg, map, allowed, &e, &r, out))
         return;
     int n = 0;
     steps = move_decode_steps(body, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
@@ -27,13 +43,17 @@ void svc_handle_move_path(const struct svc_request *req, struct svc_response *re
         !rules_has_facing(r.o, &r.mover.c))
         svc_errors_add(&e, "/end_facing", "the mover has no facing");
     if (svc_errors_any(&e))
-        svc_errors_respond(&e, res);
+        svc_answer_errors(out, &e);
     else
-        move_answer_path(res, &r, steps, n, (int)end_facing, 0, false);
+        move_answer_path(out, &r, steps, n, (int)end_facing, 0, false);
     svc_errors_free(&e);
     free(steps);
     move_req_free(&r);
-    json_decref(body);
+}
+
+void svc_handle_move_path(const struct svc_request *req, struct svc_response *res)
+{
+    handle(req, res, svc_rule_move_path);
 }
 
 /* Searches (reach, route) run on libmicrohttpd's worker threads, and a worker inside one
@@ -47,17 +67,17 @@ void svc_handle_move_path(const struct svc_request *req, struct svc_response *re
  * how server.c hands requests to handlers. */
 static atomic_uint searches_running;
 
-/* Takes a place for a search; false (and a 503 in res) when all are taken. */
-static bool search_begin(const struct svc_request *req, struct svc_response *res)
+/* Takes a place for a search; false (and a 503 in out) when all are taken. */
+static bool search_begin(const struct svc_config *cfg, struct svc_answer *out)
 {
-    unsigned threads = req->ctx->config->threads;
+    unsigned threads = cfg->threads;
     unsigned places = threads / 2 > 0 ? threads / 2 : 1;
     if (atomic_fetch_add(&searches_running, 1) < places)
         return true;
     atomic_fetch_sub(&searches_running, 1);
-    svc_problem(res, SVC_PROBLEM_BUSY,
-                "every place for a movement search is taken; retry after a second", NULL);
-    svc_response_add_header(res, "Retry-After", "1");
+    svc_answer_problem(out, SVC_PROBLEM_BUSY,
+                       "every place for a movement search is taken; retry after a second");
+    out->retry_after = true;
     return false;
 }
 
@@ -66,19 +86,19 @@ static void search_end(void)
     atomic_fetch_sub(&searches_running, 1);
 }
 
-static void move_reach(const struct svc_request *req, struct svc_response *res)
+static void move_reach(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                       struct svc_answer *out)
 {
     static const char *const allowed[] = {"rules", "map",      "creatures", "mover",
                                           "mode",  "withdraw", "prefer",    NULL};
-    json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
     struct rules_reach *reach = NULL;
-    if (!move_begin(req, res, allowed, &body, &e, &r))
+    if (!move_begin(body, cfg, map, allowed, &e, &r, out))
         return;
     int prefer = codec_get_enum(body, "", "prefer", move_prefer_names, false, 0, &e);
     if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
+        svc_answer_errors(out, &e);
         goto out;
     }
     struct rules_move_query q = move_query_of(&r);
@@ -86,34 +106,33 @@ static void move_reach(const struct svc_request *req, struct svc_response *res)
     /* safest ranks the fewest-attacks search's squares by the damage expected on the way. */
     int rc = rules_move_reach(&q, prefer != MOVE_PREFER_COST, &reach);
     if (rc == RULES_MOVE_TOO_EXPENSIVE)
-        svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
+        svc_answer_too_expensive(out, "search_states", r.work.limit, r.work.used);
     else if (rc != RULES_MOVE_OK)
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else
-        move_answer_reach(res, &r, reach, prefer);
+        move_answer_reach(out, &r, reach, prefer);
 out:
     rules_reach_free(reach);
     svc_errors_free(&e);
     move_req_free(&r);
-    json_decref(body);
 }
 
-static void move_route(const struct svc_request *req, struct svc_response *res)
+static void move_route(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                       struct svc_answer *out)
 {
     static const char *const allowed[] = {"rules",    "map",    "creatures", "mover", "mode",
                                           "withdraw", "target", "odds",      NULL};
-    json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
     struct rules_step *steps = NULL;
-    if (!move_begin(req, res, allowed, &body, &e, &r))
+    if (!move_begin(body, cfg, map, allowed, &e, &r, out))
         return;
     if (r.mode == RULES_MODE_STEP)
         svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
     struct rules_route_goal goal;
     move_decode_target(body, &r, &goal, &e);
     if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
+        svc_answer_errors(out, &e);
         goto out;
     }
     struct rules_move_query q = move_query_of(&r);
@@ -126,68 +145,83 @@ static void move_route(const struct svc_request *req, struct svc_response *res)
     int n =
         steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, &goal, steps, max, &cost);
     if (n == RULES_MOVE_TOO_EXPENSIVE - 1) {
-        svc_problem_too_expensive(res, "search_states", r.work.limit, r.work.used);
+        svc_answer_too_expensive(out, "search_states", r.work.limit, r.work.used);
         goto out;
     }
     if (n < -1) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
         goto out;
     }
     if (n < 0)
-        move_answer_no_route(res, &r);
+        move_answer_no_route(out, &r);
     else
-        move_answer_path(res, &r, steps, n, -1, cost, true);
+        move_answer_path(out, &r, steps, n, -1, cost, true);
 out:
     free(steps);
     svc_errors_free(&e);
     move_req_free(&r);
-    json_decref(body);
+}
+
+void svc_rule_move_reach(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                         struct svc_answer *out)
+{
+    if (!search_begin(cfg, out))
+        return;
+    move_reach(body, cfg, map, out);
+    search_end();
+}
+
+void svc_rule_move_route(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                         struct svc_answer *out)
+{
+    if (!search_begin(cfg, out))
+        return;
+    move_route(body, cfg, map, out);
+    search_end();
 }
 
 void svc_handle_move_reach(const struct svc_request *req, struct svc_response *res)
 {
-    if (!search_begin(req, res))
-        return;
-    move_reach(req, res);
-    search_end();
+    handle(req, res, svc_rule_move_reach);
 }
 
 void svc_handle_move_route(const struct svc_request *req, struct svc_response *res)
 {
-    if (!search_begin(req, res))
-        return;
-    move_route(req, res);
-    search_end();
+    handle(req, res, svc_rule_move_route);
 }
 
-void svc_handle_move_forced(const struct svc_request *req, struct svc_response *res)
+void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
+                          struct svc_answer *out)
 {
     static const char *const known[] = {"rules", "map",     "creatures", "target", "attacker",
                                         "kind",  "squares", "path",      NULL};
-    json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
-    if (!svc_decode_begin(req, res, known, &body, &e)) {
+    if (!svc_decode_body(body, known, &e)) {
+        svc_answer_errors(out, &e);
         svc_errors_free(&e);
-        json_decref(body);
         return;
     }
     struct rules_forced_query q;
     int n = 0;
-    struct rules_step *path = move_decode_forced(body, req, &r, &q, &n, &e);
+    struct rules_step *path = move_decode_forced(body, cfg, map, &r, &q, &n, &e);
     if (r.spent != NULL) {
-        svc_problem_too_expensive(res, r.spent, r.spent_budget, r.spent_reached);
+        svc_answer_too_expensive(out, r.spent, r.spent_budget, r.spent_reached);
     } else if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
+        svc_answer_errors(out, &e);
     } else {
-        struct rules_forced_result out;
-        rules_move_forced(&q, &out);
-        move_answer_forced(res, &r, &q, &out, path);
+        struct rules_forced_result res;
+        rules_move_forced(&q, &res);
+        move_answer_forced(out, &r, &q, &res, path);
     }
     free(path);
     svc_errors_free(&e);
     move_req_free(&r);
-    json_decref(body);
+}
+
+void svc_handle_move_forced(const struct svc_request *req, struct svc_response *res)
+{
+    handle(req, res, svc_rule_move_forced);
 }
 
 void svc_handle_move_speed(const struct svc_request *req, struct svc_response *res)
@@ -207,8 +241,10 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
         svc_errors_respond(&e, res);
     } else {
         struct rules_speed sp;
+        struct svc_answer ans = {0};
         rules_speed_eval(r.o, &r.mover, &sp);
-        move_answer_speed(res, &r, &sp, (int)checks);
+        move_answer_speed(&ans, &r, &sp, (int)checks);
+        svc_answer_respond(&ans, res);
     }
     svc_errors_free(&e);
     move_req_free(&r);
@@ -217,7 +253,11 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
 
 bool svc_search_begin(const struct svc_request *req, struct svc_response *res)
 {
-    return search_begin(req, res);
+    struct svc_answer busy = {0};
+    if (search_begin(req->ctx->config, &busy))
+        return true;
+    svc_answer_respond(&busy, res);
+    return false;
 }
 
 void svc_search_end(void)

@@ -11,6 +11,7 @@
 #include "jsonw.h"
 #include "odds.h"
 #include "odds_codec.h"
+#include "ruling.h"
 #include "svc.h"
 
 /* Multiply-adds one odds request may cost, times --budget-scale: about 0.2 s. 20d6kh10 needs
@@ -21,8 +22,20 @@
 
 struct rules_odds_budget svc_odds_budget(const struct svc_request *req)
 {
-    const struct svc_config *cfg = req->ctx != NULL ? req->ctx->config : NULL;
+    return svc_odds_budget_of(req->ctx != NULL ? req->ctx->config : NULL);
+}
+
+struct rules_odds_budget svc_odds_budget_of(const struct svc_config *cfg)
+{
     return (struct rules_odds_budget){svc_config_budget(cfg, ODDS_BUDGET_WORK), 0};
+}
+
+void svc_odds_failure_answer(struct svc_answer *out, int rc, const struct rules_odds_budget *b)
+{
+    if (rc == RULES_ODDS_ERR_TOO_EXPENSIVE)
+        svc_answer_too_expensive(out, "odds_work", b->limit, b->used);
+    else
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
 }
 
 /* A number to 15 significant digits. The computation is good to about 1e-13 relative

@@ -9,6 +9,8 @@
 
 /* The multiply-adds one request may cost (about 0.2 s), times --budget-scale. */
 struct rules_odds_budget svc_odds_budget(const struct svc_request *req);
+/* The same from the configuration (NULL: the defaults). */
+struct rules_odds_budget svc_odds_budget_of(const struct svc_config *cfg);
 
 /* A number, or a probability, to 15 significant digits. */
 void svc_odds_write_double(struct jw *w, double v);
@@ -19,5 +21,7 @@ void svc_odds_write_summary(struct jw *w, const struct rules_dist *d);
 
 /* 422 too-expensive (odds_work) or 500 for a failed computation. */
 void svc_odds_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b);
+struct svc_answer;
+void svc_odds_failure_answer(struct svc_answer *out, int rc, const struct rules_odds_budget *b);
 
 #endif

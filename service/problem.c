@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "jsonr.h"
+#include "ruling.h"
 #include "svc.h"
 
 const char *svc_request_header(const struct svc_request *req, const char *name)
@@ -139,16 +140,23 @@ void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const cha
     respond_doc(res, problems[kind].status, "application/problem+json", doc);
 }
 
+/* The detail of a 422 too-expensive. */
+static void too_expensive_detail(char *detail, size_t n, const char *limit, long long budget,
+                                 long long reached)
+{
+    snprintf(detail, n,
+             "%s: the budget is %lld and the work had reached %lld when it stopped (raise it with "
+             "--budget-scale)",
+             limit, budget, reached);
+}
+
 void svc_problem_too_expensive(struct svc_response *res, const char *limit, long long budget,
                                long long reached)
 {
     char type[96], detail[256];
     snprintf(type, sizeof type, "tag:tactics.dev,2026:problem:%s",
              problems[SVC_PROBLEM_TOO_EXPENSIVE].slug);
-    snprintf(detail, sizeof detail,
-             "%s: the budget is %lld and the work had reached %lld when it stopped (raise it with "
-             "--budget-scale)",
-             limit, budget, reached);
+    too_expensive_detail(detail, sizeof detail, limit, budget, reached);
     json_t *doc =
         json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:I}", "type", type, "title",
                   problems[SVC_PROBLEM_TOO_EXPENSIVE].title, "status", 422, "detail", detail,
@@ -179,15 +187,20 @@ bool svc_errors_any(const struct svc_errors *e)
     return json_array_size(e->list) > 0;
 }
 
+/* The detail of a 422 validation problem: its first error, and whether more follow. */
+static void errors_detail(json_t *list, char *detail, size_t len)
+{
+    size_t n = json_array_size(list);
+    const char *first = json_string_value(json_object_get(json_array_get(list, 0), "message"));
+    const char *ptr = json_string_value(json_object_get(json_array_get(list, 0), "pointer"));
+    snprintf(detail, len, "%s%s: %s%s", ptr && *ptr ? ptr : "", ptr && *ptr ? "" : "(body)",
+             first ? first : "invalid", n > 1 ? " (and further errors; see errors)" : "");
+}
+
 void svc_errors_respond(struct svc_errors *e, struct svc_response *res)
 {
-    size_t n = json_array_size(e->list);
     char detail[640];
-    const char *first = json_string_value(json_object_get(json_array_get(e->list, 0), "message"));
-    const char *ptr = json_string_value(json_object_get(json_array_get(e->list, 0), "pointer"));
-    snprintf(detail, sizeof detail, "%s%s: %s%s", ptr && *ptr ? ptr : "",
-             ptr && *ptr ? "" : "(body)", first ? first : "invalid",
-             n > 1 ? " (and further errors; see errors)" : "");
+    errors_detail(e->list, detail, sizeof detail);
     svc_problem(res, SVC_PROBLEM_VALIDATION, detail, e->list);
     e->list = NULL;
 }
@@ -201,8 +214,6 @@ void svc_errors_free(struct svc_errors *e)
 json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
 {
     json_error_t err;
-    if (req->parsed != NULL)
-        return json_incref(req->parsed);
     if (req->body_len == 0) {
         svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, "the request body is empty", NULL);
         return NULL;
@@ -245,4 +256,96 @@ void svc_errors_as_query(struct svc_errors *e, const struct svc_query_member *ma
             }
         }
     }
+}
+
+/* ---- a ruling's answer before HTTP (ruling.h) ---- */
+
+void svc_answer_free(struct svc_answer *a)
+{
+    free(a->text);
+    json_decref(a->doc);
+    json_decref(a->errors);
+    memset(a, 0, sizeof *a);
+}
+
+void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)
+{
+    svc_answer_free(a);
+    a->status = problems[kind].status;
+    a->kind = kind;
+    snprintf(a->detail, sizeof a->detail, "%s", detail ? detail : "");
+}
+
+void svc_answer_text(struct svc_answer *a, char *text, size_t len)
+{
+    if (text == NULL) {
+        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
+        return;
+    }
+    svc_answer_free(a);
+    a->status = 200;
+    a->text = text;
+    a->len = len;
+}
+
+void svc_answer_json(struct svc_answer *a, json_t *doc)
+{
+    if (doc == NULL) {
+        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
+        return;
+    }
+    svc_answer_free(a);
+    a->status = 200;
+    a->doc = doc;
+}
+
+void svc_answer_errors(struct svc_answer *a, struct svc_errors *e)
+{
+    svc_answer_problem(a, SVC_PROBLEM_VALIDATION, NULL);
+    a->errors = e->list;
+    e->list = json_array();
+}
+
+void svc_answer_too_expensive(struct svc_answer *a, const char *limit, long long budget,
+                              long long reached)
+{
+    svc_answer_problem(a, SVC_PROBLEM_TOO_EXPENSIVE, NULL);
+    a->limit = limit;
+    a->budget = budget;
+    a->reached = reached;
+}
+
+const char *svc_answer_detail(const struct svc_answer *a, char *buf, size_t n)
+{
+    if (a->limit != NULL) {
+        char detail[256]; /* as svc_problem_too_expensive writes it */
+        too_expensive_detail(detail, sizeof detail, a->limit, a->budget, a->reached);
+        snprintf(buf, n, "%s", detail);
+    } else if (a->errors != NULL)
+        errors_detail(a->errors, buf, n);
+    else
+        snprintf(buf, n, "%s", a->detail[0] ? a->detail : problems[a->kind].title);
+    return buf;
+}
+
+void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
+{
+    if (a->status == 200 && a->doc != NULL) {
+        svc_respond_json(res, 200, a->doc);
+        a->doc = NULL;
+    } else if (a->status == 200) {
+        svc_respond_owned(res, 200, "application/json", a->text, a->len);
+        a->text = NULL;
+    } else if (a->limit != NULL) {
+        svc_problem_too_expensive(res, a->limit, a->budget, a->reached);
+    } else if (a->errors != NULL) {
+        struct svc_errors e = {.list = a->errors};
+        a->errors = NULL;
+        svc_errors_respond(&e, res);
+    } else {
+        svc_problem(res, a->kind, a->detail[0] ? a->detail : NULL, NULL);
+    }
+    if (a->retry_after)
+        svc_response_add_header(res, "Retry-After", "1");
+    svc_answer_free(a);
 }

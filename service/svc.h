@@ -41,10 +41,6 @@ struct svc_request {
     const char *params[SVC_MAX_PARAMS]; /* path parameters, in pattern order */
     const char *body;                   /* NUL-terminated copy; body_len excludes the NUL */
     size_t body_len;
-    json_t *parsed; /* an internal call's body, already parsed (borrowed): used instead of body */
-    /* An internal call's map, already decoded from parsed["map"] (borrowed), or NULL: an
-     * encounter decodes its stored map once per request, not once per action it rules. */
-    const struct rules_map *map;
     svc_header_fn header;
     svc_header_fn query; /* the query string's arguments, by name (may be NULL) */
     void *header_cookie;
@@ -296,17 +292,6 @@ void svc_handle_encounter_map_svg(const struct svc_request *req, struct svc_resp
 void svc_handle_attack_modifiers(const struct svc_request *req, struct svc_response *res);
 void svc_handle_attack_resolve(const struct svc_request *req, struct svc_response *res);
 
-/* What an encounter applies from an attack it has ruled: whether the answer's damage went to
- * the defender (damage.to is "defender"), and how much (damage.dealt, possibly 0). */
-struct svc_attack_facts {
-    bool to_defender;
-    int dealt;
-};
-
-/* Rules an attack exactly as POST /v1/attacks/resolve does, answering into res alike, and on
- * success fills f, so that an internal caller need not parse the answer back. */
-void svc_attack_resolve_facts(const struct svc_request *req, struct svc_response *res,
-                              struct svc_attack_facts *f);
 void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *res);
 /* Odds before rolling (odds_api.c, issue 23). */
 void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *res);

@@ -97,13 +97,15 @@ Test(odds_diff, dice_expressions_match_rules_dice_roll)
     free(roll);
 }
 
-/* Calls handler h in process on body; returns the answer text (caller frees). */
+/* Calls handler h in process on body (as its text); returns the answer text (caller frees). */
 static char *call(svc_handler h, const char *path, json_t *body)
 {
-    struct svc_request req = {.method = "POST", .path = path, .body = "", .parsed = body};
+    char *in = json_dumps(body, JSON_COMPACT);
+    struct svc_request req = {.method = "POST", .path = path, .body = in, .body_len = strlen(in)};
     struct svc_response res;
     memset(&res, 0, sizeof res);
     h(&req, &res);
+    free(in);
     cr_assert_eq(res.status, 200, "%s: %u %s", path, res.status, res.body ? res.body : "");
     char *text = res.body;
     res.body = NULL;
@@ -263,11 +265,16 @@ Test(odds_diff, a_move_past_two_attacks_of_opportunity, .timeout = 600)
         "\"x\":3,\"y\":6}],\"odds\":true,\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
         "\"defense\":{\"armor\":2},\"hp\":5,\"damage_reduction\":1}}",
         0, NULL);
-    struct svc_request req = {
-        .method = "POST", .path = "/v1/movement/path", .body = "", .parsed = body, .ctx = &ctx};
+    char *in = json_dumps(body, JSON_COMPACT);
+    struct svc_request req = {.method = "POST",
+                              .path = "/v1/movement/path",
+                              .body = in,
+                              .body_len = strlen(in),
+                              .ctx = &ctx};
     struct svc_response res;
     memset(&res, 0, sizeof res);
     svc_handle_move_path(&req, &res);
+    free(in);
     cr_assert_eq(res.status, 200, "%s", res.body ? res.body : "");
     json_t *path = json_loads(res.body, 0, NULL);
     svc_response_clear(&res);

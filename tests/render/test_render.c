@@ -700,6 +700,28 @@ Test(render_cover, a_target_in_darkness_is_concealed)
     rules_map_free(&b.map);
 }
 
+/* The rulings count against the scene's work budget like the searches do: at most 4 choices
+ * of corner, 16 lines each, over the 8 + 2 columns and rows between the two spaces: 640. */
+Test(render_cover, rulings_are_charged_to_the_work_budget)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
+    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+    struct rules_work work = {.limit = 600};
+    b.s.work = &work;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK, "the board alone fits");
+    render_image_free(&img);
+    struct render_pair pair = {archer, orc, false};
+    b.s.ov.cover = &pair;
+    b.s.ov.cover_count = 1;
+    work.used = 0;
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_ERR_TOO_EXPENSIVE);
+    cr_assert_geq(work.used, 640);
+    rules_map_free(&b.map);
+}
+
 /* On hexes the SRD's lines rule nothing (they are drawn on squares), so 002 Cover's GM judges:
  * the lines from centre to centre and corners are drawn and say so. */
 Test(render_cover, hex_grids_leave_cover_to_the_gm)

@@ -148,8 +148,11 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
 {
     memset(out, 0, sizeof *out);
     struct render_ctx c = {.s = s, .rc = RENDER_OK};
-    render_layout_of(s, &c.l);
-    int rc = others_of(&c);
+    int rc = render_cover_rule(s, &c.cover);
+    if (rc != RENDER_OK)
+        goto out;
+    render_layout_of(s, c.cover, &c.l);
+    rc = others_of(&c);
     if (rc == RENDER_OK)
         rc = pen_open(&c.pen, f, c.l.width, c.l.height);
     if (rc != RENDER_OK)
@@ -173,7 +176,7 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
         render_draw_area(&c);
     if (c.rc == RENDER_OK)
         render_draw_grid(&c);
-    if (c.rc == RENDER_OK && ov->cover != NULL)
+    if (c.rc == RENDER_OK && c.cover != NULL)
         render_draw_cover(&c);
     if (c.rc == RENDER_OK && ov->flanking)
         render_draw_flanking(&c);
@@ -186,6 +189,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
             render_draw_creature(&c, i);
     for (int i = 0; i < c.late_count; i++)
         pen_text(&c.pen, c.late[i].x, c.late[i].y, 13, true, 1, "+2", c.late[i].rgb, 0xffffff, 3);
+    if (c.rc == RENDER_OK && c.cover != NULL)
+        render_draw_cover_labels(&c);
     pen_clip_end(&c.pen);
     if (c.rc == RENDER_OK && ov->legend)
         render_draw_legend(&c);
@@ -199,6 +204,7 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
 out:
     free(c.others);
     free(c.other_index);
+    free(c.cover);
     return rc;
 }
 

@@ -137,13 +137,14 @@ static void widen(int *lo, int *hi, int want, int limit)
         *lo = 0;
 }
 
-int render_layout_of(const struct render_scene *s, struct render_layout *out)
+int render_layout_of(const struct render_scene *s, const struct render_cover_ruling *cover,
+                     struct render_layout *out)
 {
     enum rules_grid g = s->o->grid;
     int max_w = s->max_width > 0 ? s->max_width : RENDER_DEFAULT_SIZE;
     int max_h = s->max_height > 0 ? s->max_height : RENDER_DEFAULT_SIZE;
     int legend_w = max_w < 420 ? max_w : 420;
-    int legend_h = s->ov.legend ? render_legend_height_estimate(s, legend_w) : 0;
+    int legend_h = s->ov.legend ? render_legend_height_estimate(s, cover, legend_w) : 0;
     bool numbers = g == RULES_GRID_SQUARE;
     double pad_l = numbers ? PAD_LEFT : PAD, pad_t = numbers ? PAD_TOP : PAD;
     double avail_w = max_w - pad_l - PAD, avail_h = max_h - pad_t - PAD - legend_h;
@@ -187,7 +188,7 @@ int render_layout_of(const struct render_scene *s, struct render_layout *out)
     l.height = l.board_height;
     if (s->ov.legend) {
         struct render_legend lg;
-        render_legend_collect(s, &l, &lg);
+        render_legend_collect(s, cover, &l, &lg);
         l.height += render_legend_height(s, &lg, l.width);
     }
     *out = l;

@@ -23,8 +23,11 @@ enum legend_kind {
     LEG_AOO,
     LEG_ILLEGAL,
     LEG_FLANKING,
-    LEG_COVER,
-    LEG_BLOCKING,
+    LEG_COVER,    /* the ruled lines */
+    LEG_BLOCKING, /* a square that gives cover */
+    LEG_CONCEALING,
+    LEG_COVER_GM, /* lines for the GM to judge */
+    LEG_IN_THE_WAY,
     LEG_AREA,
     LEG_FORCED,
     LEG_AREA_FRONT,
@@ -100,9 +103,18 @@ static void legend_text(const struct render_scene *s, const struct render_legend
         snprintf(out, n, "flanking (+2)");
         break;
     case LEG_COVER:
-        snprintf(out, n, "line to target");
+        snprintf(out, n, "corner-to-corner line (dashed: blocked)");
         break;
     case LEG_BLOCKING:
+        snprintf(out, n, "gives cover");
+        break;
+    case LEG_CONCEALING:
+        snprintf(out, n, "gives concealment");
+        break;
+    case LEG_COVER_GM:
+        snprintf(out, n, "line to target (cover: GM's judgment)");
+        break;
+    case LEG_IN_THE_WAY:
         snprintf(out, n, "in the way");
         break;
     case LEG_AREA:
@@ -165,15 +177,16 @@ int render_legend_height(const struct render_scene *s, const struct render_legen
     return rows > 0 ? LEGEND_PAD + rows * LEGEND_ROW + LEGEND_PAD / 2 : 0;
 }
 
-int render_legend_height_estimate(const struct render_scene *s, int width)
+int render_legend_height_estimate(const struct render_scene *s,
+                                  const struct render_cover_ruling *cover, int width)
 {
     struct render_legend lg;
-    render_legend_collect(s, NULL, &lg);
+    render_legend_collect(s, cover, NULL, &lg);
     return render_legend_height(s, &lg, width);
 }
 
-void render_legend_collect(const struct render_scene *s, const struct render_layout *l,
-                           struct render_legend *out)
+void render_legend_collect(const struct render_scene *s, const struct render_cover_ruling *cover,
+                           const struct render_layout *l, struct render_legend *out)
 {
     out->count = 0;
     const struct render_overlays *ov = &s->ov;
@@ -236,9 +249,18 @@ void render_legend_collect(const struct render_scene *s, const struct render_lay
     }
     if (ov->area != NULL)
         legend_add(out, LEG_AREA, 0);
-    if (ov->cover != NULL && ov->cover_count > 0) {
+    for (int p = 0; cover != NULL && p < ov->cover_count; p++) {
+        const struct rules_sight *sight = &cover[p].sight;
+        if (cover[p].rc != RULES_COVER_OK) {
+            legend_add(out, LEG_COVER_GM, 0);
+            legend_add(out, LEG_IN_THE_WAY, 0);
+            continue;
+        }
         legend_add(out, LEG_COVER, 0);
-        legend_add(out, LEG_BLOCKING, 0);
+        if (sight->blocking_count > 0)
+            legend_add(out, LEG_BLOCKING, 0);
+        if (sight->concealing_count > 0)
+            legend_add(out, LEG_CONCEALING, 0);
     }
     if (ov->flanking)
         legend_add(out, LEG_FLANKING, 0);
@@ -331,11 +353,29 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         break;
     }
     case LEG_COVER: {
+        double seg[4] = {x, y + sz, x + sz, y}, dashed[4] = {x + 5, y + sz, x + sz, y + 5};
+        pen_circle(&c->pen, x, y + sz, 3, C_COVER, 1, 0xffffff, 1);
+        pen_polyline(&c->pen, seg, 2, C_COVER, 1, 1.5, 0);
+        pen_polyline(&c->pen, dashed, 2, C_COVER, 1, 1.5, 3);
+        break;
+    }
+    case LEG_COVER_GM: {
         double seg[4] = {x, y + sz, x + sz, y};
         pen_polyline(&c->pen, seg, 2, C_COVER, 1, 2, 0);
         break;
     }
-    case LEG_BLOCKING: {
+    case LEG_CONCEALING: {
+        double xy[8] = {x + 1, y + 1, x + sz - 1, y + 1, x + sz - 1, y + sz - 1, x + 1, y + sz - 1};
+        for (int i = 0; i < 4; i++) {
+            int j = (i + 1) % 4;
+            double seg[4] = {xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]};
+            pen_polyline(&c->pen, seg, 2, C_CONCEAL, 1, 2, 3);
+        }
+        pen_circle(&c->pen, cx, cy, 2.5, 0, 0, C_CONCEAL, 1.5);
+        break;
+    }
+    case LEG_BLOCKING:
+    case LEG_IN_THE_WAY: {
         double xy[8] = {x + 1, y + 1, x + sz - 1, y + 1, x + sz - 1, y + sz - 1, x + 1, y + sz - 1};
         pen_polygon(&c->pen, xy, 4, 0, 0, C_COVER, 1, 2);
         double d1[4] = {x + 4, y + 4, x + sz - 4, y + sz - 4};
@@ -373,7 +413,7 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
 void render_draw_legend(struct render_ctx *c)
 {
     struct render_legend lg;
-    render_legend_collect(c->s, &c->l, &lg);
+    render_legend_collect(c->s, c->cover, &c->l, &lg);
     if (lg.count == 0)
         return;
     double xs[RENDER_LEGEND_MAX];

@@ -55,9 +55,10 @@ struct render_creature {
 
 #define RENDER_LABEL_MAX 4
 
-/* A line from an attacker to a target, for the cover overlay. */
+/* An attacker and its target, for the cover overlay. */
 struct render_pair {
     int attacker, target; /* indexes into creatures */
+    bool melee;           /* a melee attack (adjacent or with reach); false: ranged */
 };
 
 struct render_overlays {
@@ -113,13 +114,6 @@ struct render_image {
     size_t len;
     struct render_layout layout;
 };
-
-/* Chooses the view and the cell size: the whole map when its cells can be RENDER_MIN_CELL
- * pixels or more; otherwise the creatures and the action (the focus creature, the path, the
- * area, the forced path, cover lines and the mover) with a margin of 3 squares, widened to
- * fill the picture, with cells of RENDER_MIN_CELL pixels or, when even that crop cannot fit,
- * as large as fits. Cells are never larger than 64 pixels. */
-int render_layout_of(const struct render_scene *s, struct render_layout *out);
 
 /* The pixel centre of square (or hex) (x, y) in a layout. */
 void render_square_centre(const struct render_layout *l, int x, int y, double *px, double *py);

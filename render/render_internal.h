@@ -7,6 +7,7 @@
 #include <cairo.h>
 #include <stdint.h>
 
+#include "cover.h"
 #include "render.h"
 
 struct pen {
@@ -46,6 +47,30 @@ void pen_group_end(struct pen *p);
 void pen_clip_begin(struct pen *p, double x, double y, double w, double h);
 void pen_clip_end(struct pen *p);
 
+/* The cover overlay's rulings (draw_cover.c): one per pair of the scene's cover overlay. */
+struct render_cover_ruling {
+    int rc; /* RULES_COVER_OK, or why the rules rule nothing and the GM judges (hex grid, too
+               large) */
+    struct rules_sight sight;
+    int judged_crossed, judged_lines; /* rc != RULES_COVER_OK: what the GM's lines crossed */
+};
+
+/* Rules the cover and concealment of every pair of s's cover overlay with rules_sight_between
+ * (the map, every other creature as soft cover, the pair's melee flag, no darkvision) into a
+ * new array (*out, NULL when the scene has no cover overlay; free it). Charges each ruling's
+ * work to s->work: RENDER_ERR_TOO_EXPENSIVE when it runs out, RENDER_ERR_NOMEM; *out is NULL
+ * on error. */
+int render_cover_rule(const struct render_scene *s, struct render_cover_ruling **out);
+
+/* Chooses the view and the cell size: the whole map when its cells can be RENDER_MIN_CELL
+ * pixels or more; otherwise the creatures and the action (the focus creature, the path, the
+ * area, the forced path, cover lines and the mover) with a margin of 3 squares, widened to
+ * fill the picture, with cells of RENDER_MIN_CELL pixels or, when even that crop cannot fit,
+ * as large as fits. Cells are never larger than 64 pixels. cover is render_cover_rule's
+ * answer (the legend's cover marks depend on it). */
+int render_layout_of(const struct render_scene *s, const struct render_cover_ruling *cover,
+                     struct render_layout *out);
+
 /* The legend: the marks in use, in the order drawn (legend.c). */
 #define RENDER_LEGEND_MAX 48
 
@@ -59,13 +84,15 @@ struct render_legend {
     int count;
 };
 
-/* The marks a picture of the scene shows in layout l's view (l NULL: anywhere on the map). */
-void render_legend_collect(const struct render_scene *s, const struct render_layout *l,
-                           struct render_legend *out);
+/* The marks a picture of the scene shows in layout l's view (l NULL: anywhere on the map);
+ * cover is render_cover_rule's answer. */
+void render_legend_collect(const struct render_scene *s, const struct render_cover_ruling *cover,
+                           const struct render_layout *l, struct render_legend *out);
 /* Its height in pixels when laid out `width` pixels wide (0 for no items). */
 int render_legend_height(const struct render_scene *s, const struct render_legend *lg, int width);
 /* The most the legend of any view of s can take at `width`. */
-int render_legend_height_estimate(const struct render_scene *s, int width);
+int render_legend_height_estimate(const struct render_scene *s,
+                                  const struct render_cover_ruling *cover, int width);
 
 /* --- drawing a scene, shared by draw.c (the whole picture and the geometry every layer uses),
  * draw_board.c, draw_overlays.c, draw_creatures.c and legend.c --- */
@@ -91,6 +118,7 @@ int render_legend_height_estimate(const struct render_scene *s, int width);
 #define C_AOO       0xc0001au
 #define C_FLANK     0xd81b90u
 #define C_COVER     0xe07b00u
+#define C_CONCEAL   0x3d4fc4u
 #define C_AREA      0x8e44adu
 #define C_FORCED    0xb34700u
 #define C_FRONT     0x2fa84fu
@@ -107,6 +135,7 @@ struct render_ctx {
     struct rules_map_creature *others;
     int *other_index; /* scene index of others[i] */
     int other_count;
+    struct render_cover_ruling *cover; /* render_cover_rule's, one per cover pair */
     /* Marks that must stay readable over the creatures, drawn after them. */
     struct {
         double x, y;
@@ -155,6 +184,8 @@ void render_draw_threatened(struct render_ctx *c, bool outline);
 void render_draw_reach(struct render_ctx *c);
 void render_draw_area(struct render_ctx *c);
 void render_draw_cover(struct render_ctx *c);
+/* The cover overlay's labels, drawn over the creatures so that none hides them. */
+void render_draw_cover_labels(struct render_ctx *c);
 void render_draw_flanking(struct render_ctx *c);
 void render_draw_path(struct render_ctx *c);
 void render_draw_forced(struct render_ctx *c);

@@ -177,15 +177,20 @@ static bool line_blocked(struct walk *w, long long x1, long long y1, long long x
 }
 
 /* One choice of the attacker: lines from the attacker's corners ax[] ay[] (na of them) to the
- * four corners of the target's square (tx, ty). Counts the lines blocked. */
+ * four corners of the target's square (tx, ty). Counts the lines blocked, and sets bit 4 * i + j
+ * of *mask (when not NULL) for each blocked line from corner i to corner j (see cover.h). */
 static int choice_blocked(struct walk *w, const long long *ax, const long long *ay, int na,
-                          long long tx, long long ty)
+                          long long tx, long long ty, unsigned *mask)
 {
     int n = 0;
     long long cx[4] = {tx, tx + 1, tx + 1, tx}, cy[4] = {ty, ty, ty + 1, ty + 1};
     for (int i = 0; i < na; i++)
         for (int j = 0; j < 4; j++)
-            n += line_blocked(w, ax[i], ay[i], cx[j], cy[j]);
+            if (line_blocked(w, ax[i], ay[i], cx[j], cy[j])) {
+                n++;
+                if (mask != NULL)
+                    *mask |= 1u << (4 * i + j);
+            }
     return n;
 }
 
@@ -257,7 +262,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
     struct choice c;
     for (int i = 0; i < n; i++) {
         choice_at(attacker, target, madj, i, &c);
-        int b = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty);
+        int b = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
         if (w.work > WORK_MAX)
             return RULES_COVER_ERR_BOUNDS;
         if (best < 0 || b < best_blocked)
@@ -265,7 +270,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
         if (every_line_walled) {
             enum look keep = w.look;
             w.look = LOOK_WALLS;
-            every_line_walled = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty) == lines;
+            every_line_walled = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty, NULL) == lines;
             w.look = keep;
         }
         if (best_blocked == 0 && !every_line_walled)
@@ -273,6 +278,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
     }
     choice_at(attacker, target, madj, best, &c);
     out->corner_x = (int)c.px, out->corner_y = (int)c.py;
+    out->target_x = (int)c.tx, out->target_y = (int)c.ty;
     out->lines = lines;
     out->lines_blocked = best_blocked;
     if (every_line_walled)
@@ -283,7 +289,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
         w.found = out->blocking;
         w.found_count = &out->blocking_count;
         w.truncated = &out->blocking_truncated;
-        choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty);
+        choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty, &out->line_mask);
     }
 
     /* Concealment. */
@@ -312,7 +318,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
     int cbest = -1, cbest_blocked = 0;
     for (int i = 0; i < n; i++) {
         choice_at(attacker, target, false, i, &c);
-        int b = choice_blocked(&cw, c.ax, c.ay, c.na, c.tx, c.ty);
+        int b = choice_blocked(&cw, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
         if (cw.work > WORK_MAX)
             return RULES_COVER_ERR_BOUNDS;
         if (cbest < 0 || b < cbest_blocked)
@@ -326,7 +332,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
         cw.found = out->concealing;
         cw.found_count = &out->concealing_count;
         cw.truncated = &trunc;
-        choice_blocked(&cw, c.ax, c.ay, c.na, c.tx, c.ty);
+        choice_blocked(&cw, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
     }
     return RULES_COVER_OK;
 }

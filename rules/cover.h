@@ -52,7 +52,14 @@ struct rules_sight {
     int corner_x, corner_y;             /* the corner of the attacker's square the cover was
                                            ruled from (ranged and reach); the corner of the
                                            attacker's square chosen (melee) */
+    int target_x, target_y;             /* the target's square the lines run to (its only
+                                           square unless it is larger than one) */
     int lines, lines_blocked;           /* of the choice ruled from */
+    /* Which of those lines are blocked: bit 4 * i + j is the line from the attacker's corner i
+     * to the target square's corner j, corners in the order north-west, north-east,
+     * south-east, south-west; i is 0 for the one corner of the ranged rule, and runs over the
+     * four corners of the attacker's square chosen under the melee rule (16 lines). */
+    unsigned line_mask;
     /* The squares that gave the cover (walls and creatures crossed by the lines of the choice
      * ruled from), each once, in the order found; none without cover. */
     struct rules_cover_square blocking[RULES_COVER_MAX_BLOCKING];

@@ -303,7 +303,7 @@ static void decode_overlays(json_t *body, struct render_req *r, struct svc_error
         json_t *v;
         json_array_foreach(cover, i, v)
         {
-            static const char *const ckeys[] = {"attacker", "target", NULL};
+            static const char *const ckeys[] = {"attacker", "target", "melee", NULL};
             char ptr[CODEC_PTR_MAX];
             snprintf(ptr, sizeof ptr, "/overlays/cover/%zu", i);
             if (!codec_expect_object(v, ptr, e))
@@ -313,7 +313,9 @@ static void decode_overlays(json_t *body, struct render_req *r, struct svc_error
             int t = decode_ref(v, ptr, "target", true, r, e);
             if (a >= 0 && a == t)
                 svc_errors_add(e, ptr, "attacker and target must differ");
-            r->cover[i] = (struct render_pair){a, t};
+            bool melee = false;
+            codec_get_bool(v, ptr, "melee", false, &melee, e);
+            r->cover[i] = (struct render_pair){a, t, melee};
         }
         ov->cover = r->cover;
         ov->cover_count = (int)json_array_size(cover);

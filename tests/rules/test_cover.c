@@ -83,6 +83,42 @@ Test(cover, a_wall_square_between_gives_cover_and_is_reported)
     cr_assert_eq(s.blocking[0].creature, -1);
 }
 
+/* The same pillar: every corner of the attacker's square has two blocked lines (from (0,0): to
+ * (5,1), crossing column 2 between heights 0.4 and 0.6, and to (4,1), between 0.5 and 0.75; the
+ * lines to (4,0) and (5,0) run along row 0's top edge), so the first, (0,0), is the one ruled
+ * from, and its blocked lines are those to the target's south-east and south-west corners:
+ * bits 2 and 3 of the mask (corners NW, NE, SE, SW). */
+Test(cover, the_blocked_lines_of_the_corner_ruled_from_are_reported)
+{
+    wall(2, 0);
+    struct rules_sight s = sight(MEDIUM(0, 0), MEDIUM(4, 0), NULL, 0, false, false);
+    cr_assert_eq(s.corner_x, 0);
+    cr_assert_eq(s.corner_y, 0);
+    cr_assert_eq(s.target_x, 4);
+    cr_assert_eq(s.target_y, 0);
+    cr_assert_eq(s.lines, 4);
+    cr_assert_eq(s.lines_blocked, 2);
+    cr_assert_eq(s.line_mask, (1u << 2) | (1u << 3));
+}
+
+/* SRD "Big Creatures and Cover": against a Large target (squares x 4-5, y 0-1) behind the same
+ * pillar, the attacker may choose any square the target occupies. From corner (0,1) every line
+ * to the corners of square (4,1) stays at height 1 or more, below the pillar (y 0 to 1): no
+ * cover, and the ruling names that corner and that square. Corners (0,0) and (1,0) have a
+ * blocked line to every square of the target (to (4,1)'s corner (4,2) from (1,0), for one,
+ * the line crosses column 2 between heights 2/3 and 4/3), so (0,1) is the first clear choice. */
+Test(cover, a_large_target_is_ruled_at_the_square_chosen)
+{
+    wall(2, 0);
+    struct rules_sight s = sight(MEDIUM(0, 0), at(RULES_SIZE_LARGE, 4, 0), NULL, 0, false, false);
+    cr_assert_eq(s.cover, RULES_COVER_NONE);
+    cr_assert_eq(s.corner_x, 0);
+    cr_assert_eq(s.corner_y, 1);
+    cr_assert_eq(s.target_x, 4);
+    cr_assert_eq(s.target_y, 1);
+    cr_assert_eq(s.line_mask, 0u);
+}
+
 /* A wall the height of the map across column 2: every line from (0,1)'s corners (y 1 or 2) to
  * (4,1)'s crosses column 2 between heights 1 and 2, so through (2,1) or along the border
  * between two wall squares: SRD Total Cover, 002 "Total". */

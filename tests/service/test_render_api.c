@@ -159,6 +159,10 @@ Test(render_api, refusals_name_the_field)
         {"{\"map\":{\"width\":5,\"height\":5},\"overlays\":{\"cover\":[{\"attacker\":\"x\","
          "\"target\":\"y\"}]}}",
          "/overlays/cover/0/attacker"},
+        {"{\"map\":{\"width\":5,\"height\":5},\"creatures\":[{\"id\":\"a\",\"x\":1,\"y\":1},"
+         "{\"id\":\"b\",\"x\":3,\"y\":1}],\"overlays\":{\"cover\":[{\"attacker\":\"a\","
+         "\"target\":\"b\",\"melee\":\"yes\"}]}}",
+         "/overlays/cover/0/melee"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct http_response r;
@@ -168,6 +172,35 @@ Test(render_api, refusals_name_the_field)
         char want[96];
         snprintf(want, sizeof want, "\"pointer\":\"%s\"", cases[i].pointer);
         cr_assert_neq(strstr(r.body, want), NULL, "%s: %s", cases[i].body, r.body);
+        http_response_free(&r);
+    }
+}
+
+/* The cover pair's melee flag picks the SRD's rule (Combat: Cover). Fighter (1,1), orc
+ * diagonally adjacent at (2,2), a wall on (2,1). In melee against an adjacent target "your
+ * target has cover if any line from your square to the target's square goes through a wall":
+ * (1,1)-(3,2), (2,1)-(3,2) and (2,1)-(3,3) do, 3 of the 16. A ranged attacker chooses a
+ * corner: from (1,2) the lines to (2,2) and (3,2) run along the wall's bottom edge, with the
+ * open (2,2) beside it, and those to (3,3) and (2,3) stay below it: no cover. Without melee
+ * the ranged rule is the default. */
+Test(render_api, cover_pairs_take_the_melee_rule)
+{
+    static const char head[] =
+        "{\"map\":{\"width\":6,\"height\":5,\"rows\":[\"......\",\"..#...\",\"......\","
+        "\"......\",\"......\"]},\"creatures\":[{\"id\":\"fighter\",\"side\":\"ally\","
+        "\"x\":1,\"y\":1},{\"id\":\"orc\",\"side\":\"enemy\",\"x\":2,\"y\":2}],"
+        "\"overlays\":{\"cover\":[{\"attacker\":\"fighter\",\"target\":\"orc\"%s}]}}";
+    const char *melee[] = {",\"melee\":true", ",\"melee\":false", ""};
+    const char *want[] = {">half cover +4 (3/16 lines, melee)</text>",
+                          ">no cover (0/4 lines)</text>", ">no cover (0/4 lines)</text>"};
+    for (int i = 0; i < 3; i++) {
+        char body[512];
+        snprintf(body, sizeof body, head, melee[i]);
+        struct http_response r;
+        post("?format=svg", NULL, body, &r);
+        cr_assert_eq(r.status, 200, "%.400s", r.body);
+        cr_assert_eq(count(&r, want[i]), 1, "%s: wants %s", melee[i], want[i]);
+        cr_assert_eq(count(&r, "class=\"cover-blocking wall\""), i == 0 ? 1 : 0);
         http_response_free(&r);
     }
 }

@@ -32,7 +32,7 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
                           struct rules_action_kind *out)
 {
     static const enum rules_action cost[RULES_ACT_TYPE_COUNT] = {
-        [RULES_ACT_ATTACK] = RULES_ACTION_ATTACK, /* 004 Attack: a standard action */
+        [RULES_ACT_ATTACK] = RULES_ACTION_ATTACK, /* d20 3.5 SRD, Attack: a standard action */
         [RULES_ACT_MOVE] = RULES_ACTION_MOVE,     /* by its mode: rules_move_cost */
         [RULES_ACT_FIVE_FOOT_STEP] = RULES_ACTION_FIVE_FOOT_STEP,
         [RULES_ACT_FACING] = RULES_ACTION_FACING,
@@ -122,6 +122,8 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
 {
     if (!e->started)
         return RULES_ENC_NOT_STARTED;
+    if (e->slots <= 0)
+        return RULES_ENC_NO_COMBATANTS;
     int n = e->slots, t = e->turn, round = e->round;
     bool found = false;
     out->skipped_count = 0;

@@ -80,9 +80,10 @@ struct rules_action_kind {
 void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
                           struct rules_action_kind *out);
 
-/* What a move action in mode costs: a move action (move), both actions (double move), a
- * full-round action (run, charge), a standard action (001 Withdraw), a move action (001
- * Crawling). */
+/* What a move action in mode costs: a move action (move); the whole turn for a double move
+ * (001 Double Move: "Type of Action: Full Attack Action"), a run (001 Run: "a full-round
+ * action") and a charge (d20 3.5 SRD, Charge); a standard action (001 Withdraw); a move
+ * action (001 Crawling). */
 enum rules_action rules_move_cost(enum rules_move_mode mode);
 
 /* What the turn machinery reads of a combatant. */
@@ -123,7 +124,7 @@ struct rules_encounter {
 enum rules_enc_status {
     RULES_ENC_OK = 0,
     RULES_ENC_STARTED = -1,       /* initiative has been rolled already */
-    RULES_ENC_NO_COMBATANTS = -2, /* nothing to roll for */
+    RULES_ENC_NO_COMBATANTS = -2, /* nothing to roll for, or nobody left in the order */
     RULES_ENC_DICE = -3,          /* too few supplied results, or one out of range */
     RULES_ENC_EXTRA_DICE = -4,    /* supplied results left over */
     RULES_ENC_NOT_STARTED = -5,   /* roll initiative first */
@@ -175,12 +176,16 @@ struct rules_next_turn {
     struct rules_enc_ended *ended;
 };
 
-/* 004 The Combat Round: the next slot in initiative order whose combatant acts; after the
- * last, a new round from the first. In the surprise round only the aware act (004 Step One);
- * under engine 2 the slot of a combatant that has left is passed over, and a dying or dead
- * combatant's turn is skipped (d20 3.5 SRD: a dying character
- * "is unconscious and can take no actions"), at most e->slots skips recorded. The combatant
- * whose turn begins stops being flat-footed (004 Flat-Footed): the caller records it. */
+/* 004 Combat Sequence, Step Three: "Combatants act in initiative order"; Step Four: "When
+ * everyone has had a turn, the combatant with the highest initiative acts again": the next
+ * slot whose combatant acts, and after the last a new round from the first. In the surprise
+ * round only the aware act (004 Step One); under engine 2 a dying or dead combatant's turn is
+ * skipped (d20 3.5 SRD: a dying character "is unconscious and can take no actions"), at most
+ * e->slots skips recorded. (A slot whose combatant is -1 is passed over under engine 2 too;
+ * the service's order never holds one: removal closes it up.) The combatant whose turn begins
+ * stops being flat-footed (004 Flat-Footed says each combatant is flat-footed "at the start of
+ * a battle"; d20 3.5 SRD, Flat-Footed: until it first acts): the caller records it.
+ * RULES_ENC_NO_COMBATANTS when the order is empty. */
 int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next_turn *out);
 
 /* When an effect of `rounds` rounds begun at (round, turn) ends: 004, "Effects that last a
@@ -197,8 +202,9 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
  * categories or more larger than the other (001 Walk: a move never ends in an occupied space;
  * 001 Stepover: "If a creature is 2 size categories or larger than a nearby creature, it can
  * effectively ignore that creature when moving ... ending its move either on or past the
- * smaller creature"). Returns RULES_PLACE_OK, RULES_PLACE_OFF_MAP, or the index in others of
- * the first creature it overlaps. */
+ * smaller creature"; 001 Internal Flanking: "it is possible for smaller foes to be inside the
+ * space of a larger figure"). Returns RULES_PLACE_OK, RULES_PLACE_OFF_MAP, or the index in others
+ * of the first creature it overlaps. */
 #define RULES_PLACE_OK      (-1)
 #define RULES_PLACE_OFF_MAP (-2)
 int rules_place_conflict(int width, int height, const struct rules_creature *me,

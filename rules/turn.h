@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 enum rules_action {
-    RULES_ACTION_ATTACK,         /* one attack: a standard action (004 Attack) */
+    RULES_ACTION_ATTACK,         /* one attack: a standard action (d20 3.5 SRD, Attack) */
     RULES_ACTION_WITHDRAW,       /* 001 Withdraw: "Type of Action: Standard Action" */
     RULES_ACTION_MOVE,           /* 001 Walk: "Type of Action: Move Action" */
     RULES_ACTION_CRAWL,          /* 001 Crawling: "you can crawl 5 feet as a move action" */

@@ -357,7 +357,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                     "attacked", 1))));
     json_t *out = outcome(ans, effects);
     if (x->engine >= 2) /* inside a full attack or a reaction record too */
-        enc_tag_result(&ruled, out, "attack");
+        enc_tag_result(out, "attack");
     return out;
 }
 

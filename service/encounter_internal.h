@@ -213,9 +213,9 @@ const struct svc_config *enc_config(const struct resolve_ctx *x);
 json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                    const char *what);
 
-/* Engine 2: puts "type": type first in out's result, or in the text handed over instead
- * (resolve_ctx.result_text). Nothing when it has a type already. */
-void enc_tag_result(struct resolve_ctx *x, json_t *out, const char *type);
+/* Engine 2: puts "type": type first in out's result (engine 2 rulings are values, never
+ * handed over as text). Nothing when it has a type already. */
+void enc_tag_result(json_t *out, const char *type);
 
 /* Rules an attack (body stolen) as POST /v1/attacks/resolve does (svc_rule_attack), and fills
  * *f.

@@ -404,6 +404,8 @@ static json_t *resolve_next_turn(struct resolve_ctx *x, json_t *in)
         free(next.ended);
         if (rc == RULES_ENC_NOT_STARTED)
             svc_errors_add(x->e, "", "roll initiative first");
+        else if (rc == RULES_ENC_NO_COMBATANTS)
+            svc_errors_add(x->e, "", "nobody is left in the initiative order");
         else
             svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
                            RULES_HP_SOURCE);
@@ -548,8 +550,11 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
             json_array_append(effects, ef);
         }
         json_object_set(result, "next_turn", json_object_get(next, "result"));
-    }
-    /* else nobody else can act (every one dying or dead): it is nobody's turn for now. */
+    } else /* nobody else can act (every one dying or dead, or nobody left): nobody's turn; the
+            * round is over, so the next turn begins the next one. */
+        json_array_append_new(
+            effects,
+            effect_set("encounter", json_pack("{s:I, s:n}", "round", num(s, "round") + 1, "turn")));
     json_decref(next);
     svc_errors_free(&none);
     json_decref(scratch);
@@ -703,7 +708,7 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     }
     json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
     if (out != NULL && x->engine >= 2)
-        enc_tag_result(x, out, rules_action_type_names[type]);
+        enc_tag_result(out, rules_action_type_names[type]);
     if (budget != NULL && out != NULL)
         stamp_turn(out, actor, budget);
     else

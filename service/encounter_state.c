@@ -223,28 +223,16 @@ bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
 }
 
 /* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
- * ActionResult union, whether it is the outcome's result or was handed over as text. */
-void enc_tag_result(struct resolve_ctx *x, json_t *out, const char *type)
+ * ActionResult union. Engine 2 rulings are always values (an attack gets "derived"), never text
+ * handed over (resolve_ctx.result_text), so only the value is tagged. */
+void enc_tag_result(json_t *out, const char *type)
 {
     json_t *result = json_object_get(out, "result");
-    if (result != NULL) {
-        if (json_object_get(result, "type") != NULL)
-            return;
-        json_t *tagged = json_pack("{s:s}", "type", type);
-        json_object_update(tagged, result);
-        json_object_set_new(out, "result", tagged);
+    if (result == NULL || json_object_get(result, "type") != NULL)
         return;
-    }
-    char *text = x->result_text != NULL ? *x->result_text : NULL;
-    if (text == NULL || text[0] != '{' || strncmp(text, "{\"type\":", 8) == 0)
-        return;
-    size_t n = strlen(text), room = n + strlen(type) + 16;
-    char *tagged = malloc(room);
-    if (tagged == NULL)
-        return;
-    snprintf(tagged, room, "{\"type\":\"%s\"%s%s", type, text[1] == '}' ? "" : ",", text + 1);
-    free(text);
-    *x->result_text = tagged;
+    json_t *tagged = json_pack("{s:s}", "type", type);
+    json_object_update(tagged, result);
+    json_object_set_new(out, "result", tagged);
 }
 
 /* ---- combatants: validation against the state ---- */

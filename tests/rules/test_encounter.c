@@ -252,9 +252,9 @@ Test(encounter, event_kinds_and_action_types_by_name)
 }
 
 /* 004 Attacks of Opportunity: "An attack of opportunity is a single melee attack" taken when
- * another provokes it, out of turn; it spends nothing of the attacker's turn. 004 Attack: an
- * attack is a standard action. Forced movement and falls happen to a creature; under engine 2 a
- * condition is the game master's to apply at any time. */
+ * another provokes it, out of turn; it spends nothing of the attacker's turn. d20 3.5 SRD,
+ * Attack: an attack is a standard action. Forced movement and falls happen to a creature; under
+ * engine 2 a condition is the game master's to apply at any time. */
 Test(encounter, what_each_action_costs_and_when_it_may_be_taken)
 {
     struct rules_action_kind k;
@@ -278,8 +278,8 @@ Test(encounter, what_each_action_costs_and_when_it_may_be_taken)
     rules_action_kind_of(2, RULES_ACT_STAND_UP, false, &k);
     cr_assert_eq(k.cost, RULES_ACTION_STAND_UP);
     cr_assert_eq(k.from_engine, 2);
-    /* 001 Double Move, Run ("Full-Round Action"), Withdraw ("Standard Action"), Crawling ("as
-     * a move action"). */
+    /* 001 Double Move ("Type of Action: Full Attack Action": the whole turn), Run ("a
+     * full-round action"), Withdraw ("Standard Action"), Crawling ("as a move action"). */
     cr_assert_eq(rules_move_cost(RULES_MODE_MOVE), RULES_ACTION_MOVE);
     cr_assert_eq(rules_move_cost(RULES_MODE_DOUBLE), RULES_ACTION_DOUBLE_MOVE);
     cr_assert_eq(rules_move_cost(RULES_MODE_RUN), RULES_ACTION_RUN);
@@ -357,4 +357,16 @@ Test(encounter, a_combatant_stands_on_the_map_and_shares_no_space_but_by_stepove
     cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
     rules_creature_init(&me, RULES_SIZE_MEDIUM, -1, 0, 0);
     cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
+}
+
+/* Nobody left in the order: no turn to give. */
+Test(encounter, an_empty_order_has_no_next_turn)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.slots = 0;
+    struct rules_next_turn n = {0};
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_NO_COMBATANTS);
+    t.e.engine = 1;
+    cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_NO_COMBATANTS);
 }

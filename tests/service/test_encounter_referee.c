@@ -237,6 +237,39 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     json_decref(v);
 }
 
+/* Leaving on its own turn when nobody else can act (the goblin dying): nobody's turn, the
+ * round over; the next turn waits until someone can act, and then begins the next round. And
+ * when the last one in the order leaves, there is no next turn to give. Before, the turn stayed
+ * with the one before it (here the goblin, already dying), and an empty order let the next
+ * turn read past its end. */
+Test(referee, leaving_when_nobody_else_can_act_ends_the_round)
+{
+    struct enc e;
+    skirmish(&e, ""); /* the goblin's turn, round 1 */
+    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-15}", 200));
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    json_t *doc = call(&e, "DELETE", "/combatants/fighter", NULL, 200);
+    json_t *event = json_object_get(doc, "event");
+    cr_assert_null(json_object_get(json_object_get(event, "result"), "next_turn"));
+    json_t *state = json_object_get(doc, "state");
+    cr_assert(json_is_null(json_object_get(state, "turn_of")));
+    cr_assert(json_is_null(json_object_get(state, "turn")));
+    cr_assert_eq(num(state, "round"), 2);
+    json_decref(doc);
+    enc_post_refused(&srv, &e, "/next-turn", NULL, "no combatant can act");
+    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":20}", 200));
+    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
+    cr_assert_eq(num(result, "round"), 2);
+    json_decref(doc);
+    json_decref(call(&e, "DELETE", "/combatants/goblin", NULL, 200)); /* the last, own turn */
+    enc_post_refused(&srv, &e, "/next-turn", NULL, "nobody is left in the initiative order");
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
 /* 004 Provoking an Attack of Opportunity by Moving: the attack strikes the mover in the square
  * it was leaving. The issue's attack of opportunity was refused as out of reach (the move had
  * been applied), and one against a creature that provoked nothing was accepted. */

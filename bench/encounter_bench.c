@@ -447,23 +447,31 @@ int main(int argc, char **argv)
         }
     }
     double fill = now_s() - t0;
-    snprintf(path, sizeof path, "/v1/encounters/%s/state?at=%d", r.id, REPLAY_EVENTS);
+    /* Each ?at one lower than the last: the server's fold checkpoint (the last fold, at the
+     * higher count) is past it, so every one folds the log from event 1. Then the same ?at
+     * again, which starts from that checkpoint. */
     double best = 1e9;
     for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "/v1/encounters/%s/state?at=%d", r.id, REPLAY_EVENTS - i);
         t0 = now_s();
         if (request(c, "GET", path, NULL, NULL, NULL, &body) != 200)
             return 1;
         double dt = now_s() - t0;
         best = dt < best ? dt : best;
     }
+    t0 = now_s();
+    if (request(c, "GET", path, NULL, NULL, NULL, &body) != 200)
+        return 1;
+    double warm = now_s() - t0;
     snprintf(path, sizeof path, "/v1/encounters/%s/verify", r.id);
     t0 = now_s();
     int vs = request(c, "POST", path, NULL, NULL, NULL, &body);
     double verify = now_s() - t0;
     bool ok = vs == 200 && strstr(body, "\"ok\":true") != NULL;
-    printf("replay: %d events (appended in %.1f s) rebuilt by GET .../state in %.1f ms (best of "
-           "5; target < 100 ms); verify (re-resolving every event) %.1f ms, %s\n",
-           REPLAY_EVENTS, fill, best * 1e3, verify * 1e3, ok ? "ok" : "FAILED");
+    printf("replay: %d events (appended in %.1f s) rebuilt by GET .../state from event 1 in "
+           "%.1f ms (best of 5; target < 100 ms), from the fold checkpoint %.2f ms; verify "
+           "(re-resolving every event) %.1f ms, %s\n",
+           REPLAY_EVENTS, fill, best * 1e3, warm * 1e3, verify * 1e3, ok ? "ok" : "FAILED");
     free(payload);
     free(state);
     close(c->fd);

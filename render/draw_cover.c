@@ -22,12 +22,17 @@
 
 #include "render_internal.h"
 
-/* 002's names for the degrees, as the encounter's derived.cover and derived.concealment give
- * them (service/encounter_attacks.c), with spaces for underscores. */
-static const char *const degree_names[] = {"none",           "quarter",     "half",
-                                           "three quarters", "nine tenths", "total"};
-_Static_assert(sizeof degree_names / sizeof degree_names[0] == RULES_COVER_TOTAL + 1,
-               "a name per degree of cover");
+/* 002's name for a degree (rules_degree_names, as the encounter's derived.cover and
+ * derived.concealment give them), with spaces for underscores. */
+static const char *degree_words(int degree, char *out, size_t n)
+{
+    snprintf(out, n, "%s", rules_degree_names[degree]);
+    for (char *p = out; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return out;
+}
+
 _Static_assert((int)RULES_CONCEAL_TOTAL == (int)RULES_COVER_TOTAL, "concealment shares the names");
 
 /* --- the rulings --- */
@@ -105,11 +110,13 @@ static void ruling_label(const struct rules_sight *s, char *cover, size_t cover_
         snprintf(cover, cover_n, "no cover %s", lines);
     else if (s->cover == RULES_COVER_TOTAL)
         snprintf(cover, cover_n, "total cover %s", lines);
-    else
-        snprintf(cover, cover_n, "%s cover +%d %s", degree_names[s->cover],
+    char words[24];
+    if (s->cover != RULES_COVER_NONE && s->cover != RULES_COVER_TOTAL)
+        snprintf(cover, cover_n, "%s cover +%d %s", degree_words(s->cover, words, sizeof words),
                  rules_cover_bonus(s->cover), lines);
     if (s->concealment != RULES_CONCEAL_NONE)
-        snprintf(concealment, concealment_n, "%s concealment %d%%", degree_names[s->concealment],
+        snprintf(concealment, concealment_n, "%s concealment %d%%",
+                 degree_words(s->concealment, words, sizeof words),
                  rules_concealment_miss_chance(s->concealment));
 }
 

@@ -42,6 +42,11 @@ enum rules_cover {
     RULES_COVER_TOTAL,
 };
 
+/* 002's degrees of cover and of concealment by name, in enum order (rules_cover and
+ * rules_concealment share them): "none", "quarter", "half", "three_quarters", "nine_tenths",
+ * "total", NULL-terminated. */
+extern const char *const rules_degree_names[];
+
 enum rules_concealment {
     RULES_CONCEAL_NONE = 0,
     RULES_CONCEAL_QUARTER,

@@ -57,10 +57,6 @@ static const char *const attacker_conditions[] = {"prone", "invisible", "squeezi
 static const char *const defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
     "grappling", "pinned", "helpless", "squeezing", NULL};
-static const char *const covers[] = {"none",        "quarter", "half", "three_quarters",
-                                     "nine_tenths", "total",   NULL};
-static const char *const concealments[] = {"none",        "quarter", "half", "three_quarters",
-                                           "nine_tenths", "total",   NULL};
 
 /* Everything an attack request carries, decoded. */
 struct attack_request {
@@ -254,7 +250,7 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
                                 &r->allies[i], e);
         }
     }
-    r->cover = (enum rules_cover)codec_get_enum(body, "", "cover", covers, false, 0, e);
+    r->cover = (enum rules_cover)codec_get_enum(body, "", "cover", rules_degree_names, false, 0, e);
     if (r->cover == RULES_COVER_TOTAL)
         svc_errors_add(e, "/cover",
                        "no attack reaches a target with total cover (002 Table: "
@@ -278,7 +274,7 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
                            "state the cover the creature gives (002: half behind a "
                            "creature of the same size)");
     }
-    unsigned cs = name_set(body, "", "concealment", concealments, e);
+    unsigned cs = name_set(body, "", "concealment", rules_degree_names, e);
     for (int i = 1; i < 6; i++)
         if (cs & (1u << i))
             r->conceal[r->conceal_count++] = (enum rules_concealment)i;
@@ -478,7 +474,7 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     JW_KEY(w, "cover");
     jw_object_begin(w);
     JW_KEY(w, "degree");
-    jw_string(w, covers[ev->cover]);
+    jw_string(w, rules_degree_names[ev->cover]);
     JW_KEY(w, "bonus");
     jw_int(w, ev->cover_bonus);
     JW_KEY(w, "reflex_bonus");
@@ -503,7 +499,7 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     JW_KEY(w, "guess_square");
     jw_bool(w, ev->guess_square);
     JW_KEY(w, "used");
-    jw_string(w, concealments[ev->concealment]);
+    jw_string(w, rules_degree_names[ev->concealment]);
     JW_KEY(w, "dropped");
     jw_array_begin(w);
     bool used_seen = false;
@@ -512,7 +508,7 @@ static void write_answer(struct jw *w, const struct attack_request *r,
             used_seen = true;
             continue;
         }
-        jw_string(w, concealments[r->conceal[i]]);
+        jw_string(w, rules_degree_names[r->conceal[i]]);
     }
     jw_array_end(w);
     if (o != NULL && o->pct_rolled) {

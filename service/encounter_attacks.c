@@ -95,9 +95,6 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
                      "defender", defender, "allies", allies);
 }
 
-static const char *const cover_names[] = {"none",           "quarter",     "half",
-                                          "three_quarters", "nine_tenths", "total"};
-
 /* The squares of sight's list as [{x, y, combatant?}]: a new array. */
 static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t **others)
 {
@@ -192,22 +189,24 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
         return NULL;
     }
     if (!cover_declared && s.cover != RULES_COVER_NONE)
-        json_object_set_new(body, "cover", json_string(cover_names[s.cover]));
+        json_object_set_new(body, "cover", json_string(rules_degree_names[s.cover]));
     json_t *cov =
-        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value", cover_names[s.cover],
-                  "rule", s.melee_adjacent ? "melee" : "ranged", "blocking",
-                  squares_json(s.blocking, s.blocking_count, who), "corner", s.corner_x, s.corner_y,
-                  "lines", s.lines, "lines_blocked", s.lines_blocked, "declared", cover_declared,
-                  "source", RULES_COVER_SOURCE);
+        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
+                  rules_degree_names[s.cover], "rule", s.melee_adjacent ? "melee" : "ranged",
+                  "blocking", squares_json(s.blocking, s.blocking_count, who), "corner", s.corner_x,
+                  s.corner_y, "lines", s.lines, "lines_blocked", s.lines_blocked, "declared",
+                  cover_declared, "source", RULES_COVER_SOURCE);
     json_object_set_new(derived, "cover", cov);
     bool conc_declared = json_object_get(in, "concealment") != NULL;
     if (!conc_declared && s.concealment != RULES_CONCEAL_NONE)
-        json_object_set_new(body, "concealment", json_pack("[s]", cover_names[s.concealment]));
+        json_object_set_new(body, "concealment",
+                            json_pack("[s]", rules_degree_names[s.concealment]));
     json_object_set_new(derived, "concealment",
-                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value", cover_names[s.concealment],
-                                  "concealing", squares_json(s.concealing, s.concealing_count, who),
-                                  "darkvision", flag(actor, "darkvision"), "declared",
-                                  conc_declared, "source", RULES_CONCEALMENT_SOURCE));
+                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
+                                  rules_degree_names[s.concealment], "concealing",
+                                  squares_json(s.concealing, s.concealing_count, who), "darkvision",
+                                  flag(actor, "darkvision"), "declared", conc_declared, "source",
+                                  RULES_CONCEALMENT_SOURCE));
     free(others);
     free(who);
     return derived;

@@ -145,27 +145,16 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     p = enc_placement(target);
     svc_decode_creature(p, "", &o, true, NULL, &t, &scratch);
     json_decref(p);
-    size_t n = json_array_size(combatants(x->state)), k = 0, i;
-    struct rules_creature *others = calloc(n ? n : 1, sizeof *others);
-    json_t **who = calloc(n ? n : 1, sizeof *who);
-    json_t *c;
-    json_array_foreach(combatants(x->state), i, c)
-    {
-        if (others == NULL || who == NULL || strcmp(str(c, "id"), str(actor, "id")) == 0 ||
-            strcmp(str(c, "id"), str(target, "id")) == 0)
-            continue;
-        p = enc_placement(c);
-        svc_decode_creature(p, "", &o, true, NULL, &others[k], &scratch);
-        json_decref(p);
-        who[k++] = c;
-    }
+    struct rules_creature *others;
+    json_t **who;
+    int k = enc_others(x->state, &o, str(actor, "id"), str(target, "id"), &others, &who);
     const char *form = str(atk, "attack");
     bool melee = strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
     struct rules_sight s;
-    int rc = others == NULL || who == NULL || svc_errors_any(&scratch)
-                 ? RULES_COVER_ERR_BOUNDS
-                 : rules_sight_between(&o, map, &a, &t, others, (int)k, melee,
-                                       flag(actor, "darkvision"), &s);
+    int rc =
+        k < 0 || svc_errors_any(&scratch)
+            ? RULES_COVER_ERR_BOUNDS
+            : rules_sight_between(&o, map, &a, &t, others, k, melee, flag(actor, "darkvision"), &s);
     svc_errors_free(&scratch);
     if (rc != RULES_COVER_OK) {
         const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "

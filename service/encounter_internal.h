@@ -181,6 +181,13 @@ void enc_fold(json_t *state, json_t *effects);
 /* The members of stored combatant c that place it (CombatantFields): a new object. */
 json_t *enc_placement(json_t *c);
 
+/* Every combatant of state but those with ids skip_a and skip_b (NULL: none), decoded as the
+ * rules take a creature's place (*others) beside its stored object (*who, borrowed), both
+ * calloc'd for the caller to free. Returns how many, or -1 (both NULL) when out of memory or
+ * when a stored combatant cannot be decoded. */
+int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
+               struct rules_creature **others, json_t ***who);
+
 /* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
  * down threatens nobody and helps nobody flank. */
 bool enc_is_down(json_t *c);

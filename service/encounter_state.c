@@ -432,44 +432,63 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
 }
 
 /* Whether c, at its own position, fits the map and overlaps nobody (except itself). */
-bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
+int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
+               struct rules_creature **others, json_t ***who)
 {
-    struct rules_options o;
-    enc_state_rules(state, &o);
+    size_t n = json_array_size(combatants(state));
+    *others = calloc(n + 1, sizeof **others);
+    *who = calloc(n + 1, sizeof **who);
+    if (*others == NULL || *who == NULL) {
+        free(*others), free(*who);
+        *others = NULL, *who = NULL;
+        return -1;
+    }
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    struct rules_creature me;
-    json_t *probe = enc_placement(c);
-    size_t before = json_array_size(e->list);
-    svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
-    json_decref(probe);
-    if (json_array_size(e->list) != before) {
-        svc_errors_free(&scratch);
-        return false;
-    }
-    /* Everyone else, as rules_place_conflict takes them. */
-    size_t n = json_array_size(combatants(state));
-    struct rules_creature *others = calloc(n + 1, sizeof *others);
-    json_t **who = calloc(n + 1, sizeof *who);
     int count = 0;
     size_t i;
     json_t *k;
     json_array_foreach(combatants(state), i, k)
     {
-        if (others == NULL || who == NULL || strcmp(str(k, "id"), str(c, "id")) == 0)
+        const char *id = str(k, "id");
+        if ((skip_a != NULL && strcmp(id, skip_a) == 0) ||
+            (skip_b != NULL && strcmp(id, skip_b) == 0))
             continue;
         json_t *p = enc_placement(k);
-        svc_decode_creature(p, ptr, &o, true, NULL, &others[count], &scratch);
+        svc_decode_creature(p, "", o, true, NULL, &(*others)[count], &scratch);
         json_decref(p);
-        who[count++] = k;
+        (*who)[count++] = k;
     }
+    bool bad = svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    if (bad) {
+        free(*others), free(*who);
+        *others = NULL, *who = NULL;
+        return -1;
+    }
+    return count;
+}
+
+bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
+{
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct rules_creature me;
+    json_t *probe = enc_placement(c);
+    size_t before = json_array_size(e->list);
+    svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
+    json_decref(probe);
+    if (json_array_size(e->list) != before)
+        return false;
+    struct rules_creature *others;
+    json_t **who;
+    int count = enc_others(state, &o, str(c, "id"), NULL, &others, &who);
     json_t *map = json_object_get(state, "map");
-    int at = others != NULL && who != NULL
-                 ? rules_place_conflict((int)num(map, "width"), (int)num(map, "height"), &me,
-                                        others, count)
-                 : RULES_PLACE_OFF_MAP;
-    if (others == NULL || who == NULL)
-        svc_errors_add(e, ptr, "out of memory");
+    int at = count >= 0 ? rules_place_conflict((int)num(map, "width"), (int)num(map, "height"), &me,
+                                               others, count)
+                        : RULES_PLACE_OFF_MAP;
+    if (count < 0)
+        svc_errors_add(e, ptr, "the other combatants could not be placed");
     else if (at == RULES_PLACE_OFF_MAP)
         svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
     else if (at >= 0)
@@ -477,8 +496,7 @@ bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_error
                        str(who[at], "id"));
     free(others);
     free(who);
-    svc_errors_free(&scratch);
-    return at == RULES_PLACE_OK;
+    return count >= 0 && at == RULES_PLACE_OK;
 }
 
 /* ---- the initial state and the seed's commitment ---- */

@@ -90,6 +90,9 @@ enum rules_move_mode {
     RULES_MODE_COUNT
 };
 
+/* "move", "double_move", "run", "charge", "five_foot_step", "withdraw", "crawl": the modes by
+ * name in enum order, NULL-terminated (for decoders). */
+extern const char *const rules_move_mode_names[];
 const char *rules_move_mode_name(enum rules_move_mode m);
 
 /* Armor category or load (001 Encumbrance: "exactly as the armor of the same name"). */

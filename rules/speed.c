@@ -4,12 +4,12 @@
 #include "move_internal.h"
 #include "movement.h"
 
-static const char *const mode_names[RULES_MODE_COUNT] = {
-    "move", "double_move", "run", "charge", "five_foot_step", "withdraw", "crawl"};
+const char *const rules_move_mode_names[RULES_MODE_COUNT + 1] = {
+    "move", "double_move", "run", "charge", "five_foot_step", "withdraw", "crawl", NULL};
 
 const char *rules_move_mode_name(enum rules_move_mode m)
 {
-    return mode_names[m];
+    return rules_move_mode_names[m];
 }
 
 /* 001 Encumbrance: medium "reduces your movement by five feet if your base move is above 20

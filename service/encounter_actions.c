@@ -191,6 +191,16 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 
+int enc_move_mode(json_t *in, struct svc_errors *e)
+{
+    int m = codec_get_enum(in, "", "mode", rules_move_mode_names, false, RULES_MODE_MOVE, e);
+    if (m == RULES_MODE_STEP) {
+        svc_errors_add(e, "/mode", "a 5-foot step is its own action: type five_foot_step");
+        return -1;
+    }
+    return m;
+}
+
 /* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type)
@@ -241,12 +251,10 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
             return action_move(x, in, actor, "five_foot_step");
         if (type == RULES_ACT_FORCED)
             return action_forced(x, in, actor);
-        static const char *const modes[] = {"move",     "double_move", "run", "charge",
-                                            "withdraw", "crawl",       NULL};
-        int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
-        if (svc_errors_any(x->e))
+        int m = enc_move_mode(in, x->e);
+        if (m < 0)
             return NULL;
-        return action_move(x, in, actor, modes[m]);
+        return action_move(x, in, actor, rules_move_mode_names[m]);
     }
     case RULES_ACT_FACING: {
         long long f = 0;

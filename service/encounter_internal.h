@@ -313,6 +313,10 @@ json_t *enc_mover_of(json_t *c, json_t *turn);
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
  * adding errors to x->e. */
+/* A move action's mode (rules_move_mode_names; move when absent), or -1 after adding an error
+ * at /mode: five_foot_step is an action type of its own. */
+int enc_move_mode(json_t *in, struct svc_errors *e);
+
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type);
 

@@ -655,12 +655,6 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "reactions",
                                         "reaction_results",
                                         NULL};
-    /* The modes a move action takes (five_foot_step is its own type). */
-    static const char *const modes[] = {"move",     "double_move", "run", "charge",
-                                        "withdraw", "crawl",       NULL};
-    static const enum rules_move_mode mode_of[] = {RULES_MODE_MOVE,     RULES_MODE_DOUBLE,
-                                                   RULES_MODE_RUN,      RULES_MODE_CHARGE,
-                                                   RULES_MODE_WITHDRAW, RULES_MODE_CRAWL};
     codec_reject_unknown(in, "", known, x->e);
     int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);
     const char *actor_id = NULL;
@@ -698,10 +692,10 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     json_t *budget = NULL;
     if (how.spends && flag(x->state, "started")) {
         if (type == RULES_ACT_MOVE) {
-            int m = codec_get_enum(in, "", "mode", modes, false, 0, x->e);
+            int m = enc_move_mode(in, x->e);
             if (m < 0)
                 return NULL;
-            how.cost = rules_move_cost(mode_of[m]);
+            how.cost = rules_move_cost((enum rules_move_mode)m);
         }
         if ((budget = spend_action(x, actor, how.cost)) == NULL)
             return NULL;

@@ -69,7 +69,7 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
                               const struct move_odds *odds, char *explain, size_t explain_len)
 {
     JW_KEY(w, "mode");
-    jw_string(w, move_mode_names[r->mode]);
+    jw_string(w, rules_move_mode_names[r->mode]);
     JW_KEY(w, "legal");
     jw_bool(w, p->legal);
     JW_KEY(w, "violations");
@@ -278,7 +278,7 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
     if (route) {
         char more[160];
         snprintf(more, sizeof more, " Route: %d steps, %d ft; this %s covers %d of them.", n,
-                 route_cost, move_mode_names[r->mode], p.steps_in_budget);
+                 route_cost, rules_move_mode_names[r->mode], p.steps_in_budget);
         size_t used = strlen(explain);
         snprintf(explain + used, sizeof explain - used, "%s", more);
     }
@@ -358,7 +358,7 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
     JW_KEY(&w, "mode");
-    jw_string(&w, move_mode_names[r->mode]);
+    jw_string(&w, rules_move_mode_names[r->mode]);
     JW_KEY(&w, "prefer");
     jw_string(&w, move_prefer_names[prefer]);
     JW_KEY(&w, "count");
@@ -420,7 +420,7 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
     jw_array_end(&w);
     char explain[256];
     snprintf(explain, sizeof explain, "%d square%s reachable with a %s%s.", count,
-             count == 1 ? "" : "s", move_mode_names[r->mode],
+             count == 1 ? "" : "s", rules_move_mode_names[r->mode],
              prefer == 1   ? ", fewest provoking steps first"
              : prefer == 2 ? ", safest first (least damage expected from attacks of opportunity)"
                            : "");
@@ -445,7 +445,7 @@ void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)
     JW_KEY(&w, "found");
     jw_bool(&w, false);
     JW_KEY(&w, "mode");
-    jw_string(&w, move_mode_names[r->mode]);
+    jw_string(&w, rules_move_mode_names[r->mode]);
     svc_write_explains(&w, "No legal route: every way is blocked for this mover and mode.");
     jw_object_end(&w);
     respond_jw(ans, &w);

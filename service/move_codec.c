@@ -16,8 +16,6 @@
 #define MAX_CHECK_ROWS 20
 #define DEFAULT_CHECKS 5
 
-const char *const move_mode_names[] = {"move",           "double_move", "run",   "charge",
-                                       "five_foot_step", "withdraw",    "crawl", NULL};
 const char *const move_forced_names[] = {"push", "pull", "slide", NULL};
 const char *const move_prefer_names[] = {"cost", "fewest_attacks", "safest", NULL};
 static const char *const armor_names[] = {"none", "light", "medium", "heavy", NULL};
@@ -295,7 +293,8 @@ static void decode_move(json_t *body, const struct svc_config *cfg, const struct
     request_map(body, cfg, map, r, e);
     decode_creatures(body, r, NULL, e);
     decode_mover(body, r, NULL, e);
-    r->mode = (enum rules_move_mode)codec_get_enum(body, "", "mode", move_mode_names, true, 0, e);
+    r->mode =
+        (enum rules_move_mode)codec_get_enum(body, "", "mode", rules_move_mode_names, true, 0, e);
     json_t *wd = json_object_get(body, "withdraw");
     if (r->mode != RULES_MODE_WITHDRAW) {
         if (wd != NULL)
@@ -564,8 +563,8 @@ void svc_decode_board(json_t *body, const struct svc_request *req,
         decode_creatures(body, &r, creature_extra, e);
         if (json_object_get(body, "mover") != NULL)
             b->mover_json = decode_mover(body, &r, mover_extra, e);
-        r.mode =
-            (enum rules_move_mode)codec_get_enum(body, "", "mode", move_mode_names, false, 0, e);
+        r.mode = (enum rules_move_mode)codec_get_enum(body, "", "mode", rules_move_mode_names,
+                                                      false, 0, e);
     }
     b->rules = r.rules;
     b->map = r.map;

@@ -55,8 +55,8 @@ static inline bool move_hex(const struct move_req *r)
     return r->o->grid == RULES_GRID_HEX;
 }
 
-/* The names of mode, forced movement's kind and reach's prefer, in enum order, NULL-terminated. */
-extern const char *const move_mode_names[];
+/* The names of forced movement's kind and reach's prefer, in enum order, NULL-terminated (the
+ * modes' are rules_move_mode_names). */
 extern const char *const move_forced_names[];
 extern const char *const move_prefer_names[];
 enum { MOVE_PREFER_COST = 0, MOVE_PREFER_FEWEST = 1, MOVE_PREFER_SAFEST = 2 };

@@ -114,8 +114,7 @@ static enum rules_hp_state slot_state(const struct rules_encounter *e, int s)
     int c = e->order[s].combatant;
     if (c < 0 || e->engine < 2)
         return RULES_HP_UP;
-    int hp = e->combatants[c].hp;
-    return rules_hp_state_of(e->rules, hp < -1000000 ? -1000000 : hp);
+    return rules_hp_state_of(e->rules, e->combatants[c].hp);
 }
 
 int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next_turn *out)

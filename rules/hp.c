@@ -2,7 +2,7 @@
 
 #include <assert.h>
 
-enum rules_hp_state rules_hp_state_of(const struct rules_options *o, int hp)
+enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp)
 {
     if (o->hp_states == RULES_HP_STATES_NONE || hp > 0)
         return RULES_HP_UP;

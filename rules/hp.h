@@ -18,7 +18,7 @@ enum rules_hp_state {
 #define RULES_HP_SOURCE "d20 3.5 SRD, Combat: Injury and Death"
 
 /* The state of a creature at hp hit points under o's hp_states option. */
-enum rules_hp_state rules_hp_state_of(const struct rules_options *o, int hp);
+enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp);
 
 /* "up", "disabled", "dying", "dead". */
 const char *rules_hp_state_name(enum rules_hp_state s);

@@ -309,8 +309,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                                    "aoo_made", made + 1)));
         /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
          * stops in the square it was leaving, and the reactions to later steps go with it. */
-        bool stopped = !rules_hp_acts(
-            rules_hp_state_of(enc_rules_of(x), hp_after < -1000000 ? -1000000 : (int)hp_after));
+        bool stopped = !rules_hp_acts(rules_hp_state_of(enc_rules_of(x), hp_after));
         json_t *left = json_array();
         size_t k;
         json_t *r;

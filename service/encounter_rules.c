@@ -32,19 +32,15 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
     json_t *f = json_pack("{s:I}", "hp", hp);
     const struct rules_options *o = enc_rules_of(x);
     if (x->engine >= 2 && o->hp_states != RULES_HP_STATES_NONE)
-        json_object_set_new(
-            f, "hp_state",
-            json_string(rules_hp_state_name(rules_hp_state_of(o, hp < INT32_MIN   ? INT32_MIN
-                                                                 : hp > INT32_MAX ? INT32_MAX
-                                                                                  : (int)hp))));
+        json_object_set_new(f, "hp_state",
+                            json_string(rules_hp_state_name(rules_hp_state_of(o, hp))));
     return f;
 }
 
 static enum rules_hp_state hp_state_of(struct resolve_ctx *x, json_t *c)
 {
     long long hp = num(c, "hp");
-    return x->engine < 2 ? RULES_HP_UP
-                         : rules_hp_state_of(enc_rules_of(x), hp < -1000000 ? -1000000 : (int)hp);
+    return x->engine < 2 ? RULES_HP_UP : rules_hp_state_of(enc_rules_of(x), hp);
 }
 
 /* A combatant's turn as the action economy keeps it (members written by turn_fields; an

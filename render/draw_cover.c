@@ -110,7 +110,7 @@ static void ruling_label(const struct rules_sight *s, char *cover, size_t cover_
         snprintf(cover, cover_n, "no cover %s", lines);
     else if (s->cover == RULES_COVER_TOTAL)
         snprintf(cover, cover_n, "total cover %s", lines);
-    char words[24];
+    char words[16]; /* the longest, "three quarters" */
     if (s->cover != RULES_COVER_NONE && s->cover != RULES_COVER_TOTAL)
         snprintf(cover, cover_n, "%s cover +%d %s", degree_words(s->cover, words, sizeof words),
                  rules_cover_bonus(s->cover), lines);
@@ -201,7 +201,7 @@ void render_draw_cover_labels(struct render_ctx *c)
     for (int p = 0; p < s->ov.cover_count; p++) {
         const struct render_cover_ruling *r = &c->cover[p];
         const struct rules_body *t = &s->creatures[s->ov.cover[p].target].mc.c.body;
-        char cover[64], conc[64];
+        char cover[96], conc[64];
         if (r->rc != RULES_COVER_OK) {
             snprintf(cover, sizeof cover, "GM's judgment: %d/%d lines crossed", r->judged_crossed,
                      r->judged_lines);

@@ -24,10 +24,11 @@
  *                        the stateless rulings' answers (with the map decoded once a
  *                        request), combatant validation, the initial state and the seed's
  *                        commitment, the public (redacted) views
- *   encounter_rules.c    the resolvers of the event kinds but the actions' own (initiative,
- *                        next_turn and hp ruled by rules/encounter.h on a typed view of the
- *                        state), engine 2's action economy and hit point states, check_input
- *                        and enc_resolve
+ *   encounter_rules.c    engine 2's action economy and hit point states, the resolvers of
+ *                        adding, updating, revealing and acting (the dispatch by type),
+ *                        check_input and enc_resolve (one resolver per event kind)
+ *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
+ *                        rules/encounter.h on a typed view of the state
  *   encounter_actions.c  the action kinds but attacks (move, 5-foot step, facing, forced
  *                        movement, fall, condition, stand_up) and the dispatcher of them all
  *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
@@ -53,11 +54,13 @@
 #include "auth.h"
 #include "db.h"
 #include "encounter.h"
+#include "hp.h"
 #include "jsonw.h"
 #include "movement.h"
 #include "options.h"
 #include "ruling.h"
 #include "svc.h"
+#include "turn.h"
 
 #define MAX_COMBATANTS 500
 /* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
@@ -165,6 +168,21 @@ struct resolve_ctx {
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
 };
+
+/* ---- encounter_rules.c: engine 2's turn budget, for the turn machinery too ---- */
+
+/* The budget members of a turn: what was spent and what is left (a new object). */
+json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim);
+
+/* Combatant c's hit point state under the rules in force (always up under engine 1). */
+enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
+
+/* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
+
+json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in);
 
 /* ---- encounter_state.c ---- */
 

@@ -191,6 +191,18 @@ int rules_place_conflict(int width, int height, const struct rules_creature *me,
     return RULES_PLACE_OK;
 }
 
+void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out)
+{
+    *out = (struct rules_move_marks){0};
+    if (mode == RULES_MODE_STEP) {
+        out->stepped = true;
+        return;
+    }
+    out->moved = true;
+    out->ran = mode == RULES_MODE_RUN;
+    out->flat_footed = out->ran && !runner;
+}
+
 int rules_iterative_attacks(int bab)
 {
     return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;

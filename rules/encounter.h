@@ -210,6 +210,16 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
 int rules_place_conflict(int width, int height, const struct rules_creature *me,
                          const struct rules_creature *others, int count);
 
+/* What a legal move in `mode` leaves on its mover's turn and conditions, beyond its square:
+ * a 5-foot step is its free step (001 5-Foot Step); anything else is movement, and a run marks
+ * the turn as run and (001 Run) "they gain the flat-footed condition until the start of their
+ * next turn, unless they have the Runner (Feat)". */
+struct rules_move_marks {
+    bool stepped, moved, ran;
+    bool flat_footed;
+};
+void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out);
+
 /* The attacks a full attack makes with base attack bonus bab: one, and one more at each of +6,
  * +11 and +16 (d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and
  * +16"), each 5 less than the one before. */

@@ -109,16 +109,19 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
     if (turn == NULL)
         turn = json_object();
-    if (strcmp(mode, "five_foot_step") == 0) {
+    int m = 0;
+    while (rules_move_mode_names[m] != NULL && strcmp(rules_move_mode_names[m], mode) != 0)
+        m++;
+    struct rules_move_marks marks;
+    rules_move_marks_of((enum rules_move_mode)m, flag(actor, "runner"), &marks);
+    if (marks.stepped)
         json_object_set_new(turn, "stepped", json_true());
-    } else {
+    if (marks.moved)
         json_object_set_new(turn, "moved", json_true());
-        if (strcmp(mode, "run") == 0)
-            json_object_set_new(turn, "ran", json_true());
-    }
+    if (marks.ran)
+        json_object_set_new(turn, "ran", json_true());
     json_object_set_new(fields, "turn", turn);
-    /* 001 Run: flat-footed until the start of its next turn, unless it has Runner. */
-    if (strcmp(mode, "run") == 0 && !json_is_true(json_object_get(actor, "runner")))
+    if (marks.flat_footed)
         json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
     json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
     if (x->engine >= 2)

@@ -370,3 +370,19 @@ Test(encounter, an_empty_order_has_no_next_turn)
     t.e.engine = 1;
     cr_assert_eq(rules_encounter_next_turn(&t.e, &n), RULES_ENC_NO_COMBATANTS);
 }
+
+/* 001 Run: "After any turn in which a character performs the run action, they gain the
+ * flat-footed condition until the start of their next turn, unless they have the Runner
+ * (Feat)"; 001 5-Foot Step: the step is not "any other kind of movement". */
+Test(encounter, a_run_leaves_the_runner_flat_footed_unless_it_has_runner)
+{
+    struct rules_move_marks k;
+    rules_move_marks_of(RULES_MODE_RUN, false, &k);
+    cr_assert(k.moved && k.ran && k.flat_footed && !k.stepped);
+    rules_move_marks_of(RULES_MODE_RUN, true, &k);
+    cr_assert(k.moved && k.ran && !k.flat_footed);
+    rules_move_marks_of(RULES_MODE_STEP, false, &k);
+    cr_assert(k.stepped && !k.moved && !k.ran && !k.flat_footed);
+    rules_move_marks_of(RULES_MODE_DOUBLE, false, &k);
+    cr_assert(k.moved && !k.ran && !k.flat_footed);
+}

@@ -24,7 +24,7 @@
 
 /* 002's name for a degree (rules_degree_names, as the encounter's derived.cover and
  * derived.concealment give them), with spaces for underscores. */
-static const char *degree_words(int degree, char *out, size_t n)
+static const char *degree_words(unsigned degree, char *out, size_t n)
 {
     snprintf(out, n, "%s", rules_degree_names[degree]);
     for (char *p = out; *p; p++)

@@ -203,6 +203,15 @@ void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_mo
     out->flat_footed = out->ran && !runner;
 }
 
+int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_character)
+{
+    if (steps > 0 && !player_character)
+        return RULES_TRADE_MONSTER;
+    if (attacks < 0 || steps < 0 || attacks + steps > iterative)
+        return RULES_TRADE_TOO_MANY;
+    return RULES_TRADE_OK;
+}
+
 int rules_iterative_attacks(int bab)
 {
     return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;

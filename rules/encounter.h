@@ -220,6 +220,21 @@ struct rules_move_marks {
 };
 void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out);
 
+/* 001 Trade Away Attacks From A Full Attack Action: "A player character that declares a Full
+ * Attack Action may use attack actions to perform 5-foot steps, up to a maximum number of times
+ * equal to the number of attack actions" it has, and each step taken reduces the attacks left;
+ * the steps "'use up' the worst to-hit numbers", so the attacks made keep the best bonuses, in
+ * order; such steps "do not count as movement"; "Monsters cannot trade attack actions for
+ * 5-foot steps". Whether a full attack of `iterative` attacks may make `attacks` attacks and
+ * `steps` traded steps. */
+#define RULES_TRADE_SOURCE "001 Trade Away Attacks From A Full Attack Action"
+enum rules_trade {
+    RULES_TRADE_OK = 0,
+    RULES_TRADE_MONSTER = -1,  /* steps by a creature that is not a player character */
+    RULES_TRADE_TOO_MANY = -2, /* attacks and steps past the iterative attacks */
+};
+int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_character);
+
 /* The attacks a full attack makes with base attack bonus bab: one, and one more at each of +6,
  * +11 and +16 (d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and
  * +16"), each 5 less than the one before. */

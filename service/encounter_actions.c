@@ -69,6 +69,43 @@ static json_t *end_square(json_t *end)
     return fields;
 }
 
+/* A path ruling's answer (taken) when legal; else NULL after adding each violation as an error
+ * at path_ptr/STEP (or at mode_ptr when it names no step, or path_ptr is NULL). */
+static json_t *legal_path(struct resolve_ctx *x, json_t *ans, const char *path_ptr,
+                          const char *mode_ptr)
+{
+    if (ans == NULL || json_is_true(json_object_get(ans, "legal")))
+        return ans;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(ans, "violations"), i, v)
+    {
+        char p[64];
+        json_t *step = json_object_get(v, "step");
+        if (json_is_integer(step) && path_ptr != NULL)
+            snprintf(p, sizeof p, "%s/%lld", path_ptr, json_integer_value(step));
+        else
+            snprintf(p, sizeof p, "%s", mode_ptr);
+        svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
+    }
+    json_decref(ans);
+    return NULL;
+}
+
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr)
+{
+    json_t *s = x->state;
+    /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
+    json_t *body =
+        json_pack("{s:o, s:O, s:o, s:o, s:s, s:[O]}", "rules", enc_rules_json(s), "map",
+                  json_object_get(s, "map"), "creatures", enc_map_creatures(s, mover), "mover",
+                  enc_mover_of(mover, NULL), "mode", "five_foot_step", "path", square);
+    struct svc_answer a = {0};
+    svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
+    json_decref(body);
+    return legal_path(x, enc_answer(x, &a, ptr, "5-foot step"), NULL, ptr);
+}
+
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
 {
     json_t *s = x->state;
@@ -83,25 +120,9 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     struct svc_answer a = {0};
     svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
-    json_t *ans = enc_answer(x, &a, "/path", "move");
+    json_t *ans = legal_path(x, enc_answer(x, &a, "/path", "move"), "/path", "/mode");
     if (ans == NULL)
         return NULL;
-    if (!json_is_true(json_object_get(ans, "legal"))) {
-        size_t i;
-        json_t *v;
-        json_array_foreach(json_object_get(ans, "violations"), i, v)
-        {
-            char p[48];
-            json_t *step = json_object_get(v, "step");
-            if (json_is_integer(step))
-                snprintf(p, sizeof p, "/path/%lld", json_integer_value(step));
-            else
-                snprintf(p, sizeof p, "/mode");
-            svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
-        }
-        json_decref(ans);
-        return NULL;
-    }
     json_t *end = json_object_get(ans, "end");
     json_t *fields = end_square(end);
     if (json_is_integer(json_object_get(end, "facing")))

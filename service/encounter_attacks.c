@@ -396,30 +396,122 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     return out;
 }
 
+/* A full attack's plan (001 Trade Away Attacks): in order, each item "attack" or
+ * {"step": {x, y}}. Fills step[] (true for a step) and returns the number of items, or -1
+ * after adding errors at /plan. Without a plan: `count` attacks. */
+static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e)
+{
+    json_t *plan = json_object_get(in, "plan");
+    if (plan == NULL) {
+        for (int i = 0; i < count; i++)
+            step[i] = false;
+        return count;
+    }
+    if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > 4) {
+        svc_errors_add(e, "/plan",
+                       "must be a list of 1 to 4 items, each \"attack\" or {\"step\": "
+                       "{\"x\", \"y\"}}");
+        return -1;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(plan, i, item)
+    {
+        char p[32];
+        snprintf(p, sizeof p, "/plan/%zu", i);
+        json_t *sq = json_object_get(item, "step");
+        step[i] = sq != NULL;
+        bool attack = json_is_string(item) && strcmp(json_string_value(item), "attack") == 0;
+        bool square = json_is_object(item) && json_object_size(item) == 1 && json_is_object(sq) &&
+                      json_object_size(sq) == 2 && json_is_integer(json_object_get(sq, "x")) &&
+                      json_is_integer(json_object_get(sq, "y"));
+        if (!attack && !square)
+            svc_errors_add(e, p, "must be \"attack\" or {\"step\": {\"x\": X, \"y\": Y}}");
+    }
+    return svc_errors_any(e) ? -1 : (int)json_array_size(plan);
+}
+
 /* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
  * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
  * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
  * base attack bonus +6, +11 and +16", each 5 less), against the same target, each ruled as a
  * single attack on the state the attacks before it left, with its own dice (results: one array
- * per attack). The attacks stop early when the target drops. */
+ * per attack). Once the target drops, no more attacks. A player character's plan may trade
+ * attacks for 5-foot steps before, between or after them (001 Trade Away Attacks: each step
+ * uses up the worst attack left, so the attacks made keep the best bonuses; the steps do not
+ * count as movement and provoke nothing). */
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     int count = enc_iterative_attacks(actor);
+    bool is_step[4];
+    int items = decode_plan(in, count, is_step, x->e);
+    if (items < 0)
+        return NULL;
+    int steps = 0;
+    for (int i = 0; i < items; i++)
+        steps += is_step[i];
+    int rc = rules_full_attack_trade(count, items - steps, steps, flag(actor, "player_character"));
+    if (rc == RULES_TRADE_MONSTER) {
+        svc_errors_add(x->e, "/plan",
+                       "only a player character may trade attacks for 5-foot steps; '%s' is not "
+                       "one (player_character) (%s: \"Monsters cannot trade attack actions for "
+                       "5-foot steps\")",
+                       str(actor, "id"), RULES_TRADE_SOURCE);
+        return NULL;
+    }
+    if (rc == RULES_TRADE_TOO_MANY) {
+        svc_errors_add(x->e, "/plan",
+                       "%d attacks and 5-foot steps, but the full attack has %d (%s: each step "
+                       "uses up one of its attacks)",
+                       items, count, RULES_TRADE_SOURCE);
+        return NULL;
+    }
     json_t *results = json_object_get(in, "results");
-    if (results != NULL && (!json_is_array(results) || json_array_size(results) > (size_t)count)) {
+    if (results != NULL &&
+        (!json_is_array(results) || json_array_size(results) > (size_t)(items - steps))) {
         svc_errors_add(x->e, "/results",
-                       "a full attack takes one array of results per attack (%d here)", count);
+                       "a full attack takes one array of results per attack (%d here)",
+                       items - steps);
         return NULL;
     }
     json_t *scratch = json_deep_copy(x->state);
-    json_t *rulings = json_array(), *effects = json_array();
+    json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
     bool ok = true;
-    int made = 0;
-    for (int i = 0; i < count && ok; i++) {
+    int made = 0, ai = 0; /* attacks made; attacks planned so far (their bonuses and dice) */
+    for (int item = 0; item < items && ok; item++) {
         json_t *me = find(scratch, str(actor, "id"), NULL);
         json_t *target = find(scratch, str(in, "target"), NULL);
-        if (target == NULL || (i > 0 && enc_is_down(target)))
-            break;
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        each.result_text = NULL;
+        if (is_step[item]) {
+            char p[32];
+            snprintf(p, sizeof p, "/plan/%d/step", item);
+            json_t *sq =
+                json_object_get(json_array_get(json_object_get(in, "plan"), (size_t)item), "step");
+            json_t *ans = enc_rule_traded_step(&each, me, sq, p);
+            if (ans == NULL) {
+                ok = false;
+                break;
+            }
+            json_t *end = json_object_get(ans, "end");
+            json_t *fields = json_pack("{s:O, s:O}", "x", json_object_get(end, "x"), "y",
+                                       json_object_get(end, "y"));
+            if (json_is_integer(json_object_get(end, "facing")))
+                json_object_set(fields, "facing", json_object_get(end, "facing"));
+            json_t *ef = json_pack("[o]", effect_set(str(actor, "id"), fields));
+            enc_fold(scratch, ef);
+            json_array_extend(effects, ef);
+            json_decref(ef);
+            json_array_append_new(stepped,
+                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(end, "x"), "y",
+                                            json_object_get(end, "y"), "at", item));
+            json_decref(ans);
+            continue;
+        }
+        int i = ai++;
+        if (target == NULL || (made > 0 && enc_is_down(target)))
+            continue; /* no more attacks once the target drops; steps may still follow */
         /* The profile at its iterative bonus. */
         json_t *self = json_deep_copy(me);
         size_t k;
@@ -436,9 +528,6 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                 json_object_set(one, pass[p], json_object_get(in, pass[p]));
         if (json_array_get(results, (size_t)i) != NULL)
             json_object_set(one, "results", json_array_get(results, (size_t)i));
-        struct resolve_ctx each = *x;
-        each.state = scratch;
-        each.result_text = NULL;
         each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
         json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
         if (out != NULL) {
@@ -470,11 +559,16 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (!ok) {
         json_decref(rulings);
         json_decref(effects);
+        json_decref(stepped);
         return NULL;
     }
     json_t *result = json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
                                "iterative_attacks", count, "rule",
                                "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the "
                                "base attack bonus");
+    if (steps > 0) /* only then: full attacks without a plan rule as before */
+        json_object_set_new(result, "steps", stepped);
+    else
+        json_decref(stepped);
     return outcome(result, effects);
 }

@@ -387,11 +387,23 @@ static void say_action(struct texts *t, json_t *before, json_t *in, json_t *resu
         say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
     } else if (strcmp(type, "full_attack") == 0) {
         json_t *list = json_object_get(result, "attacks");
-        both(t, "%s makes a full attack on %s (%zu attack%s).", who,
+        json_t *steps = json_object_get(result, "steps");
+        both(t, "%s makes a full attack on %s (%zu attack%s", who,
              name_of(before, str(in, "target")), json_array_size(list),
              json_array_size(list) == 1 ? "" : "s");
         size_t i;
         json_t *one;
+        json_array_foreach(steps, i, one)
+        {
+            /* 001 Trade Away Attacks: each step took the place of an attack. */
+            both(t, "%s (%lld, %lld)",
+                 i == 0 ? (json_array_size(steps) == 1 ? ", trading one for a 5-foot step to"
+                                                       : ", trading some for 5-foot steps to")
+                 : i + 1 == json_array_size(steps) ? " and"
+                                                   : ",",
+                 num(one, "x"), num(one, "y"));
+        }
+        both(t, ").");
         json_array_foreach(list, i, one)
         {
             /* Each attack's hit points after: only the effects up to the last one matter, and

@@ -331,6 +331,11 @@ json_t *enc_mover_of(json_t *c, json_t *turn);
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
  * adding errors to x->e. */
+/* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
+ * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or
+ * NULL after adding errors at ptr. */
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr);
+
 /* A move action's mode (rules_move_mode_names; move when absent), or -1 after adding an error
  * at /mode: five_foot_step is an action type of its own. */
 int enc_move_mode(json_t *in, struct svc_errors *e);

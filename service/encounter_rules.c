@@ -227,6 +227,7 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "rounds",
                                         "reactions",
                                         "reaction_results",
+                                        "plan",
                                         NULL};
     codec_reject_unknown(in, "", known, x->e);
     int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);

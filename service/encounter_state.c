@@ -258,6 +258,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                                        "load",
                                        "constitution",
                                        "runner",
+                                       "player_character",
                                        "darkvision",
                                        "defense",
                                        "damage_reduction",
@@ -335,6 +336,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     bool b;
     codec_get_int(in, ptr, "constitution", false, 0, 100, &v, e);
     codec_get_bool(in, ptr, "runner", false, &b, e);
+    codec_get_bool(in, ptr, "player_character", false, &b, e);
     codec_get_bool(in, ptr, "darkvision", false, &b, e);
     codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
     /* Who decides whether it takes the attacks of opportunity it is given (rules/reaction.h):

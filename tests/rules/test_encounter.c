@@ -386,3 +386,16 @@ Test(encounter, a_run_leaves_the_runner_flat_footed_unless_it_has_runner)
     rules_move_marks_of(RULES_MODE_DOUBLE, false, &k);
     cr_assert(k.moved && !k.ran && !k.flat_footed);
 }
+
+/* 001 Trade Away Attacks From A Full Attack Action: "up to a maximum number of times equal to
+ * the number of attack actions" (the fighter's four attacks: four steps at most, or three and
+ * an attack...); "Monsters cannot trade attack actions for 5-foot steps". */
+Test(encounter, a_player_character_trades_attacks_for_steps_and_a_monster_cannot)
+{
+    cr_assert_eq(rules_full_attack_trade(4, 4, 0, false), RULES_TRADE_OK);
+    cr_assert_eq(rules_full_attack_trade(4, 0, 4, true), RULES_TRADE_OK);
+    cr_assert_eq(rules_full_attack_trade(4, 3, 1, true), RULES_TRADE_OK);
+    cr_assert_eq(rules_full_attack_trade(4, 3, 2, true), RULES_TRADE_TOO_MANY);
+    cr_assert_eq(rules_full_attack_trade(2, 1, 1, false), RULES_TRADE_MONSTER);
+    cr_assert_eq(rules_full_attack_trade(1, 2, 0, false), RULES_TRADE_TOO_MANY);
+}

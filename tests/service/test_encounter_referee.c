@@ -675,6 +675,76 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     json_decref(v);
 }
 
+/* 001 Trade Away Attacks From A Full Attack Action: "A player character that declares a Full
+ * Attack Action may use attack actions to perform 5-foot steps"; the steps "'use up' the worst
+ * to-hit numbers ... even if the 5-foot steps are taken between attacks"; they "do not count as
+ * movement, and may therefore be combined with a free-action 5-foot step"; "Monsters cannot
+ * trade attack actions". Before, a full attack took no plan (422 unknown member). */
+Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
+                     "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
+                     "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    json_decref(
+        call(&e, "POST", "/combatants",
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
+             "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
+             201));
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[15,1,5,1]}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter */
+    static const char step_then_attack[] =
+        "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"plan\":[{\"step\":"
+        "{\"x\":5,\"y\":6}},\"attack\"],\"results\":[[15,4]]}";
+    /* Not a player character: like a monster, it cannot trade. */
+    enc_post_refused(&srv, &e, "/actions", step_then_attack,
+                     "Monsters cannot trade attack actions for 5-foot steps");
+    json_decref(call(&e, "PATCH", "/combatants/fighter", "{\"player_character\":true}", 200));
+    /* Two attacks (base attack bonus 6): three items are one too many. */
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
+                     "\"plan\":[\"attack\",\"attack\",{\"step\":{\"x\":5,\"y\":6}}]}",
+                     "3 attacks and 5-foot steps, but the full attack has 2");
+    /* Into the orc's square: not a legal 5-foot step. */
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
+                     "\"plan\":[{\"step\":{\"x\":6,\"y\":5}},\"attack\"]}",
+                     "unoccupied");
+    /* The step first, then the attack from (5, 6) on the orc at (6, 5) (diagonally adjacent):
+     * the step used up the worst attack (+1), so the one made is at +6: 15 + 6 = 21 hits AC 13;
+     * 1d8+3 rolls 4: 7 damage, the orc at 23. */
+    json_t *doc = call(&e, "POST", "/actions", step_then_attack, 200);
+    json_t *event = json_object_get(doc, "event");
+    json_t *result = json_object_get(event, "result");
+    cr_assert_eq(num(result, "attacks_made"), 1);
+    cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 0), "roll_total"), 21);
+    json_t *stepped = json_array_get(json_object_get(result, "steps"), 0);
+    cr_assert_eq(num(stepped, "x"), 5);
+    cr_assert_eq(num(stepped, "y"), 6);
+    cr_assert_eq(num(stepped, "at"), 0);
+    json_t *fighter = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(fighter, "x"), 5);
+    cr_assert_eq(num(fighter, "y"), 6);
+    cr_assert_eq(num(enc_combatant(doc, "orc"), "hp"), 23);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(event, "explain")),
+                              "(1 attack, trading one for a 5-foot step to (5, 6))"),
+                       "%s", json_string_value(json_object_get(event, "explain")));
+    /* The traded step was not movement: the turn's free 5-foot step is still there. */
+    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
+    cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
+    json_decref(doc);
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,\"y\":6}]}");
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
 /* The game master (who holds the token) applies a condition out of turn, and to a combatant
  * that cannot act: under engine 2 a condition is not the actor's action. */
 Test(referee, a_condition_is_applied_out_of_turn)

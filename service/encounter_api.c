@@ -588,7 +588,8 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     if (enc_db_failed(res, rc))
         return;
     svc_state_cache_drop(req->ctx->states, enc.id);
-    svc_state_cache_drop(req->ctx->folds, enc.id);
+    svc_state_cache_drop(req->ctx->folds[0], enc.id);
+    svc_state_cache_drop(req->ctx->folds[1], enc.id);
     svc_hub_deleted(req->ctx->hub, enc.id); /* its live feeds end */
     res->status = 204;
 }
@@ -692,6 +693,28 @@ int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
     return 0;
 }
 
+enum { FOLDS_EVENTS = 0, FOLDS_STATES = 1 }; /* svc_context.folds */
+
+/* A copy of the latest fold checkpoint of id at or before upto in either fold cache (*from gets
+ * its version), or NULL. */
+static json_t *fold_checkpoint(const struct svc_request *req, const char *id, int64_t upto,
+                               int64_t *from)
+{
+    int best = -1;
+    int64_t v[2];
+    for (int k = 0; k < 2; k++) {
+        v[k] = svc_state_cache_version(req->ctx->folds[k], id);
+        if (v[k] > 0 && v[k] <= upto && (best < 0 || v[k] > v[best]))
+            best = k;
+    }
+    *from = 0;
+    json_t *copy =
+        best >= 0 ? svc_state_cache_copy_upto(req->ctx->folds[best], id, upto, from) : NULL;
+    if (copy == NULL)
+        *from = 0; /* replaced in between: fold from the start */
+    return copy;
+}
+
 void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res)
 {
     struct db_encounter enc;
@@ -721,8 +744,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
      * one, so paging on folds each event once): the events up to `after` are read and folded,
      * not listed. */
     int64_t from = 0;
-    json_t *start =
-        after > 0 ? svc_state_cache_copy_upto(req->ctx->folds, enc.id, after, &from) : NULL;
+    json_t *start = after > 0 ? fold_checkpoint(req, enc.id, after, &from) : NULL;
     struct events_acc acc = {.list = json_array(),
                              .state = start != NULL ? start : json_object(),
                              .list_after = after,
@@ -736,8 +758,8 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
                                    reach < INT32_MAX ? (int)reach : INT32_MAX, enc_event_item, &acc)
                        : DB_OK;
     if (rc == DB_OK && acc.last > from)
-        svc_state_cache_put(req->ctx->folds, enc.id, acc.last, enc.token_hash, acc.state,
-                            state_len);
+        svc_state_cache_put(req->ctx->folds[FOLDS_EVENTS], enc.id, acc.last, enc.token_hash,
+                            acc.state, state_len);
     else
         json_decref(acc.state);
     if (enc_db_failed(res, rc)) {
@@ -759,13 +781,13 @@ static json_t *state_at(const struct svc_request *req, const struct db_encounter
                         size_t size, int *rc)
 {
     int64_t from = 0;
-    json_t *start = svc_state_cache_copy_upto(req->ctx->folds, enc->id, upto, &from);
+    json_t *start = fold_checkpoint(req, enc->id, upto, &from);
     struct events_acc acc = {.state = start != NULL ? start : json_object(), .last = from};
     *rc = from < upto
               ? db_events(req->ctx->db, enc->id, from, upto, INT32_MAX, enc_event_item, &acc)
               : DB_OK;
     if (*rc == DB_OK && acc.last > from)
-        svc_state_cache_put(req->ctx->folds, enc->id, acc.last, enc->token_hash,
+        svc_state_cache_put(req->ctx->folds[FOLDS_STATES], enc->id, acc.last, enc->token_hash,
                             json_deep_copy(acc.state), size);
     return acc.state;
 }

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
-    struct svc_state_cache *states = NULL, *folds = NULL;
+    struct svc_state_cache *states = NULL, *folds = NULL, *folds_at = NULL;
     struct svc_hub *hub = NULL;
     char db_shown[sizeof cfg.db_path];
     svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
@@ -75,14 +75,19 @@ int main(int argc, char **argv)
         goto out;
     states = svc_state_cache_new();
     folds = svc_state_cache_new();
-    if (states == NULL || folds == NULL)
+    folds_at = svc_state_cache_new();
+    if (states == NULL || folds == NULL || folds_at == NULL)
         goto out;
     hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
                       (uint64_t)cfg.keepalive_s * 1000000u);
     if (hub == NULL)
         goto out;
-    struct svc_context ctx = {
-        .config = &cfg, .db = db, .metrics = metrics, .states = states, .folds = folds, .hub = hub};
+    struct svc_context ctx = {.config = &cfg,
+                              .db = db,
+                              .metrics = metrics,
+                              .states = states,
+                              .folds = {folds, folds_at},
+                              .hub = hub};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",
@@ -112,6 +117,7 @@ out:
     svc_metrics_free(metrics);
     svc_state_cache_free(states);
     svc_state_cache_free(folds);
+    svc_state_cache_free(folds_at);
     svc_hub_free(hub);
     db_close(db);
     return exit_code;

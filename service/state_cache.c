@@ -117,6 +117,17 @@ json_t *svc_state_cache_copy_upto(struct svc_state_cache *c, const char *id, int
     return copy;
 }
 
+int64_t svc_state_cache_version(struct svc_state_cache *c, const char *id)
+{
+    if (c == NULL || strlen(id) > AUTH_ID_LEN)
+        return -1;
+    pthread_mutex_lock(&c->lock);
+    struct entry *e = slot_of(c, id);
+    int64_t v = e->state != NULL && strcmp(e->id, id) == 0 ? e->version : -1;
+    pthread_mutex_unlock(&c->lock);
+    return v;
+}
+
 void svc_state_cache_drop(struct svc_state_cache *c, const char *id)
 {
     if (c == NULL)

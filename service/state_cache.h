@@ -42,6 +42,9 @@ void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t vers
 json_t *svc_state_cache_copy_upto(struct svc_state_cache *c, const char *id, int64_t upto,
                                   int64_t *version);
 
+/* The version id's state is cached at, or -1. */
+int64_t svc_state_cache_version(struct svc_state_cache *c, const char *id);
+
 /* Forgets id (a deleted encounter). */
 void svc_state_cache_drop(struct svc_state_cache *c, const char *id);
 

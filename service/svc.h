@@ -28,8 +28,10 @@ struct svc_context {
     struct db *db;
     struct svc_metrics *metrics;
     struct svc_state_cache *states; /* may be NULL: no cache (state_cache.h) */
-    struct svc_state_cache *folds;  /* fold checkpoints for /events and state?at; may be NULL */
-    struct svc_hub *hub;            /* the live feeds' subscribers (hub.h); may be NULL: none */
+    /* Fold checkpoints (state_cache.h), one cache for /events pages and one for state?at, so
+     * that a reader of either does not evict the other's; each may be NULL. */
+    struct svc_state_cache *folds[2];
+    struct svc_hub *hub; /* the live feeds' subscribers (hub.h); may be NULL: none */
 };
 
 /* Looks up a request header; returns NULL when absent. */

@@ -79,3 +79,29 @@ Test(state_cache, no_cache_keeps_nothing)
     cr_assert_null(svc_state_cache_take(NULL, "enc1", 1, h, &bytes));
     svc_state_cache_drop(NULL, "enc1");
 }
+
+/* As a cache of fold checkpoints: a copy of the state cached at or before the version asked,
+ * the entry left in place (the next page starts from it too), and its version readable without
+ * a copy. */
+Test(state_cache, a_fold_checkpoint_is_copied_at_or_before_and_stays)
+{
+    struct svc_state_cache *c = svc_state_cache_new();
+    cr_assert_eq(svc_state_cache_version(c, "enc1"), -1);
+    json_t *state = json_pack("{s:i}", "round", 3);
+    svc_state_cache_put(c, "enc1", 40, hash_a, state, 100);
+    cr_assert_eq(svc_state_cache_version(c, "enc1"), 40);
+    int64_t v = 0;
+    cr_assert_null(svc_state_cache_copy_upto(c, "enc1", 39, &v));
+    json_t *copy = svc_state_cache_copy_upto(c, "enc1", 100, &v);
+    cr_assert_eq(v, 40);
+    cr_assert(copy != state && json_equal(copy, state));
+    json_object_set_new(copy, "round", json_integer(9)); /* the caller's to change */
+    json_decref(copy);
+    copy = svc_state_cache_copy_upto(c, "enc1", 40, &v);
+    cr_assert_eq(json_integer_value(json_object_get(copy, "round")), 3);
+    json_decref(copy);
+    cr_assert_null(svc_state_cache_copy_upto(c, "enc2", 100, &v));
+    cr_assert_null(svc_state_cache_copy_upto(NULL, "enc1", 100, &v));
+    cr_assert_eq(svc_state_cache_version(NULL, "enc1"), -1);
+    svc_state_cache_free(c);
+}

@@ -626,26 +626,33 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     json_decref(v);
 }
 
-/* d20 3.5 SRD, Full Attack: a base attack bonus of +6 gives a second attack at -5; a full
- * attack takes the whole turn, so not after a move. */
-Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
+/* A fighter (base attack bonus 6: two attacks, +6 and +1) at 5,5 beside an orc (AC 13, 30
+ * hp) at 6,5; initiative rolled and the fighter's turn begun. */
+static void fighter_and_orc(struct enc *e)
 {
-    struct enc e;
-    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
-    json_decref(call(&e, "POST", "/combatants",
+    create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
+    json_decref(call(e, "POST", "/combatants",
                      "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
                      "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
                      "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
                      "\"1d8+3\"}]}",
                      201));
     json_decref(
-        call(&e, "POST", "/combatants",
+        call(e, "POST", "/combatants",
              "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
              "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
              201));
-    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[15,1,5,1]}");
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter */
+    enc_post_ok(&srv, e, "/initiative", "{\"results\":[15,1,5,1]}");
+    enc_post_ok(&srv, e, "/next-turn", NULL); /* the fighter */
+}
+
+/* d20 3.5 SRD, Full Attack: a base attack bonus of +6 gives a second attack at -5; a full
+ * attack takes the whole turn, so not after a move. */
+Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
+{
+    struct enc e;
+    fighter_and_orc(&e);
     /* 15 + 6 = 21 and 12 + 1 = 13 both hit AC 13: 1d8+3 rolls 4 and 3, 7 + 6 = 13 damage. */
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
@@ -683,21 +690,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
 Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
-                     "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
-                     "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
-    json_decref(
-        call(&e, "POST", "/combatants",
-             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
-             "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
-             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
-             201));
-    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[15,1,5,1]}");
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter */
+    fighter_and_orc(&e);
     static const char step_then_attack[] =
         "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"plan\":[{\"step\":"
         "{\"x\":5,\"y\":6}},\"attack\"],\"results\":[[15,4]]}";

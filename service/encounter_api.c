@@ -130,18 +130,14 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 /* A write's three texts, each value written once: the event's payload {input, result,
  * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
  * explain, explain_markdown}, state}, which embeds the result and the state already written
- * (minimal: without the state). The result is ev's, or result_text when the ruling handed it over
- * as text; *state_len gets the state text's length. All NULL when out of memory. */
+ * (minimal: without the state); *state_len gets the state text's length. All NULL when out of
+ * memory. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
-                        const char *result_text, const struct enc_explain *told, json_t *state,
-                        bool minimal, char **payload, char **state_text, size_t *state_len,
-                        char **answer)
+                        const struct enc_explain *told, json_t *state, bool minimal, char **payload,
+                        char **state_text, size_t *state_len, char **answer)
 {
     size_t rn = 0, sn = 0, n = 0;
-    char *dumped = result_text ? NULL : jw_dump(json_object_get(ev, "result"), &rn);
-    const char *result = result_text ? result_text : dumped;
-    if (result_text != NULL)
-        rn = strlen(result_text);
+    char *result = jw_dump(json_object_get(ev, "result"), &rn);
     *state_text = jw_dump(state, &sn);
     *payload = *answer = NULL;
     if (result != NULL && *state_text != NULL) {
@@ -190,7 +186,7 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         jw_object_end(&w);
         *answer = jw_finish(&w, &n);
     }
-    free(dumped);
+    free(result);
     if (*payload == NULL || *answer == NULL) {
         free(*payload);
         free(*state_text);
@@ -454,7 +450,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     unsigned char hash[AUTH_HASH_LEN];
     struct db_replay replay;
     bool use_replay = false, folded = false;
-    char *answer_text = NULL, *result_text = NULL;
+    char *answer_text = NULL;
     size_t state_len = 0;
     int rc = DB_ERR_NOMEM;
     struct svc_errors e;
@@ -469,7 +465,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         goto out;
     int64_t seq = enc.version + 1, current = 0;
     struct enc_cache cache = {0};
-    ev = enc_resolve(req, &cache, state, kind, in, seq, ENGINE_VERSION, &e, &result_text);
+    ev = enc_resolve(req, &cache, state, kind, in, seq, ENGINE_VERSION, &e);
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
@@ -478,20 +474,18 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         goto out;
     }
     /* The sentence is told from the state before the event and the payload as stored, as a
-     * read of the log tells it (enc_event_item); a result handed over as text is parsed for
-     * it. */
+     * read of the log tells it (enc_event_item). */
     struct enc_explain told;
-    json_t *told_payload = json_pack("{s:O, s:o, s:O}", "input", in, "result",
-                                     result_text ? json_loads(result_text, 0, NULL)
-                                                 : json_incref(json_object_get(ev, "result")),
-                                     "effects", json_object_get(ev, "effects"));
+    json_t *told_payload =
+        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
+                  "effects", json_object_get(ev, "effects"));
     enc_explain_event(state, kind, told_payload, &told);
     json_decref(told_payload);
     enc_fold(state, json_object_get(ev, "effects"));
     folded = true;
     char *payload_text = NULL, *state_text = NULL;
-    event_texts(enc.id, seq, kind, in, ev, result_text, &told, state, enc_prefers_minimal(req),
-                &payload_text, &state_text, &state_len, &answer_text);
+    event_texts(enc.id, seq, kind, in, ev, &told, state, enc_prefers_minimal(req), &payload_text,
+                &state_text, &state_len, &answer_text);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
@@ -526,7 +520,6 @@ out:
         state = NULL;
     }
     free(answer_text);
-    free(result_text);
     svc_errors_free(&e);
     json_decref(ev);
     json_decref(state);

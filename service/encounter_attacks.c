@@ -288,10 +288,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     json_t *ans = NULL;
     struct svc_attack_facts facts = {0};
-    struct resolve_ctx ruled = *x;
-    if (derived != NULL)
-        ruled.result_text = NULL; /* the result gets "derived" */
-    if (!enc_ruled_attack(&ruled, body, &ans, &facts)) {
+    if (!enc_ruled_attack(x, body, &ans, &facts)) {
         json_decref(derived);
         return NULL;
     }
@@ -383,12 +380,9 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         target = where;
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
-     * one are made now, and this event's ruling lists them (so it is a value, not text). */
+     * one are made now, and this event's ruling lists them. */
     bool settles = reaction != NULL && !x->settling && enc_any_made_by_engine(s);
-    struct resolve_ctx here = *x;
-    if (settles)
-        here.result_text = NULL;
-    json_t *out = action_attack_on(&here, in, actor, target, reaction, reaction_at);
+    json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
         enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
                            json_object_get(out, "effects"), json_object_get(out, "result"));
@@ -483,7 +477,6 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_t *target = find(scratch, str(in, "target"), NULL);
         struct resolve_ctx each = *x;
         each.state = scratch;
-        each.result_text = NULL;
         if (is_step[item]) {
             char p[32];
             snprintf(p, sizeof p, "/plan/%d/step", item);

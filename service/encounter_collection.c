@@ -40,7 +40,7 @@ static bool log_event(const struct svc_request *req, struct enc_cache *cache, js
     struct svc_errors re;
     svc_errors_init(&re);
     int seq = l->n + 1;
-    json_t *ev = enc_resolve(req, cache, state, kind, in, seq, ENGINE_VERSION, &re, NULL);
+    json_t *ev = enc_resolve(req, cache, state, kind, in, seq, ENGINE_VERSION, &re);
     if (ev == NULL && !svc_errors_any(&re))
         svc_errors_add(&re, "", "cannot be applied");
     enc_errors_under(&re, ptr, e);

@@ -160,10 +160,6 @@ struct resolve_ctx {
     struct rules_options rules;
     bool rules_ok;
     struct svc_errors *e;
-    /* When set, a ruling may hand its result over as the text the ruling wrote (owned by the
-     * caller) and leave "result" out of its outcome: the write path stores the text as it is
-     * rather than parsing it and writing it again. NULL: the result is always a value. */
-    char **result_text;
     /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
@@ -238,14 +234,13 @@ const struct svc_config *enc_config(const struct resolve_ctx *x);
 json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                    const char *what);
 
-/* Engine 2: puts "type": type first in out's result (engine 2 rulings are values, never
- * handed over as text). Nothing when it has a type already. */
+/* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
 void enc_tag_result(json_t *out, const char *type);
 
 /* Rules an attack (body stolen) as POST /v1/attacks/resolve does (svc_rule_attack), and fills
  * *f.
- * *result gets the answer (a new reference), or NULL when x->result_text took it as text.
- * False after a refusal, its errors added to x->e under /attack. */
+ * *result gets the answer (a new reference). False after a refusal, its errors added to x->e under
+ * /attack. */
 bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
                       struct svc_attack_facts *f);
 
@@ -304,11 +299,9 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp);
  * stored event's own stamp on replay). cache (NULL for none) keeps what the request decodes
  * once; the caller frees it with enc_cache_free. The input's shape is checked first
  * (check_input). Returns the outcome {"result": ..., "effects": [...]} (a new reference) or
- * NULL after adding errors to e. With result_text, the result may come back instead as text in
- * *result_text (malloc'd, the caller frees it), and "result" is then left out of the outcome. */
+ * NULL after adding errors to e. */
 json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
-                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e,
-                    char **result_text);
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e);
 
 /* ---- encounter_queries.c ---- */
 

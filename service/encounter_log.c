@@ -81,7 +81,7 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
         struct svc_errors e;
         svc_errors_init(&e);
         json_t *again = enc_resolve(a->req, &a->cache, a->state, kind, json_object_get(p, "input"),
-                                    seq, engine_of(p), &e, NULL);
+                                    seq, engine_of(p), &e);
         const char *why = NULL;
         if (again == NULL)
             why = "the event no longer resolves against the state before it";
@@ -338,7 +338,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             struct svc_errors re;
             svc_errors_init(&re);
             json_t *again = enc_resolve(req, &cache, state, kind, json_object_get(payload, "input"),
-                                        (long long)i + 1, engine_of(payload), &re, NULL);
+                                        (long long)i + 1, engine_of(payload), &re);
             char ip[80];
             snprintf(ip, sizeof ip, "%s/payload/input", p);
             enc_errors_under(&re, ip, &e);

@@ -159,7 +159,6 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         svc_errors_init(&why);
         struct resolve_ctx each = *x;
         each.state = scratch;
-        each.result_text = NULL;
         each.e = &why;
         each.settling = true;
         each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */

@@ -421,19 +421,12 @@ static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct s
 }
 
 /* Resolves an event of `kind` against state (the state before it), after checking its input
- * (check_input). With result_text, the result may come back as text there instead of in the
- * outcome (resolve_ctx). */
+ * (check_input). */
 json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
-                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e,
-                    char **result_text)
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e)
 {
-    struct resolve_ctx x = {.req = req,
-                            .cache = cache,
-                            .state = state,
-                            .seq = seq,
-                            .engine = engine,
-                            .e = e,
-                            .result_text = result_text};
+    struct resolve_ctx x = {
+        .req = req, .cache = cache, .state = state, .seq = seq, .engine = engine, .e = e};
     if (engine < 1 || engine > ENGINE_VERSION) {
         svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
                        ENGINE_VERSION);

@@ -203,28 +203,20 @@ void enc_state_rules(json_t *state, struct rules_options *o)
     *o = rules.options;
 }
 
-/* Rules an attack (body stolen) as POST /v1/attacks/resolve does. Returns its result (NULL when
- * handed over as text, see resolve_ctx) and fills f; false after a refusal. */
+/* Rules an attack (body stolen) as POST /v1/attacks/resolve does. Returns its result and fills
+ * f; false after a refusal. */
 bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
                       struct svc_attack_facts *f)
 {
     struct svc_answer a = {0};
     svc_rule_attack(body, &a, f);
     json_decref(body);
-    *result = NULL;
-    if (a.status == 200 && x->result_text != NULL) {
-        *x->result_text = a.text; /* the ruling's text, NUL-terminated (jw_finish) */
-        a.text = NULL;
-        svc_answer_free(&a);
-        return true;
-    }
     *result = enc_answer(x, &a, "/attack", "attack");
     return *result != NULL;
 }
 
 /* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
- * ActionResult union. Engine 2 rulings are always values (an attack gets "derived"), never text
- * handed over (resolve_ctx.result_text), so only the value is tagged. */
+ * ActionResult union. */
 void enc_tag_result(json_t *out, const char *type)
 {
     json_t *result = json_object_get(out, "result");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encounter.h"
 #include "jsonw.h"
 #include "move_odds.h"
 #include "move_req.h"
@@ -558,7 +559,9 @@ void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
     JW_KEY(&w, "source");
     jw_string(&w, sp->run_rule);
     JW_KEY(&w, "flat_footed_after");
-    jw_bool(&w, !r->mover.runner);
+    struct rules_move_marks run;
+    rules_move_marks_of(RULES_MODE_RUN, r->mover.runner, &run);
+    jw_bool(&w, run.flat_footed);
     JW_KEY(&w, "rounds_before_checks");
     if (r->has_constitution)
         jw_int(&w, sp->run_rounds);

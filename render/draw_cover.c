@@ -11,7 +11,7 @@
  * attacker without it.
  *
  * Where the rules rule nothing (a hex grid: the SRD's lines are drawn on squares; bodies too
- * large to rule), 002 Cover leaves the degree to the GM ("not a strict mathematical
+ * large to rule), 002 (Cover; Table: Cover) leaves the degree to the GM ("not a strict mathematical
  * calculation"): the overlay then draws lines from the centre of the attacker's space to the
  * centre and corners of the target's, marks the walls, pillars and creatures they cross, and
  * says that the degree is the GM's judgment. */

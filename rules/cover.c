@@ -282,7 +282,7 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
     out->lines = lines;
     out->lines_blocked = best_blocked;
     if (every_line_walled)
-        out->cover = RULES_COVER_TOTAL; /* SRD Total Cover; 002 "Total" */
+        out->cover = RULES_COVER_TOTAL; /* SRD Total Cover; 002 Table: Cover, "Total" */
     else if (best_blocked > 0)
         out->cover = RULES_COVER_HALF; /* SRD +4; 002 "One-half" */
     if (out->cover != RULES_COVER_NONE) {

@@ -19,10 +19,11 @@
  *    attacker's own squares do not hide its target, and darkvision sees through them (as 001's
  *    5-Foot Step treats the same squares).
  *
- * 002 Cover leaves the degree of cover to the GM; the SRD's cover (+4 to AC) is 002's
+ * 002 (Cover, and its Table: Cover) leaves the degree of cover to the GM ("not a strict
+ * mathematical calculation"); the SRD's cover (+4 to AC) is 002's
  * "One-half" (+4; "behind a creature of same size" is 002's own example of it), so that is the
  * degree derived. The SRD's concealment (20% miss chance) is 002's "One-half" (20%; "shadows;
- * dense fog at 5 ft."). 002 "Total" cover is the SRD's total cover.
+ * dense fog at 5 ft."). 002 Table: Cover's "Total" is the SRD's total cover.
  *
  * A line "passes through" a square when it crosses the square's interior: a line that only
  * touches a corner or runs along an edge does not (the map stores walls as squares, not

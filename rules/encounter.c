@@ -212,6 +212,11 @@ int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_c
     return RULES_TRADE_OK;
 }
 
+int rules_iterative_penalty(int i)
+{
+    return -5 * i;
+}
+
 int rules_iterative_attacks(int bab)
 {
     return bab >= 16 ? 4 : bab >= 11 ? 3 : bab >= 6 ? 2 : 1;

@@ -240,6 +240,10 @@ int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_c
  * +16"), each 5 less than the one before. */
 int rules_iterative_attacks(int bab);
 
+/* The change to the attack bonus of the i-th iterative attack (0 for the first): 5 less for
+ * each before it (d20 3.5 SRD, Full Attack). */
+int rules_iterative_penalty(int i);
+
 /* Hit points changed from outside the fight (the hp event): set to `value` (set) or changed
  * by it. Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past your
  * full normal hit point total"); a creature already above it keeps what it has. Never below

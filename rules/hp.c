@@ -2,6 +2,8 @@
 
 #include <assert.h>
 
+#define DEAD_AT (-10) /* SRD: "Dead (-10 hit points or lower)" */
+
 enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp)
 {
     if (o->hp_states == RULES_HP_STATES_NONE || hp > 0)
@@ -11,7 +13,12 @@ enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long h
      * lower, he's dead." */
     if (hp == 0)
         return RULES_HP_DISABLED;
-    return hp > -10 ? RULES_HP_DYING : RULES_HP_DEAD;
+    return hp > DEAD_AT ? RULES_HP_DYING : RULES_HP_DEAD;
+}
+
+long long rules_hp_damage_to_kill(long long hp)
+{
+    return hp - DEAD_AT;
 }
 
 const char *rules_hp_state_name(enum rules_hp_state s)

@@ -20,6 +20,10 @@ enum rules_hp_state {
 /* The state of a creature at hp hit points under o's hp_states option. */
 enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp);
 
+/* The damage that kills a creature at hp hit points under the SRD's states: enough to take it
+ * to -10 ("Dead (-10 hit points or lower)"). */
+long long rules_hp_damage_to_kill(long long hp);
+
 /* "up", "disabled", "dying", "dead". */
 const char *rules_hp_state_name(enum rules_hp_state s);
 

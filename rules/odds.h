@@ -66,8 +66,8 @@ int rules_dist_convolve(const struct rules_dist *a, const struct rules_dist *b,
 
 /* The damage a creature takes from the attacks hits[0..n) (each the distribution of one
  * attack's damage dealt, totals >= 0), made one after another as a move provokes them, when it
- * takes no more once the total reaches stop (it is dropped and its move ends: 004 Provoking an
- * Attack of Opportunity by Moving; stop <= 0: it takes them all, the plain sum). */
+ * takes no more once the total reaches stop (it is dropped and takes no more: d20 3.5 SRD,
+ * Combat: Injury and Death; stop <= 0: it takes them all, the plain sum). */
 int rules_dist_gauntlet(const struct rules_dist *hits, int n, int stop,
                         struct rules_odds_budget *budget, struct rules_dist *out);
 

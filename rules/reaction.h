@@ -1,7 +1,8 @@
 /* Attacks of opportunity as reactions: who decides whether a provoked attack is taken, and
  * in which order the reactions to one move are settled. 004 Attacks of Opportunity: a move
- * that leaves a threatened square provokes, and the threatening enemy "may" make the attack
- * (004 Making an Attack of Opportunity): whether it does is the reactor's choice, made by a
+ * that leaves a threatened square provokes, and the threatening enemy "does not have to make an
+ * attack of opportunity if the combatant doesn't want to" (004 Making an Attack of
+ * Opportunity): whether it does is the reactor's choice, made by a
  * per-combatant policy or by a decision the mover's request carries. Pure: the caller keeps
  * the policies with its combatants. */
 #ifndef TACTICS_RULES_REACTION_H
@@ -50,8 +51,9 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
 /* Whether a reaction to step `step` of a move may be settled (made by the engine, answered or
  * declined) while a reaction the encounter waits for is open at step `asked_step` of the same
  * move: the move reaches the later square only after the earlier one is settled, so a reaction
- * is settled only when no asked one is open at an earlier step (004 Provoking an Attack of
- * Opportunity by Moving: each is resolved as the mover leaves that square). */
+ * is settled only when no asked one is open at an earlier step (inferred from 004 Provoking an
+ * Attack of Opportunity by Moving, which provokes at each threatened square the mover leaves:
+ * the attacks come in the order the squares are left). */
 bool rules_aoo_may_settle(int step, int asked_step);
 
 /* Attacks of opportunity a combatant may make in a round: one (004 Making an Attack of

@@ -304,8 +304,6 @@ static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
             len - 1 - strlen(buf));
 }
 
-/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
- * rolls and their consequences. */
 /* "source_title" beside a source that cites the rule documents: the titles of those it names
  * (rules_source_titles; GET /v1/rules/sources lists them). Added, not replacing: a source that
  * names no document ("attacker", "defender") gains nothing. */
@@ -456,6 +454,8 @@ static void write_critical(struct jw *w, const struct attack_request *r,
     jw_array_end(w);
 }
 
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
+ * rolls and their consequences. */
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct rules_attack_rolled *o, const struct svc_dice_source *src,

@@ -33,6 +33,12 @@ bool enc_reaches(json_t *state, json_t *actor, json_t *target)
     return rules_threatens_creature(&o, &a, &t);
 }
 
+bool enc_is_melee(json_t *atk)
+{
+    const char *form = str(atk, "attack");
+    return strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
+}
+
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name)
 {
@@ -148,8 +154,7 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     struct rules_creature *others;
     json_t **who;
     int k = enc_others(x->state, &o, str(actor, "id"), str(target, "id"), &others, &who);
-    const char *form = str(atk, "attack");
-    bool melee = strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
+    bool melee = enc_is_melee(atk);
     struct rules_sight s;
     int rc =
         k < 0 || svc_errors_any(&scratch)
@@ -235,12 +240,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
     }
-    const char *form = str(atk, "attack");
-    if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
-        !enc_reaches(s, actor, target)) {
-        svc_errors_add(x->e, "/target",
-                       "is out of reach of '%s': a melee attack reaches the squares its attacker "
-                       "threatens (004 Threatened Area; 001 Reach)",
+    if (enc_is_melee(atk) && !enc_reaches(s, actor, target)) {
+        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
                        str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
         return NULL;
     }
@@ -390,6 +391,9 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     return out;
 }
 
+#define FULL_ATTACK_RULE                                                                           \
+    "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the base attack bonus"
+
 /* A full attack's plan (001 Trade Away Attacks): in order, each item "attack" or
  * {"step": {x, y}}. Fills step[] (true for a step) and returns the number of items, or -1
  * after adding errors at /plan. Without a plan: `count` attacks. */
@@ -511,7 +515,8 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_t *a;
         json_array_foreach(json_object_get(self, "attacks"), k, a)
         {
-            json_object_set_new(a, "attack_bonus", json_integer(num(a, "attack_bonus") - 5 * i));
+            json_object_set_new(a, "attack_bonus",
+                                json_integer(num(a, "attack_bonus") + rules_iterative_penalty(i)));
         }
         json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
                                 "target", str(target, "id"));
@@ -542,7 +547,7 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         } else {
             ok = false;
             svc_errors_add(x->e, "", "attack %d of the full attack (at %+lld) was refused", i + 1,
-                           -5LL * i);
+                           (long long)rules_iterative_penalty(i));
         }
         json_decref(out);
         json_decref(one);
@@ -555,10 +560,12 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_decref(stepped);
         return NULL;
     }
-    json_t *result = json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
-                               "iterative_attacks", count, "rule",
-                               "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the "
-                               "base attack bonus");
+    json_t *result =
+        json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+                  "iterative_attacks", count, "rule",
+                  steps > 0 ? FULL_ATTACK_RULE "; " RULES_TRADE_SOURCE
+                                               ": each 5-foot step uses up the worst attack left"
+                            : FULL_ATTACK_RULE);
     if (steps > 0) /* only then: full attacks without a plan rule as before */
         json_object_set_new(result, "steps", stepped);
     else

@@ -350,6 +350,13 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
 /* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
 int enc_iterative_attacks(json_t *actor);
 
+/* Whether attack profile atk is a melee attack (its form neither ranged nor spell). */
+bool enc_is_melee(json_t *atk);
+
+/* Why a melee attack cannot reach: its refusals' reason. */
+#define ENC_REACH_RULE                                                                             \
+    "a melee attack reaches the squares its attacker threatens (004 Threatened Area; 001 Reach)"
+
 /* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach). */
 bool enc_reaches(json_t *state, json_t *actor, json_t *target);
 

@@ -68,12 +68,8 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
                                  : "the actor has no attack profile");
     }
     if (atk != NULL && target != NULL && actor != target) {
-        const char *form = str(atk, "attack");
-        if (strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0 &&
-            !enc_reaches(state, actor, target))
-            enc_bad_query(&e, "target",
-                          "is out of reach of the attack: a melee attack reaches the squares its "
-                          "attacker threatens (004 Threatened Area; 001 Reach)");
+        if (enc_is_melee(atk) && !enc_reaches(state, actor, target))
+            enc_bad_query(&e, "target", "is out of reach of the attack: " ENC_REACH_RULE);
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -89,14 +85,14 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         int count = enc_iterative_attacks(actor);
         json_t *bonuses = json_array();
         for (int i = 0; i < count; i++)
-            json_array_append_new(bonuses, json_integer(num(atk, "attack_bonus") - 5 * i));
+            json_array_append_new(
+                bonuses, json_integer(num(atk, "attack_bonus") + rules_iterative_penalty(i)));
         json_object_set_new(body, "attacks", bonuses);
     }
     const char *cover = svc_request_query(req, "cover");
     json_t *v = cover ? json_string(cover) : NULL;
     if (cover != NULL && v == NULL)
-        enc_bad_query(&e, "cover",
-                      "must be one of none, quarter, half, three_quarters, nine_tenths");
+        enc_bad_query(&e, "cover", "must be a cover name (none, quarter, half, ...)");
     else if (v != NULL)
         json_object_set_new(body, "cover", v);
     const char *conc = svc_request_query(req, "concealment");

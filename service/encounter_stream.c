@@ -166,7 +166,7 @@ static char *frame_of(json_t *item, size_t *len)
 {
     int64_t seq = json_integer_value(json_object_get(item, "seq"));
     char etag[32];
-    snprintf(etag, sizeof etag, "\"v%lld\"", (long long)seq);
+    enc_etag_of(seq, etag, sizeof etag);
     json_t *data = json_pack("{s:I, s:O, s:s, s:O}", "seq", (json_int_t)seq, "kind",
                              json_object_get(item, "kind"), "etag", etag, "event", item);
     /* The event's explanation, wherever the event object carries it, also at the top. */

@@ -99,7 +99,7 @@ static void say_roll(struct told *t, json_t *roll)
         bold(t, num(roll, "total"), "");
         return;
     }
-    bool struck = false, code = false;
+    bool struck = false;
     for (const char *p = text; *p; p++) {
         if (p[0] == '*' && p[1] == '*') {
             md(t, "**");
@@ -112,12 +112,10 @@ static void say_roll(struct told *t, json_t *roll)
             p++;
         } else if (*p == '`') {
             md(t, "**");
-            code = !code;
         } else {
             both(t, "%c", *p);
         }
     }
-    (void)code;
 }
 
 void svc_explain_roll(json_t *doc)

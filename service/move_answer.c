@@ -422,9 +422,10 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
     char explain[256];
     snprintf(explain, sizeof explain, "%d square%s reachable with a %s%s.", count,
              count == 1 ? "" : "s", rules_move_mode_names[r->mode],
-             prefer == 1   ? ", fewest provoking steps first"
-             : prefer == 2 ? ", safest first (least damage expected from attacks of opportunity)"
-                           : "");
+             prefer == MOVE_PREFER_FEWEST ? ", fewest provoking steps first"
+             : prefer == MOVE_PREFER_SAFEST
+                 ? ", safest first (least damage expected from attacks of opportunity)"
+                 : "");
     svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(ans, &w);

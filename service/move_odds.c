@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "hp.h"
 #include "move_odds.h"
 #include "odds_codec.h"
 
@@ -126,7 +127,8 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
         svc_odds_write_probability(w, rules_dist_at_least(t, r->mover_hp));
         if (r->o->hp_states == RULES_HP_STATES_SRD) {
             JW_KEY(w, "kill_chance");
-            svc_odds_write_probability(w, rules_dist_at_least(t, r->mover_hp + 10));
+            svc_odds_write_probability(
+                w, rules_dist_at_least(t, (int)rules_hp_damage_to_kill(r->mover_hp)));
         }
         /* [{hp, at_least}]: the chance to arrive with at least hp, for each hp it can arrive
          * with, most first. */
@@ -152,7 +154,7 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
     svc_odds_write_summary(w, t);
     jw_object_end(w);
     JW_KEY(w, "source");
-    jw_string(w, "004 Attacks of Opportunity; d20 3.5 SRD, Injury and Death");
+    jw_string(w, "004 Attacks of Opportunity; " RULES_HP_SOURCE);
     jw_object_end(w);
 }
 

@@ -26,7 +26,7 @@ struct move_req {
     const struct rules_options *o;
     struct rules_map map;
     bool map_ok;
-    bool map_borrowed; /* map is the request's pre-decoded one (svc_request.map): not freed */
+    bool map_borrowed; /* map was decoded beforehand (the ruling's `map` argument): not freed */
     struct rules_map_creature *cs;
     const char **ids;
     int nc;

@@ -323,7 +323,8 @@ static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
     svc_odds_write_probability(w, rules_dist_at_least(damage, hp));
     if (r->rules.options.hp_states == RULES_HP_STATES_SRD) {
         JW_KEY(w, "kill_chance");
-        svc_odds_write_probability(w, rules_dist_at_least(damage, hp + 10));
+        svc_odds_write_probability(w,
+                                   rules_dist_at_least(damage, (int)rules_hp_damage_to_kill(hp)));
         JW_KEY(w, "kill_source");
         jw_string(w, RULES_HP_SOURCE);
     }

@@ -716,6 +716,8 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     json_t *result = json_object_get(event, "result");
     cr_assert_eq(num(result, "attacks_made"), 1);
     cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 0), "roll_total"), 21);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(result, "rule")),
+                              "001 Trade Away Attacks From A Full Attack Action"));
     json_t *stepped = json_array_get(json_object_get(result, "steps"), 0);
     cr_assert_eq(num(stepped, "x"), 5);
     cr_assert_eq(num(stepped, "y"), 6);

@@ -428,19 +428,12 @@ void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *s
 void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, int64_t seq,
                       void (*free_fn)(void *))
 {
-    void *drop = NULL;
-    void (*drop_fn)(void *) = free_fn;
     pthread_mutex_lock(&hub->lock);
     struct channel *c = sub->ch;
-    if (memo != NULL && (c->memo == NULL || c->memo_seq < seq)) { /* the one folded furthest */
-        drop = c->memo, drop_fn = c->memo_free;
+    /* The take emptied the channel's memo and held the others off: this one is the memo now. */
+    if (memo != NULL)
         c->memo = memo, c->memo_seq = seq, c->memo_free = free_fn;
-    } else {
-        drop = memo;
-    }
     c->memo_taken = false;
     pthread_cond_broadcast(&hub->memo_free);
     pthread_mutex_unlock(&hub->lock);
-    if (drop != NULL)
-        drop_fn(drop);
 }

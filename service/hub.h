@@ -92,9 +92,8 @@ unsigned svc_hub_count(struct svc_hub *hub);
  * without folding the log from its start). take hands it over (NULL when there is none yet)
  * and makes the channel's other takers wait until it is put back, so one subscriber at a time
  * reads the database for the encounter and the others find its frames cached; put gives it
- * back folded to seq (NULL: nothing new; the hub keeps the one folded furthest, freeing the
- * other with its free_fn, as it frees the kept one when the last subscriber leaves). Every
- * take must be followed by a put. */
+ * back folded to seq (NULL: none; the hub frees the memo with its free_fn when the last
+ * subscriber leaves). Every take must be followed by a put. */
 void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq);
 void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, int64_t seq,
                       void (*free_fn)(void *));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "encounter.h"
+#include "reaction.h"
 
 const char *const rules_event_kind_names[] = {"created",
                                               "combatant_added",
@@ -115,6 +116,51 @@ static enum rules_hp_state slot_state(const struct rules_encounter *e, int s)
     if (c < 0 || e->engine < 2)
         return RULES_HP_UP;
     return rules_hp_state_of(e->rules, e->combatants[c].hp);
+}
+
+int rules_encounter_admit(const struct rules_encounter *e, const struct rules_enc_action *a,
+                          struct rules_admission *out)
+{
+    const struct rules_enc_combatant *c = &e->combatants[a->actor];
+    *out = (struct rules_admission){.turn_of = -1, .turn = c->turn};
+    rules_action_kind_of(e->engine, a->type, a->aoo, &out->kind);
+    const struct rules_action_kind *k = &out->kind;
+    /* 004 The Combat Round: once initiative is rolled, each acts on its own turn. */
+    if (e->started && !k->reaction && !k->anytime) {
+        out->turn_of = e->turn >= 0 && e->turn < e->slots ? e->order[e->turn].combatant : -1;
+        if (out->turn_of != a->actor)
+            return RULES_ADMIT_NOT_ITS_TURN;
+    }
+    if (!k->while_down && c->down) {
+        out->hp_state = e->engine < 2 ? RULES_HP_UP : rules_hp_state_of(e->rules, c->hp);
+        return RULES_ADMIT_DOWN;
+    }
+    if (e->engine < k->from_engine)
+        return RULES_ADMIT_ENGINE;
+    /* 001 Part of a Move Action: "standing up from Prone". */
+    if (a->type == RULES_ACT_STAND_UP && !c->prone)
+        return RULES_ADMIT_NOT_PRONE;
+    if (!k->spends || !e->started)
+        return RULES_ADMIT_OK;
+    out->spends = true;
+    out->cost = a->type == RULES_ACT_MOVE ? rules_move_cost(a->mode) : k->cost;
+    /* 004 Step One: a partial action in the surprise round; d20 3.5 SRD, Disabled: the same. */
+    out->limits.partial = e->round == 0 || rules_hp_state_of(e->rules, c->hp) == RULES_HP_DISABLED;
+    if (rules_turn_spend(&out->turn, &out->limits, out->cost, &out->why) != RULES_TURN_OK)
+        return RULES_ADMIT_BUDGET;
+    return RULES_ADMIT_OK;
+}
+
+int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *x,
+                              int *made, int *allowed)
+{
+    if (x->flat_footed)
+        return RULES_AOO_FLAT_FOOTED;
+    *made = x->aoo_round == e->round ? x->aoo_made : 0;
+    *allowed = e->engine >= 2       ? rules_aoo_per_round(x->combat_reflexes, x->dex)
+               : x->combat_reflexes ? *made + 1
+                                    : 1;
+    return *made >= *allowed ? RULES_AOO_SPENT : RULES_AOO_OK;
 }
 
 int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next_turn *out)

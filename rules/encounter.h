@@ -99,6 +99,17 @@ struct rules_enc_combatant {
     int initiative_modifier; /* added to the initiative d20 */
     int timed_count;
     const struct rules_enc_timed *timed; /* its timed effects, in the order it keeps them */
+    /* Unconscious or helpless, or dying or dead as its hit points were last ruled (engine 2):
+     * down, it takes no actions and threatens nobody. */
+    bool down;
+    bool prone;
+    bool flat_footed;       /* 004 Flat-Footed: no attacks of opportunity */
+    bool combat_reflexes;   /* d20 3.5 SRD, Combat Reflexes */
+    struct rules_turn turn; /* what its turn has spent (turn.h) */
+    /* The round of its last attack of opportunity (-1: none yet) and how many it made then
+     * (engine 1 records only the round: one). */
+    long long aoo_round;
+    int aoo_made;
 };
 
 /* One place in the initiative order. */
@@ -175,6 +186,63 @@ struct rules_next_turn {
     int ended_count;
     struct rules_enc_ended *ended;
 };
+
+/* An action as the turn's gate reads it, before it is ruled. */
+struct rules_enc_action {
+    enum rules_action_type type;
+    int actor;                 /* its index in combatants */
+    bool aoo;                  /* an attack of kind attack_of_opportunity */
+    enum rules_move_mode mode; /* a move's mode (RULES_ACT_MOVE) */
+};
+
+/* Why the gate refuses an action, in the order it checks. */
+enum rules_admit_status {
+    RULES_ADMIT_OK = 0,
+    RULES_ADMIT_NOT_ITS_TURN = -1, /* 004 The Combat Round: turn_of acts now (-1: nobody) */
+    RULES_ADMIT_DOWN = -2,         /* the actor is down: hp_state says why */
+    RULES_ADMIT_ENGINE = -3,       /* the action is ruled from kind.from_engine on */
+    RULES_ADMIT_NOT_PRONE = -4,    /* standing up needs a prone creature */
+    RULES_ADMIT_BUDGET = -5,       /* its cost does not fit the turn: why */
+};
+
+struct rules_admission {
+    struct rules_action_kind kind;
+    int turn_of; /* RULES_ADMIT_NOT_ITS_TURN: the combatant whose turn it is, or -1 */
+    /* RULES_ADMIT_DOWN: the actor's hit point state now (up: it is unconscious or helpless;
+     * else dying or dead: SRD "can take no actions"). */
+    enum rules_hp_state hp_state;
+    /* Admitted: whether it spent `cost` from the actor's turn (engine 2, once initiative is
+     * rolled; rules_action_kind_of, rules_move_cost), and then the turn after it and its
+     * limits; RULES_ADMIT_BUDGET: the turn as it was, its limits, and why. */
+    bool spends;
+    enum rules_action cost;
+    struct rules_turn turn;
+    struct rules_turn_limits limits;
+    struct rules_turn_refusal why;
+};
+
+/* The turn's gate (004 The Combat Round; 001 Types of Movement): whether action a may be taken
+ * now, and what it spends. In order: once initiative is rolled, only on the actor's own turn,
+ * unless it is a reaction or happens to a creature at any time (rules_action_kind_of); a
+ * creature down takes no actions but those taken while down; stand_up and full_attack from
+ * engine 2; standing up only from prone (001 Part of a Move Action); then the cost, spent from
+ * the actor's turn (turn.h), with a partial action in the surprise round (004 Step One) or
+ * while disabled (d20 3.5 SRD, Disabled). Returns RULES_ADMIT_OK or the refusal, *out filled. */
+int rules_encounter_admit(const struct rules_encounter *e, const struct rules_enc_action *a,
+                          struct rules_admission *out);
+
+/* Whether combatant c (of encounter e) may make an attack of opportunity now: not while flat-footed
+ * (004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity"); engine 2, at most
+ * rules_aoo_per_round a round (004: "a combatant can only make one per round"; d20 3.5 SRD,
+ * Combat Reflexes), *made and *allowed telling how many; engine 1, one a round unless it has
+ * Combat Reflexes. */
+enum rules_aoo_status {
+    RULES_AOO_OK = 0,
+    RULES_AOO_FLAT_FOOTED = -1,
+    RULES_AOO_SPENT = -2,
+};
+int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *c,
+                              int *made, int *allowed);
 
 /* 004 Combat Sequence, Step Three: "Combatants act in initiative order"; Step Four: "When
  * everyone has had a turn, the combatant with the highest initiative acts again": the next

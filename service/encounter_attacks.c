@@ -213,22 +213,6 @@ int enc_iterative_attacks(json_t *actor)
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
-/* Attacks of opportunity a combatant may make a round (rules_aoo_per_round). */
-static long long aoo_allowed(json_t *c)
-{
-    return rules_aoo_per_round(flag(c, "combat_reflexes"),
-                               json_object_get(c, "dex") ? (int)num(c, "dex") : 10);
-}
-
-/* Engine 2: the attacks of opportunity combatant c has made in state's round (aoo_made, or one
- * when only aoo_round is stamped). */
-static long long aoo_made(json_t *c, json_t *state)
-{
-    if (!json_object_get(c, "aoo_round") || num(c, "aoo_round") != num(state, "round"))
-        return 0;
-    return json_object_get(c, "aoo_made") ? num(c, "aoo_made") : 1;
-}
-
 /* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
  * stood in the square it was leaving, and the reaction it answers). */
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
@@ -247,26 +231,30 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
     json_t *turn = json_object_get(actor, "turn");
+    int made = 0; /* attacks of opportunity it made this round */
     if (aoo) {
-        /* 004: "a combatant can only make one per round"; flat-footed, none. */
-        if (has_condition(actor, "flat_footed")) {
+        /* 004: flat-footed, none; "a combatant can only make one per round" (Combat Reflexes:
+         * more). */
+        struct rules_encounter e;
+        struct rules_enc_combatant me;
+        enc_typed_frame(x, &e);
+        enc_typed_combatant(actor, &me);
+        int allowed = 0;
+        int rc = rules_encounter_aoo_check(&e, &me, &made, &allowed);
+        if (rc == RULES_AOO_FLAT_FOOTED) {
             svc_errors_add(x->e, "/kind",
                            "a flat-footed combatant can't make attacks of "
                            "opportunity (004 Flat-Footed)");
             return NULL;
         }
-        if (x->engine >= 2) {
-            long long made = aoo_made(actor, s);
-            if (made >= aoo_allowed(actor)) {
-                svc_errors_add(x->e, "/kind",
-                               "'%s' has made its %lld attack%s of opportunity this round (004 "
-                               "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                               str(actor, "id"), made, made == 1 ? "" : "s");
-                return NULL;
-            }
-        } else if (num(actor, "aoo_round") == num(s, "round") &&
-                   json_object_get(actor, "aoo_round") &&
-                   !json_is_true(json_object_get(actor, "combat_reflexes"))) {
+        if (rc == RULES_AOO_SPENT && x->engine >= 2) {
+            svc_errors_add(x->e, "/kind",
+                           "'%s' has made its %d attack%s of opportunity this round (004 "
+                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                           str(actor, "id"), made, made == 1 ? "" : "s");
+            return NULL;
+        }
+        if (rc == RULES_AOO_SPENT) {
             svc_errors_add(x->e, "/kind",
                            "one attack of opportunity a round (004 Making an "
                            "Attack of Opportunity)");
@@ -300,10 +288,9 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     if (facts.to_defender)
         json_array_append_new(effects, effect_set(str(target, "id"), enc_hp_fields(x, hp_after)));
     if (aoo && x->engine >= 2) {
-        long long made = aoo_made(actor, s);
         json_array_append_new(
             effects,
-            effect_set(str(actor, "id"), json_pack("{s:I, s:I}", "aoo_round", num(s, "round"),
+            effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
                                                    "aoo_made", made + 1)));
         /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
          * stops in the square it was leaving, and the reactions to later steps go with it. */

@@ -175,6 +175,27 @@ enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
 
 /* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
 
+/* The state as rules/encounter.h reads it, with the arrays it points into (enc_typed_free
+ * releases them). */
+struct enc_typed {
+    struct rules_encounter e;
+    struct rules_enc_combatant *c;
+    struct rules_enc_slot *order;
+    struct rules_enc_timed *timed; /* every combatant's, each pointing at its own run */
+    int timed_total;
+};
+
+/* Decodes x->state into t (zeroed before); false when out of memory (free t all the same). */
+bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t);
+void enc_typed_free(struct enc_typed *t);
+
+/* Stored combatant c as rules/encounter.h reads it, without its timed effects. */
+void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out);
+
+/* The encounter's members but its combatants and order (count and slots 0): enough for the
+ * rules that read one combatant, decoded on its own. */
+void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e);
+
 json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in);
 json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in);
 json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in);

@@ -44,25 +44,6 @@ enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
     return x->engine < 2 ? RULES_HP_UP : rules_hp_state_of(enc_rules_of(x), hp);
 }
 
-/* A combatant's turn as the action economy keeps it (members written by turn_fields; an
- * engine 1 turn's "attacked" counts as its standard action). */
-static void turn_decode(json_t *turn, struct rules_turn *t)
-{
-    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
-                             .move = flag(turn, "move"),
-                             .full_round = flag(turn, "full_round"),
-                             .moved = flag(turn, "moved"),
-                             .stepped = flag(turn, "stepped"),
-                             .free_facing = flag(turn, "free_facing")};
-}
-
-/* 004 Step One: a partial action in the surprise round; SRD: disabled, the same. */
-static void turn_limits(struct resolve_ctx *x, json_t *c, struct rules_turn_limits *lim)
-{
-    lim->partial = (flag(x->state, "started") && num(x->state, "round") == 0) ||
-                   enc_hp_state_of(x, c) == RULES_HP_DISABLED;
-}
-
 /* The budget members of a turn: what was spent and what is left. */
 json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim)
 {
@@ -73,26 +54,6 @@ json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limi
                      "stepped", t->stepped, "free_facing", t->free_facing, "left", "standard",
                      l.standard, "move", l.move, "full_round", l.full_round, "five_foot_step",
                      l.five_foot_step, "free_facing", l.free_facing);
-}
-
-/* Spends action a from the actor's turn (engine 2, once combat has started). Returns the
- * budget members to merge into its turn, or NULL after a refusal naming the rule and what
- * is left. */
-static json_t *spend_action(struct resolve_ctx *x, json_t *actor, enum rules_action a)
-{
-    struct rules_turn t;
-    struct rules_turn_limits lim;
-    turn_decode(json_object_get(actor, "turn"), &t);
-    turn_limits(x, actor, &lim);
-    struct rules_turn_refusal why;
-    if (rules_turn_spend(&t, &lim, a, &why) != RULES_TURN_OK) {
-        char left[160];
-        rules_turn_describe_left(&t, &lim, left, sizeof left);
-        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
-                       rules_action_name(a), why.message, why.rule, left);
-        return NULL;
-    }
-    return enc_turn_fields(&t, &lim);
 }
 
 /* Merges the turn budget into the actor's turn in the outcome's effects (an action may set its
@@ -177,25 +138,6 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
 }
 
-/* The combatant acting must be the one whose turn it is, once combat has started. */
-static bool check_turn(struct resolve_ctx *x, const char *actor, bool out_of_turn)
-{
-    json_t *s = x->state;
-    if (!json_is_true(json_object_get(s, "started")) || out_of_turn)
-        return true;
-    json_t *turn = json_object_get(s, "turn");
-    const char *now = json_is_integer(turn)
-                          ? json_string_value(json_array_get(json_object_get(s, "order"),
-                                                             (size_t)json_integer_value(turn)))
-                          : NULL;
-    if (now == NULL || strcmp(now, actor) != 0) {
-        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
-                       now ? now : "nobody");
-        return false;
-    }
-    return true;
-}
-
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
     static const char *const known[] = {"type",
@@ -238,42 +180,62 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/actor", "names no combatant");
     if (svc_errors_any(x->e) || type < 0 || actor == NULL)
         return NULL;
-    struct rules_action_kind how;
-    rules_action_kind_of(x->engine, (enum rules_action_type)type,
-                         strcmp(str(in, "kind"), "attack_of_opportunity") == 0, &how);
-    if (!check_turn(x, actor_id, how.reaction || how.anytime))
+    /* The turn's gate (rules_encounter_admit): whose turn, who is down, what it spends. */
+    struct rules_enc_action act = {.type = (enum rules_action_type)type,
+                                   .aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0,
+                                   .mode = RULES_MODE_MOVE};
+    if (type == RULES_ACT_MOVE) {
+        int m = enc_move_mode(in, x->e);
+        if (m < 0)
+            return NULL;
+        act.mode = (enum rules_move_mode)m;
+    }
+    struct enc_typed t = {0};
+    size_t at = 0;
+    find(x->state, actor_id, &at);
+    act.actor = (int)at;
+    struct rules_admission adm;
+    if (!enc_typed_decode(x, &t)) {
+        enc_typed_free(&t);
+        svc_errors_add(x->e, "", "out of memory");
         return NULL;
-    if (!how.while_down && enc_is_down(actor)) {
-        enum rules_hp_state hs = enc_hp_state_of(x, actor);
-        if (!rules_hp_acts(hs))
+    }
+    int rc = rules_encounter_admit(&t.e, &act, &adm);
+    enc_typed_free(&t);
+    switch (rc) {
+    case RULES_ADMIT_NOT_ITS_TURN: {
+        json_t *now = json_array_get(combatants(x->state), (size_t)adm.turn_of);
+        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
+                       now ? str(now, "id") : "nobody");
+        break;
+    }
+    case RULES_ADMIT_DOWN:
+        if (!rules_hp_acts(adm.hp_state))
             svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
-                           rules_hp_state_name(hs), num(actor, "hp"), RULES_HP_SOURCE);
+                           rules_hp_state_name(adm.hp_state), num(actor, "hp"), RULES_HP_SOURCE);
         else
             svc_errors_add(x->e, "/actor", "is unconscious or helpless");
-        return NULL;
-    }
-    if (x->engine < how.from_engine) {
+        break;
+    case RULES_ADMIT_ENGINE:
         svc_errors_add(x->e, "/type", "%s is ruled from engine %d on",
-                       rules_action_type_names[type], how.from_engine);
-        return NULL;
-    }
-    if (type == RULES_ACT_STAND_UP && !has_condition(actor, "prone")) {
+                       rules_action_type_names[type], adm.kind.from_engine);
+        break;
+    case RULES_ADMIT_NOT_PRONE:
         svc_errors_add(x->e, "/actor", "is not prone");
+        break;
+    case RULES_ADMIT_BUDGET: {
+        char left[160];
+        rules_turn_describe_left(&adm.turn, &adm.limits, left, sizeof left);
+        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
+                       rules_action_name(adm.cost), adm.why.message, adm.why.rule, left);
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc != RULES_ADMIT_OK)
         return NULL;
-    }
-    /* Engine 2: the action economy, once initiative has been rolled (rules_action_kind_of says
-     * which actions spend what). */
-    json_t *budget = NULL;
-    if (how.spends && flag(x->state, "started")) {
-        if (type == RULES_ACT_MOVE) {
-            int m = enc_move_mode(in, x->e);
-            if (m < 0)
-                return NULL;
-            how.cost = rules_move_cost((enum rules_move_mode)m);
-        }
-        if ((budget = spend_action(x, actor, how.cost)) == NULL)
-            return NULL;
-    }
+    json_t *budget = adm.spends ? enc_turn_fields(&adm.turn, &adm.limits) : NULL;
     json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
     if (out != NULL && x->engine >= 2)
         enc_tag_result(out, rules_action_type_names[type]);

@@ -1,5 +1,5 @@
 /* Encounters: the turn machinery's events, ruled by rules/encounter.h on a typed view of the
- * stored state (typed_decode) and encoded here: initiative, next_turn, a combatant's removal
+ * stored state (enc_typed_decode) and encoded here: initiative, next_turn, a combatant's removal
  * (the order closing up around it) and the hp event. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +10,6 @@
 #include "encounter_internal.h"
 #include "hp.h"
 #include "turn.h"
-
-/* The state as the turn machinery reads it (rules/encounter.h), with the arrays it points
- * into; typed_free releases them. */
-struct enc_typed {
-    struct rules_encounter e;
-    struct rules_enc_combatant *c;
-    struct rules_enc_slot *order;
-    struct rules_enc_timed *timed; /* every combatant's, each pointing at its own run */
-    int timed_total;
-};
 
 static int clamp_int(long long v)
 {
@@ -38,7 +28,50 @@ static bool in_list(json_t *list, const char *id)
     return false;
 }
 
-static bool typed_decode(struct resolve_ctx *x, struct enc_typed *t)
+/* A combatant's turn as the action economy keeps it (members written by enc_turn_fields; an
+ * engine 1 turn's "attacked" counts as its standard action). */
+static void turn_decode(json_t *turn, struct rules_turn *t)
+{
+    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
+                             .move = flag(turn, "move"),
+                             .full_round = flag(turn, "full_round"),
+                             .moved = flag(turn, "moved"),
+                             .stepped = flag(turn, "stepped"),
+                             .free_facing = flag(turn, "free_facing")};
+}
+
+void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out)
+{
+    bool aoo = json_object_get(c, "aoo_round") != NULL;
+    *out = (struct rules_enc_combatant){
+        .hp = clamp_int(num(c, "hp")),
+        .max_hp = clamp_int(num(c, "max_hp")),
+        .dex = clamp_int(num(c, "dex")),
+        .initiative_modifier = clamp_int(num(c, "initiative_modifier")),
+        .down = enc_is_down(c),
+        .prone = has_condition(c, "prone"),
+        .flat_footed = has_condition(c, "flat_footed"),
+        .combat_reflexes = flag(c, "combat_reflexes"),
+        .aoo_round = aoo ? num(c, "aoo_round") : -1,
+        .aoo_made = !aoo                                     ? 0
+                    : json_object_get(c, "aoo_made") != NULL ? clamp_int(num(c, "aoo_made"))
+                                                             : 1};
+    turn_decode(json_object_get(c, "turn"), &out->turn);
+}
+
+void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e)
+{
+    json_t *s = x->state, *turn = json_object_get(s, "turn");
+    *e = (struct rules_encounter){
+        .engine = x->engine,
+        .rules = enc_rules_of(x),
+        .started = flag(s, "started"),
+        .round = clamp_int(num(s, "round")),
+        .turn = json_is_integer(turn) ? clamp_int(json_integer_value(turn)) : -1,
+    };
+}
+
+bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t)
 {
     json_t *s = x->state, *cs = combatants(s), *order = json_object_get(s, "order");
     size_t n = json_array_size(cs), slots = json_array_size(order);
@@ -67,13 +100,9 @@ static bool typed_decode(struct resolve_ctx *x, struct enc_typed *t)
             t->timed[total + k] =
                 (struct rules_enc_timed){num(tm, "ends_round"), num(tm, "ends_turn")};
         }
-        t->c[i] = (struct rules_enc_combatant){.timed_count = (int)json_array_size(list),
-                                               .timed = t->timed + total,
-                                               .hp = clamp_int(num(c, "hp")),
-                                               .max_hp = clamp_int(num(c, "max_hp")),
-                                               .dex = clamp_int(num(c, "dex")),
-                                               .initiative_modifier =
-                                                   clamp_int(num(c, "initiative_modifier"))};
+        enc_typed_combatant(c, &t->c[i]);
+        t->c[i].timed_count = (int)json_array_size(list);
+        t->c[i].timed = t->timed + total;
         total += json_array_size(list);
     }
     json_t *aware = json_object_get(s, "aware");
@@ -83,22 +112,15 @@ static bool typed_decode(struct resolve_ctx *x, struct enc_typed *t)
         bool here = id != NULL && find(s, id, &at) != NULL;
         t->order[i] = (struct rules_enc_slot){here ? (int)at : -1, in_list(aware, id)};
     }
-    json_t *turn = json_object_get(s, "turn");
-    t->e = (struct rules_encounter){
-        .engine = x->engine,
-        .rules = enc_rules_of(x),
-        .started = flag(s, "started"),
-        .round = clamp_int(num(s, "round")),
-        .turn = json_is_integer(turn) ? clamp_int(json_integer_value(turn)) : -1,
-        .count = (int)n,
-        .combatants = t->c,
-        .slots = (int)slots,
-        .order = t->order,
-    };
+    enc_typed_frame(x, &t->e);
+    t->e.count = (int)n;
+    t->e.combatants = t->c;
+    t->e.slots = (int)slots;
+    t->e.order = t->order;
     return true;
 }
 
-static void typed_free(struct enc_typed *t)
+void enc_typed_free(struct enc_typed *t)
 {
     free(t->c);
     free(t->order);
@@ -126,8 +148,9 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
     struct enc_typed t = {0};
     struct rules_initiative_roll *rolls = NULL;
     int rc = RULES_ENC_OK;
-    if (!typed_decode(x, &t) || (rolls = calloc((size_t)t.e.count + 1, sizeof *rolls)) == NULL) {
-        typed_free(&t);
+    if (!enc_typed_decode(x, &t) ||
+        (rolls = calloc((size_t)t.e.count + 1, sizeof *rolls)) == NULL) {
+        enc_typed_free(&t);
         svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
@@ -152,7 +175,7 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
         open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
         rc = rules_encounter_initiative(&t.e, (int)json_array_size(aware), &d, rolls, &surprise);
     }
-    typed_free(&t);
+    enc_typed_free(&t);
     static const char *const why[] = {
         [-RULES_ENC_STARTED] = "initiative has been rolled already",
         [-RULES_ENC_NO_COMBATANTS] = "add combatants first",
@@ -220,16 +243,16 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     json_t *s = x->state;
     struct enc_typed t = {0};
     struct rules_next_turn next = {0};
-    if (!typed_decode(x, &t) ||
+    if (!enc_typed_decode(x, &t) ||
         (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL ||
         (next.ended = calloc((size_t)t.timed_total + 1, sizeof *next.ended)) == NULL) {
-        typed_free(&t);
+        enc_typed_free(&t);
         free(next.skipped);
         svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
     int rc = rules_encounter_next_turn(&t.e, &next);
-    typed_free(&t);
+    enc_typed_free(&t);
     if (rc != RULES_ENC_OK) {
         free(next.skipped);
         free(next.ended);

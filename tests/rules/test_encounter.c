@@ -399,3 +399,128 @@ Test(encounter, a_player_character_trades_attacks_for_steps_and_a_monster_cannot
     cr_assert_eq(rules_full_attack_trade(2, 1, 1, false), RULES_TRADE_MONSTER);
     cr_assert_eq(rules_full_attack_trade(1, 2, 0, false), RULES_TRADE_TOO_MANY);
 }
+
+static int admit(struct table *t, enum rules_action_type type, int actor, bool aoo,
+                 enum rules_move_mode mode, struct rules_admission *out)
+{
+    struct rules_enc_action a = {.type = type, .actor = actor, .aoo = aoo, .mode = mode};
+    return rules_encounter_admit(&t->e, &a, out);
+}
+
+/* 004 The Combat Round: "Each round, each combatant gets a turn to act"; Step Three:
+ * "Combatants act in initiative order". Out of turn only a reaction (004 Attacks of
+ * Opportunity) or what happens to a creature (forced movement, a fall); before initiative
+ * anyone acts, and nothing is spent. */
+Test(encounter, only_the_combatant_whose_turn_it_is_acts_but_reactions_and_forced_movement)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.turn = 1;
+    struct rules_admission a;
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a),
+                 RULES_ADMIT_NOT_ITS_TURN);
+    cr_assert_eq(a.turn_of, 1);
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 1, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert(a.spends);
+    cr_assert(a.turn.standard && !a.turn.move);
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, true, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert(!a.spends); /* a reaction spends nobody's turn */
+    cr_assert_eq(admit(&t, RULES_ACT_FORCED, 3, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(admit(&t, RULES_ACT_DECLINE_REACTION, 2, false, RULES_MODE_MOVE, &a),
+                 RULES_ADMIT_OK);
+    t.e.turn = -1; /* initiative rolled, no turn begun: nobody's */
+    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_MOVE, &a),
+                 RULES_ADMIT_NOT_ITS_TURN);
+    cr_assert_eq(a.turn_of, -1);
+    t.e.started = false; /* before initiative: no turns, no budget */
+    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_RUN, &a), RULES_ADMIT_OK);
+    cr_assert(!a.spends);
+}
+
+/* d20 3.5 SRD, Dying: "A dying character is unconscious and can take no actions"; Dead; an
+ * unconscious or helpless creature neither. What happens to it (a fall, forced movement) and
+ * declining a reaction still may be ruled. */
+Test(encounter, a_creature_down_takes_no_actions)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.turn = 0;
+    t.c[0].down = true;
+    t.c[0].hp = -3;
+    struct rules_admission a;
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_DOWN);
+    cr_assert_eq(a.hp_state, RULES_HP_DYING);
+    t.c[0].hp = -10;
+    admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_MOVE, &a);
+    cr_assert_eq(a.hp_state, RULES_HP_DEAD);
+    t.c[0].hp = 5; /* unconscious at 5 hp: down, but its hit points are up */
+    cr_assert_eq(admit(&t, RULES_ACT_FACING, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_DOWN);
+    cr_assert_eq(a.hp_state, RULES_HP_UP);
+    cr_assert_eq(admit(&t, RULES_ACT_FALL, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(admit(&t, RULES_ACT_DECLINE_REACTION, 0, false, RULES_MODE_MOVE, &a),
+                 RULES_ADMIT_OK);
+}
+
+/* 001 Part of a Move Action: "standing up from Prone" (from engine 2, with the full attack);
+ * 001 Types of Movement: a double move "uses both actions", a run is "a full-round action";
+ * 004 Step One: "each take a partial action" in the surprise round. */
+Test(encounter, the_gate_spends_the_cost_and_refuses_what_does_not_fit)
+{
+    struct table t;
+    table_init(&t, 2);
+    t.e.turn = 2;
+    struct rules_admission a;
+    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a),
+                 RULES_ADMIT_NOT_PRONE);
+    t.c[2].prone = true;
+    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert(a.turn.move && !a.turn.standard);
+    t.c[2].turn = a.turn; /* stood up: a double move no longer fits */
+    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_DOUBLE, &a), RULES_ADMIT_BUDGET);
+    cr_assert_eq(a.cost, RULES_ACTION_DOUBLE_MOVE);
+    cr_assert(a.turn.move && !a.turn.standard); /* unchanged */
+    cr_assert_str_eq(a.why.rule, "001 Types of Movement; 004 The Combat Round");
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    t.c[2].turn = (struct rules_turn){0};
+    t.e.round = 0; /* the surprise round: a move or a standard action, not both */
+    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_RUN, &a), RULES_ADMIT_BUDGET);
+    cr_assert(a.limits.partial);
+    t.e.engine = 1; /* engine 1: no stand_up, no budget */
+    t.e.round = 1;
+    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_ENGINE);
+    cr_assert_eq(a.kind.from_engine, 2);
+    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_RUN, &a), RULES_ADMIT_OK);
+    cr_assert(!a.spends);
+}
+
+/* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity"; Making an
+ * Attack of Opportunity: "a combatant can only make one per round"; d20 3.5 SRD, Combat
+ * Reflexes: one more per point of Dexterity bonus (engine 2); engine 1 let Combat Reflexes
+ * make any number. */
+Test(encounter, attacks_of_opportunity_left_this_round)
+{
+    struct table t;
+    table_init(&t, 2);
+    struct rules_enc_combatant c = {.aoo_round = -1, .dex = 14};
+    int made = -1, allowed = -1;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_OK);
+    cr_assert_eq(made, 0);
+    cr_assert_eq(allowed, 1);
+    c.aoo_round = 1, c.aoo_made = 1; /* one this round (t.e.round is 1) */
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_SPENT);
+    c.combat_reflexes = true; /* Dex 14: +2, so 3 a round */
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_OK);
+    cr_assert_eq(allowed, 3);
+    c.aoo_made = 3;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_SPENT);
+    t.e.round = 2; /* a new round: none made yet */
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_OK);
+    cr_assert_eq(made, 0);
+    t.e.engine = 1, t.e.round = 1;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_OK);
+    c.combat_reflexes = false;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_SPENT);
+    c.flat_footed = true;
+    t.e.round = 5;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_FLAT_FOOTED);
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "encounter.h"
+#include "grid.h"
 #include "reaction.h"
 
 const char *const rules_event_kind_names[] = {"created",
@@ -219,21 +220,51 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
     return round > end_round || (round == end_round && turn >= end_turn);
 }
 
-int rules_place_conflict(int width, int height, const struct rules_creature *me,
-                         const struct rules_creature *others, int count)
+/* The squares of body b: at most 36 on squares (a Titanic creature's 6 x 6), 3 on hexes. */
+#define BODY_MAX 64
+
+bool rules_bodies_clash(const struct rules_options *o, const struct rules_creature *a,
+                        const struct rules_creature *b)
+{
+    int d = (int)a->size - (int)b->size;
+    if (d >= 2 || d <= -2)
+        return false;
+    const struct rules_body *p = &a->body, *q = &b->body;
+    if (o->grid != RULES_GRID_HEX)
+        return p->x < q->x + q->side && q->x < p->x + p->side && p->y < q->y + q->side &&
+               q->y < p->y + p->side;
+    int ax[3], ay[3], bx[3], by[3];
+    int an = rules_body_squares(o, p, ax, ay, 3), bn = rules_body_squares(o, q, bx, by, 3);
+    for (int i = 0; i < an; i++)
+        for (int j = 0; j < bn; j++)
+            if (ax[i] == bx[j] && ay[i] == by[j])
+                return true;
+    return false;
+}
+
+int rules_place_conflict(const struct rules_options *o, const struct rules_map *m,
+                         const struct rules_creature *me, const struct rules_creature *others,
+                         int count, int *bx, int *by)
 {
     const struct rules_body *b = &me->body;
-    if (b->x < 0 || b->y < 0 || (long long)b->x + b->side > width ||
-        (long long)b->y + b->side > height)
+    if (o->grid != RULES_GRID_HEX && (b->side > 8 || b->side < 1))
         return RULES_PLACE_OFF_MAP;
-    for (int i = 0; i < count; i++) {
-        const struct rules_body *o = &others[i].body;
-        int d = (int)me->size - (int)others[i].size;
-        bool overlap = b->x < o->x + o->side && o->x < b->x + b->side && b->y < o->y + o->side &&
-                       o->y < b->y + b->side;
-        if (overlap && d < 2 && d > -2)
+    int xs[BODY_MAX], ys[BODY_MAX];
+    int n = rules_body_squares(o, b, xs, ys, BODY_MAX);
+    for (int i = 0; i < n; i++)
+        if (xs[i] < 0 || ys[i] < 0 || xs[i] >= m->width || ys[i] >= m->height)
+            return RULES_PLACE_OFF_MAP;
+    for (int i = 0; i < n; i++)
+        if (m->terrain[(size_t)ys[i] * (size_t)m->width + (size_t)xs[i]] == RULES_MAP_BLOCKED) {
+            if (bx != NULL)
+                *bx = xs[i];
+            if (by != NULL)
+                *by = ys[i];
+            return RULES_PLACE_BLOCKED;
+        }
+    for (int i = 0; i < count; i++)
+        if (rules_bodies_clash(o, me, &others[i]))
             return i;
-    }
     return RULES_PLACE_OK;
 }
 

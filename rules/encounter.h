@@ -265,18 +265,28 @@ void rules_duration_end(int round, int turn, int rounds, long long *end_round, i
  * begins. */
 bool rules_duration_ended(long long end_round, long long end_turn, long long round, long long turn);
 
-/* Where a creature may stand in an encounter (square grid): its whole space on the width x
- * height map, sharing no square with another creature unless one of the two is 2 size
- * categories or more larger than the other (001 Walk: a move never ends in an occupied space;
- * 001 Stepover: "If a creature is 2 size categories or larger than a nearby creature, it can
- * effectively ignore that creature when moving ... ending its move either on or past the
- * smaller creature"; 001 Internal Flanking: "it is possible for smaller foes to be inside the
- * space of a larger figure"). Returns RULES_PLACE_OK, RULES_PLACE_OFF_MAP, or the index in others
- * of the first creature it overlaps. */
-#define RULES_PLACE_OK      (-1)
-#define RULES_PLACE_OFF_MAP (-2)
-int rules_place_conflict(int width, int height, const struct rules_creature *me,
-                         const struct rules_creature *others, int count);
+/* Where a creature may stand, in an encounter and in every movement request: its whole space on
+ * the map (squares or hexes, rules_body_squares), none of it in blocked terrain (001 Blocked
+ * Terrain: "terrain it is impossible to move into"), sharing no square with another creature
+ * unless one of the two is 2 size categories or more larger than the other (001 Walk: a move
+ * never ends in an occupied space; 001 Stepover: "If a creature is 2 size categories or larger
+ * than a nearby creature, it can effectively ignore that creature when moving ... ending its
+ * move either on or past the smaller creature"; 001 Internal Flanking: "it is possible for
+ * smaller foes to be inside the space of a larger figure"). Returns RULES_PLACE_OK,
+ * RULES_PLACE_OFF_MAP, RULES_PLACE_BLOCKED (*bx, *by: the first such square; either may be
+ * NULL), or the index in others of the first creature it may not share with. */
+#define RULES_PLACE_OK       (-1)
+#define RULES_PLACE_OFF_MAP  (-2)
+#define RULES_PLACE_BLOCKED  (-3)
+#define RULES_BLOCKED_SOURCE "001 Blocked Terrain: \"terrain it is impossible to move into\""
+int rules_place_conflict(const struct rules_options *o, const struct rules_map *m,
+                         const struct rules_creature *me, const struct rules_creature *others,
+                         int count, int *bx, int *by);
+
+/* Whether creatures a and b may not stand where they are together: their spaces overlap and
+ * neither is 2 size categories or more larger than the other (001 Stepover). */
+bool rules_bodies_clash(const struct rules_options *o, const struct rules_creature *a,
+                        const struct rules_creature *b);
 
 /* What a legal move in `mode` leaves on its mover's turn and conditions, beyond its square:
  * a 5-foot step is its free step (001 5-Foot Step); anything else is movement, and a run marks

@@ -273,9 +273,10 @@ bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
                             struct svc_errors *e);
 
-/* Whether combatant c, at its own position, fits state's map and overlaps nobody but itself;
- * false after adding errors at ptr to e. */
-bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e);
+/* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
+ * on the map, out of blocked terrain, sharing its space with nobody but by 001 Stepover);
+ * false after adding errors at ptr to x->e. */
+bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr);
 
 /* Moves the errors of `from` into `to`, each pointer under base; `from` is left empty. */
 void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to);

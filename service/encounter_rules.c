@@ -97,7 +97,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
     json_t *c = enc_check_combatant(x->state, in, "", NULL, x->e);
     if (c == NULL)
         return NULL;
-    if (!enc_check_place(x->state, c, "", x->e)) {
+    if (!enc_check_place(x, c, "")) {
         json_decref(c);
         return NULL;
     }
@@ -125,7 +125,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     json_decref(c);
     json_t *merged = json_deep_copy(old);
     json_object_update(merged, fields);
-    bool ok = enc_check_place(x->state, merged, "", x->e);
+    bool ok = enc_check_place(x, merged, "");
     json_decref(merged);
     if (!ok)
         return NULL;

@@ -463,34 +463,38 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
     return count;
 }
 
-bool enc_check_place(json_t *state, json_t *c, const char *ptr, struct svc_errors *e)
+bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
 {
-    struct rules_options o;
-    enc_state_rules(state, &o);
+    json_t *state = x->state;
+    struct svc_errors *e = x->e;
+    const struct rules_options *o = enc_rules_of(x);
     struct rules_creature me;
     json_t *probe = enc_placement(c);
     size_t before = json_array_size(e->list);
-    svc_decode_creature(probe, ptr, &o, true, NULL, &me, e);
+    svc_decode_creature(probe, ptr, o, true, NULL, &me, e);
     json_decref(probe);
     if (json_array_size(e->list) != before)
         return false;
+    const struct rules_map *map = enc_state_map(x);
     struct rules_creature *others;
     json_t **who;
-    int count = enc_others(state, &o, str(c, "id"), NULL, &others, &who);
-    json_t *map = json_object_get(state, "map");
-    int at = count >= 0 ? rules_place_conflict((int)num(map, "width"), (int)num(map, "height"), &me,
-                                               others, count)
-                        : RULES_PLACE_OFF_MAP;
-    if (count < 0)
-        svc_errors_add(e, ptr, "the other combatants could not be placed");
+    int count = enc_others(state, o, str(c, "id"), NULL, &others, &who);
+    int bx = 0, by = 0;
+    int at = count >= 0 && map != NULL ? rules_place_conflict(o, map, &me, others, count, &bx, &by)
+                                       : RULES_PLACE_OFF_MAP;
+    if (count < 0 || map == NULL)
+        svc_errors_add(e, ptr, "the map or the other combatants could not be read");
     else if (at == RULES_PLACE_OFF_MAP)
         svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+    else if (at == RULES_PLACE_BLOCKED)
+        svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
+                       RULES_BLOCKED_SOURCE);
     else if (at >= 0)
         svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
                        str(who[at], "id"));
     free(others);
     free(who);
-    return count >= 0 && at == RULES_PLACE_OK;
+    return count >= 0 && map != NULL && at == RULES_PLACE_OK;
 }
 
 /* ---- the initial state and the seed's commitment ---- */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "encounter.h"
 #include "move_codec.h"
 #include "move_req.h"
 #include "odds_codec.h"
@@ -39,39 +40,25 @@ void move_req_free(struct move_req *r)
     free(r->profiles);
 }
 
-static bool body_on_map(const struct rules_options *o, const struct rules_map *m,
-                        const struct rules_body *b)
+/* Where creature c (at ptr) stands: on the map and out of blocked terrain (when the map could
+ * be read), and sharing its space with none of the first `upto` creatures but by 001
+ * Stepover (rules_place_conflict). Each problem goes to e; false when it is off the map. */
+static bool check_place(const struct move_req *r, const struct rules_creature *c, const char *ptr,
+                        int upto, struct svc_errors *e)
 {
-    if (o->grid != RULES_GRID_HEX)
-        return b->x >= 0 && b->y >= 0 && b->x + b->side <= m->width && b->y + b->side <= m->height;
-    int xs[3], ys[3];
-    int n = rules_body_squares(o, b, xs, ys, 3);
-    for (int i = 0; i < n; i++)
-        if (xs[i] < 0 || ys[i] < 0 || xs[i] >= m->width || ys[i] >= m->height)
-            return false;
+    int bx = 0, by = 0;
+    int rc = r->map_ok ? rules_place_conflict(r->o, &r->map, c, NULL, 0, &bx, &by) : RULES_PLACE_OK;
+    if (rc == RULES_PLACE_OFF_MAP) {
+        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+        return false;
+    }
+    if (rc == RULES_PLACE_BLOCKED)
+        svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
+                       RULES_BLOCKED_SOURCE);
+    for (int i = 0; i < upto; i++)
+        if (rules_bodies_clash(r->o, &r->cs[i].c, c))
+            svc_errors_add(e, ptr, "overlaps /creatures/%d ('%s')", i, r->ids[i]);
     return true;
-}
-
-static bool bodies_overlap(const struct rules_options *o, const struct rules_body *a,
-                           const struct rules_body *b)
-{
-    if (o->grid != RULES_GRID_HEX)
-        return a->x < b->x + b->side && b->x < a->x + a->side && a->y < b->y + b->side &&
-               b->y < a->y + a->side;
-    int ax[3], ay[3], bx[3], by[3];
-    int an = rules_body_squares(o, a, ax, ay, 3), bn = rules_body_squares(o, b, bx, by, 3);
-    for (int i = 0; i < an; i++)
-        for (int j = 0; j < bn; j++)
-            if (ax[i] == bx[j] && ay[i] == by[j])
-                return true;
-    return false;
-}
-
-/* 001 Stepover: creatures two size categories apart may share squares. */
-static bool may_share(enum rules_size a, enum rules_size b)
-{
-    int d = (int)a - (int)b;
-    return d >= 2 || d <= -2;
 }
 
 /* The request's map: an internal caller's pre-decoded one (borrowed), or the body's. */
@@ -176,14 +163,7 @@ static void decode_creatures(json_t *body, struct move_req *r, const char *const
         for (size_t j = 0; j < i; j++)
             if (strcmp(r->ids[j], r->ids[i]) == 0 && r->ids[i][0] != '\0')
                 svc_errors_add(e, ptr, "id '%s' is already used by /creatures/%zu", r->ids[i], j);
-        if (r->map_ok && !body_on_map(r->o, &r->map, &k->c.body)) {
-            svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
-            continue;
-        }
-        for (size_t j = 0; j < i; j++)
-            if (bodies_overlap(r->o, &r->cs[j].c.body, &k->c.body) &&
-                !may_share(r->cs[j].c.size, k->c.size))
-                svc_errors_add(e, ptr, "overlaps /creatures/%zu ('%s')", j, r->ids[j]);
+        check_place(r, &k->c, ptr, (int)i, e);
     }
     r->nc = (int)n;
 }
@@ -272,12 +252,7 @@ static json_t *decode_mover(json_t *body, struct move_req *r, const char *const 
     json_t *m = svc_decode_member(body, "mover", r->o, true, keys, &r->mover.c, e);
     if (m != NULL) {
         decode_mover_fields(m, "/mover", r, e);
-        if (r->map_ok && !body_on_map(r->o, &r->map, &r->mover.c.body))
-            svc_errors_add(e, "/mover", "is off the map: its whole space must lie on it");
-        for (int i = 0; i < r->nc; i++)
-            if (bodies_overlap(r->o, &r->cs[i].c.body, &r->mover.c.body) &&
-                !may_share(r->cs[i].c.size, r->mover.c.size))
-                svc_errors_add(e, "/mover", "overlaps /creatures/%d ('%s')", i, r->ids[i]);
+        check_place(r, &r->mover.c, "/mover", r->nc, e);
     }
     return m;
 }
@@ -510,12 +485,7 @@ struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg
         codec_get_int(t, "/target", "reduction_squares", false, 0, RULES_FORCED_MAX, &red, e);
         codec_get_int(t, "/target", "fall_prone_at", false, 0, RULES_FORCED_MAX, &fall, e);
         q->reduction = (int)red, q->fall_prone_at = (int)fall;
-        if (r->map_ok && !body_on_map(r->o, &r->map, &q->target.body))
-            svc_errors_add(e, "/target", "is off the map: its whole space must lie on it");
-        for (int i = 0; i < r->nc; i++)
-            if (bodies_overlap(r->o, &r->cs[i].c.body, &q->target.body) &&
-                !may_share(r->cs[i].c.size, q->target.size))
-                svc_errors_add(e, "/target", "overlaps /creatures/%d ('%s')", i, r->ids[i]);
+        check_place(r, &q->target, "/target", r->nc, e);
     }
     q->kind =
         (enum rules_forced_kind)codec_get_enum(body, "", "kind", move_forced_names, true, 0, e);

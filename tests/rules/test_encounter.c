@@ -340,23 +340,53 @@ Test(encounter, the_next_turn_names_the_effects_that_end_before_it)
  * a combatant is placed; and its whole space lies on the map. */
 Test(encounter, a_combatant_stands_on_the_map_and_shares_no_space_but_by_stepover)
 {
+    struct rules_options o = {0};
+    struct rules_map m;
+    cr_assert_eq(rules_map_init(&m, 10, 10), 0);
     struct rules_creature others[2], me;
     rules_creature_init(&others[0], RULES_SIZE_MEDIUM, 2, 2, 0);
     rules_creature_init(&others[1], RULES_SIZE_SMALL, 6, 6, 0);
     rules_creature_init(&me, RULES_SIZE_MEDIUM, 3, 2, 0);
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_LARGE, 1, 1, 0); /* 1..2 x 1..2: over (2, 2) */
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), 0);
     rules_creature_init(&me, RULES_SIZE_HUGE, 5, 5, 0); /* Huge over Small: 2 sizes larger */
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_HUGE, 0, 0, 0); /* Huge over Medium: 2 sizes */
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_SMALL, 2, 2, 0); /* Small under Medium: 1 size */
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), 0);
     rules_creature_init(&me, RULES_SIZE_LARGE, 9, 4, 0); /* 9..10: past the edge */
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OFF_MAP);
     rules_creature_init(&me, RULES_SIZE_MEDIUM, -1, 0, 0);
-    cr_assert_eq(rules_place_conflict(10, 10, &me, others, 2), RULES_PLACE_OFF_MAP);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OFF_MAP);
+    rules_map_free(&m);
+}
+
+/* 001 Blocked Terrain: "Blocked terrain is terrain it is impossible to move into": no creature
+ * stands with any part of its space in it (a Large creature's four squares all count). Other
+ * terrain, difficult or hazardous, may be stood in. */
+Test(encounter, no_creature_stands_in_blocked_terrain)
+{
+    struct rules_options o = {0};
+    struct rules_map m;
+    cr_assert_eq(rules_map_init(&m, 10, 10), 0);
+    m.terrain[4 * 10 + 5] = RULES_MAP_BLOCKED; /* (5, 4) */
+    m.terrain[1 * 10 + 1] = RULES_MAP_DIFFICULT;
+    m.terrain[1 * 10 + 2] = RULES_MAP_HAZARDOUS;
+    struct rules_creature me;
+    int bx = -1, by = -1;
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, 5, 4, 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_BLOCKED);
+    cr_assert_eq(bx, 5);
+    cr_assert_eq(by, 4);
+    rules_creature_init(&me, RULES_SIZE_LARGE, 4, 3, 0); /* 4..5 x 3..4 covers (5, 4) */
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_BLOCKED);
+    rules_creature_init(&me, RULES_SIZE_LARGE, 3, 3, 0); /* 3..4 x 3..4: beside it */
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_OK);
+    rules_creature_init(&me, RULES_SIZE_LARGE, 1, 1, 0); /* difficult and hazardous: fine */
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_OK);
+    rules_map_free(&m);
 }
 
 /* Nobody left in the order: no turn to give. */

@@ -488,6 +488,46 @@ Test(referee, the_id_encounter_is_reserved)
     json_decref(doc);
 }
 
+/* 001 Blocked Terrain: "Blocked terrain is terrain it is impossible to move into": a combatant
+ * is placed nowhere its space would cover a wall, whether added, created with the encounter or
+ * moved by PATCH; beside the wall it stands. */
+Test(referee, no_combatant_is_placed_in_blocked_terrain)
+{
+    static const char map[] = "{\"map\":{\"width\":6,\"height\":6,\"squares\":[{\"x\":3,"
+                              "\"y\":1,\"terrain\":\"blocked\"}]}";
+    struct enc e;
+    char body[400];
+    snprintf(body, sizeof body, "%s}", map);
+    create(&e, body);
+    static const char *const placed[] = {"\"x\":3,\"y\":1", "\"x\":2,\"y\":0,\"size\":\"large\""};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(body, sizeof body,
+                 "{\"id\":\"ogre\",\"side\":\"a\",%s,\"speeds\":{\"walk\":30},\"defense\":{},"
+                 "\"max_hp\":5,\"dex\":10}",
+                 placed[i]);
+        json_t *doc = call(&e, "POST", "/combatants", body, 422);
+        cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")),
+                                  "stands in blocked terrain at (3, 1) (001 Blocked Terrain"),
+                           "%s", json_string_value(json_object_get(doc, "detail")));
+        json_decref(doc);
+    }
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"ogre\",\"side\":\"a\",\"x\":1,\"y\":0,\"size\":\"large\","
+                     "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                     201));
+    json_decref(call(&e, "PATCH", "/combatants/ogre", "{\"x\":2}", 422));
+    json_decref(call(&e, "PATCH", "/combatants/ogre", "{\"x\":4}", 200));
+    /* Created with its combatants: the same refusal, under /combatants/0. */
+    snprintf(body, sizeof body,
+             "%s,\"combatants\":[{\"id\":\"ogre\",\"side\":\"a\",\"x\":3,\"y\":1,\"speeds\":{"
+             "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}]}",
+             map);
+    json_t *doc = http_post_json(&srv, "/v1/encounters", body, 422);
+    json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/combatants/0");
+    json_decref(doc);
+}
+
 struct step {
     const char *suffix; /* POST suffix */
     const char *body;   /* NULL: none */

@@ -262,6 +262,24 @@ Test(movement_api, bad_input_names_the_field)
          "\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"path\":[{"
          "\"x\":1,\"y\":0}]}",
          "/creatures/0"},
+        /* 001 Blocked Terrain: "impossible to move into": nobody stands in it (a Large
+         * creature whose space covers the wall at (3, 1); a mover on it; a target pushed). */
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":3,\"y\":1,\"terrain\":"
+         "\"blocked\"}]},\"creatures\":[{\"id\":\"a\",\"x\":2,\"y\":0,\"size\":\"large\"}],"
+         "\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"path\":[{"
+         "\"x\":1,\"y\":0}]}",
+         "/creatures/0"},
+        {"/v1/movement/path",
+         "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":0,\"y\":0,\"terrain\":"
+         "\"blocked\"}]},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":"
+         "\"move\",\"path\":[{\"x\":1,\"y\":0}]}",
+         "/mover"},
+        {"/v1/movement/forced",
+         "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":2,\"y\":0,\"terrain\":"
+         "\"blocked\"}]},\"attacker\":{\"x\":1,\"y\":0},\"target\":{\"x\":2,\"y\":0},"
+         "\"kind\":\"push\",\"squares\":1,\"path\":[{\"x\":3,\"y\":0}]}",
+         "/target"},
         {"/v1/movement/path",
          "{\"map\":{\"width\":5,\"height\":3},\"creatures\":[{\"id\":\"a\",\"x\":2,\"y\":0},{"
          "\"id\":\"b\",\"x\":2,\"y\":0}],\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},"

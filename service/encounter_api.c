@@ -8,6 +8,7 @@
 
 #include "encounter_internal.h"
 #include "hub.h"
+#include "jsonr.h"
 #include "state_cache.h"
 
 #define MAX_PAGE     500
@@ -115,7 +116,7 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
     }
     if (enc_db_failed(res, db_encounter_get(req->ctx->db, id, enc)))
         return false;
-    *state = json_loads(enc->state_json, 0, NULL);
+    *state = jsonr_load(enc->state_json, strlen(enc->state_json));
     if (text_len != NULL)
         *text_len = strlen(enc->state_json);
     free(enc->state_json);
@@ -273,7 +274,7 @@ static int replay_item(void *ud, int64_t seq, const char *kind, const char *payl
 {
     (void)created_at;
     struct replay_acc *a = ud;
-    json_t *p = json_loads(payload, 0, NULL);
+    json_t *p = jsonr_load(payload, strlen(payload));
     if (seq == a->upto && p != NULL)
         enc_explain_event(a->state, kind, p, a->told);
     if (a->events != NULL && seq > 1 && p != NULL) {
@@ -659,7 +660,7 @@ int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
                    const char *created_at)
 {
     struct events_acc *a = ud;
-    json_t *p = json_loads(payload, 0, NULL);
+    json_t *p = jsonr_load(payload, strlen(payload));
     if (a->list != NULL && seq > a->list_after) {
         json_t *shown = p ? enc_public_payload(kind, p, a->full) : json_null();
         json_t *item = json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq, "kind", kind,

@@ -16,21 +16,19 @@
 /* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
  * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
  * or not it could make attacks of opportunity (flat-footed). */
-bool enc_reaches(json_t *state, json_t *actor, json_t *target)
+bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
 {
-    struct rules_options o;
-    enc_state_rules(state, &o);
     struct svc_errors scratch;
     svc_errors_init(&scratch);
     struct rules_creature a, t;
     json_t *pa = enc_placement(actor), *pt = enc_placement(target);
-    svc_decode_creature(pa, "", &o, true, NULL, &a, &scratch);
-    svc_decode_creature(pt, "", &o, true, NULL, &t, &scratch);
+    svc_decode_creature(pa, "", o, true, NULL, &a, &scratch);
+    svc_decode_creature(pt, "", o, true, NULL, &t, &scratch);
     json_decref(pa);
     json_decref(pt);
     svc_errors_free(&scratch);
     a.can_threaten = true;
-    return rules_threatens_creature(&o, &a, &t);
+    return rules_threatens_creature(o, &a, &t);
 }
 
 bool enc_is_melee(json_t *atk)
@@ -140,26 +138,25 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     const struct rules_map *map = enc_state_map(x);
     if (map == NULL)
         return derived;
-    struct rules_options o;
-    enc_state_rules(x->state, &o);
+    const struct rules_options *o = enc_rules_of(x);
     struct svc_errors scratch;
     svc_errors_init(&scratch);
     struct rules_creature a, t;
     json_t *p = enc_placement(actor);
-    svc_decode_creature(p, "", &o, true, NULL, &a, &scratch);
+    svc_decode_creature(p, "", o, true, NULL, &a, &scratch);
     json_decref(p);
     p = enc_placement(target);
-    svc_decode_creature(p, "", &o, true, NULL, &t, &scratch);
+    svc_decode_creature(p, "", o, true, NULL, &t, &scratch);
     json_decref(p);
     struct rules_creature *others;
     json_t **who;
-    int k = enc_others(x->state, &o, str(actor, "id"), str(target, "id"), &others, &who);
+    int k = enc_others(x->state, o, str(actor, "id"), str(target, "id"), &others, &who);
     bool melee = enc_is_melee(atk);
     struct rules_sight s;
     int rc =
         k < 0 || svc_errors_any(&scratch)
             ? RULES_COVER_ERR_BOUNDS
-            : rules_sight_between(&o, map, &a, &t, others, k, melee, flag(actor, "darkvision"), &s);
+            : rules_sight_between(o, map, &a, &t, others, k, melee, flag(actor, "darkvision"), &s);
     svc_errors_free(&scratch);
     if (rc != RULES_COVER_OK) {
         const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
@@ -224,7 +221,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
     }
-    if (enc_is_melee(atk) && !enc_reaches(s, actor, target)) {
+    if (enc_is_melee(atk) && !enc_reaches(enc_rules_of(x), actor, target)) {
         svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
                        str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
         return NULL;

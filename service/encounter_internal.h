@@ -379,8 +379,9 @@ bool enc_is_melee(json_t *atk);
 #define ENC_REACH_RULE                                                                             \
     "a melee attack reaches the squares its attacker threatens (004 Threatened Area; 001 Reach)"
 
-/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach). */
-bool enc_reaches(json_t *state, json_t *actor, json_t *target);
+/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach) under the
+ * encounter's rules o. */
+bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
 
 /* actor's attack atk on target as /v1/attacks/resolve and /odds take it, without dice. New
  * reference. */

@@ -7,6 +7,7 @@
 
 #include "codec.h"
 #include "encounter_internal.h"
+#include "jsonr.h"
 
 #define MAX_IMPORT 100000
 
@@ -71,7 +72,7 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
 {
     (void)created_at;
     struct verify_acc *a = ud;
-    json_t *p = json_loads(payload, 0, NULL);
+    json_t *p = jsonr_load(payload, strlen(payload));
     if (p == NULL) {
         json_array_append_new(a->mismatches,
                               json_pack("{s:I, s:s}", "seq", (json_int_t)seq, "why", "unreadable"));

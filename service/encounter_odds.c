@@ -68,7 +68,9 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
                                  : "the actor has no attack profile");
     }
     if (atk != NULL && target != NULL && actor != target) {
-        if (enc_is_melee(atk) && !enc_reaches(state, actor, target))
+        struct rules_options o;
+        enc_state_rules(state, &o);
+        if (enc_is_melee(atk) && !enc_reaches(&o, actor, target))
             enc_bad_query(&e, "target", "is out of reach of the attack: " ENC_REACH_RULE);
     }
     if (svc_errors_any(&e)) {

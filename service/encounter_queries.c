@@ -207,6 +207,8 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
     json_t *state = svc_encounter_state_at(req, res, &at, &version);
     if (state == NULL)
         return;
+    struct rules_options o;
+    enc_state_rules(state, &o);
     json_t *list = json_array();
     size_t i, j;
     json_t *a, *b;
@@ -219,9 +221,9 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
                 continue;
             /* A combatant that is down threatens nothing (004 Threatened Area: the area into
              * which it can make a melee attack). */
-            if (!enc_is_down(a) && enc_reaches(state, a, b))
+            if (!enc_is_down(a) && enc_reaches(&o, a, b))
                 json_array_append_new(threatens, json_string(str(b, "id")));
-            if (!enc_is_down(b) && enc_reaches(state, b, a))
+            if (!enc_is_down(b) && enc_reaches(&o, b, a))
                 json_array_append_new(by, json_string(str(b, "id")));
         }
         json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:b}", "id", str(a, "id"),

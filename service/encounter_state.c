@@ -10,6 +10,7 @@
 #include "codec.h"
 #include "dice.h"
 #include "encounter_internal.h"
+#include "jsonr.h"
 #include "rules_codec.h"
 #include "ruling.h"
 
@@ -106,7 +107,7 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
 {
     json_t *v = NULL;
     if (a->status == 200) {
-        v = a->doc != NULL ? json_incref(a->doc) : json_loadb(a->text, a->len, 0, NULL);
+        v = a->doc != NULL ? json_incref(a->doc) : jsonr_load(a->text, a->len);
         if (v == NULL)
             svc_errors_add(x->e, "", "the %s could not be ruled", what);
     } else if (json_array_size(a->errors) > 0) {

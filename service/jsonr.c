@@ -195,3 +195,9 @@ json_t *jsonr_parse(const char *text, size_t len)
     }
     return v;
 }
+
+json_t *jsonr_load(const char *text, size_t len)
+{
+    json_t *v = jsonr_parse(text, len);
+    return v != NULL ? v : json_loadb(text, len, 0, NULL);
+}

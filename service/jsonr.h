@@ -22,4 +22,8 @@
 /* The value of text[0..len), or NULL when declined (or out of memory). */
 json_t *jsonr_parse(const char *text, size_t len);
 
+/* The value of text the service wrote itself (a stored state or event, a ruling's answer):
+ * the fast path, else json_loadb(text, len, 0) for what it declines. NULL when not JSON. */
+json_t *jsonr_load(const char *text, size_t len);
+
 #endif

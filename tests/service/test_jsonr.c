@@ -101,3 +101,28 @@ Test(jsonr, reads_only_the_bytes_it_is_given)
     json_decref(v);
     assert_declined(text, 4);
 }
+
+/* jsonr_load, for the service's own stored texts: what the fast path declines (an escape, a
+ * fraction, a duplicate key, which json_loads(text, 0) keeps the last of) comes back as
+ * jansson reads it; what is not JSON is NULL. */
+Test(jsonr, load_falls_back_to_jansson_for_what_it_declines)
+{
+    static const char *const texts[] = {
+        "{\"a\":[1,true,null],\"b\":\"plain\"}",
+        "{\"explain\":\"a \\\"quoted\\\" word\\n\"}",
+        "{\"p\":0.375,\"q\":[1e3]}",
+        "{\"k\":1,\"k\":2}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        json_t *want = json_loadb(texts[i], strlen(texts[i]), 0, NULL);
+        json_t *got = jsonr_load(texts[i], strlen(texts[i]));
+        cr_assert_not_null(want);
+        cr_assert(json_equal(want, got), "%s", texts[i]);
+        json_decref(want);
+        json_decref(got);
+    }
+    cr_assert_null(jsonr_load("{\"a\":", 5));
+    json_t *dup = jsonr_load("{\"k\":1,\"k\":2}", 13);
+    cr_assert_eq(json_integer_value(json_object_get(dup, "k")), 2);
+    json_decref(dup);
+}

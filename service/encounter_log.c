@@ -23,10 +23,19 @@ static int engine_of(json_t *payload)
                : -1;
 }
 
-/* Whether a stored ruling still holds: every member it has is in the fresh ruling with the
- * same value (arrays item by item, of the same length). A member an answer gained since the
- * event was stored does not break it; a changed or lost one does. */
-static bool ruling_holds(json_t *stored, json_t *fresh)
+/* The members that tell a ruling for a human (explain, explain_markdown): sentences made from
+ * the ruling's figures, which a later build may word better. They are not the ruling: verify
+ * and import compare everything else, and an import stores this server's sentences. */
+static bool is_prose(const char *key)
+{
+    return strcmp(key, "explain") == 0 || strcmp(key, "explain_markdown") == 0;
+}
+
+/* Whether a stored ruling is the fresh one, prose aside: exact, member for member; else whether
+ * it still holds: every member it has is in the fresh ruling with the same value (arrays item by
+ * item, of the same length), so that a member an answer gained since the event was stored does
+ * not break it while a changed or lost one does. */
+static bool ruling_same(json_t *stored, json_t *fresh, bool exact)
 {
     if (json_is_object(stored)) {
         if (!json_is_object(fresh))
@@ -35,7 +44,12 @@ static bool ruling_holds(json_t *stored, json_t *fresh)
         json_t *v;
         json_object_foreach(stored, k, v)
         {
-            if (!ruling_holds(v, json_object_get(fresh, k)))
+            if (!is_prose(k) && !ruling_same(v, json_object_get(fresh, k), exact))
+                return false;
+        }
+        json_object_foreach(fresh, k, v)
+        {
+            if (exact && !is_prose(k) && json_object_get(stored, k) == NULL)
                 return false;
         }
         return true;
@@ -44,19 +58,40 @@ static bool ruling_holds(json_t *stored, json_t *fresh)
         if (!json_is_array(fresh) || json_array_size(stored) != json_array_size(fresh))
             return false;
         for (size_t i = 0; i < json_array_size(stored); i++)
-            if (!ruling_holds(json_array_get(stored, i), json_array_get(fresh, i)))
+            if (!ruling_same(json_array_get(stored, i), json_array_get(fresh, i), exact))
                 return false;
         return true;
     }
     return json_equal(stored, fresh);
 }
 
-/* A stored ruling against a fresh one of the same engine: the same, member for member, when the
- * event was ruled by this build's engine; for an older engine's event, every member it has (an
- * answer may have gained members since). */
+/* A stored ruling against a fresh one of the same engine (ruling_same): exact when the event
+ * was ruled by this build's engine; for an older engine's event, every member it has (an answer
+ * may have gained members since). */
 static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
 {
-    return engine >= ENGINE_VERSION ? json_equal(stored, fresh) : ruling_holds(stored, fresh);
+    return ruling_same(stored, fresh, engine >= ENGINE_VERSION);
+}
+
+/* Puts the fresh ruling's sentences in place of the stored ones, wherever both have them (an
+ * imported ruling that matched: its figures are the server's, and now its words too). */
+static void take_prose(json_t *stored, json_t *fresh)
+{
+    if (json_is_object(stored) && json_is_object(fresh)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(stored, k, v)
+        {
+            json_t *f = json_object_get(fresh, k);
+            if (is_prose(k) && json_is_string(f))
+                json_object_set(stored, k, f);
+            else
+                take_prose(v, f);
+        }
+    } else if (json_is_array(stored) && json_is_array(fresh)) {
+        for (size_t i = 0; i < json_array_size(stored); i++)
+            take_prose(json_array_get(stored, i), json_array_get(fresh, i));
+    }
 }
 
 struct verify_acc {
@@ -243,7 +278,7 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
      * rules, as long as every option it lists has the value create gives it now. */
     json_t *given_rules = json_object_get(given, "rules");
     if (json_object_get(payload, "engine") == NULL && given_rules != NULL &&
-        ruling_holds(given_rules, json_object_get(state, "rules")))
+        ruling_same(given_rules, json_object_get(state, "rules"), false))
         json_object_set(state, "rules", given_rules);
     json_t *result = json_object_get(payload, "result");
     const char *old_id = json_string_value(json_object_get(result, "created"));
@@ -358,8 +393,10 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
                                    "its %s differs from the ruling this server makes "
                                    "from the state before it (/events/%zu/payload/%s)",
                                    differs, i, differs);
-                else
-                    stored = json_incref(payload);
+                else {
+                    stored = json_deep_copy(payload);
+                    take_prose(json_object_get(stored, "result"), json_object_get(again, "result"));
+                }
             } else if (!svc_errors_any(&e)) {
                 svc_errors_add(&e, p, "does not resolve against the state before it");
             }

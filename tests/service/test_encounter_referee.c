@@ -475,6 +475,53 @@ Test(referee, an_import_keeps_engines_rules_and_rulings_as_the_live_service_made
     json_decref(doc);
 }
 
+/* A ruling's sentences (explain, explain_markdown) are told from its figures, and a later build
+ * may word them better: an export whose sentences differ still imports (its figures are this
+ * server's), and the log keeps this server's sentences, not the given ones; a changed figure is
+ * still refused. */
+Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
+{
+    struct enc e;
+    skirmish(&e, "");
+    json_decref(call(&e, "POST", "/actions",
+                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
+                     "\"results\":[2]}",
+                     200));
+    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    json_object_del(doc, "state");
+    json_t *events = json_object_get(doc, "events");
+    size_t last = json_array_size(events) - 1;
+    json_t *result =
+        json_object_get(json_object_get(json_array_get(events, last), "payload"), "result");
+    char *told = strdup(json_string_value(json_object_get(result, "explain")));
+    cr_assert_not_null(strstr(told, "d20 2"), "%s", told);
+    json_object_set_new(result, "explain", json_string("Worded by an older build."));
+    json_object_set_new(result, "explain_markdown", json_string("**Older** words."));
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc in = {.version = num(ans, "version")};
+    snprintf(in.id, sizeof in.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(in.token, sizeof in.token, "%s", json_string_value(json_object_get(ans, "token")));
+    json_decref(ans);
+    json_t *out = call(&in, "GET", "/export", NULL, 200);
+    json_t *kept = json_object_get(
+        json_object_get(json_array_get(json_object_get(out, "events"), last), "payload"), "result");
+    cr_assert_str_eq(json_string_value(json_object_get(kept, "explain")), told);
+    cr_assert_null(strstr(json_string_value(json_object_get(kept, "explain_markdown")), "Older"));
+    json_decref(out);
+    json_t *v = call(&in, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+    /* A figure changed: refused. */
+    json_object_set_new(result, "roll_total", json_integer(19));
+    text = json_dumps(doc, JSON_COMPACT);
+    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
+    free(text);
+    free(told);
+    json_decref(doc);
+}
+
 /* A combatant cannot take the id that names the encounter itself in the log's effects. */
 Test(referee, the_id_encounter_is_reserved)
 {

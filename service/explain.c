@@ -29,11 +29,15 @@ static void vput(char *buf, size_t cap, size_t *len, const char *fmt, va_list ap
 }
 
 /* Appends n bytes of s to buf as vput does; with `whole`, only when all n fit, so that an
- * escape is never cut from the character it escapes. */
+ * escape is never cut from the character it escapes. A text cut here ends at its NUL and *len
+ * becomes cap - 1, as vput leaves a cut text, so that nothing is appended after the cut. */
 static void putn(char *buf, size_t cap, size_t *len, const char *s, size_t n, bool whole)
 {
-    if (whole && *len + n >= cap)
+    if (whole && *len + n >= cap) {
+        buf[*len] = '\0';
+        *len = cap - 1;
         return;
+    }
     for (size_t i = 0; i < n && *len + 1 < cap; i++)
         buf[(*len)++] = s[i];
     buf[*len] = '\0';
@@ -85,7 +89,7 @@ size_t svc_md_escape(const char *text, char *out, size_t cap)
         return 0;
     out[0] = '\0';
     put_escaped(out, cap, &len, text, strlen(text));
-    return len;
+    return strlen(out);
 }
 
 void svc_told_init(struct svc_told *t, char *plain, size_t plain_cap, char *md, size_t md_cap)

@@ -368,7 +368,8 @@ size_t svc_md_escape(const char *text, char *out, size_t cap);
 
 /* One answer's sentence, built once as both texts a human reads: `plain` (explain: no markup)
  * and `md` (explain_markdown: Discord markdown). Each append goes to both, so that the two
- * cannot drift; a text that does not fit its buffer is cut, never overrun. The buffers are the
+ * cannot drift; a text that does not fit its buffer is cut, never overrun, and nothing is
+ * appended to it after the cut (its length is then its buffer's less one). The buffers are the
  * caller's (svc_told_init); give md room for escapes (twice plain's is enough). */
 struct svc_told {
     char *plain, *md;

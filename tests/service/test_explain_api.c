@@ -225,20 +225,28 @@ static void told_user_text(const char *path, const char *body, const char *plain
     json_decref(doc);
 }
 
-Test(explain_api, user_text_is_escaped_in_markdown)
+Test(explain_api, a_dice_label_is_escaped_in_markdown)
 {
     told_user_text("/v1/dice/roll",
                    "{\"expression\":\"1d20+5[*_evil|| ~~x~~_* **y** `z`]\",\"results\":[12]}",
                    "Rolled 1d20 (12) + 5 [*_evil|| ~~x~~_* **y** `z`] = 17.",
                    "Rolled 1d20 (12) + 5 \\[\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* \\*\\*y\\*\\* "
                    "\\`z\\`\\] = **17**.");
+}
+
+Test(explain_api, a_dice_expression_is_escaped_in_the_odds_markdown)
+{
     /* 1d4: 1 to 4, each 1 in 4 (the first of equals is the likeliest), mean 2.5, sd 1.118. */
     told_user_text("/v1/dice/odds", "{\"expression\":\"1d4[*fire* `x` @everyone]\"}",
                    "1d4[*fire* `x` @everyone]: 1 to 4, mean 2.50, sd 1.12; the likeliest total "
                    "is 1 (25.0%).",
                    "1d4\\[\\*fire\\* \\`x\\` \\@everyone\\]: 1 to 4, mean **2.50**, sd 1.12; the "
                    "likeliest total is **1** (25.0%).");
-    /* The figures as in names_in_distance_and_flanking. */
+}
+
+/* The figures as in names_in_distance_and_flanking. */
+Test(explain_api, names_are_escaped_in_distance_and_flanking_markdown)
+{
     told_user_text("/v1/geometry/distance",
                    "{\"from\":{\"x\":0,\"y\":0,\"name\":\"# Kroh\"},\"to\":{\"x\":3,\"y\":2,"
                    "\"name\":\"[x](http://e)\"}}",

@@ -459,7 +459,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const char *explain, const char *explain_markdown)
+                         const struct svc_told *told)
 {
     jw_object_begin(w);
     JW_KEY(w, "rules");
@@ -581,10 +581,7 @@ static void write_answer(struct jw *w, const struct attack_request *r,
             jw_object_end(w);
         }
     }
-    JW_KEY(w, "explain");
-    jw_string(w, explain);
-    JW_KEY(w, "explain_markdown");
-    jw_string(w, explain_markdown);
+    svc_write_told(w, told);
     if (o != NULL) {
         JW_KEY(w, "source");
         jw_string(w, src->supplied ? "supplied" : "seed");
@@ -651,43 +648,55 @@ static bool roll_attack(const struct attack_request *r, const struct rules_attac
     }
 }
 
-/* The rolled answer's explain: the d20 against the target, what took the blow, and with the
- * critical_hits option the natural roll, the threat and its confirmation. b is "" for the plain
- * text, "**" for markdown's bold totals. */
-static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
-                         const char *kind, const struct rules_attack_rolled *o, char *buf,
-                         size_t len, const char *b)
+/* Tells a name: the request's (user text, escaped in markdown) or, without one, dflt. */
+static void say_name(struct svc_told *t, const char *name, const char *dflt)
 {
-    size_t n = 0;
-    if (r->attacker_name != NULL || r->defender_name != NULL)
-        n = (size_t)snprintf(
-            buf, len, "%s %s %s: ", r->attacker_name ? r->attacker_name : "The attacker",
-            o->lands ? "hits" : "misses", r->defender_name ? r->defender_name : "the target");
+    if (name != NULL)
+        svc_told_user(t, name);
     else
-        n = (size_t)snprintf(buf, len, "%s: ", o->lands ? "Hit" : "Miss");
-    if (n >= len)
-        return;
-    snprintf(buf + n, len - n, "d20 %d %+d = %s%d%s against %s %d%s%s%s.", o->d20, ev->attack_total,
-             b, o->total, b, kind, ev->target_number,
-             o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
-             : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
-                                                : "",
-             !o->hit && o->cover_struck ? "; the cover took the blow" : "",
-             o->hit && !o->lands ? "; lost to concealment" : "");
+        svc_told_text(t, "%s", dflt);
+}
+
+/* The rolled answer's explain: the d20 against the target, what took the blow, and with the
+ * critical_hits option the natural roll, the threat and its confirmation; totals bold in
+ * markdown, the creatures' names as the request wrote them. */
+static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
+                         const char *kind, const struct rules_attack_rolled *o, struct svc_told *t)
+{
+    if (r->attacker_name != NULL || r->defender_name != NULL) {
+        say_name(t, r->attacker_name, "The attacker");
+        svc_told_text(t, " %s ", o->lands ? "hits" : "misses");
+        say_name(t, r->defender_name, "the target");
+        svc_told_text(t, ": ");
+    } else {
+        svc_told_text(t, "%s: ", o->lands ? "Hit" : "Miss");
+    }
+    svc_told_text(t, "d20 %d %+d = ", o->d20, ev->attack_total);
+    svc_told_bold(t, "%d", o->total);
+    svc_told_text(t, " against %s %d%s%s%s.", kind, ev->target_number,
+                  o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
+                  : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
+                                                     : "",
+                  !o->hit && o->cover_struck ? "; the cover took the blow" : "",
+                  o->hit && !o->lands ? "; lost to concealment" : "");
     if (o->threat)
-        snprintf(buf + strlen(buf), len - strlen(buf),
-                 " Threat (%d-20): confirmation d20 %d %+d = %d, %s.", r->crit_range,
-                 o->confirm_d20, ev->attack_total, o->confirm_total,
-                 !o->confirmed ? "not confirmed: a normal hit"
-                 : o->lands    ? "a critical hit"
-                               : "confirmed, but lost to concealment");
-    if (o->damage_rolled)
-        snprintf(buf + strlen(buf), len - strlen(buf), " %s%d%s damage to %s%s%s.", b, o->dealt, b,
-                 o->lands ? (r->defender_name ? r->defender_name : "the target")
-                          : "the covering creature",
-                 o->lands && ev->sneak_attack ? " with sneak attack" : "",
-                 o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
-                             : "");
+        svc_told_text(t, " Threat (%d-20): confirmation d20 %d %+d = %d, %s.", r->crit_range,
+                      o->confirm_d20, ev->attack_total, o->confirm_total,
+                      !o->confirmed ? "not confirmed: a normal hit"
+                      : o->lands    ? "a critical hit"
+                                    : "confirmed, but lost to concealment");
+    if (o->damage_rolled) {
+        svc_told_text(t, " ");
+        svc_told_bold(t, "%d", o->dealt);
+        svc_told_text(t, " damage to ");
+        if (o->lands)
+            say_name(t, r->defender_name, "the target");
+        else
+            svc_told_text(t, "the covering creature");
+        svc_told_text(t, "%s%s.", o->lands && ev->sneak_attack ? " with sneak attack" : "",
+                      o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
+                                  : "");
+    }
 }
 
 /* Shared by both operations: decode, evaluate; `roll` decides whether dice are rolled. The
@@ -729,8 +738,10 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
                        "size part and size_included");
         goto fail;
     }
-    char kind[64], explain[640], markdown[700];
+    char kind[64], explain[640], markdown[1400];
     ac_kind(ev, kind, sizeof kind);
+    struct svc_told told;
+    svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
     const struct rules_attack_rolled *o = NULL;
     if (roll) {
         struct rules_dice d;
@@ -738,18 +749,16 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
         if (!roll_attack(r, ev, &d, &rolled, &e))
             goto fail;
         o = &rolled;
-        explain_roll(r, ev, kind, o, explain, sizeof explain, "");
-        explain_roll(r, ev, kind, o, markdown, sizeof markdown, "**");
+        explain_roll(r, ev, kind, o, &told);
     } else {
-        for (int md = 0; md < 2; md++)
-            snprintf(md ? markdown : explain, md ? sizeof markdown : sizeof explain,
-                     "Needs %s%d%s on the d20: %+d against %s %d%s.", md ? "**" : "",
-                     ev->target_number - ev->attack_total, md ? "**" : "", ev->attack_total, kind,
-                     ev->target_number, ev->miss_chance ? ", then a concealment miss chance" : "");
+        svc_told_text(&told, "Needs ");
+        svc_told_bold(&told, "%d", ev->target_number - ev->attack_total);
+        svc_told_text(&told, " on the d20: %+d against %s %d%s.", ev->attack_total, kind,
+                      ev->target_number, ev->miss_chance ? ", then a concealment miss chance" : "");
     }
     struct jw w;
     jw_init(&w, 2048);
-    write_answer(&w, r, ev, kind, o, src, explain, markdown);
+    write_answer(&w, r, ev, kind, o, src, &told);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_answer_text(out, text, len);

@@ -63,11 +63,11 @@ static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
     jw_array_end(w);
 }
 
-/* The per-step answer shared by path and route. Returns the first violation's text for
- * explain (static), or NULL when legal. */
+/* The per-step answer shared by path and route, and its sentence begun in told (the creatures'
+ * ids as the request wrote them). Returns false when the answer passes the request's limit. */
 static bool write_path_answer(struct jw *w, const struct move_req *r,
                               const struct rules_path_result *p, int n,
-                              const struct move_odds *odds, char *explain, size_t explain_len)
+                              const struct move_odds *odds, struct svc_told *told)
 {
     JW_KEY(w, "mode");
     jw_string(w, rules_move_mode_names[r->mode]);
@@ -196,25 +196,25 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
     jw_string(w, "004 Provoking an Attack of Opportunity by Moving; 001 Double Move (one per "
                  "enemy per action)");
     if (first == RULES_MV_COUNT) {
-        int used = snprintf(explain, explain_len, "Legal: %d ft", p->total_ft);
+        svc_told_figures(told, "Legal: %d ft", p->total_ft);
         if (p->aoo_count == 0) {
-            snprintf(explain + used, explain_len - (size_t)used, ", provokes nothing.");
+            svc_told_figures(told, ", provokes nothing.");
         } else {
-            used += snprintf(explain + used, explain_len - (size_t)used,
-                             ", provokes %d attack%s of opportunity (", p->aoo_count,
+            svc_told_figures(told, ", provokes %d attack%s of opportunity (", p->aoo_count,
                              p->aoo_count == 1 ? "" : "s");
-            for (int i = 0; i < p->aoo_count && used < (int)explain_len - 8; i++)
-                used += snprintf(explain + used, explain_len - (size_t)used, "%s%s", i ? ", " : "",
-                                 r->ids[p->aoos[i].creature]);
-            if (used < (int)explain_len - 3)
-                snprintf(explain + used, explain_len - (size_t)used, ").");
+            for (int i = 0; i < p->aoo_count && told->pl + 8 < told->plain_cap; i++) {
+                svc_told_text(told, "%s", i ? ", " : "");
+                svc_told_user(told, r->ids[p->aoos[i].creature]);
+            }
+            if (told->pl + 3 < told->plain_cap)
+                svc_told_figures(told, ").");
         }
     } else if (first_step < 0) {
-        snprintf(explain, explain_len, "Illegal: %s (%s).", rules_move_violation_text(first),
-                 rules_move_violation_source(first));
+        svc_told_figures(told, "Illegal: %s (%s).", rules_move_violation_text(first),
+                         rules_move_violation_source(first));
     } else {
-        snprintf(explain, explain_len, "Illegal at step %d: %s (%s).", first_step,
-                 rules_move_violation_text(first), rules_move_violation_source(first));
+        svc_told_figures(told, "Illegal at step %d: %s (%s).", first_step,
+                         rules_move_violation_text(first), rules_move_violation_source(first));
     }
     return (long long)w->len <= r->answer_limit;
 }
@@ -257,7 +257,9 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
         }
     }
     struct jw w;
-    char explain[640];
+    char explain[640], markdown[2 * sizeof explain];
+    struct svc_told told;
+    svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
     jw_init(&w, 4096 + (size_t)n * 160);
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
@@ -267,23 +269,23 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
         JW_KEY(&w, "route_cost_ft");
         jw_int(&w, route_cost);
     }
-    if (!write_path_answer(&w, r, &p, n, r->odds ? &odds : NULL, explain, sizeof explain)) {
+    if (!write_path_answer(&w, r, &p, n, r->odds ? &odds : NULL, &told)) {
         answer_too_large(ans, r, &w);
         goto out;
     }
     if (r->odds) {
         move_odds_write(&w, r, &odds);
-        size_t used = strlen(explain);
-        move_odds_explain(explain + used, sizeof explain - used, r, &odds);
+        char said[256];
+        move_odds_explain(said, sizeof said, r, &odds);
+        svc_told_figures(&told, "%s", said);
     }
     if (route) {
         char more[160];
         snprintf(more, sizeof more, " Route: %d steps, %d ft; this %s covers %d of them.", n,
                  route_cost, rules_move_mode_names[r->mode], p.steps_in_budget);
-        size_t used = strlen(explain);
-        snprintf(explain + used, sizeof explain - used, "%s", more);
+        svc_told_figures(&told, "%s", more);
     }
-    svc_write_explains(&w, explain);
+    svc_write_told(&w, &told);
     jw_object_end(&w);
     respond_jw(ans, &w);
 out:

@@ -179,23 +179,22 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     /* The distribution is the capped roll's; remainder is where a reroll-while or an
      * explosion reached its cap (rules_dice_cap_chance). */
     double remainder = rules_dice_cap_chance(&expr);
-    /* The plain sentence, then the same in markdown with its mean and likeliest total bold. */
-    char told[2][RULES_DICE_MAX_EXPRESSION + 340];
-    for (int md = 0; md < 2; md++) {
-        const char *bo = md ? "**" : "";
-        char *explain = told[md];
-        size_t cap = sizeof told[md];
-        int n = snprintf(explain, cap,
-                         "%s: %d to %d, mean %s%.2f%s, sd %.2f; the likeliest total is %s%d%s "
-                         "(%.1f%%).",
-                         text, d.min, d.min + d.len - 1, bo, rules_dist_mean(&d), bo,
-                         rules_dist_sd(&d), bo, d.min + likeliest, bo, 100.0 * d.p[likeliest]);
-        if (remainder > 0.0 && n > 0 && (size_t)n < cap)
-            snprintf(explain + n, cap - (size_t)n,
-                     " Rerolls stop after %d a die and explosions %d dice deep, as the roll does; "
-                     "the chance of reaching a cap is %.3g.",
-                     RULES_DICE_MAX_REROLLS, RULES_DICE_EXPLODE_DEPTH, remainder);
-    }
+    /* The sentence: the expression as the user wrote it (escaped in markdown), its mean and
+     * likeliest total bold in markdown. */
+    char explain[RULES_DICE_MAX_EXPRESSION + 340], markdown[2 * sizeof explain];
+    struct svc_told told;
+    svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
+    svc_told_user(&told, text);
+    svc_told_text(&told, ": %d to %d, mean ", d.min, d.min + d.len - 1);
+    svc_told_bold(&told, "%.2f", rules_dist_mean(&d));
+    svc_told_text(&told, ", sd %.2f; the likeliest total is ", rules_dist_sd(&d));
+    svc_told_bold(&told, "%d", d.min + likeliest);
+    svc_told_text(&told, " (%.1f%%).", 100.0 * d.p[likeliest]);
+    if (remainder > 0.0)
+        svc_told_text(&told,
+                      " Rerolls stop after %d a die and explosions %d dice deep, as the roll "
+                      "does; the chance of reaching a cap is %.3g.",
+                      RULES_DICE_MAX_REROLLS, RULES_DICE_EXPLODE_DEPTH, remainder);
     struct jw w;
     jw_init(&w, 4096);
     jw_object_begin(&w);
@@ -206,10 +205,7 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     svc_odds_write_summary(&w, &d);
     JW_KEY(&w, "remainder");
     svc_odds_write_probability(&w, remainder);
-    JW_KEY(&w, "explain");
-    jw_string(&w, told[0]);
-    JW_KEY(&w, "explain_markdown");
-    jw_string(&w, told[1]);
+    svc_write_told(&w, &told);
     jw_object_end(&w);
     respond_writer(res, &w);
 out:
@@ -350,30 +346,30 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
     jw_object_end(w);
 }
 
-/* "Lands 55% of the time for 7.5 average damage; 30% to drop the defender (12 hp)." */
-static void explain_attack(char *buf, size_t len, const struct svc_attack_ruling *r,
+/* "Lands 55% of the time for 7.5 average damage; 30% to drop the defender (12 hp).", the chance
+ * to land bold in markdown. */
+static void explain_attack(struct svc_told *t, const struct svc_attack_ruling *r,
                            const struct rules_attack_odds *o, int hp, const struct rules_dist *full,
-                           int attack_count, double full_expected, const char *b)
+                           int attack_count, double full_expected)
 {
     int need = r->ev.target_number - r->ev.attack_total;
-    size_t n = (size_t)snprintf(buf, len, "Lands %s%.0f%%%s of the time (needs %d on the d20%s)", b,
-                                100.0 * o->lands, b, need,
-                                r->ev.miss_chance ? ", then the concealment miss chance" : "");
-    if (r->has_damage && n < len)
-        n += (size_t)snprintf(buf + n, len - n, " for %.1f average damage", o->expected_on_landing);
-    if (r->has_damage && hp > 0 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "; %.0f%% to drop the defender (%d hp)",
-                              100.0 * rules_dist_at_least(&o->damage, hp), hp);
-    if (full != NULL && r->has_damage && n < len) {
-        n += (size_t)snprintf(buf + n, len - n,
-                              ". The full attack (%d attacks) deals %.1f on average", attack_count,
-                              full_expected);
-        if (hp > 0 && n < len)
-            n += (size_t)snprintf(buf + n, len - n, "; %.0f%% to drop it this turn",
-                                  100.0 * rules_dist_at_least(full, hp));
+    svc_told_text(t, "Lands ");
+    svc_told_bold(t, "%.0f%%", 100.0 * o->lands);
+    svc_told_text(t, " of the time (needs %d on the d20%s)", need,
+                  r->ev.miss_chance ? ", then the concealment miss chance" : "");
+    if (r->has_damage)
+        svc_told_text(t, " for %.1f average damage", o->expected_on_landing);
+    if (r->has_damage && hp > 0)
+        svc_told_text(t, "; %.0f%% to drop the defender (%d hp)",
+                      100.0 * rules_dist_at_least(&o->damage, hp), hp);
+    if (full != NULL && r->has_damage) {
+        svc_told_text(t, ". The full attack (%d attacks) deals %.1f on average", attack_count,
+                      full_expected);
+        if (hp > 0)
+            svc_told_text(t, "; %.0f%% to drop it this turn",
+                          100.0 * rules_dist_at_least(full, hp));
     }
-    if (n < len)
-        snprintf(buf + n, len - n, ".");
+    svc_told_text(t, ".");
 }
 
 void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *res)
@@ -466,10 +462,10 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         goto out;
     }
     char explain[512], markdown[540];
-    explain_attack(explain, sizeof explain, r, &one, x.hp, x.attack_count ? &full : NULL,
-                   x.attack_count, full_expected, "");
-    explain_attack(markdown, sizeof markdown, r, &one, x.hp, x.attack_count ? &full : NULL,
-                   x.attack_count, full_expected, "**");
+    struct svc_told told;
+    svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
+    explain_attack(&told, r, &one, x.hp, x.attack_count ? &full : NULL, x.attack_count,
+                   full_expected);
 
     struct jw w;
     jw_init(&w, 4096);
@@ -532,10 +528,7 @@ void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
         }
         jw_object_end(&w);
     }
-    JW_KEY(&w, "explain");
-    jw_string(&w, explain);
-    JW_KEY(&w, "explain_markdown");
-    jw_string(&w, markdown);
+    svc_write_told(&w, &told);
     jw_object_end(&w);
     respond_writer(res, &w);
 out:

@@ -341,3 +341,24 @@ Test(attack_api, explain_names_the_attacker_and_the_defender)
                      "to the gnoll.");
     json_decref(doc);
 }
+
+/* Names are the user's text: shown as written in explain and escaped in explain_markdown (a
+ * backslash before each markup character, as Discord's markdown reads it), so that a name can
+ * neither format, hide, link nor mention anything. The figures as in the case above. */
+Test(attack_api, explain_markdown_escapes_the_names)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/attacks/resolve",
+        "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":9,\"damage\":\"1d8+3\",\"name\":"
+        "\"*_evil|| ~~x~~_*\"},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":6},"
+        "\"name\":\"[x](http://e) `@everyone`\"},\"results\":[13,4]}",
+        200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "*_evil|| ~~x~~_* hits [x](http://e) `@everyone`: d20 13 +9 = 22 against "
+                     "normal AC 16. 7 damage to [x](http://e) `@everyone`.");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
+                     "\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* hits \\[x\\]\\(http\\://e\\) "
+                     "\\`\\@everyone\\`: d20 13 +9 = **22** against normal AC 16. **7** damage to "
+                     "\\[x\\]\\(http\\://e\\) \\`\\@everyone\\`.");
+    json_decref(doc);
+}

@@ -206,3 +206,24 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
 }
+
+/* Names, sides and reasons are the user's text: as written in explain, escaped in
+ * explain_markdown (a backslash before each character Discord's markdown reads as markup). */
+Test(encounter_explain, user_text_is_escaped_in_markdown)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_t *doc = call(&e, "POST", "/combatants",
+                       "{\"id\":\"kroh\",\"name\":\"*Kroh* [x](http://e)\",\"side\":"
+                       "\"||party||\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+                       "\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":\"rapier\","
+                       "\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                       201);
+    json_t *ev = json_object_get(doc, "event");
+    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain")),
+                     "*Kroh* [x](http://e) joins the ||party|| side at (5, 5) with 20 hp.");
+    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain_markdown")),
+                     "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
+                     "(5, 5) with **20** hp.");
+    json_decref(doc);
+}

@@ -209,3 +209,59 @@ Test(explain_api, sources_are_listed_and_cited_with_their_titles)
     cr_assert(cited);
     json_decref(doc);
 }
+
+/* A dice label and the creatures' names are the user's text: as written in explain, escaped in
+ * explain_markdown (a backslash before each character Discord's markdown reads as markup), and
+ * never read as the roll's own markup: the label's "~~" strikes nothing and its "**" bolds
+ * nothing. 1d20 (12) + 5 = 17. */
+static void told_user_text(const char *path, const char *body, const char *plain,
+                           const char *markdown)
+{
+    json_t *doc = http_post_json(&srv, path, body, 200);
+    const char *p = json_string_value(json_object_get(doc, "explain"));
+    const char *m = json_string_value(json_object_get(doc, "explain_markdown"));
+    cr_assert_str_eq(p, plain, "%s\n got: %s", path, p);
+    cr_assert_str_eq(m, markdown, "%s\n got: %s", path, m);
+    json_decref(doc);
+}
+
+Test(explain_api, a_dice_label_is_escaped_in_markdown)
+{
+    told_user_text("/v1/dice/roll",
+                   "{\"expression\":\"1d20+5[*_evil|| ~~x~~_* **y** `z`]\",\"results\":[12]}",
+                   "Rolled 1d20 (12) + 5 [*_evil|| ~~x~~_* **y** `z`] = 17.",
+                   "Rolled 1d20 (12) + 5 \\[\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* \\*\\*y\\*\\* "
+                   "\\`z\\`\\] = **17**.");
+}
+
+Test(explain_api, a_dice_expression_is_escaped_in_the_odds_markdown)
+{
+    /* 1d4: 1 to 4, each 1 in 4 (the first of equals is the likeliest), mean 2.5, sd 1.118. */
+    told_user_text("/v1/dice/odds", "{\"expression\":\"1d4[*fire* `x` @everyone]\"}",
+                   "1d4[*fire* `x` @everyone]: 1 to 4, mean 2.50, sd 1.12; the likeliest total "
+                   "is 1 (25.0%).",
+                   "1d4\\[\\*fire\\* \\`x\\` \\@everyone\\]: 1 to 4, mean **2.50**, sd 1.12; the "
+                   "likeliest total is **1** (25.0%).");
+}
+
+/* The figures as in names_in_distance_and_flanking. */
+Test(explain_api, names_are_escaped_in_distance_and_flanking_markdown)
+{
+    told_user_text("/v1/geometry/distance",
+                   "{\"from\":{\"x\":0,\"y\":0,\"name\":\"# Kroh\"},\"to\":{\"x\":3,\"y\":2,"
+                   "\"name\":\"[x](http://e)\"}}",
+                   "# Kroh and [x](http://e) are 20 ft apart (4 squares: 1 straight and 2 "
+                   "diagonal steps; 000 Hex Grid: the standard \"every other square counts "
+                   "double\" rule).",
+                   "\\# Kroh and \\[x\\]\\(http\\://e\\) are **20 ft** apart (4 squares: 1 "
+                   "straight and 2 diagonal steps; 000 Hex Grid: the standard \"every other square "
+                   "counts double\" rule).");
+    told_user_text("/v1/geometry/flanking",
+                   "{\"attacker\":{\"x\":5,\"y\":4,\"name\":\"<@1>\"},\"target\":{\"x\":5,"
+                   "\"y\":5,\"name\":\"- gnoll\"},\"allies\":[{\"x\":5,\"y\":6,\"name\":"
+                   "\"||Mira||\"}]}",
+                   "- gnoll is flanked by ||Mira|| (opposite sides): +2 on <@1>'s melee attack "
+                   "(004 Flanking).",
+                   "\\- gnoll is flanked by \\|\\|Mira\\|\\| (opposite sides): **+2** on "
+                   "\\<\\@1\\>'s melee attack (004 Flanking).");
+}

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "jsonw.h"
 #include "svc.h"
@@ -42,4 +43,46 @@ Test(explain_markdown, figures_in_bold_and_markdown_escaped)
     told("2d6 from ogre_2 at x2 (a*b).", "**2d6** from ogre\\_2 at x2 (a\\*b).");
     told("the goblin is at -3 hp.", "the goblin is at **-3** hp.");
     told("", "");
+}
+
+/* User text escaped for Discord markdown: a backslash before each character its markdown reads
+ * as markup (Discord's parser takes "\" before any punctuation as that character, so the text
+ * shows as written), and before a list marker that opens a line. */
+static void escaped(const char *text, const char *markdown)
+{
+    char out[256];
+    size_t n = svc_md_escape(text, out, sizeof out);
+    cr_assert_str_eq(out, markdown, "%s\n got: %s", text, out);
+    cr_assert_eq(n, strlen(markdown));
+}
+
+Test(explain_markdown, user_text_escapes_every_markup_character)
+{
+    /* Bold, italics, underline, strikethrough and spoilers. */
+    escaped("*_evil|| ~~x~~_*", "\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\*");
+    /* Inline code, a masked link, the escape itself. */
+    escaped("`code` [x](http://e) a\\b", "\\`code\\` \\[x\\]\\(http\\://e\\) a\\\\b");
+    /* Mentions and the like. */
+    escaped("@everyone <@123>", "\\@everyone \\<\\@123\\>");
+    /* Quotes, headings and lists at a line's start; the same characters inside a line, other
+     * than > and #, are no markup. */
+    escaped("> hi", "\\> hi");
+    escaped("# Big", "\\# Big");
+    escaped("- item", "\\- item");
+    escaped("  + item", "  \\+ item");
+    escaped("12. item", "12\\. item");
+    escaped("half-orc 1.5 x-2", "half-orc 1.5 x-2");
+    escaped("a\n- b\n3. c", "a\n\\- b\n3\\. c");
+    /* Plain words are left as they are. */
+    escaped("Kroh the gnoll's bane", "Kroh the gnoll's bane");
+    escaped("", "");
+}
+
+Test(explain_markdown, an_escape_is_never_cut_from_its_character)
+{
+    char out[3];
+    cr_assert_eq(svc_md_escape("a*b", out, sizeof out), 1);
+    cr_assert_str_eq(out, "a");
+    cr_assert_eq(svc_md_escape("ab*", out, sizeof out), 2);
+    cr_assert_str_eq(out, "ab");
 }

@@ -460,3 +460,23 @@ Test(movement_api, reach_ranks_squares_by_the_damage_expected_on_the_way)
     cr_assert(some_risk, "squares past the orc are listed");
     json_decref(doc);
 }
+
+/* A creature's id is the user's text: as written in explain, escaped in explain_markdown (a
+ * backslash before each character Discord's markdown reads as markup), so an id cannot link or
+ * format. The figures are figure 3's, as in the case above. */
+Test(movement_api, path_explain_markdown_escapes_the_ids)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"map\":{\"width\":10,\"height\":10},"
+        "\"creatures\":[{\"id\":\"[f](http://e)_1\",\"x\":5,\"y\":5,\"facing\":6}],"
+        "\"mover\":{\"x\":6,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
+        "\"path\":[{\"x\":6,\"y\":5},{\"x\":6,\"y\":6},{\"x\":6,\"y\":7}]}",
+        200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Legal: 15 ft, provokes 1 attack of opportunity ([f](http://e)_1).");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
+                     "**Legal**: **15 ft**, provokes **1** attack of opportunity "
+                     "(\\[f\\]\\(http\\://e\\)\\_1).");
+    json_decref(doc);
+}

@@ -223,3 +223,37 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
     field_error(base, key, e, msg);
     return fallback;
 }
+
+bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out)
+{
+    if (text == NULL || (*text == '-' && lo >= 0))
+        return false;
+    const char *d = text + (*text == '-');
+    size_t n = strspn(d, "0123456789");
+    if (n == 0 || n > 18 || d[n] != '\0')
+        return false;
+    long long v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (d[i] - '0');
+    if (*text == '-')
+        v = -v;
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
+                       long long dflt, const char *msg, long long *out, struct svc_errors *e)
+{
+    const char *text = svc_request_query(req, name);
+    *out = dflt;
+    if (text == NULL)
+        return true;
+    if (codec_parse_whole(text, lo, hi, out))
+        return true;
+    char ptr[CODEC_PTR_MAX];
+    snprintf(ptr, sizeof ptr, "?%s", name);
+    svc_errors_add(e, ptr, "query %s %s", name, msg);
+    return false;
+}

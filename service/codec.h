@@ -16,6 +16,16 @@
 bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
                       const char *const *known, json_t **body, struct svc_errors *e);
 
+/* A whole number written as a query parameter or a header carries it: an optional '-' then 1 to
+ * 18 digits and nothing else (no spaces, no '+', no fraction), from lo to hi. False, *out
+ * unchanged, when text is anything else or out of range. */
+bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out);
+
+/* The query parameter `name` as codec_parse_whole reads it: *out is dflt when it is absent;
+ * else an error at "?name" (msg, a sentence saying what it must be) when it is not one. */
+bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
+                       long long dflt, const char *msg, long long *out, struct svc_errors *e);
+
 /* Writes base + "/" + key (escaped per RFC 6901) into out. */
 void codec_pointer(char *out, const char *base, const char *key);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec.h"
 #include "encounter_internal.h"
 #include "hub.h"
 #include "jsonr.h"
@@ -591,16 +592,11 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
 /* ?limit (1..500, default 100) */
 int enc_page_limit(const struct svc_request *req, struct svc_errors *e)
 {
-    const char *l = svc_request_query(req, "limit");
-    if (l == NULL)
-        return DEFAULT_PAGE;
-    char *end = NULL;
-    long v = strtol(l, &end, 10);
-    if (end == l || *end != '\0' || v < 1 || v > MAX_PAGE) {
-        svc_errors_add(e, "?limit", "query limit must be 1 to %d", MAX_PAGE);
-        return DEFAULT_PAGE;
-    }
-    return (int)v;
+    char msg[40];
+    snprintf(msg, sizeof msg, "must be 1 to %d", MAX_PAGE);
+    long long v = DEFAULT_PAGE;
+    return codec_query_whole(req, "limit", 1, MAX_PAGE, DEFAULT_PAGE, msg, &v, e) ? (int)v
+                                                                                  : DEFAULT_PAGE;
 }
 
 void svc_handle_encounter_add_combatant(const struct svc_request *req, struct svc_response *res)
@@ -720,13 +716,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
     svc_errors_init(&e);
     int limit = enc_page_limit(req, &e);
     long long after = 0;
-    const char *a = svc_request_query(req, "after");
-    if (a != NULL) {
-        char *end = NULL;
-        after = strtoll(a, &end, 10);
-        if (end == a || *end != '\0' || after < 0)
-            svc_errors_add(&e, "?after", "query after must be an event number");
-    }
+    codec_query_whole(req, "after", 0, SEED_MAX, 0, "must be an event number", &after, &e);
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         json_decref(state);
@@ -795,20 +785,16 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
     if (!enc_load(req, res, &enc, &stored, &size))
         return NULL;
     long long at = enc.version;
-    const char *q = svc_request_query(req, "at");
-    if (q != NULL) {
-        char *end = NULL;
-        at = strtoll(q, &end, 10);
-        if (end == q || *end != '\0' || at < 1 || at > enc.version) {
-            struct svc_errors e;
-            svc_errors_init(&e);
-            svc_errors_add(&e, "?at", "query at must be an event number from 1 to %lld",
-                           (long long)enc.version);
-            svc_errors_respond(&e, res);
-            json_decref(stored);
-            return NULL;
-        }
+    char msg[64];
+    snprintf(msg, sizeof msg, "must be an event number from 1 to %lld", (long long)enc.version);
+    struct svc_errors e;
+    svc_errors_init(&e);
+    if (!codec_query_whole(req, "at", 1, enc.version, enc.version, msg, &at, &e)) {
+        svc_errors_respond(&e, res);
+        json_decref(stored);
+        return NULL;
     }
+    svc_errors_free(&e);
     int rc = DB_OK;
     json_t *state = at == enc.version ? json_incref(stored) : state_at(req, &enc, at, size, &rc);
     if (enc_db_failed(res, rc)) {

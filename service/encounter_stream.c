@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "encounter_internal.h"
 #include "hub.h"
 
@@ -45,19 +46,6 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* Reads an event number (0 .. 2^53) from a header or query value; false when it is not one. */
-static bool event_number(const char *text, int64_t *out)
-{
-    if (text == NULL || *text < '0' || *text > '9')
-        return false;
-    char *end = NULL;
-    long long v = strtoll(text, &end, 10);
-    if (*end != '\0' || v < 0 || v > SEED_MAX)
-        return false;
-    *out = v;
-    return true;
-}
-
 void svc_handle_encounter_stream(const struct svc_request *req, struct svc_response *res)
 {
     struct db_encounter enc;
@@ -70,18 +58,15 @@ void svc_handle_encounter_stream(const struct svc_request *req, struct svc_respo
      * the newer of the two, wins. */
     struct svc_errors e;
     svc_errors_init(&e);
-    int64_t after = 0;
+    long long after = 0;
     const char *last = svc_request_header(req, "Last-Event-ID");
-    const char *q = svc_request_query(req, "after");
+    char msg[64];
+    snprintf(msg, sizeof msg, "must be an event number from 0 to %lld", (long long)enc.version);
     if (last != NULL) {
-        if (!event_number(last, &after) || after > enc.version)
-            svc_errors_add(&e, "",
-                           "header Last-Event-ID must be an event number from 0 to %lld (the "
-                           "last event seen)",
-                           (long long)enc.version);
-    } else if (q != NULL && (!event_number(q, &after) || after > enc.version)) {
-        svc_errors_add(&e, "/after", "query after must be an event number from 0 to %lld",
-                       (long long)enc.version);
+        if (!codec_parse_whole(last, 0, enc.version, &after))
+            svc_errors_add(&e, "", "header Last-Event-ID %s (the last event seen)", msg);
+    } else {
+        codec_query_whole(req, "after", 0, enc.version, 0, msg, &after, &e);
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);

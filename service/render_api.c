@@ -89,17 +89,14 @@ static int choose_format(const struct svc_request *req, int fixed, struct svc_er
 
 static int query_size(const struct svc_request *req, struct svc_errors *e)
 {
-    const char *s = svc_request_query(req, "size");
-    if (s == NULL)
-        return RENDER_DEFAULT_SIZE;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || v < RENDER_MIN_SIZE || v > RENDER_MAX_SIZE) {
-        svc_errors_add(e, "?size", "query size must be a whole number of pixels from %d to %d",
-                       RENDER_MIN_SIZE, RENDER_MAX_SIZE);
-        return RENDER_DEFAULT_SIZE;
-    }
-    return (int)v;
+    char msg[80];
+    snprintf(msg, sizeof msg, "must be a whole number of pixels from %d to %d", RENDER_MIN_SIZE,
+             RENDER_MAX_SIZE);
+    long long v = RENDER_DEFAULT_SIZE;
+    return codec_query_whole(req, "size", RENDER_MIN_SIZE, RENDER_MAX_SIZE, RENDER_DEFAULT_SIZE,
+                             msg, &v, e)
+               ? (int)v
+               : RENDER_DEFAULT_SIZE;
 }
 
 /* Answers with the picture and its ETag (a hash of the bytes unless etag is given). */

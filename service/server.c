@@ -52,6 +52,11 @@ struct svc_server {
     struct watch *watches;
     pthread_t watchdog;
     atomic_bool stopping;
+    /* Shutting down: new connections are refused (accept_policy). libmicrohttpd's own way,
+     * MHD_quiesce_daemon, races its epoll thread over the listen socket and can abort the
+     * process (MHD_PANIC "Failed to remove listen FD from epoll set", an open defect in
+     * 0.9.75: a worker reads was_quiesced without a lock and loses the EPOLL_CTL_DEL to it). */
+    atomic_bool closing;
     bool watchdog_started;
     /* The live feeds' news of other processes' writes (PostgreSQL's LISTEN/NOTIFY, on_change):
      * whether the listener listens now, and whether it asked for the database to be read
@@ -861,6 +866,15 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     *socket_context = NULL;
 }
 
+/* libmicrohttpd's accept policy: every connection until shutdown begins. */
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    (void)addr;
+    (void)addrlen;
+    const struct svc_server *s = cls;
+    return atomic_load(&s->closing) ? MHD_NO : MHD_YES;
+}
+
 int svc_server_start(struct svc_context *ctx, struct svc_server **out)
 {
     const struct svc_config *cfg = ctx->config;
@@ -894,13 +908,14 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     s->ctx = ctx;
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->stopping, false);
+    atomic_init(&s->closing, false);
     pthread_mutex_init(&s->watch_lock, NULL);
 
     /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout.
      * Its idle timer is set 2 s past --timeout, a backstop: the watchdog, which looks every
      * 250 ms, cuts first, and so can drop an unsent answer with a reset (watchdog_run). */
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+        flags, (uint16_t)cfg->port, accept_policy, s, on_request, s,
         /* First, so that libmicrohttpd's own messages about the options after it come here too
          * (it warns at start-up when the logger is not the first option). */
         MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr,
@@ -935,9 +950,7 @@ unsigned svc_server_port(const struct svc_server *s)
 
 int svc_server_shutdown(struct svc_server *s, int timeout_ms)
 {
-    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
-    if (listen_fd != MHD_INVALID_SOCKET)
-        close(listen_fd);
+    atomic_store(&s->closing, true);
     /* The live feeds end first: each is a request in flight for as long as it is open, and
      * libmicrohttpd must not be stopped with a connection suspended. The listener stops
      * before them, as its calls reach this server. */

@@ -207,8 +207,17 @@ Test(encounter_api, query_parameter_errors_name_the_parameter)
 {
     struct enc e;
     create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    /* A number is digits only: no space, sign, fraction or exponent, and none too long
+     * (strtoll's 99999999999999999999 read as LLONG_MAX, and " 3" and "+3" as 3). */
     const char *cases[][2] = {{"/state?at=7", "?at"},
+                              {"/state?at=%202", "?at"},
+                              {"/state?at=+2", "?at"},
                               {"/events?after=x", "?after"},
+                              {"/events?after=99999999999999999999", "?after"},
+                              {"/events?after=-0", "?after"},
+                              {"/events?limit=1e2", "?limit"},
+                              {"/events/stream?after=+1", "?after"},
+                              {"/map.png?size=%20200", "?size"},
                               {"/events?limit=0", "?limit"},
                               {"/map.png?size=1", "?size"},
                               {"/map.png?overlay=glow", "?overlay"},

@@ -136,6 +136,9 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
         out->hp_state = e->engine < 2 ? RULES_HP_UP : rules_hp_state_of(e->rules, c->hp);
         return RULES_ADMIT_DOWN;
     }
+    /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3). */
+    if (!k->while_down && c->stunned && e->engine >= 3)
+        return RULES_ADMIT_STUNNED;
     if (e->engine < k->from_engine)
         return RULES_ADMIT_ENGINE;
     /* 001 Part of a Move Action: "standing up from Prone". */
@@ -147,6 +150,7 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
     out->cost = a->type == RULES_ACT_MOVE ? rules_move_cost(a->mode) : k->cost;
     /* 004 Step One: a partial action in the surprise round; d20 3.5 SRD, Disabled: the same. */
     out->limits.partial = e->round == 0 || rules_hp_state_of(e->rules, c->hp) == RULES_HP_DISABLED;
+    out->limits.standard_as_move = e->engine >= 3;
     if (rules_turn_spend(&out->turn, &out->limits, out->cost, &out->why) != RULES_TURN_OK)
         return RULES_ADMIT_BUDGET;
     return RULES_ADMIT_OK;
@@ -155,7 +159,11 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
 int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *x,
                               int *made, int *allowed)
 {
-    if (x->flat_footed)
+    /* Engine 3: SRD, Combat Reflexes: "you may also make attacks of opportunity while
+     * flat-footed"; SRD, Stunned: "can't take actions". */
+    if (e->engine >= 3 && x->stunned)
+        return RULES_AOO_STUNNED;
+    if (x->flat_footed && !(e->engine >= 3 && x->combat_reflexes))
         return RULES_AOO_FLAT_FOOTED;
     *made = x->aoo_round == e->round ? x->aoo_made : 0;
     *allowed = e->engine >= 2       ? rules_aoo_per_round(x->combat_reflexes, x->dex)

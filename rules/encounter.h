@@ -105,6 +105,7 @@ struct rules_enc_combatant {
     bool prone;
     bool flat_footed;       /* 004 Flat-Footed: no attacks of opportunity */
     bool combat_reflexes;   /* d20 3.5 SRD, Combat Reflexes */
+    bool stunned;           /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3) */
     struct rules_turn turn; /* what its turn has spent (turn.h) */
     /* The round of its last attack of opportunity (-1: none yet) and how many it made then
      * (engine 1 records only the round: one). */
@@ -203,6 +204,7 @@ enum rules_admit_status {
     RULES_ADMIT_ENGINE = -3,       /* the action is ruled from kind.from_engine on */
     RULES_ADMIT_NOT_PRONE = -4,    /* standing up needs a prone creature */
     RULES_ADMIT_BUDGET = -5,       /* its cost does not fit the turn: why */
+    RULES_ADMIT_STUNNED = -6,      /* engine 3: the actor is stunned (d20 3.5 SRD, Stunned) */
 };
 
 struct rules_admission {
@@ -224,15 +226,18 @@ struct rules_admission {
 /* The turn's gate (004 The Combat Round; 001 Types of Movement): whether action a may be taken
  * now, and what it spends. In order: once initiative is rolled, only on the actor's own turn,
  * unless it is a reaction or happens to a creature at any time (rules_action_kind_of); a
- * creature down takes no actions but those taken while down; stand_up and full_attack from
- * engine 2; standing up only from prone (001 Part of a Move Action); then the cost, spent from
- * the actor's turn (turn.h), with a partial action in the surprise round (004 Step One) or
- * while disabled (d20 3.5 SRD, Disabled). Returns RULES_ADMIT_OK or the refusal, *out filled. */
+ * creature down (or, engine 3, stunned) takes no actions but those taken while down; stand_up
+ * and full_attack from engine 2; standing up only from prone (001 Part of a Move Action); then the
+ * cost, spent from the actor's turn (turn.h), with a partial action in the surprise round (004 Step
+ * One) or while disabled (d20 3.5 SRD, Disabled). Returns RULES_ADMIT_OK or the refusal, *out
+ * filled. */
 int rules_encounter_admit(const struct rules_encounter *e, const struct rules_enc_action *a,
                           struct rules_admission *out);
 
 /* Whether combatant c (of encounter e) may make an attack of opportunity now: not while flat-footed
- * (004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity"); engine 2, at most
+ * (004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity") unless, from
+ * engine 3, it has Combat Reflexes (SRD: "you may also make attacks of opportunity while
+ * flat-footed"), nor (engine 3) while stunned (SRD, Stunned); engine 2 on, at most
  * rules_aoo_per_round a round (004: "a combatant can only make one per round"; d20 3.5 SRD,
  * Combat Reflexes), *made and *allowed telling how many; engine 1, one a round unless it has
  * Combat Reflexes. */
@@ -240,6 +245,7 @@ enum rules_aoo_status {
     RULES_AOO_OK = 0,
     RULES_AOO_FLAT_FOOTED = -1,
     RULES_AOO_SPENT = -2,
+    RULES_AOO_STUNNED = -3, /* engine 3: SRD, Stunned: "can't take actions" */
 };
 int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *c,
                               int *made, int *allowed);

@@ -164,6 +164,7 @@ enum rules_move_violation {
     RULES_MV_WITHDRAW_TARGET,
     RULES_MV_BLIND,
     RULES_MV_NOT_PRONE,
+    RULES_MV_PRONE, /* a prone creature moves only by crawling */
     RULES_MV_END_OCCUPIED,
     RULES_MV_NO_MOVE_ACTION,
     RULES_MV_COUNT

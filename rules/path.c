@@ -70,6 +70,10 @@ static const struct {
                         "001 Run; 001 Withdraw"},
     [RULES_MV_NOT_PRONE] = {"not_prone", "only a prone (quelled, splayed) creature crawls",
                             "001 Crawling"},
+    [RULES_MV_PRONE] = {"prone_moves",
+                        "a prone creature moves only by crawling 5 ft; to move otherwise it "
+                        "stands up first, a move action",
+                        "001 Crawling; 001 Part of a Move Action"},
     [RULES_MV_END_OCCUPIED] = {"ends_occupied",
                                "a move must end in an unoccupied space (stepover excepted)",
                                "001 Walk; 001 Stepover"},
@@ -153,6 +157,11 @@ uint32_t action_checks(const struct ctx *c)
     default:
         break;
     }
+    /* 001 Crawling: "While Quelled, Prone, or Splayed, you can crawl 5 feet as a move action";
+     * any other movement, a 5-foot step too, waits for standing up, a move action of its own
+     * (001 Part of a Move Action). */
+    if (m->prone && q->mode != RULES_MODE_CRAWL)
+        bad |= BIT(RULES_MV_PRONE);
     if (q->mode != RULES_MODE_STEP && q->mode != RULES_MODE_CRAWL && !sp.move_action)
         bad |= BIT(RULES_MV_NO_MOVE_ACTION);
     return bad;

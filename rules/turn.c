@@ -23,7 +23,8 @@ void rules_turn_left(const struct rules_turn *t, const struct rules_turn_limits 
 {
     bool one_taken = t->standard || t->move;
     out->standard = !t->standard && !t->full_round && !(lim->partial && one_taken);
-    out->move = !t->move && !t->full_round && !(lim->partial && one_taken);
+    out->move = (!t->move || (lim->standard_as_move && !t->standard)) && !t->full_round &&
+                !(lim->partial && one_taken);
     out->full_round = !one_taken && !t->full_round && !lim->partial;
     /* 001: "in any round in which they don't perform any other kind of movement", and "not
      * more than one of these sorts of 5-foot steps in a round". */
@@ -69,6 +70,16 @@ static bool moves_after_step(const struct rules_turn *t, struct rules_turn_refus
     return true;
 }
 
+/* Spends a move action: the turn's own, else (rules_turn_left allowed it) its standard action
+ * taken as one (001 Double Move). */
+static void take_move(struct rules_turn *t)
+{
+    if (!t->move)
+        t->move = true;
+    else
+        t->standard = true;
+}
+
 int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, enum rules_action a,
                      struct rules_turn_refusal *why)
 {
@@ -93,7 +104,7 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
             return refuse_slot(why, t, lim, "move");
         if (a != RULES_ACTION_STAND_UP && moves_after_step(t, why))
             return RULES_TURN_REFUSED;
-        t->move = true;
+        take_move(t);
         t->moved |= a != RULES_ACTION_STAND_UP;
         return RULES_TURN_OK;
     case RULES_ACTION_FACING:
@@ -112,7 +123,7 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
                                 "a move action, which is spent");
             return rc;
         }
-        t->move = true;
+        take_move(t);
         return RULES_TURN_OK;
     case RULES_ACTION_FIVE_FOOT_STEP:
         if (t->stepped)
@@ -156,10 +167,14 @@ void rules_turn_describe_left(const struct rules_turn *t, const struct rules_tur
     int n = 0;
     if (l.full_round)
         parts[n++] = "a full-round action";
-    if (l.standard)
-        parts[n++] = "a standard action";
-    if (l.move)
-        parts[n++] = "a move action";
+    if (l.standard && l.move && t->move) /* the move only in the standard's place */
+        parts[n++] = "a standard action (or a move action in its place)";
+    else {
+        if (l.standard)
+            parts[n++] = "a standard action";
+        if (l.move)
+            parts[n++] = "a move action";
+    }
     if (l.five_foot_step)
         parts[n++] = "a 5-foot step";
     if (l.free_facing)

@@ -40,6 +40,9 @@ struct rules_turn_limits {
      * (004 Step One: "each take a partial action") and a disabled creature (d20 3.5 SRD,
      * Disabled: "a single move action or standard action each turn"). */
     bool partial;
+    /* A standard action may be taken as a move action instead (001 Double Move: "converting
+     * your standard action to a move action and moving twice"): on from engine 3. */
+    bool standard_as_move;
 };
 
 /* What is left of a turn, for answers and refusals. */

@@ -14,7 +14,7 @@
 #include "movement.h"
 
 /* The other combatants as a movement request sees them, sides relative to `me`. */
-json_t *enc_map_creatures(json_t *state, json_t *me)
+json_t *enc_map_creatures(json_t *state, json_t *me, int engine)
 {
     json_t *list = json_array();
     size_t i;
@@ -29,8 +29,7 @@ json_t *enc_map_creatures(json_t *state, json_t *me)
             o, "side",
             json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
         json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
-        /* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity." */
-        json_object_set_new(o, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(c, engine)));
         json_object_set_new(o, "combat_reflexes",
                             json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
         json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
@@ -92,14 +91,24 @@ static json_t *legal_path(struct resolve_ctx *x, json_t *ans, const char *path_p
     return NULL;
 }
 
+/* The mover of a move ruled under x's engine in mode: before engine 3 a prone creature moved
+ * as if standing (only a crawl was told it was prone), and its stored rulings keep that. */
+static json_t *mover_for(struct resolve_ctx *x, json_t *c, json_t *turn, const char *mode)
+{
+    json_t *m = enc_mover_of(c, turn);
+    if (x->engine < 3 && strcmp(mode, "crawl") != 0)
+        json_object_set_new(m, "prone", json_false());
+    return m;
+}
+
 json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr)
 {
     json_t *s = x->state;
     /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
-    json_t *body =
-        json_pack("{s:o, s:O, s:o, s:o, s:s, s:[O]}", "rules", enc_rules_json(s), "map",
-                  json_object_get(s, "map"), "creatures", enc_map_creatures(s, mover), "mover",
-                  enc_mover_of(mover, NULL), "mode", "five_foot_step", "path", square);
+    json_t *body = json_pack(
+        "{s:o, s:O, s:o, s:o, s:s, s:[O]}", "rules", enc_rules_json(s), "map",
+        json_object_get(s, "map"), "creatures", enc_map_creatures(s, mover, x->engine), "mover",
+        mover_for(x, mover, NULL, "five_foot_step"), "mode", "five_foot_step", "path", square);
     struct svc_answer a = {0};
     svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
@@ -109,10 +118,11 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
 {
     json_t *s = x->state;
-    json_t *body = json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
-                             json_object_get(s, "map"), "creatures", enc_map_creatures(s, actor),
-                             "mover", enc_mover_of(actor, json_object_get(actor, "turn")), "mode",
-                             mode, "path", json_object_get(in, "path"));
+    json_t *body =
+        json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
+                  json_object_get(s, "map"), "creatures", enc_map_creatures(s, actor, x->engine),
+                  "mover", mover_for(x, actor, json_object_get(actor, "turn"), mode), "mode", mode,
+                  "path", json_object_get(in, "path"));
     if (json_object_get(in, "end_facing"))
         json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
     if (json_object_get(in, "withdraw"))
@@ -158,7 +168,8 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    json_t *others = enc_map_creatures(s, target); /* everyone else, as /v1/movement takes them */
+    /* everyone else, as /v1/movement takes them */
+    json_t *others = enc_map_creatures(s, target, x->engine);
     json_t *t = enc_placement(target);
     static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
                                         NULL};

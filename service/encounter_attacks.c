@@ -53,7 +53,8 @@ json_t *enc_find_attack(json_t *actor, const char *name)
 /* The attack of actor's profile atk on target, as /v1/attacks/resolve (and /odds) take it:
  * the rules of the encounter, both placements, the defender's defense and conditions, and the
  * allies that can flank. No seed and no dice. New reference. */
-json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk, bool aoo)
+json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk, bool aoo,
+                           int engine)
 {
     size_t i;
     json_t *a;
@@ -75,13 +76,21 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
     if (json_object_get(target, "damage_reduction"))
         json_object_set(defender, "damage_reduction", json_object_get(target, "damage_reduction"));
     json_t *dconds = json_array();
+    bool helpless = false;
     json_array_foreach(json_object_get(target, "conditions"), i, a)
     {
         /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
         const char *cv = json_string_value(a);
-        json_array_append_new(dconds,
-                              json_string(strcmp(cv, "unconscious") == 0 ? "helpless" : cv));
+        bool out = strcmp(cv, "unconscious") == 0 || strcmp(cv, "helpless") == 0;
+        if (engine < 3 || !out || !helpless) /* engine 3: helpless once */
+            json_array_append_new(dconds, json_string(out ? "helpless" : cv));
+        helpless |= out;
     }
+    /* Engine 3: a dying creature "is unconscious" (d20 3.5 SRD, Dying), a dead one no less:
+     * helpless (SRD, Helpless), whatever conditions were recorded. */
+    const char *hs = str(target, "hp_state");
+    if (engine >= 3 && !helpless && (strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0))
+        json_array_append_new(dconds, json_string("helpless"));
     json_object_set_new(defender, "conditions", dconds);
     json_t *allies = json_array();
     json_t *c;
@@ -91,7 +100,7 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
             strcmp(str(c, "id"), str(target, "id")) != 0 &&
             strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c)) {
             json_t *p = enc_placement(c);
-            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_object_set_new(p, "can_threaten", json_boolean(enc_flanks(c, engine)));
             json_array_append_new(allies, p);
         }
     }
@@ -238,6 +247,12 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         enc_typed_combatant(actor, &me);
         int allowed = 0;
         int rc = rules_encounter_aoo_check(&e, &me, &made, &allowed);
+        if (rc == RULES_AOO_STUNNED) {
+            svc_errors_add(x->e, "/kind",
+                           "a stunned combatant can't take actions, attacks of opportunity "
+                           "included (d20 3.5 SRD, Stunned)");
+            return NULL;
+        }
         if (rc == RULES_AOO_FLAT_FOOTED) {
             svc_errors_add(x->e, "/kind",
                            "a flat-footed combatant can't make attacks of "
@@ -258,7 +273,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             return NULL;
         }
     }
-    json_t *body = enc_attack_request(s, actor, target, atk, aoo);
+    json_t *body = enc_attack_request(s, actor, target, atk, aoo, x->engine);
     static const char *const pass[] = {"cover", "concealment", "results", NULL};
     for (int k = 0; pass[k]; k++)
         if (json_object_get(in, pass[k]))

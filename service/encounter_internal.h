@@ -66,8 +66,13 @@
 /* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
  * verify and import re-resolve it as it was ruled: 1, events without a stamp, from before the
  * action economy; 2, the action economy (rules/turn.h), hit point states (rules/hp.h),
- * attacks of opportunity only in answer to a provoking move, the hp event. */
-#define ENGINE_VERSION 2
+ * attacks of opportunity only in answer to a provoking move, the hp event; 3, what a review of
+ * play found missing: a prone creature moves only by crawling (001 Crawling), a stunned one
+ * takes no actions and threatens nobody (d20 3.5 SRD, Stunned), a flat-footed ally still
+ * threatens for flanking (004 Threatened Area), a dying or dead defender is helpless (SRD,
+ * Dying), Combat Reflexes allows attacks of opportunity while flat-footed (SRD, Combat
+ * Reflexes), a standard action can be taken as a move action (001 Double Move). */
+#define ENGINE_VERSION 3
 #define SEED_MAX       9007199254740991LL
 
 /* ---- small helpers over the state JSON ---- */
@@ -223,6 +228,14 @@ json_t *enc_placement(json_t *c);
 int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
                struct rules_creature **others, json_t ***who);
 
+/* Whether combatant c can make an attack of opportunity now, under engine: not while
+ * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned. */
+bool enc_makes_aoo(json_t *c, int engine);
+
+/* Whether combatant c threatens so as to flank with an ally, under engine: not while down;
+ * before engine 3 not while flat-footed; from engine 3 not while stunned. */
+bool enc_flanks(json_t *c, int engine);
+
 /* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
  * down threatens nobody and helps nobody flank. */
 bool enc_is_down(json_t *c);
@@ -336,8 +349,9 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 
 /* ---- encounter_actions.c ---- */
 
-/* The other combatants as a movement request's creatures, sides relative to me (new ref). */
-json_t *enc_map_creatures(json_t *state, json_t *me);
+/* The other combatants as a movement request's creatures, sides relative to me, ruled under
+ * engine (enc_makes_aoo) (new ref). */
+json_t *enc_map_creatures(json_t *state, json_t *me, int engine);
 
 /* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
 json_t *enc_mover_of(json_t *c, json_t *turn);
@@ -385,7 +399,8 @@ bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
 
 /* actor's attack atk on target as /v1/attacks/resolve and /odds take it, without dice. New
  * reference. */
-json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t *atk, bool aoo);
+json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t *atk, bool aoo,
+                           int engine);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */

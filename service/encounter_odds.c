@@ -79,7 +79,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         json_decref(state);
         return;
     }
-    json_t *body = enc_attack_request(state, actor, target, atk, false);
+    json_t *body = enc_attack_request(state, actor, target, atk, false, ENGINE_VERSION);
     long long hp = num(target, "hp");
     if (json_object_get(target, "hp") != NULL && hp > 0)
         json_object_set_new(json_object_get(body, "defender"), "hp", json_integer(hp));

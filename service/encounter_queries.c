@@ -71,7 +71,7 @@ static json_t *query_mover(json_t *actor)
  * profile for a move's odds. */
 static json_t *query_creatures(json_t *state, json_t *actor)
 {
-    json_t *list = enc_map_creatures(state, actor);
+    json_t *list = enc_map_creatures(state, actor, ENGINE_VERSION);
     size_t i;
     json_t *o;
     json_array_foreach(list, i, o)
@@ -193,7 +193,7 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
 /* Whether c can make attacks of opportunity now: up and not flat-footed (004). */
 static bool can_make_aoo(json_t *c)
 {
-    return !enc_is_down(c) && !has_condition(c, "flat_footed");
+    return !enc_is_down(c) && enc_makes_aoo(c, ENGINE_VERSION);
 }
 
 static bool opposed(json_t *a, json_t *b)
@@ -258,7 +258,7 @@ static json_t *flank_of(json_t *state, json_t *attacker, json_t *target)
         if (c != attacker && c != target && strcmp(str(c, "side"), str(attacker, "side")) == 0 &&
             !enc_is_down(c)) {
             json_t *p = named_placement(c);
-            json_object_set_new(p, "can_threaten", json_boolean(!has_condition(c, "flat_footed")));
+            json_object_set_new(p, "can_threaten", json_boolean(enc_flanks(c, ENGINE_VERSION)));
             json_array_append_new(allies, p);
         }
     }

@@ -216,6 +216,9 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
         else
             svc_errors_add(x->e, "/actor", "is unconscious or helpless");
         break;
+    case RULES_ADMIT_STUNNED:
+        svc_errors_add(x->e, "/actor", "is stunned: it can't take actions (d20 3.5 SRD, Stunned)");
+        break;
     case RULES_ADMIT_ENGINE:
         svc_errors_add(x->e, "/type", "%s is ruled from engine %d on",
                        rules_action_type_names[type], adm.kind.from_engine);

@@ -148,6 +148,27 @@ bool enc_is_down(json_t *c)
            strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
 }
 
+bool enc_makes_aoo(json_t *c, int engine)
+{
+    bool flat = has_condition(c, "flat_footed");
+    if (engine < 3)
+        return !flat;
+    /* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity"; d20 3.5
+     * SRD, Combat Reflexes: "you may also make attacks of opportunity while flat-footed";
+     * SRD, Stunned: "can't take actions". */
+    return (!flat || flag(c, "combat_reflexes")) && !has_condition(c, "stunned");
+}
+
+bool enc_flanks(json_t *c, int engine)
+{
+    if (enc_is_down(c))
+        return false;
+    /* Engine 3: 004 Threatened Area: a combatant threatens "even when it is not a combatant's
+     * action", flat-footed or not (only attacks of opportunity are barred); a stunned one makes
+     * no attacks at all (SRD, Stunned). */
+    return engine < 3 ? !has_condition(c, "flat_footed") : !has_condition(c, "stunned");
+}
+
 void enc_cache_free(struct enc_cache *c)
 {
     if (c->map_ok)

@@ -52,6 +52,7 @@ void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out)
         .prone = has_condition(c, "prone"),
         .flat_footed = has_condition(c, "flat_footed"),
         .combat_reflexes = flag(c, "combat_reflexes"),
+        .stunned = has_condition(c, "stunned"),
         .aoo_round = aoo ? num(c, "aoo_round") : -1,
         .aoo_made = !aoo                                     ? 0
                     : json_object_get(c, "aoo_made") != NULL ? clamp_int(num(c, "aoo_made"))

@@ -554,3 +554,26 @@ Test(encounter, attacks_of_opportunity_left_this_round)
     t.e.round = 5;
     cr_assert_eq(rules_encounter_aoo_check(&t.e, &c, &made, &allowed), RULES_AOO_FLAT_FOOTED);
 }
+
+/* Engine 3: SRD, Stunned: "can't take actions", attacks of opportunity included; SRD, Combat
+ * Reflexes: "you may also make attacks of opportunity while flat-footed". Engine 2 kept
+ * neither. */
+Test(encounter, engine_3_stuns_and_lets_combat_reflexes_strike_while_flat_footed)
+{
+    struct table t;
+    table_init(&t, 3);
+    t.e.turn = 0;
+    t.c[0].stunned = true;
+    struct rules_admission a;
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_STUNNED);
+    cr_assert_eq(admit(&t, RULES_ACT_FALL, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    int made = 0, allowed = 0;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[0], &made, &allowed), RULES_AOO_STUNNED);
+    t.c[1] = (struct rules_enc_combatant){.flat_footed = true, .aoo_round = -1, .dex = 12};
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_FLAT_FOOTED);
+    t.c[1].combat_reflexes = true;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_OK);
+    t.e.engine = 2;
+    cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_FLAT_FOOTED);
+    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+}

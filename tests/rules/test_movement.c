@@ -449,6 +449,18 @@ Test(movement, run_blind_and_crawl)
     cr_assert_eq(r.r.aoo_count, 1);
     walk(&d35, &map, &e, 1, &m, RULES_MODE_CRAWL, path, 2, &r);
     cr_assert(has(&r, 1, RULES_MV_OUT_OF_MOVEMENT));
+    /* Prone, only a crawl: a walk, a run or even a 5-foot step waits for standing up (001 Part
+     * of a Move Action). */
+    static const enum rules_move_mode modes[] = {RULES_MODE_MOVE, RULES_MODE_DOUBLE, RULES_MODE_RUN,
+                                                 RULES_MODE_CHARGE, RULES_MODE_STEP};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        walk(&d35, &map, NULL, 0, &m, modes[i], path, 1, &r);
+        cr_assert(r.r.action_violations & (1u << RULES_MV_PRONE), "mode %d", (int)modes[i]);
+        cr_assert(!r.r.legal);
+    }
+    m.prone = false;
+    walk(&d35, &map, NULL, 0, &m, RULES_MODE_MOVE, path, 1, &r);
+    cr_assert(r.r.legal);
     rules_map_free(&map);
 }
 

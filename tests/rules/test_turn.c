@@ -188,3 +188,32 @@ Test(turn, what_is_left_in_words)
     rules_turn_describe_left(&t, &normal, left, sizeof left);
     cr_assert_str_eq(left, "free actions only");
 }
+
+/* 001 Double Move: "a double-move (converting your standard action to a move action and moving
+ * twice)": with standard_as_move (engine 3) a second move action takes the standard action's
+ * place, and then no attack is left; without it (engine 2) the second move is refused. In the
+ * surprise round the partial action stays one action. */
+Test(turn, a_standard_action_can_be_taken_as_a_move_action)
+{
+    const struct rules_turn_limits convert = {.standard_as_move = true};
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &convert, RULES_ACTION_STAND_UP), RULES_TURN_OK);
+    struct rules_turn_left l;
+    rules_turn_left(&t, &convert, &l);
+    cr_assert(l.move && l.standard);
+    char words[160];
+    rules_turn_describe_left(&t, &convert, words, sizeof words);
+    cr_assert_str_eq(words, "a standard action (or a move action in its place), a 5-foot step, a "
+                            "free facing change");
+    cr_assert_eq(spend(&t, &convert, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert(t.standard && t.move && t.moved);
+    cr_assert_eq(spend(&t, &convert, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    cr_assert_eq(spend(&t, &convert, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    struct rules_turn u = {0};
+    cr_assert_eq(spend(&u, &normal, RULES_ACTION_STAND_UP), RULES_TURN_OK);
+    cr_assert_eq(spend(&u, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    const struct rules_turn_limits surprise = {.partial = true, .standard_as_move = true};
+    struct rules_turn v = {0};
+    cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+}

@@ -149,7 +149,7 @@ Test(encounter_trust, import_checks_every_input_as_the_live_operation_does)
     json_t *doc = genuine_export();
     json_t *events = json_object_get(doc, "events");
     json_array_append_new(events, json_pack("{s:i, s:s, s:{s:i, s:{s:[i]}, s:{}, s:[]}}", "seq", 6,
-                                            "kind", "initiative", "payload", "engine", 2, "input",
+                                            "kind", "initiative", "payload", "engine", 3, "input",
                                             "aware", 1, "result", "effects"));
     json_object_del(doc, "state");
     json_object_del(doc, "version");

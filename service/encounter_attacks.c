@@ -381,7 +381,8 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
      * one are made now, and this event's ruling lists them. */
-    bool settles = reaction != NULL && !x->settling && enc_any_made_by_engine(s);
+    bool settles = reaction != NULL && !x->settling &&
+                   (enc_any_made_by_engine(s) || (x->engine >= 3 && flag(s, "awaiting_reactions")));
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
         enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),

@@ -189,6 +189,48 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
     }
 }
 
+/* Engine 3: where the mover of a move with asked reactions stands meanwhile. "A move that
+ * provokes pauses at the square being left" (issue 17; 004 Attacks of Opportunity: the attack
+ * is made as the mover leaves the square): while an asked reaction to its move is open, the
+ * mover stands in the square of the earliest such step, and the state's paused_move keeps
+ * where the move ends ({mover, x, y, facing}). Given scratch (the state with the event's
+ * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
+ * the next asked step's square while one is open; else the move's end, the pause over; or
+ * nowhere when it was dropped (its move stopped where the attack found it). */
+static void place_paused(json_t *scratch, const char *mover, json_t *effects)
+{
+    json_t *pause = json_object_get(scratch, "paused_move");
+    json_t *m = find(scratch, mover, NULL);
+    if (!json_is_object(pause) || strcmp(str(pause, "mover"), mover) != 0 || m == NULL)
+        return;
+    json_t *list = json_object_get(scratch, "reactions");
+    json_t *first = NULL;
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r)
+    {
+        if (is_asked(r) && strcmp(str(r, "mover"), mover) == 0 &&
+            (first == NULL || num(r, "step") < num(first, "step")))
+            first = r;
+    }
+    json_t *at = first != NULL ? first : pause;
+    json_t *fields =
+        json_pack("{s:O, s:O}", "x", json_object_get(at, "x"), "y", json_object_get(at, "y"));
+    if (json_is_integer(json_object_get(at, "facing")))
+        json_object_set(fields, "facing", json_object_get(at, "facing"));
+    bool dropped = enc_is_down(m);
+    json_t *add = json_array();
+    if (!dropped)
+        json_array_append_new(add, effect_set(mover, fields));
+    else
+        json_decref(fields);
+    if (first == NULL || dropped)
+        json_array_append_new(add, effect_set("encounter", json_pack("{s:n}", "paused_move")));
+    enc_fold(scratch, add);
+    json_array_extend(effects, add);
+    json_decref(add);
+}
+
 /* Once a reaction to mover's move is answered or declined (the event's effects so far in
  * `effects`, on top of x->state), the move goes on: the attacks the engine makes itself that
  * waited for it are made now (settle_reactions, with the caller's dice `results` by reactor,
@@ -201,6 +243,8 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     json_t *records = json_array();
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, mover, results, effects, records);
+    if (x->engine >= 3)
+        place_paused(scratch, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
@@ -298,6 +342,22 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
+    if (x->engine >= 3 &&
+        first_asked_step(json_object_get(scratch, "reactions"), SIZE_MAX) != LLONG_MAX) {
+        /* Asked reactions open: the move pauses (place_paused), to go on once they are
+         * settled. Its end is where the move's own effect put the mover. */
+        json_t *m = find(scratch, str(actor, "id"), NULL);
+        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", str(actor, "id"), "x",
+                                  json_object_get(m, "x"), "y", json_object_get(m, "y"));
+        if (json_is_integer(json_object_get(m, "facing")))
+            json_object_set(pause, "facing", json_object_get(m, "facing"));
+        json_t *add =
+            json_pack("[o]", effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
+        enc_fold(scratch, add);
+        json_array_extend(effects, add);
+        json_decref(add);
+        place_paused(scratch, str(actor, "id"), effects);
+    }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
     json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)

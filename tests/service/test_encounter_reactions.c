@@ -316,6 +316,41 @@ Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
     replays(&e);
 }
 
+/* Engine 3: "A move that provokes pauses at the square being left" (issue 17): while the
+ * goblin's (ask) reaction to the fighter leaving 5,6 is open, the fighter stands in 5,6 and the
+ * state keeps where its move ends (paused_move); the goblin declines and the fighter goes on to
+ * the orc's (ask) square, 4,8, and pauses again; the orc declines and the move ends at 5,9. */
+Test(reactions, an_asked_reaction_pauses_the_move_at_the_square_being_left)
+{
+    struct enc e;
+    fight(&e, "ask", "ask");
+    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 6);
+    json_t *pause = json_object_get(state_of(doc), "paused_move");
+    cr_assert_str_eq(text(pause, "mover"), "fighter");
+    cr_assert_eq(num(pause, "x"), 5);
+    cr_assert_eq(num(pause, "y"), 9);
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "x"), 4);
+    cr_assert_eq(num(f, "y"), 8);
+    cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}", 200);
+    f = enc_combatant(doc, "fighter");
+    cr_assert_eq(num(f, "x"), 5);
+    cr_assert_eq(num(f, "y"), 9);
+    cr_assert(json_is_null(json_object_get(state_of(doc), "paused_move")));
+    cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
+    json_decref(doc);
+    replays(&e);
+}
+
 /* Reactions to one move are settled in the order of its steps, and an attack of opportunity
  * that drops the mover closes those at later steps (the mover never got there): the orc's
  * (step at 4,8) is refused before the goblin's (5,6); the goblin's 19 + 2 drops the fighter at

@@ -585,6 +585,7 @@ void svc_handle_encounter_delete(const struct svc_request *req, struct svc_respo
     svc_state_cache_drop(req->ctx->states, enc.id);
     svc_state_cache_drop(req->ctx->folds[0], enc.id);
     svc_state_cache_drop(req->ctx->folds[1], enc.id);
+    svc_state_cache_drop(req->ctx->verified, enc.id);
     svc_hub_deleted(req->ctx->hub, enc.id); /* its live feeds end */
     res->status = 204;
 }

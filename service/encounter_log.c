@@ -8,6 +8,8 @@
 #include "codec.h"
 #include "encounter_internal.h"
 #include "jsonr.h"
+#include "move_codec.h"
+#include "state_cache.h"
 
 #define MAX_IMPORT 100000
 
@@ -139,22 +141,45 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
     return 0;
 }
 
-/* Re-resolves every event from the state before it with the same dice. */
+/* Re-resolves every event from the state before it with the same dice. A verify that found the
+ * log whole leaves its fold in the verified cache (svc_context.verified): the log is append-only,
+ * so the next verify starts from it and re-rules only the events written since, and a verify of
+ * a long log costs its re-ruling once rather than at every request (anyone may ask, and one
+ * request could otherwise cost seconds of CPU again and again). The re-ruling itself takes a
+ * place at the searches' gate (svc_search_begin). The answer counts every event checked, and
+ * says how many this request re-ruled. */
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res)
 {
     struct db_encounter enc;
     json_t *stored;
-    if (!enc_load(req, res, &enc, &stored, NULL))
+    size_t size = 0;
+    if (!enc_load(req, res, &enc, &stored, &size))
         return;
-    struct verify_acc a = {.req = req, .state = json_object(), .mismatches = json_array()};
-    int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, verify_item, &a);
+    int64_t from = 0;
+    json_t *start = svc_state_cache_copy_upto(req->ctx->verified, enc.id, enc.version, &from);
+    if (start == NULL)
+        from = 0;
+    bool gated = from < enc.version;
+    if (gated && !svc_search_begin(req, res)) {
+        json_decref(start);
+        json_decref(stored);
+        return;
+    }
+    struct verify_acc a = {
+        .req = req, .state = start != NULL ? start : json_object(), .mismatches = json_array()};
+    int rc = db_events(req->ctx->db, enc.id, from, enc.version, INT32_MAX, verify_item, &a);
+    if (gated)
+        svc_search_end();
     if (!enc_db_failed(res, rc)) {
         bool state_ok = json_equal(a.state, stored);
-        bool ok = state_ok && json_array_size(a.mismatches) == 0 && a.checked == enc.version;
-        json_t *doc =
-            json_pack("{s:s, s:I, s:b, s:I, s:b, s:O}", "id", enc.id, "version",
-                      (json_int_t)enc.version, "ok", ok, "events_checked", (json_int_t)a.checked,
-                      "state_matches", state_ok, "mismatches", a.mismatches);
+        bool ok = state_ok && json_array_size(a.mismatches) == 0 && from + a.checked == enc.version;
+        if (ok && gated)
+            svc_state_cache_put(req->ctx->verified, enc.id, enc.version, enc.token_hash,
+                                json_deep_copy(a.state), size);
+        json_t *doc = json_pack(
+            "{s:s, s:I, s:b, s:I, s:I, s:b, s:O}", "id", enc.id, "version", (json_int_t)enc.version,
+            "ok", ok, "events_checked", (json_int_t)(from + a.checked), "events_reruled",
+            (json_int_t)a.checked, "state_matches", state_ok, "mismatches", a.mismatches);
         enc_respond_with_etag(res, 200, doc, enc.version);
     }
     enc_cache_free(&a.cache);

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;
-    struct svc_state_cache *states = NULL, *folds = NULL, *folds_at = NULL;
+    struct svc_state_cache *states = NULL, *folds = NULL, *folds_at = NULL, *verified = NULL;
     struct svc_hub *hub = NULL;
     char db_shown[sizeof cfg.db_path];
     svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
@@ -76,7 +76,8 @@ int main(int argc, char **argv)
     states = svc_state_cache_new();
     folds = svc_state_cache_new();
     folds_at = svc_state_cache_new();
-    if (states == NULL || folds == NULL || folds_at == NULL)
+    verified = svc_state_cache_new();
+    if (states == NULL || folds == NULL || folds_at == NULL || verified == NULL)
         goto out;
     hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
                       (uint64_t)cfg.keepalive_s * 1000000u);
@@ -87,6 +88,7 @@ int main(int argc, char **argv)
                               .metrics = metrics,
                               .states = states,
                               .folds = {folds, folds_at},
+                              .verified = verified,
                               .hub = hub};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
@@ -118,6 +120,7 @@ out:
     svc_state_cache_free(states);
     svc_state_cache_free(folds);
     svc_state_cache_free(folds_at);
+    svc_state_cache_free(verified);
     svc_hub_free(hub);
     db_close(db);
     return exit_code;

@@ -31,6 +31,10 @@ struct svc_context {
     /* Fold checkpoints (state_cache.h), one cache for /events pages and one for state?at, so
      * that a reader of either does not evict the other's; each may be NULL. */
     struct svc_state_cache *folds[2];
+    /* The fold of each encounter at the last version a verify found whole (every event re-ruled
+     * as stored, the fold the stored state), so the next verify re-rules only the events after
+     * it; may be NULL. */
+    struct svc_state_cache *verified;
     struct svc_hub *hub; /* the live feeds' subscribers (hub.h); may be NULL: none */
 };
 

@@ -262,6 +262,9 @@ int rules_place_conflict(const struct rules_options *o, const struct rules_map *
     for (int i = 0; i < n; i++)
         if (xs[i] < 0 || ys[i] < 0 || xs[i] >= m->width || ys[i] >= m->height)
             return RULES_PLACE_OFF_MAP;
+    for (int i = 0; i < count; i++)
+        if (rules_bodies_clash(o, me, &others[i]))
+            return i;
     for (int i = 0; i < n; i++)
         if (m->terrain[(size_t)ys[i] * (size_t)m->width + (size_t)xs[i]] == RULES_MAP_BLOCKED) {
             if (bx != NULL)
@@ -270,9 +273,6 @@ int rules_place_conflict(const struct rules_options *o, const struct rules_map *
                 *by = ys[i];
             return RULES_PLACE_BLOCKED;
         }
-    for (int i = 0; i < count; i++)
-        if (rules_bodies_clash(o, me, &others[i]))
-            return i;
     return RULES_PLACE_OK;
 }
 

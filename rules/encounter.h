@@ -278,9 +278,10 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
  * never ends in an occupied space; 001 Stepover: "If a creature is 2 size categories or larger
  * than a nearby creature, it can effectively ignore that creature when moving ... ending its
  * move either on or past the smaller creature"; 001 Internal Flanking: "it is possible for
- * smaller foes to be inside the space of a larger figure"). Returns RULES_PLACE_OK,
- * RULES_PLACE_OFF_MAP, RULES_PLACE_BLOCKED (*bx, *by: the first such square; either may be
- * NULL), or the index in others of the first creature it may not share with. */
+ * smaller foes to be inside the space of a larger figure"). Returns, checked in this order,
+ * RULES_PLACE_OFF_MAP, the index in others of the first creature it may not share with,
+ * RULES_PLACE_BLOCKED (*bx, *by: the first such square; either may be NULL), or
+ * RULES_PLACE_OK. */
 #define RULES_PLACE_OK       (-1)
 #define RULES_PLACE_OFF_MAP  (-2)
 #define RULES_PLACE_BLOCKED  (-3)

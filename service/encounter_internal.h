@@ -287,7 +287,8 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                             struct svc_errors *e);
 
 /* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
- * on the map, out of blocked terrain, sharing its space with nobody but by 001 Stepover);
+ * on the map, sharing its space with nobody but by 001 Stepover, and from engine 3 out of
+ * blocked terrain);
  * false after adding errors at ptr to x->e. */
 bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr);
 

@@ -504,6 +504,8 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
     int bx = 0, by = 0;
     int at = count >= 0 && map != NULL ? rules_place_conflict(o, map, &me, others, count, &bx, &by)
                                        : RULES_PLACE_OFF_MAP;
+    if (at == RULES_PLACE_BLOCKED && x->engine < 3) /* engine 3 on: 001 Blocked Terrain */
+        at = RULES_PLACE_OK;
     if (count < 0 || map == NULL)
         svc_errors_add(e, ptr, "the map or the other combatants could not be read");
     else if (at == RULES_PLACE_OFF_MAP)

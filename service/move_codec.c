@@ -40,9 +40,10 @@ void move_req_free(struct move_req *r)
     free(r->profiles);
 }
 
-/* Where creature c (at ptr) stands: on the map and out of blocked terrain (when the map could
- * be read), and sharing its space with none of the first `upto` creatures but by 001
- * Stepover (rules_place_conflict). Each problem goes to e; false when it is off the map. */
+/* Where creature c (at ptr) stands: on the map and (unless the map was an encounter's) out of
+ * blocked terrain, when the map could be read, and sharing its space with none of the first `upto`
+ * creatures but by 001 Stepover (rules_place_conflict). Each problem goes to e; false when it is
+ * off the map. */
 static bool check_place(const struct move_req *r, const struct rules_creature *c, const char *ptr,
                         int upto, struct svc_errors *e)
 {
@@ -52,7 +53,9 @@ static bool check_place(const struct move_req *r, const struct rules_creature *c
         svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
         return false;
     }
-    if (rc == RULES_PLACE_BLOCKED)
+    /* A map decoded beforehand is an encounter's, whose combatants were placed when they were
+     * added or changed, under the engine of those events (enc_check_place): not ruled again. */
+    if (rc == RULES_PLACE_BLOCKED && !r->map_borrowed)
         svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
                        RULES_BLOCKED_SOURCE);
     for (int i = 0; i < upto; i++)

@@ -59,8 +59,9 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
     json_t *a;
     json_t *attacker = enc_placement(actor);
     json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
-    static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
-                                        "rogue_level", NULL};
+    static const char *const akeys[] = {
+        "damage",      "attack",     "touch",           "sneak_attack_dice",
+        "rogue_level", "crit_range", "crit_multiplier", NULL};
     for (int k = 0; akeys[k]; k++)
         if (json_object_get(atk, akeys[k]))
             json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));

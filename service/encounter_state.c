@@ -377,24 +377,22 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         {
             char ap[CODEC_PTR_MAX + 24];
             snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
-            static const char *const akeys[] = {
-                "name",  "attack_bonus",      "damage",      "attack",
-                "touch", "sneak_attack_dice", "rogue_level", NULL};
+            static const char *const akeys[] = {"name",        "attack_bonus", "damage",
+                                                "attack",      "touch",        "sneak_attack_dice",
+                                                "rogue_level", "crit_range",   "crit_multiplier",
+                                                NULL};
             static const char *const forms[] = {"melee", "ranged", "spell", NULL};
             if (!codec_expect_object(a, ap, e))
                 continue;
             codec_reject_unknown(a, ap, akeys, e);
             codec_get_string(a, ap, "name", true, 64, &s, e);
             codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
-            if (codec_get_string(a, ap, "damage", false, RULES_DICE_MAX_EXPRESSION, &s, e)) {
-                struct rules_dice_expr expr;
-                size_t off = 0;
-                if (rules_dice_parse(s, &expr, &off) != RULES_DICE_OK) {
-                    char dmg[CODEC_PTR_MAX + 32];
-                    snprintf(dmg, sizeof dmg, "%s/damage", ap);
-                    svc_errors_add(e, dmg, "is not dice notation (at character %zu)", off);
-                }
-            }
+            /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder,
+             * so a profile takes what /v1/attacks/resolve's attacker takes (issue 17: each
+             * attack profile has a threat range and multiplier, default 20/x2). */
+            struct rules_dice_expr expr;
+            int crit_range, crit_multiplier;
+            svc_decode_damage(a, ap, &s, &expr, &crit_range, &crit_multiplier, e);
             codec_get_enum(a, ap, "attack", forms, false, 0, e);
             codec_get_bool(a, ap, "touch", false, &b, e);
             codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);

@@ -111,3 +111,82 @@ Test(qa, a_side_of_more_than_256_is_ruled_everywhere, .timeout = 120)
     json_decref(doc);
     verifies(&e);
 }
+
+/* ---- 2. an attack profile's threat range and multiplier ---- */
+
+/* The duelist (party, 5,5) with a rapier 18-20/x2, +5, 1d6+1; the goblin (monsters, 6,5) at
+ * AC 12 (10 + armor 2; dex 10, modifier 0) and 20 hp. Default rules: d20-3.5, critical hits
+ * on. No initiative: either may act. */
+static void duel(struct enc *e)
+{
+    enc_create(&srv, e,
+               "{\"map\":{\"width\":12,\"height\":12},\"seed\":3,\"combatants\":["
+               "{\"id\":\"duelist\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+               "\"defense\":{\"armor\":1},\"max_hp\":12,\"dex\":10,\"attacks\":[{\"name\":"
+               "\"rapier\",\"attack_bonus\":5,\"damage\":\"1d6+1\",\"crit_range\":18,"
+               "\"crit_multiplier\":2}]},"
+               "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+               "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":"
+               "\"club\",\"attack_bonus\":1,\"damage\":\"1d6\"}]}]}");
+}
+
+/* d20 3.5 SRD, Combat: Critical Hits: a rapier threatens on 18-20; a natural 18 that hits
+ * (18 + 5 = 23 >= 12) is a threat, confirmed by a second d20 that hits (10 + 5 = 15 >= 12); a
+ * critical rolls the damage twice (x2): (4 + 1) + (5 + 1) = 11, so the goblin is left 9. */
+Test(qa, an_attack_profile_threatens_on_its_own_range)
+{
+    struct enc e;
+    duel(&e);
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"duelist\",\"target\":\"goblin\","
+                       "\"results\":[18,10,4,5]}",
+                       200);
+    json_t *r = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *c = json_object_get(r, "critical_hit");
+    cr_assert_eq(num(c, "threat_range"), 18);
+    cr_assert_eq(num(c, "multiplier"), 2);
+    cr_assert(json_is_true(json_object_get(c, "threat")));
+    cr_assert(json_is_true(json_object_get(c, "confirmed")));
+    cr_assert_eq(num(json_object_get(c, "confirmation"), "d20"), 10);
+    cr_assert(json_is_true(json_object_get(r, "critical")));
+    cr_assert_eq(num(json_object_get(r, "damage"), "dealt"), 11);
+    cr_assert_eq(num(enc_combatant(doc, "goblin"), "hp"), 9);
+    json_decref(doc);
+    verifies(&e);
+}
+
+/* The odds of that attack: +5 against AC 12 needs 7, 14 of 20 (0.7); a threat is a natural
+ * 18, 19 or 20 (3 of 20, each a hit), confirmed 14 times in 20: 3/20 x 14/20 = 0.105 (with the
+ * default 20 alone it would be 0.035). */
+Test(qa, odds_count_the_profiles_threat_range)
+{
+    struct enc e;
+    duel(&e);
+    json_t *doc = call(&e, "GET", "/odds?actor=duelist&target=goblin", NULL, 200);
+    double hit = json_real_value(json_object_get(doc, "hit"));
+    double crit = json_real_value(json_object_get(doc, "critical"));
+    cr_assert(hit > 0.7 - 1e-12 && hit < 0.7 + 1e-12, "hit %g", hit);
+    cr_assert(crit > 0.105 - 1e-12 && crit < 0.105 + 1e-12, "critical %g", crit);
+    json_decref(doc);
+}
+
+/* The bounds are the stateless attacker's: crit_range 2..20, crit_multiplier 2..10. */
+Test(qa, an_attack_profiles_threat_range_is_bounded)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/encounters",
+        "{\"map\":{\"width\":12,\"height\":12},\"combatants\":[{\"id\":\"a\",\"side\":\"x\","
+        "\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10,"
+        "\"attacks\":[{\"name\":\"k\",\"attack_bonus\":1,\"crit_range\":1,\"crit_multiplier\":"
+        "11}]}]}",
+        422);
+    json_t *errs = json_object_get(doc, "errors");
+    cr_assert_eq(json_array_size(errs), 2, "%s", json_dumps(errs, 0));
+    cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"),
+                     "/combatants/0/attacks/0/crit_range");
+    cr_assert_str_eq(text(json_array_get(errs, 1), "pointer"),
+                     "/combatants/0/attacks/0/crit_multiplier");
+    cr_assert_str_eq(text(json_array_get(errs, 0), "message"), "must be from 2 to 20");
+    cr_assert_str_eq(text(json_array_get(errs, 1), "message"), "must be from 2 to 10");
+    json_decref(doc);
+}

@@ -120,7 +120,12 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     struct svc_answer a = {0};
     svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
-    json_t *ans = legal_path(x, enc_answer(x, &a, "/path", "move"), "/path", "/mode");
+    static const struct enc_member own[] = {{"/path", "/path"},
+                                            {"/end_facing", "/end_facing"},
+                                            {"/withdraw", "/withdraw"},
+                                            {"/mode", "/mode"},
+                                            {NULL, NULL}};
+    json_t *ans = legal_path(x, enc_answer_own(x, &a, "/path", own, "move"), "/path", "/mode");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -173,7 +178,14 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_answer a = {0};
     svc_rule_move_forced(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
-    json_t *ans = enc_answer(x, &a, "", "forced movement");
+    static const struct enc_member own[] = {{"/path", "/path"},
+                                            {"/squares", "/squares"},
+                                            {"/kind", "/kind"},
+                                            {"/target/reduction_squares", "/reduction_squares"},
+                                            {"/target/fall_prone_at", "/fall_prone_at"},
+                                            {"/target/voluntarily_prone", "/voluntarily_prone"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "", own, "forced movement");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -201,7 +213,17 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_answer a = {0};
     svc_rule_falling(body, &a);
     json_decref(body);
-    json_t *ans = enc_answer(x, &a, "", "fall");
+    static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
+                                            {"/surface", "/surface"},
+                                            {"/per_die", "/per_die"},
+                                            {"/deliberate", "/deliberate"},
+                                            {"/acrobatics_success", "/acrobatics_success"},
+                                            {"/water_depth_ft", "/water_depth_ft"},
+                                            {"/dive", "/dive"},
+                                            {"/dive_success", "/dive_success"},
+                                            {"/results", "/results"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "", own, "fall");
     if (ans == NULL)
         return NULL;
     json_t *fields = enc_hp_fields(x, num(actor, "hp") - num(ans, "damage"));

@@ -255,6 +255,17 @@ const struct svc_config *enc_config(const struct resolve_ctx *x);
 json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                    const char *what);
 
+/* A member of an inner ruling's request that the action's input gave (inner, a pointer in the
+ * request) and the pointer the input names it by (outer); lists end with {NULL, NULL}. */
+struct enc_member {
+    const char *inner, *outer;
+};
+
+/* enc_answer, but an error at or under one of own's members names the input's own pointer
+ * ("/results/0", not "/attack" with "/results/0: ..." in its message). */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what);
+
 /* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
 void enc_tag_result(json_t *out, const char *type);
 

@@ -100,10 +100,25 @@ const struct svc_config *enc_config(const struct resolve_ctx *x)
     return x->req->ctx->config;
 }
 
+/* Where an inner ruling's error pointer lands: under one of own's members, renamed to its
+ * outer pointer (the member the action's input names itself); else NULL. */
+static const char *own_pointer(const char *ptr, const struct enc_member *own, char *out, size_t n)
+{
+    for (int i = 0; own != NULL && own[i].inner != NULL; i++) {
+        size_t k = strlen(own[i].inner);
+        if (strncmp(ptr, own[i].inner, k) == 0 && (ptr[k] == '\0' || ptr[k] == '/')) {
+            snprintf(out, n, "%s%s", own[i].outer, ptr + k);
+            return out;
+        }
+    }
+    return NULL;
+}
+
 /* The answer of a stateless ruling as a value, or NULL after its refusal's field errors (else
- * its detail) went to x->e under prefix. */
-json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
-                   const char *what)
+ * its detail) went to x->e: at the action's own member for those under own, else under
+ * prefix. */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what)
 {
     json_t *v = NULL;
     if (a->status == 200) {
@@ -115,7 +130,12 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
         json_t *err;
         json_array_foreach(a->errors, i, err)
         {
-            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+            char mine[CODEC_PTR_MAX];
+            const char *at = own_pointer(str(err, "pointer"), own, mine, sizeof mine);
+            if (at != NULL)
+                svc_errors_add(x->e, at, "%s", str(err, "message"));
+            else
+                svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
         }
     } else {
         char detail[640];
@@ -123,6 +143,12 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
     }
     svc_answer_free(a);
     return v;
+}
+
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what)
+{
+    return enc_answer_own(x, a, prefix, NULL, what);
 }
 
 /* The members of a stored combatant that place it (CombatantFields). */
@@ -212,7 +238,12 @@ bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
     struct svc_answer a = {0};
     svc_rule_attack(body, &a, f);
     json_decref(body);
-    *result = enc_answer(x, &a, "/attack", "attack");
+    /* What the action itself gave keeps its own pointer; the rest the encounter built. */
+    static const struct enc_member own[] = {{"/results", "/results"},
+                                            {"/cover", "/cover"},
+                                            {"/concealment", "/concealment"},
+                                            {NULL, NULL}};
+    *result = enc_answer_own(x, &a, "/attack", own, "attack");
     return *result != NULL;
 }
 

@@ -190,3 +190,58 @@ Test(qa, an_attack_profiles_threat_range_is_bounded)
     cr_assert_str_eq(text(json_array_get(errs, 1), "message"), "must be from 2 to 10");
     json_decref(doc);
 }
+
+/* ---- 3. a refusal names the member the action's input gave ---- */
+
+/* One refused action: its body (the duel's, with the duelist acting) and the pointers its
+ * errors must carry, in order. */
+struct refusal {
+    const char *body;
+    const char *pointers[3];
+};
+
+/* Asserts each case's 422 lists exactly its pointers (a fresh duel for each: nothing spent). */
+static void refused_at(const struct refusal *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct enc e;
+        duel(&e);
+        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        size_t want = 0;
+        while (want < 3 && cases[i].pointers[want] != NULL)
+            want++;
+        char *got = json_dumps(errs, JSON_COMPACT);
+        cr_assert_eq(json_array_size(errs), want, "%s: %s", cases[i].body, got);
+        for (size_t k = 0; k < want; k++)
+            cr_assert_str_eq(text(json_array_get(errs, k), "pointer"), cases[i].pointers[k],
+                             "%s: %s", cases[i].body, got);
+        free(got);
+        json_decref(doc);
+    }
+}
+
+#define ACT(rest) "{\"actor\":\"duelist\"," rest "}"
+
+Test(qa, refusals_name_the_actions_own_members)
+{
+    static const struct refusal cases[] = {
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[0]"), {"/results/0"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"cover\":\"weird\""), {"/cover"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"concealment\":7"), {"/concealment"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":1}]"), {"/path/0/y"}},
+        {ACT("\"type\":\"move\",\"path\":[1,2]"), {"/path/0", "/path/1"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":8}]"), {"/path/0"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"end_facing\":9"), {"/end_facing"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"withdraw\":{}"), {"/withdraw"}},
+        {ACT("\"type\":\"move\",\"mode\":\"withdraw\",\"path\":[{\"x\":4,\"y\":5}],"
+             "\"withdraw\":{\"primary_target\":\"zz\"}"),
+         {"/withdraw/primary_target"}},
+        {ACT("\"type\":\"forced\",\"target\":\"goblin\",\"kind\":\"push\",\"squares\":1,"
+             "\"path\":[]"),
+         {"/path"}},
+        {ACT("\"type\":\"fall\",\"height_ft\":20,\"surface\":\"lava\""), {"/surface"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"results\":[[0]]"), {"/results/0/0"}},
+    };
+    refused_at(cases, sizeof cases / sizeof cases[0]);
+}

@@ -6,9 +6,11 @@
  * the input and the event's number, and returns {"result": ..., "effects": [...]} or NULL after
  * adding errors (the model: encounter_internal.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "cover.h"
 #include "encounter.h"
 #include "encounter_internal.h"
 #include "movement.h"
@@ -245,6 +247,117 @@ int enc_move_mode(json_t *in, struct svc_errors *e)
         return -1;
     }
     return m;
+}
+
+/* The dice v (an action's results, or one attack's of a full attack) checked as
+ * /v1/attacks/resolve reads its results (svc_decode_dice_source), its errors at ptr. */
+static void check_dice(json_t *v, const char *ptr, struct svc_errors *e)
+{
+    struct svc_dice_source *src = malloc(sizeof *src);
+    json_t *probe = json_pack("{s:O}", "results", v);
+    struct svc_errors mine;
+    svc_errors_init(&mine);
+    if (src == NULL || probe == NULL)
+        svc_errors_add(e, ptr, "could not be read (out of memory)");
+    else
+        svc_decode_dice_source(probe, src, &mine);
+    size_t i;
+    json_t *err;
+    json_array_foreach(mine.list, i, err)
+    {
+        char at[CODEC_PTR_MAX];
+        snprintf(at, sizeof at, "%s%s", ptr, str(err, "pointer") + strlen("/results"));
+        svc_errors_add(e, at, "%s", str(err, "message"));
+    }
+    svc_errors_free(&mine);
+    json_decref(probe);
+    free(src);
+}
+
+/* An attack's declared cover and concealment, by /v1/attacks/resolve's names. */
+static void check_cover(json_t *in, struct svc_errors *e)
+{
+    codec_get_enum(in, "", "cover", rules_degree_names, false, 0, e);
+    json_t *list = NULL;
+    if (!codec_get_array(in, "", "concealment", false, 32, &list, e))
+        return;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        int k = 0;
+        while (json_is_string(v) && rules_degree_names[k] != NULL &&
+               strcmp(rules_degree_names[k], json_string_value(v)) != 0)
+            k++;
+        if (!json_is_string(v) || rules_degree_names[k] == NULL) {
+            char p[CODEC_PTR_MAX];
+            snprintf(p, sizeof p, "/concealment/%zu", i);
+            svc_errors_add(e, p, "must be a concealment name (none, light, ...)");
+        }
+    }
+}
+
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_errors *e)
+{
+    size_t before = json_array_size(e->list);
+    const char *t = NULL;
+    long long v = 0;
+    switch (type) {
+    case RULES_ACT_ATTACK:
+        codec_get_string(in, "", "target", true, 64, &t, e);
+        enc_check_reaction_results(in, e);
+        if (json_object_get(in, "results") != NULL)
+            check_dice(json_object_get(in, "results"), "/results", e);
+        check_cover(in, e);
+        break;
+    case RULES_ACT_FULL_ATTACK: {
+        codec_get_string(in, "", "target", true, 64, &t, e);
+        enc_check_plan(in, e);
+        json_t *list = NULL;
+        if (codec_get_array(in, "", "results", false, 4, &list, e)) {
+            size_t i;
+            json_t *one;
+            json_array_foreach(list, i, one)
+            {
+                char p[CODEC_PTR_MAX];
+                snprintf(p, sizeof p, "/results/%zu", i);
+                check_dice(one, p, e);
+            }
+        }
+        check_cover(in, e);
+        break;
+    }
+    case RULES_ACT_DECLINE_REACTION:
+        codec_get_string(in, "", "target", true, 64, &t, e);
+        enc_check_reaction_results(in, e);
+        break;
+    case RULES_ACT_MOVE:
+    case RULES_ACT_FIVE_FOOT_STEP:
+    case RULES_ACT_FORCED: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, e);
+        if (type == RULES_ACT_FORCED) {
+            codec_get_string(in, "", "target", true, 64, &t, e);
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
+            static const char *const kinds[] = {"push", "pull", "slide", NULL};
+            codec_get_enum(in, "", "kind", kinds, true, 0, e);
+        }
+        break;
+    }
+    case RULES_ACT_FACING:
+        codec_get_int(in, "", "facing", true, 0, 7, &v, e);
+        break;
+    case RULES_ACT_FALL:
+        codec_get_int(in, "", "height_ft", true, 0, 1000000, &v, e);
+        break;
+    case RULES_ACT_CONDITION:
+        codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
+        codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
+        break;
+    default:
+        break;
+    }
+    return json_array_size(e->list) == before;
 }
 
 /* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */

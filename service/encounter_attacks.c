@@ -415,6 +415,12 @@ static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e
     return svc_errors_any(e) ? -1 : (int)json_array_size(plan);
 }
 
+bool enc_check_plan(json_t *in, struct svc_errors *e)
+{
+    bool step[4];
+    return decode_plan(in, 0, step, e) >= 0;
+}
+
 /* Moves the errors of attack i of a full attack (from, left empty) into `to`, each message
  * saying which attack it was: its dice (the attack's /results) are the full attack's
  * /results/i, its other members the full attack's own. */

@@ -245,3 +245,40 @@ Test(qa, refusals_name_the_actions_own_members)
     };
     refused_at(cases, sizeof cases / sizeof cases[0]);
 }
+
+/* ---- 4. field errors come before the turn's budget ---- */
+
+/* The duel with initiative rolled (duelist 20, goblin 5) and the duelist's turn spent: a full
+ * attack (a full-round action) and its one free change of facing (000 Changing Facing). A
+ * malformed body still gets its field errors, not "the ... action is spent". */
+Test(qa, field_errors_come_before_the_spent_budget)
+{
+    struct enc e;
+    duel(&e);
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,5,1]}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/actions",
+                ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"results\":[[2]]"));
+    enc_post_ok(&srv, &e, "/actions", ACT("\"type\":\"facing\",\"facing\":2"));
+    enc_post_refused(&srv, &e, "/actions",
+                     ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[2]"),
+                     "only free actions are left");
+    static const struct refusal cases[] = {
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[0]"), {"/results/0"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"cover\":\"weird\""), {"/cover"}},
+        {ACT("\"type\":\"attack\",\"target\":null"), {"/target"}},
+        {ACT("\"type\":\"facing\",\"facing\":8"), {"/facing"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"plan\":[\"jump\"]"), {"/plan/0"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        char *got = json_dumps(errs, JSON_COMPACT);
+        cr_assert_eq(json_array_size(errs), 1, "%s: %s", cases[i].body, got);
+        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), cases[i].pointers[0], "%s: %s",
+                         cases[i].body, got);
+        free(got);
+        json_decref(doc);
+    }
+    verifies(&e);
+}

@@ -303,15 +303,21 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_
     const char *t = NULL;
     long long v = 0;
     switch (type) {
-    case RULES_ACT_ATTACK:
-        codec_get_string(in, "", "target", true, 64, &t, e);
+    case RULES_ACT_ATTACK: {
+        /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
+        static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
+        codec_get_enum(in, "", "kind", kinds, false, 0, e);
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
         enc_check_reaction_results(in, e);
         if (json_object_get(in, "results") != NULL)
             check_dice(json_object_get(in, "results"), "/results", e);
         check_cover(in, e);
         break;
+    }
     case RULES_ACT_FULL_ATTACK: {
-        codec_get_string(in, "", "target", true, 64, &t, e);
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
         enc_check_plan(in, e);
         json_t *list = NULL;
         if (codec_get_array(in, "", "results", false, 4, &list, e)) {
@@ -360,11 +366,38 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_
     return json_array_size(e->list) == before;
 }
 
+/* The reactors an action's input names: each of reaction_results a combatant (as a move's
+ * reactions are), and none of reactions the mover itself (it does not react to its own
+ * move). Errors at the member's pointer in e. */
+static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_errors *e)
+{
+    const char *k;
+    json_t *v;
+    json_t *all = json_object_get(in, "reaction_results");
+    if (json_is_object(all))
+        json_object_foreach(all, k, v)
+        {
+            char p[CODEC_PTR_MAX];
+            codec_pointer(p, "/reaction_results", k);
+            if (find(state, k, NULL) == NULL)
+                svc_errors_add(e, p, "names no combatant");
+        }
+    all = json_object_get(in, "reactions");
+    if (json_is_object(all) && json_object_get(all, str(actor, "id")) != NULL) {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reactions", str(actor, "id"));
+        svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
+    }
+}
+
 /* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type)
 {
     const char *actor_id = str(actor, "id");
+    check_reactors(x->state, in, actor, x->e);
+    if (svc_errors_any(x->e))
+        return NULL;
     switch (type) {
     case RULES_ACT_ATTACK: {
         const char *t = NULL;

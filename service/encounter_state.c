@@ -416,7 +416,17 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             if (!codec_expect_object(a, ap, e))
                 continue;
             codec_reject_unknown(a, ap, akeys, e);
-            codec_get_string(a, ap, "name", true, 64, &s, e);
+            if (codec_get_string(a, ap, "name", true, 64, &s, e)) {
+                /* An attack names its profile (enc_find_attack): two of one name would make
+                 * the second unreachable. */
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
+                        char np[CODEC_PTR_MAX + 32];
+                        snprintf(np, sizeof np, "%s/name", ap);
+                        svc_errors_add(e, np, "is the name of attacks/%zu already", j);
+                        break;
+                    }
+            }
             codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
             /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder,
              * so a profile takes what /v1/attacks/resolve's attacker takes (issue 17: each
@@ -439,11 +449,15 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             bool ok = false;
             for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
                 ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
-            if (!ok) {
-                char cp[CODEC_PTR_MAX + 24];
-                snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+            char cp[CODEC_PTR_MAX + 24];
+            snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+            if (!ok)
                 svc_errors_add(e, cp, "is not a condition this service tracks");
-            }
+            for (size_t j = 0; ok && j < i; j++)
+                if (json_equal(json_array_get(conds, j), cv)) {
+                    svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
+                    break;
+                }
         }
     } else if (keep_id == NULL) {
         json_object_set_new(c, "conditions", json_array());

@@ -282,3 +282,67 @@ Test(qa, field_errors_come_before_the_spent_budget)
     }
     verifies(&e);
 }
+
+/* ---- 5. inputs that name nothing sensible are refused ---- */
+
+Test(qa, nonsense_actions_are_refused_at_their_member)
+{
+    static const struct refusal cases[] = {
+        /* An attack is on another combatant. */
+        {ACT("\"type\":\"attack\",\"target\":\"duelist\",\"results\":[2]"), {"/target"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"duelist\",\"results\":[[2]]"), {"/target"}},
+        /* An attack is normal or an attack of opportunity (004 Attacks of Opportunity). */
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"kind\":\"weird\",\"results\":[2]"),
+         {"/kind"}},
+        /* Dice for a reactor must name a combatant, as a move's decisions already must. */
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[2],"
+             "\"reaction_results\":{\"zz\":[1]}"),
+         {"/reaction_results/zz"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"reaction_results\":{\"zz\":[1]}"),
+         {"/reaction_results/zz"}},
+        /* The mover does not react to its own move. */
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"reactions\":{\"duelist\":"
+             "\"take\"}"),
+         {"/reactions/duelist"}},
+    };
+    refused_at(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* An attack names its profile, so two profiles of one name are refused; a condition is held or
+ * not, so one listed twice is refused. On create, on adding and on updating a combatant. */
+Test(qa, duplicate_profile_names_and_conditions_are_refused)
+{
+    struct enc e;
+    duel(&e);
+    static const struct refusal adds[] = {
+        {"{\"id\":\"orc\",\"side\":\"monsters\",\"x\":8,\"y\":8,\"speeds\":{\"walk\":30},"
+         "\"defense\":{},\"max_hp\":9,\"dex\":10,\"attacks\":[{\"name\":\"axe\",\"attack_bonus\":"
+         "3},{\"name\":\"bite\",\"attack_bonus\":1},{\"name\":\"axe\",\"attack_bonus\":1}]}",
+         {"/attacks/2/name"}},
+        {"{\"id\":\"orc\",\"side\":\"monsters\",\"x\":8,\"y\":8,\"speeds\":{\"walk\":30},"
+         "\"defense\":{},\"max_hp\":9,\"dex\":10,\"conditions\":[\"prone\",\"stunned\","
+         "\"prone\"]}",
+         {"/conditions/2"}},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        json_t *doc = call(&e, "POST", "/combatants", adds[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        cr_assert_eq(json_array_size(errs), 1, "%s", adds[i].body);
+        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), adds[i].pointers[0]);
+        json_decref(doc);
+    }
+    json_t *doc =
+        call(&e, "PATCH", "/combatants/goblin", "{\"conditions\":[\"prone\",\"prone\"]}", 422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+                     "/conditions/1");
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/encounters",
+                         "{\"map\":{\"width\":9,\"height\":9},\"combatants\":[{\"id\":\"a\","
+                         "\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},"
+                         "\"max_hp\":5,\"dex\":10,\"attacks\":[{\"name\":\"k\",\"attack_bonus\":"
+                         "1},{\"name\":\"k\",\"attack_bonus\":2}]}]}",
+                         422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+                     "/combatants/0/attacks/1/name");
+    json_decref(doc);
+}

@@ -16,8 +16,6 @@
 #include "sources.h"
 #include "svc.h"
 
-#define MAX_ALLIES 256
-
 /* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
 static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,
                          struct svc_errors *e)
@@ -240,7 +238,7 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
     decode_attacker(body, r, e);
     decode_defender(body, r, e);
     json_t *list = NULL;
-    if (codec_get_array(body, "", "allies", false, MAX_ALLIES, &list, e)) {
+    if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
         r->ally_count = (int)json_array_size(list);
         r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
         for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {

@@ -6,9 +6,11 @@
  * the input and the event's number, and returns {"result": ..., "effects": [...]} or NULL after
  * adding errors (the model: encounter_internal.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "cover.h"
 #include "encounter.h"
 #include "encounter_internal.h"
 #include "movement.h"
@@ -130,7 +132,12 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     struct svc_answer a = {0};
     svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
-    json_t *ans = legal_path(x, enc_answer(x, &a, "/path", "move"), "/path", "/mode");
+    static const struct enc_member own[] = {{"/path", "/path"},
+                                            {"/end_facing", "/end_facing"},
+                                            {"/withdraw", "/withdraw"},
+                                            {"/mode", "/mode"},
+                                            {NULL, NULL}};
+    json_t *ans = legal_path(x, enc_answer_own(x, &a, "/path", own, "move"), "/path", "/mode");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -184,7 +191,14 @@ static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_answer a = {0};
     svc_rule_move_forced(body, enc_config(x), enc_state_map(x), &a);
     json_decref(body);
-    json_t *ans = enc_answer(x, &a, "", "forced movement");
+    static const struct enc_member own[] = {{"/path", "/path"},
+                                            {"/squares", "/squares"},
+                                            {"/kind", "/kind"},
+                                            {"/target/reduction_squares", "/reduction_squares"},
+                                            {"/target/fall_prone_at", "/fall_prone_at"},
+                                            {"/target/voluntarily_prone", "/voluntarily_prone"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "", own, "forced movement");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -212,7 +226,17 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_answer a = {0};
     svc_rule_falling(body, &a);
     json_decref(body);
-    json_t *ans = enc_answer(x, &a, "", "fall");
+    static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
+                                            {"/surface", "/surface"},
+                                            {"/per_die", "/per_die"},
+                                            {"/deliberate", "/deliberate"},
+                                            {"/acrobatics_success", "/acrobatics_success"},
+                                            {"/water_depth_ft", "/water_depth_ft"},
+                                            {"/dive", "/dive"},
+                                            {"/dive_success", "/dive_success"},
+                                            {"/results", "/results"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "", own, "fall");
     if (ans == NULL)
         return NULL;
     json_t *fields = enc_hp_fields(x, num(actor, "hp") - num(ans, "damage"));
@@ -236,11 +260,155 @@ int enc_move_mode(json_t *in, struct svc_errors *e)
     return m;
 }
 
+/* The dice v (an action's results, or one attack's of a full attack) checked as
+ * /v1/attacks/resolve reads its results (svc_decode_dice_source), its errors at ptr. */
+static void check_dice(json_t *v, const char *ptr, struct svc_errors *e)
+{
+    struct svc_dice_source *src = malloc(sizeof *src);
+    json_t *probe = json_pack("{s:O}", "results", v);
+    struct svc_errors mine;
+    svc_errors_init(&mine);
+    if (src == NULL || probe == NULL)
+        svc_errors_add(e, ptr, "could not be read (out of memory)");
+    else
+        svc_decode_dice_source(probe, src, &mine);
+    size_t i;
+    json_t *err;
+    json_array_foreach(mine.list, i, err)
+    {
+        char at[CODEC_PTR_MAX];
+        snprintf(at, sizeof at, "%s%s", ptr, str(err, "pointer") + strlen("/results"));
+        svc_errors_add(e, at, "%s", str(err, "message"));
+    }
+    svc_errors_free(&mine);
+    json_decref(probe);
+    free(src);
+}
+
+/* An attack's declared cover and concealment, by /v1/attacks/resolve's names. */
+static void check_cover(json_t *in, struct svc_errors *e)
+{
+    codec_get_enum(in, "", "cover", rules_degree_names, false, 0, e);
+    json_t *list = NULL;
+    if (!codec_get_array(in, "", "concealment", false, 32, &list, e))
+        return;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        int k = 0;
+        while (json_is_string(v) && rules_degree_names[k] != NULL &&
+               strcmp(rules_degree_names[k], json_string_value(v)) != 0)
+            k++;
+        if (!json_is_string(v) || rules_degree_names[k] == NULL) {
+            char p[CODEC_PTR_MAX];
+            snprintf(p, sizeof p, "/concealment/%zu", i);
+            svc_errors_add(e, p, "must be a concealment name (none, light, ...)");
+        }
+    }
+}
+
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_errors *e)
+{
+    size_t before = json_array_size(e->list);
+    const char *t = NULL;
+    long long v = 0;
+    switch (type) {
+    case RULES_ACT_ATTACK: {
+        /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
+        static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
+        codec_get_enum(in, "", "kind", kinds, false, 0, e);
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
+        enc_check_reaction_results(in, e);
+        if (json_object_get(in, "results") != NULL)
+            check_dice(json_object_get(in, "results"), "/results", e);
+        check_cover(in, e);
+        break;
+    }
+    case RULES_ACT_FULL_ATTACK: {
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
+        enc_check_plan(in, e);
+        json_t *list = NULL;
+        if (codec_get_array(in, "", "results", false, 4, &list, e)) {
+            size_t i;
+            json_t *one;
+            json_array_foreach(list, i, one)
+            {
+                char p[CODEC_PTR_MAX];
+                snprintf(p, sizeof p, "/results/%zu", i);
+                check_dice(one, p, e);
+            }
+        }
+        check_cover(in, e);
+        break;
+    }
+    case RULES_ACT_DECLINE_REACTION:
+        codec_get_string(in, "", "target", true, 64, &t, e);
+        enc_check_reaction_results(in, e);
+        break;
+    case RULES_ACT_MOVE:
+    case RULES_ACT_FIVE_FOOT_STEP:
+    case RULES_ACT_FORCED: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, e);
+        if (type == RULES_ACT_FORCED) {
+            codec_get_string(in, "", "target", true, 64, &t, e);
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
+            static const char *const kinds[] = {"push", "pull", "slide", NULL};
+            codec_get_enum(in, "", "kind", kinds, true, 0, e);
+        }
+        break;
+    }
+    case RULES_ACT_FACING:
+        codec_get_int(in, "", "facing", true, 0, 7, &v, e);
+        break;
+    case RULES_ACT_FALL:
+        codec_get_int(in, "", "height_ft", true, 0, 1000000, &v, e);
+        break;
+    case RULES_ACT_CONDITION:
+        codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
+        codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
+        break;
+    default:
+        break;
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* The reactors an action's input names: each of reaction_results a combatant (as a move's
+ * reactions are), and none of reactions the mover itself (it does not react to its own
+ * move). Errors at the member's pointer in e. */
+static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_errors *e)
+{
+    const char *k;
+    json_t *v;
+    json_t *all = json_object_get(in, "reaction_results");
+    if (json_is_object(all))
+        json_object_foreach(all, k, v)
+        {
+            char p[CODEC_PTR_MAX];
+            codec_pointer(p, "/reaction_results", k);
+            if (find(state, k, NULL) == NULL)
+                svc_errors_add(e, p, "names no combatant");
+        }
+    all = json_object_get(in, "reactions");
+    if (json_is_object(all) && json_object_get(all, str(actor, "id")) != NULL) {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reactions", str(actor, "id"));
+        svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
+    }
+}
+
 /* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type)
 {
     const char *actor_id = str(actor, "id");
+    check_reactors(x->state, in, actor, x->e);
+    if (svc_errors_any(x->e))
+        return NULL;
     switch (type) {
     case RULES_ACT_ATTACK: {
         const char *t = NULL;

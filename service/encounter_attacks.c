@@ -4,6 +4,7 @@
  * attack of opportunity under engine 2 answers a reaction a move opened
  * (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after adding
  * errors (the model: encounter_internal.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "ability.h"
@@ -60,8 +61,9 @@ json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk
     json_t *a;
     json_t *attacker = enc_placement(actor);
     json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
-    static const char *const akeys[] = {"damage",      "attack", "touch", "sneak_attack_dice",
-                                        "rogue_level", NULL};
+    static const char *const akeys[] = {
+        "damage",      "attack",     "touch",           "sneak_attack_dice",
+        "rogue_level", "crit_range", "crit_multiplier", NULL};
     for (int k = 0; akeys[k]; k++)
         if (json_object_get(atk, akeys[k]))
             json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));
@@ -429,6 +431,33 @@ static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e
     return svc_errors_any(e) ? -1 : (int)json_array_size(plan);
 }
 
+bool enc_check_plan(json_t *in, struct svc_errors *e)
+{
+    bool step[4];
+    return decode_plan(in, 0, step, e) >= 0;
+}
+
+/* Moves the errors of attack i of a full attack (from, left empty) into `to`, each message
+ * saying which attack it was: its dice (the attack's /results) are the full attack's
+ * /results/i, its other members the full attack's own. */
+static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to)
+{
+    size_t k;
+    json_t *err;
+    json_array_foreach(from->list, k, err)
+    {
+        const char *p = str(err, "pointer");
+        char at[CODEC_PTR_MAX];
+        if (strncmp(p, "/results", 8) == 0 && (p[8] == '\0' || p[8] == '/'))
+            snprintf(at, sizeof at, "/results/%d%s", i, p + 8);
+        else
+            snprintf(at, sizeof at, "%s", p);
+        svc_errors_add(to, at, "attack %d of the full attack (at %+d): %s", i + 1,
+                       rules_iterative_penalty(i), str(err, "message"));
+    }
+    svc_errors_free(from);
+}
+
 /* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
  * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
  * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
@@ -527,7 +556,11 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         if (json_array_get(results, (size_t)i) != NULL)
             json_object_set(one, "results", json_array_get(results, (size_t)i));
         each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+        struct svc_errors mine;
+        svc_errors_init(&mine);
+        each.e = &mine;
         json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        refused_attack(&mine, i, x->e);
         if (out != NULL) {
             json_array_append(rulings, json_object_get(out, "result"));
             enc_fold(scratch, json_object_get(out, "effects"));
@@ -546,8 +579,6 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             made++;
         } else {
             ok = false;
-            svc_errors_add(x->e, "", "attack %d of the full attack (at %+lld) was refused", i + 1,
-                           (long long)rules_iterative_penalty(i));
         }
         json_decref(out);
         json_decref(one);

@@ -268,6 +268,17 @@ const struct svc_config *enc_config(const struct resolve_ctx *x);
 json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                    const char *what);
 
+/* A member of an inner ruling's request that the action's input gave (inner, a pointer in the
+ * request) and the pointer the input names it by (outer); lists end with {NULL, NULL}. */
+struct enc_member {
+    const char *inner, *outer;
+};
+
+/* enc_answer, but an error at or under one of own's members names the input's own pointer
+ * ("/results/0", not "/attack" with "/results/0: ..." in its message). */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what);
+
 /* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
 void enc_tag_result(json_t *out, const char *type);
 
@@ -373,6 +384,11 @@ int enc_move_mode(json_t *in, struct svc_errors *e);
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type);
 
+/* The shape of action `type`'s own input (types, enums, ranges: what needs no state), checked
+ * before the turn's gate (resolve_action) so that a malformed body gets its field errors
+ * whatever the turn. False after adding errors to e. */
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_errors *e);
+
 /* ---- encounter_attacks.c ---- */
 
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
@@ -406,6 +422,10 @@ json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* Checks a full attack's plan (1 to 4 items, each "attack" or {"step": {x, y}}); false after
+ * adding errors at /plan. */
+bool enc_check_plan(json_t *in, struct svc_errors *e);
 
 /* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
  * (new ref), or NULL after adding errors to x->e. */

@@ -246,9 +246,13 @@ static json_t *named_placement(json_t *c)
     return p;
 }
 
+/* The encounter passes a whole side as allies: the flanking ruling must take as many. */
+_Static_assert(SVC_MAX_ALLIES >= MAX_COMBATANTS, "a side of an encounter must fit in allies");
+
 /* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
- * side as allies. */
-static json_t *flank_of(json_t *state, json_t *attacker, json_t *target)
+ * side as allies; NULL when the ruling refused, its refusal left in *refusal (to be sent or
+ * freed by the caller). */
+static json_t *flank_of(json_t *state, json_t *attacker, json_t *target, struct svc_answer *refusal)
 {
     json_t *allies = json_array();
     size_t i;
@@ -268,10 +272,13 @@ static json_t *flank_of(json_t *state, json_t *attacker, json_t *target)
     struct svc_answer a = {0};
     svc_rule_flanking(body, &a);
     json_decref(body);
-    json_t *doc = a.status == 200 ? json_incref(a.doc) : NULL;
+    if (a.status != 200) {
+        *refusal = a;
+        return NULL;
+    }
+    json_t *doc = json_pack("{s:s, s:O}", "attacker", str(attacker, "id"), "flanking", a.doc);
     svc_answer_free(&a);
-    return doc != NULL ? json_pack("{s:s, s:o}", "attacker", str(attacker, "id"), "flanking", doc)
-                       : NULL;
+    return doc;
 }
 
 void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_response *res)
@@ -298,11 +305,13 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
     {
         if (attacker != NULL ? c != attacker : (!opposed(c, target) || enc_is_down(c)))
             continue;
-        json_t *one = flank_of(state, c, target);
-        if (one == NULL) {
+        struct svc_answer refusal = {0};
+        json_t *one = flank_of(state, c, target, &refusal);
+        if (one == NULL) { /* the ruling's own refusal (422 ...), never a 500 of ours */
             json_decref(list);
             json_decref(state);
-            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            svc_errors_free(&e);
+            svc_answer_respond(&refusal, res);
             return;
         }
         json_array_append_new(list, one);

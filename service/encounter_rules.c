@@ -190,6 +190,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             return NULL;
         act.mode = (enum rules_move_mode)m;
     }
+    if (!enc_check_action_shape(in, act.type, x->e)) /* field errors whatever the turn */
+        return NULL;
     struct enc_typed t = {0};
     size_t at = 0;
     find(x->state, actor_id, &at);

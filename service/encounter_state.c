@@ -100,10 +100,25 @@ const struct svc_config *enc_config(const struct resolve_ctx *x)
     return x->req->ctx->config;
 }
 
+/* Where an inner ruling's error pointer lands: under one of own's members, renamed to its
+ * outer pointer (the member the action's input names itself); else NULL. */
+static const char *own_pointer(const char *ptr, const struct enc_member *own, char *out, size_t n)
+{
+    for (int i = 0; own != NULL && own[i].inner != NULL; i++) {
+        size_t k = strlen(own[i].inner);
+        if (strncmp(ptr, own[i].inner, k) == 0 && (ptr[k] == '\0' || ptr[k] == '/')) {
+            snprintf(out, n, "%s%s", own[i].outer, ptr + k);
+            return out;
+        }
+    }
+    return NULL;
+}
+
 /* The answer of a stateless ruling as a value, or NULL after its refusal's field errors (else
- * its detail) went to x->e under prefix. */
-json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
-                   const char *what)
+ * its detail) went to x->e: at the action's own member for those under own, else under
+ * prefix. */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what)
 {
     json_t *v = NULL;
     if (a->status == 200) {
@@ -115,7 +130,12 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
         json_t *err;
         json_array_foreach(a->errors, i, err)
         {
-            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+            char mine[CODEC_PTR_MAX];
+            const char *at = own_pointer(str(err, "pointer"), own, mine, sizeof mine);
+            if (at != NULL)
+                svc_errors_add(x->e, at, "%s", str(err, "message"));
+            else
+                svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
         }
     } else {
         char detail[640];
@@ -123,6 +143,12 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
     }
     svc_answer_free(a);
     return v;
+}
+
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what)
+{
+    return enc_answer_own(x, a, prefix, NULL, what);
 }
 
 /* The members of a stored combatant that place it (CombatantFields). */
@@ -233,7 +259,12 @@ bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
     struct svc_answer a = {0};
     svc_rule_attack(body, &a, f);
     json_decref(body);
-    *result = enc_answer(x, &a, "/attack", "attack");
+    /* What the action itself gave keeps its own pointer; the rest the encounter built. */
+    static const struct enc_member own[] = {{"/results", "/results"},
+                                            {"/cover", "/cover"},
+                                            {"/concealment", "/concealment"},
+                                            {NULL, NULL}};
+    *result = enc_answer_own(x, &a, "/attack", own, "attack");
     return *result != NULL;
 }
 
@@ -398,24 +429,32 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         {
             char ap[CODEC_PTR_MAX + 24];
             snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
-            static const char *const akeys[] = {
-                "name",  "attack_bonus",      "damage",      "attack",
-                "touch", "sneak_attack_dice", "rogue_level", NULL};
+            static const char *const akeys[] = {"name",        "attack_bonus", "damage",
+                                                "attack",      "touch",        "sneak_attack_dice",
+                                                "rogue_level", "crit_range",   "crit_multiplier",
+                                                NULL};
             static const char *const forms[] = {"melee", "ranged", "spell", NULL};
             if (!codec_expect_object(a, ap, e))
                 continue;
             codec_reject_unknown(a, ap, akeys, e);
-            codec_get_string(a, ap, "name", true, 64, &s, e);
-            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
-            if (codec_get_string(a, ap, "damage", false, RULES_DICE_MAX_EXPRESSION, &s, e)) {
-                struct rules_dice_expr expr;
-                size_t off = 0;
-                if (rules_dice_parse(s, &expr, &off) != RULES_DICE_OK) {
-                    char dmg[CODEC_PTR_MAX + 32];
-                    snprintf(dmg, sizeof dmg, "%s/damage", ap);
-                    svc_errors_add(e, dmg, "is not dice notation (at character %zu)", off);
-                }
+            if (codec_get_string(a, ap, "name", true, 64, &s, e)) {
+                /* An attack names its profile (enc_find_attack): two of one name would make
+                 * the second unreachable. */
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
+                        char np[CODEC_PTR_MAX + 32];
+                        snprintf(np, sizeof np, "%s/name", ap);
+                        svc_errors_add(e, np, "is the name of attacks/%zu already", j);
+                        break;
+                    }
             }
+            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
+            /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder,
+             * so a profile takes what /v1/attacks/resolve's attacker takes (issue 17: each
+             * attack profile has a threat range and multiplier, default 20/x2). */
+            struct rules_dice_expr expr;
+            int crit_range, crit_multiplier;
+            svc_decode_damage(a, ap, &s, &expr, &crit_range, &crit_multiplier, e);
             codec_get_enum(a, ap, "attack", forms, false, 0, e);
             codec_get_bool(a, ap, "touch", false, &b, e);
             codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
@@ -431,11 +470,15 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             bool ok = false;
             for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
                 ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
-            if (!ok) {
-                char cp[CODEC_PTR_MAX + 24];
-                snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+            char cp[CODEC_PTR_MAX + 24];
+            snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+            if (!ok)
                 svc_errors_add(e, cp, "is not a condition this service tracks");
-            }
+            for (size_t j = 0; ok && j < i; j++)
+                if (json_equal(json_array_get(conds, j), cv)) {
+                    svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
+                    break;
+                }
         }
     } else if (keep_id == NULL) {
         json_object_set_new(c, "conditions", json_array());

@@ -218,8 +218,6 @@ out:
     json_decref(body);
 }
 
-#define MAX_ALLIES 256
-
 static const char *how_name(enum rules_flank_how how)
 {
     switch (how) {
@@ -286,7 +284,7 @@ void svc_rule_flanking(json_t *body, struct svc_answer *out)
         goto fail;
     svc_decode_member(body, "attacker", &rules.options, true, NULL, &attacker, &e);
     svc_decode_member(body, "target", &rules.options, true, NULL, &target, &e);
-    if (codec_get_array(body, "", "allies", true, MAX_ALLIES, &list, &e)) {
+    if (codec_get_array(body, "", "allies", true, SVC_MAX_ALLIES, &list, &e)) {
         n = json_array_size(list);
         allies = calloc(n ? n : 1, sizeof *allies);
         per_ally = calloc(n ? n : 1, sizeof *per_ally);

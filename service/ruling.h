@@ -17,6 +17,12 @@
 
 struct rules_map;
 
+/* The most allies an attack (/v1/attacks/resolve, /odds, /modifiers) or a flanking question
+ * (/v1/geometry/flanking) takes: at least every other combatant of a stored encounter's side
+ * (MAX_COMBATANTS, 500), since the encounter passes a whole side as allies. One place for
+ * both endpoints and the contract's maxItems. */
+#define SVC_MAX_ALLIES 512
+
 /* A ruling's answer before HTTP: 200 with the answer, as text (the streaming writer's) or as
  * a value (the rulings that build a jansson tree), or a refusal as the problem it is sent as.
  * Start with {0}; release with svc_answer_free (svc_answer_respond releases it too). */

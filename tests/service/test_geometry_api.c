@@ -225,9 +225,9 @@ Test(geometry_api, flanking_input_errors_name_the_field)
                422);
     cr_assert_str_eq(first_pointer(doc), "/allies");
     json_decref(doc);
-    /* More than 256 allies is refused (a documented bound). */
+    /* More than 512 allies is refused (a documented bound: SVC_MAX_ALLIES). */
     char big[20000] = "{\"attacker\":{\"x\":0,\"y\":0},\"target\":{\"x\":1,\"y\":0},\"allies\":[";
-    for (int i = 0; i < 257; i++)
+    for (int i = 0; i < 513; i++)
         strcat(big, i ? ",{\"x\":2,\"y\":0}" : "{\"x\":2,\"y\":0}");
     strcat(big, "]}");
     doc = post("/v1/geometry/flanking", big, 422);

@@ -1,0 +1,348 @@
+/* Encounter bugs QA found: a side larger than the stateless rulings' bounds, attack profiles
+ * without a threat range, refusals whose pointer named the wrong member, field errors hidden
+ * behind the turn's budget, and inputs accepted that name nothing sensible. Each test plays
+ * the body QA sent and expects the answer the contract and the rules give. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+SERVER_TEST_SUITE(qa);
+
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static const char *text(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
+                    int status)
+{
+    return enc_call(&srv, e, method, suffix, NULL, body, status);
+}
+
+static void verifies(struct enc *e)
+{
+    json_t *v = call(e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
+    json_decref(v);
+}
+
+/* ---- 1. a side larger than 256 ---- */
+
+#define HORDE 260
+
+/* A 40x40 map: the hero at 20,20; m0, m1 and m2 at 19,20, 21,20 and 20,19, adjacent to it;
+ * the other monsters in rows 0 to 6, far away. Every monster takes its attacks of opportunity
+ * (aoo_policy always). No initiative: anyone may act, and nobody is flat-footed. */
+static void horde(struct enc *e)
+{
+    json_t *list = json_array();
+    json_array_append_new(
+        list, json_pack("{s:s, s:s, s:i, s:i, s:{s:i}, s:{s:i}, s:i, s:i, s:[{s:s, s:i, s:s}]}",
+                        "id", "hero", "side", "party", "x", 20, "y", 20, "speeds", "walk", 30,
+                        "defense", "armor", 5, "max_hp", 500, "dex", 10, "attacks", "name", "sword",
+                        "attack_bonus", 5, "damage", "1d8"));
+    static const int near[3][2] = {{19, 20}, {21, 20}, {20, 19}};
+    for (int i = 0; i < HORDE; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "m%d", i);
+        int x = i < 3 ? near[i][0] : (i - 3) % 40, y = i < 3 ? near[i][1] : (i - 3) / 40;
+        json_array_append_new(
+            list, json_pack("{s:s, s:s, s:i, s:i, s:{s:i}, s:{s:i}, s:i, s:i, s:s, "
+                            "s:[{s:s, s:i, s:s}]}",
+                            "id", id, "side", "monsters", "x", x, "y", y, "speeds", "walk", 30,
+                            "defense", "armor", 2, "max_hp", 6, "dex", 10, "aoo_policy", "always",
+                            "attacks", "name", "claw", "attack_bonus", 2, "damage", "1d4"));
+    }
+    json_t *body = json_pack("{s:{s:i, s:i}, s:i, s:o}", "map", "width", 40, "height", 40, "seed",
+                             7, "combatants", list);
+    char *t = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    enc_create(&srv, e, t);
+    free(t);
+}
+
+/* MAX_COMBATANTS is 500, so a side may hold 259 allies of an attacker; the attack, its odds,
+ * the flanking query and the attacks of opportunity of a provoking move must all be ruled. */
+Test(qa, a_side_of_more_than_256_is_ruled_everywhere, .timeout = 120)
+{
+    struct enc e;
+    horde(&e);
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"m0\",\"target\":\"hero\",\"results\":[15,"
+                       "3]}",
+                       200);
+    json_t *r = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(r, "d20"), 15);
+    json_decref(doc);
+    doc = call(&e, "GET", "/odds?actor=m1&target=hero", NULL, 200);
+    cr_assert_not_null(json_object_get(doc, "hit"), "%s", json_dumps(doc, 0));
+    json_decref(doc);
+    doc = call(&e, "GET", "/flanking?target=hero", NULL, 200);
+    cr_assert_eq(json_array_size(json_object_get(doc, "attackers")), HORDE);
+    json_decref(doc);
+    /* The hero walks south: leaving 20,21, which m0 and m1 threaten, provokes both (004
+     * Provoking an Attack of Opportunity by Moving; the square it starts in is safe under the
+     * preset's start_square), and both take their attacks (always). */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"hero\",\"path\":[{\"x\":20,\"y\":21},{\"x\":20,"
+               "\"y\":22}]}",
+               200);
+    json_t *list =
+        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "reactions");
+    cr_assert_eq(json_array_size(list), 2);
+    size_t i;
+    json_t *one;
+    json_array_foreach(list, i, one)
+    {
+        cr_assert_str_eq(text(one, "by"), i == 0 ? "m0" : "m1");
+        cr_assert_str_eq(text(one, "outcome"), "made");
+        cr_assert_not_null(json_object_get(json_object_get(one, "attack"), "d20"));
+    }
+    json_decref(doc);
+    verifies(&e);
+}
+
+/* ---- 2. an attack profile's threat range and multiplier ---- */
+
+/* The duelist (party, 5,5) with a rapier 18-20/x2, +5, 1d6+1; the goblin (monsters, 6,5) at
+ * AC 12 (10 + armor 2; dex 10, modifier 0) and 20 hp. Default rules: d20-3.5, critical hits
+ * on. No initiative: either may act. */
+static void duel(struct enc *e)
+{
+    enc_create(&srv, e,
+               "{\"map\":{\"width\":12,\"height\":12},\"seed\":3,\"combatants\":["
+               "{\"id\":\"duelist\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+               "\"defense\":{\"armor\":1},\"max_hp\":12,\"dex\":10,\"attacks\":[{\"name\":"
+               "\"rapier\",\"attack_bonus\":5,\"damage\":\"1d6+1\",\"crit_range\":18,"
+               "\"crit_multiplier\":2}]},"
+               "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+               "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":"
+               "\"club\",\"attack_bonus\":1,\"damage\":\"1d6\"}]}]}");
+}
+
+/* d20 3.5 SRD, Combat: Critical Hits: a rapier threatens on 18-20; a natural 18 that hits
+ * (18 + 5 = 23 >= 12) is a threat, confirmed by a second d20 that hits (10 + 5 = 15 >= 12); a
+ * critical rolls the damage twice (x2): (4 + 1) + (5 + 1) = 11, so the goblin is left 9. */
+Test(qa, an_attack_profile_threatens_on_its_own_range)
+{
+    struct enc e;
+    duel(&e);
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"duelist\",\"target\":\"goblin\","
+                       "\"results\":[18,10,4,5]}",
+                       200);
+    json_t *r = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *c = json_object_get(r, "critical_hit");
+    cr_assert_eq(num(c, "threat_range"), 18);
+    cr_assert_eq(num(c, "multiplier"), 2);
+    cr_assert(json_is_true(json_object_get(c, "threat")));
+    cr_assert(json_is_true(json_object_get(c, "confirmed")));
+    cr_assert_eq(num(json_object_get(c, "confirmation"), "d20"), 10);
+    cr_assert(json_is_true(json_object_get(r, "critical")));
+    cr_assert_eq(num(json_object_get(r, "damage"), "dealt"), 11);
+    cr_assert_eq(num(enc_combatant(doc, "goblin"), "hp"), 9);
+    json_decref(doc);
+    verifies(&e);
+}
+
+/* The odds of that attack: +5 against AC 12 needs 7, 14 of 20 (0.7); a threat is a natural
+ * 18, 19 or 20 (3 of 20, each a hit), confirmed 14 times in 20: 3/20 x 14/20 = 0.105 (with the
+ * default 20 alone it would be 0.035). */
+Test(qa, odds_count_the_profiles_threat_range)
+{
+    struct enc e;
+    duel(&e);
+    json_t *doc = call(&e, "GET", "/odds?actor=duelist&target=goblin", NULL, 200);
+    double hit = json_real_value(json_object_get(doc, "hit"));
+    double crit = json_real_value(json_object_get(doc, "critical"));
+    cr_assert(hit > 0.7 - 1e-12 && hit < 0.7 + 1e-12, "hit %g", hit);
+    cr_assert(crit > 0.105 - 1e-12 && crit < 0.105 + 1e-12, "critical %g", crit);
+    json_decref(doc);
+}
+
+/* The bounds are the stateless attacker's: crit_range 2..20, crit_multiplier 2..10. */
+Test(qa, an_attack_profiles_threat_range_is_bounded)
+{
+    json_t *doc = http_post_json(
+        &srv, "/v1/encounters",
+        "{\"map\":{\"width\":12,\"height\":12},\"combatants\":[{\"id\":\"a\",\"side\":\"x\","
+        "\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10,"
+        "\"attacks\":[{\"name\":\"k\",\"attack_bonus\":1,\"crit_range\":1,\"crit_multiplier\":"
+        "11}]}]}",
+        422);
+    json_t *errs = json_object_get(doc, "errors");
+    cr_assert_eq(json_array_size(errs), 2, "%s", json_dumps(errs, 0));
+    cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"),
+                     "/combatants/0/attacks/0/crit_range");
+    cr_assert_str_eq(text(json_array_get(errs, 1), "pointer"),
+                     "/combatants/0/attacks/0/crit_multiplier");
+    cr_assert_str_eq(text(json_array_get(errs, 0), "message"), "must be from 2 to 20");
+    cr_assert_str_eq(text(json_array_get(errs, 1), "message"), "must be from 2 to 10");
+    json_decref(doc);
+}
+
+/* ---- 3. a refusal names the member the action's input gave ---- */
+
+/* One refused action: its body (the duel's, with the duelist acting) and the pointers its
+ * errors must carry, in order. */
+struct refusal {
+    const char *body;
+    const char *pointers[3];
+};
+
+/* Asserts each case's 422 lists exactly its pointers (a fresh duel for each: nothing spent). */
+static void refused_at(const struct refusal *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct enc e;
+        duel(&e);
+        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        size_t want = 0;
+        while (want < 3 && cases[i].pointers[want] != NULL)
+            want++;
+        char *got = json_dumps(errs, JSON_COMPACT);
+        cr_assert_eq(json_array_size(errs), want, "%s: %s", cases[i].body, got);
+        for (size_t k = 0; k < want; k++)
+            cr_assert_str_eq(text(json_array_get(errs, k), "pointer"), cases[i].pointers[k],
+                             "%s: %s", cases[i].body, got);
+        free(got);
+        json_decref(doc);
+    }
+}
+
+#define ACT(rest) "{\"actor\":\"duelist\"," rest "}"
+
+Test(qa, refusals_name_the_actions_own_members)
+{
+    static const struct refusal cases[] = {
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[0]"), {"/results/0"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"cover\":\"weird\""), {"/cover"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"concealment\":7"), {"/concealment"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":1}]"), {"/path/0/y"}},
+        {ACT("\"type\":\"move\",\"path\":[1,2]"), {"/path/0", "/path/1"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":8}]"), {"/path/0"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"end_facing\":9"), {"/end_facing"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"withdraw\":{}"), {"/withdraw"}},
+        {ACT("\"type\":\"move\",\"mode\":\"withdraw\",\"path\":[{\"x\":4,\"y\":5}],"
+             "\"withdraw\":{\"primary_target\":\"zz\"}"),
+         {"/withdraw/primary_target"}},
+        {ACT("\"type\":\"forced\",\"target\":\"goblin\",\"kind\":\"push\",\"squares\":1,"
+             "\"path\":[]"),
+         {"/path"}},
+        {ACT("\"type\":\"fall\",\"height_ft\":20,\"surface\":\"lava\""), {"/surface"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"results\":[[0]]"), {"/results/0/0"}},
+    };
+    refused_at(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* ---- 4. field errors come before the turn's budget ---- */
+
+/* The duel with initiative rolled (duelist 20, goblin 5) and the duelist's turn spent: a full
+ * attack (a full-round action) and its one free change of facing (000 Changing Facing). A
+ * malformed body still gets its field errors, not "the ... action is spent". */
+Test(qa, field_errors_come_before_the_spent_budget)
+{
+    struct enc e;
+    duel(&e);
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,5,1]}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(&srv, &e, "/actions",
+                ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"results\":[[2]]"));
+    enc_post_ok(&srv, &e, "/actions", ACT("\"type\":\"facing\",\"facing\":2"));
+    enc_post_refused(&srv, &e, "/actions",
+                     ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[2]"),
+                     "only free actions are left");
+    static const struct refusal cases[] = {
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[0]"), {"/results/0"}},
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"cover\":\"weird\""), {"/cover"}},
+        {ACT("\"type\":\"attack\",\"target\":null"), {"/target"}},
+        {ACT("\"type\":\"facing\",\"facing\":8"), {"/facing"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"plan\":[\"jump\"]"), {"/plan/0"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        char *got = json_dumps(errs, JSON_COMPACT);
+        cr_assert_eq(json_array_size(errs), 1, "%s: %s", cases[i].body, got);
+        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), cases[i].pointers[0], "%s: %s",
+                         cases[i].body, got);
+        free(got);
+        json_decref(doc);
+    }
+    verifies(&e);
+}
+
+/* ---- 5. inputs that name nothing sensible are refused ---- */
+
+Test(qa, nonsense_actions_are_refused_at_their_member)
+{
+    static const struct refusal cases[] = {
+        /* An attack is on another combatant. */
+        {ACT("\"type\":\"attack\",\"target\":\"duelist\",\"results\":[2]"), {"/target"}},
+        {ACT("\"type\":\"full_attack\",\"target\":\"duelist\",\"results\":[[2]]"), {"/target"}},
+        /* An attack is normal or an attack of opportunity (004 Attacks of Opportunity). */
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"kind\":\"weird\",\"results\":[2]"),
+         {"/kind"}},
+        /* Dice for a reactor must name a combatant, as a move's decisions already must. */
+        {ACT("\"type\":\"attack\",\"target\":\"goblin\",\"results\":[2],"
+             "\"reaction_results\":{\"zz\":[1]}"),
+         {"/reaction_results/zz"}},
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"reaction_results\":{\"zz\":[1]}"),
+         {"/reaction_results/zz"}},
+        /* The mover does not react to its own move. */
+        {ACT("\"type\":\"move\",\"path\":[{\"x\":5,\"y\":6}],\"reactions\":{\"duelist\":"
+             "\"take\"}"),
+         {"/reactions/duelist"}},
+    };
+    refused_at(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* An attack names its profile, so two profiles of one name are refused; a condition is held or
+ * not, so one listed twice is refused. On create, on adding and on updating a combatant. */
+Test(qa, duplicate_profile_names_and_conditions_are_refused)
+{
+    struct enc e;
+    duel(&e);
+    static const struct refusal adds[] = {
+        {"{\"id\":\"orc\",\"side\":\"monsters\",\"x\":8,\"y\":8,\"speeds\":{\"walk\":30},"
+         "\"defense\":{},\"max_hp\":9,\"dex\":10,\"attacks\":[{\"name\":\"axe\",\"attack_bonus\":"
+         "3},{\"name\":\"bite\",\"attack_bonus\":1},{\"name\":\"axe\",\"attack_bonus\":1}]}",
+         {"/attacks/2/name"}},
+        {"{\"id\":\"orc\",\"side\":\"monsters\",\"x\":8,\"y\":8,\"speeds\":{\"walk\":30},"
+         "\"defense\":{},\"max_hp\":9,\"dex\":10,\"conditions\":[\"prone\",\"stunned\","
+         "\"prone\"]}",
+         {"/conditions/2"}},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        json_t *doc = call(&e, "POST", "/combatants", adds[i].body, 422);
+        json_t *errs = json_object_get(doc, "errors");
+        cr_assert_eq(json_array_size(errs), 1, "%s", adds[i].body);
+        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), adds[i].pointers[0]);
+        json_decref(doc);
+    }
+    json_t *doc =
+        call(&e, "PATCH", "/combatants/goblin", "{\"conditions\":[\"prone\",\"prone\"]}", 422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+                     "/conditions/1");
+    json_decref(doc);
+    doc = http_post_json(&srv, "/v1/encounters",
+                         "{\"map\":{\"width\":9,\"height\":9},\"combatants\":[{\"id\":\"a\","
+                         "\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},"
+                         "\"max_hp\":5,\"dex\":10,\"attacks\":[{\"name\":\"k\",\"attack_bonus\":"
+                         "1},{\"name\":\"k\",\"attack_bonus\":2}]}]}",
+                         422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+                     "/combatants/0/attacks/1/name");
+    json_decref(doc);
+}

@@ -38,3 +38,13 @@ bool rules_hp_threatens(enum rules_hp_state s)
 {
     return rules_hp_acts(s);
 }
+
+bool rules_hp_healable(enum rules_hp_state s)
+{
+    return s != RULES_HP_DEAD;
+}
+
+int rules_hp_strain(enum rules_hp_state s)
+{
+    return s == RULES_HP_DISABLED ? 1 : 0;
+}

@@ -36,4 +36,16 @@ bool rules_hp_acts(enum rules_hp_state s);
  * attack"; an unconscious creature can make none). */
 bool rules_hp_threatens(enum rules_hp_state s);
 
+/* Whether healing reaches a creature in state s: not a dead one (d20 3.5 SRD, Dead: "A dead
+ * character's soul leaves his body. Dead characters cannot benefit from normal or magical
+ * healing"). */
+#define RULES_HP_DEAD_SOURCE "d20 3.5 SRD, Dead"
+bool rules_hp_healable(enum rules_hp_state s);
+
+/* The damage a creature in state s takes for a strenuous action such as an attack: 1 when
+ * disabled (d20 3.5 SRD, Disabled: "If he performs any strenuous action, he takes 1 point of
+ * damage after completing the act"), else 0. */
+#define RULES_HP_STRAIN_SOURCE "d20 3.5 SRD, Disabled"
+int rules_hp_strain(enum rules_hp_state s);
+
 #endif

@@ -301,6 +301,19 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
     if (facts.to_defender)
         json_array_append_new(effects, effect_set(str(target, "id"), enc_hp_fields(x, hp_after)));
+    /* Engine 3: an attack is a strenuous action, and a disabled attacker pays 1 hit point for
+     * it afterwards (rules_hp_strain). */
+    int strain = x->engine >= 3 ? rules_hp_strain(enc_hp_state_of(x, actor)) : 0;
+    if (strain > 0) {
+        long long own = num(actor, "hp") - strain;
+        json_t *fields = enc_hp_fields(x, own);
+        json_t *told = json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage",
+                                 strain, "hp", own, "source", RULES_HP_STRAIN_SOURCE);
+        if (json_object_get(fields, "hp_state"))
+            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
+        json_object_set_new(ans, "strain", told);
+        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
+    }
     if (aoo && x->engine >= 2) {
         json_array_append_new(
             effects,

@@ -445,6 +445,15 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
     }
     long long before = num(target, "hp");
     bool set = json_object_get(in, "set") != NULL, capped = false;
+    /* Engine 3: healing does not reach the dead; set stays the owner's override. */
+    if (x->engine >= 3 && !set && num(in, "change") > 0 &&
+        !rules_hp_healable(enc_hp_state_of(x, target))) {
+        svc_errors_add(x->e, "/change",
+                       "'%s' is dead at %lld hp: healing does not reach it (%s); set its hit "
+                       "points to override",
+                       str(target, "id"), before, RULES_HP_DEAD_SOURCE);
+        return NULL;
+    }
     long long after = rules_hp_after(before, num(target, "max_hp"), set,
                                      set ? num(in, "set") : num(in, "change"), &capped);
     json_t *fields = enc_hp_fields(x, after);

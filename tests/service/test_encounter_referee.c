@@ -589,81 +589,32 @@ Test(referee, no_combatant_is_placed_in_blocked_terrain)
     json_decref(doc);
 }
 
-/* Engine 3, what a review of play found missing. The fighter (5,5) and the rogue (7,5) of the
- * party stand either side of the goblin (6,5); initiative: fighter, rogue, goblin, so in round 1
- * the rogue and the goblin are still flat-footed.
- *  - 004 Threatened Area: a combatant threatens "even when it is not a combatant's action", and
- *    004 Flat-Footed bars only attacks of opportunity: the flat-footed rogue still flanks.
- *  - d20 3.5 SRD, Combat Reflexes: "you may also make attacks of opportunity while flat-footed":
- *    the goblin (always) strikes the fighter stepping away although it has not acted yet.
- *  - SRD, Stunned: "can't take actions": a stunned goblin's attack is refused.
- *  - SRD, Dying: a dying creature "is unconscious", so helpless: no Dexterity to its AC. */
-Test(referee, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
+/* Engine 3, d20 3.5 SRD: Disabled, "If he performs any strenuous action, he takes 1 point of
+ * damage after completing the act": the goblin at 0 hp attacks (a partial action) and is then
+ * at -1, dying. Dead: "Dead characters cannot benefit from normal or magical healing": a change
+ * that heals a dead goblin is refused; set stays the owner's override. */
+Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":9}");
-    static const char *const adds[] = {
-        "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":5},\"max_hp\":30,\"dex\":12,\"attacks\":[{\"name\":\"sword\","
-        "\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
-        "{\"id\":\"rogue\",\"side\":\"party\",\"x\":7,\"y\":5,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":16,\"attacks\":[{\"name\":\"dagger\","
-        "\"attack_bonus\":4,\"damage\":\"1d4\"}]}",
-        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":2},\"max_hp\":30,\"dex\":16,\"combat_reflexes\":true,"
-        "\"aoo_policy\":\"always\",\"attacks\":[{\"name\":\"club\",\"attack_bonus\":2,"
-        "\"damage\":\"1d6\"}]}"};
-    for (int i = 0; i < 3; i++)
-        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
-    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,15,1,5,1]}");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    skirmish(&e, "");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":0}");
     json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
+                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
                        "\"results\":[2]}",
                        200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert(json_is_true(json_object_get(result, "flanked")), "the flat-footed rogue flanks");
+    json_t *strain =
+        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "strain");
+    cr_assert_eq(num(strain, "damage"), 1);
+    cr_assert_eq(num(strain, "hp"), -1);
+    cr_assert_str_eq(json_string_value(json_object_get(strain, "hp_state")), "dying");
+    json_t *g = enc_combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), -1);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
-    /* The fighter walks round to (5,3): leaving (5,4), which the goblin threatens, provokes
-     * (its start square is safe under d20-3.5's start_square). */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
-               "\"x\":5,\"y\":3}],"
-               "\"reaction_results\":{\"goblin\":[2]}}",
-               200);
-    json_t *list =
-        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "reactions");
-    cr_assert_eq(json_array_size(list), 1);
-    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 0), "outcome")), "made",
-                     "%s", json_dumps(list, 0));
-    json_decref(doc);
-    /* The goblin stunned; on its turn it takes no action. */
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"goblin\","
-                "\"condition\":\"stunned\",\"rounds\":1}");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the rogue's */
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's */
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"rogue\","
-                     "\"results\":[10]}",
-                     "is stunned: it can't take actions");
-    /* Round 2: the goblin dying at -2 hp; the fighter's swing finds no Dexterity in its AC
-     * (10 + armor 2 = 12, not the 15 of its Dex 16). */
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* round 2: the fighter's */
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":-2}", 200));
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
-               "\"x\":5,\"y\":5}]}",
-               200);
-    json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-               "\"results\":[2]}",
-               200);
-    result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(json_integer_value(json_object_get(result, "target_number")), 12, "%s",
-                 json_string_value(json_object_get(result, "explain")));
-    json_decref(doc);
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":-12}");
+    enc_post_refused(&srv, &e, "/hp", "{\"target\":\"goblin\",\"change\":5}",
+                     "healing does not reach it (d20 3.5 SRD, Dead)");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":3}");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);

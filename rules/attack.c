@@ -117,6 +117,10 @@ static void attack_roll_modifiers(const struct rules_attacker *a, struct rules_a
     }
     if (a->squeezing)
         add(e, -4, RULES_APPLIES_ATTACK, true, "attacker squeezing", "001 Squeezing");
+    /* d20 3.5 SRD, Charge (the seeds give charging no modifiers): "You get a +2 bonus on the
+     * attack roll". */
+    if (a->charging)
+        add(e, 2, RULES_APPLIES_ATTACK, true, "attacker charging", RULES_SRC_CHARGE);
 }
 
 /* 000 Facing and Attacking: the attacker's own facing. */
@@ -267,6 +271,11 @@ static void defense_conditions(const struct rules_options *o, const struct rules
         add(e, ranged ? 0 : -4, RULES_APPLIES_DEFENSE, true, "defender pinned", table);
     if (c & RULES_COND_SQUEEZING)
         add(e, -4, RULES_APPLIES_DEFENSE, true, "defender squeezing", "001 Squeezing");
+    /* d20 3.5 SRD, Charge: "and take a -2 penalty to your AC until the start of your next
+     * turn". */
+    if (c & RULES_COND_CHARGING)
+        add(e, -2, RULES_APPLIES_DEFENSE, true, "defender charged since its turn began",
+            RULES_SRC_CHARGE);
 }
 
 int rules_attack_evaluate(const struct rules_options *o, const struct rules_attacker *a,

@@ -31,6 +31,7 @@ enum rules_defender_condition {
     RULES_COND_PINNED = 1 << 7,
     RULES_COND_HELPLESS = 1 << 8,
     RULES_COND_SQUEEZING = 1 << 9, /* 001 Squeezing */
+    RULES_COND_CHARGING = 1 << 10, /* charged since its last turn began (d20 3.5 SRD, Charge) */
 };
 
 enum rules_cover {
@@ -78,6 +79,7 @@ struct rules_attacker {
     struct rules_creature steed;
     int sneak_dice, rogue_level;
     bool prone, invisible, squeezing, higher_ground;
+    bool charging;     /* the attack that ends a charge (d20 3.5 SRD, Charge) */
     int pack_bonus;    /* 003 Pack-Fighter-type bonus against a flanked defender */
     bool shifts_bands; /* 003: flanking features that work one band further forward */
 };
@@ -150,6 +152,7 @@ int rules_cover_reflex(enum rules_cover c);
  * nine-tenths cover's "+4 1" carries one (RULES.md 5). */
 const char *rules_cover_reflex_footnote(enum rules_cover c);
 #define RULES_SRC_COVER_FOOTNOTE "002 Table: Cover, footnote 1"
+#define RULES_SRC_CHARGE         "d20 3.5 SRD, Combat: Charge"
 int rules_concealment_miss_chance(enum rules_concealment c);
 
 #endif

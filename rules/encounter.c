@@ -151,6 +151,7 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
     /* 004 Step One: a partial action in the surprise round; d20 3.5 SRD, Disabled: the same. */
     out->limits.partial = e->round == 0 || rules_hp_state_of(e->rules, c->hp) == RULES_HP_DISABLED;
     out->limits.standard_as_move = e->engine >= 3;
+    out->limits.charge_attack = e->engine >= 3;
     if (rules_turn_spend(&out->turn, &out->limits, out->cost, &out->why) != RULES_TURN_OK)
         return RULES_ADMIT_BUDGET;
     return RULES_ADMIT_OK;

@@ -32,6 +32,7 @@ void rules_turn_left(const struct rules_turn *t, const struct rules_turn_limits 
     /* 000: "If you do not move during your turn, or if your movement is limited to a 5-foot
      * step, you may change facing once ... as a free action." */
     out->free_facing = !t->moved && !t->free_facing;
+    out->charge_attack = t->charged && !t->charge_attacked;
 }
 
 static int refuse(struct rules_turn_refusal *why, const char *rule, const char *message)
@@ -88,6 +89,12 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
     switch (a) {
     case RULES_ACTION_ATTACK:
     case RULES_ACTION_WITHDRAW:
+        /* d20 3.5 SRD, Charge: "After moving, you may make a single melee attack" (the caller
+         * checks that it is a melee attack). */
+        if (a == RULES_ACTION_ATTACK && left.charge_attack) {
+            t->charge_attacked = true;
+            return RULES_TURN_OK;
+        }
         if (!left.standard)
             return refuse_slot(why, t, lim, "standard");
         if (a == RULES_ACTION_WITHDRAW && moves_after_step(t, why))
@@ -150,6 +157,7 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
             return RULES_TURN_REFUSED;
         t->full_round = true;
         t->moved |= a != RULES_ACTION_FULL_ATTACK;
+        t->charged = a == RULES_ACTION_CHARGE && lim->charge_attack;
         return RULES_TURN_OK;
     case RULES_ACTION_COUNT:
         break;
@@ -163,10 +171,12 @@ void rules_turn_describe_left(const struct rules_turn *t, const struct rules_tur
 {
     struct rules_turn_left l;
     rules_turn_left(t, lim, &l);
-    const char *parts[5];
+    const char *parts[6];
     int n = 0;
     if (l.full_round)
         parts[n++] = "a full-round action";
+    if (l.charge_attack)
+        parts[n++] = "the charge's melee attack";
     if (l.standard && l.move && t->move) /* the move only in the standard's place */
         parts[n++] = "a standard action (or a move action in its place)";
     else {

@@ -32,6 +32,9 @@ struct rules_turn {
     bool moved;       /* it moved of its own will (any movement but the free 5-foot step) */
     bool stepped;     /* it took its free 5-foot step */
     bool free_facing; /* it used its one free facing change */
+    /* It charged (engine 3), and then made the charge's one attack (d20 3.5 SRD, Charge: "After
+     * moving, you may make a single melee attack"). */
+    bool charged, charge_attacked;
 };
 
 /* What narrows a turn below one standard and one move action. */
@@ -43,11 +46,14 @@ struct rules_turn_limits {
     /* A standard action may be taken as a move action instead (001 Double Move: "converting
      * your standard action to a move action and moving twice"): on from engine 3. */
     bool standard_as_move;
+    /* A charge ends in one melee attack (d20 3.5 SRD, Charge): on from engine 3. */
+    bool charge_attack;
 };
 
 /* What is left of a turn, for answers and refusals. */
 struct rules_turn_left {
     bool standard, move, full_round, five_foot_step, free_facing;
+    bool charge_attack; /* the single melee attack its charge allows, not yet made */
 };
 
 enum rules_turn_status { RULES_TURN_OK = 0, RULES_TURN_REFUSED = -1 };

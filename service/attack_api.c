@@ -50,11 +50,11 @@ static unsigned name_set(json_t *obj, const char *base, const char *key, const c
 
 static const char *const attacker_features[] = {
     "whirlwind_attack", "combat_reflexes", "flank_attack", "rear_attack", "mounted_combat", NULL};
-static const char *const attacker_conditions[] = {"prone", "invisible", "squeezing",
-                                                  "higher_ground", NULL};
+static const char *const attacker_conditions[] = {"prone",         "invisible", "squeezing",
+                                                  "higher_ground", "charging",  NULL};
 static const char *const defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
-    "grappling", "pinned", "helpless", "squeezing", NULL};
+    "grappling", "pinned", "helpless", "squeezing", "charging",    NULL};
 
 /* Everything an attack request carries, decoded. */
 struct attack_request {
@@ -118,6 +118,7 @@ static void decode_attacker(json_t *body, struct attack_request *r, struct svc_e
         a->rogue_level = (int)v;
     unsigned c = name_set(obj, "/attacker", "conditions", attacker_conditions, e);
     a->prone = c & 1, a->invisible = c & 2, a->squeezing = c & 4, a->higher_ground = c & 8;
+    a->charging = c & 16;
     if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
         a->pack_bonus = (int)v;
     codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);

@@ -117,6 +117,29 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
     return legal_path(x, enc_answer(x, &a, ptr, "5-foot step"), NULL, ptr);
 }
 
+/* Puts condition cond on combatant c into fields (its conditions, and for rounds > 0 its timed
+ * effects): 004, "Effects that last a certain number of rounds end just before the same
+ * initiative count that they began on" (rules_duration_end). */
+static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond, int rounds,
+                             json_t *fields)
+{
+    json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+    if (rounds <= 0)
+        return;
+    json_t *list = json_deep_copy(json_object_get(c, "timed"));
+    if (list == NULL)
+        list = json_array();
+    json_t *turn = json_object_get(x->state, "turn");
+    long long end_round = 0;
+    int end_turn = 0;
+    rules_duration_end((int)num(x->state, "round"),
+                       json_is_integer(turn) ? (int)json_integer_value(turn) : -1, rounds,
+                       &end_round, &end_turn);
+    json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition", cond, "ends_round",
+                                          end_round, "ends_turn", end_turn));
+    json_object_set_new(fields, "timed", list);
+}
+
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
 {
     json_t *s = x->state;
@@ -161,6 +184,10 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     json_object_set_new(fields, "turn", turn);
     if (marks.flat_footed)
         json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
+    /* Engine 3, d20 3.5 SRD, Charge: "take a -2 penalty to your AC until the start of your next
+     * turn": charging, for one round, ends as its next turn begins. */
+    if (x->engine >= 3 && strcmp(mode, "charge") == 0 && !has_condition(actor, "charging"))
+        condition_fields(x, actor, "charging", 1, fields);
     json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
     if (x->engine >= 2)
         enc_open_reactions(x, in, actor, ans, effects);
@@ -484,23 +511,8 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
             svc_errors_add(x->e, "/target", "names no combatant");
         if (svc_errors_any(x->e) || ci < 0 || target == NULL)
             return NULL;
-        json_t *fields = json_pack("{s:o}", "conditions",
-                                   enc_conditions_with(target, enc_defender_conditions[ci], true));
-        if (timed) {
-            json_t *list = json_deep_copy(json_object_get(target, "timed"));
-            if (list == NULL)
-                list = json_array();
-            json_t *turn = json_object_get(x->state, "turn");
-            long long end_round = 0;
-            int end_turn = 0;
-            rules_duration_end((int)num(x->state, "round"),
-                               json_is_integer(turn) ? (int)json_integer_value(turn) : -1,
-                               (int)rounds, &end_round, &end_turn);
-            json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition",
-                                                  enc_defender_conditions[ci], "ends_round",
-                                                  end_round, "ends_turn", end_turn));
-            json_object_set_new(fields, "timed", list);
-        }
+        json_t *fields = json_object();
+        condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0, fields);
         return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
                                  enc_defender_conditions[ci], "rounds", rounds, "rule",
                                  "004: effects that last a number of rounds end just before the "

@@ -275,7 +275,24 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
             return NULL;
         }
     }
+    /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get
+     * a +2 bonus on the attack roll". */
+    json_t *turn_now = json_object_get(actor, "turn");
+    bool charge_attack =
+        x->engine >= 3 && !aoo && flag(turn_now, "charged") && !flag(turn_now, "charge_attacked");
+    if (charge_attack && !enc_is_melee(atk)) {
+        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
+                       str(atk, "name"), RULES_SRC_CHARGE);
+        return NULL;
+    }
     json_t *body = enc_attack_request(s, actor, target, atk, aoo, x->engine);
+    if (charge_attack) {
+        json_t *attacker = json_object_get(body, "attacker");
+        json_t *conds = json_object_get(attacker, "conditions");
+        if (conds == NULL)
+            json_object_set_new(attacker, "conditions", conds = json_array());
+        json_array_append_new(conds, json_string("charging"));
+    }
     static const char *const pass[] = {"cover", "concealment", "results", NULL};
     for (int k = 0; pass[k]; k++)
         if (json_object_get(in, pass[k]))

@@ -49,11 +49,19 @@ json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limi
 {
     struct rules_turn_left l;
     rules_turn_left(t, lim, &l);
-    return json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:{s:b, s:b, s:b, s:b, s:b}}", "standard",
-                     t->standard, "move", t->move, "full_round", t->full_round, "moved", t->moved,
-                     "stepped", t->stepped, "free_facing", t->free_facing, "left", "standard",
-                     l.standard, "move", l.move, "full_round", l.full_round, "five_foot_step",
-                     l.five_foot_step, "free_facing", l.free_facing);
+    json_t *f = json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:{s:b, s:b, s:b, s:b, s:b}}", "standard",
+                          t->standard, "move", t->move, "full_round", t->full_round, "moved",
+                          t->moved, "stepped", t->stepped, "free_facing", t->free_facing, "left",
+                          "standard", l.standard, "move", l.move, "full_round", l.full_round,
+                          "five_foot_step", l.five_foot_step, "free_facing", l.free_facing);
+    /* Engine 3's charge (never set before it, so earlier turns encode as they did). */
+    if (t->charged) {
+        json_object_set_new(f, "charged", json_true());
+        json_object_set_new(f, "charge_attacked", json_boolean(t->charge_attacked));
+        json_object_set_new(json_object_get(f, "left"), "charge_attack",
+                            json_boolean(l.charge_attack));
+    }
+    return f;
 }
 
 /* Merges the turn budget into the actor's turn in the outcome's effects (an action may set its

@@ -217,8 +217,8 @@ const struct rules_map *enc_state_map(struct resolve_ctx *x)
 }
 
 const char *const enc_defender_conditions[] = {
-    "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
-    "grappling", "pinned", "helpless", "squeezing", "unconscious", NULL};
+    "sitting", "prone",    "stunned",   "climbing",    "flat_footed", "running", "grappling",
+    "pinned",  "helpless", "squeezing", "unconscious", "charging",    NULL};
 
 json_t *enc_rules_json(json_t *state)
 {

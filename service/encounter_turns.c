@@ -37,7 +37,9 @@ static void turn_decode(json_t *turn, struct rules_turn *t)
                              .full_round = flag(turn, "full_round"),
                              .moved = flag(turn, "moved"),
                              .stepped = flag(turn, "stepped"),
-                             .free_facing = flag(turn, "free_facing")};
+                             .free_facing = flag(turn, "free_facing"),
+                             .charged = flag(turn, "charged"),
+                             .charge_attacked = flag(turn, "charge_attacked")};
 }
 
 void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out)

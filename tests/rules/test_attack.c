@@ -259,6 +259,20 @@ Test(attack_002, attack_roll_table)
     cr_assert_eq(eval(&plain, attacker(5, 4, S), d).target_number, 14);
 }
 
+/* d20 3.5 SRD, Combat: Charge (the seeds give charging no modifiers): "You get a +2 bonus on the
+ * attack roll and take a -2 penalty to your AC until the start of your next turn." */
+Test(attack_002, a_charge_gives_plus_2_to_hit_and_minus_2_to_ac)
+{
+    struct rules_defender d = defender(5, 5, N); /* 10 + 4 + 2 + 2 = 18 */
+    struct rules_attacker a = attacker(5, 4, S);
+    a.charging = true;
+    struct rules_attack_eval e = eval(&plain, a, d);
+    cr_assert_eq(position(&e), 2);
+    cr_assert_eq(e.target_number, 18);
+    d.conditions = RULES_COND_CHARGING;
+    cr_assert_eq(eval(&plain, attacker(5, 4, S), d).target_number, 16);
+}
+
 /* 002 Table: Cover and Concealment (highest, never summed). */
 Test(attack_002, cover_and_concealment)
 {

@@ -217,3 +217,25 @@ Test(turn, a_standard_action_can_be_taken_as_a_move_action)
     cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_OK);
     cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
 }
+
+/* d20 3.5 SRD, Charge: "Charging is a special full-round action that allows you to move up to
+ * twice your speed and attack during the action ... After moving, you may make a single melee
+ * attack." With charge_attack (engine 3) one attack follows the charge; before it, none did. */
+Test(turn, a_charge_ends_in_one_attack)
+{
+    const struct rules_turn_limits charge = {.charge_attack = true};
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &charge, RULES_ACTION_CHARGE), RULES_TURN_OK);
+    struct rules_turn_left l;
+    rules_turn_left(&t, &charge, &l);
+    cr_assert(l.charge_attack && !l.standard && !l.move);
+    cr_assert_eq(spend(&t, &charge, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    cr_assert(t.charge_attacked);
+    cr_assert_eq(spend(&t, &charge, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    struct rules_turn u = {0};
+    cr_assert_eq(spend(&u, &charge, RULES_ACTION_DOUBLE_MOVE), RULES_TURN_OK);
+    cr_assert_eq(spend(&u, &charge, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    struct rules_turn v = {0};
+    cr_assert_eq(spend(&v, &normal, RULES_ACTION_CHARGE), RULES_TURN_OK);
+    cr_assert_eq(spend(&v, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+}

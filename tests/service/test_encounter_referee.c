@@ -620,6 +620,62 @@ Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
     json_decref(v);
 }
 
+/* True when the ruling's modifiers list one with this reason and value. */
+static bool has_modifier(json_t *result, const char *reason, int value)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(result, "modifiers"), i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "reason")), reason) == 0 &&
+            num(m, "value") == value)
+            return true;
+    }
+    return false;
+}
+
+/* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get a +2
+ * bonus on the attack roll and take a -2 penalty to your AC until the start of your next turn."
+ * The goblin charges round the fighter and strikes (+2); a second attack is refused; the
+ * fighter's swing finds its AC 2 lower; at the goblin's next turn the penalty is gone. */
+Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
+{
+    struct enc e;
+    skirmish(&e, "");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"path\":[{\"x\":7,"
+                "\"y\":6},{\"x\":6,\"y\":6}]}");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
+                       "\"results\":[2]}",
+                       200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert(has_modifier(result, "attacker charging", 2));
+    json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
+    cr_assert(json_is_true(json_object_get(turn, "charge_attacked")));
+    json_decref(doc);
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
+                     "\"results\":[2]}",
+                     "full-round action was taken");
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
+               "\"results\":[2]}",
+               200);
+    result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert(has_modifier(result, "defender charged since its turn began", -2));
+    json_decref(doc);
+    doc = call(&e, "POST", "/next-turn", NULL, 200); /* round 2: the goblin's */
+    json_t *conds = json_object_get(enc_combatant(doc, "goblin"), "conditions");
+    for (size_t i = 0; i < json_array_size(conds); i++)
+        cr_assert_str_neq(json_string_value(json_array_get(conds, i)), "charging");
+    json_decref(doc);
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
+}
+
 struct step {
     const char *suffix; /* POST suffix */
     const char *body;   /* NULL: none */

@@ -157,15 +157,20 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
     return RULES_ADMIT_OK;
 }
 
-int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *x,
-                              int *made, int *allowed)
+bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c)
 {
     /* Engine 3: SRD, Combat Reflexes: "you may also make attacks of opportunity while
      * flat-footed"; SRD, Stunned: "can't take actions". */
-    if (e->engine >= 3 && x->stunned)
-        return RULES_AOO_STUNNED;
-    if (x->flat_footed && !(e->engine >= 3 && x->combat_reflexes))
-        return RULES_AOO_FLAT_FOOTED;
+    if (engine >= 3 && c->stunned)
+        return false;
+    return !c->flat_footed || (engine >= 3 && c->combat_reflexes);
+}
+
+int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *x,
+                              int *made, int *allowed)
+{
+    if (!rules_encounter_makes_aoo(e->engine, x))
+        return e->engine >= 3 && x->stunned ? RULES_AOO_STUNNED : RULES_AOO_FLAT_FOOTED;
     *made = x->aoo_round == e->round ? x->aoo_made : 0;
     *allowed = e->engine >= 2       ? rules_aoo_per_round(x->combat_reflexes, x->dex)
                : x->combat_reflexes ? *made + 1

@@ -247,6 +247,10 @@ enum rules_aoo_status {
     RULES_AOO_SPENT = -2,
     RULES_AOO_STUNNED = -3, /* engine 3: SRD, Stunned: "can't take actions" */
 };
+/* The part of rules_encounter_aoo_check that is the combatant's own state, whatever it made this
+ * round: not flat-footed (or, engine 3, with Combat Reflexes), and (engine 3) not stunned. */
+bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c);
+
 int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *c,
                               int *made, int *allowed);
 

@@ -293,9 +293,10 @@ bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
  * range. keep_id NULL: a new combatant, whose id, side, speeds, defense, max_hp and dex are
  * required and which is also placed (size, facing, reach); else the id of the combatant whose
  * members `in` changes (its placement is checked on the merged combatant, enc_check_place).
+ * From engine 3 two attack profiles of one name, or a condition listed twice, are refused.
  * Returns a normalized copy (a new reference) or NULL after adding errors to e. */
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
-                            struct svc_errors *e);
+                            int engine, struct svc_errors *e);
 
 /* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
  * on the map, sharing its space with nobody but by 001 Stepover, and from engine 3 out of
@@ -387,7 +388,8 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
 /* The shape of action `type`'s own input (types, enums, ranges: what needs no state), checked
  * before the turn's gate (resolve_action) so that a malformed body gets its field errors
  * whatever the turn. False after adding errors to e. */
-bool enc_check_action_shape(json_t *in, enum rules_action_type type, struct svc_errors *e);
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
+                            struct svc_errors *e);
 
 /* ---- encounter_attacks.c ---- */
 

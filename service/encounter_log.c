@@ -75,18 +75,22 @@ static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
     return ruling_same(stored, fresh, engine >= ENGINE_VERSION);
 }
 
-/* Puts the fresh ruling's sentences in place of the stored ones, wherever both have them (an
- * imported ruling that matched: its figures are the server's, and now its words too). */
+/* Puts the fresh ruling's sentences in place of the stored ones (an imported ruling that
+ * matched: its figures are the server's, and now its words too), and drops a stored sentence
+ * where the fresh ruling tells none, so that no given sentence is kept. */
 static void take_prose(json_t *stored, json_t *fresh)
 {
-    if (json_is_object(stored) && json_is_object(fresh)) {
+    if (json_is_object(stored)) {
         const char *k;
         json_t *v;
-        json_object_foreach(stored, k, v)
+        void *tmp;
+        json_object_foreach_safe(stored, tmp, k, v)
         {
             json_t *f = json_object_get(fresh, k);
             if (is_prose(k) && json_is_string(f))
                 json_object_set(stored, k, f);
+            else if (is_prose(k))
+                json_object_del(stored, k);
             else
                 take_prose(v, f);
         }

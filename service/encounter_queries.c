@@ -67,6 +67,21 @@ static json_t *query_mover(json_t *actor)
     return m;
 }
 
+/* The encounter's own map, decoded into cache (the caller frees it): handed to the movement
+ * rulings as decoded beforehand, so they rule moves on it and leave the combatants' places, ruled
+ * when they were made, as they are (move_codec.c). NULL when it cannot be decoded: the ruling
+ * then decodes the body's map and says why. */
+static const struct rules_map *encounter_map(const struct svc_request *req, json_t *state,
+                                             struct enc_cache *cache)
+{
+    struct svc_errors none;
+    svc_errors_init(&none);
+    struct resolve_ctx x = {.req = req, .cache = cache, .state = state, .e = &none};
+    const struct rules_map *m = enc_state_map(&x);
+    svc_errors_free(&none);
+    return m;
+}
+
 /* The other combatants for a query: enc_map_creatures, each with its first attack's damage
  * profile for a move's odds. */
 static json_t *query_creatures(json_t *state, json_t *actor)
@@ -132,7 +147,9 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
     struct svc_answer a = {0};
-    svc_rule_move_reach(body, req->ctx->config, NULL, &a);
+    struct enc_cache cache = {0};
+    svc_rule_move_reach(body, req->ctx->config, encounter_map(req, state, &cache), &a);
+    enc_cache_free(&cache);
     json_decref(body);
     answer(&a, map, res);
     svc_errors_free(&e);
@@ -183,7 +200,9 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
     struct svc_answer a = {0};
-    svc_rule_move_route(body, req->ctx->config, NULL, &a);
+    struct enc_cache cache = {0};
+    svc_rule_move_route(body, req->ctx->config, encounter_map(req, state, &cache), &a);
+    enc_cache_free(&cache);
     json_decref(body);
     answer(&a, map, res);
     svc_errors_free(&e);

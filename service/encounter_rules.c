@@ -102,7 +102,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
         return NULL;
     }
-    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->e);
+    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->engine, x->e);
     if (c == NULL)
         return NULL;
     if (!enc_check_place(x, c, "")) {
@@ -127,7 +127,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/id", "cannot be changed");
         return NULL;
     }
-    json_t *c = enc_check_combatant(x->state, fields, "", id, x->e);
+    json_t *c = enc_check_combatant(x->state, fields, "", id, x->engine, x->e);
     if (c == NULL)
         return NULL;
     json_decref(c);
@@ -198,27 +198,27 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
             return NULL;
         act.mode = (enum rules_move_mode)m;
     }
-    if (!enc_check_action_shape(in, act.type, x->e)) /* field errors whatever the turn */
+    if (!enc_check_action_shape(in, act.type, x->engine, x->e)) /* whatever the turn */
         return NULL;
-    struct enc_typed t = {0};
-    size_t at = 0;
-    find(x->state, actor_id, &at);
-    act.actor = (int)at;
+    /* The gate reads the actor and whose turn it is: the actor alone is decoded (index 0), and
+     * the one slot stands for order[turn] (0: the actor's turn; 1: another's). */
+    struct rules_enc_combatant me;
+    enc_typed_combatant(actor, &me);
+    const char *now = enc_turn_of(x->state);
+    struct rules_enc_slot slot = {.combatant = now != NULL && strcmp(now, actor_id) == 0 ? 0 : 1,
+                                  .aware = true};
+    struct rules_encounter e;
+    enc_typed_frame(x, &e);
+    e.count = 1, e.combatants = &me, e.slots = 1, e.order = &slot;
+    e.turn = e.turn >= 0 && now != NULL ? 0 : -1;
+    act.actor = 0;
     struct rules_admission adm;
-    if (!enc_typed_decode(x, &t)) {
-        enc_typed_free(&t);
-        svc_errors_add(x->e, "", "out of memory");
-        return NULL;
-    }
-    int rc = rules_encounter_admit(&t.e, &act, &adm);
-    enc_typed_free(&t);
+    int rc = rules_encounter_admit(&e, &act, &adm);
     switch (rc) {
-    case RULES_ADMIT_NOT_ITS_TURN: {
-        json_t *now = json_array_get(combatants(x->state), (size_t)adm.turn_of);
+    case RULES_ADMIT_NOT_ITS_TURN:
         svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
-                       now ? str(now, "id") : "nobody");
+                       now ? now : "nobody");
         break;
-    }
     case RULES_ADMIT_DOWN:
         if (!rules_hp_acts(adm.hp_state))
             svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",

@@ -176,13 +176,9 @@ bool enc_is_down(json_t *c)
 
 bool enc_makes_aoo(json_t *c, int engine)
 {
-    bool flat = has_condition(c, "flat_footed");
-    if (engine < 3)
-        return !flat;
-    /* 004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity"; d20 3.5
-     * SRD, Combat Reflexes: "you may also make attacks of opportunity while flat-footed";
-     * SRD, Stunned: "can't take actions". */
-    return (!flat || flag(c, "combat_reflexes")) && !has_condition(c, "stunned");
+    struct rules_enc_combatant t;
+    enc_typed_combatant(c, &t);
+    return rules_encounter_makes_aoo(engine, &t);
 }
 
 bool enc_flanks(json_t *c, int engine)
@@ -285,7 +281,7 @@ void enc_tag_result(json_t *out, const char *type)
 /* Validates a combatant object (ptr names it) against the state: every member known and in
  * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
-                            struct svc_errors *e)
+                            int engine, struct svc_errors *e)
 {
     static const char *const keys[] = {"id",
                                        "name",
@@ -437,9 +433,9 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             if (!codec_expect_object(a, ap, e))
                 continue;
             codec_reject_unknown(a, ap, akeys, e);
-            if (codec_get_string(a, ap, "name", true, 64, &s, e)) {
+            if (codec_get_string(a, ap, "name", true, 64, &s, e) && engine >= 3) {
                 /* An attack names its profile (enc_find_attack): two of one name would make
-                 * the second unreachable. */
+                 * the second unreachable (refused from engine 3). */
                 for (size_t j = 0; j < i; j++)
                     if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
                         char np[CODEC_PTR_MAX + 32];
@@ -474,7 +470,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
             if (!ok)
                 svc_errors_add(e, cp, "is not a condition this service tracks");
-            for (size_t j = 0; ok && j < i; j++)
+            for (size_t j = 0; ok && engine >= 3 && j < i; j++)
                 if (json_equal(json_array_get(conds, j), cv)) {
                     svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
                     break;

@@ -511,6 +511,10 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
     cr_assert_not_null(strstr(told, "d20 2"), "%s", told);
     json_object_set_new(result, "explain", json_string("Worded by an older build."));
     json_object_set_new(result, "explain_markdown", json_string("**Older** words."));
+    /* A sentence where this server tells none (a combatant_added ruling) is dropped. */
+    json_t *added =
+        json_object_get(json_object_get(json_array_get(events, 1), "payload"), "result");
+    json_object_set_new(added, "explain_markdown", json_string("forged @everyone"));
     char *text = json_dumps(doc, JSON_COMPACT);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
     free(text);
@@ -523,6 +527,11 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
         json_object_get(json_array_get(json_object_get(out, "events"), last), "payload"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(kept, "explain")), told);
     cr_assert_null(strstr(json_string_value(json_object_get(kept, "explain_markdown")), "Older"));
+    cr_assert_null(json_object_get(
+        json_object_get(
+            json_object_get(json_array_get(json_object_get(out, "events"), 1), "payload"),
+            "result"),
+        "explain_markdown"));
     json_decref(out);
     json_t *v = call(&in, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));

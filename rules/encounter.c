@@ -157,6 +157,27 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
     return RULES_ADMIT_OK;
 }
 
+void rules_encounter_attack_after(const struct rules_encounter *e,
+                                  const struct rules_enc_combatant *attacker,
+                                  const struct rules_enc_combatant *target, bool aoo, int made,
+                                  bool to_target, int dealt, struct rules_attack_after *out)
+{
+    *out = (struct rules_attack_after){.damaged = to_target,
+                                       .target_hp = (long long)target->hp - (to_target ? dealt : 0),
+                                       .attacker_hp = attacker->hp};
+    if (aoo) {
+        out->aoo_made = made + 1;
+        /* 004: the mover is struck as it leaves a square; dropped (it no longer acts: SRD,
+         * Dying), it goes no further. */
+        out->stopped = !rules_hp_acts(rules_hp_state_of(e->rules, out->target_hp));
+    }
+    /* Engine 3, SRD, Disabled: an attack is a strenuous action. */
+    if (e->engine >= 3) {
+        out->strain = rules_hp_strain(rules_hp_state_of(e->rules, attacker->hp));
+        out->attacker_hp -= out->strain;
+    }
+}
+
 bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c)
 {
     /* Engine 3: SRD, Combat Reflexes: "you may also make attacks of opportunity while

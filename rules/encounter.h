@@ -247,6 +247,26 @@ enum rules_aoo_status {
     RULES_AOO_SPENT = -2,
     RULES_AOO_STUNNED = -3, /* engine 3: SRD, Stunned: "can't take actions" */
 };
+/* What an attack ruled in an encounter does beyond its ruling: the attack's consequences as the
+ * encounter keeps them (the caller encodes them as the event's effects). */
+struct rules_attack_after {
+    bool damaged;          /* damage went to the target */
+    long long target_hp;   /* the target's hit points after it */
+    bool stopped;          /* an attack of opportunity left the mover unable to act: its move
+                              stops in the square it was leaving (004; d20 3.5 SRD, Dying) */
+    int aoo_made;          /* an attack of opportunity: the attacker's count this round after it */
+    int strain;            /* engine 3: the hit points a disabled attacker pays (rules_hp_strain) */
+    long long attacker_hp; /* the attacker's hit points after the strain */
+};
+
+/* The consequences of an attack by attacker on target (combatants of e) that dealt `dealt` to
+ * the target when to_target (else to cover, or nothing); aoo: an attack of opportunity, made
+ * after `made` others this round. */
+void rules_encounter_attack_after(const struct rules_encounter *e,
+                                  const struct rules_enc_combatant *attacker,
+                                  const struct rules_enc_combatant *target, bool aoo, int made,
+                                  bool to_target, int dealt, struct rules_attack_after *out);
+
 /* The part of rules_encounter_aoo_check that is the combatant's own state, whatever it made this
  * round: not flat-footed (or, engine 3, with Combat Reflexes), and (engine 3) not stunned. */
 bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c);

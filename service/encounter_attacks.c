@@ -314,18 +314,24 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
+    /* What the attack does to the encounter (rules_encounter_attack_after), as effects. */
+    struct rules_encounter frame;
+    struct rules_enc_combatant who, whom;
+    enc_typed_frame(x, &frame);
+    enc_typed_combatant(actor, &who);
+    enc_typed_combatant(target, &whom);
+    struct rules_attack_after after;
+    rules_encounter_attack_after(&frame, &who, &whom, aoo, made, facts.to_defender, facts.dealt,
+                                 &after);
     json_t *effects = json_array();
-    long long hp_after = num(target, "hp") - (facts.to_defender ? facts.dealt : 0);
-    if (facts.to_defender)
-        json_array_append_new(effects, effect_set(str(target, "id"), enc_hp_fields(x, hp_after)));
-    /* Engine 3: an attack is a strenuous action, and a disabled attacker pays 1 hit point for
-     * it afterwards (rules_hp_strain). */
-    int strain = x->engine >= 3 ? rules_hp_strain(enc_hp_state_of(x, actor)) : 0;
-    if (strain > 0) {
-        long long own = num(actor, "hp") - strain;
-        json_t *fields = enc_hp_fields(x, own);
-        json_t *told = json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage",
-                                 strain, "hp", own, "source", RULES_HP_STRAIN_SOURCE);
+    if (after.damaged)
+        json_array_append_new(effects,
+                              effect_set(str(target, "id"), enc_hp_fields(x, after.target_hp)));
+    if (after.strain > 0) {
+        json_t *fields = enc_hp_fields(x, after.attacker_hp);
+        json_t *told =
+            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage", after.strain,
+                      "hp", after.attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
         if (json_object_get(fields, "hp_state"))
             json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
         json_object_set_new(ans, "strain", told);
@@ -335,10 +341,10 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         json_array_append_new(
             effects,
             effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
-                                                   "aoo_made", made + 1)));
-        /* The reaction is answered. If the attack drops the mover (it no longer acts), its move
-         * stops in the square it was leaving, and the reactions to later steps go with it. */
-        bool stopped = !rules_hp_acts(rules_hp_state_of(enc_rules_of(x), hp_after));
+                                                   "aoo_made", after.aoo_made)));
+        /* The reaction is answered. If the attack drops the mover, its move stops in the square
+         * it was leaving, and the reactions to later steps go with it. */
+        bool stopped = after.stopped;
         json_t *left = json_array();
         size_t k;
         json_t *r;

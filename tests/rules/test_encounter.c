@@ -577,3 +577,35 @@ Test(encounter, engine_3_stuns_and_lets_combat_reflexes_strike_while_flat_footed
     cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_FLAT_FOOTED);
     cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
 }
+
+/* What an attack leaves on the encounter. 004: a mover struck as it leaves a square and dropped
+ * (d20 3.5 SRD, Dying: "can take no actions") goes no further; an attack of opportunity counts
+ * toward the round's one; engine 3, SRD Disabled: "If he performs any strenuous action, he takes
+ * 1 point of damage after completing the act". */
+Test(encounter, an_attack_leaves_hit_points_the_count_and_the_strain)
+{
+    struct table t;
+    table_init(&t, 3);
+    struct rules_attack_after a;
+    t.c[1].hp = 3;
+    rules_encounter_attack_after(&t.e, &t.c[0], &t.c[1], true, 0, true, 5, &a);
+    cr_assert(a.damaged);
+    cr_assert_eq(a.target_hp, -2);
+    cr_assert(a.stopped);
+    cr_assert_eq(a.aoo_made, 1);
+    cr_assert_eq(a.strain, 0);
+    rules_encounter_attack_after(&t.e, &t.c[0], &t.c[1], true, 1, true, 3, &a);
+    cr_assert(!a.stopped); /* at 0, disabled: it still acts */
+    cr_assert_eq(a.aoo_made, 2);
+    rules_encounter_attack_after(&t.e, &t.c[0], &t.c[1], false, 0, false, 4, &a);
+    cr_assert(!a.damaged && !a.stopped);
+    cr_assert_eq(a.target_hp, 3);
+    t.c[0].hp = 0; /* disabled */
+    rules_encounter_attack_after(&t.e, &t.c[0], &t.c[1], false, 0, false, 0, &a);
+    cr_assert_eq(a.strain, 1);
+    cr_assert_eq(a.attacker_hp, -1);
+    t.e.engine = 2;
+    rules_encounter_attack_after(&t.e, &t.c[0], &t.c[1], false, 0, false, 0, &a);
+    cr_assert_eq(a.strain, 0);
+    cr_assert_eq(a.attacker_hp, 0);
+}

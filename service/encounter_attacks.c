@@ -277,9 +277,11 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get
      * a +2 bonus on the attack roll". */
-    json_t *turn_now = json_object_get(actor, "turn");
-    bool charge_attack =
-        x->engine >= 3 && !aoo && flag(turn_now, "charged") && !flag(turn_now, "charge_attacked");
+    struct rules_enc_combatant me;
+    enc_typed_combatant(actor, &me);
+    struct rules_turn_left budget;
+    rules_turn_left(&me.turn, &(struct rules_turn_limits){.charge_attack = true}, &budget);
+    bool charge_attack = x->engine >= 3 && !aoo && budget.charge_attack;
     if (charge_attack && !enc_is_melee(atk)) {
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
                        str(atk, "name"), RULES_SRC_CHARGE);

@@ -75,31 +75,6 @@ static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
     return ruling_same(stored, fresh, engine >= ENGINE_VERSION);
 }
 
-/* Puts the fresh ruling's sentences in place of the stored ones (an imported ruling that
- * matched: its figures are the server's, and now its words too), and drops a stored sentence
- * where the fresh ruling tells none, so that no given sentence is kept. */
-static void take_prose(json_t *stored, json_t *fresh)
-{
-    if (json_is_object(stored)) {
-        const char *k;
-        json_t *v;
-        void *tmp;
-        json_object_foreach_safe(stored, tmp, k, v)
-        {
-            json_t *f = json_object_get(fresh, k);
-            if (is_prose(k) && json_is_string(f))
-                json_object_set(stored, k, f);
-            else if (is_prose(k))
-                json_object_del(stored, k);
-            else
-                take_prose(v, f);
-        }
-    } else if (json_is_array(stored) && json_is_array(fresh)) {
-        for (size_t i = 0; i < json_array_size(stored); i++)
-            take_prose(json_array_get(stored, i), json_array_get(fresh, i));
-    }
-}
-
 struct verify_acc {
     const struct svc_request *req;
     struct enc_cache cache;
@@ -423,8 +398,10 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
                                    "from the state before it (/events/%zu/payload/%s)",
                                    differs, i, differs);
                 else {
+                    /* Stored as this server rules it: the given ruling only had to match it,
+                     * so no member the export left out or worded its own way is kept. */
                     stored = json_deep_copy(payload);
-                    take_prose(json_object_get(stored, "result"), json_object_get(again, "result"));
+                    json_object_set(stored, "result", json_object_get(again, "result"));
                 }
             } else if (!svc_errors_any(&e)) {
                 svc_errors_add(&e, p, "does not resolve against the state before it");

@@ -503,3 +503,37 @@ Test(encounter_trust, an_event_seed_does_not_give_the_encounter_seed_away)
         v = v << 4 | (unsigned long long)(hex[i] <= '9' ? hex[i] - '0' : hex[i] - 'a' + 10);
     cr_assert_eq((long long)(v % (1ULL << 53)), event_seed);
 }
+
+/* An event of an older engine need only hold every member it has (answers gain members), but
+ * the log keeps the ruling as this server makes it: an engine 1 attack whose ruling lost its
+ * target_number and most else imports, and its export has them back. */
+Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
+{
+    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
+    cr_assert_not_null(f);
+    json_error_t err;
+    json_t *doc = json_loadf(f, 0, &err);
+    fclose(f);
+    cr_assert_not_null(doc, "%s", err.text);
+    json_t *result = json_object_get(
+        json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result");
+    long long target_number = num(result, "target_number");
+    cr_assert_gt(target_number, 0);
+    json_object_set_new(
+        json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result",
+        json_pack("{s:I}", "attack_total", num(result, "attack_total")));
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
+    free(text);
+    struct enc in = {.version = num(ans, "version")};
+    snprintf(in.id, sizeof in.id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(in.token, sizeof in.token, "%s", json_string_value(json_object_get(ans, "token")));
+    json_decref(ans);
+    json_t *out = call(&in, "GET", "/export", NULL, 200);
+    json_t *kept = json_object_get(
+        json_object_get(json_array_get(json_object_get(out, "events"), 7), "payload"), "result");
+    cr_assert_eq(num(kept, "target_number"), target_number);
+    cr_assert_not_null(json_object_get(kept, "ac_kind"));
+    json_decref(out);
+}

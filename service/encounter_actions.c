@@ -31,10 +31,10 @@ json_t *enc_map_creatures(json_t *state, json_t *me, int engine)
             o, "side",
             json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
         json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
-        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(c, engine)));
+        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(state, c, engine)));
         json_object_set_new(o, "combat_reflexes",
                             json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
-        json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
+        json_t *a0 = enc_reaction_attack(c, engine);
         json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
         json_array_append_new(list, o);
     }
@@ -191,6 +191,11 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
     if (x->engine >= 2)
         enc_open_reactions(x, in, actor, ans, effects);
+    if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
+        json_decref(ans);
+        json_decref(effects);
+        return NULL;
+    }
     return outcome(ans, effects);
 }
 

@@ -51,6 +51,44 @@ json_t *enc_find_attack(json_t *actor, const char *name)
     return NULL;
 }
 
+bool enc_charge_attack(json_t *actor, int engine)
+{
+    struct rules_enc_combatant me;
+    enc_typed_combatant(actor, &me);
+    struct rules_turn_left left;
+    rules_turn_left(&me.turn, &(struct rules_turn_limits){.charge_attack = true}, &left);
+    return engine >= 3 && left.charge_attack;
+}
+
+void enc_mark_charging(json_t *body)
+{
+    json_t *attacker = json_object_get(body, "attacker");
+    json_t *conds = json_object_get(attacker, "conditions");
+    if (conds == NULL)
+        json_object_set_new(attacker, "conditions", conds = json_array());
+    json_array_append_new(conds, json_string("charging"));
+}
+
+bool enc_has_melee(json_t *c, int engine)
+{
+    return engine < 3 || json_array_size(json_object_get(c, "attacks")) == 0 ||
+           enc_reaction_attack(c, engine) != NULL;
+}
+
+json_t *enc_reaction_attack(json_t *c, int engine)
+{
+    if (engine < 3)
+        return json_array_get(json_object_get(c, "attacks"), 0);
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(c, "attacks"), i, a)
+    {
+        if (enc_is_melee(a))
+            return a;
+    }
+    return NULL;
+}
+
 /* The attack of actor's profile atk on target, as /v1/attacks/resolve (and /odds) take it:
  * the rules of the encounter, both placements, the defender's defense and conditions, and the
  * allies that can flank. No seed and no dice. New reference. */
@@ -227,7 +265,12 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                 json_t *reaction, size_t reaction_at)
 {
     json_t *s = x->state;
-    json_t *atk = enc_find_attack(actor, str(in, "attack"));
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 3: an attack of opportunity that names no profile is made with the first melee
+     * one (enc_reaction_attack). */
+    json_t *atk = aoo && x->engine >= 3 && *str(in, "attack") == '\0'
+                      ? enc_reaction_attack(actor, x->engine)
+                      : enc_find_attack(actor, str(in, "attack"));
     if (atk == NULL) {
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
@@ -237,8 +280,15 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                        str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
         return NULL;
     }
-    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
     json_t *turn = json_object_get(actor, "turn");
+    /* Engine 3, 004: "An attack of opportunity is a single melee attack". */
+    if (aoo && x->engine >= 3 && !enc_is_melee(atk)) {
+        svc_errors_add(x->e, "/attack",
+                       "'%s' is not a melee attack, and an attack of opportunity is a single "
+                       "melee attack (004 Attacks of Opportunity)",
+                       str(atk, "name"));
+        return NULL;
+    }
     int made = 0; /* attacks of opportunity it made this round */
     if (aoo) {
         /* 004: flat-footed, none; "a combatant can only make one per round" (Combat Reflexes:
@@ -277,24 +327,15 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get
      * a +2 bonus on the attack roll". */
-    struct rules_enc_combatant me;
-    enc_typed_combatant(actor, &me);
-    struct rules_turn_left budget;
-    rules_turn_left(&me.turn, &(struct rules_turn_limits){.charge_attack = true}, &budget);
-    bool charge_attack = x->engine >= 3 && !aoo && budget.charge_attack;
+    bool charge_attack = !aoo && enc_charge_attack(actor, x->engine);
     if (charge_attack && !enc_is_melee(atk)) {
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
                        str(atk, "name"), RULES_SRC_CHARGE);
         return NULL;
     }
     json_t *body = enc_attack_request(s, actor, target, atk, aoo, x->engine);
-    if (charge_attack) {
-        json_t *attacker = json_object_get(body, "attacker");
-        json_t *conds = json_object_get(attacker, "conditions");
-        if (conds == NULL)
-            json_object_set_new(attacker, "conditions", conds = json_array());
-        json_array_append_new(conds, json_string("charging"));
-    }
+    if (charge_attack)
+        enc_mark_charging(body);
     static const char *const pass[] = {"cover", "concealment", "results", NULL};
     for (int k = 0; pass[k]; k++)
         if (json_object_get(in, pass[k]))
@@ -427,6 +468,10 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (out != NULL && settles)
         enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
                            json_object_get(out, "effects"), json_object_get(out, "result"));
+    if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
+        json_decref(out);
+        out = NULL;
+    }
     json_decref(where);
     return out;
 }

@@ -229,8 +229,10 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
                struct rules_creature **others, json_t ***who);
 
 /* Whether combatant c can make an attack of opportunity now, under engine: not while
- * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned. */
-bool enc_makes_aoo(json_t *c, int engine);
+ * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned,
+ * nor once it has made its attacks of opportunity in state's round, nor without a melee attack
+ * (enc_reaction_attack). */
+bool enc_makes_aoo(json_t *state, json_t *c, int engine);
 
 /* Whether combatant c threatens so as to flank with an ally, under engine: not while down;
  * before engine 3 not while flat-footed; from engine 3 not while stunned. */
@@ -392,6 +394,22 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                             struct svc_errors *e);
 
 /* ---- encounter_attacks.c ---- */
+
+/* The attack profile combatant c makes its attacks of opportunity with, under engine: its first;
+ * from engine 3 its first melee one (004: "An attack of opportunity is a single melee attack"),
+ * NULL when it has none. */
+json_t *enc_reaction_attack(json_t *c, int engine);
+
+/* Whether combatant c has a melee attack to threaten with (004 Threatened Area: "the area into
+ * which it can make a melee attack"): from engine 3 not when every profile it lists is ranged
+ * or a spell; one listing none is taken to have one, as before engine 3. */
+bool enc_has_melee(json_t *c, int engine);
+
+/* Whether actor's next attack is the one its charge allows (engine 3; rules_turn_left's
+ * charge_attack): +2 to hit, d20 3.5 SRD, Combat: Charge. enc_mark_charging puts the attacker
+ * condition that gives it into an attack request body. */
+bool enc_charge_attack(json_t *actor, int engine);
+void enc_mark_charging(json_t *body);
 
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);

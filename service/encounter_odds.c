@@ -80,6 +80,8 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         return;
     }
     json_t *body = enc_attack_request(state, actor, target, atk, false, ENGINE_VERSION);
+    if (enc_charge_attack(actor, ENGINE_VERSION)) /* the charge's attack: as the action rules */
+        enc_mark_charging(body);
     long long hp = num(target, "hp");
     if (json_object_get(target, "hp") != NULL && hp > 0)
         json_object_set_new(json_object_get(body, "defender"), "hp", json_integer(hp));

@@ -209,10 +209,10 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     json_decref(state);
 }
 
-/* Whether c can make attacks of opportunity now: up and not flat-footed (004). */
-static bool can_make_aoo(json_t *c)
+/* Whether c can make attacks of opportunity now (enc_makes_aoo) and is up. */
+static bool can_make_aoo(json_t *state, json_t *c)
 {
-    return !enc_is_down(c) && enc_makes_aoo(c, ENGINE_VERSION);
+    return !enc_is_down(c) && enc_makes_aoo(state, c, ENGINE_VERSION);
 }
 
 static bool opposed(json_t *a, json_t *b)
@@ -245,9 +245,10 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
             if (!enc_is_down(b) && enc_reaches(&o, b, a))
                 json_array_append_new(by, json_string(str(b, "id")));
         }
-        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:b}", "id", str(a, "id"),
-                                              "threatens", threatens, "threatened_by", by,
-                                              "can_make_attacks_of_opportunity", can_make_aoo(a)));
+        json_array_append_new(list,
+                              json_pack("{s:s, s:o, s:o, s:b}", "id", str(a, "id"), "threatens",
+                                        threatens, "threatened_by", by,
+                                        "can_make_attacks_of_opportunity", can_make_aoo(state, a)));
     }
     json_t *doc =
         json_pack("{s:s, s:I, s:o, s:s}", "id", req->params[0], "at", (json_int_t)at, "combatants",

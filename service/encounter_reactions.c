@@ -155,6 +155,11 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
                                "attack_of_opportunity", "actor", by, "target", mover);
         if (json_object_get(results, by) != NULL)
             json_object_set(in, "results", json_object_get(results, by));
+        /* Engine 3: with its first melee attack (enc_reaction_attack). */
+        json_t *with =
+            reactor != NULL && x->engine >= 3 ? enc_reaction_attack(reactor, x->engine) : NULL;
+        if (with != NULL)
+            json_object_set(in, "attack", json_object_get(with, "name"));
         struct svc_errors why;
         svc_errors_init(&why);
         struct resolve_ctx each = *x;
@@ -168,6 +173,25 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set_new(record, "outcome", json_string("made"));
             json_object_set(record, "attack", json_object_get(out, "result"));
             json_incref(made);
+        } else if (x->engine >= 3 && json_object_get(results, by) != NULL &&
+                   strncmp(str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
+            /* Engine 3: dice the table supplied that do not fit this attack are its mistake, a
+             * 422 under /reaction_results/<by>, not an attack of opportunity lost. */
+            char p[CODEC_PTR_MAX + 16];
+            codec_pointer(p, "/reaction_results", by);
+            size_t w;
+            json_t *err;
+            json_array_foreach(why.list, w, err)
+            {
+                char q[CODEC_PTR_MAX + 48];
+                snprintf(q, sizeof q, "%s%s", p, str(err, "pointer") + 8);
+                svc_errors_add(x->e, q, "%s", str(err, "message"));
+            }
+            json_decref(made);
+            json_decref(record);
+            json_decref(in);
+            svc_errors_free(&why);
+            return;
         } else {
             /* Closed unmade: the reactions but this one. */
             json_array_append_new(made, enc_reactions_effect(scratch, reactions_but(list, at)));
@@ -277,6 +301,11 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
                                "004 Making an Attack of Opportunity: the threatening enemy may "
                                "make the attack; this one does not");
     enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
+    if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
+        json_decref(result);
+        json_decref(effects);
+        return NULL;
+    }
     return outcome(result, effects);
 }
 

@@ -110,6 +110,13 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         return NULL;
     }
     json_object_set_new(c, "turn", json_object());
+    /* Engine 3: its hit point state from the start, so that one joining at 0 hp or below is
+     * disabled, dying or dead at once (before, only from its first change). */
+    if (x->engine >= 3) {
+        json_t *hf = enc_hp_fields(x, num(c, "hp"));
+        json_object_update(c, hf);
+        json_decref(hf);
+    }
     return outcome(json_pack("{s:s}", "added", str(c, "id")),
                    json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
 }

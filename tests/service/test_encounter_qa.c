@@ -426,3 +426,117 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
     cr_assert(json_is_true(json_object_get(v, "ok")));
     json_decref(v);
 }
+
+/* QA round 2, engine 3. 004: "A combatant threatens the area into which it can make a melee
+ * attack" and "An attack of opportunity is a single melee attack": a reactor armed with a bow
+ * alone threatens nobody, and one with a bow and a dagger answers with the dagger (a bow is
+ * refused). 004: "a combatant can only make one per round": once made, the reactor is not asked
+ * again that round (before, the encounter awaited a reaction it then refused). */
+Test(qa, attacks_of_opportunity_are_melee_and_one_a_round_is_not_asked_twice)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":7}");
+    static const char *const adds[] = {
+        "{\"id\":\"m\",\"side\":\"p\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10}",
+        "{\"id\":\"n\",\"side\":\"p\",\"x\":2,\"y\":3,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10}",
+        "{\"id\":\"r1\",\"side\":\"m\",\"x\":3,\"y\":4,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"aoo_policy\":\"ask\",\"attacks\":[{\"name\":"
+        "\"bow\",\"attack\":\"ranged\",\"attack_bonus\":6,\"damage\":\"1d8\"},{\"name\":"
+        "\"dagger\",\"attack_bonus\":4,\"damage\":\"1d4\"}]}",
+        "{\"id\":\"r2\",\"side\":\"m\",\"x\":3,\"y\":6,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"aoo_policy\":\"ask\",\"attacks\":[{\"name\":"
+        "\"bow\",\"attack\":\"ranged\",\"attack_bonus\":6,\"damage\":\"1d8\"}]}"};
+    for (int i = 0; i < 4; i++)
+        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[5,1,4,1,20,1,19,1]}");
+    for (int i = 0; i < 3; i++)
+        enc_post_ok(&srv, &e, "/next-turn", NULL); /* r1, r2, then m: the monsters have acted */
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"move\",\"actor\":\"m\",\"path\":[{\"x\":3,\"y\":5},{\"x\":4,"
+                       "\"y\":5}]}",
+                       200);
+    json_t *open = json_object_get(json_object_get(doc, "state"), "reactions");
+    cr_assert_eq(json_array_size(open), 1, "only r1 threatens: r2 has a bow alone");
+    cr_assert_str_eq(text(json_array_get(open, 0), "by"), "r1");
+    json_decref(doc);
+    json_t *no = call(&e, "POST", "/actions",
+                      "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
+                      "\"attack_of_opportunity\",\"attack\":\"bow\",\"results\":[15,3]}",
+                      422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"), "/attack");
+    json_decref(no);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
+               "\"attack_of_opportunity\",\"results\":[15,3]}",
+               200);
+    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    cr_assert_eq(num(json_object_get(result, "damage"), "dealt"), 3);
+    cr_assert_str_eq(text(json_object_get(json_object_get(result, "damage"), "roll"), "expression"),
+                     "1d4");
+    json_decref(doc);
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* n */
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"n\",\"path\":[{\"x\":3,\"y\":3},{\"x\":4,\"y\":3}]}",
+               200);
+    cr_assert(!json_is_true(json_object_get(json_object_get(doc, "state"), "awaiting_reactions")));
+    cr_assert_eq(num(enc_combatant(doc, "n"), "x"), 4);
+    json_decref(doc);
+}
+
+/* QA round 2, engine 3: a combatant that joins at -3 hp is dying at once (SRD, Dying), so it
+ * flanks for no one; the table's dice for an attack the engine makes are its own mistake when
+ * they do not fit (a 422 at /reaction_results/ID, not an attack of opportunity lost); and the
+ * odds of the charge's attack carry its +2 (SRD, Combat: Charge), as the attack will. */
+Test(qa, joining_dying_wrong_reaction_dice_and_the_charges_odds)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":7}");
+    static const char *const adds[] = {
+        "{\"id\":\"a\",\"side\":\"p\",\"x\":4,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":\"sword\",\"attack_bonus\":"
+        "5,\"damage\":\"1d8\"}]}",
+        "{\"id\":\"b\",\"side\":\"m\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"aoo_policy\":\"always\",\"attacks\":[{\"name\":"
+        "\"club\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+        "{\"id\":\"c\",\"side\":\"p\",\"x\":6,\"y\":5,\"hp\":-3,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}"};
+    json_t *doc = NULL;
+    for (int i = 0; i < 3; i++) {
+        json_decref(doc);
+        doc = call(&e, "POST", "/combatants", adds[i], 201);
+    }
+    cr_assert_str_eq(text(enc_combatant(doc, "c"), "hp_state"), "dying");
+    json_decref(doc);
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[5,1,20,1,1,1]}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* b */
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* a (c, dying, is skipped next) */
+    json_t *f = call(&e, "GET", "/flanking?attacker=a&target=b", NULL, 200);
+    cr_assert(!json_is_true(json_object_get(f, "flanked")), "the dying c flanks for no one");
+    json_decref(f);
+    /* a walks away from b (always): the table supplied a d20 alone for a hit that needs its
+     * damage die. */
+    json_t *no = call(&e, "POST", "/actions",
+                      "{\"type\":\"move\",\"actor\":\"a\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,"
+                      "\"y\":3}],\"reaction_results\":{\"b\":[19]}}",
+                      422);
+    const char *p = text(json_array_get(json_object_get(no, "errors"), 0), "pointer");
+    cr_assert_eq(strncmp(p, "/reaction_results/b", 19), 0, "%s", p);
+    json_decref(no);
+    /* a charges instead, round b to its far side, and asks the odds of the charge's attack. */
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"actor\":\"a\",\"mode\":\"charge\",\"path\":[{\"x\":4,\"y\":6},"
+        "{\"x\":5,\"y\":6}],\"reaction_results\":{\"b\":[2]}}");
+    doc = call(&e, "GET", "/odds?actor=a&target=b", NULL, 200);
+    bool plus2 = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(doc, "modifiers"), i, m)
+    {
+        plus2 |= strcmp(text(m, "reason"), "attacker charging") == 0 && num(m, "value") == 2;
+    }
+    cr_assert(plus2, "the odds carry the charge's +2");
+    json_decref(doc);
+}

@@ -160,7 +160,9 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
                                             {"/withdraw", "/withdraw"},
                                             {"/mode", "/mode"},
                                             {NULL, NULL}};
-    json_t *ans = legal_path(x, enc_answer_own(x, &a, "/path", own, "move"), "/path", "/mode");
+    /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
+    json_t *ans = legal_path(x, enc_answer_own(x, &a, "/path", own, "move"), "/path",
+                             strcmp(mode, "five_foot_step") == 0 ? "/type" : "/mode");
     if (ans == NULL)
         return NULL;
     json_t *end = json_object_get(ans, "end");
@@ -391,7 +393,12 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
         json_t *path = NULL;
         codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, e);
         if (type == RULES_ACT_FORCED) {
-            codec_get_string(in, "", "target", true, 64, &t, e);
+            if (codec_get_string(in, "", "target", true, 64, &t, e) &&
+                strcmp(t, str(in, "actor")) == 0)
+                svc_errors_add(e, "/target",
+                               "must be another combatant than the actor: forced "
+                               "movement is done to a creature by another (001 "
+                               "Forced Movement)");
             codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
             static const char *const kinds[] = {"push", "pull", "slide", NULL};
             codec_get_enum(in, "", "kind", kinds, true, 0, e);
@@ -429,6 +436,8 @@ static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_
             codec_pointer(p, "/reaction_results", k);
             if (find(state, k, NULL) == NULL)
                 svc_errors_add(e, p, "names no combatant");
+            else if (strcmp(k, str(actor, "id")) == 0)
+                svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
         }
     all = json_object_get(in, "reactions");
     if (json_is_object(all) && json_object_get(all, str(actor, "id")) != NULL) {

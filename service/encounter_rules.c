@@ -288,7 +288,7 @@ static json_t *resolve_reveal(struct resolve_ctx *x, json_t *in)
  * a live request (whose handler built it from the body and the path), an imported log, or
  * the stored log that verify re-resolves. So an import can only hold what the live operations
  * would have accepted, and no resolver meets a member of the wrong type. */
-static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
+static bool check_input(const char *kind, json_t *in, int engine, struct svc_errors *e)
 {
     size_t before = json_array_size(e->list);
     if (!codec_expect_object(in, "", e))
@@ -318,11 +318,15 @@ static bool check_input(const char *kind, json_t *in, struct svc_errors *e)
             json_t *v;
             json_array_foreach(list, i, v)
             {
-                if (!json_is_string(v)) {
-                    char p[32];
-                    snprintf(p, sizeof p, "/aware/%zu", i);
+                char p[32];
+                snprintf(p, sizeof p, "/aware/%zu", i);
+                if (!json_is_string(v))
                     svc_errors_add(e, p, "must be a combatant id");
-                }
+                for (size_t j = 0; engine >= 3 && json_is_string(v) && j < i; j++)
+                    if (json_equal(json_array_get(list, j), v)) {
+                        svc_errors_add(e, p, "is listed already (aware/%zu)", j);
+                        break;
+                    }
             }
         }
         if (codec_get_array(in, "", "results", false, 2 * MAX_COMBATANTS, &list, e)) {
@@ -414,7 +418,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
                        ENGINE_VERSION);
         return NULL;
     }
-    if (!check_input(kind, in, e))
+    if (!check_input(kind, in, engine, e))
         return NULL;
     if (json_is_true(json_object_get(state, "revealed"))) {
         svc_errors_add(e, "",

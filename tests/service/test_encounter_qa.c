@@ -540,3 +540,42 @@ Test(qa, joining_dying_wrong_reaction_dice_and_the_charges_odds)
     cr_assert(plus2, "the odds carry the charge's +2");
     json_decref(doc);
 }
+
+/* QA round 2, engine 3, the smaller refusals: initiative's aware listing someone twice; forced
+ * movement done by a creature to itself (001 Forced Movement: "move an enemy"); dice for the
+ * mover's own attack of opportunity on itself; and a prone creature's 5-foot step refused at
+ * /type, the action it is (it has no mode). */
+Test(qa, twice_aware_self_pushes_self_reactions_and_a_prone_step)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":7}");
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"a\",\"side\":\"p\",\"x\":4,\"y\":5,\"conditions\":[\"prone\"],"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
+                     201));
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"b\",\"side\":\"m\",\"x\":8,\"y\":5,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
+                     201));
+    static const struct {
+        const char *suffix, *body, *pointer;
+    } cases[] = {
+        {"/initiative", "{\"aware\":[\"a\",\"a\"],\"results\":[5,1,4,1]}", "/aware/1"},
+        {"/actions",
+         "{\"type\":\"forced\",\"actor\":\"a\",\"target\":\"a\",\"kind\":\"push\",\"squares\":1,"
+         "\"path\":[{\"x\":3,\"y\":5}]}",
+         "/target"},
+        {"/actions",
+         "{\"type\":\"move\",\"actor\":\"a\",\"mode\":\"crawl\",\"path\":[{\"x\":4,\"y\":6}],"
+         "\"reaction_results\":{\"a\":[2]}}",
+         "/reaction_results/a"},
+        {"/actions", "{\"type\":\"five_foot_step\",\"actor\":\"a\",\"path\":[{\"x\":4,\"y\":6}]}",
+         "/type"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *no = call(&e, "POST", cases[i].suffix, cases[i].body, 422);
+        cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+                         cases[i].pointer, "%s", cases[i].body);
+        json_decref(no);
+    }
+}

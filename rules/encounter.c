@@ -6,6 +6,7 @@
 #include "encounter.h"
 #include "grid.h"
 #include "reaction.h"
+#include "threat.h"
 
 const char *const rules_event_kind_names[] = {"created",
                                               "combatant_added",
@@ -301,6 +302,35 @@ int rules_place_conflict(const struct rules_options *o, const struct rules_map *
             return RULES_PLACE_BLOCKED;
         }
     return RULES_PLACE_OK;
+}
+
+int rules_charge_check(const struct rules_options *o, const struct rules_creature *mover,
+                       const struct rules_step *steps, int n, const struct rules_creature *target,
+                       int *at)
+{
+    *at = -1;
+    if (n < 2)
+        return RULES_CHARGE_SHORT;
+    struct rules_creature m = *mover;
+    m.can_threaten = true;
+    struct rules_distance d;
+    rules_distance(o, &m.body, &target->body, &d);
+    int before = d.squares;
+    for (int i = 0; i < n; i++) {
+        m.body.x = steps[i].x, m.body.y = steps[i].y;
+        rules_distance(o, &m.body, &target->body, &d);
+        if (d.squares >= before) {
+            *at = i;
+            return RULES_CHARGE_AWAY;
+        }
+        before = d.squares;
+        /* "you must move to the closest space from which you can attack the opponent" */
+        if (i < n - 1 && rules_threatens_creature(o, &m, target)) {
+            *at = i + 1;
+            return RULES_CHARGE_PAST;
+        }
+    }
+    return rules_threatens_creature(o, &m, target) ? RULES_CHARGE_OK : RULES_CHARGE_AFAR;
 }
 
 void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out)

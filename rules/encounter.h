@@ -319,6 +319,27 @@ int rules_place_conflict(const struct rules_options *o, const struct rules_map *
 bool rules_bodies_clash(const struct rules_options *o, const struct rules_creature *a,
                         const struct rules_creature *b);
 
+/* d20 3.5 SRD, Combat: Charge (the seeds give the charge no rule beyond 001's terrain): "You
+ * must move at least 10 feet (2 squares) and may move up to double your speed directly toward
+ * the designated opponent", "to the closest space from which you can attack the opponent".
+ * Whether mover's path (n steps, each square in turn; facing ignored) is such a charge at
+ * target: at least 2 steps, every one nearer the target than the last (directly toward it; the
+ * SRD's further test, that no line from the start to the end crosses a blocking square or a
+ * creature, is not drawn), ending at the first square from which it threatens the target. *at
+ * gets the first step that goes wrong (AWAY, PAST). */
+#define RULES_CHARGE_SOURCE "d20 3.5 SRD, Combat: Charge"
+enum rules_charge {
+    RULES_CHARGE_OK = 0,
+    RULES_CHARGE_SHORT = -1, /* under 2 squares */
+    RULES_CHARGE_AWAY = -2,  /* a step not nearer the target */
+    RULES_CHARGE_AFAR = -3,  /* it ends where it cannot attack the target */
+    RULES_CHARGE_PAST = -4,  /* it goes on past the first space from which it could attack
+                                ("the closest space from which you can attack the opponent") */
+};
+int rules_charge_check(const struct rules_options *o, const struct rules_creature *mover,
+                       const struct rules_step *steps, int n, const struct rules_creature *target,
+                       int *at);
+
 /* What a legal move in `mode` leaves on its mover's turn and conditions, beyond its square:
  * a 5-foot step is its free step (001 5-Foot Step); anything else is movement, and a run marks
  * the turn as run and (001 Run) "they gain the flat-footed condition until the start of their

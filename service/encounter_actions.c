@@ -140,9 +140,79 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
     json_object_set_new(fields, "timed", list);
 }
 
+/* Engine 3: a charge's path against its designated opponent (rules_charge_check), read from
+ * the path ruling's steps; false after an error at the step or member that breaks it. */
+static bool charge_ok(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *ans)
+{
+    const struct rules_options *o = enc_rules_of(x);
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    struct rules_creature me, them;
+    json_t *p = enc_placement(actor);
+    svc_decode_creature(p, "", o, true, NULL, &me, &scratch);
+    json_decref(p);
+    p = enc_placement(target);
+    svc_decode_creature(p, "", o, true, NULL, &them, &scratch);
+    json_decref(p);
+    json_t *list = json_object_get(ans, "steps");
+    int n = (int)json_array_size(list);
+    struct rules_step *steps = calloc((size_t)n + 1, sizeof *steps);
+    bool ok = steps != NULL && !svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    if (!ok) {
+        free(steps);
+        svc_errors_add(x->e, "/path", "the charge could not be ruled");
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        json_t *st = json_array_get(list, (size_t)i);
+        steps[i] = (struct rules_step){(int)num(st, "x"), (int)num(st, "y"), -1};
+    }
+    int at = -1;
+    int rc = rules_charge_check(o, &me, steps, n, &them, &at);
+    free(steps);
+    char ptr[32];
+    snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
+    switch (rc) {
+    case RULES_CHARGE_SHORT:
+        svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
+                       RULES_CHARGE_SOURCE);
+        break;
+    case RULES_CHARGE_AWAY:
+        svc_errors_add(x->e, ptr,
+                       "a charge moves directly toward '%s': this square is no nearer (%s)",
+                       str(target, "id"), RULES_CHARGE_SOURCE);
+        break;
+    case RULES_CHARGE_PAST:
+        svc_errors_add(x->e, ptr,
+                       "a charge stops at the closest space from which it can attack '%s', reached "
+                       "before this square (%s)",
+                       str(target, "id"), RULES_CHARGE_SOURCE);
+        break;
+    case RULES_CHARGE_AFAR:
+        svc_errors_add(x->e, ptr,
+                       "a charge ends where it can attack '%s', and this square is not "
+                       "one (%s)",
+                       str(target, "id"), RULES_CHARGE_SOURCE);
+        break;
+    default:
+        break;
+    }
+    return rc == RULES_CHARGE_OK;
+}
+
 static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
 {
     json_t *s = x->state;
+    /* Engine 3: a charge names its designated opponent (d20 3.5 SRD, Combat: Charge). */
+    bool charge = x->engine >= 3 && strcmp(mode, "charge") == 0;
+    json_t *foe = charge ? find(s, str(in, "target"), NULL) : NULL;
+    if (charge && (foe == NULL || foe == actor)) {
+        svc_errors_add(x->e, "/target",
+                       "a charge names its designated opponent, another combatant (%s)",
+                       RULES_CHARGE_SOURCE);
+        return NULL;
+    }
     json_t *body =
         json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
                   json_object_get(s, "map"), "creatures", enc_map_creatures(s, actor, x->engine),
@@ -165,6 +235,10 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
                              strcmp(mode, "five_foot_step") == 0 ? "/type" : "/mode");
     if (ans == NULL)
         return NULL;
+    if (charge && !charge_ok(x, actor, foe, ans)) {
+        json_decref(ans);
+        return NULL;
+    }
     json_t *end = json_object_get(ans, "end");
     json_t *fields = end_square(end);
     if (json_is_integer(json_object_get(end, "facing")))
@@ -183,6 +257,8 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
         json_object_set_new(turn, "moved", json_true());
     if (marks.ran)
         json_object_set_new(turn, "ran", json_true());
+    if (charge) /* its one attack is at this opponent */
+        json_object_set_new(turn, "charge_target", json_string(str(foe, "id")));
     json_object_set_new(fields, "turn", turn);
     if (marks.flat_footed)
         json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));

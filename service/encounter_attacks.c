@@ -328,6 +328,13 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get
      * a +2 bonus on the attack roll". */
     bool charge_attack = !aoo && enc_charge_attack(actor, x->engine);
+    const char *foe = str(json_object_get(actor, "turn"), "charge_target");
+    if (charge_attack && *foe && strcmp(foe, str(target, "id")) != 0) {
+        svc_errors_add(x->e, "/target",
+                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
+                       RULES_SRC_CHARGE);
+        return NULL;
+    }
     if (charge_attack && !enc_is_melee(atk)) {
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
                        str(atk, "name"), RULES_SRC_CHARGE);

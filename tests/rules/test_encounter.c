@@ -609,3 +609,29 @@ Test(encounter, an_attack_leaves_hit_points_the_count_and_the_strain)
     cr_assert_eq(a.strain, 0);
     cr_assert_eq(a.attacker_hp, 0);
 }
+
+/* d20 3.5 SRD, Combat: Charge: "You must move at least 10 feet (2 squares) and may move up to
+ * double your speed directly toward the designated opponent", "to the closest space from which
+ * you can attack the opponent". A Medium charger at (0,5) and its target at (5,5). */
+Test(encounter, a_charge_goes_straight_in_and_stops_where_it_can_attack)
+{
+    struct rules_options o = {0};
+    struct rules_creature me, foe;
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, 0, 5, 0);
+    rules_creature_init(&foe, RULES_SIZE_MEDIUM, 5, 5, 0);
+    struct rules_step in[] = {{1, 5, -1}, {2, 5, -1}, {3, 5, -1}, {4, 5, -1}};
+    int at = -9;
+    cr_assert_eq(rules_charge_check(&o, &me, in, 4, &foe, &at), RULES_CHARGE_OK);
+    cr_assert_eq(rules_charge_check(&o, &me, in, 1, &foe, &at), RULES_CHARGE_SHORT);
+    cr_assert_eq(rules_charge_check(&o, &me, in, 3, &foe, &at), RULES_CHARGE_AFAR);
+    struct rules_step aside[] = {{1, 5, -1}, {1, 6, -1}, {2, 6, -1}};
+    cr_assert_eq(rules_charge_check(&o, &me, aside, 3, &foe, &at), RULES_CHARGE_AWAY);
+    cr_assert_eq(at, 1);
+    /* (4,5) threatens it already: a square beyond is past the closest space. */
+    struct rules_step past[] = {{1, 5, -1}, {2, 5, -1}, {3, 5, -1}, {4, 5, -1}, {4, 4, -1}};
+    cr_assert_eq(rules_charge_check(&o, &me, past, 5, &foe, &at), RULES_CHARGE_PAST);
+    cr_assert_eq(at, 4);
+    /* Diagonally in along row 4 is nearer at every step, and (4,4) is the first to threaten. */
+    struct rules_step slant[] = {{1, 4, -1}, {2, 4, -1}, {3, 4, -1}, {4, 4, -1}};
+    cr_assert_eq(rules_charge_check(&o, &me, slant, 4, &foe, &at), RULES_CHARGE_OK);
+}

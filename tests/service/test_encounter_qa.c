@@ -524,11 +524,11 @@ Test(qa, joining_dying_wrong_reaction_dice_and_the_charges_odds)
     const char *p = text(json_array_get(json_object_get(no, "errors"), 0), "pointer");
     cr_assert_eq(strncmp(p, "/reaction_results/b", 19), 0, "%s", p);
     json_decref(no);
-    /* a charges instead, round b to its far side, and asks the odds of the charge's attack. */
-    enc_post_ok(
-        &srv, &e, "/actions",
-        "{\"type\":\"move\",\"actor\":\"a\",\"mode\":\"charge\",\"path\":[{\"x\":4,\"y\":6},"
-        "{\"x\":5,\"y\":6}],\"reaction_results\":{\"b\":[2]}}");
+    /* a, set back to 2,5, charges b instead, and asks the odds of the charge's attack. */
+    json_decref(call(&e, "PATCH", "/combatants/a", "{\"x\":2}", 200));
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"a\",\"mode\":\"charge\",\"target\":\"b\","
+                "\"path\":[{\"x\":3,\"y\":5},{\"x\":4,\"y\":5}]}");
     doc = call(&e, "GET", "/odds?actor=a&target=b", NULL, 200);
     bool plus2 = false;
     size_t i;

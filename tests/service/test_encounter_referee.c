@@ -645,15 +645,38 @@ static bool has_modifier(json_t *result, const char *reason, int value)
 
 /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get a +2
  * bonus on the attack roll and take a -2 penalty to your AC until the start of your next turn."
- * The goblin charges round the fighter and strikes (+2); a second attack is refused; the
- * fighter's swing finds its AC 2 lower; at the goblin's next turn the penalty is gone. */
+ * "You must move at least 10 feet (2 squares) ... directly toward the designated opponent", to
+ * "the closest space from which you can attack". The goblin, moved 3 squares off, charges the
+ * fighter: too short, sideways, or past the closest space, refused; straight in, it strikes
+ * (+2); a second attack is refused; the fighter's swing finds its AC 2 lower; at the goblin's
+ * next turn the penalty is gone. */
 Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
 {
     struct enc e;
     skirmish(&e, "");
+    json_decref(call(&e, "PATCH", "/combatants/goblin", "{\"x\":8}", 200));
+    static const struct {
+        const char *path, *needle;
+    } wrong[] = {
+        {"[{\"x\":7,\"y\":5}]", "at least 10 feet"},
+        {"[{\"x\":8,\"y\":6},{\"x\":7,\"y\":6},{\"x\":6,\"y\":6}]", "directly toward"},
+        {"[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5},{\"x\":6,\"y\":4}]", "closest space"},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        char body[256];
+        snprintf(body, sizeof body,
+                 "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
+                 "\"fighter\",\"path\":%s}",
+                 wrong[i].path);
+        enc_post_refused(&srv, &e, "/actions", body, wrong[i].needle);
+    }
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"path\":[{"
+                     "\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}",
+                     "designated opponent");
     enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"path\":[{\"x\":7,"
-                "\"y\":6},{\"x\":6,\"y\":6}]}");
+                "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
+                "\"fighter\",\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}");
     json_t *doc = call(&e, "POST", "/actions",
                        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
                        "\"results\":[2]}",

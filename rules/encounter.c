@@ -279,8 +279,8 @@ bool rules_bodies_clash(const struct rules_options *o, const struct rules_creatu
 }
 
 int rules_place_conflict(const struct rules_options *o, const struct rules_map *m,
-                         const struct rules_creature *me, const struct rules_creature *others,
-                         int count, int *bx, int *by)
+                         const struct rules_creature *me, unsigned move_types,
+                         const struct rules_creature *others, int count, int *bx, int *by)
 {
     const struct rules_body *b = &me->body;
     if (o->grid != RULES_GRID_HEX && (b->side > 8 || b->side < 1))
@@ -293,15 +293,22 @@ int rules_place_conflict(const struct rules_options *o, const struct rules_map *
     for (int i = 0; i < count; i++)
         if (rules_bodies_clash(o, me, &others[i]))
             return i;
-    for (int i = 0; i < n; i++)
-        if (m->terrain[(size_t)ys[i] * (size_t)m->width + (size_t)xs[i]] == RULES_MAP_BLOCKED) {
+    int found = RULES_PLACE_OK;
+    for (int i = 0; i < n && found != RULES_PLACE_BLOCKED; i++) {
+        uint8_t t = m->terrain[(size_t)ys[i] * (size_t)m->width + (size_t)xs[i]];
+        int here = t == RULES_MAP_BLOCKED ? RULES_PLACE_BLOCKED
+                   : (rules_terrain_move_types((enum rules_map_terrain)t) & move_types) == 0
+                       ? RULES_PLACE_TERRAIN
+                       : RULES_PLACE_OK;
+        if (here != RULES_PLACE_OK && (found == RULES_PLACE_OK || here == RULES_PLACE_BLOCKED)) {
+            found = here;
             if (bx != NULL)
                 *bx = xs[i];
             if (by != NULL)
                 *by = ys[i];
-            return RULES_PLACE_BLOCKED;
         }
-    return RULES_PLACE_OK;
+    }
+    return found;
 }
 
 int rules_charge_check(const struct rules_options *o, const struct rules_creature *mover,

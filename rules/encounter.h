@@ -304,15 +304,20 @@ bool rules_duration_ended(long long end_round, long long end_turn, long long rou
  * move either on or past the smaller creature"; 001 Internal Flanking: "it is possible for
  * smaller foes to be inside the space of a larger figure"). Returns, checked in this order,
  * RULES_PLACE_OFF_MAP, the index in others of the first creature it may not share with,
- * RULES_PLACE_BLOCKED (*bx, *by: the first such square; either may be NULL), or
- * RULES_PLACE_OK. */
+ * RULES_PLACE_BLOCKED (*bx, *by: the first such square; either may be NULL), then, when
+ * move_types (bits 1u << enum rules_move_type; RULES_ANY_MOVE_TYPE when its speeds are not
+ * known) has none able to enter a square's terrain (rules_terrain_move_types: earth without a
+ * burrow speed, water without swim or fly, air without fly), RULES_PLACE_TERRAIN (*bx, *by
+ * again), or RULES_PLACE_OK. */
 #define RULES_PLACE_OK       (-1)
 #define RULES_PLACE_OFF_MAP  (-2)
 #define RULES_PLACE_BLOCKED  (-3)
+#define RULES_PLACE_TERRAIN  (-4) /* terrain none of its movement types enters */
+#define RULES_TERRAIN_SOURCE "001 Alternative Movement Types"
 #define RULES_BLOCKED_SOURCE "001 Blocked Terrain: \"terrain it is impossible to move into\""
 int rules_place_conflict(const struct rules_options *o, const struct rules_map *m,
-                         const struct rules_creature *me, const struct rules_creature *others,
-                         int count, int *bx, int *by);
+                         const struct rules_creature *me, unsigned move_types,
+                         const struct rules_creature *others, int count, int *bx, int *by);
 
 /* Whether creatures a and b may not stand where they are together: their spaces overlap and
  * neither is 2 size categories or more larger than the other (001 Stepover). */

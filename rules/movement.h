@@ -51,6 +51,15 @@ enum rules_map_terrain {
 
 const char *rules_map_terrain_name(enum rules_map_terrain t);
 
+/* The movement types (bits 1u << enum rules_move_type) able to enter terrain t: water swim or
+ * fly, air fly, earth burrow, blocked none, any other walk or fly (001 Alternative Movement
+ * Types: "these movement types do not provide any useful benefits to movement outside of their
+ * native element"; 001 Blocked Terrain). */
+unsigned rules_terrain_move_types(enum rules_map_terrain t);
+
+/* Every movement type: a creature whose speeds are not known. */
+#define RULES_ANY_MOVE_TYPE ((1u << 5) - 1u)
+
 /* Square flags. */
 #define RULES_SQUARE_CUTTABLE  0x1u /* blocked, but not completely filled: corners can be cut */
 #define RULES_SQUARE_CONCEALED 0x2u /* dim light, darkness, fog */

@@ -241,8 +241,7 @@ static bool steps_over(const struct ctx *c, int k)
     return (int)c->m->c.size >= (int)c->q->creatures[k].c.size + 2;
 }
 
-/* Movement types able to enter each terrain (see movement.h). */
-static unsigned terrain_types(uint8_t t)
+unsigned rules_terrain_move_types(enum rules_map_terrain t)
 {
     switch (t) {
     case RULES_MAP_WATER:
@@ -263,7 +262,7 @@ uint32_t terrain_info(const struct ctx *c, size_t mi)
 {
     const struct rules_map *map = c->map;
     uint8_t t = map->terrain[mi];
-    uint32_t ci = terrain_types(t);
+    uint32_t ci = rules_terrain_move_types((enum rules_map_terrain)t);
     if (t == RULES_MAP_BLOCKED)
         ci |= CI_BLOCKED;
     if ((t == RULES_MAP_BLOCKED || t == RULES_MAP_EARTH) &&

@@ -549,9 +549,17 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
     json_t **who;
     int count = enc_others(state, o, str(c, "id"), NULL, &others, &who);
     int bx = 0, by = 0;
-    int at = count >= 0 && map != NULL ? rules_place_conflict(o, map, &me, others, count, &bx, &by)
-                                       : RULES_PLACE_OFF_MAP;
-    if (at == RULES_PLACE_BLOCKED && x->engine < 3) /* engine 3 on: 001 Blocked Terrain */
+    /* Its movement types: the speeds it has (rules_terrain_move_types), or any when none. */
+    unsigned types = 0;
+    for (int t = 0; t < RULES_MOVE_TYPES; t++)
+        if (num(json_object_get(c, "speeds"), rules_move_type_name((enum rules_move_type)t)) > 0)
+            types |= 1u << t;
+    int at = count >= 0 && map != NULL
+                 ? rules_place_conflict(o, map, &me, types ? types : RULES_ANY_MOVE_TYPE, others,
+                                        count, &bx, &by)
+                 : RULES_PLACE_OFF_MAP;
+    /* Engine 3 on: 001 Blocked Terrain, 001 Alternative Movement Types. */
+    if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) && x->engine < 3)
         at = RULES_PLACE_OK;
     if (count < 0 || map == NULL)
         svc_errors_add(e, ptr, "the map or the other combatants could not be read");
@@ -560,6 +568,12 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
     else if (at == RULES_PLACE_BLOCKED)
         svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
                        RULES_BLOCKED_SOURCE);
+    else if (at == RULES_PLACE_TERRAIN)
+        svc_errors_add(
+            e, ptr, "stands in %s at (%d, %d), which none of its speeds enters (%s)",
+            rules_map_terrain_name(
+                (enum rules_map_terrain)map->terrain[(size_t)by * (size_t)map->width + (size_t)bx]),
+            bx, by, RULES_TERRAIN_SOURCE);
     else if (at >= 0)
         svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
                        str(who[at], "id"));

@@ -44,11 +44,12 @@ void move_req_free(struct move_req *r)
  * blocked terrain, when the map could be read, and sharing its space with none of the first `upto`
  * creatures but by 001 Stepover (rules_place_conflict). Each problem goes to e; false when it is
  * off the map. */
-static bool check_place(const struct move_req *r, const struct rules_creature *c, const char *ptr,
-                        int upto, struct svc_errors *e)
+static bool check_place(const struct move_req *r, const struct rules_creature *c,
+                        unsigned move_types, const char *ptr, int upto, struct svc_errors *e)
 {
     int bx = 0, by = 0;
-    int rc = r->map_ok ? rules_place_conflict(r->o, &r->map, c, NULL, 0, &bx, &by) : RULES_PLACE_OK;
+    int rc = r->map_ok ? rules_place_conflict(r->o, &r->map, c, move_types, NULL, 0, &bx, &by)
+                       : RULES_PLACE_OK;
     if (rc == RULES_PLACE_OFF_MAP) {
         svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
         return false;
@@ -58,6 +59,12 @@ static bool check_place(const struct move_req *r, const struct rules_creature *c
     if (rc == RULES_PLACE_BLOCKED && !r->map_borrowed)
         svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
                        RULES_BLOCKED_SOURCE);
+    if (rc == RULES_PLACE_TERRAIN && !r->map_borrowed)
+        svc_errors_add(e, ptr, "stands in %s at (%d, %d), which none of its speeds enters (%s)",
+                       rules_map_terrain_name(
+                           (enum rules_map_terrain)
+                               r->map.terrain[(size_t)by * (size_t)r->map.width + (size_t)bx]),
+                       bx, by, RULES_TERRAIN_SOURCE);
     for (int i = 0; i < upto; i++)
         if (rules_bodies_clash(r->o, &r->cs[i].c, c))
             svc_errors_add(e, ptr, "overlaps /creatures/%d ('%s')", i, r->ids[i]);
@@ -166,7 +173,7 @@ static void decode_creatures(json_t *body, struct move_req *r, const char *const
         for (size_t j = 0; j < i; j++)
             if (strcmp(r->ids[j], r->ids[i]) == 0 && r->ids[i][0] != '\0')
                 svc_errors_add(e, ptr, "id '%s' is already used by /creatures/%zu", r->ids[i], j);
-        check_place(r, &k->c, ptr, (int)i, e);
+        check_place(r, &k->c, RULES_ANY_MOVE_TYPE, ptr, (int)i, e);
     }
     r->nc = (int)n;
 }
@@ -255,7 +262,11 @@ static json_t *decode_mover(json_t *body, struct move_req *r, const char *const 
     json_t *m = svc_decode_member(body, "mover", r->o, true, keys, &r->mover.c, e);
     if (m != NULL) {
         decode_mover_fields(m, "/mover", r, e);
-        check_place(r, &r->mover.c, "/mover", r->nc, e);
+        unsigned types = 0;
+        for (int t = 0; t < RULES_MOVE_TYPES; t++)
+            if (r->mover.speed[t] > 0)
+                types |= 1u << t;
+        check_place(r, &r->mover.c, types ? types : RULES_ANY_MOVE_TYPE, "/mover", r->nc, e);
     }
     return m;
 }
@@ -488,7 +499,7 @@ struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg
         codec_get_int(t, "/target", "reduction_squares", false, 0, RULES_FORCED_MAX, &red, e);
         codec_get_int(t, "/target", "fall_prone_at", false, 0, RULES_FORCED_MAX, &fall, e);
         q->reduction = (int)red, q->fall_prone_at = (int)fall;
-        check_place(r, &q->target, "/target", r->nc, e);
+        check_place(r, &q->target, RULES_ANY_MOVE_TYPE, "/target", r->nc, e);
     }
     q->kind =
         (enum rules_forced_kind)codec_get_enum(body, "", "kind", move_forced_names, true, 0, e);

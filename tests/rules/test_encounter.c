@@ -347,19 +347,24 @@ Test(encounter, a_combatant_stands_on_the_map_and_shares_no_space_but_by_stepove
     rules_creature_init(&others[0], RULES_SIZE_MEDIUM, 2, 2, 0);
     rules_creature_init(&others[1], RULES_SIZE_SMALL, 6, 6, 0);
     rules_creature_init(&me, RULES_SIZE_MEDIUM, 3, 2, 0);
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL),
+                 RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_LARGE, 1, 1, 0); /* 1..2 x 1..2: over (2, 2) */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL), 0);
     rules_creature_init(&me, RULES_SIZE_HUGE, 5, 5, 0); /* Huge over Small: 2 sizes larger */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL),
+                 RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_HUGE, 0, 0, 0); /* Huge over Medium: 2 sizes */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL),
+                 RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_SMALL, 2, 2, 0); /* Small under Medium: 1 size */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL), 0);
     rules_creature_init(&me, RULES_SIZE_LARGE, 9, 4, 0); /* 9..10: past the edge */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OFF_MAP);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL),
+                 RULES_PLACE_OFF_MAP);
     rules_creature_init(&me, RULES_SIZE_MEDIUM, -1, 0, 0);
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, others, 2, NULL, NULL), RULES_PLACE_OFF_MAP);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, others, 2, NULL, NULL),
+                 RULES_PLACE_OFF_MAP);
     rules_map_free(&m);
 }
 
@@ -377,15 +382,19 @@ Test(encounter, no_creature_stands_in_blocked_terrain)
     struct rules_creature me;
     int bx = -1, by = -1;
     rules_creature_init(&me, RULES_SIZE_MEDIUM, 5, 4, 0);
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_BLOCKED);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, NULL, 0, &bx, &by),
+                 RULES_PLACE_BLOCKED);
     cr_assert_eq(bx, 5);
     cr_assert_eq(by, 4);
     rules_creature_init(&me, RULES_SIZE_LARGE, 4, 3, 0); /* 4..5 x 3..4 covers (5, 4) */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_BLOCKED);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, NULL, 0, &bx, &by),
+                 RULES_PLACE_BLOCKED);
     rules_creature_init(&me, RULES_SIZE_LARGE, 3, 3, 0); /* 3..4 x 3..4: beside it */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, NULL, 0, &bx, &by),
+                 RULES_PLACE_OK);
     rules_creature_init(&me, RULES_SIZE_LARGE, 1, 1, 0); /* difficult and hazardous: fine */
-    cr_assert_eq(rules_place_conflict(&o, &m, &me, NULL, 0, &bx, &by), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, NULL, 0, &bx, &by),
+                 RULES_PLACE_OK);
     rules_map_free(&m);
 }
 
@@ -634,4 +643,32 @@ Test(encounter, a_charge_goes_straight_in_and_stops_where_it_can_attack)
     /* Diagonally in along row 4 is nearer at every step, and (4,4) is the first to threaten. */
     struct rules_step slant[] = {{1, 4, -1}, {2, 4, -1}, {3, 4, -1}, {4, 4, -1}};
     cr_assert_eq(rules_charge_check(&o, &me, slant, 4, &foe, &at), RULES_CHARGE_OK);
+}
+
+/* 001 Alternative Movement Types: "these movement types do not provide any useful benefits to
+ * movement outside of their native element"; 001 Blocked Terrain: earth is entered by
+ * "burrowing". A creature stands only where one of its movement types can be: earth needs a
+ * burrow speed, water a swim or fly speed. */
+Test(encounter, a_creature_stands_where_one_of_its_speeds_can_be)
+{
+    struct rules_options o = {0};
+    struct rules_map m;
+    cr_assert_eq(rules_map_init(&m, 6, 6), 0);
+    m.terrain[2 * 6 + 2] = RULES_MAP_EARTH; /* (2, 2) */
+    m.terrain[3 * 6 + 3] = RULES_MAP_WATER; /* (3, 3) */
+    struct rules_creature me;
+    const unsigned walk = 1u << RULES_MOVE_WALK, burrow = 1u << RULES_MOVE_BURROW,
+                   swim = 1u << RULES_MOVE_SWIM;
+    int bx = -1, by = -1;
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, 2, 2, 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, walk, NULL, 0, &bx, &by), RULES_PLACE_TERRAIN);
+    cr_assert_eq(bx, 2);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, walk | burrow, NULL, 0, &bx, &by),
+                 RULES_PLACE_OK);
+    rules_creature_init(&me, RULES_SIZE_MEDIUM, 3, 3, 0);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, walk, NULL, 0, &bx, &by), RULES_PLACE_TERRAIN);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, walk | swim, NULL, 0, &bx, &by), RULES_PLACE_OK);
+    cr_assert_eq(rules_place_conflict(&o, &m, &me, RULES_ANY_MOVE_TYPE, NULL, 0, &bx, &by),
+                 RULES_PLACE_OK);
+    rules_map_free(&m);
 }

@@ -579,3 +579,34 @@ Test(qa, twice_aware_self_pushes_self_reactions_and_a_prone_step)
         json_decref(no);
     }
 }
+
+/* QA round 2, engine 3: a creature stands only where one of its speeds can be (001 Alternative
+ * Movement Types; 001 Blocked Terrain: earth is for "burrowing"): a walker is refused in an
+ * earth square, a burrower is not; the stateless movement endpoints refuse a walking mover in
+ * water. */
+Test(qa, a_walker_stands_in_no_earth_and_no_water)
+{
+    struct enc e;
+    enc_create(&srv, &e,
+               "{\"map\":{\"width\":6,\"height\":6,\"squares\":[{\"x\":2,\"y\":2,"
+               "\"terrain\":\"earth\"}]}}");
+    json_t *no = call(&e, "POST", "/combatants",
+                      "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30},"
+                      "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                      422);
+    cr_assert_not_null(strstr(text(no, "detail"), "stands in earth at (2, 2)"), "%s",
+                       text(no, "detail"));
+    json_decref(no);
+    json_decref(call(&e, "POST", "/combatants",
+                     "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30,"
+                     "\"burrow\":10},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                     201));
+    json_t *doc = http_post_json(
+        &srv, "/v1/movement/path",
+        "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":0,\"y\":0,\"terrain\":"
+        "\"water\"}]},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
+        "\"path\":[{\"x\":1,\"y\":0}]}",
+        422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"), "/mover");
+    json_decref(doc);
+}

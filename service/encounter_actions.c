@@ -145,21 +145,12 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
 static bool charge_ok(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *ans)
 {
     const struct rules_options *o = enc_rules_of(x);
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
     struct rules_creature me, them;
-    json_t *p = enc_placement(actor);
-    svc_decode_creature(p, "", o, true, NULL, &me, &scratch);
-    json_decref(p);
-    p = enc_placement(target);
-    svc_decode_creature(p, "", o, true, NULL, &them, &scratch);
-    json_decref(p);
+    bool placed = enc_creature_of(o, actor, &me) && enc_creature_of(o, target, &them);
     json_t *list = json_object_get(ans, "steps");
     int n = (int)json_array_size(list);
     struct rules_step *steps = calloc((size_t)n + 1, sizeof *steps);
-    bool ok = steps != NULL && !svc_errors_any(&scratch);
-    svc_errors_free(&scratch);
-    if (!ok) {
+    if (!placed || steps == NULL) {
         free(steps);
         svc_errors_add(x->e, "/path", "the charge could not be ruled");
         return false;

@@ -19,15 +19,9 @@
  * or not it could make attacks of opportunity (flat-footed). */
 bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
 {
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
     struct rules_creature a, t;
-    json_t *pa = enc_placement(actor), *pt = enc_placement(target);
-    svc_decode_creature(pa, "", o, true, NULL, &a, &scratch);
-    svc_decode_creature(pt, "", o, true, NULL, &t, &scratch);
-    json_decref(pa);
-    json_decref(pt);
-    svc_errors_free(&scratch);
+    if (!enc_creature_of(o, actor, &a) || !enc_creature_of(o, target, &t))
+        return false;
     a.can_threaten = true;
     return rules_threatens_creature(o, &a, &t);
 }
@@ -188,25 +182,16 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     if (map == NULL)
         return derived;
     const struct rules_options *o = enc_rules_of(x);
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
     struct rules_creature a, t;
-    json_t *p = enc_placement(actor);
-    svc_decode_creature(p, "", o, true, NULL, &a, &scratch);
-    json_decref(p);
-    p = enc_placement(target);
-    svc_decode_creature(p, "", o, true, NULL, &t, &scratch);
-    json_decref(p);
+    bool placed = enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t);
     struct rules_creature *others;
     json_t **who;
     int k = enc_others(x->state, o, str(actor, "id"), str(target, "id"), &others, &who);
     bool melee = enc_is_melee(atk);
     struct rules_sight s;
-    int rc =
-        k < 0 || svc_errors_any(&scratch)
-            ? RULES_COVER_ERR_BOUNDS
-            : rules_sight_between(o, map, &a, &t, others, k, melee, flag(actor, "darkvision"), &s);
-    svc_errors_free(&scratch);
+    int rc = k < 0 || !placed ? RULES_COVER_ERR_BOUNDS
+                              : rules_sight_between(o, map, &a, &t, others, k, melee,
+                                                    flag(actor, "darkvision"), &s);
     if (rc != RULES_COVER_OK) {
         const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
                                                       "this map is hexes"

@@ -228,6 +228,10 @@ json_t *enc_placement(json_t *c);
 int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
                struct rules_creature **others, json_t ***who);
 
+/* Stored combatant c as the rules place a creature (its placement decoded under o); false when
+ * it cannot be (a stored state is valid, so only a forged one). */
+bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out);
+
 /* Whether combatant c can make an attack of opportunity now, under engine: not while
  * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned,
  * nor once it has made its attacks of opportunity in state's round, nor without a melee attack

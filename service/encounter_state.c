@@ -174,6 +174,18 @@ bool enc_is_down(json_t *c)
            strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
 }
 
+bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out)
+{
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *p = enc_placement(c);
+    svc_decode_creature(p, "", o, true, NULL, out, &scratch);
+    json_decref(p);
+    bool ok = !svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    return ok;
+}
+
 bool enc_makes_aoo(json_t *state, json_t *c, int engine)
 {
     struct rules_enc_combatant t;

@@ -140,6 +140,69 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
     json_object_set_new(fields, "timed", list);
 }
 
+/* Engine 3: standing up provokes (004 Provoking an Attack of Opportunity by Taking an Action: "as
+ * described in the rules for each action type"; d20 3.5 SRD, Actions in Combat: standing up
+ * from prone provokes). Each enemy that threatens the actor and may make an attack of
+ * opportunity now is a reaction, decided as a move's are (enc_open_reactions), struck while
+ * the actor is still prone; it stands once they are settled, unless one drops it; asked ones
+ * pause it where it lies (paused_move with stands). */
+static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    const char *id = str(actor, "id");
+    enc_check_decisions(s, in, x->e);
+    if (svc_errors_any(x->e))
+        return NULL;
+    json_t *provoked = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (c != actor && strcmp(str(c, "side"), str(actor, "side")) != 0 && !enc_is_down(c) &&
+            enc_makes_aoo(s, c, x->engine) && enc_reaches(enc_rules_of(x), c, actor))
+            json_array_append_new(provoked,
+                                  json_pack("{s:s, s:i, s:{s:O, s:O}}", "creature", str(c, "id"),
+                                            "step", 0, "leaving", "x", json_object_get(actor, "x"),
+                                            "y", json_object_get(actor, "y")));
+    }
+    json_t *ruling = json_pack("{s:o}", "attacks_of_opportunity", provoked);
+    json_t *effects = json_array();
+    enc_open_reactions(x, in, actor, ruling, effects);
+    if (svc_errors_any(x->e)) {
+        json_decref(ruling);
+        json_decref(effects);
+        return NULL;
+    }
+    json_t *scratch = json_deep_copy(s);
+    enc_fold(scratch, effects);
+    json_t *pause = json_object_get(scratch, "paused_move");
+    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), id) == 0;
+    bool dropped = enc_is_down(find(scratch, id, NULL));
+    json_decref(scratch);
+    size_t k;
+    json_t *ef;
+    json_array_foreach(effects, k, ef)
+    {
+        json_t *pm = json_object_get(json_object_get(ef, "fields"), "paused_move");
+        if (paused && json_is_object(pm)) /* it stands when the pause is over */
+            json_object_set_new(pm, "stands", json_true());
+    }
+    if (!paused && !dropped)
+        json_array_append_new(
+            effects, effect_set(id, json_pack("{s:o}", "conditions",
+                                              enc_conditions_with(actor, "prone", false))));
+    json_t *result = json_pack("{s:s, s:s}", "stood_up", id, "rule",
+                               "001 Part of a Move Action: standing up from Prone takes a move "
+                               "action; it provokes attacks of opportunity (004 Provoking an "
+                               "Attack of Opportunity by Taking an Action; d20 3.5 SRD, Actions "
+                               "in Combat)");
+    json_t *records = json_object_get(ruling, "reactions");
+    if (json_array_size(records) > 0)
+        json_object_set(result, "reactions", records);
+    json_decref(ruling);
+    return outcome(result, effects);
+}
+
 /* Engine 3: a charge's path against its designated opponent (rules_charge_check), read from
  * the path ruling's steps; false after an error at the step or member that breaks it. */
 static bool charge_ok(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *ans)
@@ -609,6 +672,8 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     case RULES_ACT_STAND_UP: {
         /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
          * and the prone check come first, in resolve_action). */
+        if (x->engine >= 3)
+            return stand_up(x, in, actor);
         return outcome(
             json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
                       "001 Part of a Move Action: standing up from Prone takes a move "

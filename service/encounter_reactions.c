@@ -244,6 +244,9 @@ static void place_paused(json_t *scratch, const char *mover, json_t *effects)
         json_object_set(fields, "facing", json_object_get(at, "facing"));
     bool dropped = enc_is_down(m);
     json_t *add = json_array();
+    /* A creature that stood up provoking (encounter_actions.c stand_up) stands once it's over. */
+    if (!dropped && first == NULL && flag(pause, "stands"))
+        json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
     if (!dropped)
         json_array_append_new(add, effect_set(mover, fields));
     else

@@ -434,3 +434,54 @@ Test(reactions, the_policy_is_validated_and_updatable)
     cr_assert_str_eq(text(enc_combatant(doc, "a"), "aoo_policy"), "never");
     json_decref(doc);
 }
+
+/* Engine 3: standing up provokes (004 Provoking an Attack of Opportunity by Taking an Action; d20
+ * 3.5 SRD, Actions in Combat: standing up from prone provokes). The fighter, prone beside the
+ * goblin (always), stands: the goblin strikes it while it is still prone (002: defender prone,
+ * -4 to its AC against melee), and it stands. With ask, it lies there until the goblin declines,
+ * then stands. */
+Test(reactions, standing_up_provokes_and_is_struck_while_prone)
+{
+    struct enc e;
+    fight(&e, "always", "never");
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
+                "\"condition\":\"prone\"}");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"stand_up\",\"actor\":\"fighter\",\"reaction_results\":{"
+                       "\"goblin\":[2]}}",
+                       200);
+    json_t *rec = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    cr_assert_str_eq(text(rec, "by"), "goblin");
+    cr_assert_str_eq(text(rec, "outcome"), "made");
+    bool prone_minus_4 = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(json_object_get(rec, "attack"), "modifiers"), i, m)
+    {
+        prone_minus_4 |= strcmp(text(m, "reason"), "defender prone") == 0 && num(m, "value") == -4;
+    }
+    cr_assert(prone_minus_4, "struck while still prone");
+    json_t *conds = json_object_get(enc_combatant(doc, "fighter"), "conditions");
+    for (i = 0; i < json_array_size(conds); i++)
+        cr_assert_str_neq(json_string_value(json_array_get(conds, i)), "prone");
+    json_decref(doc);
+    replays(&e);
+
+    struct enc f;
+    fight(&f, "ask", "never");
+    enc_post_ok(&srv, &f, "/actions",
+                "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
+                "\"condition\":\"prone\"}");
+    doc = call(&f, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"fighter\"}", 200);
+    cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
+    cr_assert_str_eq(json_string_value(json_array_get(
+                         json_object_get(enc_combatant(doc, "fighter"), "conditions"), 0)),
+                     "prone");
+    json_decref(doc);
+    doc = call(&f, "POST", "/actions",
+               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    cr_assert_eq(json_array_size(json_object_get(enc_combatant(doc, "fighter"), "conditions")), 0);
+    json_decref(doc);
+    replays(&f);
+}

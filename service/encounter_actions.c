@@ -261,10 +261,21 @@ static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, con
     /* Engine 3: a charge names its designated opponent (d20 3.5 SRD, Combat: Charge). */
     bool charge = x->engine >= 3 && strcmp(mode, "charge") == 0;
     json_t *foe = charge ? find(s, str(in, "target"), NULL) : NULL;
-    if (charge && (foe == NULL || foe == actor)) {
+    if (charge && (foe == NULL || foe == actor ||
+                   strcmp(str(foe, "side"), str(actor, "side")) == 0 || enc_is_down(foe))) {
         svc_errors_add(x->e, "/target",
-                       "a charge names its designated opponent, another combatant (%s)",
+                       "a charge names its designated opponent: an enemy that is up (%s)",
                        RULES_CHARGE_SOURCE);
+        return NULL;
+    }
+    if (charge && !enc_has_melee(actor, x->engine)) {
+        svc_errors_add(x->e, "/mode",
+                       "a charge ends in a single melee attack, and '%s' has none (%s)",
+                       str(actor, "id"), RULES_CHARGE_SOURCE);
+        return NULL;
+    }
+    if (x->engine >= 3 && !charge && json_object_get(in, "target") != NULL) {
+        svc_errors_add(x->e, "/target", "only a charge names a target");
         return NULL;
     }
     json_t *body =

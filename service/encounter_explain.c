@@ -440,8 +440,19 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
                           num(result, "rounds") == 1 ? "" : "s");
         svc_told_text(t, ".");
     } else if (strcmp(type, "stand_up") == 0) {
+        /* It stood if an effect took its prone away; else its attacks of opportunity are
+         * awaited, or one dropped it (engine 3: standing up provokes). */
+        bool stood = false;
+        size_t k;
+        json_t *ef;
+        json_array_foreach(effects, k, ef)
+        {
+            stood |= strcmp(str(ef, "target"), actor) == 0 &&
+                     json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
+        }
         svc_told_user(t, who);
-        svc_told_text(t, " stands up.");
+        svc_told_text(t, stood ? " stands up." : " starts to stand up.");
+        say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
     } else {
         svc_told_user(t, who);
         svc_told_text(t, " acts (%s).", type);

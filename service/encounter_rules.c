@@ -138,9 +138,17 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     if (c == NULL)
         return NULL;
     json_decref(c);
+    /* Its place is ruled again when the change touches it; from engine 3 only then, so that one
+     * pushed where its speeds do not go (forced movement) can still have its other members
+     * changed. */
+    static const char *const placing[] = {
+        "x", "y", "z", "size", "speeds", "reach_ft", "reach_weapon", "facing", "faceless", NULL};
+    bool moved = x->engine < 3;
+    for (int k = 0; placing[k] != NULL && !moved; k++)
+        moved = json_object_get(fields, placing[k]) != NULL;
     json_t *merged = json_deep_copy(old);
     json_object_update(merged, fields);
-    bool ok = enc_check_place(x, merged, "");
+    bool ok = !moved || enc_check_place(x, merged, "");
     json_decref(merged);
     if (!ok)
         return NULL;

@@ -582,8 +582,10 @@ Test(qa, twice_aware_self_pushes_self_reactions_and_a_prone_step)
 
 /* QA round 2, engine 3: a creature stands only where one of its speeds can be (001 Alternative
  * Movement Types; 001 Blocked Terrain: earth is for "burrowing"): a walker is refused in an
- * earth square, a burrower is not; the stateless movement endpoints refuse a walking mover in
- * water. */
+ * earth square, a burrower is not. A mover may still have been put where its speeds do not go
+ * (pushed into water): the stateless path rules its steps out of it (QA round 3), and a
+ * walker pushed into water keeps its other members changeable (only a change of place is
+ * placed again). */
 Test(qa, a_walker_stands_in_no_earth_and_no_water)
 {
     struct enc e;
@@ -606,7 +608,65 @@ Test(qa, a_walker_stands_in_no_earth_and_no_water)
         "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":0,\"y\":0,\"terrain\":"
         "\"water\"}]},\"mover\":{\"x\":0,\"y\":0,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
         "\"path\":[{\"x\":1,\"y\":0}]}",
-        422);
-    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"), "/mover");
+        200);
+    cr_assert(json_is_true(json_object_get(doc, "legal")));
     json_decref(doc);
+    /* A walker pushed into water (forced movement may end there) can still be renamed. */
+    struct enc w;
+    enc_create(&srv, &w,
+               "{\"map\":{\"width\":6,\"height\":6,\"squares\":[{\"x\":2,\"y\":2,"
+               "\"terrain\":\"water\"}]}}");
+    json_decref(call(&w, "POST", "/combatants",
+                     "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":4,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                     201));
+    json_decref(call(&w, "POST", "/combatants",
+                     "{\"id\":\"b\",\"side\":\"m\",\"x\":2,\"y\":3,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                     201));
+    enc_post_ok(&srv, &w, "/actions",
+                "{\"type\":\"forced\",\"actor\":\"a\",\"target\":\"b\",\"kind\":\"push\","
+                "\"squares\":1,\"path\":[{\"x\":2,\"y\":2}]}");
+    json_decref(call(&w, "PATCH", "/combatants/b", "{\"name\":\"Bob\"}", 200));
+    json_decref(call(&w, "PATCH", "/combatants/b", "{\"x\":3}", 200));
+}
+
+/* QA round 3, engine 3, d20 3.5 SRD Combat: Charge: "the designated opponent" is an enemy that is
+ * up; "After moving, you may make a single melee attack": one with no melee attack cannot
+ * charge; only a charge names a target. */
+Test(qa, a_charge_needs_an_opponent_and_a_melee_attack)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":10,\"height\":4},\"seed\":3}");
+    static const char *const adds[] = {
+        "{\"id\":\"c\",\"side\":\"p\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":\"bow\",\"attack\":"
+        "\"ranged\",\"attack_bonus\":6,\"damage\":\"1d8\"}]}",
+        "{\"id\":\"f\",\"side\":\"p\",\"x\":1,\"y\":3,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":\"sword\","
+        "\"attack_bonus\":5,\"damage\":\"1d8\"}]}",
+        "{\"id\":\"pal\",\"side\":\"p\",\"x\":5,\"y\":3,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
+        "{\"id\":\"t\",\"side\":\"m\",\"x\":5,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":2},\"max_hp\":20,\"dex\":10}"};
+    for (int i = 0; i < 4; i++)
+        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+    static const struct {
+        const char *body, *pointer;
+    } cases[] = {
+        {"{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\",\"path\":"
+         "[{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},{\"x\":4,\"y\":1}]}",
+         "/mode"},
+        {"{\"type\":\"move\",\"actor\":\"f\",\"mode\":\"charge\",\"target\":\"pal\",\"path\":"
+         "[{\"x\":2,\"y\":3},{\"x\":3,\"y\":3},{\"x\":4,\"y\":3}]}",
+         "/target"},
+        {"{\"type\":\"move\",\"actor\":\"f\",\"target\":\"t\",\"path\":[{\"x\":2,\"y\":3}]}",
+         "/target"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *no = call(&e, "POST", "/actions", cases[i].body, 422);
+        cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+                         cases[i].pointer, "%s", cases[i].body);
+        json_decref(no);
+    }
 }

@@ -475,6 +475,8 @@ Test(reactions, standing_up_provokes_and_is_struck_while_prone)
                 "\"condition\":\"prone\"}");
     doc = call(&f, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"fighter\"}", 200);
     cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
+    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"), "starts to stand up"),
+                       "%s", text(json_object_get(doc, "event"), "explain"));
     cr_assert_str_eq(json_string_value(json_array_get(
                          json_object_get(enc_combatant(doc, "fighter"), "conditions"), 0)),
                      "prone");

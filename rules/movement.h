@@ -123,10 +123,13 @@ struct rules_mover {
     enum rules_burden armor, load;
     int constitution;
     bool runner, darkvision, blinded, prone;
-    bool moved;              /* has already moved this round */
-    bool ran;                /* has declared a run this round */
-    bool turned;             /* has used its one free facing change this turn (000) */
-    int extra_steps;         /* 5-foot steps granted by class features and the like */
+    bool moved;      /* has already moved this round */
+    bool ran;        /* has declared a run this round */
+    bool turned;     /* has used its one free facing change this turn (000) */
+    int extra_steps; /* 5-foot steps granted by class features and the like */
+    /* It may take only one action this turn (the surprise round, disabled): a charge then
+     * moves up to its speed, not double (d20 3.5 SRD, Combat: Charge). */
+    bool single_action;
     struct rules_defense ac; /* its Defense against attacks of opportunity (all 0: 10 + size) */
 };
 

@@ -87,8 +87,13 @@ void set_budgets(struct ctx *c, bool unlimited)
             b = s;
             break;
         case RULES_MODE_DOUBLE:
-        case RULES_MODE_CHARGE:
             b = 2 * s;
+            break;
+        case RULES_MODE_CHARGE:
+            /* d20 3.5 SRD, Charge: "If you are able to take only a standard action or a move
+             * action on your turn, you can still charge, but you are only allowed to move up
+             * to your speed (instead of up to double your speed)." */
+            b = c->m->single_action ? s : 2 * s;
             break;
         case RULES_MODE_RUN:
             b = sp.run_multiplier * s;

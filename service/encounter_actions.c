@@ -100,6 +100,12 @@ static json_t *mover_for(struct resolve_ctx *x, json_t *c, json_t *turn, const c
     json_t *m = enc_mover_of(c, turn);
     if (x->engine < 3 && strcmp(mode, "crawl") != 0)
         json_object_set_new(m, "prone", json_false());
+    /* Engine 3: one action this turn (004 Step One's surprise round; SRD, Disabled): a charge
+     * moves up to its speed (SRD, Charge). */
+    bool single = (flag(x->state, "started") && num(x->state, "round") == 0) ||
+                  enc_hp_state_of(x, c) == RULES_HP_DISABLED;
+    if (x->engine >= 3 && strcmp(mode, "charge") == 0 && single)
+        json_object_set_new(m, "single_action", json_true());
     return m;
 }
 

@@ -196,6 +196,7 @@ static const char *const mover_keys[] = {"speeds",
                                          "prone",
                                          "moved_this_round",
                                          "ran_this_round",
+                                         "single_action",
                                          "turned_this_turn",
                                          "extra_five_foot_steps",
                                          "hp",
@@ -234,6 +235,7 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     codec_get_bool(m, ptr, "prone", false, &mv->prone, e);
     codec_get_bool(m, ptr, "moved_this_round", false, &mv->moved, e);
     codec_get_bool(m, ptr, "ran_this_round", false, &mv->ran, e);
+    codec_get_bool(m, ptr, "single_action", false, &mv->single_action, e);
     codec_get_bool(m, ptr, "turned_this_turn", false, &mv->turned, e);
     long long steps = 0;
     codec_get_int(m, ptr, "extra_five_foot_steps", false, 0, 10, &steps, e);

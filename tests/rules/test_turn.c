@@ -239,3 +239,21 @@ Test(turn, a_charge_ends_in_one_attack)
     cr_assert_eq(spend(&v, &normal, RULES_ACTION_CHARGE), RULES_TURN_OK);
     cr_assert_eq(spend(&v, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
 }
+
+/* d20 3.5 SRD, Charge: "If you are able to take only a standard action or a move action on your
+ * turn, you can still charge, but you are only allowed to move up to your speed": with a
+ * partial action and charge_attack (engine 3) the charge is that action, and its attack
+ * follows; without charge_attack (engine 2) a partial turn never charges. */
+Test(turn, a_partial_action_can_still_charge)
+{
+    const struct rules_turn_limits surprise = {.partial = true, .charge_attack = true};
+    struct rules_turn t = {0};
+    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_CHARGE), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    struct rules_turn u = {0};
+    cr_assert_eq(spend(&u, &surprise, RULES_ACTION_MOVE), RULES_TURN_OK);
+    cr_assert_eq(spend(&u, &surprise, RULES_ACTION_CHARGE), RULES_TURN_REFUSED);
+    struct rules_turn v = {0};
+    cr_assert_eq(spend(&v, &partial, RULES_ACTION_CHARGE), RULES_TURN_REFUSED);
+}

@@ -670,3 +670,45 @@ Test(qa, a_charge_needs_an_opponent_and_a_melee_attack)
         json_decref(no);
     }
 }
+
+/* QA round 3, engine 3, d20 3.5 SRD Combat: Charge: "If you are able to take only a standard
+ * action or a move action on your turn, you can still charge, but you are only allowed to move
+ * up to your speed": in the surprise round (004 Step One: a partial action) c charges t 15 ft
+ * and strikes at +2; 35 ft, past its speed of 30, is refused. */
+Test(qa, a_partial_action_charges_up_to_speed)
+{
+    struct enc e;
+    enc_create(&srv, &e,
+               "{\"map\":{\"width\":12,\"height\":3},\"seed\":3,\"combatants\":[{\"id\":\"c\","
+               "\"side\":\"p\",\"x\":0,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},"
+               "\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":\"sword\",\"attack_bonus\":5,"
+               "\"damage\":\"1d8\"}]},{\"id\":\"t\",\"side\":\"m\",\"x\":8,\"y\":1,\"speeds\":{"
+               "\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}],\"initiative\":{"
+               "\"results\":[20,1,1,1],\"aware\":[\"c\"]}}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the surprise round: c */
+    json_t *no = call(&e, "POST", "/actions",
+                      "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
+                      "\"path\":[{\"x\":1,\"y\":1},{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},{\"x\":4,"
+                      "\"y\":1},{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}",
+                      422);
+    cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"), "/path/6");
+    json_decref(no);
+    json_decref(call(&e, "PATCH", "/combatants/c", "{\"x\":4}", 200));
+    enc_post_ok(&srv, &e, "/actions",
+                "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
+                "\"path\":[{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}");
+    json_t *doc =
+        call(&e, "POST", "/actions",
+             "{\"type\":\"attack\",\"actor\":\"c\",\"target\":\"t\",\"results\":[2]}", 200);
+    bool plus2 = false;
+    size_t i;
+    json_t *m;
+    json_array_foreach(
+        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "modifiers"), i,
+        m)
+    {
+        plus2 |= strcmp(text(m, "reason"), "attacker charging") == 0;
+    }
+    cr_assert(plus2);
+    json_decref(doc);
+}

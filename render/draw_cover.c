@@ -130,17 +130,27 @@ static void corner_at(const struct render_layout *l, long long x, long long y, d
     *py = l->oy + (double)(y - l->y0) * l->cell;
 }
 
+/* Opens the SVG group of a square of pair's ruling ("cover-PAIR-KIND-X-Y", class cls); false,
+ * and nothing opened, when the square is out of view. */
+static bool mark_open(struct render_ctx *c, int pair, const struct rules_cover_square *q,
+                      const char *kind, const char *cls)
+{
+    if (!render_in_view(&c->l, q->x, q->y))
+        return false;
+    char prefix[48], id[32];
+    snprintf(prefix, sizeof prefix, "cover-%d-%s-", pair, kind);
+    snprintf(id, sizeof id, "%d-%d", q->x, q->y);
+    pen_group_begin(&c->pen, prefix, id, cls);
+    return true;
+}
+
 /* A square that gave the cover: an inset outline and a cross, in an SVG group naming it. */
 static void mark_blocking(struct render_ctx *c, int pair, const struct rules_cover_square *q)
 {
     const struct render_layout *l = &c->l;
-    if (!render_in_view(l, q->x, q->y))
+    if (!mark_open(c, pair, q, "blocking",
+                   q->creature >= 0 ? "cover-blocking creature" : "cover-blocking wall"))
         return;
-    char prefix[48], id[32];
-    snprintf(prefix, sizeof prefix, "cover-%d-blocking-", pair);
-    snprintf(id, sizeof id, "%d-%d", q->x, q->y);
-    pen_group_begin(&c->pen, prefix, id,
-                    q->creature >= 0 ? "cover-blocking creature" : "cover-blocking wall");
     double xy[12];
     int m = render_cell_polygon(l, q->x, q->y, 0.12, xy);
     pen_polygon(&c->pen, xy, m, 0, 0, C_COVER, 1, 2.5);
@@ -156,12 +166,8 @@ static void mark_blocking(struct render_ctx *c, int pair, const struct rules_cov
 static void mark_concealing(struct render_ctx *c, int pair, const struct rules_cover_square *q)
 {
     const struct render_layout *l = &c->l;
-    if (!render_in_view(l, q->x, q->y))
+    if (!mark_open(c, pair, q, "concealing", "cover-concealing"))
         return;
-    char prefix[48], id[32];
-    snprintf(prefix, sizeof prefix, "cover-%d-concealing-", pair);
-    snprintf(id, sizeof id, "%d-%d", q->x, q->y);
-    pen_group_begin(&c->pen, prefix, id, "cover-concealing");
     double xy[12];
     int m = render_cell_polygon(l, q->x, q->y, 0.2, xy);
     double dash = l->cell * 0.08 < 3 ? 3 : l->cell * 0.08;

@@ -231,32 +231,22 @@ static bool charge_ok(struct resolve_ctx *x, json_t *actor, json_t *target, json
     int at = -1;
     int rc = rules_charge_check(o, &me, steps, n, &them, &at);
     free(steps);
-    char ptr[32];
-    snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
-    switch (rc) {
-    case RULES_CHARGE_SHORT:
+    /* Why, by rules_charge_check's answer: the words before and after the opponent's id. */
+    static const char *const why[][2] = {
+        [-RULES_CHARGE_AWAY] = {"a charge moves directly toward", ": this square is no nearer"},
+        [-RULES_CHARGE_AFAR] = {"a charge ends where it can attack",
+                                ", and this square is not one"},
+        [-RULES_CHARGE_PAST] = {"a charge stops at the closest space from which it can attack",
+                                ", reached before this square"},
+    };
+    if (rc == RULES_CHARGE_SHORT) {
         svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
                        RULES_CHARGE_SOURCE);
-        break;
-    case RULES_CHARGE_AWAY:
-        svc_errors_add(x->e, ptr,
-                       "a charge moves directly toward '%s': this square is no nearer (%s)",
-                       str(target, "id"), RULES_CHARGE_SOURCE);
-        break;
-    case RULES_CHARGE_PAST:
-        svc_errors_add(x->e, ptr,
-                       "a charge stops at the closest space from which it can attack '%s', reached "
-                       "before this square (%s)",
-                       str(target, "id"), RULES_CHARGE_SOURCE);
-        break;
-    case RULES_CHARGE_AFAR:
-        svc_errors_add(x->e, ptr,
-                       "a charge ends where it can attack '%s', and this square is not "
-                       "one (%s)",
-                       str(target, "id"), RULES_CHARGE_SOURCE);
-        break;
-    default:
-        break;
+    } else if (rc != RULES_CHARGE_OK) {
+        char ptr[32];
+        snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
+        svc_errors_add(x->e, ptr, "%s '%s'%s (%s)", why[-rc][0], str(target, "id"), why[-rc][1],
+                       RULES_CHARGE_SOURCE);
     }
     return rc == RULES_CHARGE_OK;
 }

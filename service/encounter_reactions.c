@@ -36,19 +36,27 @@ static bool is_asked(json_t *r)
     return strcmp(str(r, "policy"), "ask") == 0;
 }
 
-/* The earliest step of mover's move with an asked reaction open in list, other than the one at
- * index `except` (pass SIZE_MAX for none); LLONG_MAX when there is none. */
-static long long first_asked_step(json_t *list, size_t except)
+/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
+ * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none. */
+static json_t *first_asked(json_t *list, const char *mover, size_t except)
 {
-    long long first = LLONG_MAX;
+    json_t *first = NULL;
     size_t i;
     json_t *r;
     json_array_foreach(list, i, r)
     {
-        if (i != except && is_asked(r) && num(r, "step") < first)
-            first = num(r, "step");
+        if (i != except && is_asked(r) && (mover == NULL || strcmp(str(r, "mover"), mover) == 0) &&
+            (first == NULL || num(r, "step") < num(first, "step")))
+            first = r;
     }
     return first;
+}
+
+/* first_asked's step, or LLONG_MAX when there is none. */
+static long long first_asked_step(json_t *list, size_t except)
+{
+    json_t *first = first_asked(list, NULL, except);
+    return first != NULL ? num(first, "step") : LLONG_MAX;
 }
 
 /* The open reactions `list` but the one at index `at`: a new array. */
@@ -81,24 +89,13 @@ json_t *enc_reactions_effect(json_t *state, json_t *list)
  * square only after that one (rules_aoo_may_settle). */
 bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
 {
-    json_t *list = json_object_get(x->state, "reactions");
-    long long asked = first_asked_step(list, at);
-    if (asked == LLONG_MAX || rules_aoo_may_settle((int)num(r, "step"), (int)asked))
+    json_t *first = first_asked(json_object_get(x->state, "reactions"), NULL, at);
+    if (first == NULL || rules_aoo_may_settle((int)num(r, "step"), (int)num(first, "step")))
         return true;
-    size_t i;
-    json_t *o, *first = NULL;
-    json_array_foreach(list, i, o)
-    {
-        if (i != at && is_asked(o) && num(o, "step") == asked) {
-            first = o;
-            break;
-        }
-    }
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
-                   first != NULL ? str(first, "by") : "another combatant", asked, str(r, "mover"),
-                   RULES_REACTION_SOURCE);
+                   str(first, "by"), num(first, "step"), str(r, "mover"), RULES_REACTION_SOURCE);
     return false;
 }
 
@@ -227,16 +224,7 @@ static void place_paused(json_t *scratch, const char *mover, json_t *effects)
     json_t *m = find(scratch, mover, NULL);
     if (!json_is_object(pause) || strcmp(str(pause, "mover"), mover) != 0 || m == NULL)
         return;
-    json_t *list = json_object_get(scratch, "reactions");
-    json_t *first = NULL;
-    size_t i;
-    json_t *r;
-    json_array_foreach(list, i, r)
-    {
-        if (is_asked(r) && strcmp(str(r, "mover"), mover) == 0 &&
-            (first == NULL || num(r, "step") < num(first, "step")))
-            first = r;
-    }
+    json_t *first = first_asked(json_object_get(scratch, "reactions"), mover, SIZE_MAX);
     json_t *at = first != NULL ? first : pause;
     json_t *fields =
         json_pack("{s:O, s:O}", "x", json_object_get(at, "x"), "y", json_object_get(at, "y"));

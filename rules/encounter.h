@@ -355,6 +355,68 @@ struct rules_move_marks {
 };
 void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out);
 
+/* A move in an encounter (a move action in any mode, a 5-foot step), as its combatant asks it,
+ * on the state before it. */
+struct rules_enc_move {
+    /* The move: the encounter's map, every other combatant (creatures: ally is the mover's side,
+     * conscious is up, can_threaten is rules_encounter_aoo_check with a melee attack), the mover
+     * (after rules_encounter_mover), the mode and a withdraw's primary target. */
+    const struct rules_move_query *q;
+    const struct rules_step *steps; /* the path, each square in turn (the start excluded) */
+    int n;
+    int end_facing;    /* -1: keep the last step's */
+    bool target_named; /* the action names a target (a charge's designated opponent) */
+    int target;        /* its index in q->creatures; -1 when it names none of them */
+    bool has_melee;    /* the mover has a melee attack to end a charge with */
+    bool runner;       /* the mover has the Runner feat (001 Run) */
+    bool charging;     /* the mover is charging already (its -2 AC runs on) */
+};
+
+enum rules_enc_move_status {
+    RULES_ENC_MOVE_OK = 0,
+    /* Engine 3 (d20 3.5 SRD, Combat: Charge): a charge names its designated opponent, an enemy
+     * that is up; it ends in a melee attack; and only a charge names a target. */
+    RULES_ENC_MOVE_NO_OPPONENT = -1,
+    RULES_ENC_MOVE_NO_MELEE = -2,
+    RULES_ENC_MOVE_TARGET = -3,
+    RULES_ENC_MOVE_ILLEGAL = -4, /* the path ruling found it illegal: out->path says why */
+    RULES_ENC_MOVE_CHARGE = -5,  /* engine 3: not a charge's path: out->charge, out->charge_at */
+    RULES_ENC_MOVE_NOMEM = -6,
+};
+
+/* What a move rules, and what it leaves on the encounter (the caller encodes the effects). */
+struct rules_enc_move_ruling {
+    struct rules_path_result path; /* the caller's arrays: steps (n), aoos (creature_count) */
+    int charge, charge_at;         /* RULES_ENC_MOVE_CHARGE: rules_charge_check's answer */
+    int end_x, end_y, end_facing;  /* where the mover ends (end_facing -1: it has none) */
+    struct rules_move_marks marks; /* on its turn and conditions (rules_move_marks_of) */
+    /* Engine 3, d20 3.5 SRD, Charge: "take a -2 penalty to your AC until the start of your next
+     * turn": a one-round charging condition begins (rules_duration_end), unless it runs on. */
+    bool charging;
+    long long charging_end_round;
+    int charging_end_turn;
+};
+
+/* The mover a move is ruled with, from the combatant's own state (mv, changed in place): before
+ * engine 3 a prone creature moved as if standing (only a crawl was told it was prone), and its
+ * stored rulings keep that; from engine 3 a creature with one action this turn (single_action:
+ * the surprise round, 004 Step One; disabled, d20 3.5 SRD) charges up to its speed (SRD,
+ * Charge: "you can still charge, but you are only allowed to move up to your speed"). */
+void rules_encounter_mover(int engine, enum rules_move_mode mode, bool single_action,
+                           struct rules_mover *mv);
+
+/* Rules the move m of encounter e: under engine 3 a charge's opponent and melee attack first,
+ * then the path (rules_move_path: cost, legality and the attacks of opportunity it provokes),
+ * then a charge's path (rules_charge_check), and what the move leaves. Returns
+ * RULES_ENC_MOVE_OK, or why it is refused (out->path is filled from ILLEGAL on). */
+int rules_encounter_move(const struct rules_encounter *e, const struct rules_enc_move *m,
+                         struct rules_enc_move_ruling *out);
+
+/* rules_encounter_move's first checks, on what the move names before its path: the charge's
+ * designated opponent and melee attack, and a target named by a move that is no charge
+ * (engine 3). Returns RULES_ENC_MOVE_OK or NO_OPPONENT, NO_MELEE, TARGET; m->steps unread. */
+int rules_encounter_move_target(const struct rules_encounter *e, const struct rules_enc_move *m);
+
 /* 001 Trade Away Attacks From A Full Attack Action: "A player character that declares a Full
  * Attack Action may use attack actions to perform 5-foot steps, up to a maximum number of times
  * equal to the number of attack actions" it has, and each step taken reduces the attacks left;

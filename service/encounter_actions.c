@@ -1,7 +1,7 @@
-/* Encounters: the action kinds but attacks and reactions (move, 5-foot step, facing, forced
- * movement, fall, condition, stand up), each ruled by the stateless endpoint that rules it, and
- * the dispatcher of every action kind (enc_resolve_action_kind), once enc_resolve's
- * resolve_action has checked the actor's turn and budget. Attacks are in encounter_attacks.c,
+/* Encounters: the action kinds but moves, attacks and reactions (facing, forced movement, fall,
+ * condition, stand up), each ruled by the stateless endpoint that rules it, and the dispatcher
+ * of every action kind (enc_resolve_action_kind), once enc_resolve's resolve_action has checked
+ * the actor's turn and budget. Moves are in encounter_move.c, attacks in encounter_attacks.c,
  * the reactions a move opens in encounter_reactions.c. Each takes the state before the event,
  * the input and the event's number, and returns {"result": ..., "effects": [...]} or NULL after
  * adding errors (the model: encounter_internal.h). */
@@ -70,57 +70,16 @@ static json_t *end_square(json_t *end)
     return fields;
 }
 
-/* A path ruling's answer (taken) when legal; else NULL after adding each violation as an error
- * at path_ptr/STEP (or at mode_ptr when it names no step, or path_ptr is NULL). */
-static json_t *legal_path(struct resolve_ctx *x, json_t *ans, const char *path_ptr,
-                          const char *mode_ptr)
+void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
+                      json_t *fields)
 {
-    if (ans == NULL || json_is_true(json_object_get(ans, "legal")))
-        return ans;
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(ans, "violations"), i, v)
-    {
-        char p[64];
-        json_t *step = json_object_get(v, "step");
-        if (json_is_integer(step) && path_ptr != NULL)
-            snprintf(p, sizeof p, "%s/%lld", path_ptr, json_integer_value(step));
-        else
-            snprintf(p, sizeof p, "%s", mode_ptr);
-        svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
-    }
-    json_decref(ans);
-    return NULL;
-}
-
-/* The mover of a move ruled under x's engine in mode: before engine 3 a prone creature moved
- * as if standing (only a crawl was told it was prone), and its stored rulings keep that. */
-static json_t *mover_for(struct resolve_ctx *x, json_t *c, json_t *turn, const char *mode)
-{
-    json_t *m = enc_mover_of(c, turn);
-    if (x->engine < 3 && strcmp(mode, "crawl") != 0)
-        json_object_set_new(m, "prone", json_false());
-    /* Engine 3: one action this turn (004 Step One's surprise round; SRD, Disabled): a charge
-     * moves up to its speed (SRD, Charge). */
-    bool single = (flag(x->state, "started") && num(x->state, "round") == 0) ||
-                  enc_hp_state_of(x, c) == RULES_HP_DISABLED;
-    if (x->engine >= 3 && strcmp(mode, "charge") == 0 && single)
-        json_object_set_new(m, "single_action", json_true());
-    return m;
-}
-
-json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr)
-{
-    json_t *s = x->state;
-    /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
-    json_t *body = json_pack(
-        "{s:o, s:O, s:o, s:o, s:s, s:[O]}", "rules", enc_rules_json(s), "map",
-        json_object_get(s, "map"), "creatures", enc_map_creatures(s, mover, x->engine), "mover",
-        mover_for(x, mover, NULL, "five_foot_step"), "mode", "five_foot_step", "path", square);
-    struct svc_answer a = {0};
-    svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
-    json_decref(body);
-    return legal_path(x, enc_answer(x, &a, ptr, "5-foot step"), NULL, ptr);
+    json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+    json_t *list = json_deep_copy(json_object_get(c, "timed"));
+    if (list == NULL)
+        list = json_array();
+    json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition", cond, "ends_round",
+                                          end_round, "ends_turn", end_turn));
+    json_object_set_new(fields, "timed", list);
 }
 
 /* Puts condition cond on combatant c into fields (its conditions, and for rounds > 0 its timed
@@ -129,21 +88,17 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
 static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond, int rounds,
                              json_t *fields)
 {
-    json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
-    if (rounds <= 0)
+    if (rounds <= 0) {
+        json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
         return;
-    json_t *list = json_deep_copy(json_object_get(c, "timed"));
-    if (list == NULL)
-        list = json_array();
+    }
     json_t *turn = json_object_get(x->state, "turn");
     long long end_round = 0;
     int end_turn = 0;
     rules_duration_end((int)num(x->state, "round"),
                        json_is_integer(turn) ? (int)json_integer_value(turn) : -1, rounds,
                        &end_round, &end_turn);
-    json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition", cond, "ends_round",
-                                          end_round, "ends_turn", end_turn));
-    json_object_set_new(fields, "timed", list);
+    enc_timed_fields(c, cond, end_round, end_turn, fields);
 }
 
 /* Engine 3: standing up provokes (004 Provoking an Attack of Opportunity by Taking an Action: "as
@@ -207,135 +162,6 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set(result, "reactions", records);
     json_decref(ruling);
     return outcome(result, effects);
-}
-
-/* Engine 3: a charge's path against its designated opponent (rules_charge_check), read from
- * the path ruling's steps; false after an error at the step or member that breaks it. */
-static bool charge_ok(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *ans)
-{
-    const struct rules_options *o = enc_rules_of(x);
-    struct rules_creature me, them;
-    bool placed = enc_creature_of(o, actor, &me) && enc_creature_of(o, target, &them);
-    json_t *list = json_object_get(ans, "steps");
-    int n = (int)json_array_size(list);
-    struct rules_step *steps = calloc((size_t)n + 1, sizeof *steps);
-    if (!placed || steps == NULL) {
-        free(steps);
-        svc_errors_add(x->e, "/path", "the charge could not be ruled");
-        return false;
-    }
-    for (int i = 0; i < n; i++) {
-        json_t *st = json_array_get(list, (size_t)i);
-        steps[i] = (struct rules_step){(int)num(st, "x"), (int)num(st, "y"), -1};
-    }
-    int at = -1;
-    int rc = rules_charge_check(o, &me, steps, n, &them, &at);
-    free(steps);
-    /* Why, by rules_charge_check's answer: the words before and after the opponent's id. */
-    static const char *const why[][2] = {
-        [-RULES_CHARGE_AWAY] = {"a charge moves directly toward", ": this square is no nearer"},
-        [-RULES_CHARGE_AFAR] = {"a charge ends where it can attack",
-                                ", and this square is not one"},
-        [-RULES_CHARGE_PAST] = {"a charge stops at the closest space from which it can attack",
-                                ", reached before this square"},
-    };
-    if (rc == RULES_CHARGE_SHORT) {
-        svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
-                       RULES_CHARGE_SOURCE);
-    } else if (rc != RULES_CHARGE_OK) {
-        char ptr[32];
-        snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
-        svc_errors_add(x->e, ptr, "%s '%s'%s (%s)", why[-rc][0], str(target, "id"), why[-rc][1],
-                       RULES_CHARGE_SOURCE);
-    }
-    return rc == RULES_CHARGE_OK;
-}
-
-static json_t *action_move(struct resolve_ctx *x, json_t *in, json_t *actor, const char *mode)
-{
-    json_t *s = x->state;
-    /* Engine 3: a charge names its designated opponent (d20 3.5 SRD, Combat: Charge). */
-    bool charge = x->engine >= 3 && strcmp(mode, "charge") == 0;
-    json_t *foe = charge ? find(s, str(in, "target"), NULL) : NULL;
-    if (charge && (foe == NULL || foe == actor ||
-                   strcmp(str(foe, "side"), str(actor, "side")) == 0 || enc_is_down(foe))) {
-        svc_errors_add(x->e, "/target",
-                       "a charge names its designated opponent: an enemy that is up (%s)",
-                       RULES_CHARGE_SOURCE);
-        return NULL;
-    }
-    if (charge && !enc_has_melee(actor, x->engine)) {
-        svc_errors_add(x->e, "/mode",
-                       "a charge ends in a single melee attack, and '%s' has none (%s)",
-                       str(actor, "id"), RULES_CHARGE_SOURCE);
-        return NULL;
-    }
-    if (x->engine >= 3 && !charge && json_object_get(in, "target") != NULL) {
-        svc_errors_add(x->e, "/target", "only a charge names a target");
-        return NULL;
-    }
-    json_t *body =
-        json_pack("{s:o, s:O, s:o, s:o, s:s, s:O}", "rules", enc_rules_json(s), "map",
-                  json_object_get(s, "map"), "creatures", enc_map_creatures(s, actor, x->engine),
-                  "mover", mover_for(x, actor, json_object_get(actor, "turn"), mode), "mode", mode,
-                  "path", json_object_get(in, "path"));
-    if (json_object_get(in, "end_facing"))
-        json_object_set(body, "end_facing", json_object_get(in, "end_facing"));
-    if (json_object_get(in, "withdraw"))
-        json_object_set(body, "withdraw", json_object_get(in, "withdraw"));
-    struct svc_answer a = {0};
-    svc_rule_move_path(body, enc_config(x), enc_state_map(x), &a);
-    json_decref(body);
-    static const struct enc_member own[] = {{"/path", "/path"},
-                                            {"/end_facing", "/end_facing"},
-                                            {"/withdraw", "/withdraw"},
-                                            {"/mode", "/mode"},
-                                            {NULL, NULL}};
-    /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
-    json_t *ans = legal_path(x, enc_answer_own(x, &a, "/path", own, "move"), "/path",
-                             strcmp(mode, "five_foot_step") == 0 ? "/type" : "/mode");
-    if (ans == NULL)
-        return NULL;
-    if (charge && !charge_ok(x, actor, foe, ans)) {
-        json_decref(ans);
-        return NULL;
-    }
-    json_t *end = json_object_get(ans, "end");
-    json_t *fields = end_square(end);
-    if (json_is_integer(json_object_get(end, "facing")))
-        json_object_set(fields, "facing", json_object_get(end, "facing"));
-    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
-    if (turn == NULL)
-        turn = json_object();
-    int m = 0;
-    while (rules_move_mode_names[m] != NULL && strcmp(rules_move_mode_names[m], mode) != 0)
-        m++;
-    struct rules_move_marks marks;
-    rules_move_marks_of((enum rules_move_mode)m, flag(actor, "runner"), &marks);
-    if (marks.stepped)
-        json_object_set_new(turn, "stepped", json_true());
-    if (marks.moved)
-        json_object_set_new(turn, "moved", json_true());
-    if (marks.ran)
-        json_object_set_new(turn, "ran", json_true());
-    if (charge) /* its one attack is at this opponent */
-        json_object_set_new(turn, "charge_target", json_string(str(foe, "id")));
-    json_object_set_new(fields, "turn", turn);
-    if (marks.flat_footed)
-        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
-    /* Engine 3, d20 3.5 SRD, Charge: "take a -2 penalty to your AC until the start of your next
-     * turn": charging, for one round, ends as its next turn begins. */
-    if (x->engine >= 3 && strcmp(mode, "charge") == 0 && !has_condition(actor, "charging"))
-        condition_fields(x, actor, "charging", 1, fields);
-    json_t *effects = json_pack("[o]", effect_set(str(actor, "id"), fields));
-    if (x->engine >= 2)
-        enc_open_reactions(x, in, actor, ans, effects);
-    if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
-        json_decref(ans);
-        json_decref(effects);
-        return NULL;
-    }
-    return outcome(ans, effects);
 }
 
 static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
@@ -635,13 +461,13 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         if (svc_errors_any(x->e))
             return NULL;
         if (type == RULES_ACT_FIVE_FOOT_STEP)
-            return action_move(x, in, actor, "five_foot_step");
+            return enc_action_move(x, in, actor, RULES_MODE_STEP);
         if (type == RULES_ACT_FORCED)
             return action_forced(x, in, actor);
         int m = enc_move_mode(in, x->e);
         if (m < 0)
             return NULL;
-        return action_move(x, in, actor, rules_move_mode_names[m]);
+        return enc_action_move(x, in, actor, (enum rules_move_mode)m);
     }
     case RULES_ACT_FACING: {
         long long f = 0;

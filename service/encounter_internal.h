@@ -29,8 +29,10 @@
  *                        check_input and enc_resolve (one resolver per event kind)
  *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
  *                        rules/encounter.h on a typed view of the state
- *   encounter_actions.c  the action kinds but attacks (move, 5-foot step, facing, forced
- *                        movement, fall, condition, stand_up) and the dispatcher of them all
+ *   encounter_actions.c  the action kinds but moves and attacks (facing, forced movement,
+ *                        fall, condition, stand_up) and the dispatcher of them all
+ *   encounter_move.c     a move and a 5-foot step as data: the state read into the movement
+ *                        structs, ruled by rules_encounter_move, the answer encoded once
  *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
  *                        the stored combatants make
  *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
@@ -264,6 +266,10 @@ json_t *enc_rules_json(json_t *state);
  * error is possible). */
 void enc_state_rules(json_t *state, struct rules_options *o);
 
+/* The same, with the preset's name, as the movement answers echo it. */
+struct svc_rules;
+void enc_state_svc_rules(json_t *state, struct svc_rules *out);
+
 /* The configuration the event is ruled under (its budgets, the searches' gate). */
 const struct svc_config *enc_config(const struct resolve_ctx *x);
 
@@ -379,10 +385,10 @@ json_t *enc_mover_of(json_t *c, json_t *turn);
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
  * adding errors to x->e. */
-/* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
- * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or
- * NULL after adding errors at ptr. */
-json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr);
+/* Puts condition cond on combatant c into fields, with a timed effect that ends at (end_round,
+ * end_turn) (rules_duration_end). */
+void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
+                      json_t *fields);
 
 /* A move action's mode (rules_move_mode_names; move when absent), or -1 after adding an error
  * at /mode: five_foot_step is an action type of its own. */
@@ -396,6 +402,19 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
  * whatever the turn. False after adding errors to e. */
 bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                             struct svc_errors *e);
+
+/* ---- encounter_move.c ---- */
+
+/* Action move (in: mode, path, end_facing, withdraw, target, reactions, reaction_results) or
+ * five_foot_step (mode RULES_MODE_STEP) by actor, ruled by rules_encounter_move on the state
+ * read as structs: the outcome (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        enum rules_move_mode mode);
+
+/* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
+ * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or
+ * NULL after adding errors at ptr. */
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr);
 
 /* ---- encounter_attacks.c ---- */
 

@@ -240,17 +240,24 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
                       int n, int end_facing, int route_cost, bool route)
 {
     struct rules_path_result p = {0};
-    struct move_odds odds = {0};
     p.steps = calloc((size_t)n + 1, sizeof *p.steps);
     p.aoos = calloc((size_t)r->nc + 1, sizeof *p.aoos);
     struct rules_move_query q = move_query_of(r);
     if (p.steps == NULL || p.aoos == NULL ||
-        rules_move_path(&q, steps, n, end_facing, &p) != RULES_MOVE_OK) {
+        rules_move_path(&q, steps, n, end_facing, &p) != RULES_MOVE_OK)
         svc_answer_problem(ans, SVC_PROBLEM_INTERNAL, NULL);
-        goto out;
-    }
+    else
+        move_answer_path_ruled(ans, r, n, &p, route_cost, route);
+    free(p.steps);
+    free(p.aoos);
+}
+
+void move_answer_path_ruled(struct svc_answer *ans, struct move_req *r, int n,
+                            const struct rules_path_result *p, int route_cost, bool route)
+{
+    struct move_odds odds = {0};
     if (r->odds) {
-        int rc = move_odds_compute(r, &p, &r->odds_work, &odds);
+        int rc = move_odds_compute(r, p, &r->odds_work, &odds);
         if (rc != RULES_ODDS_OK) {
             svc_odds_failure_answer(ans, rc, &r->odds_work);
             goto out;
@@ -269,7 +276,7 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
         JW_KEY(&w, "route_cost_ft");
         jw_int(&w, route_cost);
     }
-    if (!write_path_answer(&w, r, &p, n, r->odds ? &odds : NULL, &told)) {
+    if (!write_path_answer(&w, r, p, n, r->odds ? &odds : NULL, &told)) {
         answer_too_large(ans, r, &w);
         goto out;
     }
@@ -282,7 +289,7 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
     if (route) {
         char more[160];
         snprintf(more, sizeof more, " Route: %d steps, %d ft; this %s covers %d of them.", n,
-                 route_cost, rules_move_mode_names[r->mode], p.steps_in_budget);
+                 route_cost, rules_move_mode_names[r->mode], p->steps_in_budget);
         svc_told_figures(&told, "%s", more);
     }
     svc_write_told(&w, &told);
@@ -290,8 +297,6 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
     respond_jw(ans, &w);
 out:
     move_odds_free(&odds);
-    free(p.steps);
-    free(p.aoos);
 }
 
 /* Reach's prefer "safest" (issue 23): the squares ranked by the damage expected on the way,

@@ -22,8 +22,7 @@ const char *const move_prefer_names[] = {"cost", "fewest_attacks", "safest", NUL
 static const char *const armor_names[] = {"none", "light", "medium", "heavy", NULL};
 static const char *const load_names[] = {"light", "medium", "heavy", NULL};
 
-/* Sets the request's budgets from the configuration. */
-static void budgets_init(struct move_req *r, const struct svc_config *cfg)
+void move_budgets_init(struct move_req *r, const struct svc_config *cfg)
 {
     r->work = (struct rules_work){.limit = svc_config_budget(cfg, SVC_BUDGET_SEARCH_STATES)};
     r->paint_limit = svc_config_budget(cfg, SVC_BUDGET_MAP_SQUARES);
@@ -88,7 +87,7 @@ int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, st
 {
     struct rules_options o = {.grid = hex_grid ? RULES_GRID_HEX : RULES_GRID_SQUARE};
     struct move_req r = {.o = &o};
-    budgets_init(&r, cfg);
+    move_budgets_init(&r, cfg);
     size_t before = json_array_size(e->list);
     move_decode_map(body, cfg, &r, e);
     if (r.spent != NULL)
@@ -204,9 +203,7 @@ static const char *const mover_keys[] = {"speeds",
                                          "defense",
                                          NULL};
 
-/* The movement fields of a mover (speeds and burdens); creature fields are the caller's. */
-static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
-                                struct svc_errors *e)
+void move_decode_burdens(json_t *m, const char *ptr, struct move_req *r, struct svc_errors *e)
 {
     struct rules_mover *mv = &r->mover;
     char sptr[CODEC_PTR_MAX];
@@ -231,6 +228,15 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     mv->constitution = (int)con;
     codec_get_bool(m, ptr, "runner", false, &mv->runner, e);
     codec_get_bool(m, ptr, "darkvision", false, &mv->darkvision, e);
+}
+
+/* The movement fields of a mover (its burdens, then what it has done and what its odds read);
+ * creature fields are the caller's. */
+static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
+                                struct svc_errors *e)
+{
+    struct rules_mover *mv = &r->mover;
+    move_decode_burdens(m, ptr, r, e);
     codec_get_bool(m, ptr, "blinded", false, &mv->blinded, e);
     codec_get_bool(m, ptr, "prone", false, &mv->prone, e);
     codec_get_bool(m, ptr, "moved_this_round", false, &mv->moved, e);
@@ -278,12 +284,17 @@ static void decode_move(json_t *body, const struct svc_config *cfg, const struct
     svc_decode_rules(body, &r->rules, e);
     r->o = &r->rules.options;
     r->primary = -1;
-    budgets_init(r, cfg);
+    move_budgets_init(r, cfg);
     request_map(body, cfg, map, r, e);
     decode_creatures(body, r, NULL, e);
     decode_mover(body, r, NULL, e);
     r->mode =
         (enum rules_move_mode)codec_get_enum(body, "", "mode", rules_move_mode_names, true, 0, e);
+    move_decode_withdraw(body, r, e);
+}
+
+void move_decode_withdraw(json_t *body, struct move_req *r, struct svc_errors *e)
+{
     json_t *wd = json_object_get(body, "withdraw");
     if (r->mode != RULES_MODE_WITHDRAW) {
         if (wd != NULL)
@@ -487,7 +498,7 @@ struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg
                                               "fall_prone_at", NULL};
     svc_decode_rules(body, &r->rules, e);
     r->o = &r->rules.options;
-    budgets_init(r, cfg);
+    move_budgets_init(r, cfg);
     request_map(body, cfg, map, r, e);
     decode_creatures(body, r, NULL, e);
     *q = (struct rules_forced_query){.o = r->o, .fall_prone_at = -1};
@@ -541,7 +552,7 @@ void svc_decode_board(json_t *body, const struct svc_request *req,
     svc_decode_rules(body, &r.rules, e);
     r.o = &r.rules.options;
     r.primary = -1;
-    budgets_init(&r, req->ctx->config);
+    move_budgets_init(&r, req->ctx->config);
     move_decode_map(body, req->ctx->config, &r, e);
     if (r.spent == NULL) {
         decode_creatures(body, &r, creature_extra, e);

@@ -65,6 +65,17 @@ enum { MOVE_PREFER_COST = 0, MOVE_PREFER_FEWEST = 1, MOVE_PREFER_SAFEST = 2 };
 
 void move_req_free(struct move_req *r);
 
+/* Sets r's work budgets from the configuration. */
+void move_budgets_init(struct move_req *r, const struct svc_config *cfg);
+
+/* A mover's burdens into r->mover: speeds (required), armor, load, constitution, runner and
+ * darkvision, as a stored combatant keeps them too. */
+void move_decode_burdens(json_t *m, const char *ptr, struct move_req *r, struct svc_errors *e);
+
+/* body.withdraw, required by mode withdraw (r->mode) and refused with any other: its
+ * primary_target and no_attack, by the ids of r's creatures. */
+void move_decode_withdraw(json_t *body, struct move_req *r, struct svc_errors *e);
+
 /* Starts a path, reach or route request: the body (borrowed; only `allowed` among the
  * movement members), its rules, map (map when not NULL: decoded beforehand, borrowed), creatures,
  * mover, mode and withdraw, with the budgets of cfg. Initialises e. False when the answer is
@@ -109,6 +120,10 @@ void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req
 /* Runs the path checker over steps and answers (path, and route with its cost). */
 void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct rules_step *steps,
                       int n, int end_facing, int route_cost, bool route);
+/* The same answer from a path already ruled (p, of n steps): an encounter's move, which rules
+ * it with rules_encounter_move. */
+void move_answer_path_ruled(struct svc_answer *ans, struct move_req *r, int n,
+                            const struct rules_path_result *p, int route_cost, bool route);
 /* Lists every square of reach (walking each one's path, charged to r->work). */
 void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct rules_reach *reach,
                        int prefer);

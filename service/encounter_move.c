@@ -1,0 +1,297 @@
+/* Encounters: a move (any mode) and a 5-foot step, as data (DESIGN.md, "One encounter action").
+ * The stored state is read straight into the movement request's structs (enc_move_req: the
+ * encounter's rules and map, every other combatant as the mover sees it, the mover with what
+ * its turn has spent), the action's own members by the path endpoint's codec (the steps, the
+ * end facing, a withdraw), and rules_encounter_move rules it: the charge's opponent, the path,
+ * the charge's line, what the move leaves. The ruling is encoded once, by the path endpoint's
+ * own writer, and stored as the event's result; the effects come from the ruling's structs.
+ * The reactions the move opens are encounter_reactions.c's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "encounter_internal.h"
+#include "move_req.h"
+#include "ruling.h"
+
+/* The movement request the stored state makes for mover (a combatant of x->state) moving in
+ * mode, with what turn (its turn, or NULL: a traded step, which "does not count as
+ * movement") has spent. The stored combatants were checked when they were placed, so nothing
+ * here refuses; false only when memory ran out. */
+static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, struct move_req *r)
+{
+    json_t *s = x->state;
+    enc_state_svc_rules(s, &r->rules);
+    r->o = &r->rules.options;
+    r->primary = -1;
+    r->mode = mode;
+    move_budgets_init(r, enc_config(x));
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    const struct rules_map *map = enc_state_map(x);
+    if (map != NULL) {
+        r->map = *map;
+        r->map_ok = r->map_borrowed = true;
+    } else {
+        r->map_ok = svc_decode_map(s, enc_config(x), false, &r->map, &scratch) == 0;
+    }
+    size_t n = json_array_size(combatants(s));
+    r->cs = calloc(n + 1, sizeof *r->cs);
+    r->ids = calloc(n + 1, sizeof *r->ids);
+    r->no_attack = calloc(n + 1, sizeof *r->no_attack);
+    r->profiles = calloc(n + 1, sizeof *r->profiles);
+    bool ok =
+        r->map_ok && r->cs != NULL && r->ids != NULL && r->no_attack != NULL && r->profiles != NULL;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (!ok || c == mover)
+            continue;
+        struct rules_map_creature *k = &r->cs[r->nc];
+        ok = enc_creature_of(r->o, c, &k->c);
+        /* As the mover sees it: its side, whether it is up, whether it may make an attack of
+         * opportunity now (enc_makes_aoo), and with what bonus (its melee profile). */
+        k->c.can_threaten = enc_makes_aoo(s, c, x->engine);
+        k->ally = strcmp(str(c, "side"), str(mover, "side")) == 0;
+        k->conscious = !enc_is_down(c);
+        k->combat_reflexes = flag(c, "combat_reflexes");
+        json_t *a0 = enc_reaction_attack(c, x->engine);
+        k->attack_bonus = a0 != NULL ? (int)num(a0, "attack_bonus") : 0;
+        r->ids[r->nc++] = str(c, "id");
+    }
+    if (ok) {
+        ok = enc_creature_of(r->o, mover, &r->mover.c);
+        move_decode_burdens(mover, "", r, &scratch);
+        struct rules_mover *mv = &r->mover;
+        mv->prone = has_condition(mover, "prone");
+        mv->moved = flag(turn, "moved");
+        mv->ran = flag(turn, "ran");
+        /* One action this turn: the surprise round (004 Step One), or disabled (SRD). */
+        bool single = (flag(s, "started") && num(s, "round") == 0) ||
+                      enc_hp_state_of(x, mover) == RULES_HP_DISABLED;
+        rules_encounter_mover(x->engine, mode, single, mv);
+    }
+    ok = ok && !svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    return ok;
+}
+
+/* Adds a path ruling's violations (its answer, ans) as errors: at path_ptr/STEP, or at
+ * mode_ptr when one names no step (or path_ptr is NULL). */
+static void path_errors(struct resolve_ctx *x, json_t *ans, const char *path_ptr,
+                        const char *mode_ptr)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(ans, "violations"), i, v)
+    {
+        char p[64];
+        json_t *step = json_object_get(v, "step");
+        if (json_is_integer(step) && path_ptr != NULL)
+            snprintf(p, sizeof p, "%s/%lld", path_ptr, json_integer_value(step));
+        else
+            snprintf(p, sizeof p, "%s", mode_ptr);
+        svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
+    }
+}
+
+/* Why rules_encounter_move refused a charge (at foe, named at /target), in words at the step or
+ * member that breaks it. */
+static void charge_refusal(struct resolve_ctx *x, json_t *actor, const char *foe, int rc,
+                           const struct rules_enc_move_ruling *m, int n)
+{
+    if (rc == RULES_ENC_MOVE_NO_OPPONENT) {
+        svc_errors_add(x->e, "/target",
+                       "a charge names its designated opponent: an enemy that is up (%s)",
+                       RULES_CHARGE_SOURCE);
+        return;
+    }
+    if (rc == RULES_ENC_MOVE_NO_MELEE) {
+        svc_errors_add(x->e, "/mode",
+                       "a charge ends in a single melee attack, and '%s' has none (%s)",
+                       str(actor, "id"), RULES_CHARGE_SOURCE);
+        return;
+    }
+    if (rc == RULES_ENC_MOVE_TARGET) {
+        svc_errors_add(x->e, "/target", "only a charge names a target");
+        return;
+    }
+    if (m->charge == RULES_CHARGE_SHORT) {
+        svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
+                       RULES_CHARGE_SOURCE);
+        return;
+    }
+    /* Why, by rules_charge_check's answer: the words before and after the opponent's id. */
+    static const char *const why[][2] = {
+        [-RULES_CHARGE_AWAY] = {"a charge moves directly toward", ": this square is no nearer"},
+        [-RULES_CHARGE_AFAR] = {"a charge ends where it can attack",
+                                ", and this square is not one"},
+        [-RULES_CHARGE_PAST] = {"a charge stops at the closest space from which it can attack",
+                                ", reached before this square"},
+    };
+    char ptr[32];
+    int at = m->charge_at;
+    snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
+    svc_errors_add(x->e, ptr, "%s '%s'%s (%s)", why[-m->charge][0], foe, why[-m->charge][1],
+                   RULES_CHARGE_SOURCE);
+}
+
+/* The fields a legal move leaves on its mover (a new object): its square and facing, its turn's
+ * marks and charge target, a run's flat-footed condition, a charge's timed -2 AC. */
+static json_t *move_fields(json_t *actor, const struct rules_enc_move_ruling *m, const char *foe)
+{
+    json_t *fields = json_pack("{s:i, s:i}", "x", m->end_x, "y", m->end_y);
+    if (m->end_facing >= 0)
+        json_object_set_new(fields, "facing", json_integer(m->end_facing));
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (turn == NULL)
+        turn = json_object();
+    if (m->marks.stepped)
+        json_object_set_new(turn, "stepped", json_true());
+    if (m->marks.moved)
+        json_object_set_new(turn, "moved", json_true());
+    if (m->marks.ran)
+        json_object_set_new(turn, "ran", json_true());
+    if (foe != NULL) /* its one attack is at this opponent */
+        json_object_set_new(turn, "charge_target", json_string(foe));
+    json_object_set_new(fields, "turn", turn);
+    if (m->marks.flat_footed)
+        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
+    if (m->charging)
+        enc_timed_fields(actor, "charging", m->charging_end_round, m->charging_end_turn, fields);
+    return fields;
+}
+
+/* Rules mover's move in mode along in.path (engine 3: a charge at in.target), and encodes its
+ * answer: the answer when legal (a new reference; *ruling filled), else NULL after errors: the
+ * action's own members at their pointers, a violation at path_ptr/STEP or mode_ptr. A traded
+ * step (path_ptr NULL) reports everything at mode_ptr, its own pointer first. */
+static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, const char *path_ptr, const char *mode_ptr,
+                         struct rules_enc_move_ruling *ruling)
+{
+    json_t *ans = NULL;
+    struct move_req r = {0};
+    struct rules_step *steps = NULL;
+    struct svc_errors de;
+    svc_errors_init(&de);
+    const char *prefix = path_ptr != NULL ? path_ptr : mode_ptr;
+    if (!enc_move_req(x, mover, turn, mode, &r)) {
+        svc_errors_add(x->e, prefix, "the move could not be ruled");
+        goto out;
+    }
+    struct rules_encounter frame;
+    enc_typed_frame(x, &frame);
+    struct rules_move_query q = move_query_of(&r);
+    const char *target = str(in, "target");
+    struct rules_enc_move m = {.q = &q,
+                               .end_facing = -1,
+                               .target_named = json_object_get(in, "target") != NULL,
+                               .target = -1,
+                               .has_melee = enc_has_melee(mover, x->engine),
+                               .runner = flag(mover, "runner"),
+                               .charging = has_condition(mover, "charging")};
+    for (int k = 0; k < r.nc && *target; k++)
+        if (strcmp(r.ids[k], target) == 0)
+            m.target = k;
+    int rc = rules_encounter_move_target(&frame, &m);
+    if (rc != RULES_ENC_MOVE_OK) {
+        charge_refusal(x, mover, target, rc, ruling, 0);
+        goto out;
+    }
+    /* The action's own members, by the path endpoint's codec. */
+    steps = move_decode_steps(in, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
+                              true, &m.n, &de);
+    long long end_facing = -1;
+    if (codec_get_int(in, "", "end_facing", false, 0, rules_facing_count(r.o) - 1, &end_facing,
+                      &de) &&
+        !rules_has_facing(r.o, &r.mover.c))
+        svc_errors_add(&de, "/end_facing", "the mover has no facing");
+    move_decode_withdraw(in, &r, &de);
+    if (svc_errors_any(&de)) {
+        size_t i;
+        json_t *err;
+        json_array_foreach(de.list, i, err)
+        {
+            if (path_ptr != NULL)
+                svc_errors_add(x->e, str(err, "pointer"), "%s", str(err, "message"));
+            else
+                svc_errors_add(x->e, mode_ptr, "%s: %s", str(err, "pointer"), str(err, "message"));
+        }
+        goto out;
+    }
+    q.primary_target = r.primary;
+    m.steps = steps;
+    m.end_facing = (int)end_facing;
+    ruling->path.steps = calloc((size_t)m.n + 1, sizeof *ruling->path.steps);
+    ruling->path.aoos = calloc((size_t)r.nc + 1, sizeof *ruling->path.aoos);
+    rc = ruling->path.steps == NULL || ruling->path.aoos == NULL
+             ? RULES_ENC_MOVE_NOMEM
+             : rules_encounter_move(&frame, &m, ruling);
+    if (rc == RULES_ENC_MOVE_NOMEM) {
+        svc_errors_add(x->e, prefix, "the move could not be ruled");
+        goto out;
+    }
+    /* The answer POST /v1/movement/path gives, from the same ruling. */
+    struct svc_answer a = {0};
+    move_answer_path_ruled(&a, &r, m.n, &ruling->path, 0, false);
+    ans = enc_answer(x, &a, prefix, "move");
+    if (ans != NULL && rc == RULES_ENC_MOVE_ILLEGAL)
+        path_errors(x, ans, path_ptr, mode_ptr);
+    else if (ans != NULL && rc != RULES_ENC_MOVE_OK)
+        charge_refusal(x, mover, target, rc, ruling, m.n);
+    if (rc != RULES_ENC_MOVE_OK) {
+        json_decref(ans);
+        ans = NULL;
+    }
+out:
+    svc_errors_free(&de);
+    free(steps);
+    move_req_free(&r);
+    return ans;
+}
+
+static void ruling_free(struct rules_enc_move_ruling *m)
+{
+    free(m->path.steps);
+    free(m->path.aoos);
+}
+
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr)
+{
+    /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
+    json_t *in = json_pack("{s:[O]}", "path", square);
+    struct rules_enc_move_ruling m = {0};
+    json_t *ans = rule_move(x, in, mover, NULL, RULES_MODE_STEP, NULL, ptr, &m);
+    ruling_free(&m);
+    json_decref(in);
+    return ans;
+}
+
+json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_move_mode mode)
+{
+    struct rules_enc_move_ruling m = {0};
+    /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
+    json_t *ans = rule_move(x, in, actor, json_object_get(actor, "turn"), mode, "/path",
+                            mode == RULES_MODE_STEP ? "/type" : "/mode", &m);
+    json_t *effects = NULL;
+    if (ans != NULL) {
+        bool charge = x->engine >= 3 && mode == RULES_MODE_CHARGE;
+        effects =
+            json_pack("[o]", effect_set(str(actor, "id"),
+                                        move_fields(actor, &m, charge ? str(in, "target") : NULL)));
+        if (x->engine >= 2)
+            enc_open_reactions(x, in, actor, ans, effects);
+    }
+    ruling_free(&m);
+    if (ans == NULL ||
+        svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
+        json_decref(ans);
+        json_decref(effects);
+        return NULL;
+    }
+    return outcome(ans, effects);
+}

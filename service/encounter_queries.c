@@ -82,8 +82,9 @@ static const struct rules_map *encounter_map(const struct svc_request *req, json
     return m;
 }
 
-/* The other combatants for a query: enc_map_creatures, each with its first attack's damage
- * profile for a move's odds. */
+/* The other combatants for a query: enc_map_creatures, each with the damage of the profile its
+ * attacks of opportunity are made with (enc_reaction_attack: its first melee one; 004 "a single
+ * melee attack"), whose bonus enc_map_creatures gives, for a move's odds. */
 static json_t *query_creatures(json_t *state, json_t *actor)
 {
     json_t *list = enc_map_creatures(state, actor, ENGINE_VERSION);
@@ -92,7 +93,7 @@ static json_t *query_creatures(json_t *state, json_t *actor)
     json_array_foreach(list, i, o)
     {
         json_t *c = find(state, str(o, "id"), NULL);
-        json_t *a0 = json_array_get(json_object_get(c, "attacks"), 0);
+        json_t *a0 = enc_reaction_attack(c, ENGINE_VERSION);
         static const char *const keys[] = {"damage", "crit_range", "crit_multiplier", NULL};
         for (int k = 0; a0 != NULL && keys[k]; k++)
             if (json_object_get(a0, keys[k]) != NULL)

@@ -84,6 +84,33 @@ Test(encounter_queries, route_with_odds_from_the_stored_profiles)
     json_decref(doc);
 }
 
+/* 004: "An attack of opportunity is a single melee attack": a goblin whose first profile is a
+ * bow (1d12 here) strikes with its morningstar, +2 and 1d6, so the odds are the morningstar's
+ * alone: 0.475 x 3.5 + 0.025 x 7 = 1.8375 (the bow's 1d12 would make it 3.4125). */
+Test(encounter_queries, route_odds_take_the_melee_profile_an_attack_of_opportunity_uses)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    static const char *const bodies[] = {
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":["
+        "{\"name\":\"shortbow\",\"attack\":\"ranged\",\"attack_bonus\":9,\"damage\":\"1d12\"},"
+        "{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+        "{\"id\":\"mira\",\"side\":\"party\",\"x\":7,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":3},\"max_hp\":12,\"dex\":10}",
+    };
+    for (int i = 0; i < 2; i++)
+        json_decref(enc_call(&srv, &e, "POST", "/combatants", NULL, bodies[i], 201));
+    json_t *doc = get(&e, "/route?actor=mira&to=3,5&odds=true", 200);
+    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), 1);
+    json_t *odds = json_object_get(json_array_get(aoos, 0), "odds");
+    cr_assert(fabs(json_number_value(json_object_get(odds, "hit")) - 0.5) < 1e-15);
+    cr_assert(fabs(json_number_value(json_object_get(odds, "expected_damage")) - 1.8375) < 1e-12,
+              "expected damage %f", json_number_value(json_object_get(odds, "expected_damage")));
+    json_decref(doc);
+}
+
 static bool lists(json_t *arr, const char *id)
 {
     size_t i;

@@ -15,61 +15,6 @@
 #include "encounter_internal.h"
 #include "movement.h"
 
-/* The other combatants as a movement request sees them, sides relative to `me`. */
-json_t *enc_map_creatures(json_t *state, json_t *me, int engine)
-{
-    json_t *list = json_array();
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(state), i, c)
-    {
-        if (c == me)
-            continue;
-        json_t *o = enc_placement(c);
-        json_object_set_new(o, "id", json_string(str(c, "id")));
-        json_object_set_new(
-            o, "side",
-            json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
-        json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
-        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(state, c, engine)));
-        json_object_set_new(o, "combat_reflexes",
-                            json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
-        json_t *a0 = enc_reaction_attack(c, engine);
-        json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
-        json_array_append_new(list, o);
-    }
-    return list;
-}
-
-json_t *enc_mover_of(json_t *c, json_t *turn)
-{
-    json_t *o = enc_placement(c);
-    static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
-                                       "runner", "darkvision", NULL};
-    for (int i = 0; keys[i]; i++) {
-        json_t *v = json_object_get(c, keys[i]);
-        if (v != NULL)
-            json_object_set(o, keys[i], v);
-    }
-    json_object_set_new(o, "prone", json_boolean(has_condition(c, "prone")));
-    json_object_set_new(o, "moved_this_round",
-                        json_boolean(json_is_true(json_object_get(turn, "moved"))));
-    json_object_set_new(o, "ran_this_round",
-                        json_boolean(json_is_true(json_object_get(turn, "ran"))));
-    return o;
-}
-
-/* A movement ruling's end square as the fields that place a combatant there: a new object
- * {x, y} (a hex map's q and r stored as x and y). */
-static json_t *end_square(json_t *end)
-{
-    json_t *fields = json_object();
-    bool hex = json_object_get(end, "q") != NULL;
-    json_object_set(fields, "x", json_object_get(end, hex ? "q" : "x"));
-    json_object_set(fields, "y", json_object_get(end, hex ? "r" : "y"));
-    return fields;
-}
-
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
                       json_t *fields)
 {
@@ -162,48 +107,6 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set(result, "reactions", records);
     json_decref(ruling);
     return outcome(result, effects);
-}
-
-static json_t *action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
-{
-    json_t *s = x->state;
-    json_t *target = find(s, str(in, "target"), NULL);
-    if (target == NULL) {
-        svc_errors_add(x->e, "/target", "names no combatant");
-        return NULL;
-    }
-    /* everyone else, as /v1/movement takes them */
-    json_t *others = enc_map_creatures(s, target, x->engine);
-    json_t *t = enc_placement(target);
-    static const char *const tkeys[] = {"reduction_squares", "fall_prone_at", "voluntarily_prone",
-                                        NULL};
-    for (int k = 0; tkeys[k]; k++)
-        if (json_object_get(in, tkeys[k]))
-            json_object_set(t, tkeys[k], json_object_get(in, tkeys[k]));
-    json_t *body =
-        json_pack("{s:o, s:O, s:o, s:o, s:o, s:O, s:O, s:O}", "rules", enc_rules_json(s), "map",
-                  json_object_get(s, "map"), "creatures", others, "target", t, "attacker",
-                  enc_placement(actor), "kind", json_object_get(in, "kind"), "squares",
-                  json_object_get(in, "squares"), "path", json_object_get(in, "path"));
-    struct svc_answer a = {0};
-    svc_rule_move_forced(body, enc_config(x), enc_state_map(x), &a);
-    json_decref(body);
-    static const struct enc_member own[] = {{"/path", "/path"},
-                                            {"/squares", "/squares"},
-                                            {"/kind", "/kind"},
-                                            {"/target/reduction_squares", "/reduction_squares"},
-                                            {"/target/fall_prone_at", "/fall_prone_at"},
-                                            {"/target/voluntarily_prone", "/voluntarily_prone"},
-                                            {NULL, NULL}};
-    json_t *ans = enc_answer_own(x, &a, "", own, "forced movement");
-    if (ans == NULL)
-        return NULL;
-    json_t *end = json_object_get(ans, "end");
-    json_t *fields = end_square(end);
-    json_object_set(fields, "z", json_object_get(end, "z"));
-    if (json_is_true(json_object_get(ans, "prone")))
-        json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
-    return outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
 }
 
 static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
@@ -463,7 +366,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         if (type == RULES_ACT_FIVE_FOOT_STEP)
             return enc_action_move(x, in, actor, RULES_MODE_STEP);
         if (type == RULES_ACT_FORCED)
-            return action_forced(x, in, actor);
+            return enc_action_forced(x, in, actor);
         int m = enc_move_mode(in, x->e);
         if (m < 0)
             return NULL;

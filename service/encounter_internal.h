@@ -374,13 +374,6 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 
 /* ---- encounter_actions.c ---- */
 
-/* The other combatants as a movement request's creatures, sides relative to me, ruled under
- * engine (enc_makes_aoo) (new ref). */
-json_t *enc_map_creatures(json_t *state, json_t *me, int engine);
-
-/* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
-json_t *enc_mover_of(json_t *c, json_t *turn);
-
 /* The action of `type` (the index of its name in resolve_action's types: attack, move,
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
@@ -410,6 +403,11 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
  * read as structs: the outcome (new ref), or NULL after adding errors to x->e. */
 json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor,
                         enum rules_move_mode mode);
+
+/* Action forced (in: target, kind, squares, path, reduction_squares, fall_prone_at,
+ * voluntarily_prone) by actor, ruled by rules_move_forced on the stored board (001 Forced
+ * Movement): the outcome (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor);
 
 /* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
  * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or

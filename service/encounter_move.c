@@ -1,9 +1,9 @@
-/* Encounters: a move (any mode) and a 5-foot step, as data (DESIGN.md, "One encounter action").
- * The stored state is read straight into the movement request's structs (enc_move_req: the
- * encounter's rules and map, every other combatant as the mover sees it, the mover with what
- * its turn has spent), the action's own members by the path endpoint's codec (the steps, the
- * end facing, a withdraw), and rules_encounter_move rules it: the charge's opponent, the path,
- * the charge's line, what the move leaves. The ruling is encoded once, by the path endpoint's
+/* Encounters: a move (any mode), a 5-foot step and forced movement, as data (DESIGN.md, "One
+ * encounter action"). The stored state is read straight into the movement request's structs
+ * (enc_move_req: the encounter's rules and map, every other combatant as the mover sees it, the
+ * mover with what its turn has spent), the action's own members by the path endpoint's codec (the
+ * steps, the end facing, a withdraw), and rules_encounter_move rules it: the charge's opponent, the
+ * path, the charge's line, what the move leaves. The ruling is encoded once, by the path endpoint's
  * own writer, and stored as the event's result; the effects come from the ruling's structs.
  * The reactions the move opens are encounter_reactions.c's. */
 #include <stdio.h>
@@ -15,27 +15,27 @@
 #include "move_req.h"
 #include "ruling.h"
 
-/* The movement request the stored state makes for mover (a combatant of x->state) moving in
- * mode, with what turn (its turn, or NULL: a traded step, which "does not count as
- * movement") has spent. The stored combatants were checked when they were placed, so nothing
- * here refuses; false only when memory ran out. */
-static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
-                         enum rules_move_mode mode, struct move_req *r)
+/* The part of a movement request the stored state makes for me (a combatant of x->state) that
+ * every movement ruling shares: the encounter's rules and map, and every other combatant as me
+ * sees it (its side, whether it is up, whether it may make an attack of opportunity now, and
+ * with what bonus). The stored combatants were checked when they were placed, so nothing here
+ * refuses; false only when memory ran out. */
+static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r)
 {
     json_t *s = x->state;
     enc_state_svc_rules(s, &r->rules);
     r->o = &r->rules.options;
     r->primary = -1;
-    r->mode = mode;
     move_budgets_init(r, enc_config(x));
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
     const struct rules_map *map = enc_state_map(x);
     if (map != NULL) {
         r->map = *map;
         r->map_ok = r->map_borrowed = true;
     } else {
+        struct svc_errors scratch;
+        svc_errors_init(&scratch);
         r->map_ok = svc_decode_map(s, enc_config(x), false, &r->map, &scratch) == 0;
+        svc_errors_free(&scratch);
     }
     size_t n = json_array_size(combatants(s));
     r->cs = calloc(n + 1, sizeof *r->cs);
@@ -48,34 +48,44 @@ static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
     json_t *c;
     json_array_foreach(combatants(s), i, c)
     {
-        if (!ok || c == mover)
+        if (!ok || c == me)
             continue;
         struct rules_map_creature *k = &r->cs[r->nc];
         ok = enc_creature_of(r->o, c, &k->c);
-        /* As the mover sees it: its side, whether it is up, whether it may make an attack of
-         * opportunity now (enc_makes_aoo), and with what bonus (its melee profile). */
         k->c.can_threaten = enc_makes_aoo(s, c, x->engine);
-        k->ally = strcmp(str(c, "side"), str(mover, "side")) == 0;
+        k->ally = strcmp(str(c, "side"), str(me, "side")) == 0;
         k->conscious = !enc_is_down(c);
         k->combat_reflexes = flag(c, "combat_reflexes");
-        json_t *a0 = enc_reaction_attack(c, x->engine);
+        json_t *a0 = enc_reaction_attack(c, x->engine); /* 004: "a single melee attack" */
         k->attack_bonus = a0 != NULL ? (int)num(a0, "attack_bonus") : 0;
         r->ids[r->nc++] = str(c, "id");
     }
-    if (ok) {
-        ok = enc_creature_of(r->o, mover, &r->mover.c);
-        move_decode_burdens(mover, "", r, &scratch);
-        struct rules_mover *mv = &r->mover;
-        mv->prone = has_condition(mover, "prone");
-        mv->moved = flag(turn, "moved");
-        mv->ran = flag(turn, "ran");
-        /* One action this turn: the surprise round (004 Step One), or disabled (SRD). */
-        bool single = (flag(s, "started") && num(s, "round") == 0) ||
-                      enc_hp_state_of(x, mover) == RULES_HP_DISABLED;
-        rules_encounter_mover(x->engine, mode, single, mv);
-    }
-    ok = ok && !svc_errors_any(&scratch);
+    return ok;
+}
+
+/* The movement request the stored state makes for mover moving in mode (enc_move_base, and the
+ * mover with its burdens and what turn, its turn or NULL for a traded step that "does not count
+ * as movement", has spent); false only when memory ran out. */
+static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, struct move_req *r)
+{
+    json_t *s = x->state;
+    r->mode = mode;
+    if (!enc_move_base(x, mover, r) || !enc_creature_of(r->o, mover, &r->mover.c))
+        return false;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    move_decode_burdens(mover, "", r, &scratch);
+    bool ok = !svc_errors_any(&scratch);
     svc_errors_free(&scratch);
+    struct rules_mover *mv = &r->mover;
+    mv->prone = has_condition(mover, "prone");
+    mv->moved = flag(turn, "moved");
+    mv->ran = flag(turn, "ran");
+    /* One action this turn: the surprise round (004 Step One), or disabled (SRD). */
+    bool single = (flag(s, "started") && num(s, "round") == 0) ||
+                  enc_hp_state_of(x, mover) == RULES_HP_DISABLED;
+    rules_encounter_mover(x->engine, mode, single, mv);
     return ok;
 }
 
@@ -294,4 +304,57 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
         return NULL;
     }
     return outcome(ans, effects);
+}
+
+json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *target = find(x->state, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    /* 001 Forced Movement, on the stored board: everyone but the target, as it sees them. */
+    struct move_req r = {0};
+    struct rules_forced_query q = {.fall_prone_at = -1};
+    struct rules_step *path = NULL;
+    json_t *ans = NULL;
+    if (!enc_move_base(x, target, &r) || !enc_creature_of(r.o, target, &q.target) ||
+        !enc_creature_of(r.o, actor, &q.attacker)) {
+        svc_errors_add(x->e, "", "the forced movement could not be ruled");
+        goto out;
+    }
+    /* The action's own members, as POST /v1/movement/forced reads them. */
+    long long red = 0, fall = -1, squares = 1;
+    codec_get_bool(in, "", "voluntarily_prone", false, &q.voluntarily_prone, x->e);
+    codec_get_int(in, "", "reduction_squares", false, 0, RULES_FORCED_MAX, &red, x->e);
+    codec_get_int(in, "", "fall_prone_at", false, 0, RULES_FORCED_MAX, &fall, x->e);
+    q.kind =
+        (enum rules_forced_kind)codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
+    codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &squares, x->e);
+    int n = 0;
+    path = move_decode_steps(in, "path", RULES_FORCED_MAX, &r, q.target.body.x, q.target.body.y,
+                             false, &n, x->e);
+    if (n > squares)
+        svc_errors_add(x->e, "/path", "is longer than the %lld squares of the forced movement",
+                       squares);
+    if (svc_errors_any(x->e))
+        goto out;
+    q.o = r.o, q.map = &r.map, q.creatures = r.cs, q.creature_count = r.nc;
+    q.reduction = (int)red, q.fall_prone_at = (int)fall, q.squares = (int)squares;
+    q.path = path, q.path_len = n;
+    struct rules_forced_result res;
+    rules_move_forced(&q, &res);
+    struct svc_answer a = {0};
+    move_answer_forced(&a, &r, &q, &res, path);
+    ans = enc_answer(x, &a, "", "forced movement");
+    if (ans == NULL)
+        goto out;
+    json_t *fields = json_pack("{s:i, s:i, s:i}", "x", res.x, "y", res.y, "z", res.z);
+    if (res.prone)
+        json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
+    ans = outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
+out:
+    free(path);
+    move_req_free(&r);
+    return ans;
 }

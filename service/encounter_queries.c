@@ -1,14 +1,17 @@
 /* Asking in encounter terms (issue 18): GET /v1/encounters/{id}/reach, /route, /threats and
  * /flanking run the stateless rules on the stored map and combatants, so a bot never re-sends
  * them. Each reads the state after ?at=N (default: now) as the state endpoint does, builds the
- * request the encounter's own actions would build (enc_map_creatures, enc_mover_of), and hands
- * it to the stateless endpoint's own ruling (ruling.h), so the two answers cannot differ.
+ * stateless request of the same facts the encounter's own moves read into structs
+ * (encounter_move.c: each other combatant's side, whether it is up and may make an attack of
+ * opportunity, its melee bonus; the mover's burdens and turn), and hands it to the stateless
+ * endpoint's own ruling (ruling.h), so the two answers cannot differ.
  *
  * Decisions where the issue is silent (also in openapi.yaml):
  *  - reach and route take ?mode (default move) and reach ?prefer, as their POST bodies do; the
  *    mover's turn so far (moved, ran) is the stored one.
  *  - route's ?to is a square "x,y" ("q,r" on hexes) or a combatant id to threaten;
- *    ?odds=true adds the move's odds, from each enemy's first attack profile and the actor's
+ *    ?odds=true adds the move's odds, from the melee profile each enemy makes its attacks of
+ *    opportunity with (004) and the actor's
  *    Defense, hit points and damage reduction.
  *  - threats lists, for every combatant, whom it threatens and who threatens it (004
  *    Threatened Area, 001 Reach), and whether it can make attacks of opportunity now (not
@@ -51,6 +54,51 @@ static void answer(struct svc_answer *a, const struct svc_query_member *map,
         svc_errors_as_query(&e, map);
     }
     svc_answer_respond(a, res);
+}
+
+/* The other combatants as a movement request sees them, sides relative to `me`. */
+static json_t *enc_map_creatures(json_t *state, json_t *me, int engine)
+{
+    json_t *list = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (c == me)
+            continue;
+        json_t *o = enc_placement(c);
+        json_object_set_new(o, "id", json_string(str(c, "id")));
+        json_object_set_new(
+            o, "side",
+            json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
+        json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
+        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(state, c, engine)));
+        json_object_set_new(o, "combat_reflexes",
+                            json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
+        json_t *a0 = enc_reaction_attack(c, engine);
+        json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+/* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
+static json_t *enc_mover_of(json_t *c, json_t *turn)
+{
+    json_t *o = enc_placement(c);
+    static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
+                                       "runner", "darkvision", NULL};
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    json_object_set_new(o, "prone", json_boolean(has_condition(c, "prone")));
+    json_object_set_new(o, "moved_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "moved"))));
+    json_object_set_new(o, "ran_this_round",
+                        json_boolean(json_is_true(json_object_get(turn, "ran"))));
+    return o;
 }
 
 /* The actor as a mover for a query: enc_mover_of, plus what a move's odds read (its Defense,

@@ -359,14 +359,16 @@ void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_mo
  * on the state before it. */
 struct rules_enc_move {
     /* The move: the encounter's map, every other combatant (creatures: ally is the mover's side,
-     * conscious is up, can_threaten is rules_encounter_aoo_check with a melee attack), the mover
-     * (after rules_encounter_mover), the mode and a withdraw's primary target. */
+     * conscious is up, can_threaten whether it may make an attack of opportunity now:
+     * rules_encounter_makes_aoo, and from engine 3 rules_encounter_aoo_check with a melee
+     * attack), the mover (after rules_encounter_mover), the mode and a withdraw's primary
+     * target. */
     const struct rules_move_query *q;
     const struct rules_step *steps; /* the path, each square in turn (the start excluded) */
     int n;
     int end_facing;    /* -1: keep the last step's */
     bool target_named; /* the action names a target (a charge's designated opponent) */
-    int target;        /* its index in q->creatures; -1 when it names none of them */
+    int target;        /* its index in q->creatures (below creature_count); -1 when it names none */
     bool has_melee;    /* the mover has a melee attack to end a charge with */
     bool runner;       /* the mover has the Runner feat (001 Run) */
     bool charging;     /* the mover is charging already (its -2 AC runs on) */
@@ -375,7 +377,9 @@ struct rules_enc_move {
 enum rules_enc_move_status {
     RULES_ENC_MOVE_OK = 0,
     /* Engine 3 (d20 3.5 SRD, Combat: Charge): a charge names its designated opponent, an enemy
-     * that is up; it ends in a melee attack; and only a charge names a target. */
+     * that is up; it ends in a melee attack. TARGET: a target named by a move that is no charge
+     * is refused (the project's choice, where the documents are silent: a stray member would
+     * otherwise be stored unread). */
     RULES_ENC_MOVE_NO_OPPONENT = -1,
     RULES_ENC_MOVE_NO_MELEE = -2,
     RULES_ENC_MOVE_TARGET = -3,

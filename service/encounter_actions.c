@@ -1,10 +1,10 @@
-/* Encounters: the action kinds but moves, attacks and reactions (facing, forced movement, fall,
- * condition, stand up), each ruled by the stateless endpoint that rules it, and the dispatcher
+/* Encounters: the action kinds but moves, forced movement, attacks and reactions (facing, fall,
+ * condition, stand up; a fall is ruled by the falling endpoint's own ruling), and the dispatcher
  * of every action kind (enc_resolve_action_kind), once enc_resolve's resolve_action has checked
- * the actor's turn and budget. Moves are in encounter_move.c, attacks in encounter_attacks.c,
- * the reactions a move opens in encounter_reactions.c. Each takes the state before the event,
- * the input and the event's number, and returns {"result": ..., "effects": [...]} or NULL after
- * adding errors (the model: encounter_internal.h). */
+ * the actor's turn and budget. Moves and forced movement are in encounter_move.c, attacks in
+ * encounter_attacks.c, the reactions a move opens in encounter_reactions.c. Each takes the state
+ * before the event, the input and the event's number, and returns {"result": ..., "effects": [...]}
+ * or NULL after adding errors (the model: encounter_internal.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "cover.h"
 #include "encounter.h"
 #include "encounter_internal.h"
+#include "move_req.h"
 #include "movement.h"
 
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
@@ -266,8 +267,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                                "movement is done to a creature by another (001 "
                                "Forced Movement)");
             codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
-            static const char *const kinds[] = {"push", "pull", "slide", NULL};
-            codec_get_enum(in, "", "kind", kinds, true, 0, e);
+            codec_get_enum(in, "", "kind", move_forced_names, true, 0, e);
         }
         break;
     }
@@ -358,8 +358,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
             long long sq = 0;
             codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
             codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
-            static const char *const kinds[] = {"push", "pull", "slide", NULL};
-            codec_get_enum(in, "", "kind", kinds, true, 0, x->e);
+            codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
         }
         if (svc_errors_any(x->e))
             return NULL;

@@ -8,14 +8,16 @@
  * folding the log up to it, and `verify` re-resolves every event from the state before it
  * and checks that the ruling and the effects come out the same.
  *
- * The rulings are the stateless endpoints' own code, called directly: an attack is the body
- * /v1/attacks/resolve would get, built from the stored combatants and handed, parsed, to the
- * function its handler calls (ruling.h: svc_rule_attack; likewise svc_rule_move_path,
- * svc_rule_move_forced and svc_rule_falling, and for the queries svc_rule_move_reach, _route
- * and svc_rule_flanking), which decodes it with the endpoint's one codec, calls rules/ and
- * leaves the answer or the refusal in a struct svc_answer. No request or response is built and
- * no handler runs, so an encounter never rules differently from the API, and a refusal keeps
- * its field errors as values (enc_answer puts them under the action's pointer). Dice come from
+ * The rulings are the stateless endpoints' own code, called directly. A move, a 5-foot step and
+ * forced movement are data (encounter_move.c): the stored state is read into the movement
+ * structs, rules/ rules them (rules_encounter_move, rules_move_forced) and the endpoint's own
+ * writer encodes the answer once. An attack is still the body /v1/attacks/resolve would get,
+ * built from the stored combatants and handed, parsed, to the function its handler calls
+ * (ruling.h: svc_rule_attack; likewise svc_rule_falling, and for the queries
+ * svc_rule_move_reach, _route and svc_rule_flanking), which decodes it with the endpoint's one
+ * codec, calls rules/ and leaves the answer or the refusal in a struct svc_answer. No handler
+ * runs, so an encounter never rules differently from the API, and a refusal keeps its field
+ * errors as values (enc_answer puts them under the action's pointer). Dice come from
  * the encounter's seed mixed with the event's number, or from results the caller rolled.
  *
  * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
@@ -29,10 +31,12 @@
  *                        check_input and enc_resolve (one resolver per event kind)
  *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
  *                        rules/encounter.h on a typed view of the state
- *   encounter_actions.c  the action kinds but moves and attacks (facing, forced movement,
- *                        fall, condition, stand_up) and the dispatcher of them all
- *   encounter_move.c     a move and a 5-foot step as data: the state read into the movement
- *                        structs, ruled by rules_encounter_move, the answer encoded once
+ *   encounter_actions.c  the action kinds but moves and attacks (facing, fall, condition,
+ *                        stand_up) and the dispatcher of them all
+ *   encounter_move.c     a move, a 5-foot step (also one traded from a full attack) and
+ *                        forced movement as data: the state read into the movement structs,
+ *                        ruled by rules/ (rules_encounter_move, rules_move_forced), the answer
+ *                        encoded once
  *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
  *                        the stored combatants make
  *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
@@ -374,10 +378,6 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 
 /* ---- encounter_actions.c ---- */
 
-/* The action of `type` (the index of its name in resolve_action's types: attack, move,
- * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
- * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
- * adding errors to x->e. */
 /* Puts condition cond on combatant c into fields, with a timed effect that ends at (end_round,
  * end_turn) (rules_duration_end). */
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
@@ -387,6 +387,10 @@ void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_
  * at /mode: five_foot_step is an action type of its own. */
 int enc_move_mode(json_t *in, struct svc_errors *e);
 
+/* The action of `type` (the index of its name in resolve_action's types: attack, move,
+ * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
+ * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
+ * adding errors to x->e. */
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type);
 

@@ -18,9 +18,13 @@
 /* The part of a movement request the stored state makes for me (a combatant of x->state) that
  * every movement ruling shares: the encounter's rules and map, and every other combatant as me
  * sees it (its side, whether it is up, whether it may make an attack of opportunity now, and
- * with what bonus). The stored combatants were checked when they were placed, so nothing here
- * refuses; false only when memory ran out. */
-static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r)
+ * with what bonus). The stored combatants were placed by enc_check_place when they were added
+ * or changed, under the engine of those events, so their places are not ruled again here (as
+ * the path endpoint does not rule them again on a map decoded beforehand). False when the map
+ * cannot be decoded (why gets the reasons, as the path endpoint gives them) or memory ran
+ * out. */
+static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
+                          struct svc_errors *why)
 {
     json_t *s = x->state;
     enc_state_svc_rules(s, &r->rules);
@@ -31,11 +35,8 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r)
     if (map != NULL) {
         r->map = *map;
         r->map_ok = r->map_borrowed = true;
-    } else {
-        struct svc_errors scratch;
-        svc_errors_init(&scratch);
-        r->map_ok = svc_decode_map(s, enc_config(x), false, &r->map, &scratch) == 0;
-        svc_errors_free(&scratch);
+    } else { /* not decodable (say, a budget lowered since): why, as the endpoint would say */
+        r->map_ok = svc_decode_map(s, enc_config(x), false, &r->map, why) == 0;
     }
     size_t n = json_array_size(combatants(s));
     r->cs = calloc(n + 1, sizeof *r->cs);
@@ -51,7 +52,8 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r)
         if (!ok || c == me)
             continue;
         struct rules_map_creature *k = &r->cs[r->nc];
-        ok = enc_creature_of(r->o, c, &k->c);
+        if (!(ok = enc_creature_of(r->o, c, &k->c)))
+            continue;
         k->c.can_threaten = enc_makes_aoo(s, c, x->engine);
         k->ally = strcmp(str(c, "side"), str(me, "side")) == 0;
         k->conscious = !enc_is_down(c);
@@ -66,12 +68,27 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r)
 /* The movement request the stored state makes for mover moving in mode (enc_move_base, and the
  * mover with its burdens and what turn, its turn or NULL for a traded step that "does not count
  * as movement", has spent); false only when memory ran out. */
+/* Adds from's errors to x->e: at their own pointers when prefix is NULL, else at prefix as
+ * "POINTER: message" (an inner request's errors, as enc_answer words them). */
+static void errors_under(struct resolve_ctx *x, struct svc_errors *from, const char *prefix)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(from->list, i, err)
+    {
+        if (prefix == NULL)
+            svc_errors_add(x->e, str(err, "pointer"), "%s", str(err, "message"));
+        else
+            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+    }
+}
+
 static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
-                         enum rules_move_mode mode, struct move_req *r)
+                         enum rules_move_mode mode, struct move_req *r, struct svc_errors *why)
 {
     json_t *s = x->state;
     r->mode = mode;
-    if (!enc_move_base(x, mover, r) || !enc_creature_of(r->o, mover, &r->mover.c))
+    if (!enc_move_base(x, mover, r, why) || !enc_creature_of(r->o, mover, &r->mover.c))
         return false;
     struct svc_errors scratch;
     svc_errors_init(&scratch);
@@ -189,8 +206,12 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
     struct svc_errors de;
     svc_errors_init(&de);
     const char *prefix = path_ptr != NULL ? path_ptr : mode_ptr;
-    if (!enc_move_req(x, mover, turn, mode, &r)) {
-        svc_errors_add(x->e, prefix, "the move could not be ruled");
+    const char *what = path_ptr != NULL ? "move" : "5-foot step";
+    if (!enc_move_req(x, mover, turn, mode, &r, &de)) {
+        if (svc_errors_any(&de))
+            errors_under(x, &de, prefix);
+        else
+            svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
         goto out;
     }
     struct rules_encounter frame;
@@ -212,7 +233,8 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
         charge_refusal(x, mover, target, rc, ruling, 0);
         goto out;
     }
-    /* The action's own members, by the path endpoint's codec. */
+    /* The action's own members, by the path endpoint's codec and in its order. */
+    move_decode_withdraw(in, &r, &de);
     steps = move_decode_steps(in, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
                               true, &m.n, &de);
     long long end_facing = -1;
@@ -220,17 +242,8 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
                       &de) &&
         !rules_has_facing(r.o, &r.mover.c))
         svc_errors_add(&de, "/end_facing", "the mover has no facing");
-    move_decode_withdraw(in, &r, &de);
     if (svc_errors_any(&de)) {
-        size_t i;
-        json_t *err;
-        json_array_foreach(de.list, i, err)
-        {
-            if (path_ptr != NULL)
-                svc_errors_add(x->e, str(err, "pointer"), "%s", str(err, "message"));
-            else
-                svc_errors_add(x->e, mode_ptr, "%s: %s", str(err, "pointer"), str(err, "message"));
-        }
+        errors_under(x, &de, path_ptr != NULL ? NULL : mode_ptr);
         goto out;
     }
     q.primary_target = r.primary;
@@ -242,13 +255,13 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
              ? RULES_ENC_MOVE_NOMEM
              : rules_encounter_move(&frame, &m, ruling);
     if (rc == RULES_ENC_MOVE_NOMEM) {
-        svc_errors_add(x->e, prefix, "the move could not be ruled");
+        svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
         goto out;
     }
     /* The answer POST /v1/movement/path gives, from the same ruling. */
     struct svc_answer a = {0};
     move_answer_path_ruled(&a, &r, m.n, &ruling->path, 0, false);
-    ans = enc_answer(x, &a, prefix, "move");
+    ans = enc_answer(x, &a, prefix, what);
     if (ans != NULL && rc == RULES_ENC_MOVE_ILLEGAL)
         path_errors(x, ans, path_ptr, mode_ptr);
     else if (ans != NULL && rc != RULES_ENC_MOVE_OK)
@@ -318,9 +331,14 @@ json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct rules_forced_query q = {.fall_prone_at = -1};
     struct rules_step *path = NULL;
     json_t *ans = NULL;
-    if (!enc_move_base(x, target, &r) || !enc_creature_of(r.o, target, &q.target) ||
+    struct svc_errors why;
+    svc_errors_init(&why);
+    if (!enc_move_base(x, target, &r, &why) || !enc_creature_of(r.o, target, &q.target) ||
         !enc_creature_of(r.o, actor, &q.attacker)) {
-        svc_errors_add(x->e, "", "the forced movement could not be ruled");
+        if (svc_errors_any(&why))
+            errors_under(x, &why, "");
+        else
+            svc_errors_add(x->e, "", "the forced movement could not be ruled");
         goto out;
     }
     /* The action's own members, as POST /v1/movement/forced reads them. */
@@ -354,6 +372,7 @@ json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
     ans = outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
 out:
+    svc_errors_free(&why);
     free(path);
     move_req_free(&r);
     return ans;

@@ -13,7 +13,7 @@
 #include "encounter_internal.h"
 #include "reaction.h"
 
-/* Engine 2: the open reaction of `by` to `mover`'s last move (set by action_move), or NULL.
+/* Engine 2: the open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
  * *at gets its index in the state's reactions. */
 json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
 {

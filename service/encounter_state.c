@@ -218,7 +218,7 @@ void enc_cache_free(struct enc_cache *c)
 }
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
- * and then the movement ruling decodes it from the body and reports why. */
+ * and then the movement ruling decodes it again to report why. */
 const struct rules_map *enc_state_map(struct resolve_ctx *x)
 {
     struct enc_cache *c = x->cache;

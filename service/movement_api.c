@@ -1,8 +1,9 @@
 /* Movement endpoints: POST /v1/movement/{path,reach,route,forced,speed}, and the gate that
  * keeps searches to half the workers. Each ruling (ruling.h: svc_rule_move_*, called by the
- * handlers and by the encounter alike) decodes (move_codec.c), calls rules/ (speed.c, path.c,
- * reach.c, route.c, forced.c) and answers (move_answer.c); each handler parses the body,
- * calls its ruling and sends the answer. */
+ * handlers, and reach and route by the encounter's queries; an encounter's moves rule the same
+ * structs through rules_encounter_move and write the answer with the same move_answer.c) decodes
+ * (move_codec.c), calls rules/ (speed.c, path.c, reach.c, route.c, forced.c) and answers
+ * (move_answer.c); each handler parses the body, calls its ruling and sends the answer. */
 #include <stdatomic.h>
 #include <stdlib.h>
 

@@ -87,6 +87,32 @@ Test(encounter_move, a_charge_goes_straight_in_and_is_charging_until_its_next_tu
     cr_assert_eq(move(&c, RULES_MODE_CHARGE, past, 5, 0), RULES_ENC_MOVE_CHARGE);
     cr_assert_eq(c.out.charge, RULES_CHARGE_PAST);
     cr_assert_eq(c.out.charge_at, 4);
+    /* "directly toward": a step to (1, 6) is no nearer than (1, 5) was. */
+    static const int aside[][2] = {{1, 5}, {1, 6}, {2, 6}, {3, 6}, {4, 6}};
+    cr_assert_eq(move(&c, RULES_MODE_CHARGE, aside, 5, 0), RULES_ENC_MOVE_CHARGE);
+    cr_assert_eq(c.out.charge, RULES_CHARGE_AWAY);
+    cr_assert_eq(c.out.charge_at, 1);
+    /* A charger already charging keeps its timed -2 AC as it is: no second one begins. */
+    struct rules_move_query q = {.o = &c.o,
+                                 .map = &c.map,
+                                 .creatures = c.cs,
+                                 .creature_count = 1,
+                                 .mover = &c.mover,
+                                 .mode = RULES_MODE_CHARGE,
+                                 .primary_target = -1};
+    struct rules_step in[4];
+    for (int i = 0; i < 4; i++)
+        in[i] = (struct rules_step){straight_in[i][0], straight_in[i][1], -1};
+    struct rules_enc_move again = {.q = &q,
+                                   .steps = in,
+                                   .n = 4,
+                                   .end_facing = -1,
+                                   .target_named = true,
+                                   .target = 0,
+                                   .has_melee = true,
+                                   .charging = true};
+    cr_assert_eq(rules_encounter_move(&c.e, &again, &c.out), RULES_ENC_MOVE_OK);
+    cr_assert_not(c.out.charging);
     rules_map_free(&c.map);
 }
 
@@ -131,6 +157,22 @@ Test(encounter_move, a_partial_action_charges_up_to_speed)
     c.nc = 1;
     static const int seven[][2] = {{1, 5}, {2, 5}, {3, 5}, {4, 5}, {5, 5}, {6, 5}, {7, 5}};
     cr_assert_eq(move(&c, RULES_MODE_CHARGE, seven, 7, 0), RULES_ENC_MOVE_OK);
+    /* "up to double your speed": 60 ft, and no more. */
+    static const int twelve[][2] = {{1, 5}, {2, 5}, {3, 5}, {4, 5},  {5, 5},  {6, 5},
+                                    {7, 5}, {8, 5}, {9, 5}, {10, 5}, {11, 5}, {12, 5}};
+    c.cs[0] = enemy_at(11, 5);
+    cr_assert_eq(move(&c, RULES_MODE_CHARGE, twelve, 10, 0), RULES_ENC_MOVE_OK);
+    cr_assert_eq(c.out.path.total_ft, 50);
+    rules_map_free(&c.map);
+    c.map = open_map(16, 12);
+    c.cs[0] = enemy_at(13, 5);
+    cr_assert_eq(move(&c, RULES_MODE_CHARGE, twelve, 12, 0), RULES_ENC_MOVE_OK);
+    cr_assert_eq(c.out.path.total_ft, 60);
+    c.cs[0] = enemy_at(14, 5);
+    static const int thirteen[][2] = {{1, 5}, {2, 5}, {3, 5},  {4, 5},  {5, 5},  {6, 5}, {7, 5},
+                                      {8, 5}, {9, 5}, {10, 5}, {11, 5}, {12, 5}, {13, 5}};
+    cr_assert_eq(move(&c, RULES_MODE_CHARGE, thirteen, 13, 0), RULES_ENC_MOVE_ILLEGAL);
+    c.cs[0] = enemy_at(8, 5);
     rules_encounter_mover(3, RULES_MODE_CHARGE, true, &c.mover);
     cr_assert(c.mover.single_action);
     cr_assert_eq(move(&c, RULES_MODE_CHARGE, seven, 7, 0), RULES_ENC_MOVE_ILLEGAL);
@@ -170,6 +212,10 @@ Test(encounter_move, a_run_leaves_its_runner_flat_footed_and_a_step_marks_a_step
     cr_assert(c.out.marks.ran && c.out.marks.moved && c.out.marks.flat_footed);
     cr_assert_eq(c.out.end_x, 8);
     cr_assert_not(c.out.charging);
+    /* "unless they have the Runner (Feat)" */
+    struct rules_move_marks marks;
+    rules_move_marks_of(RULES_MODE_RUN, true, &marks);
+    cr_assert(marks.ran && !marks.flat_footed);
     cr_assert_eq(move(&c, RULES_MODE_STEP, run, 1, -1), RULES_ENC_MOVE_OK);
     cr_assert(c.out.marks.stepped);
     cr_assert_not(c.out.marks.moved);

@@ -56,25 +56,13 @@ static const char *const defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
     "grappling", "pinned", "helpless", "squeezing", "charging",    NULL};
 
-/* Everything an attack request carries, decoded. */
-struct attack_request {
-    struct svc_rules rules;
-    struct rules_attacker a;
-    struct rules_defender d;
-    struct rules_creature *allies;
-    int ally_count;
-    enum rules_cover cover;
-    enum rules_concealment conceal[8];
-    int conceal_count;
-    bool has_cover_creature;
-    struct rules_cover_creature cover_creature;
-    const char *damage; /* dice notation, or NULL */
-    /* Names for the sentences (issue 18: names, not ids); NULL: "the attacker"/"the target". */
-    const char *attacker_name, *defender_name;
-    struct rules_dice_expr damage_expr;
-    int damage_reduction;
-    int crit_range, crit_multiplier; /* the attacker's; used under the critical_hits option */
-};
+unsigned svc_defender_condition_bit(const char *name)
+{
+    for (int k = 0; defender_conditions[k] != NULL; k++)
+        if (strcmp(defender_conditions[k], name) == 0)
+            return 1u << k;
+    return 0;
+}
 
 static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
@@ -232,23 +220,8 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
         r->damage_reduction = (int)v;
 }
 
-/* Decodes the whole request; false when any error was found. */
-static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
+void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
-    svc_decode_rules(body, &r->rules, e);
-    decode_attacker(body, r, e);
-    decode_defender(body, r, e);
-    json_t *list = NULL;
-    if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
-        r->ally_count = (int)json_array_size(list);
-        r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
-        for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/allies/%d", i);
-            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
-                                &r->allies[i], e);
-        }
-    }
     r->cover = (enum rules_cover)codec_get_enum(body, "", "cover", rules_degree_names, false, 0, e);
     if (r->cover == RULES_COVER_TOTAL)
         svc_errors_add(e, "/cover",
@@ -277,13 +250,39 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
     for (int i = 1; i < 6; i++)
         if (cs & (1u << i))
             r->conceal[r->conceal_count++] = (enum rules_concealment)i;
-    if (!svc_errors_any(e) && rules_has_facing(&r->rules.options, &r->d.c) &&
-        json_object_get(json_object_get(body, "defender"), "facing") == NULL)
+}
+
+void svc_attack_facing_required(const struct attack_request *r, bool attacker_facing,
+                                bool defender_facing, struct svc_errors *e)
+{
+    if (!svc_errors_any(e) && rules_has_facing(&r->rules.options, &r->d.c) && !defender_facing)
         svc_errors_add(e, "/defender/facing", "is required under the facing variant in force");
     if (!svc_errors_any(e) && r->rules.options.facing == RULES_FACING_000 &&
-        rules_has_facing(&r->rules.options, &r->a.c) &&
-        json_object_get(json_object_get(body, "attacker"), "facing") == NULL)
+        rules_has_facing(&r->rules.options, &r->a.c) && !attacker_facing)
         svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
+}
+
+/* Decodes the whole request; false when any error was found. */
+static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    svc_decode_rules(body, &r->rules, e);
+    decode_attacker(body, r, e);
+    decode_defender(body, r, e);
+    json_t *list = NULL;
+    if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
+        r->ally_count = (int)json_array_size(list);
+        r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
+        for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "/allies/%d", i);
+            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
+                                &r->allies[i], e);
+        }
+    }
+    svc_attack_decode_declared(body, r, e);
+    svc_attack_facing_required(
+        r, json_object_get(json_object_get(body, "attacker"), "facing") != NULL,
+        json_object_get(json_object_get(body, "defender"), "facing") != NULL, e);
     return !svc_errors_any(e);
 }
 
@@ -701,6 +700,10 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
 /* Shared by both operations: decode, evaluate; `roll` decides whether dice are rolled. The
  * answer (as text) or the refusal goes to out; facts, when given, gets the figures an
  * encounter applies. body is borrowed. */
+static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                         struct svc_errors *e, struct svc_answer *out,
+                         struct svc_attack_facts *facts);
+
 static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_attack_facts *facts)
 {
     static const char *const known[] = {
@@ -711,8 +714,6 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
      * and allocating and freeing them cost more than the ruling (seen with perf). */
     struct attack_request req_state, *r = &req_state;
     struct svc_dice_source src_state, *src = &src_state;
-    struct rules_attack_eval ev_state, *ev = &ev_state;
-    struct rules_attack_rolled rolled;
     memset(r, 0, sizeof *r);
     if (!svc_decode_body(body, known, &e))
         goto fail;
@@ -723,16 +724,42 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
                        "this operation rolls no dice; use /v1/attacks/resolve");
     if (!decode(body, r, &e))
         goto fail;
+    rule_decoded(r, roll ? src : NULL, &e, out, facts);
+    goto out;
+fail:
+    svc_answer_errors(out, &e);
+out:
+    svc_errors_free(&e);
+    free(r->allies);
+}
+
+void svc_attack_rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                             struct svc_errors *e, struct svc_answer *out,
+                             struct svc_attack_facts *facts)
+{
+    if (svc_errors_any(e))
+        svc_answer_errors(out, e);
+    else
+        rule_decoded(r, src, e, out, facts);
+}
+
+static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                         struct svc_errors *e, struct svc_answer *out,
+                         struct svc_attack_facts *facts)
+{
+    bool roll = src != NULL;
+    struct rules_attack_eval ev_state, *ev = &ev_state;
+    struct rules_attack_rolled rolled;
     int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
                                    r->cover, r->conceal, r->conceal_count, ev);
     if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR) {
-        svc_errors_add(&e, "/defender",
+        svc_errors_add(e, "/defender",
                        "a spellcaster can't target anything in his rear area "
                        "with a spell (000 Spellcasting)");
         goto fail;
     }
     if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER) {
-        svc_errors_add(&e, "/rules/options/size_table",
+        svc_errors_add(e, "/rules/options/size_table",
                        "004's size table stops at Colossal: use size_table 001, or give the "
                        "size part and size_included");
         goto fail;
@@ -745,7 +772,7 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
     if (roll) {
         struct rules_dice d;
         svc_dice_source_open(src, &d);
-        if (!roll_attack(r, ev, &d, &rolled, &e))
+        if (!roll_attack(r, ev, &d, &rolled, e))
             goto fail;
         o = &rolled;
         explain_roll(r, ev, kind, o, &told);
@@ -765,12 +792,9 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
         facts->to_defender = o != NULL && o->damage_rolled && o->lands;
         facts->dealt = o != NULL ? o->dealt : 0;
     }
-    goto out;
+    return;
 fail:
-    svc_answer_errors(out, &e);
-out:
-    svc_errors_free(&e);
-    free(r->allies);
+    svc_answer_errors(out, e);
 }
 
 /* Both handlers: parse the body, rule it, send the answer. */
@@ -804,7 +828,15 @@ bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct
 {
     struct attack_request req_state, *r = &req_state;
     memset(r, 0, sizeof *r);
-    bool ok = decode(body, r, e);
+    bool ok = decode(body, r, e) && svc_attack_evaluate(r, out, e);
+    free(r->allies);
+    return ok;
+}
+
+bool svc_attack_evaluate(const struct attack_request *r, struct svc_attack_ruling *out,
+                         struct svc_errors *e)
+{
+    bool ok = !svc_errors_any(e);
     if (ok) {
         int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
                                        r->cover, r->conceal, r->conceal_count, &out->ev);
@@ -833,6 +865,5 @@ bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct
         out->crit_range = r->crit_range;
         out->crit_multiplier = r->crit_multiplier;
     }
-    free(r->allies);
     return ok;
 }

@@ -1,6 +1,7 @@
 /* Encounters: the attack actions (an attack, an attack of opportunity, a full attack), each
- * ruled by POST /v1/attacks/resolve's own ruling (svc_rule_attack) on the request the stored
- * combatants make (enc_attack_request, shared with the encounter's odds and queries). An
+ * ruled by POST /v1/attacks/resolve's own code (svc_attack_rule_decoded) on the stored
+ * combatants read into its request's structs (enc_attack_req, shared with the encounter's
+ * odds). An
  * attack of opportunity under engine 2 answers a reaction a move opened
  * (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after adding
  * errors (the model: encounter_internal.h). */
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "ability.h"
+#include "attack_ruling.h"
 #include "codec.h"
 #include "cover.h"
 #include "encounter_internal.h"
@@ -54,15 +56,6 @@ bool enc_charge_attack(json_t *actor, int engine)
     return engine >= 3 && left.charge_attack;
 }
 
-void enc_mark_charging(json_t *body)
-{
-    json_t *attacker = json_object_get(body, "attacker");
-    json_t *conds = json_object_get(attacker, "conditions");
-    if (conds == NULL)
-        json_object_set_new(attacker, "conditions", conds = json_array());
-    json_array_append_new(conds, json_string("charging"));
-}
-
 bool enc_has_melee(json_t *c, int engine)
 {
     return engine < 3 || json_array_size(json_object_get(c, "attacks")) == 0 ||
@@ -83,65 +76,6 @@ json_t *enc_reaction_attack(json_t *c, int engine)
     return NULL;
 }
 
-/* The attack of actor's profile atk on target, as /v1/attacks/resolve (and /odds) take it:
- * the rules of the encounter, both placements, the defender's defense and conditions, and the
- * allies that can flank. No seed and no dice. New reference. */
-json_t *enc_attack_request(json_t *s, json_t *actor, json_t *target, json_t *atk, bool aoo,
-                           int engine)
-{
-    size_t i;
-    json_t *a;
-    json_t *attacker = enc_placement(actor);
-    json_object_set(attacker, "attack_bonus", json_object_get(atk, "attack_bonus"));
-    static const char *const akeys[] = {
-        "damage",      "attack",     "touch",           "sneak_attack_dice",
-        "rogue_level", "crit_range", "crit_multiplier", NULL};
-    for (int k = 0; akeys[k]; k++)
-        if (json_object_get(atk, akeys[k]))
-            json_object_set(attacker, akeys[k], json_object_get(atk, akeys[k]));
-    if (aoo)
-        json_object_set_new(attacker, "kind", json_string("attack_of_opportunity"));
-    if (json_is_true(json_object_get(actor, "combat_reflexes")))
-        json_object_set_new(attacker, "features", json_pack("[s]", "combat_reflexes"));
-    if (has_condition(actor, "prone"))
-        json_object_set_new(attacker, "conditions", json_pack("[s]", "prone"));
-    json_t *defender = enc_placement(target);
-    json_object_set(defender, "defense", json_object_get(target, "defense"));
-    if (json_object_get(target, "damage_reduction"))
-        json_object_set(defender, "damage_reduction", json_object_get(target, "damage_reduction"));
-    json_t *dconds = json_array();
-    bool helpless = false;
-    json_array_foreach(json_object_get(target, "conditions"), i, a)
-    {
-        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
-        const char *cv = json_string_value(a);
-        bool out = strcmp(cv, "unconscious") == 0 || strcmp(cv, "helpless") == 0;
-        if (engine < 3 || !out || !helpless) /* engine 3: helpless once */
-            json_array_append_new(dconds, json_string(out ? "helpless" : cv));
-        helpless |= out;
-    }
-    /* Engine 3: a dying creature "is unconscious" (d20 3.5 SRD, Dying), a dead one no less:
-     * helpless (SRD, Helpless), whatever conditions were recorded. */
-    const char *hs = str(target, "hp_state");
-    if (engine >= 3 && !helpless && (strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0))
-        json_array_append_new(dconds, json_string("helpless"));
-    json_object_set_new(defender, "conditions", dconds);
-    json_t *allies = json_array();
-    json_t *c;
-    json_array_foreach(combatants(s), i, c)
-    {
-        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
-            strcmp(str(c, "id"), str(target, "id")) != 0 &&
-            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c)) {
-            json_t *p = enc_placement(c);
-            json_object_set_new(p, "can_threaten", json_boolean(enc_flanks(c, engine)));
-            json_array_append_new(allies, p);
-        }
-    }
-    return json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(s), "attacker", attacker,
-                     "defender", defender, "allies", allies);
-}
-
 /* The squares of sight's list as [{x, y, combatant?}]: a new array. */
 static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t **others)
 {
@@ -155,27 +89,35 @@ static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t *
     return list;
 }
 
+/* What derive() found to set in an attack (struct attack_request, or its JSON body). */
+struct enc_derived {
+    bool has_dex;
+    int dex;                        /* the defender's Dexterity part of its Defense */
+    enum rules_cover cover;         /* none: nothing to set (declared, or no cover) */
+    enum rules_concealment conceal; /* likewise */
+};
+
 /* Engine 2: what the encounter derives for the attack of actor on target from what it stores,
  * unless the action's input declares it (issue 17):
  *  - the defender's Dexterity part of its Defense, from its stored dex (the score initiative
  *    uses; d20 3.5 SRD Ability Modifiers), when its stored defense has no dex part;
  *  - cover and concealment from the stored map and combatants (rules_sight_between: the SRD's
  *    corner-to-corner lines, on 002's table).
- * Sets them in the request body and returns {"defense_dex"?, "cover"?, "concealment"?} telling
- * where each came from (a new reference), or NULL after adding an error (total cover). */
-json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                          json_t *atk, json_t *body)
+ * Fills d (what to set: has_dex, cover and conceal unless declared or none) and returns
+ * {"defense_dex"?, "cover"?, "concealment"?} telling where each came from (a new reference), or
+ * NULL after adding an error (total cover). */
+static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                      struct enc_derived *d)
 {
+    *d = (struct enc_derived){0};
     json_t *derived = json_object();
-    json_t *defense = json_object_get(json_object_get(body, "defender"), "defense");
+    json_t *defense = json_object_get(target, "defense");
     if (json_is_object(defense) && !json_object_get(defense, "dex") &&
         json_is_integer(json_object_get(target, "dex"))) {
-        int mod = rules_ability_modifier((int)num(target, "dex"));
-        json_t *copy = json_copy(defense);
-        json_object_set_new(copy, "dex", json_integer(mod));
-        json_object_set_new(json_object_get(body, "defender"), "defense", copy);
+        d->has_dex = true;
+        d->dex = rules_ability_modifier((int)num(target, "dex"));
         json_object_set_new(derived, "defense_dex",
-                            json_pack("{s:i, s:I, s:s}", "value", mod, "from_dex",
+                            json_pack("{s:i, s:I, s:s}", "value", d->dex, "from_dex",
                                       num(target, "dex"), "source", RULES_ABILITY_MODIFIER_SOURCE));
     }
     const struct rules_map *map = enc_state_map(x);
@@ -213,8 +155,8 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
         json_decref(derived);
         return NULL;
     }
-    if (!cover_declared && s.cover != RULES_COVER_NONE)
-        json_object_set_new(body, "cover", json_string(rules_degree_names[s.cover]));
+    if (!cover_declared)
+        d->cover = s.cover;
     json_t *cov =
         json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
                   rules_degree_names[s.cover], "rule", s.melee_adjacent ? "melee" : "ranged",
@@ -223,9 +165,8 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
                   cover_declared, "source", RULES_COVER_SOURCE);
     json_object_set_new(derived, "cover", cov);
     bool conc_declared = json_object_get(in, "concealment") != NULL;
-    if (!conc_declared && s.concealment != RULES_CONCEAL_NONE)
-        json_object_set_new(body, "concealment",
-                            json_pack("[s]", rules_degree_names[s.concealment]));
+    if (!conc_declared)
+        d->conceal = s.concealment;
     json_object_set_new(derived, "concealment",
                         json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
                                   rules_degree_names[s.concealment], "concealing",
@@ -235,6 +176,106 @@ json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json
     free(others);
     free(who);
     return derived;
+}
+
+/* The attack of actor's profile atk on target as the stored state makes it, read straight into
+ * the attack request's structs (what /v1/attacks/resolve's codec makes of a body, with the
+ * stored members decoded by its own decoders: svc_decode_damage, svc_decode_defense,
+ * enc_creature_of's svc_decode_creature): the encounter's rules; the attacker's place, the
+ * profile's bonus, form, touch, damage, threat range and multiplier, sneak attack, an attack of
+ * opportunity's kind, Combat Reflexes, prone and (charge) charging; the defender's place,
+ * Defense, damage reduction and conditions (unconscious and, engine 3, dying or dead as
+ * helpless: 002, SRD Dying); the allies that can flank. The stored combatants were checked when
+ * they were placed; what the codec would still refuse goes to e. r->allies is the caller's to
+ * free. */
+static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *atk, bool aoo,
+                       bool charging, struct attack_request *r, struct svc_errors *e)
+{
+    json_t *s = x->state;
+    int engine = x->engine;
+    memset(r, 0, sizeof *r);
+    enc_state_svc_rules(s, &r->rules);
+    const struct rules_options *o = &r->rules.options;
+    struct rules_attacker *a = &r->a;
+    enc_creature_of(o, actor, &a->c);
+    a->attack_bonus = (int)num(atk, "attack_bonus");
+    const char *form = str(atk, "attack");
+    a->ranged = strcmp(form, "ranged") == 0 || strcmp(form, "spell") == 0;
+    a->spell = strcmp(form, "spell") == 0;
+    a->touch = flag(atk, "touch");
+    a->kind = aoo ? RULES_ATTACK_OF_OPPORTUNITY : RULES_ATTACK_NORMAL;
+    a->combat_reflexes = flag(actor, "combat_reflexes");
+    a->sneak_dice = (int)num(atk, "sneak_attack_dice");
+    a->rogue_level = (int)num(atk, "rogue_level");
+    a->prone = has_condition(actor, "prone");
+    a->charging = charging;
+    svc_decode_damage(atk, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
+                      &r->crit_multiplier, e);
+    struct rules_defender *d = &r->d;
+    enc_creature_of(o, target, &d->c);
+    json_t *def = json_object_get(target, "defense");
+    if (def == NULL)
+        svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
+    else
+        svc_decode_defense(def, "/defender/defense", &d->ac, e);
+    bool helpless = false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(target, "conditions"), i, c)
+    {
+        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
+        const char *cv = json_string_value(c);
+        bool out = strcmp(cv, "unconscious") == 0 || strcmp(cv, "helpless") == 0;
+        d->conditions |= svc_defender_condition_bit(out ? "helpless" : cv);
+        helpless |= out;
+    }
+    /* Engine 3: a dying creature "is unconscious" (d20 3.5 SRD, Dying), a dead one no less:
+     * helpless (SRD, Helpless), whatever conditions were recorded. */
+    const char *hs = str(target, "hp_state");
+    if (engine >= 3 && !helpless && (strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0))
+        d->conditions |= svc_defender_condition_bit("helpless");
+    r->damage_reduction = (int)num(target, "damage_reduction");
+    size_t n = json_array_size(combatants(s));
+    r->allies = calloc(n + 1, sizeof *r->allies);
+    if (r->allies == NULL) {
+        svc_errors_add(e, "/allies", "could not be allocated");
+        return;
+    }
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
+            strcmp(str(c, "id"), str(target, "id")) != 0 &&
+            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c) &&
+            enc_creature_of(o, c, &r->allies[r->ally_count])) {
+            r->allies[r->ally_count++].can_threaten = enc_flanks(c, engine);
+        }
+    }
+}
+
+bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
+                    json_t **derived)
+{
+    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
+     * 1 rulings, stored before, took only what the action declared). */
+    struct enc_derived d = {0};
+    *derived = NULL;
+    memset(r, 0, sizeof *r);
+    if (x->engine >= 2 && (*derived = derive(x, in, actor, target, atk, &d)) == NULL)
+        return false;
+    attack_req(x, actor, target, atk, aoo, charging, r, e);
+    svc_attack_decode_declared(in, r, e);
+    if (d.has_dex)
+        r->d.ac.dex = d.dex;
+    if (d.cover != RULES_COVER_NONE)
+        r->cover = d.cover;
+    if (d.conceal != RULES_CONCEAL_NONE) {
+        r->conceal[0] = d.conceal;
+        r->conceal_count = 1;
+    }
+    svc_attack_facing_required(r, json_object_get(actor, "facing") != NULL,
+                               json_object_get(target, "facing") != NULL, e);
+    return true;
 }
 
 /* The attacks a full attack makes (rules_iterative_attacks). */
@@ -325,25 +366,33 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                        str(atk, "name"), RULES_SRC_CHARGE);
         return NULL;
     }
-    json_t *body = enc_attack_request(s, actor, target, atk, aoo, x->engine);
-    if (charge_attack)
-        enc_mark_charging(body);
-    static const char *const pass[] = {"cover", "concealment", "results", NULL};
-    for (int k = 0; pass[k]; k++)
-        if (json_object_get(in, pass[k]))
-            json_object_set(body, pass[k], json_object_get(in, pass[k]));
-    if (!json_object_get(in, "results"))
-        json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
-    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
-     * 1 rulings, stored before, took only what the action declared). */
+    /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
+     * action's dice (or the event's seed), what it declares, what the encounter derives. */
+    struct attack_request req;
+    struct svc_dice_source src;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    if (json_object_get(in, "results") != NULL)
+        svc_decode_dice_source(in, &src, &e);
+    else
+        src = (struct svc_dice_source){.seed = enc_event_seed(s, x->seq)};
     json_t *derived = NULL;
-    if (x->engine >= 2 && (derived = enc_derive_attack(x, in, actor, target, atk, body)) == NULL) {
-        json_decref(body);
+    if (!enc_attack_req(x, in, actor, target, atk, aoo, charge_attack, &req, &e, &derived)) {
+        svc_errors_free(&e);
         return NULL;
     }
-    json_t *ans = NULL;
+    struct svc_answer a = {0};
     struct svc_attack_facts facts = {0};
-    if (!enc_ruled_attack(x, body, &ans, &facts)) {
+    svc_attack_rule_decoded(&req, &src, &e, &a, &facts);
+    svc_errors_free(&e);
+    free(req.allies);
+    /* What the action itself gave keeps its own pointer; the rest the encounter built. */
+    static const struct enc_member own[] = {{"/results", "/results"},
+                                            {"/cover", "/cover"},
+                                            {"/concealment", "/concealment"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
+    if (ans == NULL) {
         json_decref(derived);
         return NULL;
     }

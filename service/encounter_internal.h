@@ -298,13 +298,6 @@ json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *
 /* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
 void enc_tag_result(json_t *out, const char *type);
 
-/* Rules an attack (body stolen) as POST /v1/attacks/resolve does (svc_rule_attack), and fills
- * *f.
- * *result gets the answer (a new reference). False after a refusal, its errors added to x->e under
- * /attack. */
-bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
-                      struct svc_attack_facts *f);
-
 /* Validates combatant object `in` (ptr names it) against state: every member known and in
  * range. keep_id NULL: a new combatant, whose id, side, speeds, defense, max_hp and dex are
  * required and which is also placed (size, facing, reach); else the id of the combatant whose
@@ -431,19 +424,11 @@ json_t *enc_reaction_attack(json_t *c, int engine);
 bool enc_has_melee(json_t *c, int engine);
 
 /* Whether actor's next attack is the one its charge allows (engine 3; rules_turn_left's
- * charge_attack): +2 to hit, d20 3.5 SRD, Combat: Charge. enc_mark_charging puts the attacker
- * condition that gives it into an attack request body. */
+ * charge_attack): +2 to hit, d20 3.5 SRD, Combat: Charge (the attacker condition charging). */
 bool enc_charge_attack(json_t *actor, int engine);
-void enc_mark_charging(json_t *body);
 
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
-
-/* Engine 2: the defender's Dex to AC, cover and concealment derived from the stored state for
- * actor's attack atk on target, set in body (the attack request) unless in declares them;
- * returns what was derived and from what (new ref), or NULL after an error (total cover). */
-json_t *enc_derive_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                          json_t *atk, json_t *body);
 
 /* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
 int enc_iterative_attacks(json_t *actor);
@@ -459,10 +444,19 @@ bool enc_is_melee(json_t *atk);
  * encounter's rules o. */
 bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
 
-/* actor's attack atk on target as /v1/attacks/resolve and /odds take it, without dice. New
- * reference. */
-json_t *enc_attack_request(json_t *state, json_t *actor, json_t *target, json_t *atk, bool aoo,
-                           int engine);
+/* actor's attack with profile atk on target as POST /v1/attacks/resolve rules it, read from the
+ * stored combatants into r's structs (the attacker's place, the profile's bonus, form, damage,
+ * threat range, sneak attack; an attack of opportunity's kind, Combat Reflexes, prone and a
+ * charge's charging; the defender's place, Defense, damage reduction and conditions, the
+ * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
+ * concealment in declares, and (engine 2 on) the Dex to AC, cover and concealment the encounter
+ * derives from the map (*derived: where each came from, a new reference, or NULL under engine
+ * 1). What the request refuses goes to e; false after a total cover refusal in x->e. The caller
+ * frees r->allies. */
+struct attack_request;
+bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
+                    json_t **derived);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */

@@ -1,8 +1,8 @@
 /* GET /v1/encounters/{id}/odds?actor=A&target=T (issue 23): the odds of A's attack on T before
  * anyone rolls, from the stored state, so a bot never re-sends the map, the placements, the
- * profiles or the hit points. The request is the one the encounter's own attack action would
- * rule (enc_attack_request), answered by POST /v1/attacks/odds's code, so the two can never
- * differ.
+ * profiles or the hit points. The request is the one the encounter's own attack action rules
+ * (enc_attack_req: the stored combatants read into the attack request's structs), answered by
+ * POST /v1/attacks/odds's code, so the two can never differ.
  *
  * Decisions where the issue is silent (also in openapi.yaml):
  *  - ?attack names the actor's attack profile (default its first); ?full=true asks for the
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attack_ruling.h"
 #include "encounter_internal.h"
 
 /* ?concealment=a,b as the attack request's list of names. */
@@ -79,69 +80,69 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         json_decref(state);
         return;
     }
-    json_t *body = enc_attack_request(state, actor, target, atk, false, ENGINE_VERSION);
-    if (enc_charge_attack(actor, ENGINE_VERSION)) /* the charge's attack: as the action rules */
-        enc_mark_charging(body);
-    long long hp = num(target, "hp");
-    if (json_object_get(target, "hp") != NULL && hp > 0)
-        json_object_set_new(json_object_get(body, "defender"), "hp", json_integer(hp));
-    if (full_attack) {
-        int count = enc_iterative_attacks(actor);
-        json_t *bonuses = json_array();
-        for (int i = 0; i < count; i++)
-            json_array_append_new(
-                bonuses, json_integer(num(atk, "attack_bonus") + rules_iterative_penalty(i)));
-        json_object_set_new(body, "attacks", bonuses);
-    }
+    /* The attack the action would rule (enc_attack_req: the stored combatants as structs, with
+     * what the action would derive: Dex to AC, cover and concealment from the map); the query's
+     * cover and concealment are declared as the action's own are, and win. */
+    json_t *in = json_object();
     const char *cover = svc_request_query(req, "cover");
     json_t *v = cover ? json_string(cover) : NULL;
     if (cover != NULL && v == NULL)
         enc_bad_query(&e, "cover", "must be a cover name (none, quarter, half, ...)");
     else if (v != NULL)
-        json_object_set_new(body, "cover", v);
+        json_object_set_new(in, "cover", v);
     const char *conc = svc_request_query(req, "concealment");
     v = conc ? name_list(conc) : NULL;
     if (conc != NULL && v == NULL)
         enc_bad_query(&e, "concealment", "must be a comma-separated list of concealment names");
     else if (v != NULL)
-        json_object_set_new(body, "concealment", v);
-    /* What the attack action would derive from the stored state (Dex to AC, cover and
-     * concealment from the map), so the odds are of the attack the action would rule; the
-     * query's cover and concealment win as the action's own do. */
+        json_object_set_new(in, "concealment", v);
+    struct attack_request ar = {0};
+    struct svc_errors mine; /* what the attack request itself refuses: answered with the odds */
+    svc_errors_init(&mine);
     if (!svc_errors_any(&e)) {
-        json_t *in = json_object();
-        if (cover != NULL)
-            json_object_set_new(in, "cover", json_string(cover));
-        if (conc != NULL)
-            json_object_set_new(in, "concealment", json_string(conc));
         struct enc_cache cache = {0};
         struct resolve_ctx x = {
             .req = req, .cache = &cache, .state = state, .engine = ENGINE_VERSION, .e = &e};
-        json_t *derived = enc_derive_attack(&x, in, actor, target, atk, body);
-        json_decref(derived);
-        json_decref(in);
-        enc_cache_free(&cache);
-        if (derived == NULL) { /* total cover: as the action, but named by the query */
+        json_t *derived = NULL;
+        bool charging = enc_charge_attack(actor, ENGINE_VERSION); /* as the action rules it */
+        if (!enc_attack_req(&x, in, actor, target, atk, false, charging, &ar, &mine, &derived)) {
+            /* total cover: as the action, but named by the query */
             json_t *item = json_array_get(e.list, json_array_size(e.list) - 1);
             if (item != NULL)
                 json_object_set_new(item, "pointer", json_string("?target"));
         }
+        json_decref(derived);
+        enc_cache_free(&cache);
     }
+    json_decref(in);
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         svc_errors_free(&e);
-        json_decref(body);
+        svc_errors_free(&mine);
+        free(ar.allies);
         json_decref(state);
         return;
     }
+    /* The target's hit points above 0 (drop and kill chances), and a full attack's bonuses. */
+    struct svc_odds_extras extras = {0};
+    long long hp = num(target, "hp");
+    if (json_object_get(target, "hp") != NULL && hp > 0 && hp <= 1000000)
+        extras.hp = (int)hp;
+    else if (hp > 1000000)
+        svc_errors_add(&e, "/defender/hp", "must be from 1 to 1000000");
+    for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++)
+        extras.attacks[extras.attack_count++] =
+            (int)num(atk, "attack_bonus") + rules_iterative_penalty(i);
+    json_array_extend(e.list, mine.list);
+    svc_errors_free(&mine);
     struct svc_odds_context ctx = {.id = req->params[0],
                                    .actor = str(actor, "id"),
                                    .target = str(target, "id"),
                                    .attack = str(atk, "name"),
                                    .at = at,
                                    .full_attack = full_attack};
-    svc_attack_odds_answer(req, body, &ctx, &e, res);
+    svc_attack_odds_answer_req(req, &ar, &extras, &ctx, &e, res);
     svc_errors_free(&e);
-    json_decref(body);
+    free(ar.allies);
     json_decref(state);
 }

@@ -272,23 +272,6 @@ void enc_state_rules(json_t *state, struct rules_options *o)
     *o = rules.options;
 }
 
-/* Rules an attack (body stolen) as POST /v1/attacks/resolve does. Returns its result and fills
- * f; false after a refusal. */
-bool enc_ruled_attack(struct resolve_ctx *x, json_t *body, json_t **result,
-                      struct svc_attack_facts *f)
-{
-    struct svc_answer a = {0};
-    svc_rule_attack(body, &a, f);
-    json_decref(body);
-    /* What the action itself gave keeps its own pointer; the rest the encounter built. */
-    static const struct enc_member own[] = {{"/results", "/results"},
-                                            {"/cover", "/cover"},
-                                            {"/concealment", "/concealment"},
-                                            {NULL, NULL}};
-    *result = enc_answer_own(x, &a, "/attack", own, "attack");
-    return *result != NULL;
-}
-
 /* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
  * ActionResult union. */
 void enc_tag_result(json_t *out, const char *type)

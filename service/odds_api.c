@@ -18,7 +18,6 @@
  * 80,000, an attack with 5d6 sneak attack and a x2 critical a few thousand; 1000d20 about
  * 2 x 10^8; 1000d1000 (5 x 10^11) is refused. */
 #define ODDS_BUDGET_WORK 200000000LL
-#define MAX_ATTACKS      10
 
 struct rules_odds_budget svc_odds_budget(const struct svc_request *req)
 {
@@ -216,19 +215,13 @@ out:
 
 /* The members of an attack-odds request beyond /resolve's: read here, then removed from a
  * shallow copy so that the shared decoder sees exactly /resolve's request. */
-struct odds_extras {
-    int hp; /* 0: not given */
-    int attacks[MAX_ATTACKS];
-    int attack_count;
-};
-
-static json_t *take_extras(json_t *body, struct odds_extras *x, struct svc_errors *e)
+static json_t *take_extras(json_t *body, struct svc_odds_extras *x, struct svc_errors *e)
 {
     json_t *copy = json_copy(body);
     if (copy == NULL)
         return NULL;
     json_t *list = NULL;
-    if (codec_get_array(body, "", "attacks", false, MAX_ATTACKS, &list, e)) {
+    if (codec_get_array(body, "", "attacks", false, SVC_ODDS_MAX_ATTACKS, &list, e)) {
         if (json_array_size(list) == 0)
             svc_errors_add(e, "/attacks", "list at least one attack bonus (e.g. [6, 1])");
         size_t i;
@@ -412,22 +405,47 @@ static void write_context(struct jw *w, const struct svc_odds_context *c)
     jw_object_end(w);
 }
 
+static void answer_ruled(const struct svc_request *req, bool ok, const struct svc_attack_ruling *r,
+                         const struct svc_odds_extras *xp, const struct svc_odds_context *ctx,
+                         struct svc_errors *e, struct svc_response *res);
+
 void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
                             const struct svc_odds_context *ctx, struct svc_errors *e,
                             struct svc_response *res)
 {
-    json_t *plain = NULL;
-    struct odds_extras x = {0};
+    struct svc_odds_extras x = {0};
     struct svc_attack_ruling *r = malloc(sizeof *r);
-    struct rules_attack_odds one = {0}, each[MAX_ATTACKS];
+    json_t *plain = take_extras(body, &x, e);
+    if (r == NULL || plain == NULL)
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+    else
+        answer_ruled(req, svc_attack_rule_request(plain, r, e), r, &x, ctx, e, res);
+    free(r);
+    json_decref(plain);
+}
+
+void svc_attack_odds_answer_req(const struct svc_request *req, const struct attack_request *ar,
+                                const struct svc_odds_extras *x, const struct svc_odds_context *ctx,
+                                struct svc_errors *e, struct svc_response *res)
+{
+    struct svc_attack_ruling *r = malloc(sizeof *r);
+    if (r == NULL)
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+    else
+        answer_ruled(req, svc_attack_evaluate(ar, r, e), r, x, ctx, e, res);
+    free(r);
+}
+
+/* The odds answer of an attack evaluated into r (ok: without errors). */
+static void answer_ruled(const struct svc_request *req, bool ok, const struct svc_attack_ruling *r,
+                         const struct svc_odds_extras *xp, const struct svc_odds_context *ctx,
+                         struct svc_errors *e, struct svc_response *res)
+{
+    const struct svc_odds_extras x = *xp;
+    struct rules_attack_odds one = {0}, each[SVC_ODDS_MAX_ATTACKS];
     struct rules_dist full = {0, 0, NULL};
     int computed = 0;
-    plain = take_extras(body, &x, e);
-    if (r == NULL || plain == NULL) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        goto out;
-    }
-    if (!svc_attack_rule_request(plain, r, e) || svc_errors_any(e)) {
+    if (!ok || svc_errors_any(e)) {
         /* An encounter's odds take cover and concealment from its query. */
         static const struct svc_query_member from_query[] = {
             {"/cover", "cover"}, {"/concealment", "concealment"}, {NULL, NULL}};
@@ -536,6 +554,4 @@ out:
         rules_dist_free(&each[i].damage);
     rules_dist_free(&one.damage);
     rules_dist_free(&full);
-    free(r);
-    json_decref(plain);
 }

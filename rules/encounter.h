@@ -355,6 +355,47 @@ struct rules_move_marks {
 };
 void rules_move_marks_of(enum rules_move_mode mode, bool runner, struct rules_move_marks *out);
 
+/* An attack in an encounter, as its combatant makes it (an attack action, one of a full
+ * attack's, or an attack of opportunity answering a provoking move), before it is rolled. */
+struct rules_enc_attack {
+    const struct rules_creature *attacker, *target; /* where each stands (the target: for an
+                                                       attack of opportunity, where it was) */
+    bool aoo;                                       /* kind attack_of_opportunity */
+    bool melee; /* the profile is a melee attack (not ranged, not a spell) */
+    /* The attacker's turn named a charge's designated opponent other than this target. */
+    bool charge_elsewhere;
+};
+
+enum rules_enc_attack_status {
+    RULES_ENC_ATTACK_OK = 0,
+    /* A melee attack reaches the squares its attacker threatens (004 Threatened Area; 001
+     * Reach); on its own action a combatant swings whether or not it could make attacks of
+     * opportunity. */
+    RULES_ENC_ATTACK_REACH = -1,
+    /* Engine 3, 004: "An attack of opportunity is a single melee attack". */
+    RULES_ENC_ATTACK_AOO_MELEE = -2,
+    /* rules_encounter_aoo_check's refusals: stunned (engine 3), flat-footed, spent (out->made). */
+    RULES_ENC_ATTACK_AOO_STUNNED = -3,
+    RULES_ENC_ATTACK_AOO_FLAT_FOOTED = -4,
+    RULES_ENC_ATTACK_AOO_SPENT = -5,
+    /* Engine 3, d20 3.5 SRD, Charge: the charge's one attack is a melee attack at its
+     * designated opponent. */
+    RULES_ENC_ATTACK_CHARGE_TARGET = -6,
+    RULES_ENC_ATTACK_CHARGE_MELEE = -7,
+};
+
+struct rules_enc_attack_gate {
+    int made, allowed;  /* an attack of opportunity: the attacker's this round, and its limit */
+    bool charge_attack; /* it is the charge's attack: +2 (the attacker condition charging) */
+};
+
+/* Whether attacker (a combatant of e) may make attack a now, in the order of the statuses above,
+ * and what it is (out). Returns RULES_ENC_ATTACK_OK or the refusal. */
+int rules_encounter_attack_check(const struct rules_encounter *e,
+                                 const struct rules_enc_combatant *attacker,
+                                 const struct rules_enc_attack *a,
+                                 struct rules_enc_attack_gate *out);
+
 /* A move in an encounter (a move action in any mode, a 5-foot step), as its combatant asks it,
  * on the state before it. */
 struct rules_enc_move {

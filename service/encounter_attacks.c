@@ -301,70 +301,68 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
     }
-    if (enc_is_melee(atk) && !enc_reaches(enc_rules_of(x), actor, target)) {
+    /* Whether it may be made (rules_encounter_attack_check), in words. */
+    struct rules_encounter frame;
+    struct rules_enc_combatant who;
+    enc_typed_frame(x, &frame);
+    enc_typed_combatant(actor, &who);
+    struct rules_creature here, there;
+    const char *foe = str(json_object_get(actor, "turn"), "charge_target");
+    struct rules_enc_attack ask = {.attacker = &here,
+                                   .target = &there,
+                                   .aoo = aoo,
+                                   .melee = enc_is_melee(atk),
+                                   .charge_elsewhere = *foe && strcmp(foe, str(target, "id")) != 0};
+    struct rules_enc_attack_gate gate;
+    int rc =
+        enc_creature_of(frame.rules, actor, &here) && enc_creature_of(frame.rules, target, &there)
+            ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
+            : RULES_ENC_ATTACK_REACH;
+    int made = gate.made; /* attacks of opportunity it made this round */
+    bool charge_attack = gate.charge_attack;
+    switch (rc) {
+    case RULES_ENC_ATTACK_REACH:
         svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
                        str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
         return NULL;
-    }
-    json_t *turn = json_object_get(actor, "turn");
-    /* Engine 3, 004: "An attack of opportunity is a single melee attack". */
-    if (aoo && x->engine >= 3 && !enc_is_melee(atk)) {
+    case RULES_ENC_ATTACK_AOO_MELEE:
         svc_errors_add(x->e, "/attack",
                        "'%s' is not a melee attack, and an attack of opportunity is a single "
                        "melee attack (004 Attacks of Opportunity)",
                        str(atk, "name"));
         return NULL;
-    }
-    int made = 0; /* attacks of opportunity it made this round */
-    if (aoo) {
-        /* 004: flat-footed, none; "a combatant can only make one per round" (Combat Reflexes:
-         * more). */
-        struct rules_encounter e;
-        struct rules_enc_combatant me;
-        enc_typed_frame(x, &e);
-        enc_typed_combatant(actor, &me);
-        int allowed = 0;
-        int rc = rules_encounter_aoo_check(&e, &me, &made, &allowed);
-        if (rc == RULES_AOO_STUNNED) {
-            svc_errors_add(x->e, "/kind",
-                           "a stunned combatant can't take actions, attacks of opportunity "
-                           "included (d20 3.5 SRD, Stunned)");
-            return NULL;
-        }
-        if (rc == RULES_AOO_FLAT_FOOTED) {
-            svc_errors_add(x->e, "/kind",
-                           "a flat-footed combatant can't make attacks of "
-                           "opportunity (004 Flat-Footed)");
-            return NULL;
-        }
-        if (rc == RULES_AOO_SPENT && x->engine >= 2) {
+    case RULES_ENC_ATTACK_AOO_STUNNED:
+        svc_errors_add(x->e, "/kind",
+                       "a stunned combatant can't take actions, attacks of opportunity "
+                       "included (d20 3.5 SRD, Stunned)");
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
+        svc_errors_add(x->e, "/kind",
+                       "a flat-footed combatant can't make attacks of opportunity (004 "
+                       "Flat-Footed)");
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_SPENT:
+        if (x->engine >= 2)
             svc_errors_add(x->e, "/kind",
                            "'%s' has made its %d attack%s of opportunity this round (004 "
                            "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
                            str(actor, "id"), made, made == 1 ? "" : "s");
-            return NULL;
-        }
-        if (rc == RULES_AOO_SPENT) {
+        else
             svc_errors_add(x->e, "/kind",
-                           "one attack of opportunity a round (004 Making an "
-                           "Attack of Opportunity)");
-            return NULL;
-        }
-    }
-    /* Engine 3, d20 3.5 SRD, Charge: "After moving, you may make a single melee attack. You get
-     * a +2 bonus on the attack roll". */
-    bool charge_attack = !aoo && enc_charge_attack(actor, x->engine);
-    const char *foe = str(json_object_get(actor, "turn"), "charge_target");
-    if (charge_attack && *foe && strcmp(foe, str(target, "id")) != 0) {
+                           "one attack of opportunity a round (004 Making an Attack of "
+                           "Opportunity)");
+        return NULL;
+    case RULES_ENC_ATTACK_CHARGE_TARGET:
         svc_errors_add(x->e, "/target",
                        "the charge's attack is at its designated opponent, '%s' (%s)", foe,
                        RULES_SRC_CHARGE);
         return NULL;
-    }
-    if (charge_attack && !enc_is_melee(atk)) {
+    case RULES_ENC_ATTACK_CHARGE_MELEE:
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
                        str(atk, "name"), RULES_SRC_CHARGE);
         return NULL;
+    default:
+        break;
     }
     /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
      * action's dice (or the event's seed), what it declares, what the encounter derives. */
@@ -399,10 +397,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
     /* What the attack does to the encounter (rules_encounter_attack_after), as effects. */
-    struct rules_encounter frame;
-    struct rules_enc_combatant who, whom;
-    enc_typed_frame(x, &frame);
-    enc_typed_combatant(actor, &who);
+    json_t *turn = json_object_get(actor, "turn");
+    struct rules_enc_combatant whom;
     enc_typed_combatant(target, &whom);
     struct rules_attack_after after;
     rules_encounter_attack_after(&frame, &who, &whom, aoo, made, facts.to_defender, facts.dealt,

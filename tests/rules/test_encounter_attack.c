@@ -1,0 +1,125 @@
+/* Whether an encounter's attack may be made (rules_encounter_attack_check), each case with its
+ * sentence: reach (004 Threatened Area; 001 Reach), attacks of opportunity (004 Attacks of
+ * Opportunity, Flat-Footed; d20 3.5 SRD, Combat Reflexes, Stunned), the charge's attack (SRD,
+ * Charge). */
+#include <criterion/criterion.h>
+
+#include "encounter.h"
+#include "move_fixtures.h"
+
+struct attack_case {
+    struct rules_options o;
+    struct rules_encounter e;
+    struct rules_enc_combatant me;
+    struct rules_creature here, there;
+    struct rules_enc_attack a;
+    struct rules_enc_attack_gate gate;
+};
+
+/* A Medium attacker at (0, 0) and a Medium target at (tx, 0), in round 2 under engine. */
+static void setup(struct attack_case *c, int engine, int tx, bool aoo, bool melee)
+{
+    *c = (struct attack_case){0};
+    c->o = preset("d20-3.5");
+    c->e = (struct rules_encounter){.engine = engine, .rules = &c->o, .started = true, .round = 2};
+    c->me = (struct rules_enc_combatant){.dex = 10, .aoo_round = -1};
+    rules_creature_init(&c->here, RULES_SIZE_MEDIUM, 0, 0, 0);
+    rules_creature_init(&c->there, RULES_SIZE_MEDIUM, tx, 0, 0);
+    c->a = (struct rules_enc_attack){
+        .attacker = &c->here, .target = &c->there, .aoo = aoo, .melee = melee};
+}
+
+static int check(struct attack_case *c)
+{
+    return rules_encounter_attack_check(&c->e, &c->me, &c->a, &c->gate);
+}
+
+/* 004 Threatened Area: "all spaces within 5 feet" for a Medium creature; 001 Reach: a reach
+ * weapon threatens at 10 feet but not adjacent. A ranged attack needs no reach. A flat-footed
+ * attacker still swings on its own action. */
+Test(encounter_attack, a_melee_attack_reaches_what_its_attacker_threatens)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, false, true);
+    c.me.flat_footed = true;
+    c.here.can_threaten = false;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    setup(&c, 3, 2, false, true);
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_REACH);
+    c.here.reach_ft = 10;
+    c.here.reach_weapon = true;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    c.there.body.x = 1;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_REACH);
+    setup(&c, 3, 9, false, false);
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+}
+
+/* 004: "An attack of opportunity is a single melee attack" (engine 3); "A flat-footed
+ * combatant can't make attacks of opportunity"; SRD, Stunned: "can't take actions" (engine 3);
+ * SRD, Combat Reflexes: while flat-footed too (engine 3). */
+Test(encounter_attack, an_attack_of_opportunity_is_melee_and_not_flat_footed_nor_stunned)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, true, false);
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_MELEE);
+    c.e.engine = 2;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    setup(&c, 3, 1, true, true);
+    c.me.flat_footed = true;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_FLAT_FOOTED);
+    c.me.combat_reflexes = true;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    c.e.engine = 2;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_FLAT_FOOTED);
+    setup(&c, 3, 1, true, true);
+    c.me.stunned = true;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_STUNNED);
+}
+
+/* 004: "a combatant can only make one per round"; SRD, Combat Reflexes: "a number of additional
+ * attacks of opportunity equal to your Dexterity bonus": Dex 14 (+2) makes three. */
+Test(encounter_attack, one_attack_of_opportunity_a_round_or_more_with_combat_reflexes)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, true, true);
+    c.me.aoo_round = 2;
+    c.me.aoo_made = 1;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_SPENT);
+    cr_assert_eq(c.gate.made, 1);
+    cr_assert_eq(c.gate.allowed, 1);
+    c.me.aoo_round = 1; /* last round's does not count */
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(c.gate.made, 0);
+    c.me.aoo_round = 2;
+    c.me.combat_reflexes = true;
+    c.me.dex = 14;
+    c.me.aoo_made = 2;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(c.gate.allowed, 3);
+    c.me.aoo_made = 3;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_AOO_SPENT);
+}
+
+/* SRD, Charge: "After moving, you may make a single melee attack. You get a +2 bonus on the
+ * attack roll": once, at the designated opponent, in melee (engine 3). */
+Test(encounter_attack, the_charge_allows_one_melee_attack_at_its_opponent)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, false, true);
+    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert(c.gate.charge_attack);
+    c.a.charge_elsewhere = true;
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_CHARGE_TARGET);
+    setup(&c, 3, 1, false, false);
+    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_CHARGE_MELEE);
+    c.me.turn.charge_attacked = true; /* made: no second charge attack */
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_not(c.gate.charge_attack);
+    setup(&c, 2, 1, false, true);
+    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_not(c.gate.charge_attack);
+}

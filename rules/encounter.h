@@ -396,6 +396,37 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
                                  const struct rules_enc_attack *a,
                                  struct rules_enc_attack_gate *out);
 
+/* The attack profile a combatant makes its attacks of opportunity with, of the n it lists
+ * (melee[i]: profile i is a melee attack): its first before engine 3; from engine 3 its first
+ * melee one (004: "An attack of opportunity is a single melee attack"), -1 when it has none. */
+int rules_encounter_aoo_profile(int engine, const bool *melee, int n);
+
+/* Whether a combatant listing those n profiles has a melee attack to threaten with (004
+ * Threatened Area: "the area into which it can make a melee attack"): before engine 3 always;
+ * from engine 3 one listing none is taken to have one, else it needs a melee profile. */
+bool rules_encounter_has_melee(int engine, const bool *melee, int n);
+
+/* Whether combatant c of e may make an attack of opportunity now: rules_encounter_makes_aoo
+ * before engine 3; from engine 3 rules_encounter_aoo_check (not flat-footed without Combat
+ * Reflexes, not stunned, not spent this round) and a melee attack (has_melee). */
+bool rules_encounter_may_aoo(const struct rules_encounter *e, const struct rules_enc_combatant *c,
+                             bool has_melee);
+
+/* Whether c helps an ally flank (004 Flanking: the ally must threaten): not down; before engine 3
+ * not flat-footed; from engine 3 flat-footed or not (004 Threatened Area: a combatant threatens
+ * "even when it is not a combatant's action"), but not stunned (SRD, Stunned) and with a melee
+ * attack. */
+bool rules_encounter_flanks(int engine, const struct rules_enc_combatant *c, bool has_melee);
+
+/* Engine 3: whether standing up provokes an attack of opportunity from c (body: where it
+ * stands) against the creature standing up (whom): c is up, may make one now
+ * (rules_encounter_may_aoo) and threatens it (004 Provoking an Attack of Opportunity by Taking
+ * an Action; d20 3.5 SRD, Actions in Combat: standing up from prone provokes). */
+bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
+                                       const struct rules_enc_combatant *c, bool has_melee,
+                                       const struct rules_creature *body,
+                                       const struct rules_creature *whom);
+
 /* A move in an encounter (a move action in any mode, a 5-foot step), as its combatant asks it,
  * on the state before it. */
 struct rules_enc_move {

@@ -1,6 +1,7 @@
 /* Whether an encounter's attack may be made (rules_encounter_attack_check): reach (004
  * Threatened Area; 001 Reach), what an attack of opportunity needs (004 Attacks of Opportunity,
- * Flat-Footed; d20 3.5 SRD, Combat Reflexes, Stunned), and the charge's one attack (SRD, Charge).
+ * Flat-Footed; d20 3.5 SRD, Combat Reflexes, Stunned), and the charge's one attack (SRD, Charge);
+ * who may make an attack of opportunity, with which profile, and who helps flank.
  * Pure: no allocation, no I/O. */
 #include "encounter.h"
 #include "threat.h"
@@ -39,4 +40,46 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
     if (out->charge_attack && !a->melee)
         return RULES_ENC_ATTACK_CHARGE_MELEE;
     return RULES_ENC_ATTACK_OK;
+}
+
+int rules_encounter_aoo_profile(int engine, const bool *melee, int n)
+{
+    if (engine < 3)
+        return n > 0 ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        if (melee[i])
+            return i;
+    return -1;
+}
+
+bool rules_encounter_has_melee(int engine, const bool *melee, int n)
+{
+    return engine < 3 || n == 0 || rules_encounter_aoo_profile(engine, melee, n) >= 0;
+}
+
+bool rules_encounter_may_aoo(const struct rules_encounter *e, const struct rules_enc_combatant *c,
+                             bool has_melee)
+{
+    if (e->engine < 3)
+        return rules_encounter_makes_aoo(e->engine, c);
+    int made = 0, allowed = 0;
+    return rules_encounter_aoo_check(e, c, &made, &allowed) == RULES_AOO_OK && has_melee;
+}
+
+bool rules_encounter_flanks(int engine, const struct rules_enc_combatant *c, bool has_melee)
+{
+    if (c->down)
+        return false;
+    return engine < 3 ? !c->flat_footed : !c->stunned && has_melee;
+}
+
+bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
+                                       const struct rules_enc_combatant *c, bool has_melee,
+                                       const struct rules_creature *body,
+                                       const struct rules_creature *whom)
+{
+    struct rules_creature me = *body;
+    me.can_threaten = true; /* its reach; whether it may strike is may_aoo's */
+    return !c->down && rules_encounter_may_aoo(e, c, has_melee) &&
+           rules_threatens_creature(e->rules, &me, whom);
 }

@@ -61,12 +61,20 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (svc_errors_any(x->e))
         return NULL;
     json_t *provoked = json_array();
+    struct rules_encounter frame;
+    enc_typed_frame(x, &frame);
+    struct rules_creature whom, body;
+    bool placed = enc_creature_of(frame.rules, actor, &whom);
     size_t i;
     json_t *c;
     json_array_foreach(combatants(s), i, c)
     {
-        if (c != actor && strcmp(str(c, "side"), str(actor, "side")) != 0 && !enc_is_down(c) &&
-            enc_makes_aoo(s, c, x->engine) && enc_reaches(enc_rules_of(x), c, actor))
+        struct rules_enc_combatant t;
+        enc_typed_combatant(c, &t);
+        if (placed && c != actor && strcmp(str(c, "side"), str(actor, "side")) != 0 &&
+            enc_creature_of(frame.rules, c, &body) &&
+            rules_encounter_stand_up_provokes(&frame, &t, enc_has_melee(c, x->engine), &body,
+                                              &whom))
             json_array_append_new(provoked,
                                   json_pack("{s:s, s:i, s:{s:O, s:O}}", "creature", str(c, "id"),
                                             "step", 0, "leaving", "x", json_object_get(actor, "x"),

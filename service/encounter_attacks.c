@@ -56,24 +56,29 @@ bool enc_charge_attack(json_t *actor, int engine)
     return engine >= 3 && left.charge_attack;
 }
 
+/* Whether each of c's attack profiles (at most 64) is a melee attack; returns how many. */
+static int melee_profiles(json_t *c, bool melee[64])
+{
+    json_t *list = json_object_get(c, "attacks");
+    int n = 0;
+    for (; n < 64 && n < (int)json_array_size(list); n++)
+        melee[n] = enc_is_melee(json_array_get(list, (size_t)n));
+    return n;
+}
+
 bool enc_has_melee(json_t *c, int engine)
 {
-    return engine < 3 || json_array_size(json_object_get(c, "attacks")) == 0 ||
-           enc_reaction_attack(c, engine) != NULL;
+    bool melee[64];
+    int n = melee_profiles(c, melee);
+    return rules_encounter_has_melee(engine, melee, n);
 }
 
 json_t *enc_reaction_attack(json_t *c, int engine)
 {
-    if (engine < 3)
-        return json_array_get(json_object_get(c, "attacks"), 0);
-    size_t i;
-    json_t *a;
-    json_array_foreach(json_object_get(c, "attacks"), i, a)
-    {
-        if (enc_is_melee(a))
-            return a;
-    }
-    return NULL;
+    bool melee[64];
+    int n = melee_profiles(c, melee);
+    int i = rules_encounter_aoo_profile(engine, melee, n);
+    return i >= 0 ? json_array_get(json_object_get(c, "attacks"), (size_t)i) : NULL;
 }
 
 /* The squares of sight's list as [{x, y, combatant?}]: a new array. */

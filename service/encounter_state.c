@@ -190,25 +190,15 @@ bool enc_makes_aoo(json_t *state, json_t *c, int engine)
 {
     struct rules_enc_combatant t;
     enc_typed_combatant(c, &t);
-    if (engine < 3)
-        return rules_encounter_makes_aoo(engine, &t);
-    /* Engine 3: also not once it has made its attacks of opportunity this round, nor without a
-     * melee attack to make one with. */
     struct rules_encounter e = {.engine = engine, .round = (int)num(state, "round")};
-    int made = 0, allowed = 0;
-    return rules_encounter_aoo_check(&e, &t, &made, &allowed) == RULES_AOO_OK &&
-           enc_has_melee(c, engine);
+    return rules_encounter_may_aoo(&e, &t, enc_has_melee(c, engine));
 }
 
 bool enc_flanks(json_t *c, int engine)
 {
-    if (enc_is_down(c))
-        return false;
-    /* Engine 3: 004 Threatened Area: a combatant threatens "even when it is not a combatant's
-     * action", flat-footed or not (only attacks of opportunity are barred); a stunned one makes
-     * no attacks at all (SRD, Stunned). */
-    return engine < 3 ? !has_condition(c, "flat_footed")
-                      : !has_condition(c, "stunned") && enc_has_melee(c, engine);
+    struct rules_enc_combatant t;
+    enc_typed_combatant(c, &t);
+    return rules_encounter_flanks(engine, &t, enc_has_melee(c, engine));
 }
 
 void enc_cache_free(struct enc_cache *c)

@@ -123,3 +123,56 @@ Test(encounter_attack, the_charge_allows_one_melee_attack_at_its_opponent)
     cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
     cr_assert_not(c.gate.charge_attack);
 }
+
+/* 004: "An attack of opportunity is a single melee attack": from engine 3 the first melee
+ * profile (a bow first, a sword second: the sword); before it the first of any kind; with no
+ * melee profile none, and such a combatant threatens nobody (004 Threatened Area: "the area into
+ * which it can make a melee attack"); one listing no profile is taken to have one. */
+Test(encounter_attack, attacks_of_opportunity_use_the_first_melee_profile)
+{
+    const bool bow_then_sword[] = {false, true}, bow[] = {false};
+    cr_assert_eq(rules_encounter_aoo_profile(3, bow_then_sword, 2), 1);
+    cr_assert_eq(rules_encounter_aoo_profile(2, bow_then_sword, 2), 0);
+    cr_assert_eq(rules_encounter_aoo_profile(3, bow, 1), -1);
+    cr_assert_not(rules_encounter_has_melee(3, bow, 1));
+    cr_assert(rules_encounter_has_melee(2, bow, 1));
+    cr_assert(rules_encounter_has_melee(3, NULL, 0));
+}
+
+/* 004 Flanking needs an ally that threatens: down, none (SRD Dying: unconscious); before engine
+ * 3 a flat-footed ally did not; from engine 3 it does (004 Threatened Area: "even when it is
+ * not a combatant's action"), but a stunned one does not (SRD, Stunned), nor one with no melee
+ * attack. */
+Test(encounter_attack, who_helps_flank)
+{
+    struct rules_enc_combatant c = {.flat_footed = true};
+    cr_assert_not(rules_encounter_flanks(2, &c, true));
+    cr_assert(rules_encounter_flanks(3, &c, true));
+    cr_assert_not(rules_encounter_flanks(3, &c, false));
+    c.stunned = true;
+    cr_assert_not(rules_encounter_flanks(3, &c, true));
+    c = (struct rules_enc_combatant){.down = true};
+    cr_assert_not(rules_encounter_flanks(3, &c, true));
+    cr_assert_not(rules_encounter_flanks(2, &c, true));
+}
+
+/* d20 3.5 SRD, Actions in Combat: standing up from prone provokes, from each enemy that
+ * threatens the creature and may make an attack of opportunity now (004): not one a square too
+ * far, not a flat-footed one, not one that has made its one this round, not one that is down. */
+Test(encounter_attack, standing_up_provokes_from_enemies_that_threaten_and_may_strike)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, true, true);
+    struct rules_enc_combatant foe = {.dex = 10, .aoo_round = -1};
+    cr_assert(rules_encounter_stand_up_provokes(&c.e, &foe, true, &c.there, &c.here));
+    cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, false, &c.there, &c.here));
+    struct rules_creature far = c.there;
+    far.body.x = 2;
+    cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, true, &far, &c.here));
+    foe.flat_footed = true;
+    cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, true, &c.there, &c.here));
+    foe = (struct rules_enc_combatant){.dex = 10, .aoo_round = 2, .aoo_made = 1};
+    cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, true, &c.there, &c.here));
+    foe = (struct rules_enc_combatant){.dex = 10, .aoo_round = -1, .down = true};
+    cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, true, &c.there, &c.here));
+}

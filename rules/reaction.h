@@ -56,6 +56,33 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
  * the attacks come in the order the squares are left). */
 bool rules_aoo_may_settle(int step, int asked_step);
 
+/* A reaction open in an encounter: the attack of opportunity of `by` on step `step` of `mover`'s
+ * move (combatants by the caller's numbers), as its reactor's policy or the mover's decision
+ * left it: LAPSING (engine 2, no policy), ASKED (awaited) or MADE (the engine makes it when it
+ * may be settled). */
+struct rules_open_reaction {
+    int mover, by;
+    int step;
+    enum rules_aoo_outcome outcome;
+};
+
+/* The asked reaction at the earliest step among the n of list (of mover's move; mover -1:
+ * anyone's), other than the one at index except (-1: none); the first listed of equal steps; -1
+ * when there is none. */
+int rules_reactions_first_asked(const struct rules_open_reaction *list, int n, int mover,
+                                int except);
+
+/* The reaction the engine makes next for mover's move: the first listed that it makes itself
+ * (MADE) and that may be settled now, no asked reaction to anyone's move being open at an
+ * earlier step (rules_aoo_may_settle); -1 when there is none. */
+int rules_reactions_next_made(const struct rules_open_reaction *list, int n, int mover);
+
+/* Whether reaction `at` of the list may be settled now (answered, declined or made): no asked
+ * reaction other than it is open at an earlier step (rules_aoo_may_settle); *blocking gets that
+ * one's index, or -1. */
+bool rules_reactions_may_settle(const struct rules_open_reaction *list, int n, int at,
+                                int *blocking);
+
 /* Attacks of opportunity a combatant may make in a round: one (004 Making an Attack of
  * Opportunity: "a combatant can only make one per round"); with Combat Reflexes one more per
  * point of Dexterity bonus (d20 3.5 SRD, Combat Reflexes; 000's Combat Reflexes only lets flank

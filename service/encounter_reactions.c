@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
@@ -36,27 +37,56 @@ static bool is_asked(json_t *r)
     return strcmp(str(r, "policy"), "ask") == 0;
 }
 
-/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
- * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none. */
-static json_t *first_asked(json_t *list, const char *mover, size_t except)
+/* The index of the first reaction in list whose `member` (mover or by) is id: the number
+ * rules/reaction.h knows that combatant by; -2 when none is. */
+static int key_of(json_t *list, const char *member, const char *id)
 {
-    json_t *first = NULL;
-    size_t i;
-    json_t *r;
-    json_array_foreach(list, i, r)
-    {
-        if (i != except && is_asked(r) && (mover == NULL || strcmp(str(r, "mover"), mover) == 0) &&
-            (first == NULL || num(r, "step") < num(first, "step")))
-            first = r;
-    }
-    return first;
+    for (size_t i = 0; i < json_array_size(list); i++)
+        if (strcmp(str(json_array_get(list, i), member), id) == 0)
+            return (int)i;
+    return -2;
 }
 
-/* first_asked's step, or LLONG_MAX when there is none. */
-static long long first_asked_step(json_t *list, size_t except)
+/* The open reactions list as rules/reaction.h reads them (a malloc'd array, *n of them; NULL
+ * when the list is empty or memory ran out). */
+static struct rules_open_reaction *typed(json_t *list, int *n)
 {
-    json_t *first = first_asked(list, NULL, except);
-    return first != NULL ? num(first, "step") : LLONG_MAX;
+    size_t count = json_array_size(list);
+    struct rules_open_reaction *t = count ? calloc(count, sizeof *t) : NULL;
+    *n = t != NULL ? (int)count : 0;
+    for (int i = 0; i < *n; i++) {
+        json_t *r = json_array_get(list, (size_t)i);
+        const char *policy = str(r, "policy");
+        t[i] = (struct rules_open_reaction){.mover = key_of(list, "mover", str(r, "mover")),
+                                            .by = key_of(list, "by", str(r, "by")),
+                                            .step = (int)num(r, "step"),
+                                            .outcome = strcmp(policy, "ask") == 0 ? RULES_AOO_ASKED
+                                                       : strcmp(policy, "always") == 0
+                                                           ? RULES_AOO_MADE
+                                                           : RULES_AOO_LAPSING};
+    }
+    return t;
+}
+
+/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
+ * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none
+ * (rules_reactions_first_asked). */
+static json_t *first_asked(json_t *list, const char *mover, size_t except)
+{
+    int n = 0;
+    struct rules_open_reaction *t = typed(list, &n);
+    int key = mover != NULL ? key_of(list, "mover", mover) : -1;
+    int i = key == -2
+                ? -1
+                : rules_reactions_first_asked(t, n, key, except == SIZE_MAX ? -1 : (int)except);
+    free(t);
+    return i >= 0 ? json_array_get(list, (size_t)i) : NULL;
+}
+
+/* Whether an asked reaction is open in list (the encounter awaits it). */
+static bool any_asked(json_t *list)
+{
+    return first_asked(list, NULL, SIZE_MAX) != NULL;
 }
 
 /* The open reactions `list` but the one at index `at`: a new array. */
@@ -77,7 +107,7 @@ static json_t *reactions_but(json_t *list, size_t at)
  * when it changes: true while an asked reaction is open. */
 json_t *enc_reactions_effect(json_t *state, json_t *list)
 {
-    bool awaiting = first_asked_step(list, SIZE_MAX) != LLONG_MAX;
+    bool awaiting = any_asked(list);
     json_t *fields = json_pack("{s:o}", "reactions", list);
     if (awaiting != flag(state, "awaiting_reactions"))
         json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
@@ -89,9 +119,14 @@ json_t *enc_reactions_effect(json_t *state, json_t *list)
  * square only after that one (rules_aoo_may_settle). */
 bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
 {
-    json_t *first = first_asked(json_object_get(x->state, "reactions"), NULL, at);
-    if (first == NULL || rules_aoo_may_settle((int)num(r, "step"), (int)num(first, "step")))
+    json_t *list = json_object_get(x->state, "reactions");
+    int n = 0, blocking = -1;
+    struct rules_open_reaction *t = typed(list, &n);
+    bool ok = (size_t)n <= at || rules_reactions_may_settle(t, n, (int)at, &blocking);
+    free(t);
+    if (ok)
         return true;
+    json_t *first = json_array_get(list, (size_t)blocking);
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
@@ -127,21 +162,14 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
 {
     for (int k = 0; k < MAX_COMBATANTS; k++) {
         json_t *list = json_object_get(scratch, "reactions");
-        long long asked = first_asked_step(list, SIZE_MAX);
-        json_t *r = NULL;
-        size_t at = 0, i;
-        json_t *o;
-        json_array_foreach(list, i, o)
-        {
-            if (strcmp(str(o, "policy"), "always") == 0 && strcmp(str(o, "mover"), mover) == 0 &&
-                (asked == LLONG_MAX || rules_aoo_may_settle((int)num(o, "step"), (int)asked))) {
-                r = o;
-                at = i;
-                break;
-            }
-        }
-        if (r == NULL)
+        int n = 0, key = key_of(list, "mover", mover);
+        struct rules_open_reaction *t = typed(list, &n);
+        int next = key == -2 ? -1 : rules_reactions_next_made(t, n, key);
+        free(t);
+        if (next < 0)
             return;
+        size_t at = (size_t)next;
+        json_t *r = json_array_get(list, at);
         const char *by = str(r, "by");
         json_t *record =
             json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
@@ -362,8 +390,7 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    if (x->engine >= 3 &&
-        first_asked_step(json_object_get(scratch, "reactions"), SIZE_MAX) != LLONG_MAX) {
+    if (x->engine >= 3 && any_asked(json_object_get(scratch, "reactions"))) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
         json_t *m = find(scratch, str(actor, "id"), NULL);

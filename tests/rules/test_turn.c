@@ -176,6 +176,33 @@ Test(reaction, a_later_step_waits_for_an_earlier_asked_one)
     cr_assert_not(rules_aoo_may_settle(3, 2));
 }
 
+/* The same, over a move's open reactions: mover 0's move provoked A at step 1 (made by the
+ * engine), B at step 2 (asked), C at step 4 (made): A is made at once, C waits for B's answer
+ * (the mover reaches C's square only after B's), and B itself may be answered now; the mover
+ * stands meanwhile at B's square, the earliest asked one. */
+Test(reaction, the_engine_makes_reactions_in_step_order_up_to_the_first_asked)
+{
+    struct rules_open_reaction list[] = {
+        {.mover = 0, .by = 0, .step = 4, .outcome = RULES_AOO_MADE},
+        {.mover = 0, .by = 1, .step = 2, .outcome = RULES_AOO_ASKED},
+        {.mover = 0, .by = 2, .step = 1, .outcome = RULES_AOO_MADE},
+    };
+    int blocking = 9;
+    cr_assert_eq(rules_reactions_first_asked(list, 3, 0, -1), 1);
+    cr_assert_eq(rules_reactions_first_asked(list, 3, 5, -1), -1); /* another mover's */
+    cr_assert_eq(rules_reactions_first_asked(list, 3, -1, 1), -1);
+    cr_assert_eq(rules_reactions_next_made(list, 3, 0), 2);
+    cr_assert(rules_reactions_may_settle(list, 3, 1, &blocking));
+    cr_assert_eq(blocking, -1);
+    cr_assert_not(rules_reactions_may_settle(list, 3, 0, &blocking));
+    cr_assert_eq(blocking, 1);
+    /* Once A is made and B answered, C is next. */
+    list[2].outcome = RULES_AOO_LAPSING;
+    list[1].outcome = RULES_AOO_LAPSING;
+    cr_assert_eq(rules_reactions_next_made(list, 3, 0), 0);
+    cr_assert_eq(rules_reactions_next_made(list, 3, 1), -1);
+}
+
 /* A refusal says what is left of the turn, in words. */
 Test(turn, what_is_left_in_words)
 {

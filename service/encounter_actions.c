@@ -13,8 +13,11 @@
 #include "cover.h"
 #include "encounter.h"
 #include "encounter_internal.h"
+#include "impact.h"
 #include "move_req.h"
 #include "movement.h"
+#include "rules_codec.h"
+#include "ruling.h"
 
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
                       json_t *fields)
@@ -118,23 +121,25 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     return outcome(result, effects);
 }
 
+/* A fall (001 Falling) of actor, as data: the action's own members by POST /v1/falling's
+ * decoder, the encounter's rules, the faller's damage reduction and the event's dice, ruled by
+ * its own code (rules_fall). */
 static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    json_t *s = x->state;
-    json_t *body = json_pack("{s:o}", "rules", enc_rules_json(s));
-    static const char *const keys[] = {
-        "height_ft",      "surface", "per_die",      "deliberate", "acrobatics_success",
-        "water_depth_ft", "dive",    "dive_success", "results",    NULL};
-    for (int k = 0; keys[k]; k++)
-        if (json_object_get(in, keys[k]))
-            json_object_set(body, keys[k], json_object_get(in, keys[k]));
-    if (json_object_get(actor, "damage_reduction"))
-        json_object_set(body, "damage_reduction", json_object_get(actor, "damage_reduction"));
-    if (!json_object_get(in, "results"))
-        json_object_set_new(body, "seed", json_integer(enc_event_seed(s, x->seq)));
+    struct svc_rules rules;
+    enc_state_svc_rules(x->state, &rules);
+    struct rules_fall f;
+    struct svc_dice_source src;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    svc_decode_fall(in, &f, &e);
+    if (json_object_get(in, "results") != NULL)
+        svc_decode_dice_source(in, &src, &e);
+    else
+        src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
     struct svc_answer a = {0};
-    svc_rule_falling(body, &a);
-    json_decref(body);
+    svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), &src, &e, &a);
+    svc_errors_free(&e);
     static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
                                             {"/surface", "/surface"},
                                             {"/per_die", "/per_die"},

@@ -67,6 +67,39 @@ static bool all_used(const struct rules_dice *d, struct svc_errors *e)
     return true;
 }
 
+static const char *const surfaces[] = {"ground", "obsidian", "stone", "soft", "water", NULL};
+
+void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e)
+{
+    long long height = 0, per_die = 0, depth = 0;
+    *f = (struct rules_fall){0};
+    codec_get_int(body, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &height, e);
+    f->surface = (enum rules_surface)codec_get_enum(body, "", "surface", surfaces, false,
+                                                    RULES_SURFACE_GROUND, e);
+    codec_get_int(body, "", "per_die", false, -100, 100, &per_die, e);
+    codec_get_bool(body, "", "deliberate", false, &f->deliberate, e);
+    codec_get_bool(body, "", "acrobatics_success", false, &f->acrobatics_success, e);
+    bool has_depth =
+        codec_get_int(body, "", "water_depth_ft", false, 0, RULES_IMPACT_MAX_FT, &depth, e);
+    codec_get_bool(body, "", "dive", false, &f->dive, e);
+    codec_get_bool(body, "", "dive_success", false, &f->dive_success, e);
+    bool water = f->surface == RULES_SURFACE_WATER;
+    if (f->acrobatics_success && !f->deliberate)
+        svc_errors_add(e, "/acrobatics_success",
+                       "the DC 15 Acrobatics check applies to a deliberate jump (001 Falling)");
+    if (water && !has_depth)
+        svc_errors_add(e, "/water_depth_ft", "is required when surface is water");
+    if (!water && has_depth)
+        svc_errors_add(e, "/water_depth_ft", "applies only when surface is water");
+    if (f->dive && !water)
+        svc_errors_add(e, "/dive", "a dive is into water (surface water)");
+    if (f->dive_success && !f->dive)
+        svc_errors_add(e, "/dive_success", "applies only to a dive");
+    f->height_ft = (int)height;
+    f->custom_per_die = (int)per_die;
+    f->water_depth_ft = (int)depth;
+}
+
 void svc_rule_falling(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules",
@@ -82,8 +115,6 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
                                         "seed",
                                         "results",
                                         NULL};
-    static const char *const surfaces[] = {"ground", "obsidian", "stone", "soft", "water", NULL};
-    json_t *doc = NULL;
     struct svc_errors e;
     struct svc_rules rules;
     struct svc_dice_source *src = malloc(sizeof *src);
@@ -91,50 +122,38 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
         return;
     }
-    if (!svc_decode_body(body, known, &e))
-        goto fail;
-    svc_decode_rules(body, &rules, &e);
-    long long height = 0, per_die = 0, depth = 0, dr = 0;
-    struct rules_fall f = {0};
-    codec_get_int(body, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &height, &e);
-    f.surface = (enum rules_surface)codec_get_enum(body, "", "surface", surfaces, false,
-                                                   RULES_SURFACE_GROUND, &e);
-    codec_get_int(body, "", "per_die", false, -100, 100, &per_die, &e);
-    codec_get_bool(body, "", "deliberate", false, &f.deliberate, &e);
-    codec_get_bool(body, "", "acrobatics_success", false, &f.acrobatics_success, &e);
-    bool has_depth =
-        codec_get_int(body, "", "water_depth_ft", false, 0, RULES_IMPACT_MAX_FT, &depth, &e);
-    codec_get_bool(body, "", "dive", false, &f.dive, &e);
-    codec_get_bool(body, "", "dive_success", false, &f.dive_success, &e);
-    codec_get_int(body, "", "damage_reduction", false, 0, MAX_DR, &dr, &e);
-    svc_decode_dice_source(body, src, &e);
-    bool water = f.surface == RULES_SURFACE_WATER;
-    if (f.acrobatics_success && !f.deliberate)
-        svc_errors_add(&e, "/acrobatics_success",
-                       "the DC 15 Acrobatics check applies to a deliberate jump (001 Falling)");
-    if (water && !has_depth)
-        svc_errors_add(&e, "/water_depth_ft", "is required when surface is water");
-    if (!water && has_depth)
-        svc_errors_add(&e, "/water_depth_ft", "applies only when surface is water");
-    if (f.dive && !water)
-        svc_errors_add(&e, "/dive", "a dive is into water (surface water)");
-    if (f.dive_success && !f.dive)
-        svc_errors_add(&e, "/dive_success", "applies only to a dive");
-    if (svc_errors_any(&e))
-        goto fail;
+    if (!svc_decode_body(body, known, &e)) {
+        svc_answer_errors(out, &e);
+    } else {
+        svc_decode_rules(body, &rules, &e);
+        struct rules_fall f;
+        svc_decode_fall(body, &f, &e);
+        long long dr = 0;
+        codec_get_int(body, "", "damage_reduction", false, 0, MAX_DR, &dr, &e);
+        svc_decode_dice_source(body, src, &e);
+        svc_rule_fall_decoded(&rules, &f, (int)dr, src, &e, out);
+    }
+    svc_errors_free(&e);
+    free(src);
+}
 
-    f.height_ft = (int)height;
-    f.custom_per_die = (int)per_die;
-    f.water_depth_ft = (int)depth;
+void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fall *fall, int dr,
+                           struct svc_dice_source *src, struct svc_errors *e,
+                           struct svc_answer *out)
+{
+    json_t *doc = NULL;
+    const struct rules_fall f = *fall;
+    if (svc_errors_any(e))
+        goto fail;
     struct rules_fall_outcome o;
-    rules_fall(&rules.options, &f, &o);
+    rules_fall(&rules->options, &f, &o);
     struct rules_dice d;
     svc_dice_source_open(src, &d);
-    doc = json_pack("{s:o, s:i, s:s, s:i, s:b}", "rules", svc_encode_rules(&rules), "height_ft",
+    doc = json_pack("{s:o, s:i, s:s, s:i, s:b}", "rules", svc_encode_rules(rules), "height_ft",
                     f.height_ft, "surface", surfaces[f.surface], "free_ft", o.dice.free_ft, "water",
                     o.water);
-    int damage = roll_impact(&o.dice, &d, (int)dr, doc, &e);
-    if (damage < 0 || !all_used(&d, &e))
+    int damage = roll_impact(&o.dice, &d, dr, doc, e);
+    if (damage < 0 || !all_used(&d, e))
         goto fail;
     if (f.dive)
         json_object_set_new(doc, "dive",
@@ -150,14 +169,10 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
     svc_dice_source_describe(src, doc);
     svc_explain_falling(doc);
     svc_answer_json(out, doc);
-    doc = NULL;
-    goto out;
+    return;
 fail:
-    svc_answer_errors(out, &e);
-out:
     json_decref(doc);
-    svc_errors_free(&e);
-    free(src);
+    svc_answer_errors(out, e);
 }
 
 void svc_handle_falling(const struct svc_request *req, struct svc_response *res)

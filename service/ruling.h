@@ -76,6 +76,17 @@ void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const stru
 
 /* POST /v1/falling (impact_api.c): the answer as a value. */
 void svc_rule_falling(json_t *body, struct svc_answer *out);
+/* Its own members of a fall (height_ft, surface, per_die, deliberate, acrobatics_success,
+ * water_depth_ft, dive, dive_success, and how they go together) from body into f. */
+struct rules_fall;
+void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e);
+/* The same ruling of a fall already decoded (rules, f, the faller's damage reduction dr, the
+ * dice src): the answer, or e's errors when it holds any. */
+struct svc_rules;
+struct svc_dice_source;
+void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fall *f, int dr,
+                           struct svc_dice_source *src, struct svc_errors *e,
+                           struct svc_answer *out);
 
 /* POST /v1/geometry/flanking (geometry_api.c): the answer as a value. */
 void svc_rule_flanking(json_t *body, struct svc_answer *out);

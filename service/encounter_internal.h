@@ -406,6 +406,15 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor,
  * Movement): the outcome (new ref), or NULL after adding errors to x->e. */
 json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor);
 
+/* The movement request the stored state makes for mover moving in mode with what its turn has
+ * spent (the encounter's rules and map, every other combatant as mover sees it, mover's
+ * burdens), read straight into r's structs; the encounter's reach and route queries add what
+ * their odds read. False when the map cannot be decoded (why gets the reasons) or memory ran
+ * out; the caller frees r (move_req_free). */
+struct move_req;
+bool enc_move_request(struct resolve_ctx *x, json_t *mover, enum rules_move_mode mode,
+                      struct move_req *r, struct svc_errors *why);
+
 /* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
  * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or
  * NULL after adding errors at ptr. */

@@ -68,6 +68,15 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
 /* The movement request the stored state makes for mover moving in mode (enc_move_base, and the
  * mover with its burdens and what turn, its turn or NULL for a traded step that "does not count
  * as movement", has spent); false only when memory ran out. */
+static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, struct move_req *r, struct svc_errors *why);
+
+bool enc_move_request(struct resolve_ctx *x, json_t *mover, enum rules_move_mode mode,
+                      struct move_req *r, struct svc_errors *why)
+{
+    return enc_move_req(x, mover, json_object_get(mover, "turn"), mode, r, why);
+}
+
 /* Adds from's errors to x->e: at their own pointers when prefix is NULL, else at prefix as
  * "POINTER: message" (an inner request's errors, as enc_answer words them). */
 static void errors_under(struct resolve_ctx *x, struct svc_errors *from, const char *prefix)

@@ -23,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "encounter_internal.h"
+#include "move_req.h"
+#include "odds_codec.h"
 
 void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)
 {
@@ -56,105 +59,59 @@ static void answer(struct svc_answer *a, const struct svc_query_member *map,
     svc_answer_respond(a, res);
 }
 
-/* The other combatants as a movement request sees them, sides relative to `me`. */
-static json_t *enc_map_creatures(json_t *state, json_t *me, int engine)
+/* The query's movement request, the board read as the encounter's own moves read it
+ * (enc_move_request: the other combatants as the actor sees them, the actor as the mover with
+ * its turn so far), with what a move's odds read (the actor's Defense, damage reduction and hit
+ * points above 0; each other combatant's damage with the profile its attacks of opportunity are
+ * made with, enc_reaction_attack), and the query's own members (q: mode, and withdraw's absence)
+ * by the movement endpoints' decoders. False after errors in e. */
+static bool query_req(const struct svc_request *req, json_t *state, json_t *actor, json_t *q,
+                      struct enc_cache *cache, struct move_req *r, struct svc_errors *e)
 {
-    json_t *list = json_array();
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(state), i, c)
-    {
-        if (c == me)
-            continue;
-        json_t *o = enc_placement(c);
-        json_object_set_new(o, "id", json_string(str(c, "id")));
-        json_object_set_new(
-            o, "side",
-            json_string(strcmp(str(c, "side"), str(me, "side")) == 0 ? "ally" : "enemy"));
-        json_object_set_new(o, "conscious", json_boolean(!enc_is_down(c)));
-        json_object_set_new(o, "can_threaten", json_boolean(enc_makes_aoo(state, c, engine)));
-        json_object_set_new(o, "combat_reflexes",
-                            json_boolean(json_is_true(json_object_get(c, "combat_reflexes"))));
-        json_t *a0 = enc_reaction_attack(c, engine);
-        json_object_set_new(o, "attack_bonus", json_integer(a0 ? num(a0, "attack_bonus") : 0));
-        json_array_append_new(list, o);
-    }
-    return list;
-}
-
-/* Combatant c as a movement request's mover, with what its turn has spent (new ref). */
-static json_t *enc_mover_of(json_t *c, json_t *turn)
-{
-    json_t *o = enc_placement(c);
-    static const char *const keys[] = {"speeds", "armor",      "load", "constitution",
-                                       "runner", "darkvision", NULL};
-    for (int i = 0; keys[i]; i++) {
-        json_t *v = json_object_get(c, keys[i]);
-        if (v != NULL)
-            json_object_set(o, keys[i], v);
-    }
-    json_object_set_new(o, "prone", json_boolean(has_condition(c, "prone")));
-    json_object_set_new(o, "moved_this_round",
-                        json_boolean(json_is_true(json_object_get(turn, "moved"))));
-    json_object_set_new(o, "ran_this_round",
-                        json_boolean(json_is_true(json_object_get(turn, "ran"))));
-    return o;
-}
-
-/* The actor as a mover for a query: enc_mover_of, plus what a move's odds read (its Defense,
- * hit points above 0 and damage reduction). */
-static json_t *query_mover(json_t *actor)
-{
-    json_t *m = enc_mover_of(actor, json_object_get(actor, "turn"));
-    static const char *const keys[] = {"defense", "damage_reduction", NULL};
-    for (int k = 0; keys[k]; k++)
-        if (json_object_get(actor, keys[k]) != NULL)
-            json_object_set(m, keys[k], json_object_get(actor, keys[k]));
-    if (json_object_get(actor, "hp") != NULL && num(actor, "hp") > 0)
-        json_object_set(m, "hp", json_object_get(actor, "hp"));
-    return m;
-}
-
-/* The encounter's own map, decoded into cache (the caller frees it): handed to the movement
- * rulings as decoded beforehand, so they rule moves on it and leave the combatants' places, ruled
- * when they were made, as they are (move_codec.c). NULL when it cannot be decoded: the ruling
- * then decodes the body's map and says why. */
-static const struct rules_map *encounter_map(const struct svc_request *req, json_t *state,
-                                             struct enc_cache *cache)
-{
+    int mode = codec_get_enum(q, "", "mode", rules_move_mode_names, true, 0, e);
+    if (svc_errors_any(e))
+        return false;
     struct svc_errors none;
     svc_errors_init(&none);
-    struct resolve_ctx x = {.req = req, .cache = cache, .state = state, .e = &none};
-    const struct rules_map *m = enc_state_map(&x);
+    struct resolve_ctx x = {
+        .req = req, .cache = cache, .state = state, .engine = ENGINE_VERSION, .e = &none};
+    bool ok = enc_move_request(&x, actor, (enum rules_move_mode)mode, r, e);
     svc_errors_free(&none);
-    return m;
-}
-
-/* The other combatants for a query: enc_map_creatures, each with the damage of the profile its
- * attacks of opportunity are made with (enc_reaction_attack: its first melee one; 004 "a single
- * melee attack"), whose bonus enc_map_creatures gives, for a move's odds. */
-static json_t *query_creatures(json_t *state, json_t *actor)
-{
-    json_t *list = enc_map_creatures(state, actor, ENGINE_VERSION);
-    size_t i;
-    json_t *o;
-    json_array_foreach(list, i, o)
-    {
-        json_t *c = find(state, str(o, "id"), NULL);
-        json_t *a0 = enc_reaction_attack(c, ENGINE_VERSION);
-        static const char *const keys[] = {"damage", "crit_range", "crit_multiplier", NULL};
-        for (int k = 0; a0 != NULL && keys[k]; k++)
-            if (json_object_get(a0, keys[k]) != NULL)
-                json_object_set(o, keys[k], json_object_get(a0, keys[k]));
+    if (!ok) {
+        if (!svc_errors_any(e))
+            svc_errors_add(e, "", "the encounter's board could not be read");
+        return false;
     }
-    return list;
+    move_decode_withdraw(q, r, e);
+    json_t *def = json_object_get(actor, "defense");
+    if (def != NULL)
+        svc_decode_defense(def, "/mover/defense", &r->mover.ac, e);
+    r->mover_dr = (int)num(actor, "damage_reduction");
+    long long hp = num(actor, "hp");
+    r->mover_hp = json_object_get(actor, "hp") != NULL && hp > 0 && hp <= 1000000 ? (int)hp : 0;
+    json_t *none_given = json_object();
+    for (int k = 0; k < r->nc; k++) {
+        json_t *a0 = enc_reaction_attack(find(state, r->ids[k], NULL), ENGINE_VERSION);
+        struct move_attack_profile *pf = &r->profiles[k];
+        svc_decode_damage(a0 != NULL ? a0 : none_given, "/creatures", &pf->damage, &pf->damage_expr,
+                          &pf->crit_range, &pf->crit_multiplier, e);
+    }
+    json_decref(none_given);
+    r->odds_work = svc_odds_budget_of(req->ctx->config);
+    return !svc_errors_any(e);
 }
 
-static json_t *move_body(json_t *state, json_t *actor, const char *mode)
+/* The query's own members as the movement endpoints' decoders read them: {mode} (move when not
+ * given). NULL after an error at ?mode (not UTF-8). */
+static json_t *query_members(const struct svc_request *req, struct svc_errors *e)
 {
-    return json_pack("{s:o, s:O, s:o, s:o, s:s}", "rules", enc_rules_json(state), "map",
-                     json_object_get(state, "map"), "creatures", query_creatures(state, actor),
-                     "mover", query_mover(actor), "mode", mode);
+    const char *mode = svc_request_query(req, "mode");
+    json_t *v = json_string(mode != NULL ? mode : "move");
+    if (v == NULL) {
+        enc_bad_query(e, "mode", "must be a move mode (move, double_move, run, ...)");
+        return NULL;
+    }
+    return json_pack("{s:o}", "mode", v);
 }
 
 /* Shared start: the state at ?at and the actor of ?actor; false when res is answered. */
@@ -188,18 +145,30 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
         return;
     if (finish_errors(res, state, &e))
         return;
-    const char *mode = svc_request_query(req, "mode");
+    json_t *q = query_members(req, &e);
+    if (q == NULL) {
+        finish_errors(res, state, &e);
+        return;
+    }
     const char *prefer = svc_request_query(req, "prefer");
-    json_t *body = move_body(state, actor, mode ? mode : "move");
-    if (prefer != NULL)
-        json_object_set_new(body, "prefer", json_string(prefer));
+    json_t *pv = prefer != NULL ? json_string(prefer) : NULL;
+    if (pv != NULL)
+        json_object_set_new(q, "prefer", pv);
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/prefer", "prefer"}, {NULL, NULL}};
     struct svc_answer a = {0};
     struct enc_cache cache = {0};
-    svc_rule_move_reach(body, req->ctx->config, encounter_map(req, state, &cache), &a);
+    struct move_req r = {0};
+    if (query_req(req, state, actor, q, &cache, &r, &e)) {
+        int p = codec_get_enum(q, "", "prefer", move_prefer_names, false, 0, &e);
+        if (!svc_errors_any(&e))
+            svc_rule_move_reach_req(&r, p, req->ctx->config, &a);
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(&a, &e);
+    move_req_free(&r);
     enc_cache_free(&cache);
-    json_decref(body);
+    json_decref(q);
     answer(&a, map, res);
     svc_errors_free(&e);
     json_decref(state);
@@ -241,18 +210,32 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
         json_decref(target);
         return;
     }
-    const char *mode = svc_request_query(req, "mode");
-    json_t *body = move_body(state, actor, mode ? mode : "move");
-    json_object_set_new(body, "target", target);
-    if (odds != NULL && strcmp(odds, "true") == 0)
-        json_object_set_new(body, "odds", json_true());
+    json_t *q = query_members(req, &e);
+    if (q == NULL) {
+        json_decref(target);
+        finish_errors(res, state, &e);
+        return;
+    }
+    json_object_set_new(q, "target", target);
     static const struct svc_query_member map[] = {
         {"/mode", "mode"}, {"/target", "to"}, {NULL, NULL}};
     struct svc_answer a = {0};
     struct enc_cache cache = {0};
-    svc_rule_move_route(body, req->ctx->config, encounter_map(req, state, &cache), &a);
+    struct move_req r = {0};
+    if (query_req(req, state, actor, q, &cache, &r, &e)) {
+        r.odds = odds != NULL && strcmp(odds, "true") == 0;
+        if (r.mode == RULES_MODE_STEP)
+            svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
+        struct rules_route_goal goal;
+        move_decode_target(q, &r, &goal, &e);
+        if (!svc_errors_any(&e))
+            svc_rule_move_route_req(&r, &goal, req->ctx->config, &a);
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(&a, &e);
+    move_req_free(&r);
     enc_cache_free(&cache);
-    json_decref(body);
+    json_decref(q);
     answer(&a, map, res);
     svc_errors_free(&e);
     json_decref(state);

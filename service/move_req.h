@@ -108,6 +108,16 @@ struct rules_step *move_decode_forced(json_t *body, const struct svc_config *cfg
 /* A speed request: rules, mover (movement fields only) and checks. */
 void move_decode_speed(json_t *body, struct move_req *r, long long *checks, struct svc_errors *e);
 
+/* ---- movement_api.c ---- */
+
+/* Reach (prefer: MOVE_PREFER_*) and route (to goal) for a request already decoded into r, as
+ * POST /v1/movement/reach and /route answer them, each at the searches' gate (503 busy without
+ * a place): for the encounter's queries, which read the stored state into r. */
+void svc_rule_move_reach_req(struct move_req *r, int prefer, const struct svc_config *cfg,
+                             struct svc_answer *out);
+void svc_rule_move_route_req(struct move_req *r, const struct rules_route_goal *goal,
+                             const struct svc_config *cfg, struct svc_answer *out);
+
 /* ---- map_codec.c ---- */
 
 /* body.map: {width, height, rows?, squares?} into r->map (r->map_ok once allocated), painting

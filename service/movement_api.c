@@ -87,6 +87,10 @@ static void search_end(void)
     atomic_fetch_sub(&searches_running, 1);
 }
 
+static void reach_ruled(struct move_req *r, int prefer, struct svc_answer *out);
+static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
+                        struct svc_answer *out);
+
 static void move_reach(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
                        struct svc_answer *out)
 {
@@ -94,28 +98,32 @@ static void move_reach(json_t *body, const struct svc_config *cfg, const struct 
                                           "mode",  "withdraw", "prefer",    NULL};
     struct svc_errors e;
     struct move_req r = {0};
-    struct rules_reach *reach = NULL;
     if (!move_begin(body, cfg, map, allowed, &e, &r, out))
         return;
     int prefer = codec_get_enum(body, "", "prefer", move_prefer_names, false, 0, &e);
-    if (svc_errors_any(&e)) {
+    if (svc_errors_any(&e))
         svc_answer_errors(out, &e);
-        goto out;
-    }
-    struct rules_move_query q = move_query_of(&r);
-    q.work = &r.work;
+    else
+        reach_ruled(&r, prefer, out);
+    svc_errors_free(&e);
+    move_req_free(&r);
+}
+
+/* The search and answer of a reach request decoded into r. */
+static void reach_ruled(struct move_req *r, int prefer, struct svc_answer *out)
+{
+    struct rules_reach *reach = NULL;
+    struct rules_move_query q = move_query_of(r);
+    q.work = &r->work;
     /* safest ranks the fewest-attacks search's squares by the damage expected on the way. */
     int rc = rules_move_reach(&q, prefer != MOVE_PREFER_COST, &reach);
     if (rc == RULES_MOVE_TOO_EXPENSIVE)
-        svc_answer_too_expensive(out, "search_states", r.work.limit, r.work.used);
+        svc_answer_too_expensive(out, "search_states", r->work.limit, r->work.used);
     else if (rc != RULES_MOVE_OK)
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else
-        move_answer_reach(out, &r, reach, prefer);
-out:
+        move_answer_reach(out, r, reach, prefer);
     rules_reach_free(reach);
-    svc_errors_free(&e);
-    move_req_free(&r);
 }
 
 static void move_route(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
@@ -125,42 +133,42 @@ static void move_route(json_t *body, const struct svc_config *cfg, const struct 
                                           "withdraw", "target", "odds",      NULL};
     struct svc_errors e;
     struct move_req r = {0};
-    struct rules_step *steps = NULL;
     if (!move_begin(body, cfg, map, allowed, &e, &r, out))
         return;
     if (r.mode == RULES_MODE_STEP)
         svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
     struct rules_route_goal goal;
     move_decode_target(body, &r, &goal, &e);
-    if (svc_errors_any(&e)) {
+    if (svc_errors_any(&e))
         svc_answer_errors(out, &e);
-        goto out;
-    }
-    struct rules_move_query q = move_query_of(&r);
-    q.work = &r.work;
-    int max = r.map.width * r.map.height + 1;
-    if (max > RULES_MAX_PATH * 100)
-        max = RULES_MAX_PATH * 100;
-    steps = calloc((size_t)max, sizeof *steps);
-    int cost = 0;
-    int n =
-        steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, &goal, steps, max, &cost);
-    if (n == RULES_MOVE_TOO_EXPENSIVE - 1) {
-        svc_answer_too_expensive(out, "search_states", r.work.limit, r.work.used);
-        goto out;
-    }
-    if (n < -1) {
-        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
-        goto out;
-    }
-    if (n < 0)
-        move_answer_no_route(out, &r);
     else
-        move_answer_path(out, &r, steps, n, -1, cost, true);
-out:
-    free(steps);
+        route_ruled(&r, &goal, out);
     svc_errors_free(&e);
     move_req_free(&r);
+}
+
+/* The search and answer of a route request decoded into r, to goal. */
+static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
+                        struct svc_answer *out)
+{
+    struct rules_move_query q = move_query_of(r);
+    q.work = &r->work;
+    int max = r->map.width * r->map.height + 1;
+    if (max > RULES_MAX_PATH * 100)
+        max = RULES_MAX_PATH * 100;
+    struct rules_step *steps = calloc((size_t)max, sizeof *steps);
+    int cost = 0;
+    int n =
+        steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, goal, steps, max, &cost);
+    if (n == RULES_MOVE_TOO_EXPENSIVE - 1)
+        svc_answer_too_expensive(out, "search_states", r->work.limit, r->work.used);
+    else if (n < -1)
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+    else if (n < 0)
+        move_answer_no_route(out, r);
+    else
+        move_answer_path(out, r, steps, n, -1, cost, true);
+    free(steps);
 }
 
 void svc_rule_move_reach(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
@@ -178,6 +186,24 @@ void svc_rule_move_route(json_t *body, const struct svc_config *cfg, const struc
     if (!search_begin(cfg, out))
         return;
     move_route(body, cfg, map, out);
+    search_end();
+}
+
+void svc_rule_move_reach_req(struct move_req *r, int prefer, const struct svc_config *cfg,
+                             struct svc_answer *out)
+{
+    if (!search_begin(cfg, out))
+        return;
+    reach_ruled(r, prefer, out);
+    search_end();
+}
+
+void svc_rule_move_route_req(struct move_req *r, const struct rules_route_goal *goal,
+                             const struct svc_config *cfg, struct svc_answer *out)
+{
+    if (!search_begin(cfg, out))
+        return;
+    route_ruled(r, goal, out);
     search_end();
 }
 

@@ -179,3 +179,32 @@ Test(encounter_queries, bad_queries_name_their_parameter)
     enc_get_refused(&srv, &e, "/flanking", "?target");
     enc_get_refused(&srv, &e, "/flanking?target=goblin&attacker=goblin", "?attacker");
 }
+
+/* d20 3.5 SRD, Combat: Charge: with one action (the surprise round, 004 Step One) "you can still
+ * charge, but you are only allowed to move up to your speed": the reach query asks what the
+ * charge action would allow, so along a clear row the farthest square is 30 ft away, not 60. */
+Test(encounter_queries, a_charge_in_the_surprise_round_reaches_its_speed)
+{
+    struct enc e;
+    enc_create(
+        &srv, &e,
+        "{\"map\":{\"width\":16,\"height\":1},\"seed\":3,\"combatants\":[{\"id\":\"c\","
+        "\"side\":\"p\",\"x\":0,\"y\":0,\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},"
+        "\"max_hp\":20,\"dex\":10},{\"id\":\"t\",\"side\":\"m\",\"x\":15,\"y\":0,\"speeds\":{"
+        "\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}],\"initiative\":{"
+        "\"results\":[20,1,1,1],\"aware\":[\"c\"]}}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the surprise round: c */
+    json_t *doc = get(&e, "/reach?actor=c&mode=charge", 200);
+    long long far = 0;
+    size_t i;
+    json_t *sq;
+    json_array_foreach(json_object_get(doc, "squares"), i, sq)
+    {
+        long long c = json_integer_value(json_object_get(sq, "cost_ft"));
+        far = c > far ? c : far;
+    }
+    cr_assert_eq(far, 30);
+    cr_assert_not_null(square(doc, 6, 0));
+    cr_assert_null(square(doc, 7, 0));
+    json_decref(doc);
+}

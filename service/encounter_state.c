@@ -637,30 +637,13 @@ json_t *enc_initial_state(const struct svc_request *req, json_t *body, const cha
     codec_get_string(body, "", "name", false, 200, &name, &e);
     long long seed = -1;
     codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
-    /* The map: the movement endpoints' own decoder checks it (limits included). */
+    /* The map: the movement endpoints' own decoder checks it (limits and budget included). */
+    struct rules_map decoded;
     json_t *map = json_object_get(body, "map");
-    if (map == NULL) {
+    if (map == NULL)
         svc_errors_add(&e, "/map", "is required");
-    } else {
-        json_t *rules_in = json_object_get(body, "rules");
-        json_t *probe = json_pack("{s:o, s:O, s:{s:i, s:i, s:{s:i}}, s:s}", "rules",
-                                  rules_in ? json_incref(rules_in) : json_object(), "map", map,
-                                  "mover", "x", 0, "y", 0, "speeds", "walk", 0, "mode", "move");
-        struct svc_answer ans = {0};
-        svc_rule_move_reach(probe, req->ctx->config, NULL, &ans);
-        json_decref(probe);
-        size_t i;
-        json_t *err;
-        json_array_foreach(ans.errors, i, err)
-        {
-            const char *p = str(err, "pointer");
-            if (strncmp(p, "/map", 4) == 0)
-                svc_errors_add(&e, p, "%s", str(err, "message"));
-        }
-        if (ans.status != 200 && json_array_size(ans.errors) == 0)
-            svc_errors_add(&e, "/map", "could not be checked (%u)", ans.status);
-        svc_answer_free(&ans);
-    }
+    else if (svc_decode_map(body, req->ctx->config, false, &decoded, &e) == 0)
+        rules_map_free(&decoded);
     if (svc_errors_any(&e))
         goto out;
     json_t *gs = json_object_get(given, "seed");

@@ -27,6 +27,8 @@
 #include "encounter_internal.h"
 #include "move_req.h"
 #include "odds_codec.h"
+#include "rules_codec.h"
+#include "ruling.h"
 
 void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)
 {
@@ -289,47 +291,53 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
     json_decref(state);
 }
 
-/* c's placement with its name (else its id), for the flanking answer's sentence. */
-static json_t *named_placement(json_t *c)
+/* The name a sentence tells c by: its name, or its id. */
+static const char *name_of(json_t *c)
 {
-    json_t *p = enc_placement(c);
     const char *name = str(c, "name");
-    json_object_set_new(p, "name", json_string(*name ? name : str(c, "id")));
-    return p;
+    return *name ? name : str(c, "id");
 }
 
-/* The encounter passes a whole side as allies: the flanking ruling must take as many. */
-_Static_assert(SVC_MAX_ALLIES >= MAX_COMBATANTS, "a side of an encounter must fit in allies");
-
 /* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
- * side as allies; NULL when the ruling refused, its refusal left in *refusal (to be sent or
+ * side as allies (each up, threatening as enc_flanks says), the stored creatures read straight
+ * into its structs; NULL when the ruling refused, its refusal left in *refusal (to be sent or
  * freed by the caller). */
 static json_t *flank_of(json_t *state, json_t *attacker, json_t *target, struct svc_answer *refusal)
 {
-    json_t *allies = json_array();
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(state), i, c)
-    {
-        if (c != attacker && c != target && strcmp(str(c, "side"), str(attacker, "side")) == 0 &&
-            !enc_is_down(c)) {
-            json_t *p = named_placement(c);
-            json_object_set_new(p, "can_threaten", json_boolean(enc_flanks(c, ENGINE_VERSION)));
-            json_array_append_new(allies, p);
+    struct svc_rules rules;
+    enc_state_svc_rules(state, &rules);
+    const struct rules_options *o = &rules.options;
+    size_t n = json_array_size(combatants(state));
+    struct rules_creature a, t, *allies = calloc(n + 1, sizeof *allies);
+    const char **names = calloc(n + 1, sizeof *names);
+    struct svc_answer ans = {0};
+    int k = 0;
+    if (allies == NULL || names == NULL || !enc_creature_of(o, attacker, &a) ||
+        !enc_creature_of(o, target, &t)) {
+        svc_answer_problem(&ans, SVC_PROBLEM_INTERNAL, NULL);
+    } else {
+        size_t i;
+        json_t *c;
+        json_array_foreach(combatants(state), i, c)
+        {
+            if (c != attacker && c != target &&
+                strcmp(str(c, "side"), str(attacker, "side")) == 0 && !enc_is_down(c) &&
+                enc_creature_of(o, c, &allies[k])) {
+                allies[k].can_threaten = enc_flanks(c, ENGINE_VERSION);
+                names[k++] = name_of(c);
+            }
         }
+        svc_rule_flanking_decoded(&rules, &a, &t, allies, k, name_of(attacker), name_of(target),
+                                  names, &ans);
     }
-    json_t *body =
-        json_pack("{s:o, s:o, s:o, s:o}", "rules", enc_rules_json(state), "attacker",
-                  named_placement(attacker), "target", named_placement(target), "allies", allies);
-    struct svc_answer a = {0};
-    svc_rule_flanking(body, &a);
-    json_decref(body);
-    if (a.status != 200) {
-        *refusal = a;
+    free(allies);
+    free(names);
+    if (ans.status != 200) {
+        *refusal = ans;
         return NULL;
     }
-    json_t *doc = json_pack("{s:s, s:O}", "attacker", str(attacker, "id"), "flanking", a.doc);
-    svc_answer_free(&a);
+    json_t *doc = json_pack("{s:s, s:O}", "attacker", str(attacker, "id"), "flanking", ans.doc);
+    svc_answer_free(&ans);
     return doc;
 }
 

@@ -275,7 +275,7 @@ void svc_rule_flanking(json_t *body, struct svc_answer *out)
     struct svc_rules rules;
     struct rules_creature attacker, target;
     struct rules_creature *allies = NULL;
-    struct rules_flank_ally *per_ally = NULL;
+    const char **names = NULL;
     json_t *list = NULL;
     size_t n = 0;
     if (!svc_decode_body(body, known, &e))
@@ -287,8 +287,8 @@ void svc_rule_flanking(json_t *body, struct svc_answer *out)
     if (codec_get_array(body, "", "allies", true, SVC_MAX_ALLIES, &list, &e)) {
         n = json_array_size(list);
         allies = calloc(n ? n : 1, sizeof *allies);
-        per_ally = calloc(n ? n : 1, sizeof *per_ally);
-        if (allies == NULL || per_ally == NULL) {
+        names = calloc(n ? n : 1, sizeof *names);
+        if (allies == NULL || names == NULL) {
             svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
             goto out;
         }
@@ -297,47 +297,60 @@ void svc_rule_flanking(json_t *body, struct svc_answer *out)
             snprintf(ptr, sizeof ptr, "/allies/%zu", i);
             svc_decode_creature(json_array_get(list, i), ptr, &rules.options, true, NULL,
                                 &allies[i], &e);
+            names[i] = json_string_value(json_object_get(json_array_get(list, i), "name"));
         }
     }
     if (svc_errors_any(&e))
         goto fail;
-
-    struct rules_flank_result r;
-    rules_flanking(&rules.options, &attacker, &target, allies, (int)n, per_ally, &r);
-    const char *explanation = NULL;
-    const char *reason = why_not_name(r.why_not, &explanation);
-    json_t *doc = json_pack("{s:o, s:b, s:i, s:s, s:s, s:s}", "rules", svc_encode_rules(&rules),
-                            "flanked", r.flanked, "bonus", r.bonus, "reason", reason, "explanation",
-                            explanation, "rule", r.rule);
-    json_object_set_new(doc, "by", r.flanked ? json_integer(r.ally) : json_null());
-    json_object_set_new(doc, "how", json_string(how_name(r.how)));
-    json_t *report = json_array();
-    for (size_t i = 0; i < n && r.why_not != RULES_FLANK_FACING_IN_FORCE &&
-                       r.why_not != RULES_FLANK_TARGET_IMMUNE &&
-                       r.why_not != RULES_FLANK_ATTACKER_NOT_THREATENING;
-         i++) {
-        json_t *a = json_pack("{s:i, s:b, s:b, s:s}", "index", (int)i, "threatens",
-                              per_ally[i].threatens, "flanks", per_ally[i].how != RULES_FLANK_NONE,
-                              "how", how_name(per_ally[i].how));
-        if (per_ally[i].how == RULES_FLANK_OPPOSITE_SIDES ||
-            per_ally[i].how == RULES_FLANK_OPPOSITE_CORNERS)
-            json_object_set_new(a, "line", encode_line(&rules.options, &per_ally[i].line));
-        json_array_append_new(report, a);
-    }
-    json_object_set_new(doc, "allies", report);
-    json_t *by = json_object_get(doc, "by");
-    svc_explain_flanking(doc, member_name(body, "attacker"), member_name(body, "target"),
-                         json_is_integer(by)
-                             ? json_string_value(json_object_get(
-                                   json_array_get(list, (size_t)json_integer_value(by)), "name"))
-                             : NULL);
-    svc_answer_json(out, doc);
+    svc_rule_flanking_decoded(&rules, &attacker, &target, allies, (int)n,
+                              member_name(body, "attacker"), member_name(body, "target"), names,
+                              out);
     goto out;
 fail:
     svc_answer_errors(out, &e);
 out:
     svc_errors_free(&e);
     free(allies);
+    free(names);
+}
+
+void svc_rule_flanking_decoded(const struct svc_rules *rules, const struct rules_creature *attacker,
+                               const struct rules_creature *target,
+                               const struct rules_creature *allies, int n,
+                               const char *attacker_name, const char *target_name,
+                               const char *const *ally_names, struct svc_answer *out)
+{
+    struct rules_flank_ally *per_ally = calloc(n > 0 ? (size_t)n : 1, sizeof *per_ally);
+    if (per_ally == NULL) {
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+        return;
+    }
+    struct rules_flank_result r;
+    rules_flanking(&rules->options, attacker, target, allies, n, per_ally, &r);
+    const char *explanation = NULL;
+    const char *reason = why_not_name(r.why_not, &explanation);
+    json_t *doc = json_pack("{s:o, s:b, s:i, s:s, s:s, s:s}", "rules", svc_encode_rules(rules),
+                            "flanked", r.flanked, "bonus", r.bonus, "reason", reason, "explanation",
+                            explanation, "rule", r.rule);
+    json_object_set_new(doc, "by", r.flanked ? json_integer(r.ally) : json_null());
+    json_object_set_new(doc, "how", json_string(how_name(r.how)));
+    json_t *report = json_array();
+    for (int i = 0; i < n && r.why_not != RULES_FLANK_FACING_IN_FORCE &&
+                    r.why_not != RULES_FLANK_TARGET_IMMUNE &&
+                    r.why_not != RULES_FLANK_ATTACKER_NOT_THREATENING;
+         i++) {
+        json_t *a = json_pack("{s:i, s:b, s:b, s:s}", "index", i, "threatens",
+                              per_ally[i].threatens, "flanks", per_ally[i].how != RULES_FLANK_NONE,
+                              "how", how_name(per_ally[i].how));
+        if (per_ally[i].how == RULES_FLANK_OPPOSITE_SIDES ||
+            per_ally[i].how == RULES_FLANK_OPPOSITE_CORNERS)
+            json_object_set_new(a, "line", encode_line(&rules->options, &per_ally[i].line));
+        json_array_append_new(report, a);
+    }
+    json_object_set_new(doc, "allies", report);
+    svc_explain_flanking(doc, attacker_name, target_name,
+                         r.flanked && ally_names != NULL ? ally_names[r.ally] : NULL);
+    svc_answer_json(out, doc);
     free(per_ally);
 }
 

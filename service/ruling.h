@@ -90,6 +90,14 @@ void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fal
 
 /* POST /v1/geometry/flanking (geometry_api.c): the answer as a value. */
 void svc_rule_flanking(json_t *body, struct svc_answer *out);
+/* The same for creatures already decoded: attacker on target with n allies, and the names the
+ * sentence tells (NULL: "the attacker", "the target", none; ally_names may be NULL). */
+struct rules_creature;
+void svc_rule_flanking_decoded(const struct svc_rules *rules, const struct rules_creature *attacker,
+                               const struct rules_creature *target,
+                               const struct rules_creature *allies, int n,
+                               const char *attacker_name, const char *target_name,
+                               const char *const *ally_names, struct svc_answer *out);
 
 /* What an encounter applies from an attack it has ruled: whether the answer's damage went to
  * the defender (damage.to is "defender"), and how much (damage.dealt, possibly 0). */

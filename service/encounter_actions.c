@@ -63,7 +63,12 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     enc_check_decisions(s, in, x->e);
     if (svc_errors_any(x->e))
         return NULL;
-    json_t *provoked = json_array();
+    struct enc_provoked *provoked = calloc(json_array_size(combatants(s)) + 1, sizeof *provoked);
+    int n = 0;
+    if (provoked == NULL) {
+        svc_errors_add(x->e, "", "standing up could not be ruled");
+        return NULL;
+    }
     struct rules_encounter frame;
     enc_typed_frame(x, &frame);
     struct rules_creature whom, body;
@@ -78,14 +83,13 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
             enc_creature_of(frame.rules, c, &body) &&
             rules_encounter_stand_up_provokes(&frame, &t, enc_has_melee(c, x->engine), &body,
                                               &whom))
-            json_array_append_new(provoked,
-                                  json_pack("{s:s, s:i, s:{s:O, s:O}}", "creature", str(c, "id"),
-                                            "step", 0, "leaving", "x", json_object_get(actor, "x"),
-                                            "y", json_object_get(actor, "y")));
+            provoked[n++] = (struct enc_provoked){str(c, "id"), 0, (int)num(actor, "x"),
+                                                  (int)num(actor, "y"), -1};
     }
-    json_t *ruling = json_pack("{s:o}", "attacks_of_opportunity", provoked);
+    json_t *ruling = json_object();
     json_t *effects = json_array();
-    enc_open_reactions(x, in, actor, ruling, effects);
+    enc_open_reactions(x, in, actor, provoked, n, ruling, effects);
+    free(provoked);
     if (svc_errors_any(x->e)) {
         json_decref(ruling);
         json_decref(effects);

@@ -500,8 +500,17 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
 /* Action decline_reaction by actor: closes its open reaction; outcome (new ref) or NULL. */
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor);
 
-/* Engine 2: opens the reactions move ruling ans provoked, appending their effects to effects. */
-void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ans,
+/* One attack of opportunity an action provoked (a move's ruling, or standing up). */
+struct enc_provoked {
+    const char *by;   /* the reactor's id (x->state's) */
+    int step;         /* the step that leaves the threatened square (0: standing up) */
+    int x, y, facing; /* the square being left, and the mover's facing there (-1: none) */
+};
+/* Engine 2: opens the reactions the n provoked attacks of opportunity of actor's action give,
+ * appending their effects to effects and, when any was decided, what became of each to
+ * result's "reactions". */
+void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        const struct enc_provoked *provoked, int n, json_t *result,
                         json_t *effects);
 
 /* Checks in's reaction_results (dice by reactor); false after adding errors to e. */

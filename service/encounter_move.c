@@ -207,7 +207,7 @@ static json_t *move_fields(json_t *actor, const struct rules_enc_move_ruling *m,
  * step (path_ptr NULL) reports everything at mode_ptr, its own pointer first. */
 static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_t *turn,
                          enum rules_move_mode mode, const char *path_ptr, const char *mode_ptr,
-                         struct rules_enc_move_ruling *ruling)
+                         struct rules_enc_move_ruling *ruling, struct enc_provoked **provoked)
 {
     json_t *ans = NULL;
     struct move_req r = {0};
@@ -279,6 +279,21 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
         json_decref(ans);
         ans = NULL;
     }
+    /* The attacks of opportunity it provoked, by their reactors' ids (for the reactions). */
+    if (ans != NULL && provoked != NULL) {
+        *provoked = calloc((size_t)ruling->path.aoo_count + 1, sizeof **provoked);
+        if (*provoked == NULL) {
+            svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
+            json_decref(ans);
+            ans = NULL;
+            goto out;
+        }
+        for (int i = 0; i < ruling->path.aoo_count; i++) {
+            const struct rules_aoo *aoo = &ruling->path.aoos[i];
+            (*provoked)[i] = (struct enc_provoked){r.ids[aoo->creature], aoo->step, aoo->from_x,
+                                                   aoo->from_y, aoo->facing};
+        }
+    }
 out:
     svc_errors_free(&de);
     free(steps);
@@ -297,7 +312,7 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
     /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
     json_t *in = json_pack("{s:[O]}", "path", square);
     struct rules_enc_move_ruling m = {0};
-    json_t *ans = rule_move(x, in, mover, NULL, RULES_MODE_STEP, NULL, ptr, &m);
+    json_t *ans = rule_move(x, in, mover, NULL, RULES_MODE_STEP, NULL, ptr, &m, NULL);
     ruling_free(&m);
     json_decref(in);
     return ans;
@@ -306,9 +321,10 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
 json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_move_mode mode)
 {
     struct rules_enc_move_ruling m = {0};
+    struct enc_provoked *provoked = NULL;
     /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
     json_t *ans = rule_move(x, in, actor, json_object_get(actor, "turn"), mode, "/path",
-                            mode == RULES_MODE_STEP ? "/type" : "/mode", &m);
+                            mode == RULES_MODE_STEP ? "/type" : "/mode", &m, &provoked);
     json_t *effects = NULL;
     if (ans != NULL) {
         bool charge = x->engine >= 3 && mode == RULES_MODE_CHARGE;
@@ -316,8 +332,9 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
             json_pack("[o]", effect_set(str(actor, "id"),
                                         move_fields(actor, &m, charge ? str(in, "target") : NULL)));
         if (x->engine >= 2)
-            enc_open_reactions(x, in, actor, ans, effects);
+            enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
     }
+    free(provoked);
     ruling_free(&m);
     if (ans == NULL ||
         svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */

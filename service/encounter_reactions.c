@@ -341,18 +341,16 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
  *   - never, or decline: not opened.
  * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
  * gains `reactions`: what became of each decided one, in step order. */
-void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ans,
-                        json_t *effects)
+void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects)
 {
     json_t *s = x->state;
     json_t *decisions = json_object_get(in, "reactions");
     json_t *open = json_array(), *declined = json_array();
     bool decided = false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
-    {
-        const char *by = str(a, "creature");
+    for (int i = 0; i < n; i++) {
+        const struct enc_provoked *a = &provoked[i];
+        const char *by = a->by;
         int p = rules_aoo_policy_from(str(find(s, by, NULL), "aoo_policy"));
         const char *d = str(decisions, by);
         enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
@@ -360,12 +358,9 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
                                                                   : RULES_AOO_DECISION_NONE;
         enum rules_aoo_outcome o =
             rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
-        json_t *leaving = json_object_get(a, "leaving");
-        json_t *r = json_pack(
-            "{s:s, s:s, s:I, s:O, s:O, s:O}", "mover", str(actor, "id"), "by", by, "step",
-            num(a, "step"), "x", json_object_get(leaving, "x"), "y", json_object_get(leaving, "y"),
-            "facing",
-            json_object_get(a, "mover_facing") ? json_object_get(a, "mover_facing") : json_null());
+        json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", str(actor, "id"), "by", by,
+                              "step", a->step, "x", a->x, "y", a->y, "facing",
+                              a->facing >= 0 ? json_integer(a->facing) : json_null());
         decided |= o != RULES_AOO_LAPSING;
         if (o == RULES_AOO_ASKED || o == RULES_AOO_MADE)
             json_object_set_new(r, "policy", json_string(o == RULES_AOO_ASKED ? "ask" : "always"));
@@ -407,9 +402,8 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
-    json_array_foreach(json_object_get(ans, "attacks_of_opportunity"), i, a)
-    {
-        const char *by = str(a, "creature");
+    for (int i = 0; i < n; i++) {
+        const char *by = provoked[i].by;
         json_t *rec = NULL;
         size_t k;
         json_t *c;
@@ -444,7 +438,7 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
         if (rec != NULL)
             json_array_append_new(records, rec);
     }
-    json_object_set_new(ans, "reactions", records);
+    json_object_set_new(result, "reactions", records);
     json_decref(made);
     json_decref(scratch);
     json_decref(declined);

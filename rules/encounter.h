@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 
+#include "attack.h"
+#include "attack_roll.h"
 #include "dice.h"
 #include "hp.h"
 #include "movement.h"
@@ -395,6 +397,43 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
                                  const struct rules_enc_combatant *attacker,
                                  const struct rules_enc_attack *a,
                                  struct rules_enc_attack_gate *out);
+
+/* The attack itself, as rules/attack.h evaluates it and rules/attack_roll.h rolls it. */
+struct rules_enc_attack_roll {
+    const struct rules_attacker *attacker; /* charging is set from the gate's charge_attack */
+    const struct rules_defender *defender;
+    const struct rules_creature *allies; /* the attacker's side that can flank */
+    int ally_count;
+    enum rules_cover cover;
+    const enum rules_concealment *concealments;
+    int concealment_count;
+    const struct rules_attack_roll_params *params;
+    const struct rules_dice_expr *damage; /* NULL: no damage dice */
+};
+
+/* An attack's ruling and what it leaves on the encounter. */
+struct rules_enc_attack_ruling {
+    int evaluate_rc; /* rules_attack_evaluate's answer */
+    int roll_rc;     /* rules_attack_roll's answer */
+    struct rules_attack_eval ev;
+    struct rules_attack_rolled rolled;
+    struct rules_attack_after after;
+};
+
+#define RULES_ENC_ATTACK_EVALUATE (-8) /* rules_attack_evaluate refused it: out->evaluate_rc */
+#define RULES_ENC_ATTACK_ROLL     (-9) /* rules_attack_roll refused the dice: out->roll_rc */
+
+/* An encounter's attack by attacker on target (combatants of e), admitted by
+ * rules_encounter_attack_check (gate): every modifier (rules_attack_evaluate, the charge's +2
+ * when gate->charge_attack), the roll from d (rules_attack_roll), and what it leaves
+ * (rules_encounter_attack_after: hit points, a stopped mover, the round's attacks of
+ * opportunity, a disabled attacker's strain). Returns RULES_ENC_ATTACK_OK, EVALUATE or ROLL. */
+int rules_encounter_attack(const struct rules_encounter *e,
+                           const struct rules_enc_combatant *attacker,
+                           const struct rules_enc_combatant *target, bool aoo,
+                           const struct rules_enc_attack_gate *gate,
+                           const struct rules_enc_attack_roll *roll, struct rules_dice *d,
+                           struct rules_enc_attack_ruling *out);
 
 /* The attack profile a combatant makes its attacks of opportunity with, of the n it lists
  * (melee[i]: profile i is a melee attack): its first before engine 3; from engine 3 its first

@@ -3,6 +3,8 @@
  * Flat-Footed; d20 3.5 SRD, Combat Reflexes, Stunned), and the charge's one attack (SRD, Charge);
  * who may make an attack of opportunity, with which profile, and who helps flank.
  * Pure: no allocation, no I/O. */
+#include "attack.h"
+#include "attack_roll.h"
 #include "encounter.h"
 #include "threat.h"
 
@@ -82,4 +84,28 @@ bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
     me.can_threaten = true; /* its reach; whether it may strike is may_aoo's */
     return !c->down && rules_encounter_may_aoo(e, c, has_melee) &&
            rules_threatens_creature(e->rules, &me, whom);
+}
+
+int rules_encounter_attack(const struct rules_encounter *e,
+                           const struct rules_enc_combatant *attacker,
+                           const struct rules_enc_combatant *target, bool aoo,
+                           const struct rules_enc_attack_gate *gate,
+                           const struct rules_enc_attack_roll *roll, struct rules_dice *d,
+                           struct rules_enc_attack_ruling *out)
+{
+    struct rules_attacker a = *roll->attacker;
+    a.charging = gate->charge_attack; /* SRD, Charge: +2 on the attack roll */
+    out->roll_rc = RULES_ATTACK_ROLL_OK;
+    out->evaluate_rc = rules_attack_evaluate(
+        e->rules, &a, roll->defender, roll->allies, roll->ally_count, roll->cover,
+        roll->concealments, roll->concealment_count, &out->ev);
+    if (out->evaluate_rc != RULES_ATTACK_OK)
+        return RULES_ENC_ATTACK_EVALUATE;
+    out->roll_rc = rules_attack_roll(&out->ev, roll->params, roll->damage, d, &out->rolled);
+    if (out->roll_rc != RULES_ATTACK_ROLL_OK)
+        return RULES_ENC_ATTACK_ROLL;
+    const struct rules_attack_rolled *o = &out->rolled;
+    rules_encounter_attack_after(e, attacker, target, aoo, gate->made,
+                                 o->damage_rolled && o->lands, o->dealt, &out->after);
+    return RULES_ENC_ATTACK_OK;
 }

@@ -591,12 +591,9 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_object_end(w);
 }
 
-/* Rolls the attack through rules_attack_roll (rules/attack_roll.h, where the order of the dice
- * is). Returns false with the problem in e. */
-static bool roll_attack(const struct attack_request *r, const struct rules_attack_eval *ev,
-                        struct rules_dice *d, struct rules_attack_rolled *o, struct svc_errors *e)
+struct rules_attack_roll_params svc_attack_roll_params(const struct attack_request *r)
 {
-    struct rules_attack_roll_params p = {
+    return (struct rules_attack_roll_params){
         .critical_hits = r->rules.options.critical_hits,
         .crit_range = r->crit_range,
         .crit_multiplier = r->crit_multiplier,
@@ -604,15 +601,19 @@ static bool roll_attack(const struct attack_request *r, const struct rules_attac
         .damage_reduction = r->damage_reduction,
         .cover_creature = r->has_cover_creature ? &r->cover_creature : NULL,
     };
-    int rc = rules_attack_roll(ev, &p, r->damage != NULL ? &r->damage_expr : NULL, d, o);
-    bool crits = p.critical_hits;
+}
+
+void svc_attack_roll_refusal(int rc, const struct attack_request *r,
+                             const struct rules_attack_rolled *o, struct svc_errors *e)
+{
+    bool crits = r->rules.options.critical_hits;
     char text[DAMAGE_TEXT_MAX];
     switch (rc) {
     case RULES_ATTACK_ROLL_OK:
-        return true;
+        return;
     case RULES_ATTACK_ROLL_ERR_PARAMS: /* not reached: the decoder keeps both in bounds */
         svc_errors_add(e, "/attacker/crit_range", "or crit_multiplier is out of bounds");
-        return false;
+        return;
     case RULES_ATTACK_ROLL_ERR_TOO_LARGE:
         svc_errors_add(e, "/attacker/damage",
                        "%s passes the dice limits (at most %d dice and %d terms in all)",
@@ -620,30 +621,41 @@ static bool roll_attack(const struct attack_request *r, const struct rules_attac
                                "attack dice,"
                              : "with the sneak attack dice",
                        RULES_DICE_MAX_DICE, RULES_DICE_MAX_TERMS);
-        return false;
+        return;
     case RULES_ATTACK_ROLL_ERR_D20:
         svc_errors_add(e, "/results", "supply the d20 first");
-        return false;
+        return;
     case RULES_ATTACK_ROLL_ERR_CONFIRMATION:
         svc_errors_add(e, "/results",
                        "supply the confirmation d20 after the d20: a natural %d is a threat (%s)",
                        o->d20, RULES_SRC_CRITICAL_HITS);
-        return false;
+        return;
     case RULES_ATTACK_ROLL_ERR_PERCENTILE:
         svc_errors_add(e, "/results", "supply the miss-chance percentile after the d20%s",
                        o->confirm_rolled ? " and the confirmation d20" : "");
-        return false;
+        return;
     case RULES_ATTACK_ROLL_ERR_DAMAGE:
         damage_text(r->damage, o, text, sizeof text);
         svc_errors_add(e, "/results",
                        "supply the damage dice after the d20%s and any "
                        "miss-chance roll (%s)",
                        o->confirm_rolled ? ", the confirmation d20" : "", text);
-        return false;
+        return;
     default:
         svc_errors_add(e, "/results", "more results than this attack rolls");
-        return false;
+        return;
     }
+}
+
+/* Rolls the attack through rules_attack_roll (rules/attack_roll.h, where the order of the dice
+ * is). Returns false with the problem in e. */
+static bool roll_attack(const struct attack_request *r, const struct rules_attack_eval *ev,
+                        struct rules_dice *d, struct rules_attack_rolled *o, struct svc_errors *e)
+{
+    struct rules_attack_roll_params p = svc_attack_roll_params(r);
+    int rc = rules_attack_roll(ev, &p, r->damage != NULL ? &r->damage_expr : NULL, d, o);
+    svc_attack_roll_refusal(rc, r, o, e);
+    return rc == RULES_ATTACK_ROLL_OK;
 }
 
 /* Tells a name: the request's (user text, escaped in markdown) or, without one, dflt. */
@@ -697,14 +709,14 @@ static void explain_roll(const struct attack_request *r, const struct rules_atta
     }
 }
 
-/* Shared by both operations: decode, evaluate; `roll` decides whether dice are rolled. The
- * answer (as text) or the refusal goes to out; facts, when given, gets the figures an
- * encounter applies. body is borrowed. */
+/* Shared by both operations: evaluate and (with src) roll a request decoded into r; the answer
+ * (as text) or the refusal goes to out. */
 static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
-                         struct svc_errors *e, struct svc_answer *out,
-                         struct svc_attack_facts *facts);
+                         struct svc_errors *e, struct svc_answer *out);
 
-static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_attack_facts *facts)
+/* Both operations: decode body (borrowed), then rule_decoded; `roll` decides whether dice are
+ * rolled. */
+static void rule(json_t *body, bool roll, struct svc_answer *out)
 {
     static const char *const known[] = {
         "rules",          "attacker",    "defender", "allies",  "cover",
@@ -724,7 +736,7 @@ static void rule(json_t *body, bool roll, struct svc_answer *out, struct svc_att
                        "this operation rolls no dice; use /v1/attacks/resolve");
     if (!decode(body, r, &e))
         goto fail;
-    rule_decoded(r, roll ? src : NULL, &e, out, facts);
+    rule_decoded(r, roll ? src : NULL, &e, out);
     goto out;
 fail:
     svc_answer_errors(out, &e);
@@ -733,48 +745,28 @@ out:
     free(r->allies);
 }
 
-void svc_attack_rule_decoded(struct attack_request *r, struct svc_dice_source *src,
-                             struct svc_errors *e, struct svc_answer *out,
-                             struct svc_attack_facts *facts)
+bool svc_attack_evaluate_refusal(int rc, struct svc_errors *e)
 {
-    if (svc_errors_any(e))
-        svc_answer_errors(out, e);
-    else
-        rule_decoded(r, src, e, out, facts);
-}
-
-static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
-                         struct svc_errors *e, struct svc_answer *out,
-                         struct svc_attack_facts *facts)
-{
-    bool roll = src != NULL;
-    struct rules_attack_eval ev_state, *ev = &ev_state;
-    struct rules_attack_rolled rolled;
-    int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
-                                   r->cover, r->conceal, r->conceal_count, ev);
-    if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR) {
+    if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR)
         svc_errors_add(e, "/defender",
                        "a spellcaster can't target anything in his rear area "
                        "with a spell (000 Spellcasting)");
-        goto fail;
-    }
-    if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER) {
+    else if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER)
         svc_errors_add(e, "/rules/options/size_table",
                        "004's size table stops at Colossal: use size_table 001, or give the "
                        "size part and size_included");
-        goto fail;
-    }
+    return rc != RULES_ATTACK_OK;
+}
+
+void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_attack_eval *ev,
+                             const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                             struct svc_answer *out)
+{
     char kind[64], explain[640], markdown[1400];
     ac_kind(ev, kind, sizeof kind);
     struct svc_told told;
     svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
-    const struct rules_attack_rolled *o = NULL;
-    if (roll) {
-        struct rules_dice d;
-        svc_dice_source_open(src, &d);
-        if (!roll_attack(r, ev, &d, &rolled, e))
-            goto fail;
-        o = &rolled;
+    if (o != NULL) {
         explain_roll(r, ev, kind, o, &told);
     } else {
         svc_told_text(&told, "Needs ");
@@ -788,13 +780,30 @@ static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_answer_text(out, text, len);
-    if (facts != NULL) {
-        facts->to_defender = o != NULL && o->damage_rolled && o->lands;
-        facts->dealt = o != NULL ? o->dealt : 0;
+}
+
+static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                         struct svc_errors *e, struct svc_answer *out)
+{
+    struct rules_attack_eval ev_state, *ev = &ev_state;
+    struct rules_attack_rolled rolled;
+    int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
+                                   r->cover, r->conceal, r->conceal_count, ev);
+    if (svc_attack_evaluate_refusal(rc, e)) {
+        svc_answer_errors(out, e);
+        return;
     }
-    return;
-fail:
-    svc_answer_errors(out, e);
+    const struct rules_attack_rolled *o = NULL;
+    if (src != NULL) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        if (!roll_attack(r, ev, &d, &rolled, e)) {
+            svc_answer_errors(out, e);
+            return;
+        }
+        o = &rolled;
+    }
+    svc_attack_answer_ruled(r, ev, o, src, out);
 }
 
 /* Both handlers: parse the body, rule it, send the answer. */
@@ -804,7 +813,7 @@ static void handle(const struct svc_request *req, struct svc_response *res, bool
     if (body == NULL)
         return;
     struct svc_answer ans = {0};
-    rule(body, roll, &ans, NULL);
+    rule(body, roll, &ans);
     svc_answer_respond(&ans, res);
     json_decref(body);
 }
@@ -819,9 +828,9 @@ void svc_handle_attack_resolve(const struct svc_request *req, struct svc_respons
     handle(req, res, true);
 }
 
-void svc_rule_attack(json_t *body, struct svc_answer *out, struct svc_attack_facts *f)
+void svc_rule_attack(json_t *body, struct svc_answer *out)
 {
-    rule(body, true, out, f);
+    rule(body, true, out);
 }
 
 bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct svc_errors *e)
@@ -840,15 +849,7 @@ bool svc_attack_evaluate(const struct attack_request *r, struct svc_attack_rulin
     if (ok) {
         int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
                                        r->cover, r->conceal, r->conceal_count, &out->ev);
-        if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR)
-            svc_errors_add(e, "/defender",
-                           "a spellcaster can't target anything in his rear area "
-                           "with a spell (000 Spellcasting)");
-        else if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER)
-            svc_errors_add(e, "/rules/options/size_table",
-                           "004's size table stops at Colossal: use size_table 001, or give the "
-                           "size part and size_included");
-        ok = rc == RULES_ATTACK_OK;
+        ok = !svc_attack_evaluate_refusal(rc, e);
     }
     if (ok) {
         out->rules = r->rules;

@@ -44,15 +44,7 @@ void svc_attack_facing_required(const struct attack_request *r, bool attacker_fa
 /* The bit of defender condition `name` in rules_defender.conditions, or 0 when it is none. */
 unsigned svc_defender_condition_bit(const char *name);
 
-struct svc_attack_facts;
 struct svc_answer;
-
-/* Rules a decoded request r as POST /v1/attacks/resolve does (with src: its dice) or
- * /modifiers (src NULL), and answers in out (the refusal with e's errors when e holds any;
- * facts as svc_rule_attack gives them). r's allies stay the caller's. */
-void svc_attack_rule_decoded(struct attack_request *r, struct svc_dice_source *src,
-                             struct svc_errors *e, struct svc_answer *out,
-                             struct svc_attack_facts *facts);
 
 /* What POST /v1/attacks/odds reads beside the attack: the defender's hit points (0: not given)
  * and a full attack's bonuses. */
@@ -91,6 +83,19 @@ struct svc_odds_context;
 void svc_attack_odds_answer_req(const struct svc_request *req, const struct attack_request *ar,
                                 const struct svc_odds_extras *x, const struct svc_odds_context *ctx,
                                 struct svc_errors *e, struct svc_response *res);
+
+/* The pieces of POST /v1/attacks/resolve's ruling, for an encounter that evaluates and rolls an
+ * attack itself (rules_encounter_attack): the roll's parameters of a request; the words of a
+ * refused evaluation (rules_attack_evaluate's rc; false when it is OK) or roll
+ * (rules_attack_roll's rc, with what was rolled o); and the answer of an attack evaluated (ev)
+ * and rolled (o; NULL: the modifiers only) with dice src. */
+struct rules_attack_roll_params svc_attack_roll_params(const struct attack_request *r);
+bool svc_attack_evaluate_refusal(int rc, struct svc_errors *e);
+void svc_attack_roll_refusal(int rc, const struct attack_request *r,
+                             const struct rules_attack_rolled *o, struct svc_errors *e);
+void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_attack_eval *ev,
+                             const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                             struct svc_answer *out);
 
 /* The same evaluation of a request already decoded into r (false at once when e holds errors). */
 bool svc_attack_evaluate(const struct attack_request *r, struct svc_attack_ruling *out,

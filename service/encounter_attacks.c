@@ -6,6 +6,7 @@
  * (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after adding
  * errors (the model: encounter_internal.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ability.h"
@@ -384,10 +385,41 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         svc_errors_free(&e);
         return NULL;
     }
+    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
+     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
+    struct rules_enc_combatant whom;
+    enc_typed_combatant(target, &whom);
+    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
+    struct rules_enc_attack_roll roll = {.attacker = &req.a,
+                                         .defender = &req.d,
+                                         .allies = req.allies,
+                                         .ally_count = req.ally_count,
+                                         .cover = req.cover,
+                                         .concealments = req.conceal,
+                                         .concealment_count = req.conceal_count,
+                                         .params = &params,
+                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
+    struct rules_enc_attack_ruling *ruled = malloc(sizeof *ruled);
     struct svc_answer a = {0};
-    struct svc_attack_facts facts = {0};
-    svc_attack_rule_decoded(&req, &src, &e, &a, &facts);
+    struct rules_attack_after after = {0};
+    if (ruled == NULL) {
+        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL);
+    } else if (!svc_errors_any(&e)) {
+        struct rules_dice d;
+        svc_dice_source_open(&src, &d);
+        int ruled_rc = rules_encounter_attack(&frame, &who, &whom, aoo, &gate, &roll, &d, ruled);
+        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
+            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
+        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
+            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
+        else
+            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, &src, &a);
+        after = ruled->after;
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(&a, &e);
     svc_errors_free(&e);
+    free(ruled);
     free(req.allies);
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},
@@ -401,13 +433,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    /* What the attack does to the encounter (rules_encounter_attack_after), as effects. */
+    /* What the attack does to the encounter (rules_encounter_attack's after), as effects. */
     json_t *turn = json_object_get(actor, "turn");
-    struct rules_enc_combatant whom;
-    enc_typed_combatant(target, &whom);
-    struct rules_attack_after after;
-    rules_encounter_attack_after(&frame, &who, &whom, aoo, made, facts.to_defender, facts.dealt,
-                                 &after);
     json_t *effects = json_array();
     if (after.damaged)
         json_array_append_new(effects,

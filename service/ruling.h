@@ -99,15 +99,8 @@ void svc_rule_flanking_decoded(const struct svc_rules *rules, const struct rules
                                const char *attacker_name, const char *target_name,
                                const char *const *ally_names, struct svc_answer *out);
 
-/* What an encounter applies from an attack it has ruled: whether the answer's damage went to
- * the defender (damage.to is "defender"), and how much (damage.dealt, possibly 0). */
-struct svc_attack_facts {
-    bool to_defender;
-    int dealt;
-};
-
-/* POST /v1/attacks/resolve (attack_api.c): the answer as text; on success f (when not NULL)
- * gets the figures an encounter applies, so that it need not read them from the text. */
-void svc_rule_attack(json_t *body, struct svc_answer *out, struct svc_attack_facts *f);
+/* POST /v1/attacks/resolve (attack_api.c): the answer as text. (An encounter rolls its attacks
+ * with rules_encounter_attack and writes this same answer with svc_attack_answer_ruled.) */
+void svc_rule_attack(json_t *body, struct svc_answer *out);
 
 #endif

@@ -176,3 +176,65 @@ Test(encounter_attack, standing_up_provokes_from_enemies_that_threaten_and_may_s
     foe = (struct rules_enc_combatant){.dex = 10, .aoo_round = -1, .down = true};
     cr_assert_not(rules_encounter_stand_up_provokes(&c.e, &foe, true, &c.there, &c.here));
 }
+
+/* Large (the rolled dice inside): one per test, off the stack. */
+static struct rules_enc_attack_ruling ruled;
+
+/* A longsword-less brawl: +5, 1d6, against AC 12 (armor 2), on the table's dice. */
+static int brawl(struct attack_case *c, const struct rules_enc_combatant *target,
+                 const int *results, size_t n)
+{
+    static struct rules_attacker a;
+    static struct rules_defender d;
+    a = (struct rules_attacker){.c = c->here, .attack_bonus = 5};
+    d = (struct rules_defender){.c = c->there, .ac = {.armor = 2}};
+    size_t at = 0;
+    static struct rules_dice_expr damage;
+    cr_assert_eq(rules_dice_parse("1d6", &damage, &at), RULES_DICE_OK);
+    struct rules_attack_roll_params params = {.critical_hits = true,
+                                              .crit_range = RULES_CRIT_RANGE_DEFAULT,
+                                              .crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT};
+    struct rules_enc_attack_roll roll = {
+        .attacker = &a, .defender = &d, .params = &params, .damage = &damage};
+    struct rules_dice dice;
+    rules_dice_from_supplied(&dice, results, n);
+    return rules_encounter_attack(&c->e, &c->me, target, c->a.aoo, &c->gate, &roll, &dice, &ruled);
+}
+
+/* The attack event on structs: SRD, Charge: "+2 bonus on the attack roll", so a 5 on the d20
+ * (5 + 5 + 2 = 12) hits AC 12 after a charge and misses without; the 4 on the d6 takes the
+ * target from 10 hp to 6. SRD, Disabled: "if he performs any strenuous action, he takes 1 point
+ * of damage after completing the act": a disabled attacker at 0 hp ends at -1. */
+Test(encounter_attack, the_attack_event_rolls_and_says_what_it_leaves)
+{
+    struct attack_case c;
+    setup(&c, 3, 1, false, true);
+    struct rules_enc_combatant target = {.hp = 10, .max_hp = 10, .dex = 10, .aoo_round = -1};
+    c.me.hp = c.me.max_hp = 10;
+    const int dice[] = {5, 4};
+    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert(c.gate.charge_attack);
+    cr_assert_eq(brawl(&c, &target, dice, 2), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(ruled.ev.attack_total, 7);
+    cr_assert(ruled.rolled.hit);
+    cr_assert(ruled.after.damaged);
+    cr_assert_eq(ruled.after.target_hp, 6);
+    c.me.turn = (struct rules_turn){0};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(ruled.ev.attack_total, 5);
+    cr_assert_not(ruled.rolled.hit);
+    cr_assert_not(ruled.after.damaged);
+    /* Too few of the table's dice: the roll refuses, nothing is left on the encounter. */
+    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_ROLL);
+    cr_assert_eq(ruled.roll_rc, RULES_ATTACK_ROLL_ERR_DAMAGE);
+    /* Disabled: the strain. */
+    c.me = (struct rules_enc_combatant){.hp = 0, .max_hp = 10, .dex = 10, .aoo_round = -1};
+    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_OK);
+    cr_assert_eq(ruled.after.strain, 1);
+    cr_assert_eq(ruled.after.attacker_hp, -1);
+}

@@ -96,16 +96,16 @@ int rules_encounter_attack(const struct rules_encounter *e,
     struct rules_attacker a = *roll->attacker;
     a.charging = gate->charge_attack; /* SRD, Charge: +2 on the attack roll */
     out->roll_rc = RULES_ATTACK_ROLL_OK;
-    out->evaluate_rc = rules_attack_evaluate(
-        e->rules, &a, roll->defender, roll->allies, roll->ally_count, roll->cover,
-        roll->concealments, roll->concealment_count, &out->ev);
+    out->evaluate_rc =
+        rules_attack_evaluate(e->rules, &a, roll->defender, roll->allies, roll->ally_count,
+                              roll->cover, roll->concealments, roll->concealment_count, &out->ev);
     if (out->evaluate_rc != RULES_ATTACK_OK)
         return RULES_ENC_ATTACK_EVALUATE;
     out->roll_rc = rules_attack_roll(&out->ev, roll->params, roll->damage, d, &out->rolled);
     if (out->roll_rc != RULES_ATTACK_ROLL_OK)
         return RULES_ENC_ATTACK_ROLL;
     const struct rules_attack_rolled *o = &out->rolled;
-    rules_encounter_attack_after(e, attacker, target, aoo, gate->made,
-                                 o->damage_rolled && o->lands, o->dealt, &out->after);
+    rules_encounter_attack_after(e, attacker, target, aoo, gate->made, o->damage_rolled && o->lands,
+                                 o->dealt, &out->after);
     return RULES_ENC_ATTACK_OK;
 }

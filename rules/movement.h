@@ -87,6 +87,9 @@ enum rules_move_type {
 };
 
 const char *rules_move_type_name(enum rules_move_type t);
+/* "walk", "swim", "climb", "fly", "burrow": the types by name in enum order, NULL-terminated (for
+ * decoders: a speed of each). */
+extern const char *const rules_move_type_names[];
 
 enum rules_move_mode {
     RULES_MODE_MOVE = 0, /* a move action: speed */

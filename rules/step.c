@@ -20,11 +20,12 @@ const char *rules_map_terrain_name(enum rules_map_terrain t)
     return terrain_names[t];
 }
 
-static const char *const type_names[RULES_MOVE_TYPES] = {"walk", "swim", "climb", "fly", "burrow"};
+const char *const rules_move_type_names[RULES_MOVE_TYPES + 1] = {"walk", "swim",   "climb",
+                                                                 "fly",  "burrow", NULL};
 
 const char *rules_move_type_name(enum rules_move_type t)
 {
-    return type_names[t];
+    return rules_move_type_names[t];
 }
 
 int rules_map_init(struct rules_map *m, int width, int height)

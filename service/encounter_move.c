@@ -101,7 +101,7 @@ static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
         return false;
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    move_decode_burdens(mover, "", r, &scratch);
+    move_decode_burdens(mover, "", true, r, &scratch);
     bool ok = !svc_errors_any(&scratch);
     svc_errors_free(&scratch);
     struct rules_mover *mv = &r->mover;

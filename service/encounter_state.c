@@ -11,6 +11,7 @@
 #include "dice.h"
 #include "encounter_internal.h"
 #include "jsonr.h"
+#include "move_req.h"
 #include "rules_codec.h"
 #include "ruling.h"
 
@@ -355,28 +356,13 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         svc_decode_creature(probe, ptr, &o, true, keys, &rc, e); /* keys: the rest are ours */
         json_decref(probe);
     } /* an update's placement is checked on the merged combatant by enc_check_place */
-    json_t *speeds = json_object_get(c, "speeds");
-    char sp[CODEC_PTR_MAX];
-    codec_pointer(sp, ptr, "speeds");
-    if (speeds == NULL && keep_id == NULL)
-        svc_errors_add(e, sp, "is required");
-    else if (speeds != NULL && codec_expect_object(speeds, sp, e)) {
-        static const char *const types[] = {"walk", "swim", "climb", "fly", "burrow", NULL};
-        codec_reject_unknown(speeds, sp, types, e);
-        long long v;
-        for (int t = 0; types[t]; t++)
-            codec_get_int(speeds, sp, types[t], false, 0, 10000, &v, e);
-    }
-    static const char *const armors[] = {"none", "light", "medium", "heavy", NULL};
-    static const char *const loads[] = {"light", "medium", "heavy", NULL};
-    codec_get_enum(in, ptr, "armor", armors, false, 0, e);
-    codec_get_enum(in, ptr, "load", loads, false, 0, e);
+    /* Speeds (required on creation), armor, load, constitution, runner, darkvision: the movement
+     * endpoints' own decoder of a mover's burdens. */
+    struct move_req burdens = {0};
+    move_decode_burdens(in, ptr, keep_id == NULL, &burdens, e);
     long long v = 0;
     bool b;
-    codec_get_int(in, ptr, "constitution", false, 0, 100, &v, e);
-    codec_get_bool(in, ptr, "runner", false, &b, e);
     codec_get_bool(in, ptr, "player_character", false, &b, e);
-    codec_get_bool(in, ptr, "darkvision", false, &b, e);
     codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
     /* Who decides whether it takes the attacks of opportunity it is given (rules/reaction.h):
      * none set, each stays open until the next event (engine 2). */

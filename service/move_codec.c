@@ -203,20 +203,21 @@ static const char *const mover_keys[] = {"speeds",
                                          "defense",
                                          NULL};
 
-void move_decode_burdens(json_t *m, const char *ptr, struct move_req *r, struct svc_errors *e)
+void move_decode_burdens(json_t *m, const char *ptr, bool speeds_required, struct move_req *r,
+                         struct svc_errors *e)
 {
     struct rules_mover *mv = &r->mover;
     char sptr[CODEC_PTR_MAX];
     codec_pointer(sptr, ptr, "speeds");
     json_t *speeds = json_object_get(m, "speeds");
     if (speeds == NULL) {
-        svc_errors_add(e, sptr, "is required");
+        if (speeds_required)
+            svc_errors_add(e, sptr, "is required");
     } else if (codec_expect_object(speeds, sptr, e)) {
-        static const char *const types[] = {"walk", "swim", "climb", "fly", "burrow", NULL};
-        codec_reject_unknown(speeds, sptr, types, e);
+        codec_reject_unknown(speeds, sptr, rules_move_type_names, e);
         for (int t = 0; t < RULES_MOVE_TYPES; t++) {
             long long v = 0;
-            codec_get_int(speeds, sptr, types[t], false, 0, 10000, &v, e);
+            codec_get_int(speeds, sptr, rules_move_type_names[t], false, 0, 10000, &v, e);
             mv->speed[t] = (int)v;
         }
     }
@@ -236,7 +237,7 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
                                 struct svc_errors *e)
 {
     struct rules_mover *mv = &r->mover;
-    move_decode_burdens(m, ptr, r, e);
+    move_decode_burdens(m, ptr, true, r, e);
     codec_get_bool(m, ptr, "blinded", false, &mv->blinded, e);
     codec_get_bool(m, ptr, "prone", false, &mv->prone, e);
     codec_get_bool(m, ptr, "moved_this_round", false, &mv->moved, e);

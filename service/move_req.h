@@ -68,9 +68,11 @@ void move_req_free(struct move_req *r);
 /* Sets r's work budgets from the configuration. */
 void move_budgets_init(struct move_req *r, const struct svc_config *cfg);
 
-/* A mover's burdens into r->mover: speeds (required), armor, load, constitution, runner and
- * darkvision, as a stored combatant keeps them too. */
-void move_decode_burdens(json_t *m, const char *ptr, struct move_req *r, struct svc_errors *e);
+/* A mover's burdens into r->mover: speeds (an error when missing and speeds_required), armor,
+ * load, constitution, runner and darkvision, as a stored combatant keeps them too (the one
+ * decoder of those members: an encounter checks its combatants' with it). */
+void move_decode_burdens(json_t *m, const char *ptr, bool speeds_required, struct move_req *r,
+                         struct svc_errors *e);
 
 /* body.withdraw, required by mode withdraw (r->mode) and refused with any other: its
  * primary_target and no_attack, by the ids of r's creatures. */

@@ -604,9 +604,9 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         json_t *c = json_array_get(list, (size_t)focus_i);
         stats.c = cs[focus_i].mc.c;
         json_t *speeds = json_object_get(c, "speeds");
-        static const char *const types[] = {"walk", "swim", "climb", "fly", "burrow"};
         for (int t = 0; t < RULES_MOVE_TYPES; t++)
-            stats.speed[t] = (int)json_integer_value(json_object_get(speeds, types[t]));
+            stats.speed[t] =
+                (int)json_integer_value(json_object_get(speeds, rules_move_type_names[t]));
         stats.prone = has_cond(c, "prone");
     }
     struct render_scene scene = {.o = &board.rules.options,

@@ -94,7 +94,8 @@ int rules_encounter_attack(const struct rules_encounter *e,
                            struct rules_enc_attack_ruling *out)
 {
     struct rules_attacker a = *roll->attacker;
-    a.charging = gate->charge_attack; /* SRD, Charge: +2 on the attack roll */
+    a.charging = gate->charge_attack;            /* SRD, Charge: +2 on the attack roll */
+    out->after = (struct rules_attack_after){0}; /* nothing left, unless it is rolled */
     out->roll_rc = RULES_ATTACK_ROLL_OK;
     out->evaluate_rc =
         rules_attack_evaluate(e->rules, &a, roll->defender, roll->allies, roll->ally_count,

@@ -2,7 +2,8 @@
  * on the state before it. The path is rules_move_path's, as POST /v1/movement/path rules it; what
  * is the encounter's own is here: the charge's designated opponent and straight line (d20 3.5
  * SRD, Combat: Charge), and what the move leaves on the mover (its turn's marks, a run's
- * flat-footed condition, a charge's -2 AC). Pure: no allocation, no I/O. */
+ * flat-footed condition, a charge's -2 AC). Pure: no I/O (the path ruling it calls allocates its
+ * search). */
 #include <stddef.h>
 
 #include "encounter.h"

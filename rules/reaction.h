@@ -56,19 +56,20 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
  * the attacks come in the order the squares are left). */
 bool rules_aoo_may_settle(int step, int asked_step);
 
-/* A reaction open in an encounter: the attack of opportunity of `by` on step `step` of `mover`'s
- * move (combatants by the caller's numbers), as its reactor's policy or the mover's decision
- * left it: LAPSING (engine 2, no policy), ASKED (awaited) or MADE (the engine makes it when it
- * may be settled). */
+/* A reaction open in an encounter: an attack of opportunity on step `step` of `mover`'s move
+ * (the mover by the caller's number), as its reactor's policy or the mover's decision left it:
+ * LAPSING (engine 2, no policy), ASKED (awaited) or MADE (the engine makes it when it may be
+ * settled). */
 struct rules_open_reaction {
-    int mover, by;
+    int mover;
     int step;
     enum rules_aoo_outcome outcome;
 };
 
 /* The asked reaction at the earliest step among the n of list (of mover's move; mover -1:
- * anyone's), other than the one at index except (-1: none); the first listed of equal steps; -1
- * when there is none. */
+ * anyone's), other than the one at index except (-1: none); -1 when there is none. Of equal
+ * steps (two reactors at one square), the first listed: the order the move's ruling gave them
+ * (the documents order only the squares). */
 int rules_reactions_first_asked(const struct rules_open_reaction *list, int n, int mover,
                                 int except);
 

@@ -133,17 +133,19 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_rules rules;
     enc_state_svc_rules(x->state, &rules);
     struct rules_fall f;
-    struct svc_dice_source src;
     struct svc_errors e;
     svc_errors_init(&e);
-    svc_decode_fall(in, &f, &e);
-    if (json_object_get(in, "results") != NULL)
-        svc_decode_dice_source(in, &src, &e);
-    else
-        src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    bool has_depth = false;
+    svc_decode_fall(in, &f, &has_depth, &e);
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
+    svc_check_fall(&f, has_depth, &e);
     struct svc_answer a = {0};
-    svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), &src, &e, &a);
+    if (src == NULL)
+        svc_answer_errors(&a, &e);
+    else
+        svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a);
     svc_errors_free(&e);
+    free(src);
     static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
                                             {"/surface", "/surface"},
                                             {"/per_die", "/per_die"},

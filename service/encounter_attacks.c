@@ -1,10 +1,10 @@
-/* Encounters: the attack actions (an attack, an attack of opportunity, a full attack), each
- * ruled by POST /v1/attacks/resolve's own code (svc_attack_rule_decoded) on the stored
- * combatants read into its request's structs (enc_attack_req, shared with the encounter's
- * odds). An
- * attack of opportunity under engine 2 answers a reaction a move opened
- * (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after adding
- * errors (the model: encounter_internal.h). */
+/* Encounters: the attack actions (an attack, an attack of opportunity, a full attack): the stored
+ * combatants read into POST /v1/attacks/resolve's request structs (enc_attack_req, shared with
+ * the encounter's odds), admitted and ruled by rules/ (rules_encounter_attack_check,
+ * rules_encounter_attack), the answer written by the endpoint's own writer
+ * (svc_attack_answer_ruled). An attack of opportunity under engine 2 answers a reaction a move
+ * opened (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after
+ * adding errors (the model: encounter_internal.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,15 +46,6 @@ json_t *enc_find_attack(json_t *actor, const char *name)
             return a;
     }
     return NULL;
-}
-
-bool enc_charge_attack(json_t *actor, int engine)
-{
-    struct rules_enc_combatant me;
-    enc_typed_combatant(actor, &me);
-    struct rules_turn_left left;
-    rules_turn_left(&me.turn, &(struct rules_turn_limits){.charge_attack = true}, &left);
-    return engine >= 3 && left.charge_attack;
 }
 
 /* Whether each of c's attack profiles (at most 64) is a melee attack; returns how many. */
@@ -204,7 +195,11 @@ static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, jso
     const struct rules_options *o = &r->rules.options;
     struct rules_attacker *a = &r->a;
     enc_creature_of(o, actor, &a->c);
-    a->attack_bonus = (int)num(atk, "attack_bonus");
+    /* The endpoint's bound on a bonus: a full attack's later attacks go 5 lower each. */
+    long long bonus = num(atk, "attack_bonus");
+    if (bonus < -100 || bonus > 100)
+        svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
+    a->attack_bonus = (int)bonus;
     const char *form = str(atk, "attack");
     a->ranged = strcmp(form, "ranged") == 0 || strcmp(form, "spell") == 0;
     a->spell = strcmp(form, "spell") == 0;
@@ -319,7 +314,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                    .aoo = aoo,
                                    .melee = enc_is_melee(atk),
                                    .charge_elsewhere = *foe && strcmp(foe, str(target, "id")) != 0};
-    struct rules_enc_attack_gate gate;
+    struct rules_enc_attack_gate gate = {0};
     int rc =
         enc_creature_of(frame.rules, actor, &here) && enc_creature_of(frame.rules, target, &there)
             ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
@@ -373,16 +368,14 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
      * action's dice (or the event's seed), what it declares, what the encounter derives. */
     struct attack_request req;
-    struct svc_dice_source src;
     struct svc_errors e;
     svc_errors_init(&e);
-    if (json_object_get(in, "results") != NULL)
-        svc_decode_dice_source(in, &src, &e);
-    else
-        src = (struct svc_dice_source){.seed = enc_event_seed(s, x->seq)};
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
     json_t *derived = NULL;
     if (!enc_attack_req(x, in, actor, target, atk, aoo, charge_attack, &req, &e, &derived)) {
         svc_errors_free(&e);
+        free(src);
+        free(req.allies);
         return NULL;
     }
     /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
@@ -399,27 +392,28 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                          .concealment_count = req.conceal_count,
                                          .params = &params,
                                          .damage = req.damage != NULL ? &req.damage_expr : NULL};
-    struct rules_enc_attack_ruling *ruled = malloc(sizeof *ruled);
+    struct rules_enc_attack_ruling *ruled = calloc(1, sizeof *ruled);
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
-    if (ruled == NULL) {
+    if (ruled == NULL || src == NULL) {
         svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL);
     } else if (!svc_errors_any(&e)) {
         struct rules_dice d;
-        svc_dice_source_open(&src, &d);
+        svc_dice_source_open(src, &d);
         int ruled_rc = rules_encounter_attack(&frame, &who, &whom, aoo, &gate, &roll, &d, ruled);
         if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
             svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
         else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
             svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
         else
-            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, &src, &a);
+            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, &a);
         after = ruled->after;
     }
     if (svc_errors_any(&e))
         svc_answer_errors(&a, &e);
     svc_errors_free(&e);
     free(ruled);
+    free(src);
     free(req.allies);
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},

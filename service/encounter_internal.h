@@ -8,16 +8,16 @@
  * folding the log up to it, and `verify` re-resolves every event from the state before it
  * and checks that the ruling and the effects come out the same.
  *
- * The rulings are the stateless endpoints' own code, called directly. A move, a 5-foot step and
- * forced movement are data (encounter_move.c): the stored state is read into the movement
- * structs, rules/ rules them (rules_encounter_move, rules_move_forced) and the endpoint's own
- * writer encodes the answer once. An attack is still the body /v1/attacks/resolve would get,
- * built from the stored combatants and handed, parsed, to the function its handler calls
- * (ruling.h: svc_rule_attack; likewise svc_rule_falling, and for the queries
- * svc_rule_move_reach, _route and svc_rule_flanking), which decodes it with the endpoint's one
- * codec, calls rules/ and leaves the answer or the refusal in a struct svc_answer. No handler
- * runs, so an encounter never rules differently from the API, and a refusal keeps its field
- * errors as values (enc_answer puts them under the action's pointer). Dice come from
+ * Every action is ruled as data. The stored state is read straight into the structs the
+ * stateless endpoints decode their requests into (the movement request, the attack request, a
+ * fall, the flanking creatures: move_req.h, attack_ruling.h, ruling.h), the action's own
+ * members by those endpoints' decoders, and the rules/ function of the event rules them
+ * (rules_encounter_move, rules_move_forced, rules_encounter_attack_check and
+ * rules_encounter_attack, rules_fall, ...); the endpoint's own writer then encodes the answer
+ * once, as the event's result, and the effects come from the ruling's structs. The queries
+ * (reach, route, flanking, odds) read the state the same way. No request body is built and no
+ * handler runs, so an encounter never rules differently from the API, and a refusal keeps its
+ * field errors as values (enc_answer puts them under the action's pointer). Dice come from
  * the encounter's seed mixed with the event's number, or from results the caller rolled.
  *
  * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
@@ -223,6 +223,12 @@ long long enc_event_seed(json_t *state, long long seq);
 /* Applies one event's effects (an array of init, set, add and remove operations; borrowed) to
  * state, in place. An effect naming a combatant that is not there changes nothing. */
 void enc_fold(json_t *state, json_t *effects);
+
+/* An action's dice (calloc'd, the caller frees it; NULL after an error in e): the results its
+ * input gives (the table's, checked as the stateless endpoints check them, errors at /results),
+ * or else the event's own seed (enc_event_seed). */
+struct svc_dice_source;
+struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e);
 
 /* The members of stored combatant c that place it (CombatantFields): a new object. */
 json_t *enc_placement(json_t *c);
@@ -431,10 +437,6 @@ json_t *enc_reaction_attack(json_t *c, int engine);
  * which it can make a melee attack"): from engine 3 not when every profile it lists is ranged
  * or a spell; one listing none is taken to have one, as before engine 3. */
 bool enc_has_melee(json_t *c, int engine);
-
-/* Whether actor's next attack is the one its charge allows (engine 3; rules_turn_left's
- * charge_attack): +2 to hit, d20 3.5 SRD, Combat: Charge (the attacker condition charging). */
-bool enc_charge_attack(json_t *actor, int engine);
 
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);

@@ -36,7 +36,11 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
         r->map = *map;
         r->map_ok = r->map_borrowed = true;
     } else { /* not decodable (say, a budget lowered since): why, as the endpoint would say */
-        r->map_ok = svc_decode_map(s, enc_config(x), false, &r->map, why) == 0;
+        move_decode_map(s, enc_config(x), r, why);
+        if (r->spent != NULL) /* r->spent stays for a query to answer too-expensive */
+            svc_errors_add(why, "/map", "needs more than the %s budget (%lld; reached %lld)",
+                           r->spent, r->spent_budget, r->spent_reached);
+        r->map_ok = r->map_ok && !svc_errors_any(why);
     }
     size_t n = json_array_size(combatants(s));
     r->cs = calloc(n + 1, sizeof *r->cs);

@@ -68,11 +68,36 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
                           attack ? "names no attack of the actor"
                                  : "the actor has no attack profile");
     }
+    /* Whether the action could make it (rules_encounter_attack_check, as the attack action
+     * asks): odds of an attack that cannot be made would mislead. */
+    struct rules_enc_attack_gate gate = {0};
     if (atk != NULL && target != NULL && actor != target) {
         struct rules_options o;
         enc_state_rules(state, &o);
-        if (enc_is_melee(atk) && !enc_reaches(&o, actor, target))
+        struct rules_encounter frame = {
+            .engine = ENGINE_VERSION, .rules = &o, .round = (int)num(state, "round")};
+        struct rules_enc_combatant who;
+        enc_typed_combatant(actor, &who);
+        struct rules_creature here, there;
+        const char *foe = str(json_object_get(actor, "turn"), "charge_target");
+        struct rules_enc_attack ask = {.attacker = &here,
+                                       .target = &there,
+                                       .melee = enc_is_melee(atk),
+                                       .charge_elsewhere =
+                                           *foe && strcmp(foe, str(target, "id")) != 0};
+        int rc = enc_creature_of(&o, actor, &here) && enc_creature_of(&o, target, &there)
+                     ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
+                     : RULES_ENC_ATTACK_REACH;
+        if (rc == RULES_ENC_ATTACK_REACH)
             enc_bad_query(&e, "target", "is out of reach of the attack: " ENC_REACH_RULE);
+        else if (rc == RULES_ENC_ATTACK_CHARGE_TARGET)
+            enc_bad_query(&e, "target",
+                          "the charge's attack is at its designated opponent (" RULES_SRC_CHARGE
+                          ")");
+        else if (rc == RULES_ENC_ATTACK_CHARGE_MELEE)
+            enc_bad_query(&e, "attack",
+                          "a charge ends in a melee attack, and this is not one (" RULES_SRC_CHARGE
+                          ")");
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
@@ -104,7 +129,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         struct resolve_ctx x = {
             .req = req, .cache = &cache, .state = state, .engine = ENGINE_VERSION, .e = &e};
         json_t *derived = NULL;
-        bool charging = enc_charge_attack(actor, ENGINE_VERSION); /* as the action rules it */
+        bool charging = gate.charge_attack; /* the charge's +2, as the action rules it */
         if (!enc_attack_req(&x, in, actor, target, atk, false, charging, &ar, &mine, &derived)) {
             /* total cover: as the action, but named by the query */
             json_t *item = json_array_get(e.list, json_array_size(e.list) - 1);
@@ -130,9 +155,15 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         extras.hp = (int)hp;
     else if (hp > 1000000)
         svc_errors_add(&e, "/defender/hp", "must be from 1 to 1000000");
-    for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++)
-        extras.attacks[extras.attack_count++] =
-            (int)num(atk, "attack_bonus") + rules_iterative_penalty(i);
+    for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++) {
+        long long bonus = num(atk, "attack_bonus") + rules_iterative_penalty(i);
+        if (bonus < -100 || bonus > 100) {
+            char ptr[32];
+            snprintf(ptr, sizeof ptr, "/attacks/%d", i);
+            svc_errors_add(&e, ptr, "must be an attack bonus from -100 to 100");
+        }
+        extras.attacks[extras.attack_count++] = (int)bonus;
+    }
     json_array_extend(e.list, mine.list);
     svc_errors_free(&mine);
     struct svc_odds_context ctx = {.id = req->params[0],

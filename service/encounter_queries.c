@@ -1,10 +1,11 @@
 /* Asking in encounter terms (issue 18): GET /v1/encounters/{id}/reach, /route, /threats and
  * /flanking run the stateless rules on the stored map and combatants, so a bot never re-sends
- * them. Each reads the state after ?at=N (default: now) as the state endpoint does, builds the
- * stateless request of the same facts the encounter's own moves read into structs
- * (encounter_move.c: each other combatant's side, whether it is up and may make an attack of
- * opportunity, its melee bonus; the mover's burdens and turn), and hands it to the stateless
- * endpoint's own ruling (ruling.h), so the two answers cannot differ.
+ * them. Each reads the state after ?at=N (default: now) as the state endpoint does, reads it
+ * into the stateless endpoint's request structs as the encounter's own actions do
+ * (enc_move_request: each other combatant's side, whether it is up and may make an attack of
+ * opportunity, its melee bonus; the mover's burdens and turn; the flanking creatures), and
+ * hands them to the endpoint's own ruling split after its decoder (svc_rule_move_reach_req,
+ * _route_req, svc_rule_flanking_decoded), so the two answers cannot differ.
  *
  * Decisions where the issue is silent (also in openapi.yaml):
  *  - reach and route take ?mode (default move) and reach ?prefer, as their POST bodies do; the
@@ -166,7 +167,9 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
         if (!svc_errors_any(&e))
             svc_rule_move_reach_req(&r, p, req->ctx->config, &a);
     }
-    if (svc_errors_any(&e))
+    if (r.spent != NULL) /* the stored map is past a budget lowered since: as the endpoint says */
+        svc_answer_too_expensive(&a, r.spent, r.spent_budget, r.spent_reached);
+    else if (svc_errors_any(&e))
         svc_answer_errors(&a, &e);
     move_req_free(&r);
     enc_cache_free(&cache);
@@ -233,7 +236,9 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
         if (!svc_errors_any(&e))
             svc_rule_move_route_req(&r, &goal, req->ctx->config, &a);
     }
-    if (svc_errors_any(&e))
+    if (r.spent != NULL) /* the stored map is past a budget lowered since: as the endpoint says */
+        svc_answer_too_expensive(&a, r.spent, r.spent_budget, r.spent_reached);
+    else if (svc_errors_any(&e))
         svc_answer_errors(&a, &e);
     move_req_free(&r);
     enc_cache_free(&cache);

@@ -4,7 +4,6 @@
  * (settle_reactions), a reactor answers an open one with an attack of opportunity
  * (encounter_attacks.c) or declines it (decline_reaction), and the encounter awaits the asked
  * ones (awaiting_reactions). Also the checks of a move's decisions and of reaction_results. */
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,35 +36,29 @@ static bool is_asked(json_t *r)
     return strcmp(str(r, "policy"), "ask") == 0;
 }
 
-/* The index of the first reaction in list whose `member` (mover or by) is id: the number
- * rules/reaction.h knows that combatant by; -2 when none is. */
-static int key_of(json_t *list, const char *member, const char *id)
-{
-    for (size_t i = 0; i < json_array_size(list); i++)
-        if (strcmp(str(json_array_get(list, i), member), id) == 0)
-            return (int)i;
-    return -2;
-}
+/* The open reactions as rules/reaction.h reads them. They are at most one per reactor, for the
+ * move that opened them (a move's ruling lists each creature once, and they are closed before
+ * another move can open any), so MAX_COMBATANTS of them; no allocation that could fail. */
+struct reactions_view {
+    struct rules_open_reaction t[MAX_COMBATANTS];
+    int n;
+};
 
-/* The open reactions list as rules/reaction.h reads them (a malloc'd array, *n of them; NULL
- * when the list is empty or memory ran out). */
-static struct rules_open_reaction *typed(json_t *list, int *n)
+/* list into v, movers numbered 0 for `mover` (NULL: nobody singled out) and 1 for others. */
+static void typed(json_t *list, const char *mover, struct reactions_view *v)
 {
     size_t count = json_array_size(list);
-    struct rules_open_reaction *t = count ? calloc(count, sizeof *t) : NULL;
-    *n = t != NULL ? (int)count : 0;
-    for (int i = 0; i < *n; i++) {
+    v->n = count < MAX_COMBATANTS ? (int)count : MAX_COMBATANTS;
+    for (int i = 0; i < v->n; i++) {
         json_t *r = json_array_get(list, (size_t)i);
         const char *policy = str(r, "policy");
-        t[i] = (struct rules_open_reaction){.mover = key_of(list, "mover", str(r, "mover")),
-                                            .by = key_of(list, "by", str(r, "by")),
-                                            .step = (int)num(r, "step"),
-                                            .outcome = strcmp(policy, "ask") == 0 ? RULES_AOO_ASKED
-                                                       : strcmp(policy, "always") == 0
-                                                           ? RULES_AOO_MADE
-                                                           : RULES_AOO_LAPSING};
+        v->t[i] = (struct rules_open_reaction){
+            .mover = mover != NULL && strcmp(str(r, "mover"), mover) == 0 ? 0 : 1,
+            .step = (int)num(r, "step"),
+            .outcome = strcmp(policy, "ask") == 0      ? RULES_AOO_ASKED
+                       : strcmp(policy, "always") == 0 ? RULES_AOO_MADE
+                                                       : RULES_AOO_LAPSING};
     }
-    return t;
 }
 
 /* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
@@ -73,13 +66,10 @@ static struct rules_open_reaction *typed(json_t *list, int *n)
  * (rules_reactions_first_asked). */
 static json_t *first_asked(json_t *list, const char *mover, size_t except)
 {
-    int n = 0;
-    struct rules_open_reaction *t = typed(list, &n);
-    int key = mover != NULL ? key_of(list, "mover", mover) : -1;
-    int i = key == -2
-                ? -1
-                : rules_reactions_first_asked(t, n, key, except == SIZE_MAX ? -1 : (int)except);
-    free(t);
+    struct reactions_view v;
+    typed(list, mover, &v);
+    int i = rules_reactions_first_asked(v.t, v.n, mover != NULL ? 0 : -1,
+                                        except == SIZE_MAX ? -1 : (int)except);
     return i >= 0 ? json_array_get(list, (size_t)i) : NULL;
 }
 
@@ -120,11 +110,10 @@ json_t *enc_reactions_effect(json_t *state, json_t *list)
 bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
 {
     json_t *list = json_object_get(x->state, "reactions");
-    int n = 0, blocking = -1;
-    struct rules_open_reaction *t = typed(list, &n);
-    bool ok = (size_t)n <= at || rules_reactions_may_settle(t, n, (int)at, &blocking);
-    free(t);
-    if (ok)
+    int blocking = -1;
+    struct reactions_view v;
+    typed(list, NULL, &v);
+    if ((int)at >= v.n || rules_reactions_may_settle(v.t, v.n, (int)at, &blocking))
         return true;
     json_t *first = json_array_get(list, (size_t)blocking);
     svc_errors_add(x->e, "/actor",
@@ -150,7 +139,7 @@ bool enc_any_made_by_engine(json_t *state)
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
  * mover's decision take) open in scratch's reactions against mover that may be settled now (no
  * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each as the
- * reactor's answer, at the square being left (enc_action_attack), with its first attack profile and
+ * reactor's answer, at the square being left (enc_action_attack), with its first melee profile and
  * dice of its own from the event's seed, or results[by] (the caller's dice). Each is folded into
  * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
  * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
@@ -162,10 +151,14 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
 {
     for (int k = 0; k < MAX_COMBATANTS; k++) {
         json_t *list = json_object_get(scratch, "reactions");
-        int n = 0, key = key_of(list, "mover", mover);
-        struct rules_open_reaction *t = typed(list, &n);
-        int next = key == -2 ? -1 : rules_reactions_next_made(t, n, key);
-        free(t);
+        struct reactions_view *v = malloc(sizeof *v);
+        if (v == NULL) {
+            svc_errors_add(x->e, "", "the reactions could not be settled");
+            return;
+        }
+        typed(list, mover, v);
+        int next = rules_reactions_next_made(v->t, v->n, 0);
+        free(v);
         if (next < 0)
             return;
         size_t at = (size_t)next;

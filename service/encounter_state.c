@@ -152,6 +152,18 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
     return enc_answer_own(x, a, prefix, NULL, what);
 }
 
+struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e)
+{
+    struct svc_dice_source *src = calloc(1, sizeof *src);
+    if (src == NULL)
+        svc_errors_add(e, "", "the dice could not be readied");
+    else if (json_object_get(in, "results") != NULL)
+        svc_decode_dice_source(in, src, e);
+    else
+        *src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    return src;
+}
+
 /* The members of a stored combatant that place it (CombatantFields). */
 json_t *enc_placement(json_t *c)
 {

@@ -69,7 +69,7 @@ static bool all_used(const struct rules_dice *d, struct svc_errors *e)
 
 static const char *const surfaces[] = {"ground", "obsidian", "stone", "soft", "water", NULL};
 
-void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e)
+void svc_decode_fall(json_t *body, struct rules_fall *f, bool *has_depth, struct svc_errors *e)
 {
     long long height = 0, per_die = 0, depth = 0;
     *f = (struct rules_fall){0};
@@ -79,10 +79,17 @@ void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e)
     codec_get_int(body, "", "per_die", false, -100, 100, &per_die, e);
     codec_get_bool(body, "", "deliberate", false, &f->deliberate, e);
     codec_get_bool(body, "", "acrobatics_success", false, &f->acrobatics_success, e);
-    bool has_depth =
+    *has_depth =
         codec_get_int(body, "", "water_depth_ft", false, 0, RULES_IMPACT_MAX_FT, &depth, e);
     codec_get_bool(body, "", "dive", false, &f->dive, e);
     codec_get_bool(body, "", "dive_success", false, &f->dive_success, e);
+    f->height_ft = (int)height;
+    f->custom_per_die = (int)per_die;
+    f->water_depth_ft = (int)depth;
+}
+
+void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_errors *e)
+{
     bool water = f->surface == RULES_SURFACE_WATER;
     if (f->acrobatics_success && !f->deliberate)
         svc_errors_add(e, "/acrobatics_success",
@@ -95,9 +102,6 @@ void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e)
         svc_errors_add(e, "/dive", "a dive is into water (surface water)");
     if (f->dive_success && !f->dive)
         svc_errors_add(e, "/dive_success", "applies only to a dive");
-    f->height_ft = (int)height;
-    f->custom_per_die = (int)per_die;
-    f->water_depth_ft = (int)depth;
 }
 
 void svc_rule_falling(json_t *body, struct svc_answer *out)
@@ -127,10 +131,12 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
     } else {
         svc_decode_rules(body, &rules, &e);
         struct rules_fall f;
-        svc_decode_fall(body, &f, &e);
+        bool has_depth = false;
+        svc_decode_fall(body, &f, &has_depth, &e);
         long long dr = 0;
         codec_get_int(body, "", "damage_reduction", false, 0, MAX_DR, &dr, &e);
         svc_decode_dice_source(body, src, &e);
+        svc_check_fall(&f, has_depth, &e);
         svc_rule_fall_decoded(&rules, &f, (int)dr, src, &e, out);
     }
     svc_errors_free(&e);

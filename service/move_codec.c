@@ -53,8 +53,9 @@ static bool check_place(const struct move_req *r, const struct rules_creature *c
         svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
         return false;
     }
-    /* A map decoded beforehand is an encounter's, whose combatants were placed when they were
-     * added or changed, under the engine of those events (enc_check_place): not ruled again. */
+    /* A map decoded beforehand is a caller's that placed the creatures itself (an encounter's
+     * combatants were placed when they were added or changed, enc_check_place): not ruled
+     * again. */
     if (rc == RULES_PLACE_BLOCKED && !r->map_borrowed)
         svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
                        RULES_BLOCKED_SOURCE);

@@ -1,11 +1,11 @@
-/* The stateless rulings as functions, for the handlers and the encounter alike (DESIGN.md: no
- * handler calls another handler). Each takes a request body already parsed (borrowed), with
- * what its handler took from the HTTP request (the configuration, for the work budgets and
- * the search gate; a map decoded beforehand, or NULL), decodes it with its endpoint's one
- * codec, calls rules/ and leaves its answer, or its refusal, in a struct svc_answer. The
- * endpoint's handler parses the body, calls the function and sends the answer
- * (svc_answer_respond); a stored encounter calls the same function on the request its
- * combatants make and reads the answer as a value. */
+/* The stateless rulings as functions (DESIGN.md: no handler calls another handler). Each takes
+ * a request body already parsed (borrowed), with what its handler took from the HTTP request
+ * (the configuration, for the work budgets and the search gate; a map decoded beforehand, or
+ * NULL), decodes it with its endpoint's one codec, calls rules/ and leaves its answer, or its
+ * refusal, in a struct svc_answer; the handler sends it (svc_answer_respond). Where a stored
+ * encounter rules the same thing, the ruling is split after its decoder (the *_decoded and
+ * *_req functions here, in move_req.h and attack_ruling.h): the encounter reads its state into
+ * the same structs and writes the same answer. */
 #ifndef TACTICS_SVC_RULING_H
 #define TACTICS_SVC_RULING_H
 
@@ -19,8 +19,8 @@ struct rules_map;
 
 /* The most allies an attack (/v1/attacks/resolve, /odds, /modifiers) or a flanking question
  * (/v1/geometry/flanking) takes: at least every other combatant of a stored encounter's side
- * (MAX_COMBATANTS, 500), since the encounter passes a whole side as allies. One place for
- * both endpoints and the contract's maxItems. */
+ * (MAX_COMBATANTS, 500), so that a client may ask about any side an encounter holds. One place
+ * for both endpoints and the contract's maxItems. */
 #define SVC_MAX_ALLIES 512
 
 /* A ruling's answer before HTTP: 200 with the answer, as text (the streaming writer's) or as
@@ -77,9 +77,11 @@ void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const stru
 /* POST /v1/falling (impact_api.c): the answer as a value. */
 void svc_rule_falling(json_t *body, struct svc_answer *out);
 /* Its own members of a fall (height_ft, surface, per_die, deliberate, acrobatics_success,
- * water_depth_ft, dive, dive_success, and how they go together) from body into f. */
+ * water_depth_ft, dive, dive_success) from body into f (*has_depth: water_depth_ft given); then,
+ * once the dice are read too, how they go together (svc_check_fall). */
 struct rules_fall;
-void svc_decode_fall(json_t *body, struct rules_fall *f, struct svc_errors *e);
+void svc_decode_fall(json_t *body, struct rules_fall *f, bool *has_depth, struct svc_errors *e);
+void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_errors *e);
 /* The same ruling of a fall already decoded (rules, f, the faller's damage reduction dr, the
  * dice src): the answer, or e's errors when it holds any. */
 struct svc_rules;

@@ -220,17 +220,17 @@ Test(encounter_attack, the_attack_event_rolls_and_says_what_it_leaves)
     cr_assert(ruled.rolled.hit);
     cr_assert(ruled.after.damaged);
     cr_assert_eq(ruled.after.target_hp, 6);
+    /* Too few of the table's dice: the roll refuses, and nothing is left on the encounter. */
+    cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_ROLL);
+    cr_assert_eq(ruled.roll_rc, RULES_ATTACK_ROLL_ERR_DAMAGE);
+    cr_assert_not(ruled.after.damaged);
+    cr_assert_eq(ruled.after.target_hp, 0);
     c.me.turn = (struct rules_turn){0};
     cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
     cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_OK);
     cr_assert_eq(ruled.ev.attack_total, 5);
     cr_assert_not(ruled.rolled.hit);
     cr_assert_not(ruled.after.damaged);
-    /* Too few of the table's dice: the roll refuses, nothing is left on the encounter. */
-    c.me.turn = (struct rules_turn){.full_round = true, .moved = true, .charged = true};
-    cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);
-    cr_assert_eq(brawl(&c, &target, dice, 1), RULES_ENC_ATTACK_ROLL);
-    cr_assert_eq(ruled.roll_rc, RULES_ATTACK_ROLL_ERR_DAMAGE);
     /* Disabled: the strain. */
     c.me = (struct rules_enc_combatant){.hp = 0, .max_hp = 10, .dex = 10, .aoo_round = -1};
     cr_assert_eq(check(&c), RULES_ENC_ATTACK_OK);

@@ -183,9 +183,9 @@ Test(reaction, a_later_step_waits_for_an_earlier_asked_one)
 Test(reaction, the_engine_makes_reactions_in_step_order_up_to_the_first_asked)
 {
     struct rules_open_reaction list[] = {
-        {.mover = 0, .by = 0, .step = 4, .outcome = RULES_AOO_MADE},
-        {.mover = 0, .by = 1, .step = 2, .outcome = RULES_AOO_ASKED},
-        {.mover = 0, .by = 2, .step = 1, .outcome = RULES_AOO_MADE},
+        {.mover = 0, .step = 4, .outcome = RULES_AOO_MADE},
+        {.mover = 0, .step = 2, .outcome = RULES_AOO_ASKED},
+        {.mover = 0, .step = 1, .outcome = RULES_AOO_MADE},
     };
     int blocking = 9;
     cr_assert_eq(rules_reactions_first_asked(list, 3, 0, -1), 1);

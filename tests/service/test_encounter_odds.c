@@ -155,3 +155,32 @@ Test(encounter_odds, bad_queries_name_their_parameter)
         enc_call(&srv, &e, "GET", "/odds?actor=fighter&target=goblin&at=99", NULL, NULL, 422);
     json_decref(doc);
 }
+
+/* d20 3.5 SRD, Combat: Charge: after a charge, "you may make a single melee attack" at the
+ * designated opponent, "+2 on the attack roll". The odds ask what the action would allow: at the
+ * opponent, +2 (the attacker condition charging); at another enemy in reach, nothing, since the
+ * action refuses it (the odds showed that attack, +2 and all). */
+Test(encounter_odds, after_a_charge_only_its_opponent_is_asked_about)
+{
+    struct enc e;
+    enc_create(&srv, &e,
+               "{\"map\":{\"width\":12,\"height\":3},\"seed\":3,\"combatants\":[{\"id\":\"c\","
+               "\"side\":\"p\",\"x\":4,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},"
+               "\"max_hp\":20,\"dex\":10,\"attacks\":[{\"name\":\"sword\",\"attack_bonus\":5,"
+               "\"damage\":\"1d8\"}]},{\"id\":\"t\",\"side\":\"m\",\"x\":9,\"y\":1,\"speeds\":{"
+               "\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10},{\"id\":\"u\","
+               "\"side\":\"m\",\"x\":9,\"y\":2,\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},"
+               "\"max_hp\":20,\"dex\":10}],\"initiative\":{\"results\":[20,1,1,1,1,2]}}");
+    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    enc_post_ok(
+        &srv, &e, "/actions",
+        "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
+        "\"path\":[{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1},{\"x\":8,\"y\":1}]}");
+    json_t *doc = odds(&e, "actor=c&target=t", 200);
+    cr_assert(has_modifier(doc, "d20 3.5 SRD, Combat: Charge", 2));
+    json_decref(doc);
+    doc = odds(&e, "actor=c&target=u", 422);
+    json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "?target");
+    json_decref(doc);
+}

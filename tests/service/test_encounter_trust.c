@@ -545,9 +545,9 @@ Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
  * withdrawal, a push, a crawl while prone, a run that provokes a declined reaction, standing
  * up; and attacks: a sneak attack with a bow on a flat-footed goblin past an ally, its half
  * cover derived from the board; a critical hit on the table's dice; a full attack declaring
- * cover on a prone orc). An import re-rules every event and, for an event of this build's engine, compares the
- * ruling and the effects member for member; so it imports, verifies, and a move whose stored
- * square is changed is refused. */
+ * cover on a prone orc). An import re-rules every event and, for an event of this build's engine,
+ * compares the ruling and the effects member for member; so it imports, verifies, and a move whose
+ * stored square is changed is refused. */
 Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
 {
     FILE *f = fopen(FIXTURES "/encounter_v3.json", "rb");
@@ -557,7 +557,7 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
     fclose(f);
     cr_assert_not_null(doc, "%s", err.text);
     json_t *events = json_object_get(doc, "events");
-    size_t moves = 0, i;
+    size_t moves = 0, i, charge_at = 0;
     json_t *ev, *charge = NULL;
     json_array_foreach(events, i, ev)
     {
@@ -569,8 +569,10 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
                              strcmp(type, "forced") == 0))
             moves++;
         const char *mode = json_string_value(json_object_get(in, "mode"));
-        if (charge == NULL && mode != NULL && strcmp(mode, "charge") == 0)
+        if (charge == NULL && mode != NULL && strcmp(mode, "charge") == 0) {
             charge = p;
+            charge_at = i;
+        }
     }
     cr_assert_geq(moves, 10);
     cr_assert_not_null(charge);
@@ -589,7 +591,13 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
         json_object_get(json_array_get(json_object_get(charge, "effects"), 0), "fields");
     json_object_set_new(fields, "x", json_integer(num(fields, "x") - 1));
     text = json_dumps(doc, JSON_COMPACT);
-    json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
+    json_t *no = http_post_json(&srv, "/v1/encounters/import", text, 422);
     free(text);
+    char at[32];
+    snprintf(at, sizeof at, "/events/%zu", charge_at);
+    const char *ptr = json_string_value(
+        json_object_get(json_array_get(json_object_get(no, "errors"), 0), "pointer"));
+    cr_assert(ptr != NULL && strncmp(ptr, at, strlen(at)) == 0, "refused at %s, not %s", ptr, at);
+    json_decref(no);
     json_decref(doc);
 }

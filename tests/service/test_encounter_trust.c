@@ -543,11 +543,13 @@ Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
  * building the path endpoint's JSON request (fixtures/record_encounter_v3.py: a charge and its
  * attack, a double move, a move that provokes an asked reaction which strikes, a 5-foot step, a
  * withdrawal, a push, a crawl while prone, a run that provokes a declined reaction, standing
- * up; and attacks: a sneak attack with a bow on a flat-footed goblin past an ally, its half
- * cover derived from the board; a critical hit on the table's dice; a full attack declaring
- * cover on a prone orc). An import re-rules every event and, for an event of this build's engine,
- * compares the ruling and the effects member for member; so it imports, verifies, and a move whose
- * stored square is changed is refused. */
+ * up, a fall, an attack of opportunity the engine makes within a move, standing up that
+ * provokes an asked one; and attacks: a sneak attack with a bow on a flat-footed goblin past an
+ * ally, its half cover derived from the board; a critical hit on the table's dice; full
+ * attacks, one declaring cover on a prone orc, one trading an attack for a 5-foot step; a
+ * disabled attacker's strain). An import re-rules every event and, for an event of this build's
+ * engine, compares the ruling and the effects member for member; so it imports, verifies, and a
+ * move whose stored square is changed is refused. */
 Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
 {
     FILE *f = fopen(FIXTURES "/encounter_v3.json", "rb");

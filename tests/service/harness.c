@@ -378,6 +378,17 @@ void enc_create(const struct server *s, struct enc *e, const char *body)
     json_decref(doc);
 }
 
+void enc_import(const struct server *s, struct enc *e, json_t *doc)
+{
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *ans = http_post_json(s, "/v1/encounters/import", text, 201);
+    free(text);
+    snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(ans, "id")));
+    snprintf(e->token, sizeof e->token, "%s", json_string_value(json_object_get(ans, "token")));
+    e->version = json_integer_value(json_object_get(ans, "version"));
+    json_decref(ans);
+}
+
 json_t *enc_combatant(json_t *doc, const char *id)
 {
     json_t *state = json_object_get(doc, "state") ? json_object_get(doc, "state") : doc;
@@ -412,4 +423,17 @@ void enc_post_refused(const struct server *s, struct enc *e, const char *suffix,
     cr_assert_not_null(detail);
     cr_assert_not_null(strstr(detail, needle), "%s: %s", body ? body : "", detail);
     json_decref(doc);
+}
+
+json_t *load_fixture(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FIXTURES, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no fixture %s", path);
+    json_error_t err;
+    json_t *doc = json_loadf(f, 0, &err);
+    fclose(f);
+    cr_assert_not_null(doc, "%s: %s", path, err.text);
+    return doc;
 }

@@ -83,6 +83,9 @@ json_t *enc_call(const struct server *s, struct enc *e, const char *method, cons
 /* Creates an encounter from body without Authorization (a token is minted) and fills e. */
 void enc_create(const struct server *s, struct enc *e, const char *body);
 
+/* Imports the exported log doc (borrowed; asserts 201) and fills e with the new encounter. */
+void enc_import(const struct server *s, struct enc *e, json_t *doc);
+
 /* POST /v1/encounters/{id}{suffix} with body: asserts 200 (ok) or a 422 whose detail holds
  * needle (the rule it names). */
 void enc_post_ok(const struct server *s, struct enc *e, const char *suffix, const char *body);
@@ -108,5 +111,8 @@ json_t *enc_combatant(json_t *doc, const char *id);
         server_stop(&srv);                                                                         \
     }                                                                                              \
     TestSuite(name, .init = name##_start, .fini = name##_stop, .timeout = 60)
+
+/* tests/service/fixtures/<name> parsed (asserts it is there and is JSON); the caller frees it. */
+json_t *load_fixture(const char *name);
 
 #endif

@@ -410,11 +410,7 @@ Test(chatter, every_served_state_names_whose_turn_it_is)
  * the fixture ends on the rogue's turn. */
 Test(chatter, an_older_encounter_is_served_with_turn_of)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
-    cr_assert_not_null(f);
-    json_t *fixture = json_loadf(f, 0, NULL);
-    fclose(f);
-    cr_assert_not_null(fixture);
+    json_t *fixture = load_fixture("encounter_v1.json");
     char *text = json_dumps(fixture, JSON_COMPACT);
     json_decref(fixture);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);

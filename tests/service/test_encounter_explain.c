@@ -175,18 +175,10 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
  * told all the same, from the stored payloads, and still verifies. */
 Test(encounter_explain, an_old_log_is_told_on_read)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
-    cr_assert_not_null(f);
-    json_t *doc = json_loadf(f, 0, NULL);
-    fclose(f);
-    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *doc = load_fixture("encounter_v1.json");
+    struct enc e;
+    enc_import(&srv, &e, doc);
     json_decref(doc);
-    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    free(text);
-    struct enc e = {.version = json_integer_value(json_object_get(ans, "version"))};
-    snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
-    snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
-    json_decref(ans);
     json_t *log = call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
     cr_assert_eq(json_array_size(events), 20);

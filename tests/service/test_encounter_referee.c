@@ -371,12 +371,7 @@ Test(referee, standing_up_takes_the_move_action)
  * build) imports, verifies, and can be played on under engine 2. */
 Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
-    cr_assert_not_null(f);
-    json_error_t err;
-    json_t *doc = json_loadf(f, 0, &err);
-    fclose(f);
-    cr_assert_not_null(doc, "%s", err.text);
+    json_t *doc = load_fixture("encounter_v1.json");
     json_t *first = json_object_get(json_array_get(json_object_get(doc, "events"), 0), "payload");
     cr_assert_null(json_object_get(first, "engine"));
     char *text = json_dumps(doc, JSON_COMPACT);
@@ -411,20 +406,10 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
  * hit points below 0 have no state. A new event on it is ruled by engine 2 all the same. */
 Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
-    cr_assert_not_null(f);
-    json_error_t err;
-    json_t *doc = json_loadf(f, 0, &err);
-    fclose(f);
-    cr_assert_not_null(doc, "%s", err.text);
-    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *doc = load_fixture("encounter_v1.json");
+    struct enc old;
+    enc_import(&srv, &old, doc);
     json_decref(doc);
-    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    free(text);
-    struct enc old = {.version = num(ans, "version")};
-    snprintf(old.id, sizeof old.id, "%s", json_string_value(json_object_get(ans, "id")));
-    snprintf(old.token, sizeof old.token, "%s", json_string_value(json_object_get(ans, "token")));
-    json_decref(ans);
     /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
     doc = call(&old, "POST", "/actions",
                "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[20,3]}",
@@ -515,13 +500,8 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
     json_t *added =
         json_object_get(json_object_get(json_array_get(events, 1), "payload"), "result");
     json_object_set_new(added, "explain_markdown", json_string("forged @everyone"));
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    free(text);
-    struct enc in = {.version = num(ans, "version")};
-    snprintf(in.id, sizeof in.id, "%s", json_string_value(json_object_get(ans, "id")));
-    snprintf(in.token, sizeof in.token, "%s", json_string_value(json_object_get(ans, "token")));
-    json_decref(ans);
+    struct enc in;
+    enc_import(&srv, &in, doc);
     json_t *out = call(&in, "GET", "/export", NULL, 200);
     json_t *kept = json_object_get(
         json_object_get(json_array_get(json_object_get(out, "events"), last), "payload"), "result");
@@ -538,7 +518,7 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
     json_decref(v);
     /* A figure changed: refused. */
     json_object_set_new(result, "roll_total", json_integer(19));
-    text = json_dumps(doc, JSON_COMPACT);
+    char *text = json_dumps(doc, JSON_COMPACT);
     json_decref(http_post_json(&srv, "/v1/encounters/import", text, 422));
     free(text);
     free(told);

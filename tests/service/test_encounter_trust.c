@@ -509,12 +509,7 @@ Test(encounter_trust, an_event_seed_does_not_give_the_encounter_seed_away)
  * target_number and most else imports, and its export has them back. */
 Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v1.json", "rb");
-    cr_assert_not_null(f);
-    json_error_t err;
-    json_t *doc = json_loadf(f, 0, &err);
-    fclose(f);
-    cr_assert_not_null(doc, "%s", err.text);
+    json_t *doc = load_fixture("encounter_v1.json");
     json_t *result = json_object_get(
         json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result");
     long long target_number = num(result, "target_number");
@@ -522,14 +517,9 @@ Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
     json_object_set_new(
         json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result",
         json_pack("{s:I}", "attack_total", num(result, "attack_total")));
-    char *text = json_dumps(doc, JSON_COMPACT);
+    struct enc in;
+    enc_import(&srv, &in, doc);
     json_decref(doc);
-    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    free(text);
-    struct enc in = {.version = num(ans, "version")};
-    snprintf(in.id, sizeof in.id, "%s", json_string_value(json_object_get(ans, "id")));
-    snprintf(in.token, sizeof in.token, "%s", json_string_value(json_object_get(ans, "token")));
-    json_decref(ans);
     json_t *out = call(&in, "GET", "/export", NULL, 200);
     json_t *kept = json_object_get(
         json_object_get(json_array_get(json_object_get(out, "events"), 7), "payload"), "result");
@@ -552,12 +542,7 @@ Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
  * move whose stored square is changed is refused. */
 Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
 {
-    FILE *f = fopen(FIXTURES "/encounter_v3.json", "rb");
-    cr_assert_not_null(f);
-    json_error_t err;
-    json_t *doc = json_loadf(f, 0, &err);
-    fclose(f);
-    cr_assert_not_null(doc, "%s", err.text);
+    json_t *doc = load_fixture("encounter_v3.json");
     json_t *events = json_object_get(doc, "events");
     size_t moves = 0, i, charge_at = 0;
     json_t *ev, *charge = NULL;
@@ -578,13 +563,8 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
     }
     cr_assert_geq(moves, 10);
     cr_assert_not_null(charge);
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    free(text);
-    struct enc in = {.version = num(ans, "version")};
-    snprintf(in.id, sizeof in.id, "%s", json_string_value(json_object_get(ans, "id")));
-    snprintf(in.token, sizeof in.token, "%s", json_string_value(json_object_get(ans, "token")));
-    json_decref(ans);
+    struct enc in;
+    enc_import(&srv, &in, doc);
     json_t *v = call(&in, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
@@ -592,7 +572,7 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
     json_t *fields =
         json_object_get(json_array_get(json_object_get(charge, "effects"), 0), "fields");
     json_object_set_new(fields, "x", json_integer(num(fields, "x") - 1));
-    text = json_dumps(doc, JSON_COMPACT);
+    char *text = json_dumps(doc, JSON_COMPACT);
     json_t *no = http_post_json(&srv, "/v1/encounters/import", text, 422);
     free(text);
     char at[32];

@@ -140,10 +140,11 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct svc_dice_source *src = enc_dice_source(x, in, &e);
     svc_check_fall(&f, has_depth, &e);
     struct svc_answer a = {0};
+    struct svc_fall_facts facts = {0};
     if (src == NULL)
         svc_answer_errors(&a, &e);
     else
-        svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a);
+        svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a, &facts);
     svc_errors_free(&e);
     free(src);
     static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
@@ -159,14 +160,9 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *ans = enc_answer_own(x, &a, "", own, "fall");
     if (ans == NULL)
         return NULL;
-    json_t *fields = enc_hp_fields(x, num(actor, "hp") - num(ans, "damage"));
-    size_t i;
-    json_t *cv;
-    json_array_foreach(json_object_get(ans, "conditions"), i, cv)
-    {
-        if (strcmp(json_string_value(cv), "prone") == 0)
-            json_object_set_new(fields, "conditions", enc_conditions_with(actor, "prone", true));
-    }
+    json_t *fields = enc_hp_fields(x, num(actor, "hp") - facts.damage);
+    if (facts.prone)
+        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "prone", true));
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 

@@ -661,23 +661,19 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             snprintf(p, sizeof p, "/plan/%d/step", item);
             json_t *sq =
                 json_object_get(json_array_get(json_object_get(in, "plan"), (size_t)item), "step");
-            json_t *ans = enc_rule_traded_step(&each, me, sq, p);
+            json_t *fields = NULL;
+            json_t *ans = enc_rule_traded_step(&each, me, sq, p, &fields);
             if (ans == NULL) {
                 ok = false;
                 break;
             }
-            json_t *end = json_object_get(ans, "end");
-            json_t *fields = json_pack("{s:O, s:O}", "x", json_object_get(end, "x"), "y",
-                                       json_object_get(end, "y"));
-            if (json_is_integer(json_object_get(end, "facing")))
-                json_object_set(fields, "facing", json_object_get(end, "facing"));
+            json_array_append_new(stepped,
+                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"),
+                                            "y", json_object_get(fields, "y"), "at", item));
             json_t *ef = json_pack("[o]", effect_set(str(actor, "id"), fields));
             enc_fold(scratch, ef);
             json_array_extend(effects, ef);
             json_decref(ef);
-            json_array_append_new(stepped,
-                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(end, "x"), "y",
-                                            json_object_get(end, "y"), "at", item));
             json_decref(ans);
             continue;
         }

@@ -422,9 +422,11 @@ bool enc_move_request(struct resolve_ctx *x, json_t *mover, enum rules_move_mode
                       struct move_req *r, struct svc_errors *why);
 
 /* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
- * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference), or
- * NULL after adding errors at ptr. */
-json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr);
+ * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference;
+ * *fields: where it leaves the mover, {x, y, facing?}, a new object), or NULL after adding
+ * errors at ptr. */
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr,
+                             json_t **fields);
 
 /* ---- encounter_attacks.c ---- */
 

@@ -119,22 +119,24 @@ static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
     return ok;
 }
 
-/* Adds a path ruling's violations (its answer, ans) as errors: at path_ptr/STEP, or at
- * mode_ptr when one names no step (or path_ptr is NULL). */
-static void path_errors(struct resolve_ctx *x, json_t *ans, const char *path_ptr,
-                        const char *mode_ptr)
+/* Adds a path ruling's violations (rules_move_path's, in the order its answer lists them: the
+ * action's, then each step's) as errors: at path_ptr/STEP, or at mode_ptr when one names no step
+ * (or path_ptr is NULL). */
+static void path_errors(struct resolve_ctx *x, const struct rules_path_result *p, int n,
+                        const char *path_ptr, const char *mode_ptr)
 {
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(ans, "violations"), i, v)
-    {
-        char p[64];
-        json_t *step = json_object_get(v, "step");
-        if (json_is_integer(step) && path_ptr != NULL)
-            snprintf(p, sizeof p, "%s/%lld", path_ptr, json_integer_value(step));
+    for (int i = -1; i < n; i++) {
+        uint32_t bits = i < 0 ? p->action_violations : p->steps[i].violations;
+        char ptr[64];
+        if (i >= 0 && path_ptr != NULL)
+            snprintf(ptr, sizeof ptr, "%s/%d", path_ptr, i);
         else
-            snprintf(p, sizeof p, "%s", mode_ptr);
-        svc_errors_add(x->e, p, "%s (%s)", str(v, "message"), str(v, "source"));
+            snprintf(ptr, sizeof ptr, "%s", mode_ptr);
+        for (int v = 0; v < RULES_MV_COUNT; v++)
+            if (bits & (1u << v))
+                svc_errors_add(x->e, ptr, "%s (%s)",
+                               rules_move_violation_text((enum rules_move_violation)v),
+                               rules_move_violation_source((enum rules_move_violation)v));
     }
 }
 
@@ -276,7 +278,7 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
     move_answer_path_ruled(&a, &r, m.n, &ruling->path, 0, false);
     ans = enc_answer(x, &a, prefix, what);
     if (ans != NULL && rc == RULES_ENC_MOVE_ILLEGAL)
-        path_errors(x, ans, path_ptr, mode_ptr);
+        path_errors(x, &ruling->path, m.n, path_ptr, mode_ptr);
     else if (ans != NULL && rc != RULES_ENC_MOVE_OK)
         charge_refusal(x, mover, target, rc, ruling, m.n);
     if (rc != RULES_ENC_MOVE_OK) {
@@ -311,12 +313,19 @@ static void ruling_free(struct rules_enc_move_ruling *m)
     free(m->path.aoos);
 }
 
-json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr)
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr,
+                             json_t **fields)
 {
     /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
     json_t *in = json_pack("{s:[O]}", "path", square);
     struct rules_enc_move_ruling m = {0};
     json_t *ans = rule_move(x, in, mover, NULL, RULES_MODE_STEP, NULL, ptr, &m, NULL);
+    *fields = NULL;
+    if (ans != NULL) { /* where the step leaves it: the ruling's end square and facing */
+        *fields = json_pack("{s:i, s:i}", "x", m.end_x, "y", m.end_y);
+        if (m.end_facing >= 0)
+            json_object_set_new(*fields, "facing", json_integer(m.end_facing));
+    }
     ruling_free(&m);
     json_decref(in);
     return ans;

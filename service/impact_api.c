@@ -137,7 +137,7 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
         codec_get_int(body, "", "damage_reduction", false, 0, MAX_DR, &dr, &e);
         svc_decode_dice_source(body, src, &e);
         svc_check_fall(&f, has_depth, &e);
-        svc_rule_fall_decoded(&rules, &f, (int)dr, src, &e, out);
+        svc_rule_fall_decoded(&rules, &f, (int)dr, src, &e, out, NULL);
     }
     svc_errors_free(&e);
     free(src);
@@ -145,7 +145,7 @@ void svc_rule_falling(json_t *body, struct svc_answer *out)
 
 void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fall *fall, int dr,
                            struct svc_dice_source *src, struct svc_errors *e,
-                           struct svc_answer *out)
+                           struct svc_answer *out, struct svc_fall_facts *facts)
 {
     json_t *doc = NULL;
     const struct rules_fall f = *fall;
@@ -170,6 +170,8 @@ void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fal
     json_t *conditions = json_array();
     if (damage > 0 && !o.water)
         json_array_append_new(conditions, json_string("prone"));
+    if (facts != NULL)
+        *facts = (struct svc_fall_facts){.damage = damage, .prone = damage > 0 && !o.water};
     json_object_set_new(doc, "conditions", conditions);
     json_object_set_new(doc, "rule", json_string(o.dice.rule));
     svc_dice_source_describe(src, doc);

@@ -83,12 +83,18 @@ struct rules_fall;
 void svc_decode_fall(json_t *body, struct rules_fall *f, bool *has_depth, struct svc_errors *e);
 void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_errors *e);
 /* The same ruling of a fall already decoded (rules, f, the faller's damage reduction dr, the
- * dice src): the answer, or e's errors when it holds any. */
+ * dice src): the answer, or e's errors when it holds any; facts (when not NULL) gets what an
+ * encounter applies: the damage after reduction, and whether the faller lands prone (001
+ * Falling). */
 struct svc_rules;
 struct svc_dice_source;
+struct svc_fall_facts {
+    int damage;
+    bool prone;
+};
 void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fall *f, int dr,
                            struct svc_dice_source *src, struct svc_errors *e,
-                           struct svc_answer *out);
+                           struct svc_answer *out, struct svc_fall_facts *facts);
 
 /* POST /v1/geometry/flanking (geometry_api.c): the answer as a value. */
 void svc_rule_flanking(json_t *body, struct svc_answer *out);

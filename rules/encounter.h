@@ -391,6 +391,12 @@ struct rules_enc_attack_gate {
     bool charge_attack; /* it is the charge's attack: +2 (the attacker condition charging) */
 };
 
+/* Whether a melee swing of attacker reaches target (004 Threatened Area; 001 Reach): the squares
+ * it threatens, its reach or only its reach weapon's ring, whether or not it could make attacks
+ * of opportunity now (flat-footed): on its own action it swings all the same. */
+bool rules_encounter_reaches(const struct rules_options *o, const struct rules_creature *attacker,
+                             const struct rules_creature *target);
+
 /* Whether attacker (a combatant of e) may make attack a now, in the order of the statuses above,
  * and what it is (out). Returns RULES_ENC_ATTACK_OK or the refusal. */
 int rules_encounter_attack_check(const struct rules_encounter *e,
@@ -442,7 +448,9 @@ int rules_encounter_aoo_profile(int engine, const bool *melee, int n);
 
 /* Whether a combatant listing those n profiles has a melee attack to threaten with (004
  * Threatened Area: "the area into which it can make a melee attack"): before engine 3 always;
- * from engine 3 one listing none is taken to have one, else it needs a melee profile. */
+ * from engine 3 it needs a melee profile, and one listing no profile at all is taken to have
+ * one (the project's choice where the documents are silent: a combatant described without its
+ * weapons is not known to be unarmed). */
 bool rules_encounter_has_melee(int engine, const bool *melee, int n);
 
 /* Whether combatant c of e may make an attack of opportunity now: rules_encounter_makes_aoo

@@ -8,18 +8,22 @@
 #include "encounter.h"
 #include "threat.h"
 
+bool rules_encounter_reaches(const struct rules_options *o, const struct rules_creature *attacker,
+                             const struct rules_creature *target)
+{
+    struct rules_creature me = *attacker;
+    me.can_threaten = true;
+    return rules_threatens_creature(o, &me, target);
+}
+
 int rules_encounter_attack_check(const struct rules_encounter *e,
                                  const struct rules_enc_combatant *attacker,
                                  const struct rules_enc_attack *a,
                                  struct rules_enc_attack_gate *out)
 {
     *out = (struct rules_enc_attack_gate){0};
-    if (a->melee) {
-        struct rules_creature me = *a->attacker;
-        me.can_threaten = true; /* its own swing, flat-footed or not */
-        if (!rules_threatens_creature(e->rules, &me, a->target))
-            return RULES_ENC_ATTACK_REACH;
-    }
+    if (a->melee && !rules_encounter_reaches(e->rules, a->attacker, a->target))
+        return RULES_ENC_ATTACK_REACH;
     if (a->aoo && e->engine >= 3 && !a->melee)
         return RULES_ENC_ATTACK_AOO_MELEE;
     if (a->aoo) {
@@ -80,10 +84,9 @@ bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
                                        const struct rules_creature *body,
                                        const struct rules_creature *whom)
 {
-    struct rules_creature me = *body;
-    me.can_threaten = true; /* its reach; whether it may strike is may_aoo's */
+    /* Its reach, rules_encounter_reaches; whether it may strike now, rules_encounter_may_aoo. */
     return !c->down && rules_encounter_may_aoo(e, c, has_melee) &&
-           rules_threatens_creature(e->rules, &me, whom);
+           rules_encounter_reaches(e->rules, body, whom);
 }
 
 int rules_encounter_attack(const struct rules_encounter *e,

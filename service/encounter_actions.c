@@ -130,8 +130,7 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
  * its own code (rules_fall). */
 static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    struct svc_rules rules;
-    enc_state_svc_rules(x->state, &rules);
+    const struct svc_rules *rules = enc_svc_rules_of(x);
     struct rules_fall f;
     struct svc_errors e;
     svc_errors_init(&e);
@@ -144,7 +143,7 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (src == NULL)
         svc_answer_errors(&a, &e);
     else
-        svc_rule_fall_decoded(&rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a, &facts);
+        svc_rule_fall_decoded(rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a, &facts);
     svc_errors_free(&e);
     free(src);
     static const struct enc_member own[] = {{"/height_ft", "/height_ft"},

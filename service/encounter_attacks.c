@@ -23,10 +23,8 @@
 bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
 {
     struct rules_creature a, t;
-    if (!enc_creature_of(o, actor, &a) || !enc_creature_of(o, target, &t))
-        return false;
-    a.can_threaten = true;
-    return rules_threatens_creature(o, &a, &t);
+    return enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t) &&
+           rules_encounter_reaches(o, &a, &t);
 }
 
 bool enc_is_melee(json_t *atk)
@@ -191,7 +189,7 @@ static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, jso
     json_t *s = x->state;
     int engine = x->engine;
     memset(r, 0, sizeof *r);
-    enc_state_svc_rules(s, &r->rules);
+    r->rules = *enc_svc_rules_of(x);
     const struct rules_options *o = &r->rules.options;
     struct rules_attacker *a = &r->a;
     enc_creature_of(o, actor, &a->c);

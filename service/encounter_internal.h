@@ -64,6 +64,7 @@
 #include "jsonw.h"
 #include "movement.h"
 #include "options.h"
+#include "rules_codec.h"
 #include "ruling.h"
 #include "svc.h"
 #include "turn.h"
@@ -168,7 +169,7 @@ struct resolve_ctx {
     json_t *state;
     long long seq;
     int engine; /* ENGINE_VERSION for a new event; a stored event's own stamp on replay */
-    struct rules_options rules;
+    struct svc_rules rules; /* the encounter's, decoded once (enc_rules_of, enc_svc_rules_of) */
     bool rules_ok;
     struct svc_errors *e;
     /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
@@ -352,6 +353,8 @@ json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed);
 
 /* The rules in force for the event x rules, decoded from its state on first use. */
 const struct rules_options *enc_rules_of(struct resolve_ctx *x);
+/* The same rules with the preset's name, as the stateless answers echo them. */
+const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x);
 
 /* The fields that set a combatant's hit points to hp: a new object {"hp"}, with its hp_state
  * under engine 2 when the rules track hit point states. */

@@ -27,7 +27,7 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
                           struct svc_errors *why)
 {
     json_t *s = x->state;
-    enc_state_svc_rules(s, &r->rules);
+    r->rules = *enc_svc_rules_of(x);
     r->o = &r->rules.options;
     r->primary = -1;
     move_budgets_init(r, enc_config(x));

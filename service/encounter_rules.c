@@ -17,13 +17,18 @@
 /* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
 
 /* The rules in force, decoded once per event. */
-const struct rules_options *enc_rules_of(struct resolve_ctx *x)
+const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
 {
     if (!x->rules_ok) {
-        enc_state_rules(x->state, &x->rules);
+        enc_state_svc_rules(x->state, &x->rules);
         x->rules_ok = true;
     }
     return &x->rules;
+}
+
+const struct rules_options *enc_rules_of(struct resolve_ctx *x)
+{
+    return &enc_svc_rules_of(x)->options;
 }
 
 /* The fields that set a combatant's hit points to hp: under engine 2 with hp_states on, its

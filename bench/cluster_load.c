@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "encounter_client.h"
+#include "bench/encounter_client.h"
 
 static const char *const attack = "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\"}";
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "encounter_client.h"
+#include "bench/encounter_client.h"
 
 #define MAX_WRITERS 64
 #define MAX_VERSION (1 << 20)

@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "encounter_client.h"
+#include "bench/encounter_client.h"
+#include "db/db.h"
 
 #define CLIENTS       100
 #define REPLAY_EVENTS 10000

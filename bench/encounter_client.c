@@ -1,4 +1,4 @@
-#include "encounter_client.h"
+#include "bench/encounter_client.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rules.h"
+#include "rules/rules.h"
 
 #define SIDE      1000
 #define CREATURES 500

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "odds.h"
-#include "svc.h"
+#include "rules/attack/odds.h"
+#include "service/svc.h"
 
 #define SITUATION                                                                                  \
     "\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5,\"sneak_attack_dice\":5,"                    \

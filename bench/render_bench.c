@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "svc.h"
+#include "service/http/config.h"
+#include "service/svc.h"
 
 static double now_s(void)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "rules.h"
+#include "rules/rules.h"
 
 static double now_s(void)
 {

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "encounter_client.h"
+#include "bench/encounter_client.h"
 
 #define MAX_SEQ (1 << 20)
 

@@ -1,12 +1,12 @@
 /* The one interface of db.h, dispatched to its backend: SQLite for a file path, PostgreSQL for
  * a postgres:// or postgresql:// URL. Each backend keeps the whole contract of db.h. */
-#include "db.h"
+#include "db/db.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "pg_internal.h"
-#include "sqlite_internal.h"
+#include "db/pg/internal.h"
+#include "db/sqlite/internal.h"
 
 /* Exactly one of the two is set. */
 struct db {

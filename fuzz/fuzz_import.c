@@ -18,9 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "db.h"
-#include "state_cache.h"
-#include "svc.h"
+#include "db/db.h"
+#include "service/encounter/state_cache.h"
+#include "service/svc.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

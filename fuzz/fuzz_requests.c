@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
-#include "render.h"
-#include "svc.h"
+#include "render/render.h"
+#include "service/json/reader.h"
+#include "service/svc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

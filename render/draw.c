@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 #define SQRT3 1.7320508075688772
 

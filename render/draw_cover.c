@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 /* 002's name for a degree (rules_degree_names, as the encounter's derived.cover and
  * derived.concealment give them), with spaces for underscores. */

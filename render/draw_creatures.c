@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 const char render_cond_letters[] = "PFDU";
 const uint32_t render_cond_colours[] = {0x555555, 0xc98a00, 0xb00020, 0x283593};

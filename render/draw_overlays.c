@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "facing.h"
-#include "flanking.h"
-#include "render_internal.h"
+#include "render/render_internal.h"
+#include "rules/board/facing.h"
+#include "rules/board/flanking.h"
 
 /* --- overlays --- */
 

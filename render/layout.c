@@ -2,7 +2,7 @@
  * render_layout_of), and where a square lies in it. */
 #include <math.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 #define SQRT3       1.7320508075688772
 #define MAX_CELL    64.0

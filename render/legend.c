@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 enum legend_kind {
     LEG_SIDE,

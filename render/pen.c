@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_internal.h"
+#include "render/render_internal.h"
 
 static const char font_family[] = "DejaVu Sans";
 

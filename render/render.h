@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "movement.h"
+#include "rules/move/move.h"
 
 enum render_status {
     RENDER_OK = 0,

@@ -7,8 +7,8 @@
 #include <cairo.h>
 #include <stdint.h>
 
-#include "cover.h"
-#include "render.h"
+#include "render/render.h"
+#include "rules/board/cover.h"
 
 struct pen {
     enum render_format format;

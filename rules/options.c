@@ -1,4 +1,4 @@
-#include "options.h"
+#include "rules/options.h"
 
 #include <string.h>
 

@@ -3,16 +3,16 @@
 #ifndef TACTICS_RULES_H
 #define TACTICS_RULES_H
 
-#include "attack.h"
-#include "dice.h"
-#include "facing.h"
-#include "flanking.h"
-#include "grid.h"
-#include "impact.h"
-#include "movement.h"
-#include "options.h"
-#include "size.h"
-#include "threat.h"
-#include "travel.h"
+#include "rules/attack/attack.h"
+#include "rules/board/facing.h"
+#include "rules/board/flanking.h"
+#include "rules/board/grid.h"
+#include "rules/board/size.h"
+#include "rules/board/threat.h"
+#include "rules/dice/dice.h"
+#include "rules/move/move.h"
+#include "rules/options.h"
+#include "rules/world/impact.h"
+#include "rules/world/travel.h"
 
 #endif

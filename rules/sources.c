@@ -2,7 +2,7 @@
  * headings, in its order, as it spells them (000 and 004 write their chapter headings in
  * capitals); a citation "NNN Section" names the document by number and one of these sections,
  * matched without regard to case (docs/rules.md lists every citation the service emits). */
-#include "sources.h"
+#include "rules/sources.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "db.h"
-#include "hub.h"
-#include "render.h"
-#include "server.h"
-#include "state_cache.h"
-#include "svc.h"
+#include "db/db.h"
+#include "render/render.h"
+#include "service/encounter/hub.h"
+#include "service/encounter/state_cache.h"
+#include "service/http/server.h"
+#include "service/svc.h"
 
 #ifndef TACTICS_VERSION
 #define TACTICS_VERSION "0.0.0"

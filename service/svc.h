@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "dice.h"
-#include "metrics.h"
+#include "rules/dice/dice.h"
+#include "service/http/config.h"
+#include "service/http/metrics.h"
 
 struct db;
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "db/db.h"
 
 static bool on_pg;
 static char dir[64];

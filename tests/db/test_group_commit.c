@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "db/db.h"
 
 static char dir[64];
 static char path[160];

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "render.h"
+#include "render/render.h"
+#include "rules/options.h"
 
 /* Every test runs in its own process: let each one's leak check see cairo's and fontconfig's
  * process-wide caches released. */

@@ -5,8 +5,8 @@
 
 #include <criterion/criterion.h>
 
-#include "movement.h"
-#include "options.h"
+#include "rules/move/move.h"
+#include "rules/options.h"
 
 static inline struct rules_options preset(const char *name)
 {

@@ -2,7 +2,7 @@
  * the Dexterity modifier (004 Initiative, Flat-Footed) without its table. */
 #include <criterion/criterion.h>
 
-#include "ability.h"
+#include "rules/attack/ability.h"
 
 Test(ability, modifiers_follow_the_srd_table)
 {

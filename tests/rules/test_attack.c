@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "attack.h"
+#include "rules/attack/attack.h"
 
 static struct rules_options f000, f003, plain;
 

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "attack_roll.h"
+#include "rules/attack/roll.h"
 
 /* An attack at +5 against AC 16, evaluated; sneak attack off. */
 static struct rules_attack_eval plain_attack(void)

@@ -5,7 +5,7 @@
  * comment above it. */
 #include <criterion/criterion.h>
 
-#include "cover.h"
+#include "rules/board/cover.h"
 
 static struct rules_options o;
 static struct rules_map m;

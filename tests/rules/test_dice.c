@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dice.h"
+#include "rules/dice/dice.h"
 
 /* pcg32-demo (pcg-c-basic), seed 42, sequence 54, "Round 1": the published reference. */
 Test(rng, matches_pcg32_reference_outputs)

@@ -3,11 +3,11 @@
  * cites the sentence it pins. */
 #include <criterion/criterion.h>
 
-#include "dice.h"
-#include "encounter.h"
-#include "reaction.h"
-#include "size.h"
-#include "threat.h"
+#include "rules/board/size.h"
+#include "rules/board/threat.h"
+#include "rules/dice/dice.h"
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/reaction.h"
 
 static const struct rules_options srd = {.hp_states = RULES_HP_STATES_SRD};
 

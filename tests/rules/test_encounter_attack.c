@@ -4,8 +4,8 @@
  * Charge). */
 #include <criterion/criterion.h>
 
-#include "encounter.h"
-#include "move_fixtures.h"
+#include "rules/encounter/encounter.h"
+#include "tests/rules/move_fixtures.h"
 
 struct attack_case {
     struct rules_options o;

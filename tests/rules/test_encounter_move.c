@@ -3,8 +3,8 @@
  * rules, with the documents' figures. */
 #include <criterion/criterion.h>
 
-#include "encounter.h"
-#include "move_fixtures.h"
+#include "rules/encounter/encounter.h"
+#include "tests/rules/move_fixtures.h"
 
 /* One move by a Medium walker (30 ft) at (0, 5) on an open 12 x 12 map, with the creatures
  * given, under `engine`, at round 1, slot 2. */

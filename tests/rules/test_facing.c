@@ -1,8 +1,8 @@
 /* Facing areas: the documents' counts, and properties that hold for every facing and size. */
 #include <criterion/criterion.h>
 
-#include "facing.h"
-#include "flanking.h"
+#include "rules/board/facing.h"
+#include "rules/board/flanking.h"
 
 static struct rules_options v000, v003, hex003, hex000;
 

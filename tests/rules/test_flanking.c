@@ -2,7 +2,7 @@
  * "Internal Flanking", and 004 "Flanking", as a positive and a negative case. */
 #include <criterion/criterion.h>
 
-#include "flanking.h"
+#include "rules/board/flanking.h"
 
 static struct rules_options lines, opposite;
 

@@ -1,8 +1,8 @@
 #include <criterion/criterion.h>
 
-#include "grid.h"
-#include "options.h"
-#include "size.h"
+#include "rules/board/grid.h"
+#include "rules/board/size.h"
+#include "rules/options.h"
 
 static struct rules_options preset(const char *name)
 {

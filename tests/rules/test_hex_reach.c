@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movement.h"
+#include "rules/move/move.h"
 
 /* A small deterministic generator, so that a failure reproduces. */
 static uint32_t next_rand(uint32_t *s)

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "impact.h"
+#include "rules/world/impact.h"
 
 static struct rules_options ep;
 

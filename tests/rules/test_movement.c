@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "move_fixtures.h"
-#include "movement.h"
+#include "rules/move/move.h"
+#include "tests/rules/move_fixtures.h"
 
 /* A map from rows: '.' clear, 'd' difficult, 'i' impeded, '#' blocked, 'o' blocked with
  * cuttable corners, 'h' hazardous, 'w' water, 'a' air, 'c' concealed clear. */

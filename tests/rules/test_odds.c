@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "odds.h"
+#include "rules/attack/odds.h"
 
 #define BIG_BUDGET 2000000000LL
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "move_fixtures.h"
-#include "movement.h"
+#include "rules/move/move.h"
+#include "tests/rules/move_fixtures.h"
 
 /* ---- routes against a plain Dijkstra (issue 22) ---- */
 

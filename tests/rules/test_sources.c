@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sources.h"
+#include "rules/sources.h"
 
 static char *slurp(const char *path)
 {

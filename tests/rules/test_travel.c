@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "travel.h"
+#include "rules/world/travel.h"
 
 /* Table: Movement and Distance, One Hour Walk (miles, in eighths) for each column; Hustle is
  * double; One Day Walk is eight hours. */

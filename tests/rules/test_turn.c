@@ -3,10 +3,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "hp.h"
-#include "options.h"
-#include "reaction.h"
-#include "turn.h"
+#include "rules/encounter/hp.h"
+#include "rules/encounter/reaction.h"
+#include "rules/encounter/turn.h"
+#include "rules/options.h"
 
 static const struct rules_turn_limits normal = {.partial = false};
 static const struct rules_turn_limits partial = {.partial = true};

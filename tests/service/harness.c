@@ -1,4 +1,4 @@
-#include "harness.h"
+#include "tests/service/harness.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>

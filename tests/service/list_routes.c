@@ -1,7 +1,7 @@
 /* Prints the server's route table as JSON, for the contract's route-coverage check. */
 #include <stdio.h>
 
-#include "svc.h"
+#include "service/svc.h"
 
 int main(void)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 static struct server srv;
 

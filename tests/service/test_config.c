@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "config.h"
+#include "service/http/config.h"
 
 static const char *env_none(const char *name)
 {

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 static double now_s(void)
 {

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_api);
 

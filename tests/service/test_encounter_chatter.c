@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(chatter);
 

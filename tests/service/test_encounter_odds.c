@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_odds);
 

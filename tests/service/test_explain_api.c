@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(explain_api);
 

@@ -3,7 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
 

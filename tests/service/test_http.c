@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
 

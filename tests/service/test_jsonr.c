@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
+#include "service/json/reader.h"
 
 /* Parses text both ways and asserts the fast path built jansson's value, byte for byte. */
 static void assert_same_as_jansson(const char *text)

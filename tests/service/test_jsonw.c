@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "service/json/writer.h"
 
 /* Dumps v both ways; asserts that jw_dump's text reads back to an equal value. */
 static char *dump_checked(json_t *v)

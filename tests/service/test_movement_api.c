@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(movement_api);
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(odds_api);
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "odds.h"
-#include "svc.h"
+#include "rules/attack/odds.h"
+#include "service/svc.h"
 
 #define ROLLS 200000
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_codec.h"
+#include "service/codec/rule_options.h"
 
 /* Writes rules with svc_write_rules and asserts it reads back as svc_encode_rules' object. */
 static void assert_echo(const struct svc_rules *rules)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "move_codec.h"
-#include "ruling.h"
-#include "svc.h"
+#include "service/codec/move.h"
+#include "service/codec/ruling.h"
+#include "service/http/config.h"
+#include "service/svc.h"
 
 enum kind { PATH, REACH, ROUTE, FORCED, FALLING, FLANKING, ATTACK };
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "state_cache.h"
+#include "service/encounter/state_cache.h"
 
 static const unsigned char hash_a[AUTH_HASH_LEN] = {1, 2, 3};
 

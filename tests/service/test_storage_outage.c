@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 static void pg_script(const char *cmd, const char *where)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/service/harness.h"
 
 static const char *const fighter =
     "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,\"speeds\":{\"walk\":30},"

@@ -2,7 +2,7 @@
  * --timeout has passed since its last answer. */
 #include <criterion/criterion.h>
 
-#include "server.h"
+#include "service/http/server.h"
 
 Test(watchdog, overdue_only_past_the_limit)
 {

@@ -1,0 +1,185 @@
+/* Group commit for the SQLite backend: appends made at once by several threads of this process
+ * share one transaction and one COMMIT.
+ *
+ * Why: in WAL mode with synchronous=FULL every COMMIT syncs the WAL, and that sync, not the
+ * SQL, is most of a write's time (bench/README.md). Writes to different encounters touch
+ * different rows, yet SQLite takes writers one at a time, and each paid its own sync.
+ *
+ * How (a leader and its followers, as write-ahead logs commonly group their flushes): every
+ * writer joins a FIFO queue. One that finds no leader leads: it begins the transaction (BEGIN
+ * IMMEDIATE, waiting on other processes through the busy timeout as a lone write does), then
+ * takes up to GROUP_MAX queued appends -- its own, and those that arrived while the batch before
+ * it was syncing -- and runs each under its own SAVEPOINT, so that an append whose idempotency
+ * key, version check or statement fails rolls back to its savepoint and leaves its neighbours'
+ * events in place. One COMMIT then makes the batch durable, and only after it has returned are
+ * the writers given their results and woken. The leader then steps down and wakes the head of
+ * the queue, which leads the next batch. A lone writer leads at once and its batch is itself:
+ * there is no waiting window, so nothing is added to its latency but a mutex and a savepoint.
+ *
+ * Results inside a batch are those of running its appends one after another in queue order: a
+ * second append to one encounter sees the first one's event (and gets its conflict), a second
+ * use of one idempotency key sees the first one's record. All of them hold only if the COMMIT
+ * does: when it fails, every append of the batch fails with it, a conflict included (the
+ * version it reported may have been a neighbour's, now rolled back).
+ *
+ * After some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, SQLITE_BUSY) SQLite may roll the
+ * whole transaction back by itself (sqlite3_get_autocommit turns true again). Then the append
+ * that failed keeps its error, and the batch's other appends run again from a new BEGIN, as if
+ * they had come after it: each such round removes one append, so there are at most GROUP_MAX.
+ *
+ * Other processes on the same file are unchanged: the leader's BEGIN IMMEDIATE takes SQLite's
+ * write lock like any writer's. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "db/sqlite/internal.h"
+
+/* The most appends one transaction holds, so that a leader's batch, and the wait of the writers
+ * in it, stay bounded under any load. */
+#define GROUP_MAX 64
+
+/* Not a db_status: the append has not been run in the current transaction yet. */
+#define PENDING 1
+
+struct batch {
+    struct db_sqlite_append *items[GROUP_MAX];
+    bool alone[GROUP_MAX]; /* its failure ended a transaction: its rc is final */
+    int n;
+};
+
+/* Moves up to GROUP_MAX appends from the queue's head into b. Under group_lock. */
+static void take(struct db_sqlite *db, struct batch *b)
+{
+    b->n = 0;
+    while (db->queue_head != NULL && b->n < GROUP_MAX) {
+        struct db_sqlite_append *a = db->queue_head;
+        db->queue_head = a->next;
+        a->next = NULL;
+        a->rc = PENDING;
+        b->alone[b->n] = false;
+        b->items[b->n++] = a;
+        db->queued--;
+    }
+    if (db->queue_head == NULL)
+        db->queue_tail = NULL;
+}
+
+/* Every append of b whose result is not final gets rc. */
+static void settle(struct batch *b, int rc)
+{
+    for (int i = 0; i < b->n; i++)
+        if (!b->alone[i])
+            b->items[i]->rc = rc;
+}
+
+/* Runs b's appends in the open transaction, each under its own savepoint, then COMMITs. Returns
+ * DB_OK when the transaction committed (each append's rc is its own result), or the error that
+ * ended it (the appends not failed alone are to get it; the transaction may still be open). */
+static int run_batch(struct db_sqlite *db, struct db_conn *c, struct batch *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        struct db_sqlite_append *a = b->items[i];
+        if (b->alone[i])
+            continue;
+        int rc = db_sqlite_exec(db, c, ST_SAVEPOINT);
+        if (rc != DB_OK)
+            return rc;
+        rc = db_sqlite_append_in_tx(db, c, a);
+        if (rc == DB_OK) {
+            if ((rc = db_sqlite_exec(db, c, ST_RELEASE)) != DB_OK)
+                return rc;
+            a->rc = DB_OK;
+            continue;
+        }
+        a->rc = rc;
+        if (sqlite3_get_autocommit(c->conn)) {
+            /* SQLite ended the transaction: a's error stands, the rest start again. */
+            b->alone[i] = true;
+            settle(b, PENDING);
+            if ((rc = db_sqlite_exec(db, c, ST_BEGIN)) != DB_OK)
+                return rc;
+            i = -1;
+            continue;
+        }
+        /* Only a's own statements are undone; RELEASE then closes its savepoint. */
+        if ((rc = db_sqlite_exec(db, c, ST_ROLLBACK_TO)) != DB_OK ||
+            (rc = db_sqlite_exec(db, c, ST_RELEASE)) != DB_OK)
+            return rc;
+    }
+    return db_sqlite_exec(db, c, ST_COMMIT);
+}
+
+/* Leads one batch: begins, takes the queue's head, runs and commits it, then hands each writer
+ * its result, steps down and wakes the next leader. Called without group_lock, by a writer that
+ * set db->leading. */
+static void lead(struct db_sqlite *db)
+{
+    struct batch b;
+    struct db_conn *c = db_sqlite_conn(db);
+    int rc = c == NULL ? DB_ERR_IO : db_sqlite_exec(db, c, ST_BEGIN);
+    /* Taken after BEGIN: the writers that came while it waited for the lock join. */
+    pthread_mutex_lock(&db->group_lock);
+    take(db, &b);
+    pthread_mutex_unlock(&db->group_lock);
+    if (rc == DB_OK)
+        rc = run_batch(db, c, &b);
+    if (rc != DB_OK) {
+        if (c != NULL && !sqlite3_get_autocommit(c->conn))
+            db_sqlite_exec(db, c, ST_ROLLBACK);
+        settle(&b, rc);
+    }
+    pthread_mutex_lock(&db->group_lock);
+    db->group_commits++;
+    db->group_writes += (uint64_t)b.n;
+    if ((uint64_t)b.n > db->group_largest)
+        db->group_largest = (uint64_t)b.n;
+    for (int i = 0; i < b.n; i++) {
+        b.items[i]->done = true;
+        pthread_cond_signal(&b.items[i]->wake);
+    }
+    db->leading = false;
+    if (db->queue_head != NULL)
+        pthread_cond_signal(&db->queue_head->wake);
+    pthread_mutex_unlock(&db->group_lock);
+}
+
+int db_sqlite_group_append(struct db_sqlite *db, struct db_sqlite_append *a)
+{
+    if (pthread_cond_init(&a->wake, NULL) != 0)
+        return DB_ERR_NOMEM;
+    a->done = false;
+    a->next = NULL;
+    pthread_mutex_lock(&db->group_lock);
+    if (db->queue_tail != NULL)
+        db->queue_tail->next = a;
+    else
+        db->queue_head = a;
+    db->queue_tail = a;
+    db->queued++;
+    /* a leaves the queue only into a leader's batch, and a leader steps down only after
+     * marking its whole batch done: so while a is not done, either someone leads or a is
+     * still queued and may lead itself. */
+    while (!a->done) {
+        if (!db->leading) {
+            db->leading = true;
+            pthread_mutex_unlock(&db->group_lock);
+            lead(db);
+            pthread_mutex_lock(&db->group_lock);
+        } else {
+            pthread_cond_wait(&a->wake, &db->group_lock);
+        }
+    }
+    pthread_mutex_unlock(&db->group_lock);
+    pthread_cond_destroy(&a->wake);
+    return a->rc;
+}
+
+void db_sqlite_group_stats(struct db_sqlite *db, struct db_group_stats *out)
+{
+    pthread_mutex_lock(&db->group_lock);
+    out->commits = db->group_commits;
+    out->writes = db->group_writes;
+    out->largest = db->group_largest;
+    out->queued = db->queued;
+    pthread_mutex_unlock(&db->group_lock);
+}

@@ -1,0 +1,50 @@
+#include "rules/encounter/hp.h"
+
+#include <assert.h>
+
+#define DEAD_AT (-10) /* SRD: "Dead (-10 hit points or lower)" */
+
+enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp)
+{
+    if (o->hp_states == RULES_HP_STATES_NONE || hp > 0)
+        return RULES_HP_UP;
+    /* SRD: "When your current hit points drop to exactly 0, you're disabled"; "between -1 and
+     * -9 inclusive, you're dying"; "When your character's current hit points drop to -10 or
+     * lower, he's dead." */
+    if (hp == 0)
+        return RULES_HP_DISABLED;
+    return hp > DEAD_AT ? RULES_HP_DYING : RULES_HP_DEAD;
+}
+
+long long rules_hp_damage_to_kill(long long hp)
+{
+    return hp - DEAD_AT;
+}
+
+const char *rules_hp_state_name(enum rules_hp_state s)
+{
+    static const char *const names[] = {"up", "disabled", "dying", "dead"};
+    _Static_assert(sizeof names / sizeof names[0] == RULES_HP_DEAD + 1, "one name per state");
+    assert(s <= RULES_HP_DEAD);
+    return names[s];
+}
+
+bool rules_hp_acts(enum rules_hp_state s)
+{
+    return s == RULES_HP_UP || s == RULES_HP_DISABLED;
+}
+
+bool rules_hp_threatens(enum rules_hp_state s)
+{
+    return rules_hp_acts(s);
+}
+
+bool rules_hp_healable(enum rules_hp_state s)
+{
+    return s != RULES_HP_DEAD;
+}
+
+int rules_hp_strain(enum rules_hp_state s)
+{
+    return s == RULES_HP_DISABLED ? 1 : 0;
+}

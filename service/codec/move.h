@@ -1,0 +1,42 @@
+/* The movement endpoints' decoders, for other endpoints that take the same shapes (POST
+ * /v1/render, the encounter's pictures): one decoder per shape, with the same limits and work
+ * budgets (README "Limits and budgets"). Implemented in move_codec.c. */
+#ifndef TACTICS_SVC_MOVE_CODEC_H
+#define TACTICS_SVC_MOVE_CODEC_H
+
+#include "rules/move/move.h"
+#include "service/codec/rule_options.h"
+#include "service/svc.h"
+
+struct svc_board {
+    struct svc_rules rules;
+    struct rules_map map;
+    bool map_ok;
+    struct rules_map_creature *creatures; /* body.creatures, decoded as the movement endpoints do */
+    const char **ids;                     /* their ids (borrowed from body) */
+    int creature_count;
+    json_t *mover_json;       /* body.mover when present (borrowed), else NULL */
+    struct rules_mover mover; /* decoded from it */
+    enum rules_move_mode mode;
+    struct rules_work work; /* the search budget, for the caller's searches */
+    /* When a budget ran out while decoding (the map's painting): its name, budget and the
+     * figure reached, for svc_problem_too_expensive; NULL otherwise. */
+    const char *spent;
+    long long spent_budget, spent_reached;
+};
+
+/* Decodes body's rules, map, creatures, optional mover and optional mode (default "move") as
+ * the movement endpoints do. creature_extra and mover_extra (NULL-terminated, may be NULL)
+ * name further members the caller reads itself. Problems go to e; b is always filled and must
+ * be released with svc_board_free. */
+void svc_decode_board(json_t *body, const struct svc_request *req,
+                      const char *const *creature_extra, const char *const *mover_extra,
+                      struct svc_board *b, struct svc_errors *e);
+void svc_board_free(struct svc_board *b);
+
+/* The searches' gate (movement_api.c): at most half the workers search at once. False, with a
+ * 503 busy in res, when every place is taken; otherwise call svc_search_end afterwards. */
+bool svc_search_begin(const struct svc_request *req, struct svc_response *res);
+void svc_search_end(void);
+
+#endif

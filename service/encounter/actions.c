@@ -1,0 +1,437 @@
+/* Encounters: the action kinds but moves, forced movement, attacks and reactions (facing, fall,
+ * condition, stand up; a fall is ruled by the falling endpoint's own ruling), and the dispatcher
+ * of every action kind (enc_resolve_action_kind), once enc_resolve's resolve_action has checked
+ * the actor's turn and budget. Moves and forced movement are in encounter_move.c, attacks in
+ * encounter_attacks.c, the reactions a move opens in encounter_reactions.c. Each takes the state
+ * before the event, the input and the event's number, and returns {"result": ..., "effects": [...]}
+ * or NULL after adding errors (the model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/board/cover.h"
+#include "rules/encounter/encounter.h"
+#include "rules/move/move.h"
+#include "rules/world/impact.h"
+#include "service/codec/move_req.h"
+#include "service/codec/rule_options.h"
+#include "service/codec/ruling.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
+                      json_t *fields)
+{
+    json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+    json_t *list = json_deep_copy(json_object_get(c, "timed"));
+    if (list == NULL)
+        list = json_array();
+    json_array_append_new(list, json_pack("{s:s, s:I, s:i}", "condition", cond, "ends_round",
+                                          end_round, "ends_turn", end_turn));
+    json_object_set_new(fields, "timed", list);
+}
+
+/* Puts condition cond on combatant c into fields (its conditions, and for rounds > 0 its timed
+ * effects): 004, "Effects that last a certain number of rounds end just before the same
+ * initiative count that they began on" (rules_duration_end). */
+static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond, int rounds,
+                             json_t *fields)
+{
+    if (rounds <= 0) {
+        json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+        return;
+    }
+    json_t *turn = json_object_get(x->state, "turn");
+    long long end_round = 0;
+    int end_turn = 0;
+    rules_duration_end((int)num(x->state, "round"),
+                       json_is_integer(turn) ? (int)json_integer_value(turn) : -1, rounds,
+                       &end_round, &end_turn);
+    enc_timed_fields(c, cond, end_round, end_turn, fields);
+}
+
+/* Engine 3: standing up provokes (004 Provoking an Attack of Opportunity by Taking an Action: "as
+ * described in the rules for each action type"; d20 3.5 SRD, Actions in Combat: standing up
+ * from prone provokes). Each enemy that threatens the actor and may make an attack of
+ * opportunity now is a reaction, decided as a move's are (enc_open_reactions), struck while
+ * the actor is still prone; it stands once they are settled, unless one drops it; asked ones
+ * pause it where it lies (paused_move with stands). */
+static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    const char *id = str(actor, "id");
+    enc_check_decisions(s, in, x->e);
+    if (svc_errors_any(x->e))
+        return NULL;
+    struct enc_provoked *provoked = calloc(json_array_size(combatants(s)) + 1, sizeof *provoked);
+    int n = 0;
+    if (provoked == NULL) {
+        svc_errors_add(x->e, "", "standing up could not be ruled");
+        return NULL;
+    }
+    struct rules_encounter frame;
+    enc_typed_frame(x, &frame);
+    struct rules_creature whom, body;
+    bool placed = enc_creature_of(frame.rules, actor, &whom);
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        struct rules_enc_combatant t;
+        enc_typed_combatant(c, &t);
+        if (placed && c != actor && strcmp(str(c, "side"), str(actor, "side")) != 0 &&
+            enc_creature_of(frame.rules, c, &body) &&
+            rules_encounter_stand_up_provokes(&frame, &t, enc_has_melee(c, x->engine), &body,
+                                              &whom))
+            provoked[n++] = (struct enc_provoked){str(c, "id"), 0, (int)num(actor, "x"),
+                                                  (int)num(actor, "y"), -1};
+    }
+    json_t *ruling = json_object();
+    json_t *effects = json_array();
+    enc_open_reactions(x, in, actor, provoked, n, ruling, effects);
+    free(provoked);
+    if (svc_errors_any(x->e)) {
+        json_decref(ruling);
+        json_decref(effects);
+        return NULL;
+    }
+    json_t *scratch = json_deep_copy(s);
+    enc_fold(scratch, effects);
+    json_t *pause = json_object_get(scratch, "paused_move");
+    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), id) == 0;
+    bool dropped = enc_is_down(find(scratch, id, NULL));
+    json_decref(scratch);
+    size_t k;
+    json_t *ef;
+    json_array_foreach(effects, k, ef)
+    {
+        json_t *pm = json_object_get(json_object_get(ef, "fields"), "paused_move");
+        if (paused && json_is_object(pm)) /* it stands when the pause is over */
+            json_object_set_new(pm, "stands", json_true());
+    }
+    if (!paused && !dropped)
+        json_array_append_new(
+            effects, effect_set(id, json_pack("{s:o}", "conditions",
+                                              enc_conditions_with(actor, "prone", false))));
+    json_t *result = json_pack("{s:s, s:s}", "stood_up", id, "rule",
+                               "001 Part of a Move Action: standing up from Prone takes a move "
+                               "action; it provokes attacks of opportunity (004 Provoking an "
+                               "Attack of Opportunity by Taking an Action; d20 3.5 SRD, Actions "
+                               "in Combat)");
+    json_t *records = json_object_get(ruling, "reactions");
+    if (json_array_size(records) > 0)
+        json_object_set(result, "reactions", records);
+    json_decref(ruling);
+    return outcome(result, effects);
+}
+
+/* A fall (001 Falling) of actor, as data: the action's own members by POST /v1/falling's
+ * decoder, the encounter's rules, the faller's damage reduction and the event's dice, ruled by
+ * its own code (rules_fall). */
+static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    const struct svc_rules *rules = enc_svc_rules_of(x);
+    struct rules_fall f;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    bool has_depth = false;
+    svc_decode_fall(in, &f, &has_depth, &e);
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
+    svc_check_fall(&f, has_depth, &e);
+    struct svc_answer a = {0};
+    struct svc_fall_facts facts = {0};
+    if (src == NULL)
+        svc_answer_errors(&a, &e);
+    else
+        svc_rule_fall_decoded(rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a, &facts);
+    svc_errors_free(&e);
+    free(src);
+    static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
+                                            {"/surface", "/surface"},
+                                            {"/per_die", "/per_die"},
+                                            {"/deliberate", "/deliberate"},
+                                            {"/acrobatics_success", "/acrobatics_success"},
+                                            {"/water_depth_ft", "/water_depth_ft"},
+                                            {"/dive", "/dive"},
+                                            {"/dive_success", "/dive_success"},
+                                            {"/results", "/results"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "", own, "fall");
+    if (ans == NULL)
+        return NULL;
+    json_t *fields = enc_hp_fields(x, num(actor, "hp") - facts.damage);
+    if (facts.prone)
+        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "prone", true));
+    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+}
+
+int enc_move_mode(json_t *in, struct svc_errors *e)
+{
+    int m = codec_get_enum(in, "", "mode", rules_move_mode_names, false, RULES_MODE_MOVE, e);
+    if (m == RULES_MODE_STEP) {
+        svc_errors_add(e, "/mode", "a 5-foot step is its own action: type five_foot_step");
+        return -1;
+    }
+    return m;
+}
+
+/* The dice v (an action's results, or one attack's of a full attack) checked as
+ * /v1/attacks/resolve reads its results (svc_decode_dice_source), its errors at ptr. */
+static void check_dice(json_t *v, const char *ptr, struct svc_errors *e)
+{
+    struct svc_dice_source *src = malloc(sizeof *src);
+    json_t *probe = json_pack("{s:O}", "results", v);
+    struct svc_errors mine;
+    svc_errors_init(&mine);
+    if (src == NULL || probe == NULL)
+        svc_errors_add(e, ptr, "could not be read (out of memory)");
+    else
+        svc_decode_dice_source(probe, src, &mine);
+    size_t i;
+    json_t *err;
+    json_array_foreach(mine.list, i, err)
+    {
+        char at[CODEC_PTR_MAX];
+        snprintf(at, sizeof at, "%s%s", ptr, str(err, "pointer") + strlen("/results"));
+        svc_errors_add(e, at, "%s", str(err, "message"));
+    }
+    svc_errors_free(&mine);
+    json_decref(probe);
+    free(src);
+}
+
+/* An attack's declared cover and concealment, by /v1/attacks/resolve's names. */
+static void check_cover(json_t *in, struct svc_errors *e)
+{
+    codec_get_enum(in, "", "cover", rules_degree_names, false, 0, e);
+    json_t *list = NULL;
+    if (!codec_get_array(in, "", "concealment", false, 32, &list, e))
+        return;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        int k = 0;
+        while (json_is_string(v) && rules_degree_names[k] != NULL &&
+               strcmp(rules_degree_names[k], json_string_value(v)) != 0)
+            k++;
+        if (!json_is_string(v) || rules_degree_names[k] == NULL) {
+            char p[CODEC_PTR_MAX];
+            snprintf(p, sizeof p, "/concealment/%zu", i);
+            svc_errors_add(e, p, "must be a concealment name (none, light, ...)");
+        }
+    }
+}
+
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
+                            struct svc_errors *e)
+{
+    /* Engine 3 on: before it these were checked, and some accepted, as each action was ruled
+     * (enc_resolve_action_kind), and its stored events re-rule so. */
+    if (engine < 3)
+        return true;
+    size_t before = json_array_size(e->list);
+    const char *t = NULL;
+    long long v = 0;
+    switch (type) {
+    case RULES_ACT_ATTACK: {
+        /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
+        static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
+        codec_get_enum(in, "", "kind", kinds, false, 0, e);
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
+        enc_check_reaction_results(in, e);
+        if (json_object_get(in, "results") != NULL)
+            check_dice(json_object_get(in, "results"), "/results", e);
+        check_cover(in, e);
+        break;
+    }
+    case RULES_ACT_FULL_ATTACK: {
+        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+            svc_errors_add(e, "/target", "must be another combatant than the actor");
+        enc_check_plan(in, e);
+        json_t *list = NULL;
+        if (codec_get_array(in, "", "results", false, 4, &list, e)) {
+            size_t i;
+            json_t *one;
+            json_array_foreach(list, i, one)
+            {
+                char p[CODEC_PTR_MAX];
+                snprintf(p, sizeof p, "/results/%zu", i);
+                check_dice(one, p, e);
+            }
+        }
+        check_cover(in, e);
+        break;
+    }
+    case RULES_ACT_DECLINE_REACTION:
+        codec_get_string(in, "", "target", true, 64, &t, e);
+        enc_check_reaction_results(in, e);
+        break;
+    case RULES_ACT_MOVE:
+    case RULES_ACT_FIVE_FOOT_STEP:
+    case RULES_ACT_FORCED: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, e);
+        if (type == RULES_ACT_FORCED) {
+            if (codec_get_string(in, "", "target", true, 64, &t, e) &&
+                strcmp(t, str(in, "actor")) == 0)
+                svc_errors_add(e, "/target",
+                               "must be another combatant than the actor: forced "
+                               "movement is done to a creature by another (001 "
+                               "Forced Movement)");
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
+            codec_get_enum(in, "", "kind", move_forced_names, true, 0, e);
+        }
+        break;
+    }
+    case RULES_ACT_FACING:
+        codec_get_int(in, "", "facing", true, 0, 7, &v, e);
+        break;
+    case RULES_ACT_FALL:
+        codec_get_int(in, "", "height_ft", true, 0, 1000000, &v, e);
+        break;
+    case RULES_ACT_CONDITION:
+        codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
+        codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
+        break;
+    default:
+        break;
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* The reactors an action's input names: each of reaction_results a combatant (as a move's
+ * reactions are), and none of reactions the mover itself (it does not react to its own
+ * move). Errors at the member's pointer in e. */
+static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_errors *e)
+{
+    const char *k;
+    json_t *v;
+    json_t *all = json_object_get(in, "reaction_results");
+    if (json_is_object(all))
+        json_object_foreach(all, k, v)
+        {
+            char p[CODEC_PTR_MAX];
+            codec_pointer(p, "/reaction_results", k);
+            if (find(state, k, NULL) == NULL)
+                svc_errors_add(e, p, "names no combatant");
+            else if (strcmp(k, str(actor, "id")) == 0)
+                svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
+        }
+    all = json_object_get(in, "reactions");
+    if (json_is_object(all) && json_object_get(all, str(actor, "id")) != NULL) {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reactions", str(actor, "id"));
+        svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
+    }
+}
+
+/* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
+                                enum rules_action_type type)
+{
+    const char *actor_id = str(actor, "id");
+    if (x->engine >= 3) /* engine 3 on, as enc_check_action_shape */
+        check_reactors(x->state, in, actor, x->e);
+    if (svc_errors_any(x->e))
+        return NULL;
+    switch (type) {
+    case RULES_ACT_ATTACK: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+            !enc_check_reaction_results(in, x->e))
+            return NULL;
+        return enc_action_attack(x, in, actor);
+    }
+    case RULES_ACT_FULL_ATTACK: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+            return NULL;
+        if (find(x->state, t, NULL) == NULL) {
+            svc_errors_add(x->e, "/target", "names no combatant");
+            return NULL;
+        }
+        return enc_action_full_attack(x, in, actor);
+    }
+    case RULES_ACT_DECLINE_REACTION: {
+        const char *t = NULL;
+        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+            !enc_check_reaction_results(in, x->e))
+            return NULL;
+        return enc_action_decline(x, in, actor);
+    }
+    case RULES_ACT_MOVE:
+    case RULES_ACT_FIVE_FOOT_STEP:
+    case RULES_ACT_FORCED: {
+        json_t *path = NULL;
+        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
+        if (type == RULES_ACT_MOVE)
+            enc_check_decisions(x->state, in, x->e);
+        if (type == RULES_ACT_FORCED) {
+            long long sq = 0;
+            codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
+            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
+            codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
+        }
+        if (svc_errors_any(x->e))
+            return NULL;
+        if (type == RULES_ACT_FIVE_FOOT_STEP)
+            return enc_action_move(x, in, actor, RULES_MODE_STEP);
+        if (type == RULES_ACT_FORCED)
+            return enc_action_forced(x, in, actor);
+        int m = enc_move_mode(in, x->e);
+        if (m < 0)
+            return NULL;
+        return enc_action_move(x, in, actor, (enum rules_move_mode)m);
+    }
+    case RULES_ACT_FACING: {
+        long long f = 0;
+        if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
+            return NULL;
+        /* 000 Changing Facing: once as a free action, or as a move action. */
+        return outcome(json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
+                       json_pack("[o]", effect_set(actor_id, json_pack("{s:I}", "facing", f))));
+    }
+    case RULES_ACT_FALL: {
+        long long h = 0;
+        if (!codec_get_int(in, "", "height_ft", true, 0, 1000000, &h, x->e))
+            return NULL;
+        return action_fall(x, in, actor);
+    }
+    case RULES_ACT_CONDITION: {
+        /* A condition for a number of rounds: 004's "Effects that last a certain number of
+         * rounds end just before the same initiative count that they began on." */
+        json_t *target = find(x->state, str(in, "target"), NULL);
+        int ci = codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, x->e);
+        long long rounds = 0;
+        bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
+        if (target == NULL)
+            svc_errors_add(x->e, "/target", "names no combatant");
+        if (svc_errors_any(x->e) || ci < 0 || target == NULL)
+            return NULL;
+        json_t *fields = json_object();
+        condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0, fields);
+        return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
+                                 enc_defender_conditions[ci], "rounds", rounds, "rule",
+                                 "004: effects that last a number of rounds end just before the "
+                                 "same initiative count that they began on"),
+                       json_pack("[o]", effect_set(str(target, "id"), fields)));
+    }
+    case RULES_ACT_STAND_UP: {
+        /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
+         * and the prone check come first, in resolve_action). */
+        if (x->engine >= 3)
+            return stand_up(x, in, actor);
+        return outcome(
+            json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
+                      "001 Part of a Move Action: standing up from Prone takes a move "
+                      "action"),
+            json_pack("[o]",
+                      effect_set(actor_id, json_pack("{s:o}", "conditions",
+                                                     enc_conditions_with(actor, "prone", false)))));
+    }
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,745 @@
+/* Encounters: the attack actions (an attack, an attack of opportunity, a full attack): the stored
+ * combatants read into POST /v1/attacks/resolve's request structs (enc_attack_req, shared with
+ * the encounter's odds), admitted and ruled by rules/ (rules_encounter_attack_check,
+ * rules_encounter_attack), the answer written by the endpoint's own writer
+ * (svc_attack_answer_ruled). An attack of opportunity under engine 2 answers a reaction a move
+ * opened (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after
+ * adding errors (the model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/attack/ability.h"
+#include "rules/board/cover.h"
+#include "rules/encounter/hp.h"
+#include "rules/encounter/reaction.h"
+#include "service/codec/attack_ruling.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+/* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
+ * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
+ * or not it could make attacks of opportunity (flat-footed). */
+bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
+{
+    struct rules_creature a, t;
+    return enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t) &&
+           rules_encounter_reaches(o, &a, &t);
+}
+
+bool enc_is_melee(json_t *atk)
+{
+    const char *form = str(atk, "attack");
+    return strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
+}
+
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name)
+{
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(actor, "attacks"), i, a)
+    {
+        if (*name == '\0' || strcmp(str(a, "name"), name) == 0)
+            return a;
+    }
+    return NULL;
+}
+
+/* Whether each of c's attack profiles (at most 64) is a melee attack; returns how many. */
+static int melee_profiles(json_t *c, bool melee[64])
+{
+    json_t *list = json_object_get(c, "attacks");
+    int n = 0;
+    for (; n < 64 && n < (int)json_array_size(list); n++)
+        melee[n] = enc_is_melee(json_array_get(list, (size_t)n));
+    return n;
+}
+
+bool enc_has_melee(json_t *c, int engine)
+{
+    bool melee[64];
+    int n = melee_profiles(c, melee);
+    return rules_encounter_has_melee(engine, melee, n);
+}
+
+json_t *enc_reaction_attack(json_t *c, int engine)
+{
+    bool melee[64];
+    int n = melee_profiles(c, melee);
+    int i = rules_encounter_aoo_profile(engine, melee, n);
+    return i >= 0 ? json_array_get(json_object_get(c, "attacks"), (size_t)i) : NULL;
+}
+
+/* The squares of sight's list as [{x, y, combatant?}]: a new array. */
+static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t **others)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
+        if (sq[i].creature >= 0)
+            json_object_set_new(o, "combatant", json_string(str(others[sq[i].creature], "id")));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+/* What derive() found to set in an attack (struct attack_request, or its JSON body). */
+struct enc_derived {
+    bool has_dex;
+    int dex;                        /* the defender's Dexterity part of its Defense */
+    enum rules_cover cover;         /* none: nothing to set (declared, or no cover) */
+    enum rules_concealment conceal; /* likewise */
+};
+
+/* Engine 2: what the encounter derives for the attack of actor on target from what it stores,
+ * unless the action's input declares it (issue 17):
+ *  - the defender's Dexterity part of its Defense, from its stored dex (the score initiative
+ *    uses; d20 3.5 SRD Ability Modifiers), when its stored defense has no dex part;
+ *  - cover and concealment from the stored map and combatants (rules_sight_between: the SRD's
+ *    corner-to-corner lines, on 002's table).
+ * Fills d (what to set: has_dex, cover and conceal unless declared or none) and returns
+ * {"defense_dex"?, "cover"?, "concealment"?} telling where each came from (a new reference), or
+ * NULL after adding an error (total cover). */
+static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                      struct enc_derived *d)
+{
+    *d = (struct enc_derived){0};
+    json_t *derived = json_object();
+    json_t *defense = json_object_get(target, "defense");
+    if (json_is_object(defense) && !json_object_get(defense, "dex") &&
+        json_is_integer(json_object_get(target, "dex"))) {
+        d->has_dex = true;
+        d->dex = rules_ability_modifier((int)num(target, "dex"));
+        json_object_set_new(derived, "defense_dex",
+                            json_pack("{s:i, s:I, s:s}", "value", d->dex, "from_dex",
+                                      num(target, "dex"), "source", RULES_ABILITY_MODIFIER_SOURCE));
+    }
+    const struct rules_map *map = enc_state_map(x);
+    if (map == NULL)
+        return derived;
+    const struct rules_options *o = enc_rules_of(x);
+    struct rules_creature a, t;
+    bool placed = enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t);
+    struct rules_creature *others;
+    json_t **who;
+    int k = enc_others(x->state, o, str(actor, "id"), str(target, "id"), &others, &who);
+    bool melee = enc_is_melee(atk);
+    struct rules_sight s;
+    int rc = k < 0 || !placed ? RULES_COVER_ERR_BOUNDS
+                              : rules_sight_between(o, map, &a, &t, others, k, melee,
+                                                    flag(actor, "darkvision"), &s);
+    if (rc != RULES_COVER_OK) {
+        const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
+                                                      "this map is hexes"
+                                                    : "the creatures are too large to rule";
+        json_object_set_new(derived, "cover", json_pack("{s:s, s:s}", "derived", "no", "why", why));
+        free(others);
+        free(who);
+        return derived;
+    }
+    bool cover_declared = json_object_get(in, "cover") != NULL;
+    if (s.cover == RULES_COVER_TOTAL && !cover_declared) {
+        svc_errors_add(x->e, "/target",
+                       "has total cover from '%s': every line from its square to the target's "
+                       "crosses a wall (d20 3.5 SRD, Combat: Total Cover; 002 Table: Cover, "
+                       "Total)",
+                       str(actor, "id"));
+        free(others);
+        free(who);
+        json_decref(derived);
+        return NULL;
+    }
+    if (!cover_declared)
+        d->cover = s.cover;
+    json_t *cov =
+        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
+                  rules_degree_names[s.cover], "rule", s.melee_adjacent ? "melee" : "ranged",
+                  "blocking", squares_json(s.blocking, s.blocking_count, who), "corner", s.corner_x,
+                  s.corner_y, "lines", s.lines, "lines_blocked", s.lines_blocked, "declared",
+                  cover_declared, "source", RULES_COVER_SOURCE);
+    json_object_set_new(derived, "cover", cov);
+    bool conc_declared = json_object_get(in, "concealment") != NULL;
+    if (!conc_declared)
+        d->conceal = s.concealment;
+    json_object_set_new(derived, "concealment",
+                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
+                                  rules_degree_names[s.concealment], "concealing",
+                                  squares_json(s.concealing, s.concealing_count, who), "darkvision",
+                                  flag(actor, "darkvision"), "declared", conc_declared, "source",
+                                  RULES_CONCEALMENT_SOURCE));
+    free(others);
+    free(who);
+    return derived;
+}
+
+/* The attack of actor's profile atk on target as the stored state makes it, read straight into
+ * the attack request's structs (what /v1/attacks/resolve's codec makes of a body, with the
+ * stored members decoded by its own decoders: svc_decode_damage, svc_decode_defense,
+ * enc_creature_of's svc_decode_creature): the encounter's rules; the attacker's place, the
+ * profile's bonus, form, touch, damage, threat range and multiplier, sneak attack, an attack of
+ * opportunity's kind, Combat Reflexes, prone and (charge) charging; the defender's place,
+ * Defense, damage reduction and conditions (unconscious and, engine 3, dying or dead as
+ * helpless: 002, SRD Dying); the allies that can flank. The stored combatants were checked when
+ * they were placed; what the codec would still refuse goes to e. r->allies is the caller's to
+ * free. */
+static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *atk, bool aoo,
+                       bool charging, struct attack_request *r, struct svc_errors *e)
+{
+    json_t *s = x->state;
+    int engine = x->engine;
+    memset(r, 0, sizeof *r);
+    r->rules = *enc_svc_rules_of(x);
+    const struct rules_options *o = &r->rules.options;
+    struct rules_attacker *a = &r->a;
+    enc_creature_of(o, actor, &a->c);
+    /* The endpoint's bound on a bonus: a full attack's later attacks go 5 lower each. */
+    long long bonus = num(atk, "attack_bonus");
+    if (bonus < -100 || bonus > 100)
+        svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
+    a->attack_bonus = (int)bonus;
+    const char *form = str(atk, "attack");
+    a->ranged = strcmp(form, "ranged") == 0 || strcmp(form, "spell") == 0;
+    a->spell = strcmp(form, "spell") == 0;
+    a->touch = flag(atk, "touch");
+    a->kind = aoo ? RULES_ATTACK_OF_OPPORTUNITY : RULES_ATTACK_NORMAL;
+    a->combat_reflexes = flag(actor, "combat_reflexes");
+    a->sneak_dice = (int)num(atk, "sneak_attack_dice");
+    a->rogue_level = (int)num(atk, "rogue_level");
+    a->prone = has_condition(actor, "prone");
+    a->charging = charging;
+    svc_decode_damage(atk, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
+                      &r->crit_multiplier, e);
+    struct rules_defender *d = &r->d;
+    enc_creature_of(o, target, &d->c);
+    json_t *def = json_object_get(target, "defense");
+    if (def == NULL)
+        svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
+    else
+        svc_decode_defense(def, "/defender/defense", &d->ac, e);
+    bool helpless = false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(target, "conditions"), i, c)
+    {
+        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
+        const char *cv = json_string_value(c);
+        bool out = strcmp(cv, "unconscious") == 0 || strcmp(cv, "helpless") == 0;
+        d->conditions |= svc_defender_condition_bit(out ? "helpless" : cv);
+        helpless |= out;
+    }
+    /* Engine 3: a dying creature "is unconscious" (d20 3.5 SRD, Dying), a dead one no less:
+     * helpless (SRD, Helpless), whatever conditions were recorded. */
+    const char *hs = str(target, "hp_state");
+    if (engine >= 3 && !helpless && (strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0))
+        d->conditions |= svc_defender_condition_bit("helpless");
+    r->damage_reduction = (int)num(target, "damage_reduction");
+    size_t n = json_array_size(combatants(s));
+    r->allies = calloc(n + 1, sizeof *r->allies);
+    if (r->allies == NULL) {
+        svc_errors_add(e, "/allies", "could not be allocated");
+        return;
+    }
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
+            strcmp(str(c, "id"), str(target, "id")) != 0 &&
+            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c) &&
+            enc_creature_of(o, c, &r->allies[r->ally_count])) {
+            r->allies[r->ally_count++].can_threaten = enc_flanks(c, engine);
+        }
+    }
+}
+
+bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
+                    json_t **derived)
+{
+    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
+     * 1 rulings, stored before, took only what the action declared). */
+    struct enc_derived d = {0};
+    *derived = NULL;
+    memset(r, 0, sizeof *r);
+    if (x->engine >= 2 && (*derived = derive(x, in, actor, target, atk, &d)) == NULL)
+        return false;
+    attack_req(x, actor, target, atk, aoo, charging, r, e);
+    svc_attack_decode_declared(in, r, e);
+    if (d.has_dex)
+        r->d.ac.dex = d.dex;
+    if (d.cover != RULES_COVER_NONE)
+        r->cover = d.cover;
+    if (d.conceal != RULES_CONCEAL_NONE) {
+        r->conceal[0] = d.conceal;
+        r->conceal_count = 1;
+    }
+    svc_attack_facing_required(r, json_object_get(actor, "facing") != NULL,
+                               json_object_get(target, "facing") != NULL, e);
+    return true;
+}
+
+/* The attacks a full attack makes (rules_iterative_attacks). */
+int enc_iterative_attacks(json_t *actor)
+{
+    long long bab = num(actor, "base_attack_bonus");
+    return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
+}
+
+/* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
+ * stood in the square it was leaving, and the reaction it answers). */
+static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                                json_t *reaction, size_t reaction_at)
+{
+    json_t *s = x->state;
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 3: an attack of opportunity that names no profile is made with the first melee
+     * one (enc_reaction_attack). */
+    json_t *atk = aoo && x->engine >= 3 && *str(in, "attack") == '\0'
+                      ? enc_reaction_attack(actor, x->engine)
+                      : enc_find_attack(actor, str(in, "attack"));
+    if (atk == NULL) {
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return NULL;
+    }
+    /* Whether it may be made (rules_encounter_attack_check), in words. */
+    struct rules_encounter frame;
+    struct rules_enc_combatant who;
+    enc_typed_frame(x, &frame);
+    enc_typed_combatant(actor, &who);
+    struct rules_creature here, there;
+    const char *foe = str(json_object_get(actor, "turn"), "charge_target");
+    struct rules_enc_attack ask = {.attacker = &here,
+                                   .target = &there,
+                                   .aoo = aoo,
+                                   .melee = enc_is_melee(atk),
+                                   .charge_elsewhere = *foe && strcmp(foe, str(target, "id")) != 0};
+    struct rules_enc_attack_gate gate = {0};
+    int rc =
+        enc_creature_of(frame.rules, actor, &here) && enc_creature_of(frame.rules, target, &there)
+            ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
+            : RULES_ENC_ATTACK_REACH;
+    int made = gate.made; /* attacks of opportunity it made this round */
+    bool charge_attack = gate.charge_attack;
+    switch (rc) {
+    case RULES_ENC_ATTACK_REACH:
+        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_MELEE:
+        svc_errors_add(x->e, "/attack",
+                       "'%s' is not a melee attack, and an attack of opportunity is a single "
+                       "melee attack (004 Attacks of Opportunity)",
+                       str(atk, "name"));
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_STUNNED:
+        svc_errors_add(x->e, "/kind",
+                       "a stunned combatant can't take actions, attacks of opportunity "
+                       "included (d20 3.5 SRD, Stunned)");
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
+        svc_errors_add(x->e, "/kind",
+                       "a flat-footed combatant can't make attacks of opportunity (004 "
+                       "Flat-Footed)");
+        return NULL;
+    case RULES_ENC_ATTACK_AOO_SPENT:
+        if (x->engine >= 2)
+            svc_errors_add(x->e, "/kind",
+                           "'%s' has made its %d attack%s of opportunity this round (004 "
+                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                           str(actor, "id"), made, made == 1 ? "" : "s");
+        else
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an Attack of "
+                           "Opportunity)");
+        return NULL;
+    case RULES_ENC_ATTACK_CHARGE_TARGET:
+        svc_errors_add(x->e, "/target",
+                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
+                       RULES_SRC_CHARGE);
+        return NULL;
+    case RULES_ENC_ATTACK_CHARGE_MELEE:
+        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
+                       str(atk, "name"), RULES_SRC_CHARGE);
+        return NULL;
+    default:
+        break;
+    }
+    /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
+     * action's dice (or the event's seed), what it declares, what the encounter derives. */
+    struct attack_request req;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
+    json_t *derived = NULL;
+    if (!enc_attack_req(x, in, actor, target, atk, aoo, charge_attack, &req, &e, &derived)) {
+        svc_errors_free(&e);
+        free(src);
+        free(req.allies);
+        return NULL;
+    }
+    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
+     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
+    struct rules_enc_combatant whom;
+    enc_typed_combatant(target, &whom);
+    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
+    struct rules_enc_attack_roll roll = {.attacker = &req.a,
+                                         .defender = &req.d,
+                                         .allies = req.allies,
+                                         .ally_count = req.ally_count,
+                                         .cover = req.cover,
+                                         .concealments = req.conceal,
+                                         .concealment_count = req.conceal_count,
+                                         .params = &params,
+                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
+    struct rules_enc_attack_ruling *ruled = calloc(1, sizeof *ruled);
+    struct svc_answer a = {0};
+    struct rules_attack_after after = {0};
+    if (ruled == NULL || src == NULL) {
+        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL);
+    } else if (!svc_errors_any(&e)) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        int ruled_rc = rules_encounter_attack(&frame, &who, &whom, aoo, &gate, &roll, &d, ruled);
+        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
+            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
+        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
+            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
+        else
+            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, &a);
+        after = ruled->after;
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(&a, &e);
+    svc_errors_free(&e);
+    free(ruled);
+    free(src);
+    free(req.allies);
+    /* What the action itself gave keeps its own pointer; the rest the encounter built. */
+    static const struct enc_member own[] = {{"/results", "/results"},
+                                            {"/cover", "/cover"},
+                                            {"/concealment", "/concealment"},
+                                            {NULL, NULL}};
+    json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
+    if (ans == NULL) {
+        json_decref(derived);
+        return NULL;
+    }
+    if (derived != NULL)
+        json_object_set_new(ans, "derived", derived);
+    /* What the attack does to the encounter (rules_encounter_attack's after), as effects. */
+    json_t *turn = json_object_get(actor, "turn");
+    json_t *effects = json_array();
+    if (after.damaged)
+        json_array_append_new(effects,
+                              effect_set(str(target, "id"), enc_hp_fields(x, after.target_hp)));
+    if (after.strain > 0) {
+        json_t *fields = enc_hp_fields(x, after.attacker_hp);
+        json_t *told =
+            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage", after.strain,
+                      "hp", after.attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
+        if (json_object_get(fields, "hp_state"))
+            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
+        json_object_set_new(ans, "strain", told);
+        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
+    }
+    if (aoo && x->engine >= 2) {
+        json_array_append_new(
+            effects,
+            effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
+                                                   "aoo_made", after.aoo_made)));
+        /* The reaction is answered. If the attack drops the mover, its move stops in the square
+         * it was leaving, and the reactions to later steps go with it. */
+        bool stopped = after.stopped;
+        json_t *left = json_array();
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(s, "reactions"), k, r)
+        {
+            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                         num(r, "step") > num(reaction, "step");
+            if (k != reaction_at && !later)
+                json_array_append(left, r);
+        }
+        json_array_append_new(effects, enc_reactions_effect(s, left));
+        if (stopped)
+            json_array_append_new(
+                effects, effect_set(str(target, "id"),
+                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
+                                              json_object_get(target, "y"))));
+    } else if (aoo) {
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    } else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    json_t *out = outcome(ans, effects);
+    if (x->engine >= 2) /* inside a full attack or a reaction record too */
+        enc_tag_result(out, "attack");
+    return out;
+}
+
+json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    json_t *target = find(s, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    bool is_aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
+     * before any other event, and strikes the mover in the square it was leaving (004
+     * Provoking an Attack of Opportunity by Moving). */
+    json_t *reaction = NULL;
+    size_t reaction_at = 0;
+    json_t *where = NULL; /* the target where the attack finds it */
+    if (x->engine >= 2 && is_aoo) {
+        reaction = enc_open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
+        if (reaction == NULL) {
+            svc_errors_add(x->e, "/kind",
+                           "'%s' provoked no attack of opportunity from '%s': one answers a move "
+                           "that provoked it, before any other event (004 Attacks of "
+                           "Opportunity)",
+                           str(target, "id"), str(actor, "id"));
+            return NULL;
+        }
+        if (!enc_settles_in_order(x, reaction, reaction_at))
+            return NULL;
+        where = json_copy(target);
+        json_object_set(where, "x", json_object_get(reaction, "x"));
+        json_object_set(where, "y", json_object_get(reaction, "y"));
+        if (json_is_integer(json_object_get(reaction, "facing")))
+            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        target = where;
+    }
+    /* Answered, the move goes on: the attacks the engine makes itself that waited for this
+     * one are made now, and this event's ruling lists them. */
+    bool settles = reaction != NULL && !x->settling &&
+                   (enc_any_made_by_engine(s) || (x->engine >= 3 && flag(s, "awaiting_reactions")));
+    json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
+    if (out != NULL && settles)
+        enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
+                           json_object_get(out, "effects"), json_object_get(out, "result"));
+    if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
+        json_decref(out);
+        out = NULL;
+    }
+    json_decref(where);
+    return out;
+}
+
+#define FULL_ATTACK_RULE                                                                           \
+    "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the base attack bonus"
+
+/* A full attack's plan (001 Trade Away Attacks): in order, each item "attack" or
+ * {"step": {x, y}}. Fills step[] (true for a step) and returns the number of items, or -1
+ * after adding errors at /plan. Without a plan: `count` attacks. */
+static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e)
+{
+    json_t *plan = json_object_get(in, "plan");
+    if (plan == NULL) {
+        for (int i = 0; i < count; i++)
+            step[i] = false;
+        return count;
+    }
+    if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > 4) {
+        svc_errors_add(e, "/plan",
+                       "must be a list of 1 to 4 items, each \"attack\" or {\"step\": "
+                       "{\"x\", \"y\"}}");
+        return -1;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(plan, i, item)
+    {
+        char p[32];
+        snprintf(p, sizeof p, "/plan/%zu", i);
+        json_t *sq = json_object_get(item, "step");
+        step[i] = sq != NULL;
+        bool attack = json_is_string(item) && strcmp(json_string_value(item), "attack") == 0;
+        bool square = json_is_object(item) && json_object_size(item) == 1 && json_is_object(sq) &&
+                      json_object_size(sq) == 2 && json_is_integer(json_object_get(sq, "x")) &&
+                      json_is_integer(json_object_get(sq, "y"));
+        if (!attack && !square)
+            svc_errors_add(e, p, "must be \"attack\" or {\"step\": {\"x\": X, \"y\": Y}}");
+    }
+    return svc_errors_any(e) ? -1 : (int)json_array_size(plan);
+}
+
+bool enc_check_plan(json_t *in, struct svc_errors *e)
+{
+    bool step[4];
+    return decode_plan(in, 0, step, e) >= 0;
+}
+
+/* Moves the errors of attack i of a full attack (from, left empty) into `to`, each message
+ * saying which attack it was: its dice (the attack's /results) are the full attack's
+ * /results/i, its other members the full attack's own. */
+static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to)
+{
+    size_t k;
+    json_t *err;
+    json_array_foreach(from->list, k, err)
+    {
+        const char *p = str(err, "pointer");
+        char at[CODEC_PTR_MAX];
+        if (strncmp(p, "/results", 8) == 0 && (p[8] == '\0' || p[8] == '/'))
+            snprintf(at, sizeof at, "/results/%d%s", i, p + 8);
+        else
+            snprintf(at, sizeof at, "%s", p);
+        svc_errors_add(to, at, "attack %d of the full attack (at %+d): %s", i + 1,
+                       rules_iterative_penalty(i), str(err, "message"));
+    }
+    svc_errors_free(from);
+}
+
+/* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
+ * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
+ * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
+ * base attack bonus +6, +11 and +16", each 5 less), against the same target, each ruled as a
+ * single attack on the state the attacks before it left, with its own dice (results: one array
+ * per attack). Once the target drops, no more attacks. A player character's plan may trade
+ * attacks for 5-foot steps before, between or after them (001 Trade Away Attacks: each step
+ * uses up the worst attack left, so the attacks made keep the best bonuses; the steps do not
+ * count as movement and provoke nothing). */
+json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    int count = enc_iterative_attacks(actor);
+    bool is_step[4];
+    int items = decode_plan(in, count, is_step, x->e);
+    if (items < 0)
+        return NULL;
+    int steps = 0;
+    for (int i = 0; i < items; i++)
+        steps += is_step[i];
+    int rc = rules_full_attack_trade(count, items - steps, steps, flag(actor, "player_character"));
+    if (rc == RULES_TRADE_MONSTER) {
+        svc_errors_add(x->e, "/plan",
+                       "only a player character may trade attacks for 5-foot steps; '%s' is not "
+                       "one (player_character) (%s: \"Monsters cannot trade attack actions for "
+                       "5-foot steps\")",
+                       str(actor, "id"), RULES_TRADE_SOURCE);
+        return NULL;
+    }
+    if (rc == RULES_TRADE_TOO_MANY) {
+        svc_errors_add(x->e, "/plan",
+                       "%d attacks and 5-foot steps, but the full attack has %d (%s: each step "
+                       "uses up one of its attacks)",
+                       items, count, RULES_TRADE_SOURCE);
+        return NULL;
+    }
+    json_t *results = json_object_get(in, "results");
+    if (results != NULL &&
+        (!json_is_array(results) || json_array_size(results) > (size_t)(items - steps))) {
+        svc_errors_add(x->e, "/results",
+                       "a full attack takes one array of results per attack (%d here)",
+                       items - steps);
+        return NULL;
+    }
+    json_t *scratch = json_deep_copy(x->state);
+    json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
+    bool ok = true;
+    int made = 0, ai = 0; /* attacks made; attacks planned so far (their bonuses and dice) */
+    for (int item = 0; item < items && ok; item++) {
+        json_t *me = find(scratch, str(actor, "id"), NULL);
+        json_t *target = find(scratch, str(in, "target"), NULL);
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        if (is_step[item]) {
+            char p[32];
+            snprintf(p, sizeof p, "/plan/%d/step", item);
+            json_t *sq =
+                json_object_get(json_array_get(json_object_get(in, "plan"), (size_t)item), "step");
+            json_t *fields = NULL;
+            json_t *ans = enc_rule_traded_step(&each, me, sq, p, &fields);
+            if (ans == NULL) {
+                ok = false;
+                break;
+            }
+            json_array_append_new(stepped,
+                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"),
+                                            "y", json_object_get(fields, "y"), "at", item));
+            json_t *ef = json_pack("[o]", effect_set(str(actor, "id"), fields));
+            enc_fold(scratch, ef);
+            json_array_extend(effects, ef);
+            json_decref(ef);
+            json_decref(ans);
+            continue;
+        }
+        int i = ai++;
+        if (target == NULL || (made > 0 && enc_is_down(target)))
+            continue; /* no more attacks once the target drops; steps may still follow */
+        /* The profile at its iterative bonus. */
+        json_t *self = json_deep_copy(me);
+        size_t k;
+        json_t *a;
+        json_array_foreach(json_object_get(self, "attacks"), k, a)
+        {
+            json_object_set_new(a, "attack_bonus",
+                                json_integer(num(a, "attack_bonus") + rules_iterative_penalty(i)));
+        }
+        json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
+                                "target", str(target, "id"));
+        static const char *const pass[] = {"attack", "cover", "concealment", NULL};
+        for (int p = 0; pass[p]; p++)
+            if (json_object_get(in, pass[p]))
+                json_object_set(one, pass[p], json_object_get(in, pass[p]));
+        if (json_array_get(results, (size_t)i) != NULL)
+            json_object_set(one, "results", json_array_get(results, (size_t)i));
+        each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+        struct svc_errors mine;
+        svc_errors_init(&mine);
+        each.e = &mine;
+        json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        refused_attack(&mine, i, x->e);
+        if (out != NULL) {
+            json_array_append(rulings, json_object_get(out, "result"));
+            enc_fold(scratch, json_object_get(out, "effects"));
+            /* The actor's turn is the full attack's (resolve_action stamps its budget), not
+             * each single attack's. */
+            size_t n;
+            json_t *ef;
+            json_array_foreach(json_object_get(out, "effects"), n, ef)
+            {
+                json_t *fields = json_object_get(ef, "fields");
+                if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+                    json_object_del(fields, "turn");
+                if (fields == NULL || json_object_size(fields) > 0)
+                    json_array_append(effects, ef);
+            }
+            made++;
+        } else {
+            ok = false;
+        }
+        json_decref(out);
+        json_decref(one);
+        json_decref(self);
+    }
+    json_decref(scratch);
+    if (!ok) {
+        json_decref(rulings);
+        json_decref(effects);
+        json_decref(stepped);
+        return NULL;
+    }
+    json_t *result =
+        json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+                  "iterative_attacks", count, "rule",
+                  steps > 0 ? FULL_ATTACK_RULE "; " RULES_TRADE_SOURCE
+                                               ": each 5-foot step uses up the worst attack left"
+                            : FULL_ATTACK_RULE);
+    if (steps > 0) /* only then: full attacks without a plan rule as before */
+        json_object_set_new(result, "steps", stepped);
+    else
+        json_decref(stepped);
+    return outcome(result, effects);
+}

@@ -1,0 +1,469 @@
+/* Encounters: resolving each kind of event but the turn machinery's (encounter_turns.c) and
+ * the actions' own kinds (encounter_actions.c),
+ * with the action economy and hit point states of engine 2, the shape of each event's input
+ * (check_input), and enc_resolve, which every write, verify and import goes through (the
+ * model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/dice/dice.h"
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/hp.h"
+#include "rules/encounter/turn.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+/* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
+
+/* The rules in force, decoded once per event. */
+const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
+{
+    if (!x->rules_ok) {
+        enc_state_svc_rules(x->state, &x->rules);
+        x->rules_ok = true;
+    }
+    return &x->rules;
+}
+
+const struct rules_options *enc_rules_of(struct resolve_ctx *x)
+{
+    return &enc_svc_rules_of(x)->options;
+}
+
+/* The fields that set a combatant's hit points to hp: under engine 2 with hp_states on, its
+ * hp_state too (d20 3.5 SRD: disabled at 0, dying below, dead at -10). */
+json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
+{
+    json_t *f = json_pack("{s:I}", "hp", hp);
+    const struct rules_options *o = enc_rules_of(x);
+    if (x->engine >= 2 && o->hp_states != RULES_HP_STATES_NONE)
+        json_object_set_new(f, "hp_state",
+                            json_string(rules_hp_state_name(rules_hp_state_of(o, hp))));
+    return f;
+}
+
+enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
+{
+    long long hp = num(c, "hp");
+    return x->engine < 2 ? RULES_HP_UP : rules_hp_state_of(enc_rules_of(x), hp);
+}
+
+/* The budget members of a turn: what was spent and what is left. */
+json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim)
+{
+    struct rules_turn_left l;
+    rules_turn_left(t, lim, &l);
+    json_t *f = json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:{s:b, s:b, s:b, s:b, s:b}}", "standard",
+                          t->standard, "move", t->move, "full_round", t->full_round, "moved",
+                          t->moved, "stepped", t->stepped, "free_facing", t->free_facing, "left",
+                          "standard", l.standard, "move", l.move, "full_round", l.full_round,
+                          "five_foot_step", l.five_foot_step, "free_facing", l.free_facing);
+    /* Engine 3's charge (never set before it, so earlier turns encode as they did). */
+    if (t->charged) {
+        json_object_set_new(f, "charged", json_true());
+        json_object_set_new(f, "charge_attacked", json_boolean(t->charge_attacked));
+        json_object_set_new(json_object_get(f, "left"), "charge_attack",
+                            json_boolean(l.charge_attack));
+    }
+    return f;
+}
+
+/* Merges the turn budget into the actor's turn in the outcome's effects (an action may set its
+ * turn already: moved, ran), or adds an effect that does. */
+static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
+{
+    json_t *effects = json_object_get(outcome, "effects");
+    const char *id = str(actor, "id");
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *fields = json_object_get(ef, "fields");
+        json_t *turn = json_object_get(fields, "turn");
+        if (strcmp(str(ef, "target"), id) == 0 && json_is_object(turn)) {
+            json_object_update(turn, budget);
+            json_decref(budget);
+            return;
+        }
+    }
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (!json_is_object(turn)) {
+        json_decref(turn);
+        turn = json_object();
+    }
+    json_object_update(turn, budget);
+    json_decref(budget);
+    json_array_append_new(effects, effect_set(id, json_pack("{s:o}", "turn", turn)));
+}
+
+/* ---- resolving each kind of event ----
+ * Each takes the state before the event, the input and the event's number, and returns
+ * {"result": ..., "effects": [...]} or NULL after adding errors. */
+
+static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
+{
+    if (json_array_size(combatants(x->state)) >= MAX_COMBATANTS) {
+        svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
+        return NULL;
+    }
+    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->engine, x->e);
+    if (c == NULL)
+        return NULL;
+    if (!enc_check_place(x, c, "")) {
+        json_decref(c);
+        return NULL;
+    }
+    json_object_set_new(c, "turn", json_object());
+    /* Engine 3: its hit point state from the start, so that one joining at 0 hp or below is
+     * disabled, dying or dead at once (before, only from its first change). */
+    if (x->engine >= 3) {
+        json_t *hf = enc_hp_fields(x, num(c, "hp"));
+        json_object_update(c, hf);
+        json_decref(hf);
+    }
+    return outcome(json_pack("{s:s}", "added", str(c, "id")),
+                   json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
+}
+
+static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    json_t *old = find(x->state, id, NULL);
+    if (old == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    json_t *fields = json_object_get(in, "fields");
+    if (json_object_get(fields, "id") != NULL) {
+        svc_errors_add(x->e, "/id", "cannot be changed");
+        return NULL;
+    }
+    json_t *c = enc_check_combatant(x->state, fields, "", id, x->engine, x->e);
+    if (c == NULL)
+        return NULL;
+    json_decref(c);
+    /* Its place is ruled again when the change touches it; from engine 3 only then, so that one
+     * pushed where its speeds do not go (forced movement) can still have its other members
+     * changed. */
+    static const char *const placing[] = {
+        "x", "y", "z", "size", "speeds", "reach_ft", "reach_weapon", "facing", "faceless", NULL};
+    bool moved = x->engine < 3;
+    for (int k = 0; placing[k] != NULL && !moved; k++)
+        moved = json_object_get(fields, placing[k]) != NULL;
+    json_t *merged = json_deep_copy(old);
+    json_object_update(merged, fields);
+    bool ok = !moved || enc_check_place(x, merged, "");
+    json_decref(merged);
+    if (!ok)
+        return NULL;
+    json_t *set = json_deep_copy(fields);
+    if (x->engine >= 2 && json_is_integer(json_object_get(fields, "hp"))) {
+        json_t *hf = enc_hp_fields(x, num(fields, "hp"));
+        json_object_update(set, hf);
+        json_decref(hf);
+    }
+    return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
+}
+
+static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
+{
+    static const char *const known[] = {"type",
+                                        "actor",
+                                        "target",
+                                        "attack",
+                                        "kind",
+                                        "cover",
+                                        "concealment",
+                                        "results",
+                                        "path",
+                                        "mode",
+                                        "end_facing",
+                                        "withdraw",
+                                        "facing",
+                                        "squares",
+                                        "reduction_squares",
+                                        "fall_prone_at",
+                                        "voluntarily_prone",
+                                        "height_ft",
+                                        "surface",
+                                        "per_die",
+                                        "deliberate",
+                                        "acrobatics_success",
+                                        "water_depth_ft",
+                                        "dive",
+                                        "dive_success",
+                                        "condition",
+                                        "rounds",
+                                        "reactions",
+                                        "reaction_results",
+                                        "plan",
+                                        NULL};
+    codec_reject_unknown(in, "", known, x->e);
+    int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);
+    const char *actor_id = NULL;
+    codec_get_string(in, "", "actor", true, 64, &actor_id, x->e);
+    json_t *actor = actor_id ? find(x->state, actor_id, NULL) : NULL;
+    if (actor_id != NULL && actor == NULL)
+        svc_errors_add(x->e, "/actor", "names no combatant");
+    if (svc_errors_any(x->e) || type < 0 || actor == NULL)
+        return NULL;
+    /* The turn's gate (rules_encounter_admit): whose turn, who is down, what it spends. */
+    struct rules_enc_action act = {.type = (enum rules_action_type)type,
+                                   .aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0,
+                                   .mode = RULES_MODE_MOVE};
+    if (type == RULES_ACT_MOVE) {
+        int m = enc_move_mode(in, x->e);
+        if (m < 0)
+            return NULL;
+        act.mode = (enum rules_move_mode)m;
+    }
+    if (!enc_check_action_shape(in, act.type, x->engine, x->e)) /* whatever the turn */
+        return NULL;
+    /* The gate reads the actor and whose turn it is: the actor alone is decoded (index 0), and
+     * the one slot stands for order[turn] (0: the actor's turn; 1: another's). */
+    struct rules_enc_combatant me;
+    enc_typed_combatant(actor, &me);
+    const char *now = enc_turn_of(x->state);
+    struct rules_enc_slot slot = {.combatant = now != NULL && strcmp(now, actor_id) == 0 ? 0 : 1,
+                                  .aware = true};
+    struct rules_encounter e;
+    enc_typed_frame(x, &e);
+    e.count = 1, e.combatants = &me, e.slots = 1, e.order = &slot;
+    e.turn = e.turn >= 0 && now != NULL ? 0 : -1;
+    act.actor = 0;
+    struct rules_admission adm;
+    int rc = rules_encounter_admit(&e, &act, &adm);
+    switch (rc) {
+    case RULES_ADMIT_NOT_ITS_TURN:
+        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
+                       now ? now : "nobody");
+        break;
+    case RULES_ADMIT_DOWN:
+        if (!rules_hp_acts(adm.hp_state))
+            svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
+                           rules_hp_state_name(adm.hp_state), num(actor, "hp"), RULES_HP_SOURCE);
+        else
+            svc_errors_add(x->e, "/actor", "is unconscious or helpless");
+        break;
+    case RULES_ADMIT_STUNNED:
+        svc_errors_add(x->e, "/actor", "is stunned: it can't take actions (d20 3.5 SRD, Stunned)");
+        break;
+    case RULES_ADMIT_ENGINE:
+        svc_errors_add(x->e, "/type", "%s is ruled from engine %d on",
+                       rules_action_type_names[type], adm.kind.from_engine);
+        break;
+    case RULES_ADMIT_NOT_PRONE:
+        svc_errors_add(x->e, "/actor", "is not prone");
+        break;
+    case RULES_ADMIT_BUDGET: {
+        char left[160];
+        rules_turn_describe_left(&adm.turn, &adm.limits, left, sizeof left);
+        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
+                       rules_action_name(adm.cost), adm.why.message, adm.why.rule, left);
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc != RULES_ADMIT_OK)
+        return NULL;
+    json_t *budget = adm.spends ? enc_turn_fields(&adm.turn, &adm.limits) : NULL;
+    json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
+    if (out != NULL && x->engine >= 2)
+        enc_tag_result(out, rules_action_type_names[type]);
+    if (budget != NULL && out != NULL)
+        stamp_turn(out, actor, budget);
+    else
+        json_decref(budget);
+    return out;
+}
+
+/* Reveals the seed and the salt of its commitment, so that anyone can check every roll of the
+ * log (provably fair dice). It ends the encounter: with the seed known, every roll to come
+ * could be predicted, so enc_resolve() refuses any event after it. */
+static json_t *resolve_reveal(struct resolve_ctx *x, json_t *in)
+{
+    (void)in;
+    json_t *s = x->state;
+    json_t *result = json_pack("{s:O, s:s}", "seed", json_object_get(s, "seed"), "rule",
+                               "the seed behind every roll; SHA-256 of \"<seed_salt>:<seed>\" is "
+                               "the seed_commitment shown since creation");
+    if (json_object_get(s, "seed_salt") != NULL) {
+        json_object_set(result, "seed_salt", json_object_get(s, "seed_salt"));
+        json_object_set(result, "seed_commitment", json_object_get(s, "seed_commitment"));
+    }
+    return outcome(result,
+                   json_pack("[o]", effect_set("encounter", json_pack("{s:b}", "revealed", 1))));
+}
+
+/* The shape of each event kind's input, checked before it is resolved, wherever it came from:
+ * a live request (whose handler built it from the body and the path), an imported log, or
+ * the stored log that verify re-resolves. So an import can only hold what the live operations
+ * would have accepted, and no resolver meets a member of the wrong type. */
+static bool check_input(const char *kind, json_t *in, int engine, struct svc_errors *e)
+{
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(in, "", e))
+        return false;
+    const char *s = NULL;
+    if (strcmp(kind, "combatant_added") == 0 || strcmp(kind, "action") == 0) {
+        /* enc_check_combatant and resolve_action check every member themselves. */
+    } else if (strcmp(kind, "combatant_updated") == 0) {
+        static const char *const known[] = {"id", "fields", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+        json_t *fields = json_object_get(in, "fields");
+        if (fields == NULL)
+            svc_errors_add(e, "/fields", "is required");
+        else
+            codec_expect_object(fields, "/fields", e);
+    } else if (strcmp(kind, "combatant_removed") == 0) {
+        static const char *const known[] = {"id", NULL};
+        codec_reject_unknown(in, "", known, e);
+        codec_get_string(in, "", "id", true, 64, &s, e);
+    } else if (strcmp(kind, "initiative") == 0) {
+        static const char *const known[] = {"aware", "results", NULL};
+        codec_reject_unknown(in, "", known, e);
+        json_t *list;
+        if (codec_get_array(in, "", "aware", false, MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                char p[32];
+                snprintf(p, sizeof p, "/aware/%zu", i);
+                if (!json_is_string(v))
+                    svc_errors_add(e, p, "must be a combatant id");
+                for (size_t j = 0; engine >= 3 && json_is_string(v) && j < i; j++)
+                    if (json_equal(json_array_get(list, j), v)) {
+                        svc_errors_add(e, p, "is listed already (aware/%zu)", j);
+                        break;
+                    }
+            }
+        }
+        if (codec_get_array(in, "", "results", false, 2 * MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > 20) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/results/%zu", i);
+                    svc_errors_add(e, p, "must be a die result");
+                }
+            }
+        }
+    } else if (strcmp(kind, "hp") == 0) {
+        static const char *const known[] = {"target", "change", "set", "reason", NULL};
+        codec_reject_unknown(in, "", known, e);
+        long long v = 0;
+        codec_get_string(in, "", "target", true, 64, &s, e);
+        bool change = codec_get_int(in, "", "change", false, -100000, 100000, &v, e);
+        bool set = codec_get_int(in, "", "set", false, -100000, 100000, &v, e);
+        if (change == set && json_object_get(in, "change") == NULL &&
+            json_object_get(in, "set") == NULL)
+            svc_errors_add(e, "", "give change (damage below 0, healing above) or set");
+        else if (json_object_get(in, "change") != NULL && json_object_get(in, "set") != NULL)
+            svc_errors_add(e, "/set", "give change or set, not both");
+        codec_get_string(in, "", "reason", false, 200, &s, e);
+    } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0) {
+        if (json_object_size(in) > 0)
+            svc_errors_add(e, "", "takes no members");
+    } else {
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* Whether event `kind` with input in answers an open reaction: an attack of opportunity, or a
+ * decline. */
+static bool answers_reaction(const char *kind, json_t *in)
+{
+    const char *type = str(in, "type");
+    return strcmp(kind, "action") == 0 &&
+           ((strcmp(type, "attack") == 0 &&
+             strcmp(str(in, "kind"), "attack_of_opportunity") == 0) ||
+            strcmp(type, "decline_reaction") == 0);
+}
+
+/* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
+ * decision was ask), only an answer or a decline is ruled: false after adding an error naming
+ * each open reaction. Reactions opened with no policy (engine 2's) wait for nothing. */
+static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
+{
+    if (answers_reaction(kind, in))
+        return true;
+    char open[400];
+    size_t used = 0;
+    int n = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "policy"), "ask") != 0 || used >= sizeof open)
+            continue;
+        used += (size_t)snprintf(open + used, sizeof open - used,
+                                 "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",
+                                 n++ ? "; " : "", str(r, "by"), str(r, "mover"), num(r, "step"),
+                                 num(r, "x"), num(r, "y"));
+    }
+    if (n == 0)
+        return true;
+    svc_errors_add(e, "",
+                   "the encounter is awaiting reactions: %s. Each reactor answers with an attack "
+                   "of opportunity or declines it (type decline_reaction) before anything else "
+                   "(004 Attacks of Opportunity)",
+                   open);
+    return false;
+}
+
+/* Resolves an event of `kind` against state (the state before it), after checking its input
+ * (check_input). */
+json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e)
+{
+    struct resolve_ctx x = {
+        .req = req, .cache = cache, .state = state, .seq = seq, .engine = engine, .e = e};
+    if (engine < 1 || engine > ENGINE_VERSION) {
+        svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
+                       ENGINE_VERSION);
+        return NULL;
+    }
+    if (!check_input(kind, in, engine, e))
+        return NULL;
+    if (json_is_true(json_object_get(state, "revealed"))) {
+        svc_errors_add(e, "",
+                       "the encounter is finished: its seed was revealed, so its rolls are no "
+                       "longer secret");
+        return NULL;
+    }
+    if (!awaits_nothing(state, kind, in, e))
+        return NULL;
+    /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
+    static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
+        [RULES_EVENT_COMBATANT_ADDED] = resolve_add,
+        [RULES_EVENT_COMBATANT_UPDATED] = resolve_update,
+        [RULES_EVENT_COMBATANT_REMOVED] = enc_resolve_remove,
+        [RULES_EVENT_INITIATIVE] = enc_resolve_initiative,
+        [RULES_EVENT_NEXT_TURN] = enc_resolve_next_turn,
+        [RULES_EVENT_ACTION] = resolve_action,
+        [RULES_EVENT_REVEALED] = resolve_reveal,
+        [RULES_EVENT_HP] = enc_resolve_hp,
+    };
+    int k = rules_event_kind_of(kind);
+    json_t *out = NULL;
+    if (k >= 0 && resolver[k] != NULL)
+        out = resolver[k](&x, in);
+    else
+        svc_errors_add(e, "", "unknown event kind '%s'", kind);
+    /* Engine 2: the reactions a move left open last only until the next event that is not one
+     * of them (an attack of opportunity consumes its own, a decline too). */
+    bool answers = answers_reaction(kind, in);
+    if (out != NULL && engine >= 2 && !answers &&
+        json_array_size(json_object_get(state, "reactions")) > 0)
+        json_array_insert_new(json_object_get(out, "effects"), 0,
+                              effect_set("encounter", json_pack("{s:[]}", "reactions")));
+    return out;
+}

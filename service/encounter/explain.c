@@ -1,0 +1,629 @@
+/* The sentence a chat bot posts for one encounter event (issue #18): made from the state before
+ * the event and the event's stored payload {input, result, effects} alone, so that it is the
+ * same whether the write answers it or the event log is read years later, and so that old logs
+ * (engine 1, the v1 fixture) get one too without storing anything. Nothing here rules: every
+ * figure is read from the stored ruling or its effects.
+ *
+ * Two texts come out of one walk: `plain`, with no markup, for a bot to post as it is, and
+ * `markdown`, Discord markdown, with totals in bold and the damage dice shown Avrae style (a die
+ * that keep/drop dropped struck through, a 1 or the top face in bold: rules/dice_text.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "service/encounter/internal.h"
+
+/* A total: bare in plain, bold in markdown. */
+static void total(struct svc_told *t, long long v)
+{
+    svc_told_bold(t, "%lld", v);
+}
+
+/* What the sentence calls combatant id of state: its name, else its id. */
+static const char *name_of(json_t *state, const char *id)
+{
+    json_t *c = find(state, id, NULL);
+    const char *n = c ? json_string_value(json_object_get(c, "name")) : NULL;
+    return n && *n ? n : id;
+}
+
+/* The combatant's hit points and state after the event, from the event's effects (the last
+ * set of "hp" on it), or from the state before when the event did not change them. */
+static bool hp_after(json_t *before, json_t *effects, const char *id, long long *hp,
+                     const char **hp_state)
+{
+    bool found = false;
+    json_t *c = find(before, id, NULL);
+    if (c != NULL && json_object_get(c, "hp") != NULL) {
+        *hp = num(c, "hp");
+        *hp_state = str(c, "hp_state");
+        found = true;
+    }
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *f = json_object_get(ef, "fields");
+        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), id) == 0 &&
+            json_object_get(f, "hp") != NULL) {
+            *hp = num(f, "hp");
+            *hp_state = json_object_get(f, "hp_state") ? str(f, "hp_state") : "";
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* lead, then "the gnoll is at -3 hp, dying"; nothing when effects is NULL (an attack inside a full
+ * attack, whose hit points are told once at its end). */
+static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const char *id,
+                   const char *lead)
+{
+    long long hp = 0;
+    const char *state = "";
+    if (effects == NULL || !hp_after(before, effects, id, &hp, &state))
+        return;
+    svc_told_text(t, "%s", lead);
+    svc_told_user(t, name_of(before, id));
+    svc_told_text(t, " is at ");
+    total(t, hp);
+    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
+                  strcmp(state, "up") != 0 ? state : "");
+}
+
+/* Dice terms [from, to) of a roll, Avrae style for markdown: "1d8 (4) + 3". */
+static void md_terms(struct svc_told *t, json_t *terms, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        json_t *term = json_array_get(terms, i);
+        bool minus = strcmp(str(term, "sign"), "-") == 0;
+        if (i > from)
+            svc_told_md(t, " %s ", minus ? "-" : "+");
+        else if (minus)
+            svc_told_md(t, "-");
+        if (strcmp(str(term, "kind"), "dice") != 0) {
+            svc_told_md(t, "%lld", num(term, "value"));
+            continue;
+        }
+        long long sides = num(term, "sides");
+        svc_told_md(t, "%lldd%lld (", num(term, "count"), sides);
+        size_t k;
+        json_t *die;
+        json_array_foreach(json_object_get(term, "dice"), k, die)
+        {
+            long long v = num(die, "value");
+            bool bold = v == 1 || v == sides, struck = !flag(die, "kept");
+            svc_told_md(t, "%s%s%s%lld%s%s", k ? ", " : "", struck ? "~~" : "", bold ? "**" : "", v,
+                        bold ? "**" : "", struck ? "~~" : "");
+        }
+        svc_told_md(t, ")");
+    }
+}
+
+/* The sum of terms [from, to). */
+static long long terms_total(json_t *terms, size_t from, size_t to)
+{
+    long long s = 0;
+    for (size_t i = from; i < to; i++) {
+        json_t *term = json_array_get(terms, i);
+        long long v = num(term, "total");
+        s += strcmp(str(term, "sign"), "-") == 0 ? -v : v;
+    }
+    return s;
+}
+
+/* "12 damage (1d8+3 = 7, sneak attack 2d6 = 5)": the weapon's dice and the sneak attack's, which
+ * the ruling rolled as one expression with the sneak attack dice last. */
+static void say_damage(struct svc_told *t, json_t *result)
+{
+    json_t *dmg = json_object_get(result, "damage");
+    json_t *roll = json_object_get(dmg, "roll");
+    json_t *terms = json_object_get(roll, "terms");
+    size_t n = json_array_size(terms);
+    json_t *sneak = json_object_get(result, "sneak_attack");
+    long long sneak_dice = json_object_get(dmg, "sneak_attack_dice")
+                               ? num(dmg, "sneak_attack_dice")
+                               : (flag(sneak, "eligible") && strcmp(str(dmg, "to"), "defender") == 0
+                                      ? num(sneak, "dice")
+                                      : 0);
+    json_t *last = json_array_get(terms, n ? n - 1 : 0);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "+%lldd6", sneak_dice);
+    const char *expr = str(roll, "expression");
+    size_t el = strlen(expr), sl = strlen(suffix);
+    bool split = sneak_dice > 0 && n >= 2 && strcmp(str(last, "kind"), "dice") == 0 &&
+                 num(last, "count") == sneak_dice && num(last, "sides") == 6 && el > sl &&
+                 strcmp(expr + el - sl, suffix) == 0;
+    size_t weapon_terms = split ? n - 1 : n;
+    long long dealt = num(dmg, "dealt"), dr = num(dmg, "damage_reduction");
+    total(t, dealt);
+    svc_told_text(t, " damage");
+    if (dr > 0)
+        svc_told_text(t, " after DR %lld", dr);
+    if (strcmp(str(dmg, "to"), "cover_creature") == 0)
+        svc_told_text(t, " to the creature in the way");
+    svc_told_plain(t, " (%.*s = %lld", (int)(split ? el - sl : el), expr,
+                   terms_total(terms, 0, weapon_terms));
+    svc_told_md(t, " (");
+    md_terms(t, terms, 0, weapon_terms);
+    svc_told_md(t, " = %lld", terms_total(terms, 0, weapon_terms));
+    if (split) {
+        svc_told_plain(t, ", sneak attack %lldd6 = %lld", sneak_dice, terms_total(terms, n - 1, n));
+        svc_told_md(t, ", sneak attack ");
+        md_terms(t, terms, n - 1, n);
+        svc_told_md(t, " = %lld", terms_total(terms, n - 1, n));
+    }
+    svc_told_text(t, ")");
+}
+
+/* "d20 13 + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than one
+ * part: "d20 13 + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14". */
+static void say_roll(struct svc_told *t, json_t *result)
+{
+    long long bonus = num(result, "attack_total");
+    svc_told_text(t, "d20 %lld %s %lld", num(result, "d20"), bonus < 0 ? "-" : "+",
+                  bonus < 0 ? -bonus : bonus);
+    int parts = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(result, "modifiers"), i, m)
+    {
+        if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
+            num(m, "value") != 0)
+            parts++;
+    }
+    if (parts > 1) {
+        int k = 0;
+        svc_told_text(t, " (");
+        json_array_foreach(json_object_get(result, "modifiers"), i, m)
+        {
+            if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
+                num(m, "value") != 0)
+                svc_told_text(t, "%s%s %+lld", k++ ? ", " : "", str(m, "reason"), num(m, "value"));
+        }
+        svc_told_text(t, ")");
+    }
+    svc_told_text(t, " = ");
+    total(t, num(result, "roll_total"));
+    svc_told_text(t, " vs AC %lld", num(result, "target_number"));
+    const char *kind = str(result, "ac_kind");
+    size_t kl = strlen(kind);
+    if (kl > 3 && strcmp(kind + kl - 3, " AC") == 0 && strncmp(kind, "normal", 6) != 0)
+        svc_told_text(t, " (%.*s)", (int)(kl - 3), kind);
+    json_t *crit = json_object_get(result, "critical_hit");
+    if (strcmp(str(crit, "natural"), "hit") == 0)
+        svc_told_text(t, ", a natural 20");
+    else if (strcmp(str(crit, "natural"), "miss") == 0 || (num(result, "d20") == 1 && !crit))
+        svc_told_text(t, ", a natural 1");
+}
+
+/* One attack ruling: "Kroh hits the gnoll: d20 ... . 12 damage (...); the gnoll is at 3 hp." */
+static void say_attack(struct svc_told *t, json_t *before, json_t *effects, const char *actor,
+                       const char *target, json_t *result, bool aoo)
+{
+    const char *who = name_of(before, actor), *whom = name_of(before, target);
+    bool hit = flag(result, "hit");
+    const char *struck = str(result, "struck");
+    json_t *crit = json_object_get(result, "critical_hit");
+    json_t *conceal = json_object_get(result, "concealment");
+    svc_told_user(t, who);
+    svc_told_text(t, "%s %s ", aoo ? "'s attack of opportunity" : "",
+                  !hit                       ? "misses"
+                  : flag(result, "critical") ? "critically hits"
+                                             : "hits");
+    svc_told_user(t, whom);
+    svc_told_text(t, ": ");
+    say_roll(t, result);
+    svc_told_text(t, ".");
+    if (flag(crit, "threat")) {
+        json_t *c = json_object_get(crit, "confirmation");
+        svc_told_text(t, " A threat: confirmation d20 %lld = %lld, %s.", num(c, "d20"),
+                      num(c, "total"), flag(crit, "confirmed") ? "confirmed" : "not confirmed");
+    }
+    if (!hit && flag(conceal, "missed"))
+        svc_told_text(t, " It would have hit, but the %lld%% concealment roll missed.",
+                      num(conceal, "miss_chance"));
+    else if (!hit && strcmp(struck, "cover") == 0)
+        svc_told_text(t, " The cover takes the blow.");
+    else if (!hit && strcmp(struck, "cover_creature") == 0)
+        svc_told_text(t, " The creature in the way takes the blow.");
+    if (json_is_object(json_object_get(result, "damage"))) {
+        svc_told_text(t, " ");
+        say_damage(t, result);
+        say_hp(t, before, effects, target, "; ");
+        svc_told_text(t, ".");
+    }
+}
+
+/* What became of the attacks of opportunity a policy or the mover decided (a ruling's
+ * reactions): "The goblin's attack of opportunity hits Kroh: ... The orc lets it pass." */
+static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, const char *mover,
+                          json_t *records)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(records, i, r)
+    {
+        const char *by = name_of(before, str(r, "by")), *outcome = str(r, "outcome");
+        if (strcmp(outcome, "made") == 0) {
+            struct enc_explain part;
+            struct svc_told p;
+            svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
+            say_attack(&p, before, effects, str(r, "by"), mover, json_object_get(r, "attack"),
+                       true);
+            svc_told_plain(t, " %s", part.plain);
+            svc_told_md(t, " %s", part.markdown);
+            if (flag(r, "stopped")) {
+                svc_told_text(t, " ");
+                svc_told_user(t, name_of(before, mover));
+                svc_told_text(t, " drops at (%lld, %lld): the move stops there.", num(r, "x"),
+                              num(r, "y"));
+            }
+        } else if (strcmp(outcome, "declined") == 0) {
+            svc_told_text(t, " ");
+            svc_told_user(t, by);
+            svc_told_text(t, " lets it pass.");
+        } else if (strcmp(outcome, "awaiting") == 0) {
+            svc_told_text(t, " The encounter awaits ");
+            svc_told_user(t, by);
+            svc_told_text(t, "'s reaction at (%lld, %lld).", num(r, "x"), num(r, "y"));
+        } else if (strcmp(outcome, "waiting") == 0) {
+            svc_told_text(t, " ");
+            svc_told_user(t, by);
+            svc_told_text(t,
+                          "'s attack of opportunity at (%lld, %lld) waits for the reactions "
+                          "before it.",
+                          num(r, "x"), num(r, "y"));
+        } else if (strcmp(outcome, "refused") == 0) {
+            svc_told_text(t, " ");
+            svc_told_user(t, by);
+            svc_told_text(t, " makes no attack of opportunity (%s).", str(r, "why"));
+        } else if (strcmp(outcome, "closed") == 0) {
+            svc_told_text(t, " ");
+            svc_told_user(t, by);
+            svc_told_text(t,
+                          "'s attack of opportunity at (%lld, %lld) never comes: the mover did "
+                          "not get there.",
+                          num(r, "x"), num(r, "y"));
+        }
+    }
+}
+
+/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing." */
+static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result, bool step)
+{
+    const char *who = name_of(before, str(in, "actor"));
+    json_t *end = json_object_get(result, "end");
+    const char *mode = str(result, "mode");
+    static const struct {
+        const char *mode, *verb;
+    } verbs[] = {{"move", "moves"},
+                 {"double", "double-moves"},
+                 {"double_move", "double-moves"},
+                 {"run", "runs"},
+                 {"charge", "charges"},
+                 {"withdraw", "withdraws"},
+                 {"crawl", "crawls"},
+                 {NULL, NULL}};
+    const char *verb = "moves";
+    for (int i = 0; verbs[i].mode; i++)
+        if (strcmp(mode, verbs[i].mode) == 0)
+            verb = verbs[i].verb;
+    svc_told_user(t, who);
+    if (step)
+        svc_told_text(t, " takes a 5-foot step to (%lld, %lld)", num(end, "x"), num(end, "y"));
+    else
+        svc_told_text(t, " %s %lld ft to (%lld, %lld)", verb, num(result, "total_ft"),
+                      num(end, "x"), num(end, "y"));
+    json_t *aoos = json_object_get(result, "attacks_of_opportunity");
+    if (json_array_size(aoos) == 0) {
+        svc_told_text(t, ", provoking nothing.");
+        return;
+    }
+    svc_told_text(t, ", provoking %s from ",
+                  json_array_size(aoos) == 1 ? "an attack of opportunity"
+                                             : "attacks of opportunity");
+    size_t i;
+    json_t *a;
+    json_array_foreach(aoos, i, a)
+    {
+        svc_told_text(t, "%s", i == 0 ? "" : i + 1 == json_array_size(aoos) ? " and " : ", ");
+        svc_told_user(t, name_of(before, str(a, "creature")));
+    }
+    svc_told_text(t, ".");
+}
+
+static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                       json_t *effects)
+{
+    const char *type = str(in, "type"), *actor = str(in, "actor");
+    const char *who = name_of(before, actor);
+    if (strcmp(type, "attack") == 0) {
+        say_attack(t, before, effects, actor, str(in, "target"), result,
+                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0);
+        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+    } else if (strcmp(type, "decline_reaction") == 0) {
+        svc_told_user(t, who);
+        svc_told_text(t, " declines its attack of opportunity on ");
+        svc_told_user(t, name_of(before, str(in, "target")));
+        svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
+        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+    } else if (strcmp(type, "full_attack") == 0) {
+        json_t *list = json_object_get(result, "attacks");
+        json_t *steps = json_object_get(result, "steps");
+        svc_told_user(t, who);
+        svc_told_text(t, " makes a full attack on ");
+        svc_told_user(t, name_of(before, str(in, "target")));
+        svc_told_text(t, " (%zu attack%s", json_array_size(list),
+                      json_array_size(list) == 1 ? "" : "s");
+        size_t i;
+        json_t *one;
+        json_array_foreach(steps, i, one)
+        {
+            /* 001 Trade Away Attacks: each step took the place of an attack. */
+            svc_told_text(t, "%s (%lld, %lld)",
+                          i == 0
+                              ? (json_array_size(steps) == 1 ? ", trading one for a 5-foot step to"
+                                                             : ", trading some for 5-foot steps to")
+                          : i + 1 == json_array_size(steps) ? " and"
+                                                            : ",",
+                          num(one, "x"), num(one, "y"));
+        }
+        svc_told_text(t, ").");
+        json_array_foreach(list, i, one)
+        {
+            /* Each attack's hit points after: only the effects up to the last one matter, and
+             * the last set of hp wins, so the whole list gives the end of the full attack. */
+            struct enc_explain part;
+            struct svc_told p;
+            svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
+            say_attack(&p, before, NULL, actor, str(in, "target"), one, false);
+            svc_told_plain(t, " %zu: %s", i + 1, part.plain);
+            svc_told_md(t, " %zu: %s", i + 1, part.markdown);
+        }
+        /* Hit points once, after the last attack: the last set of them in the effects. */
+        say_hp(t, before, effects, str(in, "target"), " ");
+        svc_told_text(t, ".");
+    } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
+        say_move(t, before, in, result, strcmp(type, "five_foot_step") == 0);
+        say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
+    } else if (strcmp(type, "facing") == 0) {
+        svc_told_user(t, who);
+        svc_told_text(t, " turns to facing %lld.", num(result, "facing"));
+    } else if (strcmp(type, "forced") == 0) {
+        const char *target = str(in, "target");
+        json_t *end = json_object_get(result, "end");
+        svc_told_user(t, who);
+        svc_told_text(t, " %s ",
+                      strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
+                      : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
+                                                                  : "pushes");
+        svc_told_user(t, name_of(before, target));
+        svc_told_text(t, " %lld square%s to (%lld, %lld)", num(result, "moved"),
+                      num(result, "moved") == 1 ? "" : "s", num(end, "x"), num(end, "y"));
+        if (*str(result, "stop"))
+            svc_told_text(t, " (stopped: %s)", str(result, "stop"));
+        if (flag(result, "prone")) {
+            svc_told_text(t, "; ");
+            svc_told_user(t, name_of(before, target));
+            svc_told_text(t, " falls prone");
+        }
+        svc_told_text(t, ".");
+    } else if (strcmp(type, "fall") == 0) {
+        json_t *dice = json_object_get(result, "dice");
+        svc_told_user(t, who);
+        svc_told_text(t, " falls %lld ft", num(result, "height_ft"));
+        if (flag(result, "water"))
+            svc_told_text(t, " into water");
+        svc_told_text(t, ": ");
+        total(t, num(result, "damage"));
+        svc_told_text(t, " damage");
+        if (json_is_object(dice)) {
+            svc_told_plain(t, " (%s = %lld)", str(dice, "expression"), num(dice, "total"));
+            svc_told_md(t, " (");
+            md_terms(t, json_object_get(dice, "terms"), 0,
+                     json_array_size(json_object_get(dice, "terms")));
+            svc_told_md(t, " = %lld)", num(dice, "total"));
+        }
+        say_hp(t, before, effects, actor, "; ");
+        if (json_array_size(json_object_get(result, "conditions")) > 0) {
+            svc_told_text(t, "; ");
+            svc_told_user(t, who);
+            svc_told_text(t, " lands prone");
+        }
+        svc_told_text(t, ".");
+    } else if (strcmp(type, "condition") == 0) {
+        svc_told_user(t, name_of(before, str(result, "target")));
+        svc_told_text(t, " is %s", str(result, "condition"));
+        if (num(result, "rounds") > 0)
+            svc_told_text(t, " for %lld round%s", num(result, "rounds"),
+                          num(result, "rounds") == 1 ? "" : "s");
+        svc_told_text(t, ".");
+    } else if (strcmp(type, "stand_up") == 0) {
+        /* It stood if an effect took its prone away; else its attacks of opportunity are
+         * awaited, or one dropped it (engine 3: standing up provokes). */
+        bool stood = false;
+        size_t k;
+        json_t *ef;
+        json_array_foreach(effects, k, ef)
+        {
+            stood |= strcmp(str(ef, "target"), actor) == 0 &&
+                     json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
+        }
+        svc_told_user(t, who);
+        svc_told_text(t, stood ? " stands up." : " starts to stand up.");
+        say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
+    } else {
+        svc_told_user(t, who);
+        svc_told_text(t, " acts (%s).", type);
+    }
+}
+
+static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
+{
+    svc_told_text(t, "Initiative: ");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(result, "rolls"), i, r)
+    {
+        long long m = num(r, "modifier");
+        svc_told_text(t, "%s", i ? ", " : "");
+        svc_told_user(t, name_of(before, str(r, "id")));
+        svc_told_text(t, " ");
+        total(t, num(r, "total"));
+        svc_told_text(t, " (d20 %lld %s %lld)", num(r, "d20"), m < 0 ? "-" : "+", m < 0 ? -m : m);
+    }
+    json_t *order = json_object_get(result, "order");
+    if (json_array_size(order) > 0) {
+        svc_told_text(t, ". ");
+        svc_told_user(t, name_of(before, json_string_value(json_array_get(order, 0))));
+        svc_told_text(t, " goes first");
+    }
+    svc_told_text(t, flag(result, "surprise") ? "; a surprise round begins." : ".");
+}
+
+static void say_next_turn(struct svc_told *t, json_t *before, json_t *result)
+{
+    long long round = num(result, "round");
+    if (round == 0)
+        svc_told_text(t, "Surprise round: ");
+    else
+        svc_told_text(t, "Round %lld: ", round);
+    svc_told_user(t, name_of(before, str(result, "turn_of")));
+    svc_told_text(t, "'s turn.");
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(result, "skipped"), i, s)
+    {
+        svc_told_text(t, " ");
+        svc_told_user(t, name_of(before, str(s, "id")));
+        svc_told_text(t, " is skipped (%s).", str(s, "hp_state"));
+    }
+    json_array_foreach(json_object_get(result, "ended"), i, s)
+    {
+        svc_told_text(t, " ");
+        svc_told_user(t, name_of(before, str(s, "id")));
+        svc_told_text(t, " is no longer %s.", str(s, "condition"));
+    }
+}
+
+static void say_hp_event(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                         json_t *effects)
+{
+    const char *target = str(result, "target");
+    long long from = num(result, "hp_before"), to = num(result, "hp");
+    const char *who = name_of(before, target);
+    svc_told_user(t, who);
+    if (json_object_get(in, "set") != NULL)
+        svc_told_text(t, "'s hit points are set to %lld", to);
+    else if (to < from)
+        svc_told_text(t, " takes %lld damage", from - to);
+    else
+        svc_told_text(t, " heals %lld hp%s", to - from,
+                      flag(result, "capped_at_max") ? " (up to max_hp)" : "");
+    if (*str(result, "reason")) {
+        svc_told_text(t, " (");
+        svc_told_user(t, str(result, "reason"));
+        svc_told_text(t, ")");
+    }
+    say_hp(t, before, effects, target, "; ");
+    svc_told_text(t, ".");
+}
+
+static void say_created(struct svc_told *t, json_t *in, json_t *effects)
+{
+    json_t *state = json_object_get(json_array_get(effects, 0), "state");
+    json_t *map = json_object_get(state, "map");
+    const char *name = json_string_value(json_object_get(in, "name"));
+    svc_told_text(t, "Encounter");
+    if (name && *name) {
+        svc_told_text(t, " \"");
+        svc_told_user(t, name);
+        svc_told_text(t, "\"");
+    }
+    svc_told_text(t, " created on a %lld by %lld map", num(map, "width"), num(map, "height"));
+    size_t n = json_array_size(combatants(state));
+    if (n > 0)
+        svc_told_text(t, " with %zu combatant%s", n, n == 1 ? "" : "s");
+    svc_told_text(t, ".");
+}
+
+static void say_added(struct svc_told *t, json_t *effects)
+{
+    json_t *c = json_object_get(json_array_get(effects, 0), "combatant");
+    const char *name = str(c, "name");
+    long long hp = json_object_get(c, "hp") ? num(c, "hp") : num(c, "max_hp");
+    svc_told_user(t, *name ? name : str(c, "id"));
+    svc_told_text(t, " joins");
+    if (*str(c, "side")) {
+        svc_told_text(t, " the ");
+        svc_told_user(t, str(c, "side"));
+        svc_told_text(t, " side");
+    }
+    svc_told_text(t, " at (%lld, %lld) with ", num(c, "x"), num(c, "y"));
+    total(t, hp);
+    svc_told_text(t, " hp.");
+}
+
+/* Capitalises the first letter of each sentence (a name like "the gnoll" may open one): at the
+ * start and after ". ", past any markdown markup. */
+static void capitalise(char *s)
+{
+    bool start = true;
+    for (char *p = s; *p; p++) {
+        if (start && *p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+        if (start && *p != '*' && *p != '~' && *p != '_' && *p != '\\')
+            start = false;
+        if (p[0] == '.' && p[1] == ' ')
+            start = true, p++;
+    }
+}
+
+void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out)
+{
+    struct svc_told t;
+    svc_told_init(&t, out->plain, sizeof out->plain, out->markdown, sizeof out->markdown);
+    json_t *in = json_object_get(payload, "input");
+    json_t *result = json_object_get(payload, "result");
+    json_t *effects = json_object_get(payload, "effects");
+    if (strcmp(kind, "created") == 0)
+        say_created(&t, in, effects);
+    else if (strcmp(kind, "combatant_added") == 0)
+        say_added(&t, effects);
+    else if (strcmp(kind, "combatant_updated") == 0) {
+        svc_told_user(&t, name_of(before, str(in, "id")));
+        svc_told_text(&t, " is updated:");
+        const char *k;
+        json_t *v;
+        int i = 0;
+        json_object_foreach(json_object_get(in, "fields"), k, v)
+        {
+            svc_told_text(&t, "%s %s", i++ ? "," : "", k);
+        }
+        svc_told_text(&t, ".");
+    } else if (strcmp(kind, "combatant_removed") == 0) {
+        svc_told_user(&t, name_of(before, str(in, "id")));
+        svc_told_text(&t, " leaves the encounter.");
+        if (json_object_get(result, "next_turn") != NULL) {
+            svc_told_text(&t, " ");
+            say_next_turn(&t, before, json_object_get(result, "next_turn"));
+        }
+    } else if (strcmp(kind, "initiative") == 0)
+        say_initiative(&t, before, result);
+    else if (strcmp(kind, "next_turn") == 0)
+        say_next_turn(&t, before, result);
+    else if (strcmp(kind, "action") == 0)
+        say_action(&t, before, in, result, effects);
+    else if (strcmp(kind, "hp") == 0)
+        say_hp_event(&t, before, in, result, effects);
+    else if (strcmp(kind, "revealed") == 0)
+        svc_told_text(&t,
+                      "The seed is revealed: %lld. Every roll of the encounter can now be checked, "
+                      "and it takes no more writes.",
+                      num(result, "seed"));
+    else
+        svc_told_text(&t, "Event %s.", kind);
+    capitalise(out->plain);
+    capitalise(out->markdown);
+}

@@ -1,0 +1,621 @@
+/* Encounters: stored in SQLite, acted on, logged, replayable.
+ *
+ * The model. An encounter's state is a JSON document (rules, map, seed, round, turn, order,
+ * combatants); every change is an event holding what was asked (`input`), the ruling
+ * (`result`) and the changes it made (`effects`). Effects are merges: "set these fields of
+ * the encounter or of one combatant", "add this combatant", "remove that one". The stored
+ * state is the fold of every event's effects, so the state after any event is rebuilt by
+ * folding the log up to it, and `verify` re-resolves every event from the state before it
+ * and checks that the ruling and the effects come out the same.
+ *
+ * Every action is ruled as data. The stored state is read straight into the structs the
+ * stateless endpoints decode their requests into (the movement request, the attack request, a
+ * fall, the flanking creatures: move_req.h, attack_ruling.h, ruling.h), the action's own
+ * members by those endpoints' decoders, and the rules/ function of the event rules them
+ * (rules_encounter_move, rules_move_forced, rules_encounter_attack_check and
+ * rules_encounter_attack, rules_fall, ...); the endpoint's own writer then encodes the answer
+ * once, as the event's result, and the effects come from the ruling's structs. The queries
+ * (reach, route, flanking, odds) read the state the same way. No request body is built and no
+ * handler runs, so an encounter never rules differently from the API, and a refusal keeps its
+ * field errors as values (enc_answer puts them under the action's pointer). Dice come from
+ * the encounter's seed mixed with the event's number, or from results the caller rolled.
+ *
+ * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
+ * service sees only svc.h. The files, by what they do:
+ *   encounter_state.c    small helpers over the state JSON, effects and the fold, reading
+ *                        the stateless rulings' answers (with the map decoded once a
+ *                        request), combatant validation, the initial state and the seed's
+ *                        commitment, the public (redacted) views
+ *   encounter_rules.c    engine 2's action economy and hit point states, the resolvers of
+ *                        adding, updating, revealing and acting (the dispatch by type),
+ *                        check_input and enc_resolve (one resolver per event kind)
+ *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
+ *                        rules/encounter.h on a typed view of the state
+ *   encounter_actions.c  the action kinds but moves and attacks (facing, fall, condition,
+ *                        stand_up) and the dispatcher of them all
+ *   encounter_move.c     a move, a 5-foot step (also one traded from a full attack) and
+ *                        forced movement as data: the state read into the movement structs,
+ *                        ruled by rules/ (rules_encounter_move, rules_move_forced), the answer
+ *                        encoded once
+ *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
+ *                        the stored combatants make
+ *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
+ *                        step order), decline_reaction, and the checks of decisions and dice
+ *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, Prefer,
+ *                        write_event) and the handlers for get, delete, writes, events, state
+ *   encounter_collection.c  /v1/encounters itself: create (with its combatants and
+ *                        initiative, the events the separate calls would log, in one
+ *                        transaction) and the list
+ *   encounter_log.c      the whole log at once: verify, export, import
+ *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown) */
+#ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
+#define TACTICS_SVC_ENCOUNTER_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/hp.h"
+#include "rules/encounter/turn.h"
+#include "rules/move/move.h"
+#include "rules/options.h"
+#include "service/codec/rule_options.h"
+#include "service/codec/ruling.h"
+#include "service/http/auth.h"
+#include "service/json/writer.h"
+#include "service/svc.h"
+
+#define MAX_COMBATANTS 500
+/* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
+ * verify and import re-resolve it as it was ruled: 1, events without a stamp, from before the
+ * action economy; 2, the action economy (rules/turn.h), hit point states (rules/hp.h),
+ * attacks of opportunity only in answer to a provoking move, the hp event; 3, what a review of
+ * play found missing: a prone creature moves only by crawling (001 Crawling), a stunned one
+ * takes no actions and threatens nobody (d20 3.5 SRD, Stunned), a flat-footed ally still
+ * threatens for flanking (004 Threatened Area), a dying or dead defender is helpless (SRD,
+ * Dying), Combat Reflexes allows attacks of opportunity while flat-footed (SRD, Combat
+ * Reflexes), a standard action can be taken as a move action (001 Double Move). */
+#define ENGINE_VERSION 3
+#define SEED_MAX       9007199254740991LL
+
+/* ---- small helpers over the state JSON ---- */
+
+static inline const char *str(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static inline long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static inline json_t *combatants(json_t *state)
+{
+    return json_object_get(state, "combatants");
+}
+
+static inline json_t *find(json_t *state, const char *id, size_t *index)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        if (strcmp(str(c, "id"), id) == 0) {
+            if (index)
+                *index = i;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static inline bool has_condition(json_t *c, const char *cond)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) == 0)
+            return true;
+    }
+    return false;
+}
+
+static inline bool flag(json_t *o, const char *k)
+{
+    return json_is_true(json_object_get(o, k));
+}
+
+static inline json_t *effect_set(const char *target, json_t *fields)
+{
+    return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
+}
+
+/* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
+static inline json_t *outcome(json_t *result, json_t *effects)
+{
+    json_t *o = json_pack("{s:o}", "effects", effects);
+    if (result != NULL)
+        json_object_set_new(o, "result", result);
+    return o;
+}
+
+/* Compact JSON text (malloc'd) or NULL. */
+static inline char *dump(const json_t *v)
+{
+    size_t n;
+    return jw_dump(v, &n);
+}
+
+/* ---- resolving: what a request decodes once, and the context of one event ---- */
+
+/* What one request decodes once and reuses for every event it rules: the stored map, which no
+ * event changes after creation. A write rules one event; verify and import rule the whole log,
+ * and would otherwise decode the map again for every move. */
+struct enc_cache {
+    struct rules_map map;
+    bool map_ok, map_tried;
+};
+
+struct resolve_ctx {
+    const struct svc_request *req;
+    struct enc_cache *cache;
+    json_t *state;
+    long long seq;
+    int engine; /* ENGINE_VERSION for a new event; a stored event's own stamp on replay */
+    struct svc_rules rules; /* the encounter's, decoded once (enc_rules_of, enc_svc_rules_of) */
+    bool rules_ok;
+    struct svc_errors *e;
+    /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
+     * settle_reactions): an attack made then does not settle the next one in its turn. */
+    bool settling;
+};
+
+/* ---- encounter_rules.c: engine 2's turn budget, for the turn machinery too ---- */
+
+/* The budget members of a turn: what was spent and what is left (a new object). */
+json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim);
+
+/* Combatant c's hit point state under the rules in force (always up under engine 1). */
+enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
+
+/* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
+
+/* The state as rules/encounter.h reads it, with the arrays it points into (enc_typed_free
+ * releases them). */
+struct enc_typed {
+    struct rules_encounter e;
+    struct rules_enc_combatant *c;
+    struct rules_enc_slot *order;
+    struct rules_enc_timed *timed; /* every combatant's, each pointing at its own run */
+    int timed_total;
+};
+
+/* Decodes x->state into t (zeroed before); false when out of memory (free t all the same). */
+bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t);
+void enc_typed_free(struct enc_typed *t);
+
+/* Stored combatant c as rules/encounter.h reads it, without its timed effects. */
+void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out);
+
+/* The encounter's members but its combatants and order (count and slots 0): enough for the
+ * rules that read one combatant, decoded on its own. */
+void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e);
+
+json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in);
+json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in);
+
+/* ---- encounter_state.c ---- */
+
+/* A copy of c's conditions with cond added (add) or removed: a new array the caller owns. */
+json_t *enc_conditions_with(json_t *c, const char *cond, bool add);
+
+/* The ruling seed of event seq: a splitmix64 step of state's seed and seq, in 0..SEED_MAX. */
+long long enc_event_seed(json_t *state, long long seq);
+
+/* Applies one event's effects (an array of init, set, add and remove operations; borrowed) to
+ * state, in place. An effect naming a combatant that is not there changes nothing. */
+void enc_fold(json_t *state, json_t *effects);
+
+/* An action's dice (calloc'd, the caller frees it; NULL after an error in e): the results its
+ * input gives (the table's, checked as the stateless endpoints check them, errors at /results),
+ * or else the event's own seed (enc_event_seed). */
+struct svc_dice_source;
+struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e);
+
+/* The members of stored combatant c that place it (CombatantFields): a new object. */
+json_t *enc_placement(json_t *c);
+
+/* Every combatant of state but those with ids skip_a and skip_b (NULL: none), decoded as the
+ * rules take a creature's place (*others) beside its stored object (*who, borrowed), both
+ * calloc'd for the caller to free. Returns how many, or -1 (both NULL) when out of memory or
+ * when a stored combatant cannot be decoded. */
+int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
+               struct rules_creature **others, json_t ***who);
+
+/* Stored combatant c as the rules place a creature (its placement decoded under o); false when
+ * it cannot be (a stored state is valid, so only a forged one). */
+bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out);
+
+/* Whether combatant c can make an attack of opportunity now, under engine: not while
+ * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned,
+ * nor once it has made its attacks of opportunity in state's round, nor without a melee attack
+ * (enc_reaction_attack). */
+bool enc_makes_aoo(json_t *state, json_t *c, int engine);
+
+/* Whether combatant c threatens so as to flank with an ally, under engine: not while down;
+ * before engine 3 not while flat-footed; from engine 3 not while stunned. */
+bool enc_flanks(json_t *c, int engine);
+
+/* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
+ * down threatens nobody and helps nobody flank. */
+bool enc_is_down(json_t *c);
+
+/* The state's map, decoded on first use for the request (x->cache); NULL when it cannot be. */
+const struct rules_map *enc_state_map(struct resolve_ctx *x);
+
+/* Frees what c decoded. c belongs to the caller, zeroed before its first use ({0}). */
+void enc_cache_free(struct enc_cache *c);
+
+/* The conditions the service tracks on a combatant, NULL-terminated. */
+extern const char *const enc_defender_conditions[];
+
+/* The rules in force as a rules object (a new reference): state's echo of them, with any
+ * option added since the encounter was created set to the value it was ruled under then
+ * (critical_hits false, hp_states none), so that its rules stay fixed for its life. */
+json_t *enc_rules_json(json_t *state);
+
+/* Decodes into *o the rules in force (enc_rules_json: stored at creation, so always valid: no
+ * error is possible). */
+void enc_state_rules(json_t *state, struct rules_options *o);
+
+/* The same, with the preset's name, as the movement answers echo it. */
+struct svc_rules;
+void enc_state_svc_rules(json_t *state, struct svc_rules *out);
+
+/* The configuration the event is ruled under (its budgets, the searches' gate). */
+const struct svc_config *enc_config(const struct resolve_ctx *x);
+
+/* The answer a of a stateless ruling (ruling.h) as a value: a new reference when it said 200
+ * (its value, or its text parsed); else NULL, after adding its refusal to x->e under prefix:
+ * each field error as "pointer: message", or the problem's detail when it has none (one saying
+ * that the `what` could not be ruled when the answer cannot be read). Releases a. */
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what);
+
+/* A member of an inner ruling's request that the action's input gave (inner, a pointer in the
+ * request) and the pointer the input names it by (outer); lists end with {NULL, NULL}. */
+struct enc_member {
+    const char *inner, *outer;
+};
+
+/* enc_answer, but an error at or under one of own's members names the input's own pointer
+ * ("/results/0", not "/attack" with "/results/0: ..." in its message). */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what);
+
+/* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
+void enc_tag_result(json_t *out, const char *type);
+
+/* Validates combatant object `in` (ptr names it) against state: every member known and in
+ * range. keep_id NULL: a new combatant, whose id, side, speeds, defense, max_hp and dex are
+ * required and which is also placed (size, facing, reach); else the id of the combatant whose
+ * members `in` changes (its placement is checked on the merged combatant, enc_check_place).
+ * From engine 3 two attack profiles of one name, or a condition listed twice, are refused.
+ * Returns a normalized copy (a new reference) or NULL after adding errors to e. */
+json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                            int engine, struct svc_errors *e);
+
+/* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
+ * on the map, sharing its space with nobody but by 001 Stepover, and from engine 3 out of
+ * blocked terrain);
+ * false after adding errors at ptr to x->e. */
+bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr);
+
+/* Moves the errors of `from` into `to`, each pointer under base; `from` is left empty. */
+void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to);
+
+/* Create's validation of its body, and the state it starts (shared by create and import).
+ * given: on import, the exported initial state, whose seed and salt are kept when the body has
+ * none; else NULL. Returns the state (a new reference) or NULL after adding errors to `out`,
+ * each pointer under base. */
+json_t *enc_initial_state(const struct svc_request *req, json_t *body, const char *base,
+                          json_t *given, struct svc_errors *out);
+
+/* The combatant whose turn it is, order[turn] (borrowed), or NULL when no turn has begun. */
+const char *enc_turn_of(json_t *state);
+
+/* A state as it is served: the stored one with turn_of, the id of the combatant whose turn it
+ * is (or null), beside `turn`, its index in order kept for compatibility. Computed on every
+ * answer and never stored, so that stored states, verify's fold, export and import of older
+ * logs stay as they were. enc_serve_state adds it in place; enc_served_state_text writes the
+ * state's text (n bytes, an object) with it, malloc'd (NULL when out of memory). */
+void enc_serve_state(json_t *state);
+char *enc_served_state_text(json_t *state, const char *text, size_t n, size_t *out_len);
+
+/* What a reader without the encounter's token sees of state: the seed and its salt are hidden
+ * until revealed. A new reference (state itself when nothing is hidden). */
+json_t *enc_public_state(json_t *state);
+
+/* An event's payload as a reader without the token sees it: the created event's seed hidden,
+ * unless revealed. A new reference (payload itself when nothing is hidden). */
+json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed);
+
+/* ---- encounter_rules.c ---- */
+
+/* The rules in force for the event x rules, decoded from its state on first use. */
+const struct rules_options *enc_rules_of(struct resolve_ctx *x);
+/* The same rules with the preset's name, as the stateless answers echo them. */
+const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x);
+
+/* The fields that set a combatant's hit points to hp: a new object {"hp"}, with its hp_state
+ * under engine 2 when the rules track hit point states. */
+json_t *enc_hp_fields(struct resolve_ctx *x, long long hp);
+
+/* Resolves an event of `kind` (input `in`, borrowed) against state, the state before it, which
+ * it does not change, as event number seq ruled under engine (ENGINE_VERSION for a new event, a
+ * stored event's own stamp on replay). cache (NULL for none) keeps what the request decodes
+ * once; the caller frees it with enc_cache_free. The input's shape is checked first
+ * (check_input). Returns the outcome {"result": ..., "effects": [...]} (a new reference) or
+ * NULL after adding errors to e. */
+json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                    const char *kind, json_t *in, long long seq, int engine, struct svc_errors *e);
+
+/* ---- encounter_queries.c ---- */
+
+/* An error in the query parameter `name`: its pointer is "?name". */
+void enc_bad_query(struct svc_errors *e, const char *name, const char *msg);
+
+/* The combatant whose id the query parameter `name` gives, or NULL after an error in e. */
+json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const char *name,
+                            struct svc_errors *e);
+
+/* ---- encounter_actions.c ---- */
+
+/* Puts condition cond on combatant c into fields, with a timed effect that ends at (end_round,
+ * end_turn) (rules_duration_end). */
+void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,
+                      json_t *fields);
+
+/* A move action's mode (rules_move_mode_names; move when absent), or -1 after adding an error
+ * at /mode: five_foot_step is an action type of its own. */
+int enc_move_mode(json_t *in, struct svc_errors *e);
+
+/* The action of `type` (the index of its name in resolve_action's types: attack, move,
+ * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
+ * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after
+ * adding errors to x->e. */
+json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
+                                enum rules_action_type type);
+
+/* The shape of action `type`'s own input (types, enums, ranges: what needs no state), checked
+ * before the turn's gate (resolve_action) so that a malformed body gets its field errors
+ * whatever the turn. False after adding errors to e. */
+bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
+                            struct svc_errors *e);
+
+/* ---- encounter_move.c ---- */
+
+/* Action move (in: mode, path, end_facing, withdraw, target, reactions, reaction_results) or
+ * five_foot_step (mode RULES_MODE_STEP) by actor, ruled by rules_encounter_move on the state
+ * read as structs: the outcome (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        enum rules_move_mode mode);
+
+/* Action forced (in: target, kind, squares, path, reduction_squares, fall_prone_at,
+ * voluntarily_prone) by actor, ruled by rules_move_forced on the stored board (001 Forced
+ * Movement): the outcome (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* The movement request the stored state makes for mover moving in mode with what its turn has
+ * spent (the encounter's rules and map, every other combatant as mover sees it, mover's
+ * burdens), read straight into r's structs; the encounter's reach and route queries add what
+ * their odds read. False when the map cannot be decoded (why gets the reasons) or memory ran
+ * out; the caller frees r (move_req_free). */
+struct move_req;
+bool enc_move_request(struct resolve_ctx *x, json_t *mover, enum rules_move_mode mode,
+                      struct move_req *r, struct svc_errors *why);
+
+/* Rules a 5-foot step traded from a full attack (001 Trade Away Attacks) by mover (a combatant
+ * of x->state) to square ({x, y}): the path ruling's answer when legal (a new reference;
+ * *fields: where it leaves the mover, {x, y, facing?}, a new object), or NULL after adding
+ * errors at ptr. */
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr,
+                             json_t **fields);
+
+/* ---- encounter_attacks.c ---- */
+
+/* The attack profile combatant c makes its attacks of opportunity with, under engine: its first;
+ * from engine 3 its first melee one (004: "An attack of opportunity is a single melee attack"),
+ * NULL when it has none. */
+json_t *enc_reaction_attack(json_t *c, int engine);
+
+/* Whether combatant c has a melee attack to threaten with (004 Threatened Area: "the area into
+ * which it can make a melee attack"): from engine 3 not when every profile it lists is ranged
+ * or a spell; one listing none is taken to have one, as before engine 3. */
+bool enc_has_melee(json_t *c, int engine);
+
+/* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
+json_t *enc_find_attack(json_t *actor, const char *name);
+
+/* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
+int enc_iterative_attacks(json_t *actor);
+
+/* Whether attack profile atk is a melee attack (its form neither ranged nor spell). */
+bool enc_is_melee(json_t *atk);
+
+/* Why a melee attack cannot reach: its refusals' reason. */
+#define ENC_REACH_RULE                                                                             \
+    "a melee attack reaches the squares its attacker threatens (004 Threatened Area; 001 Reach)"
+
+/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach) under the
+ * encounter's rules o. */
+bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
+
+/* actor's attack with profile atk on target as POST /v1/attacks/resolve rules it, read from the
+ * stored combatants into r's structs (the attacker's place, the profile's bonus, form, damage,
+ * threat range, sneak attack; an attack of opportunity's kind, Combat Reflexes, prone and a
+ * charge's charging; the defender's place, Defense, damage reduction and conditions, the
+ * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
+ * concealment in declares, and (engine 2 on) the Dex to AC, cover and concealment the encounter
+ * derives from the map (*derived: where each came from, a new reference, or NULL under engine
+ * 1). What the request refuses goes to e; false after a total cover refusal in x->e. The caller
+ * frees r->allies. */
+struct attack_request;
+bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
+                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
+                    json_t **derived);
+
+/* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
+ * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
+json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* Checks a full attack's plan (1 to 4 items, each "attack" or {"step": {x, y}}); false after
+ * adding errors at /plan. */
+bool enc_check_plan(json_t *in, struct svc_errors *e);
+
+/* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
+ * (new ref), or NULL after adding errors to x->e. */
+json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* ---- encounter_reactions.c ---- */
+
+/* Engine 2: the open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
+json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
+
+/* The effect leaving `list` (stolen) as the open reactions, awaiting_reactions kept in step. */
+json_t *enc_reactions_effect(json_t *state, json_t *list);
+
+/* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
+bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
+
+/* Whether any open reaction in state is one the engine makes itself (policy always). */
+bool enc_any_made_by_engine(json_t *state);
+
+/* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
+void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
+                        json_t *result);
+
+/* Action decline_reaction by actor: closes its open reaction; outcome (new ref) or NULL. */
+json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* One attack of opportunity an action provoked (a move's ruling, or standing up). */
+struct enc_provoked {
+    const char *by;   /* the reactor's id (x->state's) */
+    int step;         /* the step that leaves the threatened square (0: standing up) */
+    int x, y, facing; /* the square being left, and the mover's facing there (-1: none) */
+};
+/* Engine 2: opens the reactions the n provoked attacks of opportunity of actor's action give,
+ * appending their effects to effects and, when any was decided, what became of each to
+ * result's "reactions". */
+void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        const struct enc_provoked *provoked, int n, json_t *result,
+                        json_t *effects);
+
+/* Checks in's reaction_results (dice by reactor); false after adding errors to e. */
+bool enc_check_reaction_results(json_t *in, struct svc_errors *e);
+
+/* Checks a move's decisions (in's reactions) and reaction_results, adding errors to e. */
+void enc_check_decisions(json_t *state, json_t *in, struct svc_errors *e);
+
+/* ---- encounter_explain.c ---- */
+
+#define ENC_EXPLAIN_MAX 4096
+
+/* An event told for a human: the same sentence plain (no markup) and in Discord markdown. */
+struct enc_explain {
+    char plain[ENC_EXPLAIN_MAX];
+    char markdown[ENC_EXPLAIN_MAX];
+};
+
+/* Tells event `kind` with stored payload {input, result, effects} (borrowed) from before, the
+ * state before it (borrowed, unchanged): names for ids, the dice, hit points after. The same
+ * text at write time and on every later read, for any engine's events; never fails (a payload
+ * it does not know gives a plainer sentence; a text too long is cut). */
+void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out);
+
+/* ---- encounter_api.c ---- */
+
+struct events_acc {
+    json_t *list;
+    json_t *state; /* folding: the state so far; with list, each item gets its explain too */
+    int64_t last;
+    int64_t list_after; /* list only the events after this one (those before are folded) */
+    bool full;          /* list the created event as it is (the owner, or the seed revealed) */
+};
+
+/* The bearer token's hash; false after answering 401 when it is absent or malformed. */
+bool enc_bearer(const struct svc_request *req, struct svc_response *res,
+                unsigned char hash[AUTH_HASH_LEN]);
+
+/* Whether id could name an encounter (1 to 64 of a-z0-9). */
+bool enc_id_ok(const char *id);
+
+/* The ETag of a version: "vN". */
+void enc_etag_of(int64_t version, char *out, size_t n);
+
+/* ?limit (1..500, default 100), its error added to e. */
+int enc_page_limit(const struct svc_request *req, struct svc_errors *e);
+
+/* Whether the request asks Prefer: return=minimal (RFC 7240; among other preferences, any
+ * case, the value quoted or not): a write then answers its event and version without the
+ * state. */
+bool enc_prefers_minimal(const struct svc_request *req);
+
+/* Adds Preference-Applied: return=minimal to res when the request asked it. */
+void enc_preference_applied(const struct svc_request *req, struct svc_response *res);
+
+/* An event as a write answers it: {seq, kind, result, explain, explain_markdown} (new ref). */
+json_t *enc_event_answer(int64_t seq, const char *kind, json_t *result,
+                         const struct enc_explain *told);
+
+/* Reads Idempotency-Key into r (scope: the token's hash). Returns false after answering (a
+ * replay, as create answers when create, a bad key, or a database failure); *use says whether
+ * a key was given. */
+bool enc_idempotency(const struct svc_request *req, struct svc_response *res,
+                     const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use,
+                     bool create);
+
+/* Answers a retry from its record r (or 409 when the key came with another request). */
+bool enc_replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r,
+                  bool create);
+
+/* The hash of a token the client chose for a new encounter (create, import); false after
+ * answering 401 (absent or malformed) or 422 (weaker than 128 bits, auth_token_bits). */
+bool enc_client_token(const struct svc_request *req, struct svc_response *res,
+                      unsigned char hash[AUTH_HASH_LEN]);
+
+/* A new encounter's id, and with token (not NULL) a minted write token and its hash into
+ * hash; false after answering 500 (no randomness). */
+bool enc_new_identity(struct svc_response *res, char id[AUTH_ID_LEN + 1],
+                      char token[AUTH_TOKEN_LEN + 1], unsigned char hash[AUTH_HASH_LEN]);
+
+/* Whether the request carries the loaded encounter's own token (reads answer more to it). */
+bool enc_is_owner(const struct svc_request *req, const struct db_encounter *enc);
+
+/* False when rc is DB_OK; else true, after answering 404 (no such encounter) or 503. */
+bool enc_db_failed(struct svc_response *res, int rc);
+
+/* Loads the encounter named by the path (req->params[0]) into enc, its state parsed into
+ * *state (a new reference; enc->state_json is freed) and, unless text_len is NULL, the length
+ * of the state's text there. False after answering (404, 503 or 500). */
+bool enc_load(const struct svc_request *req, struct svc_response *res, struct db_encounter *enc,
+              json_t **state, size_t *text_len);
+
+/* Answers doc (stolen) with status and the ETag of version. */
+void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *doc, int64_t version);
+
+/* A db_events callback over a struct events_acc (ud): folds each event into ->state and lists
+ * it in ->list as its reader may see it (either may be NULL), and notes its number in ->last. */
+int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                   const char *created_at);
+
+#endif

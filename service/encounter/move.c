@@ -1,0 +1,418 @@
+/* Encounters: a move (any mode), a 5-foot step and forced movement, as data (DESIGN.md, "One
+ * encounter action"). The stored state is read straight into the movement request's structs
+ * (enc_move_req: the encounter's rules and map, every other combatant as the mover sees it, the
+ * mover with what its turn has spent), the action's own members by the path endpoint's codec (the
+ * steps, the end facing, a withdraw), and rules_encounter_move rules it: the charge's opponent, the
+ * path, the charge's line, what the move leaves. The ruling is encoded once, by the path endpoint's
+ * own writer, and stored as the event's result; the effects come from the ruling's structs.
+ * The reactions the move opens are encounter_reactions.c's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service/codec/move_req.h"
+#include "service/codec/ruling.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+/* The part of a movement request the stored state makes for me (a combatant of x->state) that
+ * every movement ruling shares: the encounter's rules and map, and every other combatant as me
+ * sees it (its side, whether it is up, whether it may make an attack of opportunity now, and
+ * with what bonus). The stored combatants were placed by enc_check_place when they were added
+ * or changed, under the engine of those events, so their places are not ruled again here (as
+ * the path endpoint does not rule them again on a map decoded beforehand). False when the map
+ * cannot be decoded (why gets the reasons, as the path endpoint gives them) or memory ran
+ * out. */
+static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
+                          struct svc_errors *why)
+{
+    json_t *s = x->state;
+    r->rules = *enc_svc_rules_of(x);
+    r->o = &r->rules.options;
+    r->primary = -1;
+    move_budgets_init(r, enc_config(x));
+    const struct rules_map *map = enc_state_map(x);
+    if (map != NULL) {
+        r->map = *map;
+        r->map_ok = r->map_borrowed = true;
+    } else { /* not decodable (say, a budget lowered since): why, as the endpoint would say */
+        move_decode_map(s, enc_config(x), r, why);
+        if (r->spent != NULL) /* r->spent stays for a query to answer too-expensive */
+            svc_errors_add(why, "/map", "needs more than the %s budget (%lld; reached %lld)",
+                           r->spent, r->spent_budget, r->spent_reached);
+        r->map_ok = r->map_ok && !svc_errors_any(why);
+    }
+    size_t n = json_array_size(combatants(s));
+    r->cs = calloc(n + 1, sizeof *r->cs);
+    r->ids = calloc(n + 1, sizeof *r->ids);
+    r->no_attack = calloc(n + 1, sizeof *r->no_attack);
+    r->profiles = calloc(n + 1, sizeof *r->profiles);
+    bool ok =
+        r->map_ok && r->cs != NULL && r->ids != NULL && r->no_attack != NULL && r->profiles != NULL;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        if (!ok || c == me)
+            continue;
+        struct rules_map_creature *k = &r->cs[r->nc];
+        if (!(ok = enc_creature_of(r->o, c, &k->c)))
+            continue;
+        k->c.can_threaten = enc_makes_aoo(s, c, x->engine);
+        k->ally = strcmp(str(c, "side"), str(me, "side")) == 0;
+        k->conscious = !enc_is_down(c);
+        k->combat_reflexes = flag(c, "combat_reflexes");
+        json_t *a0 = enc_reaction_attack(c, x->engine); /* 004: "a single melee attack" */
+        k->attack_bonus = a0 != NULL ? (int)num(a0, "attack_bonus") : 0;
+        r->ids[r->nc++] = str(c, "id");
+    }
+    return ok;
+}
+
+/* The movement request the stored state makes for mover moving in mode (enc_move_base, and the
+ * mover with its burdens and what turn, its turn or NULL for a traded step that "does not count
+ * as movement", has spent); false only when memory ran out. */
+static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, struct move_req *r, struct svc_errors *why);
+
+bool enc_move_request(struct resolve_ctx *x, json_t *mover, enum rules_move_mode mode,
+                      struct move_req *r, struct svc_errors *why)
+{
+    return enc_move_req(x, mover, json_object_get(mover, "turn"), mode, r, why);
+}
+
+/* Adds from's errors to x->e: at their own pointers when prefix is NULL, else at prefix as
+ * "POINTER: message" (an inner request's errors, as enc_answer words them). */
+static void errors_under(struct resolve_ctx *x, struct svc_errors *from, const char *prefix)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(from->list, i, err)
+    {
+        if (prefix == NULL)
+            svc_errors_add(x->e, str(err, "pointer"), "%s", str(err, "message"));
+        else
+            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+    }
+}
+
+static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, struct move_req *r, struct svc_errors *why)
+{
+    json_t *s = x->state;
+    r->mode = mode;
+    if (!enc_move_base(x, mover, r, why) || !enc_creature_of(r->o, mover, &r->mover.c))
+        return false;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    move_decode_burdens(mover, "", true, r, &scratch);
+    bool ok = !svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    struct rules_mover *mv = &r->mover;
+    mv->prone = has_condition(mover, "prone");
+    mv->moved = flag(turn, "moved");
+    mv->ran = flag(turn, "ran");
+    /* One action this turn: the surprise round (004 Step One), or disabled (SRD). */
+    bool single = (flag(s, "started") && num(s, "round") == 0) ||
+                  enc_hp_state_of(x, mover) == RULES_HP_DISABLED;
+    rules_encounter_mover(x->engine, mode, single, mv);
+    return ok;
+}
+
+/* Adds a path ruling's violations (rules_move_path's, in the order its answer lists them: the
+ * action's, then each step's) as errors: at path_ptr/STEP, or at mode_ptr when one names no step
+ * (or path_ptr is NULL). */
+static void path_errors(struct resolve_ctx *x, const struct rules_path_result *p, int n,
+                        const char *path_ptr, const char *mode_ptr)
+{
+    for (int i = -1; i < n; i++) {
+        uint32_t bits = i < 0 ? p->action_violations : p->steps[i].violations;
+        char ptr[64];
+        if (i >= 0 && path_ptr != NULL)
+            snprintf(ptr, sizeof ptr, "%s/%d", path_ptr, i);
+        else
+            snprintf(ptr, sizeof ptr, "%s", mode_ptr);
+        for (int v = 0; v < RULES_MV_COUNT; v++)
+            if (bits & (1u << v))
+                svc_errors_add(x->e, ptr, "%s (%s)",
+                               rules_move_violation_text((enum rules_move_violation)v),
+                               rules_move_violation_source((enum rules_move_violation)v));
+    }
+}
+
+/* Why rules_encounter_move refused a charge (at foe, named at /target), in words at the step or
+ * member that breaks it. */
+static void charge_refusal(struct resolve_ctx *x, json_t *actor, const char *foe, int rc,
+                           const struct rules_enc_move_ruling *m, int n)
+{
+    if (rc == RULES_ENC_MOVE_NO_OPPONENT) {
+        svc_errors_add(x->e, "/target",
+                       "a charge names its designated opponent: an enemy that is up (%s)",
+                       RULES_CHARGE_SOURCE);
+        return;
+    }
+    if (rc == RULES_ENC_MOVE_NO_MELEE) {
+        svc_errors_add(x->e, "/mode",
+                       "a charge ends in a single melee attack, and '%s' has none (%s)",
+                       str(actor, "id"), RULES_CHARGE_SOURCE);
+        return;
+    }
+    if (rc == RULES_ENC_MOVE_TARGET) {
+        svc_errors_add(x->e, "/target", "only a charge names a target");
+        return;
+    }
+    if (m->charge == RULES_CHARGE_SHORT) {
+        svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
+                       RULES_CHARGE_SOURCE);
+        return;
+    }
+    /* Why, by rules_charge_check's answer: the words before and after the opponent's id. */
+    static const char *const why[][2] = {
+        [-RULES_CHARGE_AWAY] = {"a charge moves directly toward", ": this square is no nearer"},
+        [-RULES_CHARGE_AFAR] = {"a charge ends where it can attack",
+                                ", and this square is not one"},
+        [-RULES_CHARGE_PAST] = {"a charge stops at the closest space from which it can attack",
+                                ", reached before this square"},
+    };
+    char ptr[32];
+    int at = m->charge_at;
+    snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
+    svc_errors_add(x->e, ptr, "%s '%s'%s (%s)", why[-m->charge][0], foe, why[-m->charge][1],
+                   RULES_CHARGE_SOURCE);
+}
+
+/* The fields a legal move leaves on its mover (a new object): its square and facing, its turn's
+ * marks and charge target, a run's flat-footed condition, a charge's timed -2 AC. */
+static json_t *move_fields(json_t *actor, const struct rules_enc_move_ruling *m, const char *foe)
+{
+    json_t *fields = json_pack("{s:i, s:i}", "x", m->end_x, "y", m->end_y);
+    if (m->end_facing >= 0)
+        json_object_set_new(fields, "facing", json_integer(m->end_facing));
+    json_t *turn = json_deep_copy(json_object_get(actor, "turn"));
+    if (turn == NULL)
+        turn = json_object();
+    if (m->marks.stepped)
+        json_object_set_new(turn, "stepped", json_true());
+    if (m->marks.moved)
+        json_object_set_new(turn, "moved", json_true());
+    if (m->marks.ran)
+        json_object_set_new(turn, "ran", json_true());
+    if (foe != NULL) /* its one attack is at this opponent */
+        json_object_set_new(turn, "charge_target", json_string(foe));
+    json_object_set_new(fields, "turn", turn);
+    if (m->marks.flat_footed)
+        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "flat_footed", true));
+    if (m->charging)
+        enc_timed_fields(actor, "charging", m->charging_end_round, m->charging_end_turn, fields);
+    return fields;
+}
+
+/* Rules mover's move in mode along in.path (engine 3: a charge at in.target), and encodes its
+ * answer: the answer when legal (a new reference; *ruling filled), else NULL after errors: the
+ * action's own members at their pointers, a violation at path_ptr/STEP or mode_ptr. A traded
+ * step (path_ptr NULL) reports everything at mode_ptr, its own pointer first. */
+static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_t *turn,
+                         enum rules_move_mode mode, const char *path_ptr, const char *mode_ptr,
+                         struct rules_enc_move_ruling *ruling, struct enc_provoked **provoked)
+{
+    json_t *ans = NULL;
+    struct move_req r = {0};
+    struct rules_step *steps = NULL;
+    struct svc_errors de;
+    svc_errors_init(&de);
+    const char *prefix = path_ptr != NULL ? path_ptr : mode_ptr;
+    const char *what = path_ptr != NULL ? "move" : "5-foot step";
+    if (!enc_move_req(x, mover, turn, mode, &r, &de)) {
+        if (svc_errors_any(&de))
+            errors_under(x, &de, prefix);
+        else
+            svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
+        goto out;
+    }
+    struct rules_encounter frame;
+    enc_typed_frame(x, &frame);
+    struct rules_move_query q = move_query_of(&r);
+    const char *target = str(in, "target");
+    struct rules_enc_move m = {.q = &q,
+                               .end_facing = -1,
+                               .target_named = json_object_get(in, "target") != NULL,
+                               .target = -1,
+                               .has_melee = enc_has_melee(mover, x->engine),
+                               .runner = flag(mover, "runner"),
+                               .charging = has_condition(mover, "charging")};
+    for (int k = 0; k < r.nc && *target; k++)
+        if (strcmp(r.ids[k], target) == 0)
+            m.target = k;
+    int rc = rules_encounter_move_target(&frame, &m);
+    if (rc != RULES_ENC_MOVE_OK) {
+        charge_refusal(x, mover, target, rc, ruling, 0);
+        goto out;
+    }
+    /* The action's own members, by the path endpoint's codec and in its order. */
+    move_decode_withdraw(in, &r, &de);
+    steps = move_decode_steps(in, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
+                              true, &m.n, &de);
+    long long end_facing = -1;
+    if (codec_get_int(in, "", "end_facing", false, 0, rules_facing_count(r.o) - 1, &end_facing,
+                      &de) &&
+        !rules_has_facing(r.o, &r.mover.c))
+        svc_errors_add(&de, "/end_facing", "the mover has no facing");
+    if (svc_errors_any(&de)) {
+        errors_under(x, &de, path_ptr != NULL ? NULL : mode_ptr);
+        goto out;
+    }
+    q.primary_target = r.primary;
+    m.steps = steps;
+    m.end_facing = (int)end_facing;
+    ruling->path.steps = calloc((size_t)m.n + 1, sizeof *ruling->path.steps);
+    ruling->path.aoos = calloc((size_t)r.nc + 1, sizeof *ruling->path.aoos);
+    rc = ruling->path.steps == NULL || ruling->path.aoos == NULL
+             ? RULES_ENC_MOVE_NOMEM
+             : rules_encounter_move(&frame, &m, ruling);
+    if (rc == RULES_ENC_MOVE_NOMEM) {
+        svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
+        goto out;
+    }
+    /* The answer POST /v1/movement/path gives, from the same ruling. */
+    struct svc_answer a = {0};
+    move_answer_path_ruled(&a, &r, m.n, &ruling->path, 0, false);
+    ans = enc_answer(x, &a, prefix, what);
+    if (ans != NULL && rc == RULES_ENC_MOVE_ILLEGAL)
+        path_errors(x, &ruling->path, m.n, path_ptr, mode_ptr);
+    else if (ans != NULL && rc != RULES_ENC_MOVE_OK)
+        charge_refusal(x, mover, target, rc, ruling, m.n);
+    if (rc != RULES_ENC_MOVE_OK) {
+        json_decref(ans);
+        ans = NULL;
+    }
+    /* The attacks of opportunity it provoked, by their reactors' ids (for the reactions). */
+    if (ans != NULL && provoked != NULL) {
+        *provoked = calloc((size_t)ruling->path.aoo_count + 1, sizeof **provoked);
+        if (*provoked == NULL) {
+            svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
+            json_decref(ans);
+            ans = NULL;
+            goto out;
+        }
+        for (int i = 0; i < ruling->path.aoo_count; i++) {
+            const struct rules_aoo *aoo = &ruling->path.aoos[i];
+            (*provoked)[i] = (struct enc_provoked){r.ids[aoo->creature], aoo->step, aoo->from_x,
+                                                   aoo->from_y, aoo->facing};
+        }
+    }
+out:
+    svc_errors_free(&de);
+    free(steps);
+    move_req_free(&r);
+    return ans;
+}
+
+static void ruling_free(struct rules_enc_move_ruling *m)
+{
+    free(m->path.steps);
+    free(m->path.aoos);
+}
+
+json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *square, const char *ptr,
+                             json_t **fields)
+{
+    /* No turn: a traded step "does not count as movement" (001 Trade Away Attacks). */
+    json_t *in = json_pack("{s:[O]}", "path", square);
+    struct rules_enc_move_ruling m = {0};
+    json_t *ans = rule_move(x, in, mover, NULL, RULES_MODE_STEP, NULL, ptr, &m, NULL);
+    *fields = NULL;
+    if (ans != NULL) { /* where the step leaves it: the ruling's end square and facing */
+        *fields = json_pack("{s:i, s:i}", "x", m.end_x, "y", m.end_y);
+        if (m.end_facing >= 0)
+            json_object_set_new(*fields, "facing", json_integer(m.end_facing));
+    }
+    ruling_free(&m);
+    json_decref(in);
+    return ans;
+}
+
+json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_move_mode mode)
+{
+    struct rules_enc_move_ruling m = {0};
+    struct enc_provoked *provoked = NULL;
+    /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
+    json_t *ans = rule_move(x, in, actor, json_object_get(actor, "turn"), mode, "/path",
+                            mode == RULES_MODE_STEP ? "/type" : "/mode", &m, &provoked);
+    json_t *effects = NULL;
+    if (ans != NULL) {
+        bool charge = x->engine >= 3 && mode == RULES_MODE_CHARGE;
+        effects =
+            json_pack("[o]", effect_set(str(actor, "id"),
+                                        move_fields(actor, &m, charge ? str(in, "target") : NULL)));
+        if (x->engine >= 2)
+            enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
+    }
+    free(provoked);
+    ruling_free(&m);
+    if (ans == NULL ||
+        svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
+        json_decref(ans);
+        json_decref(effects);
+        return NULL;
+    }
+    return outcome(ans, effects);
+}
+
+json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *target = find(x->state, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    /* 001 Forced Movement, on the stored board: everyone but the target, as it sees them. */
+    struct move_req r = {0};
+    struct rules_forced_query q = {.fall_prone_at = -1};
+    struct rules_step *path = NULL;
+    json_t *ans = NULL;
+    struct svc_errors why;
+    svc_errors_init(&why);
+    if (!enc_move_base(x, target, &r, &why) || !enc_creature_of(r.o, target, &q.target) ||
+        !enc_creature_of(r.o, actor, &q.attacker)) {
+        if (svc_errors_any(&why))
+            errors_under(x, &why, "");
+        else
+            svc_errors_add(x->e, "", "the forced movement could not be ruled");
+        goto out;
+    }
+    /* The action's own members, as POST /v1/movement/forced reads them. */
+    long long red = 0, fall = -1, squares = 1;
+    codec_get_bool(in, "", "voluntarily_prone", false, &q.voluntarily_prone, x->e);
+    codec_get_int(in, "", "reduction_squares", false, 0, RULES_FORCED_MAX, &red, x->e);
+    codec_get_int(in, "", "fall_prone_at", false, 0, RULES_FORCED_MAX, &fall, x->e);
+    q.kind =
+        (enum rules_forced_kind)codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
+    codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &squares, x->e);
+    int n = 0;
+    path = move_decode_steps(in, "path", RULES_FORCED_MAX, &r, q.target.body.x, q.target.body.y,
+                             false, &n, x->e);
+    if (n > squares)
+        svc_errors_add(x->e, "/path", "is longer than the %lld squares of the forced movement",
+                       squares);
+    if (svc_errors_any(x->e))
+        goto out;
+    q.o = r.o, q.map = &r.map, q.creatures = r.cs, q.creature_count = r.nc;
+    q.reduction = (int)red, q.fall_prone_at = (int)fall, q.squares = (int)squares;
+    q.path = path, q.path_len = n;
+    struct rules_forced_result res;
+    rules_move_forced(&q, &res);
+    struct svc_answer a = {0};
+    move_answer_forced(&a, &r, &q, &res, path);
+    ans = enc_answer(x, &a, "", "forced movement");
+    if (ans == NULL)
+        goto out;
+    json_t *fields = json_pack("{s:i, s:i, s:i}", "x", res.x, "y", res.y, "z", res.z);
+    if (res.prone)
+        json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
+    ans = outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
+out:
+    svc_errors_free(&why);
+    free(path);
+    move_req_free(&r);
+    return ans;
+}

@@ -1,0 +1,497 @@
+/* Encounters: the reactions a move opens (engine 2). A move that provokes attacks of
+ * opportunity opens one reaction for each, decided by the mover's decisions or the reactor's
+ * aoo_policy (ask, always, never); the engine makes the ones it makes itself in step order
+ * (settle_reactions), a reactor answers an open one with an attack of opportunity
+ * (encounter_attacks.c) or declines it (decline_reaction), and the encounter awaits the asked
+ * ones (awaiting_reactions). Also the checks of a move's decisions and of reaction_results. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/encounter/reaction.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+/* Engine 2: the open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
+ * *at gets its index in the state's reactions. */
+json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "mover"), mover) == 0 && strcmp(str(r, "by"), by) == 0) {
+            *at = i;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Whether open reaction r is one the encounter waits for (its reactor's policy, or the mover's
+ * decision, is ask). Reactions opened with no policy (engine 2's) lapse at the next event. */
+static bool is_asked(json_t *r)
+{
+    return strcmp(str(r, "policy"), "ask") == 0;
+}
+
+/* The open reactions as rules/reaction.h reads them. They are at most one per reactor, for the
+ * move that opened them (a move's ruling lists each creature once, and they are closed before
+ * another move can open any), so MAX_COMBATANTS of them; no allocation that could fail. */
+struct reactions_view {
+    struct rules_open_reaction t[MAX_COMBATANTS];
+    int n;
+};
+
+/* list into v, movers numbered 0 for `mover` (NULL: nobody singled out) and 1 for others. */
+static void typed(json_t *list, const char *mover, struct reactions_view *v)
+{
+    size_t count = json_array_size(list);
+    v->n = count < MAX_COMBATANTS ? (int)count : MAX_COMBATANTS;
+    for (int i = 0; i < v->n; i++) {
+        json_t *r = json_array_get(list, (size_t)i);
+        const char *policy = str(r, "policy");
+        v->t[i] = (struct rules_open_reaction){
+            .mover = mover != NULL && strcmp(str(r, "mover"), mover) == 0 ? 0 : 1,
+            .step = (int)num(r, "step"),
+            .outcome = strcmp(policy, "ask") == 0      ? RULES_AOO_ASKED
+                       : strcmp(policy, "always") == 0 ? RULES_AOO_MADE
+                                                       : RULES_AOO_LAPSING};
+    }
+}
+
+/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
+ * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none
+ * (rules_reactions_first_asked). */
+static json_t *first_asked(json_t *list, const char *mover, size_t except)
+{
+    struct reactions_view v;
+    typed(list, mover, &v);
+    int i = rules_reactions_first_asked(v.t, v.n, mover != NULL ? 0 : -1,
+                                        except == SIZE_MAX ? -1 : (int)except);
+    return i >= 0 ? json_array_get(list, (size_t)i) : NULL;
+}
+
+/* Whether an asked reaction is open in list (the encounter awaits it). */
+static bool any_asked(json_t *list)
+{
+    return first_asked(list, NULL, SIZE_MAX) != NULL;
+}
+
+/* The open reactions `list` but the one at index `at`: a new array. */
+static json_t *reactions_but(json_t *list, size_t at)
+{
+    json_t *left = json_array();
+    size_t i;
+    json_t *o;
+    json_array_foreach(list, i, o)
+    {
+        if (i != at)
+            json_array_append(left, o);
+    }
+    return left;
+}
+
+/* The effect that leaves `list` (stolen) as the open reactions, with awaiting_reactions set
+ * when it changes: true while an asked reaction is open. */
+json_t *enc_reactions_effect(json_t *state, json_t *list)
+{
+    bool awaiting = any_asked(list);
+    json_t *fields = json_pack("{s:o}", "reactions", list);
+    if (awaiting != flag(state, "awaiting_reactions"))
+        json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
+    return effect_set("encounter", fields);
+}
+
+/* Refuses (false, after adding an error) to settle reaction r, at index `at` of the open
+ * reactions, while an asked one is open at an earlier step of the move: the mover reached r's
+ * square only after that one (rules_aoo_may_settle). */
+bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
+{
+    json_t *list = json_object_get(x->state, "reactions");
+    int blocking = -1;
+    struct reactions_view v;
+    typed(list, NULL, &v);
+    if ((int)at >= v.n || rules_reactions_may_settle(v.t, v.n, (int)at, &blocking))
+        return true;
+    json_t *first = json_array_get(list, (size_t)blocking);
+    svc_errors_add(x->e, "/actor",
+                   "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
+                   "that square before this one, so it is answered or declined first (%s)",
+                   str(first, "by"), num(first, "step"), str(r, "mover"), RULES_REACTION_SOURCE);
+    return false;
+}
+
+/* Whether any open reaction is one the engine makes itself once it may (policy always). */
+bool enc_any_made_by_engine(json_t *state)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(state, "reactions"), i, r)
+    {
+        if (strcmp(str(r, "policy"), "always") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
+ * mover's decision take) open in scratch's reactions against mover that may be settled now (no
+ * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each as the
+ * reactor's answer, at the square being left (enc_action_attack), with its first melee profile and
+ * dice of its own from the event's seed, or results[by] (the caller's dice). Each is folded into
+ * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
+ * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
+ * (its reactor has made its attacks of opportunity this round) is closed and recorded as
+ * refused, with why. 004 Attacks of Opportunity; the move goes on unless the mover drops
+ * (encounter_attacks.c closes the reactions to later steps and puts it back). */
+static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char *mover,
+                             json_t *results, json_t *effects, json_t *records)
+{
+    for (int k = 0; k < MAX_COMBATANTS; k++) {
+        json_t *list = json_object_get(scratch, "reactions");
+        struct reactions_view *v = malloc(sizeof *v);
+        if (v == NULL) {
+            svc_errors_add(x->e, "", "the reactions could not be settled");
+            return;
+        }
+        typed(list, mover, v);
+        int next = rules_reactions_next_made(v->t, v->n, 0);
+        free(v);
+        if (next < 0)
+            return;
+        size_t at = (size_t)next;
+        json_t *r = json_array_get(list, at);
+        const char *by = str(r, "by");
+        json_t *record =
+            json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
+                      json_object_get(r, "x"), "y", json_object_get(r, "y"));
+        json_t *reactor = find(scratch, by, NULL);
+        bool was_down = enc_is_down(find(scratch, mover, NULL));
+        json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
+                               "attack_of_opportunity", "actor", by, "target", mover);
+        if (json_object_get(results, by) != NULL)
+            json_object_set(in, "results", json_object_get(results, by));
+        /* Engine 3: with its first melee attack (enc_reaction_attack). */
+        json_t *with =
+            reactor != NULL && x->engine >= 3 ? enc_reaction_attack(reactor, x->engine) : NULL;
+        if (with != NULL)
+            json_object_set(in, "attack", json_object_get(with, "name"));
+        struct svc_errors why;
+        svc_errors_init(&why);
+        struct resolve_ctx each = *x;
+        each.state = scratch;
+        each.e = &why;
+        each.settling = true;
+        each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */
+        json_t *out = reactor != NULL ? enc_action_attack(&each, in, reactor) : NULL;
+        json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
+        if (out != NULL) {
+            json_object_set_new(record, "outcome", json_string("made"));
+            json_object_set(record, "attack", json_object_get(out, "result"));
+            json_incref(made);
+        } else if (x->engine >= 3 && json_object_get(results, by) != NULL &&
+                   strncmp(str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
+            /* Engine 3: dice the table supplied that do not fit this attack are its mistake, a
+             * 422 under /reaction_results/<by>, not an attack of opportunity lost. */
+            char p[CODEC_PTR_MAX + 16];
+            codec_pointer(p, "/reaction_results", by);
+            size_t w;
+            json_t *err;
+            json_array_foreach(why.list, w, err)
+            {
+                char q[CODEC_PTR_MAX + 48];
+                snprintf(q, sizeof q, "%s%s", p, str(err, "pointer") + 8);
+                svc_errors_add(x->e, q, "%s", str(err, "message"));
+            }
+            json_decref(made);
+            json_decref(record);
+            json_decref(in);
+            svc_errors_free(&why);
+            return;
+        } else {
+            /* Closed unmade: the reactions but this one. */
+            json_array_append_new(made, enc_reactions_effect(scratch, reactions_but(list, at)));
+            json_object_set_new(record, "outcome", json_string("refused"));
+            const char *msg =
+                json_string_value(json_object_get(json_array_get(why.list, 0), "message"));
+            json_object_set_new(record, "why",
+                                json_string(msg ? msg : "the attacker is no longer there"));
+        }
+        enc_fold(scratch, made);
+        json_array_extend(effects, made);
+        json_decref(made);
+        if (out != NULL && !was_down && enc_is_down(find(scratch, mover, NULL)))
+            json_object_set_new(record, "stopped", json_true());
+        json_array_append_new(records, record);
+        json_decref(out);
+        json_decref(in);
+        svc_errors_free(&why);
+    }
+}
+
+/* Engine 3: where the mover of a move with asked reactions stands meanwhile. "A move that
+ * provokes pauses at the square being left" (issue 17; 004 Attacks of Opportunity: the attack
+ * is made as the mover leaves the square): while an asked reaction to its move is open, the
+ * mover stands in the square of the earliest such step, and the state's paused_move keeps
+ * where the move ends ({mover, x, y, facing}). Given scratch (the state with the event's
+ * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
+ * the next asked step's square while one is open; else the move's end, the pause over; or
+ * nowhere when it was dropped (its move stopped where the attack found it). */
+static void place_paused(json_t *scratch, const char *mover, json_t *effects)
+{
+    json_t *pause = json_object_get(scratch, "paused_move");
+    json_t *m = find(scratch, mover, NULL);
+    if (!json_is_object(pause) || strcmp(str(pause, "mover"), mover) != 0 || m == NULL)
+        return;
+    json_t *first = first_asked(json_object_get(scratch, "reactions"), mover, SIZE_MAX);
+    json_t *at = first != NULL ? first : pause;
+    json_t *fields =
+        json_pack("{s:O, s:O}", "x", json_object_get(at, "x"), "y", json_object_get(at, "y"));
+    if (json_is_integer(json_object_get(at, "facing")))
+        json_object_set(fields, "facing", json_object_get(at, "facing"));
+    bool dropped = enc_is_down(m);
+    json_t *add = json_array();
+    /* A creature that stood up provoking (encounter_actions.c stand_up) stands once it's over. */
+    if (!dropped && first == NULL && flag(pause, "stands"))
+        json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
+    if (!dropped)
+        json_array_append_new(add, effect_set(mover, fields));
+    else
+        json_decref(fields);
+    if (first == NULL || dropped)
+        json_array_append_new(add, effect_set("encounter", json_pack("{s:n}", "paused_move")));
+    enc_fold(scratch, add);
+    json_array_extend(effects, add);
+    json_decref(add);
+}
+
+/* Once a reaction to mover's move is answered or declined (the event's effects so far in
+ * `effects`, on top of x->state), the move goes on: the attacks the engine makes itself that
+ * waited for it are made now (settle_reactions, with the caller's dice `results` by reactor,
+ * borrowed, or NULL), their effects appended to `effects`, and listed in result's "reactions"
+ * when there are any. */
+void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
+                        json_t *result)
+{
+    json_t *scratch = json_deep_copy(x->state);
+    json_t *records = json_array();
+    enc_fold(scratch, effects);
+    settle_reactions(x, scratch, mover, results, effects, records);
+    if (x->engine >= 3)
+        place_paused(scratch, mover, effects);
+    if (json_array_size(records) > 0)
+        json_object_set(result, "reactions", records);
+    json_decref(records);
+    json_decref(scratch);
+}
+
+/* A reactor declines the reaction open to it (action decline_reaction): the reaction is
+ * closed, and the move goes on, the attacks the engine makes itself that waited for it made
+ * now (settle_reactions). It spends nothing of the reactor's turn. */
+json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
+{
+    json_t *s = x->state;
+    const char *mover = str(in, "target");
+    size_t at = 0;
+    json_t *r = enc_open_reaction(s, mover, str(actor, "id"), &at);
+    if (r == NULL) {
+        svc_errors_add(x->e, "/target",
+                       "'%s' has no reaction open to a move of '%s': only an open reaction can be "
+                       "declined (%s)",
+                       str(actor, "id"), mover, RULES_REACTION_SOURCE);
+        return NULL;
+    }
+    if (!enc_settles_in_order(x, r, at))
+        return NULL;
+    json_t *effects = json_pack(
+        "[o]", enc_reactions_effect(s, reactions_but(json_object_get(s, "reactions"), at)));
+    json_t *result = json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", str(actor, "id"),
+                               "mover", mover, "step", json_object_get(r, "step"), "x",
+                               json_object_get(r, "x"), "y", json_object_get(r, "y"), "rule",
+                               "004 Making an Attack of Opportunity: the threatening enemy may "
+                               "make the attack; this one does not");
+    enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
+    if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
+        json_decref(result);
+        json_decref(effects);
+        return NULL;
+    }
+    return outcome(result, effects);
+}
+
+/* Engine 2: the reactions to a move (ruling ans, its effects so far in `effects`). Each attack
+ * of opportunity the move provoked (004 Provoking an Attack of Opportunity by Moving, under the
+ * start_square option, withdraw's primary target excluded by the ruling) is decided by the
+ * mover's decision for its reactor (in's reactions) or the reactor's aoo_policy
+ * (rules_aoo_outcome_of):
+ *   - none (engine 2's rule): open until the next event; the enemy may answer it then,
+ *     striking the mover in the square it was leaving;
+ *   - ask: open, and the encounter awaits it (awaiting_reactions): the answer or a decline;
+ *   - always, or take: made by the engine within this move (settle_reactions), unless an asked
+ *     one at an earlier step must be settled first: then it waits for that one;
+ *   - never, or decline: not opened.
+ * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
+ * gains `reactions`: what became of each decided one, in step order. */
+void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects)
+{
+    json_t *s = x->state;
+    json_t *decisions = json_object_get(in, "reactions");
+    json_t *open = json_array(), *declined = json_array();
+    bool decided = false;
+    for (int i = 0; i < n; i++) {
+        const struct enc_provoked *a = &provoked[i];
+        const char *by = a->by;
+        int p = rules_aoo_policy_from(str(find(s, by, NULL), "aoo_policy"));
+        const char *d = str(decisions, by);
+        enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
+                                      : strcmp(d, "decline") == 0 ? RULES_AOO_DECISION_DECLINE
+                                                                  : RULES_AOO_DECISION_NONE;
+        enum rules_aoo_outcome o =
+            rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
+        json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", str(actor, "id"), "by", by,
+                              "step", a->step, "x", a->x, "y", a->y, "facing",
+                              a->facing >= 0 ? json_integer(a->facing) : json_null());
+        decided |= o != RULES_AOO_LAPSING;
+        if (o == RULES_AOO_ASKED || o == RULES_AOO_MADE)
+            json_object_set_new(r, "policy", json_string(o == RULES_AOO_ASKED ? "ask" : "always"));
+        if (o == RULES_AOO_DECLINED) {
+            json_object_del(r, "mover");
+            json_object_del(r, "facing");
+            json_object_set_new(r, "outcome", json_string("declined"));
+            json_array_append_new(declined, r);
+        } else {
+            json_array_append_new(open, r);
+        }
+    }
+    if (!decided) {
+        json_decref(declined);
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+        return;
+    }
+    json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
+    json_t *scratch = json_deep_copy(s);
+    json_t *made = json_array();
+    enc_fold(scratch, effects);
+    settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
+                     made);
+    if (x->engine >= 3 && any_asked(json_object_get(scratch, "reactions"))) {
+        /* Asked reactions open: the move pauses (place_paused), to go on once they are
+         * settled. Its end is where the move's own effect put the mover. */
+        json_t *m = find(scratch, str(actor, "id"), NULL);
+        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", str(actor, "id"), "x",
+                                  json_object_get(m, "x"), "y", json_object_get(m, "y"));
+        if (json_is_integer(json_object_get(m, "facing")))
+            json_object_set(pause, "facing", json_object_get(m, "facing"));
+        json_t *add =
+            json_pack("[o]", effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
+        enc_fold(scratch, add);
+        json_array_extend(effects, add);
+        json_decref(add);
+        place_paused(scratch, str(actor, "id"), effects);
+    }
+    /* What became of each decided reaction, in step order. */
+    json_t *records = json_array();
+    for (int i = 0; i < n; i++) {
+        const char *by = provoked[i].by;
+        json_t *rec = NULL;
+        size_t k;
+        json_t *c;
+        json_array_foreach(declined, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_array_foreach(made, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_t *orig = NULL;
+        json_array_foreach(open, k, c)
+        {
+            if (strcmp(str(c, "by"), by) == 0)
+                orig = c;
+        }
+        if (rec == NULL && orig != NULL && *str(orig, "policy")) {
+            /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
+             * closed because the mover dropped before it got there. */
+            size_t at;
+            json_t *still = enc_open_reaction(scratch, str(actor, "id"), by, &at);
+            rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
+                            json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
+                            json_object_get(orig, "y"), "outcome",
+                            still == NULL     ? "closed"
+                            : is_asked(still) ? "awaiting"
+                                              : "waiting");
+        }
+        if (rec != NULL)
+            json_array_append_new(records, rec);
+    }
+    json_object_set_new(result, "reactions", records);
+    json_decref(made);
+    json_decref(scratch);
+    json_decref(declined);
+    json_decref(open);
+}
+
+/* reaction_results: the dice of the attacks of opportunity the engine makes in this event, by
+ * reactor: {"<id>": [d20, damage dice...]}, each die 1..1000 as /v1/attacks/resolve takes them.
+ * False after adding errors. */
+bool enc_check_reaction_results(json_t *in, struct svc_errors *e)
+{
+    json_t *all = json_object_get(in, "reaction_results");
+    if (all == NULL)
+        return true;
+    size_t before = json_array_size(e->list);
+    if (!codec_expect_object(all, "/reaction_results", e))
+        return false;
+    if (json_object_size(all) > MAX_COMBATANTS)
+        svc_errors_add(e, "/reaction_results", "at most %d reactors", MAX_COMBATANTS);
+    const char *k;
+    json_t *v;
+    json_object_foreach(all, k, v)
+    {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reaction_results", k);
+        json_t *list = NULL;
+        if (!codec_get_array(all, "/reaction_results", k, true, 64, &list, e))
+            continue;
+        size_t i;
+        json_t *d;
+        json_array_foreach(list, i, d)
+        {
+            if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > 1000) {
+                char dp[CODEC_PTR_MAX + 24];
+                snprintf(dp, sizeof dp, "%s/%zu", p, i);
+                svc_errors_add(e, dp, "must be a die result (1 to 1000)");
+            }
+        }
+    }
+    return json_array_size(e->list) == before;
+}
+
+/* A move's decisions for the attacks of opportunity it may provoke, overriding each reactor's
+ * aoo_policy for this move: {"<id>": "take" | "decline"}, each id a combatant. */
+void enc_check_decisions(json_t *state, json_t *in, struct svc_errors *e)
+{
+    enc_check_reaction_results(in, e);
+    json_t *all = json_object_get(in, "reactions");
+    if (all == NULL || !codec_expect_object(all, "/reactions", e))
+        return;
+    static const char *const decisions[] = {"take", "decline", NULL};
+    const char *k;
+    json_t *v;
+    json_object_foreach(all, k, v)
+    {
+        char p[CODEC_PTR_MAX];
+        codec_pointer(p, "/reactions", k);
+        if (find(state, k, NULL) == NULL)
+            svc_errors_add(e, p, "names no combatant");
+        else
+            codec_get_enum(all, "/reactions", k, decisions, true, -1, e);
+    }
+}

@@ -1,0 +1,749 @@
+/* Encounters: the state and what rules on it. Small helpers over the state JSON, effects and
+ * the fold, calling the stateless rulings (and the map they share for a request), combatant
+ * validation, the initial state with the seed's commitment, and what a reader without the
+ * token sees of a state (the model: encounter_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/attack/ability.h"
+#include "rules/dice/dice.h"
+#include "service/codec/move_req.h"
+#include "service/codec/rule_options.h"
+#include "service/codec/ruling.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+#include "service/json/reader.h"
+
+#define MAX_ATTACKS 16
+
+/* ---- small helpers ---- */
+
+/* A copy of c's conditions with cond added (add) or removed. */
+json_t *enc_conditions_with(json_t *c, const char *cond, bool add)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), cond) != 0)
+            json_array_append(out, v);
+    }
+    if (add)
+        json_array_append_new(out, json_string(cond));
+    return out;
+}
+
+/* The ruling seed of event seq, within the dice API's seed range. Rulings echo the seed they
+ * rolled with, and every reader sees rulings, so an event's seed must not give the encounter's
+ * away: it is the first 8 bytes of SHA-256("<seed_salt>:<seed>:<seq>"), which nobody can
+ * invert to the seed without the salt. (An encounter from before seed commitments has no
+ * salt and no secret: its events keep the splitmix64 step they were rolled with.) */
+long long enc_event_seed(json_t *state, long long seq)
+{
+    const char *salt = json_string_value(json_object_get(state, "seed_salt"));
+    if (salt != NULL) {
+        char text[160];
+        int n = snprintf(text, sizeof text, "%s:%lld:%lld", salt, num(state, "seed"), seq);
+        unsigned char h[AUTH_HASH_LEN];
+        auth_sha256(text, (size_t)n, h);
+        uint64_t v = 0;
+        for (int i = 0; i < 8; i++)
+            v = v << 8 | h[i];
+        return (long long)(v % (uint64_t)(SEED_MAX + 1));
+    }
+    uint64_t z = (uint64_t)num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (long long)(z % (uint64_t)(SEED_MAX + 1));
+}
+
+/* ---- effects and the fold ---- */
+
+/* Applies one event's effects to state. */
+void enc_fold(json_t *state, json_t *effects)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(effects, i, e)
+    {
+        const char *op = str(e, "op");
+        if (strcmp(op, "init") == 0) {
+            json_object_clear(state);
+            json_object_update(state, json_object_get(e, "state"));
+        } else if (strcmp(op, "set") == 0) {
+            const char *t = str(e, "target");
+            json_t *obj = strcmp(t, "encounter") == 0 ? state : find(state, t, NULL);
+            if (obj != NULL)
+                json_object_update(obj, json_object_get(e, "fields"));
+        } else if (strcmp(op, "add") == 0) {
+            json_array_append(combatants(state), json_object_get(e, "combatant"));
+        } else if (strcmp(op, "remove") == 0) {
+            size_t at;
+            if (find(state, str(e, "id"), &at) != NULL)
+                json_array_remove(combatants(state), at);
+            json_t *order = json_object_get(state, "order");
+            for (size_t k = 0; k < json_array_size(order); k++)
+                if (strcmp(json_string_value(json_array_get(order, k)), str(e, "id")) == 0) {
+                    json_array_remove(order, k);
+                    break;
+                }
+        }
+    }
+}
+
+/* ---- calling the stateless rulings ---- */
+
+const struct svc_config *enc_config(const struct resolve_ctx *x)
+{
+    return x->req->ctx->config;
+}
+
+/* Where an inner ruling's error pointer lands: under one of own's members, renamed to its
+ * outer pointer (the member the action's input names itself); else NULL. */
+static const char *own_pointer(const char *ptr, const struct enc_member *own, char *out, size_t n)
+{
+    for (int i = 0; own != NULL && own[i].inner != NULL; i++) {
+        size_t k = strlen(own[i].inner);
+        if (strncmp(ptr, own[i].inner, k) == 0 && (ptr[k] == '\0' || ptr[k] == '/')) {
+            snprintf(out, n, "%s%s", own[i].outer, ptr + k);
+            return out;
+        }
+    }
+    return NULL;
+}
+
+/* The answer of a stateless ruling as a value, or NULL after its refusal's field errors (else
+ * its detail) went to x->e: at the action's own member for those under own, else under
+ * prefix. */
+json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                       const struct enc_member *own, const char *what)
+{
+    json_t *v = NULL;
+    if (a->status == 200) {
+        v = a->doc != NULL ? json_incref(a->doc) : jsonr_load(a->text, a->len);
+        if (v == NULL)
+            svc_errors_add(x->e, "", "the %s could not be ruled", what);
+    } else if (json_array_size(a->errors) > 0) {
+        size_t i;
+        json_t *err;
+        json_array_foreach(a->errors, i, err)
+        {
+            char mine[CODEC_PTR_MAX];
+            const char *at = own_pointer(str(err, "pointer"), own, mine, sizeof mine);
+            if (at != NULL)
+                svc_errors_add(x->e, at, "%s", str(err, "message"));
+            else
+                svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+        }
+    } else {
+        char detail[640];
+        svc_errors_add(x->e, prefix, "%s", svc_answer_detail(a, detail, sizeof detail));
+    }
+    svc_answer_free(a);
+    return v;
+}
+
+json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
+                   const char *what)
+{
+    return enc_answer_own(x, a, prefix, NULL, what);
+}
+
+struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e)
+{
+    struct svc_dice_source *src = calloc(1, sizeof *src);
+    if (src == NULL)
+        svc_errors_add(e, "", "the dice could not be readied");
+    else if (json_object_get(in, "results") != NULL)
+        svc_decode_dice_source(in, src, e);
+    else
+        *src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    return src;
+}
+
+/* The members of a stored combatant that place it (CombatantFields). */
+json_t *enc_placement(json_t *c)
+{
+    static const char *const keys[] = {
+        "x", "y", "z", "size", "facing", "faceless", "reach_ft", "reach_weapon", NULL};
+    json_t *o = json_object();
+    for (int i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(c, keys[i]);
+        if (v != NULL)
+            json_object_set(o, keys[i], v);
+    }
+    return o;
+}
+
+/* Unconscious, helpless, or (engine 2, rules/hp.h) dying or dead: it threatens nobody and
+ * helps nobody flank. The hp_state member is written only by engine 2 events. */
+bool enc_is_down(json_t *c)
+{
+    const char *hs = str(c, "hp_state");
+    return has_condition(c, "unconscious") || has_condition(c, "helpless") ||
+           strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
+}
+
+bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out)
+{
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *p = enc_placement(c);
+    svc_decode_creature(p, "", o, true, NULL, out, &scratch);
+    json_decref(p);
+    bool ok = !svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    return ok;
+}
+
+bool enc_makes_aoo(json_t *state, json_t *c, int engine)
+{
+    struct rules_enc_combatant t;
+    enc_typed_combatant(c, &t);
+    struct rules_encounter e = {.engine = engine, .round = (int)num(state, "round")};
+    return rules_encounter_may_aoo(&e, &t, enc_has_melee(c, engine));
+}
+
+bool enc_flanks(json_t *c, int engine)
+{
+    struct rules_enc_combatant t;
+    enc_typed_combatant(c, &t);
+    return rules_encounter_flanks(engine, &t, enc_has_melee(c, engine));
+}
+
+void enc_cache_free(struct enc_cache *c)
+{
+    if (c->map_ok)
+        rules_map_free(&c->map);
+}
+
+/* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
+ * and then the movement ruling decodes it again to report why. */
+const struct rules_map *enc_state_map(struct resolve_ctx *x)
+{
+    struct enc_cache *c = x->cache;
+    if (c == NULL || c->map_tried)
+        return c != NULL && c->map_ok ? &c->map : NULL;
+    c->map_tried = true;
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    c->map_ok = svc_decode_map(x->state, x->req->ctx->config, false, &c->map, &scratch) == 0;
+    svc_errors_free(&scratch);
+    return c->map_ok ? &c->map : NULL;
+}
+
+const char *const enc_defender_conditions[] = {
+    "sitting", "prone",    "stunned",   "climbing",    "flat_footed", "running", "grappling",
+    "pinned",  "helpless", "squeezing", "unconscious", "charging",    NULL};
+
+json_t *enc_rules_json(json_t *state)
+{
+    /* An encounter's rules are fixed for its life. One created before an option existed echoes
+     * its rules without it, and must not take up the preset's value for it now: each option
+     * added since takes the value that rules as the encounter was ruled then. */
+    static const struct {
+        const char *name;
+        const char *value; /* JSON */
+    } neutral[] = {{"critical_hits", "false"}, {"hp_states", "\"none\""}};
+    json_t *rules = json_deep_copy(json_object_get(state, "rules"));
+    json_t *options = json_object_get(rules, "options");
+    for (size_t i = 0; json_is_object(options) && i < sizeof neutral / sizeof neutral[0]; i++)
+        if (json_object_get(options, neutral[i].name) == NULL)
+            json_object_set_new(options, neutral[i].name,
+                                json_loads(neutral[i].value, JSON_DECODE_ANY, NULL));
+    return rules;
+}
+
+/* The rules in force, from the state's echo of them (stored at creation, always valid). */
+void enc_state_svc_rules(json_t *state, struct svc_rules *out)
+{
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *doc = json_pack("{s:o}", "rules", enc_rules_json(state));
+    svc_decode_rules(doc, out, &scratch);
+    json_decref(doc);
+    svc_errors_free(&scratch);
+}
+
+void enc_state_rules(json_t *state, struct rules_options *o)
+{
+    struct svc_rules rules;
+    enc_state_svc_rules(state, &rules);
+    *o = rules.options;
+}
+
+/* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
+ * ActionResult union. */
+void enc_tag_result(json_t *out, const char *type)
+{
+    json_t *result = json_object_get(out, "result");
+    if (result == NULL || json_object_get(result, "type") != NULL)
+        return;
+    json_t *tagged = json_pack("{s:s}", "type", type);
+    json_object_update(tagged, result);
+    json_object_set_new(out, "result", tagged);
+}
+
+/* ---- combatants: validation against the state ---- */
+
+/* Validates a combatant object (ptr names it) against the state: every member known and in
+ * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
+json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                            int engine, struct svc_errors *e)
+{
+    static const char *const keys[] = {"id",
+                                       "name",
+                                       "side",
+                                       "x",
+                                       "y",
+                                       "z",
+                                       "size",
+                                       "facing",
+                                       "faceless",
+                                       "reach_ft",
+                                       "reach_weapon",
+                                       "speeds",
+                                       "armor",
+                                       "load",
+                                       "constitution",
+                                       "runner",
+                                       "player_character",
+                                       "darkvision",
+                                       "defense",
+                                       "damage_reduction",
+                                       "hp",
+                                       "max_hp",
+                                       "initiative_modifier",
+                                       "dex",
+                                       "attacks",
+                                       "combat_reflexes",
+                                       "aoo_policy",
+                                       "base_attack_bonus",
+                                       "conditions",
+                                       NULL};
+    size_t before = json_array_size(e->list); /* errors counted from here on refuse it */
+    if (!codec_expect_object(in, ptr, e))
+        return NULL;
+    codec_reject_unknown(in, ptr, keys, e);
+    json_t *c = json_deep_copy(in);
+    const char *id = keep_id;
+    if (keep_id == NULL && codec_get_string(in, ptr, "id", true, 64, &id, e)) {
+        for (const char *p = id; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
+                char ip[CODEC_PTR_MAX];
+                codec_pointer(ip, ptr, "id");
+                svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
+                break;
+            }
+        /* "encounter" names the encounter itself in a set effect (enc_fold). */
+        if (*id == '\0' || find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
+            char ip[CODEC_PTR_MAX];
+            codec_pointer(ip, ptr, "id");
+            svc_errors_add(e, ip,
+                           !*id                           ? "must not be empty"
+                           : strcmp(id, "encounter") == 0 ? "is reserved: it names the encounter"
+                                                          : "is already in the encounter");
+        }
+    }
+    if (id != NULL)
+        json_object_set_new(c, "id", json_string(id));
+    const char *s = NULL;
+    codec_get_string(in, ptr, "name", false, 100, &s, e);
+    if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
+        char sp[CODEC_PTR_MAX];
+        codec_pointer(sp, ptr, "side");
+        svc_errors_add(e, sp, "must not be empty");
+    }
+    /* Placement, size, facing and reach: the geometry decoder's own checks. */
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    struct rules_creature rc;
+
+    if (keep_id == NULL) {
+        json_t *probe = json_deep_copy(c);
+        svc_decode_creature(probe, ptr, &o, true, keys, &rc, e); /* keys: the rest are ours */
+        json_decref(probe);
+    } /* an update's placement is checked on the merged combatant by enc_check_place */
+    /* Speeds (required on creation), armor, load, constitution, runner, darkvision: the movement
+     * endpoints' own decoder of a mover's burdens. */
+    struct move_req burdens = {0};
+    move_decode_burdens(in, ptr, keep_id == NULL, &burdens, e);
+    long long v = 0;
+    bool b;
+    codec_get_bool(in, ptr, "player_character", false, &b, e);
+    codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
+    /* Who decides whether it takes the attacks of opportunity it is given (rules/reaction.h):
+     * none set, each stays open until the next event (engine 2). */
+    static const char *const policies[] = {"ask", "always", "never", NULL};
+    codec_get_enum(in, ptr, "aoo_policy", policies, false, 0, e);
+    codec_get_int(in, ptr, "base_attack_bonus", false, 0, 100, &v, e);
+    codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
+    json_t *def = json_object_get(in, "defense");
+    char dp[CODEC_PTR_MAX];
+    codec_pointer(dp, ptr, "defense");
+    if (def == NULL && keep_id == NULL)
+        svc_errors_add(e, dp, "is required (AC in parts, as /v1/attacks/resolve takes it)");
+    else if (def != NULL && codec_expect_object(def, dp, e)) {
+        static const char *const parts[] = {"armor", "shield", "shield_enhancement", "natural",
+                                            "dex",   "dodge",  "deflection",         "size",
+                                            "other", NULL};
+        codec_reject_unknown(def, dp, parts, e);
+        for (int i = 0; parts[i]; i++)
+            codec_get_int(def, dp, parts[i], false, -100, 100, &v, e);
+    }
+    long long max_hp = 1, hp = 1;
+    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
+    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
+        if (has_max && hp > max_hp) {
+            char hp_ptr[CODEC_PTR_MAX];
+            codec_pointer(hp_ptr, ptr, "hp");
+            svc_errors_add(e, hp_ptr, "is above max_hp");
+        }
+    } else if (has_max && keep_id == NULL) {
+        json_object_set_new(c, "hp", json_integer(max_hp));
+    }
+    long long dex = 10;
+    bool has_dex = codec_get_int(in, ptr, "dex", keep_id == NULL, 1, 100, &dex, e);
+    if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
+        /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
+        long long mod = rules_ability_modifier((int)dex);
+        json_object_set_new(c, "initiative_modifier", json_integer(mod));
+    }
+    json_t *attacks = NULL;
+    if (codec_get_array(in, ptr, "attacks", false, MAX_ATTACKS, &attacks, e)) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(attacks, i, a)
+        {
+            char ap[CODEC_PTR_MAX + 24];
+            snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
+            static const char *const akeys[] = {"name",        "attack_bonus", "damage",
+                                                "attack",      "touch",        "sneak_attack_dice",
+                                                "rogue_level", "crit_range",   "crit_multiplier",
+                                                NULL};
+            static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+            if (!codec_expect_object(a, ap, e))
+                continue;
+            codec_reject_unknown(a, ap, akeys, e);
+            if (codec_get_string(a, ap, "name", true, 64, &s, e) && engine >= 3) {
+                /* An attack names its profile (enc_find_attack): two of one name would make
+                 * the second unreachable (refused from engine 3). */
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
+                        char np[CODEC_PTR_MAX + 32];
+                        snprintf(np, sizeof np, "%s/name", ap);
+                        svc_errors_add(e, np, "is the name of attacks/%zu already", j);
+                        break;
+                    }
+            }
+            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
+            /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder,
+             * so a profile takes what /v1/attacks/resolve's attacker takes (issue 17: each
+             * attack profile has a threat range and multiplier, default 20/x2). */
+            struct rules_dice_expr expr;
+            int crit_range, crit_multiplier;
+            svc_decode_damage(a, ap, &s, &expr, &crit_range, &crit_multiplier, e);
+            codec_get_enum(a, ap, "attack", forms, false, 0, e);
+            codec_get_bool(a, ap, "touch", false, &b, e);
+            codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
+            codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
+        }
+    }
+    json_t *conds = NULL;
+    if (codec_get_array(in, ptr, "conditions", false, 16, &conds, e)) {
+        size_t i;
+        json_t *cv;
+        json_array_foreach(conds, i, cv)
+        {
+            bool ok = false;
+            for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
+                ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
+            char cp[CODEC_PTR_MAX + 24];
+            snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+            if (!ok)
+                svc_errors_add(e, cp, "is not a condition this service tracks");
+            for (size_t j = 0; ok && engine >= 3 && j < i; j++)
+                if (json_equal(json_array_get(conds, j), cv)) {
+                    svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
+                    break;
+                }
+        }
+    } else if (keep_id == NULL) {
+        json_object_set_new(c, "conditions", json_array());
+    }
+    if (json_array_size(e->list) > before) {
+        json_decref(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Whether c, at its own position, fits the map and overlaps nobody (except itself). */
+int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
+               struct rules_creature **others, json_t ***who)
+{
+    size_t n = json_array_size(combatants(state));
+    *others = calloc(n + 1, sizeof **others);
+    *who = calloc(n + 1, sizeof **who);
+    if (*others == NULL || *who == NULL) {
+        free(*others), free(*who);
+        *others = NULL, *who = NULL;
+        return -1;
+    }
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    int count = 0;
+    size_t i;
+    json_t *k;
+    json_array_foreach(combatants(state), i, k)
+    {
+        const char *id = str(k, "id");
+        if ((skip_a != NULL && strcmp(id, skip_a) == 0) ||
+            (skip_b != NULL && strcmp(id, skip_b) == 0))
+            continue;
+        json_t *p = enc_placement(k);
+        svc_decode_creature(p, "", o, true, NULL, &(*others)[count], &scratch);
+        json_decref(p);
+        (*who)[count++] = k;
+    }
+    bool bad = svc_errors_any(&scratch);
+    svc_errors_free(&scratch);
+    if (bad) {
+        free(*others), free(*who);
+        *others = NULL, *who = NULL;
+        return -1;
+    }
+    return count;
+}
+
+bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
+{
+    json_t *state = x->state;
+    struct svc_errors *e = x->e;
+    const struct rules_options *o = enc_rules_of(x);
+    struct rules_creature me;
+    json_t *probe = enc_placement(c);
+    size_t before = json_array_size(e->list);
+    svc_decode_creature(probe, ptr, o, true, NULL, &me, e);
+    json_decref(probe);
+    if (json_array_size(e->list) != before)
+        return false;
+    const struct rules_map *map = enc_state_map(x);
+    struct rules_creature *others;
+    json_t **who;
+    int count = enc_others(state, o, str(c, "id"), NULL, &others, &who);
+    int bx = 0, by = 0;
+    /* Its movement types: the speeds it has (rules_terrain_move_types), or any when none. */
+    unsigned types = 0;
+    for (int t = 0; t < RULES_MOVE_TYPES; t++)
+        if (num(json_object_get(c, "speeds"), rules_move_type_name((enum rules_move_type)t)) > 0)
+            types |= 1u << t;
+    int at = count >= 0 && map != NULL
+                 ? rules_place_conflict(o, map, &me, types ? types : RULES_ANY_MOVE_TYPE, others,
+                                        count, &bx, &by)
+                 : RULES_PLACE_OFF_MAP;
+    /* Engine 3 on: 001 Blocked Terrain, 001 Alternative Movement Types. */
+    if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) && x->engine < 3)
+        at = RULES_PLACE_OK;
+    if (count < 0 || map == NULL)
+        svc_errors_add(e, ptr, "the map or the other combatants could not be read");
+    else if (at == RULES_PLACE_OFF_MAP)
+        svc_errors_add(e, ptr, "is off the map: its whole space must lie on it");
+    else if (at == RULES_PLACE_BLOCKED)
+        svc_errors_add(e, ptr, "stands in blocked terrain at (%d, %d) (%s)", bx, by,
+                       RULES_BLOCKED_SOURCE);
+    else if (at == RULES_PLACE_TERRAIN)
+        svc_errors_add(
+            e, ptr, "stands in %s at (%d, %d), which none of its speeds enters (%s)",
+            rules_map_terrain_name(
+                (enum rules_map_terrain)map->terrain[(size_t)by * (size_t)map->width + (size_t)bx]),
+            bx, by, RULES_TERRAIN_SOURCE);
+    else if (at >= 0)
+        svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
+                       str(who[at], "id"));
+    free(others);
+    free(who);
+    return count >= 0 && map != NULL && at == RULES_PLACE_OK;
+}
+
+/* ---- the initial state and the seed's commitment ---- */
+
+#define SALT_HEX 32 /* hex characters of a 128-bit salt */
+
+/* The seed's commitment: SHA-256 of "<salt>:<seed in decimal>", in hex. Anyone holding the
+ * seed and the salt can check it with `printf '%s:%s' SALT SEED | sha256sum`. A bare hash of
+ * a 53-bit seed could be brute-forced; the 128-bit salt makes that hopeless. */
+static void seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1])
+{
+    char text[SALT_HEX + 32];
+    int n = snprintf(text, sizeof text, "%s:%lld", salt, seed);
+    unsigned char h[AUTH_HASH_LEN];
+    auth_sha256(text, (size_t)n, h);
+    auth_hex(h, sizeof h, out);
+}
+
+static bool salt_ok(const char *s)
+{
+    if (s == NULL || strlen(s) != SALT_HEX)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+/* Moves the errors of `from` into `to`, each pointer under base. */
+void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to)
+{
+    size_t i;
+    json_t *err;
+    json_array_foreach(from->list, i, err)
+    {
+        char ptr[CODEC_PTR_MAX + 64];
+        snprintf(ptr, sizeof ptr, "%s%s", base, str(err, "pointer"));
+        json_array_append_new(to->list, json_pack("{s:s, s:O}", "pointer", ptr, "message",
+                                                  json_object_get(err, "message")));
+    }
+    json_array_clear(from->list);
+}
+
+/* Create's validation of its body, and the state it starts: members known and valid, the map
+ * within the movement endpoints' limits, a square grid. Shared by create and import, so that
+ * an import starts only from a state create would have made. Error pointers go under base.
+ * The seed is the body's; else, on import, the one of `given` (the exported initial state);
+ * else a fresh one. Likewise the salt of the seed's commitment. NULL after adding errors. */
+json_t *enc_initial_state(const struct svc_request *req, json_t *body, const char *base,
+                          json_t *given, struct svc_errors *out)
+{
+    static const char *const known[] = {"rules", "name", "map", "seed", NULL};
+    struct svc_errors e;
+    svc_errors_init(&e);
+    json_t *state = NULL;
+    if (!codec_expect_object(body, "", &e))
+        goto out;
+    codec_reject_unknown(body, "", known, &e);
+    struct svc_rules rules;
+    if (svc_decode_rules(body, &rules, &e) && rules.options.grid == RULES_GRID_HEX)
+        svc_errors_add(&e, "/rules/options/grid",
+                       "encounters are played on square grids for now; hexes are ruled by the "
+                       "stateless endpoints (/v1/movement, /v1/attacks, /v1/geometry)");
+    const char *name = "";
+    codec_get_string(body, "", "name", false, 200, &name, &e);
+    long long seed = -1;
+    codec_get_int(body, "", "seed", false, 0, SEED_MAX, &seed, &e);
+    /* The map: the movement endpoints' own decoder checks it (limits and budget included). */
+    struct rules_map decoded;
+    json_t *map = json_object_get(body, "map");
+    if (map == NULL)
+        svc_errors_add(&e, "/map", "is required");
+    else if (svc_decode_map(body, req->ctx->config, false, &decoded, &e) == 0)
+        rules_map_free(&decoded);
+    if (svc_errors_any(&e))
+        goto out;
+    json_t *gs = json_object_get(given, "seed");
+    if (seed < 0 && json_is_integer(gs) && json_integer_value(gs) >= 0 &&
+        json_integer_value(gs) <= SEED_MAX)
+        seed = json_integer_value(gs);
+    if (seed < 0) {
+        uint64_t r = 0;
+        if (!auth_random(&r, sizeof r)) {
+            svc_errors_add(&e, "", "no random seed could be drawn; try again");
+            goto out;
+        }
+        seed = (long long)(r % (uint64_t)(SEED_MAX + 1));
+    }
+    char salt[SALT_HEX + 1], commitment[2 * AUTH_HASH_LEN + 1];
+    const char *gsalt = json_string_value(json_object_get(given, "seed_salt"));
+    bool legacy = given != NULL && json_object_get(given, "seed_salt") == NULL;
+    if (salt_ok(gsalt)) {
+        memcpy(salt, gsalt, sizeof salt);
+    } else {
+        unsigned char b[SALT_HEX / 2];
+        if (!auth_random(b, sizeof b)) {
+            svc_errors_add(&e, "", "no random salt could be drawn; try again");
+            goto out;
+        }
+        auth_hex(b, sizeof b, salt);
+    }
+    seed_commitment(salt, seed, commitment);
+    state = json_pack("{s:s, s:o, s:O, s:I, s:s, s:s, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}",
+                      "name", name, "rules", svc_encode_rules(&rules), "map", map, "seed",
+                      (json_int_t)seed, "seed_salt", salt, "seed_commitment", commitment, "round",
+                      0, "turn", "started", 0, "order", "surprise", 0, "aware", "combatants");
+    if (legacy) { /* exported before seeds were committed to: no salt, no commitment */
+        json_object_del(state, "seed_salt");
+        json_object_del(state, "seed_commitment");
+    }
+out:
+    enc_errors_under(&e, base, out);
+    svc_errors_free(&e);
+    return state;
+}
+
+const char *enc_turn_of(json_t *state)
+{
+    json_t *turn = json_object_get(state, "turn");
+    if (!json_is_integer(turn) || json_integer_value(turn) < 0)
+        return NULL;
+    return json_string_value(
+        json_array_get(json_object_get(state, "order"), (size_t)json_integer_value(turn)));
+}
+
+void enc_serve_state(json_t *state)
+{
+    const char *id = enc_turn_of(state);
+    json_object_set_new(state, "turn_of", id ? json_string(id) : json_null());
+}
+
+char *enc_served_state_text(json_t *state, const char *text, size_t n, size_t *out_len)
+{
+    const char *id = enc_turn_of(state);
+    json_t *v = id ? json_string(id) : json_null();
+    size_t vn = 0;
+    char *value = jw_dump(v, &vn);
+    json_decref(v);
+    char *out = value != NULL && n >= 2 && text[n - 1] == '}' ? malloc(n + vn + 16) : NULL;
+    if (out != NULL) {
+        size_t k = n - 1;
+        memcpy(out, text, k);
+        k += (size_t)sprintf(out + k, "%s\"turn_of\":%s}", n > 2 ? "," : "", value);
+        *out_len = k;
+    }
+    free(value);
+    return out;
+}
+
+/* What a reader without the encounter's token sees of a state: the seed and its salt stay
+ * private until the owner reveals them (the commitment shows), so no player can predict the
+ * rolls to come. Returns a new reference. */
+json_t *enc_public_state(json_t *state)
+{
+    if (json_is_true(json_object_get(state, "revealed")) ||
+        (json_object_get(state, "seed") == NULL && json_object_get(state, "seed_salt") == NULL))
+        return json_incref(state);
+    json_t *copy = json_copy(state);
+    json_object_del(copy, "seed");
+    json_object_del(copy, "seed_salt");
+    return copy;
+}
+
+/* An event's payload as a reader without the token sees it: the created event's input seed
+ * and initial state are kept private as enc_public_state does (unless `revealed`). New ref. */
+json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed)
+{
+    if (revealed || strcmp(kind, "created") != 0 || !json_is_object(payload))
+        return json_incref(payload);
+    json_t *copy = json_deep_copy(payload);
+    json_object_del(json_object_get(copy, "input"), "seed");
+    json_t *init = json_array_get(json_object_get(copy, "effects"), 0);
+    json_t *st = json_object_get(init, "state");
+    if (json_is_object(st)) {
+        json_object_del(st, "seed");
+        json_object_del(st, "seed_salt");
+    }
+    return copy;
+}

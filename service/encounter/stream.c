@@ -1,0 +1,330 @@
+/* The live feed of an encounter: GET /v1/encounters/{id}/events/stream, server-sent events.
+ *
+ * One SSE event per appended encounter event: `id:` its number, `data:` {seq, kind, etag,
+ * event, explain?}, where event is the object GET /v1/encounters/{id}/events lists (made by the
+ * same enc_event_item, so the two never differ) and etag the encounter's ETag once it was
+ * appended. A feed starts after Last-Event-ID (the header EventSource sends when it reconnects)
+ * or else ?after=N (0 by default: the whole log), and so resumes with nothing missed or
+ * repeated. A comment line (": keep-alive") goes out when nothing was written for --keepalive
+ * seconds.
+ *
+ * No thread waits for a feed. The server sends it through libmicrohttpd's content-reader
+ * callback, which calls svc_stream_read; with nothing to send, the read parks the feed in the
+ * hub (hub.h), which suspends the connection, and the hub resumes it when a write commits a new
+ * event (svc_hub_appended), when its keep-alive is due or its client hangs up (svc_hub_tick),
+ * or when the server stops. Writes made by other processes on the same database are told to
+ * the hub by PostgreSQL's LISTEN/NOTIFY (db_listen_start, run by server.c), or else seen by
+ * svc_stream_poll, which the server runs every --feed-poll seconds (every 30 s while the
+ * listener listens). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "service/encounter/hub.h"
+#include "service/encounter/internal.h"
+#include "service/json/fields.h"
+
+#define BATCH 64 /* events read from the database at once */
+
+struct svc_stream {
+    struct svc_context *ctx;
+    struct svc_hub_sub *sub;
+    char id[SVC_HUB_ID_MAX + 1];
+    bool full;     /* the reader sees the seed (owner, or revealed): the events list's `full` */
+    int64_t sent;  /* the last event sent */
+    int64_t known; /* the hub's generation this feed has caught up with */
+    char *out;     /* bytes formatted, not yet handed to the server */
+    size_t out_len, out_off;
+    uint64_t last_write_us;
+};
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void svc_handle_encounter_stream(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    if (!enc_load(req, res, &enc, &state, NULL))
+        return;
+    bool full = enc_is_owner(req, &enc) || json_is_true(json_object_get(state, "revealed"));
+    json_decref(state);
+    /* EventSource reconnects to the same URL, ?after included, with Last-Event-ID: the header,
+     * the newer of the two, wins. */
+    struct svc_errors e;
+    svc_errors_init(&e);
+    long long after = 0;
+    const char *last = svc_request_header(req, "Last-Event-ID");
+    char msg[64];
+    snprintf(msg, sizeof msg, "must be an event number from 0 to %lld", (long long)enc.version);
+    if (last != NULL) {
+        if (!codec_parse_whole(last, 0, enc.version, &after))
+            svc_errors_add(&e, "", "header Last-Event-ID %s (the last event seen)", msg);
+    } else {
+        codec_query_whole(req, "after", 0, enc.version, 0, msg, &after, &e);
+    }
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        return;
+    }
+    svc_errors_free(&e);
+    if (req->ctx->hub == NULL) {
+        svc_problem(res, SVC_PROBLEM_NOT_READY, "live feeds are off", NULL);
+        return;
+    }
+    struct svc_stream *st = calloc(1, sizeof *st);
+    if (st == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return;
+    }
+    int rc = svc_hub_join(req->ctx->hub, enc.id, enc.version, &st->sub);
+    if (rc != SVC_HUB_OK) {
+        free(st);
+        if (rc == SVC_HUB_NOMEM) {
+            svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+            return;
+        }
+        svc_problem(res,
+                    rc == SVC_HUB_CLOSING ? SVC_PROBLEM_NOT_READY : SVC_PROBLEM_SUBSCRIBERS_FULL,
+                    rc == SVC_HUB_FULL ? "the server holds --max-subscribers live feeds"
+                    : rc == SVC_HUB_FULL_ENCOUNTER
+                        ? "this encounter has --max-subscribers-per-encounter live feeds"
+                        : "the server is stopping",
+                    NULL);
+        svc_response_add_header(res, "Retry-After", "5");
+        return;
+    }
+    st->ctx = req->ctx;
+    memcpy(st->id, enc.id, strlen(enc.id) + 1);
+    st->full = full;
+    st->sent = st->known = after;
+    /* A first comment, so that the client sees the feed open before any event. */
+    static const char hello[] = ": tactics live feed\n\n";
+    st->out = malloc(sizeof hello);
+    if (st->out != NULL) {
+        memcpy(st->out, hello, sizeof hello);
+        st->out_len = sizeof hello - 1;
+    }
+    st->last_write_us = now_us();
+    res->status = 200;
+    res->content_type = "text/event-stream";
+    res->stream = st;
+}
+
+void svc_stream_attach(struct svc_stream *st, void (*wake)(void *), void *cookie, int fd)
+{
+    svc_hub_attach(st->sub, wake, cookie, fd);
+}
+
+void svc_stream_free(struct svc_stream *st)
+{
+    if (st == NULL)
+        return;
+    svc_hub_leave(st->ctx->hub, st->sub);
+    free(st->out);
+    free(st);
+}
+
+/* Appends n bytes to the feed's pending output; false when out of memory. */
+static bool out_add(struct svc_stream *st, const char *text, size_t n)
+{
+    if (st->out_off == st->out_len) {
+        st->out_off = st->out_len = 0;
+    }
+    char *p = realloc(st->out, st->out_len + n + 1);
+    if (p == NULL)
+        return false;
+    memcpy(p + st->out_len, text, n);
+    st->out_len += n;
+    p[st->out_len] = '\0';
+    st->out = p;
+    return true;
+}
+
+/* The frame of one listed event (an item of the events list): its SSE text, malloc'd. */
+static char *frame_of(json_t *item, size_t *len)
+{
+    int64_t seq = json_integer_value(json_object_get(item, "seq"));
+    char etag[32];
+    enc_etag_of(seq, etag, sizeof etag);
+    json_t *data = json_pack("{s:I, s:O, s:s, s:O}", "seq", (json_int_t)seq, "kind",
+                             json_object_get(item, "kind"), "etag", etag, "event", item);
+    /* The event's explanation, wherever the event object carries it, also at the top. */
+    json_t *explain = json_object_get(item, "explain");
+    if (explain == NULL)
+        explain = json_object_get(json_object_get(item, "payload"), "explain");
+    if (explain != NULL)
+        json_object_set(data, "explain", explain);
+    char *text = data ? dump(data) : NULL;
+    json_decref(data);
+    if (text == NULL)
+        return NULL;
+    /* Compact JSON holds no line break, so one data: line carries it. */
+    size_t tlen = strlen(text);
+    size_t cap = tlen + 64;
+    char *frame = malloc(cap);
+    if (frame != NULL)
+        *len = (size_t)snprintf(frame, cap, "id: %lld\ndata: %s\n\n", (long long)seq, text);
+    free(text);
+    return frame;
+}
+
+static void state_free(void *state)
+{
+    json_decref(state);
+}
+
+/* Formats the events after st->sent (from the frame cache, else the database, at most BATCH)
+ * into the pending output. DB_OK, or the database's error. */
+/* Sends what the frame cache holds of the events after st->sent; true when it sent anything
+ * or the feed is up to date. */
+static bool from_cache(struct svc_stream *st, int64_t generation, int *rc)
+{
+    struct svc_hub *hub = st->ctx->hub;
+    *rc = DB_OK;
+    for (int i = 0; i < BATCH && st->sent < generation; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        if (!svc_hub_frame_get(hub, st->sub, st->sent + 1, st->full, &text, &len))
+            break;
+        bool ok = out_add(st, text, len);
+        free(text);
+        if (!ok) {
+            *rc = DB_ERR_NOMEM;
+            return true;
+        }
+        st->sent++;
+    }
+    if (st->sent >= generation)
+        st->known = generation;
+    return st->sent >= generation || st->out_len > st->out_off;
+}
+
+static int catch_up(struct svc_stream *st, int64_t generation)
+{
+    struct svc_hub *hub = st->ctx->hub;
+    int rc;
+    if (from_cache(st, generation, &rc))
+        return rc;
+    /* Each event's explain is told from the state before it, as the event log tells it. The
+     * encounter's subscribers share the state folded so far (the hub's memo), and one at a
+     * time reads the database: the others wait for it and then find its frames cached. So a
+     * live feed reads and folds each new event once. A feed behind the memo (resuming from an
+     * older event) gives it back at once and folds the log from its start for itself. */
+    int64_t memo_seq = 0;
+    json_t *memo = svc_hub_memo_take(hub, st->sub, &memo_seq);
+    bool held = true;
+    if (from_cache(st, generation, &rc)) { /* the one before us formatted them */
+        svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
+        return rc;
+    }
+    if (memo != NULL && memo_seq > st->sent) {
+        svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
+        memo = NULL, held = false;
+    }
+    int64_t from = memo != NULL ? memo_seq : 0;
+    struct events_acc acc = {.list = json_array(),
+                             .state = memo != NULL ? memo : json_object(),
+                             .list_after = st->sent,
+                             .full = st->full};
+    long long upto = st->sent - from + BATCH;
+    rc = db_events(st->ctx->db, st->id, from, INT64_MAX, upto < INT32_MAX ? (int)upto : INT32_MAX,
+                   enc_event_item, &acc);
+    size_t i;
+    json_t *item;
+    json_array_foreach(acc.list, i, item)
+    {
+        if (rc != DB_OK)
+            break;
+        size_t len = 0;
+        char *frame = frame_of(item, &len);
+        if (frame == NULL || !out_add(st, frame, len)) {
+            free(frame);
+            rc = DB_ERR_NOMEM;
+            break;
+        }
+        int64_t seq = json_integer_value(json_object_get(item, "seq"));
+        svc_hub_frame_put(hub, st->sub, seq, st->full, frame, len);
+        free(frame);
+        st->sent = seq;
+    }
+    /* Frames first, then the memo: a subscriber waiting for it finds them cached. */
+    if (held && rc == DB_OK && acc.last > 0)
+        svc_hub_memo_put(hub, st->sub, acc.state, acc.last, state_free);
+    else if (held)
+        svc_hub_memo_put(hub, st->sub, NULL, 0, state_free), json_decref(acc.state);
+    else
+        json_decref(acc.state);
+    /* A short batch read the whole log: the feed has caught up with whatever the hub knew. */
+    if (rc == DB_OK && json_array_size(acc.list) < BATCH)
+        st->known = generation > st->sent ? generation : st->sent;
+    json_decref(acc.list);
+    return rc;
+}
+
+long svc_stream_read(struct svc_stream *st, char *buf, size_t max, void (*park)(void *),
+                     void *cookie)
+{
+    for (;;) {
+        if (st->out_off < st->out_len) {
+            size_t n = st->out_len - st->out_off;
+            if (n > max)
+                n = max;
+            memcpy(buf, st->out + st->out_off, n);
+            st->out_off += n;
+            st->last_write_us = now_us();
+            return (long)n;
+        }
+        struct svc_hub_view v;
+        svc_hub_look(st->ctx->hub, st->sub, &v);
+        if (v.hung_up)
+            return SVC_STREAM_ERROR;
+        if (v.closing || v.deleted)
+            return SVC_STREAM_END;
+        if (v.version > st->known) {
+            int rc = catch_up(st, v.version);
+            if (rc == DB_ERR_NOT_FOUND)
+                return SVC_STREAM_END;
+            if (rc != DB_OK)
+                return SVC_STREAM_ERROR; /* the client reconnects with Last-Event-ID */
+            continue;
+        }
+        uint64_t now = now_us();
+        uint64_t keepalive = (uint64_t)st->ctx->config->keepalive_s * 1000000u;
+        if (now - st->last_write_us >= keepalive) {
+            static const char ping[] = ": keep-alive\n\n";
+            if (!out_add(st, ping, sizeof ping - 1))
+                return SVC_STREAM_ERROR;
+            continue;
+        }
+        if (svc_hub_park(st->ctx->hub, st->sub, st->known, st->last_write_us, park, cookie))
+            return 0;
+    }
+}
+
+void svc_stream_poll(struct svc_context *ctx)
+{
+    enum { MAX_POLLED = 4096 };
+    if (ctx->hub == NULL)
+        return;
+    char(*ids)[SVC_HUB_ID_MAX + 1] = malloc(MAX_POLLED * sizeof *ids);
+    if (ids == NULL)
+        return;
+    size_t n = svc_hub_ids(ctx->hub, ids, MAX_POLLED);
+    for (size_t i = 0; i < n; i++) {
+        struct db_encounter enc;
+        int rc = db_encounter_get(ctx->db, ids[i], &enc);
+        if (rc == DB_OK) {
+            free(enc.state_json);
+            svc_hub_appended(ctx->hub, ids[i], enc.version);
+        } else if (rc == DB_ERR_NOT_FOUND) {
+            svc_hub_deleted(ctx->hub, ids[i]);
+        }
+    }
+    free(ids);
+}

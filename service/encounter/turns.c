@@ -1,0 +1,472 @@
+/* Encounters: the turn machinery's events, ruled by rules/encounter.h on a typed view of the
+ * stored state (enc_typed_decode) and encoded here: initiative, next_turn, a combatant's removal
+ * (the order closing up around it) and the hp event. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/dice/dice.h"
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/hp.h"
+#include "rules/encounter/turn.h"
+#include "service/encounter/internal.h"
+
+static int clamp_int(long long v)
+{
+    return v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : (int)v;
+}
+
+static bool in_list(json_t *list, const char *id)
+{
+    size_t k;
+    json_t *a;
+    json_array_foreach(list, k, a)
+    {
+        if (id != NULL && json_is_string(a) && strcmp(json_string_value(a), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A combatant's turn as the action economy keeps it (members written by enc_turn_fields; an
+ * engine 1 turn's "attacked" counts as its standard action). */
+static void turn_decode(json_t *turn, struct rules_turn *t)
+{
+    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
+                             .move = flag(turn, "move"),
+                             .full_round = flag(turn, "full_round"),
+                             .moved = flag(turn, "moved"),
+                             .stepped = flag(turn, "stepped"),
+                             .free_facing = flag(turn, "free_facing"),
+                             .charged = flag(turn, "charged"),
+                             .charge_attacked = flag(turn, "charge_attacked")};
+}
+
+void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out)
+{
+    bool aoo = json_object_get(c, "aoo_round") != NULL;
+    *out = (struct rules_enc_combatant){
+        .hp = clamp_int(num(c, "hp")),
+        .max_hp = clamp_int(num(c, "max_hp")),
+        .dex = clamp_int(num(c, "dex")),
+        .initiative_modifier = clamp_int(num(c, "initiative_modifier")),
+        .down = enc_is_down(c),
+        .prone = has_condition(c, "prone"),
+        .flat_footed = has_condition(c, "flat_footed"),
+        .combat_reflexes = flag(c, "combat_reflexes"),
+        .stunned = has_condition(c, "stunned"),
+        .aoo_round = aoo ? num(c, "aoo_round") : -1,
+        .aoo_made = !aoo                                     ? 0
+                    : json_object_get(c, "aoo_made") != NULL ? clamp_int(num(c, "aoo_made"))
+                                                             : 1};
+    turn_decode(json_object_get(c, "turn"), &out->turn);
+}
+
+void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e)
+{
+    json_t *s = x->state, *turn = json_object_get(s, "turn");
+    *e = (struct rules_encounter){
+        .engine = x->engine,
+        .rules = enc_rules_of(x),
+        .started = flag(s, "started"),
+        .round = clamp_int(num(s, "round")),
+        .turn = json_is_integer(turn) ? clamp_int(json_integer_value(turn)) : -1,
+    };
+}
+
+bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t)
+{
+    json_t *s = x->state, *cs = combatants(s), *order = json_object_get(s, "order");
+    size_t n = json_array_size(cs), slots = json_array_size(order);
+    t->c = calloc(n + 1, sizeof *t->c);
+    t->order = calloc(slots + 1, sizeof *t->order);
+    if (t->c == NULL || t->order == NULL)
+        return false;
+    size_t i, total = 0;
+    json_t *c;
+    json_array_foreach(cs, i, c)
+    {
+        total += json_array_size(json_object_get(c, "timed"));
+    }
+    t->timed = calloc(total + 1, sizeof *t->timed);
+    if (t->timed == NULL)
+        return false;
+    t->timed_total = (int)total;
+    total = 0;
+    json_array_foreach(cs, i, c)
+    {
+        json_t *list = json_object_get(c, "timed");
+        size_t k;
+        json_t *tm;
+        json_array_foreach(list, k, tm)
+        {
+            t->timed[total + k] =
+                (struct rules_enc_timed){num(tm, "ends_round"), num(tm, "ends_turn")};
+        }
+        enc_typed_combatant(c, &t->c[i]);
+        t->c[i].timed_count = (int)json_array_size(list);
+        t->c[i].timed = t->timed + total;
+        total += json_array_size(list);
+    }
+    json_t *aware = json_object_get(s, "aware");
+    for (i = 0; i < slots; i++) {
+        const char *id = json_string_value(json_array_get(order, i));
+        size_t at = 0;
+        bool here = id != NULL && find(s, id, &at) != NULL;
+        t->order[i] = (struct rules_enc_slot){here ? (int)at : -1, in_list(aware, id)};
+    }
+    enc_typed_frame(x, &t->e);
+    t->e.count = (int)n;
+    t->e.combatants = t->c;
+    t->e.slots = (int)slots;
+    t->e.order = t->order;
+    return true;
+}
+
+void enc_typed_free(struct enc_typed *t)
+{
+    free(t->c);
+    free(t->order);
+    free(t->timed);
+}
+
+static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
+{
+    json_t *results = json_object_get(in, "results");
+    if (results == NULL) {
+        rules_dice_from_seed(d, (uint64_t)enc_event_seed(x->state, x->seq));
+        return;
+    }
+    size_t n = 0;
+    for (; n < json_array_size(results) && n < cap; n++)
+        buf[n] = (int)json_integer_value(json_array_get(results, n));
+    rules_dice_from_supplied(d, buf, n);
+}
+
+/* 004 Initiative Check, the surprise round (Step One) and flat-footed: ruled by
+ * rules_encounter_initiative; here the ids and the effects. */
+json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
+{
+    json_t *aware = json_object_get(in, "aware");
+    struct enc_typed t = {0};
+    struct rules_initiative_roll *rolls = NULL;
+    int rc = RULES_ENC_OK;
+    if (!enc_typed_decode(x, &t) ||
+        (rolls = calloc((size_t)t.e.count + 1, sizeof *rolls)) == NULL) {
+        enc_typed_free(&t);
+        svc_errors_add(x->e, "", "out of memory");
+        return NULL;
+    }
+    if (t.e.started)
+        rc = RULES_ENC_STARTED;
+    else if (t.e.count == 0)
+        rc = RULES_ENC_NO_COMBATANTS;
+    size_t i;
+    json_t *a;
+    json_array_foreach(aware, i, a)
+    {
+        if (rc == RULES_ENC_OK && find(x->state, json_string_value(a), NULL) == NULL) {
+            char p[48];
+            snprintf(p, sizeof p, "/aware/%zu", i);
+            svc_errors_add(x->e, p, "names no combatant");
+        }
+    }
+    bool surprise = false;
+    if (rc == RULES_ENC_OK && !svc_errors_any(x->e)) {
+        int buf[2 * MAX_COMBATANTS];
+        struct rules_dice d;
+        open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
+        rc = rules_encounter_initiative(&t.e, (int)json_array_size(aware), &d, rolls, &surprise);
+    }
+    enc_typed_free(&t);
+    static const char *const why[] = {
+        [-RULES_ENC_STARTED] = "initiative has been rolled already",
+        [-RULES_ENC_NO_COMBATANTS] = "add combatants first",
+        [-RULES_ENC_DICE] = "too few results, or one outside 1..20 (a d20) or 1..2 (a coin)",
+        [-RULES_ENC_EXTRA_DICE] = "more results than dice (a d20 and a coin each)",
+    };
+    if (rc == RULES_ENC_DICE || rc == RULES_ENC_EXTRA_DICE)
+        svc_errors_add(x->e, "/results", "%s", why[-rc]);
+    else if (rc != RULES_ENC_OK)
+        svc_errors_add(x->e, "", "%s", why[-rc]);
+    if (svc_errors_any(x->e)) {
+        free(rolls);
+        return NULL;
+    }
+    size_t n = (size_t)t.e.count;
+    json_t *order = json_array(), *list = json_array(), *effects = json_array();
+    for (i = 0; i < n; i++) {
+        const struct rules_initiative_roll *r = &rolls[i];
+        json_t *c = json_array_get(combatants(x->state), (size_t)r->combatant);
+        const char *id = str(c, "id");
+        json_array_append_new(order, json_string(id));
+        json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20",
+                                              r->d20, "modifier", r->modifier, "total", r->total,
+                                              "dex", r->dex, "coin", r->coin));
+        /* 004: "At the start of a battle each combatant is flat-footed." */
+        json_array_append_new(
+            effects, effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
+                                              enc_conditions_with(c, "flat_footed", true),
+                                              "initiative", r->total, "turn", json_object())));
+    }
+    json_t *aware_ids = json_array();
+    json_array_foreach(aware, i, a)
+    {
+        json_array_append(aware_ids, a);
+    }
+    json_array_append_new(
+        effects,
+        effect_set("encounter", json_pack("{s:b, s:i, s:n, s:O, s:b, s:o}", "started", 1, "round",
+                                          surprise ? 0 : 1, "turn", "order", order, "surprise",
+                                          surprise, "aware", aware_ids)));
+    free(rolls);
+    return outcome(json_pack("{s:o, s:o, s:b, s:s}", "rolls", list, "order", order, "surprise",
+                             surprise, "rule",
+                             "004 Initiative Check: a Dexterity check; ties by Dexterity, then a "
+                             "coin. Surprise round only when some but not all are aware."),
+                   effects);
+}
+
+/* A copy of conditions with cond removed: a new array. */
+static json_t *conditions_without(json_t *conds, const char *cond)
+{
+    json_t *tmp = json_pack("{s:O}", "conditions", conds);
+    json_t *out = enc_conditions_with(tmp, cond, false);
+    json_decref(tmp);
+    return out;
+}
+
+/* 004 The Combat Round, ruled by rules_encounter_next_turn: the next combatant in initiative
+ * order; after the last, the highest acts again in a new round. Here the effects: its first
+ * turn ends its flat-footedness, its fresh turn budget (engine 2), and effects that last a
+ * number of rounds end just before the count they began on (rules_duration_ended). */
+json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
+{
+    (void)in;
+    json_t *s = x->state;
+    struct enc_typed t = {0};
+    struct rules_next_turn next = {0};
+    if (!enc_typed_decode(x, &t) ||
+        (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL ||
+        (next.ended = calloc((size_t)t.timed_total + 1, sizeof *next.ended)) == NULL) {
+        enc_typed_free(&t);
+        free(next.skipped);
+        svc_errors_add(x->e, "", "out of memory");
+        return NULL;
+    }
+    int rc = rules_encounter_next_turn(&t.e, &next);
+    enc_typed_free(&t);
+    if (rc != RULES_ENC_OK) {
+        free(next.skipped);
+        free(next.ended);
+        if (rc == RULES_ENC_NOT_STARTED)
+            svc_errors_add(x->e, "", "roll initiative first");
+        else if (rc == RULES_ENC_NO_COMBATANTS)
+            svc_errors_add(x->e, "", "nobody is left in the initiative order");
+        else
+            svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
+                           RULES_HP_SOURCE);
+        return NULL;
+    }
+    json_t *skipped = json_array();
+    for (int k = 0; k < next.skipped_count; k++) {
+        json_t *c = json_array_get(combatants(s), (size_t)next.skipped[k].combatant);
+        json_array_append_new(skipped, json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+                                                 rules_hp_state_name(next.skipped[k].state)));
+    }
+    free(next.skipped);
+    const char *id =
+        json_string_value(json_array_get(json_object_get(s, "order"), (size_t)next.turn));
+    json_t *effects = json_array();
+    json_array_append_new(
+        effects,
+        effect_set("encounter", json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
+    /* The ruling's effects: the timed effects that ended (rules_duration_ended) leave the
+     * combatants' conditions and timed lists; the one whose turn begins is no longer
+     * flat-footed, with a fresh turn (engine 2). */
+    json_t *ended = json_array();
+    int e = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        json_t *fields = json_object();
+        json_t *conds = json_deep_copy(json_object_get(c, "conditions"));
+        json_t *timed = json_array();
+        size_t k;
+        json_t *tm;
+        json_array_foreach(json_object_get(c, "timed"), k, tm)
+        {
+            if (e < next.ended_count && next.ended[e].combatant == (int)i &&
+                next.ended[e].timed == (int)k) {
+                e++;
+                json_t *fewer = conditions_without(conds, str(tm, "condition"));
+                json_decref(conds);
+                conds = fewer;
+                json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"),
+                                                       "condition", str(tm, "condition")));
+            } else {
+                json_array_append(timed, tm);
+            }
+        }
+        if ((int)i == next.combatant) {
+            json_t *fewer = conditions_without(conds, "flat_footed");
+            json_decref(conds);
+            conds = fewer;
+            struct rules_turn fresh = {0};
+            json_object_set_new(fields, "turn",
+                                x->engine >= 2 ? enc_turn_fields(&fresh, &next.limits)
+                                               : json_object());
+        }
+        if (!json_equal(conds, json_object_get(c, "conditions")))
+            json_object_set(fields, "conditions", conds);
+        if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
+            json_object_set(fields, "timed", timed);
+        json_decref(conds);
+        json_decref(timed);
+        if (json_object_size(fields) > 0)
+            json_array_append_new(effects, effect_set(str(c, "id"), fields));
+        else
+            json_decref(fields);
+    }
+    free(next.ended);
+    json_t *result = json_pack("{s:i, s:s, s:o, s:s}", "round", next.round, "turn_of", id, "ended",
+                               ended, "rule",
+                               "004 The Combat Round: initiative order, then the highest again; "
+                               "effects end just before the count they began on; 004 Flat-Footed "
+                               "ends with one's first turn");
+    if (x->engine >= 2)
+        json_object_set_new(result, "skipped", skipped);
+    else
+        json_decref(skipped);
+    return outcome(result, effects);
+}
+
+/* Engine 2, a combatant leaving a fight under way: the initiative order closes up around its
+ * place (the fold takes its id out of order), so the indices after it move down one. The turn
+ * stays with the combatant whose turn it is, and timed effects still end before the count they
+ * began on (their ends_turn past its place moves down too). If it leaves on its own turn, the
+ * turn passes on, as next_turn would pass it (the result's next_turn), so that the one after it
+ * begins a proper turn: not flat-footed, a fresh budget, ended effects. */
+static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *effects,
+                              json_t *result)
+{
+    json_t *s = x->state, *order = json_object_get(s, "order"), *turn = json_object_get(s, "turn");
+    long long k = -1, cur = json_is_integer(turn) ? json_integer_value(turn) : -1;
+    for (size_t i = 0; i < json_array_size(order) && k < 0; i++)
+        if (strcmp(json_string_value(json_array_get(order, i)), id) == 0)
+            k = (long long)i;
+    if (!flag(s, "started") || k < 0)
+        return;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(s), i, c)
+    {
+        json_t *timed = json_object_get(c, "timed");
+        bool moved = false;
+        json_t *list = json_array();
+        size_t n;
+        json_t *tm;
+        json_array_foreach(timed, n, tm)
+        {
+            json_t *copy = json_copy(tm);
+            if (num(tm, "ends_turn") > k) {
+                json_object_set_new(copy, "ends_turn", json_integer(num(tm, "ends_turn") - 1));
+                moved = true;
+            }
+            json_array_append_new(list, copy);
+        }
+        if (moved && strcmp(str(c, "id"), id) != 0)
+            json_array_append_new(effects,
+                                  effect_set(str(c, "id"), json_pack("{s:o}", "timed", list)));
+        else
+            json_decref(list);
+    }
+    if (k < cur)
+        json_array_append_new(effects,
+                              effect_set("encounter", json_pack("{s:I}", "turn", cur - 1)));
+    if (k != cur)
+        return;
+    /* Its own turn: between turns (the one before it, or none before the first), then the next
+     * turn on the state without it. */
+    json_array_append_new(effects, effect_set("encounter", k > 0 ? json_pack("{s:I}", "turn", k - 1)
+                                                                 : json_pack("{s:n}", "turn")));
+    json_t *scratch = json_deep_copy(s);
+    enc_fold(scratch, effects);
+    struct svc_errors none;
+    svc_errors_init(&none);
+    struct resolve_ctx after = *x;
+    after.state = scratch;
+    after.e = &none;
+    after.rules_ok = false;
+    json_t *next = enc_resolve_next_turn(&after, NULL);
+    if (next != NULL) {
+        size_t n;
+        json_t *ef;
+        json_array_foreach(json_object_get(next, "effects"), n, ef)
+        {
+            json_array_append(effects, ef);
+        }
+        json_object_set(result, "next_turn", json_object_get(next, "result"));
+    } else /* nobody else can act (every one dying or dead, or nobody left): nobody's turn; the
+            * round is over, so the next turn begins the next one. */
+        json_array_append_new(
+            effects,
+            effect_set("encounter", json_pack("{s:I, s:n}", "round", num(s, "round") + 1, "turn")));
+    json_decref(next);
+    svc_errors_free(&none);
+    json_decref(scratch);
+}
+
+json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
+{
+    const char *id = str(in, "id");
+    if (find(x->state, id, NULL) == NULL) {
+        svc_errors_add(x->e, "", "no combatant '%s'", id);
+        return NULL;
+    }
+    json_t *result = json_pack("{s:s}", "removed", id);
+    json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
+    if (x->engine >= 2)
+        remove_from_order(x, id, effects, result);
+    return outcome(result, effects);
+}
+
+/* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
+ * hp event), ruled by rules_hp_after. */
+json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
+{
+    if (x->engine < 2) {
+        svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
+        return NULL;
+    }
+    json_t *target = find(x->state, str(in, "target"), NULL);
+    if (target == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    long long before = num(target, "hp");
+    bool set = json_object_get(in, "set") != NULL, capped = false;
+    /* Engine 3: healing does not reach the dead; set stays the owner's override. */
+    if (x->engine >= 3 && !set && num(in, "change") > 0 &&
+        !rules_hp_healable(enc_hp_state_of(x, target))) {
+        svc_errors_add(x->e, "/change",
+                       "'%s' is dead at %lld hp: healing does not reach it (%s); set its hit "
+                       "points to override",
+                       str(target, "id"), before, RULES_HP_DEAD_SOURCE);
+        return NULL;
+    }
+    long long after = rules_hp_after(before, num(target, "max_hp"), set,
+                                     set ? num(in, "set") : num(in, "change"), &capped);
+    json_t *fields = enc_hp_fields(x, after);
+    json_t *result =
+        json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", str(target, "id"), "hp_before", before,
+                  "hp", after, "capped_at_max", capped, "rule",
+                  "hit points changed from outside the fight by the encounter's owner; "
+                  "healing stops at max_hp (d20 3.5 SRD, Healing)");
+    if (json_object_get(fields, "hp_state"))
+        json_object_set(result, "hp_state", json_object_get(fields, "hp_state"));
+    if (json_object_get(in, "reason"))
+        json_object_set(result, "reason", json_object_get(in, "reason"));
+    return outcome(result, json_pack("[o]", effect_set(str(target, "id"), fields)));
+}

@@ -1,0 +1,839 @@
+/* Encounters over HTTP: auth, If-Match, idempotency and replays, the write path every event
+ * after creation takes (write_event), and the handlers for create, get, delete, list, the
+ * writes, the events and the state. The model, and which file does what: encounter_internal.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "service/encounter/hub.h"
+#include "service/encounter/internal.h"
+#include "service/encounter/state_cache.h"
+#include "service/json/fields.h"
+#include "service/json/reader.h"
+
+#define MAX_PAGE     500
+#define DEFAULT_PAGE 100
+
+/* ---- HTTP plumbing: auth, versions, replays ---- */
+
+void enc_etag_of(int64_t version, char *out, size_t n)
+{
+    snprintf(out, n, "\"v%lld\"", (long long)version);
+}
+
+/* The If-Match version: >= 0, -1 when absent, -2 when unreadable. */
+static int64_t if_match(const struct svc_request *req)
+{
+    const char *h = svc_request_header(req, "If-Match");
+    if (h == NULL)
+        return -1;
+    long long v = -1;
+    char tail = 0;
+    if (sscanf(h, "\"v%lld\"%c", &v, &tail) != 1 || v < 0)
+        return -2;
+    return v;
+}
+
+/* The bearer token's hash; false (with the 401 in res) when absent or malformed. */
+bool enc_bearer(const struct svc_request *req, struct svc_response *res,
+                unsigned char hash[AUTH_HASH_LEN])
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t == NULL) {
+        svc_problem(res, SVC_PROBLEM_UNAUTHORIZED,
+                    "send Authorization: Bearer <the token you got when creating the encounter>",
+                    NULL);
+        svc_response_add_header(res, "WWW-Authenticate", "Bearer realm=\"tactics\"");
+        return false;
+    }
+    auth_sha256(t, n, hash);
+    return true;
+}
+
+/* A token the client chose for a new encounter (create, import): its hash, or false after
+ * answering 401 (malformed) or 422 (weaker than 128 bits, auth_token_bits). */
+bool enc_client_token(const struct svc_request *req, struct svc_response *res,
+                      unsigned char hash[AUTH_HASH_LEN])
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t != NULL && auth_token_bits(t, n) < 128) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "",
+                       "header Authorization: a token you choose needs at least 128 bits (e.g. 32 "
+                       "random hex characters, or 22 of A-Za-z0-9._~-), and no character may make "
+                       "up half of it; leave Authorization out to be given one");
+        svc_errors_respond(&e, res);
+        return false;
+    }
+    return enc_bearer(req, res, hash);
+}
+
+/* Whether the request carries the loaded encounter's own token (reads answer more to it). */
+bool enc_is_owner(const struct svc_request *req, const struct db_encounter *enc)
+{
+    size_t n = 0;
+    const char *t = auth_bearer(svc_request_header(req, "Authorization"), &n);
+    if (t == NULL)
+        return false;
+    unsigned char hash[AUTH_HASH_LEN];
+    auth_sha256(t, n, hash);
+    return auth_equal(hash, enc->token_hash, AUTH_HASH_LEN);
+}
+
+bool enc_db_failed(struct svc_response *res, int rc)
+{
+    if (rc == DB_OK)
+        return false;
+    if (rc == DB_ERR_NOT_FOUND)
+        svc_problem(res, SVC_PROBLEM_NOT_FOUND, "no such encounter", NULL);
+    else
+        svc_problem(res, SVC_PROBLEM_NOT_READY, "the database did not answer; try again", NULL);
+    return true;
+}
+
+bool enc_id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9')))
+            return false;
+    return true;
+}
+
+/* Loads the encounter named by the path. */
+bool enc_load(const struct svc_request *req, struct svc_response *res, struct db_encounter *enc,
+              json_t **state, size_t *text_len)
+{
+    const char *id = req->params[0];
+    if (!enc_id_ok(id)) {
+        svc_problem(res, SVC_PROBLEM_NOT_FOUND, "no such encounter", NULL);
+        return false;
+    }
+    if (enc_db_failed(res, db_encounter_get(req->ctx->db, id, enc)))
+        return false;
+    *state = jsonr_load(enc->state_json, strlen(enc->state_json));
+    if (text_len != NULL)
+        *text_len = strlen(enc->state_json);
+    free(enc->state_json);
+    enc->state_json = NULL;
+    if (*state == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return false;
+    }
+    return true;
+}
+
+/* A write's three texts, each value written once: the event's payload {input, result,
+ * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
+ * explain, explain_markdown}, state}, which embeds the result and the state already written
+ * (minimal: without the state); *state_len gets the state text's length. All NULL when out of
+ * memory. */
+static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
+                        const struct enc_explain *told, json_t *state, bool minimal, char **payload,
+                        char **state_text, size_t *state_len, char **answer)
+{
+    size_t rn = 0, sn = 0, n = 0;
+    char *result = jw_dump(json_object_get(ev, "result"), &rn);
+    *state_text = jw_dump(state, &sn);
+    *payload = *answer = NULL;
+    if (result != NULL && *state_text != NULL) {
+        struct jw w;
+        jw_init(&w, rn + 512);
+        jw_object_begin(&w);
+        JW_KEY(&w, "engine");
+        jw_int(&w, ENGINE_VERSION);
+        JW_KEY(&w, "input");
+        jw_json(&w, in);
+        JW_KEY(&w, "result");
+        jw_raw(&w, result, rn);
+        JW_KEY(&w, "effects");
+        jw_json(&w, json_object_get(ev, "effects"));
+        jw_object_end(&w);
+        *payload = jw_finish(&w, &n);
+        jw_init(&w, rn + (minimal ? 0 : sn) + 256);
+        jw_object_begin(&w);
+        JW_KEY(&w, "id");
+        jw_string(&w, id);
+        JW_KEY(&w, "version");
+        jw_int(&w, seq);
+        JW_KEY(&w, "event");
+        jw_object_begin(&w);
+        JW_KEY(&w, "seq");
+        jw_int(&w, seq);
+        JW_KEY(&w, "kind");
+        jw_string(&w, kind);
+        JW_KEY(&w, "result");
+        jw_raw(&w, result, rn);
+        JW_KEY(&w, "explain");
+        jw_string(&w, told->plain);
+        JW_KEY(&w, "explain_markdown");
+        jw_string(&w, told->markdown);
+        jw_object_end(&w);
+        if (!minimal) {
+            size_t tn = 0;
+            char *served = enc_served_state_text(state, *state_text, sn, &tn);
+            JW_KEY(&w, "state");
+            if (served != NULL)
+                jw_raw(&w, served, tn);
+            else
+                jw_null(&w);
+            free(served);
+        }
+        jw_object_end(&w);
+        *answer = jw_finish(&w, &n);
+    }
+    free(result);
+    if (*payload == NULL || *answer == NULL) {
+        free(*payload);
+        free(*state_text);
+        free(*answer);
+        *payload = *state_text = *answer = NULL;
+        sn = 0;
+    }
+    *state_len = sn;
+}
+
+void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *doc, int64_t version)
+{
+    svc_respond_json(res, status, doc);
+    char etag[32];
+    enc_etag_of(version, etag, sizeof etag);
+    svc_response_add_header(res, "ETag", etag);
+}
+
+/* The hash of what was asked: method, path and body. */
+static void request_hash(const struct svc_request *req, unsigned char out[AUTH_HASH_LEN])
+{
+    size_t n = strlen(req->method) + strlen(req->path) + req->body_len + 2;
+    char *buf = malloc(n + 1);
+    if (buf == NULL) {
+        memset(out, 0, AUTH_HASH_LEN);
+        return;
+    }
+    int k = snprintf(buf, n + 1, "%s %s\n", req->method, req->path);
+    memcpy(buf + k, req->body, req->body_len);
+    auth_sha256(buf, (size_t)k + req->body_len, out);
+    free(buf);
+}
+
+bool enc_prefers_minimal(const struct svc_request *req)
+{
+    const char *h = svc_request_header(req, "Prefer");
+    while (h != NULL && *h != '\0') {
+        /* One preference: token [BWS "=" BWS word] *(";" parameter), up to the next comma. */
+        size_t n = strcspn(h, ",");
+        const char *p = h, *end = h + n;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p >= 6 && strncasecmp(p, "return", 6) == 0) {
+            p += 6;
+            while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+            if (p < end && *p == '=') {
+                p++;
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                bool quoted = p < end && *p == '"';
+                p += quoted;
+                if (end - p >= 7 && strncasecmp(p, "minimal", 7) == 0) {
+                    p += 7 + (quoted && p + 7 < end && p[7] == '"');
+                    while (p < end && (*p == ' ' || *p == '\t'))
+                        p++;
+                    if (p == end || *p == ';')
+                        return true;
+                }
+            }
+        }
+        h = *end == ',' ? end + 1 : end;
+    }
+    return false;
+}
+
+void enc_preference_applied(const struct svc_request *req, struct svc_response *res)
+{
+    if (enc_prefers_minimal(req))
+        svc_response_add_header(res, "Preference-Applied", "return=minimal");
+}
+
+struct replay_acc {
+    json_t *state;  /* the fold so far */
+    json_t *result; /* the last event's ruling */
+    char kind[32];
+    int64_t upto;             /* the event replayed */
+    struct enc_explain *told; /* its sentence, told from the state before it */
+    json_t *events;           /* a create's: every event after created, as create answers it */
+};
+
+static int replay_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                       const char *created_at)
+{
+    (void)created_at;
+    struct replay_acc *a = ud;
+    json_t *p = jsonr_load(payload, strlen(payload));
+    if (seq == a->upto && p != NULL)
+        enc_explain_event(a->state, kind, p, a->told);
+    if (a->events != NULL && seq > 1 && p != NULL) {
+        struct enc_explain told;
+        enc_explain_event(a->state, kind, p, &told);
+        json_array_append_new(a->events,
+                              enc_event_answer(seq, kind, json_object_get(p, "result"), &told));
+    }
+    if (a->events != NULL) { /* the fold must not share what the answer lists */
+        json_t *copy = json_deep_copy(json_object_get(p, "effects"));
+        enc_fold(a->state, copy);
+        json_decref(copy);
+    } else {
+        enc_fold(a->state, json_object_get(p, "effects"));
+    }
+    json_decref(a->result);
+    a->result = json_incref(json_object_get(p, "result"));
+    snprintf(a->kind, sizeof a->kind, "%s", kind);
+    json_decref(p);
+    return 0;
+}
+
+json_t *enc_event_answer(int64_t seq, const char *kind, json_t *result,
+                         const struct enc_explain *told)
+{
+    return json_pack("{s:I, s:s, s:O, s:s, s:s}", "seq", (json_int_t)seq, "kind", kind, "result",
+                     result ? result : json_null(), "explain", told->plain, "explain_markdown",
+                     told->markdown);
+}
+
+/* Answers a retry from its key: the first answer, rebuilt from the event it made and the state
+ * after it (the fold of the log up to it), or 409 when the key came with another request; as
+ * create answers (create) or as any later write, either asked with Prefer: return=minimal, the
+ * retry's own preference. Always true (it answered). */
+bool enc_replayed(const struct svc_request *req, struct svc_response *res, struct db_replay *r,
+                  bool create)
+{
+    unsigned char h[AUTH_HASH_LEN];
+    request_hash(req, h);
+    if (!auth_equal(h, r->request_hash, AUTH_HASH_LEN)) {
+        svc_problem(res, SVC_PROBLEM_CONFLICT,
+                    "this Idempotency-Key was used with a different request", NULL);
+        return true;
+    }
+    struct enc_explain told = {.plain = "", .markdown = ""};
+    struct replay_acc a = {.state = json_object(),
+                           .upto = r->version,
+                           .told = &told,
+                           .events = create && r->version > 1 ? json_array() : NULL};
+    int rc = db_events(req->ctx->db, r->encounter_id, 0, r->version, INT32_MAX, replay_item, &a);
+    if (rc == DB_OK && a.result == NULL)
+        rc = DB_ERR_NOT_FOUND;
+    if (!enc_db_failed(res, rc)) {
+        json_t *doc =
+            json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
+        if (!create)
+            json_object_set_new(doc, "event",
+                                enc_event_answer(r->version, a.kind, a.result, &told));
+        else if (a.events != NULL)
+            json_object_set(doc, "events", a.events);
+        if (!enc_prefers_minimal(req)) {
+            enc_serve_state(a.state);
+            json_object_set(doc, "state", a.state);
+        }
+        enc_respond_with_etag(res, (unsigned)r->status, doc, r->version);
+        svc_response_add_header(res, "Idempotent-Replayed", "true");
+        enc_preference_applied(req, res);
+    }
+    json_decref(a.state);
+    json_decref(a.result);
+    json_decref(a.events);
+    return true;
+}
+
+bool enc_idempotency(const struct svc_request *req, struct svc_response *res,
+                     const unsigned char scope[AUTH_HASH_LEN], struct db_replay *r, bool *use,
+                     bool create)
+{
+    const char *key = svc_request_header(req, "Idempotency-Key");
+    *use = key != NULL;
+    if (key == NULL)
+        return true;
+    size_t n = strlen(key);
+    if (n == 0 || n > 128) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "", "Idempotency-Key must be 1 to 128 characters");
+        svc_errors_respond(&e, res);
+        return false;
+    }
+    memset(r, 0, sizeof *r);
+    memcpy(r->scope, scope, AUTH_HASH_LEN);
+    r->key = key;
+    int rc = db_replay_get(req->ctx->db, r);
+    if (rc == DB_OK)
+        return !enc_replayed(req, res, r, create);
+    if (rc != DB_ERR_NOT_FOUND) {
+        enc_db_failed(res, rc);
+        return false;
+    }
+    request_hash(req, r->request_hash);
+    return true;
+}
+
+/* Authorizes a write to the loaded encounter: its own token. No bearer credentials at all is
+ * a 401 (send one); bearer credentials that are not the owner's, malformed ones included, are
+ * a 403: the client did authenticate, with a token that does not own this encounter. */
+static bool authorize_owner(const struct svc_request *req, struct svc_response *res,
+                            const struct db_encounter *enc, unsigned char hash[AUTH_HASH_LEN])
+{
+    const char *h = svc_request_header(req, "Authorization");
+    if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
+        return enc_bearer(req, res, hash); /* answers the 401 */
+    size_t n = 0;
+    const char *t = auth_bearer(h, &n);
+    if (t != NULL) {
+        auth_sha256(t, n, hash);
+        if (auth_equal(hash, enc->token_hash, AUTH_HASH_LEN))
+            return true;
+    }
+    svc_problem(res, SVC_PROBLEM_FORBIDDEN, "this token does not own the encounter", NULL);
+    return false;
+}
+
+/* Checks If-Match against the loaded encounter's version. */
+static bool check_if_match(const struct svc_request *req, struct svc_response *res,
+                           const struct db_encounter *enc)
+{
+    int64_t v = if_match(req);
+    if (v == -1) {
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_REQUIRED, NULL, NULL);
+        return false;
+    }
+    if (v != enc->version) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the encounter is at version %lld",
+                 (long long)enc->version);
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
+        char etag[32];
+        enc_etag_of(enc->version, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+        return false;
+    }
+    return true;
+}
+
+/* The encounter a write acts on, with its state: from the state cache when it holds the
+ * version If-Match names (no read, no parse), else from the database. False after answering. */
+static bool load_for_write(const struct svc_request *req, struct svc_response *res,
+                           struct db_encounter *enc, json_t **state, size_t *text_len)
+{
+    int64_t v = if_match(req);
+    const char *id = req->params[0];
+    if (v > 0 && enc_id_ok(id) && strlen(id) < sizeof enc->id) {
+        memset(enc, 0, sizeof *enc);
+        *state = svc_state_cache_take(req->ctx->states, id, v, enc->token_hash, text_len);
+        if (*state != NULL) {
+            memcpy(enc->id, id, strlen(id) + 1);
+            enc->version = v;
+            return true;
+        }
+    }
+    return enc_load(req, res, enc, state, text_len);
+}
+
+/* Resolves one event on the stored encounter and appends it: the common path of every write
+ * after creation. `in` is stolen. The state goes back to the cache afterwards: the new one
+ * after a commit, the unchanged one after a refusal, none when it was changed but not stored. */
+static void write_event(const struct svc_request *req, struct svc_response *res, const char *kind,
+                        json_t *in, unsigned status)
+{
+    struct db_encounter enc;
+    json_t *state = NULL, *ev = NULL;
+    unsigned char hash[AUTH_HASH_LEN];
+    struct db_replay replay;
+    bool use_replay = false, folded = false;
+    char *answer_text = NULL;
+    size_t state_len = 0;
+    int rc = DB_ERR_NOMEM;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    /* A retry with its Idempotency-Key gets its first answer even though the version has
+     * moved on since: the key is looked up before If-Match is checked. */
+    if (!load_for_write(req, res, &enc, &state, &state_len))
+        goto out;
+    if (!authorize_owner(req, res, &enc, hash) ||
+        !enc_idempotency(req, res, hash, &replay, &use_replay, false) ||
+        !check_if_match(req, res, &enc))
+        goto out;
+    int64_t seq = enc.version + 1, current = 0;
+    struct enc_cache cache = {0};
+    ev = enc_resolve(req, &cache, state, kind, in, seq, ENGINE_VERSION, &e);
+    enc_cache_free(&cache);
+    if (ev == NULL) {
+        if (!svc_errors_any(&e))
+            svc_errors_add(&e, "", "the request cannot be applied");
+        svc_errors_respond(&e, res);
+        goto out;
+    }
+    /* The sentence is told from the state before the event and the payload as stored, as a
+     * read of the log tells it (enc_event_item). */
+    struct enc_explain told;
+    json_t *told_payload =
+        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
+                  "effects", json_object_get(ev, "effects"));
+    enc_explain_event(state, kind, told_payload, &told);
+    json_decref(told_payload);
+    enc_fold(state, json_object_get(ev, "effects"));
+    folded = true;
+    char *payload_text = NULL, *state_text = NULL;
+    event_texts(enc.id, seq, kind, in, ev, &told, state, enc_prefers_minimal(req), &payload_text,
+                &state_text, &state_len, &answer_text);
+    if (payload_text && state_text && answer_text) {
+        replay.status = (int)status;
+        replay.version = seq;
+        rc = db_encounter_append(req->ctx->db, enc.id, enc.version, kind, payload_text, state_text,
+                                 use_replay ? &replay : NULL, &current);
+    }
+    free(payload_text);
+    free(state_text);
+    if (rc == DB_OK) {
+        svc_hub_appended(req->ctx->hub, enc.id, seq); /* wakes the live feeds (hub.h) */
+        svc_respond_raw(res, status, "application/json", answer_text, strlen(answer_text));
+        char etag[32];
+        enc_etag_of(seq, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+        enc_preference_applied(req, res);
+    } else if (rc == DB_ERR_REPLAY) {
+        enc_replayed(req, res, &replay, false);
+    } else if (rc == DB_ERR_CONFLICT) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the encounter is at version %lld", (long long)current);
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
+        char etag[32];
+        enc_etag_of(current, etag, sizeof etag);
+        svc_response_add_header(res, "ETag", etag);
+    } else {
+        enc_db_failed(res, rc);
+    }
+out:
+    if (state != NULL && (!folded || rc == DB_OK)) {
+        svc_state_cache_put(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
+                            enc.token_hash, state, state_len);
+        state = NULL;
+    }
+    free(answer_text);
+    svc_errors_free(&e);
+    json_decref(ev);
+    json_decref(state);
+    json_decref(in);
+}
+
+/* Parses a write's JSON body (an object). NULL after answering. */
+static json_t *body_object(const struct svc_request *req, struct svc_response *res, bool optional)
+{
+    if (optional && req->body_len == 0)
+        return json_object();
+    json_t *body = svc_parse_json_body(req, res);
+    if (body != NULL && !json_is_object(body)) {
+        struct svc_errors e;
+        svc_errors_init(&e);
+        svc_errors_add(&e, "", "must be a JSON object");
+        svc_errors_respond(&e, res);
+        json_decref(body);
+        return NULL;
+    }
+    return body;
+}
+
+/* ---- handlers (create and list: encounter_collection.c) ---- */
+
+void svc_handle_encounter_get(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    if (!enc_load(req, res, &enc, &state, NULL))
+        return;
+    if (!enc_is_owner(req, &enc)) {
+        json_t *pub = enc_public_state(state);
+        json_decref(state);
+        state = pub;
+    }
+    enc_serve_state(state);
+    json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", enc.id, "version",
+                            (json_int_t)enc.version, "created_at", enc.created_at, "state", state);
+    enc_respond_with_etag(res, 200, doc, enc.version);
+}
+
+void svc_handle_encounter_delete(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    unsigned char hash[AUTH_HASH_LEN];
+    if (!enc_load(req, res, &enc, &state, NULL))
+        return;
+    json_decref(state);
+    if (!authorize_owner(req, res, &enc, hash) || !check_if_match(req, res, &enc))
+        return;
+    int64_t current = 0;
+    int rc = db_encounter_delete(req->ctx->db, enc.id, enc.version, &current);
+    if (rc == DB_ERR_CONFLICT) {
+        svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, "the encounter changed meanwhile", NULL);
+        return;
+    }
+    if (enc_db_failed(res, rc))
+        return;
+    svc_state_cache_drop(req->ctx->states, enc.id);
+    svc_state_cache_drop(req->ctx->folds[0], enc.id);
+    svc_state_cache_drop(req->ctx->folds[1], enc.id);
+    svc_state_cache_drop(req->ctx->verified, enc.id);
+    svc_hub_deleted(req->ctx->hub, enc.id); /* its live feeds end */
+    res->status = 204;
+}
+
+/* ?limit (1..500, default 100) */
+int enc_page_limit(const struct svc_request *req, struct svc_errors *e)
+{
+    char msg[40];
+    snprintf(msg, sizeof msg, "must be 1 to %d", MAX_PAGE);
+    long long v = DEFAULT_PAGE;
+    return codec_query_whole(req, "limit", 1, MAX_PAGE, DEFAULT_PAGE, msg, &v, e) ? (int)v
+                                                                                  : DEFAULT_PAGE;
+}
+
+void svc_handle_encounter_add_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "combatant_added", body, 201);
+}
+
+void svc_handle_encounter_update_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "combatant_updated",
+                    json_pack("{s:s, s:o}", "id", req->params[1], "fields", body), 200);
+}
+
+void svc_handle_encounter_remove_combatant(const struct svc_request *req, struct svc_response *res)
+{
+    write_event(req, res, "combatant_removed", json_pack("{s:s}", "id", req->params[1]), 200);
+}
+
+void svc_handle_encounter_initiative(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, true);
+    if (body != NULL)
+        write_event(req, res, "initiative", body, 200); /* check_input checks its members */
+}
+
+void svc_handle_encounter_next_turn(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, true);
+    if (body != NULL)
+        write_event(req, res, "next_turn", body, 200); /* check_input: no members */
+}
+
+void svc_handle_encounter_action(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "action", body, 200);
+}
+
+void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response *res)
+{
+    json_t *body = body_object(req, res, false);
+    if (body != NULL)
+        write_event(req, res, "hp", body, 200); /* check_input checks its members */
+}
+
+void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res)
+{
+    write_event(req, res, "revealed", json_object(), 200);
+}
+
+int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
+                   const char *created_at)
+{
+    struct events_acc *a = ud;
+    json_t *p = jsonr_load(payload, strlen(payload));
+    if (a->list != NULL && seq > a->list_after) {
+        json_t *shown = p ? enc_public_payload(kind, p, a->full) : json_null();
+        json_t *item = json_pack("{s:I, s:s, s:s, s:o}", "seq", (json_int_t)seq, "kind", kind,
+                                 "created_at", created_at, "payload", shown);
+        if (a->state != NULL && p != NULL) {
+            struct enc_explain told;
+            enc_explain_event(a->state, kind, p, &told);
+            json_object_set_new(item, "explain", json_string(told.plain));
+            json_object_set_new(item, "explain_markdown", json_string(told.markdown));
+        }
+        json_array_append_new(a->list, item);
+    }
+    if (a->state != NULL && a->list != NULL && seq > a->list_after) {
+        /* The fold keeps references to what it adds (the created state, a new combatant) and
+         * later events change those in place: the listed payload must not be among them. */
+        json_t *copy = json_deep_copy(json_object_get(p, "effects"));
+        enc_fold(a->state, copy);
+        json_decref(copy);
+    } else if (a->state != NULL) {
+        enc_fold(a->state, json_object_get(p, "effects"));
+    }
+    json_decref(p);
+    a->last = seq;
+    return 0;
+}
+
+enum { FOLDS_EVENTS = 0, FOLDS_STATES = 1 }; /* svc_context.folds */
+
+/* A copy of the latest fold checkpoint of id at or before upto in either fold cache (*from gets
+ * its version), or NULL. */
+static json_t *fold_checkpoint(const struct svc_request *req, const char *id, int64_t upto,
+                               int64_t *from)
+{
+    int best = -1;
+    int64_t v[2];
+    for (int k = 0; k < 2; k++) {
+        v[k] = svc_state_cache_version(req->ctx->folds[k], id);
+        if (v[k] > 0 && v[k] <= upto && (best < 0 || v[k] > v[best]))
+            best = k;
+    }
+    *from = 0;
+    json_t *copy =
+        best >= 0 ? svc_state_cache_copy_upto(req->ctx->folds[best], id, upto, from) : NULL;
+    if (copy == NULL)
+        *from = 0; /* replaced in between: fold from the start */
+    return copy;
+}
+
+void svc_handle_encounter_events(const struct svc_request *req, struct svc_response *res)
+{
+    struct db_encounter enc;
+    json_t *state;
+    size_t text_len = 0;
+    if (!enc_load(req, res, &enc, &state, &text_len))
+        return;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    int limit = enc_page_limit(req, &e);
+    long long after = 0;
+    codec_query_whole(req, "after", 0, SEED_MAX, 0, "must be an event number", &after, &e);
+    if (svc_errors_any(&e)) {
+        svc_errors_respond(&e, res);
+        json_decref(state);
+        return;
+    }
+    svc_errors_free(&e);
+    /* Each event's explain is told from the state before it, so the log is folded from its
+     * start, or from the latest fold checkpoint at or before `after` (a page ends by leaving
+     * one, so paging on folds each event once): the events up to `after` are read and folded,
+     * not listed. */
+    int64_t from = 0;
+    json_t *start = after > 0 ? fold_checkpoint(req, enc.id, after, &from) : NULL;
+    struct events_acc acc = {.list = json_array(),
+                             .state = start != NULL ? start : json_object(),
+                             .list_after = after,
+                             .last = from,
+                             .full = enc_is_owner(req, &enc) ||
+                                     json_is_true(json_object_get(state, "revealed"))};
+    size_t state_len = text_len;
+    json_decref(state);
+    long long reach = after < enc.version ? after + limit - from : 0;
+    int rc = reach > 0 ? db_events(req->ctx->db, enc.id, from, INT64_MAX,
+                                   reach < INT32_MAX ? (int)reach : INT32_MAX, enc_event_item, &acc)
+                       : DB_OK;
+    if (rc == DB_OK && acc.last > from)
+        svc_state_cache_put(req->ctx->folds[FOLDS_EVENTS], enc.id, acc.last, enc.token_hash,
+                            acc.state, state_len);
+    else
+        json_decref(acc.state);
+    if (enc_db_failed(res, rc)) {
+        json_decref(acc.list);
+        return;
+    }
+    json_t *next = acc.last < enc.version && json_array_size(acc.list) > 0 ? json_integer(acc.last)
+                                                                           : json_null();
+    enc_respond_with_etag(res, 200,
+                          json_pack("{s:s, s:I, s:o, s:o}", "id", enc.id, "version",
+                                    (json_int_t)enc.version, "events", acc.list, "next_after",
+                                    next),
+                          enc.version);
+}
+
+/* The fold of events 1..upto, from the latest fold checkpoint at or before upto, and left as
+ * one (size: the current state's text, an estimate for the cache's byte budget). */
+static json_t *state_at(const struct svc_request *req, const struct db_encounter *enc, int64_t upto,
+                        size_t size, int *rc)
+{
+    int64_t from = 0;
+    json_t *start = fold_checkpoint(req, enc->id, upto, &from);
+    struct events_acc acc = {.state = start != NULL ? start : json_object(), .last = from};
+    *rc = from < upto
+              ? db_events(req->ctx->db, enc->id, from, upto, INT32_MAX, enc_event_item, &acc)
+              : DB_OK;
+    if (*rc == DB_OK && acc.last > from)
+        svc_state_cache_put(req->ctx->folds[FOLDS_STATES], enc->id, acc.last, enc->token_hash,
+                            json_deep_copy(acc.state), size);
+    return acc.state;
+}
+
+json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version)
+{
+    struct db_encounter enc;
+    json_t *stored;
+    size_t size = 0;
+    if (!enc_load(req, res, &enc, &stored, &size))
+        return NULL;
+    long long at = enc.version;
+    char msg[64];
+    snprintf(msg, sizeof msg, "must be an event number from 1 to %lld", (long long)enc.version);
+    struct svc_errors e;
+    svc_errors_init(&e);
+    if (!codec_query_whole(req, "at", 1, enc.version, enc.version, msg, &at, &e)) {
+        svc_errors_respond(&e, res);
+        json_decref(stored);
+        return NULL;
+    }
+    svc_errors_free(&e);
+    int rc = DB_OK;
+    json_t *state = at == enc.version ? json_incref(stored) : state_at(req, &enc, at, size, &rc);
+    if (enc_db_failed(res, rc)) {
+        json_decref(state);
+        json_decref(stored);
+        return NULL;
+    }
+    if (!enc_is_owner(req, &enc) && !json_is_true(json_object_get(stored, "revealed"))) {
+        json_t *pub = enc_public_state(state);
+        json_decref(state);
+        state = pub;
+    }
+    json_decref(stored);
+    *at_out = at;
+    *version = enc.version;
+    return state;
+}
+
+void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res)
+{
+    int64_t at = 0, version = 0;
+    json_t *state = svc_encounter_state_at(req, res, &at, &version);
+    if (state == NULL)
+        return;
+    enc_serve_state(state);
+    json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", req->params[0], "at", (json_int_t)at,
+                            "version", (json_int_t)version, "state", state);
+    enc_respond_with_etag(res, 200, doc, version);
+}
+
+bool enc_new_identity(struct svc_response *res, char id[AUTH_ID_LEN + 1],
+                      char token[AUTH_TOKEN_LEN + 1], unsigned char hash[AUTH_HASH_LEN])
+{
+    if (!auth_new_id(id) || (token != NULL && !auth_new_token(token))) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return false;
+    }
+    if (token != NULL)
+        auth_sha256(token, strlen(token), hash);
+    return true;
+}

@@ -1,0 +1,186 @@
+#include "service/http/metrics.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service/svc.h"
+
+#define STATUS_MIN   100
+#define STATUS_MAX   599
+#define STATUS_SLOTS (STATUS_MAX - STATUS_MIN + 1)
+
+/* Upper bounds of the latency buckets, in microseconds (rendered in seconds). */
+static const uint64_t bucket_us[] = {100,   250,   500,    1000,   2500,   5000,    10000,
+                                     25000, 50000, 100000, 250000, 500000, 1000000, 2500000};
+#define BUCKETS (sizeof bucket_us / sizeof bucket_us[0])
+
+struct svc_metrics {
+    int route_count;
+    atomic_uint_fast64_t *requests; /* [(route_count + 1) * STATUS_SLOTS] */
+    atomic_uint_fast64_t buckets[BUCKETS + 1];
+    atomic_uint_fast64_t sum_us;
+    atomic_uint_fast64_t count;
+    atomic_int connections;
+};
+
+struct svc_metrics *svc_metrics_new(int route_count)
+{
+    struct svc_metrics *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->route_count = route_count;
+    m->requests = calloc((size_t)(route_count + 1) * STATUS_SLOTS, sizeof *m->requests);
+    if (m->requests == NULL) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void svc_metrics_free(struct svc_metrics *m)
+{
+    if (m == NULL)
+        return;
+    free(m->requests);
+    free(m);
+}
+
+void svc_metrics_observe(struct svc_metrics *m, int route_index, const char *method,
+                         unsigned status, uint64_t duration_us)
+{
+    (void)method; /* the route pattern already implies its method */
+    int r = (route_index < 0 || route_index >= m->route_count) ? m->route_count : route_index;
+    if (status >= STATUS_MIN && status <= STATUS_MAX)
+        atomic_fetch_add(&m->requests[(size_t)r * STATUS_SLOTS + (status - STATUS_MIN)], 1);
+    size_t b = 0;
+    while (b < BUCKETS && duration_us > bucket_us[b])
+        b++;
+    atomic_fetch_add(&m->buckets[b], 1);
+    atomic_fetch_add(&m->sum_us, duration_us);
+    atomic_fetch_add(&m->count, 1);
+}
+
+void svc_metrics_connection(struct svc_metrics *m, int delta)
+{
+    atomic_fetch_add(&m->connections, delta);
+}
+
+/* A growable text buffer for the exposition. */
+struct buf {
+    char *s;
+    size_t len, cap;
+    int failed;
+};
+
+static void emit(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void emit(struct buf *b, const char *fmt, ...)
+{
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = 1;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap * 2 + (size_t)n;
+        char *s = realloc(b->s, cap);
+        if (s == NULL) {
+            b->failed = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges *g, size_t *len)
+{
+    struct buf b = {.s = malloc(4096), .cap = 4096};
+    if (b.s == NULL)
+        return NULL;
+    int nroutes = 0;
+    const struct svc_route *routes = svc_routes(&nroutes);
+
+    emit(&b, "# HELP tactics_http_requests_total HTTP requests answered, by route and status.\n"
+             "# TYPE tactics_http_requests_total counter\n");
+    for (int r = 0; r <= m->route_count; r++) {
+        const char *method = r < m->route_count && r < nroutes ? routes[r].method : "";
+        const char *route = r < m->route_count && r < nroutes ? routes[r].pattern : "unmatched";
+        for (int s = 0; s < STATUS_SLOTS; s++) {
+            uint64_t n = atomic_load(&m->requests[(size_t)r * STATUS_SLOTS + (size_t)s]);
+            if (n == 0)
+                continue;
+            emit(&b, "tactics_http_requests_total{method=\"%s\",route=\"%s\",status=\"%d\"} %llu\n",
+                 method, route, s + STATUS_MIN, (unsigned long long)n);
+        }
+    }
+
+    emit(&b, "# HELP tactics_http_request_duration_seconds Time from first byte of the request "
+             "to the response being queued.\n"
+             "# TYPE tactics_http_request_duration_seconds histogram\n");
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < BUCKETS; i++) {
+        cumulative += atomic_load(&m->buckets[i]);
+        emit(&b, "tactics_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
+             (double)bucket_us[i] / 1e6, (unsigned long long)cumulative);
+    }
+    cumulative += atomic_load(&m->buckets[BUCKETS]);
+    emit(&b, "tactics_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n",
+         (unsigned long long)cumulative);
+    emit(&b, "tactics_http_request_duration_seconds_sum %.6f\n",
+         (double)atomic_load(&m->sum_us) / 1e6);
+    emit(&b, "tactics_http_request_duration_seconds_count %llu\n",
+         (unsigned long long)atomic_load(&m->count));
+
+    emit(&b,
+         "# HELP tactics_http_connections_open Client connections open now.\n"
+         "# TYPE tactics_http_connections_open gauge\n"
+         "tactics_http_connections_open %d\n",
+         atomic_load(&m->connections));
+    emit(&b,
+         "# HELP tactics_db_errors_total SQLite calls that failed.\n"
+         "# TYPE tactics_db_errors_total counter\n"
+         "tactics_db_errors_total %llu\n",
+         (unsigned long long)g->db_errors);
+    emit(&b,
+         "# HELP tactics_feeds_open Live feeds (GET .../stream) subscribed now.\n"
+         "# TYPE tactics_feeds_open gauge\n"
+         "tactics_feeds_open %u\n",
+         g->feeds_open);
+    emit(&b,
+         "# HELP tactics_group_commits_total SQLite transactions committed (or failed) by a group "
+         "commit leader.\n"
+         "# TYPE tactics_group_commits_total counter\n"
+         "tactics_group_commits_total %llu\n"
+         "# HELP tactics_group_commit_writes_total Encounter writes those transactions held "
+         "(divided by tactics_group_commits_total: the mean batch).\n"
+         "# TYPE tactics_group_commit_writes_total counter\n"
+         "tactics_group_commit_writes_total %llu\n"
+         "# HELP tactics_group_commit_largest The most writes one transaction has held.\n"
+         "# TYPE tactics_group_commit_largest gauge\n"
+         "tactics_group_commit_largest %llu\n"
+         "# HELP tactics_group_commit_queued Writes waiting for a leader now.\n"
+         "# TYPE tactics_group_commit_queued gauge\n"
+         "tactics_group_commit_queued %u\n",
+         (unsigned long long)g->commits, (unsigned long long)g->writes,
+         (unsigned long long)g->largest_commit, g->queued);
+
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    *len = b.len;
+    return b.s;
+}

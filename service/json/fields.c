@@ -1,0 +1,259 @@
+#include "service/json/fields.h"
+
+#include "service/codec/ruling.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
+                      const char *const *known, json_t **body, struct svc_errors *e)
+{
+    svc_errors_init(e);
+    *body = svc_parse_json_body(req, res);
+    if (*body == NULL)
+        return false;
+    svc_errors_free(e);
+    if (!svc_decode_body(*body, known, e)) {
+        svc_errors_respond(e, res);
+        return false;
+    }
+    return true;
+}
+
+bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e)
+{
+    svc_errors_init(e);
+    if (!codec_expect_object(body, "", e))
+        return false;
+    codec_reject_unknown(body, "", known, e);
+    return true;
+}
+
+void codec_pointer(char *out, const char *base, const char *key)
+{
+    size_t n = 0;
+    for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
+        out[n++] = *b;
+    out[n++] = '/';
+    for (const char *k = key; *k != '\0' && n + 3 < CODEC_PTR_MAX; k++) {
+        if (*k == '~') {
+            out[n++] = '~', out[n++] = '0';
+        } else if (*k == '/') {
+            out[n++] = '~', out[n++] = '1';
+        } else {
+            out[n++] = *k;
+        }
+    }
+    out[n] = '\0';
+}
+
+static const char *type_name(json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "unknown";
+}
+
+bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e)
+{
+    if (json_is_object(v))
+        return true;
+    svc_errors_add(e, base, "must be an object, not %s", type_name(v));
+    return false;
+}
+
+void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
+                          struct svc_errors *e)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value)
+    {
+        bool found = false;
+        for (const char *const *k = known; *k != NULL && !found; k++)
+            found = **k == *key && strcmp(*k, key) == 0;
+        if (!found) {
+            char ptr[CODEC_PTR_MAX];
+            codec_pointer(ptr, base, key);
+            svc_errors_add(e, ptr, "is not a known field");
+        }
+    }
+}
+
+/* Fetches obj[key]; reports a missing required field. The pointer text is built only when
+ * there is an error to report (this runs for every field of every request). */
+static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
+                     struct svc_errors *e)
+{
+    json_t *v = json_object_get(obj, key);
+    ptr[0] = '\0';
+    if (v == NULL && required) {
+        codec_pointer(ptr, base, key);
+        svc_errors_add(e, ptr, "is required");
+    }
+    return v;
+}
+
+/* Adds an error about base/key with a message formatted by the caller (error path only). */
+static void field_error(const char *base, const char *key, struct svc_errors *e, const char *msg)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, base, key);
+    svc_errors_add(e, ptr, "%s", msg);
+}
+
+bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
+                      const char **out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
+    if (v == NULL)
+        return false;
+    if (!json_is_string(v)) {
+        snprintf(msg, sizeof msg, "must be a string, not %s", type_name(v));
+        field_error(base, key, e, msg);
+        return false;
+    }
+    if (json_string_length(v) > max_len) {
+        snprintf(msg, sizeof msg, "must be at most %zu bytes long", max_len);
+        field_error(base, key, e, msg);
+        return false;
+    }
+    if (strlen(json_string_value(v)) != json_string_length(v)) {
+        field_error(base, key, e, "must not contain NUL characters");
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
+                   long long hi, long long *out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
+    if (v == NULL)
+        return false;
+    if (!json_is_integer(v)) {
+        snprintf(msg, sizeof msg, "must be an integer, not %s", type_name(v));
+        field_error(base, key, e, msg);
+        return false;
+    }
+    long long n = json_integer_value(v);
+    if (n < lo || n > hi) {
+        snprintf(msg, sizeof msg, "must be from %lld to %lld", lo, hi);
+        field_error(base, key, e, msg);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
+                    struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
+    if (v == NULL)
+        return false;
+    if (!json_is_boolean(v)) {
+        snprintf(msg, sizeof msg, "must be a boolean, not %s", type_name(v));
+        field_error(base, key, e, msg);
+        return false;
+    }
+    *out = json_is_true(v);
+    return true;
+}
+
+bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
+                     size_t max_items, json_t **out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    json_t *v = field(obj, base, key, required, ptr, e);
+    char msg[160];
+    if (v == NULL)
+        return false;
+    if (!json_is_array(v)) {
+        snprintf(msg, sizeof msg, "must be an array, not %s", type_name(v));
+        field_error(base, key, e, msg);
+        return false;
+    }
+    if (json_array_size(v) > max_items) {
+        snprintf(msg, sizeof msg, "must have at most %zu items", max_items);
+        field_error(base, key, e, msg);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+int codec_get_enum(json_t *obj, const char *base, const char *key, const char *const *names,
+                   bool required, int fallback, struct svc_errors *e)
+{
+    const char *v = NULL;
+    if (!codec_get_string(obj, base, key, required, 64, &v, e))
+        return fallback;
+    for (int i = 0; names[i] != NULL; i++)
+        if (strcmp(names[i], v) == 0)
+            return i;
+    char list[320] = "";
+    size_t n = 0;
+    for (int i = 0; names[i] != NULL && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
+    char msg[400];
+    snprintf(msg, sizeof msg, "must be one of %s", list);
+    field_error(base, key, e, msg);
+    return fallback;
+}
+
+bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out)
+{
+    if (text == NULL || (*text == '-' && lo >= 0))
+        return false;
+    const char *d = text + (*text == '-');
+    size_t n = strspn(d, "0123456789");
+    if (n == 0 || n > 18 || d[n] != '\0')
+        return false;
+    long long v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (d[i] - '0');
+    if (*text == '-')
+        v = -v;
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
+                       long long dflt, const char *msg, long long *out, struct svc_errors *e)
+{
+    const char *text = svc_request_query(req, name);
+    *out = dflt;
+    if (text == NULL)
+        return true;
+    if (codec_parse_whole(text, lo, hi, out))
+        return true;
+    char ptr[CODEC_PTR_MAX];
+    snprintf(ptr, sizeof ptr, "?%s", name);
+    svc_errors_add(e, ptr, "query %s %s", name, msg);
+    return false;
+}

@@ -1,0 +1,203 @@
+#include "service/json/reader.h"
+
+#include <stdbool.h>
+
+struct reader {
+    const char *p, *end;
+    int depth;
+};
+
+static void skip_space(struct reader *r)
+{
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+        r->p++;
+}
+
+/* At a quote: a string of printable ASCII without escapes. Sets s and n to its text and moves
+ * past the closing quote; false (declined) otherwise. */
+static bool plain_string(struct reader *r, const char **s, size_t *n)
+{
+    const char *q = r->p + 1;
+    for (; q < r->end && *q != '"'; q++) {
+        unsigned char c = (unsigned char)*q;
+        if (c < 0x20 || c >= 0x80 || c == '\\')
+            return false;
+    }
+    if (q >= r->end)
+        return false;
+    *s = r->p + 1;
+    *n = (size_t)(q - *s);
+    r->p = q + 1;
+    return true;
+}
+
+/* An integer of at most 18 digits (so it cannot overflow), written as JSON allows: no leading
+ * zeros, no plus sign. A fraction, an exponent or more digits: declined. */
+static json_t *integer(struct reader *r)
+{
+    const char *q = r->p;
+    bool negative = q < r->end && *q == '-';
+    if (negative)
+        q++;
+    const char *digits = q;
+    long long v = 0;
+    while (q < r->end && *q >= '0' && *q <= '9' && q - digits < 18)
+        v = v * 10 + (*q++ - '0');
+    size_t count = (size_t)(q - digits);
+    if (count == 0 || (count > 1 && *digits == '0'))
+        return NULL;
+    if (q < r->end && (*q == '.' || *q == 'e' || *q == 'E' || (*q >= '0' && *q <= '9')))
+        return NULL;
+    r->p = q;
+    return json_integer(negative ? -v : v);
+}
+
+static json_t *literal(struct reader *r, const char *word, size_t n, json_t *v)
+{
+    if ((size_t)(r->end - r->p) < n)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (r->p[i] != word[i])
+            return NULL;
+    r->p += n;
+    return v;
+}
+
+static json_t *value(struct reader *r);
+
+/* Consumes c when it is next. */
+static bool take(struct reader *r, char c)
+{
+    if (r->p < r->end && *r->p == c) {
+        r->p++;
+        return true;
+    }
+    return false;
+}
+
+/* At an opening bracket: moves past it; true when `close` follows at once (empty). */
+static bool opens_empty(struct reader *r, char close)
+{
+    r->p++;
+    skip_space(r);
+    return take(r, close);
+}
+
+/* After a member or an item: a comma (more follow) or the closing bracket. */
+enum next { NEXT_MORE, NEXT_CLOSED, NEXT_BAD };
+
+static enum next after_item(struct reader *r, char close)
+{
+    skip_space(r);
+    if (take(r, ',')) {
+        skip_space(r);
+        return NEXT_MORE;
+    }
+    return take(r, close) ? NEXT_CLOSED : NEXT_BAD;
+}
+
+static json_t *object(struct reader *r)
+{
+    json_t *obj = json_object();
+    if (obj == NULL || opens_empty(r, '}'))
+        return obj;
+    for (;;) {
+        const char *key;
+        size_t key_len;
+        if (r->p >= r->end || *r->p != '"' || !plain_string(r, &key, &key_len))
+            break;
+        skip_space(r);
+        if (!take(r, ':'))
+            break;
+        skip_space(r);
+        json_t *v = value(r);
+        if (v == NULL)
+            break;
+        /* A duplicate replaces the first value and leaves the size as it was: declined, so
+         * jansson reports it. */
+        size_t before = json_object_size(obj);
+        if (json_object_setn_new_nocheck(obj, key, key_len, v) != 0 ||
+            json_object_size(obj) == before)
+            break;
+        enum next n = after_item(r, '}');
+        if (n == NEXT_CLOSED)
+            return obj;
+        if (n == NEXT_BAD)
+            break;
+    }
+    json_decref(obj);
+    return NULL;
+}
+
+static json_t *array(struct reader *r)
+{
+    json_t *arr = json_array();
+    if (arr == NULL || opens_empty(r, ']'))
+        return arr;
+    for (;;) {
+        json_t *v = value(r);
+        if (v == NULL || json_array_append_new(arr, v) != 0)
+            break;
+        enum next n = after_item(r, ']');
+        if (n == NEXT_CLOSED)
+            return arr;
+        if (n == NEXT_BAD)
+            break;
+    }
+    json_decref(arr);
+    return NULL;
+}
+
+static json_t *container(struct reader *r)
+{
+    if (++r->depth > JSONR_MAX_DEPTH)
+        return NULL;
+    json_t *v = *r->p == '{' ? object(r) : array(r);
+    r->depth--;
+    return v;
+}
+
+static json_t *value(struct reader *r)
+{
+    if (r->p >= r->end)
+        return NULL;
+    switch (*r->p) {
+    case '{':
+    case '[':
+        return container(r);
+    case '"': {
+        const char *s;
+        size_t n;
+        return plain_string(r, &s, &n) ? json_stringn_nocheck(s, n) : NULL;
+    }
+    case 't':
+        return literal(r, "true", 4, json_true());
+    case 'f':
+        return literal(r, "false", 5, json_false());
+    case 'n':
+        return literal(r, "null", 4, json_null());
+    default:
+        return integer(r);
+    }
+}
+
+json_t *jsonr_parse(const char *text, size_t len)
+{
+    struct reader r = {text, text + len, 0};
+    skip_space(&r);
+    if (r.p >= r.end || (*r.p != '{' && *r.p != '['))
+        return NULL;
+    json_t *v = container(&r);
+    skip_space(&r);
+    if (v != NULL && r.p != r.end) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
+json_t *jsonr_load(const char *text, size_t len)
+{
+    json_t *v = jsonr_parse(text, len);
+    return v != NULL ? v : json_loadb(text, len, 0, NULL);
+}

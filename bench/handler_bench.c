@@ -9,8 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "service/api/api.h"
+#include "service/http/http.h"
 #include "service/json/reader.h"
-#include "service/svc.h"
 
 static const char body[] =
     "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":6,\"facing\":0,"

@@ -12,7 +12,8 @@
 #include <time.h>
 
 #include "rules/attack/odds.h"
-#include "service/svc.h"
+#include "service/api/api.h"
+#include "service/http/http.h"
 
 #define SITUATION                                                                                  \
     "\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5,\"sneak_attack_dice\":5,"                    \

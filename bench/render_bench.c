@@ -13,8 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "service/api/api.h"
 #include "service/http/config.h"
-#include "service/svc.h"
+#include "service/http/http.h"
 
 static double now_s(void)
 {

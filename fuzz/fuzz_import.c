@@ -19,8 +19,9 @@
 #include <strings.h>
 
 #include "db/db.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/state_cache.h"
-#include "service/svc.h"
+#include "service/http/http.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "service/http/http.h"
+#include "service/http/router.h"
 #include "service/json/reader.h"
-#include "service/svc.h"
+#include "service/routes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -6,10 +6,13 @@
 
 #include "db/db.h"
 #include "render/render.h"
-#include "service/encounter/hub.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/state_cache.h"
+#include "service/http/http.h"
+#include "service/http/hub.h"
+#include "service/http/router.h"
 #include "service/http/server.h"
-#include "service/svc.h"
+#include "service/routes.h"
 
 #ifndef TACTICS_VERSION
 #define TACTICS_VERSION "0.0.0"
@@ -69,8 +72,8 @@ int main(int argc, char **argv)
         goto out;
     }
     int route_count = 0;
-    svc_routes(&route_count);
-    metrics = svc_metrics_new(route_count);
+    const struct svc_route *routes = svc_routes(&route_count);
+    metrics = svc_metrics_new(routes, route_count);
     if (metrics == NULL)
         goto out;
     states = svc_state_cache_new();
@@ -89,7 +92,10 @@ int main(int argc, char **argv)
                               .states = states,
                               .folds = {folds, folds_at},
                               .verified = verified,
-                              .hub = hub};
+                              .hub = hub,
+                              .feeds_poll = svc_stream_poll,
+                              .routes = routes,
+                              .route_count = route_count};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",

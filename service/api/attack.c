@@ -9,12 +9,19 @@
 #include "rules/attack/roll.h"
 #include "rules/sources.h"
 #include "rules/world/impact.h"
+#include "service/api/api.h"
+#include "service/codec/answer.h"
 #include "service/codec/attack_ruling.h"
+#include "service/codec/creature.h"
+#include "service/codec/dice.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 /* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
 static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,

@@ -4,8 +4,14 @@
 #include <sys/random.h>
 
 #include "rules/rules.h"
+#include "service/api/api.h"
+#include "service/codec/dice.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
-#include "service/svc.h"
 
 /* Seeds are kept within JSON's exactly representable integers so every client can echo them. */
 #define SEED_MAX 9007199254740991LL

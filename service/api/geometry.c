@@ -8,10 +8,17 @@
 #include "rules/board/grid.h"
 #include "rules/board/size.h"
 #include "rules/sources.h"
+#include "service/api/api.h"
+#include "service/codec/answer.h"
+#include "service/codec/creature.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
-#include "service/svc.h"
 
 void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
 {

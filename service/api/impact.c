@@ -6,10 +6,17 @@
 #include <string.h>
 
 #include "rules/world/impact.h"
+#include "service/api/api.h"
+#include "service/codec/answer.h"
+#include "service/codec/dice.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
-#include "service/svc.h"
 
 #define MAX_TARGETS 64
 #define MAX_DR      1000

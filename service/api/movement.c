@@ -7,8 +7,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "service/api/api.h"
+#include "service/codec/answer.h"
 #include "service/codec/move.h"
 #include "service/codec/move_req.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* Parses the body and answers it with ruling f: each movement handler's HTTP part. */

@@ -7,12 +7,19 @@
 
 #include "rules/attack/odds.h"
 #include "rules/encounter/hp.h"
+#include "service/api/api.h"
+#include "service/codec/answer.h"
 #include "service/codec/attack_ruling.h"
+#include "service/codec/dice.h"
 #include "service/codec/odds.h"
 #include "service/codec/ruling.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 /* Multiply-adds one odds request may cost, times --budget-scale: about 0.2 s. 20d6kh10 needs
  * 80,000, an attack with 5d6 sneak attack and a x2 critical a few thousand; 1000d20 about

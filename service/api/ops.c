@@ -3,9 +3,11 @@
 #include <stdlib.h>
 
 #include "db/db.h"
-#include "service/encounter/hub.h"
+#include "service/api/api.h"
+#include "service/http/http.h"
+#include "service/http/hub.h"
 #include "service/http/metrics.h"
-#include "service/svc.h"
+#include "service/http/problem.h"
 
 void svc_handle_healthz(const struct svc_request *req, struct svc_response *res)
 {

@@ -18,9 +18,14 @@
 #include <strings.h>
 
 #include "render/render.h"
+#include "service/api/api.h"
 #include "service/codec/move.h"
+#include "service/encounter/encounter.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
-#include "service/svc.h"
 
 #define MAX_COVER_LINES 64
 #define MAX_AREA        100000

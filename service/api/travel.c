@@ -5,9 +5,15 @@
 #include <string.h>
 
 #include "rules/world/travel.h"
+#include "service/api/api.h"
+#include "service/codec/dice.h"
 #include "service/codec/rule_options.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
-#include "service/svc.h"
 
 #define MAX_MEMBERS 64
 

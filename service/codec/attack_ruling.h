@@ -8,8 +8,12 @@
 #include "rules/attack/attack.h"
 #include "rules/attack/roll.h"
 #include "rules/dice/dice.h"
+#include "service/codec/answer.h"
+#include "service/codec/dice.h"
+#include "service/codec/odds.h"
 #include "service/codec/rule_options.h"
-#include "service/svc.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 
 /* Everything an attack request carries, decoded. */
 struct attack_request {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "service/codec/move_req.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 #define MAX_SQUARES    100000

@@ -6,10 +6,15 @@
 #include <string.h>
 
 #include "rules/encounter/encounter.h"
+#include "service/codec/answer.h"
+#include "service/codec/creature.h"
+#include "service/codec/map.h"
 #include "service/codec/move.h"
 #include "service/codec/move_req.h"
 #include "service/codec/odds.h"
 #include "service/codec/ruling.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 #define MAX_CREATURES  2000

@@ -6,7 +6,8 @@
 
 #include "rules/move/move.h"
 #include "service/codec/rule_options.h"
-#include "service/svc.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 
 struct svc_board {
     struct svc_rules rules;

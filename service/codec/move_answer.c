@@ -7,8 +7,11 @@
 
 #include "rules/encounter/encounter.h"
 #include "service/api/move_odds.h"
+#include "service/codec/answer.h"
 #include "service/codec/move_req.h"
 #include "service/codec/odds.h"
+#include "service/explain/explain.h"
+#include "service/http/problem.h"
 #include "service/json/writer.h"
 
 static void write_pos(struct jw *w, const struct rules_options *o, int x, int y)

@@ -9,9 +9,10 @@
 
 #include "rules/attack/odds.h"
 #include "rules/move/move.h"
+#include "service/codec/answer.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
-#include "service/svc.h"
+#include "service/json/errors.h"
 
 /* A creature's attack as its attacks of opportunity deal it, for a move's odds. */
 struct move_attack_profile {

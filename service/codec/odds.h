@@ -4,8 +4,10 @@
 #define TACTICS_SVC_ODDS_CODEC_H
 
 #include "rules/attack/odds.h"
+#include "service/codec/answer.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 /* The multiply-adds one request may cost (about 0.2 s), times --budget-scale. */
 struct rules_odds_budget svc_odds_budget(const struct svc_request *req);
@@ -23,5 +25,19 @@ void svc_odds_write_summary(struct jw *w, const struct rules_dist *d);
 void svc_odds_failure(struct svc_response *res, int rc, const struct rules_odds_budget *b);
 struct svc_answer;
 void svc_odds_failure_answer(struct svc_answer *out, int rc, const struct rules_odds_budget *b);
+
+/* A stored encounter's attack whose odds are asked for (GET /v1/encounters/{id}/odds). */
+struct svc_odds_context {
+    const char *id, *actor, *target, *attack;
+    long long at;
+    bool full_attack;
+};
+
+/* Answers /v1/attacks/odds's body (decoded, its members checked) into res: the odds, or the
+ * errors in e with those the body adds. ctx, when not NULL, is written as "encounter". The
+ * caller frees e and body. */
+void svc_attack_odds_answer(const struct svc_request *req, json_t *body,
+                            const struct svc_odds_context *ctx, struct svc_errors *e,
+                            struct svc_response *res);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 json_t *svc_encode_options(const struct rules_options *o)

@@ -7,8 +7,8 @@
 
 #include "rules/attack/attack.h"
 #include "rules/options.h"
+#include "service/json/errors.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 struct svc_rules {
     char preset[32];

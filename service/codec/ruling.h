@@ -13,7 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "service/svc.h"
+#include "service/codec/answer.h"
+#include "service/codec/dice.h"
+#include "service/http/config.h"
+#include "service/json/errors.h"
 
 struct rules_map;
 
@@ -22,45 +25,6 @@ struct rules_map;
  * (MAX_COMBATANTS, 500), so that a client may ask about any side an encounter holds. One place
  * for both endpoints and the contract's maxItems. */
 #define SVC_MAX_ALLIES 512
-
-/* A ruling's answer before HTTP: 200 with the answer, as text (the streaming writer's) or as
- * a value (the rulings that build a jansson tree), or a refusal as the problem it is sent as.
- * Start with {0}; release with svc_answer_free (svc_answer_respond releases it too). */
-struct svc_answer {
-    unsigned status;            /* 200 for an answer; else the problem's status */
-    char *text;                 /* 200: the answer's JSON text (malloc'd, NUL-terminated), or */
-    size_t len;                 /*      its length */
-    json_t *doc;                /* 200: the answer as a value (owned) */
-    enum svc_problem_kind kind; /* a refusal's kind */
-    json_t *errors;             /* a 422 validation refusal's field errors [{pointer, message}] */
-    char detail[320];           /* a refusal's detail without field errors ("": the title) */
-    const char *limit;          /* 422 too-expensive: the budget that ran out (static), */
-    long long budget, reached;  /*   its figure and the work reached */
-    bool retry_after;           /* 503 busy: sent with Retry-After: 1 */
-};
-
-/* 200 with text (taken; NULL, out of memory, becomes a 500 internal problem). */
-void svc_answer_text(struct svc_answer *a, char *text, size_t len);
-/* 200 with doc (stolen; NULL becomes a 500 internal problem). */
-void svc_answer_json(struct svc_answer *a, json_t *doc);
-/* A refusal of kind with detail (NULL: the kind's title), and no field errors. */
-void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail);
-/* 422 validation with e's errors (taken: e is left empty). */
-void svc_answer_errors(struct svc_answer *a, struct svc_errors *e);
-/* 422 too-expensive, as svc_problem_too_expensive. */
-void svc_answer_too_expensive(struct svc_answer *a, const char *limit, long long budget,
-                              long long reached);
-/* The detail the refusal is sent with when it has no field errors. */
-const char *svc_answer_detail(const struct svc_answer *a, char *buf, size_t n);
-/* Sends a's answer or problem into res, and releases a. */
-void svc_answer_respond(struct svc_answer *a, struct svc_response *res);
-void svc_answer_free(struct svc_answer *a);
-
-/* Checks that body is an object whose members are all named in known (NULL-terminated): the
- * decoding start every ruling shares with svc_decode_begin. Initialises e. False when body is
- * not an object (the error is in e, and decoding stops); unknown members go to e and decoding
- * goes on, so that every error is reported at once. */
-bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e);
 
 /* POST /v1/movement/path, /reach, /route and /forced (movement_api.c). map: the body's map
  * decoded beforehand with svc_decode_map (borrowed), or NULL to decode body.map. reach and

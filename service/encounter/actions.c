@@ -13,10 +13,13 @@
 #include "rules/encounter/encounter.h"
 #include "rules/move/move.h"
 #include "rules/world/impact.h"
+#include "service/codec/answer.h"
+#include "service/codec/dice.h"
 #include "service/codec/move_req.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,

@@ -13,8 +13,13 @@
 #include "rules/board/cover.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/reaction.h"
+#include "service/codec/answer.h"
 #include "service/codec/attack_ruling.h"
+#include "service/codec/creature.h"
+#include "service/codec/dice.h"
 #include "service/encounter/internal.h"
+#include "service/http/problem.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its

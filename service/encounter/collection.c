@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* The log create writes: kinds and payload texts, events 1..n, and each event after created as

@@ -12,6 +12,8 @@
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */

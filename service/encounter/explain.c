@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "service/encounter/internal.h"
+#include "service/explain/explain.h"
 
 /* A total: bare in plain, bold in markdown. */
 static void total(struct svc_told *t, long long v)

@@ -63,11 +63,14 @@
 #include "rules/encounter/turn.h"
 #include "rules/move/move.h"
 #include "rules/options.h"
+#include "service/codec/answer.h"
+#include "service/codec/dice.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
 #include "service/http/auth.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 #define MAX_COMBATANTS 500
 /* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that

@@ -6,8 +6,13 @@
 #include <string.h>
 
 #include "service/codec/move.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"
 #include "service/encounter/state_cache.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
 

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/codec/answer.h"
 #include "service/codec/move_req.h"
 #include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* The part of a movement request the stored state makes for me (a combatant of x->state) that

@@ -20,7 +20,12 @@
 #include <string.h>
 
 #include "service/codec/attack_ruling.h"
+#include "service/codec/odds.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/json/errors.h"
 
 /* ?concealment=a,b as the attack request's list of names. */
 static json_t *name_list(const char *q)

@@ -24,11 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/codec/answer.h"
+#include "service/codec/creature.h"
 #include "service/codec/move_req.h"
 #include "service/codec/odds.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)

@@ -11,6 +11,7 @@
 
 #include "rules/encounter/reaction.h"
 #include "service/encounter/internal.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 /* Engine 2: the open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.

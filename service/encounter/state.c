@@ -8,10 +8,16 @@
 
 #include "rules/attack/ability.h"
 #include "rules/dice/dice.h"
+#include "service/codec/answer.h"
+#include "service/codec/creature.h"
+#include "service/codec/dice.h"
+#include "service/codec/map.h"
 #include "service/codec/move_req.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
 

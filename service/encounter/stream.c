@@ -21,8 +21,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "service/encounter/hub.h"
+#include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"
+#include "service/http/http.h"
+#include "service/http/hub.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
 #include "service/json/fields.h"
 
 #define BATCH 64 /* events read from the database at once */
@@ -38,6 +43,13 @@ struct svc_stream {
     size_t out_len, out_off;
     uint64_t last_write_us;
 };
+
+static void stream_attach(struct svc_stream *st, void (*wake)(void *), void *cookie, int fd);
+static long stream_read(struct svc_stream *st, char *buf, size_t max, void (*park)(void *),
+                        void *cookie);
+static void stream_free(struct svc_stream *st);
+/* What the server does with a feed (service/http/http.h). */
+static const struct svc_stream_ops stream_ops = {stream_attach, stream_read, stream_free};
 
 static uint64_t now_us(void)
 {
@@ -114,14 +126,15 @@ void svc_handle_encounter_stream(const struct svc_request *req, struct svc_respo
     res->status = 200;
     res->content_type = "text/event-stream";
     res->stream = st;
+    res->stream_ops = &stream_ops;
 }
 
-void svc_stream_attach(struct svc_stream *st, void (*wake)(void *), void *cookie, int fd)
+static void stream_attach(struct svc_stream *st, void (*wake)(void *), void *cookie, int fd)
 {
     svc_hub_attach(st->sub, wake, cookie, fd);
 }
 
-void svc_stream_free(struct svc_stream *st)
+static void stream_free(struct svc_stream *st)
 {
     if (st == NULL)
         return;
@@ -267,8 +280,8 @@ static int catch_up(struct svc_stream *st, int64_t generation)
     return rc;
 }
 
-long svc_stream_read(struct svc_stream *st, char *buf, size_t max, void (*park)(void *),
-                     void *cookie)
+static long stream_read(struct svc_stream *st, char *buf, size_t max, void (*park)(void *),
+                        void *cookie)
 {
     for (;;) {
         if (st->out_off < st->out_len) {

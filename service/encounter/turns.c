@@ -10,6 +10,7 @@
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
+#include "service/json/errors.h"
 
 static int clamp_int(long long v)
 {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "service/explain/explain.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 #define EXPLAIN_MAX 2048
 

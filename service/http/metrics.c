@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service/svc.h"
+#include "service/http/router.h"
 
 #define STATUS_MIN   100
 #define STATUS_MAX   599
@@ -18,6 +18,7 @@ static const uint64_t bucket_us[] = {100,   250,   500,    1000,   2500,   5000,
 #define BUCKETS (sizeof bucket_us / sizeof bucket_us[0])
 
 struct svc_metrics {
+    const struct svc_route *routes; /* the route table: the labels */
     int route_count;
     atomic_uint_fast64_t *requests; /* [(route_count + 1) * STATUS_SLOTS] */
     atomic_uint_fast64_t buckets[BUCKETS + 1];
@@ -26,11 +27,12 @@ struct svc_metrics {
     atomic_int connections;
 };
 
-struct svc_metrics *svc_metrics_new(int route_count)
+struct svc_metrics *svc_metrics_new(const struct svc_route *routes, int route_count)
 {
     struct svc_metrics *m = calloc(1, sizeof *m);
     if (m == NULL)
         return NULL;
+    m->routes = routes;
     m->route_count = route_count;
     m->requests = calloc((size_t)(route_count + 1) * STATUS_SLOTS, sizeof *m->requests);
     if (m->requests == NULL) {
@@ -110,8 +112,8 @@ char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges 
     struct buf b = {.s = malloc(4096), .cap = 4096};
     if (b.s == NULL)
         return NULL;
-    int nroutes = 0;
-    const struct svc_route *routes = svc_routes(&nroutes);
+    const struct svc_route *routes = m->routes;
+    int nroutes = m->route_count;
 
     emit(&b, "# HELP tactics_http_requests_total HTTP requests answered, by route and status.\n"
              "# TYPE tactics_http_requests_total counter\n");

@@ -9,9 +9,11 @@
 #include <stdint.h>
 
 struct svc_metrics;
+struct svc_route;
 
-/* Creates counters for route_count routes plus "unmatched". NULL on allocation failure. */
-struct svc_metrics *svc_metrics_new(int route_count);
+/* Creates counters for the route_count routes of routes (borrowed: the table outlives the
+ * counters; its patterns label them) plus "unmatched". NULL on allocation failure. */
+struct svc_metrics *svc_metrics_new(const struct svc_route *routes, int route_count);
 void svc_metrics_free(struct svc_metrics *m);
 
 /* Records one answered request. route_index -1 means no route matched. */

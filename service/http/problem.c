@@ -1,4 +1,4 @@
-/* Responses: JSON bodies, headers, and RFC 9457 problem details. */
+/* Responses: JSON bodies, headers, and RFC 9457 problem details (http.h, problem.h). */
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,23 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "service/codec/ruling.h"
-#include "service/json/reader.h"
-#include "service/svc.h"
-
-const char *svc_request_header(const struct svc_request *req, const char *name)
-{
-    return req->header ? req->header(req->header_cookie, name) : NULL;
-}
-
-const char *svc_request_query(const struct svc_request *req, const char *name)
-{
-    return req->query ? req->query(req->header_cookie, name) : NULL;
-}
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/json/errors.h"
 
 void svc_response_clear(struct svc_response *res)
 {
-    svc_stream_free(res->stream);
+    if (res->stream != NULL)
+        res->stream_ops->free(res->stream);
     free(res->body);
     for (int i = 0; i < res->header_count; i++)
         free(res->headers[i].value);
@@ -125,6 +116,18 @@ static const struct {
 _Static_assert(sizeof problems / sizeof problems[0] == SVC_PROBLEM_SUBSCRIBERS_FULL + 1,
                "one problem row per kind");
 
+unsigned svc_problem_status(enum svc_problem_kind kind)
+{
+    assert((size_t)kind < sizeof problems / sizeof problems[0]);
+    return problems[kind].status;
+}
+
+const char *svc_problem_title(enum svc_problem_kind kind)
+{
+    assert((size_t)kind < sizeof problems / sizeof problems[0]);
+    return problems[kind].title;
+}
+
 void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const char *detail,
                  json_t *errors)
 {
@@ -141,8 +144,8 @@ void svc_problem(struct svc_response *res, enum svc_problem_kind kind, const cha
 }
 
 /* The detail of a 422 too-expensive. */
-static void too_expensive_detail(char *detail, size_t n, const char *limit, long long budget,
-                                 long long reached)
+void svc_problem_too_expensive_detail(char *detail, size_t n, const char *limit, long long budget,
+                                      long long reached)
 {
     snprintf(detail, n,
              "%s: the budget is %lld and the work had reached %lld when it stopped (raise it with "
@@ -156,7 +159,7 @@ void svc_problem_too_expensive(struct svc_response *res, const char *limit, long
     char type[96], detail[256];
     snprintf(type, sizeof type, "tag:tactics.dev,2026:problem:%s",
              problems[SVC_PROBLEM_TOO_EXPENSIVE].slug);
-    too_expensive_detail(detail, sizeof detail, limit, budget, reached);
+    svc_problem_too_expensive_detail(detail, sizeof detail, limit, budget, reached);
     json_t *doc =
         json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:I}", "type", type, "title",
                   problems[SVC_PROBLEM_TOO_EXPENSIVE].title, "status", 422, "detail", detail,
@@ -164,31 +167,8 @@ void svc_problem_too_expensive(struct svc_response *res, const char *limit, long
     respond_doc(res, 422, "application/problem+json", doc);
 }
 
-void svc_errors_init(struct svc_errors *e)
-{
-    e->list = json_array();
-}
-
-void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    json_t *item = json_object();
-    json_object_set_new(item, "pointer", json_string(pointer));
-    json_object_set_new(item, "message", json_string(msg));
-    json_array_append_new(e->list, item);
-}
-
-bool svc_errors_any(const struct svc_errors *e)
-{
-    return json_array_size(e->list) > 0;
-}
-
 /* The detail of a 422 validation problem: its first error, and whether more follow. */
-static void errors_detail(json_t *list, char *detail, size_t len)
+void svc_errors_detail(json_t *list, char *detail, size_t len)
 {
     size_t n = json_array_size(list);
     const char *first = json_string_value(json_object_get(json_array_get(list, 0), "message"));
@@ -200,152 +180,7 @@ static void errors_detail(json_t *list, char *detail, size_t len)
 void svc_errors_respond(struct svc_errors *e, struct svc_response *res)
 {
     char detail[640];
-    errors_detail(e->list, detail, sizeof detail);
+    svc_errors_detail(e->list, detail, sizeof detail);
     svc_problem(res, SVC_PROBLEM_VALIDATION, detail, e->list);
     e->list = NULL;
-}
-
-void svc_errors_free(struct svc_errors *e)
-{
-    json_decref(e->list);
-    e->list = NULL;
-}
-
-json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
-{
-    json_error_t err;
-    if (req->body_len == 0) {
-        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, "the request body is empty", NULL);
-        return NULL;
-    }
-    /* The fast path builds what jansson would, or declines (jsonr.h). Duplicate keys are
-     * refused; trailing data is refused (jansson's EOF check is on). */
-    json_t *doc = jsonr_parse(req->body, req->body_len);
-    if (doc == NULL)
-        doc = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
-    if (doc == NULL) {
-        char detail[320];
-        snprintf(detail, sizeof detail, "%s at line %d, column %d (byte offset %d)", err.text,
-                 err.line, err.column, err.position);
-        json_t *errors = json_array();
-        json_t *item = json_object();
-        json_object_set_new(item, "pointer", json_string(""));
-        json_object_set_new(item, "message", json_string(detail));
-        json_object_set_new(item, "offset", json_integer(err.position));
-        json_array_append_new(errors, item);
-        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, detail, errors);
-        return NULL;
-    }
-    return doc;
-}
-
-void svc_errors_as_query(struct svc_errors *e, const struct svc_query_member *map)
-{
-    size_t i;
-    json_t *item;
-    json_array_foreach(e->list, i, item)
-    {
-        const char *p = json_string_value(json_object_get(item, "pointer"));
-        for (int k = 0; p != NULL && map[k].member != NULL; k++) {
-            size_t n = strlen(map[k].member);
-            if (strncmp(p, map[k].member, n) == 0 && (p[n] == '\0' || p[n] == '/')) {
-                char q[80];
-                snprintf(q, sizeof q, "?%s", map[k].param);
-                json_object_set_new(item, "pointer", json_string(q));
-                break;
-            }
-        }
-    }
-}
-
-/* ---- a ruling's answer before HTTP (ruling.h) ---- */
-
-void svc_answer_free(struct svc_answer *a)
-{
-    free(a->text);
-    json_decref(a->doc);
-    json_decref(a->errors);
-    memset(a, 0, sizeof *a);
-}
-
-void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)
-{
-    svc_answer_free(a);
-    a->status = problems[kind].status;
-    a->kind = kind;
-    snprintf(a->detail, sizeof a->detail, "%s", detail ? detail : "");
-}
-
-void svc_answer_text(struct svc_answer *a, char *text, size_t len)
-{
-    if (text == NULL) {
-        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
-        return;
-    }
-    svc_answer_free(a);
-    a->status = 200;
-    a->text = text;
-    a->len = len;
-}
-
-void svc_answer_json(struct svc_answer *a, json_t *doc)
-{
-    if (doc == NULL) {
-        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
-        return;
-    }
-    svc_answer_free(a);
-    a->status = 200;
-    a->doc = doc;
-}
-
-void svc_answer_errors(struct svc_answer *a, struct svc_errors *e)
-{
-    svc_answer_problem(a, SVC_PROBLEM_VALIDATION, NULL);
-    a->errors = e->list;
-    e->list = json_array();
-}
-
-void svc_answer_too_expensive(struct svc_answer *a, const char *limit, long long budget,
-                              long long reached)
-{
-    svc_answer_problem(a, SVC_PROBLEM_TOO_EXPENSIVE, NULL);
-    a->limit = limit;
-    a->budget = budget;
-    a->reached = reached;
-}
-
-const char *svc_answer_detail(const struct svc_answer *a, char *buf, size_t n)
-{
-    if (a->limit != NULL) {
-        char detail[256]; /* as svc_problem_too_expensive writes it */
-        too_expensive_detail(detail, sizeof detail, a->limit, a->budget, a->reached);
-        snprintf(buf, n, "%s", detail);
-    } else if (a->errors != NULL)
-        errors_detail(a->errors, buf, n);
-    else
-        snprintf(buf, n, "%s", a->detail[0] ? a->detail : problems[a->kind].title);
-    return buf;
-}
-
-void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
-{
-    if (a->status == 200 && a->doc != NULL) {
-        svc_respond_json(res, 200, a->doc);
-        a->doc = NULL;
-    } else if (a->status == 200) {
-        svc_respond_owned(res, 200, "application/json", a->text, a->len);
-        a->text = NULL;
-    } else if (a->limit != NULL) {
-        svc_problem_too_expensive(res, a->limit, a->budget, a->reached);
-    } else if (a->errors != NULL) {
-        struct svc_errors e = {.list = a->errors};
-        a->errors = NULL;
-        svc_errors_respond(&e, res);
-    } else {
-        svc_problem(res, a->kind, a->detail[0] ? a->detail : NULL, NULL);
-    }
-    if (a->retry_after)
-        svc_response_add_header(res, "Retry-After", "1");
-    svc_answer_free(a);
 }

@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "service/encounter/hub.h"
+#include "service/http/http.h"
+#include "service/http/hub.h"
+#include "service/http/problem.h"
+#include "service/http/router.h"
 #include "service/json/writer.h"
 
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
@@ -294,6 +297,7 @@ static void watch_mark(struct svc_server *s, struct MHD_Connection *conn, enum w
  * for bytes; with none to send it parks, suspending the connection, and the hub resumes it. */
 struct feed {
     struct svc_stream *st;
+    const struct svc_stream_ops *ops;
     struct MHD_Connection *conn;
 };
 
@@ -311,7 +315,7 @@ static ssize_t feed_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     struct feed *f = cls;
-    long n = svc_stream_read(f->st, buf, max, feed_suspend, f->conn);
+    long n = f->ops->read(f->st, buf, max, feed_suspend, f->conn);
     if (n == SVC_STREAM_END)
         return MHD_CONTENT_READER_END_OF_STREAM;
     if (n < 0)
@@ -322,7 +326,7 @@ static ssize_t feed_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void feed_free(void *cls)
 {
     struct feed *f = cls;
-    svc_stream_free(f->st);
+    f->ops->free(f->st);
     free(f);
 }
 
@@ -334,10 +338,11 @@ static struct MHD_Response *response_of(struct MHD_Connection *conn, struct svc_
         if (f == NULL)
             return NULL;
         f->st = res->stream;
+        f->ops = res->stream_ops;
         f->conn = conn;
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-        svc_stream_attach(f->st, feed_resume, conn, ci ? ci->connect_fd : -1);
+        f->ops->attach(f->st, feed_resume, conn, ci ? ci->connect_fd : -1);
         struct MHD_Response *r =
             MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 2048, feed_read, f, feed_free);
         if (r == NULL)
@@ -474,8 +479,8 @@ static void *watchdog_run(void *arg)
         if (s->ctx->hub != NULL) {
             uint64_t t = now_us();
             svc_hub_tick(s->ctx->hub, t);
-            if (poll_due(s, polled_us, t)) {
-                svc_stream_poll(s->ctx);
+            if (s->ctx->feeds_poll != NULL && poll_due(s, polled_us, t)) {
+                s->ctx->feeds_poll(s->ctx);
                 polled_us = t;
             }
         }
@@ -771,7 +776,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             memcpy(rs->request_id, id, strlen(id) + 1);
         else
             make_request_id(rs->request_id);
-        svc_route_match(method, url, &rs->match);
+        svc_route_match(s->ctx->routes, s->ctx->route_count, method, url, &rs->match);
         struct watch *w = watch_of(conn);
         rs->refusal = w != NULL ? w->target_refusal : NULL;
         if (rs->refusal == NULL)

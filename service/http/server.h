@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "service/svc.h"
+#include "service/http/http.h"
 
 struct svc_server;
 

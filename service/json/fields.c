@@ -2,23 +2,9 @@
 
 #include "service/codec/ruling.h"
 
+#include "service/json/errors.h"
 #include <stdio.h>
 #include <string.h>
-
-bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
-                      const char *const *known, json_t **body, struct svc_errors *e)
-{
-    svc_errors_init(e);
-    *body = svc_parse_json_body(req, res);
-    if (*body == NULL)
-        return false;
-    svc_errors_free(e);
-    if (!svc_decode_body(*body, known, e)) {
-        svc_errors_respond(e, res);
-        return false;
-    }
-    return true;
-}
 
 bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e)
 {
@@ -241,19 +227,4 @@ bool codec_parse_whole(const char *text, long long lo, long long hi, long long *
         return false;
     *out = v;
     return true;
-}
-
-bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
-                       long long dflt, const char *msg, long long *out, struct svc_errors *e)
-{
-    const char *text = svc_request_query(req, name);
-    *out = dflt;
-    if (text == NULL)
-        return true;
-    if (codec_parse_whole(text, lo, hi, out))
-        return true;
-    char ptr[CODEC_PTR_MAX];
-    snprintf(ptr, sizeof ptr, "?%s", name);
-    svc_errors_add(e, ptr, "query %s %s", name, msg);
-    return false;
 }

@@ -1,30 +1,21 @@
 /* Decoding helpers for request bodies: typed field access that reports every problem as a
  * validation error naming the field by JSON pointer (RFC 6901). Each returns true when the
  * field was present and valid; absent optional fields return false without an error. */
-#ifndef TACTICS_SVC_CODEC_H
-#define TACTICS_SVC_CODEC_H
+#ifndef TACTICS_SVC_JSON_FIELDS_H
+#define TACTICS_SVC_JSON_FIELDS_H
 
-#include "service/svc.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "service/json/errors.h"
 
 #define CODEC_PTR_MAX 256
-
-/* Starts decoding a request whose body is one JSON object with members named in `known`
- * (NULL-terminated). Initialises e and sets *body. Returns false when the answer is already in
- * res (400 for malformed JSON, 422 when the body is not an object): the caller then only
- * cleans up. Unknown members are added to e, and decoding goes on so every error is reported
- * at once. */
-bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
-                      const char *const *known, json_t **body, struct svc_errors *e);
 
 /* A whole number written as a query parameter or a header carries it: an optional '-' then 1 to
  * 18 digits and nothing else (no spaces, no '+', no fraction), from lo to hi. False, *out
  * unchanged, when text is anything else or out of range. */
 bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out);
-
-/* The query parameter `name` as codec_parse_whole reads it: *out is dflt when it is absent;
- * else an error at "?name" (msg, a sentence saying what it must be) when it is not one. */
-bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
-                       long long dflt, const char *msg, long long *out, struct svc_errors *e);
 
 /* Writes base + "/" + key (escaped per RFC 6901) into out. */
 void codec_pointer(char *out, const char *base, const char *key);
@@ -54,5 +45,11 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
 /* An array of at most max_items; the caller checks the items. */
 bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
                      size_t max_items, json_t **out, struct svc_errors *e);
+
+/* Checks that body is an object whose members are all named in known (NULL-terminated): the
+ * decoding start every ruling shares with svc_decode_begin (service/http/request.h). Initialises e.
+ * False when body is not an object (the error is in e, and decoding stops); unknown members go to e
+ * and decoding goes on, so that every error is reported at once. */
+bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e);
 
 #endif

@@ -1,7 +1,8 @@
 /* Prints the server's route table as JSON, for the contract's route-coverage check. */
 #include <stdio.h>
 
-#include "service/svc.h"
+#include "service/http/router.h"
+#include "service/routes.h"
 
 int main(void)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/explain/explain.h"
 #include "service/json/writer.h"
-#include "service/svc.h"
 
 static json_t *written(const char *plain)
 {

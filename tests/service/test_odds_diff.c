@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "rules/attack/odds.h"
-#include "service/svc.h"
+#include "service/api/api.h"
+#include "service/http/http.h"
 
 #define ROLLS 200000
 

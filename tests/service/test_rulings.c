@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/api/api.h"
+#include "service/codec/answer.h"
+#include "service/codec/map.h"
 #include "service/codec/move.h"
 #include "service/codec/ruling.h"
 #include "service/http/config.h"
-#include "service/svc.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
 
 enum kind { PATH, REACH, ROUTE, FORCED, FALLING, FLANKING, ATTACK };
 

@@ -1,6 +1,6 @@
 /* The hub of live feeds (hub.h): per encounter, its generation, its subscribers and its last
  * frames, under one mutex. */
-#include "service/encounter/hub.h"
+#include "service/http/hub.h"
 
 #include <poll.h>
 #include <pthread.h>

@@ -1,0 +1,37 @@
+/* The creature shapes the endpoints share: a creature's place, size and combat fields, its
+ * Defense, and its weapon's damage. */
+#ifndef TACTICS_SVC_CODEC_CREATURE_H
+#define TACTICS_SVC_CODEC_CREATURE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "service/json/errors.h"
+
+/* Decodes a creature at ptr (geometry_api.c): its place and size, and with `combat` its
+ * reach, threat, facing and flanking fields; extra_keys (NULL-terminated, may be NULL) are
+ * further members the caller reads itself. Problems go to e. */
+struct rules_options;
+struct rules_creature;
+/* A Defense object {armor, shield, ..., size, other, total?} at ptr into ac. */
+struct rules_defense;
+void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
+                        struct svc_errors *e);
+
+/* obj's damage (dice notation, parsed into expr; *damage NULL when absent or refused),
+ * crit_range and crit_multiplier (the SRD's 20 and x2 when absent), errors under ptr. */
+struct rules_dice_expr;
+void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
+                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
+                       struct svc_errors *e);
+void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
+                         const char *const *extra_keys, struct rules_creature *out,
+                         struct svc_errors *e);
+/* Decodes body[key] as a creature (as svc_decode_creature), reporting it missing with an
+ * "is required" error at /key and a default Medium creature in *out. Returns the member when
+ * it is an object, so the caller can read its extra_keys; NULL otherwise. */
+json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
+                          const char *const *extra_keys, struct rules_creature *out,
+                          struct svc_errors *e);
+
+#endif

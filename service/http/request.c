@@ -1,0 +1,77 @@
+/* Reading a request: its headers, query and JSON body (request.h). */
+#include <stdio.h>
+
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
+#include "service/json/fields.h"
+#include "service/json/reader.h"
+
+const char *svc_request_header(const struct svc_request *req, const char *name)
+{
+    return req->header ? req->header(req->header_cookie, name) : NULL;
+}
+
+const char *svc_request_query(const struct svc_request *req, const char *name)
+{
+    return req->query ? req->query(req->header_cookie, name) : NULL;
+}
+
+json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
+{
+    json_error_t err;
+    if (req->body_len == 0) {
+        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, "the request body is empty", NULL);
+        return NULL;
+    }
+    /* The fast path builds what jansson would, or declines (jsonr.h). Duplicate keys are
+     * refused; trailing data is refused (jansson's EOF check is on). */
+    json_t *doc = jsonr_parse(req->body, req->body_len);
+    if (doc == NULL)
+        doc = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (doc == NULL) {
+        char detail[320];
+        snprintf(detail, sizeof detail, "%s at line %d, column %d (byte offset %d)", err.text,
+                 err.line, err.column, err.position);
+        json_t *errors = json_array();
+        json_t *item = json_object();
+        json_object_set_new(item, "pointer", json_string(""));
+        json_object_set_new(item, "message", json_string(detail));
+        json_object_set_new(item, "offset", json_integer(err.position));
+        json_array_append_new(errors, item);
+        svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, detail, errors);
+        return NULL;
+    }
+    return doc;
+}
+
+bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
+                      const char *const *known, json_t **body, struct svc_errors *e)
+{
+    svc_errors_init(e);
+    *body = svc_parse_json_body(req, res);
+    if (*body == NULL)
+        return false;
+    svc_errors_free(e);
+    if (!svc_decode_body(*body, known, e)) {
+        svc_errors_respond(e, res);
+        return false;
+    }
+    return true;
+}
+
+bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
+                       long long dflt, const char *msg, long long *out, struct svc_errors *e)
+{
+    const char *text = svc_request_query(req, name);
+    *out = dflt;
+    if (text == NULL)
+        return true;
+    if (codec_parse_whole(text, lo, hi, out))
+        return true;
+    char ptr[CODEC_PTR_MAX];
+    snprintf(ptr, sizeof ptr, "?%s", name);
+    svc_errors_add(e, ptr, "query %s %s", name, msg);
+    return false;
+}

@@ -1,24 +1,23 @@
-/* The one interface of db.h, dispatched to its backend: SQLite for a file path, PostgreSQL for
- * a postgres:// or postgresql:// URL. Each backend keeps the whole contract of db.h. */
+/* The one interface of db.h, dispatched through its backend's table of functions
+ * (db/backend.h): SQLite for a file path, PostgreSQL for a postgres:// or postgresql:// URL.
+ * Each backend keeps the whole contract of db.h. */
 #include "db/db.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/pg/internal.h"
-#include "db/sqlite/internal.h"
+#include <assert.h>
 
-/* Exactly one of the two is set. */
+#include "db/backend.h"
+
+/* The backends, asked in order which one a path names (db/backend.h). */
+static const struct db_backend_ops *const backends[] = {&db_pg_ops, &db_sqlite_ops};
+
 struct db {
-    struct db_sqlite *sqlite;
-    struct db_pg *pg;
-    struct db_pg_listener *listener; /* db_listen_start's, on PostgreSQL */
+    const struct db_backend_ops *ops; /* the backend that opened it */
+    void *b;                          /* its handle */
+    void *listener;                   /* db_listen_start's, when listening */
 };
-
-static bool is_postgres_url(const char *path)
-{
-    return strncmp(path, "postgres://", 11) == 0 || strncmp(path, "postgresql://", 13) == 0;
-}
 
 int db_latest_version(void)
 {
@@ -55,11 +54,19 @@ const char *db_strerror(int status)
 
 int db_open(const char *path, struct db **out)
 {
+    assert(path != NULL && out != NULL);
     *out = NULL;
+    const struct db_backend_ops *ops = NULL;
+    for (size_t i = 0; ops == NULL && i < sizeof backends / sizeof backends[0]; i++)
+        if (backends[i]->claims(path))
+            ops = backends[i];
+    if (ops == NULL)
+        return DB_ERR_OPEN;
     struct db *db = calloc(1, sizeof *db);
     if (db == NULL)
         return DB_ERR_NOMEM;
-    int rc = is_postgres_url(path) ? db_pg_open(path, &db->pg) : db_sqlite_open(path, &db->sqlite);
+    db->ops = ops;
+    int rc = ops->open(path, &db->b);
     if (rc != DB_OK) {
         free(db);
         return rc;
@@ -73,53 +80,47 @@ void db_close(struct db *db)
     if (db == NULL)
         return;
     db_listen_stop(db);
-    if (db->pg != NULL)
-        db_pg_close(db->pg);
-    else
-        db_sqlite_close(db->sqlite);
+    db->ops->close(db->b);
     free(db);
 }
 
 int db_check_ready(struct db *db)
 {
-    return db->pg ? db_pg_check_ready(db->pg) : db_sqlite_check_ready(db->sqlite);
+    return db->ops->check_ready(db->b);
 }
 
 int db_schema_version(struct db *db, int *out)
 {
-    return db->pg ? db_pg_schema_version(db->pg, out) : db_sqlite_schema_version(db->sqlite, out);
+    assert(out != NULL);
+    return db->ops->schema_version(db->b, out);
 }
 
-/* PostgreSQL's size is the operator's to cap (quotas, tablespaces): nothing to do there. */
 int db_limit_size(struct db *db, uint64_t max_bytes)
 {
-    return db->pg ? DB_OK : db_sqlite_limit_size(db->sqlite, max_bytes);
+    return db->ops->limit_size != NULL ? db->ops->limit_size(db->b, max_bytes) : DB_OK;
 }
 
 void db_write_health(struct db *db, struct db_write_health *out)
 {
-    if (db->pg)
-        db_pg_write_health(db->pg, out);
-    else
-        db_sqlite_write_health(db->sqlite, out);
+    assert(out != NULL);
+    db->ops->write_health(db->b, out);
 }
 
 uint64_t db_error_count(const struct db *db)
 {
-    return db->pg ? db_pg_error_count(db->pg) : db_sqlite_error_count(db->sqlite);
+    return db->ops->error_count(db->b);
 }
 
 void db_set_replay_ttl(struct db *db, int64_t seconds)
 {
-    if (db->pg)
-        db_pg_set_replay_ttl(db->pg, seconds);
-    else
-        db_sqlite_set_replay_ttl(db->sqlite, seconds);
+    assert(seconds >= 0);
+    db->ops->set_replay_ttl(db->b, seconds);
 }
 
 int db_replay_get(struct db *db, struct db_replay *r)
 {
-    return db->pg ? db_pg_replay_get(db->pg, r) : db_sqlite_replay_get(db->sqlite, r);
+    assert(r != NULL);
+    return db->ops->replay_get(db->b, r);
 }
 
 int db_encounter_create(struct db *db, const char *id, const unsigned char *token_hash,
@@ -135,61 +136,60 @@ int db_encounter_create_log(struct db *db, const char *id, const unsigned char *
                             const char *const *kinds, const char *const *payloads,
                             struct db_replay *replay)
 {
-    if (db->pg)
-        return db_pg_encounter_create(db->pg, id, token_hash, rules_json, state_json, count, kinds,
-                                      payloads, replay);
-    return db_sqlite_encounter_create(db->sqlite, id, token_hash, rules_json, state_json, count,
-                                      kinds, payloads, replay);
+    assert(id != NULL && token_hash != NULL);
+    assert(count >= 1 && kinds != NULL && payloads != NULL);
+    return db->ops->encounter_create(db->b, id, token_hash, rules_json, state_json, count, kinds,
+                                     payloads, replay);
 }
 
 int db_encounter_get(struct db *db, const char *id, struct db_encounter *out)
 {
-    return db->pg ? db_pg_encounter_get(db->pg, id, out)
-                  : db_sqlite_encounter_get(db->sqlite, id, out);
+    assert(id != NULL && out != NULL);
+    return db->ops->encounter_get(db->b, id, out);
 }
 
 int db_encounter_append(struct db *db, const char *id, int64_t expected, const char *kind,
                         const char *payload_json, const char *state_json, struct db_replay *replay,
                         int64_t *current)
 {
-    if (db->pg)
-        return db_pg_encounter_append(db->pg, id, expected, kind, payload_json, state_json, replay,
-                                      current);
-    return db_sqlite_encounter_append(db->sqlite, id, expected, kind, payload_json, state_json,
-                                      replay, current);
+    assert(id != NULL && kind != NULL);
+    assert(expected >= 0);
+    return db->ops->encounter_append(db->b, id, expected, kind, payload_json, state_json, replay,
+                                     current);
 }
 
 void db_set_group_commit(struct db *db, bool on)
 {
-    if (db->sqlite)
-        db->sqlite->group_commit = on;
+    if (db->ops->set_group_commit != NULL)
+        db->ops->set_group_commit(db->b, on);
 }
 
 void db_group_commit_stats(struct db *db, struct db_group_stats *out)
 {
+    assert(out != NULL);
     memset(out, 0, sizeof *out);
-    if (db->sqlite)
-        db_sqlite_group_stats(db->sqlite, out);
+    if (db->ops->group_stats != NULL)
+        db->ops->group_stats(db->b, out);
 }
 
 int db_encounter_delete(struct db *db, const char *id, int64_t expected, int64_t *current)
 {
-    return db->pg ? db_pg_encounter_delete(db->pg, id, expected, current)
-                  : db_sqlite_encounter_delete(db->sqlite, id, expected, current);
+    assert(id != NULL);
+    return db->ops->encounter_delete(db->b, id, expected, current);
 }
 
 int db_encounter_list(struct db *db, const unsigned char *token_hash, const char *after, int limit,
                       db_encounter_fn fn, void *ud)
 {
-    return db->pg ? db_pg_encounter_list(db->pg, token_hash, after, limit, fn, ud)
-                  : db_sqlite_encounter_list(db->sqlite, token_hash, after, limit, fn, ud);
+    assert(fn != NULL && limit >= 0);
+    return db->ops->encounter_list(db->b, token_hash, after, limit, fn, ud);
 }
 
 int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
               void *ud)
 {
-    return db->pg ? db_pg_events(db->pg, id, after, upto, limit, fn, ud)
-                  : db_sqlite_events(db->sqlite, id, after, upto, limit, fn, ud);
+    assert(id != NULL && fn != NULL && limit >= 0);
+    return db->ops->events(db->b, id, after, upto, limit, fn, ud);
 }
 
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
@@ -202,17 +202,18 @@ int db_encounter_import(struct db *db, const char *id, const unsigned char *toke
 
 int db_listen_start(struct db *db, db_change_fn fn, void *ud)
 {
-    if (db->pg == NULL)
+    assert(fn != NULL);
+    if (db->ops->listen_start == NULL)
         return DB_ERR_UNSUPPORTED;
     if (db->listener != NULL)
         return DB_ERR_IO;
-    return db_pg_listen_start(db_pg_conninfo(db->pg), fn, ud, &db->listener);
+    return db->ops->listen_start(db->b, fn, ud, &db->listener);
 }
 
 void db_listen_stop(struct db *db)
 {
-    if (db == NULL)
+    if (db == NULL || db->listener == NULL)
         return;
-    db_pg_listen_stop(db->listener);
+    db->ops->listen_stop(db->listener);
     db->listener = NULL;
 }

@@ -3,9 +3,6 @@
 #include <limits.h>
 #include <string.h>
 
-const char *const rules_degree_names[] = {"none",        "quarter", "half", "three_quarters",
-                                          "nine_tenths", "total",   NULL};
-
 int rules_cover_bonus(enum rules_cover c)
 {
     static const int bonus[] = {0, 2, 4, 7, 10, 0};

@@ -10,6 +10,7 @@
 #ifndef TACTICS_RULES_ATTACK_H
 #define TACTICS_RULES_ATTACK_H
 
+#include "rules/board/cover.h"
 #include "rules/board/facing.h"
 #include "rules/board/flanking.h"
 
@@ -32,29 +33,6 @@ enum rules_defender_condition {
     RULES_COND_HELPLESS = 1 << 8,
     RULES_COND_SQUEEZING = 1 << 9, /* 001 Squeezing */
     RULES_COND_CHARGING = 1 << 10, /* charged since its last turn began (d20 3.5 SRD, Charge) */
-};
-
-enum rules_cover {
-    RULES_COVER_NONE = 0,
-    RULES_COVER_QUARTER,
-    RULES_COVER_HALF,
-    RULES_COVER_THREE_QUARTERS,
-    RULES_COVER_NINE_TENTHS,
-    RULES_COVER_TOTAL,
-};
-
-/* 002's degrees of cover and of concealment by name, in enum order (rules_cover and
- * rules_concealment share them): "none", "quarter", "half", "three_quarters", "nine_tenths",
- * "total", NULL-terminated. */
-extern const char *const rules_degree_names[];
-
-enum rules_concealment {
-    RULES_CONCEAL_NONE = 0,
-    RULES_CONCEAL_QUARTER,
-    RULES_CONCEAL_HALF,
-    RULES_CONCEAL_THREE_QUARTERS,
-    RULES_CONCEAL_NINE_TENTHS,
-    RULES_CONCEAL_TOTAL,
 };
 
 enum rules_shield_side { RULES_SHIELD_NONE = 0, RULES_SHIELD_LEFT, RULES_SHIELD_RIGHT };

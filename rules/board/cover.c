@@ -1,6 +1,9 @@
 /* Cover and concealment by the d20 3.5 SRD's corner-to-corner lines (see cover.h). */
 #include "rules/board/cover.h"
 
+const char *const rules_degree_names[] = {"none",        "quarter", "half", "three_quarters",
+                                          "nine_tenths", "total",   NULL};
+
 #include <stdlib.h>
 #include <string.h>
 

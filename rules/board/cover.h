@@ -32,8 +32,31 @@
 #ifndef TACTICS_RULES_COVER_H
 #define TACTICS_RULES_COVER_H
 
-#include "rules/attack/attack.h"
-#include "rules/move/move.h"
+#include "rules/board/map.h"
+#include "rules/board/threat.h"
+
+enum rules_cover {
+    RULES_COVER_NONE = 0,
+    RULES_COVER_QUARTER,
+    RULES_COVER_HALF,
+    RULES_COVER_THREE_QUARTERS,
+    RULES_COVER_NINE_TENTHS,
+    RULES_COVER_TOTAL,
+};
+
+/* 002's degrees of cover and of concealment by name, in enum order (rules_cover and
+ * rules_concealment share them): "none", "quarter", "half", "three_quarters", "nine_tenths",
+ * "total", NULL-terminated. */
+extern const char *const rules_degree_names[];
+
+enum rules_concealment {
+    RULES_CONCEAL_NONE = 0,
+    RULES_CONCEAL_QUARTER,
+    RULES_CONCEAL_HALF,
+    RULES_CONCEAL_THREE_QUARTERS,
+    RULES_CONCEAL_NINE_TENTHS,
+    RULES_CONCEAL_TOTAL,
+};
 
 #define RULES_COVER_SOURCE "d20 3.5 SRD, Combat: Cover (corner to corner); 002 Table: Cover"
 #define RULES_CONCEALMENT_SOURCE                                                                   \

@@ -36,20 +36,7 @@
 #include <stdint.h>
 
 #include "rules/attack/attack.h"
-
-enum rules_map_terrain {
-    RULES_MAP_CLEAR = 0,
-    RULES_MAP_DIFFICULT,
-    RULES_MAP_IMPEDED,
-    RULES_MAP_BLOCKED,
-    RULES_MAP_HAZARDOUS,
-    RULES_MAP_WATER,
-    RULES_MAP_AIR,
-    RULES_MAP_EARTH,
-    RULES_MAP_COUNT
-};
-
-const char *rules_map_terrain_name(enum rules_map_terrain t);
+#include "rules/board/map.h"
 
 /* The movement types (bits 1u << enum rules_move_type) able to enter terrain t: water swim or
  * fly, air fly, earth burrow, blocked none, any other walk or fly (001 Alternative Movement
@@ -59,23 +46,6 @@ unsigned rules_terrain_move_types(enum rules_map_terrain t);
 
 /* Every movement type: a creature whose speeds are not known. */
 #define RULES_ANY_MOVE_TYPE ((1u << 5) - 1u)
-
-/* Square flags. */
-#define RULES_SQUARE_CUTTABLE  0x1u /* blocked, but not completely filled: corners can be cut */
-#define RULES_SQUARE_CONCEALED 0x2u /* dim light, darkness, fog */
-
-/* A map: width x height squares (hexes: q in [0, width), r in [0, height)), row-major. */
-struct rules_map {
-    int width, height;
-    uint8_t *terrain;   /* enum rules_map_terrain per square */
-    uint8_t *flags;     /* RULES_SQUARE_* per square */
-    uint16_t *gap_in;   /* NULL, or the narrowest gap in the square in inches (0: none) */
-    int16_t *elevation; /* NULL, or the ground's height in 5-ft cubes */
-};
-
-/* Allocates a clear map. Returns -1 when out of memory. */
-int rules_map_init(struct rules_map *m, int width, int height);
-void rules_map_free(struct rules_map *m);
 
 enum rules_move_type {
     RULES_MOVE_WALK = 0,

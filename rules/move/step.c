@@ -1,8 +1,7 @@
 /* Pricing one step (movement.h, move_internal.h): the terrain classes and the CI_* bits of each
  * square for a mover, the search context over a window of the map (occupancy and the enemies
  * threatening each square), the price and the violations of one step, whether it provokes, and
- * whether a move may end on a square. The map itself and the names of terrains and movement
- * types live here too. */
+ * whether a move may end on a square. The names of movement types live here too. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +9,7 @@
 #include "rules/move/internal.h"
 #include "rules/move/move.h"
 
-/* ---- names and the map ---- */
-
-static const char *const terrain_names[RULES_MAP_COUNT] = {
-    "clear", "difficult", "impeded", "blocked", "hazardous", "water", "air", "earth"};
-
-const char *rules_map_terrain_name(enum rules_map_terrain t)
-{
-    return terrain_names[t];
-}
+/* ---- names ---- */
 
 const char *const rules_move_type_names[RULES_MOVE_TYPES + 1] = {"walk", "swim",   "climb",
                                                                  "fly",  "burrow", NULL};
@@ -26,28 +17,6 @@ const char *const rules_move_type_names[RULES_MOVE_TYPES + 1] = {"walk", "swim",
 const char *rules_move_type_name(enum rules_move_type t)
 {
     return rules_move_type_names[t];
-}
-
-int rules_map_init(struct rules_map *m, int width, int height)
-{
-    size_t n = (size_t)width * (size_t)height;
-    *m = (struct rules_map){.width = width, .height = height};
-    m->terrain = calloc(n ? n : 1, 1);
-    m->flags = calloc(n ? n : 1, 1);
-    if (m->terrain == NULL || m->flags == NULL) {
-        rules_map_free(m);
-        return -1;
-    }
-    return 0;
-}
-
-void rules_map_free(struct rules_map *m)
-{
-    free(m->terrain);
-    free(m->flags);
-    free(m->gap_in);
-    free(m->elevation);
-    *m = (struct rules_map){0};
 }
 
 /* ---- the search context (struct ctx: move_internal.h) ---- */

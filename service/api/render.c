@@ -1,10 +1,10 @@
-/* Pictures of the board: POST /v1/render (the movement endpoints' map and creature shapes,
- * plus the overlays wanted) and GET /v1/encounters/{id}/map.png and map.svg (the board after
- * event ?at). Decoding and encoding only: render/ draws, rules/ decides.
+/* Pictures of the board: POST /v1/render, the movement endpoints' map and creature shapes plus
+ * the overlays wanted (an encounter's frames: service/encounter/frames.c). Decoding and
+ * encoding only: render/ draws, rules/ decides.
  *
  * Decisions where the issue is silent (also in openapi.yaml):
  *  - The format comes from ?format= (png, svg), else from Accept (image/svg+xml without
- *    image/png gives SVG), else PNG. The encounter's pictures take it from the path.
+ *    image/png gives SVG), else PNG (an encounter's frames take it from the path).
  *  - ?size=N bounds both sides of the picture (128 to 4096, default 1024).
  *  - A creature's short label is its `label`, else made from its name (or id): one word whole
  *    when it has at most four characters, else its first three ("Ogre", "Gob"); several words
@@ -20,7 +20,7 @@
 #include "render/render.h"
 #include "service/api/api.h"
 #include "service/codec/move.h"
-#include "service/encounter/encounter.h"
+#include "service/codec/picture.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
 #include "service/http/request.h"
@@ -29,47 +29,6 @@
 
 #define MAX_COVER_LINES 64
 #define MAX_AREA        100000
-
-static const char *const side_names[] = {"ally", "enemy"};
-static const char *const cond_names[] = {"prone", "flat_footed", "dying", "unconscious", NULL};
-static const unsigned cond_bits[] = {RENDER_COND_PRONE, RENDER_COND_FLAT_FOOTED, RENDER_COND_DYING,
-                                     RENDER_COND_UNCONSCIOUS};
-
-/* 64-bit FNV-1a: a stable hash for ETags. */
-static unsigned long long fnv1a(const void *data, size_t len, unsigned long long h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
-
-#define FNV_OFFSET 14695981039346656037ULL
-
-/* A short label from a name (see the top of this file). */
-static void short_label(const char *name, char *out, size_t n)
-{
-    int words = 0;
-    const char *last = NULL;
-    for (const char *p = name; *p; p++)
-        if (*p != ' ' && (p == name || p[-1] == ' '))
-            words++, last = p;
-    if (words <= 1) {
-        const char *w = last ? last : name;
-        size_t len = strcspn(w, " ");
-        snprintf(out, n, "%.*s", (int)(len <= 4 ? len : 3), w);
-        return;
-    }
-    size_t k = 0;
-    bool digits = last != NULL && strspn(last, "0123456789") == strcspn(last, " ");
-    for (const char *p = name; *p && k + 1 < n && k < 3; p++)
-        if (*p != ' ' && (p == name || p[-1] == ' ') && !(digits && p == last))
-            out[k++] = *p;
-    if (digits)
-        for (const char *p = last; *p >= '0' && *p <= '9' && k + 1 < n && k < 5; p++)
-            out[k++] = *p;
-    out[k] = '\0';
-}
 
 /* ?format= or Accept; fixed >= 0 when the path names it. */
 static int choose_format(const struct svc_request *req, int fixed, struct svc_errors *e)
@@ -90,51 +49,6 @@ static int choose_format(const struct svc_request *req, int fixed, struct svc_er
         strcasestr(accept, "image/png") == NULL)
         return RENDER_SVG;
     return RENDER_PNG;
-}
-
-static int query_size(const struct svc_request *req, struct svc_errors *e)
-{
-    char msg[80];
-    snprintf(msg, sizeof msg, "must be a whole number of pixels from %d to %d", RENDER_MIN_SIZE,
-             RENDER_MAX_SIZE);
-    long long v = RENDER_DEFAULT_SIZE;
-    return codec_query_whole(req, "size", RENDER_MIN_SIZE, RENDER_MAX_SIZE, RENDER_DEFAULT_SIZE,
-                             msg, &v, e)
-               ? (int)v
-               : RENDER_DEFAULT_SIZE;
-}
-
-/* Answers with the picture and its ETag (a hash of the bytes unless etag is given). */
-static void respond_image(struct svc_response *res, enum render_format f, struct render_image *img,
-                          const char *etag)
-{
-    char tag[64];
-    if (etag == NULL) {
-        snprintf(tag, sizeof tag, "\"%016llx\"", fnv1a(img->data, img->len, FNV_OFFSET));
-        etag = tag;
-    }
-    svc_respond_owned(res, 200, f == RENDER_SVG ? "image/svg+xml" : "image/png", (char *)img->data,
-                      img->len);
-    img->data = NULL;
-    svc_response_add_header(res, "ETag", etag);
-}
-
-/* Draws the scene and answers: the picture, 422 too-expensive, or 500. */
-static void draw_and_respond(struct svc_response *res, struct render_scene *scene,
-                             enum render_format f, const char *etag)
-{
-    struct render_image img;
-    int rc = render_draw(scene, f, &img);
-    if (rc == RENDER_ERR_TOO_EXPENSIVE) {
-        svc_problem_too_expensive(res, "search_states", scene->work->limit, scene->work->used);
-        return;
-    }
-    if (rc != RENDER_OK) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, "the picture could not be drawn", NULL);
-        return;
-    }
-    respond_image(res, f, &img, etag);
-    render_image_free(&img);
 }
 
 /* --- POST /v1/render --- */
@@ -226,7 +140,7 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
     if (codec_get_string(c, ptr, "label", false, 32, &given, e))
         snprintf(label, label_n, "%s", given);
     else
-        short_label(id, label, label_n);
+        svc_picture_label(id, label, label_n);
     k->label = label;
     long long hp = 0, max_hp = 0;
     bool has_hp = codec_get_int(c, ptr, "hp", false, -100000, 100000, &hp, e);
@@ -245,8 +159,8 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
         json_array_foreach(conds, i, v)
         {
             int b = -1;
-            for (int j = 0; cond_names[j] != NULL && json_is_string(v); j++)
-                if (strcmp(cond_names[j], json_string_value(v)) == 0)
+            for (int j = 0; svc_picture_cond_names[j] != NULL && json_is_string(v); j++)
+                if (strcmp(svc_picture_cond_names[j], json_string_value(v)) == 0)
                     b = j;
             if (b < 0) {
                 char p[CODEC_PTR_MAX + 32];
@@ -254,7 +168,7 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
                 svc_errors_add(e, p, "must be one of prone, flat_footed, dying, unconscious");
                 continue;
             }
-            k->conditions |= cond_bits[b];
+            k->conditions |= svc_picture_cond_bits[b];
         }
     }
     /* Dying or unconscious creatures threaten nothing (004 Threatened Area; 001). */
@@ -370,7 +284,7 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         goto out;
     }
     enum render_format f = (enum render_format)choose_format(req, -1, &e);
-    int size = query_size(req, &e);
+    int size = svc_picture_size(req, &e);
     int nc = r.board.creature_count;
     bool has_mover = r.board.mover_json != NULL;
     r.n = nc + has_mover;
@@ -409,7 +323,7 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         .map = &r.board.map,
         .creatures = r.cs,
         .creature_count = r.n,
-        .side_names = side_names,
+        .side_names = svc_picture_side_names,
         .side_count = 2,
         .mover = has_mover ? nc : -1,
         .stats = &r.board.mover,
@@ -433,225 +347,11 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
             goto out;
         searching = true;
     }
-    draw_and_respond(res, &r.scene, f, NULL);
+    svc_picture_draw_respond(res, &r.scene, f, NULL);
 out:
     if (searching)
         svc_search_end();
     svc_errors_free(&e);
     render_req_free(&r);
     json_decref(body);
-}
-
-/* --- GET /v1/encounters/{id}/map.png and map.svg --- */
-
-static const char *str_of(json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
-static bool has_cond(json_t *c, const char *name)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(c, "conditions"), i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* A stored combatant as the picture needs it: creature, side, looks, and as a mover its walk
- * speed. The state was validated when written, so fields are read as they are. */
-static void combatant_of(json_t *c, const struct rules_options *o, struct render_creature *k,
-                         char *label, size_t label_n)
-{
-    int size = rules_size_from_name(str_of(c, "size"));
-    if (size < 0)
-        size = RULES_SIZE_MEDIUM;
-    struct rules_creature *cr = &k->mc.c;
-    rules_creature_init(cr, (enum rules_size)size, (int)json_integer_value(json_object_get(c, "x")),
-                        (int)json_integer_value(json_object_get(c, "y")),
-                        (int)json_integer_value(json_object_get(c, "z")));
-    json_t *reach = json_object_get(c, "reach_ft");
-    if (json_is_integer(reach))
-        cr->reach_ft = (int)json_integer_value(reach);
-    cr->reach_weapon = json_is_true(json_object_get(c, "reach_weapon"));
-    cr->faceless = json_is_true(json_object_get(c, "faceless"));
-    cr->facing = (int)json_integer_value(json_object_get(c, "facing"));
-    if (cr->facing < 0 || cr->facing >= rules_facing_count(o))
-        cr->facing = 0;
-    /* As the encounter's own movement sees its combatants (004 Flat-Footed: no attacks of
-     * opportunity; unconscious and helpless creatures threaten nothing). */
-    cr->can_threaten = !has_cond(c, "flat_footed");
-    k->mc.conscious = !has_cond(c, "unconscious") && !has_cond(c, "helpless");
-    k->mc.combat_reflexes = json_is_true(json_object_get(c, "combat_reflexes"));
-    k->id = str_of(c, "id");
-    const char *name = str_of(c, "name");
-    short_label(name[0] ? name : k->id, label, label_n);
-    k->label = label;
-    json_t *hp = json_object_get(c, "hp"), *max_hp = json_object_get(c, "max_hp");
-    if (json_is_integer(hp) && json_is_integer(max_hp)) {
-        k->hp_known = true;
-        k->hp = (int)json_integer_value(hp);
-        k->max_hp = (int)json_integer_value(max_hp);
-    }
-    for (int b = 0; cond_names[b] != NULL; b++)
-        if (has_cond(c, cond_names[b]))
-            k->conditions |= cond_bits[b];
-    if (has_cond(c, "helpless"))
-        k->conditions |= RENDER_COND_UNCONSCIOUS;
-}
-
-/* ?overlay=threatened,flanking,reach,facing (reach and facing are the focus creature's). */
-static void frame_overlays(const char *list, struct render_overlays *ov, struct svc_errors *e)
-{
-    static const char *const names[] = {"threatened", "flanking", "reach", "facing", "none"};
-    const char *p = list;
-    while (p != NULL && *p != '\0') {
-        size_t n = strcspn(p, ",");
-        int k = -1;
-        for (int i = 0; i < 5; i++)
-            if (strlen(names[i]) == n && strncmp(p, names[i], n) == 0)
-                k = i;
-        if (k < 0) {
-            svc_errors_add(e, "?overlay",
-                           "query overlay is a comma-separated list of threatened, flanking, "
-                           "reach, facing");
-            return;
-        }
-        ov->threatened |= k == 0;
-        ov->flanking |= k == 1;
-        ov->reach |= k == 2;
-        ov->facing_of = k == 3 ? 0 : ov->facing_of; /* resolved to the focus below */
-        p += n;
-        if (*p == ',')
-            p++;
-    }
-}
-
-static void encounter_map(const struct svc_request *req, struct svc_response *res,
-                          enum render_format f)
-{
-    struct svc_errors e;
-    svc_errors_init(&e);
-    int size = query_size(req, &e);
-    const char *overlay = svc_request_query(req, "overlay");
-    const char *focus = svc_request_query(req, "focus");
-    struct render_overlays ov = {
-        .facing_of = -1, .forced_creature = -1, .path_end_facing = -1, .legend = true};
-    frame_overlays(overlay, &ov, &e);
-    if ((ov.reach || ov.facing_of >= 0) && focus == NULL)
-        svc_errors_add(&e, "?overlay",
-                       "reach and facing are drawn for the focus creature: add "
-                       "focus=ID");
-    if (svc_errors_any(&e)) {
-        svc_errors_respond(&e, res);
-        return;
-    }
-    svc_errors_free(&e);
-    int64_t at = 0, version = 0;
-    json_t *state = svc_encounter_state_at(req, res, &at, &version);
-    if (state == NULL)
-        return;
-    /* The frame after event `at` never changes: its ETag is the event and the query's shape. */
-    char shape[256], etag[96];
-    snprintf(shape, sizeof shape, "%d|%s|%s", size, overlay ? overlay : "", focus ? focus : "");
-    snprintf(etag, sizeof etag, "\"v%lld-%s-%08llx\"", (long long)at,
-             f == RENDER_SVG ? "svg" : "png",
-             fnv1a(shape, strlen(shape), FNV_OFFSET) & 0xffffffffULL);
-    const char *inm = svc_request_header(req, "If-None-Match");
-    if (inm != NULL && (strstr(inm, etag) != NULL || strcmp(inm, "*") == 0)) {
-        json_decref(state);
-        svc_respond_raw(res, 304, NULL, "", 0);
-        svc_response_add_header(res, "ETag", etag);
-        svc_response_add_header(res, "Cache-Control", "no-cache");
-        return;
-    }
-    struct svc_board board = {0};
-    svc_errors_init(&e);
-    svc_decode_board(state, req, NULL, NULL, &board, &e);
-    json_t *list = json_object_get(state, "combatants");
-    size_t n = json_array_size(list);
-    struct render_creature *cs = calloc(n + 1, sizeof *cs);
-    char(*labels)[24] = calloc(n + 1, sizeof *labels);
-    const char *sides[RENDER_SIDE_COLOURS * 4];
-    int side_count = 0;
-    if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||
-        svc_errors_any(&e)) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's map could not be read", NULL);
-        goto out;
-    }
-    int focus_i = -1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *c = json_array_get(list, i);
-        combatant_of(c, &board.rules.options, &cs[i], labels[i], sizeof labels[i]);
-        const char *side = str_of(c, "side");
-        int s = 0;
-        while (s < side_count && strcmp(sides[s], side) != 0)
-            s++;
-        if (s == side_count && side_count < (int)(sizeof sides / sizeof sides[0]))
-            sides[side_count++] = side;
-        cs[i].side = s;
-        if (focus != NULL && strcmp(cs[i].id, focus) == 0)
-            focus_i = (int)i;
-    }
-    if (focus != NULL && focus_i < 0) {
-        svc_errors_add(&e, "?focus", "query focus names no combatant");
-        svc_errors_respond(&e, res);
-        goto out;
-    }
-    if (ov.facing_of >= 0)
-        ov.facing_of = rules_has_facing(&board.rules.options, &cs[focus_i].mc.c) ? focus_i : -1;
-    struct rules_mover stats = {0};
-    if (focus_i >= 0) {
-        json_t *c = json_array_get(list, (size_t)focus_i);
-        stats.c = cs[focus_i].mc.c;
-        json_t *speeds = json_object_get(c, "speeds");
-        for (int t = 0; t < RULES_MOVE_TYPES; t++)
-            stats.speed[t] =
-                (int)json_integer_value(json_object_get(speeds, rules_move_type_names[t]));
-        stats.prone = has_cond(c, "prone");
-    }
-    struct render_scene scene = {.o = &board.rules.options,
-                                 .map = &board.map,
-                                 .creatures = cs,
-                                 .creature_count = (int)n,
-                                 .side_names = sides,
-                                 .side_count = side_count,
-                                 /* The focus is the actor: ringed, and threats are its
-                                  * enemies' (everyone's with no focus). */
-                                 .mover = focus_i,
-                                 .stats = &stats,
-                                 .mode = RULES_MODE_MOVE,
-                                 .focus = focus_i,
-                                 .ov = ov,
-                                 .max_width = size,
-                                 .max_height = size,
-                                 .work = &board.work};
-    bool searching = ov.reach;
-    if (searching && !svc_search_begin(req, res))
-        goto out;
-    draw_and_respond(res, &scene, f, etag);
-    if (res->status == 200)
-        svc_response_add_header(res, "Cache-Control", "no-cache");
-    if (searching)
-        svc_search_end();
-out:
-    svc_errors_free(&e);
-    free(cs);
-    free(labels);
-    svc_board_free(&board);
-    json_decref(state);
-}
-
-void svc_handle_encounter_map_png(const struct svc_request *req, struct svc_response *res)
-{
-    encounter_map(req, res, RENDER_PNG);
-}
-
-void svc_handle_encounter_map_svg(const struct svc_request *req, struct svc_response *res)
-{
-    encounter_map(req, res, RENDER_SVG);
 }

@@ -6,6 +6,7 @@
 #include "service/codec/answer.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
+#include "service/http/request.h"
 #include "service/json/errors.h"
 
 void svc_answer_free(struct svc_answer *a)
@@ -96,4 +97,16 @@ void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
     if (a->retry_after)
         svc_response_add_header(res, "Retry-After", "1");
     svc_answer_free(a);
+}
+
+void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
+                       void (*rule)(json_t *body, struct svc_answer *out))
+{
+    json_t *body = svc_parse_json_body(req, res);
+    if (body == NULL)
+        return;
+    struct svc_answer ans = {0};
+    rule(body, &ans);
+    svc_answer_respond(&ans, res);
+    json_decref(body);
 }

@@ -43,4 +43,9 @@ const char *svc_answer_detail(const struct svc_answer *a, char *buf, size_t n);
 void svc_answer_respond(struct svc_answer *a, struct svc_response *res);
 void svc_answer_free(struct svc_answer *a);
 
+/* The whole of a handler whose ruling takes the body alone: parses the request's body (a 400
+ * on malformed JSON), rules it, and sends the answer. */
+void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
+                       void (*rule)(json_t *body, struct svc_answer *out));
+
 #endif

@@ -34,4 +34,7 @@ json_t *svc_decode_member(json_t *body, const char *key, const struct rules_opti
                           const char *const *extra_keys, struct rules_creature *out,
                           struct svc_errors *e);
 
+/* body[member].name when it is a string (for the sentences), else NULL. */
+const char *svc_member_name(json_t *body, const char *member);
+
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "rules/encounter/encounter.h"
-#include "service/api/move_odds.h"
 #include "service/codec/answer.h"
+#include "service/codec/move_odds.h"
 #include "service/codec/move_req.h"
 #include "service/codec/odds.h"
 #include "service/explain/explain.h"

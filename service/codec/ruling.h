@@ -38,8 +38,10 @@ void svc_rule_move_route(json_t *body, const struct svc_config *cfg, const struc
 void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
                           struct svc_answer *out);
 
-/* POST /v1/falling (impact_api.c): the answer as a value. */
+/* POST /v1/falling, /v1/collisions and /v1/objects/dropped (impact.c): the answer as a value. */
 void svc_rule_falling(json_t *body, struct svc_answer *out);
+void svc_rule_collision(json_t *body, struct svc_answer *out);
+void svc_rule_dropped(json_t *body, struct svc_answer *out);
 /* Its own members of a fall (height_ft, surface, per_die, deliberate, acrobatics_success,
  * water_depth_ft, dive, dive_success) from body into f (*has_depth: water_depth_ft given); then,
  * once the dice are read too, how they go together (svc_check_fall). */
@@ -74,5 +76,7 @@ void svc_rule_flanking_decoded(const struct svc_rules *rules, const struct rules
 /* POST /v1/attacks/resolve (attack_api.c): the answer as text. (An encounter rolls its attacks
  * with rules_encounter_attack and writes this same answer with svc_attack_answer_ruled.) */
 void svc_rule_attack(json_t *body, struct svc_answer *out);
+/* POST /v1/attacks/modifiers: the same request, evaluated without dice. */
+void svc_rule_attack_modifiers(json_t *body, struct svc_answer *out);
 
 #endif

@@ -14,7 +14,7 @@
 #include "rules/encounter/hp.h"
 #include "rules/encounter/reaction.h"
 #include "service/codec/answer.h"
-#include "service/codec/attack_ruling.h"
+#include "service/codec/attack.h"
 #include "service/codec/creature.h"
 #include "service/codec/dice.h"
 #include "service/encounter/internal.h"

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "service/codec/attack_ruling.h"
+#include "service/codec/attack.h"
 #include "service/codec/odds.h"
 #include "service/encounter/encounter.h"
 #include "service/encounter/internal.h"

@@ -100,6 +100,11 @@ void svc_respond_raw(struct svc_response *res, unsigned status, const char *cont
 void svc_respond_owned(struct svc_response *res, unsigned status, const char *content_type,
                        char *text, size_t len);
 
+/* Sets status 200 and the JSON text the streaming writer w holds (service/json/writer.h),
+ * finishing it; a writer that failed (out of memory) gives a 500 problem instead. */
+struct jw;
+void svc_respond_writer(struct svc_response *res, struct jw *w);
+
 /* Adds a response header; value is copied. Silently ignores headers past SVC_MAX_HEADERS,
  * which is an internal invariant (asserted in debug builds). */
 void svc_response_add_header(struct svc_response *res, const char *name, const char *value);

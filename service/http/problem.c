@@ -9,6 +9,7 @@
 #include "service/http/http.h"
 #include "service/http/problem.h"
 #include "service/json/errors.h"
+#include "service/json/writer.h"
 
 void svc_response_clear(struct svc_response *res)
 {
@@ -67,6 +68,13 @@ static void respond_doc(struct svc_response *res, unsigned status, const char *c
 void svc_respond_json(struct svc_response *res, unsigned status, json_t *doc)
 {
     respond_doc(res, status, "application/json", doc);
+}
+
+void svc_respond_writer(struct svc_response *res, struct jw *w)
+{
+    size_t len = 0;
+    char *text = jw_finish(w, &len);
+    svc_respond_owned(res, 200, "application/json", text, len);
 }
 
 void svc_response_add_header(struct svc_response *res, const char *name, const char *value)

@@ -1,7 +1,5 @@
 #include "service/json/fields.h"
 
-#include "service/codec/ruling.h"
-
 #include "service/json/errors.h"
 #include <stdio.h>
 #include <string.h>

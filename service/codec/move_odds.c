@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "rules/encounter/hp.h"
-#include "service/api/move_odds.h"
+#include "service/codec/move_odds.h"
 #include "service/codec/odds.h"
 
 void move_odds_free(struct move_odds *m)

@@ -1,0 +1,52 @@
+/* What a storage backend provides to db.c: one table of functions per backend (libuv's unix/
+ * and win/ behind one interface), so that db.c dispatches through the table and names no
+ * backend but in its list of them. Each function keeps the contract of its db.h namesake; `b`
+ * is the backend's own handle, made by open. */
+#ifndef TACTICS_DB_BACKEND_H
+#define TACTICS_DB_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db/db.h"
+
+struct db_backend_ops {
+    const char *name;
+    /* Whether path (a db_open argument) names a database of this backend. */
+    bool (*claims)(const char *path);
+    int (*open)(const char *path, void **out);
+    void (*close)(void *b);
+    int (*check_ready)(void *b);
+    int (*schema_version)(void *b, int *out);
+    /* NULL: the backend has no size of its own to cap (the operator's, as on PostgreSQL). */
+    int (*limit_size)(void *b, uint64_t max_bytes);
+    void (*write_health)(void *b, struct db_write_health *out);
+    uint64_t (*error_count)(const void *b);
+    void (*set_replay_ttl)(void *b, int64_t seconds);
+    int (*replay_get)(void *b, struct db_replay *r);
+    int (*encounter_create)(void *b, const char *id, const unsigned char *token_hash,
+                            const char *rules_json, const char *state_json, int count,
+                            const char *const *kinds, const char *const *payloads,
+                            struct db_replay *replay);
+    int (*encounter_get)(void *b, const char *id, struct db_encounter *out);
+    int (*encounter_append)(void *b, const char *id, int64_t expected, const char *kind,
+                            const char *payload_json, const char *state_json,
+                            struct db_replay *replay, int64_t *current);
+    int (*encounter_delete)(void *b, const char *id, int64_t expected, int64_t *current);
+    int (*encounter_list)(void *b, const unsigned char *token_hash, const char *after, int limit,
+                          db_encounter_fn fn, void *ud);
+    int (*events)(void *b, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
+                  void *ud);
+    /* NULL: no group commit (each append is its own transaction). */
+    void (*set_group_commit)(void *b, bool on);
+    void (*group_stats)(void *b, struct db_group_stats *out);
+    /* NULL: no change notifications (db_listen_start answers DB_ERR_UNSUPPORTED). The
+     * listener is the backend's own, stopped with listen_stop. */
+    int (*listen_start)(void *b, db_change_fn fn, void *ud, void **listener);
+    void (*listen_stop)(void *listener);
+};
+
+extern const struct db_backend_ops db_sqlite_ops; /* db/sqlite/ops.c: a file path */
+extern const struct db_backend_ops db_pg_ops;     /* db/pg/ops.c: postgres:// URLs */
+
+#endif

@@ -1,0 +1,799 @@
+/* The attack request's shape (attack.h): its decoders, the ruling of POST /v1/attacks/modifiers
+ * (the breakdown, no dice) and /resolve (rolled) on rules/attack/, and their answer with every
+ * positional modifier and its source. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/attack/attack.h"
+#include "rules/attack/roll.h"
+#include "rules/sources.h"
+#include "service/codec/answer.h"
+#include "service/codec/attack.h"
+#include "service/codec/creature.h"
+#include "service/codec/dice.h"
+#include "service/codec/rule_options.h"
+#include "service/codec/ruling.h"
+#include "service/explain/explain.h"
+#include "service/http/http.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
+#include "service/json/fields.h"
+#include "service/json/writer.h"
+
+/* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
+static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,
+                         struct svc_errors *e)
+{
+    json_t *list = NULL;
+    unsigned bits = 0;
+    if (!codec_get_array(obj, base, key, false, 32, &list, e))
+        return 0;
+    size_t i;
+    json_t *item;
+    json_array_foreach(list, i, item)
+    {
+        int found = -1;
+        for (int k = 0; names[k] != NULL && json_is_string(item); k++)
+            if (strcmp(names[k], json_string_value(item)) == 0)
+                found = k;
+        if (found < 0) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "%s/%s/%zu", base, key, i);
+            char list_text[300] = "";
+            size_t used = 0;
+            for (int k = 0; names[k] != NULL && used < sizeof list_text; k++)
+                used += (size_t)snprintf(list_text + used, sizeof list_text - used, "%s%s",
+                                         k ? ", " : "", names[k]);
+            svc_errors_add(e, ptr, "must be one of %s", list_text);
+        } else {
+            bits |= 1u << found;
+        }
+    }
+    return bits;
+}
+
+static const char *const attacker_features[] = {
+    "whirlwind_attack", "combat_reflexes", "flank_attack", "rear_attack", "mounted_combat", NULL};
+static const char *const attacker_conditions[] = {"prone",         "invisible", "squeezing",
+                                                  "higher_ground", "charging",  NULL};
+static const char *const defender_conditions[] = {
+    "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
+    "grappling", "pinned", "helpless", "squeezing", "charging",    NULL};
+
+unsigned svc_defender_condition_bit(const char *name)
+{
+    for (int k = 0; defender_conditions[k] != NULL; k++)
+        if (strcmp(defender_conditions[k], name) == 0)
+            return 1u << k;
+    return 0;
+}
+
+static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    static const char *const extra[] = {"attack_bonus",    "size_included", "player_character",
+                                        "attack",          "touch",         "kind",
+                                        "features",        "steed",         "sneak_attack_dice",
+                                        "rogue_level",     "conditions",    "pack_bonus",
+                                        "shifts_bands",    "damage",        "crit_range",
+                                        "crit_multiplier", "name",          NULL};
+    static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+    static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
+    struct rules_attacker *a = &r->a;
+    memset(a, 0, sizeof *a);
+    json_t *obj = svc_decode_member(body, "attacker", &r->rules.options, true, extra, &a->c, e);
+    if (obj == NULL)
+        return;
+    long long v = 0;
+    codec_get_string(obj, "/attacker", "name", false, 64, &r->attacker_name, e);
+    if (codec_get_int(obj, "/attacker", "attack_bonus", true, -100, 100, &v, e))
+        a->attack_bonus = (int)v;
+    codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
+    codec_get_bool(obj, "/attacker", "player_character", false, &a->player_character, e);
+    int form = codec_get_enum(obj, "/attacker", "attack", forms, false, 0, e);
+    a->ranged = form >= 1;
+    a->spell = form == 2;
+    codec_get_bool(obj, "/attacker", "touch", false, &a->touch, e);
+    a->kind = (enum rules_attack_kind)codec_get_enum(obj, "/attacker", "kind", kinds, false, 0, e);
+    unsigned f = name_set(obj, "/attacker", "features", attacker_features, e);
+    a->whirlwind_attack = f & 1, a->combat_reflexes = f & 2, a->flank_attack = f & 4;
+    a->rear_attack = f & 8, a->mounted_combat = f & 16;
+    json_t *steed = json_object_get(obj, "steed");
+    if (steed != NULL) {
+        a->has_steed = true;
+        svc_decode_creature(steed, "/attacker/steed", &r->rules.options, true, NULL, &a->steed, e);
+    }
+    if (a->mounted_combat && !a->has_steed)
+        svc_errors_add(e, "/attacker/steed", "is required with the mounted_combat feature");
+    if (codec_get_int(obj, "/attacker", "sneak_attack_dice", false, 0, 40, &v, e))
+        a->sneak_dice = (int)v;
+    if (codec_get_int(obj, "/attacker", "rogue_level", false, 0, 100, &v, e))
+        a->rogue_level = (int)v;
+    unsigned c = name_set(obj, "/attacker", "conditions", attacker_conditions, e);
+    a->prone = c & 1, a->invisible = c & 2, a->squeezing = c & 4, a->higher_ground = c & 8;
+    a->charging = c & 16;
+    if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
+        a->pack_bonus = (int)v;
+    codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);
+    svc_decode_damage(obj, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
+                      &r->crit_multiplier, e);
+}
+
+static void decode_defender(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    static const char *const extra[] = {"defense",
+                                        "player_character",
+                                        "shield_spell",
+                                        "shield_side",
+                                        "conditions",
+                                        "improved_uncanny_dodge_level",
+                                        "uncanny_dodge",
+                                        "all_around_vision",
+                                        "immune_sneak_attack",
+                                        "invisible",
+                                        "damage_reduction",
+                                        "name",
+                                        NULL};
+    static const char *const sides[] = {"none", "left", "right", NULL};
+    struct rules_defender *d = &r->d;
+    memset(d, 0, sizeof *d);
+    json_t *obj = svc_decode_member(body, "defender", &r->rules.options, true, extra, &d->c, e);
+    if (obj == NULL)
+        return;
+    codec_get_string(obj, "/defender", "name", false, 64, &r->defender_name, e);
+    json_t *def = json_object_get(obj, "defense");
+    if (def == NULL)
+        svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
+    else
+        svc_decode_defense(def, "/defender/defense", &d->ac, e);
+    long long v = 0;
+    codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
+    if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
+        d->shield_spell = (int)v;
+    d->shield_side =
+        (enum rules_shield_side)codec_get_enum(obj, "/defender", "shield_side", sides, false, 0, e);
+    d->conditions = name_set(obj, "/defender", "conditions", defender_conditions, e);
+    if (codec_get_int(obj, "/defender", "improved_uncanny_dodge_level", false, 1, 100, &v, e)) {
+        d->improved_uncanny_dodge = true;
+        d->iud_level = (int)v;
+    }
+    codec_get_bool(obj, "/defender", "uncanny_dodge", false, &d->uncanny_dodge, e);
+    codec_get_bool(obj, "/defender", "all_around_vision", false, &d->all_around_vision, e);
+    codec_get_bool(obj, "/defender", "immune_sneak_attack", false, &d->immune_sneak_attack, e);
+    codec_get_bool(obj, "/defender", "invisible", false, &d->invisible, e);
+    if (codec_get_int(obj, "/defender", "damage_reduction", false, 0, 1000, &v, e))
+        r->damage_reduction = (int)v;
+}
+
+void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    r->cover = (enum rules_cover)codec_get_enum(body, "", "cover", rules_degree_names, false, 0, e);
+    if (r->cover == RULES_COVER_TOTAL)
+        svc_errors_add(e, "/cover",
+                       "no attack reaches a target with total cover (002 Table: "
+                       "Cover)");
+    json_t *cc = json_object_get(body, "cover_creature");
+    if (cc != NULL && codec_expect_object(cc, "/cover_creature", e)) {
+        static const char *const ckeys[] = {"ac", "dex_and_dodge", "apply_dex_and_dodge", NULL};
+        codec_reject_unknown(cc, "/cover_creature", ckeys, e);
+        long long v = 0;
+        r->has_cover_creature = true;
+        struct rules_cover_creature *c = &r->cover_creature;
+        if (codec_get_int(cc, "/cover_creature", "ac", true, -100, 500, &v, e))
+            c->ac = (int)v;
+        if (codec_get_int(cc, "/cover_creature", "dex_and_dodge", false, 0, 100, &v, e))
+            c->dex_and_dodge = (int)v;
+        c->applies_dex_and_dodge = true;
+        codec_get_bool(cc, "/cover_creature", "apply_dex_and_dodge", false,
+                       &c->applies_dex_and_dodge, e);
+        if (r->cover == RULES_COVER_NONE)
+            svc_errors_add(e, "/cover",
+                           "state the cover the creature gives (002: half behind a "
+                           "creature of the same size)");
+    }
+    unsigned cs = name_set(body, "", "concealment", rules_degree_names, e);
+    for (int i = 1; i < 6; i++)
+        if (cs & (1u << i))
+            r->conceal[r->conceal_count++] = (enum rules_concealment)i;
+}
+
+void svc_attack_facing_required(const struct attack_request *r, bool attacker_facing,
+                                bool defender_facing, struct svc_errors *e)
+{
+    if (!svc_errors_any(e) && rules_has_facing(&r->rules.options, &r->d.c) && !defender_facing)
+        svc_errors_add(e, "/defender/facing", "is required under the facing variant in force");
+    if (!svc_errors_any(e) && r->rules.options.facing == RULES_FACING_000 &&
+        rules_has_facing(&r->rules.options, &r->a.c) && !attacker_facing)
+        svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
+}
+
+/* Decodes the whole request; false when any error was found. */
+static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
+{
+    svc_decode_rules(body, &r->rules, e);
+    decode_attacker(body, r, e);
+    decode_defender(body, r, e);
+    json_t *list = NULL;
+    if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
+        r->ally_count = (int)json_array_size(list);
+        r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
+        for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
+            char ptr[CODEC_PTR_MAX];
+            snprintf(ptr, sizeof ptr, "/allies/%d", i);
+            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
+                                &r->allies[i], e);
+        }
+    }
+    svc_attack_decode_declared(body, r, e);
+    svc_attack_facing_required(
+        r, json_object_get(json_object_get(body, "attacker"), "facing") != NULL,
+        json_object_get(json_object_get(body, "defender"), "facing") != NULL, e);
+    return !svc_errors_any(e);
+}
+
+static const char *applies_name(enum rules_applies a)
+{
+    return a == RULES_APPLIES_ATTACK ? "attack" : "defense";
+}
+
+/* The kind of AC the target number is, as words. */
+static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
+{
+    buf[0] = '\0'; /* strncat rather than snprintf: this runs for every attack */
+    strncat(buf, ev->touch ? "touch " : "", len - 1);
+    strncat(buf, ev->flat_footed ? "flat-footed " : "", len - 1 - strlen(buf));
+    strncat(buf, ev->shieldless ? "shieldless " : "", len - 1 - strlen(buf));
+    strncat(buf, ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC",
+            len - 1 - strlen(buf));
+}
+
+/* "source_title" beside a source that cites the rule documents: the titles of those it names
+ * (rules_source_titles; GET /v1/rules/sources lists them). Added, not replacing: a source that
+ * names no document ("attacker", "defender") gains nothing. */
+static void write_source_title(struct jw *w, const char *source)
+{
+    char titles[256];
+    if (rules_source_titles(source, titles, sizeof titles) > 0) {
+        JW_KEY(w, "source_title");
+        jw_string(w, titles);
+    }
+}
+
+void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+{
+    jw_object_begin(w);
+    JW_KEY(w, "value");
+    jw_int(w, m->value);
+    JW_KEY(w, "applies_to");
+    jw_string(w, applies_name(m->applies_to));
+    JW_KEY(w, "reason");
+    jw_string(w, m->reason);
+    JW_KEY(w, "source");
+    jw_string(w, m->source);
+    write_source_title(w, m->source);
+    JW_KEY(w, "applied");
+    jw_bool(w, m->applied);
+    jw_object_end(w);
+}
+
+static const char *struck_name(enum rules_struck s)
+{
+    static const char *const names[] = {"none", "defender", "cover", "cover_creature"};
+    assert((unsigned)s < sizeof names / sizeof names[0]);
+    return names[s];
+}
+
+static const char *natural_name(enum rules_natural n)
+{
+    return n == RULES_NATURAL_HIT ? "hit" : n == RULES_NATURAL_MISS ? "miss" : "none";
+}
+
+/* The damage expression as rolled (rules_attack_rolled.damage_expr): the weapon's damage text
+ * weapon_rolls times, then the sneak attack d6s. With one weapon roll this is the request's
+ * text with "+Nd6" after it, as before critical hits. */
+#define DAMAGE_TEXT_MAX (RULES_CRIT_MULTIPLIER_MAX * (RULES_DICE_MAX_EXPRESSION + 1) + 16)
+
+static void damage_text(const char *damage, const struct rules_attack_rolled *o, char *buf,
+                        size_t len)
+{
+    size_t used = 0;
+    const char *lead = damage + strspn(damage, " ");
+    bool signed_text = *lead == '+' || *lead == '-';
+    buf[0] = '\0';
+    for (int k = 0; k < o->weapon_rolls && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", k > 0 && !signed_text ? "+" : "",
+                                 damage);
+    if (o->sneak_dice > 0 && used < len)
+        snprintf(buf + used, len - used, "+%dd6", o->sneak_dice);
+}
+
+/* One rule that decided the roll, as the answer's roll_rules itemise them. */
+static void write_roll_rule(struct jw *w, const char *rule, const char *source)
+{
+    jw_object_begin(w);
+    JW_KEY(w, "rule");
+    jw_string(w, rule);
+    JW_KEY(w, "source");
+    jw_string(w, source);
+    write_source_title(w, source);
+    jw_object_end(w);
+}
+
+/* The critical_hits option's part of a rolled answer: the threat, its confirmation and every
+ * rule that decided the roll with its source. Written only when the option is on, so that an
+ * answer without it stays as it was. */
+static void write_critical(struct jw *w, const struct attack_request *r,
+                           const struct rules_attack_rolled *o)
+{
+    JW_KEY(w, "critical");
+    jw_bool(w, o->critical);
+    JW_KEY(w, "critical_hit");
+    jw_object_begin(w);
+    JW_KEY(w, "threat_range");
+    jw_int(w, r->crit_range);
+    JW_KEY(w, "multiplier");
+    jw_int(w, r->crit_multiplier);
+    JW_KEY(w, "natural");
+    jw_string(w, natural_name(o->natural));
+    JW_KEY(w, "threat");
+    jw_bool(w, o->threat);
+    JW_KEY(w, "confirmation");
+    if (!o->confirm_rolled) {
+        jw_null(w);
+    } else {
+        jw_object_begin(w);
+        JW_KEY(w, "d20");
+        jw_int(w, o->confirm_d20);
+        JW_KEY(w, "total");
+        jw_int(w, o->confirm_total);
+        JW_KEY(w, "natural");
+        jw_string(w, natural_name(o->confirm_natural));
+        JW_KEY(w, "hit");
+        jw_bool(w, o->confirmed);
+        jw_object_end(w);
+    }
+    JW_KEY(w, "confirmed");
+    jw_bool(w, o->confirmed);
+    JW_KEY(w, "source");
+    jw_string(w, RULES_SRC_CRITICAL_HITS);
+    jw_object_end(w);
+
+    JW_KEY(w, "roll_rules");
+    jw_array_begin(w);
+    if (o->natural == RULES_NATURAL_HIT)
+        write_roll_rule(w, "a natural 20 is always a hit", RULES_SRC_AUTOMATIC_HIT_MISS);
+    else if (o->natural == RULES_NATURAL_MISS)
+        write_roll_rule(w, "a natural 1 is always a miss", RULES_SRC_AUTOMATIC_HIT_MISS);
+    if (o->threat) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "a hit with a natural %d (threat range %d-20) is a threat: confirmed by a "
+                 "second attack roll against the same AC",
+                 o->d20, r->crit_range);
+        write_roll_rule(w, text, RULES_SRC_CRITICAL_HITS);
+    }
+    if (o->confirm_natural != RULES_NATURAL_NONE)
+        write_roll_rule(w,
+                        o->confirm_natural == RULES_NATURAL_HIT
+                            ? "the confirmation roll is an attack roll: its natural 20 hits"
+                            : "the confirmation roll is an attack roll: its natural 1 misses",
+                        RULES_SRC_AUTOMATIC_HIT_MISS);
+    if (o->confirmed && !o->lands)
+        write_roll_rule(w, "a confirmed threat lost to concealment deals nothing",
+                        RULES_SRC_CONCEALMENT);
+    if (o->critical && o->damage_rolled) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "critical hit: the weapon's damage, bonuses included, rolled %d times and added",
+                 o->weapon_rolls);
+        write_roll_rule(w, text, RULES_SRC_CRITICAL_HITS);
+        if (o->sneak_dice > 0)
+            write_roll_rule(w, "sneak attack dice are extra damage: not multiplied",
+                            RULES_SRC_CRITICAL_HITS);
+        if (o->damage_reduction > 0)
+            write_roll_rule(w, "damage reduction applies once, to the multiplied total",
+                            "defender");
+    }
+    jw_array_end(w);
+}
+
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
+ * rolls and their consequences. */
+static void write_answer(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_eval *ev, const char *kind,
+                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                         const struct svc_told *told)
+{
+    jw_object_begin(w);
+    JW_KEY(w, "rules");
+    svc_write_rules(w, &r->rules);
+    JW_KEY(w, "attack_total");
+    jw_int(w, ev->attack_total);
+    JW_KEY(w, "target_number");
+    jw_int(w, ev->target_number);
+    JW_KEY(w, "ac_kind");
+    jw_string(w, kind);
+
+    JW_KEY(w, "cover");
+    jw_object_begin(w);
+    JW_KEY(w, "degree");
+    jw_string(w, rules_degree_names[ev->cover]);
+    JW_KEY(w, "bonus");
+    jw_int(w, ev->cover_bonus);
+    JW_KEY(w, "reflex_bonus");
+    jw_int(w, rules_cover_reflex(ev->cover));
+    const char *footnote = rules_cover_reflex_footnote(ev->cover);
+    if (footnote != NULL) {
+        JW_KEY(w, "reflex_footnote");
+        jw_string(w, footnote);
+        JW_KEY(w, "reflex_footnote_source");
+        jw_string(w, RULES_SRC_COVER_FOOTNOTE);
+    }
+    JW_KEY(w, "target_without_cover");
+    jw_int(w, ev->target_without_cover);
+    jw_object_end(w);
+
+    /* 002: "use the one that would produce the highest miss chance. Do not add the miss
+     * chances together": say which one was used and which were dropped. */
+    JW_KEY(w, "concealment");
+    jw_object_begin(w);
+    JW_KEY(w, "miss_chance");
+    jw_int(w, ev->miss_chance);
+    JW_KEY(w, "guess_square");
+    jw_bool(w, ev->guess_square);
+    JW_KEY(w, "used");
+    jw_string(w, rules_degree_names[ev->concealment]);
+    JW_KEY(w, "dropped");
+    jw_array_begin(w);
+    bool used_seen = false;
+    for (int i = 0; i < r->conceal_count; i++) {
+        if (r->conceal[i] == ev->concealment && !used_seen) {
+            used_seen = true;
+            continue;
+        }
+        jw_string(w, rules_degree_names[r->conceal[i]]);
+    }
+    jw_array_end(w);
+    if (o != NULL && o->pct_rolled) {
+        JW_KEY(w, "roll");
+        jw_int(w, o->pct);
+        JW_KEY(w, "missed");
+        jw_bool(w, o->missed);
+    }
+    jw_object_end(w);
+
+    JW_KEY(w, "sneak_attack");
+    jw_object_begin(w);
+    JW_KEY(w, "eligible");
+    jw_bool(w, ev->sneak_attack);
+    JW_KEY(w, "reason");
+    jw_string(w, ev->sneak_reason ? ev->sneak_reason : "");
+    JW_KEY(w, "dice");
+    jw_int(w, ev->sneak_attack ? r->a.sneak_dice : 0);
+    jw_object_end(w);
+
+    JW_KEY(w, "modifiers");
+    jw_array_begin(w);
+    for (int i = 0; i < ev->mod_count; i++)
+        svc_write_modifier(w, &ev->mods[i]);
+    jw_array_end(w);
+    JW_KEY(w, "attacker_area");
+    jw_string(w, rules_area_name(ev->attacker_area));
+    JW_KEY(w, "target_area");
+    jw_string(w, rules_area_name(ev->target_area));
+    JW_KEY(w, "flanked");
+    jw_bool(w, ev->flanked);
+
+    bool crits = r->rules.options.critical_hits;
+    if (o != NULL) {
+        JW_KEY(w, "d20");
+        jw_int(w, o->d20);
+        JW_KEY(w, "roll_total");
+        jw_int(w, o->total);
+        JW_KEY(w, "hit");
+        jw_bool(w, o->lands);
+        JW_KEY(w, "struck");
+        jw_string(w, struck_name(o->struck));
+        if (crits)
+            write_critical(w, r, o);
+        JW_KEY(w, "damage");
+        if (!o->damage_rolled) {
+            jw_null(w);
+        } else {
+            jw_object_begin(w);
+            char text[DAMAGE_TEXT_MAX];
+            damage_text(r->damage, o, text, sizeof text);
+            json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
+            JW_KEY(w, "roll");
+            jw_json(w, roll);
+            json_decref(roll);
+            JW_KEY(w, "total");
+            jw_int(w, o->damage.total);
+            if (crits) {
+                JW_KEY(w, "weapon_rolls");
+                jw_int(w, o->weapon_rolls);
+                JW_KEY(w, "sneak_attack_dice");
+                jw_int(w, o->sneak_dice);
+            }
+            JW_KEY(w, "damage_reduction");
+            jw_int(w, o->damage_reduction);
+            JW_KEY(w, "dealt");
+            jw_int(w, o->dealt);
+            JW_KEY(w, "to");
+            jw_string(w, o->lands ? "defender" : "cover_creature");
+            jw_object_end(w);
+        }
+    }
+    svc_write_told(w, told);
+    if (o != NULL) {
+        JW_KEY(w, "source");
+        jw_string(w, src->supplied ? "supplied" : "seed");
+        if (!src->supplied) {
+            JW_KEY(w, "seed");
+            jw_int(w, src->seed);
+        }
+    }
+    jw_object_end(w);
+}
+
+struct rules_attack_roll_params svc_attack_roll_params(const struct attack_request *r)
+{
+    return (struct rules_attack_roll_params){
+        .critical_hits = r->rules.options.critical_hits,
+        .crit_range = r->crit_range,
+        .crit_multiplier = r->crit_multiplier,
+        .sneak_dice = r->a.sneak_dice,
+        .damage_reduction = r->damage_reduction,
+        .cover_creature = r->has_cover_creature ? &r->cover_creature : NULL,
+    };
+}
+
+void svc_attack_roll_refusal(int rc, const struct attack_request *r,
+                             const struct rules_attack_rolled *o, struct svc_errors *e)
+{
+    bool crits = r->rules.options.critical_hits;
+    char text[DAMAGE_TEXT_MAX];
+    switch (rc) {
+    case RULES_ATTACK_ROLL_OK:
+        return;
+    case RULES_ATTACK_ROLL_ERR_PARAMS: /* not reached: the decoder keeps both in bounds */
+        svc_errors_add(e, "/attacker/crit_range", "or crit_multiplier is out of bounds");
+        return;
+    case RULES_ATTACK_ROLL_ERR_TOO_LARGE:
+        svc_errors_add(e, "/attacker/damage",
+                       "%s passes the dice limits (at most %d dice and %d terms in all)",
+                       crits ? "rolled crit_multiplier times on a critical hit, with the sneak "
+                               "attack dice,"
+                             : "with the sneak attack dice",
+                       RULES_DICE_MAX_DICE, RULES_DICE_MAX_TERMS);
+        return;
+    case RULES_ATTACK_ROLL_ERR_D20:
+        svc_errors_add(e, "/results", "supply the d20 first");
+        return;
+    case RULES_ATTACK_ROLL_ERR_CONFIRMATION:
+        svc_errors_add(e, "/results",
+                       "supply the confirmation d20 after the d20: a natural %d is a threat (%s)",
+                       o->d20, RULES_SRC_CRITICAL_HITS);
+        return;
+    case RULES_ATTACK_ROLL_ERR_PERCENTILE:
+        svc_errors_add(e, "/results", "supply the miss-chance percentile after the d20%s",
+                       o->confirm_rolled ? " and the confirmation d20" : "");
+        return;
+    case RULES_ATTACK_ROLL_ERR_DAMAGE:
+        damage_text(r->damage, o, text, sizeof text);
+        svc_errors_add(e, "/results",
+                       "supply the damage dice after the d20%s and any "
+                       "miss-chance roll (%s)",
+                       o->confirm_rolled ? ", the confirmation d20" : "", text);
+        return;
+    default:
+        svc_errors_add(e, "/results", "more results than this attack rolls");
+        return;
+    }
+}
+
+/* Rolls the attack through rules_attack_roll (rules/attack_roll.h, where the order of the dice
+ * is). Returns false with the problem in e. */
+static bool roll_attack(const struct attack_request *r, const struct rules_attack_eval *ev,
+                        struct rules_dice *d, struct rules_attack_rolled *o, struct svc_errors *e)
+{
+    struct rules_attack_roll_params p = svc_attack_roll_params(r);
+    int rc = rules_attack_roll(ev, &p, r->damage != NULL ? &r->damage_expr : NULL, d, o);
+    svc_attack_roll_refusal(rc, r, o, e);
+    return rc == RULES_ATTACK_ROLL_OK;
+}
+
+/* Tells a name: the request's (user text, escaped in markdown) or, without one, dflt. */
+static void say_name(struct svc_told *t, const char *name, const char *dflt)
+{
+    if (name != NULL)
+        svc_told_user(t, name);
+    else
+        svc_told_text(t, "%s", dflt);
+}
+
+/* The rolled answer's explain: the d20 against the target, what took the blow, and with the
+ * critical_hits option the natural roll, the threat and its confirmation; totals bold in
+ * markdown, the creatures' names as the request wrote them. */
+static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
+                         const char *kind, const struct rules_attack_rolled *o, struct svc_told *t)
+{
+    if (r->attacker_name != NULL || r->defender_name != NULL) {
+        say_name(t, r->attacker_name, "The attacker");
+        svc_told_text(t, " %s ", o->lands ? "hits" : "misses");
+        say_name(t, r->defender_name, "the target");
+        svc_told_text(t, ": ");
+    } else {
+        svc_told_text(t, "%s: ", o->lands ? "Hit" : "Miss");
+    }
+    svc_told_text(t, "d20 %d %+d = ", o->d20, ev->attack_total);
+    svc_told_bold(t, "%d", o->total);
+    svc_told_text(t, " against %s %d%s%s%s.", kind, ev->target_number,
+                  o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
+                  : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
+                                                     : "",
+                  !o->hit && o->cover_struck ? "; the cover took the blow" : "",
+                  o->hit && !o->lands ? "; lost to concealment" : "");
+    if (o->threat)
+        svc_told_text(t, " Threat (%d-20): confirmation d20 %d %+d = %d, %s.", r->crit_range,
+                      o->confirm_d20, ev->attack_total, o->confirm_total,
+                      !o->confirmed ? "not confirmed: a normal hit"
+                      : o->lands    ? "a critical hit"
+                                    : "confirmed, but lost to concealment");
+    if (o->damage_rolled) {
+        svc_told_text(t, " ");
+        svc_told_bold(t, "%d", o->dealt);
+        svc_told_text(t, " damage to ");
+        if (o->lands)
+            say_name(t, r->defender_name, "the target");
+        else
+            svc_told_text(t, "the covering creature");
+        svc_told_text(t, "%s%s.", o->lands && ev->sneak_attack ? " with sneak attack" : "",
+                      o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
+                                  : "");
+    }
+}
+
+/* Shared by both operations: evaluate and (with src) roll a request decoded into r; the answer
+ * (as text) or the refusal goes to out. */
+static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                         struct svc_errors *e, struct svc_answer *out);
+
+/* Both operations: decode body (borrowed), then rule_decoded; `roll` decides whether dice are
+ * rolled. */
+static void rule(json_t *body, bool roll, struct svc_answer *out)
+{
+    static const char *const known[] = {
+        "rules",          "attacker",    "defender", "allies",  "cover",
+        "cover_creature", "concealment", "seed",     "results", NULL};
+    struct svc_errors e;
+    /* About 24 KB, on the worker thread's stack rather than the heap: these are per request,
+     * and allocating and freeing them cost more than the ruling (seen with perf). */
+    struct attack_request req_state, *r = &req_state;
+    struct svc_dice_source src_state, *src = &src_state;
+    memset(r, 0, sizeof *r);
+    if (!svc_decode_body(body, known, &e))
+        goto fail;
+    if (roll)
+        svc_decode_dice_source(body, src, &e);
+    else if (json_object_get(body, "seed") || json_object_get(body, "results"))
+        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+                       "this operation rolls no dice; use /v1/attacks/resolve");
+    if (!decode(body, r, &e))
+        goto fail;
+    rule_decoded(r, roll ? src : NULL, &e, out);
+    goto out;
+fail:
+    svc_answer_errors(out, &e);
+out:
+    svc_errors_free(&e);
+    free(r->allies);
+}
+
+bool svc_attack_evaluate_refusal(int rc, struct svc_errors *e)
+{
+    if (rc == RULES_ATTACK_ERR_SPELL_INTO_REAR)
+        svc_errors_add(e, "/defender",
+                       "a spellcaster can't target anything in his rear area "
+                       "with a spell (000 Spellcasting)");
+    else if (rc == RULES_ATTACK_ERR_NO_SIZE_MODIFIER)
+        svc_errors_add(e, "/rules/options/size_table",
+                       "004's size table stops at Colossal: use size_table 001, or give the "
+                       "size part and size_included");
+    return rc != RULES_ATTACK_OK;
+}
+
+void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_attack_eval *ev,
+                             const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                             struct svc_answer *out)
+{
+    char kind[64], explain[640], markdown[1400];
+    ac_kind(ev, kind, sizeof kind);
+    struct svc_told told;
+    svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
+    if (o != NULL) {
+        explain_roll(r, ev, kind, o, &told);
+    } else {
+        svc_told_text(&told, "Needs ");
+        svc_told_bold(&told, "%d", ev->target_number - ev->attack_total);
+        svc_told_text(&told, " on the d20: %+d against %s %d%s.", ev->attack_total, kind,
+                      ev->target_number, ev->miss_chance ? ", then a concealment miss chance" : "");
+    }
+    struct jw w;
+    jw_init(&w, 2048);
+    write_answer(&w, r, ev, kind, o, src, &told);
+    size_t len = 0;
+    char *text = jw_finish(&w, &len);
+    svc_answer_text(out, text, len);
+}
+
+static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
+                         struct svc_errors *e, struct svc_answer *out)
+{
+    struct rules_attack_eval ev_state, *ev = &ev_state;
+    struct rules_attack_rolled rolled;
+    int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
+                                   r->cover, r->conceal, r->conceal_count, ev);
+    if (svc_attack_evaluate_refusal(rc, e)) {
+        svc_answer_errors(out, e);
+        return;
+    }
+    const struct rules_attack_rolled *o = NULL;
+    if (src != NULL) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        if (!roll_attack(r, ev, &d, &rolled, e)) {
+            svc_answer_errors(out, e);
+            return;
+        }
+        o = &rolled;
+    }
+    svc_attack_answer_ruled(r, ev, o, src, out);
+}
+
+void svc_rule_attack_modifiers(json_t *body, struct svc_answer *out)
+{
+    rule(body, false, out);
+}
+
+void svc_rule_attack(json_t *body, struct svc_answer *out)
+{
+    rule(body, true, out);
+}
+
+bool svc_attack_rule_request(json_t *body, struct svc_attack_ruling *out, struct svc_errors *e)
+{
+    struct attack_request req_state, *r = &req_state;
+    memset(r, 0, sizeof *r);
+    bool ok = decode(body, r, e) && svc_attack_evaluate(r, out, e);
+    free(r->allies);
+    return ok;
+}
+
+bool svc_attack_evaluate(const struct attack_request *r, struct svc_attack_ruling *out,
+                         struct svc_errors *e)
+{
+    bool ok = !svc_errors_any(e);
+    if (ok) {
+        int rc = rules_attack_evaluate(&r->rules.options, &r->a, &r->d, r->allies, r->ally_count,
+                                       r->cover, r->conceal, r->conceal_count, &out->ev);
+        ok = !svc_attack_evaluate_refusal(rc, e);
+    }
+    if (ok) {
+        out->rules = r->rules;
+        ac_kind(&out->ev, out->ac_kind, sizeof out->ac_kind);
+        out->attack_bonus = r->a.attack_bonus;
+        out->sneak_dice = r->a.sneak_dice;
+        out->has_damage = r->damage != NULL;
+        out->damage = r->damage_expr;
+        out->damage_reduction = r->damage_reduction;
+        out->has_cover_creature = r->has_cover_creature;
+        out->cover_ac = r->cover_creature.ac;
+        out->cover_dex_dodge = r->cover_creature.dex_and_dodge;
+        out->cover_applies_dex_dodge = r->cover_creature.applies_dex_and_dodge;
+        out->crit_range = r->crit_range;
+        out->crit_multiplier = r->crit_multiplier;
+    }
+    return ok;
+}

@@ -1,0 +1,212 @@
+/* The creature shapes the endpoints share (creature.h): a creature's place, size and combat
+ * fields, its Defense, and its weapon's damage. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rules/attack/attack.h"
+#include "rules/attack/roll.h"
+#include "rules/board/facing.h"
+#include "rules/board/flanking.h"
+#include "rules/board/grid.h"
+#include "rules/board/size.h"
+#include "service/codec/answer.h"
+#include "service/codec/creature.h"
+#include "service/codec/rule_options.h"
+#include "service/codec/ruling.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
+#include "service/json/fields.h"
+
+/* Decodes one creature at `ptr` (a JSON pointer) from obj: its place {"x","y","z"?} on squares
+ * or {"q","r"} on hexes, and its "size" (default medium). With `combat`, also what threat and
+ * flanking need: "reach_ft" (default the size's natural reach, 001 Reach), "reach_weapon",
+ * "can_threaten" (default true), "cannot_be_flanked", "facing" (required when a facing
+ * variant is in force and the creature has one), "faceless", and the perception features
+ * "combat_awareness" and "all_around_vision" (read by the caller). */
+void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
+                         const char *const *extra_keys, struct rules_creature *out,
+                         struct svc_errors *e)
+{
+    /* "name" is for the sentences a bot posts (issue 18: names, not ids); nothing rules on it. */
+    static const char *const square_keys[] = {"x", "y", "z", "size", "name", NULL};
+    static const char *const hex_keys[] = {"q", "r", "size", "triangle", "name", NULL};
+    static const char *const square_combat[] = {"facing",
+                                                "faceless",
+                                                "combat_awareness",
+                                                "all_around_vision",
+                                                "x",
+                                                "y",
+                                                "z",
+                                                "size",
+                                                "reach_ft",
+                                                "reach_weapon",
+                                                "can_threaten",
+                                                "cannot_be_flanked",
+                                                "name",
+                                                NULL};
+    static const char *const hex_combat[] = {"triangle",
+                                             "facing",
+                                             "faceless",
+                                             "combat_awareness",
+                                             "all_around_vision",
+                                             "q",
+                                             "r",
+                                             "size",
+                                             "reach_ft",
+                                             "reach_weapon",
+                                             "can_threaten",
+                                             "cannot_be_flanked",
+                                             "name",
+                                             NULL};
+    rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+    if (!codec_expect_object(obj, ptr, e))
+        return;
+    bool hex = o->grid == RULES_GRID_HEX;
+    const char *const *base =
+        hex ? (combat ? hex_combat : hex_keys) : (combat ? square_combat : square_keys);
+    const char *keys[64];
+    size_t nk = 0;
+    for (; base[nk] != NULL && nk < 63; nk++)
+        keys[nk] = base[nk];
+    for (size_t i = 0; extra_keys != NULL && extra_keys[i] != NULL && nk < 63; i++)
+        keys[nk++] = extra_keys[i];
+    keys[nk] = NULL;
+    codec_reject_unknown(obj, ptr, keys, e);
+    long long a = 0, b = 0, z = 0;
+    codec_get_int(obj, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a, e);
+    codec_get_int(obj, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &b, e);
+    if (!hex)
+        codec_get_int(obj, ptr, "z", false, -RULES_COORD_MAX, RULES_COORD_MAX, &z, e);
+    const char *size_name = "medium";
+    char sptr[CODEC_PTR_MAX]; /* pointers are built only for errors: this runs per creature */
+    codec_get_string(obj, ptr, "size", false, 32, &size_name, e); /* absent: medium */
+    int size = rules_size_from_name(size_name);
+    if (size < 0 || (hex && rules_size_info((enum rules_size)size)->hexes == 0))
+        codec_pointer(sptr, ptr, "size");
+    if (size < 0) {
+        svc_errors_add(e, sptr,
+                       "is not a size of 001 Space and Reach (fine ... "
+                       "titanic-three-plus)");
+        size = RULES_SIZE_MEDIUM;
+    } else if (hex && rules_size_info((enum rules_size)size)->hexes == 0) {
+        svc_errors_add(e, sptr,
+                       "on a hex grid creatures cover one hex (medium and smaller) or three "
+                       "(large, 003); no document gives larger hex footprints");
+        size = RULES_SIZE_MEDIUM;
+    }
+    rules_creature_init(out, (enum rules_size)size, (int)a, (int)b, (int)z);
+    if (hex) {
+        long long tri = 0;
+        bool three = rules_size_info((enum rules_size)size)->hexes == 3;
+        bool given = codec_get_int(obj, ptr, "triangle", three, 0, 5, &tri, e);
+        if (given && !three) {
+            char tptr[CODEC_PTR_MAX];
+            codec_pointer(tptr, ptr, "triangle");
+            svc_errors_add(e, tptr, "only a three-hex (large) creature has a triangle");
+        }
+        rules_creature_on_hexes(out, (int)tri);
+    }
+    if (!combat)
+        return;
+    long long reach = out->reach_ft;
+    codec_get_int(obj, ptr, "reach_ft", false, 0, 1000, &reach, e);
+    out->reach_ft = (int)reach;
+    codec_get_bool(obj, ptr, "reach_weapon", false, &out->reach_weapon, e);
+    codec_get_bool(obj, ptr, "can_threaten", false, &out->can_threaten, e);
+    codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
+    codec_get_bool(obj, ptr, "faceless", false, &out->faceless, e);
+    long long facing = -1;
+    if (codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e)) {
+        if (out->faceless) {
+            char fptr[CODEC_PTR_MAX];
+            codec_pointer(fptr, ptr, "facing");
+            svc_errors_add(e, fptr, "a faceless creature has no facing (000 Faceless Creatures)");
+        }
+        out->facing = (int)facing;
+    }
+}
+
+/* Decodes body[key] as a creature, reporting a missing one. */
+json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
+                          const char *const *extra_keys, struct rules_creature *out,
+                          struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, "", key);
+    json_t *obj = json_object_get(body, key);
+    if (obj == NULL) {
+        svc_errors_add(e, ptr, "is required");
+        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+        return NULL;
+    }
+    svc_decode_creature(obj, ptr, o, combat, extra_keys, out, e);
+    return json_is_object(obj) ? obj : NULL;
+}
+
+/* body[member].name when it is a string (for the sentences), else NULL. */
+const char *svc_member_name(json_t *body, const char *member)
+{
+    return json_string_value(json_object_get(json_object_get(body, member), "name"));
+}
+
+void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
+                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
+                       struct svc_errors *e)
+{
+    /* Taken whatever the rules; they matter only under the critical_hits option. */
+    long long v = 0;
+    *crit_range = RULES_CRIT_RANGE_DEFAULT;
+    *crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT;
+    *damage = NULL;
+    if (codec_get_int(obj, ptr, "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
+        *crit_range = (int)v;
+    if (codec_get_int(obj, ptr, "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
+                      RULES_CRIT_MULTIPLIER_MAX, &v, e))
+        *crit_multiplier = (int)v;
+    if (codec_get_string(obj, ptr, "damage", false, RULES_DICE_MAX_EXPRESSION, damage, e)) {
+        size_t at = 0;
+        int rc = rules_dice_parse(*damage, expr, &at);
+        if (rc != RULES_DICE_OK) {
+            char dp[CODEC_PTR_MAX];
+            codec_pointer(dp, ptr, "damage");
+            svc_errors_add(e, dp, "%s (at character %zu)", rules_dice_strerror(rc), at);
+            *damage = NULL;
+        }
+    }
+}
+
+void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
+                        struct svc_errors *e)
+{
+    if (!codec_expect_object(def, ptr, e))
+        return;
+    static const char *const parts[] = {"armor",      "shield", "shield_enhancement",
+                                        "natural",    "dex",    "dodge",
+                                        "deflection", "size",   "other",
+                                        "total",      NULL};
+    codec_reject_unknown(def, ptr, parts, e);
+    int *fields[] = {&ac->armor,      &ac->shield, &ac->shield_enhancement,
+                     &ac->natural,    &ac->dex,    &ac->dodge,
+                     &ac->deflection, &ac->size,   &ac->other};
+    for (int i = 0; i < 9; i++) {
+        long long v = 0;
+        if (codec_get_int(def, ptr, parts[i], false, -100, 100, &v, e)) {
+            *fields[i] = (int)v;
+            if (i == 7)
+                ac->size_given = true;
+        }
+    }
+    long long total = 0;
+    if (codec_get_int(def, ptr, "total", false, -100, 500, &total, e)) {
+        char tp[CODEC_PTR_MAX];
+        codec_pointer(tp, ptr, "total");
+        int sum = 10 + ac->armor + ac->shield + ac->shield_enhancement + ac->natural + ac->dex +
+                  ac->dodge + ac->deflection + ac->size + ac->other;
+        if (!ac->size_given)
+            svc_errors_add(e, tp, "give the size part too when stating a total");
+        else if (sum != total)
+            svc_errors_add(e, tp, "is %lld but 10 plus the parts is %d", total, sum);
+    }
+}

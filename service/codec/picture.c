@@ -1,0 +1,97 @@
+/* What the picture endpoints share (picture.h): a creature's short label, the picture's size
+ * from the query, its ETag hash, and the answer with the drawn image. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "service/codec/picture.h"
+#include "service/http/http.h"
+#include "service/http/problem.h"
+#include "service/http/request.h"
+#include "service/json/errors.h"
+
+const char *const svc_picture_side_names[] = {"ally", "enemy"};
+const char *const svc_picture_cond_names[] = {"prone", "flat_footed", "dying", "unconscious", NULL};
+const unsigned svc_picture_cond_bits[] = {RENDER_COND_PRONE, RENDER_COND_FLAT_FOOTED,
+                                          RENDER_COND_DYING, RENDER_COND_UNCONSCIOUS};
+
+/* 64-bit FNV-1a: a stable hash for ETags. */
+unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long long h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* A short label from a name (picture.h). */
+void svc_picture_label(const char *name, char *out, size_t n)
+{
+    int words = 0;
+    const char *last = NULL;
+    for (const char *p = name; *p; p++)
+        if (*p != ' ' && (p == name || p[-1] == ' '))
+            words++, last = p;
+    if (words <= 1) {
+        const char *w = last ? last : name;
+        size_t len = strcspn(w, " ");
+        snprintf(out, n, "%.*s", (int)(len <= 4 ? len : 3), w);
+        return;
+    }
+    size_t k = 0;
+    bool digits = last != NULL && strspn(last, "0123456789") == strcspn(last, " ");
+    for (const char *p = name; *p && k + 1 < n && k < 3; p++)
+        if (*p != ' ' && (p == name || p[-1] == ' ') && !(digits && p == last))
+            out[k++] = *p;
+    if (digits)
+        for (const char *p = last; *p >= '0' && *p <= '9' && k + 1 < n && k < 5; p++)
+            out[k++] = *p;
+    out[k] = '\0';
+}
+
+int svc_picture_size(const struct svc_request *req, struct svc_errors *e)
+{
+    char msg[80];
+    snprintf(msg, sizeof msg, "must be a whole number of pixels from %d to %d", RENDER_MIN_SIZE,
+             RENDER_MAX_SIZE);
+    long long v = RENDER_DEFAULT_SIZE;
+    return codec_query_whole(req, "size", RENDER_MIN_SIZE, RENDER_MAX_SIZE, RENDER_DEFAULT_SIZE,
+                             msg, &v, e)
+               ? (int)v
+               : RENDER_DEFAULT_SIZE;
+}
+
+/* Answers with the picture and its ETag (a hash of the bytes unless etag is given). */
+static void picture_respond(struct svc_response *res, enum render_format f,
+                            struct render_image *img, const char *etag)
+{
+    char tag[64];
+    if (etag == NULL) {
+        snprintf(tag, sizeof tag, "\"%016llx\"",
+                 svc_picture_hash(img->data, img->len, SVC_PICTURE_HASH_SEED));
+        etag = tag;
+    }
+    svc_respond_owned(res, 200, f == RENDER_SVG ? "image/svg+xml" : "image/png", (char *)img->data,
+                      img->len);
+    img->data = NULL;
+    svc_response_add_header(res, "ETag", etag);
+}
+
+/* Draws the scene and answers: the picture, 422 too-expensive, or 500. */
+void svc_picture_draw_respond(struct svc_response *res, struct render_scene *scene,
+                              enum render_format f, const char *etag)
+{
+    struct render_image img;
+    int rc = render_draw(scene, f, &img);
+    if (rc == RENDER_ERR_TOO_EXPENSIVE) {
+        svc_problem_too_expensive(res, "search_states", scene->work->limit, scene->work->used);
+        return;
+    }
+    if (rc != RENDER_OK) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, "the picture could not be drawn", NULL);
+        return;
+    }
+    picture_respond(res, f, &img, etag);
+    render_image_free(&img);
+}

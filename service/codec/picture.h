@@ -1,0 +1,36 @@
+/* What the picture endpoints share (picture.c): POST /v1/render (service/api/render.c) and an
+ * encounter's frames (service/encounter/frames.c). */
+#ifndef TACTICS_SVC_CODEC_PICTURE_H
+#define TACTICS_SVC_CODEC_PICTURE_H
+
+#include <stddef.h>
+
+#include "render/render.h"
+#include "service/http/http.h"
+#include "service/json/errors.h"
+
+/* Sides and conditions by name, as the picture requests spell them: the sides in the order
+ * render/ colours them, the conditions (NULL-terminated) with their RENDER_COND_* bits. */
+extern const char *const svc_picture_side_names[];
+extern const char *const svc_picture_cond_names[];
+extern const unsigned svc_picture_cond_bits[];
+
+/* 64-bit FNV-1a of data, from h (SVC_PICTURE_HASH_SEED to start): a stable hash for ETags. */
+#define SVC_PICTURE_HASH_SEED 14695981039346656037ULL
+unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long long h);
+
+/* A creature's short label made from its name (or id): one word whole when it has at most four
+ * characters, else its first three ("Ogre", "Gob"); several words give their initials plus a
+ * trailing number ("Goblin Archer 2" -> "GA2"). Writes at most n bytes, NUL included. */
+void svc_picture_label(const char *name, char *out, size_t n);
+
+/* The picture's bound in pixels from ?size= (RENDER_MIN_SIZE..RENDER_MAX_SIZE, default
+ * RENDER_DEFAULT_SIZE); an error at "?size" when it is not one. */
+int svc_picture_size(const struct svc_request *req, struct svc_errors *e);
+
+/* Draws the scene and answers: the picture (200, with etag, or a hash of its bytes when etag
+ * is NULL), 422 too-expensive when its work budget ran out, or 500. */
+void svc_picture_draw_respond(struct svc_response *res, struct render_scene *scene,
+                              enum render_format f, const char *etag);
+
+#endif

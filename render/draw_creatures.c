@@ -7,8 +7,10 @@
 
 #include "render/render_internal.h"
 
-const char render_cond_letters[] = "PFDU";
-const uint32_t render_cond_colours[] = {0x555555, 0xc98a00, 0xb00020, 0x283593};
+/* Prone, Flat-footed, Dying, Unconscious, X dead, Z disabled (0 hit points), Stunned, sTable. */
+const char render_cond_letters[RENDER_COND_COUNT + 1] = "PFDUXZST";
+const uint32_t render_cond_colours[RENDER_COND_COUNT] = {0x555555, 0xc98a00, 0xb00020, 0x283593,
+                                                         0x000000, 0x8d6e00, 0x6a1b9a, 0x00695c};
 
 /* --- creatures --- */
 
@@ -21,7 +23,7 @@ void render_draw_creature(struct render_ctx *c, int i)
     if (!render_body_in_view(c, &cr->body))
         return;
     uint32_t col = render_side_colour(k->side);
-    bool down = (k->conditions & (RENDER_COND_UNCONSCIOUS | RENDER_COND_DYING)) != 0;
+    bool down = (k->conditions & RENDER_COND_DOWN) != 0;
     double alpha = down ? 0.5 : 1;
     double cx, cy;
     render_body_centre(c, &cr->body, &cx, &cy);
@@ -92,7 +94,7 @@ void render_draw_creature(struct render_ctx *c, int i)
     }
     double badge = l->cell * 0.17 < 5 ? 5 : l->cell * 0.17;
     double bx = cx + span / 2 - badge - 1, by = cy - span / 2 + badge + 1;
-    for (int b = 0; b < 4 && l->cell >= 12; b++) {
+    for (int b = 0; b < RENDER_COND_COUNT && l->cell >= 12; b++) {
         if (!(k->conditions & (1u << b)))
             continue;
         char t[2] = {render_cond_letters[b], '\0'};

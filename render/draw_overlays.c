@@ -38,6 +38,15 @@ void render_draw_facing_areas(struct render_ctx *c)
         }
 }
 
+/* A creature as the threat and flanking overlays take it: threatening exactly when the scene
+ * says it threatens now (render_creature.threatens). */
+static struct rules_creature threat_body(const struct render_creature *k)
+{
+    struct rules_creature c = k->mc.c;
+    c.can_threaten = k->threatens;
+    return c;
+}
+
 /* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
  * in that side's colour. */
 void render_draw_threatened(struct render_ctx *c, bool outline)
@@ -46,9 +55,9 @@ void render_draw_threatened(struct render_ctx *c, bool outline)
     const struct rules_map *m = s->map;
     for (int i = 0; i < s->creature_count && c->rc == RENDER_OK; i++) {
         const struct render_creature *k = &s->creatures[i];
-        if (i == s->mover || (s->mover >= 0 && !render_hostile(s, i, s->mover)) || !k->mc.conscious)
+        if (i == s->mover || (s->mover >= 0 && !render_hostile(s, i, s->mover)) || !k->threatens)
             continue;
-        const struct rules_creature *cr = &k->mc.c;
+        struct rules_creature threat = threat_body(k), *cr = &threat;
         int range = cr->reach_ft / 5 + 1;
         int side = s->o->grid == RULES_GRID_HEX ? 2 : cr->body.side;
         for (int y = cr->body.y - range; y < cr->body.y + side + range; y++)
@@ -194,21 +203,23 @@ void render_draw_flanking(struct render_ctx *c)
         if (!render_body_in_view(c, &target->body) || !render_charge(c, n))
             continue;
         int na = 0;
-        for (int a = 0; a < n; a++)
-            if (a != t && render_hostile(s, a, t) && s->creatures[a].mc.conscious &&
-                rules_threatens_creature(s->o, &s->creatures[a].mc.c, target))
+        for (int a = 0; a < n; a++) {
+            struct rules_creature by = threat_body(&s->creatures[a]);
+            if (a != t && render_hostile(s, a, t) && rules_threatens_creature(s->o, &by, target))
                 attackers[na++] = a;
+        }
         for (int i = 0; i < na && render_charge(c, na); i++) {
             int a = attackers[i], nal = 0;
             for (int j = 0; j < na; j++)
                 if (attackers[j] != a && !render_hostile(s, attackers[j], a)) {
                     ally_index[nal] = attackers[j];
-                    allies[nal++] = s->creatures[attackers[j]].mc.c;
+                    allies[nal++] = threat_body(&s->creatures[attackers[j]]);
                 }
             if (nal == 0)
                 continue;
             struct rules_flank_result fr;
-            rules_flanking(s->o, &s->creatures[a].mc.c, target, allies, nal, per, &fr);
+            struct rules_creature attacker = threat_body(&s->creatures[a]);
+            rules_flanking(s->o, &attacker, target, allies, nal, per, &fr);
             if (!fr.flanked)
                 continue;
             for (int k = 0; k < nal; k++) {

@@ -36,7 +36,8 @@ enum legend_kind {
     LEG_AREA_REAR,
 };
 
-static const char *const cond_names[] = {"prone", "flat-footed", "dying", "unconscious"};
+static const char *const cond_names[RENDER_COND_COUNT] = {
+    "prone", "flat-footed", "dying", "unconscious", "dead", "disabled", "stunned", "stable"};
 
 /* --- the legend --- */
 
@@ -231,7 +232,7 @@ void render_legend_collect(const struct render_scene *s, const struct render_cov
         legend_add(out, LEG_HP, 0);
     if (facing)
         legend_add(out, LEG_FACING, 0);
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < RENDER_COND_COUNT; b++)
         if (conds & (1u << b))
             legend_add(out, LEG_COND, b);
     if (ov->facing_of >= 0 && rules_has_facing(s->o, &s->creatures[ov->facing_of].mc.c)) {

@@ -25,11 +25,19 @@ enum render_status {
 
 enum render_format { RENDER_PNG = 0, RENDER_SVG = 1 };
 
-/* Condition marks (bits). */
+/* Condition marks (bits): a creature's conditions and its hit point state, each a badge and a
+ * legend entry. Dying, dead, unconscious and stable creatures are drawn faded: down. */
 #define RENDER_COND_PRONE       0x1u
 #define RENDER_COND_FLAT_FOOTED 0x2u
 #define RENDER_COND_DYING       0x4u
 #define RENDER_COND_UNCONSCIOUS 0x8u
+#define RENDER_COND_DEAD        0x10u
+#define RENDER_COND_DISABLED    0x20u
+#define RENDER_COND_STUNNED     0x40u
+#define RENDER_COND_STABLE      0x80u
+#define RENDER_COND_COUNT       8
+#define RENDER_COND_DOWN                                                                           \
+    (RENDER_COND_DYING | RENDER_COND_UNCONSCIOUS | RENDER_COND_DEAD | RENDER_COND_STABLE)
 
 /* Sides are coloured by index; more sides than colours reuse them. */
 #define RENDER_SIDE_COLOURS 6
@@ -48,6 +56,9 @@ struct render_creature {
     /* Body, size, reach, facing, and for the searches conscious, combat_reflexes and
      * attack_bonus; `ally` is ignored (render sets it: same side as the mover). */
     struct rules_map_creature mc;
+    /* It threatens now (the threatened and flanking overlays): conscious and can_threaten for a
+     * scene described square by square, the encounter's own ruling for its frames. */
+    bool threatens;
     bool hp_known;
     int hp, max_hp;
     unsigned conditions; /* RENDER_COND_* */

@@ -16,6 +16,7 @@
 #include "rules/attack/roll.h"
 #include "rules/dice/dice.h"
 #include "rules/encounter/hp.h"
+#include "rules/encounter/state.h"
 #include "rules/encounter/turn.h"
 #include "rules/move/move.h"
 #include "rules/options.h"
@@ -87,53 +88,6 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
  * action") and a charge (d20 3.5 SRD, Charge); a standard action (001 Withdraw); a move
  * action (001 Crawling). */
 enum rules_action rules_move_cost(enum rules_move_mode mode);
-
-/* What the turn machinery reads of a combatant. */
-/* An effect that lasts a number of rounds, as stored: it has ended once a turn at or past
- * (end_round, end_turn) begins (rules_duration_end, rules_duration_ended). */
-struct rules_enc_timed {
-    long long end_round, end_turn;
-};
-
-struct rules_enc_combatant {
-    int hp, max_hp;
-    int dex;                 /* Dexterity: initiative's first tie-break */
-    int initiative_modifier; /* added to the initiative d20 */
-    int timed_count;
-    const struct rules_enc_timed *timed; /* its timed effects, in the order it keeps them */
-    /* Unconscious or helpless, or dying or dead as its hit points were last ruled (engine 2):
-     * down, it takes no actions and threatens nobody. */
-    bool down;
-    bool prone;
-    bool flat_footed;       /* 004 Flat-Footed: no attacks of opportunity */
-    bool combat_reflexes;   /* d20 3.5 SRD, Combat Reflexes */
-    bool stunned;           /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3) */
-    struct rules_turn turn; /* what its turn has spent (turn.h) */
-    /* The round of its last attack of opportunity (-1: none yet) and how many it made then
-     * (engine 1 records only the round: one). */
-    long long aoo_round;
-    int aoo_made;
-};
-
-/* One place in the initiative order. */
-struct rules_enc_slot {
-    int combatant; /* its index in combatants; -1 once it has left the encounter */
-    bool aware;    /* aware at the start, so it acts in a surprise round */
-};
-
-struct rules_encounter {
-    /* The rules an event is ruled under: 1, before the action economy (no turn budget, no
-     * hit point states); 2, with them. */
-    int engine;
-    const struct rules_options *rules;
-    bool started; /* initiative has been rolled */
-    int round;    /* 0: the surprise round */
-    int turn;     /* the slot whose turn it is; -1 before the first turn */
-    int count;
-    const struct rules_enc_combatant *combatants;
-    int slots;
-    const struct rules_enc_slot *order;
-};
 
 enum rules_enc_status {
     RULES_ENC_OK = 0,

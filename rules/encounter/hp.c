@@ -1,6 +1,7 @@
 #include "rules/encounter/hp.h"
 
 #include <assert.h>
+#include <string.h>
 
 #define DEAD_AT (-10) /* SRD: "Dead (-10 hit points or lower)" */
 
@@ -21,12 +22,22 @@ long long rules_hp_damage_to_kill(long long hp)
     return hp - DEAD_AT;
 }
 
+static const char *const state_names[] = {"up", "disabled", "dying", "dead"};
+_Static_assert(sizeof state_names / sizeof state_names[0] == RULES_HP_DEAD + 1,
+               "one name per state");
+
 const char *rules_hp_state_name(enum rules_hp_state s)
 {
-    static const char *const names[] = {"up", "disabled", "dying", "dead"};
-    _Static_assert(sizeof names / sizeof names[0] == RULES_HP_DEAD + 1, "one name per state");
     assert(s <= RULES_HP_DEAD);
-    return names[s];
+    return state_names[s];
+}
+
+int rules_hp_state_from(const char *name)
+{
+    for (int i = 0; name != NULL && i <= RULES_HP_DEAD; i++)
+        if (strcmp(state_names[i], name) == 0)
+            return i;
+    return -1;
 }
 
 bool rules_hp_acts(enum rules_hp_state s)

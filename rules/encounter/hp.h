@@ -26,6 +26,8 @@ long long rules_hp_damage_to_kill(long long hp);
 
 /* "up", "disabled", "dying", "dead". */
 const char *rules_hp_state_name(enum rules_hp_state s);
+/* The state named name ("up", "disabled", ...), or -1. */
+int rules_hp_state_from(const char *name);
 
 /* Whether a creature in state s acts on its turn (dying and dead creatures do not: the SRD's
  * dying character "is unconscious and can take no actions"). */

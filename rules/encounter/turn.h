@@ -30,6 +30,7 @@ struct rules_turn {
     bool move;        /* its move action */
     bool full_round;  /* a full-round action: nothing more but free actions */
     bool moved;       /* it moved of its own will (any movement but the free 5-foot step) */
+    bool ran;         /* it ran (001 Run): the mover's ran_this_round */
     bool stepped;     /* it took its free 5-foot step */
     bool free_facing; /* it used its one free facing change */
     /* It charged (engine 3), and then made the charge's one attack (d20 3.5 SRD, Charge: "After

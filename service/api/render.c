@@ -165,15 +165,20 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
             if (b < 0) {
                 char p[CODEC_PTR_MAX + 32];
                 snprintf(p, sizeof p, "%s/conditions/%zu", ptr, i);
-                svc_errors_add(e, p, "must be one of prone, flat_footed, dying, unconscious");
+                svc_errors_add(e, p,
+                               "must be one of prone, flat_footed, dying, unconscious, dead, "
+                               "disabled, stunned, stable");
                 continue;
             }
             k->conditions |= svc_picture_cond_bits[b];
         }
     }
-    /* Dying or unconscious creatures threaten nothing (004 Threatened Area; 001). */
-    if (k->conditions & (RENDER_COND_DYING | RENDER_COND_UNCONSCIOUS))
+    /* Dying, dead, stable or unconscious creatures threaten nothing, and stunned ones can't act
+     * (004 Threatened Area; 001; d20 3.5 SRD, Dying, Stunned). */
+    if (k->conditions & RENDER_COND_DOWN)
         k->mc.conscious = false;
+    if (k->conditions & (RENDER_COND_DOWN | RENDER_COND_STUNNED))
+        k->mc.c.can_threaten = false;
 }
 
 static void decode_overlays(json_t *body, struct render_req *r, struct svc_errors *e)
@@ -318,6 +323,9 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         k->side = 0;
         decode_looks(r.board.mover_json, "/mover", k->id, k, r.labels[nc], sizeof r.labels[nc], &e);
     }
+    /* A scene described creature by creature threatens as each creature says it can. */
+    for (int i = 0; i < nc + (has_mover ? 1 : 0); i++)
+        r.cs[i].threatens = r.cs[i].mc.conscious && r.cs[i].mc.c.can_threaten;
     r.scene = (struct render_scene){
         .o = &r.board.rules.options,
         .map = &r.board.map,

@@ -1,5 +1,6 @@
 /* What the picture endpoints share (picture.h): a creature's short label, the picture's size
  * from the query, its ETag hash, and the answer with the drawn image. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,14 @@
 #include "service/json/errors.h"
 
 const char *const svc_picture_side_names[] = {"ally", "enemy"};
-const char *const svc_picture_cond_names[] = {"prone", "flat_footed", "dying", "unconscious", NULL};
-const unsigned svc_picture_cond_bits[] = {RENDER_COND_PRONE, RENDER_COND_FLAT_FOOTED,
-                                          RENDER_COND_DYING, RENDER_COND_UNCONSCIOUS};
+const char *const svc_picture_cond_names[] = {
+    "prone", "flat_footed", "dying", "unconscious", "dead", "disabled", "stunned", "stable", NULL};
+const unsigned svc_picture_cond_bits[RENDER_COND_COUNT] = {
+    RENDER_COND_PRONE, RENDER_COND_FLAT_FOOTED, RENDER_COND_DYING,   RENDER_COND_UNCONSCIOUS,
+    RENDER_COND_DEAD,  RENDER_COND_DISABLED,    RENDER_COND_STUNNED, RENDER_COND_STABLE};
+static_assert(sizeof svc_picture_cond_names / sizeof svc_picture_cond_names[0] ==
+                  RENDER_COND_COUNT + 1,
+              "one name per mark");
 
 /* 64-bit FNV-1a: a stable hash for ETags. */
 unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long long h)

@@ -72,22 +72,16 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "", "standing up could not be ruled");
         return NULL;
     }
-    struct rules_encounter frame;
-    enc_typed_frame(x, &frame);
-    struct rules_creature whom, body;
-    bool placed = enc_creature_of(frame.rules, actor, &whom);
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(s), i, c)
-    {
-        struct rules_enc_combatant t;
-        enc_typed_combatant(c, &t);
-        if (placed && c != actor && strcmp(str(c, "side"), str(actor, "side")) != 0 &&
-            enc_creature_of(frame.rules, c, &body) &&
-            rules_encounter_stand_up_provokes(&frame, &t, enc_has_melee(c, x->engine), &body,
-                                              &whom))
-            provoked[n++] = (struct enc_provoked){str(c, "id"), 0, (int)num(actor, "x"),
-                                                  (int)num(actor, "y"), -1};
+    const struct rules_encounter *te = enc_typed(x);
+    int me = -1;
+    const struct rules_enc_combatant *who = enc_typed_of(x, actor, &me);
+    for (int i = 0; who != NULL && who->placed && i < te->count; i++) {
+        const struct rules_enc_combatant *t = &te->combatants[i];
+        if (i != me && rules_encounter_enemies(te, i, me) && t->placed &&
+            rules_encounter_stand_up_provokes(te, t, rules_encounter_melee_of(te, i), &t->body,
+                                              &who->body))
+            provoked[n++] =
+                (struct enc_provoked){t->id, 0, (int)num(actor, "x"), (int)num(actor, "y"), -1};
     }
     json_t *ruling = json_object();
     json_t *effects = json_array();

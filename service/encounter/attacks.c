@@ -191,16 +191,33 @@ static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
 static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *atk, bool aoo,
                        bool charging, struct attack_request *r, struct svc_errors *e)
 {
-    json_t *s = x->state;
-    int engine = x->engine;
     memset(r, 0, sizeof *r);
     r->rules = *enc_svc_rules_of(x);
-    const struct rules_options *o = &r->rules.options;
+    const struct rules_encounter *te = enc_typed(x);
+    int ai = -1, ti = -1;
+    if (te == NULL || enc_typed_of(x, actor, &ai) == NULL || enc_typed_of(x, target, &ti) == NULL) {
+        svc_errors_add(e, "", "the attack could not be read from the encounter");
+        return;
+    }
+    r->allies = calloc((size_t)te->count + 1, sizeof *r->allies);
+    if (r->allies == NULL) {
+        svc_errors_add(e, "/allies", "could not be allocated");
+        return;
+    }
+    /* Both sides, the allies that flank: the rules' reading of the state. */
+    struct rules_creature there = te->combatants[ti].body; /* where the attack finds it */
+    if (json_is_integer(json_object_get(target, "x")) &&
+        json_is_integer(json_object_get(target, "y"))) {
+        there.body.x = (int)num(target, "x");
+        there.body.y = (int)num(target, "y");
+    }
+    if (json_is_integer(json_object_get(target, "facing")))
+        there.facing = (int)num(target, "facing");
+    rules_encounter_attack_sides(te, ai, ti, &there, &r->a, &r->d, r->allies, &r->ally_count);
+    /* The profile's own members (its bonus may be an iterative attack's, 5 lower each). */
     struct rules_attacker *a = &r->a;
-    enc_creature_of(o, actor, &a->c);
-    /* The endpoint's bound on a bonus: a full attack's later attacks go 5 lower each. */
     long long bonus = num(atk, "attack_bonus");
-    if (bonus < -100 || bonus > 100)
+    if (bonus < -100 || bonus > 100) /* the endpoint's bound on a bonus */
         svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
     a->attack_bonus = (int)bonus;
     const char *form = str(atk, "attack");
@@ -208,52 +225,18 @@ static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, jso
     a->spell = strcmp(form, "spell") == 0;
     a->touch = flag(atk, "touch");
     a->kind = aoo ? RULES_ATTACK_OF_OPPORTUNITY : RULES_ATTACK_NORMAL;
-    a->combat_reflexes = flag(actor, "combat_reflexes");
     a->sneak_dice = (int)num(atk, "sneak_attack_dice");
     a->rogue_level = (int)num(atk, "rogue_level");
-    a->prone = has_condition(actor, "prone");
     a->charging = charging;
     svc_decode_damage(atk, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
                       &r->crit_multiplier, e);
-    struct rules_defender *d = &r->d;
-    enc_creature_of(o, target, &d->c);
+    /* The stored Defense, as the endpoint's decoder reads it (its bounds). */
     json_t *def = json_object_get(target, "defense");
     if (def == NULL)
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
     else
-        svc_decode_defense(def, "/defender/defense", &d->ac, e);
-    bool helpless = false;
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(target, "conditions"), i, c)
-    {
-        /* Unconscious is tracked by the encounter; 002 rules it as helpless. */
-        const char *cv = json_string_value(c);
-        bool out = strcmp(cv, "unconscious") == 0 || strcmp(cv, "helpless") == 0;
-        d->conditions |= svc_defender_condition_bit(out ? "helpless" : cv);
-        helpless |= out;
-    }
-    /* Engine 3: a dying creature "is unconscious" (d20 3.5 SRD, Dying), a dead one no less:
-     * helpless (SRD, Helpless), whatever conditions were recorded. */
-    const char *hs = str(target, "hp_state");
-    if (engine >= 3 && !helpless && (strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0))
-        d->conditions |= svc_defender_condition_bit("helpless");
-    r->damage_reduction = (int)num(target, "damage_reduction");
-    size_t n = json_array_size(combatants(s));
-    r->allies = calloc(n + 1, sizeof *r->allies);
-    if (r->allies == NULL) {
-        svc_errors_add(e, "/allies", "could not be allocated");
-        return;
-    }
-    json_array_foreach(combatants(s), i, c)
-    {
-        if (strcmp(str(c, "id"), str(actor, "id")) != 0 &&
-            strcmp(str(c, "id"), str(target, "id")) != 0 &&
-            strcmp(str(c, "side"), str(actor, "side")) == 0 && !enc_is_down(c) &&
-            enc_creature_of(o, c, &r->allies[r->ally_count])) {
-            r->allies[r->ally_count++].can_threaten = enc_flanks(c, engine);
-        }
-    }
+        svc_decode_defense(def, "/defender/defense", &r->d.ac, e);
+    r->damage_reduction = te->combatants[ti].damage_reduction;
 }
 
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
@@ -306,22 +289,24 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         return NULL;
     }
     /* Whether it may be made (rules_encounter_attack_check), in words. */
-    struct rules_encounter frame;
-    struct rules_enc_combatant who;
-    enc_typed_frame(x, &frame);
-    enc_typed_combatant(actor, &who);
-    struct rules_creature here, there;
-    const char *foe = str(json_object_get(actor, "turn"), "charge_target");
-    struct rules_enc_attack ask = {.attacker = &here,
-                                   .target = &there,
-                                   .aoo = aoo,
-                                   .melee = enc_is_melee(atk),
-                                   .charge_elsewhere = *foe && strcmp(foe, str(target, "id")) != 0};
+    const struct rules_encounter *te = enc_typed(x);
+    int ai = -1, ti = -1;
+    const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
+    const struct rules_enc_combatant *whom = enc_typed_of(x, target, &ti);
+    int p = who != NULL ? rules_encounter_profile(who, str(atk, "name")) : -1;
+    if (whom == NULL || p < 0)
+        return NULL;
+    const char *foe = who->charge_target >= 0 ? te->combatants[who->charge_target].id : "";
+    /* An attack of opportunity finds its target where it was, in the square it was leaving. */
+    struct rules_creature there = whom->body;
+    if (reaction != NULL) {
+        there.body.x = (int)num(reaction, "x");
+        there.body.y = (int)num(reaction, "y");
+        if (json_is_integer(json_object_get(reaction, "facing")))
+            there.facing = (int)num(reaction, "facing");
+    }
     struct rules_enc_attack_gate gate = {0};
-    int rc =
-        enc_creature_of(frame.rules, actor, &here) && enc_creature_of(frame.rules, target, &there)
-            ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
-            : RULES_ENC_ATTACK_REACH;
+    int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
     int made = gate.made; /* attacks of opportunity it made this round */
     bool charge_attack = gate.charge_attack;
     switch (rc) {
@@ -383,8 +368,6 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
      * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
-    struct rules_enc_combatant whom;
-    enc_typed_combatant(target, &whom);
     struct rules_attack_roll_params params = svc_attack_roll_params(&req);
     struct rules_enc_attack_roll roll = {.attacker = &req.a,
                                          .defender = &req.d,
@@ -403,7 +386,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     } else if (!svc_errors_any(&e)) {
         struct rules_dice d;
         svc_dice_source_open(src, &d);
-        int ruled_rc = rules_encounter_attack(&frame, &who, &whom, aoo, &gate, &roll, &d, ruled);
+        int ruled_rc = rules_encounter_attack(te, who, whom, aoo, &gate, &roll, &d, ruled);
         if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
             svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
         else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
@@ -657,15 +640,15 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     for (int item = 0; item < items && ok; item++) {
         json_t *me = find(scratch, str(actor, "id"), NULL);
         json_t *target = find(scratch, str(in, "target"), NULL);
-        struct resolve_ctx each = *x;
-        each.state = scratch;
         if (is_step[item]) {
             char p[32];
             snprintf(p, sizeof p, "/plan/%d/step", item);
             json_t *sq =
                 json_object_get(json_array_get(json_object_get(in, "plan"), (size_t)item), "step");
             json_t *fields = NULL;
+            struct resolve_ctx each = enc_ctx_on(x, scratch);
             json_t *ans = enc_rule_traded_step(&each, me, sq, p, &fields);
+            enc_ctx_release(&each);
             if (ans == NULL) {
                 ok = false;
                 break;
@@ -700,11 +683,13 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                 json_object_set(one, pass[p], json_object_get(in, pass[p]));
         if (json_array_get(results, (size_t)i) != NULL)
             json_object_set(one, "results", json_array_get(results, (size_t)i));
+        struct resolve_ctx each = enc_ctx_on(x, scratch);
         each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
         struct svc_errors mine;
         svc_errors_init(&mine);
         each.e = &mine;
         json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        enc_ctx_release(&each);
         refused_attack(&mine, i, x->e);
         if (out != NULL) {
             json_array_append(rulings, json_object_get(out, "result"));

@@ -28,6 +28,44 @@ const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
     return &x->rules;
 }
 
+const struct rules_encounter *enc_typed(struct resolve_ctx *x)
+{
+    if (!x->typed_tried) {
+        x->typed_tried = true;
+        int rc =
+            svc_enc_typed_decode(x->state, x->engine, enc_config(x), enc_state_map(x), &x->typed);
+        x->typed_ok = rc == SVC_ENC_TYPED_OK;
+        if (!x->typed_ok)
+            svc_errors_add(x->e, "", "the encounter's state could not be read (%s)",
+                           rc == SVC_ENC_TYPED_NOMEM ? "out of memory" : "malformed");
+    }
+    return x->typed_ok ? &x->typed.e : NULL;
+}
+
+struct resolve_ctx enc_ctx_on(const struct resolve_ctx *x, json_t *scratch)
+{
+    struct resolve_ctx sub = *x;
+    sub.state = scratch;
+    memset(&sub.typed, 0, sizeof sub.typed);
+    sub.typed_tried = sub.typed_ok = false;
+    return sub;
+}
+
+void enc_ctx_release(struct resolve_ctx *x)
+{
+    svc_enc_typed_free(&x->typed);
+    x->typed_tried = x->typed_ok = false;
+}
+
+const struct rules_enc_combatant *enc_typed_of(struct resolve_ctx *x, json_t *c, int *at)
+{
+    const struct rules_encounter *e = enc_typed(x);
+    int i = e != NULL ? rules_encounter_find(e, str(c, "id")) : -1;
+    if (at != NULL)
+        *at = i;
+    return i >= 0 ? &e->combatants[i] : NULL;
+}
+
 const struct rules_options *enc_rules_of(struct resolve_ctx *x)
 {
     return &enc_svc_rules_of(x)->options;
@@ -222,20 +260,14 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     }
     if (!enc_check_action_shape(in, act.type, x->engine, x->e)) /* whatever the turn */
         return NULL;
-    /* The gate reads the actor and whose turn it is: the actor alone is decoded (index 0), and
-     * the one slot stands for order[turn] (0: the actor's turn; 1: another's). */
-    struct rules_enc_combatant me;
-    enc_typed_combatant(actor, &me);
+    /* The turn's gate on the typed state: whose turn, who is down, what it spends. */
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL)
+        return NULL;
     const char *now = enc_turn_of(x->state);
-    struct rules_enc_slot slot = {.combatant = now != NULL && strcmp(now, actor_id) == 0 ? 0 : 1,
-                                  .aware = true};
-    struct rules_encounter e;
-    enc_typed_frame(x, &e);
-    e.count = 1, e.combatants = &me, e.slots = 1, e.order = &slot;
-    e.turn = e.turn >= 0 && now != NULL ? 0 : -1;
-    act.actor = 0;
+    act.actor = rules_encounter_find(te, actor_id);
     struct rules_admission adm;
-    int rc = rules_encounter_admit(&e, &act, &adm);
+    int rc = rules_encounter_admit(te, &act, &adm);
     switch (rc) {
     case RULES_ADMIT_NOT_ITS_TURN:
         svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
@@ -467,5 +499,6 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         json_array_size(json_object_get(state, "reactions")) > 0)
         json_array_insert_new(json_object_get(out, "effects"), 0,
                               effect_set("encounter", json_pack("{s:[]}", "reactions")));
+    enc_ctx_release(&x);
     return out;
 }

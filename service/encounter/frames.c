@@ -5,15 +5,18 @@
  * The frame after event `at` never changes: its ETag is the event number plus a hash of the
  * query that shaped it, so it changes exactly when the frame would, and If-None-Match answers
  * 304 before anything is drawn. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "render/render.h"
+#include "service/codec/encounter_state.h"
 #include "service/codec/move.h"
 #include "service/codec/picture.h"
 #include "service/encounter/encounter.h"
+#include "service/encounter/internal.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
 #include "service/http/request.h"
@@ -27,64 +30,45 @@
 
 /* --- GET /v1/encounters/{id}/map.png and map.svg --- */
 
-static const char *str_of(json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
-static bool has_cond(json_t *c, const char *name)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(c, "conditions"), i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* A stored combatant as the picture needs it: creature, side, looks, and as a mover its walk
- * speed. The state was validated when written, so fields are read as they are. */
-static void combatant_of(json_t *c, const struct rules_options *o, struct render_creature *k,
+/* Combatant i of the typed state as the picture draws it: where it stands, its label, hit
+ * points and marks (its conditions, and its hit point state as last ruled), whether it threatens
+ * (rules_encounter_threatening, as /threats and every action say) and, for the focus's reach
+ * overlay, whether it may make an attack of opportunity now (rules_encounter_board's
+ * can_threaten). */
+static void combatant_of(const struct rules_encounter *e, int i, struct render_creature *k,
                          char *label, size_t label_n)
 {
-    int size = rules_size_from_name(str_of(c, "size"));
-    if (size < 0)
-        size = RULES_SIZE_MEDIUM;
-    struct rules_creature *cr = &k->mc.c;
-    rules_creature_init(cr, (enum rules_size)size, (int)json_integer_value(json_object_get(c, "x")),
-                        (int)json_integer_value(json_object_get(c, "y")),
-                        (int)json_integer_value(json_object_get(c, "z")));
-    json_t *reach = json_object_get(c, "reach_ft");
-    if (json_is_integer(reach))
-        cr->reach_ft = (int)json_integer_value(reach);
-    cr->reach_weapon = json_is_true(json_object_get(c, "reach_weapon"));
-    cr->faceless = json_is_true(json_object_get(c, "faceless"));
-    cr->facing = (int)json_integer_value(json_object_get(c, "facing"));
-    if (cr->facing < 0 || cr->facing >= rules_facing_count(o))
-        cr->facing = 0;
-    /* As the encounter's own movement sees its combatants (004 Flat-Footed: no attacks of
-     * opportunity; unconscious and helpless creatures threaten nothing). */
-    cr->can_threaten = !has_cond(c, "flat_footed");
-    k->mc.conscious = !has_cond(c, "unconscious") && !has_cond(c, "helpless");
-    k->mc.combat_reflexes = json_is_true(json_object_get(c, "combat_reflexes"));
-    k->id = str_of(c, "id");
-    const char *name = str_of(c, "name");
-    svc_picture_label(name[0] ? name : k->id, label, label_n);
+    const struct rules_enc_combatant *c = &e->combatants[i];
+    k->mc.c = c->body;
+    k->mc.c.can_threaten = rules_encounter_may_aoo(e, c, rules_encounter_melee_of(e, i));
+    k->mc.conscious = !c->down;
+    k->mc.combat_reflexes = c->combat_reflexes;
+    int profile = rules_encounter_aoo_profile_of(e, i);
+    k->mc.attack_bonus = profile >= 0 ? c->attacks[profile].attack_bonus : 0;
+    k->threatens = rules_encounter_threatening(e, i);
+    k->id = c->id;
+    svc_picture_label(*c->name ? c->name : c->id, label, label_n);
     k->label = label;
-    json_t *hp = json_object_get(c, "hp"), *max_hp = json_object_get(c, "max_hp");
-    if (json_is_integer(hp) && json_is_integer(max_hp)) {
-        k->hp_known = true;
-        k->hp = (int)json_integer_value(hp);
-        k->max_hp = (int)json_integer_value(max_hp);
-    }
-    for (int b = 0; svc_picture_cond_names[b] != NULL; b++)
-        if (has_cond(c, svc_picture_cond_names[b]))
-            k->conditions |= svc_picture_cond_bits[b];
-    if (has_cond(c, "helpless"))
-        k->conditions |= RENDER_COND_UNCONSCIOUS;
+    k->hp_known = true;
+    k->hp = c->hp;
+    k->max_hp = c->max_hp;
+    static const struct {
+        int condition;
+        unsigned mark;
+    } marks[] = {{RULES_CONDITION_PRONE, RENDER_COND_PRONE},
+                 {RULES_CONDITION_FLAT_FOOTED, RENDER_COND_FLAT_FOOTED},
+                 {RULES_CONDITION_UNCONSCIOUS, RENDER_COND_UNCONSCIOUS},
+                 {RULES_CONDITION_HELPLESS, RENDER_COND_UNCONSCIOUS},
+                 {RULES_CONDITION_STUNNED, RENDER_COND_STUNNED}};
+    for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++)
+        if (c->conditions & 1u << marks[m].condition)
+            k->conditions |= marks[m].mark;
+    static const unsigned by_state[] = {[RULES_HP_UP] = 0,
+                                        [RULES_HP_DISABLED] = RENDER_COND_DISABLED,
+                                        [RULES_HP_DYING] = RENDER_COND_DYING,
+                                        [RULES_HP_DEAD] = RENDER_COND_DEAD};
+    static_assert(sizeof by_state / sizeof by_state[0] == RULES_HP_DEAD + 1, "one per state");
+    k->conditions |= by_state[c->hp_state];
 }
 
 /* ?overlay=threatened,flanking,reach,facing (reach and facing are the focus creature's). */
@@ -153,32 +137,32 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         return;
     }
     struct svc_board board = {0};
+    struct svc_enc_typed typed = {0};
     svc_errors_init(&e);
     svc_decode_board(state, req, NULL, NULL, &board, &e);
-    json_t *list = json_object_get(state, "combatants");
-    size_t n = json_array_size(list);
+    size_t n = json_array_size(json_object_get(state, "combatants"));
     struct render_creature *cs = calloc(n + 1, sizeof *cs);
     char(*labels)[24] = calloc(n + 1, sizeof *labels);
     const char *sides[RENDER_SIDE_COLOURS * 4];
     int side_count = 0;
     if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||
-        svc_errors_any(&e)) {
+        svc_errors_any(&e) ||
+        svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, &board.map, &typed) !=
+            SVC_ENC_TYPED_OK) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's map could not be read", NULL);
         goto out;
     }
-    int focus_i = -1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *c = json_array_get(list, i);
-        combatant_of(c, &board.rules.options, &cs[i], labels[i], sizeof labels[i]);
-        const char *side = str_of(c, "side");
+    const struct rules_encounter *te = &typed.e;
+    int focus_i = focus != NULL ? rules_encounter_find(te, focus) : -1;
+    for (int i = 0; i < te->count; i++) {
+        combatant_of(te, i, &cs[i], labels[i], sizeof labels[i]);
+        const char *side = te->combatants[i].side;
         int s = 0;
         while (s < side_count && strcmp(sides[s], side) != 0)
             s++;
         if (s == side_count && side_count < (int)(sizeof sides / sizeof sides[0]))
             sides[side_count++] = side;
         cs[i].side = s;
-        if (focus != NULL && strcmp(cs[i].id, focus) == 0)
-            focus_i = (int)i;
     }
     if (focus != NULL && focus_i < 0) {
         svc_errors_add(&e, "?focus", "query focus names no combatant");
@@ -188,19 +172,13 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     if (ov.facing_of >= 0)
         ov.facing_of = rules_has_facing(&board.rules.options, &cs[focus_i].mc.c) ? focus_i : -1;
     struct rules_mover stats = {0};
-    if (focus_i >= 0) {
-        json_t *c = json_array_get(list, (size_t)focus_i);
-        stats.c = cs[focus_i].mc.c;
-        json_t *speeds = json_object_get(c, "speeds");
-        for (int t = 0; t < RULES_MOVE_TYPES; t++)
-            stats.speed[t] =
-                (int)json_integer_value(json_object_get(speeds, rules_move_type_names[t]));
-        stats.prone = has_cond(c, "prone");
-    }
+    if (focus_i >= 0) /* the focus as the mover of a move, as /reach reads it */
+        rules_encounter_mover_of(te, focus_i, &te->combatants[focus_i].turn, RULES_MODE_MOVE,
+                                 &stats);
     struct render_scene scene = {.o = &board.rules.options,
                                  .map = &board.map,
                                  .creatures = cs,
-                                 .creature_count = (int)n,
+                                 .creature_count = te->count,
                                  .side_names = sides,
                                  .side_count = side_count,
                                  /* The focus is the actor: ringed, and threats are its
@@ -225,6 +203,7 @@ out:
     svc_errors_free(&e);
     free(cs);
     free(labels);
+    svc_enc_typed_free(&typed);
     svc_board_free(&board);
     json_decref(state);
 }

@@ -65,6 +65,7 @@
 #include "rules/options.h"
 #include "service/codec/answer.h"
 #include "service/codec/dice.h"
+#include "service/codec/encounter_state.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
 #include "service/http/auth.h"
@@ -178,7 +179,26 @@ struct resolve_ctx {
     /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
+    /* The state as the typed encounter (enc_typed), decoded on first use for this event. */
+    struct svc_enc_typed typed;
+    bool typed_tried, typed_ok;
 };
+
+/* The state before the event as the typed encounter (rules/encounter/state.h), decoded on
+ * first use with the request's map, under the event's engine; NULL when out of memory (after
+ * adding an error to x->e). enc_resolve frees it. */
+const struct rules_encounter *enc_typed(struct resolve_ctx *x);
+
+/* A context for ruling on another state (a scratch copy folded further) within x's event: x's
+ * request, event and errors, scratch's state, nothing of x's typed state. The caller releases
+ * it with enc_ctx_release. */
+struct resolve_ctx enc_ctx_on(const struct resolve_ctx *x, json_t *scratch);
+/* Frees what a context decoded for itself (its typed state). */
+void enc_ctx_release(struct resolve_ctx *x);
+
+/* The typed combatant of stored combatant c (of x->state), and its index through *at (may be
+ * NULL); NULL when the typed state could not be decoded or c is not in it. */
+const struct rules_enc_combatant *enc_typed_of(struct resolve_ctx *x, json_t *c, int *at);
 
 /* ---- encounter_rules.c: engine 2's turn budget, for the turn machinery too ---- */
 
@@ -189,27 +209,6 @@ json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limi
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
 
 /* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
-
-/* The state as rules/encounter.h reads it, with the arrays it points into (enc_typed_free
- * releases them). */
-struct enc_typed {
-    struct rules_encounter e;
-    struct rules_enc_combatant *c;
-    struct rules_enc_slot *order;
-    struct rules_enc_timed *timed; /* every combatant's, each pointing at its own run */
-    int timed_total;
-};
-
-/* Decodes x->state into t (zeroed before); false when out of memory (free t all the same). */
-bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t);
-void enc_typed_free(struct enc_typed *t);
-
-/* Stored combatant c as rules/encounter.h reads it, without its timed effects. */
-void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out);
-
-/* The encounter's members but its combatants and order (count and slots 0): enough for the
- * rules that read one combatant, decoded on its own. */
-void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e);
 
 json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in);
 json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in);
@@ -247,16 +246,6 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
 /* Stored combatant c as the rules place a creature (its placement decoded under o); false when
  * it cannot be (a stored state is valid, so only a forged one). */
 bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out);
-
-/* Whether combatant c can make an attack of opportunity now, under engine: not while
- * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned,
- * nor once it has made its attacks of opportunity in state's round, nor without a melee attack
- * (enc_reaction_attack). */
-bool enc_makes_aoo(json_t *state, json_t *c, int engine);
-
-/* Whether combatant c threatens so as to flank with an ally, under engine: not while down;
- * before engine 3 not while flat-footed; from engine 3 not while stunned. */
-bool enc_flanks(json_t *c, int engine);
 
 /* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
  * down threatens nobody and helps nobody flank. */

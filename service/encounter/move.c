@@ -28,7 +28,6 @@
 static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
                           struct svc_errors *why)
 {
-    json_t *s = x->state;
     r->rules = *enc_svc_rules_of(x);
     r->o = &r->rules.options;
     r->primary = -1;
@@ -38,36 +37,33 @@ static bool enc_move_base(struct resolve_ctx *x, json_t *me, struct move_req *r,
         r->map = *map;
         r->map_ok = r->map_borrowed = true;
     } else { /* not decodable (say, a budget lowered since): why, as the endpoint would say */
-        move_decode_map(s, enc_config(x), r, why);
+        move_decode_map(x->state, enc_config(x), r, why);
         if (r->spent != NULL) /* r->spent stays for a query to answer too-expensive */
             svc_errors_add(why, "/map", "needs more than the %s budget (%lld; reached %lld)",
                            r->spent, r->spent_budget, r->spent_reached);
         r->map_ok = r->map_ok && !svc_errors_any(why);
     }
-    size_t n = json_array_size(combatants(s));
+    const struct rules_encounter *te = enc_typed(x);
+    int at = -1;
+    if (te == NULL || enc_typed_of(x, me, &at) == NULL)
+        return false;
+    size_t n = (size_t)te->count;
     r->cs = calloc(n + 1, sizeof *r->cs);
     r->ids = calloc(n + 1, sizeof *r->ids);
     r->no_attack = calloc(n + 1, sizeof *r->no_attack);
     r->profiles = calloc(n + 1, sizeof *r->profiles);
-    bool ok =
-        r->map_ok && r->cs != NULL && r->ids != NULL && r->no_attack != NULL && r->profiles != NULL;
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(s), i, c)
-    {
-        if (!ok || c == me)
-            continue;
-        struct rules_map_creature *k = &r->cs[r->nc];
-        if (!(ok = enc_creature_of(r->o, c, &k->c)))
-            continue;
-        k->c.can_threaten = enc_makes_aoo(s, c, x->engine);
-        k->ally = strcmp(str(c, "side"), str(me, "side")) == 0;
-        k->conscious = !enc_is_down(c);
-        k->combat_reflexes = flag(c, "combat_reflexes");
-        json_t *a0 = enc_reaction_attack(c, x->engine); /* 004: "a single melee attack" */
-        k->attack_bonus = a0 != NULL ? (int)num(a0, "attack_bonus") : 0;
-        r->ids[r->nc++] = str(c, "id");
+    int *index = calloc(n + 1, sizeof *index);
+    bool ok = r->map_ok && r->cs != NULL && r->ids != NULL && r->no_attack != NULL &&
+              r->profiles != NULL && index != NULL;
+    if (ok) {
+        /* Every other combatant as me sees it (rules_encounter_board). A stored combatant was
+         * placed when it was added or changed, so only a forged state leaves one out. */
+        r->nc = rules_encounter_board(te, at, r->cs, index);
+        ok = r->nc == te->count - 1;
+        for (int k = 0; k < r->nc; k++)
+            r->ids[k] = te->combatants[index[k]].id;
     }
+    free(index);
     return ok;
 }
 
@@ -101,24 +97,18 @@ static void errors_under(struct resolve_ctx *x, struct svc_errors *from, const c
 static bool enc_move_req(struct resolve_ctx *x, json_t *mover, json_t *turn,
                          enum rules_move_mode mode, struct move_req *r, struct svc_errors *why)
 {
-    json_t *s = x->state;
     r->mode = mode;
-    if (!enc_move_base(x, mover, r, why) || !enc_creature_of(r->o, mover, &r->mover.c))
+    if (!enc_move_base(x, mover, r, why))
         return false;
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
-    move_decode_burdens(mover, "", true, r, &scratch);
-    bool ok = !svc_errors_any(&scratch);
-    svc_errors_free(&scratch);
-    struct rules_mover *mv = &r->mover;
-    mv->prone = has_condition(mover, "prone");
-    mv->moved = flag(turn, "moved");
-    mv->ran = flag(turn, "ran");
-    /* One action this turn: the surprise round (004 Step One), or disabled (SRD). */
-    bool single = (flag(s, "started") && num(s, "round") == 0) ||
-                  enc_hp_state_of(x, mover) == RULES_HP_DISABLED;
-    rules_encounter_mover(x->engine, mode, single, mv);
-    return ok;
+    int me = -1;
+    const struct rules_enc_combatant *who = enc_typed_of(x, mover, &me);
+    if (who == NULL || !who->placed)
+        return false;
+    struct rules_turn spent;
+    svc_enc_turn_decode(turn, &spent);
+    rules_encounter_mover_of(enc_typed(x), me, turn != NULL ? &spent : NULL, mode, &r->mover);
+    r->has_constitution = json_object_get(mover, "constitution") != NULL;
+    return true;
 }
 
 /* Adds a path ruling's violations (rules_move_path's, in the order its answer lists them: the
@@ -231,21 +221,22 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
             svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
         goto out;
     }
-    struct rules_encounter frame;
-    enc_typed_frame(x, &frame);
+    const struct rules_encounter *te = enc_typed(x);
+    int mi = -1;
+    const struct rules_enc_combatant *who = enc_typed_of(x, mover, &mi);
     struct rules_move_query q = move_query_of(&r);
     const char *target = str(in, "target");
     struct rules_enc_move m = {.q = &q,
                                .end_facing = -1,
                                .target_named = json_object_get(in, "target") != NULL,
                                .target = -1,
-                               .has_melee = enc_has_melee(mover, x->engine),
-                               .runner = flag(mover, "runner"),
-                               .charging = has_condition(mover, "charging")};
+                               .has_melee = rules_encounter_melee_of(te, mi),
+                               .runner = who->runner,
+                               .charging = who->conditions & 1u << RULES_CONDITION_CHARGING};
     for (int k = 0; k < r.nc && *target; k++)
         if (strcmp(r.ids[k], target) == 0)
             m.target = k;
-    int rc = rules_encounter_move_target(&frame, &m);
+    int rc = rules_encounter_move_target(te, &m);
     if (rc != RULES_ENC_MOVE_OK) {
         charge_refusal(x, mover, target, rc, ruling, 0);
         goto out;
@@ -270,7 +261,7 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
     ruling->path.aoos = calloc((size_t)r.nc + 1, sizeof *ruling->path.aoos);
     rc = ruling->path.steps == NULL || ruling->path.aoos == NULL
              ? RULES_ENC_MOVE_NOMEM
-             : rules_encounter_move(&frame, &m, ruling);
+             : rules_encounter_move(te, &m, ruling);
     if (rc == RULES_ENC_MOVE_NOMEM) {
         svc_errors_add(x->e, prefix, "the %s could not be ruled", what);
         goto out;

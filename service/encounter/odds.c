@@ -76,23 +76,17 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     /* Whether the action could make it (rules_encounter_attack_check, as the attack action
      * asks): odds of an attack that cannot be made would mislead. */
     struct rules_enc_attack_gate gate = {0};
+    struct svc_enc_typed typed = {0};
     if (atk != NULL && target != NULL && actor != target) {
-        struct rules_options o;
-        enc_state_rules(state, &o);
-        struct rules_encounter frame = {
-            .engine = ENGINE_VERSION, .rules = &o, .round = (int)num(state, "round")};
-        struct rules_enc_combatant who;
-        enc_typed_combatant(actor, &who);
-        struct rules_creature here, there;
-        const char *foe = str(json_object_get(actor, "turn"), "charge_target");
-        struct rules_enc_attack ask = {.attacker = &here,
-                                       .target = &there,
-                                       .melee = enc_is_melee(atk),
-                                       .charge_elsewhere =
-                                           *foe && strcmp(foe, str(target, "id")) != 0};
-        int rc = enc_creature_of(&o, actor, &here) && enc_creature_of(&o, target, &there)
-                     ? rules_encounter_attack_check(&frame, &who, &ask, &gate)
-                     : RULES_ENC_ATTACK_REACH;
+        int ai = -1, ti = -1, p = -1, rc = RULES_ENC_ATTACK_REACH;
+        if (svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, NULL, &typed) ==
+            SVC_ENC_TYPED_OK) {
+            ai = rules_encounter_find(&typed.e, str(actor, "id"));
+            ti = rules_encounter_find(&typed.e, str(target, "id"));
+            p = ai >= 0 ? rules_encounter_profile(&typed.combatants[ai], str(atk, "name")) : -1;
+        }
+        if (ai >= 0 && ti >= 0 && p >= 0)
+            rc = rules_encounter_attack_gate(&typed.e, ai, ti, p, false, NULL, &gate);
         if (rc == RULES_ENC_ATTACK_REACH)
             enc_bad_query(&e, "target", "is out of reach of the attack: " ENC_REACH_RULE);
         else if (rc == RULES_ENC_ATTACK_CHARGE_TARGET)
@@ -107,6 +101,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         svc_errors_free(&e);
+        svc_enc_typed_free(&typed);
         json_decref(state);
         return;
     }
@@ -142,9 +137,11 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
                 json_object_set_new(item, "pointer", json_string("?target"));
         }
         json_decref(derived);
+        enc_ctx_release(&x);
         enc_cache_free(&cache);
     }
     json_decref(in);
+    svc_enc_typed_free(&typed);
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
         svc_errors_free(&e);

@@ -85,6 +85,7 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     struct resolve_ctx x = {
         .req = req, .cache = cache, .state = state, .engine = ENGINE_VERSION, .e = &none};
     bool ok = enc_move_request(&x, actor, (enum rules_move_mode)mode, r, e);
+    enc_ctx_release(&x);
     svc_errors_free(&none);
     if (!ok) {
         if (!svc_errors_any(e))
@@ -254,91 +255,78 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     json_decref(state);
 }
 
-/* Whether c can make attacks of opportunity now (enc_makes_aoo) and is up. */
-static bool can_make_aoo(json_t *state, json_t *c)
+/* The state after ?at as the typed encounter, for a view; false after answering 500. */
+static bool typed_view(const struct svc_request *req, struct svc_response *res, json_t *state,
+                       struct svc_enc_typed *t)
 {
-    return !enc_is_down(c) && enc_makes_aoo(state, c, ENGINE_VERSION);
-}
-
-static bool opposed(json_t *a, json_t *b)
-{
-    return a != b && strcmp(str(a, "side"), str(b, "side")) != 0;
+    if (svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, NULL, t) == SVC_ENC_TYPED_OK)
+        return true;
+    svc_enc_typed_free(t);
+    svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's state could not be read", NULL);
+    return false;
 }
 
 void svc_handle_encounter_threats(const struct svc_request *req, struct svc_response *res)
 {
     int64_t at = 0, version = 0;
     json_t *state = svc_encounter_state_at(req, res, &at, &version);
-    if (state == NULL)
+    struct svc_enc_typed t;
+    if (state == NULL || !typed_view(req, res, state, &t)) {
+        json_decref(state);
         return;
-    struct rules_options o;
-    enc_state_rules(state, &o);
+    }
+    /* Who threatens whom, and who may strike back: the rules' one reading of the state
+     * (rules_encounter_threatens, rules_encounter_aoo_now), as every action and picture. */
+    const struct rules_encounter *e = &t.e;
     json_t *list = json_array();
-    size_t i, j;
-    json_t *a, *b;
-    json_array_foreach(combatants(state), i, a)
-    {
+    for (int a = 0; a < e->count; a++) {
         json_t *threatens = json_array(), *by = json_array();
-        json_array_foreach(combatants(state), j, b)
-        {
-            if (!opposed(a, b))
+        for (int b = 0; b < e->count; b++) {
+            if (b == a || !rules_encounter_enemies(e, a, b))
                 continue;
-            /* A combatant that is down threatens nothing (004 Threatened Area: the area into
-             * which it can make a melee attack). */
-            if (!enc_is_down(a) && enc_reaches(&o, a, b))
-                json_array_append_new(threatens, json_string(str(b, "id")));
-            if (!enc_is_down(b) && enc_reaches(&o, b, a))
-                json_array_append_new(by, json_string(str(b, "id")));
+            if (rules_encounter_threatens(e, a, b))
+                json_array_append_new(threatens, json_string(e->combatants[b].id));
+            if (rules_encounter_threatens(e, b, a))
+                json_array_append_new(by, json_string(e->combatants[b].id));
         }
-        json_array_append_new(list,
-                              json_pack("{s:s, s:o, s:o, s:b}", "id", str(a, "id"), "threatens",
-                                        threatens, "threatened_by", by,
-                                        "can_make_attacks_of_opportunity", can_make_aoo(state, a)));
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:b}", "id", e->combatants[a].id,
+                                              "threatens", threatens, "threatened_by", by,
+                                              "can_make_attacks_of_opportunity",
+                                              rules_encounter_aoo_now(e, a)));
     }
     json_t *doc =
         json_pack("{s:s, s:I, s:o, s:s}", "id", req->params[0], "at", (json_int_t)at, "combatants",
                   list, "source", "004 Threatened Area; 001 Reach; 004 Flat-Footed");
     enc_respond_with_etag(res, 200, doc, version);
+    svc_enc_typed_free(&t);
     json_decref(state);
 }
 
-/* The name a sentence tells c by: its name, or its id. */
-static const char *name_of(json_t *c)
+/* {attacker, flanking}: the flanking endpoint's answer for combatant a on combatant t of the
+ * typed state, with a's side as allies (each up, threatening as rules_encounter_flanker says);
+ * NULL when the ruling refused, its refusal left in *refusal (to be sent or freed by the
+ * caller). */
+static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct svc_answer *refusal)
 {
-    const char *name = str(c, "name");
-    return *name ? name : str(c, "id");
-}
-
-/* {attacker, flanking}: the flanking endpoint's answer for attacker on target, with attacker's
- * side as allies (each up, threatening as enc_flanks says), the stored creatures read straight
- * into its structs; NULL when the ruling refused, its refusal left in *refusal (to be sent or
- * freed by the caller). */
-static json_t *flank_of(json_t *state, json_t *attacker, json_t *target, struct svc_answer *refusal)
-{
-    struct svc_rules rules;
-    enc_state_svc_rules(state, &rules);
-    const struct rules_options *o = &rules.options;
-    size_t n = json_array_size(combatants(state));
-    struct rules_creature a, t, *allies = calloc(n + 1, sizeof *allies);
-    const char **names = calloc(n + 1, sizeof *names);
+    const struct rules_encounter *e = &typed->e;
+    struct rules_creature *allies = calloc((size_t)e->count + 1, sizeof *allies);
+    const char **names = calloc((size_t)e->count + 1, sizeof *names);
     struct svc_answer ans = {0};
     int k = 0;
-    if (allies == NULL || names == NULL || !enc_creature_of(o, attacker, &a) ||
-        !enc_creature_of(o, target, &t)) {
+    if (allies == NULL || names == NULL) {
         svc_answer_problem(&ans, SVC_PROBLEM_INTERNAL, NULL);
     } else {
-        size_t i;
-        json_t *c;
-        json_array_foreach(combatants(state), i, c)
-        {
-            if (c != attacker && c != target &&
-                strcmp(str(c, "side"), str(attacker, "side")) == 0 && !enc_is_down(c) &&
-                enc_creature_of(o, c, &allies[k])) {
-                allies[k].can_threaten = enc_flanks(c, ENGINE_VERSION);
-                names[k++] = name_of(c);
-            }
+        for (int i = 0; i < e->count; i++) {
+            const struct rules_enc_combatant *c = &e->combatants[i];
+            if (i == a || i == t || rules_encounter_enemies(e, i, a) || c->down || !c->placed)
+                continue;
+            allies[k] = c->body;
+            allies[k].can_threaten = rules_encounter_flanker(e, i);
+            names[k++] = *c->name ? c->name : c->id;
         }
-        svc_rule_flanking_decoded(&rules, &a, &t, allies, k, name_of(attacker), name_of(target),
+        const struct rules_enc_combatant *ca = &e->combatants[a], *ct = &e->combatants[t];
+        svc_rule_flanking_decoded(&typed->rules, &ca->body, &ct->body, allies, k,
+                                  *ca->name ? ca->name : ca->id, *ct->name ? ct->name : ct->id,
                                   names, &ans);
     }
     free(allies);
@@ -347,7 +335,7 @@ static json_t *flank_of(json_t *state, json_t *attacker, json_t *target, struct 
         *refusal = ans;
         return NULL;
     }
-    json_t *doc = json_pack("{s:s, s:O}", "attacker", str(attacker, "id"), "flanking", ans.doc);
+    json_t *doc = json_pack("{s:s, s:O}", "attacker", e->combatants[a].id, "flanking", ans.doc);
     svc_answer_free(&ans);
     return doc;
 }
@@ -369,17 +357,27 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
     }
     if (finish_errors(res, state, &e))
         return;
+    struct svc_enc_typed typed;
+    if (!typed_view(req, res, state, &typed)) {
+        svc_errors_free(&e);
+        json_decref(state);
+        return;
+    }
+    const struct rules_encounter *te = &typed.e;
+    int t = rules_encounter_find(te, str(target, "id"));
+    int only = attacker != NULL ? rules_encounter_find(te, str(attacker, "id")) : -1;
     json_t *list = json_array();
-    size_t i;
-    json_t *c;
-    json_array_foreach(combatants(state), i, c)
-    {
-        if (attacker != NULL ? c != attacker : (!opposed(c, target) || enc_is_down(c)))
+    for (int a = 0; a < te->count; a++) {
+        /* Each who could attack it: an enemy that is up, or the one asked about. */
+        if (attacker != NULL
+                ? a != only
+                : (a == t || !rules_encounter_enemies(te, a, t) || te->combatants[a].down))
             continue;
         struct svc_answer refusal = {0};
-        json_t *one = flank_of(state, c, target, &refusal);
+        json_t *one = flank_of(&typed, a, t, &refusal);
         if (one == NULL) { /* the ruling's own refusal (422 ...), never a 500 of ours */
             json_decref(list);
+            svc_enc_typed_free(&typed);
             json_decref(state);
             svc_errors_free(&e);
             svc_answer_respond(&refusal, res);
@@ -391,5 +389,6 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
                             "target", str(target, "id"), "attackers", list);
     enc_respond_with_etag(res, 200, doc, version);
     svc_errors_free(&e);
+    svc_enc_typed_free(&typed);
     json_decref(state);
 }

@@ -181,12 +181,12 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set(in, "attack", json_object_get(with, "name"));
         struct svc_errors why;
         svc_errors_init(&why);
-        struct resolve_ctx each = *x;
-        each.state = scratch;
+        struct resolve_ctx each = enc_ctx_on(x, scratch);
         each.e = &why;
         each.settling = true;
         each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */
         json_t *out = reactor != NULL ? enc_action_attack(&each, in, reactor) : NULL;
+        enc_ctx_release(&each);
         json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
         if (out != NULL) {
             json_object_set_new(record, "outcome", json_string("made"));

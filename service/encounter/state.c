@@ -11,6 +11,7 @@
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
 #include "service/codec/dice.h"
+#include "service/codec/encounter_state.h"
 #include "service/codec/map.h"
 #include "service/codec/move_req.h"
 #include "service/codec/rule_options.h"
@@ -205,21 +206,6 @@ bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_crea
     return ok;
 }
 
-bool enc_makes_aoo(json_t *state, json_t *c, int engine)
-{
-    struct rules_enc_combatant t;
-    enc_typed_combatant(c, &t);
-    struct rules_encounter e = {.engine = engine, .round = (int)num(state, "round")};
-    return rules_encounter_may_aoo(&e, &t, enc_has_melee(c, engine));
-}
-
-bool enc_flanks(json_t *c, int engine)
-{
-    struct rules_enc_combatant t;
-    enc_typed_combatant(c, &t);
-    return rules_encounter_flanks(engine, &t, enc_has_melee(c, engine));
-}
-
 void enc_cache_free(struct enc_cache *c)
 {
     if (c->map_ok)
@@ -247,20 +233,7 @@ const char *const enc_defender_conditions[] = {
 
 json_t *enc_rules_json(json_t *state)
 {
-    /* An encounter's rules are fixed for its life. One created before an option existed echoes
-     * its rules without it, and must not take up the preset's value for it now: each option
-     * added since takes the value that rules as the encounter was ruled then. */
-    static const struct {
-        const char *name;
-        const char *value; /* JSON */
-    } neutral[] = {{"critical_hits", "false"}, {"hp_states", "\"none\""}};
-    json_t *rules = json_deep_copy(json_object_get(state, "rules"));
-    json_t *options = json_object_get(rules, "options");
-    for (size_t i = 0; json_is_object(options) && i < sizeof neutral / sizeof neutral[0]; i++)
-        if (json_object_get(options, neutral[i].name) == NULL)
-            json_object_set_new(options, neutral[i].name,
-                                json_loads(neutral[i].value, JSON_DECODE_ANY, NULL));
-    return rules;
+    return svc_enc_rules_json(state);
 }
 
 /* The rules in force, from the state's echo of them (stored at creation, always valid). */

@@ -1,5 +1,5 @@
-/* Encounters: the turn machinery's events, ruled by rules/encounter.h on a typed view of the
- * stored state (enc_typed_decode) and encoded here: initiative, next_turn, a combatant's removal
+/* Encounters: the turn machinery's events, ruled by rules/encounter.h on the typed state
+ * (enc_typed) and encoded here: initiative, next_turn, a combatant's removal
  * (the order closing up around it) and the hp event. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,125 +11,6 @@
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
 #include "service/json/errors.h"
-
-static int clamp_int(long long v)
-{
-    return v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : (int)v;
-}
-
-static bool in_list(json_t *list, const char *id)
-{
-    size_t k;
-    json_t *a;
-    json_array_foreach(list, k, a)
-    {
-        if (id != NULL && json_is_string(a) && strcmp(json_string_value(a), id) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* A combatant's turn as the action economy keeps it (members written by enc_turn_fields; an
- * engine 1 turn's "attacked" counts as its standard action). */
-static void turn_decode(json_t *turn, struct rules_turn *t)
-{
-    *t = (struct rules_turn){.standard = flag(turn, "standard") || flag(turn, "attacked"),
-                             .move = flag(turn, "move"),
-                             .full_round = flag(turn, "full_round"),
-                             .moved = flag(turn, "moved"),
-                             .stepped = flag(turn, "stepped"),
-                             .free_facing = flag(turn, "free_facing"),
-                             .charged = flag(turn, "charged"),
-                             .charge_attacked = flag(turn, "charge_attacked")};
-}
-
-void enc_typed_combatant(json_t *c, struct rules_enc_combatant *out)
-{
-    bool aoo = json_object_get(c, "aoo_round") != NULL;
-    *out = (struct rules_enc_combatant){
-        .hp = clamp_int(num(c, "hp")),
-        .max_hp = clamp_int(num(c, "max_hp")),
-        .dex = clamp_int(num(c, "dex")),
-        .initiative_modifier = clamp_int(num(c, "initiative_modifier")),
-        .down = enc_is_down(c),
-        .prone = has_condition(c, "prone"),
-        .flat_footed = has_condition(c, "flat_footed"),
-        .combat_reflexes = flag(c, "combat_reflexes"),
-        .stunned = has_condition(c, "stunned"),
-        .aoo_round = aoo ? num(c, "aoo_round") : -1,
-        .aoo_made = !aoo                                     ? 0
-                    : json_object_get(c, "aoo_made") != NULL ? clamp_int(num(c, "aoo_made"))
-                                                             : 1};
-    turn_decode(json_object_get(c, "turn"), &out->turn);
-}
-
-void enc_typed_frame(struct resolve_ctx *x, struct rules_encounter *e)
-{
-    json_t *s = x->state, *turn = json_object_get(s, "turn");
-    *e = (struct rules_encounter){
-        .engine = x->engine,
-        .rules = enc_rules_of(x),
-        .started = flag(s, "started"),
-        .round = clamp_int(num(s, "round")),
-        .turn = json_is_integer(turn) ? clamp_int(json_integer_value(turn)) : -1,
-    };
-}
-
-bool enc_typed_decode(struct resolve_ctx *x, struct enc_typed *t)
-{
-    json_t *s = x->state, *cs = combatants(s), *order = json_object_get(s, "order");
-    size_t n = json_array_size(cs), slots = json_array_size(order);
-    t->c = calloc(n + 1, sizeof *t->c);
-    t->order = calloc(slots + 1, sizeof *t->order);
-    if (t->c == NULL || t->order == NULL)
-        return false;
-    size_t i, total = 0;
-    json_t *c;
-    json_array_foreach(cs, i, c)
-    {
-        total += json_array_size(json_object_get(c, "timed"));
-    }
-    t->timed = calloc(total + 1, sizeof *t->timed);
-    if (t->timed == NULL)
-        return false;
-    t->timed_total = (int)total;
-    total = 0;
-    json_array_foreach(cs, i, c)
-    {
-        json_t *list = json_object_get(c, "timed");
-        size_t k;
-        json_t *tm;
-        json_array_foreach(list, k, tm)
-        {
-            t->timed[total + k] =
-                (struct rules_enc_timed){num(tm, "ends_round"), num(tm, "ends_turn")};
-        }
-        enc_typed_combatant(c, &t->c[i]);
-        t->c[i].timed_count = (int)json_array_size(list);
-        t->c[i].timed = t->timed + total;
-        total += json_array_size(list);
-    }
-    json_t *aware = json_object_get(s, "aware");
-    for (i = 0; i < slots; i++) {
-        const char *id = json_string_value(json_array_get(order, i));
-        size_t at = 0;
-        bool here = id != NULL && find(s, id, &at) != NULL;
-        t->order[i] = (struct rules_enc_slot){here ? (int)at : -1, in_list(aware, id)};
-    }
-    enc_typed_frame(x, &t->e);
-    t->e.count = (int)n;
-    t->e.combatants = t->c;
-    t->e.slots = (int)slots;
-    t->e.order = t->order;
-    return true;
-}
-
-void enc_typed_free(struct enc_typed *t)
-{
-    free(t->c);
-    free(t->order);
-    free(t->timed);
-}
 
 static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, int *buf, size_t cap)
 {
@@ -149,18 +30,16 @@ static void open_dice(struct resolve_ctx *x, json_t *in, struct rules_dice *d, i
 json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
 {
     json_t *aware = json_object_get(in, "aware");
-    struct enc_typed t = {0};
+    const struct rules_encounter *te = enc_typed(x);
     struct rules_initiative_roll *rolls = NULL;
     int rc = RULES_ENC_OK;
-    if (!enc_typed_decode(x, &t) ||
-        (rolls = calloc((size_t)t.e.count + 1, sizeof *rolls)) == NULL) {
-        enc_typed_free(&t);
+    if (te == NULL || (rolls = calloc((size_t)te->count + 1, sizeof *rolls)) == NULL) {
         svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
-    if (t.e.started)
+    if (te->started)
         rc = RULES_ENC_STARTED;
-    else if (t.e.count == 0)
+    else if (te->count == 0)
         rc = RULES_ENC_NO_COMBATANTS;
     size_t i;
     json_t *a;
@@ -177,9 +56,8 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
         int buf[2 * MAX_COMBATANTS];
         struct rules_dice d;
         open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]);
-        rc = rules_encounter_initiative(&t.e, (int)json_array_size(aware), &d, rolls, &surprise);
+        rc = rules_encounter_initiative(te, (int)json_array_size(aware), &d, rolls, &surprise);
     }
-    enc_typed_free(&t);
     static const char *const why[] = {
         [-RULES_ENC_STARTED] = "initiative has been rolled already",
         [-RULES_ENC_NO_COMBATANTS] = "add combatants first",
@@ -194,7 +72,7 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
         free(rolls);
         return NULL;
     }
-    size_t n = (size_t)t.e.count;
+    size_t n = (size_t)te->count;
     json_t *order = json_array(), *list = json_array(), *effects = json_array();
     for (i = 0; i < n; i++) {
         const struct rules_initiative_roll *r = &rolls[i];
@@ -245,18 +123,19 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
 {
     (void)in;
     json_t *s = x->state;
-    struct enc_typed t = {0};
+    const struct rules_encounter *te = enc_typed(x);
     struct rules_next_turn next = {0};
-    if (!enc_typed_decode(x, &t) ||
-        (next.skipped = calloc((size_t)t.e.slots + 1, sizeof *next.skipped)) == NULL ||
-        (next.ended = calloc((size_t)t.timed_total + 1, sizeof *next.ended)) == NULL) {
-        enc_typed_free(&t);
+    int timed_total = 0;
+    for (int k = 0; te != NULL && k < te->count; k++)
+        timed_total += te->combatants[k].timed_count;
+    if (te == NULL ||
+        (next.skipped = calloc((size_t)te->slots + 1, sizeof *next.skipped)) == NULL ||
+        (next.ended = calloc((size_t)timed_total + 1, sizeof *next.ended)) == NULL) {
         free(next.skipped);
         svc_errors_add(x->e, "", "out of memory");
         return NULL;
     }
-    int rc = rules_encounter_next_turn(&t.e, &next);
-    enc_typed_free(&t);
+    int rc = rules_encounter_next_turn(te, &next);
     if (rc != RULES_ENC_OK) {
         free(next.skipped);
         free(next.ended);
@@ -396,11 +275,11 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
     enc_fold(scratch, effects);
     struct svc_errors none;
     svc_errors_init(&none);
-    struct resolve_ctx after = *x;
-    after.state = scratch;
+    struct resolve_ctx after = enc_ctx_on(x, scratch);
     after.e = &none;
     after.rules_ok = false;
     json_t *next = enc_resolve_next_turn(&after, NULL);
+    enc_ctx_release(&after);
     if (next != NULL) {
         size_t n;
         json_t *ef;

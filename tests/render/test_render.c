@@ -60,6 +60,7 @@ static int add(struct board *b, const char *id, int side, int x, int y, enum rul
     k->side = side;
     rules_creature_init(&k->mc.c, size, x, y, 0);
     k->mc.conscious = true;
+    k->threatens = true;
     b->s.creature_count = ++b->n;
     return b->n - 1;
 }

@@ -316,7 +316,7 @@ Test(encounter, the_next_turn_names_the_effects_that_end_before_it)
 {
     struct table t;
     table_init(&t, 2);
-    struct rules_enc_timed one[2] = {{2, 2}, {3, 2}}, three[1] = {{2, 0}};
+    struct rules_enc_timed one[2] = {{2, 2, -1}, {3, 2, -1}}, three[1] = {{2, 0, -1}};
     t.c[1].timed = one, t.c[1].timed_count = 2;
     t.c[3].timed = three, t.c[3].timed_count = 1;
     t.e.round = 2, t.e.turn = 0;

@@ -388,6 +388,45 @@ Test(encounter_trust, idempotency_keys_expire)
     server_stop(&s);
 }
 
+/* Issue 28: a key that is not UTF-8 was stored as it came on SQLite (201) and refused by
+ * PostgreSQL's text column (503). Both refuse it with a 400 naming the header, and store
+ * nothing; a key in any script that is UTF-8 is taken. (The suite runs on both backends.) */
+Test(encounter_trust, an_idempotency_key_that_is_not_utf8_is_refused_on_every_backend)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    static const char *const bad[] = {"Idempotency-Key: k\xff\xfe\r\n",
+                                      "Idempotency-Key: \xd0\r\n", /* cut mid-character */
+                                      "Idempotency-Key: \xc0\xaf-overlong\r\n", NULL};
+    for (int i = 0; bad[i] != NULL; i++) {
+        json_t *doc = call_h(&srv, &e, "POST", "/combatants", bad[i], fighter, 400);
+        cr_assert_str_eq(json_string_value(json_object_get(doc, "type")),
+                         "tag:tactics.dev,2026:problem:bad-request");
+        cr_assert_not_null(
+            strstr(json_string_value(json_object_get(doc, "detail")), "Idempotency-Key"));
+        json_decref(doc);
+    }
+    /* Nothing was appended: the encounter is still at version 1. */
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    cr_assert_eq(num(doc, "version"), 1);
+    json_decref(doc);
+    /* An idempotent create with a chosen token is refused the same way. */
+    char headers[256];
+    snprintf(headers, sizeof headers,
+             "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n"
+             "Content-Type: application/json\r\nIdempotency-Key: \xff\r\n");
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/encounters", headers, "{\"map\":{\"width\":4,\"height\":4}}",
+                 &r);
+    cr_assert_eq(r.status, 400, "%s", r.body);
+    http_response_free(&r);
+    doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", fighter, 201);
+    cr_assert_eq(num(doc, "version"), 2);
+    json_decref(doc);
+    doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", goblin, 409);
+    json_decref(doc);
+}
+
 /* SHA-256 of text, in hex, through sha256sum (an implementation the server does not share). */
 static void sha256_hex(const char *text, char out[65])
 {

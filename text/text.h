@@ -16,6 +16,10 @@
 /* Whether the n bytes at s are well-formed UTF-8 (no overlong forms, no surrogates). */
 bool text_utf8_valid(const char *s, size_t n);
 
+/* The length of the longest prefix of the n bytes at s that is well-formed UTF-8 (n when all
+ * of it is). */
+size_t text_valid_prefix(const char *s, size_t n);
+
 /* The length in bytes of the longest prefix of the n bytes at s that holds at most
  * max_chars characters and at most max_bytes bytes and ends where a character ends. 0 when
  * not even the first character fits. */
@@ -40,6 +44,10 @@ size_t text_columns(const char *s, size_t n);
 /* The first code point of the n bytes at s as *cp, and its length in bytes; 0 when s does not
  * start with a well-formed sequence (or n is 0). */
 size_t text_next_code_point(const char *s, size_t n, unsigned *cp);
+
+/* The character starts of the n bytes at s: p[i] (n flags) is 1 where a character starts,
+ * else 0 (p[0] is 1). */
+void text_char_starts(const char *s, size_t n, char *p);
 
 /* Upper-cases the code point at s in place ("дракон" -> "Дракон", "the" -> "The") when its
  * capital takes as many bytes; true when it changed. */

@@ -36,6 +36,12 @@ bool text_utf8_valid(const char *s, size_t n)
     return u8_check((const uint8_t *)s, n) == NULL;
 }
 
+size_t text_valid_prefix(const char *s, size_t n)
+{
+    const uint8_t *bad = u8_check((const uint8_t *)s, n);
+    return bad == NULL ? n : (size_t)(bad - (const uint8_t *)s);
+}
+
 size_t text_prefix(const char *s, size_t n, size_t max_chars, size_t max_bytes)
 {
     if (n <= max_bytes && max_chars >= n)
@@ -91,6 +97,14 @@ size_t text_copy(char *out, size_t cap, const char *src, size_t max_chars)
     memcpy(out, src, n);
     out[n] = '\0';
     return n;
+}
+
+void text_char_starts(const char *s, size_t n, char *p)
+{
+    if (n == 0)
+        return;
+    u8_grapheme_breaks((const uint8_t *)s, n, p);
+    p[0] = 1;
 }
 
 size_t text_columns(const char *s, size_t n)

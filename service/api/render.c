@@ -7,11 +7,14 @@
  *    image/png gives SVG), else PNG. The encounter's pictures take it from the path.
  *  - ?size=N bounds both sides of the picture (128 to 4096, default 1024).
  *  - A creature's short label is its `label`, else made from its name (or id): one word whole
- *    when it has at most four characters, else its first three ("Ogre", "Gob"); several words
- *    give their initials plus a trailing number ("Goblin Archer 2" -> "GA2").
+ *    when it has at most four characters, else its first three ("Ogre", "Gob", "Дра"); several
+ *    words give their initials plus a trailing number ("Goblin Archer 2" -> "GA2"). A
+ *    character is a grapheme cluster (text/text.h: "é" with its combining mark, a flag, an
+ *    emoji sequence), never a byte of one.
  *  - The ETag of a POST answer is a hash of the picture's bytes; an encounter frame's is the
  *    event number plus a hash of the query that shaped it, so it changes exactly when the
  *    frame would, and If-None-Match answers 304 before anything is drawn. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +24,12 @@
 #include "service/codec/move.h"
 #include "service/json/fields.h"
 #include "service/svc.h"
+#include "text/text.h"
 
 #define MAX_COVER_LINES 64
-#define MAX_AREA        100000
+/* A creature's short label: a given one (at most 32 bytes) whole, or one made from a name. */
+#define LABEL_BYTES RENDER_LABEL_BYTES
+#define MAX_AREA    100000
 
 static const char *const side_names[] = {"ally", "enemy"};
 static const char *const cond_names[] = {"prone", "flat_footed", "dying", "unconscious", NULL};
@@ -41,6 +47,17 @@ static unsigned long long fnv1a(const void *data, size_t len, unsigned long long
 
 #define FNV_OFFSET 14695981039346656037ULL
 
+/* Appends the first `chars` characters of the word at w (up to a space) to out (k bytes so
+ * far, cap bytes in all), whole or not at all. */
+static void label_append(char *out, size_t cap, size_t *k, const char *w, size_t chars)
+{
+    size_t len = strcspn(w, " ");
+    size_t take = text_prefix(w, len, chars, cap - 1 - *k);
+    memcpy(out + *k, w, take);
+    *k += take;
+    out[*k] = '\0';
+}
+
 /* A short label from a name (see the top of this file). */
 static void short_label(const char *name, char *out, size_t n)
 {
@@ -49,21 +66,20 @@ static void short_label(const char *name, char *out, size_t n)
     for (const char *p = name; *p; p++)
         if (*p != ' ' && (p == name || p[-1] == ' '))
             words++, last = p;
+    size_t k = 0;
+    out[0] = '\0';
     if (words <= 1) {
         const char *w = last ? last : name;
-        size_t len = strcspn(w, " ");
-        snprintf(out, n, "%.*s", (int)(len <= 4 ? len : 3), w);
+        label_append(out, n, &k, w, text_chars(w, strcspn(w, " ")) <= 4 ? 4 : 3);
         return;
     }
-    size_t k = 0;
     bool digits = last != NULL && strspn(last, "0123456789") == strcspn(last, " ");
-    for (const char *p = name; *p && k + 1 < n && k < 3; p++)
+    int initials = 0;
+    for (const char *p = name; *p && initials < 3; p++)
         if (*p != ' ' && (p == name || p[-1] == ' ') && !(digits && p == last))
-            out[k++] = *p;
+            label_append(out, n, &k, p, 1), initials++;
     if (digits)
-        for (const char *p = last; *p >= '0' && *p <= '9' && k + 1 < n && k < 5; p++)
-            out[k++] = *p;
-    out[k] = '\0';
+        label_append(out, n, &k, last, 2);
 }
 
 /* ?format= or Accept; fixed >= 0 when the path names it. */
@@ -137,7 +153,7 @@ static void draw_and_respond(struct svc_response *res, struct render_scene *scen
 struct render_req {
     struct svc_board board;
     struct render_creature *cs;
-    char (*labels)[24];
+    char (*labels)[LABEL_BYTES];
     int n;
     struct rules_step *path, *area, *forced;
     struct render_pair cover[MAX_COVER_LINES];
@@ -219,7 +235,7 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
 {
     const char *given = NULL;
     if (codec_get_string(c, ptr, "label", false, 32, &given, e))
-        snprintf(label, label_n, "%s", given);
+        text_copy(label, label_n, given, SIZE_MAX);
     else
         short_label(id, label, label_n);
     k->label = label;
@@ -570,7 +586,7 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     json_t *list = json_object_get(state, "combatants");
     size_t n = json_array_size(list);
     struct render_creature *cs = calloc(n + 1, sizeof *cs);
-    char(*labels)[24] = calloc(n + 1, sizeof *labels);
+    char(*labels)[LABEL_BYTES] = calloc(n + 1, sizeof *labels);
     const char *sides[RENDER_SIDE_COLOURS * 4];
     int side_count = 0;
     if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "service/encounter/internal.h"
+#include "text/text.h"
 
 /* A total: bare in plain, bold in markdown. */
 static void total(struct svc_told *t, long long v)
@@ -591,6 +592,8 @@ static void capitalise(char *s)
     for (char *p = s; *p; p++) {
         if (start && *p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
+        else if (start && (unsigned char)*p >= 0x80) /* "дракон" as "the gnoll" */
+            text_upcase_first(p, strlen(p));
         if (start && *p != '*' && *p != '~' && *p != '_' && *p != '\\')
             start = false;
         if (p[0] == '.' && p[1] == ' ')
@@ -644,6 +647,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
                       num(result, "seed"));
     else
         svc_told_text(&t, "Event %s.", kind);
+    svc_told_seal(&t);
     capitalise(out->plain);
     capitalise(out->markdown);
 }

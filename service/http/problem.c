@@ -1,6 +1,7 @@
 /* Responses: JSON bodies, headers, and RFC 9457 problem details. */
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "service/codec/ruling.h"
 #include "service/json/reader.h"
 #include "service/svc.h"
+#include "text/text.h"
 
 const char *svc_request_header(const struct svc_request *req, const char *name)
 {
@@ -169,12 +171,46 @@ void svc_errors_init(struct svc_errors *e)
     e->list = json_array();
 }
 
-void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
+/* fmt's text in out (cap bytes), cut where a character ends when it does not fit (text.h):
+ * messages quote names, and a JSON string must be whole UTF-8. */
+static void format_whole(char *out, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void format_whole(char *out, size_t cap, const char *fmt, va_list ap)
 {
-    char msg[512];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(out, cap, fmt, ap);
+    if (n >= 0 && (size_t)n >= cap) {
+        char *all = malloc((size_t)n + 1);
+        if (all != NULL) {
+            vsnprintf(all, (size_t)n + 1, fmt, aq);
+            text_copy(out, cap, all, SIZE_MAX);
+        } else {
+            out[text_valid_prefix(out, strlen(out))] = '\0';
+        }
+        free(all);
+    }
+    va_end(aq);
+}
+
+static void format_whole_of(char *out, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void format_whole_of(char *out, size_t cap, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    format_whole(out, cap, fmt, ap);
+    va_end(ap);
+}
+
+void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    format_whole(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *item = json_object();
     json_object_set_new(item, "pointer", json_string(pointer));
@@ -193,13 +229,13 @@ static void errors_detail(json_t *list, char *detail, size_t len)
     size_t n = json_array_size(list);
     const char *first = json_string_value(json_object_get(json_array_get(list, 0), "message"));
     const char *ptr = json_string_value(json_object_get(json_array_get(list, 0), "pointer"));
-    snprintf(detail, len, "%s%s: %s%s", ptr && *ptr ? ptr : "", ptr && *ptr ? "" : "(body)",
-             first ? first : "invalid", n > 1 ? " (and further errors; see errors)" : "");
+    format_whole_of(detail, len, "%s%s: %s%s", ptr && *ptr ? ptr : "", ptr && *ptr ? "" : "(body)",
+                    first ? first : "invalid", n > 1 ? " (and further errors; see errors)" : "");
 }
 
 void svc_errors_respond(struct svc_errors *e, struct svc_response *res)
 {
-    char detail[640];
+    char detail[1400];
     errors_detail(e->list, detail, sizeof detail);
     svc_problem(res, SVC_PROBLEM_VALIDATION, detail, e->list);
     e->list = NULL;
@@ -273,7 +309,7 @@ void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const 
     svc_answer_free(a);
     a->status = problems[kind].status;
     a->kind = kind;
-    snprintf(a->detail, sizeof a->detail, "%s", detail ? detail : "");
+    text_copy(a->detail, sizeof a->detail, detail ? detail : "", SIZE_MAX);
 }
 
 void svc_answer_text(struct svc_answer *a, char *text, size_t len)

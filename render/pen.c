@@ -386,10 +386,12 @@ void pen_circle(struct pen *p, double cx, double cy, double r, uint32_t fill, do
 }
 
 /* A text walked run by run (fonts.c), each in its own face: measured, outlined or drawn. */
+enum walk { WALK_MEASURE, WALK_PATH, WALK_SHOW };
+
 struct text_walk {
     struct pen *p;
     double size, x, y;
-    enum { WALK_MEASURE, WALK_PATH, WALK_SHOW } what;
+    enum walk what;
     char *buf; /* room for the longest run and its NUL */
 };
 
@@ -414,8 +416,8 @@ static void walk_run(void *ud, const char *s, size_t n, cairo_font_face_t *face)
 }
 
 /* Walks text from (x, y); returns its advance. */
-static double walk_text(struct pen *p, double size, bool bold, const char *text, int what, double x,
-                        double y)
+static double walk_text(struct pen *p, double size, bool bold, const char *text, enum walk what,
+                        double x, double y)
 {
     size_t n = strlen(text);
     char stack[256];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render_internal.h"
+#include "text/text.h"
 
 /* Prone, Flat-footed, Dying, Unconscious, X dead, Z disabled (0 hit points), Stunned, sTable. */
 const char render_cond_letters[RENDER_COND_COUNT + 1] = "PFDUXZST";
@@ -69,18 +70,16 @@ void render_draw_creature(struct render_ctx *c, int i)
         pen_polygon(&c->pen, tri, 3, C_INK, 1, 0xffffff, 1, 1);
     }
     if (k->label != NULL && k->label[0] != '\0' && l->cell >= 12) {
-        char t[RENDER_LABEL_MAX * 4 + 1];
-        /* The first RENDER_LABEL_MAX characters, whole UTF-8 sequences. */
-        size_t n = 0, chars = 0;
-        while (k->label[n] != '\0' && chars < RENDER_LABEL_MAX && n < sizeof t - 4) {
-            n++;
-            while ((k->label[n] & 0xC0) == 0x80 && n < sizeof t - 1)
-                n++;
-            chars++;
-        }
-        memcpy(t, k->label, n);
-        t[n] = '\0';
+        /* The first RENDER_LABEL_MAX characters (text.h: a letter with its marks, an emoji
+         * sequence, a flag), never a part of one; sized by their count, then shrunk to fit
+         * the disc if its glyphs are wider (CJK, emoji). */
+        char t[RENDER_LABEL_BYTES];
+        size_t n = text_copy(t, sizeof t, k->label, RENDER_LABEL_MAX);
+        size_t chars = text_chars(t, n);
         double size = r * (chars <= 2 ? 0.95 : chars == 3 ? 0.72 : 0.58);
+        double w = pen_text_width(&c->pen, size, true, t), room = r * 1.8;
+        if (w > room)
+            size *= room / w;
         pen_text(&c->pen, cx, cy + size * 0.36, size, true, 1, t, 0xffffff, C_INK, 2.2);
     }
     if (k->hp_known && k->max_hp > 0 && l->cell >= 10) {

@@ -1,11 +1,13 @@
 /* The legend: which marks a picture shows (collected from the scene and its view), how
  * much room they take, and drawing them under the board. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/render_internal.h"
+#include "text/text.h"
 
 enum legend_kind {
     LEG_SIDE,
@@ -50,15 +52,19 @@ static void legend_add(struct render_legend *lg, int kind, int arg)
         lg->items[lg->count++] = (struct render_legend_item){kind, arg};
 }
 
+/* Room for a legend item's text: "threatened by " and a side's name (64 characters). */
+#define LEGEND_TEXT 320
+
 static void legend_text(const struct render_scene *s, const struct render_legend_item *it,
                         char *out, size_t n)
 {
     static const char *const terrain[] = {"clear",     "difficult", "impeded", "wall",
                                           "hazardous", "water",     "air",     "earth"};
     switch (it->kind) {
-    case LEG_SIDE:
-        snprintf(out, n, "%s",
-                 it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side");
+    case LEG_SIDE: /* a side's name, in any script: cut, if at all, where a character ends */
+        text_copy(out, n,
+                  it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side",
+                  SIZE_MAX);
         break;
     case LEG_MOVER:
         snprintf(out, n, "mover");
@@ -79,8 +85,10 @@ static void legend_text(const struct render_scene *s, const struct render_legend
         snprintf(out, n, "%s", cond_names[it->arg]);
         break;
     case LEG_THREAT:
-        snprintf(out, n, "threatened by %s",
-                 it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side");
+        snprintf(out, n, "threatened by ");
+        text_copy(out + strlen(out), n - strlen(out),
+                  it->arg < s->side_count && s->side_names ? s->side_names[it->arg] : "side",
+                  SIZE_MAX);
         break;
     case LEG_REACH:
         snprintf(out, n, "reachable (ft spent)");
@@ -146,13 +154,15 @@ static void legend_text(const struct render_scene *s, const struct render_legend
 #define LEGEND_PAD    8
 #define LEGEND_SWATCH 14
 
-/* Text widths for the legend's layout come from a fixed advance, wider than DejaVu Sans's
- * average at this size, so the layout needs no font and never overflows. */
+/* Text widths for the legend's layout come from a fixed advance per column, wider than DejaVu
+ * Sans's average at this size, so the layout needs no font and never overflows: a side's name
+ * in any script counts its characters' columns (text.h: 2 for CJK and emoji, 0 for a
+ * combining mark), not its bytes. */
 static double legend_item_width(const struct render_scene *s, const struct render_legend_item *it)
 {
-    char text[96];
+    char text[LEGEND_TEXT];
     legend_text(s, it, text, sizeof text);
-    return LEGEND_SWATCH + 6 + 7.4 * (double)strlen(text) + 16;
+    return LEGEND_SWATCH + 6 + 7.4 * (double)text_columns(text, strlen(text)) + 16;
 }
 
 /* Lays the items out in rows; writes each item's position when xs is not NULL. Returns rows. */
@@ -427,7 +437,7 @@ void render_draw_legend(struct render_ctx *c)
     for (int i = 0; i < lg.count; i++) {
         double x = xs[i], y = top + LEGEND_PAD + rows[i] * LEGEND_ROW;
         draw_swatch(c, &lg.items[i], x, y);
-        char text[96];
+        char text[LEGEND_TEXT];
         legend_text(c->s, &lg.items[i], text, sizeof text);
         pen_text(&c->pen, x + LEGEND_SWATCH + 6, y + 11.5, LEGEND_FONT, false, 0, text, C_INK, 0,
                  0);

@@ -9,8 +9,11 @@
 #include <string.h>
 
 #include "render/render_internal.h"
+#include "text/text.h"
 
-static const char font_family[] = "DejaVu Sans";
+/* The SVG's font list: DejaVu Sans, then the fallbacks the PNG draws with (fonts.c), then the
+ * viewer's own. */
+static const char svg_fonts[] = "DejaVu Sans, WenQuanYi Micro Hei, Noto Color Emoji, sans-serif";
 
 static void svg_grow(struct pen *p, size_t more)
 {
@@ -53,11 +56,24 @@ static void svg_printf(struct pen *p, const char *fmt, ...)
     p->len += (size_t)n;
 }
 
-/* Text with &, <, >, " and ' escaped, and control bytes dropped. */
+/* Text with &, <, >, " and ' escaped, and control characters dropped; always well-formed
+ * UTF-8 of characters XML allows: a malformed byte, U+FFFE or U+FFFF becomes U+FFFD. */
 static void svg_escaped(struct pen *p, const char *s)
 {
-    for (; *s != '\0' && !p->failed; s++) {
-        unsigned char c = (unsigned char)*s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n && !p->failed;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            unsigned cp = 0;
+            size_t k = text_next_code_point(s + i, n - i, &cp);
+            if (k == 0 || cp == 0xfffe || cp == 0xffff)
+                svg_printf(p, "\xef\xbf\xbd");
+            else
+                svg_printf(p, "%.*s", (int)k, s + i);
+            i += k ? k : 1;
+            continue;
+        }
+        i++;
         if (c == '&')
             svg_printf(p, "&amp;");
         else if (c == '<')
@@ -68,7 +84,7 @@ static void svg_escaped(struct pen *p, const char *s)
             svg_printf(p, "&quot;");
         else if (c == '\'')
             svg_printf(p, "&apos;");
-        else if (c >= 0x20)
+        else if (c >= 0x20 && c != 0x7f)
             svg_printf(p, "%c", c);
     }
 }
@@ -90,10 +106,6 @@ int pen_open(struct pen *p, enum render_format f, int width, int height)
         pen_abandon(p);
         return RENDER_ERR_DRAW;
     }
-    for (int bold = 0; bold < 2; bold++)
-        p->faces[bold] =
-            cairo_toy_font_face_create(font_family, CAIRO_FONT_SLANT_NORMAL,
-                                       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_line_join(p->cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(p->cr, CAIRO_LINE_CAP_ROUND);
     if (f == RENDER_SVG) {
@@ -101,17 +113,14 @@ int pen_open(struct pen *p, enum render_format f, int width, int height)
         svg_printf(p,
                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                   "viewBox=\"0 0 %d %d\" font-family=\"%s, sans-serif\">\n",
-                   width, height, width, height, font_family);
+                   "viewBox=\"0 0 %d %d\" font-family=\"%s\">\n",
+                   width, height, width, height, svg_fonts);
     }
     return p->failed ? RENDER_ERR_NOMEM : RENDER_OK;
 }
 
 void pen_abandon(struct pen *p)
 {
-    for (int i = 0; i < 2; i++)
-        if (p->faces[i] != NULL)
-            cairo_font_face_destroy(p->faces[i]);
     if (p->cr != NULL)
         cairo_destroy(p->cr);
     if (p->surface != NULL)
@@ -376,38 +385,73 @@ void pen_circle(struct pen *p, double cx, double cy, double r, uint32_t fill, do
     svg_printf(p, "/>\n");
 }
 
-static void select_font(struct pen *p, double size, bool bold)
+/* A text walked run by run (fonts.c), each in its own face: measured, outlined or drawn. */
+enum walk { WALK_MEASURE, WALK_PATH, WALK_SHOW };
+
+struct text_walk {
+    struct pen *p;
+    double size, x, y;
+    enum walk what;
+    char *buf; /* room for the longest run and its NUL */
+};
+
+static void walk_run(void *ud, const char *s, size_t n, cairo_font_face_t *face)
 {
-    cairo_set_font_face(p->cr, p->faces[bold]);
-    cairo_set_font_size(p->cr, size);
+    struct text_walk *w = ud;
+    cairo_t *cr = w->p->cr;
+    memcpy(w->buf, s, n);
+    w->buf[n] = '\0';
+    cairo_set_font_face(cr, face);
+    cairo_set_font_size(cr, w->size);
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr, w->buf, &ext);
+    if (w->what != WALK_MEASURE) {
+        cairo_move_to(cr, w->x, w->y);
+        if (w->what == WALK_PATH)
+            cairo_text_path(cr, w->buf);
+        else
+            cairo_show_text(cr, w->buf);
+    }
+    w->x += ext.x_advance;
+}
+
+/* Walks text from (x, y); returns its advance. */
+static double walk_text(struct pen *p, double size, bool bold, const char *text, enum walk what,
+                        double x, double y)
+{
+    size_t n = strlen(text);
+    char stack[256];
+    struct text_walk w = {p, size, x, y, what, n < sizeof stack - 4 ? stack : malloc(n + 4)};
+    if (w.buf == NULL) {
+        p->failed = true;
+        return 0;
+    }
+    render_text_runs(text, bold, walk_run, &w);
+    if (w.buf != stack)
+        free(w.buf);
+    return w.x - x;
 }
 
 double pen_text_width(struct pen *p, double size, bool bold, const char *text)
 {
-    select_font(p, size, bold);
-    cairo_text_extents_t ext;
-    cairo_text_extents(p->cr, text, &ext);
-    return ext.x_advance;
+    return walk_text(p, size, bold, text, WALK_MEASURE, 0, 0);
 }
 
 void pen_text(struct pen *p, double x, double y, double size, bool bold, int anchor,
               const char *text, uint32_t rgb, uint32_t halo, double halo_w)
 {
     if (p->format == RENDER_PNG) {
-        select_font(p, size, bold);
         if (anchor == 1)
             x -= pen_text_width(p, size, bold, text) / 2;
         cairo_new_path(p->cr);
-        cairo_move_to(p->cr, x, y);
         if (halo_w > 0) {
-            cairo_text_path(p->cr, text);
+            walk_text(p, size, bold, text, WALK_PATH, x, y);
             set_rgba(p->cr, halo, 1);
             cairo_set_line_width(p->cr, halo_w);
             cairo_stroke(p->cr);
-            cairo_move_to(p->cr, x, y);
         }
         set_rgba(p->cr, rgb, 1);
-        cairo_show_text(p->cr, text);
+        walk_text(p, size, bold, text, WALK_SHOW, x, y);
         cairo_new_path(p->cr);
         return;
     }
@@ -471,6 +515,7 @@ void pen_clip_end(struct pen *p)
 
 void render_release_caches(void)
 {
+    render_fonts_release();
     cairo_debug_reset_static_data();
     FcFini();
 }

@@ -51,7 +51,7 @@ enum render_format { RENDER_PNG = 0, RENDER_SVG = 1 };
 
 struct render_creature {
     const char *id;    /* borrowed: the SVG group carries it */
-    const char *label; /* borrowed: its first RENDER_LABEL_MAX bytes are drawn */
+    const char *label; /* borrowed: its first RENDER_LABEL_MAX characters are drawn (text.h) */
     int side;          /* index into scene.side_names */
     /* Body, size, reach, facing, and for the searches conscious, combat_reflexes and
      * attack_bonus; `ally` is ignored (render sets it: same side as the mover). */
@@ -65,6 +65,9 @@ struct render_creature {
 };
 
 #define RENDER_LABEL_MAX 4
+/* The most bytes of a label drawn: four characters of up to 31 bytes each (an emoji sequence,
+ * a letter with several marks); fewer when they are longer. */
+#define RENDER_LABEL_BYTES 128
 
 /* An attacker and its target, for the cover overlay. */
 struct render_pair {

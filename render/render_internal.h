@@ -14,8 +14,7 @@ struct pen {
     enum render_format format;
     cairo_surface_t *surface; /* PNG: the picture; SVG: a 1x1 scratch for measuring text */
     cairo_t *cr;
-    cairo_font_face_t *faces[2]; /* DejaVu Sans, regular and bold, looked up once */
-    char *svg;                   /* SVG text so far */
+    char *svg; /* SVG text so far */
     size_t len, cap;
     bool failed; /* out of memory or a cairo error: the picture is dropped */
 };
@@ -35,11 +34,21 @@ void pen_polyline(struct pen *p, const double *xy, int n, uint32_t rgb, double a
                   double dash);
 void pen_circle(struct pen *p, double cx, double cy, double r, uint32_t fill, double fill_a,
                 uint32_t stroke, double width);
-/* Text in DejaVu Sans, anchored at its left (anchor 0) or centre (1) on baseline y, with an
+/* Text in DejaVu Sans and, for what it lacks, the fonts fontconfig offers after it (fonts.c),
+ * anchored at its left (anchor 0) or centre (1) on baseline y, with an
  * outline of halo colour when halo_w > 0. */
 void pen_text(struct pen *p, double x, double y, double size, bool bold, int anchor,
               const char *text, uint32_t rgb, uint32_t halo, double halo_w);
 double pen_text_width(struct pen *p, double size, bool bold, const char *text);
+/* Calls fn with each run of text (n bytes, not NUL-terminated) that one face draws: DejaVu
+ * Sans (bold or not), or for the characters it lacks the first font fontconfig offers that has
+ * them; a character no font has comes as U+FFFD, a malformed byte too, and control characters
+ * not at all (fonts.c). The faces stay valid until render_release_caches. */
+typedef void (*render_run_fn)(void *ud, const char *s, size_t n, cairo_font_face_t *face);
+void render_text_runs(const char *text, bool bold, render_run_fn fn, void *ud);
+/* Releases the font lists (render_release_caches). */
+void render_fonts_release(void);
+
 /* SVG groups (ignored on PNG): id and class may be NULL. */
 void pen_group_begin(struct pen *p, const char *id_prefix, const char *id, const char *cls);
 void pen_group_end(struct pen *p);

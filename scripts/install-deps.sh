@@ -12,7 +12,11 @@ build_packages=(
   build-essential make cmake pkg-config
   libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev
   libcairo2-dev libfontconfig-dev libpng-dev fonts-dejavu-core
+  libunistring-dev fonts-wqy-microhei fonts-noto-color-emoji
 )
+# The pictures draw names in any script the fonts have (render/fonts.c): DejaVu Sans for Latin,
+# Greek and Cyrillic, WenQuanYi Micro Hei for CJK (5 MB installed, against 91 MB for
+# fonts-noto-cjk) and Noto Color Emoji (11 MB; Emoji 15, where Symbola stops years earlier).
 # Criterion and the formatter; clang for the fuzz smoke; a PostgreSQL 15 server for the suites
 # that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract
 # tooling (openapi/package.json: Redocly CLI, ajv; Debian 12's nodejs 18.20 qualifies).

@@ -6,12 +6,12 @@
  *  - The format comes from ?format= (png, svg), else from Accept (image/svg+xml without
  *    image/png gives SVG), else PNG (an encounter's frames take it from the path).
  *  - ?size=N bounds both sides of the picture (128 to 4096, default 1024).
- *  - A creature's short label is its `label`, else made from its name (or id): one word whole
- *    when it has at most four characters, else its first three ("Ogre", "Gob"); several words
- *    give their initials plus a trailing number ("Goblin Archer 2" -> "GA2").
+ *  - A creature's short label is its `label` (at most 32 characters), else made from its name
+ *    (or id) by svc_picture_label.
  *  - The ETag of a POST answer is a hash of the picture's bytes; an encounter frame's is the
  *    event number plus a hash of the query that shaped it, so it changes exactly when the
  *    frame would, and If-None-Match answers 304 before anything is drawn. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,7 @@
 #include "service/http/request.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
+#include "text/text.h"
 
 #define MAX_COVER_LINES 64
 #define MAX_AREA        100000
@@ -56,7 +57,7 @@ static int choose_format(const struct svc_request *req, int fixed, struct svc_er
 struct render_req {
     struct svc_board board;
     struct render_creature *cs;
-    char (*labels)[24];
+    char (*labels)[RENDER_LABEL_BYTES];
     int n;
     struct rules_step *path, *area, *forced;
     struct render_pair cover[MAX_COVER_LINES];
@@ -138,7 +139,7 @@ static void decode_looks(json_t *c, const char *ptr, const char *id, struct rend
 {
     const char *given = NULL;
     if (codec_get_string(c, ptr, "label", false, 32, &given, e))
-        snprintf(label, label_n, "%s", given);
+        text_copy(label, label_n, given, SIZE_MAX);
     else
         svc_picture_label(id, label, label_n);
     k->label = label;

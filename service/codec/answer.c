@@ -1,4 +1,5 @@
 /* A ruling's answer before HTTP (answer.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "service/http/problem.h"
 #include "service/http/request.h"
 #include "service/json/errors.h"
+#include "text/text.h"
 
 void svc_answer_free(struct svc_answer *a)
 {
@@ -22,7 +24,7 @@ void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const 
     svc_answer_free(a);
     a->status = svc_problem_status(kind);
     a->kind = kind;
-    snprintf(a->detail, sizeof a->detail, "%s", detail ? detail : "");
+    text_copy(a->detail, sizeof a->detail, detail ? detail : "", SIZE_MAX);
 }
 
 void svc_answer_text(struct svc_answer *a, char *text, size_t len)

@@ -1,6 +1,8 @@
 /* The dice members every rolling endpoint shares, and a roll as JSON (dice.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
 #include "rules/rules.h"
@@ -10,6 +12,7 @@
 #include "service/http/request.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
+#include "text/text.h"
 
 /* Seeds are kept within JSON's exactly representable integers so every client can echo them. */
 #define SEED_MAX 9007199254740991LL
@@ -145,11 +148,20 @@ bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_e
     int rc = rules_dice_parse_part(text, expr, &at, &len);
     if (rc == RULES_DICE_OK)
         return true;
+    /* The parser counts bytes; the message counts characters and quotes whole ones (text.h),
+     * so that a refused label in any script is quoted as written. */
+    size_t n = strlen(text), from = at;
+    while (from > 0 && ((unsigned char)text[from] & 0xc0) == 0x80)
+        from--;
+    size_t chars = text_chars_before(text, n, from);
+    size_t quote = text_prefix(text + from, n - from, SIZE_MAX, at + len - from);
+    if (quote < at + len - from)
+        quote = text_prefix(text + from, n - from, text_chars(text + from, quote) + 1, n - from);
     if (len > 0)
         svc_errors_add(e, "/expression", "%s (at character %zu: '%.*s')", rules_dice_strerror(rc),
-                       at, (int)len, text + at);
+                       chars, (int)quote, text + from);
     else
-        svc_errors_add(e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), at);
+        svc_errors_add(e, "/expression", "%s (at character %zu)", rules_dice_strerror(rc), chars);
     return false;
 }
 

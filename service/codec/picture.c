@@ -11,6 +11,7 @@
 #include "service/http/problem.h"
 #include "service/http/request.h"
 #include "service/json/errors.h"
+#include "text/text.h"
 
 const char *const svc_picture_side_names[] = {"ally", "enemy"};
 const char *const svc_picture_cond_names[] = {
@@ -31,6 +32,17 @@ unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long 
     return h;
 }
 
+/* Appends the first `chars` characters of the word at w (up to a space) to out (k bytes so
+ * far, cap bytes in all), whole or not at all. */
+static void label_append(char *out, size_t cap, size_t *k, const char *w, size_t chars)
+{
+    size_t len = strcspn(w, " ");
+    size_t take = text_prefix(w, len, chars, cap - 1 - *k);
+    memcpy(out + *k, w, take);
+    *k += take;
+    out[*k] = '\0';
+}
+
 /* A short label from a name (picture.h). */
 void svc_picture_label(const char *name, char *out, size_t n)
 {
@@ -39,21 +51,20 @@ void svc_picture_label(const char *name, char *out, size_t n)
     for (const char *p = name; *p; p++)
         if (*p != ' ' && (p == name || p[-1] == ' '))
             words++, last = p;
+    size_t k = 0;
+    out[0] = '\0';
     if (words <= 1) {
         const char *w = last ? last : name;
-        size_t len = strcspn(w, " ");
-        snprintf(out, n, "%.*s", (int)(len <= 4 ? len : 3), w);
+        label_append(out, n, &k, w, text_chars(w, strcspn(w, " ")) <= 4 ? 4 : 3);
         return;
     }
-    size_t k = 0;
     bool digits = last != NULL && strspn(last, "0123456789") == strcspn(last, " ");
-    for (const char *p = name; *p && k + 1 < n && k < 3; p++)
+    int initials = 0;
+    for (const char *p = name; *p && initials < 3; p++)
         if (*p != ' ' && (p == name || p[-1] == ' ') && !(digits && p == last))
-            out[k++] = *p;
+            label_append(out, n, &k, p, 1), initials++;
     if (digits)
-        for (const char *p = last; *p >= '0' && *p <= '9' && k + 1 < n && k < 5; p++)
-            out[k++] = *p;
-    out[k] = '\0';
+        label_append(out, n, &k, last, 2);
 }
 
 int svc_picture_size(const struct svc_request *req, struct svc_errors *e)

@@ -20,8 +20,10 @@ extern const unsigned svc_picture_cond_bits[];
 unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long long h);
 
 /* A creature's short label made from its name (or id): one word whole when it has at most four
- * characters, else its first three ("Ogre", "Gob"); several words give their initials plus a
- * trailing number ("Goblin Archer 2" -> "GA2"). Writes at most n bytes, NUL included. */
+ * characters, else its first three ("Ogre", "Gob", "Дра"); several words give their initials
+ * plus a trailing number ("Goblin Archer 2" -> "GA2"). A character is a grapheme cluster
+ * (text/text.h: "é" with its combining mark, a flag, an emoji sequence), never a byte of one.
+ * Writes at most n bytes (RENDER_LABEL_BYTES is room for any), NUL included. */
 void svc_picture_label(const char *name, char *out, size_t n);
 
 /* The picture's bound in pixels from ?size= (RENDER_MIN_SIZE..RENDER_MAX_SIZE, default

@@ -13,6 +13,7 @@
 
 #include "service/encounter/internal.h"
 #include "service/explain/explain.h"
+#include "text/text.h"
 
 /* A total: bare in plain, bold in markdown. */
 static void total(struct svc_told *t, long long v)
@@ -566,6 +567,24 @@ static void say_added(struct svc_told *t, json_t *effects)
     svc_told_text(t, " hp.");
 }
 
+/* "Imported as a copy of encounter 125477d9...: the rolls from here on come from a new secret
+ * seed (commitment 1a2b3c4d...)." A log from before commitments is told why too. */
+static void say_imported(struct svc_told *t, json_t *before, json_t *result)
+{
+    svc_told_text(t, "Imported as a copy of encounter %s", str(result, "copy_of"));
+    if (!flag(result, "reseeded")) {
+        svc_told_text(t, "; its seed was revealed, so it rolls no more.");
+        return;
+    }
+    if (json_object_get(before, "seed_salt") == NULL)
+        svc_told_text(t, ". Its seed had no commitment and could be worked out from its rulings,"
+                         " so the");
+    else
+        svc_told_text(t, ": the");
+    svc_told_text(t, " rolls from here on come from a new secret seed of its own (commitment %s).",
+                  str(result, "seed_commitment"));
+}
+
 /* Capitalises the first letter of each sentence (a name like "the gnoll" may open one): at the
  * start and after ". ", past any markdown markup. */
 static void capitalise(char *s)
@@ -574,6 +593,8 @@ static void capitalise(char *s)
     for (char *p = s; *p; p++) {
         if (start && *p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
+        else if (start && (unsigned char)*p >= 0x80) /* "дракон" as "the gnoll" */
+            text_upcase_first(p, strlen(p));
         if (start && *p != '*' && *p != '~' && *p != '_' && *p != '\\')
             start = false;
         if (p[0] == '.' && p[1] == ' ')
@@ -618,6 +639,8 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
         say_action(&t, before, in, result, effects);
     else if (strcmp(kind, "hp") == 0)
         say_hp_event(&t, before, in, result, effects);
+    else if (strcmp(kind, "imported") == 0)
+        say_imported(&t, before, result);
     else if (strcmp(kind, "revealed") == 0)
         svc_told_text(&t,
                       "The seed is revealed: %lld. Every roll of the encounter can now be checked, "
@@ -625,6 +648,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
                       num(result, "seed"));
     else
         svc_told_text(&t, "Event %s.", kind);
+    svc_told_seal(&t);
     capitalise(out->plain);
     capitalise(out->markdown);
 }

@@ -142,7 +142,7 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     svc_decode_board(state, req, NULL, NULL, &board, &e);
     size_t n = json_array_size(json_object_get(state, "combatants"));
     struct render_creature *cs = calloc(n + 1, sizeof *cs);
-    char(*labels)[24] = calloc(n + 1, sizeof *labels);
+    char(*labels)[RENDER_LABEL_BYTES] = calloc(n + 1, sizeof *labels);
     const char *sides[RENDER_SIDE_COLOURS * 4];
     int side_count = 0;
     if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||

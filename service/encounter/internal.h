@@ -312,6 +312,15 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
  * false after adding errors at ptr to x->e. */
 bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr);
 
+#define ENC_SALT_HEX 32 /* hex characters of a 128-bit salt */
+
+/* The seed's commitment: SHA-256 of "<salt>:<seed in decimal>", in hex. Anyone holding the
+ * seed and the salt can check it with `printf '%s:%s' SALT SEED | sha256sum`. A bare hash of
+ * a 53-bit seed could be brute-forced; the 128-bit salt makes that hopeless. */
+void enc_seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1]);
+/* Whether s is a salt as create draws one: ENC_SALT_HEX lowercase hex characters. */
+bool enc_salt_ok(const char *s);
+
 /* Moves the errors of `from` into `to`, each pointer under base; `from` is left empty. */
 void enc_errors_under(struct svc_errors *from, const char *base, struct svc_errors *to);
 
@@ -337,9 +346,30 @@ char *enc_served_state_text(json_t *state, const char *text, size_t n, size_t *o
  * until revealed. A new reference (state itself when nothing is hidden). */
 json_t *enc_public_state(json_t *state);
 
-/* An event's payload as a reader without the token sees it: the created event's seed hidden,
- * unless revealed. A new reference (payload itself when nothing is hidden). */
+/* An event's payload as a reader without the token sees it: the seed and salt of the created
+ * event and of an imported one hidden, unless revealed. A new reference (payload itself when
+ * nothing is hidden). */
 json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed);
+
+/* ---- copy.c: an import is a copy, with dice of its own ---- */
+
+/* Whether id has the shape of the ids create mints (AUTH_ID_LEN lowercase hex characters). */
+bool enc_id_minted_shape(const char *id);
+
+/* The event an import appends to the log it copied (kind imported): it marks the encounter as
+ * a copy of encounter copy_of, and, unless the copied log was revealed (finished), gives it a
+ * new secret seed with a salt and a commitment of its own, so that no reader of the copied log
+ * (whose seed its owner, or after a reveal anyone, knows; or, for a log from before
+ * commitments, anyone can work out from one ruling) can predict a roll to come. Returns the
+ * payload {engine, input, result, effects} (a new reference), or NULL when no randomness could
+ * be drawn (error added to e). */
+json_t *enc_imported_event(json_t *state, const char *copy_of, struct svc_errors *e);
+
+/* Checks a stored or exported imported event (payload, borrowed) against the state before it:
+ * input, ruling and effects as enc_imported_event makes them, the commitment that of the seed
+ * and salt it sets. Returns the payload to keep (a new reference) or NULL after adding errors
+ * at base. */
+json_t *enc_check_imported(json_t *state, json_t *payload, const char *base, struct svc_errors *e);
 
 /* ---- encounter_rules.c ---- */
 

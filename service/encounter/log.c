@@ -99,7 +99,19 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
                               json_pack("{s:I, s:s}", "seq", (json_int_t)seq, "why", "unreadable"));
         return 0;
     }
-    if (strcmp(kind, "created") != 0) {
+    if (strcmp(kind, "imported") == 0) {
+        /* An import's own event: its dice are drawn, not ruled; its commitment must hold. */
+        struct svc_errors e;
+        svc_errors_init(&e);
+        json_t *again = enc_check_imported(a->state, p, "", &e);
+        if (again == NULL ||
+            !json_equal(json_object_get(again, "effects"), json_object_get(p, "effects")))
+            json_array_append_new(a->mismatches,
+                                  json_pack("{s:I, s:s, s:s}", "seq", (json_int_t)seq, "kind", kind,
+                                            "why", "the copy's seed does not hold"));
+        json_decref(again);
+        svc_errors_free(&e);
+    } else if (strcmp(kind, "created") != 0) {
         struct svc_errors e;
         svc_errors_init(&e);
         json_t *again = enc_resolve(a->req, &a->cache, a->state, kind, json_object_get(p, "input"),
@@ -262,6 +274,32 @@ static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_
     return json_array_size(e->list) == before ? payload : NULL;
 }
 
+/* The created event of a live encounter, as copies_live_original reads it. */
+static int first_event(void *ud, int64_t seq, const char *kind, const char *payload,
+                       const char *created_at)
+{
+    (void)seq, (void)kind, (void)created_at;
+    json_t **out = ud;
+    *out = jsonr_load(payload, strlen(payload));
+    return 1; /* the first is enough */
+}
+
+/* Whether an import whose created event (rebuilt: input and effects as create makes them)
+ * names encounter id may: when id is an encounter of this server, its log must start with the
+ * same created event (the same input and initial state, seed included), so that an import
+ * claims to copy only what it copies. An id this server does not hold is taken as given. */
+static bool copies_live_original(const struct svc_request *req, const char *id, json_t *rebuilt)
+{
+    json_t *original = NULL;
+    int rc = db_events(req->ctx->db, id, 0, 1, 1, first_event, &original);
+    bool ok =
+        rc != DB_OK || original == NULL ||
+        (json_equal(json_object_get(original, "input"), json_object_get(rebuilt, "input")) &&
+         json_equal(json_object_get(original, "effects"), json_object_get(rebuilt, "effects")));
+    json_decref(original);
+    return ok;
+}
+
 /* Rebuilds the created event of an import from its input, through create's own validation
  * (enc_initial_state): its initial state must be the one create makes from that input. Returns
  * the payload to store (a new reference) or NULL after adding errors under p. */
@@ -296,14 +334,25 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
                                 old_id ? old_id : "", "effects", "op", "init", "state", state);
     if (json_object_get(payload, "engine") != NULL)
         json_object_set(rebuilt, "engine", json_object_get(payload, "engine"));
+    char rp[CODEC_PTR_MAX];
+    snprintf(rp, sizeof rp, "%s/payload/result", p);
     if (old_id == NULL || json_object_size(result) != 1) {
-        char rp[CODEC_PTR_MAX];
-        snprintf(rp, sizeof rp, "%s/payload/result", p);
         svc_errors_add(e, rp, "must be {\"created\": the exported encounter's id}");
+    } else if (!enc_id_minted_shape(old_id)) {
+        /* Create names an encounter with AUTH_ID_LEN hex characters it drew, nothing else. */
+        svc_errors_add(e, rp,
+                       "must name the exported encounter by an id create makes (%d lowercase hex "
+                       "characters)",
+                       AUTH_ID_LEN);
     } else if (!json_equal(json_object_get(rebuilt, "effects"), effects)) {
         svc_errors_add(e, sp,
                        "is not the initial state create makes from this input: an import "
                        "starts where a live encounter would have");
+    } else if (!copies_live_original(req, old_id, rebuilt)) {
+        svc_errors_add(e, rp,
+                       "names encounter %s of this server, whose log does not start with this "
+                       "created event: an import names only the encounter it copies",
+                       old_id);
     }
     if (svc_errors_any(e)) {
         json_decref(rebuilt);
@@ -344,6 +393,13 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         svc_errors_add(&e, "/format", "must be tactics-encounter/1");
     const char *old_id = NULL;
     codec_get_string(body, "", "id", false, 64, &old_id, &e);
+    const char *created_id = json_string_value(json_object_get(
+        json_object_get(
+            json_object_get(json_array_get(json_object_get(body, "events"), 0), "payload"),
+            "result"),
+        "created"));
+    if (old_id != NULL && created_id != NULL && strcmp(old_id, created_id) != 0)
+        svc_errors_add(&e, "/id", "must be the id the created event names (%s)", created_id);
     json_t *events = NULL;
     codec_get_array(body, "", "events", true, MAX_IMPORT, &events, &e);
     n = json_array_size(events);
@@ -379,6 +435,12 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         if (i == 0) {
             stored = import_created(req, payload, p, &e);
             effects = json_object_get(stored, "effects");
+        } else if (strcmp(kind, "imported") == 0) {
+            /* An earlier import's event (this is a copy of a copy): drawn, not ruled. */
+            stored = enc_check_imported(state, payload, p, &e);
+            effects = json_object_get(stored, "effects");
+            if (stored != NULL)
+                enc_fold(state, effects);
         } else {
             struct svc_errors re;
             svc_errors_init(&re);
@@ -441,6 +503,17 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         else if (json_object_del(given, "turn_of"), !json_equal(given, state))
             svc_errors_add(&e, "/state", "is not the fold of the events");
         json_decref(given);
+    }
+    /* The copy's own event, last: marked as a copy, with dice of its own (copy.c). */
+    json_t *copy = svc_errors_any(&e) ? NULL : enc_imported_event(state, created_id, &e);
+    if (copy != NULL) {
+        enc_fold(state, json_object_get(copy, "effects"));
+        kinds[n] = "imported";
+        payloads[n] = dump(copy);
+        json_decref(copy);
+        if (payloads[n] == NULL)
+            svc_errors_add(&e, "/events", "could not be stored");
+        n++;
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);

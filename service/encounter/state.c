@@ -551,12 +551,9 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
 
 /* ---- the initial state and the seed's commitment ---- */
 
-#define SALT_HEX 32 /* hex characters of a 128-bit salt */
+#define SALT_HEX ENC_SALT_HEX
 
-/* The seed's commitment: SHA-256 of "<salt>:<seed in decimal>", in hex. Anyone holding the
- * seed and the salt can check it with `printf '%s:%s' SALT SEED | sha256sum`. A bare hash of
- * a 53-bit seed could be brute-forced; the 128-bit salt makes that hopeless. */
-static void seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1])
+void enc_seed_commitment(const char *salt, long long seed, char out[2 * AUTH_HASH_LEN + 1])
 {
     char text[SALT_HEX + 32];
     int n = snprintf(text, sizeof text, "%s:%lld", salt, seed);
@@ -565,7 +562,7 @@ static void seed_commitment(const char *salt, long long seed, char out[2 * AUTH_
     auth_hex(h, sizeof h, out);
 }
 
-static bool salt_ok(const char *s)
+bool enc_salt_ok(const char *s)
 {
     if (s == NULL || strlen(s) != SALT_HEX)
         return false;
@@ -638,7 +635,7 @@ json_t *enc_initial_state(const struct svc_request *req, json_t *body, const cha
     char salt[SALT_HEX + 1], commitment[2 * AUTH_HASH_LEN + 1];
     const char *gsalt = json_string_value(json_object_get(given, "seed_salt"));
     bool legacy = given != NULL && json_object_get(given, "seed_salt") == NULL;
-    if (salt_ok(gsalt)) {
+    if (enc_salt_ok(gsalt)) {
         memcpy(salt, gsalt, sizeof salt);
     } else {
         unsigned char b[SALT_HEX / 2];
@@ -648,7 +645,7 @@ json_t *enc_initial_state(const struct svc_request *req, json_t *body, const cha
         }
         auth_hex(b, sizeof b, salt);
     }
-    seed_commitment(salt, seed, commitment);
+    enc_seed_commitment(salt, seed, commitment);
     state = json_pack("{s:s, s:o, s:O, s:I, s:s, s:s, s:i, s:n, s:b, s:[], s:b, s:[], s:[]}",
                       "name", name, "rules", svc_encode_rules(&rules), "map", map, "seed",
                       (json_int_t)seed, "seed_salt", salt, "seed_commitment", commitment, "round",
@@ -714,7 +711,16 @@ json_t *enc_public_state(json_t *state)
  * and initial state are kept private as enc_public_state does (unless `revealed`). New ref. */
 json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed)
 {
-    if (revealed || strcmp(kind, "created") != 0 || !json_is_object(payload))
+    if (revealed || !json_is_object(payload))
+        return json_incref(payload);
+    if (strcmp(kind, "imported") == 0) { /* the copy's own seed, set by its one effect */
+        json_t *copy = json_deep_copy(payload);
+        json_t *f = json_object_get(json_array_get(json_object_get(copy, "effects"), 0), "fields");
+        json_object_del(f, "seed");
+        json_object_del(f, "seed_salt");
+        return copy;
+    }
+    if (strcmp(kind, "created") != 0)
         return json_incref(payload);
     json_t *copy = json_deep_copy(payload);
     json_object_del(json_object_get(copy, "input"), "seed");

@@ -16,6 +16,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
+#include "text/text.h"
 
 #define MAX_PAGE     500
 #define DEFAULT_PAGE 100
@@ -364,6 +365,14 @@ bool enc_idempotency(const struct svc_request *req, struct svc_response *res,
     if (key == NULL)
         return true;
     size_t n = strlen(key);
+    if (!text_utf8_valid(key, n)) {
+        /* Stored as text: PostgreSQL refuses bytes that are not UTF-8 (that was a 503) where
+         * SQLite kept them; neither is a key a client can name again reliably. */
+        svc_problem(
+            res, SVC_PROBLEM_BAD_REQUEST,
+            "header Idempotency-Key is not UTF-8 text; a key is kept as text, so it must be", NULL);
+        return false;
+    }
     if (n == 0 || n > 128) {
         struct svc_errors e;
         svc_errors_init(&e);

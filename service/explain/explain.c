@@ -6,16 +6,35 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "service/explain/explain.h"
 #include "service/json/writer.h"
+#include "text/text.h"
 
 #define EXPLAIN_MAX 2048
 
-/* Appends fmt's text to buf (cap bytes, cap > 0) at *len; a text that does not fit is cut and
- * *len stays below cap, so buf is always a string. */
+/* Appends the n bytes at s to buf (cap bytes, cap > 0) at *len as far as whole characters fit
+ * (text.h: a name is never cut inside a letter, its marks or an emoji); a text cut here ends
+ * the buffer: *len becomes cap - 1, so that nothing is appended after the cut, and buf stays a
+ * string. */
+static void put_chars(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+    if (*len + 1 >= cap)
+        return;
+    size_t room = cap - 1 - *len;
+    size_t take = n <= room ? n : text_prefix(s, n, SIZE_MAX, room);
+    memcpy(buf + *len, s, take);
+    *len += take;
+    buf[*len] = '\0';
+    if (take < n)
+        *len = cap - 1;
+}
+
+/* Appends fmt's text to buf as put_chars does. */
 static void vput(char *buf, size_t cap, size_t *len, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
@@ -23,9 +42,21 @@ static void vput(char *buf, size_t cap, size_t *len, const char *fmt, va_list ap
 {
     if (*len + 1 >= cap)
         return;
-    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    if (n > 0)
-        *len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
+    char small[512];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        put_chars(buf, cap, len, small, (size_t)n);
+    } else if (n > 0) {
+        char *big = malloc((size_t)n + 1);
+        if (big != NULL) {
+            vsnprintf(big, (size_t)n + 1, fmt, aq);
+            put_chars(buf, cap, len, big, (size_t)n);
+        }
+        free(big);
+    }
+    va_end(aq);
 }
 
 /* Appends n bytes of s to buf as vput does; with `whole`, only when all n fit, so that an
@@ -38,9 +69,7 @@ static void putn(char *buf, size_t cap, size_t *len, const char *s, size_t n, bo
         *len = cap - 1;
         return;
     }
-    for (size_t i = 0; i < n && *len + 1 < cap; i++)
-        buf[(*len)++] = s[i];
-    buf[*len] = '\0';
+    put_chars(buf, cap, len, s, n);
 }
 
 static bool digit(char c)
@@ -65,12 +94,24 @@ static bool md_markup(char c)
 static void put_escaped(char *buf, size_t cap, size_t *len, const char *text, size_t n)
 {
     bool line_start = true, number = false;
+    /* Escaped a character at a time (text.h), each whole or not at all. */
+    char stack[256], *starts = n <= sizeof stack ? stack : malloc(n);
+    if (starts == NULL)
+        return;
+    text_char_starts(text, n, starts);
+    char out[64];
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char c = text[i];
         bool escape =
             md_markup(c) || (line_start && (c == '-' || c == '+')) || (number && c == '.');
-        char pair[2] = {'\\', c};
-        putn(buf, cap, len, escape ? pair : pair + 1, escape ? 2 : 1, true);
+        if (escape)
+            out[k++] = '\\';
+        out[k++] = c;
+        if (i + 1 == n || starts[i + 1] || k + 2 >= sizeof out) {
+            putn(buf, cap, len, out, k, true);
+            k = 0;
+        }
         if (c == '\n' || c == '\r') {
             line_start = true, number = false;
         } else if (c == ' ' && line_start) {
@@ -80,6 +121,8 @@ static void put_escaped(char *buf, size_t cap, size_t *len, const char *text, si
             line_start = number = false;
         }
     }
+    if (starts != stack)
+        free(starts);
 }
 
 size_t svc_md_escape(const char *text, char *out, size_t cap)
@@ -141,7 +184,7 @@ void svc_told_bold(struct svc_told *t, const char *fmt, ...)
 
 void svc_told_usern(struct svc_told *t, const char *text, size_t n)
 {
-    putn(t->plain, t->plain_cap, &t->pl, text, n, false);
+    put_chars(t->plain, t->plain_cap, &t->pl, text, n);
     put_escaped(t->md, t->md_cap, &t->ml, text, n);
 }
 
@@ -150,8 +193,17 @@ void svc_told_user(struct svc_told *t, const char *text)
     svc_told_usern(t, text, strlen(text));
 }
 
+void svc_told_seal(struct svc_told *t)
+{
+    /* A text put a byte at a time (markdown_of) may end inside a character at the cap. */
+    t->plain[text_valid_prefix(t->plain, strlen(t->plain))] = '\0';
+    t->md[text_valid_prefix(t->md, strlen(t->md))] = '\0';
+}
+
 void svc_write_told(struct jw *w, const struct svc_told *t)
 {
+    struct svc_told sealed = *t;
+    svc_told_seal(&sealed);
     JW_KEY(w, "explain");
     jw_string(w, t->plain);
     JW_KEY(w, "explain_markdown");
@@ -284,8 +336,8 @@ void svc_explain_flanking(json_t *doc, const char *attacker, const char *target,
     struct told x;
     TOLD_INIT(x);
     struct svc_told *t = &x.t;
-    char target_text[80];
-    snprintf(target_text, sizeof target_text, "%s", target ? target : "The target");
+    char target_text[512];
+    text_copy(target_text, sizeof target_text, target ? target : "The target", SIZE_MAX);
     if (json_is_true(json_object_get(doc, "flanked"))) {
         char how[64];
         snprintf(how, sizeof how, "%s", str(doc, "how"));

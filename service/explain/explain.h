@@ -51,6 +51,9 @@ void svc_told_md(struct svc_told *t, const char *fmt, ...) __attribute__((format
 void svc_told_bold(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* User text: as written in plain, escaped (svc_md_escape) in md. */
 void svc_told_user(struct svc_told *t, const char *text);
+/* Ends each text at its last whole character (a text cut a byte at a time may end inside one);
+ * svc_write_told does it. */
+void svc_told_seal(struct svc_told *t);
 void svc_told_usern(struct svc_told *t, const char *text, size_t n);
 /* The answer's own sentence, marked up as svc_write_explains does: in md each figure and the
  * verdicts Legal/Illegal bold, markdown's characters escaped. */

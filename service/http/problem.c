@@ -10,6 +10,7 @@
 #include "service/http/problem.h"
 #include "service/json/errors.h"
 #include "service/json/writer.h"
+#include "text/text.h"
 
 void svc_response_clear(struct svc_response *res)
 {
@@ -181,13 +182,13 @@ void svc_errors_detail(json_t *list, char *detail, size_t len)
     size_t n = json_array_size(list);
     const char *first = json_string_value(json_object_get(json_array_get(list, 0), "message"));
     const char *ptr = json_string_value(json_object_get(json_array_get(list, 0), "pointer"));
-    snprintf(detail, len, "%s%s: %s%s", ptr && *ptr ? ptr : "", ptr && *ptr ? "" : "(body)",
-             first ? first : "invalid", n > 1 ? " (and further errors; see errors)" : "");
+    text_format(detail, len, "%s%s: %s%s", ptr && *ptr ? ptr : "", ptr && *ptr ? "" : "(body)",
+                first ? first : "invalid", n > 1 ? " (and further errors; see errors)" : "");
 }
 
 void svc_errors_respond(struct svc_errors *e, struct svc_response *res)
 {
-    char detail[640];
+    char detail[1400];
     svc_errors_detail(e->list, detail, sizeof detail);
     svc_problem(res, SVC_PROBLEM_VALIDATION, detail, e->list);
     e->list = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "service/json/errors.h"
+#include "text/text.h"
 
 void svc_errors_init(struct svc_errors *e)
 {
@@ -12,10 +13,10 @@ void svc_errors_init(struct svc_errors *e)
 
 void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    text_vformat(msg, sizeof msg, fmt, ap); /* cut where a character ends (text.h) */
     va_end(ap);
     json_t *item = json_object();
     json_object_set_new(item, "pointer", json_string(pointer));

@@ -1,8 +1,11 @@
 #include "service/json/fields.h"
 
 #include "service/json/errors.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "text/text.h"
 
 bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e)
 {
@@ -19,13 +22,23 @@ void codec_pointer(char *out, const char *base, const char *key)
     for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
         out[n++] = *b;
     out[n++] = '/';
-    for (const char *k = key; *k != '\0' && n + 3 < CODEC_PTR_MAX; k++) {
-        if (*k == '~') {
+    /* A key too long for the pointer is cut where a character of it ends (text.h), so that the
+     * pointer stays UTF-8: a member name may be in any script. */
+    size_t room = CODEC_PTR_MAX - 1 - n, bytes = 0, escaped = 0;
+    for (; key[bytes] != '\0'; bytes++) {
+        size_t w = key[bytes] == '~' || key[bytes] == '/' ? 2 : 1;
+        if (escaped + w > room)
+            break;
+        escaped += w;
+    }
+    size_t keep = text_prefix(key, strlen(key), SIZE_MAX, bytes);
+    for (size_t i = 0; i < keep; i++) {
+        if (key[i] == '~') {
             out[n++] = '~', out[n++] = '0';
-        } else if (*k == '/') {
+        } else if (key[i] == '/') {
             out[n++] = '~', out[n++] = '1';
         } else {
-            out[n++] = *k;
+            out[n++] = key[i];
         }
     }
     out[n] = '\0';
@@ -114,8 +127,15 @@ bool codec_get_string(json_t *obj, const char *base, const char *key, bool requi
         field_error(base, key, e, msg);
         return false;
     }
-    if (json_string_length(v) > max_len) {
-        snprintf(msg, sizeof msg, "must be at most %zu bytes long", max_len);
+    /* Counted as the contract's maxLength counts (JSON Schema: code points), not in bytes, so
+     * that a name in Cyrillic or CJK has the room one in ASCII has; jansson's strings are
+     * well-formed UTF-8, so a code point is a byte that does not continue one. */
+    const char *text = json_string_value(v);
+    size_t points = 0;
+    for (size_t i = 0; i < json_string_length(v); i++)
+        points += ((unsigned char)text[i] & 0xc0) != 0x80;
+    if (points > max_len) {
+        snprintf(msg, sizeof msg, "must be at most %zu characters long", max_len);
         field_error(base, key, e, msg);
         return false;
     }

@@ -740,3 +740,38 @@ Test(render_cover, hex_grids_leave_cover_to_the_gm)
     render_image_free(&img);
     rules_map_free(&b.map);
 }
+
+/* Issue 28: a label is cut by character, never by byte (text.h), and draws in any script: a
+ * label of CJK, emoji and combining marks gave a cairo error (a 500) in the PNG and invalid
+ * UTF-8 in the SVG when cut mid-character. */
+Test(render, labels_in_any_script_are_cut_by_character)
+{
+    static const struct {
+        const char *label, *drawn;
+    } cases[] = {
+        {"龍王の影王", "龍王の影"},
+        {"e\xcc\x81le\xcc\x80ve", "e\xcc\x81le\xcc\x80v"},
+        {"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7"
+         "\xf0\x9f\x87\xba\xf0\x9f\x87\xb8"
+         "abc",
+         "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7"
+         "\xf0\x9f\x87\xba\xf0\x9f\x87\xb8"
+         "ab"},
+        {"Дракон", "Драк"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct board b;
+        board_init(&b, RULES_GRID_SQUARE, 4, 4);
+        int i = add(&b, "k", 0, 1, 1, RULES_SIZE_MEDIUM);
+        b.cs[i].label = cases[k].label;
+        struct render_image img = {0};
+        cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+        char needle[256];
+        snprintf(needle, sizeof needle, ">%s</text>", cases[k].drawn);
+        cr_assert_not_null(strstr((const char *)img.data, needle), "label %zu", k);
+        render_image_free(&img);
+        cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_OK, "label %zu as PNG", k);
+        render_image_free(&img);
+        rules_map_free(&b.map);
+    }
+}

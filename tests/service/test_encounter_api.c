@@ -136,12 +136,13 @@ Test(encounter_api, a_whole_encounter_played_and_replayed)
     cr_assert_eq(json_array_size(json_object_get(doc, "events")), 3);
     cr_assert_eq(num(doc, "next_after"), 5);
     json_decref(doc);
-    /* Export and import on this server: a new id, the same log, verified. */
+    /* Export and import on this server: a new id, the same log and the copy's own event (a
+     * copy of this encounter, with its own seed), verified. */
     doc = call(&e, "GET", "/export", NULL, 200);
     char *text = json_dumps(doc, JSON_COMPACT);
     json_decref(doc);
     json_t *imported = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    cr_assert_eq(num(imported, "version"), 9);
+    cr_assert_eq(num(imported, "version"), 10);
     cr_assert_str_neq(json_string_value(json_object_get(imported, "id")), e.id);
     json_decref(imported);
     /* A tampered export (more damage than the dice dealt) is refused. */

@@ -181,7 +181,7 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     json_decref(doc);
     json_t *log = call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
-    cr_assert_eq(json_array_size(events), 20);
+    cr_assert_eq(json_array_size(events), 21); /* the fixture's 20 and the copy's own */
     for (size_t i = 0; i < json_array_size(events); i++) {
         const char *s = json_string_value(json_object_get(json_array_get(events, i), "explain"));
         cr_assert_not_null(s);
@@ -193,6 +193,13 @@ Test(encounter_explain, an_old_log_is_told_on_read)
                      "Rogue takes a 5-foot step to (7, 6), provoking nothing.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 19), "explain")),
                      "Rogue is updated: hp.");
+    /* The fixture is from before seed commitments: its copy says why it rolls anew. */
+    const char *imported =
+        json_string_value(json_object_get(json_array_get(events, 20), "explain"));
+    cr_assert_not_null(strstr(imported, "Imported as a copy of encounter "
+                                        "fd0cdc57abed1926580a66fe1a6b4867. Its seed had no "
+                                        "commitment and could be worked out from its rulings"),
+                       "%s", imported);
     json_decref(log);
     json_t *v = call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));

@@ -95,7 +95,7 @@ static void replays(struct enc *e)
     struct enc copy = {.version = num(ans, "version")};
     snprintf(copy.id, sizeof copy.id, "%s", text(ans, "id"));
     snprintf(copy.token, sizeof copy.token, "%s", text(ans, "token"));
-    cr_assert_eq(copy.version, e->version);
+    cr_assert_eq(copy.version, e->version + 1); /* the copy's own event (imported) */
     json_decref(ans);
     v = call(&copy, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));

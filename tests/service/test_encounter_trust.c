@@ -5,6 +5,7 @@
  * the imports below crashed the server or were accepted and verified. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,9 @@ static const char *const goblin =
     "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
     "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
 
-/* A genuine export (with the owner's token): created, two combatants, initiative, a turn. */
-static json_t *genuine_export(void)
+/* A genuine export (with the owner's token): created, two combatants, initiative, a turn; e is
+ * the encounter exported. */
+static json_t *played_export(struct enc *out)
 {
     struct enc e;
     create(&e, "{\"name\":\"ambush\",\"map\":{\"width\":10,\"height\":10},\"seed\":9}");
@@ -57,7 +59,14 @@ static json_t *genuine_export(void)
     json_decref(call(&e, "POST", "/next-turn", NULL, 200));
     json_t *doc = call(&e, "GET", "/export", NULL, 200);
     cr_assert_eq(json_array_size(json_object_get(doc, "events")), 5);
+    *out = e;
     return doc;
+}
+
+static json_t *genuine_export(void)
+{
+    struct enc e;
+    return played_export(&e);
 }
 
 /* Imports doc and expects 422 with an error whose pointer starts with `pointer`; then the
@@ -388,6 +397,45 @@ Test(encounter_trust, idempotency_keys_expire)
     server_stop(&s);
 }
 
+/* Issue 28: a key that is not UTF-8 was stored as it came on SQLite (201) and refused by
+ * PostgreSQL's text column (503). Both refuse it with a 400 naming the header, and store
+ * nothing; a key in any script that is UTF-8 is taken. (The suite runs on both backends.) */
+Test(encounter_trust, an_idempotency_key_that_is_not_utf8_is_refused_on_every_backend)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    static const char *const bad[] = {"Idempotency-Key: k\xff\xfe\r\n",
+                                      "Idempotency-Key: \xd0\r\n", /* cut mid-character */
+                                      "Idempotency-Key: \xc0\xaf-overlong\r\n", NULL};
+    for (int i = 0; bad[i] != NULL; i++) {
+        json_t *doc = call_h(&srv, &e, "POST", "/combatants", bad[i], fighter, 400);
+        cr_assert_str_eq(json_string_value(json_object_get(doc, "type")),
+                         "tag:tactics.dev,2026:problem:bad-request");
+        cr_assert_not_null(
+            strstr(json_string_value(json_object_get(doc, "detail")), "Idempotency-Key"));
+        json_decref(doc);
+    }
+    /* Nothing was appended: the encounter is still at version 1. */
+    json_t *doc = call(&e, "GET", "", NULL, 200);
+    cr_assert_eq(num(doc, "version"), 1);
+    json_decref(doc);
+    /* An idempotent create with a chosen token is refused the same way. */
+    char headers[256];
+    snprintf(headers, sizeof headers,
+             "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n"
+             "Content-Type: application/json\r\nIdempotency-Key: \xff\r\n");
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/encounters", headers, "{\"map\":{\"width\":4,\"height\":4}}",
+                 &r);
+    cr_assert_eq(r.status, 400, "%s", r.body);
+    http_response_free(&r);
+    doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", fighter, 201);
+    cr_assert_eq(num(doc, "version"), 2);
+    json_decref(doc);
+    doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", goblin, 409);
+    json_decref(doc);
+}
+
 /* SHA-256 of text, in hex, through sha256sum (an implementation the server does not share). */
 static void sha256_hex(const char *text, char out[65])
 {
@@ -581,5 +629,180 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
         json_object_get(json_array_get(json_object_get(no, "errors"), 0), "pointer"));
     cr_assert(ptr != NULL && strncmp(ptr, at, strlen(at)) == 0, "refused at %s, not %s", ptr, at);
     json_decref(no);
+    json_decref(doc);
+}
+
+/* What a reader computes for a log from before seed commitments: event seq's seed is one
+ * splitmix64 step of the encounter's seed (and one ruling's echoed seed gives the seed away). */
+static long long legacy_event_seed(long long seed, long long seq)
+{
+    uint64_t z = (uint64_t)seed + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (long long)(z % (1ULL << 53));
+}
+
+/* What a reader computes for a committed log whose seed and salt it knows. */
+static long long committed_event_seed(const char *salt, long long seed, long long seq)
+{
+    char text[160], hex[65];
+    snprintf(text, sizeof text, "%s:%lld:%lld", salt, seed, seq);
+    sha256_hex(text, hex);
+    unsigned long long v = 0;
+    for (int i = 0; i < 16; i++)
+        v = v << 4 | (unsigned long long)(hex[i] <= '9' ? hex[i] - '0' : hex[i] - 'a' + 10);
+    return (long long)(v % (1ULL << 53));
+}
+
+/* The seed the server rolled event `seq` with: the goblin's attack, without table dice. */
+static long long roll_an_attack(struct enc *e)
+{
+    json_t *doc = call(e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    long long seed = num(json_object_get(json_object_get(doc, "event"), "result"), "seed");
+    json_decref(doc);
+    return seed;
+}
+
+/* The copy's state as its owner sees it. */
+static json_t *owner_state(struct enc *e)
+{
+    json_t *doc = call(e, "GET", "", NULL, 200);
+    json_t *state = json_incref(json_object_get(doc, "state"));
+    json_decref(doc);
+    return state;
+}
+
+/* Issue 28, legacy downgrade: an owner's export with seed_salt and seed_commitment taken out of
+ * the created state imported as a log from before commitments, whose rolls to come were one
+ * splitmix64 step of the (known) seed. An import now rolls with a new secret seed, salt and
+ * commitment from its own event on, and its log says why. */
+Test(encounter_trust, a_log_without_a_commitment_is_copied_with_a_new_secret_seed)
+{
+    struct enc e;
+    json_t *doc = played_export(&e); /* seed 9; the goblin's turn */
+    char original_id[64];
+    snprintf(original_id, sizeof original_id, "%s", e.id);
+    json_t *st = created_state(doc);
+    json_object_del(st, "seed_salt");
+    json_object_del(st, "seed_commitment");
+    json_object_del(doc, "state");
+    /* Beside its original, the downgraded log is refused: it is not the log it names. */
+    import_refused(doc, "/events/0/payload/result");
+    /* Where the original is not (here: deleted), it imports as a copy with dice of its own. */
+    json_decref(call(&e, "DELETE", "", NULL, 204));
+    struct enc in;
+    enc_import(&srv, &in, doc);
+    json_decref(doc);
+    long long seq = in.version + 1;
+    long long rolled = roll_an_attack(&in);
+    cr_assert_neq(rolled, legacy_event_seed(9, seq), "the reader predicted the roll");
+    /* The copy's own seed, behind a commitment of its own, is the one it rolls with. */
+    json_t *state = owner_state(&in);
+    cr_assert_str_eq(json_string_value(json_object_get(state, "copy_of")), original_id);
+    const char *salt = json_string_value(json_object_get(state, "seed_salt"));
+    cr_assert_not_null(salt);
+    long long seed = num(state, "seed");
+    cr_assert_neq(seed, 9);
+    char text[128], hex[65];
+    snprintf(text, sizeof text, "%s:%lld", salt, seed);
+    sha256_hex(text, hex);
+    cr_assert_str_eq(hex, json_string_value(json_object_get(state, "seed_commitment")));
+    cr_assert_eq(rolled, committed_event_seed(salt, seed, seq));
+    json_decref(state);
+    /* The log says so: the copy's event follows the 5 copied. */
+    json_t *log = call(&in, "GET", "/events?after=5", NULL, 200);
+    json_t *ev = json_array_get(json_object_get(log, "events"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(ev, "kind")), "imported");
+    cr_assert_not_null(strstr(json_string_value(json_object_get(ev, "explain")),
+                              "had no commitment and could be worked out from its rulings"),
+                       "%s", json_string_value(json_object_get(ev, "explain")));
+    json_decref(log);
+    json_t *v = call(&in, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
+    json_decref(v);
+}
+
+/* Issue 28, reveal fork: after the reveal, a stranger imported the public export minus the
+ * revealed event, and had a live copy carrying the original's commitment, writable with the
+ * stranger's token, that verified. The copy is marked as a copy of the original and rolls
+ * behind a commitment of its own, which its public reads show and which hides its seed. */
+Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
+{
+    struct enc e;
+    create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":77}");
+    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    json_decref(call(&e, "POST", "/combatants", goblin, 201));
+    json_decref(call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200));
+    json_decref(call(&e, "POST", "/next-turn", NULL, 200));
+    json_t *mine = owner_state(&e);
+    char commitment[80], salt[40];
+    snprintf(commitment, sizeof commitment, "%s",
+             json_string_value(json_object_get(mine, "seed_commitment")));
+    snprintf(salt, sizeof salt, "%s", json_string_value(json_object_get(mine, "seed_salt")));
+    json_decref(mine);
+    json_decref(call(&e, "POST", "/reveal", NULL, 200));
+    /* The stranger's public export, minus the reveal. */
+    char path[160];
+    snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *doc = json_loads(r.body, 0, NULL);
+    http_response_free(&r);
+    json_t *events = json_object_get(doc, "events");
+    json_array_remove(events, json_array_size(events) - 1);
+    json_object_set_new(doc, "version", json_integer((json_int_t)json_array_size(events)));
+    json_object_del(doc, "state");
+    struct enc copy;
+    enc_import(&srv, &copy, doc);
+    json_decref(doc);
+    /* What anyone reads of the copy: marked, with its own commitment and no seed. */
+    snprintf(path, sizeof path, "/v1/encounters/%s", copy.id);
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    json_t *pub = json_loads(r.body, 0, NULL);
+    http_response_free(&r);
+    json_t *state = json_object_get(pub, "state");
+    cr_assert_str_eq(json_string_value(json_object_get(state, "copy_of")), e.id);
+    cr_assert_str_neq(json_string_value(json_object_get(state, "seed_commitment")), commitment);
+    cr_assert_null(json_object_get(state, "seed"));
+    cr_assert_null(json_object_get(state, "seed_salt"));
+    json_decref(pub);
+    /* Nor does its log show the new seed to anyone but its owner. */
+    snprintf(path, sizeof path, "/v1/encounters/%s/events?after=5", copy.id);
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_not_null(strstr(r.body, "\"imported\""));
+    cr_assert_null(strstr(r.body, "\"seed_salt\":"), "%s", r.body);
+    cr_assert_null(strstr(r.body, "\"seed\":"), "%s", r.body);
+    http_response_free(&r);
+    /* The stranger, who knows the original's seed and salt, cannot predict the copy's rolls. */
+    long long seq = copy.version + 1;
+    long long rolled = roll_an_attack(&copy);
+    cr_assert_neq(rolled, committed_event_seed(salt, 77, seq));
+    json_t *v = call(&copy, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
+    json_decref(v);
+}
+
+/* Issue 28, provenance: the created event's result took any id: markup, or another live
+ * encounter's. It takes what create makes (32 lowercase hex characters), and an id of this
+ * server only when that encounter's log starts with the same created event (a genuine copy of
+ * a live encounter still imports: a_genuine_export_imports_and_verifies). */
+Test(encounter_trust, the_created_event_names_only_the_encounter_it_copies)
+{
+    json_t *doc = genuine_export();
+    json_object_del(doc, "state");
+    json_t *result = json_object_get(
+        json_object_get(json_array_get(json_object_get(doc, "events"), 0), "payload"), "result");
+    json_object_set_new(result, "created", json_string("<b>x</b>"));
+    json_object_del(doc, "id");
+    import_refused(doc, "/events/0/payload/result");
+    struct enc other;
+    create(&other, "{\"map\":{\"width\":10,\"height\":10}}");
+    json_object_set_new(result, "created", json_string(other.id));
+    import_refused(doc, "/events/0/payload/result");
     json_decref(doc);
 }

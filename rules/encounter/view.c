@@ -105,6 +105,9 @@ void rules_encounter_mover_of(const struct rules_encounter *e, int me,
         e->engine < 2 ? RULES_HP_UP : rules_hp_state_of(e->rules, (long long)c->hp);
     bool single = (e->started && e->round == 0) || hs == RULES_HP_DISABLED;
     rules_encounter_mover(e->engine, mode, single, out);
+    /* Engine 4: the turn so far, for 004's starting square (rules_mover.acted). */
+    out->acted =
+        e->engine >= 4 && turn != NULL && (turn->standard || turn->move || turn->full_round);
 }
 
 void rules_encounter_attack_sides(const struct rules_encounter *e, int a, int t,

@@ -96,9 +96,13 @@ struct rules_mover {
     enum rules_burden armor, load;
     int constitution;
     bool runner, darkvision, blinded, prone;
-    bool moved;      /* has already moved this round */
-    bool ran;        /* has declared a run this round */
-    bool turned;     /* has used its one free facing change this turn (000) */
+    bool moved;  /* has already moved this round */
+    bool ran;    /* has declared a run this round */
+    bool turned; /* has used its one free facing change this turn (000) */
+    /* It has taken another action this turn before this move (an attack, a move action,
+     * standing up): 004's starting square is safe only "if all a combatant does is take a
+     * normal move or a double move (not a run)". */
+    bool acted;
     int extra_steps; /* 5-foot steps granted by class features and the like */
     /* It may take only one action this turn (the surprise round, disabled): a charge then
      * moves up to its speed, not double (d20 3.5 SRD, Combat: Charge). */

@@ -166,9 +166,10 @@ bool step_provokes(const struct ctx *c, int x, int y, int step)
     if (mode == RULES_MODE_STEP)
         return false; /* 001 5-Foot Step: "without provoking attacks of opportunity" */
     /* 004: "If all a combatant does is take a normal move or a double move (not a run), the
-     * space that the combatant started out in is not considered threatened." */
+     * space that the combatant started out in is not considered threatened": not after another
+     * action this turn, and not for a second move action (mover.acted). */
     if (step == 0 && c->o->start_square == RULES_START_SQUARE_SAFE &&
-        (mode == RULES_MODE_MOVE || mode == RULES_MODE_DOUBLE))
+        (mode == RULES_MODE_MOVE || mode == RULES_MODE_DOUBLE) && !c->q->mover->acted)
         return false;
     if (c->side == 1 || c->hex) {
         int fx[3], fy[3];

@@ -203,6 +203,7 @@ static const char *const mover_keys[] = {"speeds",
                                          "ran_this_round",
                                          "single_action",
                                          "turned_this_turn",
+                                         "acted_this_turn",
                                          "extra_five_foot_steps",
                                          "hp",
                                          "damage_reduction",
@@ -250,6 +251,7 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     codec_get_bool(m, ptr, "ran_this_round", false, &mv->ran, e);
     codec_get_bool(m, ptr, "single_action", false, &mv->single_action, e);
     codec_get_bool(m, ptr, "turned_this_turn", false, &mv->turned, e);
+    codec_get_bool(m, ptr, "acted_this_turn", false, &mv->acted, e);
     long long steps = 0;
     codec_get_int(m, ptr, "extra_five_foot_steps", false, 0, 10, &steps, e);
     mv->extra_steps = (int)steps;

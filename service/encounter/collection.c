@@ -45,7 +45,7 @@ static bool log_event(const struct svc_request *req, struct enc_cache *cache, js
     struct svc_errors re;
     svc_errors_init(&re);
     int seq = l->n + 1;
-    json_t *ev = enc_resolve(req, cache, state, kind, in, seq, ENGINE_VERSION, &re);
+    json_t *ev = enc_resolve(req, cache, state, kind, in, seq, RULES_ENGINE_VERSION, &re);
     if (ev == NULL && !svc_errors_any(&re))
         svc_errors_add(&re, "", "cannot be applied");
     enc_errors_under(&re, ptr, e);
@@ -53,7 +53,7 @@ static bool log_event(const struct svc_request *req, struct enc_cache *cache, js
     if (ev == NULL)
         return false;
     json_t *payload =
-        json_pack("{s:i, s:O, s:O, s:O}", "engine", ENGINE_VERSION, "input", in, "result",
+        json_pack("{s:i, s:O, s:O, s:O}", "engine", RULES_ENGINE_VERSION, "input", in, "result",
                   json_object_get(ev, "result"), "effects", json_object_get(ev, "effects"));
     /* The text is taken before the fold, which changes what it adds in place later on. */
     char *text = dump(payload);
@@ -156,8 +156,8 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
         goto out;
     /* The created event holds the state it started, before any combatant. */
     json_t *payload =
-        json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", ENGINE_VERSION, "input", input,
-                  "result", "created", id, "effects", "op", "init", "state", initial);
+        json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", RULES_ENGINE_VERSION, "input",
+                  input, "result", "created", id, "effects", "op", "init", "state", initial);
     log.kinds[0] = "created";
     log.payloads[0] = dump(payload);
     json_decref(payload);

@@ -66,7 +66,7 @@ json_t *enc_imported_event(json_t *state, const char *copy_of, struct svc_errors
         json_object_set_new(fields, "seed_salt", json_string(salt));
         json_object_set_new(fields, "seed_commitment", json_string(commitment));
     }
-    json_t *payload = imported_payload(copy_of, fields, ENGINE_VERSION);
+    json_t *payload = imported_payload(copy_of, fields, RULES_ENGINE_VERSION);
     json_decref(fields);
     return payload;
 }
@@ -113,7 +113,7 @@ json_t *enc_check_imported(json_t *state, json_t *payload, const char *base, str
     json_t *engine = json_object_get(payload, "engine");
     json_t *rebuilt = imported_payload(copy_of, fields,
                                        json_is_integer(engine) ? (int)json_integer_value(engine)
-                                                               : ENGINE_VERSION);
+                                                               : RULES_ENGINE_VERSION);
     json_t *given = json_object_get(payload, "result");
     json_t *expected = json_object_get(rebuilt, "result");
     /* The ruling must be the one made here (the rule's wording aside: a later build may put it

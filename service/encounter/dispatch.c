@@ -460,9 +460,9 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
 {
     struct resolve_ctx x = {
         .req = req, .cache = cache, .state = state, .seq = seq, .engine = engine, .e = e};
-    if (engine < 1 || engine > ENGINE_VERSION) {
+    if (engine < 1 || engine > RULES_ENGINE_VERSION) {
         svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
-                       ENGINE_VERSION);
+                       RULES_ENGINE_VERSION);
         return NULL;
     }
     if (!check_input(kind, in, engine, e))

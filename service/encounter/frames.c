@@ -147,7 +147,7 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     int side_count = 0;
     if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||
         svc_errors_any(&e) ||
-        svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, &board.map, &typed) !=
+        svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, &board.map, &typed) !=
             SVC_ENC_TYPED_OK) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's map could not be read", NULL);
         goto out;

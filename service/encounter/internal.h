@@ -59,6 +59,7 @@
 
 #include "db/db.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "rules/move/move.h"
@@ -74,16 +75,6 @@
 #include "service/json/writer.h"
 
 #define MAX_COMBATANTS 500
-/* The rules an event is ruled under, stamped on every event ("engine" in its payload), so that
- * verify and import re-resolve it as it was ruled: 1, events without a stamp, from before the
- * action economy; 2, the action economy (rules/turn.h), hit point states (rules/hp.h),
- * attacks of opportunity only in answer to a provoking move, the hp event; 3, what a review of
- * play found missing: a prone creature moves only by crawling (001 Crawling), a stunned one
- * takes no actions and threatens nobody (d20 3.5 SRD, Stunned), a flat-footed ally still
- * threatens for flanking (004 Threatened Area), a dying or dead defender is helpless (SRD,
- * Dying), Combat Reflexes allows attacks of opportunity while flat-footed (SRD, Combat
- * Reflexes), a standard action can be taken as a move action (001 Double Move). */
-#define ENGINE_VERSION 3
 #define SEED_MAX       9007199254740991LL
 
 /* ---- small helpers over the state JSON ---- */

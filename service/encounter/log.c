@@ -25,7 +25,7 @@ static int engine_of(json_t *payload)
     if (v == NULL)
         return 1;
     return json_is_integer(v) && json_integer_value(v) >= 1 &&
-                   json_integer_value(v) <= ENGINE_VERSION
+                   json_integer_value(v) <= RULES_ENGINE_VERSION
                ? (int)json_integer_value(v)
                : -1;
 }
@@ -77,7 +77,7 @@ static bool ruling_same(json_t *stored, json_t *fresh, bool exact)
  * may have gained members since). */
 static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
 {
-    return ruling_same(stored, fresh, engine >= ENGINE_VERSION);
+    return ruling_same(stored, fresh, engine >= RULES_ENGINE_VERSION);
 }
 
 struct verify_acc {
@@ -263,7 +263,7 @@ static json_t *import_payload(json_t *ev, const char *p, size_t seq, struct svc_
     else if (codec_expect_object(payload, pp, e)) {
         codec_reject_unknown(payload, pp, pkeys, e);
         long long engine = 1;
-        codec_get_int(payload, pp, "engine", false, 1, ENGINE_VERSION, &engine, e);
+        codec_get_int(payload, pp, "engine", false, 1, RULES_ENGINE_VERSION, &engine, e);
         for (int k = 0; k < 3; k++) /* input, result, effects */
             if (json_object_get(payload, pkeys[k]) == NULL) {
                 char kp[CODEC_PTR_MAX];

@@ -79,7 +79,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     struct svc_enc_typed typed = {0};
     if (atk != NULL && target != NULL && actor != target) {
         int ai = -1, ti = -1, p = -1, rc = RULES_ENC_ATTACK_REACH;
-        if (svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, NULL, &typed) ==
+        if (svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, NULL, &typed) ==
             SVC_ENC_TYPED_OK) {
             ai = rules_encounter_find(&typed.e, str(actor, "id"));
             ti = rules_encounter_find(&typed.e, str(target, "id"));
@@ -127,7 +127,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     if (!svc_errors_any(&e)) {
         struct enc_cache cache = {0};
         struct resolve_ctx x = {
-            .req = req, .cache = &cache, .state = state, .engine = ENGINE_VERSION, .e = &e};
+            .req = req, .cache = &cache, .state = state, .engine = RULES_ENGINE_VERSION, .e = &e};
         json_t *derived = NULL;
         bool charging = gate.charge_attack; /* the charge's +2, as the action rules it */
         if (!enc_attack_req(&x, in, actor, target, atk, false, charging, &ar, &mine, &derived)) {

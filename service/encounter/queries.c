@@ -83,7 +83,7 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     struct svc_errors none;
     svc_errors_init(&none);
     struct resolve_ctx x = {
-        .req = req, .cache = cache, .state = state, .engine = ENGINE_VERSION, .e = &none};
+        .req = req, .cache = cache, .state = state, .engine = RULES_ENGINE_VERSION, .e = &none};
     bool ok = enc_move_request(&x, actor, (enum rules_move_mode)mode, r, e);
     enc_ctx_release(&x);
     svc_errors_free(&none);
@@ -101,7 +101,7 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     r->mover_hp = json_object_get(actor, "hp") != NULL && hp > 0 && hp <= 1000000 ? (int)hp : 0;
     json_t *none_given = json_object();
     for (int k = 0; k < r->nc; k++) {
-        json_t *a0 = enc_reaction_attack(find(state, r->ids[k], NULL), ENGINE_VERSION);
+        json_t *a0 = enc_reaction_attack(find(state, r->ids[k], NULL), RULES_ENGINE_VERSION);
         struct move_attack_profile *pf = &r->profiles[k];
         svc_decode_damage(a0 != NULL ? a0 : none_given, "/creatures", &pf->damage, &pf->damage_expr,
                           &pf->crit_range, &pf->crit_multiplier, e);
@@ -259,7 +259,8 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
 static bool typed_view(const struct svc_request *req, struct svc_response *res, json_t *state,
                        struct svc_enc_typed *t)
 {
-    if (svc_enc_typed_decode(state, ENGINE_VERSION, req->ctx->config, NULL, t) == SVC_ENC_TYPED_OK)
+    if (svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, NULL, t) ==
+        SVC_ENC_TYPED_OK)
         return true;
     svc_enc_typed_free(t);
     svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's state could not be read", NULL);

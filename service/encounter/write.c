@@ -153,7 +153,7 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         jw_init(&w, rn + 512);
         jw_object_begin(&w);
         JW_KEY(&w, "engine");
-        jw_int(&w, ENGINE_VERSION);
+        jw_int(&w, RULES_ENGINE_VERSION);
         JW_KEY(&w, "input");
         jw_json(&w, in);
         JW_KEY(&w, "result");
@@ -481,7 +481,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         goto out;
     int64_t seq = enc.version + 1, current = 0;
     struct enc_cache cache = {0};
-    ev = enc_resolve(req, &cache, state, kind, in, seq, ENGINE_VERSION, &e);
+    ev = enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))

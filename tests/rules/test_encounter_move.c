@@ -244,3 +244,61 @@ Test(encounter_move, a_move_out_of_a_threatened_square_provokes)
     cr_assert_eq(c.out.path.aoos[0].from_y, 5);
     rules_map_free(&c.map);
 }
+
+/* 004 Attacks of Opportunity: "If all a combatant does is take a normal move or a double move
+ * (not a run), the space that the combatant started out in is not considered threatened."
+ * Engine 4: a mover that has taken another action this turn (rules_mover.acted) leaves its
+ * starting square as any other, and provokes. */
+Test(encounter_move, the_starting_square_is_safe_only_when_all_the_turn_does_is_move)
+{
+    struct move_case c;
+    setup(&c, 4);
+    c.cs[0] = enemy_at(0, 4); /* it threatens the starting square (0, 5) */
+    c.nc = 1;
+    static const int away[][2] = {{0, 6}, {0, 7}};
+    cr_assert_eq(move(&c, RULES_MODE_MOVE, away, 2, -1), RULES_ENC_MOVE_OK);
+    cr_assert_eq(c.out.path.aoo_count, 0, "all it does is move: the start is safe");
+    c.mover.acted = true;
+    cr_assert_eq(move(&c, RULES_MODE_MOVE, away, 2, -1), RULES_ENC_MOVE_OK);
+    cr_assert_eq(c.out.path.aoo_count, 1, "after another action the start square is threatened");
+    cr_assert_eq(c.out.path.aoos[0].step, 0);
+    cr_assert_eq(c.out.path.aoos[0].from_x, 0);
+    cr_assert_eq(c.out.path.aoos[0].from_y, 5);
+    rules_map_free(&c.map);
+}
+
+/* What the mover has done this turn, from the typed state (rules_encounter_mover_of): under
+ * engine 4 an attack (its standard action) or an earlier move action marks it as having acted;
+ * a free facing change does not; engine 3 knew none of it. */
+Test(encounter_move, the_turn_so_far_tells_whether_the_mover_has_acted)
+{
+    struct rules_options o = preset("d20-3.5");
+    struct rules_enc_combatant k = {.id = "kroh", .side = "party", .hp = 10, .max_hp = 10};
+    rules_creature_init(&k.body, RULES_SIZE_MEDIUM, 0, 5, 0);
+    k.placed = true;
+    k.speed[RULES_MOVE_WALK] = 30;
+    struct rules_enc_slot slot = {0, true};
+    struct rules_encounter e = {.engine = 4,
+                                .rules = &o,
+                                .started = true,
+                                .round = 1,
+                                .turn = 0,
+                                .count = 1,
+                                .combatants = &k,
+                                .slots = 1,
+                                .order = &slot};
+    struct rules_mover mv;
+    struct rules_turn attacked = {.standard = true}, moved = {.move = true},
+                      turned = {.free_facing = true}, nothing = {0};
+    rules_encounter_mover_of(&e, 0, &attacked, RULES_MODE_MOVE, &mv);
+    cr_assert(mv.acted);
+    rules_encounter_mover_of(&e, 0, &moved, RULES_MODE_MOVE, &mv);
+    cr_assert(mv.acted);
+    rules_encounter_mover_of(&e, 0, &turned, RULES_MODE_MOVE, &mv);
+    cr_assert_not(mv.acted);
+    rules_encounter_mover_of(&e, 0, &nothing, RULES_MODE_DOUBLE, &mv);
+    cr_assert_not(mv.acted);
+    e.engine = 3;
+    rules_encounter_mover_of(&e, 0, &attacked, RULES_MODE_MOVE, &mv);
+    cr_assert_not(mv.acted, "engine 3 exempted the first square of every move action");
+}

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rules/encounter/engine.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_trust);
@@ -157,9 +158,10 @@ Test(encounter_trust, import_checks_every_input_as_the_live_operation_does)
 {
     json_t *doc = genuine_export();
     json_t *events = json_object_get(doc, "events");
-    json_array_append_new(events, json_pack("{s:i, s:s, s:{s:i, s:{s:[i]}, s:{}, s:[]}}", "seq", 6,
-                                            "kind", "initiative", "payload", "engine", 3, "input",
-                                            "aware", 1, "result", "effects"));
+    json_array_append_new(events,
+                          json_pack("{s:i, s:s, s:{s:i, s:{s:[i]}, s:{}, s:[]}}", "seq", 6, "kind",
+                                    "initiative", "payload", "engine", RULES_ENGINE_VERSION,
+                                    "input", "aware", 1, "result", "effects"));
     json_object_del(doc, "state");
     json_object_del(doc, "version");
     import_refused(doc, "/events/5/payload/input/aware/0");

@@ -17,6 +17,7 @@ const char *const rules_event_kind_names[] = {"created",
                                               "action",
                                               "revealed",
                                               "hp",
+                                              "undone",
                                               NULL};
 
 int rules_event_kind_of(const char *name)

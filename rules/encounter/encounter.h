@@ -31,6 +31,7 @@ enum rules_event_kind {
     RULES_EVENT_ACTION,
     RULES_EVENT_REVEALED,
     RULES_EVENT_HP,
+    RULES_EVENT_UNDONE, /* takes back the last event still standing (service/encounter/undo.c) */
     RULES_EVENT_KIND_COUNT
 };
 

@@ -741,7 +741,9 @@ json_t *enc_public_state(json_t *state)
  * and initial state are kept private as enc_public_state does (unless `revealed`). New ref. */
 json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed)
 {
-    if (revealed || strcmp(kind, "created") != 0 || !json_is_object(payload))
+    /* An undo's init effect holds a whole state too (undo.c). */
+    if (revealed || (strcmp(kind, "created") != 0 && strcmp(kind, "undone") != 0) ||
+        !json_is_object(payload))
         return json_incref(payload);
     json_t *copy = json_deep_copy(payload);
     json_object_del(json_object_get(copy, "input"), "seed");

@@ -302,6 +302,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
 {
     static const char *const keys[] = {"id",
                                        "name",
+                                       "owner",
                                        "side",
                                        "x",
                                        "y",
@@ -359,6 +360,13 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         json_object_set_new(c, "id", json_string(id));
     const char *s = NULL;
     codec_get_string(in, ptr, "name", false, 100, &s, e);
+    /* The Discord user who runs it (service/discord/): a snowflake, read nowhere else. */
+    if (codec_get_string(in, ptr, "owner", false, 20, &s, e) &&
+        (*s == '\0' || strspn(s, "0123456789") != strlen(s))) {
+        char op[CODEC_PTR_MAX];
+        codec_pointer(op, ptr, "owner");
+        svc_errors_add(e, op, "must be a Discord user id: 1 to 20 digits");
+    }
     if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
         char sp[CODEC_PTR_MAX];
         codec_pointer(sp, ptr, "side");

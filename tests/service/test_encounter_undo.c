@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/service/harness.h"
@@ -174,7 +175,9 @@ Test(encounter_undo, import_accepts_a_log_with_undos_and_refuses_a_forged_one)
     json_t *gob = enc_combatant(st, "goblin");
     cr_assert_not_null(gob);
     json_object_set_new(gob, "hp", json_integer(60));
-    json_t *doc = http_post_json(&srv, "/v1/encounters/import", json_dumps(forged, 0), 422);
+    char *text = json_dumps(forged, 0);
+    json_t *doc = http_post_json(&srv, "/v1/encounters/import", text, 422);
+    free(text);
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "/events/6"), "%s",
                        json_dumps(doc, 0));
     json_decref(doc);
@@ -184,7 +187,9 @@ Test(encounter_undo, import_accepts_a_log_with_undos_and_refuses_a_forged_one)
     ev = json_array_get(json_object_get(forged, "events"), 7);
     json_object_set_new(json_object_get(json_object_get(ev, "payload"), "result"), "undone",
                         json_integer(6));
-    doc = http_post_json(&srv, "/v1/encounters/import", json_dumps(forged, 0), 422);
+    text = json_dumps(forged, 0);
+    doc = http_post_json(&srv, "/v1/encounters/import", text, 422);
+    free(text);
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "/events/7"));
     json_decref(doc);
     json_decref(forged);

@@ -6,6 +6,7 @@
 #include "service/routes.h"
 
 #include "service/api/api.h"
+#include "service/discord/discord.h"
 #include "service/encounter/encounter.h"
 #include "service/http/router.h"
 
@@ -65,6 +66,7 @@ static const struct svc_route routes[] = {
     {"GET", "/v1/encounters/{id}/export", svc_handle_encounter_export, SVC_BODY_IGNORED},
     {"GET", "/v1/encounters/{id}/map.png", svc_handle_encounter_map_png, SVC_BODY_IGNORED},
     {"GET", "/v1/encounters/{id}/map.svg", svc_handle_encounter_map_svg, SVC_BODY_IGNORED},
+    {"POST", "/v1/discord/interactions", svc_handle_discord_interactions, SVC_BODY_JSON},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -12,6 +12,7 @@ build_packages=(
   build-essential make cmake pkg-config
   libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev
   libcairo2-dev libfontconfig-dev libpng-dev fonts-dejavu-core
+  libsodium-dev libcurl4-openssl-dev
 )
 # Criterion and the formatter; clang for the fuzz smoke; a PostgreSQL 15 server for the suites
 # that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract

@@ -206,6 +206,14 @@ Test(discord, ping_pong_and_forged_stale_replayed_or_unsigned_requests_are_refus
     send_signed(ping, now + 301, NULL, NULL, &r);
     cr_assert_eq(r.status, 401);
     http_response_free(&r);
+    /* Signed but not JSON, or not an interaction type this application takes. */
+    send_signed("{", now, NULL, NULL, &r);
+    cr_assert_eq(r.status, 400);
+    http_response_free(&r);
+    send_signed("{\"type\":3}", now, NULL, NULL, &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not_null(strstr(r.body, "/type"));
+    http_response_free(&r);
     /* Unsigned. */
     http_request(&srv, "POST", "/v1/discord/interactions", "Content-Type: application/json\r\n",
                  ping, &r);

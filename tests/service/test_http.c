@@ -80,7 +80,7 @@ Test(http, readyz_reports_the_migrated_schema)
     struct http_response r;
     http_request(&srv, "GET", "/readyz", NULL, NULL, &r);
     cr_assert_eq(r.status, 200);
-    cr_assert_str_eq(r.body, "{\"status\":\"ready\",\"schema_version\":3}");
+    cr_assert_str_eq(r.body, "{\"status\":\"ready\",\"schema_version\":4}");
     http_response_free(&r);
 }
 

@@ -20,7 +20,7 @@ FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libpq5 \
     libcairo2 libfontconfig1 libpng16-16 fonts-dejavu-core libunistring2 \
-    fonts-wqy-microhei fonts-noto-color-emoji \
+    fonts-wqy-microhei fonts-noto-color-emoji libsodium23 libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/tactics --create-home tactics
 COPY --from=build /src/build/release/service/tacticsd /usr/local/bin/tacticsd

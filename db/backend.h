@@ -37,6 +37,8 @@ struct db_backend_ops {
                           db_encounter_fn fn, void *ud);
     int (*events)(void *b, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
                   void *ud);
+    int (*channel_put)(void *b, const struct db_channel *c);
+    int (*channel_get)(void *b, const char *channel_id, struct db_channel *out);
     /* NULL: no group commit (each append is its own transaction). */
     void (*set_group_commit)(void *b, bool on);
     void (*group_stats)(void *b, struct db_group_stats *out);

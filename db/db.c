@@ -192,6 +192,18 @@ int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int li
     return db->ops->events(db->b, id, after, upto, limit, fn, ud);
 }
 
+int db_channel_put(struct db *db, const struct db_channel *c)
+{
+    assert(c != NULL && c->channel_id[0] != '\0');
+    return db->ops->channel_put(db->b, c);
+}
+
+int db_channel_get(struct db *db, const char *channel_id, struct db_channel *out)
+{
+    assert(channel_id != NULL && out != NULL);
+    return db->ops->channel_get(db->b, channel_id, out);
+}
+
 int db_encounter_import(struct db *db, const char *id, const unsigned char *token_hash,
                         const char *rules_json, const char *state_json, int count,
                         const char *const *kinds, const char *const *payloads)

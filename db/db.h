@@ -27,7 +27,7 @@ enum db_status {
 struct db;
 
 /* The schema version this build migrates to, the same on both backends. */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 /* Opens (creating if needed) the database at path, applies pending migrations inside one
  * transaction each, and returns the handle through *out. On error *out is NULL, nothing is
@@ -186,6 +186,22 @@ typedef int (*db_event_fn)(void *ud, int64_t seq, const char *kind, const char *
                            const char *created_at);
 int db_events(struct db *db, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
               void *ud);
+
+/* A Discord channel bound to an encounter (service/discord/): the channel's id, the encounter
+ * it plays, that encounter's write token (kept so that the channel's commands can write: the
+ * README says so), and the game master, the Discord user who bound it. Ids are snowflakes. */
+struct db_channel {
+    char channel_id[24];
+    char encounter_id[40];
+    char token[80];
+    char game_master[24];
+};
+
+/* Binds c->channel_id to its encounter, replacing any binding it had. */
+int db_channel_put(struct db *db, const struct db_channel *c);
+
+/* The binding of channel_id into *out, or DB_ERR_NOT_FOUND. */
+int db_channel_get(struct db *db, const char *channel_id, struct db_channel *out);
 
 /* Imports a whole encounter: its row and every event, in one transaction
  * (db_encounter_create_log without a replay). */

@@ -6,6 +6,7 @@
 
 #include "db/db.h"
 #include "render/render.h"
+#include "service/discord/discord.h"
 #include "service/encounter/encounter.h"
 #include "service/encounter/state_cache.h"
 #include "service/http/http.h"
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
     struct svc_server *server = NULL;
     struct svc_state_cache *states = NULL, *folds = NULL, *folds_at = NULL, *verified = NULL;
     struct svc_hub *hub = NULL;
+    struct svc_discord *discord = NULL;
     char db_shown[sizeof cfg.db_path];
     svc_config_db_for_log(cfg.db_path, db_shown, sizeof db_shown); /* no password in logs */
     int rc = db_open(cfg.db_path, &db);
@@ -86,6 +88,11 @@ int main(int argc, char **argv)
                       (uint64_t)cfg.keepalive_s * 1000000u);
     if (hub == NULL)
         goto out;
+    if (cfg.discord_public_key[0] != '\0' &&
+        (discord = svc_discord_new(&cfg, &svc_discord_curl_sender)) == NULL) {
+        svc_log("error", "discord_setup_failed", NULL);
+        goto out;
+    }
     struct svc_context ctx = {.config = &cfg,
                               .db = db,
                               .metrics = metrics,
@@ -95,7 +102,8 @@ int main(int argc, char **argv)
                               .hub = hub,
                               .feeds_poll = svc_stream_poll,
                               .routes = routes,
-                              .route_count = route_count};
+                              .route_count = route_count,
+                              .discord = discord};
     rc = svc_server_start(&ctx, &server);
     if (rc != SVC_SERVER_OK) {
         svc_log("error", "listen_failed",
@@ -114,6 +122,8 @@ int main(int argc, char **argv)
     svc_log("info", "stopping", json_pack("{s:i}", "signal", sig));
     int left = svc_server_shutdown(server, 10000);
     server = NULL;
+    svc_discord_free(discord); /* its deferred commands finish (and follow up) first */
+    discord = NULL;
     /* Font caches are process-wide: released only when no request can still be drawing. */
     if (left == 0)
         render_release_caches();
@@ -122,6 +132,7 @@ int main(int argc, char **argv)
 out:
     if (server != NULL)
         svc_server_shutdown(server, 0);
+    svc_discord_free(discord);
     svc_metrics_free(metrics);
     svc_state_cache_free(states);
     svc_state_cache_free(folds);

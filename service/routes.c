@@ -6,6 +6,7 @@
 #include "service/routes.h"
 
 #include "service/api/api.h"
+#include "service/discord/discord.h"
 #include "service/encounter/encounter.h"
 #include "service/http/router.h"
 
@@ -60,10 +61,12 @@ static const struct svc_route routes[] = {
     {"GET", "/v1/encounters/{id}/flanking", svc_handle_encounter_flanking, SVC_BODY_IGNORED},
     {"POST", "/v1/encounters/{id}/verify", svc_handle_encounter_verify, SVC_BODY_NONE},
     {"POST", "/v1/encounters/{id}/reveal", svc_handle_encounter_reveal, SVC_BODY_NONE},
+    {"POST", "/v1/encounters/{id}/undo", svc_handle_encounter_undo, SVC_BODY_NONE},
     {"POST", "/v1/encounters/{id}/hp", svc_handle_encounter_hp, SVC_BODY_JSON},
     {"GET", "/v1/encounters/{id}/export", svc_handle_encounter_export, SVC_BODY_IGNORED},
     {"GET", "/v1/encounters/{id}/map.png", svc_handle_encounter_map_png, SVC_BODY_IGNORED},
     {"GET", "/v1/encounters/{id}/map.svg", svc_handle_encounter_map_svg, SVC_BODY_IGNORED},
+    {"POST", "/v1/discord/interactions", svc_handle_discord_interactions, SVC_BODY_JSON},
 };
 
 const struct svc_route *svc_routes(int *count)

@@ -25,6 +25,8 @@ int db_pg_encounter_get(struct db_pg *db, const char *id, struct db_encounter *o
 int db_pg_encounter_append(struct db_pg *db, const char *id, int64_t expected, const char *kind,
                            const char *payload_json, const char *state_json,
                            struct db_replay *replay, int64_t *current);
+int db_pg_channel_put(struct db_pg *db, const struct db_channel *ch);
+int db_pg_channel_get(struct db_pg *db, const char *channel_id, struct db_channel *out);
 int db_pg_encounter_delete(struct db_pg *db, const char *id, int64_t expected, int64_t *current);
 int db_pg_encounter_list(struct db_pg *db, const unsigned char *token_hash, const char *after,
                          int limit, db_encounter_fn fn, void *ud);

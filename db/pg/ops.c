@@ -85,6 +85,16 @@ static int encounter_list(void *b, const unsigned char *token_hash, const char *
     return db_pg_encounter_list(b, token_hash, after, limit, fn, ud);
 }
 
+static int channel_put(void *b, const struct db_channel *c)
+{
+    return db_pg_channel_put(b, c);
+}
+
+static int channel_get(void *b, const char *channel_id, struct db_channel *out)
+{
+    return db_pg_channel_get(b, channel_id, out);
+}
+
 static int events(void *b, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
                   void *ud)
 {
@@ -122,6 +132,8 @@ const struct db_backend_ops db_pg_ops = {
     .encounter_delete = encounter_delete,
     .encounter_list = encounter_list,
     .events = events,
+    .channel_put = channel_put,
+    .channel_get = channel_get,
     .set_group_commit = NULL,
     .group_stats = NULL,
     .listen_start = listen_start,

@@ -768,6 +768,43 @@ int db_pg_encounter_get(struct db_pg *db, const char *id, struct db_encounter *o
     return out->state_json ? DB_OK : DB_ERR_NOMEM;
 }
 
+static int channel_put_body(struct db_pg *db, struct pg_conn *c, void *ud)
+{
+    const struct db_channel *ch = ud;
+    struct params p = {0};
+    p_text(&p, ch->channel_id);
+    p_text(&p, ch->encounter_id);
+    p_text(&p, ch->token);
+    p_text(&p, ch->game_master);
+    return tx_query(db, c, Q_CH_PUT, &p, NULL);
+}
+
+int db_pg_channel_put(struct db_pg *db, const struct db_channel *ch)
+{
+    return in_transaction(db, channel_put_body, (void *)ch);
+}
+
+int db_pg_channel_get(struct db_pg *db, const char *channel_id, struct db_channel *out)
+{
+    struct params p = {0};
+    p_text(&p, channel_id);
+    PGresult *res = NULL;
+    int rc = read_query(db, Q_CH_GET, &p, &res);
+    if (rc != DB_OK)
+        return rc;
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        return DB_ERR_NOT_FOUND;
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->channel_id, sizeof out->channel_id, "%s", channel_id);
+    snprintf(out->encounter_id, sizeof out->encounter_id, "%s", PQgetvalue(res, 0, 0));
+    snprintf(out->token, sizeof out->token, "%s", PQgetvalue(res, 0, 1));
+    snprintf(out->game_master, sizeof out->game_master, "%s", PQgetvalue(res, 0, 2));
+    PQclear(res);
+    return DB_OK;
+}
+
 struct append_args {
     const char *id;
     int64_t expected;

@@ -21,6 +21,8 @@ enum pg_query {
     Q_IDEM_DELETE,
     Q_IDEM_EXPIRE,
     Q_NOTIFY,
+    Q_CH_PUT,
+    Q_CH_GET,
     Q_COUNT
 };
 

@@ -40,6 +40,14 @@ const char *const pg_migrations[] = {
     ");"
     "CREATE INDEX idempotency_keys_by_age ON idempotency_keys(created_at);"
     "CREATE INDEX idempotency_keys_by_encounter ON idempotency_keys(encounter_id);",
+    /* 4: Discord channels bound to encounters (service/discord/), as on SQLite. */
+    "CREATE TABLE discord_channels ("
+    "  channel_id text COLLATE \"C\" PRIMARY KEY,"
+    "  encounter_id text COLLATE \"C\" NOT NULL,"
+    "  token text NOT NULL,"
+    "  game_master text NOT NULL,"
+    "  bound_at text NOT NULL"
+    ");",
 };
 
 _Static_assert(sizeof pg_migrations / sizeof pg_migrations[0] == DB_SCHEMA_VERSION,
@@ -88,4 +96,10 @@ const char *const pg_sql[Q_COUNT] = {
                       "UPDATE SKIP LOCKED)",
     /* Delivered at COMMIT, to every instance's listener (pg_listen.c); nothing on rollback. */
     [Q_NOTIFY] = "SELECT pg_notify('" DB_PG_CHANNEL "', $1)",
+    [Q_CH_PUT] = "INSERT INTO discord_channels (channel_id, encounter_id, token, game_master, "
+                 "bound_at) VALUES ($1, $2, $3, $4, " NOW_TEXT ") ON CONFLICT (channel_id) DO "
+                 "UPDATE SET encounter_id = EXCLUDED.encounter_id, token = EXCLUDED.token, "
+                 "game_master = EXCLUDED.game_master, bound_at = EXCLUDED.bound_at",
+    [Q_CH_GET] = "SELECT encounter_id, token, game_master FROM discord_channels WHERE "
+                 "channel_id = $1",
 };

@@ -46,6 +46,11 @@ static const char *const sql[ST_COUNT] = {
     [ST_SAVEPOINT] = "SAVEPOINT w",
     [ST_RELEASE] = "RELEASE w",
     [ST_ROLLBACK_TO] = "ROLLBACK TO w",
+    [ST_CH_PUT] = "INSERT OR REPLACE INTO discord_channels (channel_id, encounter_id, token, "
+                  "game_master, bound_at) VALUES (?1, ?2, ?3, ?4, "
+                  "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    [ST_CH_GET] = "SELECT encounter_id, token, game_master FROM discord_channels WHERE "
+                  "channel_id = ?1",
 };
 
 static void conn_close(struct db_conn *c)
@@ -394,6 +399,49 @@ int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t exp
     }
     rc = commit(db, c);
     return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}
+
+int db_sqlite_channel_put(struct db_sqlite *db, const struct db_channel *ch)
+{
+    struct db_conn *c = db_sqlite_conn(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    int rc = begin(db, c);
+    if (rc != DB_OK)
+        return rc;
+    sqlite3_stmt *st = stmt(c, ST_CH_PUT);
+    sqlite3_bind_text(st, 1, ch->channel_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, ch->encounter_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, ch->token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, ch->game_master, -1, SQLITE_STATIC);
+    if ((rc = run(db, st)) != DB_OK)
+        return rollback(db, c, rc);
+    rc = commit(db, c);
+    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}
+
+int db_sqlite_channel_get(struct db_sqlite *db, const char *channel_id, struct db_channel *out)
+{
+    struct db_conn *c = db_sqlite_conn(db);
+    if (c == NULL)
+        return DB_ERR_IO;
+    sqlite3_stmt *st = stmt(c, ST_CH_GET);
+    sqlite3_bind_text(st, 1, channel_id, -1, SQLITE_STATIC);
+    int rc = step_row(db, st);
+    if (rc != DB_OK)
+        return rc;
+    memset(out, 0, sizeof *out);
+    snprintf(out->channel_id, sizeof out->channel_id, "%s", channel_id);
+    const char *v[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = (const char *)sqlite3_column_text(st, i);
+        v[i] = v[i] ? v[i] : "";
+    }
+    snprintf(out->encounter_id, sizeof out->encounter_id, "%s", v[0]);
+    snprintf(out->token, sizeof out->token, "%s", v[1]);
+    snprintf(out->game_master, sizeof out->game_master, "%s", v[2]);
+    sqlite3_reset(st);
+    return DB_OK;
 }
 
 int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_hash,

@@ -31,6 +31,8 @@ enum db_stmt {
     ST_SAVEPOINT,
     ST_RELEASE,
     ST_ROLLBACK_TO,
+    ST_CH_PUT,
+    ST_CH_GET,
     ST_COUNT
 };
 
@@ -97,6 +99,8 @@ int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_enco
 int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t expected,
                                const char *kind, const char *payload_json, const char *state_json,
                                struct db_replay *replay, int64_t *current);
+int db_sqlite_channel_put(struct db_sqlite *db, const struct db_channel *ch);
+int db_sqlite_channel_get(struct db_sqlite *db, const char *channel_id, struct db_channel *out);
 int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
                                int64_t *current);
 int db_sqlite_encounter_list(struct db_sqlite *db, const unsigned char *token_hash,

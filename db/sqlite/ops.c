@@ -97,6 +97,16 @@ static int events(void *b, const char *id, int64_t after, int64_t upto, int limi
     return db_sqlite_events(b, id, after, upto, limit, fn, ud);
 }
 
+static int channel_put(void *b, const struct db_channel *c)
+{
+    return db_sqlite_channel_put(b, c);
+}
+
+static int channel_get(void *b, const char *channel_id, struct db_channel *out)
+{
+    return db_sqlite_channel_get(b, channel_id, out);
+}
+
 static void set_group_commit(void *b, bool on)
 {
     struct db_sqlite *db = b;
@@ -127,6 +137,8 @@ const struct db_backend_ops db_sqlite_ops = {
     .encounter_delete = encounter_delete,
     .encounter_list = encounter_list,
     .events = events,
+    .channel_put = channel_put,
+    .channel_get = channel_get,
     .set_group_commit = set_group_commit,
     .group_stats = group_stats,
     .listen_start = NULL,

@@ -61,6 +61,14 @@ static const char *const migrations[] = {
     "  CAST(strftime('%s', created_at) AS INTEGER) FROM idempotency"
     "  WHERE encounter_id IS NOT NULL;"
     "DROP TABLE idempotency;",
+    /* 4: Discord channels bound to encounters (service/discord/), with the token they write by. */
+    "CREATE TABLE discord_channels ("
+    "  channel_id TEXT PRIMARY KEY,"
+    "  encounter_id TEXT NOT NULL,"
+    "  token TEXT NOT NULL,"
+    "  game_master TEXT NOT NULL,"
+    "  bound_at TEXT NOT NULL"
+    ") STRICT;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))

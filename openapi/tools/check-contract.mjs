@@ -83,7 +83,11 @@ function checkResponse(ex, response, pointer, label) {
     if (ex.body) fail(`${label}: body sent but none documented`);
     return;
   }
-  const mediaType = Object.keys(content).find((k) => k.toLowerCase().replace(/\s+/g, ' ') === ct);
+  // A media type documented without parameters matches any (multipart/form-data's boundary).
+  const bare = ct.split(';')[0].trim();
+  const mediaType =
+    Object.keys(content).find((k) => k.toLowerCase().replace(/\s+/g, ' ') === ct) ??
+    Object.keys(content).find((k) => !k.includes(';') && k.toLowerCase() === bare && bare !== ct);
   if (!mediaType) {
     fail(`${label}: Content-Type "${ex.content_type}" is not one of ${Object.keys(content).join(', ')}`);
     return;

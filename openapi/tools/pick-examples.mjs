@@ -52,6 +52,8 @@ const TOKEN = 'f'.repeat(32);
 const TIMESTAMP = '2026-01-01T00:00:00.000Z';
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g;
 
+const DRAWN_SEED = 4503599627370495; // a placeholder for a seed the server drew
+
 function normaliser() {
   const ids = new Map();
   const idOf = (hex) => {
@@ -68,11 +70,15 @@ function normaliser() {
     if (v && typeof v === 'object') {
       // An encounter's own id is learned first, so its every mention maps to the same placeholder.
       if (typeof v.id === 'string' && /^[0-9a-f]{32}$/.test(v.id)) idOf(v.id);
+      // A copy's seed is drawn by the server at import (its state, and its imported event's
+      // effects, show it to the owner): a placeholder, as the salt is.
+      const drawn = 'copy_of' in v;
       return Object.fromEntries(
         Object.entries(v).map(([k, x]) => {
           if (k === 'seed_salt' && typeof x === 'string') return [k, SALT];
           if (k === 'seed_commitment' && typeof x === 'string') return [k, COMMITMENT];
           if (k === 'token' && typeof x === 'string') return [k, TOKEN];
+          if (k === 'seed' && drawn && typeof x === 'number') return [k, DRAWN_SEED];
           return [k, value(x, k)];
         }),
       );

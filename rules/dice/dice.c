@@ -73,6 +73,7 @@ struct cursor {
     const char *s;
     size_t i;
     size_t err_at, err_len; /* the refused part, on an error */
+    bool said;              /* rules_dice_parse_said: trailing words allowed */
 };
 
 static void skip_space(struct cursor *c)
@@ -415,6 +416,70 @@ int rules_dice_parse(const char *text, struct rules_dice_expr *expr, size_t *err
     return rules_dice_parse_part(text, expr, err_offset, &len);
 }
 
+/* Whether the text at the cursor is the word w (lower case), any case, ending there. */
+static bool word_is(const struct cursor *c, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t k = 0; k < n; k++)
+        if (lower(c->s[c->i + k]) != w[k])
+            return false;
+    char end = c->s[c->i + n];
+    return end == '\0' || end == ' ' || end == '\t';
+}
+
+/* Rolls the first plain 1d20 of expr twice, keeping the higher or the lower (Avrae's adv and
+ * dis); false when there is none. */
+static bool apply_advantage(struct rules_dice_expr *expr, enum rules_dice_advantage adv)
+{
+    for (int ti = 0; ti < expr->term_count; ti++) {
+        struct rules_dice_term *t = &expr->terms[ti];
+        if (t->count != 1 || t->sides != 20 || t->keep != RULES_KEEP_ALL || t->explode)
+            continue;
+        int per_die = t->max_draws;
+        t->count = 2;
+        t->keep = adv == RULES_ADV_ADVANTAGE ? RULES_KEEP_HIGHEST : RULES_KEEP_LOWEST;
+        t->keep_n = 1;
+        t->max_draws = 2 * per_die;
+        expr->dice_count += 1;
+        expr->advantage = adv;
+        expr->advantage_term = ti;
+        return true;
+    }
+    return false;
+}
+
+/* The words after a roll (rules_dice_parse_said): adv or dis, then a comment. */
+static int parse_words(struct cursor *c, struct rules_dice_expr *expr)
+{
+    size_t at = c->i;
+    enum rules_dice_advantage adv = RULES_ADV_NONE;
+    if (word_is(c, "adv") || word_is(c, "dis")) {
+        adv = lower(c->s[c->i]) == 'a' ? RULES_ADV_ADVANTAGE : RULES_ADV_DISADVANTAGE;
+        c->i += 3;
+        if (!apply_advantage(expr, adv))
+            return refuse(c, at, c->i, RULES_DICE_ERR_ADVANTAGE);
+        skip_space(c);
+    }
+    size_t start = c->i, end = c->i;
+    for (size_t k = start; c->s[k] != '\0'; k++) {
+        unsigned char ch = (unsigned char)c->s[k];
+        if (ch < 0x20 || ch == 0x7f)
+            return refuse(c, k, k + 1, RULES_DICE_ERR_COMMENT);
+        if (ch != ' ' && ch != '\t')
+            end = k + 1;
+    }
+    expr->comment_at = (unsigned short)start;
+    expr->comment_len = (unsigned short)(end - start);
+    int draws = 0;
+    for (int ti = 0; ti < expr->term_count; ti++)
+        draws += expr->terms[ti].max_draws;
+    if (expr->dice_count > RULES_DICE_MAX_DICE)
+        return refuse(c, at, at + 3, RULES_DICE_ERR_TOO_MANY_DICE);
+    if (draws > RULES_DICE_MAX_DRAWS)
+        return refuse(c, at, at + 3, RULES_DICE_ERR_TOO_MANY_DRAWS);
+    return RULES_DICE_OK;
+}
+
 /* The parse proper; sets c->err_at and c->err_len on an error. */
 static int parse_expr(struct cursor *c, struct rules_dice_expr *expr)
 {
@@ -443,9 +508,13 @@ static int parse_expr(struct cursor *c, struct rules_dice_expr *expr)
         draws += t->max_draws;
         expr->dice_count += t->count;
         expr->term_count++;
+        size_t term_end = c->i;
         skip_space(c);
         if (text[c->i] == '\0')
             return RULES_DICE_OK;
+        char first = lower(text[c->i]);
+        if (c->said && c->i > term_end && first >= 'a' && first <= 'z')
+            return parse_words(c, expr);
         if (text[c->i] != '+' && text[c->i] != '-') {
             char ch = text[c->i];
             bool known = ch == '*' || ch == '/' || ch == '%' || ch == '<' || ch == '>' ||
@@ -459,8 +528,23 @@ static int parse_expr(struct cursor *c, struct rules_dice_expr *expr)
     }
 }
 
+static int parse_text(const char *text, bool said, struct rules_dice_expr *expr, size_t *err_offset,
+                      size_t *err_len);
+
 int rules_dice_parse_part(const char *text, struct rules_dice_expr *expr, size_t *err_offset,
                           size_t *err_len)
+{
+    return parse_text(text, false, expr, err_offset, err_len);
+}
+
+int rules_dice_parse_said(const char *text, struct rules_dice_expr *expr, size_t *err_offset,
+                          size_t *err_len)
+{
+    return parse_text(text, true, expr, err_offset, err_len);
+}
+
+static int parse_text(const char *text, bool said, struct rules_dice_expr *expr, size_t *err_offset,
+                      size_t *err_len)
 {
     memset(expr, 0, sizeof *expr);
     *err_offset = 0;
@@ -470,7 +554,7 @@ int rules_dice_parse_part(const char *text, struct rules_dice_expr *expr, size_t
         *err_offset = RULES_DICE_MAX_EXPRESSION;
         return RULES_DICE_ERR_TOO_LONG;
     }
-    struct cursor c = {text, 0, 0, 0};
+    struct cursor c = {text, 0, 0, 0, said};
     int rc = parse_expr(&c, expr);
     if (rc != RULES_DICE_OK) {
         /* Never past the end of the text, whatever the lengths above assumed. */
@@ -735,6 +819,11 @@ const char *rules_dice_strerror(int status)
         return "a label is one [text] after a term, without [ inside, closed by ]";
     case RULES_DICE_ERR_PER_DIE:
         return "a per-die modifier is a sign and a number in braces: {+2} or {-1}";
+    case RULES_DICE_ERR_ADVANTAGE:
+        return "adv and dis roll the expression's 1d20 twice: it needs a plain 1d20 (no keep "
+               "or explosion)";
+    case RULES_DICE_ERR_COMMENT:
+        return "a comment may not hold control characters";
     default:
         return "dice error";
     }

@@ -71,6 +71,16 @@ enum rules_dice_status {
     RULES_DICE_ERR_TOO_MANY_DRAWS = -18, /* more than RULES_DICE_MAX_DRAWS in the worst case */
     RULES_DICE_ERR_LABEL = -19,          /* an unclosed label, a second one, or '[' inside */
     RULES_DICE_ERR_PER_DIE = -20,        /* '{' not followed by a sign, a number and '}' */
+    RULES_DICE_ERR_ADVANTAGE = -21,      /* adv/dis without a plain 1d20 to roll twice */
+    RULES_DICE_ERR_COMMENT = -22,        /* a comment holding a control character */
+};
+
+/* Advantage as Avrae reads "adv" and "dis" after a roll: the expression's first 1d20 is rolled
+ * twice, the higher (adv) or the lower (dis) die kept, so "1d20+5 adv" rolls as 2d20kh1+5. */
+enum rules_dice_advantage {
+    RULES_ADV_NONE = 0,
+    RULES_ADV_ADVANTAGE,    /* "adv": 2d20kh1 */
+    RULES_ADV_DISADVANTAGE, /* "dis": 2d20kl1 */
 };
 
 /* PCG32 (PCG-XSH-RR 64/32), M. E. O'Neill, pcg-random.org, as in pcg-c-basic. */
@@ -151,6 +161,11 @@ struct rules_dice_expr {
     struct rules_dice_term terms[RULES_DICE_MAX_TERMS];
     int term_count;
     int dice_count; /* all dice of all terms */
+    /* Only rules_dice_parse_said sets these (0 otherwise): adv/dis, the term it doubled, and
+     * where the comment is in the text (length 0: none). */
+    enum rules_dice_advantage advantage;
+    int advantage_term;
+    unsigned short comment_at, comment_len;
 };
 
 /* Parses text. On error returns a status and sets *err_offset to the byte where it is. */
@@ -159,6 +174,16 @@ int rules_dice_parse(const char *text, struct rules_dice_expr *expr, size_t *err
 /* rules_dice_parse, also giving the length of the refused part (at least 1 byte, unless at
  * the end of the text), so that a message can quote it. */
 int rules_dice_parse_part(const char *text, struct rules_dice_expr *expr, size_t *err_offset,
+                          size_t *err_len);
+
+/* rules_dice_parse_part for a roll as players type it at the table (Avrae's habits): the
+ * notation, then optionally the word "adv" or "dis" (any case), then optionally a comment, the
+ * rest of the text (trimmed), which is echoed and never counted: "1d20+5 adv to hit",
+ * "8d6 fire". The words must be set off from the notation by a space and begin with a letter,
+ * so that "1d20x" and "1d20 * 2" are still refused where they stand. adv/dis turns the first
+ * plain 1d20 (no keep or explosion) into 2d20kh1 or 2d20kl1 (RULES_DICE_ERR_ADVANTAGE when
+ * there is none); a comment may not hold control characters (RULES_DICE_ERR_COMMENT). */
+int rules_dice_parse_said(const char *text, struct rules_dice_expr *expr, size_t *err_offset,
                           size_t *err_len);
 
 /* One die drawn. A reroll is drawn as another rules_die of the same slot, right after the

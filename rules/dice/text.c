@@ -113,6 +113,8 @@ size_t rules_dice_text(const char *text, const struct rules_dice_expr *expr,
             put_str(&o, "d");
             put_int(&o, t->sides);
             put_lower(&o, text + t->ops_at, t->ops_len);
+            if (expr->advantage != RULES_ADV_NONE && expr->advantage_term == ti)
+                put_str(&o, expr->advantage == RULES_ADV_ADVANTAGE ? "kh1" : "kl1");
             if (t->per_die != 0) {
                 char mod[16];
                 int n = snprintf(mod, sizeof mod, "{%+d}", t->per_die);
@@ -134,6 +136,7 @@ size_t rules_dice_text(const char *text, const struct rules_dice_expr *expr,
     put_str(&o, " = `");
     put_int(&o, roll->total);
     put_str(&o, "`");
+
     if (cap > 0)
         buf[o.len < cap ? o.len : cap - 1] = '\0';
     return o.len;

@@ -18,6 +18,7 @@ const char *const rules_event_kind_names[] = {"created",
                                               "revealed",
                                               "hp",
                                               "imported",
+                                              "undone",
                                               NULL};
 
 int rules_event_kind_of(const char *name)

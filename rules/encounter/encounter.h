@@ -33,6 +33,7 @@ enum rules_event_kind {
     RULES_EVENT_REVEALED,
     RULES_EVENT_HP,
     RULES_EVENT_IMPORTED, /* an import's own last event: a copy, with a seed of its own */
+    RULES_EVENT_UNDONE,   /* takes back the last event still standing (service/encounter/undo.c) */
     RULES_EVENT_KIND_COUNT
 };
 

@@ -139,13 +139,21 @@ json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
     json_t *doc = json_pack("{s:s, s:o, s:i, s:i, s:i}", "expression", text, "terms", terms,
                             "total", roll->total, "min", min, "max", max);
     json_object_set_new(doc, "text", encode_text(text, expr, roll));
+    /* Avrae's habits (rules_dice_parse_said): only when typed, so other answers are unchanged. */
+    if (expr->advantage != RULES_ADV_NONE)
+        json_object_set_new(
+            doc, "advantage",
+            json_string(expr->advantage == RULES_ADV_ADVANTAGE ? "advantage" : "disadvantage"));
+    if (expr->comment_len > 0)
+        json_object_set_new(doc, "comment",
+                            json_stringn(text + expr->comment_at, (size_t)expr->comment_len));
     return doc;
 }
 
 bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_errors *e)
 {
     size_t at = 0, len = 0;
-    int rc = rules_dice_parse_part(text, expr, &at, &len);
+    int rc = rules_dice_parse_said(text, expr, &at, &len);
     if (rc == RULES_DICE_OK)
         return true;
     /* The parser counts bytes; the message counts characters and quotes whole ones (text.h),

@@ -19,7 +19,8 @@ struct svc_dice_source {
     bool supplied;
 };
 
-/* Parses a request's "expression"; on a refusal adds an error at /expression that names the
+/* Parses a request's "expression" as players type it (rules_dice_parse_said: adv/dis and a
+ * trailing comment allowed); on a refusal adds an error at /expression that names the
  * refused part, and returns false. */
 bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_errors *e);
 
@@ -32,7 +33,8 @@ void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d);
 /* Adds "source" and, for a seed, "seed" to doc. */
 void svc_dice_source_describe(const struct svc_dice_source *src, json_t *doc);
 
-/* Encodes a roll: each term, each die (value, kept), term totals, total, min and max. */
+/* Encodes a roll: each term, each die (value, kept), term totals, total, min and max; with
+ * "advantage" (advantage or disadvantage) and "comment" when the expression said them. */
 struct rules_dice_expr;
 struct rules_roll;
 json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,

@@ -402,7 +402,8 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
         else if (json_object_get(in, "change") != NULL && json_object_get(in, "set") != NULL)
             svc_errors_add(e, "/set", "give change or set, not both");
         codec_get_string(in, "", "reason", false, 200, &s, e);
-    } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0) {
+    } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0 ||
+               strcmp(kind, "undone") == 0) {
         if (json_object_size(in) > 0)
             svc_errors_add(e, "", "takes no members");
     } else {
@@ -473,7 +474,9 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
                        "longer secret");
         return NULL;
     }
-    if (!awaits_nothing(state, kind, in, e))
+    /* An undo may take back the move that opened the reactions. */
+    bool undo = strcmp(kind, "undone") == 0;
+    if (!undo && !awaits_nothing(state, kind, in, e))
         return NULL;
     /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
     static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
@@ -485,6 +488,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         [RULES_EVENT_ACTION] = resolve_action,
         [RULES_EVENT_REVEALED] = resolve_reveal,
         [RULES_EVENT_HP] = enc_resolve_hp,
+        [RULES_EVENT_UNDONE] = enc_resolve_undo,
     };
     int k = rules_event_kind_of(kind);
     json_t *out = NULL;
@@ -495,7 +499,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     /* Engine 2: the reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
     bool answers = answers_reaction(kind, in);
-    if (out != NULL && engine >= 2 && !answers &&
+    if (out != NULL && engine >= 2 && !answers && !undo &&
         json_array_size(json_object_get(state, "reactions")) > 0)
         json_array_insert_new(json_object_get(out, "effects"), 0,
                               effect_set("encounter", json_pack("{s:[]}", "reactions")));

@@ -21,6 +21,7 @@ void svc_handle_encounter_stream(const struct svc_request *req, struct svc_respo
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_verify(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res);
+void svc_handle_encounter_undo(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_map_png(const struct svc_request *req, struct svc_response *res);

@@ -646,6 +646,11 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
                       "The seed is revealed: %lld. Every roll of the encounter can now be checked, "
                       "and it takes no more writes.",
                       num(result, "seed"));
+    else if (strcmp(kind, "undone") == 0)
+        svc_told_text(&t,
+                      "Event %lld (%s) is taken back: the encounter is as it was before it. Its "
+                      "dice are not rolled again; what comes next rolls its own.",
+                      num(result, "undone"), str(result, "kind"));
     else
         svc_told_text(&t, "Event %s.", kind);
     svc_told_seal(&t);

@@ -153,10 +153,40 @@ static inline char *dump(const json_t *v)
 /* What one request decodes once and reuses for every event it rules: the stored map, which no
  * event changes after creation. A write rules one event; verify and import rule the whole log,
  * and would otherwise decode the map again for every move. */
+struct enc_history;
 struct enc_cache {
     struct rules_map map;
     bool map_ok, map_tried;
+    /* The log before the event being ruled, for an undo (undo.c); NULL where none is read. */
+    struct enc_history *history;
 };
+
+/* ---- undo.c: the log an undo reads, and its resolver ---- */
+
+/* The events of the encounter before the one being ruled, as its caller holds them: the
+ * database's (a write, verify) or an import's body. events() calls fn for each event after
+ * `after` up to `upto` in order, as db_events does, and returns DB_OK or a db error. An undo
+ * folds the log up to the event it takes back: `folded` counts the events it folded for this
+ * request, refused past ENC_UNDO_FOLD_BUDGET times --budget-scale. */
+struct enc_history {
+    int (*events)(void *ud, int64_t after, int64_t upto, db_event_fn fn, void *fn_ud);
+    void *ud;
+    long long folded;
+};
+#define ENC_UNDO_FOLD_BUDGET 2000000LL
+
+/* The database's log of encounter id (h->ud must be a struct enc_db_history). */
+struct enc_db_history {
+    struct db *db;
+    const char *id;
+};
+int enc_db_history_events(void *ud, int64_t after, int64_t upto, db_event_fn fn, void *fn_ud);
+
+/* Resolves an undo (kind undone, no input members): the outcome {"result": {"undone": N,
+ * "kind": K}, "effects": [{"op": "init", "state": the state before event N}]}, N the last event
+ * still standing, or NULL after adding errors to x->e. */
+struct resolve_ctx;
+json_t *enc_resolve_undo(struct resolve_ctx *x, json_t *in);
 
 struct resolve_ctx {
     const struct svc_request *req;

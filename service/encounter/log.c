@@ -80,6 +80,61 @@ static bool ruling_matches(json_t *stored, json_t *fresh, int engine)
     return ruling_same(stored, fresh, engine >= RULES_ENGINE_VERSION);
 }
 
+/* A log held in memory: the one an import has rebuilt so far, or the one verify read (its
+ * events' kinds and payloads as stored), for an undo to read (enc_history). */
+struct import_log {
+    const char **kinds;
+    char **payloads;
+    size_t n;   /* events held */
+    size_t cap; /* import_log_add's arrays (0: the caller's) */
+};
+
+static int import_log_events(void *ud, int64_t after, int64_t upto, db_event_fn fn, void *fn_ud)
+{
+    const struct import_log *l = ud;
+    for (int64_t seq = after + 1; seq <= upto; seq++) {
+        if (seq < 1 || (size_t)seq > l->n || l->payloads[seq - 1] == NULL)
+            return DB_ERR_NOT_FOUND;
+        fn(fn_ud, seq, l->kinds[seq - 1], l->payloads[seq - 1], "");
+    }
+    return DB_OK;
+}
+
+/* A db_events callback that copies each event into the log (ud); a copy that fails leaves a
+ * NULL payload, which reads as missing. */
+static int import_log_add(void *ud, int64_t seq, const char *kind, const char *payload,
+                          const char *created_at)
+{
+    (void)seq, (void)created_at;
+    struct import_log *l = ud;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        const char **k = realloc(l->kinds, cap * sizeof *k);
+        if (k != NULL)
+            l->kinds = k;
+        char **p = realloc(l->payloads, cap * sizeof *p);
+        if (p != NULL)
+            l->payloads = p;
+        if (k == NULL || p == NULL)
+            return DB_ERR_NOMEM;
+        l->cap = cap;
+    }
+    l->kinds[l->n] = strdup(kind);
+    l->payloads[l->n] = l->kinds[l->n] != NULL ? strdup(payload) : NULL;
+    l->n++;
+    return 0;
+}
+
+static void import_log_free(struct import_log *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free((char *)l->kinds[i]);
+        free(l->payloads[i]);
+    }
+    free(l->kinds);
+    free(l->payloads);
+}
+
 struct verify_acc {
     const struct svc_request *req;
     struct enc_cache cache;
@@ -163,7 +218,17 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
     }
     struct verify_acc a = {
         .req = req, .state = start != NULL ? start : json_object(), .mismatches = json_array()};
-    int rc = db_events(req->ctx->db, enc.id, from, enc.version, INT32_MAX, verify_item, &a);
+    /* The log is read whole first: an undo reads the events before it (enc_history), which a
+     * read nested in db_events' own could not. */
+    struct import_log log = {0};
+    struct enc_history history = {.events = import_log_events, .ud = &log};
+    a.cache.history = &history;
+    int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, import_log_add, &log);
+    for (size_t k = (size_t)from; rc == DB_OK && k < log.n; k++)
+        rc = log.payloads[k] != NULL
+                 ? verify_item(&a, (int64_t)k + 1, log.kinds[k], log.payloads[k], "")
+                 : DB_ERR_NOMEM;
+    import_log_free(&log);
     if (gated)
         svc_search_end();
     if (!enc_db_failed(res, rc)) {
@@ -414,7 +479,11 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     if (kinds == NULL || payloads == NULL)
         svc_errors_add(&e, "/events", "could not be allocated");
     int last_engine = 1;
+    struct import_log log = {.kinds = kinds, .payloads = payloads};
+    struct enc_history history = {.events = import_log_events, .ud = &log};
+    cache.history = &history;
     for (size_t i = 0; i < n && !svc_errors_any(&e); i++) {
+        log.n = i;
         char p[48];
         snprintf(p, sizeof p, "/events/%zu", i);
         json_t *ev = json_array_get(events, i);

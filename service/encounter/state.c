@@ -275,6 +275,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
 {
     static const char *const keys[] = {"id",
                                        "name",
+                                       "owner",
                                        "side",
                                        "x",
                                        "y",
@@ -332,6 +333,13 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         json_object_set_new(c, "id", json_string(id));
     const char *s = NULL;
     codec_get_string(in, ptr, "name", false, 100, &s, e);
+    /* The Discord user who runs it (service/discord/): a snowflake, read nowhere else. */
+    if (codec_get_string(in, ptr, "owner", false, 20, &s, e) &&
+        (*s == '\0' || strspn(s, "0123456789") != strlen(s))) {
+        char op[CODEC_PTR_MAX];
+        codec_pointer(op, ptr, "owner");
+        svc_errors_add(e, op, "must be a Discord user id: 1 to 20 digits");
+    }
     if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
         char sp[CODEC_PTR_MAX];
         codec_pointer(sp, ptr, "side");
@@ -720,7 +728,8 @@ json_t *enc_public_payload(const char *kind, json_t *payload, bool revealed)
         json_object_del(f, "seed_salt");
         return copy;
     }
-    if (strcmp(kind, "created") != 0)
+    /* An undo's init effect holds a whole state too (undo.c). */
+    if (strcmp(kind, "created") != 0 && strcmp(kind, "undone") != 0)
         return json_incref(payload);
     json_t *copy = json_deep_copy(payload);
     json_object_del(json_object_get(copy, "input"), "seed");

@@ -480,7 +480,9 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         !check_if_match(req, res, &enc))
         goto out;
     int64_t seq = enc.version + 1, current = 0;
-    struct enc_cache cache = {0};
+    struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
+    struct enc_history history = {.events = enc_db_history_events, .ud = &log};
+    struct enc_cache cache = {.history = &history};
     ev = enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
     enc_cache_free(&cache);
     if (ev == NULL) {
@@ -665,6 +667,11 @@ void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response 
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res)
 {
     write_event(req, res, "revealed", json_object(), 200);
+}
+
+void svc_handle_encounter_undo(const struct svc_request *req, struct svc_response *res)
+{
+    write_event(req, res, "undone", json_object(), 200); /* undo.c */
 }
 
 int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,

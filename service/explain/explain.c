@@ -288,6 +288,14 @@ void svc_explain_roll(json_t *doc)
     struct svc_told *t = &x.t;
     svc_told_text(t, "Rolled ");
     say_roll(t, doc);
+    const char *adv = str(doc, "advantage");
+    if (*adv != '\0') /* the d20 rolled twice shows as 2d20kh1 or 2d20kl1 in the roll */
+        svc_told_text(t, " with %s", adv);
+    if (json_object_get(doc, "comment") != NULL) {
+        svc_told_text(t, " (");
+        svc_told_user(t, str(doc, "comment"));
+        svc_told_text(t, ")");
+    }
     svc_told_text(t, ".");
     finish(t, doc);
 }

@@ -53,6 +53,15 @@ const char *svc_config_usage(void)
            "                         (TACTICS_FEED_POLL, default 1)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
+           "  --discord-public-key HEX  the Discord application's public key (64 hex characters);\n"
+           "                         turns on POST /v1/discord/interactions\n"
+           "                         (TACTICS_DISCORD_PUBLIC_KEY, default none)\n"
+           "  --discord-api URL      where followups to deferred interactions are sent\n"
+           "                         (TACTICS_DISCORD_API, default https://discord.com/api/v10)\n"
+           "  --discord-defer-ms MS  a command still working after this long is answered\n"
+           "                         DEFERRED and finished by a followup "
+           "(TACTICS_DISCORD_DEFER_MS,\n"
+           "                         default 2000; Discord waits 3000)\n"
            "  --help                 this text\n"
            "  --version              the version\n";
 }
@@ -125,6 +134,9 @@ enum opt_id {
     OPT_GROUP_COMMIT,
     OPT_FEED_LISTEN,
     OPT_FEED_POLL,
+    OPT_DISCORD_KEY,
+    OPT_DISCORD_API,
+    OPT_DISCORD_DEFER,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -155,6 +167,9 @@ static const struct setting settings[] = {
     {OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER"},
     {OPT_FEED_LISTEN, "TACTICS_FEED_LISTEN"},
     {OPT_FEED_POLL, "TACTICS_FEED_POLL"},
+    {OPT_DISCORD_KEY, "TACTICS_DISCORD_PUBLIC_KEY"},
+    {OPT_DISCORD_API, "TACTICS_DISCORD_API"},
+    {OPT_DISCORD_DEFER, "TACTICS_DISCORD_DEFER_MS"},
 };
 
 static const struct option long_options[] = {
@@ -179,6 +194,9 @@ static const struct option long_options[] = {
     {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
     {"feed-listen", required_argument, NULL, OPT_FEED_LISTEN},
     {"feed-poll", required_argument, NULL, OPT_FEED_POLL},
+    {"discord-public-key", required_argument, NULL, OPT_DISCORD_KEY},
+    {"discord-api", required_argument, NULL, OPT_DISCORD_API},
+    {"discord-defer-ms", required_argument, NULL, OPT_DISCORD_DEFER},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -273,6 +291,18 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 1, 3600, &n);
         cfg->feed_poll_s = (unsigned)n;
         break;
+    case OPT_DISCORD_KEY: /* 32 bytes in hex, as the Developer Portal shows it */
+        ok = strlen(v) == 64 && strspn(v, "0123456789abcdefABCDEF") == 64 &&
+             copy_str(cfg->discord_public_key, sizeof cfg->discord_public_key, v);
+        break;
+    case OPT_DISCORD_API:
+        ok = (strncmp(v, "https://", 8) == 0 || strncmp(v, "http://", 7) == 0) &&
+             copy_str(cfg->discord_api, sizeof cfg->discord_api, v);
+        break;
+    case OPT_DISCORD_DEFER:
+        ok = parse_uint(v, 0, 2900, &n);
+        cfg->discord_defer_ms = (unsigned)n;
+        break;
     default:
         ok = false;
         break;
@@ -310,6 +340,8 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->group_commit = true;
     cfg->feed_listen = true;
     cfg->feed_poll_s = 1;
+    strcpy(cfg->discord_api, "https://discord.com/api/v10");
+    cfg->discord_defer_ms = 2000;
     err[0] = '\0';
 
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

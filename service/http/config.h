@@ -34,6 +34,15 @@ struct svc_config {
     bool feed_listen;     /* --feed-listen, TACTICS_FEED_LISTEN: PostgreSQL LISTEN/NOTIFY on */
     char cors_origins[SVC_MAX_CORS_ORIGINS][256]; /* --cors-origin, TACTICS_CORS_ORIGIN */
     int cors_origin_count;
+    /* --discord-public-key, TACTICS_DISCORD_PUBLIC_KEY: the Discord application's Ed25519
+     * public key, 64 hex characters; empty: POST /v1/discord/interactions answers 404. */
+    char discord_public_key[65];
+    /* --discord-api, TACTICS_DISCORD_API: where followups to deferred interactions go
+     * (default https://discord.com/api/v10; the tests point it at a local listener). */
+    char discord_api[256];
+    /* --discord-defer-ms, TACTICS_DISCORD_DEFER_MS: how long a command may take before the
+     * interaction is answered DEFERRED and finished by a followup (Discord waits 3 s). */
+    unsigned discord_defer_ms;
 };
 
 /* Work budgets of one request (README "Limits and budgets"), each multiplied by

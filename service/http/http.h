@@ -24,6 +24,7 @@ struct svc_hub;
 struct svc_stream;
 struct svc_stream_ops;
 struct svc_route;
+struct svc_discord;
 
 struct svc_context {
     const struct svc_config *config;
@@ -44,6 +45,8 @@ struct svc_context {
     void (*feeds_poll)(struct svc_context *ctx);
     const struct svc_route *routes; /* the route table (service/routes.h) and its rows */
     int route_count;
+    /* Discord interactions' state (service/discord/discord.h); NULL when they are off. */
+    struct svc_discord *discord;
 };
 
 /* Looks up a request header; returns NULL when absent. */

@@ -394,11 +394,15 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
             MHD_add_response_header(r, "Access-Control-Allow-Methods", res->allow);
             MHD_add_response_header(r, "Access-Control-Allow-Headers",
                                     "Content-Type, Authorization, If-Match, Idempotency-Key, "
-                                    "X-Request-Id");
+                                    "Prefer, X-Request-Id");
             MHD_add_response_header(r, "Access-Control-Max-Age", "600");
         } else {
+            /* Every header an answer of ours may carry that a script needs to read (the
+             * CORS-safelisted ones aside): the version, a creation's address, the preference
+             * and replay notes of a write, and how long to wait after a 503. */
             MHD_add_response_header(r, "Access-Control-Expose-Headers",
-                                    "ETag, Location, X-Request-Id");
+                                    "ETag, Location, Preference-Applied, Idempotent-Replayed, "
+                                    "Retry-After, X-Request-Id");
         }
     }
     rs->status = res->status;

@@ -797,3 +797,29 @@ Test(db, the_listener_reconnects_after_postgres_restarts)
     db_close(b);
     run_pg_script("stop", own);
 }
+
+/* Discord channels (service/discord/): a binding is kept, replaced by a second, and a channel
+ * never bound is not found. */
+Test(db, a_discord_channel_binding_is_stored_and_replaced)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    struct db_channel got, c = {.channel_id = "123456789012345678",
+                                .encounter_id = "abc",
+                                .token = "t0ken",
+                                .game_master = "42"};
+    cr_assert_eq(db_channel_get(db, c.channel_id, &got), DB_ERR_NOT_FOUND);
+    cr_assert_eq(db_channel_put(db, &c), DB_OK);
+    cr_assert_eq(db_channel_get(db, c.channel_id, &got), DB_OK);
+    cr_assert_str_eq(got.encounter_id, "abc");
+    cr_assert_str_eq(got.token, "t0ken");
+    cr_assert_str_eq(got.game_master, "42");
+    snprintf(c.encounter_id, sizeof c.encounter_id, "def");
+    snprintf(c.game_master, sizeof c.game_master, "43");
+    cr_assert_eq(db_channel_put(db, &c), DB_OK);
+    cr_assert_eq(db_channel_get(db, c.channel_id, &got), DB_OK);
+    cr_assert_str_eq(got.encounter_id, "def");
+    cr_assert_str_eq(got.game_master, "43");
+    cr_assert_eq(db_channel_get(db, "1", &got), DB_ERR_NOT_FOUND);
+    db_close(db);
+}

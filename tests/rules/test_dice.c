@@ -397,3 +397,90 @@ Test(dice_roll, rerolls_and_explosions_stop_at_their_caps)
     cr_assert_eq(hi, 24);
     free(r);
 }
+
+static int parse_said(const char *text, struct rules_dice_expr *e, size_t *at)
+{
+    size_t len = 0;
+    return rules_dice_parse_said(text, e, at, &len);
+}
+
+/* Issue 31: "1d20+5 adv" rolls the d20 twice and keeps the higher (Avrae's 2d20kh1), "dis"
+ * the lower, and the roll's text shows the kept die and the struck one. */
+Test(dice_said, adv_and_dis_roll_the_d20_twice_keeping_the_higher_or_the_lower)
+{
+    struct rules_dice_expr e;
+    size_t at = 99;
+    cr_assert_eq(parse_said("1d20+5 adv", &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.advantage, RULES_ADV_ADVANTAGE);
+    cr_assert_eq(e.terms[0].count, 2);
+    cr_assert_eq(e.terms[0].keep, RULES_KEEP_HIGHEST);
+    cr_assert_eq(e.terms[0].keep_n, 1);
+    cr_assert_eq(e.dice_count, 2);
+    struct rules_dice d;
+    struct rules_roll *r = malloc(sizeof *r);
+    rules_dice_from_supplied(&d, (int[]){4, 17}, 2);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    cr_assert(rules_dice_all_used(&d));
+    cr_assert_eq(r->total, 22); /* 17 kept, + 5 */
+    char buf[256];
+    rules_dice_text("1d20+5 adv", &e, r, buf, sizeof buf);
+    cr_assert_str_eq(buf, "2d20kh1 (~~4~~, 17) + 5 = `22`");
+
+    cr_assert_eq(parse_said("1d20+5 DIS", &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.advantage, RULES_ADV_DISADVANTAGE);
+    rules_dice_from_supplied(&d, (int[]){4, 17}, 2);
+    cr_assert_eq(rules_dice_roll(&e, &d, r), RULES_DICE_OK);
+    cr_assert_eq(r->total, 9); /* 4 kept, + 5 */
+    rules_dice_text("1d20+5 DIS", &e, r, buf, sizeof buf);
+    cr_assert_str_eq(buf, "2d20kl1 (4, ~~17~~) + 5 = `9`");
+    int min = 0, max = 0;
+    rules_dice_range(&e, &min, &max);
+    cr_assert_eq(min, 6);
+    cr_assert_eq(max, 25);
+    /* The first plain 1d20 only: a d6 before it is left alone. */
+    cr_assert_eq(parse_said("1d6 + 1d20 adv", &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.terms[0].count, 1);
+    cr_assert_eq(e.terms[1].count, 2);
+    cr_assert_eq(e.advantage_term, 1);
+    free(r);
+}
+
+Test(dice_said, trailing_words_are_a_comment_echoed_and_not_counted)
+{
+    struct rules_dice_expr e;
+    size_t at = 99;
+    const char *text = "8d6 fire";
+    cr_assert_eq(parse_said(text, &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.term_count, 1);
+    cr_assert_eq(e.dice_count, 8);
+    cr_assert_eq(e.advantage, RULES_ADV_NONE);
+    cr_assert_eq(e.comment_len, 4);
+    cr_assert_eq(strncmp(text + e.comment_at, "fire", 4), 0);
+    text = "1d20+5 adv  to hit the gnoll  ";
+    cr_assert_eq(parse_said(text, &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.advantage, RULES_ADV_ADVANTAGE);
+    cr_assert_eq(e.comment_len, strlen("to hit the gnoll"));
+    cr_assert_eq(strncmp(text + e.comment_at, "to hit the gnoll", e.comment_len), 0);
+    /* "advantage" is a comment, not the keyword. */
+    cr_assert_eq(parse_said("1d20 advantage", &e, &at), RULES_DICE_OK);
+    cr_assert_eq(e.advantage, RULES_ADV_NONE);
+    cr_assert_eq(e.terms[0].count, 1);
+}
+
+Test(dice_said, words_must_be_set_apart_and_adv_needs_a_plain_d20)
+{
+    struct rules_dice_expr e;
+    size_t at = 99;
+    cr_assert_eq(parse_said("1d20x", &e, &at), RULES_DICE_ERR_SYNTAX);
+    cr_assert_eq(at, 4);
+    cr_assert_eq(parse_said("1d20 * 2", &e, &at), RULES_DICE_ERR_UNSUPPORTED);
+    cr_assert_eq(parse_said("1d20 2", &e, &at), RULES_DICE_ERR_SYNTAX);
+    cr_assert_eq(parse_said("8d6 adv", &e, &at), RULES_DICE_ERR_ADVANTAGE);
+    cr_assert_eq(at, 4);
+    cr_assert_eq(parse_said("2d20kh1 adv", &e, &at), RULES_DICE_ERR_ADVANTAGE);
+    cr_assert_eq(parse_said("1d20 fire\x01", &e, &at), RULES_DICE_ERR_COMMENT);
+    cr_assert_eq(at, 9);
+    /* The strict parser (damage, impacts) still refuses every word. */
+    cr_assert_eq(rules_dice_parse("8d6 fire", &e, &at), RULES_DICE_ERR_SYNTAX);
+    cr_assert_eq(rules_dice_parse("1d20 adv", &e, &at), RULES_DICE_ERR_SYNTAX);
+}

@@ -151,3 +151,36 @@ Test(dice_api, old_per_die_brackets_and_unsupported_notation_are_422_naming_the_
     cr_assert_not_null(strstr(msg, "'ra'"), "%s", msg);
     json_decref(doc);
 }
+
+/* Issue 31: Avrae's habits through the API: adv rolls 2d20kh1, dis 2d20kl1, and the trailing
+ * words are echoed as the comment. */
+Test(dice_api, adv_dis_and_a_comment_as_avrae_users_type_them)
+{
+    json_t *doc = roll("{\"expression\":\"1d20+5 adv\",\"results\":[3,18]}", 200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "total")), 23);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "advantage")), "advantage");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "text")),
+                     "2d20kh1 (~~3~~, 18) + 5 = `23`");
+    json_t *t0 = json_array_get(json_object_get(doc, "terms"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(t0, "count")), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(t0, "keep")), "keep_highest");
+    cr_assert_null(json_object_get(doc, "comment"));
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "advantage"));
+    json_decref(doc);
+    doc = roll("{\"expression\":\"1d20+5 dis\",\"results\":[3,18]}", 200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "total")), 8);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "advantage")), "disadvantage");
+    json_decref(doc);
+    doc = roll("{\"expression\":\"8d6 fire\",\"results\":[1,2,3,4,5,6,1,2]}", 200);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "total")), 24);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "comment")), "fire");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "expression")), "8d6 fire");
+    cr_assert_null(json_object_get(doc, "advantage"));
+    cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "(fire)"));
+    json_decref(doc);
+    doc = roll("{\"expression\":\"8d6 adv\"}", 422);
+    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/expression");
+    cr_assert_not_null(strstr(json_string_value(json_object_get(e, "message")), "1d20"));
+    json_decref(doc);
+}

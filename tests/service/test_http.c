@@ -80,7 +80,7 @@ Test(http, readyz_reports_the_migrated_schema)
     struct http_response r;
     http_request(&srv, "GET", "/readyz", NULL, NULL, &r);
     cr_assert_eq(r.status, 200);
-    cr_assert_str_eq(r.body, "{\"status\":\"ready\",\"schema_version\":3}");
+    cr_assert_str_eq(r.body, "{\"status\":\"ready\",\"schema_version\":4}");
     http_response_free(&r);
 }
 
@@ -298,6 +298,30 @@ Test(http, cors_headers_only_for_allowed_origins)
     http_response_free(&r);
     http_request(&srv, "GET", "/healthz", "Origin: http://evil.example\r\n", NULL, &r);
     cr_assert_not(http_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    http_response_free(&r);
+}
+
+/* Issue 31: a browser app that sends Prefer (the README recommends return=minimal) passes the
+ * preflight, and reads every header the API answers with, not only ETag and Location. */
+Test(http, cors_allows_prefer_and_exposes_every_answer_header)
+{
+    struct http_response r;
+    char v[256];
+    http_request(&srv, "OPTIONS", "/v1/encounters",
+                 "Origin: http://app.example\r\nAccess-Control-Request-Method: POST\r\n"
+                 "Access-Control-Request-Headers: prefer, content-type\r\n",
+                 NULL, &r);
+    cr_assert_eq(r.status, 204);
+    cr_assert(http_header(&r, "Access-Control-Allow-Headers", v, sizeof v));
+    cr_assert_not_null(strstr(v, "Prefer"), "%s", v);
+    http_response_free(&r);
+    http_request(&srv, "GET", "/healthz", "Origin: http://app.example\r\n", NULL, &r);
+    cr_assert(http_header(&r, "Access-Control-Expose-Headers", v, sizeof v));
+    static const char *const exposed[] = {
+        "ETag",        "Location", "Preference-Applied", "Retry-After", "Idempotent-Replayed",
+        "X-Request-Id"};
+    for (size_t i = 0; i < sizeof exposed / sizeof exposed[0]; i++)
+        cr_assert_not_null(strstr(v, exposed[i]), "%s not in %s", exposed[i], v);
     http_response_free(&r);
 }
 

@@ -89,6 +89,10 @@ Test(invalid_bodies, every_operation_that_takes_a_body_refuses_invalid_ones)
         const char *pattern = json_string_value(json_object_get(route, "pattern"));
         if (strcmp(method, "POST") != 0 && strcmp(method, "PATCH") != 0)
             continue;
+        /* Discord's endpoint reads nothing before the body's signature: unsigned, it is 401 (404
+         * without a key); signed malformed bodies are test_discord.c's. */
+        if (strcmp(pattern, "/v1/discord/interactions") == 0)
+            continue;
         fill(pattern, id, "c1", path, sizeof path);
         for (size_t k = 0; k < sizeof attempts / sizeof attempts[0]; k++) {
             snprintf(headers, sizeof headers, "%s%s%s%s", auth,

@@ -53,6 +53,9 @@ const char *svc_config_usage(void)
            "                         (TACTICS_FEED_POLL, default 1)\n"
            "  --cors-origin LIST     allowed browser origins, comma-separated or repeated, or *\n"
            "                         (TACTICS_CORS_ORIGIN, default none)\n"
+           "  --record-bounds FILE   append the bound of every request field a decoder reads\n"
+           "                         to FILE, for the contract test (TACTICS_RECORD_BOUNDS,\n"
+           "                         default none)\n"
            "  --help                 this text\n"
            "  --version              the version\n";
 }
@@ -125,6 +128,7 @@ enum opt_id {
     OPT_GROUP_COMMIT,
     OPT_FEED_LISTEN,
     OPT_FEED_POLL,
+    OPT_RECORD_BOUNDS,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -155,6 +159,7 @@ static const struct setting settings[] = {
     {OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER"},
     {OPT_FEED_LISTEN, "TACTICS_FEED_LISTEN"},
     {OPT_FEED_POLL, "TACTICS_FEED_POLL"},
+    {OPT_RECORD_BOUNDS, "TACTICS_RECORD_BOUNDS"},
 };
 
 static const struct option long_options[] = {
@@ -179,6 +184,7 @@ static const struct option long_options[] = {
     {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
     {"feed-listen", required_argument, NULL, OPT_FEED_LISTEN},
     {"feed-poll", required_argument, NULL, OPT_FEED_POLL},
+    {"record-bounds", required_argument, NULL, OPT_RECORD_BOUNDS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -229,7 +235,7 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = add_origins(cfg, v);
         break;
     case OPT_MAX_MAP_SIDE:
-        ok = parse_uint(v, 1, 10000, &n);
+        ok = parse_uint(v, 1, SVC_MAP_SIDE_LIMIT, &n);
         cfg->max_map_side = (unsigned)n;
         break;
     case OPT_IDEMPOTENCY_TTL:
@@ -272,6 +278,9 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
     case OPT_FEED_POLL:
         ok = parse_uint(v, 1, 3600, &n);
         cfg->feed_poll_s = (unsigned)n;
+        break;
+    case OPT_RECORD_BOUNDS:
+        ok = copy_str(cfg->record_bounds, sizeof cfg->record_bounds, v);
         break;
     default:
         ok = false;

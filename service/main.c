@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "codec.h"
 #include "db.h"
 #include "hub.h"
 #include "render.h"
@@ -48,6 +49,10 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     int exit_code = 1;
+    if (cfg.record_bounds[0] != '\0' && !codec_record_bounds(cfg.record_bounds)) {
+        fprintf(stderr, "tacticsd: cannot open --record-bounds file %s\n", cfg.record_bounds);
+        return 1;
+    }
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;

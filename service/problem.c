@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec.h"
 #include "jsonr.h"
 #include "ruling.h"
 #include "svc.h"
@@ -236,6 +237,7 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
         svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, detail, errors);
         return NULL;
     }
+    codec_request_body(doc);
     return doc;
 }
 

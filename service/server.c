@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codec.h"
 #include "db.h"
 #include "hub.h"
 #include "jsonw.h"
@@ -551,7 +552,9 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
             .ctx = s->ctx,
         };
         memcpy(req.params, m->params, sizeof req.params);
+        codec_request_begin(m->route->method, m->route->pattern);
         m->route->handler(&req, &res);
+        codec_request_end();
     }
     return send_response(s, conn, rs, &res, false);
 }

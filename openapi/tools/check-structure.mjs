@@ -7,12 +7,14 @@
 //      resolves whole components only, so `#/components/schemas/RuleOptions/properties/grid`
 //      failed every schema that used it.
 //   2. Composition is `allOf` of two or more `$ref`s and nothing else. A schema with `allOf`
-//      may add only annotations, `required` naming members of its parts, and
-//      `unevaluatedProperties`; a `$ref` only annotations and `unevaluatedProperties`; a
-//      `oneOf`/`anyOf` has two or more members. The generator reads a lone reference in
-//      `allOf`/`oneOf`/`anyOf` as that reference, dropping the schema's own `properties`
-//      (odds typed as AttackChances lost `explain`), and processes the referenced model a
-//      second time, which names its inline models twice.
+//      may add only annotations and `unevaluatedProperties` (which closes the composite to
+//      members none of its parts names); a `$ref` likewise; a `oneOf`/`anyOf` has two or more
+//      members; and a member two parts declare is declared alike. The generator reads a lone
+//      reference in `allOf`/`oneOf`/`anyOf` as that reference, dropping the schema's own
+//      `properties` (odds typed as AttackChances lost `explain`), and processes the referenced
+//      model a second time, which names its inline models twice; @hey-api/openapi-ts drops a
+//      `required` beside `allOf` (the members become optional): each part says what of it is
+//      required.
 //   3. Every class a generator makes gets a name no other class has once normalised: the
 //      class names openapi-python-client derives (a component's name; an inline object or
 //      enum named after its parent class and member, `_item` for array items, `_type_N` or
@@ -58,14 +60,10 @@ function walk(node, at) {
     const refs = node.allOf.filter((s) => s && typeof s.$ref === 'string' && Object.keys(s).length === 1);
     if (refs.length !== node.allOf.length) fail(at, 'allOf holds an inline schema: every part must be a $ref to a component');
     if (node.allOf.length < 2) fail(at, 'allOf of one reference: use the $ref itself (generators treat it so and drop what stands beside it)');
-    const extra = Object.keys(node).filter((k) => !['allOf', 'required', 'unevaluatedProperties', 'type'].includes(k) && !ANNOTATIONS.has(k));
+    const extra = Object.keys(node).filter((k) => !['allOf', 'unevaluatedProperties', 'type'].includes(k) && !ANNOTATIONS.has(k));
     if (extra.length) fail(at, `allOf with sibling ${extra.join(', ')}: put those members in a component of their own and add its $ref to allOf`);
     if (node.type !== undefined && node.type !== 'object') fail(at, `allOf with type ${JSON.stringify(node.type)}`);
     conflictingMembers(refs, at);
-    if (node.required) {
-      const members = new Set(refs.flatMap((r) => Object.keys(memberSchemas(deref(r)))));
-      for (const name of node.required) if (!members.has(name)) fail(at, `required names ${name}, which none of the allOf parts has`);
-    }
   }
   for (const key of ['oneOf', 'anyOf'])
     if (Array.isArray(node[key]) && node[key].length < 2)

@@ -136,7 +136,7 @@ void render_draw_numbers(struct render_ctx *c)
         if (x % every != 0)
             continue;
         snprintf(t, sizeof t, "%d", x);
-        pen_text(&c->pen, l->ox + (x - l->x0 + 0.5) * l->cell, l->oy - 6, 10, false, 1, t, 0x777777,
+        pen_text(&c->pen, l->ox + (x - l->x0 + 0.5) * l->cell, l->oy - 6, 10, false, 1, t, 0x666666,
                  0, 0);
     }
     for (int y = l->y0; y < l->y0 + l->rows; y++) {
@@ -144,6 +144,6 @@ void render_draw_numbers(struct render_ctx *c)
             continue;
         snprintf(t, sizeof t, "%d", y);
         pen_text(&c->pen, l->ox - 12, l->oy + (y - l->y0 + 0.5) * l->cell + 3.5, 10, false, 1, t,
-                 0x777777, 0, 0);
+                 0x666666, 0, 0);
     }
 }

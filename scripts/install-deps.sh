@@ -19,7 +19,8 @@ build_packages=(
 # fonts-noto-cjk) and Noto Color Emoji (11 MB; Emoji 15, where Symbola stops years earlier).
 # Criterion and the formatter; clang for the fuzz smoke; a PostgreSQL 15 server for the suites
 # that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract
-# tooling (openapi/package.json: Redocly CLI, ajv; Debian 12's nodejs 18.20 qualifies).
+# tooling (openapi/package.json: Redocly CLI, Spectral, ajv, the typed-client generators;
+# Debian 12's nodejs 18.20 qualifies: Spectral and @hey-api/openapi-ts need 18.18).
 # Chromium for the browser tests (tests/browser: playwright-core drives Debian's build, no
 # browser download).
 test_packages=(
@@ -37,7 +38,7 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-# Any Node >= 18.17 already on the PATH will do for the tests.
+# Any Node >= 18.18 already on the PATH will do for the tests.
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   kept=()
   for p in "${missing[@]}"; do
@@ -62,7 +63,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 stamp="$root/openapi/node_modules/.tactics-lock"
 if ! cmp -s "$root/openapi/package-lock.json" "$stamp" 2>/dev/null; then
   echo "install-deps: npm ci in openapi/" >&2
-  (cd "$root/openapi" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$root/openapi" && SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error)
   cp "$root/openapi/package-lock.json" "$stamp"
 fi
 

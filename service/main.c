@@ -13,6 +13,7 @@
 #include "service/http/hub.h"
 #include "service/http/router.h"
 #include "service/http/server.h"
+#include "service/json/fields.h"
 #include "service/routes.h"
 
 #ifndef TACTICS_VERSION
@@ -52,6 +53,10 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     int exit_code = 1;
+    if (cfg.record_bounds[0] != '\0' && !codec_record_bounds(cfg.record_bounds)) {
+        fprintf(stderr, "tacticsd: cannot open --record-bounds file %s\n", cfg.record_bounds);
+        return 1;
+    }
     struct db *db = NULL;
     struct svc_metrics *metrics = NULL;
     struct svc_server *server = NULL;

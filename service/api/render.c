@@ -121,7 +121,8 @@ static struct rules_step *decode_squares(json_t *obj, const char *base, const ch
         long long x = 0, y = 0, f = -1;
         codec_get_int(v, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &x, e);
         codec_get_int(v, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &y, e);
-        if (codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(o) - 1, &f, e) &&
+        if (CODEC_WITHIN(
+                codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(o) - 1, &f, e)) &&
             !facings) {
             char fp[CODEC_PTR_MAX + 32];
             snprintf(fp, sizeof fp, "%s/facing", ptr);
@@ -215,7 +216,8 @@ static void decode_overlays(json_t *body, struct render_req *r, struct svc_error
     if (r->path != NULL && !mover)
         svc_errors_add(e, "/overlays/path", "needs a mover");
     long long ef = -1;
-    codec_get_int(obj, "/overlays", "end_facing", false, 0, rules_facing_count(o) - 1, &ef, e);
+    CODEC_WITHIN(
+        codec_get_int(obj, "/overlays", "end_facing", false, 0, rules_facing_count(o) - 1, &ef, e));
     ov->path_end_facing = (int)ef;
     r->area = decode_squares(obj, "/overlays", "area", MAX_AREA, false, o, &ov->area_len, e);
     ov->area = r->area;

@@ -118,7 +118,8 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
     codec_get_bool(obj, ptr, "faceless", false, &out->faceless, e);
     long long facing = -1;
-    if (codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e)) {
+    if (CODEC_WITHIN(
+            codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e))) {
         if (out->faceless) {
             char fptr[CODEC_PTR_MAX];
             codec_pointer(fptr, ptr, "facing");

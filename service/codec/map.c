@@ -155,8 +155,9 @@ void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req
         return;
     codec_reject_unknown(m, "/map", keys, e);
     long long w = 0, h = 0;
-    bool ok = codec_get_int(m, "/map", "width", true, 1, 1000000, &w, e);
-    ok &= codec_get_int(m, "/map", "height", true, 1, 1000000, &h, e);
+    /* At most the side any configuration allows, then at most this server's --max-map-side. */
+    bool ok = codec_get_int(m, "/map", "width", true, 1, SVC_MAP_SIDE_LIMIT, &w, e);
+    ok &= codec_get_int(m, "/map", "height", true, 1, SVC_MAP_SIDE_LIMIT, &h, e);
     if (ok && w > max_side) {
         svc_errors_add(e, "/map/width", "exceeds the configured limit of %u squares", max_side);
         ok = false;
@@ -174,7 +175,7 @@ void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req
     r->map_ok = true;
     long long painted = 0;
     json_t *rows = NULL;
-    if (codec_get_array(m, "/map", "rows", false, (size_t)h, &rows, e)) {
+    if (CODEC_WITHIN(codec_get_array(m, "/map", "rows", false, (size_t)h, &rows, e))) {
         int bad = 0;
         if (json_array_size(rows) != (size_t)h)
             svc_errors_add(e, "/map/rows", "must hold one string per row (%lld)", h);
@@ -234,10 +235,13 @@ void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req
             continue;
         codec_reject_unknown(sq, ptr, skeys, e);
         long long x = 0, y = 0, sw = 1, sh = 1, gap = 0, elev = 0;
-        bool placed = codec_get_int(sq, ptr, move_hex(r) ? "q" : "x", true, 0, w - 1, &x, e);
-        placed &= codec_get_int(sq, ptr, move_hex(r) ? "r" : "y", true, 0, h - 1, &y, e);
-        codec_get_int(sq, ptr, "width", false, 1, w, &sw, e);
-        codec_get_int(sq, ptr, "height", false, 1, h, &sh, e);
+        /* Each within the map's own sides (CODEC_WITHIN: a bound the request sets). */
+        bool placed =
+            CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "q" : "x", true, 0, w - 1, &x, e));
+        placed &=
+            CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "r" : "y", true, 0, h - 1, &y, e));
+        CODEC_WITHIN(codec_get_int(sq, ptr, "width", false, 1, w, &sw, e));
+        CODEC_WITHIN(codec_get_int(sq, ptr, "height", false, 1, h, &sh, e));
         if (placed && (x + sw > w || y + sh > h)) {
             svc_errors_add(e, ptr, "reaches past the map's edge");
             placed = false;

@@ -406,7 +406,8 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
         bool ok =
             codec_get_int(v, ptr, hx ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &x, e);
         ok &= codec_get_int(v, ptr, hx ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &y, e);
-        if (codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(r->o) - 1, &f, e) &&
+        if (CODEC_WITHIN(
+                codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(r->o) - 1, &f, e)) &&
             (!facings || !mover_faces)) {
             char fptr[CODEC_PTR_MAX];
             codec_pointer(fptr, ptr, "facing");
@@ -490,10 +491,10 @@ void move_decode_target(json_t *body, const struct move_req *r, struct rules_rou
                 svc_errors_add(e, "/target", "give a square or a creature, not both");
         } else {
             long long x = 0, y = 0;
-            codec_get_int(t, "/target", move_hex(r) ? "q" : "x", true, 0,
-                          r->map_ok ? r->map.width - 1 : 0, &x, e);
-            codec_get_int(t, "/target", move_hex(r) ? "r" : "y", true, 0,
-                          r->map_ok ? r->map.height - 1 : 0, &y, e);
+            CODEC_WITHIN(codec_get_int(t, "/target", move_hex(r) ? "q" : "x", true, 0,
+                                       r->map_ok ? r->map.width - 1 : 0, &x, e));
+            CODEC_WITHIN(codec_get_int(t, "/target", move_hex(r) ? "r" : "y", true, 0,
+                                       r->map_ok ? r->map.height - 1 : 0, &y, e));
             goal->x = (int)x, goal->y = (int)y;
         }
     }

@@ -28,8 +28,8 @@ void svc_rule_move_path(json_t *body, const struct svc_config *cfg, const struct
     steps = move_decode_steps(body, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
                               true, &n, &e);
     long long end_facing = -1;
-    if (codec_get_int(body, "", "end_facing", false, 0, rules_facing_count(r.o) - 1, &end_facing,
-                      &e) &&
+    if (CODEC_WITHIN(codec_get_int(body, "", "end_facing", false, 0, rules_facing_count(r.o) - 1,
+                                   &end_facing, &e)) &&
         !rules_has_facing(r.o, &r.mover.c))
         svc_errors_add(&e, "/end_facing", "the mover has no facing");
     if (svc_errors_any(&e))

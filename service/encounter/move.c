@@ -246,8 +246,8 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
     steps = move_decode_steps(in, "path", RULES_MAX_PATH, &r, r.mover.c.body.x, r.mover.c.body.y,
                               true, &m.n, &de);
     long long end_facing = -1;
-    if (codec_get_int(in, "", "end_facing", false, 0, rules_facing_count(r.o) - 1, &end_facing,
-                      &de) &&
+    if (CODEC_WITHIN(codec_get_int(in, "", "end_facing", false, 0, rules_facing_count(r.o) - 1,
+                                   &end_facing, &de)) &&
         !rules_has_facing(r.o, &r.mover.c))
         svc_errors_add(&de, "/end_facing", "the mover has no facing");
     if (svc_errors_any(&de)) {

@@ -78,7 +78,7 @@ void svc_handle_encounter_stream(const struct svc_request *req, struct svc_respo
         if (!codec_parse_whole(last, 0, enc.version, &after))
             svc_errors_add(&e, "", "header Last-Event-ID %s (the last event seen)", msg);
     } else {
-        codec_query_whole(req, "after", 0, enc.version, 0, msg, &after, &e);
+        CODEC_WITHIN(codec_query_whole(req, "after", 0, enc.version, 0, msg, &after, &e));
     }
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);

@@ -811,7 +811,7 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
     snprintf(msg, sizeof msg, "must be an event number from 1 to %lld", (long long)enc.version);
     struct svc_errors e;
     svc_errors_init(&e);
-    if (!codec_query_whole(req, "at", 1, enc.version, enc.version, msg, &at, &e)) {
+    if (!CODEC_WITHIN(codec_query_whole(req, "at", 1, enc.version, enc.version, msg, &at, &e))) {
         svc_errors_respond(&e, res);
         json_decref(stored);
         return NULL;

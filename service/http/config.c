@@ -62,6 +62,9 @@ const char *svc_config_usage(void)
            "                         DEFERRED and finished by a followup "
            "(TACTICS_DISCORD_DEFER_MS,\n"
            "                         default 2000; Discord waits 3000)\n"
+           "  --record-bounds FILE   append the bound of every request field a decoder reads\n"
+           "                         to FILE, for the contract test (TACTICS_RECORD_BOUNDS,\n"
+           "                         default none)\n"
            "  --help                 this text\n"
            "  --version              the version\n";
 }
@@ -137,6 +140,7 @@ enum opt_id {
     OPT_DISCORD_KEY,
     OPT_DISCORD_API,
     OPT_DISCORD_DEFER,
+    OPT_RECORD_BOUNDS,
 };
 
 /* One setting: its option, environment variable, and how to store it. */
@@ -170,6 +174,7 @@ static const struct setting settings[] = {
     {OPT_DISCORD_KEY, "TACTICS_DISCORD_PUBLIC_KEY"},
     {OPT_DISCORD_API, "TACTICS_DISCORD_API"},
     {OPT_DISCORD_DEFER, "TACTICS_DISCORD_DEFER_MS"},
+    {OPT_RECORD_BOUNDS, "TACTICS_RECORD_BOUNDS"},
 };
 
 static const struct option long_options[] = {
@@ -197,6 +202,7 @@ static const struct option long_options[] = {
     {"discord-public-key", required_argument, NULL, OPT_DISCORD_KEY},
     {"discord-api", required_argument, NULL, OPT_DISCORD_API},
     {"discord-defer-ms", required_argument, NULL, OPT_DISCORD_DEFER},
+    {"record-bounds", required_argument, NULL, OPT_RECORD_BOUNDS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -247,7 +253,7 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = add_origins(cfg, v);
         break;
     case OPT_MAX_MAP_SIDE:
-        ok = parse_uint(v, 1, 10000, &n);
+        ok = parse_uint(v, 1, SVC_MAP_SIDE_LIMIT, &n);
         cfg->max_map_side = (unsigned)n;
         break;
     case OPT_IDEMPOTENCY_TTL:
@@ -302,6 +308,9 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
     case OPT_DISCORD_DEFER:
         ok = parse_uint(v, 0, 2900, &n);
         cfg->discord_defer_ms = (unsigned)n;
+        break;
+    case OPT_RECORD_BOUNDS:
+        ok = copy_str(cfg->record_bounds, sizeof cfg->record_bounds, v);
         break;
     default:
         ok = false;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #define SVC_MAX_CORS_ORIGINS 16
+/* The most --max-map-side may be: no server takes a wider or taller map (map_codec.c). */
+#define SVC_MAP_SIDE_LIMIT 10000
 
 struct svc_config {
     unsigned port;               /* --port, TACTICS_PORT; 0 picks an ephemeral port */
@@ -43,6 +45,9 @@ struct svc_config {
     /* --discord-defer-ms, TACTICS_DISCORD_DEFER_MS: how long a command may take before the
      * interaction is answered DEFERRED and finished by a followup (Discord waits 3 s). */
     unsigned discord_defer_ms;
+    /* --record-bounds, TACTICS_RECORD_BOUNDS: a file the request decoders' bounds are appended
+     * to (codec.h), for the contract test; "" (the default) records nothing */
+    char record_bounds[1024];
 };
 
 /* Work budgets of one request (README "Limits and budgets"), each multiplied by

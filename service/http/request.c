@@ -43,6 +43,7 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
         svc_problem(res, SVC_PROBLEM_MALFORMED_JSON, detail, errors);
         return NULL;
     }
+    codec_request_body(doc);
     return doc;
 }
 
@@ -64,6 +65,7 @@ bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
 bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
                        long long dflt, const char *msg, long long *out, struct svc_errors *e)
 {
+    codec_record_query(name, lo, hi);
     const char *text = svc_request_query(req, name);
     *out = dflt;
     if (text == NULL)

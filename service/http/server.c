@@ -21,6 +21,7 @@
 #include "service/http/hub.h"
 #include "service/http/problem.h"
 #include "service/http/router.h"
+#include "service/json/fields.h"
 #include "service/json/writer.h"
 
 /* A connection under watch: libmicrohttpd's timeout is an idle timeout, restarted by every
@@ -560,7 +561,9 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
             .ctx = s->ctx,
         };
         memcpy(req.params, m->params, sizeof req.params);
+        codec_request_begin(m->route->method, m->route->pattern);
         m->route->handler(&req, &res);
+        codec_request_end();
     }
     return send_response(s, conn, rs, &res, false);
 }

@@ -1,9 +1,160 @@
 #include "service/json/fields.h"
 
 #include "service/json/errors.h"
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* --- recording the bounds decoders enforce (codec.h) --- */
+
+static int record_fd = -1; /* set once at start-up, before any request */
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+#define RECORD_SEEN 16384
+static uint64_t record_seen[RECORD_SEEN]; /* hashes of the lines written (0: empty slot) */
+static _Thread_local struct {
+    const char *method, *pattern;
+    json_t *root;
+    bool within;
+} rec;
+
+bool codec_record_bounds(const char *path)
+{
+    record_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    return record_fd >= 0;
+}
+
+void codec_request_begin(const char *method, const char *pattern)
+{
+    rec.method = method, rec.pattern = pattern, rec.root = NULL, rec.within = false;
+}
+
+void codec_request_body(json_t *root)
+{
+    if (record_fd < 0 || rec.pattern == NULL || rec.root != NULL)
+        return;
+    rec.root = json_incref(root);
+}
+
+void codec_request_end(void)
+{
+    json_decref(rec.root);
+    rec.method = rec.pattern = NULL, rec.root = NULL;
+}
+
+void codec_within_begin(void)
+{
+    rec.within = true;
+}
+
+bool codec_within_end(bool result)
+{
+    rec.within = false;
+    return result;
+}
+
+/* The value at JSON pointer `base` in the request's body, or NULL. */
+static json_t *at_pointer(json_t *v, const char *base)
+{
+    while (v != NULL && *base == '/') {
+        char key[CODEC_PTR_MAX];
+        size_t n = 0;
+        for (base++; *base != '\0' && *base != '/' && n + 1 < sizeof key; base++) {
+            if (base[0] == '~' && (base[1] == '0' || base[1] == '1'))
+                key[n++] = base[1] == '0' ? '~' : '/', base++;
+            else
+                key[n++] = *base;
+        }
+        key[n] = '\0';
+        if (json_is_object(v)) {
+            v = json_object_get(v, key);
+        } else if (json_is_array(v)) {
+            char *end;
+            unsigned long i = strtoul(key, &end, 10);
+            v = *end == '\0' && n > 0 ? json_array_get(v, i) : NULL;
+        } else {
+            v = NULL;
+        }
+    }
+    return *base == '\0' ? v : NULL;
+}
+
+/* Records one bound of base/key, read from obj (NULL: a query parameter). */
+static void record(json_t *obj, const char *base, const char *key, const char *kind, long long lo,
+                   long long hi)
+{
+    if (record_fd < 0 || rec.pattern == NULL)
+        return;
+    if (obj != NULL && (rec.root == NULL || at_pointer(rec.root, base) != obj))
+        return; /* not the request's own body */
+    char ptr[CODEC_PTR_MAX], line[CODEC_PTR_MAX + 160];
+    if (obj != NULL)
+        codec_pointer(ptr, base, key);
+    else
+        snprintf(ptr, sizeof ptr, "?%s", key);
+    /* Every item of an array is bounded alike: an index (any all-digit segment) is written as
+     * 0, so that a map of 100,000 rectangles records each bound once. */
+    size_t n = 0;
+    for (const char *p = ptr; *p != '\0'; p++) {
+        line[n++] = *p;
+        if (*p == '/' && p[1] >= '0' && p[1] <= '9') {
+            const char *q = p + 1;
+            while (*q >= '0' && *q <= '9')
+                q++;
+            if (*q == '/' || *q == '\0') {
+                line[n++] = '0';
+                p = q - 1;
+            }
+        }
+    }
+    int len = snprintf(line + n, sizeof line - n, "\t%s%s\t%lld\t%lld\n", kind,
+                       rec.within ? "~" : "", lo, hi);
+    if (len <= 0 || (size_t)len >= sizeof line - n)
+        return;
+    len += (int)n;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a, of the route and the line */
+    for (const char *p = rec.pattern; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    h = (h ^ (unsigned char)rec.method[0]) * 1099511628211ull;
+    for (int i = 0; i < len; i++)
+        h = (h ^ (unsigned char)line[i]) * 1099511628211ull;
+    h |= 1;
+    pthread_mutex_lock(&record_lock);
+    size_t slot = (size_t)(h % RECORD_SEEN);
+    bool write_it = true;
+    for (size_t probe = 0; probe < 64; probe++, slot = (slot + 1) % RECORD_SEEN) {
+        if (record_seen[slot] == h) {
+            write_it = false;
+            break;
+        }
+        if (record_seen[slot] == 0) {
+            record_seen[slot] = h;
+            break;
+        }
+    }
+    if (write_it) {
+        char head[CODEC_PTR_MAX];
+        int hl = snprintf(head, sizeof head, "%s %s\t", rec.method, rec.pattern);
+        char out[2 * CODEC_PTR_MAX + 160];
+        if (hl > 0 && (size_t)hl < sizeof head && (size_t)(hl + len) <= sizeof out) {
+            memcpy(out, head, (size_t)hl);
+            memcpy(out + hl, line, (size_t)len);
+            /* One write per line (O_APPEND): lines from several servers never interleave. A
+             * lost line shows in the contract test as a bound missing, never a wrong one. */
+            ssize_t wrote = write(record_fd, out, (size_t)(hl + len));
+            (void)wrote;
+        }
+    }
+    pthread_mutex_unlock(&record_lock);
+}
+
+void codec_record_query(const char *name, long long lo, long long hi)
+{
+    record(NULL, "", name, "int", lo, hi);
+}
 
 #include "text/text.h"
 
@@ -117,6 +268,7 @@ static void field_error(const char *base, const char *key, struct svc_errors *e,
 bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
                       const char **out, struct svc_errors *e)
 {
+    record(obj, base, key, "length", 0, (long long)max_len);
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];
@@ -150,6 +302,7 @@ bool codec_get_string(json_t *obj, const char *base, const char *key, bool requi
 bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
                    long long hi, long long *out, struct svc_errors *e)
 {
+    record(obj, base, key, "int", lo, hi);
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];
@@ -190,6 +343,7 @@ bool codec_get_bool(json_t *obj, const char *base, const char *key, bool require
 bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
                      size_t max_items, json_t **out, struct svc_errors *e)
 {
+    record(obj, base, key, "items", 0, (long long)max_items);
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];

@@ -52,4 +52,27 @@ bool codec_get_array(json_t *obj, const char *base, const char *key, bool requir
  * and decoding goes on, so that every error is reported at once. */
 bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *e);
 
+/* The bounds the decoders enforce, recorded for the contract test (tacticsd --record-bounds
+ * FILE; tools/check-bounds.mjs compares them with openapi.yaml, so the contract states every
+ * limit from where the server takes it: the decoder's own call). While recording, each
+ * codec_get_int, codec_get_string, codec_get_array and codec_query_whole that reads the
+ * request's own body or query appends, once per process, a line
+ *   METHOD PATTERN <tab> POINTER <tab> KIND <tab> LO <tab> HI
+ * KIND is int, length or items; a bound that depends on the request or the server's settings
+ * (a map's width, the facings of its grid, an encounter's version) is marked by the caller
+ * with CODEC_WITHIN, and KIND then ends in "~". Fields read from anything else (a stored
+ * event re-ruled on import or verify) are not recorded. Off unless codec_record_bounds
+ * succeeded; then each call costs a thread-local read. */
+bool codec_record_bounds(const char *path);
+/* Around each handler (server.c): the route, and the body once parsed (svc_parse_json_body,
+ * which the recorder holds until the end so that it outlives the handler's own reference). */
+void codec_request_begin(const char *method, const char *pattern);
+void codec_request_body(json_t *root);
+void codec_request_end(void);
+/* Records a query parameter's bounds (codec_query_whole, service/http/request.h). */
+void codec_record_query(const char *name, long long lo, long long hi);
+void codec_within_begin(void);
+bool codec_within_end(bool result);
+#define CODEC_WITHIN(call) (codec_within_begin(), codec_within_end(call))
+
 #endif

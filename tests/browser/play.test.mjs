@@ -5,11 +5,21 @@
 //     map.svg?at=N, and the URL is /play?encounter=ID&at=N;
 //   - a write posted by the test shows on the page (timeline and board) within 1 s;
 //   - the playground, set up as a flank, shows the +2 flanking modifier;
-//   - no console error on any page; the phone-width page does not scroll sideways.
+//   - no console error on any page; the phone-width page does not scroll sideways;
+//   - axe-core (tests/browser/package-lock.json), injected into the page, finds no critical or
+//     serious violation at 1366 and 390 px, light and dark, in the replay (at an event, at
+//     the first with Previous off) and the playground (after an attack and after a move);
+//     what axe leaves unmeasured (one-character text, the edges of controls) is measured
+//     here: 4.5:1 for text, 3:1 for the edges of controls;
+//   - the keyboard (issue 34): a skip link first; Previous and Next keep the focus when they
+//     turn off at either end; the timeline and the grid are one Tab stop each, with arrow
+//     keys inside; Left and Right move the replay only while it (or nothing) has the focus,
+//     never from a playground square; the playground's result is announced (a live region).
 // Screenshots (desktop 1280 px, phone 390 px, playground) go to SCREENSHOT_DIR.
 //   node play.test.mjs TACTICSD_PATH [SCREENSHOT_DIR]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, after, before } from 'node:test';
@@ -20,6 +30,8 @@ const tacticsd = process.argv[2] || process.env.TACTICSD;
 const shots = process.argv[3] || process.env.SCREENSHOT_DIR || null;
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 if (!tacticsd) throw new Error('usage: node play.test.mjs TACTICSD_PATH [SCREENSHOT_DIR]');
+// axe-core's browser build, injected into each page checked.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server, base, browser, dir;
 const consoleErrors = [];
@@ -241,6 +253,198 @@ test('the playground set up as a flank shows the +2 flanking modifier and the pi
   await page.click('#pg-attack');
   await flank.waitFor();
   if (shots) await page.locator('#playground').screenshot({ path: join(shots, 'playground.png') });
+  await page.close();
+});
+
+// axe-core's violations of impact critical or serious on the page as it is now, each as
+// "rule (impact): targets", over the rules of WCAG 2.0, 2.1 and 2.2 A and AA (2.2's
+// target-size among them, which axe leaves out by default) and axe's best practices.
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+async function axeViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async (tags) => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  }, AXE_TAGS);
+  return result.filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 5).join(', ')}`);
+}
+
+for (const width of [1366, 390])
+  for (const scheme of ['light', 'dark'])
+    test(`axe finds no critical or serious violation at ${width} px, ${scheme}, in the replay and the playground`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      watch(page);
+      const found = [];
+      // The replay at an event in the middle, and at the first (Previous turned off).
+      await page.goto(`${base}/play?encounter=${enc.id}&at=4`);
+      await page.waitForSelector('#board[data-at="4"] svg');
+      found.push(...(await axeViolations(page)).map((v) => `replay at 4: ${v}`));
+      await page.goto(`${base}/play?encounter=${enc.id}&at=1`);
+      await page.waitForSelector('#board[data-at="1"] svg');
+      assert.equal(await page.getAttribute('#prev', 'aria-disabled'), 'true');
+      found.push(...(await axeViolations(page)).map((v) => `replay at 1: ${v}`));
+      // The playground after an attack, then after a move.
+      await page.goto(`${base}/play#playground`);
+      await page.waitForSelector('#pg-preset option[value="d20-3.5"]', { state: 'attached' });
+      await page.click('#pg-attack');
+      await page.waitForSelector('#pg-modifiers li');
+      await page.waitForSelector('#pg-picture svg');
+      found.push(...(await axeViolations(page)).map((v) => `playground, attack: ${v}`));
+      await page.check('input[name=place][value=path]');
+      await page.click('#grid button[data-x="2"][data-y="2"]');
+      await page.click('#pg-move');
+      await page.waitForSelector('#pg-aoo li');
+      found.push(...(await axeViolations(page)).map((v) => `playground, move: ${v}`));
+      assert.deepEqual(found, []);
+      await page.close();
+    });
+
+// What axe leaves to a person (it does not judge one-character text, such as a square's
+// number, nor the edges of controls), measured from the computed colours by WCAG's formula:
+// the grid's marks and the pictures' plain text (axis numbers, legend) at least 4.5:1, the
+// edge of every field, button and grid square at least 3:1 against what surrounds it.
+for (const scheme of ['light', 'dark'])
+  test(`contrast axe cannot measure, ${scheme}: grid marks and picture text 4.5:1, control edges 3:1`, async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, colorScheme: scheme });
+    watch(page);
+    await page.goto(`${base}/play?encounter=${enc.id}&at=4#playground`);
+    await page.waitForSelector('#board[data-at="4"] svg');
+    await page.waitForSelector('#pg-preset option[value="d20-3.5"]', { state: 'attached' });
+    await page.check('input[name=place][value=ally]');
+    await page.click('#grid button[data-x="4"][data-y="3"]');
+    await page.check('input[name=place][value=path]');
+    await page.click('#grid button[data-x="2"][data-y="2"]');
+    await page.click('#pg-move');
+    await page.waitForSelector('#pg-aoo li');
+    await page.waitForSelector('#pg-picture svg');
+    const low = await page.evaluate(() => {
+      const rgb = (c) => {
+        const m = /rgba?\(([\d.]+)[ ,]+([\d.]+)[ ,]+([\d.]+)(?:[ ,/]+([\d.]+))?/.exec(c);
+        if (m) return { c: [+m[1], +m[2], +m[3]], a: m[4] === undefined ? 1 : +m[4] };
+        const h = /^#([0-9a-f]{6})$/i.exec(c);
+        return h ? { c: [0, 2, 4].map((i) => parseInt(h[1].slice(i, i + 2), 16)), a: 1 } : null;
+      };
+      const lum = ({ c }) => {
+        const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      // The colour behind an element: the nearest ancestor's opaque background.
+      const behind = (el) => {
+        for (let e = el.parentElement; e; e = e.parentElement) {
+          const bg = rgb(getComputedStyle(e).backgroundColor);
+          if (bg && bg.a > 0) return bg;
+        }
+        return rgb(getComputedStyle(document.documentElement).backgroundColor) || { c: [255, 255, 255], a: 1 };
+      };
+      const out = [];
+      for (const b of document.querySelectorAll('#grid button[data-role]:not([data-role=""])')) {
+        const st = getComputedStyle(b);
+        const r = ratio(rgb(st.color), rgb(st.backgroundColor));
+        if (r < 4.5) out.push(`grid ${b.dataset.role} mark ${r.toFixed(2)}:1`);
+      }
+      for (const svg of document.querySelectorAll('#board svg, #pg-picture svg')) {
+        const canvas = rgb(svg.querySelector('rect').getAttribute('fill'));
+        for (const t of svg.querySelectorAll('text:not([stroke])')) {
+          const r = ratio(rgb(t.getAttribute('fill')), canvas);
+          if (r < 4.5) out.push(`picture text "${t.textContent}" ${r.toFixed(2)}:1`);
+        }
+      }
+      for (const el of document.querySelectorAll('input:not([type=radio]):not([type=range]):not([type=hidden]), select, button, fieldset')) {
+        const st = getComputedStyle(el);
+        if (st.borderTopStyle === 'none' || parseFloat(st.borderTopWidth) === 0 || el.offsetParent === null) continue;
+        const r = ratio(rgb(st.borderTopColor), behind(el));
+        if (r < 3) out.push(`edge of ${el.id ? '#' + el.id : el.tagName.toLowerCase() + (el.dataset.x ? ` ${el.dataset.x},${el.dataset.y}` : '')} ${r.toFixed(2)}:1`);
+      }
+      return out;
+    });
+    assert.deepEqual(low, []);
+    await page.close();
+  });
+
+// The element that has the focus, as "#id" or "tag[data-x,data-y]".
+const focused = (page) => page.evaluate(() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return 'body';
+  if (e.dataset.x !== undefined) return `square ${e.dataset.x},${e.dataset.y}`;
+  if (e.dataset.seq !== undefined) return `event ${e.dataset.seq}`;
+  return e.id ? `#${e.id}` : e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '');
+});
+
+test('the keyboard: a skip link, focus kept at the ends, one stop for the timeline and the grid, keys scoped to the focus', async () => {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  watch(page);
+  await page.goto(`${base}/play?encounter=${enc.id}&at=2`);
+  await page.waitForSelector('#board[data-at="2"] svg');
+  // The first Tab stop is the skip link; following it puts the focus on the content.
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(page), 'a.skip-link');
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(page), '#main');
+  // Tab through the whole page: the timeline and the grid are one stop each.
+  const stops = [];
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (stops.includes(f) && f !== 'body') break;
+    stops.push(f);
+  }
+  assert.deepEqual(stops.filter((f) => f.startsWith('event ')), ['event 2']);
+  assert.deepEqual(stops.filter((f) => f.startsWith('square ')), ['square 0,0']);
+  // Next at the last event turns off and keeps the focus; so does Previous at the first.
+  const last = enc.version;
+  await page.focus('#next');
+  for (let n = 3; n <= last; n++) {
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#board[data-at="${n}"] svg`);
+  }
+  assert.equal(await page.getAttribute('#next', 'aria-disabled'), 'true');
+  assert.equal(await focused(page), '#next');
+  await page.keyboard.press('Enter'); /* off: nothing moves */
+  assert.equal(await page.inputValue('#scrubber'), String(last));
+  await page.focus('#prev');
+  for (let n = last - 1; n >= 1; n--) {
+    await page.keyboard.press('Space');
+    await page.waitForSelector(`#board[data-at="${n}"] svg`);
+  }
+  assert.equal(await page.getAttribute('#prev', 'aria-disabled'), 'true');
+  assert.equal(await focused(page), '#prev');
+  // In the timeline, Down and End move to an event and show it, the focus with it.
+  await page.focus('#timeline button[data-seq="1"]');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('#board[data-at="2"] svg');
+  assert.equal(await focused(page), 'event 2');
+  await page.keyboard.press('End');
+  await page.waitForSelector(`#board[data-at="${last}"] svg`);
+  assert.equal(await focused(page), `event ${last}`);
+  // Left and Right from the replay move it...
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector(`#board[data-at="${last - 1}"] svg`);
+  // ...but from a playground square they move within the grid, and the replay stays.
+  await page.focus('#grid button[data-x="0"][data-y="0"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(page), 'square 2,1');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(page), 'square 1,1');
+  await page.keyboard.press('End');
+  assert.equal(await focused(page), 'square 7,1');
+  assert.equal(await page.inputValue('#scrubber'), String(last - 1));
+  assert.equal(await page.getAttribute('#board', 'data-at'), String(last - 1));
+  // The square reached is the grid's one stop now, and Enter places there.
+  assert.deepEqual(await page.$$eval('#grid button[tabindex="0"]', (bs) => bs.map((b) => `${b.dataset.x},${b.dataset.y}`)), ['7,1']);
+  await page.check('input[name=place][value=defender]');
+  await page.focus('#grid button[data-x="7"][data-y="1"]');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#pg-dx'), '7');
+  assert.equal(await page.inputValue('#pg-dy'), '1');
+  // A result is announced: the live region holds it.
+  assert.equal(await page.getAttribute('#pg-announce', 'aria-live'), 'polite');
+  await page.click('#pg-attack');
+  await page.waitForFunction(() => /^Attack: total /.test(document.getElementById('pg-announce').textContent));
   await page.close();
 });
 

@@ -463,7 +463,7 @@ Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
     cr_assert(http_header(&r, "Content-Security-Policy", csp, sizeof csp));
     cr_assert_not_null(strstr(csp, "connect-src 'self'"), "%s", csp);
     cr_assert_not_null(strstr(csp, "default-src 'none'"), "%s", csp);
-    cr_assert_not_null(strstr(r.body, "<main>"));
+    cr_assert_not_null(strstr(r.body, "<main id=\"main\""));
     cr_assert_not_null(strstr(r.body, "type=\"range\""));
     cr_assert_not_null(strstr(r.body, "EventSource"));
     cr_assert_not_null(strstr(r.body, "prefers-color-scheme: dark"));

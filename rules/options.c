@@ -107,6 +107,17 @@ static const struct rules_option_info table[] = {
      0,
      0,
      OFF(hp_states)},
+    {"dying",
+     "What becomes of a dying creature (hp_states srd) as its turns come up in an encounter; the "
+     "seeds are silent (d20 3.5 SRD, Combat: Dying).",
+     RULES_OPTION_ENUM,
+     {"steady", "srd"},
+     {"nothing: it stays dying at its hit points until they change",
+      "d20 3.5 SRD: each round, as its turn comes up, a 10% chance (d%) to become stable, else "
+      "it loses 1 hit point, dying at -10"},
+     0,
+     0,
+     OFF(dying)},
     {"critical_hits",
      "Natural 20 always hits, natural 1 always misses, and a hit in the attacker's threat range "
      "(crit_range, 20 by default) is confirmed by a second attack roll against the same AC; a "
@@ -138,6 +149,7 @@ static const struct rules_preset presets[] = {
       .shields_by_side = false,
       .slow_medium_penalty_ft = 0,
       .hp_states = RULES_HP_STATES_SRD,
+      .dying = RULES_DYING_SRD,
       /* The d20 3.5 SRD is this preset's game: its Critical Hits rule. */
       .critical_hits = true}},
     {"d20-3.5-facing",
@@ -153,6 +165,7 @@ static const struct rules_preset presets[] = {
       .shields_by_side = true,
       .slow_medium_penalty_ft = 0,
       .hp_states = RULES_HP_STATES_SRD,
+      .dying = RULES_DYING_SRD,
       /* The d20 3.5 SRD, as in d20-3.5. */
       .critical_hits = true}},
     {"epic-path",
@@ -168,6 +181,7 @@ static const struct rules_preset presets[] = {
       .shields_by_side = false,
       .slow_medium_penalty_ft = 5,
       .hp_states = RULES_HP_STATES_NONE,
+      .dying = RULES_DYING_STEADY,
       /* Off: Epic Path says otherwise. Its Glossary of Terms (Critical Threat) counts every
        * threat as a hit "even if that roll normally would miss the target's armor class",
        * where the SRD makes only a natural 20 a sure hit; 001 is silent. A table may turn the
@@ -186,6 +200,9 @@ static const struct rules_preset presets[] = {
       .shields_by_side = false,
       .slow_medium_penalty_ft = 0,
       .hp_states = RULES_HP_STATES_SRD,
+      /* Steady: the d20 3.5 SRD's d% roll is that game's rule, not d20 Modern's (it stabilises
+       * a dying hero otherwise); a table may turn it on. */
+      .dying = RULES_DYING_STEADY,
       /* On: the d20 Modern SRD (Combat, Attack Roll) has the same rule: "A natural 1 ... is
        * always a miss. A natural 20 ... is always a hit. A natural 20 is also always a
        * threat-a possible critical hit", confirmed by a second roll; 002 is silent. */

@@ -26,6 +26,10 @@ enum rules_start_square { RULES_START_SQUARE_SAFE = 0, RULES_START_SQUARE_THREAT
 /* Hit points below 1: the seeds are silent, so either the table tracks them itself (none) or
  * the d20 3.5 SRD's states apply (0 disabled, -1 to -9 dying, -10 dead; rules/hp.h). */
 enum rules_hp_states { RULES_HP_STATES_NONE = 0, RULES_HP_STATES_SRD = 1 };
+/* A dying creature's rounds: the seeds are silent, so either it stays as it is until the table
+ * changes its hit points (steady), or the d20 3.5 SRD's Dying rule applies: each round it has a
+ * 10% chance to become stable, else it loses 1 hit point (rules/encounter/hp.h). */
+enum rules_dying { RULES_DYING_STEADY = 0, RULES_DYING_SRD = 1 };
 
 struct rules_options {
     enum rules_grid grid;
@@ -41,6 +45,7 @@ struct rules_options {
      * feet"; this is the penalty at 20 ft or less (0 reads the text literally). */
     int slow_medium_penalty_ft;
     enum rules_hp_states hp_states;
+    enum rules_dying dying; /* read under hp_states srd, by encounters from engine 4 */
     /* Where the documents are silent: 004 says combatants "can score critical hits" but gives
      * no rule for them. On: the d20 3.5 SRD's (Combat: Automatic Misses and Hits; Combat:
      * Critical Hits), rules/attack_roll.h. Off: the d20 against the target number alone. */

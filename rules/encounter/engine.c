@@ -1,6 +1,8 @@
 /* The engine versions (engine.h). */
 #include "rules/encounter/engine.h"
 
+#include <string.h>
+
 const struct rules_engine_change rules_engine_history[RULES_ENGINE_VERSION] = {
     {1, "events without a stamp, from before the action economy: attacks, moves, facing, forced "
         "movement, falls and conditions, each ruled by its stateless endpoint's rules"},
@@ -18,3 +20,19 @@ const struct rules_engine_change rules_engine_history[RULES_ENGINE_VERSION] = {
         "round and may become stable (d20 3.5 SRD, Dying, the option dying); a full attack may "
         "change facing and target between its attacks (000 Changing Facing)"},
 };
+
+const struct rules_engine_option rules_engine_options[] = {
+    {"hp_states", 2, "none"},
+    {"critical_hits", 2, "false"},
+    {"dying", 4, "steady"},
+};
+const int rules_engine_option_count =
+    (int)(sizeof rules_engine_options / sizeof rules_engine_options[0]);
+
+int rules_engine_option_since(const char *name)
+{
+    for (int i = 0; i < rules_engine_option_count; i++)
+        if (strcmp(rules_engine_options[i].name, name) == 0)
+            return rules_engine_options[i].since;
+    return 1;
+}

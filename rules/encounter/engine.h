@@ -15,4 +15,18 @@ struct rules_engine_change {
 };
 extern const struct rules_engine_change rules_engine_history[RULES_ENGINE_VERSION];
 
+/* The rule options added after the first engine. An encounter created under an engine before
+ * `since` stored its rules without the option, and is ruled with it at `neutral` (a value the
+ * option takes, as rules_option_set reads it) for its whole life, as it was ruled then. */
+struct rules_engine_option {
+    const char *name;
+    int since;
+    const char *neutral;
+};
+extern const struct rules_engine_option rules_engine_options[];
+extern const int rules_engine_option_count;
+
+/* The first engine whose encounters store option `name` (1 for the options every engine has). */
+int rules_engine_option_since(const char *name);
+
 #endif

@@ -13,6 +13,10 @@ enum rules_hp_state {
     RULES_HP_DISABLED = 1, /* SRD "Disabled (0 hit points)": a move or a standard action a turn */
     RULES_HP_DYING = 2,    /* SRD "Dying (-1 to -9 hit points)": unconscious, no actions */
     RULES_HP_DEAD = 3,     /* SRD "Dead (-10 hit points or lower)" */
+    /* SRD "Stable Characters and Recovery": dying, but no longer losing hit points; unconscious.
+     * Never ruled from hit points alone: a dying creature becomes stable by its roll
+     * (rules_hp_dying_round), and any change of its hit points rules its state again. */
+    RULES_HP_STABLE = 4,
 };
 
 #define RULES_HP_SOURCE "d20 3.5 SRD, Combat: Injury and Death"
@@ -28,6 +32,17 @@ long long rules_hp_damage_to_kill(long long hp);
 const char *rules_hp_state_name(enum rules_hp_state s);
 /* The state named name ("up", "disabled", ...), or -1. */
 int rules_hp_state_from(const char *name);
+
+/* A dying creature's round (d20 3.5 SRD, Dying: "At the end of each round (starting with the
+ * round in which the character dropped below 0), roll d% to see whether the dying character
+ * becomes stable. The character has a 10% chance of becoming stable. If he doesn't, he loses 1
+ * hit point"; the option dying srd rolls it as its turn comes up): d100 is the d% roll, 1 to
+ * 100. *stable when it is 10 or less; else *hp_after is hp - 1 and *state_after its state under
+ * o (dying, or dead at the threshold in force). */
+#define RULES_HP_DYING_SOURCE  "d20 3.5 SRD, Dying: 10% a round to become stable, else -1 hp"
+#define RULES_HP_STABLE_CHANCE 10
+void rules_hp_dying_round(const struct rules_options *o, long long hp, int d100, bool *stable,
+                          long long *hp_after, enum rules_hp_state *state_after);
 
 /* Whether a creature in state s acts on its turn (dying and dead creatures do not: the SRD's
  * dying character "is unconscious and can take no actions"). */

@@ -74,3 +74,13 @@ int rules_encounter_profile(const struct rules_enc_combatant *c, const char *nam
             return i;
     return -1;
 }
+
+bool rules_condition_involuntary(enum rules_condition_cause cause)
+{
+    return cause != RULES_CAUSE_OWN;
+}
+
+bool rules_encounter_keeps_sources(int engine)
+{
+    return engine >= 4;
+}

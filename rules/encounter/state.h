@@ -61,6 +61,21 @@ struct rules_condition_source {
     bool had_turn;
 };
 
+/* How a condition was gained (engine 4): of the creature's own will (dropping prone) or forced
+ * on it (a fall, forced movement, another's doing). */
+enum rules_condition_cause {
+    RULES_CAUSE_OWN = 0,
+    RULES_CAUSE_FALL,
+    RULES_CAUSE_FORCED,
+    RULES_CAUSE_OTHER,
+};
+
+/* Whether a condition gained so was forced on the creature (rules_condition_source). */
+bool rules_condition_involuntary(enum rules_condition_cause cause);
+
+/* Whether events of engine keep where each condition came from (engine 4 on). */
+bool rules_encounter_keeps_sources(int engine);
+
 /* An attack profile as a combatant lists it. */
 enum rules_attack_form { RULES_FORM_MELEE = 0, RULES_FORM_RANGED, RULES_FORM_SPELL };
 struct rules_enc_profile {
@@ -246,6 +261,24 @@ struct rules_enc_attack_gate;
 int rules_encounter_attack_gate(const struct rules_encounter *e, int a, int t, int p, bool aoo,
                                 const struct rules_creature *target_at,
                                 struct rules_enc_attack_gate *gate);
+
+/* Whether combatant c resists forced movement now (001 Forced Movement: "A creature which has
+ * voluntarily dropped to Prone can elect to ignore any forced movement inflicted upon it as
+ * long as it remains prone. However, a creature which was made prone involuntarily gains no
+ * such resistance to forced movement until it has had an opportunity to stand up"): prone, with
+ * the source of its prone condition known (rules_encounter_prone_known) and either its own
+ * doing or followed by a turn of its own since (it then had a move action available). It is
+ * taken to elect to ignore the movement whenever it may. */
+bool rules_encounter_resists_forced(const struct rules_encounter *e, int c);
+
+/* Whether the encounter knows how combatant c became prone (an engine 4 event made it so);
+ * else, as before engine 4, a forced movement's action says whether it resists. */
+bool rules_encounter_prone_known(const struct rules_encounter *e, int c);
+
+/* Whether combatant c, its turn passed over as it is dying, plays its dying round now
+ * (rules_hp_dying_round): from engine 4, under hp_states srd and the option dying srd, dying by
+ * its hit points and not stable. */
+bool rules_encounter_bleeds(const struct rules_encounter *e, int c);
 
 /* Whether combatant c helps an ally flank now: rules_encounter_flanks (not down; not stunned and
  * with a melee attack from engine 3; not flat-footed before it). */

@@ -152,3 +152,26 @@ int rules_encounter_attack_gate(const struct rules_encounter *e, int a, int t, i
                                        ca->charge_target >= 0 && ca->charge_target != t};
     return rules_encounter_attack_check(e, ca, &ask, gate);
 }
+
+bool rules_encounter_prone_known(const struct rules_encounter *e, int c)
+{
+    const struct rules_enc_combatant *k = at(e, c);
+    return rules_encounter_keeps_sources(e->engine) && k->prone &&
+           k->sources[RULES_CONDITION_PRONE].event > 0;
+}
+
+bool rules_encounter_resists_forced(const struct rules_encounter *e, int c)
+{
+    if (!rules_encounter_prone_known(e, c))
+        return false;
+    const struct rules_condition_source *src = &at(e, c)->sources[RULES_CONDITION_PRONE];
+    return !src->involuntary || src->had_turn;
+}
+
+bool rules_encounter_bleeds(const struct rules_encounter *e, int c)
+{
+    const struct rules_enc_combatant *k = at(e, c);
+    return e->engine >= 4 && e->rules->hp_states == RULES_HP_STATES_SRD &&
+           e->rules->dying == RULES_DYING_SRD && k->hp_state != RULES_HP_STABLE &&
+           rules_hp_state_of(e->rules, (long long)k->hp) == RULES_HP_DYING;
+}

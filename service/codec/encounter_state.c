@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/attack/roll.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "service/codec/creature.h"
 #include "service/codec/encounter_state.h"
@@ -237,17 +238,19 @@ json_t *svc_enc_rules_json(json_t *state)
 {
     /* An encounter's rules are fixed for its life. One created before an option existed echoes
      * its rules without it, and must not take up the preset's value for it now: each option
-     * added since takes the value that rules as the encounter was ruled then. */
-    static const struct {
-        const char *name;
-        const char *value; /* JSON */
-    } neutral[] = {{"critical_hits", "false"}, {"hp_states", "\"none\""}};
+     * added since takes the value that rules as the encounter was ruled then
+     * (rules_engine_options). */
     json_t *rules = json_deep_copy(json_object_get(state, "rules"));
     json_t *options = json_object_get(rules, "options");
-    for (size_t i = 0; json_is_object(options) && i < sizeof neutral / sizeof neutral[0]; i++)
-        if (json_object_get(options, neutral[i].name) == NULL)
-            json_object_set_new(options, neutral[i].name,
-                                json_loads(neutral[i].value, JSON_DECODE_ANY, NULL));
+    for (int i = 0; json_is_object(options) && i < rules_engine_option_count; i++) {
+        const struct rules_engine_option *eo = &rules_engine_options[i];
+        if (json_object_get(options, eo->name) != NULL)
+            continue;
+        json_t *v = strcmp(eo->neutral, "true") == 0    ? json_true()
+                    : strcmp(eo->neutral, "false") == 0 ? json_false()
+                                                        : json_string(eo->neutral);
+        json_object_set_new(options, eo->name, v);
+    }
     return rules;
 }
 

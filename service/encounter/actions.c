@@ -34,16 +34,32 @@ void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_
     json_object_set_new(fields, "timed", list);
 }
 
+void enc_gain_condition(struct resolve_ctx *x, json_t *c, const char *cond,
+                        enum rules_condition_cause cause, json_t *fields)
+{
+    json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+    if (!rules_encounter_keeps_sources(x->engine))
+        return;
+    json_t *sources = json_deep_copy(json_object_get(c, "condition_sources"));
+    if (!json_is_object(sources)) {
+        json_decref(sources);
+        sources = json_object();
+    }
+    json_object_set_new(sources, cond,
+                        json_pack("{s:I, s:b, s:b}", "event", (json_int_t)x->seq, "involuntary",
+                                  rules_condition_involuntary(cause), "had_turn", 0));
+    json_object_set_new(fields, "condition_sources", sources);
+}
+
 /* Puts condition cond on combatant c into fields (its conditions, and for rounds > 0 its timed
  * effects): 004, "Effects that last a certain number of rounds end just before the same
  * initiative count that they began on" (rules_duration_end). */
 static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond, int rounds,
-                             json_t *fields)
+                             enum rules_condition_cause cause, json_t *fields)
 {
-    if (rounds <= 0) {
-        json_object_set_new(fields, "conditions", enc_conditions_with(c, cond, true));
+    enc_gain_condition(x, c, cond, cause, fields);
+    if (rounds <= 0)
         return;
-    }
     json_t *turn = json_object_get(x->state, "turn");
     long long end_round = 0;
     int end_turn = 0;
@@ -158,7 +174,7 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
         return NULL;
     json_t *fields = enc_hp_fields(x, num(actor, "hp") - facts.damage);
     if (facts.prone)
-        json_object_set_new(fields, "conditions", enc_conditions_with(actor, "prone", true));
+        enc_gain_condition(x, actor, "prone", RULES_CAUSE_FALL, fields);
     return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
 }
 
@@ -408,7 +424,9 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         if (svc_errors_any(x->e) || ci < 0 || target == NULL)
             return NULL;
         json_t *fields = json_object();
-        condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0, fields);
+        /* Its own doing when the actor puts it on itself (dropping prone), else forced on it. */
+        condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0,
+                         target == actor ? RULES_CAUSE_OWN : RULES_CAUSE_OTHER, fields);
         return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
                                  enc_defender_conditions[ci], "rounds", rounds, "rule",
                                  "004: effects that last a number of rounds end just before the "

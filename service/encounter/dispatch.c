@@ -402,6 +402,24 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
         else if (json_object_get(in, "change") != NULL && json_object_get(in, "set") != NULL)
             svc_errors_add(e, "/set", "give change or set, not both");
         codec_get_string(in, "", "reason", false, 200, &s, e);
+    } else if (strcmp(kind, "next_turn") == 0 && rules_encounter_keeps_sources(engine)) {
+        /* Engine 4: the table's d% for the dying whose turns come up (rules_hp_dying_round). */
+        static const char *const known[] = {"results", NULL};
+        codec_reject_unknown(in, "", known, e);
+        json_t *list;
+        if (codec_get_array(in, "", "results", false, MAX_COMBATANTS, &list, e)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(list, i, v)
+            {
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > 100) {
+                    char p[32];
+                    snprintf(p, sizeof p, "/results/%zu", i);
+                    svc_errors_add(e, p, "must be a d%% result, 1 to 100");
+                }
+            }
+        }
     } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0 ||
                strcmp(kind, "undone") == 0) {
         if (json_object_size(in) > 0)

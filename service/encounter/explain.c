@@ -499,7 +499,17 @@ static void say_next_turn(struct svc_told *t, json_t *before, json_t *result)
     {
         svc_told_text(t, " ");
         svc_told_user(t, name_of(before, str(s, "id")));
-        svc_told_text(t, " is skipped (%s).", str(s, "hp_state"));
+        svc_told_text(t, " is skipped (%s)", str(s, "hp_state"));
+        json_t *d = json_object_get(s, "dying");
+        if (json_is_object(d) && json_is_true(json_object_get(d, "stable")))
+            svc_told_text(t, ": d%% %lld, it becomes stable at %lld hp.", num(d, "d100"),
+                          num(d, "hp"));
+        else if (json_is_object(d))
+            svc_told_text(t, ": d%% %lld, not stable, so it loses 1 hit point and is at %lld hp%s.",
+                          num(d, "d100"), num(d, "hp"),
+                          strcmp(str(d, "hp_state"), "dead") == 0 ? ", dead" : "");
+        else
+            svc_told_text(t, ".");
     }
     json_array_foreach(json_object_get(result, "ended"), i, s)
     {

@@ -423,6 +423,12 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 
 /* ---- encounter_actions.c ---- */
 
+/* Puts condition cond on combatant c into fields (its conditions) and, from engine 4
+ * (rules_encounter_keeps_sources), where it came from: this event, and whether cause forced it
+ * on the creature (condition_sources). */
+void enc_gain_condition(struct resolve_ctx *x, json_t *c, const char *cond,
+                        enum rules_condition_cause cause, json_t *fields);
+
 /* Puts condition cond on combatant c into fields, with a timed effect that ends at (end_round,
  * end_turn) (rules_duration_end). */
 void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_turn,

@@ -387,10 +387,22 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
     if (state == NULL)
         return NULL;
     /* An encounter created before an option existed echoes the rules without it: the same
-     * rules, as long as every option it lists has the value create gives it now. */
+     * rules, as long as every option it lists has the value create gives it now, and every
+     * option it leaves out came after its engine (rules_engine_option_since). */
     json_t *given_rules = json_object_get(given, "rules");
-    if (json_object_get(payload, "engine") == NULL && given_rules != NULL &&
-        ruling_same(given_rules, json_object_get(state, "rules"), false))
+    json_t *engine = json_object_get(payload, "engine");
+    long long created_under = json_is_integer(engine) ? json_integer_value(engine) : 1;
+    bool older =
+        given_rules != NULL && ruling_same(given_rules, json_object_get(state, "rules"), false);
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(json_object_get(state, "rules"), "options"), name, v)
+    {
+        if (json_object_get(json_object_get(given_rules, "options"), name) == NULL &&
+            rules_engine_option_since(name) <= created_under)
+            older = false;
+    }
+    if (older)
         json_object_set(state, "rules", given_rules);
     json_t *result = json_object_get(payload, "result");
     const char *old_id = json_string_value(json_object_get(result, "created"));

@@ -375,7 +375,19 @@ json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     /* The action's own members, as POST /v1/movement/forced reads them. */
     long long red = 0, fall = -1, squares = 1;
-    codec_get_bool(in, "", "voluntarily_prone", false, &q.voluntarily_prone, x->e);
+    /* Whether the target resists as a prone creature: when the encounter knows how it became
+     * prone (rules_encounter_prone_known), it rules it and the action may not claim it. */
+    int ti = -1;
+    bool known =
+        enc_typed_of(x, target, &ti) != NULL && rules_encounter_prone_known(enc_typed(x), ti);
+    if (known && json_object_get(in, "voluntarily_prone") != NULL)
+        svc_errors_add(x->e, "/voluntarily_prone",
+                       "is the encounter's to know: it keeps how each creature became prone (001 "
+                       "Forced Movement)");
+    else if (known)
+        q.voluntarily_prone = rules_encounter_resists_forced(enc_typed(x), ti);
+    else
+        codec_get_bool(in, "", "voluntarily_prone", false, &q.voluntarily_prone, x->e);
     codec_get_int(in, "", "reduction_squares", false, 0, RULES_FORCED_MAX, &red, x->e);
     codec_get_int(in, "", "fall_prone_at", false, 0, RULES_FORCED_MAX, &fall, x->e);
     q.kind =
@@ -401,7 +413,7 @@ json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
         goto out;
     json_t *fields = json_pack("{s:i, s:i, s:i}", "x", res.x, "y", res.y, "z", res.z);
     if (res.prone)
-        json_object_set_new(fields, "conditions", enc_conditions_with(target, "prone", true));
+        enc_gain_condition(x, target, "prone", RULES_CAUSE_FORCED, fields);
     ans = outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
 out:
     svc_errors_free(&why);

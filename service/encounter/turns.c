@@ -121,7 +121,6 @@ static json_t *conditions_without(json_t *conds, const char *cond)
  * number of rounds end just before the count they began on (rules_duration_ended). */
 json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
 {
-    (void)in;
     json_t *s = x->state;
     const struct rules_encounter *te = enc_typed(x);
     struct rules_next_turn next = {0};
@@ -148,11 +147,57 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
                            RULES_HP_SOURCE);
         return NULL;
     }
-    json_t *skipped = json_array();
+    /* Each passed over, and (rules_encounter_bleeds) a dying one's round: the d% of the event's
+     * dice, or of the table's results, in turn order. */
+    json_t *skipped = json_array(), *bled = json_array();
+    struct rules_dice d;
+    int buf[2 * MAX_COMBATANTS];
+    bool opened = false;
     for (int k = 0; k < next.skipped_count; k++) {
-        json_t *c = json_array_get(combatants(s), (size_t)next.skipped[k].combatant);
-        json_array_append_new(skipped, json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
-                                                 rules_hp_state_name(next.skipped[k].state)));
+        int ci = next.skipped[k].combatant;
+        json_t *c = json_array_get(combatants(s), (size_t)ci);
+        json_t *item = json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+                                 rules_hp_state_name(next.skipped[k].state));
+        if (ci >= 0 && rules_encounter_bleeds(te, ci)) {
+            if (!opened)
+                open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]), opened = true;
+            int roll = 0;
+            if (rules_dice_draw(&d, 100, &roll) != RULES_DICE_OK) {
+                svc_errors_add(x->e, "/results",
+                               "too few results, or one outside 1..100: a d%% for each dying "
+                               "combatant whose turn comes up (%s)",
+                               RULES_HP_DYING_SOURCE);
+                json_decref(item);
+                break;
+            }
+            bool stable = false;
+            long long hp = 0;
+            enum rules_hp_state now = RULES_HP_DYING;
+            rules_hp_dying_round(te->rules, num(c, "hp"), roll, &stable, &hp, &now);
+            json_object_set_new(item, "dying",
+                                json_pack("{s:i, s:b, s:I, s:s, s:s}", "d100", roll, "stable",
+                                          stable, "hp", (json_int_t)hp, "hp_state",
+                                          rules_hp_state_name(now), "rule", RULES_HP_DYING_SOURCE));
+            json_array_append_new(
+                bled, effect_set(str(c, "id"), json_pack("{s:I, s:s}", "hp", (json_int_t)hp,
+                                                         "hp_state", rules_hp_state_name(now))));
+        }
+        json_array_append_new(skipped, item);
+    }
+    if (!opened && json_object_get(in, "results") != NULL)
+        svc_errors_add(x->e, "/results",
+                       "more results than dice: no dying combatant's turn "
+                       "comes up, so nothing is rolled");
+    else if (opened && !svc_errors_any(x->e) && !rules_dice_all_used(&d))
+        svc_errors_add(x->e, "/results",
+                       "more results than dice: one d%% for each dying "
+                       "combatant whose turn comes up");
+    if (svc_errors_any(x->e)) {
+        json_decref(skipped);
+        json_decref(bled);
+        free(next.skipped);
+        free(next.ended);
+        return NULL;
     }
     free(next.skipped);
     const char *id =
@@ -197,6 +242,22 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
             json_object_set_new(fields, "turn",
                                 x->engine >= 2 ? enc_turn_fields(&fresh, &next.limits)
                                                : json_object());
+            /* A condition forced on it: its turn is the opportunity to act on it (001 Forced
+             * Movement: "until it has had an opportunity to stand up"). */
+            json_t *sources = json_object_get(c, "condition_sources");
+            if (rules_encounter_keeps_sources(x->engine) && json_is_object(sources)) {
+                json_t *now = json_deep_copy(sources);
+                const char *name;
+                json_t *src;
+                json_object_foreach(now, name, src)
+                {
+                    if (json_is_true(json_object_get(src, "involuntary")))
+                        json_object_set_new(src, "had_turn", json_true());
+                }
+                if (!json_equal(now, sources))
+                    json_object_set(fields, "condition_sources", now);
+                json_decref(now);
+            }
         }
         if (!json_equal(conds, json_object_get(c, "conditions")))
             json_object_set(fields, "conditions", conds);
@@ -219,6 +280,8 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_object_set_new(result, "skipped", skipped);
     else
         json_decref(skipped);
+    json_array_extend(effects, bled); /* the dying's rounds, after the turn's own changes */
+    json_decref(bled);
     return outcome(result, effects);
 }
 

@@ -104,8 +104,11 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     say(&e, "POST", "/actions",
         "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
         "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 17.");
-    /* The gnoll is dying: its turn is skipped. */
-    say(&e, "POST", "/next-turn", NULL, 200, "Round 1: aria's turn. The gnoll is skipped (dying).");
+    /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
+     * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
+    say(&e, "POST", "/next-turn", "{\"results\":[19]}", 200,
+        "Round 1: aria's turn. The gnoll is skipped (dying): d% 19, not stable, so it loses 1 "
+        "hit point and is at -4 hp.");
     say(&e, "POST", "/actions",
         "{\"type\":\"condition\",\"actor\":\"aria\",\"target\":\"aria\",\"condition\":"
         "\"prone\",\"rounds\":1}",

@@ -154,14 +154,22 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
         &srv, &e, "/actions",
         "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
         "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
-    /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. */
+    /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. As its
+     * turn is passed over it rolls its dying round (the d20-3.5 preset's dying srd): the table's
+     * d% 05 is at most 10, so it becomes stable at -9 (d20 3.5 SRD, Dying). */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    doc = call(&e, "POST", "/next-turn", "{\"results\":[5]}", 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
-    cr_assert_str_eq(json_string_value(json_object_get(
-                         json_array_get(json_object_get(result, "skipped"), 0), "id")),
-                     "goblin");
+    json_t *skip = json_array_get(json_object_get(result, "skipped"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(skip, "id")), "goblin");
+    json_t *dying = json_object_get(skip, "dying");
+    cr_assert_eq(num(dying, "d100"), 5);
+    cr_assert(json_is_true(json_object_get(dying, "stable")));
+    cr_assert_eq(num(dying, "hp"), -9);
+    g = enc_combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "stable");
     json_decref(doc);
     /* Moving through a square beside it (5,6, which an able goblin threatens: see
      * an_attack_of_opportunity_answers_the_move_that_provoked_it) provokes nothing: it
@@ -183,6 +191,38 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     json_decref(doc);
     json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\"}", 422));
     json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
+}
+
+/* d20 3.5 SRD, Dying: "roll d% to see whether the dying character becomes stable. The
+ * character has a 10% chance of becoming stable. If he doesn't, he loses 1 hit point." The
+ * goblin at -8 rolls 50 (not stable) and drops to -9, then 11 (still not: 10 or less is) and
+ * dies at -10; a dead goblin rolls no more. Engine 3's goblin stayed at -8 forever. */
+Test(referee, a_dying_combatant_loses_a_hit_point_a_round_until_stable_or_dead)
+{
+    struct enc e;
+    skirmish(&e, "");
+    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-14}", 200));
+    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter's turn */
+    json_t *doc = call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
+    json_t *g = enc_combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
+    json_t *told = json_object_get(doc, "event");
+    cr_assert_not_null(strstr(json_string_value(json_object_get(told, "explain")), "-9"), "%s",
+                       json_string_value(json_object_get(told, "explain")));
+    json_decref(doc);
+    /* Too many or too few results are the table's mistake. */
+    json_decref(call(&e, "POST", "/next-turn", "{\"results\":[50,50]}", 422));
+    doc = call(&e, "POST", "/next-turn", "{\"results\":[11]}", 200);
+    g = enc_combatant(doc, "goblin");
+    cr_assert_eq(num(g, "hp"), -10);
+    cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dead");
+    json_decref(doc);
+    /* Dead: passed over, no roll (a result given would be one too many). */
+    json_decref(call(&e, "POST", "/next-turn", "{\"results\":[50]}", 422));
+    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")));
+    json_decref(v);
 }
 
 /* A combatant leaving a fight under way: the order closes up around it and the turn stays

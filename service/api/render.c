@@ -114,6 +114,38 @@ static void respond_image(struct svc_response *res, enum render_format f, struct
     svc_response_add_header(res, "ETag", etag);
 }
 
+/* The picture's budgets (render.h), times --budget-scale: pixels and answer bytes, and for its
+ * searches (the reach and path overlays) half the search states a movement request has, as
+ * drawing takes the rest of the time a request may take (bench/cost_bench: the three at their
+ * budgets stay within the issue's half second). */
+static struct render_budget picture_budget(const struct svc_config *cfg, struct rules_work *work)
+{
+    work->limit /= 2;
+    return (struct render_budget){.pixel_limit = svc_config_budget(cfg, SVC_BUDGET_PIXELS),
+                                  .byte_limit = svc_config_budget(cfg, SVC_BUDGET_ANSWER_BYTES)};
+}
+
+/* 422 too-expensive for a picture refused by a budget of the scene's: the one that ran out. */
+static void picture_too_expensive(struct svc_response *res, const struct render_scene *scene)
+{
+    long long limit = 0, reached = 0;
+    const char *name = rules_work_spent(scene->work, &limit, &reached);
+    if (name == NULL)
+        name = render_budget_spent(scene->budget, &limit, &reached);
+    if (name == NULL) /* cannot happen: the refusal names a budget */
+        name = "search_states", limit = scene->work->limit, reached = scene->work->used;
+    svc_problem_too_expensive(res, name, limit, reached);
+}
+
+/* What drawing the scene will cost (render_estimate), for the searches' gate. */
+static struct svc_cost picture_cost(const struct render_scene *scene, enum render_format f)
+{
+    struct render_estimate est;
+    render_estimate(scene, f, &est);
+    return (struct svc_cost){
+        .states = est.search_states, .threat_tests = est.threat_tests, .pixels = est.canvas_pixels};
+}
+
 /* Draws the scene and answers: the picture, 422 too-expensive, or 500. */
 static void draw_and_respond(struct svc_response *res, struct render_scene *scene,
                              enum render_format f, const char *etag)
@@ -121,7 +153,7 @@ static void draw_and_respond(struct svc_response *res, struct render_scene *scen
     struct render_image img;
     int rc = render_draw(scene, f, &img);
     if (rc == RENDER_ERR_TOO_EXPENSIVE) {
-        svc_problem_too_expensive(res, "search_states", scene->work->limit, scene->work->used);
+        picture_too_expensive(res, scene);
         return;
     }
     if (rc != RENDER_OK) {
@@ -357,6 +389,7 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
     struct svc_errors e;
     struct render_req r = {0};
     bool searching = false;
+    long long held = 0;
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
     svc_decode_board(body, req, looks, mover_looks, &r.board, &e);
@@ -423,15 +456,16 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         svc_errors_respond(&e, res);
         goto out;
     }
-    if (r.scene.ov.reach || r.scene.ov.path != NULL) {
-        if (!svc_search_begin(req, res))
-            goto out;
-        searching = true;
-    }
+    struct render_budget budget = picture_budget(req->ctx->config, &r.board.work);
+    r.scene.budget = &budget;
+    struct svc_cost cost = picture_cost(&r.scene, f);
+    if (!svc_search_begin(req, &cost, &held, res))
+        goto out;
+    searching = true;
     draw_and_respond(res, &r.scene, f, NULL);
 out:
     if (searching)
-        svc_search_end();
+        svc_search_end(held);
     svc_errors_free(&e);
     render_req_free(&r);
     json_decref(body);
@@ -625,14 +659,16 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
                                  .max_width = size,
                                  .max_height = size,
                                  .work = &board.work};
-    bool searching = ov.reach;
-    if (searching && !svc_search_begin(req, res))
+    struct render_budget budget = picture_budget(req->ctx->config, &board.work);
+    scene.budget = &budget;
+    struct svc_cost cost = picture_cost(&scene, f);
+    long long held = 0;
+    if (!svc_search_begin(req, &cost, &held, res))
         goto out;
     draw_and_respond(res, &scene, f, etag);
     if (res->status == 200)
         svc_response_add_header(res, "Cache-Control", "no-cache");
-    if (searching)
-        svc_search_end();
+    svc_search_end(held);
 out:
     svc_errors_free(&e);
     free(cs);

@@ -245,6 +245,18 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
  * it cannot be (a stored state is valid, so only a forged one). */
 bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out);
 
+/* What the board's queries cost at most in squares tested for a threat, wherever its
+ * combatants stand: each combatant's reach box (as rules_move_threat_tests counts it) clipped to
+ * the map's width and height, twice, over every combatant (any of them may be another's enemy).
+ * Moves never raise it: only a combatant's size and reach do. */
+long long enc_board_threat_tests(json_t *state);
+
+/* Whether the board's queries fit the request's budgets (enc_board_threat_tests against
+ * threatened_squares): false after answering 422 too-expensive. Creating an encounter and
+ * adding or changing a combatant ask it of the state they would store (issue 28). */
+bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
+                              struct svc_response *res);
+
 /* Whether combatant c can make an attack of opportunity now, under engine: not while
  * flat-footed (004), unless (engine 3) it has Combat Reflexes; (engine 3) not while stunned,
  * nor once it has made its attacks of opportunity in state's round, nor without a melee attack

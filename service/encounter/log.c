@@ -139,7 +139,8 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
     if (start == NULL)
         from = 0;
     bool gated = from < enc.version;
-    if (gated && !svc_search_begin(req, res)) {
+    long long held = 0;
+    if (gated && !svc_search_begin(req, NULL, &held, res)) {
         json_decref(start);
         json_decref(stored);
         return;
@@ -148,7 +149,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
         .req = req, .state = start != NULL ? start : json_object(), .mismatches = json_array()};
     int rc = db_events(req->ctx->db, enc.id, from, enc.version, INT32_MAX, verify_item, &a);
     if (gated)
-        svc_search_end();
+        svc_search_end(held);
     if (!enc_db_failed(res, rc)) {
         bool state_ok = json_equal(a.state, stored);
         bool ok = state_ok && json_array_size(a.mismatches) == 0 && from + a.checked == enc.version;
@@ -441,6 +442,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         svc_errors_respond(&e, res);
         goto out;
     }
+    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it (issue 28) */
+        goto out;
     char id[AUTH_ID_LEN + 1];
     if (!enc_new_identity(res, id, minted ? token : NULL, hash))
         goto out;

@@ -485,6 +485,11 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     json_decref(told_payload);
     enc_fold(state, json_object_get(ev, "effects"));
     folded = true;
+    /* A combatant's size and reach set what every query on the board costs: refused here,
+     * once, rather than on every read after (issue 28). */
+    if ((strcmp(kind, "combatant_added") == 0 || strcmp(kind, "combatant_updated") == 0) &&
+        !enc_board_within_budgets(req, state, res))
+        goto out;
     char *payload_text = NULL, *state_text = NULL;
     event_texts(enc.id, seq, kind, in, ev, &told, state, enc_prefers_minimal(req), &payload_text,
                 &state_text, &state_len, &answer_text);

@@ -41,9 +41,11 @@ struct svc_config {
  * the documented limits fit (a 1,000 x 1,000 map painted from rows and rectangles; a reach or
  * route over the whole of it without facing) while the heaviest search is refused in well
  * under 2 s of CPU. */
-#define SVC_BUDGET_SEARCH_STATES 8000000LL    /* states set up and expanded, path steps listed */
-#define SVC_BUDGET_MAP_SQUARES   10000000LL   /* map squares painted, rows rectangles visit */
-#define SVC_BUDGET_ANSWER_BYTES  (16LL << 20) /* bytes of the answer */
+#define SVC_BUDGET_SEARCH_STATES  8000000LL    /* states set up and expanded, path steps listed */
+#define SVC_BUDGET_MAP_SQUARES    10000000LL   /* map squares painted, rows rectangles visit */
+#define SVC_BUDGET_ANSWER_BYTES   (16LL << 20) /* bytes of the answer */
+#define SVC_BUDGET_THREAT_SQUARES 16000000LL   /* squares tested for a threat */
+#define SVC_BUDGET_PIXELS         32000000LL   /* a picture's pixels: canvas twice, shapes */
 
 /* base times --budget-scale, over budget_divisor: one request's budget of that kind. */
 long long svc_config_budget(const struct svc_config *cfg, long long base);

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     if (states == NULL || folds == NULL || folds_at == NULL || verified == NULL)
         goto out;
     hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
-                      (uint64_t)cfg.keepalive_s * 1000000u);
+                      cfg.max_subscribers_per_address, (uint64_t)cfg.keepalive_s * 1000000u);
     if (hub == NULL)
         goto out;
     struct svc_context ctx = {.config = &cfg,

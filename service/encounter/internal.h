@@ -625,6 +625,10 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 /* Answers doc (stolen) with status and the ETag of version. */
 void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *doc, int64_t version);
 
+/* A copy of the latest fold checkpoint of id at or before upto in either of ctx's fold caches
+ * (*from gets its version), or NULL. */
+json_t *enc_fold_checkpoint(struct svc_context *ctx, const char *id, int64_t upto, int64_t *from);
+
 /* A db_events callback over a struct events_acc (ud): folds each event into ->state and lists
  * it in ->list as its reader may see it (either may be NULL), and notes its number in ->last. */
 int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,

@@ -691,21 +691,17 @@ int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
 
 enum { FOLDS_EVENTS = 0, FOLDS_STATES = 1 }; /* svc_context.folds */
 
-/* A copy of the latest fold checkpoint of id at or before upto in either fold cache (*from gets
- * its version), or NULL. */
-static json_t *fold_checkpoint(const struct svc_request *req, const char *id, int64_t upto,
-                               int64_t *from)
+json_t *enc_fold_checkpoint(struct svc_context *ctx, const char *id, int64_t upto, int64_t *from)
 {
     int best = -1;
     int64_t v[2];
     for (int k = 0; k < 2; k++) {
-        v[k] = svc_state_cache_version(req->ctx->folds[k], id);
+        v[k] = svc_state_cache_version(ctx->folds[k], id);
         if (v[k] > 0 && v[k] <= upto && (best < 0 || v[k] > v[best]))
             best = k;
     }
     *from = 0;
-    json_t *copy =
-        best >= 0 ? svc_state_cache_copy_upto(req->ctx->folds[best], id, upto, from) : NULL;
+    json_t *copy = best >= 0 ? svc_state_cache_copy_upto(ctx->folds[best], id, upto, from) : NULL;
     if (copy == NULL)
         *from = 0; /* replaced in between: fold from the start */
     return copy;
@@ -734,7 +730,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
      * one, so paging on folds each event once): the events up to `after` are read and folded,
      * not listed. */
     int64_t from = 0;
-    json_t *start = after > 0 ? fold_checkpoint(req, enc.id, after, &from) : NULL;
+    json_t *start = after > 0 ? enc_fold_checkpoint(req->ctx, enc.id, after, &from) : NULL;
     struct events_acc acc = {.list = json_array(),
                              .state = start != NULL ? start : json_object(),
                              .list_after = after,
@@ -771,7 +767,7 @@ static json_t *state_at(const struct svc_request *req, const struct db_encounter
                         size_t size, int *rc)
 {
     int64_t from = 0;
-    json_t *start = fold_checkpoint(req, enc->id, upto, &from);
+    json_t *start = enc_fold_checkpoint(req->ctx, enc->id, upto, &from);
     struct events_acc acc = {.state = start != NULL ? start : json_object(), .last = from};
     *rc = from < upto
               ? db_events(req->ctx->db, enc->id, from, upto, INT32_MAX, enc_event_item, &acc)

@@ -28,6 +28,7 @@ struct svc_config {
     unsigned keepalive_s;    /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
     unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
+    unsigned max_subscribers_per_address;   /* --max-subscribers-per-address, likewise */
     bool group_commit;    /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
     unsigned feed_poll_s; /* --feed-poll, TACTICS_FEED_POLL: seconds between the feeds' reads of
                            * the database for other processes' writes, without a listener */

@@ -23,6 +23,7 @@ void svc_metrics_connection(struct svc_metrics *m, int delta);
 struct svc_metrics_gauges {
     uint64_t db_errors;       /* database calls that failed */
     unsigned feeds_open;      /* live feeds subscribed now (hub.h) */
+    uint64_t feed_folded;     /* events folded to catch feeds up (svc_hub_folded) */
     uint64_t commits, writes; /* group commit: transactions and the appends they held */
     uint64_t largest_commit;  /* the most appends in one */
     unsigned queued;          /* appends waiting for a leader now */

@@ -291,6 +291,16 @@ static int catch_up(struct svc_stream *st, int64_t generation)
         from = memo != NULL ? memo_seq : 0;
         json_decref(st->own);
         st->own = NULL;
+        if (from < st->sent) { /* far behind: a checkpoint nearer this feed serves better */
+            int64_t near = 0;
+            json_t *start = start_fold(st, &near);
+            if (near > from) {
+                json_decref(base);
+                base = start, from = near;
+            } else {
+                json_decref(start);
+            }
+        }
     } else {
         svc_hub_memo_put(hub, st->sub, memo, memo_seq, state_free);
         if (st->own == NULL)

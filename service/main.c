@@ -121,6 +121,7 @@ out:
     svc_state_cache_free(folds);
     svc_state_cache_free(folds_at);
     svc_state_cache_free(verified);
+    svc_refusals_release();
     svc_hub_free(hub);
     db_close(db);
     return exit_code;

@@ -264,6 +264,20 @@ int svc_decode_map(json_t *body, const struct svc_config *cfg, bool hex_grid, st
  * number and the encounter's version. NULL after answering (404, 422 for a bad ?at, 503). */
 json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
                                int64_t *at_out, int64_t *version);
+
+/* The refusals of a stored board's reads (encounter/refusals.c): a read of the board after
+ * event `at` with the same query is refused 422 too-expensive again, so it is answered from
+ * the first refusal's text rather than from the work. key: the read's path, `at` and the query
+ * parameters named by params (NULL-terminated) into out; false when it does not fit (then
+ * nothing is kept). get answers res (true) when the key was refused; put keeps res when it is a
+ * 422 too-expensive. release frees them all (at exit). */
+bool svc_refusal_key(const struct svc_request *req, int64_t at, const char *const *params,
+                     char *out, size_t n);
+bool svc_refusal_get(const char *key, struct svc_response *res);
+void svc_refusal_put(const char *key, const struct svc_response *res);
+void svc_refusals_release(void);
+/* How many answers came from a refusal kept (for /metrics). */
+uint64_t svc_refusals_replayed(void);
 void svc_handle_encounter_reveal(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_hp(const struct svc_request *req, struct svc_response *res);
 void svc_handle_encounter_export(const struct svc_request *req, struct svc_response *res);

@@ -598,6 +598,15 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         svc_response_add_header(res, "Cache-Control", "no-cache");
         return;
     }
+    /* This picture of this board refused before is refused again, from its first refusal. */
+    static const char *const params[] = {"size", "overlay", "focus", "format", NULL};
+    char key[512];
+    if (!svc_refusal_key(req, at, params, key, sizeof key))
+        key[0] = '\0';
+    if (key[0] != '\0' && svc_refusal_get(key, res)) {
+        json_decref(state);
+        return;
+    }
     struct svc_board board = {0};
     svc_errors_init(&e);
     svc_decode_board(state, req, NULL, NULL, &board, &e);
@@ -668,6 +677,8 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     draw_and_respond(res, &scene, f, etag);
     if (res->status == 200)
         svc_response_add_header(res, "Cache-Control", "no-cache");
+    else if (key[0] != '\0')
+        svc_refusal_put(key, res); /* kept when refused too-expensive */
     svc_search_end(held);
 out:
     svc_errors_free(&e);

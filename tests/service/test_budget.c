@@ -436,3 +436,63 @@ Test(budget, reads_of_a_board_past_a_lowered_budget_are_refused_before_the_work)
     json_decref(exported);
     server_stop(&plain);
 }
+
+/* The value of a metric without labels on /metrics, or -1 when it is missing. */
+static long long metric(const char *name)
+{
+    struct http_response r;
+    http_request(&srv, "GET", "/metrics", NULL, NULL, &r);
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
+    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
+    http_response_free(&r);
+    return v;
+}
+
+/* A read of a stored board refused too-expensive after its work (a run over the whole map: the
+ * search fits, its million squares do not) is refused again from the first refusal, not the
+ * work (issue 28: "a 422 on a stored board's read is computed again on every request"): the
+ * same problem, counted by tactics_refusals_replayed_total. After a new event it is a read of
+ * another board, ruled again. */
+Test(budget, a_refused_read_of_a_stored_board_is_not_ruled_again)
+{
+    server_start(&srv, NULL);
+    struct enc e;
+    enc_create(&srv, &e,
+               "{\"map\":{\"width\":1000,\"height\":1000},\"combatants\":[{\"id\":\"a\",\"side\":"
+               "\"p\",\"x\":500,\"y\":500,\"speeds\":{\"walk\":10000},\"defense\":{},\"max_hp\":9,"
+               "\"dex\":10}]}");
+    char path[160];
+    snprintf(path, sizeof path, "/v1/encounters/%s/reach?actor=a&mode=run", e.id);
+    struct http_response first, again;
+    http_request(&srv, "GET", path, NULL, NULL, &first);
+    cr_assert_eq(first.status, 422, "%s", first.body);
+    json_t *doc = json_loads(first.body, 0, NULL);
+    assert_too_expensive(doc, "answer_bytes");
+    json_decref(doc);
+    cr_assert_eq(metric("tactics_refusals_replayed_total"), 0);
+    http_request(&srv, "GET", path, NULL, NULL, &again);
+    cr_assert_eq(again.status, 422);
+    cr_assert_str_eq(again.body, first.body);
+    cr_assert_eq(metric("tactics_refusals_replayed_total"), 1);
+    http_response_free(&again);
+    json_decref(enc_call(&srv, &e, "POST", "/hp", NULL, "{\"target\":\"a\",\"set\":5}", 200));
+    http_request(&srv, "GET", path, NULL, NULL, &again);
+    cr_assert_eq(again.status, 422);
+    cr_assert_eq(metric("tactics_refusals_replayed_total"), 1, "a new board is ruled again");
+    http_response_free(&again);
+    http_response_free(&first);
+    /* A picture too: a 4,096-pixel PNG of the whole map, whose canvas (twice its 16.8 million
+     * pixels) is past the pixels budget before it is made. */
+    snprintf(path, sizeof path, "/v1/encounters/%s/map.png?size=4096", e.id);
+    for (int i = 0; i < 2; i++) {
+        http_request(&srv, "GET", path, NULL, NULL, &again);
+        cr_assert_eq(again.status, 422, "%s", again.body);
+        doc = json_loads(again.body, 0, NULL);
+        assert_too_expensive(doc, "pixels");
+        json_decref(doc);
+        http_response_free(&again);
+    }
+    cr_assert_eq(metric("tactics_refusals_replayed_total"), 2);
+}

@@ -127,6 +127,19 @@ bool render_hostile(const struct render_scene *s, int a, int b)
 
 /* --- the whole picture --- */
 
+struct rules_move_query render_move_query(const struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    return (struct rules_move_query){.o = s->o,
+                                     .map = s->map,
+                                     .creatures = c->others,
+                                     .creature_count = c->other_count,
+                                     .mover = s->stats,
+                                     .mode = s->mode,
+                                     .primary_target = -1,
+                                     .work = s->work};
+}
+
 static int others_of(struct render_ctx *c)
 {
     const struct render_scene *s = c->s;
@@ -144,6 +157,82 @@ static int others_of(struct render_ctx *c)
     return RENDER_OK;
 }
 
+/* Whether creature i's threatened squares are drawn: conscious, and hostile to the mover
+ * (everyone, with no mover). */
+bool render_threat_drawn(const struct render_scene *s, int i)
+{
+    return i != s->mover && (s->mover < 0 || render_hostile(s, i, s->mover)) &&
+           s->creatures[i].threatens;
+}
+
+/* The squares creature i's threatened overlay looks at: [x0, x1) x [y0, y1). */
+void render_threat_box(const struct render_scene *s, int i, int *x0, int *y0, int *x1, int *y1)
+{
+    const struct rules_creature *cr = &s->creatures[i].mc.c;
+    int range = cr->reach_ft / 5 + 1;
+    int side = s->o->grid == RULES_GRID_HEX ? 2 : cr->body.side;
+    *x0 = cr->body.x - range, *y0 = cr->body.y - range;
+    *x1 = cr->body.x + side + range, *y1 = cr->body.y + side + range;
+}
+
+static long long overlap(int a0, int a1, int b0, int b1)
+{
+    int lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* The squares the threatened overlay tests within [vx0, vx1) x [vy0, vy1). */
+static long long threat_tests(const struct render_scene *s, int vx0, int vy0, int vx1, int vy1)
+{
+    long long n = 0;
+    for (int i = 0; s->ov.threatened && i < s->creature_count; i++) {
+        if (!render_threat_drawn(s, i))
+            continue;
+        int x0, y0, x1, y1;
+        render_threat_box(s, i, &x0, &y0, &x1, &y1);
+        n += overlap(x0, x1, vx0, vx1) * overlap(y0, y1, vy0, vy1);
+    }
+    return n;
+}
+
+int render_estimate(const struct render_scene *s, enum render_format f, struct render_estimate *out)
+{
+    /* The view as render_draw lays it out (the cover rulings change only the legend's height,
+     * and so at most a few rows of the view). */
+    struct render_layout l;
+    render_layout_of(s, NULL, &l);
+    out->width = l.width, out->height = l.height;
+    out->canvas_pixels = f == RENDER_PNG ? (long long)l.width * l.height : 0;
+    out->threat_tests = threat_tests(s, l.x0, l.y0, l.x0 + l.cols, l.y0 + l.rows);
+    out->search_states = 0;
+    if (!s->ov.reach || s->mover < 0 || s->stats == NULL)
+        return RENDER_OK;
+    struct render_ctx c = {.s = s};
+    int rc = others_of(&c);
+    if (rc == RENDER_OK) {
+        struct rules_move_query q = render_move_query(&c);
+        struct rules_move_estimate m;
+        rules_move_reach_estimate(&q, s->ov.reach_fewest_aoo, &m);
+        out->search_states = m.states * (1 + m.expand_units);
+        out->threat_tests += m.threat_tests;
+    }
+    free(c.others);
+    free(c.other_index);
+    return rc;
+}
+
+/* Charges the threatened overlay's tests within the view before any; false when they are past
+ * the budget. */
+static bool charge_threat_tests(struct render_ctx *c)
+{
+    struct rules_work *w = c->s->work;
+    if (w == NULL || !c->s->ov.threatened)
+        return true;
+    w->threat_used +=
+        threat_tests(c->s, c->l.x0, c->l.y0, c->l.x0 + c->l.cols, c->l.y0 + c->l.rows);
+    return w->threat_limit <= 0 || w->threat_used <= w->threat_limit;
+}
+
 int render_draw(const struct render_scene *s, enum render_format f, struct render_image *out)
 {
     memset(out, 0, sizeof *out);
@@ -152,9 +241,15 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     if (rc != RENDER_OK)
         goto out;
     render_layout_of(s, c.cover, &c.l);
+    /* What is known before drawing is charged before drawing: the overlay's threat tests, then
+     * (pen_open) the canvas. */
+    if (!charge_threat_tests(&c)) {
+        rc = RENDER_ERR_TOO_EXPENSIVE;
+        goto out;
+    }
     rc = others_of(&c);
     if (rc == RENDER_OK)
-        rc = pen_open(&c.pen, f, c.l.width, c.l.height);
+        rc = pen_open(&c.pen, f, c.l.width, c.l.height, s->budget);
     if (rc != RENDER_OK)
         goto out;
     pen_fill_rect(&c.pen, 0, 0, c.l.width, c.l.height, C_PAPER, 1);
@@ -194,6 +289,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     pen_clip_end(&c.pen);
     if (c.rc == RENDER_OK && ov->legend)
         render_draw_legend(&c);
+    if (c.rc == RENDER_OK && c.pen.over)
+        c.rc = RENDER_ERR_TOO_EXPENSIVE;
     if (c.rc != RENDER_OK) {
         rc = c.rc;
         pen_abandon(&c.pen);
@@ -205,6 +302,7 @@ out:
     free(c.others);
     free(c.other_index);
     free(c.cover);
+    free(c.threat_bits);
     return rc;
 }
 

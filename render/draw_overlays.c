@@ -47,35 +47,124 @@ static struct rules_creature threat_body(const struct render_creature *k)
     return c;
 }
 
-/* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
- * in that side's colour. */
-void render_draw_threatened(struct render_ctx *c, bool outline)
+/* Fills c->threat_bits: for each side, a bit per view square some creature of that side
+ * threatens (render_threat_drawn's creatures, each over its box within the view: the tests
+ * were charged before the picture began). */
+static int threat_bits(struct render_ctx *c)
 {
     const struct render_scene *s = c->s;
     const struct rules_map *m = s->map;
-    for (int i = 0; i < s->creature_count && c->rc == RENDER_OK; i++) {
-        const struct render_creature *k = &s->creatures[i];
-        if (i == s->mover || (s->mover >= 0 && !render_hostile(s, i, s->mover)) || !k->threatens)
+    const struct render_layout *l = &c->l;
+    int sides = 1;
+    for (int i = 0; i < s->creature_count; i++)
+        sides = s->creatures[i].side + 1 > sides ? s->creatures[i].side + 1 : sides;
+    size_t cells = (size_t)l->cols * (size_t)l->rows;
+    c->threat_stride = (cells + 7) / 8;
+    c->threat_bits = calloc((size_t)sides * c->threat_stride + 1, 1);
+    if (c->threat_bits == NULL)
+        return RENDER_ERR_NOMEM;
+    for (int i = 0; i < s->creature_count; i++) {
+        if (!render_threat_drawn(s, i))
             continue;
-        struct rules_creature threat = threat_body(k), *cr = &threat;
-        int range = cr->reach_ft / 5 + 1;
-        int side = s->o->grid == RULES_GRID_HEX ? 2 : cr->body.side;
-        for (int y = cr->body.y - range; y < cr->body.y + side + range; y++)
-            for (int x = cr->body.x - range; x < cr->body.x + side + range; x++) {
-                if (!render_in_view(&c->l, x, y) || !render_charge(c, 1))
+        const struct render_creature *k = &s->creatures[i];
+        uint8_t *bits = c->threat_bits + (size_t)k->side * c->threat_stride;
+        int x0, y0, x1, y1;
+        render_threat_box(s, i, &x0, &y0, &x1, &y1);
+        x0 = x0 < l->x0 ? l->x0 : x0, y0 = y0 < l->y0 ? l->y0 : y0;
+        x1 = x1 > l->x0 + l->cols ? l->x0 + l->cols : x1;
+        y1 = y1 > l->y0 + l->rows ? l->y0 + l->rows : y1;
+        for (int y = y0; y < y1; y++)
+            for (int x = x0; x < x1; x++) {
+                size_t cell = (size_t)(y - l->y0) * (size_t)l->cols + (size_t)(x - l->x0);
+                if (bits[cell / 8] & (1u << (cell % 8)))
                     continue;
                 int z = m->elevation ? m->elevation[(size_t)y * (size_t)m->width + (size_t)x] : 0;
-                if (!rules_threatens_square(s->o, cr, x, y, z))
+                struct rules_creature threat = threat_body(k);
+                if (rules_threatens_square(s->o, &threat, x, y, z))
+                    bits[cell / 8] |= (uint8_t)(1u << (cell % 8));
+            }
+    }
+    return RENDER_OK;
+}
+
+static bool threat_bit(const struct render_ctx *c, int side, int x, int y)
+{
+    size_t cell = (size_t)(y - c->l.y0) * (size_t)c->l.cols + (size_t)(x - c->l.x0);
+    unsigned byte = c->threat_bits[(size_t)side * c->threat_stride + cell / 8];
+    return (byte >> (cell % 8)) & 1u;
+}
+
+/* The end of the run of side's threatened squares starting at (x, y) in its row. */
+static int run_end(const struct render_ctx *c, int side, int x, int y)
+{
+    int end = c->l.x0 + c->l.cols;
+    while (x < end && threat_bit(c, side, x, y))
+        x++;
+    return x;
+}
+
+/* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
+ * in that side's colour; with outline, an inset outline the reach heat map cannot hide. A
+ * square threatened by several creatures of one side is drawn once, and on squares a row's
+ * run of threatened squares is one shape: what is drawn is bounded by the view, not by the
+ * creatures, and its shapes are counted and reserved before the first is drawn. */
+void render_draw_threatened(struct render_ctx *c, bool outline)
+{
+    const struct render_scene *s = c->s;
+    const struct render_layout *l = &c->l;
+    if (c->threat_bits == NULL && (c->rc = threat_bits(c)) != RENDER_OK)
+        return;
+    int sides = 0;
+    for (int i = 0; i < s->creature_count; i++)
+        sides = s->creatures[i].side + 1 > sides ? s->creatures[i].side + 1 : sides;
+    bool hex = l->grid == RULES_GRID_HEX;
+    long long shapes = 0;
+    double area = 0;
+    for (int side = 0; side < sides; side++)
+        for (int y = l->y0; y < l->y0 + l->rows; y++)
+            for (int x = l->x0; x < l->x0 + l->cols; x++) {
+                if (!threat_bit(c, side, x, y))
                     continue;
-                if (!outline) {
-                    render_fill_cell(c, x, y, render_side_colour(k->side), 0.26);
+                int end = hex ? x + 1 : run_end(c, side, x, y);
+                shapes++;
+                area += (end - x) * l->cell * l->cell;
+                x = end - 1;
+            }
+    if (shapes == 0)
+        return;
+    if (!pen_reserve(&c->pen, shapes, area / (double)shapes)) {
+        c->rc = RENDER_ERR_TOO_EXPENSIVE;
+        return;
+    }
+    double inset = l->cell * 0.05, lw = l->cell >= 24 ? 2 : 1;
+    for (int side = 0; side < sides && !c->pen.over; side++) {
+        uint32_t colour = render_side_colour(side);
+        for (int y = l->y0; y < l->y0 + l->rows; y++)
+            for (int x = l->x0; x < l->x0 + l->cols; x++) {
+                if (!threat_bit(c, side, x, y))
+                    continue;
+                if (hex) {
+                    if (!outline) {
+                        render_fill_cell(c, x, y, colour, 0.26);
+                        continue;
+                    }
+                    double xy[12];
+                    int np = render_cell_polygon(l, x, y, 0.1, xy);
+                    pen_polygon(&c->pen, xy, np, 0, 0, colour, 0.85, lw);
                     continue;
                 }
-                /* And an inset outline, which the reach heat map cannot hide. */
-                double xy[12];
-                int np = render_cell_polygon(&c->l, x, y, 0.1, xy);
-                pen_polygon(&c->pen, xy, np, 0, 0, render_side_colour(k->side), 0.85,
-                            c->l.cell >= 24 ? 2 : 1);
+                int end = run_end(c, side, x, y);
+                double px = l->ox + (x - l->x0) * l->cell, py = l->oy + (y - l->y0) * l->cell;
+                double w = (end - x) * l->cell;
+                x = end - 1;
+                if (!outline) {
+                    pen_fill_rect(&c->pen, px, py, w, l->cell, colour, 0.26);
+                    continue;
+                }
+                double xy[8] = {px + inset, py + inset,          px + w - inset,
+                                py + inset, px + w - inset,      py + l->cell - inset,
+                                px + inset, py + l->cell - inset};
+                pen_polygon(&c->pen, xy, 4, 0, 0, colour, 0.85, lw);
             }
     }
 }
@@ -98,23 +187,10 @@ uint32_t render_heat(int cost, int max)
                    : lerp_colour(0xf2e15c, 0xf08a3c, (t - 0.5) * 2);
 }
 
-static struct rules_move_query query_of(const struct render_ctx *c)
-{
-    const struct render_scene *s = c->s;
-    return (struct rules_move_query){.o = s->o,
-                                     .map = s->map,
-                                     .creatures = c->others,
-                                     .creature_count = c->other_count,
-                                     .mover = s->stats,
-                                     .mode = s->mode,
-                                     .primary_target = -1,
-                                     .work = s->work};
-}
-
 void render_draw_reach(struct render_ctx *c)
 {
     const struct render_scene *s = c->s;
-    struct rules_move_query q = query_of(c);
+    struct rules_move_query q = render_move_query(c);
     struct rules_reach *r = NULL;
     int rc = rules_move_reach(&q, s->ov.reach_fewest_aoo, &r);
     if (rc != RULES_MOVE_OK) {
@@ -273,10 +349,12 @@ void render_draw_path(struct render_ctx *c)
     p.steps = calloc((size_t)n + 1, sizeof *p.steps);
     p.aoos = calloc((size_t)c->other_count + 1, sizeof *p.aoos);
     double *xy = calloc(2 * ((size_t)n + 1), sizeof *xy);
-    struct rules_move_query q = query_of(c);
-    if (p.steps == NULL || p.aoos == NULL || xy == NULL ||
-        rules_move_path(&q, ov->path, n, ov->path_end_facing, &p) != RULES_MOVE_OK) {
-        c->rc = RENDER_ERR_NOMEM;
+    struct rules_move_query q = render_move_query(c);
+    int rc = p.steps == NULL || p.aoos == NULL || xy == NULL
+                 ? RULES_MOVE_ERR_NOMEM
+                 : rules_move_path(&q, ov->path, n, ov->path_end_facing, &p);
+    if (rc != RULES_MOVE_OK) {
+        c->rc = rc == RULES_MOVE_TOO_EXPENSIVE ? RENDER_ERR_TOO_EXPENSIVE : RENDER_ERR_NOMEM;
         goto out;
     }
     if (!render_charge(c, n))

@@ -15,6 +15,18 @@
  * viewer's own. */
 static const char svg_fonts[] = "DejaVu Sans, WenQuanYi Micro Hei, Noto Color Emoji, sans-serif";
 
+/* Charges the SVG text written so far against the byte budget; false once past it. */
+static bool svg_within(struct pen *p)
+{
+    struct render_budget *b = p->budget;
+    if (b == NULL)
+        return true;
+    b->bytes = (long long)p->len;
+    if (b->byte_limit > 0 && b->bytes > b->byte_limit)
+        p->over = true;
+    return !p->over;
+}
+
 static void svg_grow(struct pen *p, size_t more)
 {
     if (p->failed || p->len + more + 1 <= p->cap)
@@ -35,7 +47,7 @@ static void svg_printf(struct pen *p, const char *fmt, ...) __attribute__((forma
 
 static void svg_printf(struct pen *p, const char *fmt, ...)
 {
-    if (p->failed)
+    if (p->failed || p->over)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -54,6 +66,7 @@ static void svg_printf(struct pen *p, const char *fmt, ...)
         va_end(ap);
     }
     p->len += (size_t)n;
+    svg_within(p);
 }
 
 /* Text with &, <, >, " and ' escaped, and control characters dropped; always well-formed
@@ -95,10 +108,91 @@ static void set_rgba(cairo_t *cr, uint32_t rgb, double a)
                           (rgb & 0xff) / 255.0, a);
 }
 
-int pen_open(struct pen *p, enum render_format f, int width, int height)
+const char *render_budget_spent(const struct render_budget *b, long long *limit, long long *reached)
+{
+    if (b != NULL && b->pixel_limit > 0 && b->pixels > b->pixel_limit) {
+        *limit = b->pixel_limit, *reached = b->pixels;
+        return "pixels";
+    }
+    if (b != NULL && b->byte_limit > 0 && b->bytes > b->byte_limit) {
+        *limit = b->byte_limit, *reached = b->bytes;
+        return "answer_bytes";
+    }
+    *limit = *reached = 0;
+    return NULL;
+}
+
+/* Charges a PNG shape covering the box (x0, y0)-(x1, y1): its pixels on the canvas, at least
+ * RENDER_SHAPE_PIXELS. False (and nothing to draw) once the budget is spent. An SVG's shapes
+ * are charged by their text (svg_within). */
+static bool pen_charge(struct pen *p, double x0, double y0, double x1, double y1)
+{
+    if (p->over)
+        return false;
+    struct render_budget *b = p->budget;
+    if (b == NULL || p->format != RENDER_PNG)
+        return true;
+    double w = cairo_image_surface_get_width(p->surface);
+    double h = cairo_image_surface_get_height(p->surface);
+    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > w ? w : x1, y1 = y1 > h ? h : y1;
+    double area = x1 > x0 && y1 > y0 ? (x1 - x0 + 1) * (y1 - y0 + 1) : 0;
+    b->pixels += area > RENDER_SHAPE_PIXELS ? (long long)area : RENDER_SHAPE_PIXELS;
+    if (b->pixel_limit > 0 && b->pixels > b->pixel_limit)
+        p->over = true;
+    return !p->over;
+}
+
+/* The box of n points, widened by pad on each side. */
+static bool pen_charge_points(struct pen *p, const double *xy, int n, double pad)
+{
+    if (p->budget == NULL || p->format != RENDER_PNG)
+        return !p->over;
+    double x0 = xy[0], y0 = xy[1], x1 = xy[0], y1 = xy[1];
+    for (int i = 1; i < n; i++) {
+        x0 = xy[2 * i] < x0 ? xy[2 * i] : x0, x1 = xy[2 * i] > x1 ? xy[2 * i] : x1;
+        y0 = xy[2 * i + 1] < y0 ? xy[2 * i + 1] : y0, y1 = xy[2 * i + 1] > y1 ? xy[2 * i + 1] : y1;
+    }
+    return pen_charge(p, x0 - pad, y0 - pad, x1 + pad, y1 + pad);
+}
+
+bool pen_reserve(struct pen *p, long long n, double pixels)
+{
+    struct render_budget *b = p->budget;
+    if (p->over)
+        return false;
+    if (b == NULL)
+        return true;
+    if (p->format == RENDER_PNG) {
+        double each = pixels > RENDER_SHAPE_PIXELS ? pixels : RENDER_SHAPE_PIXELS;
+        double total = (double)b->pixels + (double)n * each;
+        if (b->pixel_limit <= 0 || total <= (double)b->pixel_limit)
+            return true;
+        b->pixels = (long long)total;
+    } else {
+        /* An SVG shape is at least a few dozen bytes of text. */
+        double total = (double)p->len + (double)n * 40;
+        if (b->byte_limit <= 0 || total <= (double)b->byte_limit)
+            return true;
+        b->bytes = (long long)total;
+    }
+    p->over = true;
+    return false;
+}
+
+int pen_open(struct pen *p, enum render_format f, int width, int height,
+             struct render_budget *budget)
 {
     memset(p, 0, sizeof *p);
     p->format = f;
+    p->budget = budget;
+    if (f == RENDER_PNG && budget != NULL) {
+        /* The canvas counts twice: allocated (4 bytes a pixel) and painted over, then encoded,
+         * whatever is drawn on it. */
+        budget->pixels += 2LL * width * height;
+        if (budget->pixel_limit > 0 && budget->pixels > budget->pixel_limit)
+            return RENDER_ERR_TOO_EXPENSIVE;
+    }
     p->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f == RENDER_PNG ? width : 1,
                                             f == RENDER_PNG ? height : 1);
     p->cr = cairo_create(p->surface);
@@ -133,6 +227,9 @@ void pen_abandon(struct pen *p)
 struct bytes {
     unsigned char *data;
     size_t len, cap;
+    long long limit;   /* the byte budget (0: none) */
+    long long reached; /* the bytes written, or that would have been when it stopped */
+    bool over;         /* stopped at the budget */
 };
 
 static bool bytes_reserve(struct bytes *b, size_t more)
@@ -154,6 +251,11 @@ static bool bytes_reserve(struct bytes *b, size_t more)
 static void png_put(png_structp png, png_bytep data, size_t n)
 {
     struct bytes *b = png_get_io_ptr(png);
+    b->reached = (long long)(b->len + n);
+    if (b->limit > 0 && b->reached > b->limit) {
+        b->over = true;
+        png_error(png, "past the byte budget");
+    }
     if (!bytes_reserve(b, n))
         png_error(png, "out of memory");
     memcpy(b->data + b->len, data, n);
@@ -210,13 +312,13 @@ static bool png_write_pixels(png_structp png, png_infop info, const unsigned cha
  * cairo's own writer (libpng's default level and adaptive filters) took 4 to 5 times as long
  * on a 900 x 900 board, most of a picture's time. No ancillary chunks (no tIME): the same
  * pixels give the same bytes. On success out owns the bytes (free with free()). */
-static int png_encode(cairo_surface_t *s, struct render_image *out)
+static int png_encode(cairo_surface_t *s, struct render_budget *budget, struct render_image *out)
 {
     cairo_surface_flush(s);
     int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
     int stride = cairo_image_surface_get_stride(s);
     const unsigned char *px = cairo_image_surface_get_data(s);
-    struct bytes b = {0};
+    struct bytes b = {.limit = budget != NULL ? budget->byte_limit : 0};
     int rc = RENDER_ERR_NOMEM;
     unsigned char *row = malloc(3 * (size_t)w);
     png_structp png =
@@ -225,7 +327,12 @@ static int png_encode(cairo_surface_t *s, struct render_image *out)
     if (info == NULL)
         goto out;
     png_set_write_fn(png, &b, png_put, png_no_flush);
-    if (!png_write_pixels(png, info, px, w, h, stride, row))
+    bool done = png_write_pixels(png, info, px, w, h, stride, row);
+    if (budget != NULL)
+        budget->bytes = b.reached;
+    if (b.over)
+        rc = RENDER_ERR_TOO_EXPENSIVE;
+    if (!done)
         goto out;
     out->data = b.data;
     out->len = b.len;
@@ -242,11 +349,15 @@ out:
 int pen_close(struct pen *p, struct render_image *out)
 {
     int rc = RENDER_OK;
-    if (p->failed) {
+    if (p->over) {
+        rc = RENDER_ERR_TOO_EXPENSIVE;
+    } else if (p->failed) {
         rc = RENDER_ERR_NOMEM;
     } else if (p->format == RENDER_SVG) {
         svg_printf(p, "</svg>\n");
-        if (p->failed) {
+        if (p->over) {
+            rc = RENDER_ERR_TOO_EXPENSIVE;
+        } else if (p->failed) {
             rc = RENDER_ERR_NOMEM;
         } else {
             out->data = (unsigned char *)p->svg;
@@ -255,7 +366,7 @@ int pen_close(struct pen *p, struct render_image *out)
         }
     } else {
         rc = cairo_status(p->cr) != CAIRO_STATUS_SUCCESS ? RENDER_ERR_DRAW
-                                                         : png_encode(p->surface, out);
+                                                         : png_encode(p->surface, p->budget, out);
     }
     pen_abandon(p);
     return rc;
@@ -271,6 +382,8 @@ static void svg_paint(struct pen *p, const char *what, uint32_t rgb, double a)
 
 void pen_fill_rect(struct pen *p, double x, double y, double w, double h, uint32_t rgb, double a)
 {
+    if (!pen_charge(p, x, y, x + w, y + h))
+        return;
     if (p->format == RENDER_PNG) {
         set_rgba(p->cr, rgb, a);
         cairo_rectangle(p->cr, x, y, w, h);
@@ -302,6 +415,8 @@ static void cairo_path_of(cairo_t *cr, const double *xy, int n, bool closed)
 void pen_polygon(struct pen *p, const double *xy, int n, uint32_t fill, double fill_a,
                  uint32_t stroke, double stroke_a, double width)
 {
+    if (!pen_charge_points(p, xy, n, width))
+        return;
     if (p->format == RENDER_PNG) {
         cairo_path_of(p->cr, xy, n, true);
         if (fill_a > 0) {
@@ -332,6 +447,8 @@ void pen_polygon(struct pen *p, const double *xy, int n, uint32_t fill, double f
 void pen_polyline(struct pen *p, const double *xy, int n, uint32_t rgb, double a, double width,
                   double dash)
 {
+    if (!pen_charge_points(p, xy, n, width))
+        return;
     if (p->format == RENDER_PNG) {
         cairo_path_of(p->cr, xy, n, false);
         set_rgba(p->cr, rgb, a);
@@ -358,6 +475,8 @@ void pen_polyline(struct pen *p, const double *xy, int n, uint32_t rgb, double a
 void pen_circle(struct pen *p, double cx, double cy, double r, uint32_t fill, double fill_a,
                 uint32_t stroke, double width)
 {
+    if (!pen_charge(p, cx - r - width, cy - r - width, cx + r + width, cy + r + width))
+        return;
     if (p->format == RENDER_PNG) {
         cairo_new_path(p->cr);
         cairo_arc(p->cr, cx, cy, r, 0, 6.283185307179586);
@@ -440,6 +559,11 @@ double pen_text_width(struct pen *p, double size, bool bold, const char *text)
 void pen_text(struct pen *p, double x, double y, double size, bool bold, int anchor,
               const char *text, uint32_t rgb, uint32_t halo, double halo_w)
 {
+    /* Its box: about size / 1.6 wide a byte, centred or from x. */
+    double tw = size * 0.625 * (double)strlen(text) + 2 * halo_w;
+    if (!pen_charge(p, anchor == 1 ? x - tw / 2 : x, y - size, anchor == 1 ? x + tw / 2 : x + tw,
+                    y + size / 3))
+        return;
     if (p->format == RENDER_PNG) {
         if (anchor == 1)
             x -= pen_text_width(p, size, bold, text) / 2;

@@ -94,6 +94,26 @@ struct render_overlays {
     bool legend;         /* explain every mark in use (on by default in the service) */
 };
 
+/* What a picture may cost besides the searches and rulings (scene.work): pixels painted and
+ * bytes written, each with a limit (0: none). A PNG counts its canvas twice (allocated, then
+ * encoded: charged before the surface exists) and every shape by the pixels of its box, at
+ * least RENDER_SHAPE_PIXELS (what cairo spends on a shape however small); an SVG counts its
+ * text as it is written, and a PNG its encoded bytes. Past a limit nothing more is drawn and
+ * render_draw answers RENDER_ERR_TOO_EXPENSIVE. */
+struct render_budget {
+    long long pixel_limit, pixels;
+    long long byte_limit, bytes;
+};
+
+/* A shape's fixed cost in pixels: bench/cost_bench measures a small shape at about the time
+ * of filling this many pixels. */
+#define RENDER_SHAPE_PIXELS 256
+
+/* Which count of b is past its limit ("pixels" or "answer_bytes"), its limit and the figure
+ * reached; NULL when neither is. */
+const char *render_budget_spent(const struct render_budget *b, long long *limit,
+                                long long *reached);
+
 struct render_scene {
     const struct rules_options *o;
     const struct rules_map *map;
@@ -107,7 +127,10 @@ struct render_scene {
     int focus; /* crop to this creature and the action around it, -1: the whole action */
     struct render_overlays ov;
     int max_width, max_height; /* pixels; 0 gives RENDER_DEFAULT_SIZE */
-    struct rules_work *work;   /* NULL: no budget. The searches and every cell drawn count */
+    /* NULL: no budget. The searches, the rulings and the squares tested for a threat (the
+     * threatened overlay's, all of them charged before the first test) count. */
+    struct rules_work *work;
+    struct render_budget *budget; /* NULL: no budget. Pixels and bytes */
 };
 
 /* Which part of the map the picture shows, and where: square (x, y)'s top-left corner is at
@@ -132,9 +155,23 @@ struct render_image {
 /* The pixel centre of square (or hex) (x, y) in a layout. */
 void render_square_centre(const struct render_layout *l, int x, int y, double *px, double *py);
 
+/* What drawing the scene will cost, known before drawing it: the picture's size and canvas
+ * pixels (a PNG's; 0 for an SVG), the squares tested for a threat (the threatened overlay's,
+ * each creature's reach box within the view, and the reach overlay's search's), and the states
+ * the reach overlay's search sets up and may expand (rules_move_reach_estimate). */
+struct render_estimate {
+    int width, height;
+    long long canvas_pixels;
+    long long threat_tests;
+    long long search_states;
+};
+int render_estimate(const struct render_scene *s, enum render_format f,
+                    struct render_estimate *out);
+
 /* Draws the scene. On RENDER_OK out->data holds the picture (free with render_image_free);
  * otherwise nothing is left to free. RENDER_ERR_TOO_EXPENSIVE leaves the figure reached in
- * s->work->used. */
+ * s->work (rules_work_spent) or s->budget (render_budget_spent); what is known up front (the
+ * canvas, the threatened overlay's tests) is refused before anything is drawn. */
 int render_draw(const struct render_scene *s, enum render_format f, struct render_image *out);
 
 void render_image_free(struct render_image *img);

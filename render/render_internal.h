@@ -16,11 +16,19 @@ struct pen {
     cairo_t *cr;
     char *svg; /* SVG text so far */
     size_t len, cap;
-    bool failed; /* out of memory or a cairo error: the picture is dropped */
+    bool failed;                  /* out of memory or a cairo error: the picture is dropped */
+    struct render_budget *budget; /* NULL: none (render.h) */
+    bool over;                    /* a budget ran out: nothing more is drawn */
 };
 
-/* Colours are 0xRRGGBB. */
-int pen_open(struct pen *p, enum render_format f, int width, int height);
+/* Colours are 0xRRGGBB. The budget (may be NULL) is charged the canvas of a PNG first, then
+ * every shape (render.h); once it runs out, calls draw nothing and pen_close refuses. */
+int pen_open(struct pen *p, enum render_format f, int width, int height,
+             struct render_budget *budget);
+/* Whether n more shapes of about `pixels` pixels each fit the budget: true, and nothing is
+ * charged (each shape is as it is drawn); false, and they are charged at once, so the budget
+ * says what was asked, and nothing more is drawn. */
+bool pen_reserve(struct pen *p, long long n, double pixels);
 /* Finishes the picture into out (data and len); frees the pen either way. */
 int pen_close(struct pen *p, struct render_image *out);
 void pen_abandon(struct pen *p);
@@ -145,6 +153,10 @@ struct render_ctx {
     int *other_index; /* scene index of others[i] */
     int other_count;
     struct render_cover_ruling *cover; /* render_cover_rule's, one per cover pair */
+    /* The threatened overlay: per side, a bit per view square threatened by that side
+     * (render_draw_threatened fills it on its first call); NULL until then. */
+    uint8_t *threat_bits;
+    size_t threat_stride; /* bytes per side */
     /* Marks that must stay readable over the creatures, drawn after them. */
     struct {
         double x, y;
@@ -172,6 +184,11 @@ void render_body_centre_at(const struct render_ctx *c, const struct rules_body *
                            double *px, double *py);
 bool render_body_in_view(const struct render_ctx *c, const struct rules_body *b);
 bool render_hostile(const struct render_scene *s, int a, int b);
+/* The searches' query of the scene: its mover among the others (reach and path overlays). */
+struct rules_move_query render_move_query(const struct render_ctx *c);
+/* Whether creature i's threatened squares are drawn, and the box of squares looked at. */
+bool render_threat_drawn(const struct render_scene *s, int i);
+void render_threat_box(const struct render_scene *s, int i, int *x0, int *y0, int *x1, int *y1);
 
 /* The ground (draw_board.c). */
 uint32_t render_terrain_colour(int t);

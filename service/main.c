@@ -11,6 +11,7 @@
 #include "service/encounter/state_cache.h"
 #include "service/http/http.h"
 #include "service/http/hub.h"
+#include "service/http/refusals.h"
 #include "service/http/router.h"
 #include "service/http/server.h"
 #include "service/json/fields.h"
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
     if (states == NULL || folds == NULL || folds_at == NULL || verified == NULL)
         goto out;
     hub = svc_hub_new(cfg.max_subscribers, cfg.max_subscribers_per_encounter,
-                      (uint64_t)cfg.keepalive_s * 1000000u);
+                      cfg.max_subscribers_per_address, (uint64_t)cfg.keepalive_s * 1000000u);
     if (hub == NULL)
         goto out;
     if (cfg.discord_public_key[0] != '\0' &&
@@ -143,6 +144,7 @@ out:
     svc_state_cache_free(folds);
     svc_state_cache_free(folds_at);
     svc_state_cache_free(verified);
+    svc_refusals_release();
     svc_hub_free(hub);
     db_close(db);
     return exit_code;

@@ -26,13 +26,15 @@ struct ctx {
     int impeded_cost; /* the full round of a double move */
     /* the window of the map the search may touch */
     int wx0, wy0, ww, wh;
-    int32_t *occ;         /* per window square: creature index + 1, or 0 */
     uint32_t *info;       /* per window square: CI_* bits */
     ptrdiff_t off[8];     /* square grid: the window index step of each direction */
     unsigned speed_types; /* movement types with a budget */
     int type_budget[1u << RULES_MOVE_TYPES]; /* the largest budget among a set of types */
     uint32_t *thr_off; /* CSR: enemies threatening each window square (eligible to attack) */
     int32_t *thr_idx;
+    /* Movers larger than a square: summed-area tables of the window's occupied and threatened
+     * squares ((ww + 1) x (wh + 1)), so that a question about a whole space is O(1). */
+    uint32_t *occ_sat, *thr_sat;
 };
 
 struct step_eval {
@@ -117,9 +119,13 @@ int footprint(const struct ctx *c, int x, int y, int *fx, int *fy);
 /* Charges n units of work to the query's budget; false once it is spent. */
 bool charge(const struct rules_move_query *q, long long n);
 
+/* Clips the window [x0, x1) x [y0, y1) to the map (at least one square). */
+void clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1);
+
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map): budgets per type (unlimited: the
  * route's), CI_* bits and occupancy of every window square, and with `threats` the enemies
- * threatening each. Returns 0 or RULES_MOVE_ERR_NOMEM; ctx_free releases it. */
+ * threatening each, their tests charged first (rules_move_threat_tests). Returns 0,
+ * RULES_MOVE_ERR_NOMEM or RULES_MOVE_TOO_EXPENSIVE (nothing set up); ctx_free releases it. */
 int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
              bool unlimited, bool threats);
 void ctx_free(struct ctx *c);

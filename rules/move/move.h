@@ -174,16 +174,30 @@ const char *rules_move_violation_source(enum rules_move_violation v);
 #define RULES_COST_STEPOVER        0x40u /* 001 Stepover: a creature ignored */
 #define RULES_COST_FIVE_FOOT       0x80u /* 001 5-Foot Step: one square */
 
-/* A work budget for the searches (reach, fewest attacks, route), in states: each state a
- * search sets up (per layer of the fewest-attacks search), each state it expands (a square
- * expanded with facing counts its 8 or 6 facings), and each step walked back to list a
- * reached square's path. The caller sets limit (0: none) and
- * reads used, which the searches advance; past the limit they stop with
- * RULES_MOVE_TOO_EXPENSIVE, and used is the figure reached. One budget may span several calls. */
+/* A work budget for the searches (reach, fewest attacks, route, path), in two counts, each
+ * with its own limit (0: none), which the searches advance and check as they go:
+ *  - states (limit, used): each state a search sets up (per layer of the fewest-attacks
+ *    search), each state it expands (a square expanded with facing counts its 8 or 6 facings;
+ *    a step priced square by square counts more, and the more squares it looks at:
+ *    rules_move_expand_units; a route's A* expansion counts 2), each step walked back to list
+ *    a reached square's path,
+ *    and each enemy looked at to list a step's attacks of opportunity;
+ *  - threatened squares (threat_limit, threat_used): each square tested for whether an enemy
+ *    threatens it when a search sets up its window (both passes). It is known before the test
+ *    (rules_move_threat_tests) and charged before any, so a board whose enemies threaten more
+ *    than the limit is refused before the work.
+ * Past a limit the searches stop with RULES_MOVE_TOO_EXPENSIVE and the count is the figure
+ * reached (rules_work_spent says which). One budget may span several calls. */
 struct rules_work {
     long long limit;
     long long used;
+    long long threat_limit;
+    long long threat_used;
 };
+
+/* Which count of w is past its limit ("search_states" or "threatened_squares", the names the
+ * service answers with), its limit and the figure reached; NULL when neither is. */
+const char *rules_work_spent(const struct rules_work *w, long long *limit, long long *reached);
 
 /* What a movement request brings. */
 struct rules_move_query {
@@ -259,6 +273,33 @@ struct rules_reach_square {
 };
 
 struct rules_reach;
+
+/* What a search will cost, from the query alone, before any work (the service admits and
+ * refuses by it, and the searches charge these figures first):
+ *  - states: the states a reach sets up (its window, times facings and parities; the first
+ *    layer of a fewest-attacks search), which it may also expand: a route, whose search is
+ *    not known in advance, gives those of the whole map (the most it can set up);
+ *  - threat_tests: the squares tested for a threat (rules_move_threat_tests of its window);
+ *  - expand_units: what expanding one state counts (rules_move_expand_units). */
+struct rules_move_estimate {
+    long long states;
+    long long threat_tests;
+    int expand_units;
+};
+/* What expanding one state counts when its steps are priced square by square (a mover larger
+ * than a square, hexes, a withdrawal, a 5-foot step): one, plus for every direction two and
+ * one per 12 squares its step looks at. A plain expansion counts one (a route's, two). */
+int rules_move_expand_units(const struct rules_move_query *q);
+
+void rules_move_reach_estimate(const struct rules_move_query *q, bool prefer_fewest_aoo,
+                               struct rules_move_estimate *out);
+void rules_move_route_estimate(const struct rules_move_query *q, struct rules_move_estimate *out);
+
+/* The squares tested for a threat when the enemies' threatened squares are set up over the
+ * window [x0, x1) x [y0, y1) (clipped to the map): over every enemy that may attack, the
+ * squares of the box its reach can touch that lie in the window, twice (a counting pass and a
+ * filling pass). O(creatures). */
+long long rules_move_threat_tests(const struct rules_move_query *q, int x0, int y0, int x1, int y1);
 
 /* Runs the search. prefer_fewest_aoo: fewest provoking steps first, then cost. Returns
  * RULES_MOVE_OK, RULES_MOVE_ERR_NOMEM or RULES_MOVE_TOO_EXPENSIVE (then *out is NULL).

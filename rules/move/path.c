@@ -212,8 +212,9 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
     struct ctx c;
     int x0, y0, x1, y1;
     path_box(q->mover, steps, n, &x0, &y0, &x1, &y1);
-    if (ctx_init(&c, q, x0, y0, x1, y1, false, true) != 0)
-        return RULES_MOVE_ERR_NOMEM;
+    int rc = ctx_init(&c, q, x0, y0, x1, y1, false, true);
+    if (rc != 0)
+        return rc;
     struct rules_creature *allies = malloc(((size_t)q->creature_count + 1) * sizeof *allies);
     unsigned char *seen = calloc((size_t)q->creature_count + 1, 1);
     if (allies == NULL || seen == NULL) {
@@ -267,6 +268,12 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
                 if (!in_window(&c, fx[j], fy[j]))
                     continue;
                 size_t w = wcell(&c, fx[j], fy[j]);
+                /* Each enemy looked at counts: a crowd threatening every square of a long
+                 * path is looked through at every step. */
+                if (!charge(q, (long long)(c.thr_off[w + 1] - c.thr_off[w]))) {
+                    rc = RULES_MOVE_TOO_EXPENSIVE;
+                    goto out;
+                }
                 for (uint32_t t = c.thr_off[w]; t < c.thr_off[w + 1]; t++) {
                     int k = c.thr_idx[t];
                     if (seen[k])
@@ -317,8 +324,9 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
     out->legal = out->action_violations == 0;
     for (int i = 0; i < n; i++)
         out->legal &= out->steps[i].violations == 0;
+out:
     free(allies);
     free(seen);
     ctx_free(&c);
-    return RULES_MOVE_OK;
+    return rc;
 }

@@ -99,6 +99,12 @@ static bool queue_pop(struct queue *qu, uint32_t *key, uint32_t *state)
             qu->size--;
             return true;
         }
+        /* Drained, and no key below the next is ever queued again: its room goes back, so the
+         * queue holds the frontier, not every state ever queued. */
+        if (b->n == 0 && b->cap > 64) {
+            free(b->v);
+            b->v = NULL, b->cap = 0;
+        }
         qu->cur++;
     }
 }
@@ -125,6 +131,7 @@ struct search {
     bool fast;          /* fast_step applies */
     uint8_t *sc;        /* one-square movers without facing: step_classes */
     bool split;         /* layered by provoking steps */
+    int slow_units;     /* what an expansion priced step by step adds (expand_units - 1) */
     int capped_layer;   /* the last layer, which relaxed every step; -1 */
 };
 
@@ -155,12 +162,13 @@ static void search_free(struct search *s)
     ctx_free(&s->c);
 }
 
-/* Adds a layer of prices and predecessors, charging its states to the work budget first:
- * setting up and copying a layer costs about what expanding its states would, and a window
- * of 16 million states took a second to set up before the first expansion. */
+/* Adds a layer of prices and predecessors, charging its states to the work budget first
+ * (the first layer's were charged before the window was set up): setting up and copying a
+ * layer costs about what expanding its states would, and a window of 16 million states took a
+ * second to set up before the first expansion. */
 static int add_layer(struct search *s)
 {
-    if (!charge(s->c.q, (long long)s->states))
+    if (s->layers > 0 && !charge(s->c.q, (long long)s->states))
         return RULES_MOVE_TOO_EXPENSIVE;
     uint32_t **d = realloc(s->dist, (size_t)(s->layers + 1) * sizeof *d);
     if (d == NULL)
@@ -297,7 +305,8 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
         if (key != dist[st] / 5)
             continue;
         /* An expansion relaxes the successors of every facing at once (see below), so it
-         * counts as nf states: a reach with facing costs its squares times 8. */
+         * counts as nf states: a reach with facing costs its squares times 8. One priced step
+         * by step (the general loop below) counts what rules_move_expand_units says. */
         if (!charge(c->q, s->nf))
             return RULES_MOVE_TOO_EXPENSIVE;
         int x, y, f, p;
@@ -357,6 +366,8 @@ static int run_layer(struct search *s, struct queue *qu, bool split, struct seed
             if (!slow)
                 continue;
         }
+        if (!(s->fast && inner) && s->slow_units > 0 && !charge(c->q, s->slow_units))
+            return RULES_MOVE_TOO_EXPENSIVE; /* priced by eval_step, square by square */
         for (int d = 0; d < c->ndirs; d++) {
             int tx = x + dirs[d][0], ty = y + dirs[d][1];
             if (!in_window(c, tx, ty))
@@ -432,27 +443,77 @@ static int record_layer(struct search *s)
     return 0;
 }
 
-/* Layers of the fewest-attacks search: at most 64, and at most 256 MB of prices and
- * predecessors. The last layer allowed relaxes every step, so every reachable square is
+/* Layers of the fewest-attacks search: at most 64, and at most 32 MB of prices and
+ * predecessors (a request's memory stays within the issue's 64 MB: 256 MB allowed 8 layers of
+ * a 1,000 x 1,000 map). The last layer allowed relaxes every step, so every reachable square is
  * still found; its squares report the provoking steps of the path they got. */
 #define MAX_LAYERS  64
-#define LAYER_BYTES (256u * 1024 * 1024)
+#define LAYER_BYTES (32u * 1024 * 1024)
+
+/* The window a reach searches: the budget bounds it, as every step costs at least 5 ft. */
+static void reach_window(const struct rules_move_query *q, int *x0, int *y0, int *x1, int *y1)
+{
+    const struct rules_body *b = &q->mover->c.body;
+    struct ctx probe = {.q = q, .o = q->o, .m = q->mover};
+    set_budgets(&probe, false);
+    int radius = probe.max_budget / 5 + 1;
+    *x0 = b->x - radius, *y0 = b->y - radius;
+    *x1 = b->x + b->side + radius, *y1 = b->y + b->side + radius;
+}
+
+/* Facings and parities in a search's state (see the top). */
+static void state_shape(const struct rules_move_query *q, int *nf, int *np)
+{
+    bool hex = q->o->grid == RULES_GRID_HEX;
+    bool facing_cost = q->o->facing == RULES_FACING_000 && rules_has_facing(q->o, &q->mover->c);
+    *nf = facing_cost ? (hex ? 6 : 8) : 1;
+    *np = !hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 2 : 1;
+}
+
+int rules_move_expand_units(const struct rules_move_query *q)
+{
+    /* A step priced square by square (eval_step) costs about two plain expansions, plus the
+     * squares the space enters (about two of its edges, and the corners beside a diagonal) at
+     * a dozen squares a unit: bench/cost_bench measures the plain loop, hexes and a Colossal
+     * mover at about the same time per unit with these weights. */
+    bool hex = q->o->grid == RULES_GRID_HEX;
+    int side = hex ? 1 : q->mover->c.body.side;
+    int dirs = hex ? 6 : 8;
+    return 1 + dirs * (2 + (2 * side + 1) / 12);
+}
+
+void rules_move_reach_estimate(const struct rules_move_query *q, bool prefer_fewest_aoo,
+                               struct rules_move_estimate *out)
+{
+    (void)prefer_fewest_aoo; /* its later layers depend on the board: charged as they come */
+    int x0, y0, x1, y1, nf, np;
+    reach_window(q, &x0, &y0, &x1, &y1);
+    long long threats = rules_move_threat_tests(q, x0, y0, x1, y1);
+    clip_window(q->map, &x0, &y0, &x1, &y1);
+    state_shape(q, &nf, &np);
+    out->states = (long long)(x1 - x0) * (y1 - y0) * nf * np;
+    out->threat_tests = threats;
+    out->expand_units = rules_move_expand_units(q);
+}
 
 int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
                      struct rules_reach **out)
 {
     *out = NULL;
+    /* What it will set up, charged before anything is: the first layer's states, then (by
+     * ctx_init) the squares tested for a threat. */
+    struct rules_move_estimate est;
+    rules_move_reach_estimate(q, prefer_fewest_aoo, &est);
+    if (!charge(q, est.states))
+        return RULES_MOVE_TOO_EXPENSIVE;
     struct rules_reach *r = calloc(1, sizeof *r);
     if (r == NULL)
         return RULES_MOVE_ERR_NOMEM;
     struct search *s = &r->s;
     const struct rules_body *b = &q->mover->c.body;
-    /* The budget bounds the window: every step costs at least 5 ft. */
-    struct ctx probe = {.q = q, .o = q->o, .m = q->mover};
-    set_budgets(&probe, false);
-    int radius = probe.max_budget / 5 + 1;
-    int rc = ctx_init(&s->c, q, b->x - radius, b->y - radius, b->x + b->side + radius,
-                      b->y + b->side + radius, false, true);
+    int x0, y0, x1, y1;
+    reach_window(q, &x0, &y0, &x1, &y1);
+    int rc = ctx_init(&s->c, q, x0, y0, x1, y1, false, true);
     if (rc != 0) {
         free(r);
         return rc;
@@ -461,8 +522,8 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     s->fast =
         s->c.side == 1 && !s->c.hex && q->mode != RULES_MODE_STEP && q->mode != RULES_MODE_WITHDRAW;
     s->capped_layer = -1;
-    s->nf = s->c.facing_cost ? s->c.ndirs : 1;
-    s->np = !s->c.hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 2 : 1;
+    state_shape(q, &s->nf, &s->np);
+    s->slow_units = est.expand_units - 1;
     s->cells = (size_t)s->c.ww * (size_t)s->c.wh;
     s->states = s->cells * (size_t)s->nf * (size_t)s->np;
     s->best_cost = malloc(s->cells * sizeof *s->best_cost);
@@ -509,6 +570,11 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
         struct seeds t = sd;
         sd = nsd, nsd = t;
         nsd.n = 0;
+        /* Its seeds (the provoking steps out of the layer before) are queued states too. */
+        if (!charge(q, (long long)sd.n)) {
+            rc = RULES_MOVE_TOO_EXPENSIVE;
+            goto fail;
+        }
         rc = add_layer(s);
         if (rc != 0)
             goto fail;
@@ -654,6 +720,7 @@ int rules_reach_aoos(struct rules_reach *r, int i, int *creatures, int *from_x, 
                 if (!in_window(c, fx[k], fy[k]))
                     continue;
                 size_t w = wcell(c, fx[k], fy[k]);
+                charge(c->q, (long long)(c->thr_off[w + 1] - c->thr_off[w])); /* looked at */
                 for (uint32_t t = c->thr_off[w]; t < c->thr_off[w + 1]; t++) {
                     int e = c->thr_idx[t];
                     if (s->seen_epoch[e] == s->epoch)

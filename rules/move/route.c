@@ -29,6 +29,10 @@
 #include "rules/move/internal.h"
 #include "rules/move/move.h"
 
+/* What an expansion counts: each of its 8 steps is estimated and queued, about twice the work
+ * of a reach's expansion (bench/cost_bench). */
+#define ROUTE_EXPAND_UNITS 2
+
 #define TILE_SHIFT 5
 #define TILE_SIDE  (1 << TILE_SHIFT)
 #define TILE_CELLS (TILE_SIDE * TILE_SIDE)
@@ -72,10 +76,11 @@ struct route {
     struct ctx c;
     const struct rules_move_query *q;
     const struct rules_route_goal *goal;
-    bool fast;   /* a one-square mover on squares: class bytes, no eval_step */
-    int np;      /* parities in the state */
-    bool octile; /* the estimate counts 5-10-5's doubled diagonals */
-    int unit;    /* every price is a multiple of it (ft) */
+    bool fast;      /* a one-square mover on squares: class bytes, no eval_step */
+    int slow_units; /* without: what an expansion adds (rules_move_expand_units - 1) */
+    int np;         /* parities in the state */
+    bool octile;    /* the estimate counts 5-10-5's doubled diagonals */
+    int unit;       /* every price is a multiple of it (ft) */
     /* tiles over the map padded by one square on each side (x + 1, y + 1) */
     int tiles_x, tiles_y;
     struct tile **tiles;
@@ -437,6 +442,21 @@ static int walk_back(struct route *r, size_t ti, unsigned i, int x, int y, struc
     return n;
 }
 
+void rules_move_route_estimate(const struct rules_move_query *q, struct rules_move_estimate *out)
+{
+    const struct rules_body *b = &q->mover->c.body;
+    bool hex = q->o->grid == RULES_GRID_HEX;
+    bool fast =
+        !hex && b->side == 1 && q->mode != RULES_MODE_WITHDRAW && q->mode != RULES_MODE_STEP;
+    int np = !hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING ? 2 : 1;
+    long long tiles = (long long)((q->map->width + 2 + TILE_SIDE - 1) / TILE_SIDE) *
+                      ((q->map->height + 2 + TILE_SIDE - 1) / TILE_SIDE);
+    /* The most it can set up: every tile, and without class bytes the map's squares first. */
+    out->states = tiles * TILE_CELLS * np + (fast ? 0 : (long long)q->map->width * q->map->height);
+    out->threat_tests = 0; /* a route sets up no threats */
+    out->expand_units = ROUTE_EXPAND_UNITS + (fast ? 0 : rules_move_expand_units(q) - 1);
+}
+
 int rules_move_route(const struct rules_move_query *q, const struct rules_route_goal *goal,
                      struct rules_step *steps, int max, int *cost_ft)
 {
@@ -446,6 +466,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     bool hex = q->o->grid == RULES_GRID_HEX;
     *cost_ft = 0;
     r.fast = !hex && b->side == 1 && q->mode != RULES_MODE_WITHDRAW && q->mode != RULES_MODE_STEP;
+    r.slow_units = r.fast ? 0 : rules_move_expand_units(q) - 1;
     int rc;
     if (r.fast) {
         /* Only the budgets and the creature bits are wanted: a one-square window. */
@@ -501,7 +522,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
         t = r.tiles[ti];
         if (t->g[i] != e.g)
             continue; /* queued before a cheaper price was found */
-        if (!charge(q, 1)) {
+        if (!charge(q, ROUTE_EXPAND_UNITS + r.slow_units)) {
             result = RULES_MOVE_TOO_EXPENSIVE - 1;
             goto out;
         }

@@ -43,6 +43,29 @@ bool charge(const struct rules_move_query *q, long long n)
     return q->work->limit <= 0 || q->work->used <= q->work->limit;
 }
 
+/* Charges n squares tested for a threat; false once that budget is spent. */
+static bool charge_threats(const struct rules_move_query *q, long long n)
+{
+    if (q->work == NULL)
+        return true;
+    q->work->threat_used += n;
+    return q->work->threat_limit <= 0 || q->work->threat_used <= q->work->threat_limit;
+}
+
+const char *rules_work_spent(const struct rules_work *w, long long *limit, long long *reached)
+{
+    if (w->threat_limit > 0 && w->threat_used > w->threat_limit) {
+        *limit = w->threat_limit, *reached = w->threat_used;
+        return "threatened_squares";
+    }
+    if (w->limit > 0 && w->used > w->limit) {
+        *limit = w->limit, *reached = w->used;
+        return "search_states";
+    }
+    *limit = *reached = 0;
+    return NULL;
+}
+
 static bool eligible_attacker(const struct rules_move_query *q, int i)
 {
     const struct rules_map_creature *k = &q->creatures[i];
@@ -57,14 +80,93 @@ void ctx_free(struct ctx *c)
 {
     free(c->info);
     c->info = NULL;
-    free(c->occ);
     free(c->thr_off);
     free(c->thr_idx);
-    c->occ = NULL, c->thr_off = NULL, c->thr_idx = NULL;
+    free(c->occ_sat);
+    free(c->thr_sat);
+    c->thr_off = NULL, c->thr_idx = NULL, c->occ_sat = c->thr_sat = NULL;
+}
+
+void clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1)
+{
+    *x0 = *x0 < 0 ? 0 : *x0, *y0 = *y0 < 0 ? 0 : *y0;
+    *x1 = *x1 > map->width ? map->width : *x1;
+    *y1 = *y1 > map->height ? map->height : *y1;
+    if (*x1 <= *x0 || *y1 <= *y0)
+        *x1 = *x0 + 1, *y1 = *y0 + 1;
+}
+
+/* The box of squares around creature k that its reach may touch (one square of slack each
+ * way), as ctx_init scans it. */
+static void threat_box(const struct rules_creature *k, int *bx0, int *by0, int *bx1, int *by1)
+{
+    int r = k->reach_ft / 5 + 1;
+    *bx0 = k->body.x - r - 1, *by0 = k->body.y - r - 1;
+    *bx1 = k->body.x + k->body.side + r + 1, *by1 = k->body.y + k->body.side + r + 1;
+}
+
+static long long span(int a0, int a1, int w0, int w1)
+{
+    int lo = a0 < w0 ? w0 : a0, hi = a1 > w1 ? w1 : a1;
+    return hi > lo ? hi - lo : 0;
+}
+
+long long rules_move_threat_tests(const struct rules_move_query *q, int x0, int y0, int x1, int y1)
+{
+    clip_window(q->map, &x0, &y0, &x1, &y1);
+    long long n = 0;
+    for (int i = 0; i < q->creature_count; i++) {
+        if (!eligible_attacker(q, i))
+            continue;
+        int bx0, by0, bx1, by1;
+        threat_box(&q->creatures[i].c, &bx0, &by0, &bx1, &by1);
+        n += span(bx0, bx1, x0, x1) * span(by0, by1, y0, y1);
+    }
+    return 2 * n; /* the counting pass and the filling pass */
+}
+
+/* A summed-area table of the window: sat[(y + 1) * (ww + 1) + x + 1] counts the squares of
+ * [0, x] x [0, y] for which bit(w) holds, so that any box is asked in O(1). */
+static uint32_t *window_sat(const struct ctx *c, bool (*bit)(const struct ctx *, size_t))
+{
+    size_t W = (size_t)c->ww + 1, H = (size_t)c->wh + 1;
+    uint32_t *sat = calloc(W * H, sizeof *sat);
+    if (sat == NULL)
+        return NULL;
+    for (size_t y = 1; y < H; y++) {
+        uint32_t row = 0;
+        for (size_t x = 1; x < W; x++) {
+            row += bit(c, (y - 1) * (size_t)c->ww + (x - 1)) ? 1u : 0u;
+            sat[y * W + x] = sat[(y - 1) * W + x] + row;
+        }
+    }
+    return sat;
+}
+
+/* How many squares of the box [x0, x1) x [y0, y1), which lies in the window, sat counts. */
+static uint32_t sat_box(const struct ctx *c, const uint32_t *sat, int x0, int y0, int x1, int y1)
+{
+    size_t W = (size_t)c->ww + 1;
+    size_t a = (size_t)(y0 - c->wy0) * W + (size_t)(x0 - c->wx0);
+    size_t b = (size_t)(y0 - c->wy0) * W + (size_t)(x1 - c->wx0);
+    size_t d = (size_t)(y1 - c->wy0) * W + (size_t)(x0 - c->wx0);
+    size_t e = (size_t)(y1 - c->wy0) * W + (size_t)(x1 - c->wx0);
+    return sat[e] - sat[b] - sat[d] + sat[a];
+}
+
+static bool bit_threatened(const struct ctx *c, size_t w)
+{
+    return c->thr_off[w + 1] > c->thr_off[w];
+}
+
+static bool bit_occupied(const struct ctx *c, size_t w)
+{
+    return (c->info[w] & CI_OCC) != 0;
 }
 
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map), the occupancy of every
- * creature and the squares each eligible enemy threatens there. */
+ * creature and the squares each eligible enemy threatens there. The squares tested for a
+ * threat are charged before the first test. */
 int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
              bool unlimited, bool threats)
 {
@@ -74,11 +176,9 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
     c->side = c->hex ? 1 : q->mover->c.body.side;
     c->facing_cost = q->o->facing == RULES_FACING_000 && rules_has_facing(q->o, &q->mover->c);
     set_budgets(c, unlimited);
-    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > q->map->width ? q->map->width : x1;
-    y1 = y1 > q->map->height ? q->map->height : y1;
-    if (x1 <= x0 || y1 <= y0)
-        x1 = x0 + 1, y1 = y0 + 1;
+    if (threats && !charge_threats(q, rules_move_threat_tests(q, x0, y0, x1, y1)))
+        return RULES_MOVE_TOO_EXPENSIVE;
+    clip_window(q->map, &x0, &y0, &x1, &y1);
     c->wx0 = x0, c->wy0 = y0, c->ww = x1 - x0, c->wh = y1 - y0;
     /* off[d] must follow the grid's own directions: the searches step with dirs_of(c)[d]
      * and off[d] together, and square offsets on hexes land off the window at its edge. */
@@ -86,10 +186,14 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
     for (int d = 0; d < 8; d++)
         c->off[d] = d < c->ndirs ? (ptrdiff_t)dirs[d][1] * c->ww + dirs[d][0] : 0;
     size_t n = (size_t)c->ww * (size_t)c->wh;
-    c->occ = calloc(n, sizeof *c->occ);
+    /* No enemy that may attack: nothing is threatened, and nothing is set up for it. */
+    bool attackers = false;
+    for (int i = 0; threats && i < q->creature_count && !attackers; i++)
+        attackers = eligible_attacker(q, i);
+    threats = threats && attackers;
     c->thr_off = calloc(threats ? n + 1 : 1, sizeof *c->thr_off);
     c->info = malloc(n * sizeof *c->info);
-    if (c->occ == NULL || c->thr_off == NULL || c->info == NULL)
+    if (c->thr_off == NULL || c->info == NULL)
         goto fail;
     /* Squares without flags or gaps take their bits from a table by terrain. */
     uint32_t plain[256];
@@ -110,15 +214,12 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
             int fn = rules_body_squares(q->o, &k->body, fx, fy, MAX_FOOT);
             if (pass == 0)
                 for (int j = 0; j < fn; j++)
-                    if (in_window(c, fx[j], fy[j])) {
-                        c->occ[wcell(c, fx[j], fy[j])] = i + 1;
+                    if (in_window(c, fx[j], fy[j]))
                         c->info[wcell(c, fx[j], fy[j])] |= creature_info(c, i);
-                    }
             if (!threats || !eligible_attacker(q, i))
                 continue;
-            int r = k->reach_ft / 5 + 1;
-            int bx0 = k->body.x - r - 1, by0 = k->body.y - r - 1;
-            int bx1 = k->body.x + k->body.side + r + 1, by1 = k->body.y + k->body.side + r + 1;
+            int bx0, by0, bx1, by1; /* as rules_move_threat_tests counts them */
+            threat_box(k, &bx0, &by0, &bx1, &by1);
             for (int y = by0 < y0 ? y0 : by0; y < (by1 > y1 ? y1 : by1); y++)
                 for (int x = bx0 < x0 ? x0 : bx0; x < (bx1 > x1 ? x1 : bx1); x++) {
                     if (!rules_threatens_square(q->o, k, x, y, z))
@@ -131,7 +232,7 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
                 }
         }
         if (!threats)
-            return 0;
+            break;
         if (pass == 0) {
             for (size_t w = 0; w < n; w++)
                 c->thr_off[w + 1] += c->thr_off[w];
@@ -140,10 +241,21 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
                 goto fail;
         }
     }
-    /* The fill pass advanced each start to the next one's: shift back. */
-    for (size_t w = n; w > 0; w--)
-        c->thr_off[w] = c->thr_off[w - 1];
-    c->thr_off[0] = 0;
+    if (threats) {
+        /* The fill pass advanced each start to the next one's: shift back. */
+        for (size_t w = n; w > 0; w--)
+            c->thr_off[w] = c->thr_off[w - 1];
+        c->thr_off[0] = 0;
+    }
+    /* A mover larger than a square asks about its whole space at every step: whether any of
+     * it is threatened (step_provokes) and whether any is occupied (end_ok), in O(1) each
+     * from a summed-area table rather than square by square. */
+    if (c->side > 1) {
+        c->occ_sat = window_sat(c, bit_occupied);
+        c->thr_sat = threats ? window_sat(c, bit_threatened) : NULL;
+        if (c->occ_sat == NULL || (threats && c->thr_sat == NULL))
+            goto fail;
+    }
     return 0;
 fail:
     ctx_free(c);
@@ -179,18 +291,20 @@ bool step_provokes(const struct ctx *c, int x, int y, int step)
                 return true;
         return false;
     }
-    for (int dy = 0; dy < c->side; dy++)
-        for (int dx = 0; dx < c->side; dx++)
-            if (square_threatened(c, x + dx, y + dy))
-                return true;
-    return false;
+    if (c->thr_sat == NULL)
+        return false; /* no threats set up */
+    /* Squares outside the window are threatened by nobody the search knows of. */
+    int x0 = x < c->wx0 ? c->wx0 : x, y0 = y < c->wy0 ? c->wy0 : y;
+    int x1 = x + c->side, y1 = y + c->side;
+    x1 = x1 > c->wx0 + c->ww ? c->wx0 + c->ww : x1;
+    y1 = y1 > c->wy0 + c->wh ? c->wy0 + c->wh : y1;
+    return x1 > x0 && y1 > y0 && sat_box(c, c->thr_sat, x0, y0, x1, y1) > 0;
 }
 
+/* The creature on (x, y), outside the window (paths reaching past it: inside it, the window's
+ * CI_* bits tell): looked for through the list. */
 static int creature_at(const struct ctx *c, int x, int y)
 {
-    if (in_window(c, x, y))
-        return c->occ[wcell(c, x, y)] - 1;
-    /* Outside the window (paths reaching past it): look through the list. */
     for (int i = 0; i < c->q->creature_count; i++) {
         const struct rules_body *b = &c->q->creatures[i].c.body;
         if (c->hex) {
@@ -308,6 +422,22 @@ void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, in
     if (c->side == 1 && !c->hex) {
         all = cell_info(c, tx, ty);
         types = all;
+    } else if (!c->hex) {
+        /* 001: "Leaving a square is always free"; squares entered count: those of the space
+         * at (tx, ty) outside the space at (x, y), at most two of its edges for a step. */
+        int n = c->side;
+        for (int yy = ty; yy < ty + n; yy++) {
+            bool old_row = yy >= y && yy < y + n;
+            for (int xx = tx; xx < tx + n; xx++) {
+                if (old_row && xx >= x && xx < x + n) {
+                    xx = x + n - 1; /* the old space's part of this row */
+                    continue;
+                }
+                uint32_t ci = cell_info(c, xx, yy);
+                all |= ci;
+                types &= ci;
+            }
+        }
     } else {
         int ox[MAX_FOOT], oy[MAX_FOOT], nx[MAX_FOOT], ny[MAX_FOOT];
         int on = footprint(c, x, y, ox, oy), nn = footprint(c, tx, ty, nx, ny);
@@ -397,6 +527,8 @@ bool end_ok(const struct ctx *c, int x, int y)
 {
     if (c->side == 1 && !c->hex)
         return !(cell_info(c, x, y) & CI_OCC);
+    if (c->occ_sat != NULL && in_window(c, x, y) && in_window(c, x + c->side - 1, y + c->side - 1))
+        return sat_box(c, c->occ_sat, x, y, x + c->side, y + c->side) == 0;
     int fx[MAX_FOOT], fy[MAX_FOOT];
     int n = footprint(c, x, y, fx, fy);
     for (int i = 0; i < n; i++)

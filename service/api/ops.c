@@ -8,6 +8,7 @@
 #include "service/http/hub.h"
 #include "service/http/metrics.h"
 #include "service/http/problem.h"
+#include "service/http/refusals.h"
 
 void svc_handle_healthz(const struct svc_request *req, struct svc_response *res)
 {
@@ -66,6 +67,8 @@ void svc_handle_metrics(const struct svc_request *req, struct svc_response *res)
     struct svc_metrics_gauges g = {
         .db_errors = db_error_count(req->ctx->db),
         .feeds_open = req->ctx->hub != NULL ? svc_hub_count(req->ctx->hub) : 0,
+        .feed_folded = svc_hub_folded(req->ctx->hub),
+        .refusals_replayed = svc_refusals_replayed(),
         .commits = gs.commits,
         .writes = gs.writes,
         .largest_commit = gs.largest,

@@ -284,6 +284,7 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
     struct svc_errors e;
     struct render_req r = {0};
     bool searching = false;
+    long long held = 0;
     if (!svc_decode_begin(req, res, known, &body, &e))
         goto out;
     svc_decode_board(body, req, looks, mover_looks, &r.board, &e);
@@ -353,15 +354,16 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         svc_errors_respond(&e, res);
         goto out;
     }
-    if (r.scene.ov.reach || r.scene.ov.path != NULL) {
-        if (!svc_search_begin(req, res))
-            goto out;
-        searching = true;
-    }
+    struct render_budget budget = svc_picture_budget(req->ctx->config, &r.board.work);
+    r.scene.budget = &budget;
+    struct svc_cost cost = svc_picture_cost(&r.scene, f);
+    if (!svc_search_begin(req, &cost, &held, res))
+        goto out;
+    searching = true;
     svc_picture_draw_respond(res, &r.scene, f, NULL);
 out:
     if (searching)
-        svc_search_end();
+        svc_search_end(held);
     svc_errors_free(&e);
     render_req_free(&r);
     json_decref(body);

@@ -29,7 +29,9 @@ static const char *const load_names[] = {"light", "medium", "heavy", NULL};
 
 void move_budgets_init(struct move_req *r, const struct svc_config *cfg)
 {
-    r->work = (struct rules_work){.limit = svc_config_budget(cfg, SVC_BUDGET_SEARCH_STATES)};
+    r->work =
+        (struct rules_work){.limit = svc_config_budget(cfg, SVC_BUDGET_SEARCH_STATES),
+                            .threat_limit = svc_config_budget(cfg, SVC_BUDGET_THREAT_SQUARES)};
     r->paint_limit = svc_config_budget(cfg, SVC_BUDGET_MAP_SQUARES);
     r->answer_limit = svc_config_budget(cfg, SVC_BUDGET_ANSWER_BYTES);
 }

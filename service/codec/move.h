@@ -35,9 +35,24 @@ void svc_decode_board(json_t *body, const struct svc_request *req,
                       struct svc_board *b, struct svc_errors *e);
 void svc_board_free(struct svc_board *b);
 
-/* The searches' gate (movement_api.c): at most half the workers search at once. False, with a
- * 503 busy in res, when every place is taken; otherwise call svc_search_end afterwards. */
-bool svc_search_begin(const struct svc_request *req, struct svc_response *res);
-void svc_search_end(void);
+/* What a request will cost, from its estimate before any work (rules_move_reach_estimate,
+ * rules_move_route_estimate, render_estimate), in its budgets' units. */
+struct svc_cost {
+    long long states;       /* search states set up and expanded */
+    long long threat_tests; /* squares tested for a threat */
+    long long pixels;       /* a picture's canvas */
+};
+
+/* Its predicted CPU time in microseconds: each unit at the time bench/cost_bench measures
+ * for it on this project's machine, at most what a request at its budgets may take. */
+long long svc_cost_us(const struct svc_cost *c);
+
+/* The searches' gate (movement.c): a request predicted to be cheap is always admitted; a
+ * costlier one (c NULL: the most a request may cost) takes one of the places, half the
+ * workers. False, with a 503 busy in res, when none is free; otherwise call
+ * svc_search_end(*held) afterwards. */
+bool svc_search_begin(const struct svc_request *req, const struct svc_cost *c, long long *held,
+                      struct svc_response *res);
+void svc_search_end(long long held);
 
 #endif

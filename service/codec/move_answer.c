@@ -246,8 +246,14 @@ void move_answer_path(struct svc_answer *ans, struct move_req *r, const struct r
     p.steps = calloc((size_t)n + 1, sizeof *p.steps);
     p.aoos = calloc((size_t)r->nc + 1, sizeof *p.aoos);
     struct rules_move_query q = move_query_of(r);
-    if (p.steps == NULL || p.aoos == NULL ||
-        rules_move_path(&q, steps, n, end_facing, &p) != RULES_MOVE_OK)
+    q.work = &r->work; /* its threats set up over the path's box, its attacks looked through */
+    int rc = p.steps == NULL || p.aoos == NULL ? RULES_MOVE_ERR_NOMEM
+                                               : rules_move_path(&q, steps, n, end_facing, &p);
+    long long limit = 0, reached = 0;
+    const char *spent = rules_work_spent(&r->work, &limit, &reached);
+    if (rc == RULES_MOVE_TOO_EXPENSIVE && spent != NULL)
+        svc_answer_too_expensive(ans, spent, limit, reached);
+    else if (rc != RULES_MOVE_OK)
         svc_answer_problem(ans, SVC_PROBLEM_INTERNAL, NULL);
     else
         move_answer_path_ruled(ans, r, n, &p, route_cost, route);
@@ -350,6 +356,10 @@ static bool rank_safest(struct svc_answer *ans, const struct move_req *r, struct
     return true;
 }
 
+/* The fewest bytes a reach answer's square takes:
+ * {"x":0,"y":0,"cost_ft":5,"provoking_steps":0,"facings":[],"attacks_of_opportunity":[]}, */
+#define REACH_ENTRY_MIN 86
+
 void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct rules_reach *reach,
                        int prefer)
 {
@@ -362,6 +372,13 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
         goto out;
     }
     int count = rules_reach_count(reach);
+    /* Each square's entry takes at least REACH_ENTRY_MIN bytes: an answer that cannot fit is
+     * refused before a byte of it is written. */
+    if ((long long)count * REACH_ENTRY_MIN > r->answer_limit) {
+        svc_answer_too_expensive(ans, "answer_bytes", r->answer_limit,
+                                 (long long)count * REACH_ENTRY_MIN);
+        goto out;
+    }
     if (prefer == MOVE_PREFER_SAFEST && !rank_safest(ans, r, reach, count, &safe))
         goto out;
     struct jw w;

@@ -1,6 +1,6 @@
 /* The movement rulings (ruling.h: svc_rule_move_*; reach and route also serve the encounter's
  * queries, and an encounter's moves rule the same structs through rules_encounter_move and write
- * the same answers), and the gate that keeps searches to half the workers. Each decodes
+ * the same answers), and the gate that admits searches by their predicted cost. Each decodes
  * (move.c), calls rules/move/ and answers (move_answer.c). */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -41,34 +41,101 @@ void svc_rule_move_path(json_t *body, const struct svc_config *cfg, const struct
     move_req_free(&r);
 }
 
-/* Searches (reach, route) run on libmicrohttpd's worker threads, and a worker inside one
- * answers none of its other connections meanwhile: eight heavy searches on four workers
- * stalled /healthz for 5 s. So at most half the workers (at least one) search at once, and a
- * search beyond that is answered 503 with Retry-After straight away, leaving the other
- * workers to accept and answer cheap requests. With the work budget bounding each search
- * (well under 2 s), a client retrying after 1 s finds a free place. bench/budget.sh measures
- * /healthz while eight of the heaviest searches are sent at once (bench/README.md). A bounded
- * gate was chosen over a separate pool for cheap requests because it needs no change to
- * how server.c hands requests to handlers. */
+/* Searches (reach, route, pictures) run on libmicrohttpd's worker threads, and a worker inside
+ * one answers none of its other connections meanwhile: eight heavy searches on four workers
+ * stalled /healthz for 5 s. So the gate admits by predicted cost (svc_cost_us, from the
+ * request's estimate, before any work): a request predicted to take under GATE_CHEAP_US is
+ * admitted whatever runs, as it holds its worker no longer than a cheap request does (before,
+ * reaches of half a millisecond were turned away because two long searches ran: issue 33);
+ * a costlier one takes one of the places, half the workers (at least one), and when none is
+ * free it is answered 503 with Retry-After at once, leaving the other workers to accept and
+ * answer cheap requests. With the budgets bounding each request (well under a second), a
+ * client retrying after 1 s finds a free place. bench/budget.sh measures /healthz while the
+ * heaviest requests run, and bench/load.sh that no cheap search is turned away
+ * (bench/README.md). A gate was chosen over a separate pool for cheap requests because it
+ * needs no change to how server.c hands requests to handlers. */
+#define GATE_CHEAP_US 2000LL
+#define GATE_FULL_US  500000LL /* the most a request at its budgets is predicted to take */
 static atomic_uint searches_running;
 
-/* Takes a place for a search; false (and a 503 in out) when all are taken. */
-static bool search_begin(const struct svc_config *cfg, struct svc_answer *out)
+/* Nanoseconds of CPU per unit of each budget on this project's machine, rounded up from what
+ * bench/cost_bench measures (bench/README.md): a state set up or expanded (16 to 22 ns), a
+ * square tested for a threat (7), a pixel painted (2 to 3: canvas, shapes, the encoding). */
+#define NS_PER_STATE  25
+#define NS_PER_THREAT 8
+#define NS_PER_PIXEL  3
+
+long long svc_cost_us(const struct svc_cost *c)
 {
+    double ns = (double)c->states * NS_PER_STATE + (double)c->threat_tests * NS_PER_THREAT +
+                (double)c->pixels * NS_PER_PIXEL;
+    return ns / 1000 > (double)GATE_FULL_US ? GATE_FULL_US : (long long)(ns / 1000);
+}
+
+/* Admits a request of predicted cost c (NULL: the most one may cost); false (and a 503 in out)
+ * when it needs a place and none is free. *held says whether it took one, for search_end. */
+static bool search_begin(const struct svc_config *cfg, const struct svc_cost *c, long long *held,
+                         struct svc_answer *out)
+{
+    *held = 0;
+    if (c != NULL && svc_cost_us(c) < GATE_CHEAP_US)
+        return true;
     unsigned threads = cfg->threads;
     unsigned places = threads / 2 > 0 ? threads / 2 : 1;
-    if (atomic_fetch_add(&searches_running, 1) < places)
+    if (atomic_fetch_add(&searches_running, 1) < places) {
+        *held = 1;
         return true;
+    }
     atomic_fetch_sub(&searches_running, 1);
     svc_answer_problem(out, SVC_PROBLEM_BUSY,
-                       "every place for a movement search is taken; retry after a second");
+                       "every place for a costly search is taken; retry after a second");
     out->retry_after = true;
     return false;
 }
 
-static void search_end(void)
+static void search_end(long long held)
 {
-    atomic_fetch_sub(&searches_running, 1);
+    if (held)
+        atomic_fetch_sub(&searches_running, 1);
+}
+
+/* The predicted cost of a reach request decoded into r; false when what it must set up is
+ * already past a budget (then charged to r->work, as the search would have). */
+static bool reach_cost(struct move_req *r, int prefer, struct svc_cost *c)
+{
+    struct rules_move_query q = move_query_of(r);
+    struct rules_move_estimate m;
+    rules_move_reach_estimate(&q, prefer != MOVE_PREFER_COST, &m);
+    *c = (struct svc_cost){.states = m.states * (1 + m.expand_units),
+                           .threat_tests = m.threat_tests};
+    struct rules_work *w = &r->work;
+    if (w->limit > 0 && w->used + m.states > w->limit) {
+        w->used += m.states;
+        return false;
+    }
+    if (w->threat_limit > 0 && w->threat_used + m.threat_tests > w->threat_limit) {
+        w->threat_used += m.threat_tests;
+        return false;
+    }
+    return true;
+}
+
+static struct svc_cost route_cost(struct move_req *r)
+{
+    struct rules_move_query q = move_query_of(r);
+    struct rules_move_estimate m;
+    rules_move_route_estimate(&q, &m);
+    return (struct svc_cost){.states = m.states * (1 + m.expand_units)};
+}
+
+/* 422 too-expensive naming the search budget that ran out. */
+static void search_too_expensive(struct svc_answer *out, const struct rules_work *w)
+{
+    long long limit = 0, reached = 0;
+    const char *name = rules_work_spent(w, &limit, &reached);
+    if (name == NULL) /* cannot happen: the search said which ran out */
+        name = "search_states", limit = w->limit, reached = w->used;
+    svc_answer_too_expensive(out, name, limit, reached);
 }
 
 static void reach_ruled(struct move_req *r, int prefer, struct svc_answer *out);
@@ -88,7 +155,7 @@ static void move_reach(json_t *body, const struct svc_config *cfg, const struct 
     if (svc_errors_any(&e))
         svc_answer_errors(out, &e);
     else
-        reach_ruled(&r, prefer, out);
+        svc_rule_move_reach_req(&r, prefer, cfg, out);
     svc_errors_free(&e);
     move_req_free(&r);
 }
@@ -102,7 +169,7 @@ static void reach_ruled(struct move_req *r, int prefer, struct svc_answer *out)
     /* safest ranks the fewest-attacks search's squares by the damage expected on the way. */
     int rc = rules_move_reach(&q, prefer != MOVE_PREFER_COST, &reach);
     if (rc == RULES_MOVE_TOO_EXPENSIVE)
-        svc_answer_too_expensive(out, "search_states", r->work.limit, r->work.used);
+        search_too_expensive(out, &r->work);
     else if (rc != RULES_MOVE_OK)
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else
@@ -126,7 +193,7 @@ static void move_route(json_t *body, const struct svc_config *cfg, const struct 
     if (svc_errors_any(&e))
         svc_answer_errors(out, &e);
     else
-        route_ruled(&r, &goal, out);
+        svc_rule_move_route_req(&r, &goal, cfg, out);
     svc_errors_free(&e);
     move_req_free(&r);
 }
@@ -145,7 +212,7 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
     int n =
         steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, goal, steps, max, &cost);
     if (n == RULES_MOVE_TOO_EXPENSIVE - 1)
-        svc_answer_too_expensive(out, "search_states", r->work.limit, r->work.used);
+        search_too_expensive(out, &r->work);
     else if (n < -1)
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else if (n < 0)
@@ -158,37 +225,42 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
 void svc_rule_move_reach(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
                          struct svc_answer *out)
 {
-    if (!search_begin(cfg, out))
-        return;
     move_reach(body, cfg, map, out);
-    search_end();
 }
 
 void svc_rule_move_route(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
                          struct svc_answer *out)
 {
-    if (!search_begin(cfg, out))
-        return;
     move_route(body, cfg, map, out);
-    search_end();
 }
 
+/* Each search is estimated before any work: refused at once when its estimate alone is past a
+ * budget (rules_move_reach charges the same figures first, before setting anything up), else
+ * admitted by the gate by that estimate. */
 void svc_rule_move_reach_req(struct move_req *r, int prefer, const struct svc_config *cfg,
                              struct svc_answer *out)
 {
-    if (!search_begin(cfg, out))
+    long long held;
+    struct svc_cost c;
+    if (!reach_cost(r, prefer, &c)) {
+        search_too_expensive(out, &r->work);
+        return;
+    }
+    if (!search_begin(cfg, &c, &held, out))
         return;
     reach_ruled(r, prefer, out);
-    search_end();
+    search_end(held);
 }
 
 void svc_rule_move_route_req(struct move_req *r, const struct rules_route_goal *goal,
                              const struct svc_config *cfg, struct svc_answer *out)
 {
-    if (!search_begin(cfg, out))
+    long long held;
+    struct svc_cost c = route_cost(r);
+    if (!search_begin(cfg, &c, &held, out))
         return;
     route_ruled(r, goal, out);
-    search_end();
+    search_end(held);
 }
 
 void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const struct rules_map *map,
@@ -220,16 +292,17 @@ void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const stru
     move_req_free(&r);
 }
 
-bool svc_search_begin(const struct svc_request *req, struct svc_response *res)
+bool svc_search_begin(const struct svc_request *req, const struct svc_cost *c, long long *held,
+                      struct svc_response *res)
 {
     struct svc_answer busy = {0};
-    if (search_begin(req->ctx->config, &busy))
+    if (search_begin(req->ctx->config, c, held, &busy))
         return true;
     svc_answer_respond(&busy, res);
     return false;
 }
 
-void svc_search_end(void)
+void svc_search_end(long long held)
 {
-    search_end();
+    search_end(held);
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "service/codec/move.h"
 #include "service/codec/picture.h"
+#include "service/http/config.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
 #include "service/http/request.h"
@@ -95,6 +97,33 @@ static void picture_respond(struct svc_response *res, enum render_format f,
     svc_response_add_header(res, "ETag", etag);
 }
 
+struct render_budget svc_picture_budget(const struct svc_config *cfg, struct rules_work *work)
+{
+    work->limit /= 2;
+    return (struct render_budget){.pixel_limit = svc_config_budget(cfg, SVC_BUDGET_PIXELS),
+                                  .byte_limit = svc_config_budget(cfg, SVC_BUDGET_ANSWER_BYTES)};
+}
+
+/* 422 too-expensive for a picture refused by a budget of the scene's: the one that ran out. */
+static void picture_too_expensive(struct svc_response *res, const struct render_scene *scene)
+{
+    long long limit = 0, reached = 0;
+    const char *name = rules_work_spent(scene->work, &limit, &reached);
+    if (name == NULL)
+        name = render_budget_spent(scene->budget, &limit, &reached);
+    if (name == NULL) /* cannot happen: the refusal names a budget */
+        name = "search_states", limit = scene->work->limit, reached = scene->work->used;
+    svc_problem_too_expensive(res, name, limit, reached);
+}
+
+struct svc_cost svc_picture_cost(const struct render_scene *scene, enum render_format f)
+{
+    struct render_estimate est;
+    render_estimate(scene, f, &est);
+    return (struct svc_cost){
+        .states = est.search_states, .threat_tests = est.threat_tests, .pixels = est.canvas_pixels};
+}
+
 /* Draws the scene and answers: the picture, 422 too-expensive, or 500. */
 void svc_picture_draw_respond(struct svc_response *res, struct render_scene *scene,
                               enum render_format f, const char *etag)
@@ -102,7 +131,7 @@ void svc_picture_draw_respond(struct svc_response *res, struct render_scene *sce
     struct render_image img;
     int rc = render_draw(scene, f, &img);
     if (rc == RENDER_ERR_TOO_EXPENSIVE) {
-        svc_problem_too_expensive(res, "search_states", scene->work->limit, scene->work->used);
+        picture_too_expensive(res, scene);
         return;
     }
     if (rc != RENDER_OK) {

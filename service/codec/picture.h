@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "render/render.h"
+#include "service/codec/move.h"
 #include "service/http/http.h"
 #include "service/json/errors.h"
 
@@ -30,8 +31,20 @@ void svc_picture_label(const char *name, char *out, size_t n);
  * RENDER_DEFAULT_SIZE); an error at "?size" when it is not one. */
 int svc_picture_size(const struct svc_request *req, struct svc_errors *e);
 
+/* The picture's budgets (render.h), times --budget-scale: pixels and answer bytes, and for its
+ * searches (the reach and path overlays) half the search states a movement request has (work's
+ * limit halved), as drawing takes the rest of the time a request may take (bench/cost_bench:
+ * the three at their budgets stay within issue 28's half second). */
+struct rules_work;
+struct svc_config;
+struct render_budget svc_picture_budget(const struct svc_config *cfg, struct rules_work *work);
+
+/* What drawing the scene will cost (render_estimate), for the searches' gate. */
+struct svc_cost;
+struct svc_cost svc_picture_cost(const struct render_scene *scene, enum render_format f);
+
 /* Draws the scene and answers: the picture (200, with etag, or a hash of its bytes when etag
- * is NULL), 422 too-expensive when its work budget ran out, or 500. */
+ * is NULL), 422 too-expensive naming the budget that ran out, or 500. */
 void svc_picture_draw_respond(struct svc_response *res, struct render_scene *scene,
                               enum render_format f, const char *etag);
 

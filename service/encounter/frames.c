@@ -19,6 +19,7 @@
 #include "service/encounter/internal.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
+#include "service/http/refusals.h"
 #include "service/http/request.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
@@ -136,6 +137,15 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         svc_response_add_header(res, "Cache-Control", "no-cache");
         return;
     }
+    /* This picture of this board refused before is refused again, from its first refusal. */
+    static const char *const params[] = {"size", "overlay", "focus", "format", NULL};
+    char key[512];
+    if (!svc_refusal_key(req, at, params, key, sizeof key))
+        key[0] = '\0';
+    if (key[0] != '\0' && svc_refusal_get(key, res)) {
+        json_decref(state);
+        return;
+    }
     struct svc_board board = {0};
     struct svc_enc_typed typed = {0};
     svc_errors_init(&e);
@@ -191,14 +201,18 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
                                  .max_width = size,
                                  .max_height = size,
                                  .work = &board.work};
-    bool searching = ov.reach;
-    if (searching && !svc_search_begin(req, res))
+    struct render_budget budget = svc_picture_budget(req->ctx->config, &board.work);
+    scene.budget = &budget;
+    struct svc_cost cost = svc_picture_cost(&scene, f);
+    long long held = 0;
+    if (!svc_search_begin(req, &cost, &held, res))
         goto out;
     svc_picture_draw_respond(res, &scene, f, etag);
     if (res->status == 200)
         svc_response_add_header(res, "Cache-Control", "no-cache");
-    if (searching)
-        svc_search_end();
+    else if (key[0] != '\0')
+        svc_refusal_put(key, res); /* kept when refused too-expensive */
+    svc_search_end(held);
 out:
     svc_errors_free(&e);
     free(cs);

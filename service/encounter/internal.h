@@ -268,6 +268,18 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
  * it cannot be (a stored state is valid, so only a forged one). */
 bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out);
 
+/* What the board's queries cost at most in squares tested for a threat, wherever its
+ * combatants stand: each combatant's reach box (as rules_move_threat_tests counts it) clipped to
+ * the map's width and height, twice, over every combatant (any of them may be another's enemy).
+ * Moves never raise it: only a combatant's size and reach do. */
+long long enc_board_threat_tests(json_t *state);
+
+/* Whether the board's queries fit the request's budgets (enc_board_threat_tests against
+ * threatened_squares): false after answering 422 too-expensive. Creating an encounter and
+ * adding or changing a combatant ask it of the state they would store (issue 28). */
+bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
+                              struct svc_response *res);
+
 /* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
  * down threatens nobody and helps nobody flank. */
 bool enc_is_down(json_t *c);
@@ -661,6 +673,10 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 
 /* Answers doc (stolen) with status and the ETag of version. */
 void enc_respond_with_etag(struct svc_response *res, unsigned status, json_t *doc, int64_t version);
+
+/* A copy of the latest fold checkpoint of id at or before upto in either of ctx's fold caches
+ * (*from gets its version), or NULL. */
+json_t *enc_fold_checkpoint(struct svc_context *ctx, const char *id, int64_t upto, int64_t *from);
 
 /* A db_events callback over a struct events_acc (ud): folds each event into ->state and lists
  * it in ->list as its reader may see it (either may be NULL), and notes its number in ->last. */

@@ -211,7 +211,8 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
     if (start == NULL)
         from = 0;
     bool gated = from < enc.version;
-    if (gated && !svc_search_begin(req, res)) {
+    long long held = 0;
+    if (gated && !svc_search_begin(req, NULL, &held, res)) {
         json_decref(start);
         json_decref(stored);
         return;
@@ -230,7 +231,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
                  : DB_ERR_NOMEM;
     import_log_free(&log);
     if (gated)
-        svc_search_end();
+        svc_search_end(held);
     if (!enc_db_failed(res, rc)) {
         bool state_ok = json_equal(a.state, stored);
         bool ok = state_ok && json_array_size(a.mismatches) == 0 && from + a.checked == enc.version;
@@ -600,6 +601,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         svc_errors_respond(&e, res);
         goto out;
     }
+    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it (issue 28) */
+        goto out;
     char id[AUTH_ID_LEN + 1];
     if (!enc_new_identity(res, id, minted ? token : NULL, hash))
         goto out;

@@ -34,6 +34,7 @@
 #include "service/encounter/internal.h"
 #include "service/http/http.h"
 #include "service/http/problem.h"
+#include "service/http/refusals.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
@@ -124,15 +125,25 @@ static json_t *query_members(const struct svc_request *req, struct svc_errors *e
     return json_pack("{s:o}", "mode", v);
 }
 
-/* Shared start: the state at ?at and the actor of ?actor; false when res is answered. */
+/* Shared start: the state at ?at and the actor of ?actor; false when res is answered: also
+ * when this read of this board was refused before (svc_refusal_get), from its key, made of the
+ * query parameters `params` (svc_refusal_key; "" when it has none, and then nothing is kept). */
 static bool begin(const struct svc_request *req, struct svc_response *res, json_t **state,
-                  json_t **actor, struct svc_errors *e)
+                  json_t **actor, struct svc_errors *e, const char *const *params, char *key,
+                  size_t key_n)
 {
     int64_t at = 0, version = 0;
     *state = svc_encounter_state_at(req, res, &at, &version);
     svc_errors_init(e);
     if (*state == NULL)
         return false;
+    if (!svc_refusal_key(req, at, params, key, key_n))
+        key[0] = '\0';
+    if (key[0] != '\0' && svc_refusal_get(key, res)) {
+        svc_errors_free(e);
+        json_decref(*state);
+        return false;
+    }
     *actor = enc_combatant_query(req, *state, "actor", e);
     return true;
 }
@@ -149,9 +160,11 @@ static bool finish_errors(struct svc_response *res, json_t *state, struct svc_er
 
 void svc_handle_encounter_reach(const struct svc_request *req, struct svc_response *res)
 {
+    static const char *const params[] = {"actor", "mode", "prefer", NULL};
     json_t *state, *actor = NULL;
     struct svc_errors e;
-    if (!begin(req, res, &state, &actor, &e))
+    char key[512];
+    if (!begin(req, res, &state, &actor, &e, params, key, sizeof key))
         return;
     if (finish_errors(res, state, &e))
         return;
@@ -182,6 +195,8 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
     enc_cache_free(&cache);
     json_decref(q);
     answer(&a, map, res);
+    if (key[0] != '\0')
+        svc_refusal_put(key, res); /* kept when refused too-expensive */
     svc_errors_free(&e);
     json_decref(state);
 }
@@ -202,9 +217,11 @@ static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_
 
 void svc_handle_encounter_route(const struct svc_request *req, struct svc_response *res)
 {
+    static const char *const params[] = {"actor", "to", "mode", "odds", NULL};
     json_t *state, *actor = NULL;
     struct svc_errors e;
-    if (!begin(req, res, &state, &actor, &e))
+    char key[512];
+    if (!begin(req, res, &state, &actor, &e, params, key, sizeof key))
         return;
     const char *to = svc_request_query(req, "to");
     const char *odds = svc_request_query(req, "odds");
@@ -251,6 +268,8 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     enc_cache_free(&cache);
     json_decref(q);
     answer(&a, map, res);
+    if (key[0] != '\0')
+        svc_refusal_put(key, res); /* kept when refused too-expensive */
     svc_errors_free(&e);
     json_decref(state);
 }

@@ -18,6 +18,7 @@
 #include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
 #include "service/http/http.h"
+#include "service/http/problem.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
@@ -204,6 +205,36 @@ bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_crea
     bool ok = !svc_errors_any(&scratch);
     svc_errors_free(&scratch);
     return ok;
+}
+
+long long enc_board_threat_tests(json_t *state)
+{
+    struct rules_options o;
+    enc_state_rules(state, &o);
+    json_t *map = json_object_get(state, "map");
+    long long w = num(map, "width"), h = num(map, "height"), n = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(combatants(state), i, c)
+    {
+        struct rules_creature rc;
+        if (!enc_creature_of(&o, c, &rc))
+            continue;
+        long long box = rc.body.side + 2 * (rc.reach_ft / 5 + 1) + 2;
+        n += (box < w ? box : w) * (box < h ? box : h);
+    }
+    return 2 * n;
+}
+
+bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
+                              struct svc_response *res)
+{
+    long long limit = svc_config_budget(req->ctx->config, SVC_BUDGET_THREAT_SQUARES);
+    long long n = enc_board_threat_tests(state);
+    if (limit <= 0 || n <= limit)
+        return true;
+    svc_problem_too_expensive(res, "threatened_squares", limit, n);
+    return false;
 }
 
 void enc_cache_free(struct enc_cache *c)

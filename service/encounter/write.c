@@ -501,6 +501,11 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     json_decref(told_payload);
     enc_fold(state, json_object_get(ev, "effects"));
     folded = true;
+    /* A combatant's size and reach set what every query on the board costs: refused here,
+     * once, rather than on every read after (issue 28). */
+    if ((strcmp(kind, "combatant_added") == 0 || strcmp(kind, "combatant_updated") == 0) &&
+        !enc_board_within_budgets(req, state, res))
+        goto out;
     char *payload_text = NULL, *state_text = NULL;
     event_texts(enc.id, seq, kind, in, ev, &told, state, enc_prefers_minimal(req), &payload_text,
                 &state_text, &state_len, &answer_text);
@@ -707,21 +712,17 @@ int enc_event_item(void *ud, int64_t seq, const char *kind, const char *payload,
 
 enum { FOLDS_EVENTS = 0, FOLDS_STATES = 1 }; /* svc_context.folds */
 
-/* A copy of the latest fold checkpoint of id at or before upto in either fold cache (*from gets
- * its version), or NULL. */
-static json_t *fold_checkpoint(const struct svc_request *req, const char *id, int64_t upto,
-                               int64_t *from)
+json_t *enc_fold_checkpoint(struct svc_context *ctx, const char *id, int64_t upto, int64_t *from)
 {
     int best = -1;
     int64_t v[2];
     for (int k = 0; k < 2; k++) {
-        v[k] = svc_state_cache_version(req->ctx->folds[k], id);
+        v[k] = svc_state_cache_version(ctx->folds[k], id);
         if (v[k] > 0 && v[k] <= upto && (best < 0 || v[k] > v[best]))
             best = k;
     }
     *from = 0;
-    json_t *copy =
-        best >= 0 ? svc_state_cache_copy_upto(req->ctx->folds[best], id, upto, from) : NULL;
+    json_t *copy = best >= 0 ? svc_state_cache_copy_upto(ctx->folds[best], id, upto, from) : NULL;
     if (copy == NULL)
         *from = 0; /* replaced in between: fold from the start */
     return copy;
@@ -750,7 +751,7 @@ void svc_handle_encounter_events(const struct svc_request *req, struct svc_respo
      * one, so paging on folds each event once): the events up to `after` are read and folded,
      * not listed. */
     int64_t from = 0;
-    json_t *start = after > 0 ? fold_checkpoint(req, enc.id, after, &from) : NULL;
+    json_t *start = after > 0 ? enc_fold_checkpoint(req->ctx, enc.id, after, &from) : NULL;
     struct events_acc acc = {.list = json_array(),
                              .state = start != NULL ? start : json_object(),
                              .list_after = after,
@@ -787,7 +788,7 @@ static json_t *state_at(const struct svc_request *req, const struct db_encounter
                         size_t size, int *rc)
 {
     int64_t from = 0;
-    json_t *start = fold_checkpoint(req, enc->id, upto, &from);
+    json_t *start = enc_fold_checkpoint(req->ctx, enc->id, upto, &from);
     struct events_acc acc = {.state = start != NULL ? start : json_object(), .last = from};
     *rc = from < upto
               ? db_events(req->ctx->db, enc->id, from, upto, INT32_MAX, enc_event_item, &acc)

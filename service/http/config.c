@@ -43,6 +43,8 @@ const char *svc_config_usage(void)
            "512)\n"
            "  --max-subscribers-per-encounter N  live feeds open on one encounter\n"
            "                         (TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER, default 128)\n"
+           "  --max-subscribers-per-address N  live feeds open from one client address\n"
+           "                         (TACTICS_MAX_SUBSCRIBERS_PER_ADDRESS, default 32)\n"
            "  --group-commit on|off  SQLite: writes made at once share one commit (one sync)\n"
            "                         (TACTICS_GROUP_COMMIT, default on)\n"
            "  --feed-listen on|off   PostgreSQL: live feeds hear other instances' writes through\n"
@@ -134,6 +136,7 @@ enum opt_id {
     OPT_KEEPALIVE,
     OPT_MAX_SUBSCRIBERS,
     OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER,
+    OPT_MAX_SUBSCRIBERS_PER_ADDRESS,
     OPT_GROUP_COMMIT,
     OPT_FEED_LISTEN,
     OPT_FEED_POLL,
@@ -169,6 +172,7 @@ static const struct setting settings[] = {
     {OPT_KEEPALIVE, "TACTICS_KEEPALIVE"},
     {OPT_MAX_SUBSCRIBERS, "TACTICS_MAX_SUBSCRIBERS"},
     {OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER"},
+    {OPT_MAX_SUBSCRIBERS_PER_ADDRESS, "TACTICS_MAX_SUBSCRIBERS_PER_ADDRESS"},
     {OPT_FEED_LISTEN, "TACTICS_FEED_LISTEN"},
     {OPT_FEED_POLL, "TACTICS_FEED_POLL"},
     {OPT_DISCORD_KEY, "TACTICS_DISCORD_PUBLIC_KEY"},
@@ -196,6 +200,7 @@ static const struct option long_options[] = {
     {"keepalive", required_argument, NULL, OPT_KEEPALIVE},
     {"max-subscribers", required_argument, NULL, OPT_MAX_SUBSCRIBERS},
     {"max-subscribers-per-encounter", required_argument, NULL, OPT_MAX_SUBSCRIBERS_PER_ENCOUNTER},
+    {"max-subscribers-per-address", required_argument, NULL, OPT_MAX_SUBSCRIBERS_PER_ADDRESS},
     {"group-commit", required_argument, NULL, OPT_GROUP_COMMIT},
     {"feed-listen", required_argument, NULL, OPT_FEED_LISTEN},
     {"feed-poll", required_argument, NULL, OPT_FEED_POLL},
@@ -285,6 +290,10 @@ static bool apply(struct svc_config *cfg, int id, const char *v, const char *fro
         ok = parse_uint(v, 0, 100000, &n);
         cfg->max_subscribers_per_encounter = (unsigned)n;
         break;
+    case OPT_MAX_SUBSCRIBERS_PER_ADDRESS:
+        ok = parse_uint(v, 0, 100000, &n);
+        cfg->max_subscribers_per_address = (unsigned)n;
+        break;
     case OPT_GROUP_COMMIT:
         ok = strcmp(v, "on") == 0 || strcmp(v, "off") == 0;
         cfg->group_commit = strcmp(v, "on") == 0;
@@ -346,6 +355,7 @@ enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn get
     cfg->keepalive_s = 15;
     cfg->max_subscribers = 512;
     cfg->max_subscribers_per_encounter = 128;
+    cfg->max_subscribers_per_address = 32;
     cfg->group_commit = true;
     cfg->feed_listen = true;
     cfg->feed_poll_s = 1;

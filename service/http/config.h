@@ -30,6 +30,7 @@ struct svc_config {
     unsigned keepalive_s;    /* --keepalive, TACTICS_KEEPALIVE: seconds between a feed's comments */
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
     unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
+    unsigned max_subscribers_per_address;   /* --max-subscribers-per-address, likewise */
     bool group_commit;    /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
     unsigned feed_poll_s; /* --feed-poll, TACTICS_FEED_POLL: seconds between the feeds' reads of
                            * the database for other processes' writes, without a listener */
@@ -55,9 +56,11 @@ struct svc_config {
  * the documented limits fit (a 1,000 x 1,000 map painted from rows and rectangles; a reach or
  * route over the whole of it without facing) while the heaviest search is refused in well
  * under 2 s of CPU. */
-#define SVC_BUDGET_SEARCH_STATES 8000000LL    /* states set up and expanded, path steps listed */
-#define SVC_BUDGET_MAP_SQUARES   10000000LL   /* map squares painted, rows rectangles visit */
-#define SVC_BUDGET_ANSWER_BYTES  (16LL << 20) /* bytes of the answer */
+#define SVC_BUDGET_SEARCH_STATES  8000000LL    /* states set up and expanded, path steps listed */
+#define SVC_BUDGET_MAP_SQUARES    10000000LL   /* map squares painted, rows rectangles visit */
+#define SVC_BUDGET_ANSWER_BYTES   (16LL << 20) /* bytes of the answer */
+#define SVC_BUDGET_THREAT_SQUARES 16000000LL   /* squares tested for a threat */
+#define SVC_BUDGET_PIXELS         32000000LL   /* a picture's pixels: canvas twice, shapes */
 
 /* base times --budget-scale, over budget_divisor: one request's budget of that kind. */
 long long svc_config_budget(const struct svc_config *cfg, long long base);

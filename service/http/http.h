@@ -62,6 +62,7 @@ struct svc_request {
     svc_header_fn query; /* the query string's arguments, by name (may be NULL) */
     void *header_cookie;
     struct svc_context *ctx;
+    const char *client; /* the client's address as text ("" when unknown): per-address caps */
 };
 
 /* A response the handler fills in. body is owned (malloc) and freed by the server. */

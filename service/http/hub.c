@@ -1,24 +1,40 @@
-/* The hub of live feeds (hub.h): per encounter, its generation, its subscribers and its last
- * frames, under one mutex. */
+/* The hub of live feeds (hub.h): per encounter, its generation, its subscribers, its last
+ * frames and its checkpoints, and per client address its subscribers, under one mutex. */
 #include "service/http/hub.h"
 
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BUCKETS 256
 #define FRAMES  64 /* frames kept per encounter: a subscriber further behind reads the database */
 
+/* A client address with subscribers; freed when its last one leaves. */
+struct address {
+    struct address *next; /* in its bucket */
+    char text[SVC_HUB_ADDRESS_MAX + 1];
+    unsigned count;
+};
+
 struct svc_hub_sub {
     struct svc_hub_sub *prev, *next; /* in its channel */
     struct channel *ch;
+    struct address *addr; /* NULL: not counted by address */
     void (*wake)(void *);
     void *cookie;
     int fd;
     uint64_t last_write_us;
     bool parked;
     bool hung_up;
+};
+
+struct checkpoint {
+    int64_t seq;
+    void *value;
+    size_t bytes;
+    void (*unref)(void *);
 };
 
 struct frame {
@@ -42,13 +58,18 @@ struct channel {
     int64_t memo_seq;
     void (*memo_free)(void *);
     bool memo_taken; /* a subscriber holds the memo: others wait for it */
+    struct checkpoint ckpt[SVC_HUB_CHECKPOINTS]; /* by seq, ascending */
+    int nckpt;
 };
 
 struct svc_hub {
     pthread_mutex_t lock;
     pthread_cond_t memo_free; /* a channel's memo was given back */
     struct channel *buckets[BUCKETS];
-    unsigned total, max_total, max_per;
+    struct address *addresses[BUCKETS];
+    unsigned total, max_total, max_per, max_per_address;
+    size_t ckpt_bytes;       /* held by every channel's checkpoints */
+    _Atomic uint64_t folded; /* svc_hub_count_folded */
     uint64_t keepalive_us;
     bool closing;
 };
@@ -120,7 +141,8 @@ static struct channel *channel_find(struct svc_hub *hub, const char *id)
     return NULL;
 }
 
-struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter, uint64_t keepalive_us)
+struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
+                            unsigned max_per_address, uint64_t keepalive_us)
 {
     struct svc_hub *hub = calloc(1, sizeof *hub);
     if (hub == NULL)
@@ -129,8 +151,23 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter, uint
     pthread_cond_init(&hub->memo_free, NULL);
     hub->max_total = max_total;
     hub->max_per = max_per_encounter;
+    hub->max_per_address = max_per_address;
     hub->keepalive_us = keepalive_us;
     return hub;
+}
+
+/* Frees what a channel holds (its frames, memo and checkpoints) and the channel. */
+static void channel_free(struct svc_hub *hub, struct channel *c)
+{
+    for (int i = 0; i < FRAMES; i++)
+        free(c->frames[i].text);
+    if (c->memo != NULL)
+        c->memo_free(c->memo);
+    for (int i = 0; i < c->nckpt; i++) {
+        hub->ckpt_bytes -= c->ckpt[i].bytes;
+        c->ckpt[i].unref(c->ckpt[i].value);
+    }
+    free(c);
 }
 
 void svc_hub_free(struct svc_hub *hub)
@@ -141,17 +178,18 @@ void svc_hub_free(struct svc_hub *hub)
         struct channel *c = hub->buckets[b];
         while (c != NULL) {
             struct channel *next = c->next;
-            for (int i = 0; i < FRAMES; i++)
-                free(c->frames[i].text);
-            if (c->memo != NULL)
-                c->memo_free(c->memo);
             while (c->subs != NULL) {
                 struct svc_hub_sub *s = c->subs;
                 c->subs = s->next;
                 free(s);
             }
-            free(c);
+            channel_free(hub, c);
             c = next;
+        }
+        while (hub->addresses[b] != NULL) {
+            struct address *a = hub->addresses[b];
+            hub->addresses[b] = a->next;
+            free(a);
         }
     }
     pthread_cond_destroy(&hub->memo_free);
@@ -199,24 +237,43 @@ void svc_hub_deleted(struct svc_hub *hub, const char *id)
     wakes_run(&w);
 }
 
-int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, struct svc_hub_sub **out)
+static struct address *address_find(struct svc_hub *hub, const char *text)
+{
+    for (struct address *a = hub->addresses[bucket_of(text)]; a != NULL; a = a->next)
+        if (strcmp(a->text, text) == 0)
+            return a;
+    return NULL;
+}
+
+int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, const char *address,
+                 struct svc_hub_sub **out)
 {
     *out = NULL;
     if (strlen(id) > SVC_HUB_ID_MAX)
         return SVC_HUB_NOMEM;
+    bool by_address = address != NULL && *address != '\0' && strlen(address) <= SVC_HUB_ADDRESS_MAX;
     struct svc_hub_sub *sub = calloc(1, sizeof *sub);
-    if (sub == NULL)
+    struct address *fresh = by_address ? calloc(1, sizeof *fresh) : NULL;
+    if (sub == NULL || (by_address && fresh == NULL)) {
+        free(sub);
+        free(fresh);
         return SVC_HUB_NOMEM;
+    }
     sub->fd = -1;
     pthread_mutex_lock(&hub->lock);
     int rc = SVC_HUB_OK;
     struct channel *c = channel_find(hub, id);
+    struct address *a = by_address ? address_find(hub, address) : NULL;
     if (hub->closing)
         rc = SVC_HUB_CLOSING;
     else if (hub->total >= hub->max_total)
         rc = SVC_HUB_FULL;
     else if (c != NULL && c->count >= hub->max_per)
         rc = SVC_HUB_FULL_ENCOUNTER;
+    else if (a != NULL && a->count >= hub->max_per_address)
+        rc = SVC_HUB_FULL_ADDRESS;
+    else if (by_address && a == NULL && hub->max_per_address == 0)
+        rc = SVC_HUB_FULL_ADDRESS;
     else if (c == NULL) {
         c = calloc(1, sizeof *c);
         if (c == NULL) {
@@ -227,6 +284,17 @@ int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, struct sv
             c->next = hub->buckets[b];
             hub->buckets[b] = c;
         }
+    }
+    if (rc == SVC_HUB_OK && by_address) {
+        if (a == NULL) {
+            a = fresh, fresh = NULL;
+            memcpy(a->text, address, strlen(address) + 1);
+            unsigned b = bucket_of(address);
+            a->next = hub->addresses[b];
+            hub->addresses[b] = a;
+        }
+        a->count++;
+        sub->addr = a;
     }
     if (rc == SVC_HUB_OK) {
         if (version > c->version)
@@ -240,6 +308,7 @@ int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, struct sv
         hub->total++;
     }
     pthread_mutex_unlock(&hub->lock);
+    free(fresh);
     if (rc != SVC_HUB_OK) {
         free(sub);
         return rc;
@@ -274,11 +343,15 @@ void svc_hub_leave(struct svc_hub *hub, struct svc_hub_sub *sub)
         while (*p != c)
             p = &(*p)->next;
         *p = c->next;
-        for (int i = 0; i < FRAMES; i++)
-            free(c->frames[i].text);
-        if (c->memo != NULL)
-            c->memo_free(c->memo);
-        free(c);
+        channel_free(hub, c);
+    }
+    struct address *a = sub->addr;
+    if (a != NULL && --a->count == 0) {
+        struct address **q = &hub->addresses[bucket_of(a->text)];
+        while (*q != a)
+            q = &(*q)->next;
+        *q = a->next;
+        free(a);
     }
     pthread_mutex_unlock(&hub->lock);
     free(sub);
@@ -436,4 +509,89 @@ void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, 
     c->memo_taken = false;
     pthread_cond_broadcast(&hub->memo_free);
     pthread_mutex_unlock(&hub->lock);
+}
+
+void *svc_hub_checkpoint_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t upto,
+                             int64_t *seq, void *(*ref)(void *))
+{
+    void *value = NULL;
+    *seq = 0;
+    pthread_mutex_lock(&hub->lock);
+    struct channel *c = sub->ch;
+    for (int i = c->nckpt - 1; i >= 0 && value == NULL; i--)
+        if (c->ckpt[i].seq <= upto) {
+            value = ref(c->ckpt[i].value);
+            *seq = c->ckpt[i].seq;
+        }
+    pthread_mutex_unlock(&hub->lock);
+    return value;
+}
+
+/* Whether channel c would keep a checkpoint at seq of `bytes` (0: not yet known). */
+static bool checkpoint_fits(const struct svc_hub *hub, const struct channel *c, int64_t seq,
+                            size_t bytes)
+{
+    if (hub->ckpt_bytes + bytes > SVC_HUB_CHECKPOINT_BYTES)
+        return false;
+    for (int i = 0; i < c->nckpt; i++)
+        if (c->ckpt[i].seq == seq)
+            return false;
+    return true;
+}
+
+bool svc_hub_checkpoint_wanted(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq)
+{
+    pthread_mutex_lock(&hub->lock);
+    bool wanted = checkpoint_fits(hub, sub->ch, seq, 0);
+    pthread_mutex_unlock(&hub->lock);
+    return wanted;
+}
+
+void svc_hub_checkpoint_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *value, int64_t seq,
+                            size_t bytes, void (*unref)(void *))
+{
+    void *dropped = NULL;
+    struct checkpoint gone = {0};
+    pthread_mutex_lock(&hub->lock);
+    struct channel *c = sub->ch;
+    if (!checkpoint_fits(hub, c, seq, bytes)) {
+        dropped = value;
+    } else {
+        if (c->nckpt == SVC_HUB_CHECKPOINTS) {
+            /* Full: the interior one whose neighbours lie nearest goes, so that those kept
+             * spread over the log (the first and the last stay). */
+            int victim = 1;
+            for (int i = 2; i < c->nckpt - 1; i++)
+                if (c->ckpt[i + 1].seq - c->ckpt[i - 1].seq <
+                    c->ckpt[victim + 1].seq - c->ckpt[victim - 1].seq)
+                    victim = i;
+            gone = c->ckpt[victim]; /* released below, outside the lock */
+            hub->ckpt_bytes -= gone.bytes;
+            memmove(&c->ckpt[victim], &c->ckpt[victim + 1],
+                    (size_t)(c->nckpt - victim - 1) * sizeof c->ckpt[0]);
+            c->nckpt--;
+        }
+        int at = c->nckpt;
+        while (at > 0 && c->ckpt[at - 1].seq > seq)
+            at--;
+        memmove(&c->ckpt[at + 1], &c->ckpt[at], (size_t)(c->nckpt - at) * sizeof c->ckpt[0]);
+        c->ckpt[at] = (struct checkpoint){seq, value, bytes, unref};
+        c->nckpt++;
+        hub->ckpt_bytes += bytes;
+    }
+    pthread_mutex_unlock(&hub->lock);
+    if (dropped != NULL)
+        unref(dropped);
+    if (gone.value != NULL)
+        gone.unref(gone.value); /* the hub's reference: a caller's own stays valid */
+}
+
+void svc_hub_count_folded(struct svc_hub *hub, uint64_t n)
+{
+    atomic_fetch_add(&hub->folded, n);
+}
+
+uint64_t svc_hub_folded(struct svc_hub *hub)
+{
+    return hub == NULL ? 0 : atomic_load(&hub->folded);
 }

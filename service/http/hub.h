@@ -7,9 +7,11 @@
  * subscriber parked on it. A subscriber never holds a thread: its connection is parked
  * (suspended) through a callback the caller gives, under the hub's lock, only when nothing has
  * happened since what it last handled; waking calls the subscriber's wake callback outside the
- * lock. The hub also caps subscribers (in all and per encounter), wakes parked subscribers whose
- * keep-alive is due or whose client hung up (svc_hub_tick), and keeps the last formatted frames
- * of each encounter, so that a thousand subscribers woken by one write format it once.
+ * lock. The hub also caps subscribers (in all, per encounter and per client address), wakes
+ * parked subscribers whose keep-alive is due or whose client hung up (svc_hub_tick), keeps the
+ * last formatted frames of each encounter, so that a thousand subscribers woken by one write
+ * format it once, and a few checkpoints of its fold, so that a subscriber resuming far behind
+ * starts near where it resumes rather than from the first event.
  *
  * The hub knows no HTTP and no database: it is plain pthreads, safe to call from any thread. */
 #ifndef TACTICS_SVC_HUB_H
@@ -30,11 +32,16 @@ enum svc_hub_status {
     SVC_HUB_FULL_ENCOUNTER = -2, /* --max-subscribers-per-encounter reached */
     SVC_HUB_CLOSING = -3,        /* the server is stopping */
     SVC_HUB_NOMEM = -4,
+    SVC_HUB_FULL_ADDRESS = -5, /* --max-subscribers-per-address reached */
 };
 
-/* A hub for at most max_total subscribers, max_per_encounter on one encounter, each sent a
- * keep-alive after keepalive_us without a write. NULL when out of memory. */
-struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter, uint64_t keepalive_us);
+#define SVC_HUB_ADDRESS_MAX 63 /* a client address's longest text, without its NUL */
+
+/* A hub for at most max_total subscribers, max_per_encounter on one encounter and
+ * max_per_address from one client address, each sent a keep-alive after keepalive_us without a
+ * write. NULL when out of memory. */
+struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
+                            unsigned max_per_address, uint64_t keepalive_us);
 
 /* Frees the hub; every subscriber must have left. NULL is accepted. */
 void svc_hub_free(struct svc_hub *hub);
@@ -46,9 +53,11 @@ void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version);
 /* Encounter id is gone (deleted): its subscribers are woken and see it. NULL hub: nothing. */
 void svc_hub_deleted(struct svc_hub *hub, const char *id);
 
-/* Joins encounter id's subscribers (checking the caps) with its current version: *out gets the
- * subscription, to leave with svc_hub_leave. */
-int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, struct svc_hub_sub **out);
+/* Joins encounter id's subscribers from client `address` (its text; NULL or empty: not counted
+ * by address) with its current version, checking the caps: *out gets the subscription, to leave
+ * with svc_hub_leave. */
+int svc_hub_join(struct svc_hub *hub, const char *id, int64_t version, const char *address,
+                 struct svc_hub_sub **out);
 
 /* How a subscriber is woken once parked: wake(cookie) runs outside the hub's lock, once per
  * park. fd is the client's socket, watched for a hang-up while parked (-1: not watched). Call
@@ -97,6 +106,28 @@ unsigned svc_hub_count(struct svc_hub *hub);
 void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq);
 void svc_hub_memo_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *memo, int64_t seq,
                       void (*free_fn)(void *));
+
+/* Checkpoints of an encounter's fold (the caller's values, immutable once given): a subscriber
+ * that resumes behind the memo starts from the latest one at or before where it resumes. The
+ * caller offers one every SVC_HUB_CHECKPOINT_EVERY events; the hub keeps at most
+ * SVC_HUB_CHECKPOINTS an encounter (when full it drops the one whose neighbours lie nearest, so
+ * they spread over the whole log) and SVC_HUB_CHECKPOINT_BYTES in all, freed with the channel.
+ * get returns ref(value) of the latest at or before upto (*seq gets its event), or NULL;
+ * wanted says whether one at seq would be kept; put hands one over (bytes: its size), which
+ * the hub releases with unref when it does not keep it. */
+#define SVC_HUB_CHECKPOINT_EVERY 256
+#define SVC_HUB_CHECKPOINTS      16
+#define SVC_HUB_CHECKPOINT_BYTES (64u << 20)
+void *svc_hub_checkpoint_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t upto,
+                             int64_t *seq, void *(*ref)(void *));
+bool svc_hub_checkpoint_wanted(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq);
+void svc_hub_checkpoint_put(struct svc_hub *hub, struct svc_hub_sub *sub, void *value, int64_t seq,
+                            size_t bytes, void (*unref)(void *));
+
+/* The events read and folded to catch subscribers up, in all (a counter for /metrics: each
+ * event once per subscriber at most, not once per batch). */
+void svc_hub_count_folded(struct svc_hub *hub, uint64_t n);
+uint64_t svc_hub_folded(struct svc_hub *hub);
 
 /* The frame cache: the formatted text of event seq of sub's encounter, as a reader who sees
  * all (full) or the public view sees it. get copies it into *text (malloc'd; the caller frees)

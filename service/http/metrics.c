@@ -159,8 +159,17 @@ char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges 
     emit(&b,
          "# HELP tactics_feeds_open Live feeds (GET .../stream) subscribed now.\n"
          "# TYPE tactics_feeds_open gauge\n"
-         "tactics_feeds_open %u\n",
-         g->feeds_open);
+         "tactics_feeds_open %u\n"
+         "# HELP tactics_feed_events_folded_total Events read and folded to catch live feeds "
+         "up (each at most once per feed).\n"
+         "# TYPE tactics_feed_events_folded_total counter\n"
+         "tactics_feed_events_folded_total %llu\n"
+         "# HELP tactics_refusals_replayed_total Reads of a stored board refused too-expensive "
+         "again from the first refusal, without the work.\n"
+         "# TYPE tactics_refusals_replayed_total counter\n"
+         "tactics_refusals_replayed_total %llu\n",
+         g->feeds_open, (unsigned long long)g->feed_folded,
+         (unsigned long long)g->refusals_replayed);
     emit(&b,
          "# HELP tactics_group_commits_total SQLite transactions committed (or failed) by a group "
          "commit leader.\n"

@@ -23,11 +23,13 @@ void svc_metrics_connection(struct svc_metrics *m, int delta);
 
 /* What the other parts know, read by the caller when /metrics is asked. */
 struct svc_metrics_gauges {
-    uint64_t db_errors;       /* database calls that failed */
-    unsigned feeds_open;      /* live feeds subscribed now (hub.h) */
-    uint64_t commits, writes; /* group commit: transactions and the appends they held */
-    uint64_t largest_commit;  /* the most appends in one */
-    unsigned queued;          /* appends waiting for a leader now */
+    uint64_t db_errors;         /* database calls that failed */
+    unsigned feeds_open;        /* live feeds subscribed now (hub.h) */
+    uint64_t feed_folded;       /* events folded to catch feeds up (svc_hub_folded) */
+    uint64_t refusals_replayed; /* reads refused from a refusal kept (svc_refusals_replayed) */
+    uint64_t commits, writes;   /* group commit: transactions and the appends they held */
+    uint64_t largest_commit;    /* the most appends in one */
+    unsigned queued;            /* appends waiting for a leader now */
 };
 
 /* Renders the Prometheus text exposition (version 0.0.4) of m and g. Returns a malloc'd string

@@ -517,6 +517,20 @@ static void *watchdog_run(void *arg)
     return NULL;
 }
 
+/* The client's address as text (as --per-ip-connections counts it), or "" when unknown. */
+static void client_address(struct MHD_Connection *conn, char *out, size_t n)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci != NULL ? ci->client_addr : NULL;
+    if (sa != NULL && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)n);
+    else if (sa != NULL && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)n);
+}
+
 /* Routes a fully received request to its handler, or answers 404/405/413/415/OPTIONS. */
 static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *conn,
                                 struct request_state *rs)
@@ -550,6 +564,8 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
     } else if (m->route->body == SVC_BODY_NONE && rs->len > 0) {
         svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE, "this operation takes no body", NULL);
     } else {
+        char client[INET6_ADDRSTRLEN] = "";
+        client_address(conn, client, sizeof client);
         struct svc_request req = {
             .method = rs->method,
             .path = rs->path,
@@ -559,6 +575,7 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
             .query = query_lookup,
             .header_cookie = conn,
             .ctx = s->ctx,
+            .client = client,
         };
         memcpy(req.params, m->params, sizeof req.params);
         codec_request_begin(m->route->method, m->route->pattern);

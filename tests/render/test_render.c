@@ -775,3 +775,96 @@ Test(render, labels_in_any_script_are_cut_by_character)
         rules_map_free(&b.map);
     }
 }
+
+/* --- what a picture costs (issue 28) --- */
+
+/* Eight creatures of one side, in a block of 4 x 2 from (5, 5), each threatening the squares
+ * around it: the squares any of them threatens, x 4..9 by y 4..7, are tinted once each, one
+ * shape a row (four, and the legend's swatch), and outlined likewise; before, every creature
+ * drew its own nine squares twice (72 tints). */
+Test(render_svg, a_square_threatened_by_many_is_drawn_once)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 14, 12);
+    for (int i = 0; i < 8; i++)
+        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
+    b.s.ov.threatened = true;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    const char *t = (const char *)img.data;
+    cr_assert_eq(occurrences(t, img.len, "fill-opacity=\"0.26\""), 4 + 1);
+    cr_assert_eq(occurrences(t, img.len, "stroke-opacity=\"0.85\""), 4 + 1);
+    render_image_free(&img);
+    rules_map_free(&b.map);
+}
+
+/* The threatened overlay's tests are counted before anything is drawn: each creature's reach
+ * box (its space and 2 squares around it for 5 ft of reach) within the view, here the whole
+ * 14 x 12 map. Past the budget the picture is refused with no pixel painted, the canvas not
+ * even made. */
+Test(render_png, threat_tests_are_charged_before_drawing)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 14, 12);
+    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM); /* 5 x 5 squares looked at */
+    add(&b, "ogre", 1, 0, 0, RULES_SIZE_LARGE); /* x and y -3..4 (10 ft), 5 x 5 on the map */
+    b.s.ov.threatened = true;
+    struct rules_work work = {.threat_limit = 40};
+    struct render_budget budget = {0};
+    b.s.work = &work;
+    b.s.budget = &budget;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_ERR_TOO_EXPENSIVE);
+    cr_assert_null(img.data);
+    cr_assert_eq(work.threat_used, 25 + 25);
+    cr_assert_eq(budget.pixels, 0);
+    long long limit = 0, reached = 0;
+    cr_assert_str_eq(rules_work_spent(&work, &limit, &reached), "threatened_squares");
+    work = (struct rules_work){.threat_limit = 50};
+    cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_OK);
+    render_image_free(&img);
+    rules_map_free(&b.map);
+}
+
+/* A PNG's canvas counts twice its pixels before it is made; every shape then its box. */
+Test(render_png, the_canvas_is_charged_before_it_is_made)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 10, 10);
+    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    struct render_budget budget = {0};
+    b.s.budget = &budget;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_OK);
+    long long canvas = 2LL * img.layout.width * img.layout.height;
+    cr_assert_gt(budget.pixels, canvas, "the shapes count too");
+    render_image_free(&img);
+    budget = (struct render_budget){.pixel_limit = canvas - 1};
+    cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_ERR_TOO_EXPENSIVE);
+    cr_assert_eq(budget.pixels, canvas);
+    long long limit = 0, reached = 0;
+    cr_assert_str_eq(render_budget_spent(&budget, &limit, &reached), "pixels");
+    cr_assert_eq(reached, canvas);
+    rules_map_free(&b.map);
+}
+
+/* An SVG counts its text as it is written and stops at its byte budget, not after the
+ * picture: the refusal reports the bytes written when it stopped. */
+Test(render_svg, the_text_stops_at_its_byte_budget)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 40, 40);
+    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    struct render_budget budget = {0};
+    b.s.budget = &budget;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    long long whole = (long long)img.len;
+    render_image_free(&img);
+    budget = (struct render_budget){.byte_limit = 4000};
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_ERR_TOO_EXPENSIVE);
+    cr_assert_gt(budget.bytes, 4000);
+    cr_assert_lt(budget.bytes, 4400, "stopped at the budget, not after %lld bytes", whole);
+    cr_assert_gt(whole, 2 * 4400);
+    rules_map_free(&b.map);
+}

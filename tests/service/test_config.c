@@ -123,12 +123,14 @@ static const char *env_feeds(const char *name)
         return "2000";
     if (strcmp(name, "TACTICS_MAX_SUBSCRIBERS_PER_ENCOUNTER") == 0)
         return "1500";
+    if (strcmp(name, "TACTICS_MAX_SUBSCRIBERS_PER_ADDRESS") == 0)
+        return "40";
     return strcmp(name, "TACTICS_KEEPALIVE") == 0 ? "5" : NULL;
 }
 
-/* The live feeds' settings (issue 20): a keep-alive every 15 s, at most 512 feeds and 128 on
- * one encounter by default; the environment sets them, a flag wins; a keep-alive of 0 is
- * refused. */
+/* The live feeds' settings (issue 20): a keep-alive every 15 s, at most 512 feeds, 128 on one
+ * encounter and 32 from one address (issue 28: two addresses could hold all 512) by default;
+ * the environment sets them, a flag wins; a keep-alive of 0 is refused. */
 Test(config, live_feed_settings_come_from_flags_and_the_environment)
 {
     struct svc_config c;
@@ -138,20 +140,26 @@ Test(config, live_feed_settings_come_from_flags_and_the_environment)
     cr_assert_eq(c.keepalive_s, 15);
     cr_assert_eq(c.max_subscribers, 512);
     cr_assert_eq(c.max_subscribers_per_encounter, 128);
+    cr_assert_eq(c.max_subscribers_per_address, 32);
     cr_assert_eq(svc_config_parse(1, plain, env_feeds, &c, err, sizeof err), SVC_CONFIG_RUN);
     cr_assert_eq(c.keepalive_s, 5);
     cr_assert_eq(c.max_subscribers, 2000);
     cr_assert_eq(c.max_subscribers_per_encounter, 1500);
-    char *flags[] = {
-        "tacticsd", "--keepalive", "1", "--max-subscribers", "3", "--max-subscribers-per-encounter",
-        "2",        NULL};
-    cr_assert_eq(svc_config_parse(7, flags, env_feeds, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.max_subscribers_per_address, 40);
+    char *flags[] = {"tacticsd", "--keepalive",
+                     "1",        "--max-subscribers",
+                     "3",        "--max-subscribers-per-encounter",
+                     "2",        "--max-subscribers-per-address",
+                     "1",        NULL};
+    cr_assert_eq(svc_config_parse(9, flags, env_feeds, &c, err, sizeof err), SVC_CONFIG_RUN);
     cr_assert_eq(c.keepalive_s, 1);
     cr_assert_eq(c.max_subscribers, 3);
     cr_assert_eq(c.max_subscribers_per_encounter, 2);
+    cr_assert_eq(c.max_subscribers_per_address, 1);
     char *zero[] = {"tacticsd", "--keepalive", "0", NULL};
     cr_assert_eq(svc_config_parse(3, zero, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
     cr_assert_not_null(strstr(svc_config_usage(), "--max-subscribers-per-encounter"));
+    cr_assert_not_null(strstr(svc_config_usage(), "--max-subscribers-per-address"));
 }
 
 static const char *env_group_off(const char *name)

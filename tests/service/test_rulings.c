@@ -244,19 +244,27 @@ Test(rulings, too_expensive)
           422, false);
 }
 
-/* Every place at the searches' gate taken: 503 with Retry-After, both ways. */
+/* The searches' gate admits by predicted cost (issue 33): with its one place held by a costly
+ * request, a route over a 1,000 x 1,000 map (which may set up all of it) is 503 with
+ * Retry-After, both ways, while one on a 4 x 4 map, predicted cheap, is answered. */
 Test(rulings, busy)
 {
     cfg.threads = 1; /* one place */
     struct svc_request req = {.ctx = &ctx};
-    struct svc_response held;
-    memset(&held, 0, sizeof held);
-    cr_assert(svc_search_begin(&req, &held));
-    const char *text = "{\"map\":{\"width\":4,\"height\":4},\"mover\":{\"x\":0,\"y\":0,\"speeds\":"
-                       "{\"walk\":15}},\"mode\":\"move\",\"target\":{\"x\":3,\"y\":3}}";
-    agree(ROUTE, text, 503, false);
-    svc_search_end();
-    agree(ROUTE, text, 200, false);
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    long long held = 0;
+    cr_assert(svc_search_begin(&req, NULL, &held, &res)); /* the most a request may cost */
+    cr_assert_gt(held, 0);
+    const char *cheap = "{\"map\":{\"width\":4,\"height\":4},\"mover\":{\"x\":0,\"y\":0,\"speeds\":"
+                        "{\"walk\":15}},\"mode\":\"move\",\"target\":{\"x\":3,\"y\":3}}";
+    const char *costly =
+        "{\"map\":{\"width\":1000,\"height\":1000},\"mover\":{\"x\":0,\"y\":0,"
+        "\"speeds\":{\"walk\":15}},\"mode\":\"move\",\"target\":{\"x\":3,\"y\":3}}";
+    agree(ROUTE, cheap, 200, false);
+    agree(ROUTE, costly, 503, false);
+    svc_search_end(held);
+    agree(ROUTE, costly, 200, false);
 }
 
 Test(rulings, flanking)

@@ -2,6 +2,7 @@
  * written, a feed resumes from Last-Event-ID or ?after with nothing missed or repeated, the
  * caps answer 503 with Retry-After, a keep-alive comment comes when nothing is written, a client
  * that hangs up frees its slot, and a server stopped with feeds open exits cleanly. */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <jansson.h>
@@ -390,6 +391,143 @@ Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
     cr_assert(a.eof, "the feed was not closed");
     feed_close(&a);
     feed_close(&b);
+}
+
+/* Opens a feed from source address `from` (a loopback address other than the server's own,
+ * which still reaches it): as feed_open, over a socket bound there first. */
+static void feed_open_from(const struct server *s, struct feed *f, const char *from, const char *id)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(f->fd, 0);
+    struct sockaddr_in src = {.sin_family = AF_INET};
+    cr_assert_eq(inet_pton(AF_INET, from, &src.sin_addr), 1);
+    cr_assert_eq(bind(f->fd, (struct sockaddr *)&src, sizeof src), 0, "%s", strerror(errno));
+    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
+    inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr);
+    cr_assert_eq(connect(f->fd, (struct sockaddr *)&dst, sizeof dst), 0, "%s", strerror(errno));
+    int n = snprintf(f->req, sizeof f->req,
+                     "GET /v1/encounters/%s/events/stream HTTP/1.1\r\nHost: t\r\n"
+                     "Accept: text/event-stream\r\n\r\n",
+                     id);
+    f->req_len = (size_t)n;
+    cr_assert_eq(send(f->fd, f->req, (size_t)n, 0), n);
+}
+
+/* Per client address (issue 28: two addresses could hold all 512 feeds): the third feed from
+ * 127.0.0.1 under --max-subscribers-per-address 2 is 503 with Retry-After, naming the cap,
+ * while 127.0.0.2 still gets one; a feed that ends gives its address's slot back. */
+Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
+{
+    struct server s;
+    const char *args[] = {"--max-subscribers-per-address", "2", NULL};
+    server_start(&s, args);
+    struct enc e;
+    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed a, b, c, d, again;
+    feed_open(&s, &a, e.id, "", NULL);
+    cr_assert_eq(feed_status(&a), 200);
+    feed_open(&s, &b, e.id, "", NULL);
+    cr_assert_eq(feed_status(&b), 200);
+    feed_open(&s, &c, e.id, "", NULL);
+    cr_assert_eq(feed_status(&c), 503, "the address's cap: %s", c.buf);
+    cr_assert_not_null(strcasestr(c.buf, "Retry-After: "), "%s", c.buf);
+    cr_assert(feed_wait(&c, "--max-subscribers-per-address", 2000), "%s", c.buf);
+    feed_open_from(&s, &d, "127.0.0.2", e.id);
+    cr_assert_eq(feed_status(&d), 200, "another address: %s", d.buf);
+    feed_close(&a);
+    /* The hub sees the hang-up on its next tick; until then the slot is still held. */
+    bool freed = false;
+    for (int i = 0; i < 100 && !freed; i++) {
+        feed_open(&s, &again, e.id, "", NULL);
+        freed = feed_status(&again) == 200;
+        feed_close(&again);
+        if (!freed)
+            usleep(50000);
+    }
+    cr_assert(freed, "a closed feed gives its address's slot back");
+    feed_close(&b);
+    feed_close(&c);
+    feed_close(&d);
+    server_stop(&s);
+}
+
+/* Reads a feed until event `last` has arrived (true), keeping only what it needs to see it. */
+static bool feed_drain_to(struct feed *f, long long last, int ms)
+{
+    char needle[32];
+    snprintf(needle, sizeof needle, "\nid: %lld\n", last);
+    long long end = now_ms() + ms;
+    while (strstr(f->buf, needle) == NULL) {
+        if (f->len > sizeof f->buf / 2) { /* keep the tail, where the needle may begin */
+            memmove(f->buf, f->buf + f->len - 64, 64);
+            f->len = 64;
+            f->buf[f->len] = '\0';
+        }
+        long long left = end - now_ms();
+        if (left <= 0)
+            return false;
+        struct pollfd pf = {.fd = f->fd, .events = POLLIN};
+        if (poll(&pf, 1, (int)left) <= 0)
+            continue;
+        ssize_t n = recv(f->fd, f->buf + f->len, sizeof f->buf - f->len - 1, 0);
+        if (n <= 0)
+            return false;
+        f->len += (size_t)n;
+        f->buf[f->len] = '\0';
+    }
+    return true;
+}
+
+/* Feeds that resume behind the head fold the log about once each (issue 28): eight anonymous
+ * feeds at after=1..8 on a log of 560 events fold it at most once each, plus at most a
+ * checkpoint's spacing (256) each time one falls behind the shared fold and starts again from a
+ * checkpoint (before, each batch of 64 folded the log from its start: 2,880 events a feed here,
+ * N^2/128 on a long log); then one resuming at after=555 starts from the hub's checkpoint at
+ * event 512 the first feeds left, not from the start. Counted by
+ * tactics_feed_events_folded_total, not timed. */
+Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
+{
+    struct server s;
+    const char *args[] = {"--max-subscribers-per-address", "16", NULL};
+    server_start(&s, args);
+    enum { COMBATANTS = 500, EVENTS = 560 };
+    char *body = malloc(COMBATANTS * 160 + 64);
+    size_t k = (size_t)sprintf(body, "{\"map\":{\"width\":30,\"height\":20},\"combatants\":[");
+    for (int i = 0; i < COMBATANTS; i++)
+        k += (size_t)sprintf(body + k,
+                             "%s{\"id\":\"c%d\",\"side\":\"a\",\"x\":%d,\"y\":%d,\"speeds\":{"
+                             "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                             i ? "," : "", i, i % 30, i / 30);
+    strcpy(body + k, "]}");
+    struct enc e;
+    enc_create(&s, &e, body);
+    free(body);
+    cr_assert_eq(e.version, COMBATANTS + 1);
+    while (e.version < EVENTS)
+        json_decref(enc_call(&s, &e, "POST", "/hp", NULL, "{\"target\":\"c0\",\"set\":4}", 200));
+    long long before = metric(&s, "tactics_feed_events_folded_total");
+    cr_assert_eq(before, 0);
+    static struct feed fs[8];
+    for (int i = 0; i < 8; i++) {
+        char q[32];
+        snprintf(q, sizeof q, "?after=%d", i + 1);
+        feed_open(&s, &fs[i], e.id, q, NULL);
+    }
+    for (int i = 0; i < 8; i++) {
+        cr_assert(feed_drain_to(&fs[i], EVENTS, 60000), "feed %d", i);
+        feed_close(&fs[i]);
+    }
+    long long folded = metric(&s, "tactics_feed_events_folded_total");
+    cr_assert_leq(folded, 8LL * (EVENTS + 256), "%lld events folded for 8 feeds of %d", folded,
+                  EVENTS);
+    struct feed late;
+    feed_open(&s, &late, e.id, "?after=555", NULL);
+    cr_assert(feed_drain_to(&late, EVENTS, 30000));
+    feed_close(&late);
+    long long late_folded = metric(&s, "tactics_feed_events_folded_total") - folded;
+    cr_assert_leq(late_folded, EVENTS - 512, "%lld folded to resume at 555", late_folded);
+    server_stop(&s);
 }
 
 /* Deleting the encounter ends its feeds. */

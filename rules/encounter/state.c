@@ -84,3 +84,8 @@ bool rules_encounter_keeps_sources(int engine)
 {
     return engine >= 4;
 }
+
+bool rules_encounter_full_attack_plans(int engine)
+{
+    return engine >= 4;
+}

@@ -76,6 +76,11 @@ bool rules_condition_involuntary(enum rules_condition_cause cause);
 /* Whether events of engine keep where each condition came from (engine 4 on). */
 bool rules_encounter_keeps_sources(int engine);
 
+/* Whether a full attack's plan may change facing and target between its attacks (engine 4 on;
+ * 000's Kroh: "attack the bugbear, take his free action to change facing towards the goblin,
+ * then attack the goblin"). */
+bool rules_encounter_full_attack_plans(int engine);
+
 /* An attack profile as a combatant lists it. */
 enum rules_attack_form { RULES_FORM_MELEE = 0, RULES_FORM_RANGED, RULES_FORM_SPELL };
 struct rules_enc_profile {

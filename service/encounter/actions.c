@@ -262,7 +262,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
     case RULES_ACT_FULL_ATTACK: {
         if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
             svc_errors_add(e, "/target", "must be another combatant than the actor");
-        enc_check_plan(in, e);
+        enc_check_plan(in, engine, e);
         json_t *list = NULL;
         if (codec_get_array(in, "", "results", false, 4, &list, e)) {
             size_t i;

@@ -531,18 +531,38 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 /* A full attack's plan (001 Trade Away Attacks): in order, each item "attack" or
  * {"step": {x, y}}. Fills step[] (true for a step) and returns the number of items, or -1
  * after adding errors at /plan. Without a plan: `count` attacks. */
-static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e)
+/* What one item of a full attack's plan does. */
+enum plan_kind { PLAN_ATTACK, PLAN_STEP, PLAN_FACING };
+#define PLAN_MAX 8 /* 4 attacks or steps, and a facing change between any two */
+
+struct plan_item {
+    enum plan_kind kind;
+    const char *target; /* an attack's own target (engine 4), else NULL: the action's */
+    json_t *square;     /* a step's {x, y} */
+    int facing;         /* a facing change's new facing */
+};
+
+/* Reads in's plan into items (count attacks when it has none): "attack" or {"step": {x, y}};
+ * from engine 4 (rules_encounter_full_attack_plans) also {"attack": {"target": ID}} and
+ * {"facing": F}. Returns how many items, or -1 after errors at /plan. */
+static int decode_plan(json_t *in, int count, int engine, struct plan_item items[PLAN_MAX],
+                       struct svc_errors *e)
 {
     json_t *plan = json_object_get(in, "plan");
     if (plan == NULL) {
-        for (int i = 0; i < count; i++)
-            step[i] = false;
+        for (int i = 0; i < count && i < PLAN_MAX; i++)
+            items[i] = (struct plan_item){PLAN_ATTACK, NULL, NULL, -1};
         return count;
     }
-    if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > 4) {
+    bool wider = rules_encounter_full_attack_plans(engine);
+    size_t max = wider ? PLAN_MAX : 4;
+    if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > max) {
         svc_errors_add(e, "/plan",
-                       "must be a list of 1 to 4 items, each \"attack\" or {\"step\": "
-                       "{\"x\", \"y\"}}");
+                       wider ? "must be a list of 1 to 8 items, each \"attack\", {\"attack\": "
+                               "{\"target\": ID}}, {\"step\": {\"x\", \"y\"}} or "
+                               "{\"facing\": F}"
+                             : "must be a list of 1 to 4 items, each \"attack\" or {\"step\": "
+                               "{\"x\", \"y\"}}");
         return -1;
     }
     size_t i;
@@ -552,21 +572,69 @@ static int decode_plan(json_t *in, int count, bool step[4], struct svc_errors *e
         char p[32];
         snprintf(p, sizeof p, "/plan/%zu", i);
         json_t *sq = json_object_get(item, "step");
-        step[i] = sq != NULL;
-        bool attack = json_is_string(item) && strcmp(json_string_value(item), "attack") == 0;
-        bool square = json_is_object(item) && json_object_size(item) == 1 && json_is_object(sq) &&
-                      json_object_size(sq) == 2 && json_is_integer(json_object_get(sq, "x")) &&
-                      json_is_integer(json_object_get(sq, "y"));
-        if (!attack && !square)
-            svc_errors_add(e, p, "must be \"attack\" or {\"step\": {\"x\": X, \"y\": Y}}");
+        json_t *at = json_object_get(item, "attack");
+        json_t *f = json_object_get(item, "facing");
+        bool one = json_is_object(item) && json_object_size(item) == 1;
+        items[i] = (struct plan_item){PLAN_ATTACK, NULL, NULL, -1};
+        if (json_is_string(item) && strcmp(json_string_value(item), "attack") == 0)
+            continue;
+        if (one && json_is_object(sq) && json_object_size(sq) == 2 &&
+            json_is_integer(json_object_get(sq, "x")) &&
+            json_is_integer(json_object_get(sq, "y"))) {
+            items[i] = (struct plan_item){PLAN_STEP, NULL, sq, -1};
+            continue;
+        }
+        if (wider && one && json_is_object(at) && json_object_size(at) == 1 &&
+            json_is_string(json_object_get(at, "target"))) {
+            items[i].target = json_string_value(json_object_get(at, "target"));
+            continue;
+        }
+        if (wider && one && json_is_integer(f) && json_integer_value(f) >= 0 &&
+            json_integer_value(f) <= 7) {
+            items[i] = (struct plan_item){PLAN_FACING, NULL, NULL, (int)json_integer_value(f)};
+            continue;
+        }
+        svc_errors_add(e, p,
+                       wider ? "must be \"attack\", {\"attack\": {\"target\": ID}}, "
+                               "{\"step\": {\"x\": X, \"y\": Y}} or {\"facing\": 0 to 7}"
+                             : "must be \"attack\" or {\"step\": {\"x\": X, \"y\": Y}}");
     }
     return svc_errors_any(e) ? -1 : (int)json_array_size(plan);
 }
 
-bool enc_check_plan(json_t *in, struct svc_errors *e)
+bool enc_check_plan(json_t *in, int engine, struct svc_errors *e)
 {
-    bool step[4];
-    return decode_plan(in, 0, step, e) >= 0;
+    struct plan_item items[PLAN_MAX];
+    return decode_plan(in, 0, engine, items, e) >= 0;
+}
+
+bool enc_full_attack_turns(struct resolve_ctx *x, json_t *scratch, json_t *me, int facing, int item,
+                           json_t *effects)
+{
+    char p[32];
+    snprintf(p, sizeof p, "/plan/%d/facing", item);
+    const struct rules_enc_combatant *who = enc_typed_of(x, me, NULL);
+    const struct rules_options *o = enc_rules_of(x);
+    if (who == NULL || !rules_has_facing(o, &who->body) || facing >= rules_facing_count(o)) {
+        svc_errors_add(x->e, p, "%s",
+                       who != NULL && rules_has_facing(o, &who->body)
+                           ? "is not a facing of this grid"
+                           : "the actor has no facing under these rules (000 Combat Facing)");
+        return false;
+    }
+    struct rules_turn_refusal why;
+    if (x->turn == NULL ||
+        rules_turn_spend(x->turn, x->limits, RULES_ACTION_FACING, &why) != RULES_TURN_OK) {
+        svc_errors_add(x->e, p,
+                       "its one free facing change is spent, and a further one takes a move "
+                       "action, which a full attack leaves none of (000 Changing Facing)");
+        return false;
+    }
+    json_t *ef = json_pack("[o]", effect_set(str(me, "id"), json_pack("{s:i}", "facing", facing)));
+    enc_fold(scratch, ef);
+    json_array_extend(effects, ef);
+    json_decref(ef);
+    return true;
 }
 
 /* Moves the errors of attack i of a full attack (from, left empty) into `to`, each message
@@ -602,14 +670,19 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     int count = enc_iterative_attacks(actor);
-    bool is_step[4];
-    int items = decode_plan(in, count, is_step, x->e);
-    if (items < 0)
+    struct plan_item items[PLAN_MAX];
+    int n_items = decode_plan(in, count, x->engine, items, x->e);
+    if (n_items < 0)
         return NULL;
-    int steps = 0;
-    for (int i = 0; i < items; i++)
-        steps += is_step[i];
-    int rc = rules_full_attack_trade(count, items - steps, steps, flag(actor, "player_character"));
+    int steps = 0, facings = 0;
+    bool targets = false;
+    for (int i = 0; i < n_items; i++) {
+        steps += items[i].kind == PLAN_STEP;
+        facings += items[i].kind == PLAN_FACING;
+        targets |= items[i].target != NULL;
+    }
+    int attacks = n_items - steps - facings;
+    int rc = rules_full_attack_trade(count, attacks, steps, flag(actor, "player_character"));
     if (rc == RULES_TRADE_MONSTER) {
         svc_errors_add(x->e, "/plan",
                        "only a player character may trade attacks for 5-foot steps; '%s' is not "
@@ -622,32 +695,29 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         svc_errors_add(x->e, "/plan",
                        "%d attacks and 5-foot steps, but the full attack has %d (%s: each step "
                        "uses up one of its attacks)",
-                       items, count, RULES_TRADE_SOURCE);
+                       attacks + steps, count, RULES_TRADE_SOURCE);
         return NULL;
     }
     json_t *results = json_object_get(in, "results");
     if (results != NULL &&
-        (!json_is_array(results) || json_array_size(results) > (size_t)(items - steps))) {
+        (!json_is_array(results) || json_array_size(results) > (size_t)attacks)) {
         svc_errors_add(x->e, "/results",
-                       "a full attack takes one array of results per attack (%d here)",
-                       items - steps);
+                       "a full attack takes one array of results per attack (%d here)", attacks);
         return NULL;
     }
     json_t *scratch = json_deep_copy(x->state);
     json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
+    json_t *turned = json_array(), *aimed = json_array();
     bool ok = true;
     int made = 0, ai = 0; /* attacks made; attacks planned so far (their bonuses and dice) */
-    for (int item = 0; item < items && ok; item++) {
+    for (int item = 0; item < n_items && ok; item++) {
         json_t *me = find(scratch, str(actor, "id"), NULL);
-        json_t *target = find(scratch, str(in, "target"), NULL);
-        if (is_step[item]) {
+        if (items[item].kind == PLAN_STEP) {
             char p[32];
             snprintf(p, sizeof p, "/plan/%d/step", item);
-            json_t *sq =
-                json_object_get(json_array_get(json_object_get(in, "plan"), (size_t)item), "step");
             json_t *fields = NULL;
             struct resolve_ctx each = enc_ctx_on(x, scratch);
-            json_t *ans = enc_rule_traded_step(&each, me, sq, p, &fields);
+            json_t *ans = enc_rule_traded_step(&each, me, items[item].square, p, &fields);
             enc_ctx_release(&each);
             if (ans == NULL) {
                 ok = false;
@@ -663,9 +733,29 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_decref(ans);
             continue;
         }
+        if (items[item].kind == PLAN_FACING) {
+            /* 000 Changing Facing, between two attacks: its one free change (the turn's own
+             * budget), as Kroh turns from the bugbear to the goblin (000). */
+            ok = enc_full_attack_turns(x, scratch, me, items[item].facing, item, effects);
+            if (ok)
+                json_array_append_new(
+                    turned, json_pack("{s:i, s:i}", "facing", items[item].facing, "at", item));
+            continue;
+        }
         int i = ai++;
-        if (target == NULL || (made > 0 && enc_is_down(target)))
-            continue; /* no more attacks once the target drops; steps may still follow */
+        const char *target_id = items[item].target != NULL ? items[item].target : str(in, "target");
+        json_t *target = find(scratch, target_id, NULL);
+        if (target == NULL || target == me) {
+            char p[48];
+            snprintf(p, sizeof p, "/plan/%d/attack/target", item);
+            svc_errors_add(x->e, p,
+                           target == NULL ? "names no combatant"
+                                          : "must be another combatant than the actor");
+            ok = false;
+            break;
+        }
+        if (made > 0 && enc_is_down(target))
+            continue; /* no more attacks at a target that dropped; others may still follow */
         /* The profile at its iterative bonus. */
         json_t *self = json_deep_copy(me);
         size_t k;
@@ -693,6 +783,7 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         refused_attack(&mine, i, x->e);
         if (out != NULL) {
             json_array_append(rulings, json_object_get(out, "result"));
+            json_array_append_new(aimed, json_string(str(target, "id")));
             enc_fold(scratch, json_object_get(out, "effects"));
             /* The actor's turn is the full attack's (resolve_action stamps its budget), not
              * each single attack's. */
@@ -719,6 +810,8 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_decref(rulings);
         json_decref(effects);
         json_decref(stepped);
+        json_decref(turned);
+        json_decref(aimed);
         return NULL;
     }
     json_t *result =
@@ -727,9 +820,18 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                   steps > 0 ? FULL_ATTACK_RULE "; " RULES_TRADE_SOURCE
                                                ": each 5-foot step uses up the worst attack left"
                             : FULL_ATTACK_RULE);
-    if (steps > 0) /* only then: full attacks without a plan rule as before */
+    /* Only when the plan has them: full attacks without a plan rule as before. */
+    if (steps > 0)
         json_object_set_new(result, "steps", stepped);
     else
         json_decref(stepped);
+    if (facings > 0)
+        json_object_set_new(result, "facings", turned);
+    else
+        json_decref(turned);
+    if (targets || facings > 0)
+        json_object_set_new(result, "targets", aimed);
+    else
+        json_decref(aimed);
     return outcome(result, effects);
 }

@@ -302,14 +302,16 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     }
     if (rc != RULES_ADMIT_OK)
         return NULL;
-    json_t *budget = adm.spends ? enc_turn_fields(&adm.turn, &adm.limits) : NULL;
+    /* The action may spend more of the turn as it is ruled (x->turn); its budget is stamped
+     * once it is. */
+    x->turn = adm.spends ? &adm.turn : NULL;
+    x->limits = &adm.limits;
     json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
+    x->turn = NULL;
     if (out != NULL && x->engine >= 2)
         enc_tag_result(out, rules_action_type_names[type]);
-    if (budget != NULL && out != NULL)
-        stamp_turn(out, actor, budget);
-    else
-        json_decref(budget);
+    if (adm.spends && out != NULL)
+        stamp_turn(out, actor, enc_turn_fields(&adm.turn, &adm.limits));
     return out;
 }
 

@@ -200,6 +200,10 @@ struct resolve_ctx {
     /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
+    /* The actor's turn as the gate admitted the action (resolve_action), which the action may
+     * spend further (a full attack's free facing change); NULL when it spends nothing. */
+    struct rules_turn *turn;
+    const struct rules_turn_limits *limits;
     /* The state as the typed encounter (enc_typed), decoded on first use for this event. */
     struct svc_enc_typed typed;
     bool typed_tried, typed_ok;
@@ -541,7 +545,13 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
 
 /* Checks a full attack's plan (1 to 4 items, each "attack" or {"step": {x, y}}); false after
  * adding errors at /plan. */
-bool enc_check_plan(json_t *in, struct svc_errors *e);
+bool enc_check_plan(json_t *in, int engine, struct svc_errors *e);
+
+/* A full attack's facing change between its attacks (engine 4; 000 Changing Facing): me (of
+ * scratch) turns to facing with the turn's free change (x->turn), folded into scratch and
+ * appended to effects; false after an error at /plan/ITEM/facing. */
+bool enc_full_attack_turns(struct resolve_ctx *x, json_t *scratch, json_t *me, int facing, int item,
+                           json_t *effects);
 
 /* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
  * (new ref), or NULL after adding errors to x->e. */

@@ -465,6 +465,72 @@ out:
     free(fy);
 }
 
+const char *move_charge_why(int status, int charge, const char *actor, const char *foe, char *buf,
+                            size_t n)
+{
+    /* rules_charge_check's answers: the code, and the words before and after the opponent. */
+    static const char *const checks[][3] = {
+        [-RULES_CHARGE_SHORT] = {"short", "a charge moves at least 10 feet (2 squares)", NULL},
+        [-RULES_CHARGE_AWAY] = {"away", "a charge moves directly toward",
+                                ": this square is no nearer"},
+        [-RULES_CHARGE_AFAR] = {"afar", "a charge ends where it can attack",
+                                ", and this square is not one"},
+        [-RULES_CHARGE_PAST] = {"past", "a charge stops at the closest space from which it can attack",
+                                ", reached before this square"},
+    };
+    if (status == RULES_ENC_MOVE_NO_OPPONENT) {
+        snprintf(buf, n, "a charge names its designated opponent: an enemy that is up (%s)",
+                 RULES_CHARGE_SOURCE);
+        return "no_opponent";
+    }
+    if (status == RULES_ENC_MOVE_NO_MELEE) {
+        snprintf(buf, n, "a charge ends in a single melee attack, and '%s' has none (%s)", actor,
+                 RULES_CHARGE_SOURCE);
+        return "no_melee";
+    }
+    if (status == RULES_ENC_MOVE_TARGET) {
+        snprintf(buf, n, "only a charge names a target");
+        return "target";
+    }
+    if (charge > RULES_CHARGE_OK || charge < RULES_CHARGE_PAST)
+        charge = RULES_CHARGE_AFAR;
+    const char *const *w = checks[-charge];
+    if (w[2] == NULL)
+        snprintf(buf, n, "%s (%s)", w[1], RULES_CHARGE_SOURCE);
+    else
+        snprintf(buf, n, "%s '%s'%s (%s)", w[1], foe, w[2], RULES_CHARGE_SOURCE);
+    return w[0];
+}
+
+void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, const char *code,
+                           const char *why, int step)
+{
+    struct jw w;
+    jw_init(&w, 2048);
+    jw_object_begin(&w);
+    write_rules(&w, &r->rules);
+    JW_KEY(&w, "found");
+    jw_bool(&w, false);
+    JW_KEY(&w, "mode");
+    jw_string(&w, rules_move_mode_names[r->mode]);
+    JW_KEY(&w, "charge");
+    jw_object_begin(&w);
+    JW_KEY(&w, "code");
+    jw_string(&w, code);
+    if (step >= 0) {
+        JW_KEY(&w, "step");
+        jw_int(&w, step);
+    }
+    JW_KEY(&w, "why");
+    jw_string(&w, why);
+    jw_object_end(&w);
+    char explain[400];
+    snprintf(explain, sizeof explain, "No charge: %s.", why);
+    svc_write_explains(&w, explain);
+    jw_object_end(&w);
+    respond_jw(ans, &w);
+}
+
 void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)
 {
     struct jw w;

@@ -33,6 +33,10 @@ struct move_req {
     int nc;
     struct rules_mover mover;
     bool has_constitution;
+    /* An encounter's combatant as mover: its id, and whether it has no melee attack to end a
+     * charge with (a stateless request lists no attacks, and is not asked). */
+    const char *mover_id;
+    bool no_melee;
     enum rules_move_mode mode;
     int primary;
     bool *no_attack;
@@ -142,6 +146,16 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
                        int prefer);
 /* A route search that found no way. */
 void move_answer_no_route(struct svc_answer *ans, const struct move_req *r);
+/* Why a charge is refused, in words into buf (actor and foe are ids): status is a
+ * rules_enc_move_status (NO_OPPONENT, NO_MELEE, TARGET; or CHARGE, and then charge is
+ * rules_charge_check's answer). Returns its code: no_opponent, no_melee, target, short, away,
+ * afar or past. */
+const char *move_charge_why(int status, int charge, const char *actor, const char *foe, char *buf,
+                            size_t n);
+/* A route in mode charge to a creature that no charge can take (found false): the code and
+ * words of move_charge_why, and the route's step that breaks it (-1: none). */
+void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, const char *code,
+                           const char *why, int step);
 void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
                         const struct rules_forced_query *q, const struct rules_forced_result *out,
                         const struct rules_step *path);

@@ -5,6 +5,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "service/codec/answer.h"
 #include "service/codec/move.h"
 #include "service/codec/move_req.h"
@@ -204,11 +206,32 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
 {
     struct rules_move_query q = move_query_of(r);
     q.work = &r->work;
+    /* A charge at a creature is the charge an action would take (issue 30): its opponent is an
+     * enemy that is up and it ends in a melee attack (rules_encounter_move_target, before the
+     * search), and the route found is checked as its path would be (rules_charge_check). */
+    bool charge = r->mode == RULES_MODE_CHARGE && goal->creature >= 0;
+    const char *foe = charge ? r->ids[goal->creature] : NULL;
+    char why[400];
+    if (charge) {
+        struct rules_encounter e = {.engine = RULES_ENGINE_VERSION, .rules = r->o};
+        struct rules_enc_move m = {.q = &q,
+                                   .end_facing = -1,
+                                   .target_named = true,
+                                   .target = goal->creature,
+                                   .has_melee = !r->no_melee};
+        int rc = rules_encounter_move_target(&e, &m);
+        if (rc != RULES_ENC_MOVE_OK) {
+            const char *code =
+                move_charge_why(rc, RULES_CHARGE_OK, r->mover_id != NULL ? r->mover_id : "the mover", foe, why, sizeof why);
+            move_answer_no_charge(out, r, code, why, -1);
+            return;
+        }
+    }
     int max = r->map.width * r->map.height + 1;
     if (max > RULES_MAX_PATH * 100)
         max = RULES_MAX_PATH * 100;
     struct rules_step *steps = calloc((size_t)max, sizeof *steps);
-    int cost = 0;
+    int cost = 0, rc = RULES_CHARGE_OK, at = -1;
     int n =
         steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, goal, steps, max, &cost);
     if (n == RULES_MOVE_TOO_EXPENSIVE - 1)
@@ -217,7 +240,12 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else if (n < 0)
         move_answer_no_route(out, r);
-    else
+    else if (charge && (rc = rules_charge_check(r->o, &r->mover.c, steps, n, &r->cs[goal->creature].c,
+                                                &at)) != RULES_CHARGE_OK) {
+        const char *code =
+            move_charge_why(RULES_ENC_MOVE_CHARGE, rc, r->mover_id != NULL ? r->mover_id : "the mover", foe, why, sizeof why);
+        move_answer_no_charge(out, r, code, why, rc == RULES_CHARGE_SHORT ? -1 : at);
+    } else
         move_answer_path(out, r, steps, n, -1, cost, true);
     free(steps);
 }

@@ -137,40 +137,17 @@ static void path_errors(struct resolve_ctx *x, const struct rules_path_result *p
 static void charge_refusal(struct resolve_ctx *x, json_t *actor, const char *foe, int rc,
                            const struct rules_enc_move_ruling *m, int n)
 {
-    if (rc == RULES_ENC_MOVE_NO_OPPONENT) {
-        svc_errors_add(x->e, "/target",
-                       "a charge names its designated opponent: an enemy that is up (%s)",
-                       RULES_CHARGE_SOURCE);
-        return;
-    }
-    if (rc == RULES_ENC_MOVE_NO_MELEE) {
-        svc_errors_add(x->e, "/mode",
-                       "a charge ends in a single melee attack, and '%s' has none (%s)",
-                       str(actor, "id"), RULES_CHARGE_SOURCE);
-        return;
-    }
-    if (rc == RULES_ENC_MOVE_TARGET) {
-        svc_errors_add(x->e, "/target", "only a charge names a target");
-        return;
-    }
-    if (m->charge == RULES_CHARGE_SHORT) {
-        svc_errors_add(x->e, "/path", "a charge moves at least 10 feet (2 squares) (%s)",
-                       RULES_CHARGE_SOURCE);
-        return;
-    }
-    /* Why, by rules_charge_check's answer: the words before and after the opponent's id. */
-    static const char *const why[][2] = {
-        [-RULES_CHARGE_AWAY] = {"a charge moves directly toward", ": this square is no nearer"},
-        [-RULES_CHARGE_AFAR] = {"a charge ends where it can attack",
-                                ", and this square is not one"},
-        [-RULES_CHARGE_PAST] = {"a charge stops at the closest space from which it can attack",
-                                ", reached before this square"},
-    };
-    char ptr[32];
-    int at = m->charge_at;
-    snprintf(ptr, sizeof ptr, "/path/%d", at >= 0 ? at : n > 0 ? n - 1 : 0);
-    svc_errors_add(x->e, ptr, "%s '%s'%s (%s)", why[-m->charge][0], foe, why[-m->charge][1],
-                   RULES_CHARGE_SOURCE);
+    char why[400];
+    move_charge_why(rc, m->charge, str(actor, "id"), foe, why, sizeof why);
+    char ptr[32] = "/target";
+    if (rc == RULES_ENC_MOVE_NO_MELEE)
+        snprintf(ptr, sizeof ptr, "/mode");
+    else if (rc == RULES_ENC_MOVE_CHARGE && m->charge == RULES_CHARGE_SHORT)
+        snprintf(ptr, sizeof ptr, "/path");
+    else if (rc == RULES_ENC_MOVE_CHARGE)
+        snprintf(ptr, sizeof ptr, "/path/%d",
+                 m->charge_at >= 0 ? m->charge_at : n > 0 ? n - 1 : 0);
+    svc_errors_add(x->e, ptr, "%s", why);
 }
 
 /* The fields a legal move leaves on its mover (a new object): its square and facing, its turn's

@@ -86,6 +86,14 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     struct resolve_ctx x = {
         .req = req, .cache = cache, .state = state, .engine = RULES_ENGINE_VERSION, .e = &none};
     bool ok = enc_move_request(&x, actor, (enum rules_move_mode)mode, r, e);
+    if (ok) {
+        int mi = -1;
+        const struct rules_encounter *te = enc_typed(&x);
+        if (te != NULL)
+            enc_typed_of(&x, actor, &mi);
+        r->mover_id = str(actor, "id");
+        r->no_melee = mi < 0 || !rules_encounter_melee_of(te, mi);
+    }
     enc_ctx_release(&x);
     svc_errors_free(&none);
     if (!ok) {

@@ -257,3 +257,66 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
     cr_assert_not_null(strstr(text(doc, "detail"), "000 Changing Facing"));
     json_decref(doc);
 }
+
+/* Issue 30: the route a query calls a charge is the charge the action takes. d20 3.5 SRD,
+ * Combat: Charge: "You must move at least 10 feet (2 squares) ... directly toward the
+ * designated opponent." The orc one square past kroh's reach: no charge reaches it (the route
+ * answers found false and why, as the action's 422 says); two squares off: the route is a
+ * charge, and the action along it is accepted. */
+Test(engine4, a_charge_route_is_the_charge_the_action_takes)
+{
+    struct enc e;
+    const char *near[] = {
+        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":7,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
+        "\"attack_bonus\":5}]}",
+        NULL};
+    fight(&e, "", "", near, "{\"results\":[20,1,10,1,5,1]}", 4);
+    json_t *doc = call(&e, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    cr_assert(json_is_false(json_object_get(doc, "found")));
+    cr_assert_str_eq(text(json_object_get(doc, "charge"), "code"), "short");
+    cr_assert_not_null(strstr(text(doc, "explain"), "at least 10 feet"));
+    json_decref(doc);
+    doc = call(&e, "POST", "/actions",
+               "{\"type\":\"move\",\"actor\":\"kroh\",\"mode\":\"charge\",\"target\":\"orc\","
+               "\"path\":[{\"x\":5,\"y\":6}]}",
+               422);
+    cr_assert_not_null(strstr(text(doc, "detail"), "at least 10 feet"));
+    json_decref(doc);
+    /* A charge's designated opponent is an enemy: the orc charging the goblin, of its own side,
+     * finds no route. */
+    doc = call(&e, "GET", "/route?actor=orc&to=goblin&mode=charge", NULL, 200);
+    cr_assert_str_eq(text(json_object_get(doc, "charge"), "code"), "no_opponent");
+    json_decref(doc);
+
+    struct enc f;
+    const char *far[] = {
+        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":9,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
+        "\"attack_bonus\":5}]}",
+        NULL};
+    fight(&f, "", "", far, "{\"results\":[20,1,10,1,5,1]}", 4);
+    doc = call(&f, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    cr_assert(json_is_true(json_object_get(doc, "found")));
+    json_t *steps = json_object_get(doc, "steps");
+    cr_assert_eq(json_array_size(steps), 3, "5,6 5,7 5,8: the first square beside the orc");
+    json_t *path = json_array();
+    size_t i;
+    json_t *s;
+    json_array_foreach(steps, i, s)
+        json_array_append_new(path, json_pack("{s:O, s:O}", "x", json_object_get(s, "x"), "y",
+                                              json_object_get(s, "y")));
+    json_t *action = json_pack("{s:s, s:s, s:s, s:s, s:o}", "type", "move", "actor", "kroh",
+                               "mode", "charge", "target", "orc", "path", path);
+    char *body = json_dumps(action, 0);
+    json_decref(doc);
+    doc = call(&f, "POST", "/actions", body, 200);
+    cr_assert_eq(provoked(doc), 1, "leaving the goblin's reach provokes; the move waits for it");
+    json_decref(doc);
+    doc = call(&f, "POST", "/actions",
+               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200);
+    cr_assert_eq(num(enc_combatant(doc, "kroh"), "y"), 8);
+    free(body);
+    json_decref(action);
+    json_decref(doc);
+}

@@ -2,11 +2,14 @@
  * Threatened Area; 001 Reach), what an attack of opportunity needs (004 Attacks of Opportunity,
  * Flat-Footed; d20 3.5 SRD, Combat Reflexes, Stunned), and the charge's one attack (SRD, Charge);
  * who may make an attack of opportunity, with which profile, and who helps flank.
- * Pure: no allocation, no I/O. */
+ * Pure: no allocation, no I/O. A full attack's plan checked item by item. */
+#include <assert.h>
+
 #include "rules/attack/attack.h"
 #include "rules/attack/roll.h"
 #include "rules/board/threat.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 
 bool rules_encounter_reaches(const struct rules_options *o, const struct rules_creature *attacker,
                              const struct rules_creature *target)
@@ -24,7 +27,7 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
     *out = (struct rules_enc_attack_gate){0};
     if (a->melee && !rules_encounter_reaches(e->rules, a->attacker, a->target))
         return RULES_ENC_ATTACK_REACH;
-    if (a->aoo && e->engine >= 3 && !a->melee)
+    if (a->aoo && rules_engine_has(e->engine, RULES_ENGINE_MELEE_AOO) && !a->melee)
         return RULES_ENC_ATTACK_AOO_MELEE;
     if (a->aoo) {
         int rc = rules_encounter_aoo_check(e, attacker, &out->made, &out->allowed);
@@ -40,7 +43,7 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
      * attack roll" (rules_turn_left's charge_attack: charged, not yet attacked). */
     struct rules_turn_left left;
     rules_turn_left(&attacker->turn, &(struct rules_turn_limits){.charge_attack = true}, &left);
-    out->charge_attack = e->engine >= 3 && left.charge_attack;
+    out->charge_attack = rules_engine_has(e->engine, RULES_ENGINE_CHARGE) && left.charge_attack;
     if (out->charge_attack && a->charge_elsewhere)
         return RULES_ENC_ATTACK_CHARGE_TARGET;
     if (out->charge_attack && !a->melee)
@@ -50,7 +53,7 @@ int rules_encounter_attack_check(const struct rules_encounter *e,
 
 int rules_encounter_aoo_profile(int engine, const bool *melee, int n)
 {
-    if (engine < 3)
+    if (!rules_engine_has(engine, RULES_ENGINE_MELEE_AOO))
         return n > 0 ? 0 : -1;
     for (int i = 0; i < n; i++)
         if (melee[i])
@@ -60,13 +63,14 @@ int rules_encounter_aoo_profile(int engine, const bool *melee, int n)
 
 bool rules_encounter_has_melee(int engine, const bool *melee, int n)
 {
-    return engine < 3 || n == 0 || rules_encounter_aoo_profile(engine, melee, n) >= 0;
+    return !rules_engine_has(engine, RULES_ENGINE_MELEE_AOO) || n == 0 ||
+           rules_encounter_aoo_profile(engine, melee, n) >= 0;
 }
 
 bool rules_encounter_may_aoo(const struct rules_encounter *e, const struct rules_enc_combatant *c,
                              bool has_melee)
 {
-    if (e->engine < 3)
+    if (!rules_engine_has(e->engine, RULES_ENGINE_MELEE_AOO))
         return rules_encounter_makes_aoo(e->engine, c);
     int made = 0, allowed = 0;
     return rules_encounter_aoo_check(e, c, &made, &allowed) == RULES_AOO_OK && has_melee;
@@ -76,7 +80,8 @@ bool rules_encounter_flanks(int engine, const struct rules_enc_combatant *c, boo
 {
     if (c->down)
         return false;
-    return engine < 3 ? !c->flat_footed : !c->stunned && has_melee;
+    return rules_engine_has(engine, RULES_ENGINE_FLANKING_ALLY) ? !c->stunned && has_melee
+                                                                : !c->flat_footed;
 }
 
 bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
@@ -112,4 +117,49 @@ int rules_encounter_attack(const struct rules_encounter *e,
     rules_encounter_attack_after(e, attacker, target, aoo, gate->made, o->damage_rolled && o->lands,
                                  o->dealt, &out->after);
     return RULES_ENC_ATTACK_OK;
+}
+
+int rules_encounter_full_attack_plan(const struct rules_encounter *e, int actor, int target,
+                                     const struct rules_plan_item *items, int n,
+                                     struct rules_turn *turn,
+                                     const struct rules_turn_limits *limits,
+                                     struct rules_full_attack_plan *out)
+{
+    assert(actor >= 0 && actor < e->count && out != NULL && turn != NULL);
+    const struct rules_enc_combatant *c = &e->combatants[actor];
+    bool wider = rules_engine_has(e->engine, RULES_ENGINE_FULL_ATTACK_PLANS);
+    *out = (struct rules_full_attack_plan){.item = -1};
+    int bab = c->base_attack_bonus < 0 ? 0 : c->base_attack_bonus;
+    out->iterative = rules_iterative_attacks(bab > 1000 ? 1000 : bab);
+    if (n < 1 || n > (wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_ENGINE_3))
+        return RULES_PLAN_LENGTH;
+    for (int i = 0; i < n; i++) {
+        const struct rules_plan_item *it = &items[i];
+        out->attack_of[i] = -1;
+        out->item = i;
+        if (!wider &&
+            (it->kind == RULES_PLAN_FACING || (it->kind == RULES_PLAN_ATTACK && it->target >= 0)))
+            return RULES_PLAN_WIDER;
+        if (it->kind == RULES_PLAN_STEP) {
+            out->steps++;
+        } else if (it->kind == RULES_PLAN_ATTACK) {
+            int t = it->target >= 0 ? it->target : target;
+            if (t == actor)
+                return RULES_PLAN_SELF;
+            out->attack_of[i] = out->attacks++;
+        } else {
+            if (!rules_has_facing(e->rules, &c->body) || it->facing < 0 ||
+                it->facing >= rules_facing_count(e->rules))
+                return RULES_PLAN_NO_FACING;
+            struct rules_turn_refusal why;
+            if (rules_turn_spend(turn, limits, RULES_ACTION_FACING, &why) != RULES_TURN_OK)
+                return RULES_PLAN_FACING_SPENT;
+            out->facings++;
+        }
+    }
+    out->item = -1;
+    int rc = rules_full_attack_trade(out->iterative, out->attacks, out->steps, c->player_character);
+    return rc == RULES_TRADE_MONSTER    ? RULES_PLAN_MONSTER
+           : rc == RULES_TRADE_TOO_MANY ? RULES_PLAN_TOO_MANY
+                                        : RULES_PLAN_OK;
 }

@@ -6,6 +6,7 @@
 #include "rules/board/grid.h"
 #include "rules/board/threat.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/reaction.h"
 
 const char *const rules_event_kind_names[] = {"created",
@@ -47,11 +48,13 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
     *out = (struct rules_action_kind){.from_engine = 1, .cost = cost[t]};
     out->reaction = (t == RULES_ACT_ATTACK && aoo) || t == RULES_ACT_DECLINE_REACTION;
     out->anytime =
-        t == RULES_ACT_FORCED || t == RULES_ACT_FALL || (engine >= 2 && t == RULES_ACT_CONDITION);
+        t == RULES_ACT_FORCED || t == RULES_ACT_FALL ||
+        (rules_engine_has(engine, RULES_ENGINE_CONDITION_FREE) && t == RULES_ACT_CONDITION);
     out->while_down = out->anytime || t == RULES_ACT_DECLINE_REACTION;
     if (t == RULES_ACT_STAND_UP || t == RULES_ACT_FULL_ATTACK)
         out->from_engine = 2;
-    out->spends = engine >= 2 && !out->reaction && !out->anytime && t != RULES_ACT_CONDITION;
+    out->spends = rules_engine_has(engine, RULES_ENGINE_ACTION_ECONOMY) && !out->reaction &&
+                  !out->anytime && t != RULES_ACT_CONDITION;
 }
 
 enum rules_action rules_move_cost(enum rules_move_mode mode)
@@ -117,7 +120,7 @@ int rules_encounter_initiative(const struct rules_encounter *e, int aware, struc
 static enum rules_hp_state slot_state(const struct rules_encounter *e, int s)
 {
     int c = e->order[s].combatant;
-    if (c < 0 || e->engine < 2)
+    if (c < 0 || !rules_engine_has(e->engine, RULES_ENGINE_HP_STATES))
         return RULES_HP_UP;
     return rules_hp_state_of(e->rules, e->combatants[c].hp);
 }
@@ -136,11 +139,13 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
             return RULES_ADMIT_NOT_ITS_TURN;
     }
     if (!k->while_down && c->down) {
-        out->hp_state = e->engine < 2 ? RULES_HP_UP : rules_hp_state_of(e->rules, c->hp);
+        out->hp_state = rules_engine_has(e->engine, RULES_ENGINE_HP_STATES)
+                            ? rules_hp_state_of(e->rules, c->hp)
+                            : RULES_HP_UP;
         return RULES_ADMIT_DOWN;
     }
     /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3). */
-    if (!k->while_down && c->stunned && e->engine >= 3)
+    if (!k->while_down && c->stunned && rules_engine_has(e->engine, RULES_ENGINE_STUNNED))
         return RULES_ADMIT_STUNNED;
     if (e->engine < k->from_engine)
         return RULES_ADMIT_ENGINE;
@@ -153,8 +158,8 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
     out->cost = a->type == RULES_ACT_MOVE ? rules_move_cost(a->mode) : k->cost;
     /* 004 Step One: a partial action in the surprise round; d20 3.5 SRD, Disabled: the same. */
     out->limits.partial = e->round == 0 || rules_hp_state_of(e->rules, c->hp) == RULES_HP_DISABLED;
-    out->limits.standard_as_move = e->engine >= 3;
-    out->limits.charge_attack = e->engine >= 3;
+    out->limits.standard_as_move = rules_engine_has(e->engine, RULES_ENGINE_STANDARD_AS_MOVE);
+    out->limits.charge_attack = rules_engine_has(e->engine, RULES_ENGINE_CHARGE);
     if (rules_turn_spend(&out->turn, &out->limits, out->cost, &out->why) != RULES_TURN_OK)
         return RULES_ADMIT_BUDGET;
     return RULES_ADMIT_OK;
@@ -175,7 +180,7 @@ void rules_encounter_attack_after(const struct rules_encounter *e,
         out->stopped = !rules_hp_acts(rules_hp_state_of(e->rules, out->target_hp));
     }
     /* Engine 3, SRD, Disabled: an attack is a strenuous action. */
-    if (e->engine >= 3) {
+    if (rules_engine_has(e->engine, RULES_ENGINE_STRAIN)) {
         out->strain = rules_hp_strain(rules_hp_state_of(e->rules, attacker->hp));
         out->attacker_hp -= out->strain;
     }
@@ -185,18 +190,22 @@ bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c)
 {
     /* Engine 3: SRD, Combat Reflexes: "you may also make attacks of opportunity while
      * flat-footed"; SRD, Stunned: "can't take actions". */
-    if (engine >= 3 && c->stunned)
+    if (rules_engine_has(engine, RULES_ENGINE_STUNNED) && c->stunned)
         return false;
-    return !c->flat_footed || (engine >= 3 && c->combat_reflexes);
+    return !c->flat_footed ||
+           (rules_engine_has(engine, RULES_ENGINE_REFLEXES_FLAT) && c->combat_reflexes);
 }
 
 int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *x,
                               int *made, int *allowed)
 {
     if (!rules_encounter_makes_aoo(e->engine, x))
-        return e->engine >= 3 && x->stunned ? RULES_AOO_STUNNED : RULES_AOO_FLAT_FOOTED;
+        return rules_engine_has(e->engine, RULES_ENGINE_STUNNED) && x->stunned
+                   ? RULES_AOO_STUNNED
+                   : RULES_AOO_FLAT_FOOTED;
     *made = x->aoo_round == e->round ? x->aoo_made : 0;
-    *allowed = e->engine >= 2       ? rules_aoo_per_round(x->combat_reflexes, x->dex)
+    *allowed = rules_engine_has(e->engine, RULES_ENGINE_AOO_PER_ROUND)
+                   ? rules_aoo_per_round(x->combat_reflexes, x->dex)
                : x->combat_reflexes ? *made + 1
                                     : 1;
     return *made >= *allowed ? RULES_AOO_SPENT : RULES_AOO_OK;
@@ -219,7 +228,8 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
         }
         /* 004 Step One: in the surprise round only those aware act. Engine 2: a slot whose
          * combatant has left the encounter has no turn. */
-        found = (round != 0 || e->order[t].aware) && (e->engine < 2 || e->order[t].combatant >= 0);
+        found = (round != 0 || e->order[t].aware) &&
+                (!rules_engine_has(e->engine, RULES_ENGINE_LEAVING) || e->order[t].combatant >= 0);
         enum rules_hp_state st = found ? slot_state(e, t) : RULES_HP_UP;
         if (!rules_hp_acts(st)) {
             found = false;
@@ -228,7 +238,7 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
                     (struct rules_enc_skip){e->order[t].combatant, st};
         }
     }
-    if (!found && e->engine >= 2)
+    if (!found && rules_engine_has(e->engine, RULES_ENGINE_LEAVING))
         return RULES_ENC_NO_ONE_ACTS;
     out->round = round;
     out->turn = t;

@@ -511,6 +511,53 @@ enum rules_trade {
 };
 int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_character);
 
+/* A full attack's plan, item by item (001 Trade Away Attacks From A Full Attack Action; from
+ * engine 4, 000 Changing Facing: Kroh may "attack the bugbear, take his free action to change
+ * facing towards the goblin, then attack the goblin"): an attack (on the action's target, or
+ * from engine 4 another's), a traded 5-foot step, or the turn's free facing change. */
+enum rules_plan_kind { RULES_PLAN_ATTACK = 0, RULES_PLAN_STEP, RULES_PLAN_FACING };
+struct rules_plan_item {
+    enum rules_plan_kind kind;
+    int target; /* an attack's target, a combatant index; -1: the action's */
+    int facing; /* a facing change's new facing */
+};
+/* The items a plan holds: 4 attacks or steps before engine 4; then a facing change between any
+ * two as well. */
+#define RULES_PLAN_MAX          8
+#define RULES_PLAN_MAX_ENGINE_3 4
+
+enum rules_plan_status {
+    RULES_PLAN_OK = 0,
+    RULES_PLAN_LENGTH = -1,       /* more items than the engine's plan holds, or none */
+    RULES_PLAN_WIDER = -2,        /* out->item: a facing or another target, before engine 4 */
+    RULES_PLAN_MONSTER = -3,      /* steps by a creature that is not a player character */
+    RULES_PLAN_TOO_MANY = -4,     /* attacks and steps past the iterative attacks */
+    RULES_PLAN_NO_FACING = -5,    /* out->item: the actor has no facing, or F is no facing */
+    RULES_PLAN_FACING_SPENT = -6, /* out->item: its one free facing change is spent */
+    RULES_PLAN_SELF = -7,         /* out->item: an attack on the actor itself */
+};
+
+struct rules_full_attack_plan {
+    int iterative; /* the attacks its base attack bonus gives (rules_iterative_attacks) */
+    int attacks, steps, facings;
+    int item; /* the item a refusal is about; -1: the whole plan */
+    /* Per item: an attack's place among the attacks (its iterative penalty is
+     * rules_iterative_penalty of it: each step "uses up" the worst attack left, so the attacks
+     * made keep the best bonuses, in order), else -1. */
+    int attack_of[RULES_PLAN_MAX];
+};
+
+/* Checks the plan of n items of combatant `actor`'s full attack at `target` (its action's),
+ * whose turn is `turn` after the full attack's own cost under `limits` (rules_encounter_admit):
+ * the items the engine allows, the trade (rules_full_attack_trade), each attack's target, and
+ * each facing change as the turn's one free one (spent in *turn, 000 Changing Facing: a
+ * further one takes a move action, which a full attack leaves none of). */
+int rules_encounter_full_attack_plan(const struct rules_encounter *e, int actor, int target,
+                                     const struct rules_plan_item *items, int n,
+                                     struct rules_turn *turn,
+                                     const struct rules_turn_limits *limits,
+                                     struct rules_full_attack_plan *out);
+
 /* The attacks a full attack makes with base attack bonus bab: one, and one more at each of +6,
  * +11 and +16 (d20 3.5 SRD, Full Attack: "an additional attack at base attack bonus +6, +11 and
  * +16"), each 5 less than the one before. */

@@ -7,25 +7,27 @@
 #include <stddef.h>
 
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 
 void rules_encounter_mover(int engine, enum rules_move_mode mode, bool single_action,
                            struct rules_mover *mv)
 {
-    if (engine < 3 && mode != RULES_MODE_CRAWL)
+    if (!rules_engine_has(engine, RULES_ENGINE_CRAWL) && mode != RULES_MODE_CRAWL)
         mv->prone = false;
-    mv->single_action = engine >= 3 && mode == RULES_MODE_CHARGE && single_action;
+    mv->single_action =
+        rules_engine_has(engine, RULES_ENGINE_CHARGE) && mode == RULES_MODE_CHARGE && single_action;
 }
 
 int rules_encounter_move_target(const struct rules_encounter *e, const struct rules_enc_move *m)
 {
     const struct rules_move_query *q = m->q;
-    bool charge = e->engine >= 3 && q->mode == RULES_MODE_CHARGE;
+    bool charge = rules_engine_has(e->engine, RULES_ENGINE_CHARGE) && q->mode == RULES_MODE_CHARGE;
     const struct rules_map_creature *foe = m->target >= 0 ? &q->creatures[m->target] : NULL;
     if (charge && (foe == NULL || foe->ally || !foe->conscious))
         return RULES_ENC_MOVE_NO_OPPONENT;
     if (charge && !m->has_melee)
         return RULES_ENC_MOVE_NO_MELEE;
-    if (e->engine >= 3 && !charge && m->target_named)
+    if (rules_engine_has(e->engine, RULES_ENGINE_CHARGE) && !charge && m->target_named)
         return RULES_ENC_MOVE_TARGET;
     return RULES_ENC_MOVE_OK;
 }
@@ -34,7 +36,7 @@ int rules_encounter_move(const struct rules_encounter *e, const struct rules_enc
                          struct rules_enc_move_ruling *out)
 {
     const struct rules_move_query *q = m->q;
-    bool charge = e->engine >= 3 && q->mode == RULES_MODE_CHARGE;
+    bool charge = rules_engine_has(e->engine, RULES_ENGINE_CHARGE) && q->mode == RULES_MODE_CHARGE;
     const struct rules_map_creature *foe = m->target >= 0 ? &q->creatures[m->target] : NULL;
     out->charge = RULES_CHARGE_OK;
     out->charge_at = -1;

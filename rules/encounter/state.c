@@ -2,6 +2,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "rules/encounter/engine.h"
 #include "rules/encounter/state.h"
 
 const char *const rules_condition_names[RULES_CONDITION_COUNT + 1] = {
@@ -82,10 +83,10 @@ bool rules_condition_involuntary(enum rules_condition_cause cause)
 
 bool rules_encounter_keeps_sources(int engine)
 {
-    return engine >= 4;
+    return rules_engine_has(engine, RULES_ENGINE_CONDITION_SOURCES);
 }
 
 bool rules_encounter_full_attack_plans(int engine)
 {
-    return engine >= 4;
+    return rules_engine_has(engine, RULES_ENGINE_FULL_ATTACK_PLANS);
 }

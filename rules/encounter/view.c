@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/state.h"
 
 #define MAX_PROFILES 64
@@ -42,7 +43,8 @@ bool rules_encounter_threatening(const struct rules_encounter *e, int c)
     const struct rules_enc_combatant *k = at(e, c);
     if (k->down || !k->placed)
         return false;
-    return e->engine < 3 || (!k->stunned && rules_encounter_melee_of(e, c));
+    return !(k->stunned && rules_engine_has(e->engine, RULES_ENGINE_STUNNED)) &&
+           (!rules_engine_has(e->engine, RULES_ENGINE_MELEE_AOO) || rules_encounter_melee_of(e, c));
 }
 
 bool rules_encounter_threatens(const struct rules_encounter *e, int a, int b)
@@ -101,13 +103,14 @@ void rules_encounter_mover_of(const struct rules_encounter *e, int me,
         out->speed[t] = c->speed[t];
     /* One action this turn: the surprise round (004 Step One), or disabled (SRD) as its hit
      * points rule now. */
-    enum rules_hp_state hs =
-        e->engine < 2 ? RULES_HP_UP : rules_hp_state_of(e->rules, (long long)c->hp);
+    enum rules_hp_state hs = rules_engine_has(e->engine, RULES_ENGINE_HP_STATES)
+                                 ? rules_hp_state_of(e->rules, (long long)c->hp)
+                                 : RULES_HP_UP;
     bool single = (e->started && e->round == 0) || hs == RULES_HP_DISABLED;
     rules_encounter_mover(e->engine, mode, single, out);
     /* Engine 4: the turn so far, for 004's starting square (rules_mover.acted). */
-    out->acted =
-        e->engine >= 4 && turn != NULL && (turn->standard || turn->move || turn->full_round);
+    out->acted = rules_engine_has(e->engine, RULES_ENGINE_START_SQUARE) && turn != NULL &&
+                 (turn->standard || turn->move || turn->full_round);
 }
 
 void rules_encounter_attack_sides(const struct rules_encounter *e, int a, int t,
@@ -123,7 +126,8 @@ void rules_encounter_attack_sides(const struct rules_encounter *e, int a, int t,
     defender->c = target_at != NULL ? *target_at : ct->body;
     defender->ac = ct->defense;
     defender->conditions = rules_condition_attack_bits(ct->conditions);
-    if (e->engine >= 3 && (ct->hp_state == RULES_HP_DYING || ct->hp_state == RULES_HP_DEAD))
+    if (rules_engine_has(e->engine, RULES_ENGINE_DOWN_HELPLESS) &&
+        (ct->hp_state == RULES_HP_DYING || ct->hp_state == RULES_HP_DEAD))
         defender->conditions |= RULES_COND_HELPLESS;
     *ally_count = 0;
     for (int i = 0; i < e->count; i++) {
@@ -171,7 +175,8 @@ bool rules_encounter_resists_forced(const struct rules_encounter *e, int c)
 bool rules_encounter_bleeds(const struct rules_encounter *e, int c)
 {
     const struct rules_enc_combatant *k = at(e, c);
-    return e->engine >= 4 && e->rules->hp_states == RULES_HP_STATES_SRD &&
-           e->rules->dying == RULES_DYING_SRD && k->hp_state != RULES_HP_STABLE &&
+    return rules_engine_has(e->engine, RULES_ENGINE_SRD_DYING) &&
+           e->rules->hp_states == RULES_HP_STATES_SRD && e->rules->dying == RULES_DYING_SRD &&
+           k->hp_state != RULES_HP_STABLE &&
            rules_hp_state_of(e->rules, (long long)k->hp) == RULES_HP_DYING;
 }

@@ -11,6 +11,7 @@
 
 #include "rules/board/cover.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/move/move.h"
 #include "rules/world/impact.h"
 #include "service/codec/answer.h"
@@ -241,7 +242,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
 {
     /* Engine 3 on: before it these were checked, and some accepted, as each action was ruled
      * (enc_resolve_action_kind), and its stored events re-rule so. */
-    if (engine < 3)
+    if (!rules_engine_has(engine, RULES_ENGINE_SHAPES))
         return true;
     size_t before = json_array_size(e->list);
     const char *t = NULL;
@@ -345,7 +346,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
                                 enum rules_action_type type)
 {
     const char *actor_id = str(actor, "id");
-    if (x->engine >= 3) /* engine 3 on, as enc_check_action_shape */
+    if (rules_engine_has(x->engine, RULES_ENGINE_SHAPES)) /* as enc_check_action_shape */
         check_reactors(x->state, in, actor, x->e);
     if (svc_errors_any(x->e))
         return NULL;
@@ -436,7 +437,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     case RULES_ACT_STAND_UP: {
         /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
          * and the prone check come first, in resolve_action). */
-        if (x->engine >= 3)
+        if (rules_engine_has(x->engine, RULES_ENGINE_STAND_UP_PROVOKES))
             return stand_up(x, in, actor);
         return outcome(
             json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",

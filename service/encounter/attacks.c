@@ -11,6 +11,7 @@
 
 #include "rules/attack/ability.h"
 #include "rules/board/cover.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/reaction.h"
 #include "service/codec/answer.h"
@@ -216,7 +217,7 @@ static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, jso
     rules_encounter_attack_sides(te, ai, ti, &there, &r->a, &r->d, r->allies, &r->ally_count);
     /* The profile's own members (its bonus may be an iterative attack's, 5 lower each). */
     struct rules_attacker *a = &r->a;
-    long long bonus = num(atk, "attack_bonus");
+    long long bonus = num(atk, "attack_bonus") + rules_iterative_penalty(x->iterative);
     if (bonus < -100 || bonus > 100) /* the endpoint's bound on a bonus */
         svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
     a->attack_bonus = (int)bonus;
@@ -248,7 +249,8 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
     struct enc_derived d = {0};
     *derived = NULL;
     memset(r, 0, sizeof *r);
-    if (x->engine >= 2 && (*derived = derive(x, in, actor, target, atk, &d)) == NULL)
+    if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE) &&
+        (*derived = derive(x, in, actor, target, atk, &d)) == NULL)
         return false;
     attack_req(x, actor, target, atk, aoo, charging, r, e);
     svc_attack_decode_declared(in, r, e);
@@ -281,9 +283,10 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
     /* Engine 3: an attack of opportunity that names no profile is made with the first melee
      * one (enc_reaction_attack). */
-    json_t *atk = aoo && x->engine >= 3 && *str(in, "attack") == '\0'
-                      ? enc_reaction_attack(actor, x->engine)
-                      : enc_find_attack(actor, str(in, "attack"));
+    json_t *atk =
+        aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) && *str(in, "attack") == '\0'
+            ? enc_reaction_attack(actor, x->engine)
+            : enc_find_attack(actor, str(in, "attack"));
     if (atk == NULL) {
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
@@ -331,7 +334,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                        "Flat-Footed)");
         return NULL;
     case RULES_ENC_ATTACK_AOO_SPENT:
-        if (x->engine >= 2)
+        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
             svc_errors_add(x->e, "/kind",
                            "'%s' has made its %d attack%s of opportunity this round (004 "
                            "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
@@ -429,7 +432,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
         json_object_set_new(ans, "strain", told);
         json_array_append_new(effects, effect_set(str(actor, "id"), fields));
     }
-    if (aoo && x->engine >= 2) {
+    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
         json_array_append_new(
             effects,
             effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
@@ -470,7 +473,9 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                                                  : json_false(),
                                     "attacked", 1))));
     json_t *out = outcome(ans, effects);
-    if (x->engine >= 2) /* inside a full attack or a reaction record too */
+    if (rules_engine_has(
+            x->engine,
+            RULES_ENGINE_ACTION_ECONOMY)) /* inside a full attack or a reaction record too */
         enc_tag_result(out, "attack");
     return out;
 }
@@ -490,7 +495,7 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *reaction = NULL;
     size_t reaction_at = 0;
     json_t *where = NULL; /* the target where the attack finds it */
-    if (x->engine >= 2 && is_aoo) {
+    if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS) && is_aoo) {
         reaction = enc_open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
         if (reaction == NULL) {
             svc_errors_add(x->e, "/kind",
@@ -511,8 +516,10 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
      * one are made now, and this event's ruling lists them. */
-    bool settles = reaction != NULL && !x->settling &&
-                   (enc_any_made_by_engine(s) || (x->engine >= 3 && flag(s, "awaiting_reactions")));
+    bool settles =
+        reaction != NULL && !x->settling &&
+        (enc_any_made_by_engine(s) ||
+         (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) && flag(s, "awaiting_reactions")));
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
         enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
@@ -528,34 +535,30 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 #define FULL_ATTACK_RULE                                                                           \
     "d20 3.5 SRD, Full Attack: iterative attacks at -5 each, from the base attack bonus"
 
-/* A full attack's plan (001 Trade Away Attacks): in order, each item "attack" or
- * {"step": {x, y}}. Fills step[] (true for a step) and returns the number of items, or -1
- * after adding errors at /plan. Without a plan: `count` attacks. */
-/* What one item of a full attack's plan does. */
-enum plan_kind { PLAN_ATTACK, PLAN_STEP, PLAN_FACING };
-#define PLAN_MAX 8 /* 4 attacks or steps, and a facing change between any two */
-
+/* A full attack's plan as decoded: the rules' items (rules_encounter_full_attack_plan), with
+ * each attack's target id (NULL: the action's) and each step's square. */
 struct plan_item {
-    enum plan_kind kind;
-    const char *target; /* an attack's own target (engine 4), else NULL: the action's */
-    json_t *square;     /* a step's {x, y} */
-    int facing;         /* a facing change's new facing */
+    struct rules_plan_item it;
+    const char *target;
+    json_t *square;
 };
 
 /* Reads in's plan into items (count attacks when it has none): "attack" or {"step": {x, y}};
- * from engine 4 (rules_encounter_full_attack_plans) also {"attack": {"target": ID}} and
- * {"facing": F}. Returns how many items, or -1 after errors at /plan. */
-static int decode_plan(json_t *in, int count, int engine, struct plan_item items[PLAN_MAX],
+ * from engine 4 (RULES_ENGINE_FULL_ATTACK_PLANS) also {"attack": {"target": ID}} and
+ * {"facing": F}. Returns how many items, or -1 after errors at /plan. Its shape only: the
+ * rules check what the items ask (rules_encounter_full_attack_plan). */
+static int decode_plan(json_t *in, int count, int engine, struct plan_item items[RULES_PLAN_MAX],
                        struct svc_errors *e)
 {
+    static const struct plan_item attack = {{RULES_PLAN_ATTACK, -1, -1}, NULL, NULL};
     json_t *plan = json_object_get(in, "plan");
     if (plan == NULL) {
-        for (int i = 0; i < count && i < PLAN_MAX; i++)
-            items[i] = (struct plan_item){PLAN_ATTACK, NULL, NULL, -1};
-        return count;
+        for (int i = 0; i < count && i < RULES_PLAN_MAX; i++)
+            items[i] = attack;
+        return count < RULES_PLAN_MAX ? count : RULES_PLAN_MAX;
     }
-    bool wider = rules_encounter_full_attack_plans(engine);
-    size_t max = wider ? PLAN_MAX : 4;
+    bool wider = rules_engine_has(engine, RULES_ENGINE_FULL_ATTACK_PLANS);
+    size_t max = wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_ENGINE_3;
     if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > max) {
         svc_errors_add(e, "/plan",
                        wider ? "must be a list of 1 to 8 items, each \"attack\", {\"attack\": "
@@ -575,13 +578,13 @@ static int decode_plan(json_t *in, int count, int engine, struct plan_item items
         json_t *at = json_object_get(item, "attack");
         json_t *f = json_object_get(item, "facing");
         bool one = json_is_object(item) && json_object_size(item) == 1;
-        items[i] = (struct plan_item){PLAN_ATTACK, NULL, NULL, -1};
+        items[i] = attack;
         if (json_is_string(item) && strcmp(json_string_value(item), "attack") == 0)
             continue;
         if (one && json_is_object(sq) && json_object_size(sq) == 2 &&
             json_is_integer(json_object_get(sq, "x")) &&
             json_is_integer(json_object_get(sq, "y"))) {
-            items[i] = (struct plan_item){PLAN_STEP, NULL, sq, -1};
+            items[i] = (struct plan_item){{RULES_PLAN_STEP, -1, -1}, NULL, sq};
             continue;
         }
         if (wider && one && json_is_object(at) && json_object_size(at) == 1 &&
@@ -591,7 +594,8 @@ static int decode_plan(json_t *in, int count, int engine, struct plan_item items
         }
         if (wider && one && json_is_integer(f) && json_integer_value(f) >= 0 &&
             json_integer_value(f) <= 7) {
-            items[i] = (struct plan_item){PLAN_FACING, NULL, NULL, (int)json_integer_value(f)};
+            items[i] =
+                (struct plan_item){{RULES_PLAN_FACING, -1, (int)json_integer_value(f)}, NULL, NULL};
             continue;
         }
         svc_errors_add(e, p,
@@ -604,37 +608,48 @@ static int decode_plan(json_t *in, int count, int engine, struct plan_item items
 
 bool enc_check_plan(json_t *in, int engine, struct svc_errors *e)
 {
-    struct plan_item items[PLAN_MAX];
+    struct plan_item items[RULES_PLAN_MAX];
     return decode_plan(in, 0, engine, items, e) >= 0;
 }
 
-bool enc_full_attack_turns(struct resolve_ctx *x, json_t *scratch, json_t *me, int facing, int item,
-                           json_t *effects)
+/* Why rules_encounter_full_attack_plan refused a plan (rc), at the item it names. */
+static void plan_refusal(struct resolve_ctx *x, json_t *actor, bool has_facing, int rc,
+                         const struct rules_full_attack_plan *plan)
 {
-    char p[32];
-    snprintf(p, sizeof p, "/plan/%d/facing", item);
-    const struct rules_enc_combatant *who = enc_typed_of(x, me, NULL);
-    const struct rules_options *o = enc_rules_of(x);
-    if (who == NULL || !rules_has_facing(o, &who->body) || facing >= rules_facing_count(o)) {
+    char p[48];
+    switch (rc) {
+    case RULES_PLAN_MONSTER:
+        svc_errors_add(x->e, "/plan",
+                       "only a player character may trade attacks for 5-foot steps; '%s' is not "
+                       "one (player_character) (%s: \"Monsters cannot trade attack actions for "
+                       "5-foot steps\")",
+                       str(actor, "id"), RULES_TRADE_SOURCE);
+        return;
+    case RULES_PLAN_TOO_MANY:
+        svc_errors_add(x->e, "/plan",
+                       "%d attacks and 5-foot steps, but the full attack has %d (%s: each step "
+                       "uses up one of its attacks)",
+                       plan->attacks + plan->steps, plan->iterative, RULES_TRADE_SOURCE);
+        return;
+    case RULES_PLAN_NO_FACING:
+    case RULES_PLAN_FACING_SPENT:
+        snprintf(p, sizeof p, "/plan/%d/facing", plan->item);
         svc_errors_add(x->e, p, "%s",
-                       who != NULL && rules_has_facing(o, &who->body)
-                           ? "is not a facing of this grid"
-                           : "the actor has no facing under these rules (000 Combat Facing)");
-        return false;
+                       rc == RULES_PLAN_FACING_SPENT
+                           ? "its one free facing change is spent, and a further one takes a "
+                             "move action, which a full attack leaves none of (000 Changing "
+                             "Facing)"
+                       : has_facing ? "is not a facing of this grid"
+                                    : "the actor has no facing under these rules (000 Combat "
+                                      "Facing)");
+        return;
+    case RULES_PLAN_SELF:
+        snprintf(p, sizeof p, "/plan/%d/attack/target", plan->item);
+        svc_errors_add(x->e, p, "must be another combatant than the actor");
+        return;
+    default:
+        svc_errors_add(x->e, "/plan", "is not a plan this engine rules");
     }
-    struct rules_turn_refusal why;
-    if (x->turn == NULL ||
-        rules_turn_spend(x->turn, x->limits, RULES_ACTION_FACING, &why) != RULES_TURN_OK) {
-        svc_errors_add(x->e, p,
-                       "its one free facing change is spent, and a further one takes a move "
-                       "action, which a full attack leaves none of (000 Changing Facing)");
-        return false;
-    }
-    json_t *ef = json_pack("[o]", effect_set(str(me, "id"), json_pack("{s:i}", "facing", facing)));
-    enc_fold(scratch, ef);
-    json_array_extend(effects, ef);
-    json_decref(ef);
-    return true;
 }
 
 /* Moves the errors of attack i of a full attack (from, left empty) into `to`, each message
@@ -669,35 +684,46 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
  * count as movement and provoke nothing). */
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    int count = enc_iterative_attacks(actor);
-    struct plan_item items[PLAN_MAX];
+    const struct rules_encounter *te = enc_typed(x);
+    int ai = -1, ti = -1;
+    if (te == NULL || enc_typed_of(x, actor, &ai) == NULL)
+        return NULL;
+    ti = rules_encounter_find(te, str(in, "target"));
+    const struct rules_enc_combatant *me0 = &te->combatants[ai];
+    int count = rules_iterative_attacks(me0->base_attack_bonus < 0      ? 0
+                                        : me0->base_attack_bonus > 1000 ? 1000
+                                                                        : me0->base_attack_bonus);
+    struct plan_item items[RULES_PLAN_MAX];
+    struct rules_plan_item plain[RULES_PLAN_MAX];
     int n_items = decode_plan(in, count, x->engine, items, x->e);
     if (n_items < 0)
         return NULL;
-    int steps = 0, facings = 0;
-    bool targets = false;
     for (int i = 0; i < n_items; i++) {
-        steps += items[i].kind == PLAN_STEP;
-        facings += items[i].kind == PLAN_FACING;
+        plain[i] = items[i].it;
+        if (items[i].target == NULL)
+            continue;
+        plain[i].target = rules_encounter_find(te, items[i].target);
+        if (plain[i].target < 0) {
+            char p[48];
+            snprintf(p, sizeof p, "/plan/%d/attack/target", i);
+            svc_errors_add(x->e, p, "names no combatant");
+            return NULL;
+        }
+    }
+    struct rules_turn spare = {0};
+    struct rules_turn_limits none = {0};
+    struct rules_full_attack_plan plan;
+    int rc = rules_encounter_full_attack_plan(te, ai, ti, plain, n_items,
+                                              x->turn != NULL ? x->turn : &spare,
+                                              x->limits != NULL ? x->limits : &none, &plan);
+    if (rc != RULES_PLAN_OK) {
+        plan_refusal(x, actor, rules_has_facing(enc_rules_of(x), &me0->body), rc, &plan);
+        return NULL;
+    }
+    int steps = plan.steps, facings = plan.facings, attacks = plan.attacks;
+    bool targets = false;
+    for (int i = 0; i < n_items; i++)
         targets |= items[i].target != NULL;
-    }
-    int attacks = n_items - steps - facings;
-    int rc = rules_full_attack_trade(count, attacks, steps, flag(actor, "player_character"));
-    if (rc == RULES_TRADE_MONSTER) {
-        svc_errors_add(x->e, "/plan",
-                       "only a player character may trade attacks for 5-foot steps; '%s' is not "
-                       "one (player_character) (%s: \"Monsters cannot trade attack actions for "
-                       "5-foot steps\")",
-                       str(actor, "id"), RULES_TRADE_SOURCE);
-        return NULL;
-    }
-    if (rc == RULES_TRADE_TOO_MANY) {
-        svc_errors_add(x->e, "/plan",
-                       "%d attacks and 5-foot steps, but the full attack has %d (%s: each step "
-                       "uses up one of its attacks)",
-                       attacks + steps, count, RULES_TRADE_SOURCE);
-        return NULL;
-    }
     json_t *results = json_object_get(in, "results");
     if (results != NULL &&
         (!json_is_array(results) || json_array_size(results) > (size_t)attacks)) {
@@ -709,10 +735,10 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
     json_t *turned = json_array(), *aimed = json_array();
     bool ok = true;
-    int made = 0, ai = 0; /* attacks made; attacks planned so far (their bonuses and dice) */
+    int made = 0; /* attacks made */
     for (int item = 0; item < n_items && ok; item++) {
         json_t *me = find(scratch, str(actor, "id"), NULL);
-        if (items[item].kind == PLAN_STEP) {
+        if (items[item].it.kind == RULES_PLAN_STEP) {
             char p[32];
             snprintf(p, sizeof p, "/plan/%d/step", item);
             json_t *fields = NULL;
@@ -733,38 +759,30 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_decref(ans);
             continue;
         }
-        if (items[item].kind == PLAN_FACING) {
-            /* 000 Changing Facing, between two attacks: its one free change (the turn's own
-             * budget), as Kroh turns from the bugbear to the goblin (000). */
-            ok = enc_full_attack_turns(x, scratch, me, items[item].facing, item, effects);
-            if (ok)
-                json_array_append_new(
-                    turned, json_pack("{s:i, s:i}", "facing", items[item].facing, "at", item));
+        if (items[item].it.kind == RULES_PLAN_FACING) {
+            /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
+             * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
+            int facing = items[item].it.facing;
+            json_t *ef =
+                json_pack("[o]", effect_set(str(me, "id"), json_pack("{s:i}", "facing", facing)));
+            enc_fold(scratch, ef);
+            json_array_extend(effects, ef);
+            json_decref(ef);
+            json_array_append_new(turned, json_pack("{s:i, s:i}", "facing", facing, "at", item));
             continue;
         }
-        int i = ai++;
+        int i = plan.attack_of[item];
         const char *target_id = items[item].target != NULL ? items[item].target : str(in, "target");
         json_t *target = find(scratch, target_id, NULL);
-        if (target == NULL || target == me) {
+        if (target == NULL) {
             char p[48];
             snprintf(p, sizeof p, "/plan/%d/attack/target", item);
-            svc_errors_add(x->e, p,
-                           target == NULL ? "names no combatant"
-                                          : "must be another combatant than the actor");
+            svc_errors_add(x->e, p, "names no combatant");
             ok = false;
             break;
         }
         if (made > 0 && enc_is_down(target))
             continue; /* no more attacks at a target that dropped; others may still follow */
-        /* The profile at its iterative bonus. */
-        json_t *self = json_deep_copy(me);
-        size_t k;
-        json_t *a;
-        json_array_foreach(json_object_get(self, "attacks"), k, a)
-        {
-            json_object_set_new(a, "attack_bonus",
-                                json_integer(num(a, "attack_bonus") + rules_iterative_penalty(i)));
-        }
         json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
                                 "target", str(target, "id"));
         static const char *const pass[] = {"attack", "cover", "concealment", NULL};
@@ -775,10 +793,11 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             json_object_set(one, "results", json_array_get(results, (size_t)i));
         struct resolve_ctx each = enc_ctx_on(x, scratch);
         each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+        each.iterative = i;                             /* its profile at its iterative bonus */
         struct svc_errors mine;
         svc_errors_init(&mine);
         each.e = &mine;
-        json_t *out = action_attack_on(&each, one, self, target, NULL, 0);
+        json_t *out = action_attack_on(&each, one, me, target, NULL, 0);
         enc_ctx_release(&each);
         refused_attack(&mine, i, x->e);
         if (out != NULL) {
@@ -803,7 +822,6 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         }
         json_decref(out);
         json_decref(one);
-        json_decref(self);
     }
     json_decref(scratch);
     if (!ok) {

@@ -9,6 +9,7 @@
 
 #include "rules/dice/dice.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
@@ -77,7 +78,7 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 {
     json_t *f = json_pack("{s:I}", "hp", hp);
     const struct rules_options *o = enc_rules_of(x);
-    if (x->engine >= 2 && o->hp_states != RULES_HP_STATES_NONE)
+    if (rules_engine_has(x->engine, RULES_ENGINE_HP_STATES) && o->hp_states != RULES_HP_STATES_NONE)
         json_object_set_new(f, "hp_state",
                             json_string(rules_hp_state_name(rules_hp_state_of(o, hp))));
     return f;
@@ -86,7 +87,9 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
 {
     long long hp = num(c, "hp");
-    return x->engine < 2 ? RULES_HP_UP : rules_hp_state_of(enc_rules_of(x), hp);
+    return rules_engine_has(x->engine, RULES_ENGINE_HP_STATES)
+               ? rules_hp_state_of(enc_rules_of(x), hp)
+               : RULES_HP_UP;
 }
 
 /* The budget members of a turn: what was spent and what is left. */
@@ -157,7 +160,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
     json_object_set_new(c, "turn", json_object());
     /* Engine 3: its hit point state from the start, so that one joining at 0 hp or below is
      * disabled, dying or dead at once (before, only from its first change). */
-    if (x->engine >= 3) {
+    if (rules_engine_has(x->engine, RULES_ENGINE_JOIN_STATE)) {
         json_t *hf = enc_hp_fields(x, num(c, "hp"));
         json_object_update(c, hf);
         json_decref(hf);
@@ -188,7 +191,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
      * changed. */
     static const char *const placing[] = {
         "x", "y", "z", "size", "speeds", "reach_ft", "reach_weapon", "facing", "faceless", NULL};
-    bool moved = x->engine < 3;
+    bool moved = !rules_engine_has(x->engine, RULES_ENGINE_PLACING);
     for (int k = 0; placing[k] != NULL && !moved; k++)
         moved = json_object_get(fields, placing[k]) != NULL;
     json_t *merged = json_deep_copy(old);
@@ -198,7 +201,8 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     if (!ok)
         return NULL;
     json_t *set = json_deep_copy(fields);
-    if (x->engine >= 2 && json_is_integer(json_object_get(fields, "hp"))) {
+    if (rules_engine_has(x->engine, RULES_ENGINE_HP_STATES) &&
+        json_is_integer(json_object_get(fields, "hp"))) {
         json_t *hf = enc_hp_fields(x, num(fields, "hp"));
         json_object_update(set, hf);
         json_decref(hf);
@@ -308,7 +312,7 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     x->limits = &adm.limits;
     json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
     x->turn = NULL;
-    if (out != NULL && x->engine >= 2)
+    if (out != NULL && rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY))
         enc_tag_result(out, rules_action_type_names[type]);
     if (adm.spends && out != NULL)
         stamp_turn(out, actor, enc_turn_fields(&adm.turn, &adm.limits));
@@ -371,7 +375,9 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
                 snprintf(p, sizeof p, "/aware/%zu", i);
                 if (!json_is_string(v))
                     svc_errors_add(e, p, "must be a combatant id");
-                for (size_t j = 0; engine >= 3 && json_is_string(v) && j < i; j++)
+                for (size_t j = 0;
+                     rules_engine_has(engine, RULES_ENGINE_SHAPES) && json_is_string(v) && j < i;
+                     j++)
                     if (json_equal(json_array_get(list, j), v)) {
                         svc_errors_add(e, p, "is listed already (aware/%zu)", j);
                         break;
@@ -481,7 +487,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
 {
     struct resolve_ctx x = {
         .req = req, .cache = cache, .state = state, .seq = seq, .engine = engine, .e = e};
-    if (engine < 1 || engine > RULES_ENGINE_VERSION) {
+    if (!rules_engine_known(engine)) {
         svc_errors_add(e, "", "engine %d is not one this server rules (1 to %d)", engine,
                        RULES_ENGINE_VERSION);
         return NULL;
@@ -519,7 +525,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     /* Engine 2: the reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
     bool answers = answers_reaction(kind, in);
-    if (out != NULL && engine >= 2 && !answers && !undo &&
+    if (out != NULL && rules_engine_has(engine, RULES_ENGINE_REACTIONS) && !answers && !undo &&
         json_array_size(json_object_get(state, "reactions")) > 0)
         json_array_insert_new(json_object_get(out, "effects"), 0,
                               effect_set("encounter", json_pack("{s:[]}", "reactions")));

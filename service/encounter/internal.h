@@ -200,6 +200,9 @@ struct resolve_ctx {
     /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
      * settle_reactions): an attack made then does not settle the next one in its turn. */
     bool settling;
+    /* A full attack's attack: its place among the iterative attacks, its profile's bonus
+     * rules_iterative_penalty of it lower (d20 3.5 SRD, Full Attack); 0 for any other. */
+    int iterative;
     /* The actor's turn as the gate admitted the action (resolve_action), which the action may
      * spend further (a full attack's free facing change); NULL when it spends nothing. */
     struct rules_turn *turn;
@@ -543,15 +546,8 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
 
-/* Checks a full attack's plan (1 to 4 items, each "attack" or {"step": {x, y}}); false after
- * adding errors at /plan. */
+/* Checks a full attack's plan's shape (decode_plan); false after adding errors at /plan. */
 bool enc_check_plan(json_t *in, int engine, struct svc_errors *e);
-
-/* A full attack's facing change between its attacks (engine 4; 000 Changing Facing): me (of
- * scratch) turns to facing with the turn's free change (x->turn), folded into scratch and
- * appended to effects; false after an error at /plan/ITEM/facing. */
-bool enc_full_attack_turns(struct resolve_ctx *x, json_t *scratch, json_t *me, int facing, int item,
-                           json_t *effects);
 
 /* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
  * (new ref), or NULL after adding errors to x->e. */

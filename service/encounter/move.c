@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/engine.h"
 #include "service/codec/answer.h"
 #include "service/codec/move_req.h"
 #include "service/codec/ruling.h"
@@ -145,8 +146,7 @@ static void charge_refusal(struct resolve_ctx *x, json_t *actor, const char *foe
     else if (rc == RULES_ENC_MOVE_CHARGE && m->charge == RULES_CHARGE_SHORT)
         snprintf(ptr, sizeof ptr, "/path");
     else if (rc == RULES_ENC_MOVE_CHARGE)
-        snprintf(ptr, sizeof ptr, "/path/%d",
-                 m->charge_at >= 0 ? m->charge_at : n > 0 ? n - 1 : 0);
+        snprintf(ptr, sizeof ptr, "/path/%d", m->charge_at >= 0 ? m->charge_at : n > 0 ? n - 1 : 0);
     svc_errors_add(x->e, ptr, "%s", why);
 }
 
@@ -310,11 +310,11 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
                             mode == RULES_MODE_STEP ? "/type" : "/mode", &m, &provoked);
     json_t *effects = NULL;
     if (ans != NULL) {
-        bool charge = x->engine >= 3 && mode == RULES_MODE_CHARGE;
+        bool charge = rules_engine_has(x->engine, RULES_ENGINE_CHARGE) && mode == RULES_MODE_CHARGE;
         effects =
             json_pack("[o]", effect_set(str(actor, "id"),
                                         move_fields(actor, &m, charge ? str(in, "target") : NULL)));
-        if (x->engine >= 2)
+        if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS))
             enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
     }
     free(provoked);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/engine.h"
 #include "rules/encounter/reaction.h"
 #include "service/encounter/internal.h"
 #include "service/json/errors.h"
@@ -175,8 +176,9 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         if (json_object_get(results, by) != NULL)
             json_object_set(in, "results", json_object_get(results, by));
         /* Engine 3: with its first melee attack (enc_reaction_attack). */
-        json_t *with =
-            reactor != NULL && x->engine >= 3 ? enc_reaction_attack(reactor, x->engine) : NULL;
+        json_t *with = reactor != NULL && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO)
+                           ? enc_reaction_attack(reactor, x->engine)
+                           : NULL;
         if (with != NULL)
             json_object_set(in, "attack", json_object_get(with, "name"));
         struct svc_errors why;
@@ -192,7 +194,8 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set_new(record, "outcome", json_string("made"));
             json_object_set(record, "attack", json_object_get(out, "result"));
             json_incref(made);
-        } else if (x->engine >= 3 && json_object_get(results, by) != NULL &&
+        } else if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+                   json_object_get(results, by) != NULL &&
                    strncmp(str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
             /* Engine 3: dice the table supplied that do not fit this attack are its mistake, a
              * 422 under /reaction_results/<by>, not an attack of opportunity lost. */
@@ -280,7 +283,7 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     json_t *records = json_array();
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, mover, results, effects, records);
-    if (x->engine >= 3)
+    if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES))
         place_paused(scratch, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
@@ -379,7 +382,8 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    if (x->engine >= 3 && any_asked(json_object_get(scratch, "reactions"))) {
+    if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+        any_asked(json_object_get(scratch, "reactions"))) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
         json_t *m = find(scratch, str(actor, "id"), NULL);

@@ -8,6 +8,7 @@
 
 #include "rules/attack/ability.h"
 #include "rules/dice/dice.h"
+#include "rules/encounter/engine.h"
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
 #include "service/codec/dice.h"
@@ -447,7 +448,8 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             if (!codec_expect_object(a, ap, e))
                 continue;
             codec_reject_unknown(a, ap, akeys, e);
-            if (codec_get_string(a, ap, "name", true, 64, &s, e) && engine >= 3) {
+            if (codec_get_string(a, ap, "name", true, 64, &s, e) &&
+                rules_engine_has(engine, RULES_ENGINE_SHAPES)) {
                 /* An attack names its profile (enc_find_attack): two of one name would make
                  * the second unreachable (refused from engine 3). */
                 for (size_t j = 0; j < i; j++)
@@ -484,7 +486,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
             snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
             if (!ok)
                 svc_errors_add(e, cp, "is not a condition this service tracks");
-            for (size_t j = 0; ok && engine >= 3 && j < i; j++)
+            for (size_t j = 0; ok && rules_engine_has(engine, RULES_ENGINE_SHAPES) && j < i; j++)
                 if (json_equal(json_array_get(conds, j), cv)) {
                     svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
                     break;
@@ -565,7 +567,8 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
                                         count, &bx, &by)
                  : RULES_PLACE_OFF_MAP;
     /* Engine 3 on: 001 Blocked Terrain, 001 Alternative Movement Types. */
-    if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) && x->engine < 3)
+    if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) &&
+        !rules_engine_has(x->engine, RULES_ENGINE_PLACING))
         at = RULES_PLACE_OK;
     if (count < 0 || map == NULL)
         svc_errors_add(e, ptr, "the map or the other combatants could not be read");

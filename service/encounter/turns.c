@@ -7,6 +7,7 @@
 
 #include "rules/dice/dice.h"
 #include "rules/encounter/encounter.h"
+#include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
@@ -240,8 +241,9 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
             conds = fewer;
             struct rules_turn fresh = {0};
             json_object_set_new(fields, "turn",
-                                x->engine >= 2 ? enc_turn_fields(&fresh, &next.limits)
-                                               : json_object());
+                                rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY)
+                                    ? enc_turn_fields(&fresh, &next.limits)
+                                    : json_object());
             /* A condition forced on it: its turn is the opportunity to act on it (001 Forced
              * Movement: "until it has had an opportunity to stand up"). */
             json_t *sources = json_object_get(c, "condition_sources");
@@ -276,7 +278,7 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
                                "004 The Combat Round: initiative order, then the highest again; "
                                "effects end just before the count they began on; 004 Flat-Footed "
                                "ends with one's first turn");
-    if (x->engine >= 2)
+    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING))
         json_object_set_new(result, "skipped", skipped);
     else
         json_decref(skipped);
@@ -370,7 +372,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
     }
     json_t *result = json_pack("{s:s}", "removed", id);
     json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
-    if (x->engine >= 2)
+    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING))
         remove_from_order(x, id, effects, result);
     return outcome(result, effects);
 }
@@ -379,7 +381,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
  * hp event), ruled by rules_hp_after. */
 json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
 {
-    if (x->engine < 2) {
+    if (!rules_engine_has(x->engine, RULES_ENGINE_HP_STATES)) {
         svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
         return NULL;
     }
@@ -391,8 +393,8 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
     long long before = num(target, "hp");
     bool set = json_object_get(in, "set") != NULL, capped = false;
     /* Engine 3: healing does not reach the dead; set stays the owner's override. */
-    if (x->engine >= 3 && !set && num(in, "change") > 0 &&
-        !rules_hp_healable(enc_hp_state_of(x, target))) {
+    if (rules_engine_has(x->engine, RULES_ENGINE_NO_HEALING_DEAD) && !set &&
+        num(in, "change") > 0 && !rules_hp_healable(enc_hp_state_of(x, target))) {
         svc_errors_add(x->e, "/change",
                        "'%s' is dead at %lld hp: healing does not reach it (%s); set its hit "
                        "points to override",

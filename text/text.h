@@ -54,6 +54,17 @@ void text_char_starts(const char *s, size_t n, char *p);
  * capital takes as many bytes; true when it changed. */
 bool text_upcase_first(char *s, size_t n);
 
+/* Whether the n and m bytes at a and b are the same text ignoring case: Unicode full case
+ * folding after canonical composition (libunistring's u8_casecmp with NFC), so "KROH" is
+ * "kroh", "Дракон" is "дракон" and "Straße" is "STRASSE". Text that is not well-formed UTF-8 is
+ * compared byte for byte. */
+bool text_same_ignoring_case(const char *a, size_t n, const char *b, size_t m);
+
+/* Whether the n bytes at p begin the m bytes at s ignoring case (both case-folded with NFC as
+ * text_same_ignoring_case, then compared as bytes): "gob" begins "Goblin". An empty p begins
+ * everything. */
+bool text_begins_ignoring_case(const char *p, size_t n, const char *s, size_t m);
+
 /* fmt's text in out (cap bytes, cap > 0), cut where a character ends when it does not fit
  * (messages quote names, and a JSON string must be whole UTF-8). */
 void text_vformat(char *out, size_t cap, const char *fmt, va_list ap)

@@ -7,6 +7,7 @@
 #include <unicase.h>
 #include <unictype.h>
 #include <unigbrk.h>
+#include <uninorm.h>
 #include <unistr.h>
 #include <uniwidth.h>
 
@@ -176,4 +177,28 @@ void text_format(char *out, size_t cap, const char *fmt, ...)
     va_start(ap, fmt);
     text_vformat(out, cap, fmt, ap);
     va_end(ap);
+}
+
+bool text_same_ignoring_case(const char *a, size_t n, const char *b, size_t m)
+{
+    int r = 0;
+    if (!text_utf8_valid(a, n) || !text_utf8_valid(b, m) ||
+        u8_casecmp((const uint8_t *)a, n, (const uint8_t *)b, m, NULL, UNINORM_NFC, &r) != 0)
+        return n == m && memcmp(a, b, n) == 0;
+    return r == 0;
+}
+
+bool text_begins_ignoring_case(const char *p, size_t n, const char *s, size_t m)
+{
+    if (n == 0)
+        return true;
+    if (!text_utf8_valid(p, n) || !text_utf8_valid(s, m))
+        return n <= m && memcmp(p, s, n) == 0;
+    size_t fp = 0, fs = 0;
+    uint8_t *cp = u8_casefold((const uint8_t *)p, n, NULL, UNINORM_NFC, NULL, &fp);
+    uint8_t *cs = u8_casefold((const uint8_t *)s, m, NULL, UNINORM_NFC, NULL, &fs);
+    bool begins = cp != NULL && cs != NULL && fp <= fs && memcmp(cp, cs, fp) == 0;
+    free(cp);
+    free(cs);
+    return begins;
 }

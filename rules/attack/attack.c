@@ -118,6 +118,9 @@ static void attack_roll_modifiers(const struct rules_attacker *a, struct rules_a
      * attack roll". */
     if (a->charging)
         add(e, 2, RULES_APPLIES_ATTACK, true, "attacker charging", RULES_SRC_CHARGE);
+    if (a->situational != 0)
+        add(e, a->situational, RULES_APPLIES_ATTACK, true, "situational bonus",
+            "the table (the request's bonus)");
 }
 
 /* 000 Facing and Attacking: the attacker's own facing. */

@@ -57,7 +57,11 @@ struct rules_attacker {
     struct rules_creature steed;
     int sneak_dice, rogue_level;
     bool prone, invisible, squeezing, higher_ground;
-    bool charging;     /* the attack that ends a charge (d20 3.5 SRD, Charge) */
+    bool charging; /* the attack that ends a charge (d20 3.5 SRD, Charge) */
+    /* A situational bonus (or penalty) the table gives this one attack, as Avrae's -b: the
+     * seeds list the circumstances they rule; the rest is the table's (d20 3.5 SRD, Attack
+     * Roll: "circumstance bonuses"). 0: none. */
+    int situational;
     int pack_bonus;    /* 003 Pack-Fighter-type bonus against a flanked defender */
     bool shifts_bands; /* 003: flanking features that work one band further forward */
 };

@@ -192,6 +192,9 @@ void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct s
                            "state the cover the creature gives (002: half behind a "
                            "creature of the same size)");
     }
+    long long bonus = 0; /* the table's situational bonus, as Avrae's -b */
+    if (codec_get_int(body, "", "bonus", false, -100, 100, &bonus, e))
+        r->a.situational = (int)bonus;
     unsigned cs = name_set(body, "", "concealment", rules_degree_names, e);
     for (int i = 1; i < 6; i++)
         if (cs & (1u << i))
@@ -664,9 +667,9 @@ static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,
  * rolled. */
 static void rule(json_t *body, bool roll, struct svc_answer *out)
 {
-    static const char *const known[] = {
-        "rules",          "attacker",    "defender", "allies",  "cover",
-        "cover_creature", "concealment", "seed",     "results", NULL};
+    static const char *const known[] = {"rules",   "attacker",       "defender",    "allies",
+                                        "cover",   "cover_creature", "concealment", "seed",
+                                        "results", "bonus",          NULL};
     struct svc_errors e;
     /* About 24 KB, on the worker thread's stack rather than the heap: these are per request,
      * and allocating and freeing them cost more than the ruling (seen with perf). */

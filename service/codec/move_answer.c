@@ -475,7 +475,8 @@ const char *move_charge_why(int status, int charge, const char *actor, const cha
                                 ": this square is no nearer"},
         [-RULES_CHARGE_AFAR] = {"afar", "a charge ends where it can attack",
                                 ", and this square is not one"},
-        [-RULES_CHARGE_PAST] = {"past", "a charge stops at the closest space from which it can attack",
+        [-RULES_CHARGE_PAST] = {"past",
+                                "a charge stops at the closest space from which it can attack",
                                 ", reached before this square"},
     };
     if (status == RULES_ENC_MOVE_NO_OPPONENT) {

@@ -221,8 +221,9 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
                                    .has_melee = !r->no_melee};
         int rc = rules_encounter_move_target(&e, &m);
         if (rc != RULES_ENC_MOVE_OK) {
-            const char *code =
-                move_charge_why(rc, RULES_CHARGE_OK, r->mover_id != NULL ? r->mover_id : "the mover", foe, why, sizeof why);
+            const char *code = move_charge_why(rc, RULES_CHARGE_OK,
+                                               r->mover_id != NULL ? r->mover_id : "the mover", foe,
+                                               why, sizeof why);
             move_answer_no_charge(out, r, code, why, -1);
             return;
         }
@@ -240,10 +241,12 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
     else if (n < 0)
         move_answer_no_route(out, r);
-    else if (charge && (rc = rules_charge_check(r->o, &r->mover.c, steps, n, &r->cs[goal->creature].c,
-                                                &at)) != RULES_CHARGE_OK) {
+    else if (charge &&
+             (rc = rules_charge_check(r->o, &r->mover.c, steps, n, &r->cs[goal->creature].c,
+                                      &at)) != RULES_CHARGE_OK) {
         const char *code =
-            move_charge_why(RULES_ENC_MOVE_CHARGE, rc, r->mover_id != NULL ? r->mover_id : "the mover", foe, why, sizeof why);
+            move_charge_why(RULES_ENC_MOVE_CHARGE, rc,
+                            r->mover_id != NULL ? r->mover_id : "the mover", foe, why, sizeof why);
         move_answer_no_charge(out, r, code, why, rc == RULES_CHARGE_SHORT ? -1 : at);
     } else
         move_answer_path(out, r, steps, n, -1, cost, true);

@@ -20,9 +20,11 @@
 #include <strings.h>
 
 #include "db/db.h"
+#include "service/codec/names.h"
 #include "service/discord/internal.h"
 #include "service/http/router.h"
 #include "service/json/reader.h"
+#include "text/text.h"
 
 #define EPHEMERAL   64 /* message flag: only the user who asked sees it */
 #define CONTENT_MAX 2000
@@ -207,49 +209,36 @@ static json_t *combatant(json_t *state, const char *id)
     return NULL;
 }
 
+/* Whether what is typed begins s, in any case and any script (as svc_combatant_named reads a
+ * name). */
 static bool prefix_of(const char *p, const char *s)
 {
-    return strncasecmp(p, s, strlen(p)) == 0;
+    return text_begins_ignoring_case(p, strlen(p), s, strlen(s));
 }
 
-/* The combatant a player named: an id or a name, any case, or a unique prefix of one. NULL
- * after a reply naming the candidates (ambiguous) or saying none matched. */
+/* The combatant a player named: an id or a name, any case, or a unique prefix of one, as the
+ * REST actions read it (svc_combatant_named). NULL after a reply naming the candidates
+ * (ambiguous) or saying none matched. */
 static json_t *named(const struct ctx *x, const char *text, const char *what,
                      struct discord_reply *r)
 {
-    json_t *list = json_object_get(x->state, "combatants");
-    size_t i;
-    json_t *c;
     if (text == NULL || *text == '\0') {
         say(r, true, "Name the %s.", what);
         return NULL;
     }
-    json_array_foreach(list, i, c)
-    {
-        if (strcasecmp(str(c, "id"), text) == 0 || strcasecmp(str(c, "name"), text) == 0)
-            return c;
-    }
     json_t *found = NULL;
-    char names[600] = "";
-    size_t used = 0;
-    int n = 0;
-    json_array_foreach(list, i, c)
-    {
-        if (!prefix_of(text, str(c, "id")) && !prefix_of(text, str(c, "name")))
-            continue;
-        found = c;
-        if (used < sizeof names)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s (`%s`)",
-                                     n ? ", " : "", display(c), str(c, "id"));
-        n++;
-    }
-    if (n == 1)
+    char who[480];
+    switch (svc_combatant_named(json_object_get(x->state, "combatants"), text, &found, who,
+                                sizeof who)) {
+    case SVC_NAMED_ONE:
         return found;
-    if (n == 0)
+    case SVC_NAMED_AMBIGUOUS:
+        say(r, true, "\"%s\" could be %s: say which.", text, who);
+        return NULL;
+    default:
         say(r, true, "No combatant here is called \"%s\".", text);
-    else
-        say(r, true, "\"%s\" could be %s: say which.", text, names);
-    return NULL;
+        return NULL;
+    }
 }
 
 /* Whether the asking user may act for combatant c: the game master, or c's owner. */

@@ -247,6 +247,9 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
     size_t before = json_array_size(e->list);
     const char *t = NULL;
     long long v = 0;
+    if (json_object_get(in, "bonus") != NULL && type != RULES_ACT_ATTACK &&
+        type != RULES_ACT_FULL_ATTACK)
+        svc_errors_add(e, "/bonus", "only an attack takes a situational bonus");
     switch (type) {
     case RULES_ACT_ATTACK: {
         /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
@@ -286,7 +289,13 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
     case RULES_ACT_FIVE_FOOT_STEP:
     case RULES_ACT_FORCED: {
         json_t *path = NULL;
-        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, e);
+        /* A move may give `to` (a square or a combatant) instead of its path (issue 31). */
+        json_t *to = type == RULES_ACT_MOVE ? json_object_get(in, "to") : NULL;
+        codec_get_array(in, "", "path", to == NULL, RULES_MAX_PATH, &path, e);
+        if (to != NULL && !json_is_string(to) && !json_is_object(to))
+            svc_errors_add(e, "/to", "must be a square {\"x\", \"y\"} or a combatant");
+        if (type != RULES_ACT_MOVE && json_object_get(in, "to") != NULL)
+            svc_errors_add(e, "/to", "only a move takes to");
         if (type == RULES_ACT_FORCED) {
             if (codec_get_string(in, "", "target", true, 64, &t, e) &&
                 strcmp(t, str(in, "actor")) == 0)
@@ -379,7 +388,8 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     case RULES_ACT_FIVE_FOOT_STEP:
     case RULES_ACT_FORCED: {
         json_t *path = NULL;
-        codec_get_array(in, "", "path", true, RULES_MAX_PATH, &path, x->e);
+        bool routed = type == RULES_ACT_MOVE && json_object_get(in, "to") != NULL;
+        codec_get_array(in, "", "path", !routed, RULES_MAX_PATH, &path, x->e);
         if (type == RULES_ACT_MOVE)
             enc_check_decisions(x->state, in, x->e);
         if (type == RULES_ACT_FORCED) {

@@ -785,7 +785,7 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
             continue; /* no more attacks at a target that dropped; others may still follow */
         json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
                                 "target", str(target, "id"));
-        static const char *const pass[] = {"attack", "cover", "concealment", NULL};
+        static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
         for (int p = 0; pass[p]; p++)
             if (json_object_get(in, pass[p]))
                 json_object_set(one, pass[p], json_object_get(in, pass[p]));

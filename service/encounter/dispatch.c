@@ -150,11 +150,11 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
         return NULL;
     }
-    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->engine, x->e);
-    if (c == NULL)
-        return NULL;
-    if (!enc_check_place(x, c, "")) {
+    json_t *assumed = json_array();
+    json_t *c = enc_check_combatant(x->state, in, "", NULL, x->engine, assumed, x->e);
+    if (c == NULL || !enc_check_place(x, c, "")) {
         json_decref(c);
+        json_decref(assumed);
         return NULL;
     }
     json_object_set_new(c, "turn", json_object());
@@ -165,8 +165,13 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         json_object_update(c, hf);
         json_decref(hf);
     }
-    return outcome(json_pack("{s:s}", "added", str(c, "id")),
-                   json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
+    json_t *result = json_pack("{s:s}", "added", str(c, "id"));
+    /* What it was taken to have where it stated nothing or its AC whole (issue 31). */
+    if (json_array_size(assumed) > 0)
+        json_object_set_new(result, "assumed", assumed);
+    else
+        json_decref(assumed);
+    return outcome(result, json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
 }
 
 static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
@@ -182,7 +187,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/id", "cannot be changed");
         return NULL;
     }
-    json_t *c = enc_check_combatant(x->state, fields, "", id, x->engine, x->e);
+    json_t *c = enc_check_combatant(x->state, fields, "", id, x->engine, NULL, x->e);
     if (c == NULL)
         return NULL;
     json_decref(c);
@@ -242,6 +247,8 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "reactions",
                                         "reaction_results",
                                         "plan",
+                                        "to",
+                                        "bonus",
                                         NULL};
     codec_reject_unknown(in, "", known, x->e);
     int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);

@@ -188,6 +188,14 @@ int enc_db_history_events(void *ud, int64_t after, int64_t upto, db_event_fn fn,
 struct resolve_ctx;
 json_t *enc_resolve_undo(struct resolve_ctx *x, json_t *in);
 
+/* ---- names.c ---- */
+
+/* Before a new event of kind (action, hp) is ruled: each member of in that names a combatant
+ * (actor, target, plan/N/attack/target, withdraw's, the keys of reactions and
+ * reaction_results) is replaced by the id it names (svc_combatant_named: an id, a name in any
+ * case, or the start of one). A name that fits several is an error at its pointer. */
+void enc_names_to_ids(json_t *state, const char *kind, json_t *in, struct svc_errors *e);
+
 struct resolve_ctx {
     const struct svc_request *req;
     struct enc_cache *cache;
@@ -338,13 +346,15 @@ json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *
 void enc_tag_result(json_t *out, const char *type);
 
 /* Validates combatant object `in` (ptr names it) against state: every member known and in
- * range. keep_id NULL: a new combatant, whose id, side, speeds, defense, max_hp and dex are
- * required and which is also placed (size, facing, reach); else the id of the combatant whose
- * members `in` changes (its placement is checked on the merged combatant, enc_check_place).
- * From engine 3 two attack profiles of one name, or a condition listed twice, are refused.
- * Returns a normalized copy (a new reference) or NULL after adding errors to e. */
+ * range. keep_id NULL: a new combatant, whose id, side, speeds, AC (whole or in parts) and
+ * max_hp are required and which is also placed (size, facing, reach); dex is taken as 10 when
+ * not given; else the id of the combatant whose members `in` changes (its placement is checked
+ * on the merged combatant, enc_check_place). An AC given whole is stored in parts. What was
+ * taken for the combatant is appended to assumed ({member, said}; NULL: not told). From engine
+ * 3 two attack profiles of one name, or a condition listed twice, are refused. Returns a
+ * normalized copy (a new reference) or NULL after adding errors to e. */
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
-                            int engine, struct svc_errors *e);
+                            int engine, json_t *assumed, struct svc_errors *e);
 
 /* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
  * on the map, sharing its space with nobody but by 001 Stepover, and from engine 3 out of

@@ -301,8 +301,97 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
     return ans;
 }
 
+/* A move given `to` and no path (issue 31: players say "to (3, 4)" or "toward the orc"): the
+ * path the route query finds (GET .../route: the cheapest legal way for this mover, mode and
+ * turn, to the square or to the first square threatening the creature) is put in in.path, and
+ * the action is ruled along it as if sent so; the log stores it, so replay and verify read the
+ * path. A charge toward a creature with no target names it. False after errors at /to. */
+static bool route_to(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_move_mode mode)
+{
+    json_t *to = json_object_get(in, "to");
+    struct move_req r = {0};
+    struct svc_errors de;
+    svc_errors_init(&de);
+    struct rules_step *steps = NULL;
+    bool ok = false;
+    if (!enc_move_req(x, actor, json_object_get(actor, "turn"), mode, &r, &de)) {
+        if (svc_errors_any(&de))
+            errors_under(x, &de, "/to");
+        else
+            svc_errors_add(x->e, "/to", "the route could not be searched");
+        goto out;
+    }
+    json_t *body = json_is_string(to) ? json_pack("{s:{s:O}}", "target", "creature", to)
+                                      : json_pack("{s:O}", "target", to);
+    struct rules_route_goal goal;
+    move_decode_target(body, &r, &goal, &de);
+    json_decref(body);
+    if (svc_errors_any(&de)) {
+        errors_under(x, &de, "/to");
+        goto out;
+    }
+    struct rules_move_query q = move_query_of(&r);
+    q.work = &r.work;
+    int max = r.map.width * r.map.height + 1;
+    max = max > RULES_MAX_PATH ? RULES_MAX_PATH : max;
+    steps = calloc((size_t)max + 1, sizeof *steps);
+    int cost = 0;
+    int n =
+        steps == NULL ? RULES_MOVE_ERR_NOMEM - 1 : rules_move_route(&q, &goal, steps, max, &cost);
+    if (n == RULES_MOVE_TOO_EXPENSIVE - 1) {
+        svc_errors_add(x->e, "/to", "the route search needs more than its budget (%lld states)",
+                       r.work.limit);
+    } else if (n < -1) {
+        svc_errors_add(x->e, "/to", "the route could not be searched");
+    } else if (n < 0) {
+        svc_errors_add(x->e, "/to",
+                       "no legal route there: every way is blocked for this mover "
+                       "and mode");
+    } else {
+        json_t *path = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(
+                path, move_hex(&r) ? json_pack("{s:i, s:i}", "q", steps[i].x, "r", steps[i].y)
+                                   : json_pack("{s:i, s:i}", "x", steps[i].x, "y", steps[i].y));
+        json_object_set_new(in, "path", path);
+        if (mode == RULES_MODE_CHARGE && json_is_string(to) &&
+            json_object_get(in, "target") == NULL)
+            json_object_set(in, "target", to);
+        ok = true;
+    }
+out:
+    free(steps);
+    move_req_free(&r);
+    svc_errors_free(&de);
+    return ok;
+}
+
+/* A move with both `to` and a path (as the log stores a routed one): the path ends at `to`'s
+ * square (a creature's is checked by the path's own rules, for a charge). */
+static bool path_reaches(struct resolve_ctx *x, json_t *in)
+{
+    json_t *to = json_object_get(in, "to");
+    json_t *path = json_object_get(in, "path");
+    if (!json_is_object(to) || json_array_size(path) == 0)
+        return true;
+    json_t *last = json_array_get(path, json_array_size(path) - 1);
+    bool hex = json_object_get(to, "q") != NULL;
+    const char *kx = hex ? "q" : "x", *ky = hex ? "r" : "y";
+    if (json_equal(json_object_get(last, kx), json_object_get(to, kx)) &&
+        json_equal(json_object_get(last, ky), json_object_get(to, ky)))
+        return true;
+    svc_errors_add(x->e, "/to",
+                   "the path ends elsewhere: give to or path, or a path that ends "
+                   "there");
+    return false;
+}
+
 json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_move_mode mode)
 {
+    bool routed = json_object_get(in, "to") != NULL;
+    if (routed && json_object_get(in, "path") == NULL ? !route_to(x, in, actor, mode)
+                                                      : !path_reaches(x, in))
+        return NULL;
     struct rules_enc_move_ruling m = {0};
     struct enc_provoked *provoked = NULL;
     /* A violation of no step names the mode, or the action for a 5-foot step (it has none). */
@@ -316,6 +405,12 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
                                         move_fields(actor, &m, charge ? str(in, "target") : NULL)));
         if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS))
             enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
+        if (routed) /* said so: the path is the route query's, not the player's */
+            json_object_set_new(
+                ans, "routed",
+                json_pack("{s:O, s:s}", "to", json_object_get(in, "to"), "rule",
+                          "the path is the route query's (GET .../route) for this mover, mode "
+                          "and turn: the cheapest legal way there"));
     }
     free(provoked);
     ruling_free(&m);

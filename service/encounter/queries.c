@@ -27,6 +27,7 @@
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
 #include "service/codec/move_req.h"
+#include "service/codec/names.h"
 #include "service/codec/odds.h"
 #include "service/codec/rule_options.h"
 #include "service/codec/ruling.h"
@@ -37,6 +38,7 @@
 #include "service/http/refusals.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
+#include "text/text.h"
 
 void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)
 {
@@ -48,13 +50,26 @@ void enc_bad_query(struct svc_errors *e, const char *name, const char *msg)
 json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const char *name,
                             struct svc_errors *e)
 {
-    const char *id = svc_request_query(req, name);
-    json_t *c = id ? find(state, id, NULL) : NULL;
-    if (id == NULL)
-        enc_bad_query(e, name, "is required: a combatant id");
-    else if (c == NULL)
+    const char *said = svc_request_query(req, name);
+    json_t *c = NULL;
+    char who[480], msg[640];
+    if (said == NULL) {
+        enc_bad_query(e, name, "is required: a combatant's id or name");
+        return NULL;
+    }
+    /* An id, a name in any case, or the start of one (issue 31). */
+    switch (svc_combatant_named(json_object_get(state, "combatants"), said, &c, who, sizeof who)) {
+    case SVC_NAMED_ONE:
+        return c;
+    case SVC_NAMED_AMBIGUOUS:
+        text_format(msg, sizeof msg, "'%s' could be any of %s: give more of the name, or the id",
+                    said, who);
+        enc_bad_query(e, name, msg);
+        return NULL;
+    default:
         enc_bad_query(e, name, "names no combatant of the encounter");
-    return c;
+        return NULL;
+    }
 }
 
 /* Sends a's answer into res. A validation problem about a member that came from the query
@@ -217,9 +232,19 @@ static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_
     if (sscanf(to, "%lld,%lld%c", &a, &b, &tail) == 2)
         return hex ? json_pack("{s:I, s:I}", "q", (json_int_t)a, "r", (json_int_t)b)
                    : json_pack("{s:I, s:I}", "x", (json_int_t)a, "y", (json_int_t)b);
-    if (find(state, to, NULL) != NULL)
-        return json_pack("{s:s}", "creature", to);
-    enc_bad_query(e, "to", "must be a square \"x,y\" (\"q,r\" on hexes) or a combatant id");
+    json_t *c = NULL;
+    char who[480], msg[640];
+    int named = svc_combatant_named(json_object_get(state, "combatants"), to, &c, who, sizeof who);
+    if (named == SVC_NAMED_ONE)
+        return json_pack("{s:s}", "creature", json_string_value(json_object_get(c, "id")));
+    if (named == SVC_NAMED_AMBIGUOUS) {
+        text_format(msg, sizeof msg, "'%s' could be any of %s: give more of the name, or the id",
+                    to, who);
+        enc_bad_query(e, "to", msg);
+        return NULL;
+    }
+    enc_bad_query(e, "to",
+                  "must be a square \"x,y\" (\"q,r\" on hexes) or a combatant's id or name");
     return NULL;
 }
 

@@ -2,6 +2,7 @@
  * the fold, calling the stateless rulings (and the map they share for a request), combatant
  * validation, the initial state with the seed's commitment, and what a reader without the
  * token sees of a state (the model: encounter_internal.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
+#include "text/text.h"
 
 #define MAX_ATTACKS 16
 
@@ -300,10 +302,98 @@ void enc_tag_result(json_t *out, const char *type)
 
 /* ---- combatants: validation against the state ---- */
 
+/* The Dexterity score a combatant that states none is taken to have: 10, whose modifier is +0
+ * (d20 3.5 SRD, Ability Modifiers: 10-11 gives +0). */
+#define ASSUMED_DEX 10
+
+/* Appends {member, said} to assumed (when not NULL): what a combatant was taken to have. */
+static void say_assumed(json_t *assumed, const char *member, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say_assumed(json_t *assumed, const char *member, const char *fmt, ...)
+{
+    if (assumed == NULL)
+        return;
+    char said[400];
+    va_list ap;
+    va_start(ap, fmt);
+    text_vformat(said, sizeof said, fmt, ap);
+    va_end(ap);
+    json_array_append_new(assumed, json_pack("{s:s, s:s}", "member", member, "said", said));
+}
+
+/* A combatant's AC given whole (issue 31: `ac`, or `defense: {total}` alone, as a stat block
+ * writes it) into c's defense parts: its Dexterity modifier (from dex, or the score it is taken
+ * to have), its size modifier under the size table in force, and the rest as armor, shield or
+ * natural armor (a rest below 0 as other), so that 10 plus the parts is the AC given. Touch and
+ * flat-footed AC then follow from the parts (d20 3.5 SRD, Armor Class: touch leaves out armor,
+ * shield and natural armor; flat-footed the Dexterity bonus), which a whole AC cannot say: the
+ * answer says what was taken. rc: the decoded creature (NULL for an update: the stored one's
+ * size). */
+static void whole_ac(json_t *state, json_t *in, json_t *c, const char *ptr, const char *keep_id,
+                     const struct rules_options *o, const struct rules_creature *rc,
+                     json_t *assumed, struct svc_errors *e)
+{
+    char ap[CODEC_PTR_MAX], dp[CODEC_PTR_MAX];
+    codec_pointer(ap, ptr, "ac");
+    codec_pointer(dp, ptr, "defense");
+    json_t *def = json_object_get(in, "defense");
+    bool by_total = json_object_get(in, "ac") == NULL;
+    if (!by_total && def != NULL) {
+        svc_errors_add(e, ap, "give the AC whole (ac) or in parts (defense), not both");
+        return;
+    }
+    long long ac = 0;
+    /* The bounds of defense.total where it is given in parts (svc_decode_defense), and of ac. */
+    if (!codec_get_int(by_total ? def : in, by_total ? dp : ptr, by_total ? "total" : "ac", true,
+                       by_total ? -100 : -50, by_total ? 500 : 300, &ac, e))
+        return;
+    json_t *old = keep_id != NULL ? find(state, keep_id, NULL) : NULL;
+    json_t *dex_v = json_object_get(in, "dex");
+    if (dex_v == NULL && old != NULL)
+        dex_v = json_object_get(old, "dex");
+    long long dex = json_is_integer(dex_v) ? json_integer_value(dex_v) : ASSUMED_DEX;
+    if (dex < 1 || dex > 100)
+        return; /* its own error is at /dex */
+    enum rules_size size = rc != NULL ? rc->size : RULES_SIZE_MEDIUM;
+    if (rc == NULL) {
+        int sz = rules_size_from_name(str(json_object_get(in, "size") ? in : old, "size"));
+        size = sz >= 0 ? (enum rules_size)sz : RULES_SIZE_MEDIUM;
+    }
+    int atk = 0, size_ac = 0;
+    json_t *pc = json_object_get(in, "player_character");
+    if (pc == NULL && old != NULL)
+        pc = json_object_get(old, "player_character");
+    if (rules_size_modifiers(o, size, json_is_true(pc), &atk, &size_ac) != RULES_SIZE_OK) {
+        svc_errors_add(e, by_total ? dp : ap,
+                       "the size table in force gives this size no modifier: give defense in "
+                       "parts");
+        return;
+    }
+    int dex_mod = rules_ability_modifier((int)dex);
+    long long rest = ac - 10 - dex_mod - size_ac;
+    if (rest < -100 || rest > 100) {
+        svc_errors_add(e, by_total ? dp : ap,
+                       "leaves %lld for armor, shield and natural armor: give defense in parts",
+                       rest);
+        return;
+    }
+    json_t *parts = json_pack("{s:i, s:i, s:I}", "dex", dex_mod, "size", size_ac,
+                              rest >= 0 ? "armor" : "other", (json_int_t)rest);
+    json_object_set_new(c, "defense", parts);
+    json_object_del(c, "ac");
+    int touch = 10 + dex_mod + size_ac + (rest < 0 ? (int)rest : 0);
+    say_assumed(assumed, by_total ? "defense" : "ac",
+                "AC %lld given whole: taken as 10 + Dexterity %+d + size %+d + %+lld %s, so touch "
+                "AC %d and flat-footed AC %lld (d20 3.5 SRD, Armor Class); give defense in parts "
+                "where they differ",
+                ac, dex_mod, size_ac, rest, rest >= 0 ? "armor, shield or natural armor" : "other",
+                touch, dex_mod > 0 ? ac - dex_mod : ac);
+}
+
 /* Validates a combatant object (ptr names it) against the state: every member known and in
  * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
-                            int engine, struct svc_errors *e)
+                            int engine, json_t *assumed, struct svc_errors *e)
 {
     static const char *const keys[] = {"id",
                                        "name",
@@ -325,6 +415,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                                        "player_character",
                                        "darkvision",
                                        "defense",
+                                       "ac",
                                        "damage_reduction",
                                        "hp",
                                        "max_hp",
@@ -404,15 +495,21 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     json_t *def = json_object_get(in, "defense");
     char dp[CODEC_PTR_MAX];
     codec_pointer(dp, ptr, "defense");
-    if (def == NULL && keep_id == NULL)
-        svc_errors_add(e, dp, "is required (AC in parts, as /v1/attacks/resolve takes it)");
+    bool whole = json_object_get(in, "ac") != NULL ||
+                 (json_is_object(def) && json_object_get(def, "total") != NULL &&
+                  json_object_size(def) == 1);
+    if (whole)
+        whole_ac(state, in, c, ptr, keep_id, &o, keep_id == NULL ? &rc : NULL, assumed, e);
+    else if (def == NULL && keep_id == NULL)
+        svc_errors_add(e, dp,
+                       "is required: the AC whole (ac) or in parts, as /v1/attacks/resolve "
+                       "takes it");
     else if (def != NULL && codec_expect_object(def, dp, e)) {
-        static const char *const parts[] = {"armor", "shield", "shield_enhancement", "natural",
-                                            "dex",   "dodge",  "deflection",         "size",
-                                            "other", NULL};
-        codec_reject_unknown(def, dp, parts, e);
-        for (int i = 0; parts[i]; i++)
-            codec_get_int(def, dp, parts[i], false, -100, 100, &v, e);
+        /* In parts; a total beside them must be 10 plus the parts (svc_decode_defense), and is
+         * not kept: the parts say it. */
+        struct rules_defense parts = {0};
+        svc_decode_defense(def, dp, &parts, e);
+        json_object_del(json_object_get(c, "defense"), "total");
     }
     long long max_hp = 1, hp = 1;
     bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
@@ -426,7 +523,15 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
         json_object_set_new(c, "hp", json_integer(max_hp));
     }
     long long dex = 10;
-    bool has_dex = codec_get_int(in, ptr, "dex", keep_id == NULL, 1, 100, &dex, e);
+    bool has_dex = codec_get_int(in, ptr, "dex", false, 1, 100, &dex, e);
+    if (!has_dex && keep_id == NULL && json_object_get(in, "dex") == NULL) {
+        /* Not given: the average score, and said so (issue 31: a stat block with its AC whole
+         * need not state Dexterity). */
+        json_object_set_new(c, "dex", json_integer(ASSUMED_DEX));
+        has_dex = true;
+        say_assumed(assumed, "dex", "%s: %d, an average score (modifier +0: %s)", "dex not given",
+                    ASSUMED_DEX, RULES_ABILITY_MODIFIER_SOURCE);
+    }
     if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
         /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
         long long mod = rules_ability_modifier((int)dex);

@@ -483,7 +483,11 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
     struct enc_history history = {.events = enc_db_history_events, .ud = &log};
     struct enc_cache cache = {.history = &history};
-    ev = enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
+    /* Combatants as players name them: the log stores the ids they name. */
+    enc_names_to_ids(state, kind, in, &e);
+    ev = svc_errors_any(&e)
+             ? NULL
+             : enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))

@@ -111,3 +111,24 @@ Test(text, a_sentence_may_open_with_a_capital_in_any_script)
     cr_assert_not(text_upcase_first(c, strlen(c)));
     cr_assert_not(text_upcase_first(d, strlen(d))); /* its capital I is one byte: kept */
 }
+
+/* Names as players type them (issue 31): any case, in any script, and the start of one. */
+Test(text, names_match_ignoring_case_in_any_script)
+{
+#define SAME(a, b)   text_same_ignoring_case(a, strlen(a), b, strlen(b))
+#define BEGINS(p, s) text_begins_ignoring_case(p, strlen(p), s, strlen(s))
+    cr_assert(SAME("KROH", "kroh"));
+    cr_assert(SAME("Дракон", "ДРАКОН"));
+    cr_assert(SAME("Straße", "STRASSE"));
+    cr_assert(SAME("\xc3\xa9", E_ACUTE), "composed and decomposed é are one text");
+    cr_assert_not(SAME("kroh", "kro"));
+    cr_assert(BEGINS("gob", "Goblin"));
+    cr_assert(BEGINS("дра", "Дракон"));
+    cr_assert(BEGINS("", "Goblin"));
+    cr_assert_not(BEGINS("goblins", "Goblin"));
+    cr_assert_not(BEGINS("gno", "the gnoll"));
+    cr_assert(SAME("\xff", "\xff"), "not UTF-8: byte for byte");
+    cr_assert_not(SAME("\xff", "\xfe"));
+#undef SAME
+#undef BEGINS
+}

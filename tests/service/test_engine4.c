@@ -303,11 +303,10 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
     json_t *path = json_array();
     size_t i;
     json_t *s;
-    json_array_foreach(steps, i, s)
-        json_array_append_new(path, json_pack("{s:O, s:O}", "x", json_object_get(s, "x"), "y",
-                                              json_object_get(s, "y")));
-    json_t *action = json_pack("{s:s, s:s, s:s, s:s, s:o}", "type", "move", "actor", "kroh",
-                               "mode", "charge", "target", "orc", "path", path);
+    json_array_foreach(steps, i, s) json_array_append_new(
+        path, json_pack("{s:O, s:O}", "x", json_object_get(s, "x"), "y", json_object_get(s, "y")));
+    json_t *action = json_pack("{s:s, s:s, s:s, s:s, s:o}", "type", "move", "actor", "kroh", "mode",
+                               "charge", "target", "orc", "path", path);
     char *body = json_dumps(action, 0);
     json_decref(doc);
     doc = call(&f, "POST", "/actions", body, 200);

@@ -1,5 +1,6 @@
-/* Drawing a scene: the board, terrain, overlays, creatures and the legend, in that order, so
- * that marks lie over the ground they describe and creatures over every mark. This file holds
+/* Drawing a scene: the board, terrain, overlays, creatures, flanking lines and the legend, in
+ * that order, so that marks lie over the ground they describe and creatures over every mark but
+ * the flanking lines, which tokens would hide. This file holds
  * the whole picture (render_draw) and the geometry every layer shares; the layers live in
  * draw_board.c, draw_overlays.c, draw_creatures.c and legend.c.
  *
@@ -249,6 +250,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     }
     rc = others_of(&c);
     if (rc == RENDER_OK)
+        rc = render_rule_marks(&c); /* what the legend lists, and so the picture's height */
+    if (rc == RENDER_OK)
         rc = pen_open(&c.pen, f, c.l.width, c.l.height, s->budget);
     if (rc != RENDER_OK)
         goto out;
@@ -273,8 +276,6 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
         render_draw_grid(&c);
     if (c.rc == RENDER_OK && c.cover != NULL)
         render_draw_cover(&c);
-    if (c.rc == RENDER_OK && ov->flanking)
-        render_draw_flanking(&c);
     if (c.rc == RENDER_OK && ov->path != NULL && moving)
         render_draw_path(&c);
     if (c.rc == RENDER_OK && ov->forced != NULL)
@@ -282,6 +283,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
     for (int i = 0; i < s->creature_count && c.rc == RENDER_OK; i++)
         if (render_charge(&c, 1))
             render_draw_creature(&c, i);
+    if (c.rc == RENDER_OK && ov->flanking)
+        render_draw_flanking(&c);
     for (int i = 0; i < c.late_count; i++)
         pen_text(&c.pen, c.late[i].x, c.late[i].y, 13, true, 1, "+2", c.late[i].rgb, 0xffffff, 3);
     if (c.rc == RENDER_OK && c.cover != NULL)
@@ -303,6 +306,7 @@ out:
     free(c.other_index);
     free(c.cover);
     free(c.threat_bits);
+    render_marks_free(&c);
     return rc;
 }
 

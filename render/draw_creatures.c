@@ -15,6 +15,42 @@ const uint32_t render_cond_colours[RENDER_COND_COUNT] = {0x555555, 0xc98a00, 0xb
 
 /* --- creatures --- */
 
+/* The radius of creature i's disc (a token of one square or less: the width of its space, 001
+ * Space and Reach), or for a larger space or a hex triangle the radius its label and marks are
+ * sized by. */
+static double token_radius(const struct render_ctx *c, int i)
+{
+    const struct rules_creature *cr = &c->s->creatures[i].mc.c;
+    const struct render_layout *l = &c->l;
+    if (l->grid == RULES_GRID_HEX && cr->body.tri > 0)
+        return l->cell * 0.45;
+    int side = l->grid == RULES_GRID_HEX ? 1 : cr->body.side;
+    if (side > 1)
+        return side * l->cell * 0.36;
+    double space = rules_size_info(cr->size)->space_in / 60.0;
+    return l->cell * 0.43 * (space < 1 ? (space < 0.3 ? 0.3 : space) : 1);
+}
+
+/* Creature i's label as drawn: the first RENDER_LABEL_MAX characters (text.h: a letter with
+ * its marks, an emoji sequence, a flag), never a part of one; sized by their count, then shrunk
+ * to fit the disc if its glyphs are wider (CJK, emoji). */
+bool render_label_of(struct render_ctx *c, int i, struct render_label *out)
+{
+    const struct render_creature *k = &c->s->creatures[i];
+    if (k->label == NULL || k->label[0] == '\0' || c->l.cell < 12)
+        return false;
+    double cx, cy, r = token_radius(c, i);
+    render_body_centre(c, &k->mc.c.body, &cx, &cy);
+    size_t n = text_copy(out->text, sizeof out->text, k->label, RENDER_LABEL_MAX);
+    size_t chars = text_chars(out->text, n);
+    double size = r * (chars <= 2 ? 0.95 : chars == 3 ? 0.72 : 0.58);
+    double w = pen_text_width(&c->pen, size, true, out->text), room = r * 1.8;
+    if (w > room)
+        size *= room / w, w = room;
+    out->x = cx, out->y = cy + size * 0.36, out->size = size, out->width = w;
+    return true;
+}
+
 void render_draw_creature(struct render_ctx *c, int i)
 {
     const struct render_scene *s = c->s;
@@ -31,7 +67,7 @@ void render_draw_creature(struct render_ctx *c, int i)
     int side = l->grid == RULES_GRID_HEX ? 1 : cr->body.side;
     double span = side * l->cell; /* the footprint's width */
     pen_group_begin(&c->pen, "creature-", k->id, i == s->mover ? "creature mover" : "creature");
-    double r;
+    double r = token_radius(c, i);
     if (l->grid == RULES_GRID_HEX && cr->body.tri > 0) {
         int q[3], rr[3];
         int n = rules_hex_members(&cr->body, q, rr);
@@ -40,18 +76,12 @@ void render_draw_creature(struct render_ctx *c, int i)
             int m = render_cell_polygon(l, q[h], rr[h], 0.08, xy);
             pen_polygon(&c->pen, xy, m, col, 0.35 * alpha, col, alpha, 1.5);
         }
-        r = l->cell * 0.45;
     } else if (side > 1) {
         /* A space larger than one square: the whole footprint, rounded. */
         double inset = l->cell * 0.08, x0 = cx - span / 2 + inset, y0 = cy - span / 2 + inset;
         double w = span - 2 * inset;
         double xy[8] = {x0, y0, x0 + w, y0, x0 + w, y0 + w, x0, y0 + w};
         pen_polygon(&c->pen, xy, 4, col, 0.35 * alpha, col, alpha, 2);
-        r = span * 0.36;
-    } else {
-        /* One square or less: a disc the width of its space (001 Space and Reach). */
-        double space = rules_size_info(cr->size)->space_in / 60.0;
-        r = l->cell * 0.43 * (space < 1 ? (space < 0.3 ? 0.3 : space) : 1);
     }
     pen_circle(&c->pen, cx, cy, r, col, alpha, i == s->mover ? C_MOVER : 0xffffff,
                i == s->mover ? (r * 0.16 < 2.5 ? 2.5 : r * 0.16) : 1.5);
@@ -69,19 +99,10 @@ void render_draw_creature(struct render_ctx *c, int i)
                          cy + dy * base - dx * half};
         pen_polygon(&c->pen, tri, 3, C_INK, 1, 0xffffff, 1, 1);
     }
-    if (k->label != NULL && k->label[0] != '\0' && l->cell >= 12) {
-        /* The first RENDER_LABEL_MAX characters (text.h: a letter with its marks, an emoji
-         * sequence, a flag), never a part of one; sized by their count, then shrunk to fit
-         * the disc if its glyphs are wider (CJK, emoji). */
-        char t[RENDER_LABEL_BYTES];
-        size_t n = text_copy(t, sizeof t, k->label, RENDER_LABEL_MAX);
-        size_t chars = text_chars(t, n);
-        double size = r * (chars <= 2 ? 0.95 : chars == 3 ? 0.72 : 0.58);
-        double w = pen_text_width(&c->pen, size, true, t), room = r * 1.8;
-        if (w > room)
-            size *= room / w;
-        pen_text(&c->pen, cx, cy + size * 0.36, size, true, 1, t, 0xffffff, C_INK, 2.2);
-    }
+    struct render_label lb;
+    if (render_label_of(c, i, &lb))
+        pen_text(&c->pen, lb.x, lb.y, lb.size, true, 1, lb.text, 0xffffff, C_INK,
+                 RENDER_LABEL_HALO);
     if (k->hp_known && k->max_hp > 0 && l->cell >= 10) {
         double frac = (double)k->hp / k->max_hp;
         frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;

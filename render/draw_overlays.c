@@ -1,6 +1,8 @@
-/* The overlays, drawn over the ground and under the creatures: facing areas, threatened
- * squares, the reach heat map, a spell area, flanking lines, the mover's path and a forced
- * movement path. The cover overlay has its own file (draw_cover.c). */
+/* The overlays: facing areas, threatened squares, the reach heat map, a spell area, the mover's
+ * path and a forced movement path, drawn over the ground and under the creatures, and flanking
+ * lines, drawn over the creatures. What the legend must know of them (the flanking lines, the
+ * path's ruling) is ruled before the picture is laid out (render_rule_marks). The cover
+ * overlay has its own file (draw_cover.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,13 +261,29 @@ void render_arrowhead(struct render_ctx *c, double x0, double y0, double x1, dou
     pen_polygon(&c->pen, tri, 3, rgb, 1, 0, 0, 0);
 }
 
-/* Flanking lines, each pair once, from rules_flanking's own line (half-squares on a square
- * grid, the two hexes on a hex grid). With facing in force there are none: 000 and 003 replace
- * flanking by the areas. */
-void render_draw_flanking(struct render_ctx *c)
+/* --- the marks ruled before the legend: flanking lines and the path --- */
+
+/* Adds a flanking line to c->flank (grown as needed); false when out of memory. */
+static bool flank_add(struct render_ctx *c, int *cap, struct render_flank_line line)
+{
+    if (c->flank_count == *cap) {
+        int more = *cap ? *cap * 2 : 8;
+        struct render_flank_line *p = realloc(c->flank, (size_t)more * sizeof *p);
+        if (p == NULL)
+            return false;
+        c->flank = p, *cap = more;
+    }
+    c->flank[c->flank_count++] = line;
+    return true;
+}
+
+/* Flanking lines onto every target in view, each pair once, from rules_flanking's own line
+ * (half-squares on a square grid, the two hexes on a hex grid). With facing in force there
+ * are none: 000 and 003 replace flanking by the areas. */
+static void rule_flanking(struct render_ctx *c)
 {
     const struct render_scene *s = c->s;
-    int n = s->creature_count;
+    int n = s->creature_count, cap = 0;
     struct rules_creature *allies = calloc((size_t)n + 1, sizeof *allies);
     int *ally_index = calloc((size_t)n + 1, sizeof *ally_index);
     int *attackers = calloc((size_t)n + 1, sizeof *attackers);
@@ -301,33 +319,23 @@ void render_draw_flanking(struct render_ctx *c)
             for (int k = 0; k < nal; k++) {
                 if (per[k].how == RULES_FLANK_NONE || ally_index[k] < a)
                     continue; /* each pair once: from the lower index */
-                double x0, y0, x1, y1;
+                struct render_flank_line line = {.attacker = a, .target = t};
                 if (per[k].how == RULES_FLANK_INTERNAL) {
-                    render_body_centre(c, &s->creatures[a].mc.c.body, &x0, &y0);
-                    render_body_centre(c, &allies[k].body, &x1, &y1);
+                    render_body_centre(c, &s->creatures[a].mc.c.body, &line.x0, &line.y0);
+                    render_body_centre(c, &allies[k].body, &line.x1, &line.y1);
                 } else if (c->l.grid == RULES_GRID_HEX) {
-                    render_square_centre(&c->l, per[k].line.x0, per[k].line.y0, &x0, &y0);
-                    render_square_centre(&c->l, per[k].line.x1, per[k].line.y1, &x1, &y1);
+                    render_square_centre(&c->l, per[k].line.x0, per[k].line.y0, &line.x0, &line.y0);
+                    render_square_centre(&c->l, per[k].line.x1, per[k].line.y1, &line.x1, &line.y1);
                 } else {
-                    x0 = c->l.ox + (per[k].line.x0 / 2.0 - c->l.x0) * c->l.cell;
-                    y0 = c->l.oy + (per[k].line.y0 / 2.0 - c->l.y0) * c->l.cell;
-                    x1 = c->l.ox + (per[k].line.x1 / 2.0 - c->l.x0) * c->l.cell;
-                    y1 = c->l.oy + (per[k].line.y1 / 2.0 - c->l.y0) * c->l.cell;
+                    line.x0 = c->l.ox + (per[k].line.x0 / 2.0 - c->l.x0) * c->l.cell;
+                    line.y0 = c->l.oy + (per[k].line.y0 / 2.0 - c->l.y0) * c->l.cell;
+                    line.x1 = c->l.ox + (per[k].line.x1 / 2.0 - c->l.x0) * c->l.cell;
+                    line.y1 = c->l.oy + (per[k].line.y1 / 2.0 - c->l.y0) * c->l.cell;
                 }
-                double seg[4] = {x0, y0, x1, y1};
-                double w = c->l.cell * 0.08 < 2 ? 2 : c->l.cell * 0.08;
-                /* The line, its ends in the flankers' colour, and +2 at the target's corner. */
-                pen_polyline(&c->pen, seg, 2, C_FLANK, 0.9, w, 0);
-                uint32_t ends = render_side_colour(s->creatures[a].side);
-                pen_circle(&c->pen, x0, y0, w * 1.5, ends, 1, C_FLANK, 1.5);
-                pen_circle(&c->pen, x1, y1, w * 1.5, ends, 1, C_FLANK, 1.5);
-                double tx, ty;
-                render_body_centre(c, &target->body, &tx, &ty);
-                double half = (c->l.grid == RULES_GRID_HEX ? 1 : target->body.side) * c->l.cell / 2;
-                if (c->late_count < (int)(sizeof c->late / sizeof c->late[0]))
-                    c->late[c->late_count].x = tx - half + 11,
-                    c->late[c->late_count].y = ty - half + 13,
-                    c->late[c->late_count++].rgb = C_FLANK;
+                if (!flank_add(c, &cap, line)) {
+                    c->rc = RENDER_ERR_NOMEM;
+                    goto out;
+                }
             }
         }
     }
@@ -338,44 +346,214 @@ out:
     free(per);
 }
 
-/* The mover's path through rules_move_path: the line, each step's total in feet, illegal
+/* The mover's path through rules_move_path: each step's total and violations, and the
+ * attacks of opportunity it provokes. */
+static void rule_path(struct render_ctx *c)
+{
+    const struct render_overlays *ov = &c->s->ov;
+    int n = ov->path_len;
+    struct rules_path_result *p = &c->path;
+    *p = (struct rules_path_result){0};
+    p->steps = calloc((size_t)n + 1, sizeof *p->steps);
+    p->aoos = calloc((size_t)c->other_count + 1, sizeof *p->aoos);
+    struct rules_move_query q = render_move_query(c);
+    int rc = p->steps == NULL || p->aoos == NULL
+                 ? RULES_MOVE_ERR_NOMEM
+                 : rules_move_path(&q, ov->path, n, ov->path_end_facing, p);
+    if (rc != RULES_MOVE_OK) {
+        c->rc = rc == RULES_MOVE_TOO_EXPENSIVE ? RENDER_ERR_TOO_EXPENSIVE : RENDER_ERR_NOMEM;
+        return;
+    }
+    if (render_charge(c, n))
+        c->path_ruled = true;
+}
+
+int render_rule_marks(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    const struct render_overlays *ov = &s->ov;
+    struct render_marks *m = &c->marks;
+    *m = (struct render_marks){0};
+    if (c->rc == RENDER_OK && ov->flanking)
+        rule_flanking(c);
+    if (c->rc == RENDER_OK && ov->path != NULL && s->mover >= 0 && s->stats != NULL)
+        rule_path(c);
+    if (c->rc != RENDER_OK)
+        return c->rc;
+    m->flank_lines = c->flank_count;
+    if (c->path_ruled) {
+        m->path_steps = ov->path_len;
+        for (int i = 0; i < ov->path_len; i++)
+            m->path_illegal |= c->path.steps[i].violations != 0;
+        m->path_aoos = c->path.aoo_count;
+    }
+    m->ruled = true;
+    if (ov->legend) {
+        struct render_legend lg;
+        render_legend_collect(s, c->cover, &c->l, m, &lg);
+        c->l.height = c->l.board_height + render_legend_height(s, &lg, c->l.width);
+    }
+    return RENDER_OK;
+}
+
+void render_marks_free(struct render_ctx *c)
+{
+    free(c->flank);
+    free(c->path.steps);
+    free(c->path.aoos);
+    c->flank = NULL, c->flank_count = 0;
+    c->path = (struct rules_path_result){0};
+    c->path_ruled = false;
+}
+
+/* --- flanking lines, drawn over the creatures --- */
+
+/* Where the segment from (x0, y0) to (x1, y1) runs inside box b (x0, y0, x1, y1): its
+ * parameters [*t0, *t1] within [0, 1] (Liang and Barsky's clipping); false when it misses. */
+static bool segment_in_box(const double seg[4], const double b[4], double *t0, double *t1)
+{
+    double dx = seg[2] - seg[0], dy = seg[3] - seg[1];
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {seg[0] - b[0], b[2] - seg[0], seg[1] - b[1], b[3] - seg[1]};
+    *t0 = 0, *t1 = 1;
+    for (int i = 0; i < 4; i++) {
+        if (fabs(p[i]) < 1e-9) {
+            if (q[i] < 0)
+                return false;
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0 && t > *t0)
+            *t0 = t;
+        else if (p[i] > 0 && t < *t1)
+            *t1 = t;
+    }
+    return *t0 < *t1;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Draws one flanking line over the tokens, broken where it crosses one of the boxes (the
+ * labels: the creatures' names stay readable), with a dot at each end of what shows. cut:
+ * room for 2 * (nbox + 1) parameters. */
+static void draw_flank_line(struct render_ctx *c, const struct render_flank_line *f,
+                            const double (*boxes)[4], int nbox, double *cut)
+{
+    double seg[4] = {f->x0, f->y0, f->x1, f->y1};
+    int nc = 0;
+    for (int b = 0; b < nbox; b++)
+        if (segment_in_box(seg, boxes[b], &cut[2 * nc], &cut[2 * nc + 1]))
+            nc++;
+    qsort(cut, (size_t)nc, 2 * sizeof *cut, by_start);
+    double w = c->l.cell * 0.08 < 2 ? 2 : c->l.cell * 0.08;
+    double dx = f->x1 - f->x0, dy = f->y1 - f->y0, from = 0;
+    double shown[2][2] = {{-1, -1}, {-1, -1}}; /* the first and the last part drawn */
+    for (int k = 0; k <= nc; k++) {
+        double to = k < nc ? cut[2 * k] : 1;
+        if (to > from) {
+            double part[4] = {f->x0 + dx * from, f->y0 + dy * from, f->x0 + dx * to,
+                              f->y0 + dy * to};
+            pen_polyline(&c->pen, part, 2, C_FLANK, 0.9, w, 0);
+            if (shown[0][0] < 0)
+                shown[0][0] = from, shown[0][1] = to;
+            shown[1][0] = from, shown[1][1] = to;
+        }
+        if (k < nc && cut[2 * k + 1] > from)
+            from = cut[2 * k + 1];
+    }
+    if (shown[0][0] < 0)
+        return;
+    /* Its ends in the flankers' colour: a dot wholly on the first part drawn and one on the
+     * last (clear of the labels), or in the middle of a part too short to hold one. */
+    uint32_t ends = render_side_colour(c->s->creatures[f->attacker].side);
+    double len = hypot(dx, dy), r = w * 1.5, in = len > 0 ? r / len : 0;
+    double at[2] = {shown[0][0] + in, shown[1][1] - in};
+    for (int e = 0; e < 2; e++) {
+        if (shown[e][1] - shown[e][0] < 2 * in)
+            at[e] = (shown[e][0] + shown[e][1]) / 2;
+        pen_circle(&c->pen, f->x0 + dx * at[e], f->y0 + dy * at[e], r, ends, 1, C_FLANK, 1.5);
+    }
+}
+
+void render_draw_flanking(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    if (c->flank_count == 0)
+        return;
+    double(*boxes)[4] = calloc((size_t)s->creature_count + 1, sizeof *boxes);
+    double *cut = calloc(2 * ((size_t)s->creature_count + 1), sizeof *cut);
+    if (boxes == NULL || cut == NULL) {
+        c->rc = RENDER_ERR_NOMEM;
+        goto out;
+    }
+    /* The labels' boxes: the glyphs (ascender and descender), their halo and a gap. */
+    int nbox = 0;
+    for (int i = 0; i < s->creature_count; i++) {
+        struct render_label lb;
+        if (!render_body_in_view(c, &s->creatures[i].mc.c.body) || !render_label_of(c, i, &lb))
+            continue;
+        double m = RENDER_LABEL_HALO / 2 + 2;
+        boxes[nbox][0] = lb.x - lb.width / 2 - m, boxes[nbox][2] = lb.x + lb.width / 2 + m;
+        boxes[nbox][1] = lb.y - lb.size * 0.76 - m, boxes[nbox][3] = lb.y + lb.size * 0.24 + m;
+        nbox++;
+    }
+    pen_group_begin(&c->pen, NULL, NULL, "flanking");
+    for (int i = 0; i < c->flank_count; i++) {
+        const struct render_flank_line *f = &c->flank[i];
+        draw_flank_line(c, f, (const double(*)[4])boxes, nbox, cut);
+        /* +2 at the target's corner, drawn after the lines. */
+        const struct rules_body *tb = &s->creatures[f->target].mc.c.body;
+        double tx, ty;
+        render_body_centre(c, tb, &tx, &ty);
+        double half = (c->l.grid == RULES_GRID_HEX ? 1 : tb->side) * c->l.cell / 2;
+        if (c->late_count < (int)(sizeof c->late / sizeof c->late[0]))
+            c->late[c->late_count].x = tx - half + 11, c->late[c->late_count].y = ty - half + 13,
+            c->late[c->late_count++].rgb = C_FLANK;
+    }
+    pen_group_end(&c->pen);
+out:
+    free(boxes);
+    free(cut);
+}
+
+/* --- the mover's path --- */
+
+/* The mover's path as rule_path ruled it: the line, each step's total in feet, illegal
  * steps, the squares where leaving provokes and the attacks of opportunity taken. */
 void render_draw_path(struct render_ctx *c)
 {
     const struct render_scene *s = c->s;
     const struct render_overlays *ov = &s->ov;
+    if (!c->path_ruled)
+        return;
     int n = ov->path_len;
-    struct rules_path_result p = {0};
-    p.steps = calloc((size_t)n + 1, sizeof *p.steps);
-    p.aoos = calloc((size_t)c->other_count + 1, sizeof *p.aoos);
+    const struct rules_path_result *p = &c->path;
     double *xy = calloc(2 * ((size_t)n + 1), sizeof *xy);
-    struct rules_move_query q = render_move_query(c);
-    int rc = p.steps == NULL || p.aoos == NULL || xy == NULL
-                 ? RULES_MOVE_ERR_NOMEM
-                 : rules_move_path(&q, ov->path, n, ov->path_end_facing, &p);
-    if (rc != RULES_MOVE_OK) {
-        c->rc = rc == RULES_MOVE_TOO_EXPENSIVE ? RENDER_ERR_TOO_EXPENSIVE : RENDER_ERR_NOMEM;
-        goto out;
+    if (xy == NULL) {
+        c->rc = RENDER_ERR_NOMEM;
+        return;
     }
-    if (!render_charge(c, n))
-        goto out;
     const struct rules_body *b = &s->creatures[s->mover].mc.c.body;
     render_body_centre(c, b, &xy[0], &xy[1]);
     for (int i = 0; i < n; i++)
         render_body_centre_at(c, b, ov->path[i].x, ov->path[i].y, &xy[2 * i + 2], &xy[2 * i + 3]);
     double w = c->l.cell * 0.09 < 2.5 ? 2.5 : c->l.cell * 0.09;
     for (int i = 0; i < n; i++) {
-        bool bad = p.steps[i].violations != 0;
+        bool bad = p->steps[i].violations != 0;
         pen_polyline(&c->pen, &xy[2 * i], 2, bad ? C_ILLEGAL : C_PATH, 0.9, w, bad ? w * 2 : 0);
     }
     if (n > 0)
         render_arrowhead(c, xy[2 * n - 2], xy[2 * n - 1], xy[2 * n], xy[2 * n + 1], w * 3.2,
-                         p.steps[n - 1].violations ? C_ILLEGAL : C_PATH);
-    for (int k = 0; k < p.aoo_count; k++) {
+                         p->steps[n - 1].violations ? C_ILLEGAL : C_PATH);
+    for (int k = 0; k < p->aoo_count; k++) {
         double fx, fy, ax, ay;
-        render_body_centre_at(c, b, p.aoos[k].from_x, p.aoos[k].from_y, &fx, &fy);
+        render_body_centre_at(c, b, p->aoos[k].from_x, p->aoos[k].from_y, &fx, &fy);
         pen_circle(&c->pen, fx, fy, c->l.cell * 0.42, 0, 0, C_AOO, w);
-        int who = c->other_index[p.aoos[k].creature];
+        int who = c->other_index[p->aoos[k].creature];
         render_body_centre(c, &s->creatures[who].mc.c.body, &ax, &ay);
         double dx = fx - ax, dy = fy - ay, len = hypot(dx, dy);
         double cut = c->l.cell * 0.44;
@@ -389,15 +567,12 @@ void render_draw_path(struct render_ctx *c)
     if (c->l.cell >= 18) {
         for (int i = 0; i < n; i++) {
             char t[16];
-            snprintf(t, sizeof t, "%d", p.steps[i].spent_ft);
+            snprintf(t, sizeof t, "%d", p->steps[i].spent_ft);
             pen_text(&c->pen, xy[2 * i + 2], xy[2 * i + 3] - c->l.cell * 0.16,
                      c->l.cell * 0.3 < 10 ? 10 : c->l.cell * 0.3, true, 1, t,
-                     p.steps[i].violations ? C_ILLEGAL : C_PATH, 0xffffff, 3);
+                     p->steps[i].violations ? C_ILLEGAL : C_PATH, 0xffffff, 3);
         }
     }
-out:
-    free(p.steps);
-    free(p.aoos);
     free(xy);
 }
 

@@ -188,7 +188,7 @@ int render_layout_of(const struct render_scene *s, const struct render_cover_rul
     l.height = l.board_height;
     if (s->ov.legend) {
         struct render_legend lg;
-        render_legend_collect(s, cover, &l, &lg);
+        render_legend_collect(s, cover, &l, NULL, &lg);
         l.height += render_legend_height(s, &lg, l.width);
     }
     *out = l;

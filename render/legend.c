@@ -192,21 +192,28 @@ int render_legend_height_estimate(const struct render_scene *s,
                                   const struct render_cover_ruling *cover, int width)
 {
     struct render_legend lg;
-    render_legend_collect(s, cover, NULL, &lg);
+    render_legend_collect(s, cover, NULL, NULL, &lg);
     return render_legend_height(s, &lg, width);
 }
 
 void render_legend_collect(const struct render_scene *s, const struct render_cover_ruling *cover,
-                           const struct render_layout *l, struct render_legend *out)
+                           const struct render_layout *l, const struct render_marks *marks,
+                           struct render_legend *out)
 {
     out->count = 0;
     const struct render_overlays *ov = &s->ov;
     int mw = s->map->width, mh = s->map->height;
     int x0 = l ? l->x0 : 0, y0 = l ? l->y0 : 0;
     int x1 = l ? l->x0 + l->cols : mw, y1 = l ? l->y0 + l->rows : mh;
+    /* The creatures drawn: those in the view (everyone, with no view yet). */
+    struct render_ctx view = {.s = s};
+    if (l != NULL)
+        view.l = *l;
     bool seen_side[RENDER_SIDE_COLOURS * 8] = {false};
     for (int i = 0; i < s->creature_count; i++) {
         const struct render_creature *k = &s->creatures[i];
+        if (l != NULL && !render_body_in_view(&view, &k->mc.c.body))
+            continue;
         int sd = k->side;
         if (sd >= 0 && sd < (int)(sizeof seen_side) && !seen_side[sd])
             seen_side[sd] = true;
@@ -234,8 +241,11 @@ void render_legend_collect(const struct render_scene *s, const struct render_cov
     unsigned conds = 0;
     bool hp = false, facing = false;
     for (int i = 0; i < s->creature_count; i++) {
-        conds |= s->creatures[i].conditions;
-        hp |= s->creatures[i].hp_known;
+        if (l != NULL && !render_body_in_view(&view, &s->creatures[i].mc.c.body))
+            continue;
+        /* Marks and hit point bars are drawn on cells of 12 and 10 pixels or more. */
+        conds |= l == NULL || l->cell >= 12 ? s->creatures[i].conditions : 0;
+        hp |= s->creatures[i].hp_known && (l == NULL || l->cell >= 10);
         facing |= rules_has_facing(s->o, &s->creatures[i].mc.c);
     }
     if (hp)
@@ -273,15 +283,21 @@ void render_legend_collect(const struct render_scene *s, const struct render_cov
         if (sight->concealing_count > 0)
             legend_add(out, LEG_CONCEALING, 0);
     }
-    if (ov->flanking)
+    /* The flanking lines and the path's marks as ruled (render_rule_marks), else all that the
+     * overlays may draw. */
+    bool ruled = marks != NULL && marks->ruled;
+    if (ov->flanking && (!ruled || marks->flank_lines > 0))
         legend_add(out, LEG_FLANKING, 0);
-    if (ov->path != NULL && s->mover >= 0) {
+    if (ov->path != NULL && s->mover >= 0 && (!ruled || marks->path_steps > 0)) {
         legend_add(out, LEG_PATH, 0);
-        legend_add(out, LEG_PROVOKE, 0);
-        legend_add(out, LEG_AOO, 0);
-        legend_add(out, LEG_ILLEGAL, 0);
+        if (!ruled || marks->path_aoos > 0) {
+            legend_add(out, LEG_PROVOKE, 0);
+            legend_add(out, LEG_AOO, 0);
+        }
+        if (!ruled || marks->path_illegal)
+            legend_add(out, LEG_ILLEGAL, 0);
     }
-    if (ov->forced != NULL)
+    if (ov->forced != NULL && ov->forced_creature >= 0 && ov->forced_len > 0)
         legend_add(out, LEG_FORCED, 0);
 }
 
@@ -424,7 +440,7 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
 void render_draw_legend(struct render_ctx *c)
 {
     struct render_legend lg;
-    render_legend_collect(c->s, c->cover, &c->l, &lg);
+    render_legend_collect(c->s, c->cover, &c->l, &c->marks, &lg);
     if (lg.count == 0)
         return;
     double xs[RENDER_LEGEND_MAX];

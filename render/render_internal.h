@@ -88,6 +88,16 @@ int render_cover_rule(const struct render_scene *s, struct render_cover_ruling *
 int render_layout_of(const struct render_scene *s, const struct render_cover_ruling *cover,
                      struct render_layout *out);
 
+/* What the flanking and path overlays draw, ruled before the legend is laid out
+ * (render_rule_marks), so that the legend lists only what is drawn. */
+struct render_marks {
+    bool ruled;        /* false: unknown, the legend lists all that may be */
+    int flank_lines;   /* flanking lines drawn */
+    int path_steps;    /* the path's steps drawn */
+    bool path_illegal; /* one of them is illegal */
+    int path_aoos;     /* attacks of opportunity it provokes */
+};
+
 /* The legend: the marks in use, in the order drawn (legend.c). */
 #define RENDER_LEGEND_MAX 48
 
@@ -102,9 +112,11 @@ struct render_legend {
 };
 
 /* The marks a picture of the scene shows in layout l's view (l NULL: anywhere on the map);
- * cover is render_cover_rule's answer. */
+ * cover is render_cover_rule's answer, marks render_rule_marks's (NULL, or not ruled: every
+ * mark the overlays asked for may draw, so a legend at least as tall as the one drawn). */
 void render_legend_collect(const struct render_scene *s, const struct render_cover_ruling *cover,
-                           const struct render_layout *l, struct render_legend *out);
+                           const struct render_layout *l, const struct render_marks *marks,
+                           struct render_legend *out);
 /* Its height in pixels when laid out `width` pixels wide (0 for no items). */
 int render_legend_height(const struct render_scene *s, const struct render_legend *lg, int width);
 /* The most the legend of any view of s can take at `width`. */
@@ -142,6 +154,12 @@ int render_legend_height_estimate(const struct render_scene *s,
 #define C_SIDEAREA  0xe6c229u
 #define C_REAR      0xd7263du
 
+/* A flanking line (rules_flanking's own, in pixels), between two flankers of a target. */
+struct render_flank_line {
+    double x0, y0, x1, y1;
+    int attacker, target; /* scene indexes: the ends are in the attacker's side's colour */
+};
+
 /* One picture being drawn: the scene, its layout, the pen, and the first error. */
 struct render_ctx {
     const struct render_scene *s;
@@ -157,6 +175,13 @@ struct render_ctx {
      * (render_draw_threatened fills it on its first call); NULL until then. */
     uint8_t *threat_bits;
     size_t threat_stride; /* bytes per side */
+    /* The flanking lines and the path's ruling (render_rule_marks), what the legend learns
+     * from them, and their drawing. */
+    struct render_flank_line *flank;
+    int flank_count;
+    struct rules_path_result path;
+    bool path_ruled;
+    struct render_marks marks;
     /* Marks that must stay readable over the creatures, drawn after them. */
     struct {
         double x, y;
@@ -212,12 +237,28 @@ void render_draw_area(struct render_ctx *c);
 void render_draw_cover(struct render_ctx *c);
 /* The cover overlay's labels, drawn over the creatures so that none hides them. */
 void render_draw_cover_labels(struct render_ctx *c);
+/* Rules what the flanking and path overlays draw in c's view (charging s->work as drawing
+ * them did), so that the legend lists only that, and sets c->l.height to the board
+ * and that legend. Call it after the layout and before the pen opens; render_marks_free
+ * releases what it kept. RENDER_OK, RENDER_ERR_TOO_EXPENSIVE or RENDER_ERR_NOMEM (c->rc too). */
+int render_rule_marks(struct render_ctx *c);
+void render_marks_free(struct render_ctx *c);
+/* The flanking lines, drawn over the creatures (after them) so that no token hides them, each
+ * broken where it would cross a creature's label. */
 void render_draw_flanking(struct render_ctx *c);
 void render_draw_path(struct render_ctx *c);
 void render_draw_forced(struct render_ctx *c);
 
 /* The creatures (draw_creatures.c) and the legend under the board (legend.c). */
 void render_draw_creature(struct render_ctx *c, int i);
+/* Creature i's label as drawn on its token: the text, its centre on the baseline (x, y), its
+ * font size and width; false when none is drawn (no label, or cells under 12 pixels). */
+#define RENDER_LABEL_HALO 2.2
+struct render_label {
+    char text[RENDER_LABEL_BYTES];
+    double x, y, size, width;
+};
+bool render_label_of(struct render_ctx *c, int i, struct render_label *out);
 void render_draw_legend(struct render_ctx *c);
 
 #endif

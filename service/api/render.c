@@ -6,8 +6,9 @@
  *  - The format comes from ?format= (png, svg), else from Accept (image/svg+xml without
  *    image/png gives SVG), else PNG (an encounter's frames take it from the path).
  *  - ?size=N bounds both sides of the picture (128 to 4096, default 1024).
- *  - A creature's short label is its `label` (at most 32 characters), else made from its name
- *    (or id) by svc_picture_label.
+ *  - A creature's short label is its `label` (at most 32 characters), else made from its id by
+ *    svc_picture_labels, which keeps the labels it makes apart from each other and from those
+ *    given.
  *  - The ETag of a POST answer is a hash of the picture's bytes; an encounter frame's is the
  *    event number plus a hash of the query that shaped it, so it changes exactly when the
  *    frame would, and If-None-Match answers 304 before anything is drawn. */
@@ -58,6 +59,8 @@ struct render_req {
     struct svc_board board;
     struct render_creature *cs;
     char (*labels)[RENDER_LABEL_BYTES];
+    bool *given;        /* the request gave creature i's label */
+    const char **names; /* what the others' labels are made from: the ids */
     int n;
     struct rules_step *path, *area, *forced;
     struct render_pair cover[MAX_COVER_LINES];
@@ -134,15 +137,15 @@ static struct rules_step *decode_squares(json_t *obj, const char *base, const ch
     return s;
 }
 
-/* The picture's own members of a creature: label, hp, max_hp, conditions. */
-static void decode_looks(json_t *c, const char *ptr, const char *id, struct render_creature *k,
-                         char *label, size_t label_n, struct svc_errors *e)
+/* The picture's own members of a creature: label (*given when it has one; the others are made
+ * for the whole scene: svc_picture_labels), hp, max_hp, conditions. */
+static void decode_looks(json_t *c, const char *ptr, struct render_creature *k, char *label,
+                         size_t label_n, bool *given, struct svc_errors *e)
 {
-    const char *given = NULL;
-    if (codec_get_string(c, ptr, "label", false, 32, &given, e))
-        text_copy(label, label_n, given, SIZE_MAX);
-    else
-        svc_picture_label(id, label, label_n);
+    const char *text = NULL;
+    *given = codec_get_string(c, ptr, "label", false, 32, &text, e);
+    if (*given)
+        text_copy(label, label_n, text, SIZE_MAX);
     k->label = label;
     long long hp = 0, max_hp = 0;
     bool has_hp = codec_get_int(c, ptr, "hp", false, -100000, 100000, &hp, e);
@@ -269,6 +272,8 @@ static void render_req_free(struct render_req *r)
     svc_board_free(&r->board);
     free(r->cs);
     free(r->labels);
+    free(r->given);
+    free(r->names);
     free(r->path);
     free(r->area);
     free(r->forced);
@@ -299,7 +304,9 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
     r.n = nc + has_mover;
     r.cs = calloc((size_t)r.n + 1, sizeof *r.cs);
     r.labels = calloc((size_t)r.n + 1, sizeof *r.labels);
-    if (r.cs == NULL || r.labels == NULL) {
+    r.given = calloc((size_t)r.n + 1, sizeof *r.given);
+    r.names = calloc((size_t)r.n + 1, sizeof *r.names);
+    if (r.cs == NULL || r.labels == NULL || r.given == NULL || r.names == NULL) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
@@ -313,7 +320,7 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         k->side = k->mc.ally ? 0 : 1;
         json_t *c = json_array_get(list, (size_t)i);
         if (json_is_object(c))
-            decode_looks(c, ptr, k->id, k, r.labels[i], sizeof r.labels[i], &e);
+            decode_looks(c, ptr, k, r.labels[i], sizeof r.labels[i], &r.given[i], &e);
     }
     if (has_mover) {
         struct render_creature *k = &r.cs[nc];
@@ -325,7 +332,8 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         k->mc.c = r.board.mover.c;
         k->mc.conscious = true;
         k->side = 0;
-        decode_looks(r.board.mover_json, "/mover", k->id, k, r.labels[nc], sizeof r.labels[nc], &e);
+        decode_looks(r.board.mover_json, "/mover", k, r.labels[nc], sizeof r.labels[nc],
+                     &r.given[nc], &e);
     }
     /* A scene described creature by creature threatens as each creature says it can. */
     for (int i = 0; i < nc + (has_mover ? 1 : 0); i++)
@@ -352,6 +360,12 @@ void svc_handle_render(const struct svc_request *req, struct svc_response *res)
         svc_errors_add(&e, "/map", "is required");
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
+        goto out;
+    }
+    for (int i = 0; i < r.n; i++)
+        r.names[i] = r.cs[i].id;
+    if (svc_picture_labels(r.names, r.given, r.n, r.labels) != 0) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
         goto out;
     }
     struct render_budget budget = svc_picture_budget(req->ctx->config, &r.board.work);

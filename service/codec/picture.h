@@ -3,6 +3,7 @@
 #ifndef TACTICS_SVC_CODEC_PICTURE_H
 #define TACTICS_SVC_CODEC_PICTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "render/render.h"
@@ -26,6 +27,19 @@ unsigned long long svc_picture_hash(const void *data, size_t len, unsigned long 
  * (text/text.h: "é" with its combining mark, a flag, an emoji sequence), never a byte of one.
  * Writes at most n bytes (RENDER_LABEL_BYTES is room for any), NUL included. */
 void svc_picture_label(const char *name, char *out, size_t n);
+
+/* Labels a whole scene of n creatures so that no two labels draw alike (their first
+ * RENDER_LABEL_MAX characters, what render/ draws). labels[i] is creature i's: when given[i]
+ * (given NULL: none is) it holds the label the request gave, kept as it is; the others are
+ * made from names[i] (a name, or an id) by svc_picture_label, and those that draw as another
+ * label get longer, a character at a time while that tells them apart ("the goblin" and "the
+ * gnoll": "tgo" and "tgn"; "Gob" to "Gobl"), then a number: the name's own trailing one
+ * ("goblin-1", "goblin-2": "gob1", "gob2"), else 1, 2, ... in the scene's order ("Gob1",
+ * "Gob2"; a, b, ... after a label that ends in a digit: "GA2a", "GA2b"), all within
+ * RENDER_LABEL_MAX characters. Two given labels alike stay alike (the request chose them).
+ * 0, or -1 when out of memory (the labels are then svc_picture_label's, perhaps alike). */
+int svc_picture_labels(const char *const *names, const bool *given, int n,
+                       char (*labels)[RENDER_LABEL_BYTES]);
 
 /* The picture's bound in pixels from ?size= (RENDER_MIN_SIZE..RENDER_MAX_SIZE, default
  * RENDER_DEFAULT_SIZE); an error at "?size" when it is not one. */

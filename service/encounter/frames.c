@@ -37,7 +37,7 @@
  * overlay, whether it may make an attack of opportunity now (rules_encounter_board's
  * can_threaten). */
 static void combatant_of(const struct rules_encounter *e, int i, struct render_creature *k,
-                         char *label, size_t label_n)
+                         char *label)
 {
     const struct rules_enc_combatant *c = &e->combatants[i];
     k->mc.c = c->body;
@@ -48,8 +48,7 @@ static void combatant_of(const struct rules_encounter *e, int i, struct render_c
     k->mc.attack_bonus = profile >= 0 ? c->attacks[profile].attack_bonus : 0;
     k->threatens = rules_encounter_threatening(e, i);
     k->id = c->id;
-    svc_picture_label(*c->name ? c->name : c->id, label, label_n);
-    k->label = label;
+    k->label = label; /* made for the whole board: svc_picture_labels */
     k->hp_known = true;
     k->hp = c->hp;
     k->max_hp = c->max_hp;
@@ -153,9 +152,10 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     size_t n = json_array_size(json_object_get(state, "combatants"));
     struct render_creature *cs = calloc(n + 1, sizeof *cs);
     char(*labels)[RENDER_LABEL_BYTES] = calloc(n + 1, sizeof *labels);
+    const char **names = calloc(n + 1, sizeof *names);
     const char *sides[RENDER_SIDE_COLOURS * 4];
     int side_count = 0;
-    if (cs == NULL || labels == NULL || !board.map_ok || board.spent != NULL ||
+    if (cs == NULL || labels == NULL || names == NULL || !board.map_ok || board.spent != NULL ||
         svc_errors_any(&e) ||
         svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, &board.map, &typed) !=
             SVC_ENC_TYPED_OK) {
@@ -165,7 +165,8 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
     const struct rules_encounter *te = &typed.e;
     int focus_i = focus != NULL ? rules_encounter_find(te, focus) : -1;
     for (int i = 0; i < te->count; i++) {
-        combatant_of(te, i, &cs[i], labels[i], sizeof labels[i]);
+        combatant_of(te, i, &cs[i], labels[i]);
+        names[i] = *te->combatants[i].name ? te->combatants[i].name : te->combatants[i].id;
         const char *side = te->combatants[i].side;
         int s = 0;
         while (s < side_count && strcmp(sides[s], side) != 0)
@@ -173,6 +174,10 @@ static void encounter_map(const struct svc_request *req, struct svc_response *re
         if (s == side_count && side_count < (int)(sizeof sides / sizeof sides[0]))
             sides[side_count++] = side;
         cs[i].side = s;
+    }
+    if (svc_picture_labels(names, NULL, te->count, labels) != 0) { /* no two alike */
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        goto out;
     }
     if (focus != NULL && focus_i < 0) {
         svc_errors_add(&e, "?focus", "query focus names no combatant");
@@ -217,6 +222,7 @@ out:
     svc_errors_free(&e);
     free(cs);
     free(labels);
+    free(names);
     svc_enc_typed_free(&typed);
     svc_board_free(&board);
     json_decref(state);

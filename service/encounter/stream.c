@@ -1,10 +1,10 @@
 /* The live feed of an encounter: GET /v1/encounters/{id}/events/stream, server-sent events.
  *
  * One SSE event per appended encounter event: `id:` its number, `data:` {seq, kind, etag,
- * event, explain?}, where event is the object GET /v1/encounters/{id}/events lists (made by the
- * same enc_event_item, so the two never differ) and etag the encounter's ETag once it was
- * appended. A feed starts after Last-Event-ID (the header EventSource sends when it reconnects)
- * or else ?after=N (0 by default: the whole log), and so resumes with nothing missed or
+ * event, explain?, explain_markdown?}, where event is the object GET /v1/encounters/{id}/events
+ * lists (made by the same enc_event_item, so the two never differ) and etag the encounter's ETag
+ * once it was appended. A feed starts after Last-Event-ID (the header EventSource sends when it
+ * reconnects) or else ?after=N (0 by default: the whole log), and so resumes with nothing missed or
  * repeated. A comment line (": keep-alive") goes out when nothing was written for --keepalive
  * seconds.
  *
@@ -174,12 +174,16 @@ static char *frame_of(json_t *item, size_t *len)
     enc_etag_of(seq, etag, sizeof etag);
     json_t *data = json_pack("{s:I, s:O, s:s, s:O}", "seq", (json_int_t)seq, "kind",
                              json_object_get(item, "kind"), "etag", etag, "event", item);
-    /* The event's explanation, wherever the event object carries it, also at the top. */
-    json_t *explain = json_object_get(item, "explain");
-    if (explain == NULL)
-        explain = json_object_get(json_object_get(item, "payload"), "explain");
-    if (explain != NULL)
-        json_object_set(data, "explain", explain);
+    /* The event's explanation, plain and in markdown, wherever the event object carries it,
+     * also at the top. */
+    static const char *const told[] = {"explain", "explain_markdown"};
+    for (size_t k = 0; k < sizeof told / sizeof told[0]; k++) {
+        json_t *explain = json_object_get(item, told[k]);
+        if (explain == NULL)
+            explain = json_object_get(json_object_get(item, "payload"), told[k]);
+        if (explain != NULL)
+            json_object_set(data, told[k], explain);
+    }
     char *text = data ? dump(data) : NULL;
     json_decref(data);
     if (text == NULL)

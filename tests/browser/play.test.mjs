@@ -2,10 +2,14 @@
 // playwright-core, nothing downloaded. Starts its own tacticsd, plays an encounter through the
 // API, and checks the page against the API's own answers:
 //   - step to event N: the combatant list and the board's SVG are those of state?at=N and
-//     map.svg?at=N, and the URL is /play?encounter=ID&at=N;
+//     map.svg?at=N, and the URL is /play?encounter=ID&at=N; the list names each token by its
+//     label on the board, and no two labels are alike (issue 31: "the fighter" and "the
+//     footpad" would both be "tf");
 //   - a write posted by the test shows on the page (timeline and board) within 1 s;
 //   - the playground, set up as a flank, shows the +2 flanking modifier;
-//   - no console error on any page; the phone-width page does not scroll sideways;
+//   - no console error on any page; the phone-width page does not scroll sideways, shows the
+//     board first (above its controls, the combatants and the timeline), and its token labels
+//     and legend at 11 CSS px or more (issue 31: about 4 px before);
 //   - axe-core (tests/browser/package-lock.json), injected into the page, finds no critical or
 //     serious violation at 1366 and 390 px, light and dark, in the replay (at an event, at
 //     the first with Previous off) and the playground (after an attack and after a move);
@@ -84,9 +88,9 @@ async function playEncounter() {
   const doc = await r.json();
   assert.equal(r.status, 201);
   Object.assign(enc, { id: doc.id, token: doc.token, version: 1 });
-  const fighter = { id: 'fighter', side: 'party', x: 4, y: 4, speeds: { walk: 30 }, defense: { armor: 5 },
+  const fighter = { id: 'fighter', name: 'the fighter', side: 'party', x: 4, y: 4, speeds: { walk: 30 }, defense: { armor: 5 },
     max_hp: 20, dex: 12, attacks: [{ name: 'longsword', attack_bonus: 8, damage: '1d8+3' }] };
-  const rogue = { id: 'rogue', side: 'party', x: 6, y: 4, speeds: { walk: 30 }, defense: { armor: 2 },
+  const rogue = { id: 'rogue', name: 'the footpad', side: 'party', x: 6, y: 4, speeds: { walk: 30 }, defense: { armor: 2 },
     max_hp: 12, dex: 16, attacks: [{ name: 'rapier', attack_bonus: 6, damage: '1d6+1' }] };
   const goblin = { id: 'goblin', side: 'monsters', x: 5, y: 4, speeds: { walk: 30 }, defense: { armor: 2 },
     max_hp: 9, dex: 13, attacks: [{ name: 'morningstar', attack_bonus: 2, damage: '1d6' }] };
@@ -139,6 +143,11 @@ function expectedRows(state) {
   }));
 }
 
+// Each creature's token label in an SVG board (id -> label): the text with a halo in its group.
+const boardLabels = (svgText) => Object.fromEntries([...svgText.matchAll(
+  /<g id="creature-[^"]*" data-id="([^"]*)" class="creature[^"]*">(?:(?!<\/g>)[\s\S])*?<text [^>]*stroke="[^"]*"[^>]*>([^<]*)<\/text>/g)]
+  .map((m) => [m[1], m[2]]));
+
 const creatureIds = (svgText) => [...svgText.matchAll(/<g id="creature-[^"]*" data-id="([^"]*)" class="creature"/g)]
   .map((m) => m[1]).sort();
 
@@ -164,13 +173,24 @@ test('stepping to event N shows state?at=N and map.svg?at=N, and the URL names i
   assert.equal(await page.inputValue('#scrubber'), String(n));
   const state = (await get(`/v1/encounters/${enc.id}/state?at=${n}`)).state;
   assert.deepEqual(await tableRows(page), expectedRows(state));
-  // The board is the server's map.svg?at=N: the same creatures, and the same picture.
-  const svg = await get(`/v1/encounters/${enc.id}/map.svg?at=${n}`);
+  // The board is the server's map.svg?at=N (at the size the page asked): the same creatures,
+  // and the same picture.
+  const src = await page.getAttribute('#board', 'data-src');
+  assert.match(src, new RegExp(`^/v1/encounters/${enc.id}/map\\.svg\\?at=${n}&size=\\d+$`));
+  const svg = await get(src);
   const shown = await page.$eval('#board svg', (el) => el.outerHTML);
   assert.deepEqual(creatureIds(shown), state.combatants.map((c) => c.id).sort());
   assert.deepEqual(creatureIds(shown), creatureIds(svg));
   const count = (text, re) => (text.match(re) || []).length;
   assert.equal(count(shown, /<(rect|path|circle|text|line)\b/g), count(svg, /<(rect|path|circle|text|line)\b/g));
+  // Each row names its token as the board labels it, and no two tokens are labelled alike.
+  const labels = boardLabels(svg);
+  const tokens = await page.$$eval('#combatants tbody tr', (rows) => rows.map((tr) =>
+    [tr.dataset.id, tr.querySelector('[data-col="token"]').textContent]));
+  assert.deepEqual(Object.fromEntries(tokens), labels);
+  assert.equal(new Set(Object.values(labels)).size, state.combatants.length, JSON.stringify(labels));
+  assert.equal(labels.fighter, 'tfi');
+  assert.equal(labels.rogue, 'tfo');
   // The selected event is marked in the timeline, with its explanation.
   assert.equal(await page.getAttribute('#timeline button[aria-current="step"]', 'data-seq'), String(n));
   // A shared link opens the same event.
@@ -211,6 +231,24 @@ test('at phone width the page fits and still shows the encounter', async () => {
   await page.waitForSelector('#board[data-at="6"] svg');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+  // The board comes first: above its controls, the combatants and the timeline.
+  const top = (sel) => page.$eval(sel, (e) => e.getBoundingClientRect().top);
+  const boardTop = await top('#board');
+  for (const other of ['#prev', '#combatants', '#timeline'])
+    assert.ok(boardTop < await top(other), `the board (top ${boardTop}) is above ${other} (top ${await top(other)})`);
+  // Its token labels and legend are drawn at 11 CSS px or more: each text's font size in the
+  // picture times the picture's scale on the page.
+  const small = await page.evaluate(() => {
+    const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const px = (t) => parseFloat(t.getAttribute('font-size')) * scale;
+    const texts = [...svg.querySelectorAll('g.creature > text[stroke]')]
+      .concat([...svg.querySelectorAll('g.legend text')].filter((t) => t.textContent.length > 1));
+    return { labels: svg.querySelectorAll('g.creature > text[stroke]').length,
+      small: texts.filter((t) => px(t) < 11).map((t) => `"${t.textContent}" ${px(t).toFixed(1)} px`) };
+  });
+  assert.equal(small.labels, 3, 'the three tokens are labelled');
+  assert.deepEqual(small.small, []);
   if (shots) await page.screenshot({ path: join(shots, 'play-phone.png'), fullPage: true });
   await page.close();
 });

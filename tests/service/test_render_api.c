@@ -341,3 +341,54 @@ Test(render_api, encounter_frame_refusals)
     cr_assert_eq(r.status, 404);
     http_response_free(&r);
 }
+
+/* Issue 31: "the goblin" and "the gnoll" were both labelled "tg" on every frame. The labels of
+ * one board are made together (svc_picture_labels): one more character of the last word tells
+ * these two apart, and Kroh keeps his. */
+Test(render_api, an_encounter_frame_labels_no_two_combatants_alike)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":10,\"height\":8}}");
+    static const char *const bodies[] = {
+        "{\"id\":\"g1\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":2,\"y\":2,"
+        "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":7,\"dex\":12}",
+        "{\"id\":\"g2\",\"name\":\"the gnoll\",\"side\":\"monsters\",\"x\":4,\"y\":2,"
+        "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":11,\"dex\":12}",
+        "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":3,\"y\":5,"
+        "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":20,\"dex\":12}"};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++)
+        json_decref(enc_call(&srv, &e, "POST", "/combatants", NULL, bodies[i], 201));
+    char path[160];
+    snprintf(path, sizeof path, "/v1/encounters/%s/map.svg", e.id);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%.300s", r.body);
+    cr_assert_eq(count(&r, ">tg</text>"), 0, "no token is labelled tg");
+    cr_assert_eq(count(&r, ">tgo</text>"), 1, "the goblin");
+    cr_assert_eq(count(&r, ">tgn</text>"), 1, "the gnoll");
+    cr_assert_eq(count(&r, ">Kroh</text>"), 1);
+    http_response_free(&r);
+}
+
+/* POST /v1/render labels from ids, as one scene: goblin-1 and goblin-2 by their own numbers,
+ * and the mover "goblin" by the first free one; a label the request gives is kept, and the
+ * labels made keep clear of it ("gnoll" would be "gno", which the orc's label holds). */
+Test(render_api, a_scene_labels_no_two_creatures_alike)
+{
+    static const char scene[] =
+        "{\"map\":{\"width\":10,\"height\":8},\"creatures\":["
+        "{\"id\":\"goblin-1\",\"side\":\"enemy\",\"x\":2,\"y\":2},"
+        "{\"id\":\"goblin-2\",\"side\":\"enemy\",\"x\":4,\"y\":2},"
+        "{\"id\":\"orc\",\"label\":\"gno\",\"side\":\"enemy\",\"x\":6,\"y\":2},"
+        "{\"id\":\"gnoll\",\"side\":\"enemy\",\"x\":8,\"y\":2}],"
+        "\"mover\":{\"id\":\"goblin\",\"x\":3,\"y\":6,\"speeds\":{\"walk\":30}}}";
+    struct http_response r;
+    post("?format=svg", NULL, scene, &r);
+    cr_assert_eq(r.status, 200, "%.400s", r.body);
+    static const char *const want[] = {">gob1</text>", ">gob2</text>", ">gob3</text>",
+                                       ">gno</text>", ">gnol</text>"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_assert_eq(count(&r, want[i]), 1, "%s in %.2000s", want[i], r.body);
+    cr_assert_eq(count(&r, ">gob</text>"), 0);
+    http_response_free(&r);
+}

@@ -211,6 +211,11 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     json_t *explain = json_object_get(listed, "explain");
     cr_assert(json_is_string(explain), "the log tells the event: %s", r.body);
     cr_assert(json_equal(json_object_get(data, "explain"), explain), "feed %s", f.buf);
+    /* And in Discord markdown, as a bot posts it (issue 31: the feed's frames carried explain
+     * but not explain_markdown). */
+    json_t *markdown = json_object_get(listed, "explain_markdown");
+    cr_assert(json_is_string(markdown), "the log tells the event in markdown: %s", r.body);
+    cr_assert(json_equal(json_object_get(data, "explain_markdown"), markdown), "feed %s", f.buf);
     json_decref(log);
     json_decref(data);
     http_response_free(&r);

@@ -31,7 +31,8 @@ static unsigned port;
 static char **server_args; /* after "--", NULL-terminated */
 static int n_server_args;
 
-/* Starts tacticsd on a free port and waits for its "listening" line. */
+/* Starts tacticsd on a free port and waits for its "listening" line (or its exit), however long
+ * the machine takes. */
 static void start(const char *bin, const char *dir)
 {
     char db[512], log[512];
@@ -50,7 +51,7 @@ static void start(const char *bin, const char *dir)
         execv(bin, args);
         _exit(127);
     }
-    for (int i = 0; i < 400; i++) {
+    for (;;) {
         FILE *f = fopen(log, "r");
         char line[512];
         while (f != NULL && fgets(line, sizeof line, f) != NULL) {
@@ -63,10 +64,13 @@ static void start(const char *bin, const char *dir)
         }
         if (f != NULL)
             fclose(f);
+        int status;
+        if (waitpid(server, &status, WNOHANG) == server) {
+            fprintf(stderr, "tacticsd exited during start-up (status %d)\n", status);
+            exit(1);
+        }
         usleep(25000);
     }
-    fprintf(stderr, "tacticsd did not start\n");
-    exit(1);
 }
 
 static int integrity(const char *dir)

@@ -17,11 +17,11 @@ build_packages=(
 # that run on PostgreSQL (scripts/pg); HAProxy for scripts/cluster; Node.js for the contract
 # tooling (openapi/package.json: Redocly CLI, ajv; Debian 12's nodejs 18.20 qualifies).
 # Chromium for the browser tests (tests/browser: playwright-core drives Debian's build, no
-# browser download).
+# browser download). stress-ng for scripts/ci-loaded (the suite with every core kept busy).
 test_packages=(
   libcriterion-dev clang-format clang libclang-rt-14-dev
   postgresql-15 haproxy curl
-  nodejs npm chromium
+  nodejs npm chromium stress-ng
 )
 
 packages=("${build_packages[@]}")

@@ -34,15 +34,16 @@ struct client {
     long long ok, conflicts, failures;
 };
 
-/* A read for the checks (GET, or verify, which writes nothing), retried on a fresh connection (up
- * to 10 times, 200 ms apart): after an instance is killed, the balancer may close a kept-alive
- * connection or route one request to the dead instance before its health check marks it down. A
- * read is safe to repeat. */
+/* A read for the checks (GET, or verify, which writes nothing), retried on a fresh connection
+ * until it is answered 200: after an instance is killed, the balancer may close a kept-alive
+ * connection or route one request to the dead instance until its health checks (every second,
+ * two failures: about 2 s, longer on a loaded machine) mark it down. A read is safe to repeat;
+ * the bound (300 tries, 200 ms apart) only ends a cluster that never answers. */
 static int read_only(struct conn *c, const char *method, const char *path, const char *headers,
                      long long *version, const char **body)
 {
     int status = request(c, method, path, headers, NULL, version, body);
-    for (int tries = 0; status != 200 && tries < 10; tries++) {
+    for (int tries = 0; status != 200 && tries < 300; tries++) {
         usleep(200000);
         close(c->fd);
         if (conn_open(c, port) != 0)

@@ -1,7 +1,10 @@
 /* Crash safety (issues 8, 9 and 22): WRITERS clients (a thread and a connection each) stream
  * writes to ENCOUNTERS encounters (writer w to encounter w % ENCOUNTERS; several writers on one
  * encounter race, and the losers get 412) while tacticsd is killed with SIGKILL at random
- * moments, until WRITES writes have been acknowledged. With several writers at once, group
+ * moments (after a random 20 to 220 writes acknowledged since its start, by the writer that
+ * got the last of them, while the others' writes are in flight: a count rather than a time, so
+ * that a loaded machine makes a run slower, not longer by more restarts), until WRITES writes
+ * have been acknowledged. With several writers at once, group
  * commit (on by default) puts several clients' events into one transaction: this is its proof
  * that nothing is acknowledged before it is durable. After every kill the file must pass
  * PRAGMA integrity_check, and after every restart every encounter must hold at least the last
@@ -13,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +35,8 @@ static unsigned port;
 static char **server_args; /* after "--", NULL-terminated */
 static int n_server_args;
 
-/* Starts tacticsd on a free port and waits for its "listening" line. */
+/* Starts tacticsd on a free port and waits for its "listening" line (or its exit), however long
+ * the machine takes. */
 static void start(const char *bin, const char *dir)
 {
     char db[512], log[512];
@@ -50,7 +55,7 @@ static void start(const char *bin, const char *dir)
         execv(bin, args);
         _exit(127);
     }
-    for (int i = 0; i < 400; i++) {
+    for (;;) {
         FILE *f = fopen(log, "r");
         char line[512];
         while (f != NULL && fgets(line, sizeof line, f) != NULL) {
@@ -63,10 +68,13 @@ static void start(const char *bin, const char *dir)
         }
         if (f != NULL)
             fclose(f);
+        int status;
+        if (waitpid(server, &status, WNOHANG) == server) {
+            fprintf(stderr, "tacticsd exited during start-up (status %d)\n", status);
+            exit(1);
+        }
         usleep(25000);
     }
-    fprintf(stderr, "tacticsd did not start\n");
-    exit(1);
 }
 
 static int integrity(const char *dir)
@@ -90,6 +98,10 @@ static struct enc encs[MAX_WRITERS];      /* as created; .version: the stored on
 static long long last_acked[MAX_WRITERS]; /* the highest version acknowledged */
 static unsigned char *acked[MAX_WRITERS]; /* acked[i][v]: 200s naming version v */
 static pthread_mutex_t acked_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This run of the server: the writes acknowledged since it started, and the count that kills it. */
+static atomic_long run_acked;
+static long kill_at;
 
 struct writer {
     pthread_t t;
@@ -123,6 +135,8 @@ static void *write_until_killed(void *arg)
             if (w->e.version > last_acked[i])
                 last_acked[i] = w->e.version;
             pthread_mutex_unlock(&acked_lock);
+            if (atomic_fetch_add(&run_acked, 1) + 1 == kill_at)
+                kill(server, SIGKILL);
         } else if (status == 412) {
             w->conflicts++; /* the ETag gave the current version */
         } else {
@@ -227,19 +241,13 @@ int main(int argc, char **argv)
     double t0 = now_s();
     while (acked_total < target) {
         close(c.fd);
-        /* Kill after a random 50 to 550 ms of writes. */
-        pid_t killer = fork();
-        if (killer == 0) {
-            usleep((useconds_t)(50000 + rand() % 500000));
-            kill(server, SIGKILL);
-            _exit(0);
-        }
+        atomic_store(&run_acked, 0);
+        kill_at = 20 + rand() % 201;
         for (int w = 0; w < n_writers; w++)
             pthread_create(&ws[w].t, NULL, write_until_killed, &ws[w]);
         for (int w = 0; w < n_writers; w++)
             pthread_join(ws[w].t, NULL);
         int status;
-        waitpid(killer, &status, 0);
         waitpid(server, &status, 0);
         kills++;
         if (!integrity(argv[2])) {

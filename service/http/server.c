@@ -56,6 +56,10 @@ struct svc_server {
     struct watch *watches;
     pthread_t watchdog;
     atomic_bool stopping;
+    /* The watchdog's tick: it waits on `tick` (CLOCK_MONOTONIC) for 250 ms, and shutdown wakes
+     * it at once, rather than joining it up to a whole tick later. */
+    pthread_mutex_t tick_lock;
+    pthread_cond_t tick;
     /* Shutting down: new connections are refused (accept_policy). libmicrohttpd's own way,
      * MHD_quiesce_daemon, races its epoll thread over the listen socket and can abort the
      * process (MHD_PANIC "Failed to remove listen FD from epoll set", an open defect in
@@ -465,6 +469,23 @@ static bool poll_due(struct svc_server *s, uint64_t last_us, uint64_t now_us)
     return now_us - last_us >= every;
 }
 
+/* Waits one tick (250 ms), or less if the server is stopping. */
+static void watchdog_wait(struct svc_server *s)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += 250 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&s->tick_lock);
+    while (!atomic_load(&s->stopping) &&
+           pthread_cond_timedwait(&s->tick, &s->tick_lock, &until) == 0)
+        ;
+    pthread_mutex_unlock(&s->tick_lock);
+}
+
 static void *watchdog_run(void *arg)
 {
     struct svc_server *s = arg;
@@ -477,8 +498,7 @@ static void *watchdog_run(void *arg)
         head_limit = limit;
     uint64_t polled_us = now_us();
     while (!atomic_load(&s->stopping)) {
-        struct timespec ts = {0, 250 * 1000 * 1000};
-        nanosleep(&ts, NULL);
+        watchdog_wait(s);
         /* The live feeds' clock: keep-alives and hang-ups every tick, and when due (poll_due)
          * the database, for events that other processes wrote (encounter_stream.c). */
         if (s->ctx->hub != NULL) {
@@ -939,6 +959,12 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     atomic_init(&s->stopping, false);
     atomic_init(&s->closing, false);
     pthread_mutex_init(&s->watch_lock, NULL);
+    pthread_mutex_init(&s->tick_lock, NULL);
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->tick, &monotonic);
+    pthread_condattr_destroy(&monotonic);
 
     /* Every limit is explicit: libmicrohttpd's own defaults include no connection timeout.
      * Its idle timer is set 2 s past --timeout, a backstop: the watchdog, which looks every
@@ -957,6 +983,8 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
         s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_END);
     if (s->daemon == NULL) {
         pthread_mutex_destroy(&s->watch_lock);
+        pthread_cond_destroy(&s->tick);
+        pthread_mutex_destroy(&s->tick_lock);
         free(s);
         return SVC_SERVER_ERR_START;
     }
@@ -993,11 +1021,16 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
         waited += 10;
     }
     int left = atomic_load(&s->in_flight);
+    pthread_mutex_lock(&s->tick_lock);
     atomic_store(&s->stopping, true);
+    pthread_cond_signal(&s->tick);
+    pthread_mutex_unlock(&s->tick_lock);
     if (s->watchdog_started)
         pthread_join(s->watchdog, NULL);
     MHD_stop_daemon(s->daemon);
     pthread_mutex_destroy(&s->watch_lock);
+    pthread_cond_destroy(&s->tick);
+    pthread_mutex_destroy(&s->tick_lock);
     free(s);
     return left;
 }

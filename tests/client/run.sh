@@ -23,12 +23,17 @@ ln -s "$openapi/node_modules" "$work/node_modules"
 (cd "$work" && node_modules/.bin/tsc -p tsconfig.json)
 echo "typed-client: tsc --strict accepted encounter.ts against the generated types"
 
-port=$((20000 + RANDOM % 20000))
-"$tacticsd" --port "$port" --db "$work/t.db" >"$work/server.log" 2>&1 &
+# A port the kernel picks (--port 0), read from the "listening" line, which is waited for
+# however long the server takes to start, unless it exits first.
+"$tacticsd" --port 0 --db "$work/t.db" >"$work/server.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  sleep 0.1
+until port=$(grep -o '"event":"listening".*"port":[0-9]*' "$work/server.log" | grep -o '[0-9]*$'); do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "typed-client: tacticsd exited during start-up" >&2
+    cat "$work/server.log" >&2
+    exit 1
+  fi
+  sleep 0.05
 done
 node "$work/out/encounter.js" "http://127.0.0.1:$port"
 kill -TERM "$pid"

@@ -15,18 +15,21 @@ struct server {
     unsigned port;
     char dir[64];
     char log_path[128];
-    char db_path[128]; /* a SQLite file, or on PostgreSQL the URL of the server's own database */
-    char pg_name[48];  /* on PostgreSQL: that database, dropped by server_stop */
+    char db_path[128]; /* a SQLite file, or on PostgreSQL the URL of the server's own schema */
+    char pg_name[48];  /* on PostgreSQL: that schema (in the database tactics), dropped by
+                        * server_stop */
 };
 
 /* Whether the suite runs on PostgreSQL (TACTICS_TEST_PG set, the server reached through PGHOST
- * and PGUSER): then every server_start gets a fresh database there instead of a file. */
+ * and PGUSER): then every server_start gets a fresh schema there instead of a file. */
 bool server_on_postgres(void);
 
 /* Starts tacticsd with extra arguments (NULL-terminated list, may be NULL). Asserts. */
 void server_start(struct server *s, const char *const *extra_args);
 /* Sends SIGTERM, waits, asserts exit status 0, removes the temporary folder. */
 void server_stop(struct server *s);
+/* server_stop, returning what the server logged (the caller frees). */
+char *server_stop_log(struct server *s);
 /* Reads the server's stderr (its JSON log) so far; caller frees. */
 char *server_log(const struct server *s);
 

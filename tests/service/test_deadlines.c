@@ -1,5 +1,9 @@
 /* Deadlines against slow clients (server.c's watchdog): an answer must be read in whole within
- * --timeout of being queued, and a request's head must arrive within --header-timeout. */
+ * --timeout of being queued, and a request's head must arrive within --header-timeout.
+ * The tests wait for the server to act (the connection cut) rather than for a time: in each,
+ * the other deadline is set far beyond the test (an hour), so only the one under test can cut,
+ * and a loaded machine only makes the cut come later (each test's 60 s timeout only ends a
+ * hang). What is timed is a lower bound: not cut before its deadline. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -63,18 +67,15 @@ Test(deadlines, a_slow_reader_is_cut_when_its_answer_is_not_read_within_the_time
     int fd = connect_small_window(s.port);
     const char *req = "GET /docs HTTP/1.1\r\nHost: x\r\n\r\n"; /* about 1 MB of HTML */
     cr_assert_eq(send(fd, req, strlen(req), 0), (ssize_t)strlen(req));
-    /* 20 bytes a second, each read restarting libmicrohttpd's idle timer. */
+    /* 20 bytes a second, each read restarting libmicrohttpd's idle timer: the cut can come only
+     * from the watchdog's whole-answer deadline (at 20 B/s the answer would take 14 hours). */
     double start = now_s();
     size_t got = 0;
-    bool cut = false;
-    while (!cut && now_s() - start < 12) {
-        cut = ended(fd, &got);
+    while (!ended(fd, &got))
         sleep_ms(50);
-    }
     double after = now_s() - start;
     close(fd);
     server_stop(&s);
-    cr_assert(cut, "still open after %.1f s, %zu bytes read", after, got);
     cr_assert(after >= 1.5, "cut after only %.1f s", after);
     cr_assert_lt(got, 100000, "%zu bytes read", got);
 }
@@ -93,11 +94,11 @@ Test(deadlines, a_reader_that_keeps_up_gets_the_whole_answer, .timeout = 60)
 }
 
 /* A head trickled in a header line every 300 ms restarts libmicrohttpd's idle timer each time;
- * --header-timeout cuts it long before --timeout would. */
+ * --header-timeout cuts it. --timeout is an hour, so nothing else could. */
 Test(deadlines, a_head_not_sent_within_the_header_timeout_is_cut, .timeout = 60)
 {
     struct server s;
-    static const char *const args[] = {"--header-timeout", "1", "--timeout", "30", NULL};
+    static const char *const args[] = {"--header-timeout", "1", "--timeout", "3600", NULL};
     server_start(&s, args);
     int fd = http_connect(s.port);
     const char *start = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
@@ -105,22 +106,22 @@ Test(deadlines, a_head_not_sent_within_the_header_timeout_is_cut, .timeout = 60)
     double t0 = now_s();
     size_t got = 0;
     bool cut = false;
-    while (!cut && now_s() - t0 < 10) {
+    while (!cut) {
         sleep_ms(300);
         cut = send(fd, "X-A: 1\r\n", 8, MSG_NOSIGNAL) != 8 || ended(fd, &got);
     }
     double after = now_s() - t0;
     close(fd);
     server_stop(&s);
-    cr_assert(cut, "a head trickled for %.1f s was never cut", after);
-    cr_assert(after >= 0.9 && after < 4, "cut after %.1f s", after);
+    cr_assert(after >= 0.9, "cut after only %.1f s", after);
 }
 
-/* The header deadline covers the head only: a body that takes longer is held to --timeout. */
+/* The header deadline covers the head only: a body that takes longer is held to --timeout
+ * (here an hour, so that a loaded machine's slow sends cannot reach it). */
 Test(deadlines, a_body_may_take_longer_than_the_header_timeout, .timeout = 60)
 {
     struct server s;
-    static const char *const args[] = {"--header-timeout", "1", "--timeout", "30", NULL};
+    static const char *const args[] = {"--header-timeout", "1", "--timeout", "3600", NULL};
     server_start(&s, args);
     const char *body = "{\"expression\":\"1d6\",\"seed\":1}";
     char head[256];

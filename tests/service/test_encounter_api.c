@@ -353,7 +353,8 @@ Test(encounter_api, acknowledged_events_survive_sigkill)
         close(fds[0]);
         long long v = e.version;
         /* At most 8,000 writes: their versions (6 bytes a line) then fit the pipe's 64 KB, which
-         * the parent reads only after this child is gone, so the child never blocks on it. */
+         * the parent reads (past the first line) only after this child is gone, so the child never
+         * blocks on it. */
         for (int k = 0; k < 8000; k++) {
             char req[768];
             char body[96];
@@ -380,14 +381,21 @@ Test(encounter_api, acknowledged_events_survive_sigkill)
         _exit(0);
     }
     close(fds[1]);
+    /* The kill comes once a first write is acknowledged (its line read: the child is writing, and
+     * the check below has something to find however slowly the machine runs), then at a random
+     * moment up to 0.4 s later. */
+    char buf[1 << 16];
+    ssize_t got, total = 0;
+    while (memchr(buf, '\n', (size_t)total) == NULL &&
+           (got = read(fds[0], buf + total, sizeof buf - 1 - (size_t)total)) > 0)
+        total += got;
+    cr_assert_not_null(memchr(buf, '\n', (size_t)total), "the writer stopped before any 200");
     srand((unsigned)time(NULL));
-    usleep((useconds_t)(200000 + rand() % 400000));
+    usleep((useconds_t)(rand() % 400000));
     cr_assert_eq(kill(srv.pid, SIGKILL), 0);
     int status;
     waitpid(srv.pid, &status, 0);
     waitpid(child, &status, 0);
-    char buf[1 << 16];
-    ssize_t got, total = 0;
     while ((got = read(fds[0], buf + total, sizeof buf - 1 - (size_t)total)) > 0)
         total += got;
     buf[total] = '\0';

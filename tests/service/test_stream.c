@@ -1,12 +1,15 @@
 /* The live feed, GET /v1/encounters/{id}/events/stream (issue 20): events arrive as they are
  * written, a feed resumes from Last-Event-ID or ?after with nothing missed or repeated, the
  * caps answer 503 with Retry-After, a keep-alive comment comes when nothing is written, a client
- * that hangs up frees its slot, and a server stopped with feeds open exits cleanly. */
+ * that hangs up frees its slot, and a server stopped with feeds open exits cleanly.
+ * Every wait here is for something to arrive on the feed (or the feed to end), however long a
+ * loaded machine takes; that nothing more comes is shown by a later event arriving first, and
+ * which mechanism brought an event by turning the others off (--feed-poll 3600, --keepalive
+ * 3600), not by how soon it came. How soon is measured by bench/stream.sh and stream_pg.sh. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <jansson.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,20 +86,15 @@ static void feed_record(const struct feed *f)
     http_response_free(&r);
 }
 
-/* Reads until `needle` has arrived after `from` (true), the server closes, or ms pass. */
-static bool feed_wait_after(struct feed *f, const char *from, const char *needle, int ms)
+/* Reads until `needle` has arrived after `from` (true) or the server closes (false). */
+static bool feed_wait_after(struct feed *f, const char *from, const char *needle)
 {
-    long long end = now_ms() + ms;
     for (;;) {
         const char *p = strstr(f->buf, from);
         if (p != NULL && strstr(p, needle) != NULL)
             break;
-        long long left = end - now_ms();
-        if (left <= 0 || f->eof)
+        if (f->eof)
             return false;
-        struct pollfd pf = {.fd = f->fd, .events = POLLIN};
-        if (poll(&pf, 1, (int)left) <= 0)
-            continue;
         ssize_t n = recv(f->fd, f->buf + f->len, sizeof f->buf - f->len - 1, 0);
         if (n <= 0) {
             f->eof = true;
@@ -108,10 +106,10 @@ static bool feed_wait_after(struct feed *f, const char *from, const char *needle
     return true;
 }
 
-/* Reads until `needle` has arrived (true), the server closes, or ms pass (false). */
-static bool feed_wait(struct feed *f, const char *needle, int ms)
+/* Reads until `needle` has arrived (true) or the server closes (false). */
+static bool feed_wait(struct feed *f, const char *needle)
 {
-    return feed_wait_after(f, "", needle, ms);
+    return feed_wait_after(f, "", needle);
 }
 
 static void feed_close(struct feed *f)
@@ -122,7 +120,7 @@ static void feed_close(struct feed *f)
 /* The status of the feed's answer (after its head arrived). */
 static int feed_status(struct feed *f)
 {
-    cr_assert(feed_wait(f, "\r\n\r\n", 5000), "no answer head: %s", f->buf);
+    cr_assert(feed_wait(f, "\r\n\r\n"), "no answer head: %s", f->buf);
     int status = 0;
     cr_assert_eq(sscanf(f->buf, "HTTP/1.1 %d", &status), 1);
     return status;
@@ -179,11 +177,9 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     feed_open(&s, &f, e.id, "", NULL);
     cr_assert_eq(feed_status(&f), 200);
     cr_assert_not_null(strcasestr(f.buf, "Content-Type: text/event-stream"), "%s", f.buf);
-    cr_assert(feed_wait(&f, "\nid: 1\n", 5000), "the created event: %s", f.buf);
-    long long t0 = now_ms();
+    cr_assert(feed_wait(&f, "\nid: 1\n"), "the created event: %s", f.buf);
     add(&s, &e, fighter);
-    cr_assert(feed_wait_after(&f, "\nid: 2\n", "\n\n", 1000), "the write within 1 s: %s", f.buf);
-    cr_assert_lt(now_ms() - t0, 1000);
+    cr_assert(feed_wait_after(&f, "\nid: 2\n", "\n\n"), "the write: %s", f.buf);
     feed_record(&f);
     /* /metrics counts the feed, and the write's commit (the group commit, on by default on
      * SQLite; PostgreSQL groups commits itself and the figures stay 0). */
@@ -224,7 +220,8 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
 }
 
 /* A client that saw events 1 and 2 reconnects with Last-Event-ID: 2 to the URL it first used
- * (?after=0: the header wins); another uses ?after=3. Each gets every later event once. */
+ * (?after=0: the header wins); another uses ?after=3. Each gets every later event once: one
+ * more write, event 7, arriving after 6 shows that nothing came twice in between. */
 Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_repeated,
      .timeout = 60)
 {
@@ -242,21 +239,22 @@ Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_rep
     feed_open(&s, &b, e.id, "?after=3", NULL);
     cr_assert_eq(feed_status(&a), 200);
     cr_assert_eq(feed_status(&b), 200);
-    cr_assert(feed_wait(&a, "\nid: 4\n", 5000), "%s", a.buf);
-    cr_assert(feed_wait(&b, "\nid: 4\n", 5000), "%s", b.buf);
+    cr_assert(feed_wait(&a, "\nid: 4\n"), "%s", a.buf);
+    cr_assert(feed_wait(&b, "\nid: 4\n"), "%s", b.buf);
     json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":3}", 200));
     json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":2}", 200));
-    cr_assert(feed_wait(&a, "\nid: 6\n", 2000), "%s", a.buf);
-    cr_assert(feed_wait(&b, "\nid: 6\n", 2000), "%s", b.buf);
-    feed_wait(&a, "never", 300); /* anything more that would come */
-    feed_wait(&b, "never", 0);
+    cr_assert(feed_wait(&a, "\nid: 6\n"), "%s", a.buf);
+    cr_assert(feed_wait(&b, "\nid: 6\n"), "%s", b.buf);
+    json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":1}", 200));
+    cr_assert(feed_wait(&a, "\nid: 7\n"), "%s", a.buf);
+    cr_assert(feed_wait(&b, "\nid: 7\n"), "%s", b.buf);
     long long ids[16];
     int n = feed_ids(&a, ids, 16);
-    cr_assert_eq(n, 4, "%s", a.buf);
+    cr_assert_eq(n, 5, "%s", a.buf);
     for (int i = 0; i < n; i++)
         cr_assert_eq(ids[i], 3 + i);
     n = feed_ids(&b, ids, 16);
-    cr_assert_eq(n, 3, "%s", b.buf);
+    cr_assert_eq(n, 4, "%s", b.buf);
     for (int i = 0; i < n; i++)
         cr_assert_eq(ids[i], 4 + i);
     feed_close(&a);
@@ -311,7 +309,7 @@ Test(stream, full_caps_answer_503_with_retry_after, .timeout = 60)
     cr_assert_eq(feed_status(&b), 503, "the encounter's cap: %s", b.buf);
     cr_assert_not_null(strcasestr(b.buf, "Retry-After: "), "%s", b.buf);
     cr_assert_not_null(strcasestr(b.buf, "application/problem+json"), "%s", b.buf);
-    cr_assert(feed_wait(&b, "--max-subscribers-per-encounter", 2000), "%s", b.buf);
+    cr_assert(feed_wait(&b, "--max-subscribers-per-encounter"), "%s", b.buf);
     feed_open(&s, &c, e2.id, "", NULL);
     cr_assert_eq(feed_status(&c), 200);
     feed_open(&s, &d, e3.id, "", NULL);
@@ -332,51 +330,53 @@ Test(stream, a_keep_alive_comment_comes_when_nothing_is_written, .timeout = 60)
     struct enc e;
     enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
+    /* Timed from before the request is sent: the server's interval starts after it has it, so a
+     * loaded machine can only lengthen what is measured. */
+    long long t0 = now_ms();
     feed_open(&s, &f, e.id, "?after=1", NULL);
     cr_assert_eq(feed_status(&f), 200);
-    long long t0 = now_ms();
-    cr_assert(feed_wait(&f, "\n: keep-alive\n\n", 3000), "%s", f.buf);
+    cr_assert(feed_wait(&f, "\n: keep-alive\n\n"), "%s", f.buf);
     cr_assert_geq(now_ms() - t0, 700, "not before the interval");
     cr_assert(strstr(f.buf, "\nid: ") == NULL, "no event was written: %s", f.buf);
     feed_close(&f);
     server_stop(&s);
 }
 
-/* --max-subscribers 1: once its client hangs up, the feed's slot is free again, long before
- * any keep-alive (15 s) would have found the socket closed. */
+/* --max-subscribers 1: once its client hangs up, the feed's slot is free again, without any
+ * keep-alive finding the socket closed (--keepalive 3600: none is sent during the test). */
 Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
 {
     struct server s;
-    const char *args[] = {"--max-subscribers", "1", NULL};
+    const char *args[] = {"--max-subscribers", "1", "--keepalive", "3600", NULL};
     server_start(&s, args);
     struct enc e;
     enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
-    cr_assert(feed_wait(&a, "\nid: 1\n", 2000));
+    cr_assert(feed_wait(&a, "\nid: 1\n"));
     feed_open(&s, &b, e.id, "", NULL);
     cr_assert_eq(feed_status(&b), 503);
     feed_close(&b);
     feed_close(&a);
-    long long t0 = now_ms();
-    int status = 0;
-    while (now_ms() - t0 < 3000) {
+    /* Asked again until the slot is free: each 503 is the slot still taken. */
+    for (;;) {
         struct feed c;
         feed_open(&s, &c, e.id, "", NULL);
-        status = feed_status(&c);
+        int status = feed_status(&c);
         feed_close(&c);
         if (status == 200)
             break;
+        cr_assert_eq(status, 503);
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    cr_assert_eq(status, 200, "the slot was not freed within 3 s");
     server_stop(&s);
 }
 
 /* SIGTERM with feeds open: each ends (the socket reaches its end), and the server exits 0,
- * under AddressSanitizer with no leak (server_stop asserts the exit status). */
+ * under AddressSanitizer with no leak (server_stop asserts the exit status). Had the feeds held
+ * the shutdown, the server would have waited for them (10 s) and logged them as unfinished. */
 Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
 {
     struct server s;
@@ -386,13 +386,14 @@ Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     feed_open(&s, &b, e.id, "?after=1", NULL);
-    cr_assert(feed_wait(&a, "\nid: 1\n", 5000));
+    cr_assert(feed_wait(&a, "\nid: 1\n"));
     cr_assert_eq(feed_status(&b), 200);
-    cr_assert(feed_wait(&b, ": tactics live feed\n\n", 5000));
-    long long t0 = now_ms();
-    server_stop(&s);
-    cr_assert_lt(now_ms() - t0, 5000, "the feeds held the shutdown");
-    feed_wait(&a, "never", 2000);
+    cr_assert(feed_wait(&b, ": tactics live feed\n\n"));
+    char *log = server_stop_log(&s);
+    cr_assert_not_null(strstr(log, "\"event\":\"stopped\",\"unfinished_requests\":0"),
+                       "the feeds held the shutdown: %s", log);
+    free(log);
+    feed_wait(&a, "never");
     cr_assert(a.eof, "the feed was not closed");
     feed_close(&a);
     feed_close(&b);
@@ -437,44 +438,40 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
     feed_open(&s, &c, e.id, "", NULL);
     cr_assert_eq(feed_status(&c), 503, "the address's cap: %s", c.buf);
     cr_assert_not_null(strcasestr(c.buf, "Retry-After: "), "%s", c.buf);
-    cr_assert(feed_wait(&c, "--max-subscribers-per-address", 2000), "%s", c.buf);
+    cr_assert(feed_wait(&c, "--max-subscribers-per-address"), "%s", c.buf);
     feed_open_from(&s, &d, "127.0.0.2", e.id);
     cr_assert_eq(feed_status(&d), 200, "another address: %s", d.buf);
     feed_close(&a);
-    /* The hub sees the hang-up on its next tick; until then the slot is still held. */
-    bool freed = false;
-    for (int i = 0; i < 100 && !freed; i++) {
+    /* The hub sees the hang-up on its next tick; until then the slot is still held. Asked again
+     * until it is free: each 503 is the slot still taken. */
+    for (;;) {
         feed_open(&s, &again, e.id, "", NULL);
-        freed = feed_status(&again) == 200;
+        int status = feed_status(&again);
         feed_close(&again);
-        if (!freed)
-            usleep(50000);
+        if (status == 200)
+            break;
+        cr_assert_eq(status, 503);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
     }
-    cr_assert(freed, "a closed feed gives its address's slot back");
     feed_close(&b);
     feed_close(&c);
     feed_close(&d);
     server_stop(&s);
 }
 
-/* Reads a feed until event `last` has arrived (true), keeping only what it needs to see it. */
-static bool feed_drain_to(struct feed *f, long long last, int ms)
+/* Reads a feed until event `last` has arrived (true) or the server closes (false), keeping only
+ * what it needs to see it. */
+static bool feed_drain_to(struct feed *f, long long last)
 {
     char needle[32];
     snprintf(needle, sizeof needle, "\nid: %lld\n", last);
-    long long end = now_ms() + ms;
     while (strstr(f->buf, needle) == NULL) {
         if (f->len > sizeof f->buf / 2) { /* keep the tail, where the needle may begin */
             memmove(f->buf, f->buf + f->len - 64, 64);
             f->len = 64;
             f->buf[f->len] = '\0';
         }
-        long long left = end - now_ms();
-        if (left <= 0)
-            return false;
-        struct pollfd pf = {.fd = f->fd, .events = POLLIN};
-        if (poll(&pf, 1, (int)left) <= 0)
-            continue;
         ssize_t n = recv(f->fd, f->buf + f->len, sizeof f->buf - f->len - 1, 0);
         if (n <= 0)
             return false;
@@ -520,7 +517,7 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
         feed_open(&s, &fs[i], e.id, q, NULL);
     }
     for (int i = 0; i < 8; i++) {
-        cr_assert(feed_drain_to(&fs[i], EVENTS, 60000), "feed %d", i);
+        cr_assert(feed_drain_to(&fs[i], EVENTS), "feed %d", i);
         feed_close(&fs[i]);
     }
     long long folded = metric(&s, "tactics_feed_events_folded_total");
@@ -528,7 +525,7 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
                   EVENTS);
     struct feed late;
     feed_open(&s, &late, e.id, "?after=555", NULL);
-    cr_assert(feed_drain_to(&late, EVENTS, 30000));
+    cr_assert(feed_drain_to(&late, EVENTS));
     feed_close(&late);
     long long late_folded = metric(&s, "tactics_feed_events_folded_total") - folded;
     cr_assert_leq(late_folded, EVENTS - 512, "%lld folded to resume at 555", late_folded);
@@ -544,9 +541,9 @@ Test(stream, deleting_the_encounter_ends_its_feed, .timeout = 60)
     enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     feed_open(&s, &f, e.id, "", NULL);
-    cr_assert(feed_wait(&f, "\nid: 1\n", 5000));
+    cr_assert(feed_wait(&f, "\nid: 1\n"));
     json_decref(enc_call(&s, &e, "DELETE", "", NULL, NULL, 204));
-    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n", 2000), "the chunked body's end: %s", f.buf);
+    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n"), "the chunked body's end: %s", f.buf);
     feed_close(&f);
     server_stop(&s);
 }
@@ -565,7 +562,7 @@ Test(stream, a_feed_sees_writes_made_by_another_server_on_the_same_database, .ti
     feed_open(&a, &f, e.id, "?after=1", NULL);
     cr_assert_eq(feed_status(&f), 200);
     add(&b, &e, fighter);
-    cr_assert(feed_wait(&f, "\nid: 2\n", 2500), "%s", f.buf);
+    cr_assert(feed_wait(&f, "\nid: 2\n"), "%s", f.buf);
     feed_close(&f);
     server_stop(&b);
     server_stop(&a);
@@ -573,12 +570,11 @@ Test(stream, a_feed_sees_writes_made_by_another_server_on_the_same_database, .ti
 
 /* ---- across instances on PostgreSQL: LISTEN/NOTIFY (db_listen_start) ---- */
 
-/* Waits until the server's log holds `event` at least `count` times (true), or ms pass. */
-static bool log_count_at_least(const struct server *s, const char *event, int count, int ms)
+/* Waits until the server's log holds `event` at least `count` times. */
+static void log_count_at_least(const struct server *s, const char *event, int count)
 {
     char needle[96];
     snprintf(needle, sizeof needle, "\"event\":\"%s\"", event);
-    long long end = now_ms() + ms;
     for (;;) {
         char *log = server_log(s);
         int n = 0;
@@ -586,9 +582,7 @@ static bool log_count_at_least(const struct server *s, const char *event, int co
             n++;
         free(log);
         if (n >= count)
-            return true;
-        if (now_ms() > end)
-            return false;
+            return;
         usleep(20000);
     }
 }
@@ -604,54 +598,43 @@ static void add_numbered(const struct server *s, struct enc *e, int n)
     add(s, e, body);
 }
 
-/* Writes c<n> through a and waits for its event (version n + 1) on feed f: the milliseconds
- * from the write's 2xx to its arrival, or -1 when it did not come within ms. */
-static long long write_and_wait(const struct server *a, struct enc *e, int n, struct feed *f,
-                                int ms)
+/* Writes c<n> through a and waits for its event (version n + 1) on feed f: whether it came. */
+static bool write_and_wait(const struct server *a, struct enc *e, int n, struct feed *f)
 {
     add_numbered(a, e, n);
-    long long acked = now_ms();
     char marker[32];
     snprintf(marker, sizeof marker, "\nid: %lld\n", e->version);
-    if (!feed_wait_after(f, marker, "\n\n", ms))
-        return -1;
-    return now_ms() - acked;
+    return feed_wait_after(f, marker, "\n\n");
 }
 
-/* Two instances on one PostgreSQL database: a feed on B gets each write made through A within
- * 200 ms of its 2xx, told by A's NOTIFY at commit. B's poll of the database runs once a
- * second at best (every 30 s while its listener listens), so five writes at scattered moments
- * could not all arrive that soon by it (at a 1 s poll, a chance of 0.2^5). */
-Test(stream, on_postgres_a_feed_on_another_instance_gets_a_write_within_200_ms, .timeout = 60)
+/* Two instances on one PostgreSQL database: a feed on B gets each write made through A, told by
+ * A's NOTIFY at commit, and a deletion through A ends it. B's poll of the database is set to
+ * once an hour (--feed-poll 3600), so nothing but its listener can bring them during the test.
+ * (How soon they come, p99 25 ms: bench/stream_pg.sh.) */
+Test(stream, on_postgres_a_feed_on_another_instance_gets_writes_by_notify, .timeout = 60)
 {
     if (!server_on_postgres())
         return; /* SQLite has no LISTEN: the poll test above is its cross-process proof */
     struct server a, b;
     server_start(&a, NULL);
-    const char *const args[] = {"--db", a.db_path, NULL};
+    const char *const args[] = {"--db", a.db_path, "--feed-poll", "3600", NULL};
     server_start(&b, args);
-    cr_assert(log_count_at_least(&b, "feed_listener_up", 1, 5000), "B listens");
+    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
     enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     feed_open(&b, &f, e.id, "?after=1", NULL);
     cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed", 5000));
-    for (int i = 1; i <= 5; i++) {
-        usleep((useconds_t)(i * 97 % 300) * 1000); /* scattered against any 1 s clock */
-        long long ms = write_and_wait(&a, &e, i, &f, 2000);
-        cr_assert(ms >= 0, "write %d never reached B: %s", i, f.buf);
-        cr_assert_lt(ms, 200, "write %d reached B %lld ms after its 2xx", i, ms);
-    }
+    cr_assert(feed_wait(&f, "live feed"));
+    for (int i = 1; i <= 5; i++)
+        cr_assert(write_and_wait(&a, &e, i, &f), "write %d: B's feed ended: %s", i, f.buf);
     long long ids[16];
     cr_assert_eq(feed_ids(&f, ids, 16), 5, "each event once: %s", f.buf);
     for (int i = 0; i < 5; i++)
         cr_assert_eq(ids[i], i + 2);
     /* A deletion through A ends B's feed. */
     json_decref(enc_call(&a, &e, "DELETE", "", NULL, NULL, 204));
-    long long t0 = now_ms();
-    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n", 2000), "the chunked body's end: %s", f.buf);
-    cr_assert_lt(now_ms() - t0, 200, "B's feed ends with the deletion through A");
+    cr_assert(feed_wait(&f, "\r\n0\r\n\r\n"), "the chunked body's end: %s", f.buf);
     feed_close(&f);
     server_stop(&b);
     server_stop(&a);
@@ -666,7 +649,7 @@ static void pg_script(const char *cmd, const char *where)
 
 /* PostgreSQL restarts under a feed on B: B's listener connects again by itself, and writes made
  * through A afterwards reach the feed, the first through the read B makes once it listens
- * again (for what it may have missed), the next within 200 ms again. B's poll is set to once
+ * again (for what it may have missed) or its NOTIFY, the next likewise. B's poll is set to once
  * an hour, so nothing but the listener brings them. In a PostgreSQL of its own, as
  * test_storage_outage.c. */
 Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .timeout = 120)
@@ -681,18 +664,17 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
     const char *const args[] = {"--db", url, "--feed-poll", "3600", NULL};
     server_start(&a, args);
     server_start(&b, args);
-    cr_assert(log_count_at_least(&b, "feed_listener_up", 1, 5000), "B listens");
+    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
     enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     feed_open(&b, &f, e.id, "?after=1", NULL);
     cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed", 5000));
-    long long ms = write_and_wait(&a, &e, 1, &f, 2000);
-    cr_assert(ms >= 0 && ms < 200, "before the restart: %lld ms", ms);
+    cr_assert(feed_wait(&f, "live feed"));
+    cr_assert(write_and_wait(&a, &e, 1, &f), "before the restart: %s", f.buf);
 
     pg_script("restart", own);
-    cr_assert(log_count_at_least(&b, "feed_listener_down", 1, 5000), "B saw it go");
+    log_count_at_least(&b, "feed_listener_down", 1); /* B saw it go */
     /* A's first write may find its connection broken and be answered 503: written again. */
     struct http_response r;
     for (int tries = 0;; tries++) {
@@ -711,13 +693,12 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
         if (status == 201)
             break;
         cr_assert_eq(status, 503, "a write after the restart: %d", status);
-        cr_assert_lt(tries, 50);
+        cr_assert_lt(tries, 3000); /* a hang bound, not a deadline */
         usleep(100000);
     }
     e.version++;
-    cr_assert(feed_wait_after(&f, "\nid: 3\n", "\n\n", 5000), "the first write after: %s", f.buf);
-    ms = write_and_wait(&a, &e, 3, &f, 2000);
-    cr_assert(ms >= 0 && ms < 200, "listening again: %lld ms", ms);
+    cr_assert(feed_wait_after(&f, "\nid: 3\n", "\n\n"), "the first write after: %s", f.buf);
+    cr_assert(write_and_wait(&a, &e, 3, &f), "listening again: %s", f.buf);
     long long ids[16];
     cr_assert_eq(feed_ids(&f, ids, 16), 3, "each event once: %s", f.buf);
     feed_close(&f);

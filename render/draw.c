@@ -285,6 +285,8 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
             render_draw_creature(&c, i);
     if (c.rc == RENDER_OK && ov->flanking)
         render_draw_flanking(&c);
+    if (c.rc == RENDER_OK && ov->strikes != NULL)
+        render_draw_strikes(&c);
     for (int i = 0; i < c.late_count; i++)
         pen_text(&c.pen, c.late[i].x, c.late[i].y, 13, true, 1, "+2", c.late[i].rgb, 0xffffff, 3);
     if (c.rc == RENDER_OK && c.cover != NULL)

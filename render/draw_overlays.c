@@ -597,3 +597,49 @@ void render_draw_forced(struct render_ctx *c)
     pen_circle(&c->pen, px, py, c->l.cell * 0.4 * (s->o->grid == RULES_GRID_HEX ? 1 : b->side), 0,
                0, C_FORCED, w);
 }
+
+/* Each attack as its event ruled it: a line from the edge of the attacker's token to the edge
+ * of the target's, solid with an arrow where it hit, dashed where it missed, dotted onto a
+ * charge's target, and its label by the target, on its side away from the attacker (kept on the
+ * board). Drawn over the tokens. */
+void render_draw_strikes(struct render_ctx *c)
+{
+    const struct render_scene *s = c->s;
+    const struct render_overlays *ov = &s->ov;
+    double w = c->l.cell * 0.07 < 2.5 ? 2.5 : c->l.cell * 0.07;
+    for (int i = 0; i < ov->strike_count && c->rc == RENDER_OK; i++) {
+        const struct render_strike *k = &ov->strikes[i];
+        const struct rules_body *a = &s->creatures[k->attacker].mc.c.body;
+        const struct rules_body *t = &s->creatures[k->target].mc.c.body;
+        bool hit = k->outcome == RENDER_STRIKE_HIT;
+        uint32_t rgb = hit ? C_HIT : k->outcome == RENDER_STRIKE_MISS ? C_MISS : C_CHARGE;
+        double dash = hit ? 0 : k->outcome == RENDER_STRIKE_MISS ? w * 2 : w * 0.8;
+        double ax, ay, tx, ty;
+        render_body_centre(c, a, &ax, &ay);
+        render_body_centre(c, t, &tx, &ty);
+        double dx = tx - ax, dy = ty - ay, len = sqrt(dx * dx + dy * dy);
+        bool hex = s->o->grid == RULES_GRID_HEX;
+        int side = hex ? 1 : t->side;
+        double stop = c->l.cell * 0.42 * side;              /* the target token's edge */
+        double go = c->l.cell * 0.42 * (hex ? 1 : a->side); /* and the attacker's */
+        if (len <= stop + go || !render_charge(c, 1))
+            continue;
+        ax += dx / len * go, ay += dy / len * go;
+        double ex = tx - dx / len * stop, ey = ty - dy / len * stop;
+        double seg[4] = {ax, ay, ex, ey};
+        char id[16];
+        snprintf(id, sizeof id, "%d", i);
+        static const char *const cls[] = {"strike hit", "strike miss", "strike charge"};
+        pen_group_begin(&c->pen, "strike-", id, cls[k->outcome]);
+        pen_polyline(&c->pen, seg, 2, rgb, 1, w, dash);
+        render_arrowhead(c, ax, ay, ex, ey, w * 3.4, rgb);
+        if (k->label != NULL) {
+            /* On the target's side away from the attacker, so the line does not cross it. */
+            double half = c->l.cell * 0.5 * side, above = ty - half - 4, below = ty + half + 13;
+            bool under = ay < ty ? below < c->l.oy + c->l.board_h : above - 11 < c->l.oy;
+            double y = under ? below : above;
+            pen_text(&c->pen, tx, y, 11, true, 1, k->label, rgb, 0xffffff, 3);
+        }
+        pen_group_end(&c->pen);
+    }
+}

@@ -71,6 +71,10 @@ static struct box interest_of(const struct render_scene *s)
         box_add_creature(&b, s->o, &s->creatures[ov->cover[i].attacker].mc.c);
         box_add_creature(&b, s->o, &s->creatures[ov->cover[i].target].mc.c);
     }
+    for (int i = 0; ov->strikes != NULL && i < ov->strike_count; i++) {
+        box_add_creature(&b, s->o, &s->creatures[ov->strikes[i].attacker].mc.c);
+        box_add_creature(&b, s->o, &s->creatures[ov->strikes[i].target].mc.c);
+    }
     if (b.x0 > b.x1) /* nothing at all: the map's corner */
         b = (struct box){0, 0, 0, 0};
     return b;

@@ -32,6 +32,9 @@ enum legend_kind {
     LEG_IN_THE_WAY,
     LEG_AREA,
     LEG_FORCED,
+    LEG_HIT,
+    LEG_MISS,
+    LEG_CHARGE,
     LEG_AREA_FRONT,
     LEG_AREA_FLANK,
     LEG_AREA_SIDE,
@@ -131,6 +134,15 @@ static void legend_text(const struct render_scene *s, const struct render_legend
         break;
     case LEG_FORCED:
         snprintf(out, n, "forced movement");
+        break;
+    case LEG_HIT:
+        snprintf(out, n, "attack: hit");
+        break;
+    case LEG_MISS:
+        snprintf(out, n, "attack: missed");
+        break;
+    case LEG_CHARGE:
+        snprintf(out, n, "charged at");
         break;
     case LEG_AREA_FRONT:
         snprintf(out, n, "front");
@@ -299,6 +311,12 @@ void render_legend_collect(const struct render_scene *s, const struct render_cov
     }
     if (ov->forced != NULL && ov->forced_creature >= 0 && ov->forced_len > 0)
         legend_add(out, LEG_FORCED, 0);
+    for (int i = 0; ov->strikes != NULL && i < ov->strike_count; i++)
+        legend_add(out,
+                   ov->strikes[i].outcome == RENDER_STRIKE_HIT    ? LEG_HIT
+                   : ov->strikes[i].outcome == RENDER_STRIKE_MISS ? LEG_MISS
+                                                                  : LEG_CHARGE,
+                   0);
 }
 
 /* --- the legend, drawn --- */
@@ -419,6 +437,18 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         double seg[4] = {x, cy, x + sz - 4, cy};
         pen_polyline(&c->pen, seg, 2, C_FORCED, 1, 2.5, 0);
         render_arrowhead(c, x, cy, x + sz, cy, 7, C_FORCED);
+        break;
+    }
+    case LEG_HIT:
+    case LEG_MISS:
+    case LEG_CHARGE: {
+        uint32_t rgb = it->kind == LEG_HIT ? C_HIT : it->kind == LEG_MISS ? C_MISS : C_CHARGE;
+        double seg[4] = {x, cy, x + sz - 4, cy};
+        pen_polyline(&c->pen, seg, 2, rgb, 1, 2.5,
+                     it->kind == LEG_HIT    ? 0
+                     : it->kind == LEG_MISS ? 4
+                                            : 2);
+        render_arrowhead(c, x, cy, x + sz, cy, 7, rgb);
         break;
     }
     case LEG_AREA_FRONT:

@@ -75,6 +75,20 @@ struct render_pair {
     bool melee;           /* a melee attack (adjacent or with reach); false: ranged */
 };
 
+/* An attack as an event ruled it, for the picture of that event: a line from the attacker to
+ * its target, solid and ending in an arrow where it hit, dashed where it missed, dotted onto
+ * the creature a charge was made at; labelled. */
+enum render_strike_outcome {
+    RENDER_STRIKE_HIT = 0,
+    RENDER_STRIKE_MISS = 1,
+    RENDER_STRIKE_CHARGE = 2
+};
+struct render_strike {
+    int attacker, target; /* indexes into creatures */
+    enum render_strike_outcome outcome;
+    const char *label; /* borrowed: drawn by the target ("hit, 9 damage"); NULL: none */
+};
+
 struct render_overlays {
     bool threatened; /* squares threatened by the mover's enemies (with no mover: by everyone) */
     bool reach;      /* every square the mover can end on, with its cost (needs a mover) */
@@ -89,9 +103,11 @@ struct render_overlays {
     int area_len;
     const struct rules_step *forced; /* a forced movement path, start excluded; NULL: none */
     int forced_len;
-    int forced_creature; /* who is moved (index), -1 */
-    int facing_of;       /* creature whose 000/003 areas are shaded, -1: none */
-    bool legend;         /* explain every mark in use (on by default in the service) */
+    int forced_creature;                 /* who is moved (index), -1 */
+    int facing_of;                       /* creature whose 000/003 areas are shaded, -1: none */
+    const struct render_strike *strikes; /* attacks as ruled; NULL: none */
+    int strike_count;
+    bool legend; /* explain every mark in use (on by default in the service) */
 };
 
 /* What a picture may cost besides the searches and rulings (scene.work): pixels painted and

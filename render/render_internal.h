@@ -150,6 +150,9 @@ int render_legend_height_estimate(const struct render_scene *s,
 #define C_CONCEAL   0x3d4fc4u
 #define C_AREA      0x8e44adu
 #define C_FORCED    0xb34700u
+#define C_HIT       0xb0001au
+#define C_MISS      0x5a5a5au
+#define C_CHARGE    0x1f5fbfu
 #define C_FRONT     0x2fa84fu
 #define C_SIDEAREA  0xe6c229u
 #define C_REAR      0xd7263du
@@ -248,6 +251,7 @@ void render_marks_free(struct render_ctx *c);
 void render_draw_flanking(struct render_ctx *c);
 void render_draw_path(struct render_ctx *c);
 void render_draw_forced(struct render_ctx *c);
+void render_draw_strikes(struct render_ctx *c);
 
 /* The creatures (draw_creatures.c) and the legend under the board (legend.c). */
 void render_draw_creature(struct render_ctx *c, int i);

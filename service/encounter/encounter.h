@@ -39,6 +39,13 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
 json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
                                int64_t *at_out, int64_t *version);
 
+/* As svc_encounter_state_at, and also event ?at itself as GET .../events lists it to this reader
+ * ({seq, kind, created_at, payload, explain, ...}) in *event, and the state after the event
+ * before it (before event 1: an empty object) in *before; both new references, NULL when the
+ * answer is NULL. For a picture of what one event did. */
+json_t *svc_encounter_event_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version, json_t **event, json_t **before);
+
 /* The live feed's poll (svc_context.feeds_poll, stream.c). */
 void svc_stream_poll(struct svc_context *ctx);
 

@@ -234,7 +234,8 @@ static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_
                    : json_pack("{s:I, s:I}", "x", (json_int_t)a, "y", (json_int_t)b);
     json_t *c = NULL;
     char who[480], msg[640];
-    int named = svc_combatant_named(json_object_get(state, "combatants"), to, &c, who, sizeof who);
+    enum svc_named named =
+        svc_combatant_named(json_object_get(state, "combatants"), to, &c, who, sizeof who);
     if (named == SVC_NAMED_ONE)
         return json_pack("{s:s}", "creature", json_string_value(json_object_get(c, "id")));
     if (named == SVC_NAMED_AMBIGUOUS) {

@@ -803,8 +803,25 @@ static json_t *state_at(const struct svc_request *req, const struct db_encounter
     return acc.state;
 }
 
-json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
-                               int64_t *at_out, int64_t *version)
+/* Event `at` as its reader may see it ({seq, kind, created_at, payload}) and the state after the
+ * event before it (an empty object before event 1), into *event and *before. */
+static int event_and_before(const struct svc_request *req, const struct db_encounter *enc,
+                            int64_t at, size_t size, bool full, json_t **event, json_t **before)
+{
+    int rc = DB_OK;
+    *before = at > 1 ? state_at(req, enc, at - 1, size, &rc) : json_object();
+    struct events_acc acc = {.list = json_array(), .list_after = at - 1, .full = full};
+    if (rc == DB_OK)
+        rc = db_events(req->ctx->db, enc->id, at - 1, at, 1, enc_event_item, &acc);
+    *event = json_incref(json_array_get(acc.list, 0));
+    json_decref(acc.list);
+    if (rc == DB_OK && *event == NULL)
+        rc = DB_ERR_IO; /* the log ends before its own version */
+    return rc;
+}
+
+static json_t *state_query(const struct svc_request *req, struct svc_response *res, int64_t *at_out,
+                           int64_t *version, json_t **event, json_t **before)
 {
     struct db_encounter enc;
     json_t *stored;
@@ -824,20 +841,46 @@ json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_respons
     svc_errors_free(&e);
     int rc = DB_OK;
     json_t *state = at == enc.version ? json_incref(stored) : state_at(req, &enc, at, size, &rc);
+    bool full = enc_is_owner(req, &enc) || json_is_true(json_object_get(stored, "revealed"));
+    if (rc == DB_OK && event != NULL)
+        rc = event_and_before(req, &enc, at, size, full, event, before);
     if (enc_db_failed(res, rc)) {
+        if (event != NULL) {
+            json_decref(*event);
+            json_decref(*before);
+            *event = *before = NULL;
+        }
         json_decref(state);
         json_decref(stored);
         return NULL;
     }
-    if (!enc_is_owner(req, &enc) && !json_is_true(json_object_get(stored, "revealed"))) {
+    if (!full) {
         json_t *pub = enc_public_state(state);
         json_decref(state);
         state = pub;
+        if (event != NULL) {
+            pub = enc_public_state(*before);
+            json_decref(*before);
+            *before = pub;
+        }
     }
     json_decref(stored);
     *at_out = at;
     *version = enc.version;
     return state;
+}
+
+json_t *svc_encounter_state_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version)
+{
+    return state_query(req, res, at_out, version, NULL, NULL);
+}
+
+json_t *svc_encounter_event_at(const struct svc_request *req, struct svc_response *res,
+                               int64_t *at_out, int64_t *version, json_t **event, json_t **before)
+{
+    *event = *before = NULL;
+    return state_query(req, res, at_out, version, event, before);
 }
 
 void svc_handle_encounter_state(const struct svc_request *req, struct svc_response *res)

@@ -107,7 +107,7 @@ static json_t *command(const char *user, const char *name, const char *options, 
         *png = NULL;
     if (strncmp(ct, "multipart/form-data; boundary=", 30) == 0) {
         /* Discord's "Uploading Files": payload_json, then files[0]. */
-        char delim[128];
+        char delim[sizeof ct + 2];
         snprintf(delim, sizeof delim, "--%s", ct + 30);
         const char *p = strstr(r.body, "name=\"payload_json\"");
         cr_assert_not_null(p);

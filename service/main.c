@@ -11,6 +11,7 @@
 #include "service/encounter/state_cache.h"
 #include "service/http/http.h"
 #include "service/http/hub.h"
+#include "service/http/log.h"
 #include "service/http/refusals.h"
 #include "service/http/router.h"
 #include "service/http/server.h"

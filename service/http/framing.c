@@ -1,9 +1,10 @@
 /* What is refused before routing, and the body limit. A request whose target or framing a
- * proxy in front of us could read differently from libmicrohttpd is answered 400 before any of
- * its body is read, and its connection closes. A body over --max-body is answered 413, never
- * truncated: read and thrown away first when it is at most DISCARD_MAX over, answered at once
- * otherwise. */
+ * proxy in front of us could read differently from libmicrohttpd, or one with a header holding a
+ * NUL byte, is answered 400 before any of its body is read, and its connection closes. A body over
+ * --max-body is answered 413, never truncated: read and thrown away first when it is at most
+ * DISCARD_MAX over, answered at once otherwise. */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -85,10 +86,83 @@ static const char *framing_refusal(struct MHD_Connection *conn, const char *vers
     return NULL;
 }
 
-const char *svc__head_refusal(struct MHD_Connection *conn, const char *version)
+/* A header value that holds a NUL byte. libmicrohttpd (0.9.75) reads a header line up to its
+ * CRLF (or bare LF), turns the line end into NULs in place, and takes the value as a C string:
+ * the value ends at its first NUL, and whatever followed it on the line stays in the read buffer,
+ * unseen ("Authorization: Bearer TOKEN\0junk" reads as "Bearer TOKEN"). Its lines lie end to
+ * end in that buffer, request line first, so a value (or the request line's version) that holds
+ * all of its line is followed by exactly its line end, one or two NULs, and then the next
+ * header's name. Anything else after it means the line went on past a NUL (or was folded over
+ * lines, obs-fold, which RFC 9112 section 5.2 lets a server refuse with 400 as well). The last
+ * header is followed by its line end and the empty line: three NULs with CRLF line ends, two
+ * with bare LFs. What no reading of the buffer can tell is a last value that ends in NULs with
+ * nothing after them: it reads as the same value with or without them. */
+struct head_walk {
+    const char *end;  /* the end of the previous line's text: its value's terminating NUL */
+    const char *name; /* the previous header's name; NULL for the request line */
+    size_t line_end;  /* bytes of the last line end seen: 2 (CRLF) or 1 (LF); 0 before any */
+    const char *bad;  /* the first line found going on past its text */
+    bool bad_line;    /* the request line was */
+};
+
+/* True when next starts right after end's line end: one or two NULs. */
+static bool line_ends_at(const char *end, const char *next, size_t *line_end)
 {
-    assert(version != NULL);
-    return framing_refusal(conn, version);
+    uintptr_t e = (uintptr_t)end, n = (uintptr_t)next;
+    if (n <= e || n - e > 2 || end[0] != '\0' || (n - e == 2 && end[1] != '\0'))
+        return false;
+    *line_end = n - e;
+    return true;
+}
+
+static enum MHD_Result walk_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    (void)key_size;
+    struct head_walk *w = cls;
+    if (w->end != NULL && !line_ends_at(w->end, key, &w->line_end)) {
+        w->bad = w->name;
+        w->bad_line = w->name == NULL;
+        return MHD_NO;
+    }
+    w->end = value + value_size;
+    w->name = key;
+    return MHD_YES;
+}
+
+/* Why the head is refused for a NUL byte in a line, into buf (cap bytes), or NULL. */
+static const char *nul_refusal(struct MHD_Connection *conn, const char *version, char *buf,
+                               size_t cap)
+{
+    struct head_walk w = {0};
+    /* HTTP/0.9 has no version and no headers; libmicrohttpd's version is then a literal "". */
+    if (version[0] != '\0')
+        w.end = version + strlen(version);
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, walk_header, &w);
+    if (w.bad == NULL && w.name != NULL) {
+        /* The last header: its line end, then the empty line's first byte. */
+        size_t tail = w.line_end == 1 ? 2 : 3;
+        for (size_t i = 0; i < tail && w.bad == NULL; i++)
+            if (w.end[i] != '\0')
+                w.bad = w.name;
+    }
+    if (w.bad_line)
+        return "the request line holds a NUL byte";
+    if (w.bad == NULL)
+        return NULL;
+    char name[64];
+    svc__copy_printable(name, sizeof name, w.bad);
+    snprintf(buf, cap, "the header %s holds a NUL byte (or is folded over lines)", name);
+    return buf;
+}
+
+const char *svc__head_refusal(struct MHD_Connection *conn, const char *version, char *buf,
+                              size_t cap)
+{
+    assert(version != NULL && buf != NULL && cap > 0);
+    const char *why = framing_refusal(conn, version);
+    return why != NULL ? why : nul_refusal(conn, version, buf, cap);
 }
 
 /* The declared Content-Length, or false when there is none (or it is not a number). */

@@ -164,7 +164,7 @@ static enum MHD_Result request_begin(struct svc_server *s, struct MHD_Connection
     struct svc__watch *w = svc__watch_of(conn);
     rs->refusal = w != NULL ? w->target_refusal : NULL;
     if (rs->refusal == NULL)
-        rs->refusal = svc__head_refusal(conn, version);
+        rs->refusal = svc__head_refusal(conn, version, rs->refusal_text, sizeof rs->refusal_text);
     if (rs->refusal != NULL)
         return dispatch(s, conn, rs); /* before any body is read; the connection closes */
     if (svc__body_refused_early(conn, rs, s->ctx->config->max_body))

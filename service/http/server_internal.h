@@ -75,7 +75,8 @@ struct svc__request_state {
     char *body;
     size_t len, cap;
     bool too_large;
-    const char *refusal; /* framing, target or a header refused (400): the detail to send */
+    const char *refusal;    /* framing, target or a header refused (400): the detail to send */
+    char refusal_text[128]; /* the detail when it names a header */
     unsigned status;
 };
 
@@ -119,8 +120,10 @@ void svc__cors_headers(const struct svc_config *cfg, struct MHD_Connection *conn
 /* framing.c: libmicrohttpd's URI log callback; keeps the raw target's verdict on the watch. */
 void *svc__on_uri(void *cls, const char *uri, struct MHD_Connection *conn);
 /* Why the request's head is refused with 400 before routing (its framing, a header holding a
- * NUL byte), or NULL. version is libmicrohttpd's, as the access handler was given it. */
-const char *svc__head_refusal(struct MHD_Connection *conn, const char *version);
+ * NUL byte), or NULL: a static text or buf (cap bytes). version is libmicrohttpd's, as the
+ * access handler was given it. */
+const char *svc__head_refusal(struct MHD_Connection *conn, const char *version, char *buf,
+                              size_t cap);
 /* Marks rs too large when its declared Content-Length is over max. True when the request must
  * be answered 413 at once, its body unread. */
 bool svc__body_refused_early(struct MHD_Connection *conn, struct svc__request_state *rs,

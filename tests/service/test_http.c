@@ -450,8 +450,8 @@ Test(http, docs_page_is_self_contained_html)
     http_response_free(&r);
 }
 
-/* The browser view (issue 20): one page, script and style inline, nothing from elsewhere, and a
- * policy that lets it call this server only. */
+/* The browser view: one page, script and style inline, nothing from elsewhere, and a policy that
+ * lets it call this server only and run its own script only (tests/browser checks the hash). */
 Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
 {
     struct http_response r;
@@ -463,6 +463,8 @@ Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
     cr_assert(http_header(&r, "Content-Security-Policy", csp, sizeof csp));
     cr_assert_not_null(strstr(csp, "connect-src 'self'"), "%s", csp);
     cr_assert_not_null(strstr(csp, "default-src 'none'"), "%s", csp);
+    cr_assert_not_null(strstr(csp, "script-src 'sha256-"), "%s", csp);
+    cr_assert_null(strstr(csp, "script-src 'unsafe-inline'"), "%s", csp);
     cr_assert_not_null(strstr(r.body, "<main id=\"main\""));
     cr_assert_not_null(strstr(r.body, "type=\"range\""));
     cr_assert_not_null(strstr(r.body, "EventSource"));

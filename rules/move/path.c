@@ -98,9 +98,9 @@ const char *rules_move_violation_source(enum rules_move_violation v)
     return violations[v].source;
 }
 
-static int dir_index(const struct ctx *c, int dx, int dy)
+static int dir_index(const struct rules__move_ctx *c, int dx, int dy)
 {
-    const int(*d)[2] = dirs_of(c);
+    const int(*d)[2] = rules__dirs_of(c);
     for (int i = 0; i < c->ndirs; i++)
         if (d[i][0] == dx && d[i][1] == dy)
             return i;
@@ -109,7 +109,7 @@ static int dir_index(const struct ctx *c, int dx, int dy)
 
 /* Chooses the type that enters at `cost` after `spent` (001 Combining Movement Types: every
  * price comes off every type; a type at 0 can no longer be used). -1: none can. */
-static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
+static int pick_type(const struct rules__move_ctx *c, unsigned types, int spent, int cost)
 {
     int best = -1, best_left = -1;
     for (int t = 0; t < RULES_MOVE_TYPES; t++) {
@@ -124,7 +124,7 @@ static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
 
 /* ---- checking a path ---- */
 
-uint32_t action_checks(const struct ctx *c)
+uint32_t rules__action_checks(const struct rules__move_ctx *c)
 {
     const struct rules_mover *m = c->m;
     const struct rules_move_query *q = c->q;
@@ -209,10 +209,10 @@ static void path_box(const struct rules_mover *m, const struct rules_step *s, in
 int rules_move_path(const struct rules_move_query *q, const struct rules_step *steps, int n,
                     int end_facing, struct rules_path_result *out)
 {
-    struct ctx c;
+    struct rules__move_ctx c;
     int x0, y0, x1, y1;
     path_box(q->mover, steps, n, &x0, &y0, &x1, &y1);
-    int rc = ctx_init(&c, q, x0, y0, x1, y1, false, true);
+    int rc = rules__ctx_init(&c, q, x0, y0, x1, y1, false, true);
     if (rc != 0)
         return rc;
     struct rules_creature *allies = malloc(((size_t)q->creature_count + 1) * sizeof *allies);
@@ -220,12 +220,12 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
     if (allies == NULL || seen == NULL) {
         free(allies);
         free(seen);
-        ctx_free(&c);
+        rules__ctx_free(&c);
         return RULES_MOVE_ERR_NOMEM;
     }
     const struct rules_mover *m = q->mover;
     bool has_facing = rules_has_facing(q->o, &m->c);
-    out->action_violations = action_checks(&c);
+    out->action_violations = rules__action_checks(&c);
     out->aoo_count = 0;
     out->steps_in_budget = -1;
     int x = m->c.body.x, y = m->c.body.y, facing = m->c.facing, parity = 0, spent = 0;
@@ -246,13 +246,13 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
             q->mode != RULES_MODE_STEP)
             f = dir; /* 003: facing is declared at the end; moving, it faces its way */
         r->facing = has_facing ? f : -1;
-        struct step_eval e;
+        struct rules__step_eval e;
         int cost = 5;
         if (dir < 0) {
             r->violations |= BIT(RULES_MV_NOT_ADJACENT);
-            e = (struct step_eval){.types = 1u << RULES_MOVE_WALK, .cost_front = 5};
+            e = (struct rules__step_eval){.types = 1u << RULES_MOVE_WALK, .cost_front = 5};
         } else {
-            eval_step(&c, x, y, dx, dy, parity, i, &e);
+            rules__eval_step(&c, x, y, dx, dy, parity, i, &e);
             bool back = c.facing_cost && q->mode != RULES_MODE_STEP && !dir_in_front(&c, dir, f);
             cost = back ? e.cost_back : e.cost_front;
             if (back)
@@ -261,16 +261,16 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
         r->violations |= e.bad;
         r->why = e.why;
         /* The step provokes from each enemy threatening the squares left (once per enemy). */
-        if (step_provokes(&c, x, y, i)) {
+        if (rules__step_provokes(&c, x, y, i)) {
             int fx[MAX_FOOT], fy[MAX_FOOT];
-            int fnum = footprint(&c, x, y, fx, fy);
+            int fnum = rules__footprint(&c, x, y, fx, fy);
             for (int j = 0; j < fnum; j++) {
                 if (!in_window(&c, fx[j], fy[j]))
                     continue;
                 size_t w = wcell(&c, fx[j], fy[j]);
                 /* Each enemy looked at counts: a crowd threatening every square of a long
                  * path is looked through at every step. */
-                if (!charge(q, (long long)(c.thr_off[w + 1] - c.thr_off[w]))) {
+                if (!rules__charge(q, (long long)(c.thr_off[w + 1] - c.thr_off[w]))) {
                     rc = RULES_MOVE_TOO_EXPENSIVE;
                     goto out;
                 }
@@ -310,7 +310,7 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
     }
     if (out->steps_in_budget < 0)
         out->steps_in_budget = n;
-    if (n > 0 && !end_ok(&c, x, y))
+    if (n > 0 && !rules__end_ok(&c, x, y))
         out->steps[n - 1].violations |= BIT(RULES_MV_END_OCCUPIED);
     out->total_ft = spent;
     for (int t = 0; t < RULES_MOVE_TYPES; t++) {
@@ -327,6 +327,6 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
 out:
     free(allies);
     free(seen);
-    ctx_free(&c);
+    rules__ctx_free(&c);
     return rc;
 }

@@ -290,127 +290,162 @@ static int step_classes(struct search *s)
     return 0;
 }
 
+/* Expands state st (at window cell cell0, parity p, `spent` feet in) the common way, one byte
+ * a square (see step_classes): the same rules as fast_step, without the general bookkeeping.
+ * Sets *slow when a neighbour is impeded (the general expansion then decides). Returns 0, or
+ * -1 when the queue cannot grow. */
+static int expand_classed(struct search *s, struct queue *qu, uint32_t st, size_t cell0, int p,
+                          int spent, bool *slow)
+{
+    struct rules__move_ctx *c = &s->c;
+    uint32_t *dist = s->dist[s->layers - 1];
+    int32_t *pred = s->pred[s->layers - 1];
+    bool alt = s->np > 1 && p;
+    for (int d = 0; d < 8; d++) {
+        size_t tc = (size_t)((ptrdiff_t)cell0 + c->off[d]);
+        unsigned k = s->sc[tc], cls = (k >> 5) & 3u;
+        if (cls == 0)
+            continue;
+        int cost = 5, np = p;
+        if (d & 1) { /* odd directions are the diagonals */
+            size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
+            size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
+            if ((s->sc[c1] | s->sc[c2]) & SC_SOLID)
+                continue;
+            cost = alt ? 10 : 5;
+            np = s->np > 1 ? p ^ 1 : 0;
+        }
+        if (cls == 3) {
+            *slow = true; /* impeded: the general loop decides */
+            return 0;
+        }
+        cost *= (int)cls;
+        if (spent + cost > c->type_budget[k & CI_TYPES])
+            continue;
+        uint32_t nd = (uint32_t)(spent + cost), ns = (uint32_t)(tc * (size_t)s->np) + (uint32_t)np;
+        if (nd >= dist[ns])
+            continue;
+        dist[ns] = nd;
+        pred[ns] = (int32_t)st * 2;
+        if (queue_push(qu, nd / 5, ns) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Where a step from a state lands, and what the state is. */
+struct expansion {
+    uint32_t st;  /* the state expanded */
+    int x, y, p;  /* its square and diagonal parity */
+    int spent;    /* feet spent to reach it */
+    int step;     /* 0 from the start, 1 after */
+    size_t cell0; /* its window cell */
+    bool provokes, inner;
+};
+
+/* Expands one state the general way, every direction priced by fast_step or rules__eval_step
+ * into every facing; a provoking step's successors go to next instead. Returns 0, or -1 when
+ * the queue or the seeds cannot grow. */
+static int expand_priced(struct search *s, struct queue *qu, struct seeds *next,
+                         const struct expansion *x)
+{
+    struct rules__move_ctx *c = &s->c;
+    uint32_t *dist = s->dist[s->layers - 1];
+    int32_t *pred = s->pred[s->layers - 1];
+    const int(*dirs)[2] = rules__dirs_of(c);
+    for (int d = 0; d < c->ndirs; d++) {
+        int tx = x->x + dirs[d][0], ty = x->y + dirs[d][1];
+        if (!in_window(c, tx, ty))
+            continue;
+        struct rules__step_eval e = {0};
+        int fs = s->fast && x->inner ? fast_step(c, x->cell0, d, x->p, &e.cost_front, &e.cost_back,
+                                                 &e.types, &e.diagonal)
+                                     : 0;
+        if (fs < 0)
+            continue;
+        if (fs == 0)
+            rules__eval_step(c, x->x, x->y, dirs[d][0], dirs[d][1], x->p, x->step, &e);
+        if (e.bad)
+            continue;
+        int np = c->o->diagonals == RULES_DIAGONALS_ALTERNATING && e.diagonal ? x->p ^ 1 : x->p;
+        if (s->np == 1)
+            np = 0;
+        size_t cell = (size_t)((ptrdiff_t)x->cell0 + c->off[d]);
+        assert(cell == wcell(c, tx, ty));
+        for (int nf = 0; nf < s->nf; nf++) {
+            int cost = e.cost_front;
+            if (s->nf > 1 && !dir_in_front(c, d, nf))
+                cost = e.cost_back;
+            if (e.impeded)
+                cost = c->max_budget - x->spent;
+            if (x->spent + cost > c->type_budget[e.types])
+                continue; /* no type that may enter has the price left (pick_type) */
+            uint32_t nd = (uint32_t)(x->spent + cost);
+            uint32_t ns = state_of(s, cell, nf, np);
+            if (x->provokes) {
+                if (nd < dist[ns] && seeds_add(next, ns, nd, (int32_t)x->st * 2 + 1) != 0)
+                    return -1;
+                continue;
+            }
+            if (nd >= dist[ns])
+                continue;
+            dist[ns] = nd;
+            pred[ns] = (int32_t)x->st * 2;
+            if (queue_push(qu, nd / 5, ns) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* One layer of the search from the queued states. With `split`, provoking steps go to next
  * instead of being relaxed here. Route mode (goal != NULL) uses A* keys. */
 static int run_layer(struct search *s, struct queue *qu, bool split, struct seeds *next)
 {
     struct rules__move_ctx *c = &s->c;
+    assert(s->layers > 0);
     if (s->expanded != NULL)
         memset(s->expanded, 0xff, s->cells * (size_t)s->np * sizeof *s->expanded);
-    int L = s->layers - 1;
-    uint32_t *dist = s->dist[L];
-    int32_t *pred = s->pred[L];
-    const int(*dirs)[2] = rules__dirs_of(c);
+    uint32_t *dist = s->dist[s->layers - 1];
     uint32_t key, st;
     while (queue_pop(qu, &key, &st)) {
         if (key != dist[st] / 5)
             continue;
         /* An expansion relaxes the successors of every facing at once (see below), so it
          * counts as nf states: a reach with facing costs its squares times 8. One priced step
-         * by step (the general loop below) counts what rules_move_expand_units says. */
+         * by step (expand_priced) counts what rules_move_expand_units says. */
         if (!rules__charge(c->q, s->nf))
             return RULES_MOVE_TOO_EXPENSIVE;
-        int x, y, f, p;
-        state_pos(s, st, &x, &y, &f, &p);
-        int spent = (int)dist[st];
-        if (spent >= c->max_budget)
+        struct expansion x = {.st = st, .spent = (int)dist[st]};
+        int f;
+        state_pos(s, st, &x.x, &x.y, &f, &x.p);
+        if (x.spent >= c->max_budget)
             continue;
         if (s->nf > 1) {
             /* Turning is free while moving (000), so every facing at this square and parity
              * has the same successors: only the cheapest one is expanded. */
-            size_t ek = (st / (uint32_t)(s->nf * s->np)) * (size_t)s->np + (size_t)p;
-            if ((uint32_t)spent >= s->expanded[ek])
+            size_t ek = (st / (uint32_t)(s->nf * s->np)) * (size_t)s->np + (size_t)x.p;
+            if ((uint32_t)x.spent >= s->expanded[ek])
                 continue;
-            s->expanded[ek] = (uint32_t)spent;
+            s->expanded[ek] = (uint32_t)x.spent;
         }
-        bool first = st == s->start;
-        int step = first ? 0 : 1;
-        bool provokes = split && rules__step_provokes(c, x, y, step);
-        size_t cell0 = st / (uint32_t)(s->nf * s->np);
+        x.step = st == s->start ? 0 : 1;
+        x.provokes = split && rules__step_provokes(c, x.x, x.y, x.step);
+        x.cell0 = st / (uint32_t)(s->nf * s->np);
         /* Squares on the window's edge may look past it: those take the general path. */
-        bool inner = x > c->wx0 && y > c->wy0 && x + 1 < c->wx0 + c->ww && y + 1 < c->wy0 + c->wh;
-        bool slow = false;
-        if (inner && s->sc != NULL && !provokes) {
-            /* The common case, one byte a square (see step_classes): the same rules as
-             * fast_step, without the general bookkeeping. */
-            bool alt = s->np > 1 && p;
-            for (int d = 0; d < 8; d++) {
-                size_t tc = (size_t)((ptrdiff_t)cell0 + c->off[d]);
-                unsigned k = s->sc[tc], cls = (k >> 5) & 3u;
-                if (cls == 0)
-                    continue;
-                int cost = 5, np = p;
-                if (d & 1) { /* odd directions are the diagonals */
-                    size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
-                    size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
-                    if ((s->sc[c1] | s->sc[c2]) & SC_SOLID)
-                        continue;
-                    cost = alt ? 10 : 5;
-                    np = s->np > 1 ? p ^ 1 : 0;
-                }
-                if (cls == 3) {
-                    slow = true; /* impeded: the general loop below decides */
-                    break;
-                }
-                cost *= (int)cls;
-                if (spent + cost > c->type_budget[k & CI_TYPES])
-                    continue;
-                uint32_t nd = (uint32_t)(spent + cost),
-                         ns = (uint32_t)(tc * (size_t)s->np) + (uint32_t)np;
-                if (nd >= dist[ns])
-                    continue;
-                dist[ns] = nd;
-                pred[ns] = (int32_t)st * 2;
-                if (queue_push(qu, nd / 5, ns) != 0)
-                    return -1;
-            }
+        x.inner =
+            x.x > c->wx0 && x.y > c->wy0 && x.x + 1 < c->wx0 + c->ww && x.y + 1 < c->wy0 + c->wh;
+        if (x.inner && s->sc != NULL && !x.provokes) {
+            bool slow = false;
+            if (expand_classed(s, qu, st, x.cell0, x.p, x.spent, &slow) != 0)
+                return -1;
             if (!slow)
                 continue;
         }
-        if (!(s->fast && inner) && s->slow_units > 0 && !rules__charge(c->q, s->slow_units))
+        if (!(s->fast && x.inner) && s->slow_units > 0 && !rules__charge(c->q, s->slow_units))
             return RULES_MOVE_TOO_EXPENSIVE; /* priced by rules__eval_step, square by square */
-        for (int d = 0; d < c->ndirs; d++) {
-            int tx = x + dirs[d][0], ty = y + dirs[d][1];
-            if (!in_window(c, tx, ty))
-                continue;
-            struct rules__step_eval e = {0};
-            int fs = s->fast && inner ? fast_step(c, cell0, d, p, &e.cost_front, &e.cost_back,
-                                                  &e.types, &e.diagonal)
-                                      : 0;
-            if (fs < 0)
-                continue;
-            if (fs == 0)
-                rules__eval_step(c, x, y, dirs[d][0], dirs[d][1], p, step, &e);
-            if (e.bad)
-                continue;
-            int np = c->o->diagonals == RULES_DIAGONALS_ALTERNATING && e.diagonal ? p ^ 1 : p;
-            if (s->np == 1)
-                np = 0;
-            size_t cell = (size_t)((ptrdiff_t)cell0 + c->off[d]);
-            assert(cell == wcell(c, tx, ty));
-            for (int nf = 0; nf < s->nf; nf++) {
-                int cost = e.cost_front;
-                if (s->nf > 1 && !dir_in_front(c, d, nf))
-                    cost = e.cost_back;
-                if (e.impeded)
-                    cost = c->max_budget - spent;
-                if (spent + cost > c->type_budget[e.types])
-                    continue; /* no type that may enter has the price left (pick_type) */
-                uint32_t nd = (uint32_t)(spent + cost);
-                uint32_t ns = state_of(s, cell, nf, np);
-                if (provokes) {
-                    if (nd < dist[ns] && seeds_add(next, ns, nd, (int32_t)st * 2 + 1) != 0)
-                        return -1;
-                    continue;
-                }
-                if (nd >= dist[ns])
-                    continue;
-                dist[ns] = nd;
-                pred[ns] = (int32_t)st * 2;
-                if (queue_push(qu, nd / 5, ns) != 0)
-                    return -1;
-            }
-        }
+        if (expand_priced(s, qu, next, &x) != 0)
+            return -1;
     }
     return 0;
 }

@@ -313,7 +313,7 @@ static bool store(struct svc_config *cfg, const struct svc_setting *s, const cha
         return (strncmp(v, "https://", 8) == 0 || strncmp(v, "http://", 7) == 0) &&
                copy_text(field, s->size, v);
     }
-    assert(!"a setting of no known type");
+    assert(0 && "a setting of no known type");
     return false;
 }
 

@@ -1,5 +1,6 @@
 #include "rules/attack/attack.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <string.h>
 
@@ -278,19 +279,12 @@ static void defense_conditions(const struct rules_options *o, const struct rules
             RULES_SRC_CHARGE);
 }
 
-int rules_attack_evaluate(const struct rules_options *o, const struct rules_attacker *a,
-                          const struct rules_defender *d, const struct rules_creature *allies,
-                          int ally_count, enum rules_cover cover,
-                          const enum rules_concealment *concealments, int concealment_count,
-                          struct rules_attack_eval *out)
+/* The attack roll's parts: the bonus, the attacker's size, its own modifiers, its facing and
+ * its position. */
+static int attack_side(const struct rules_options *o, const struct rules_attacker *a,
+                       const struct rules_defender *d, const struct rules_creature *allies,
+                       int ally_count, struct rules_attack_eval *e)
 {
-    *out = (struct rules_attack_eval){
-        .attacker_area = RULES_AREA_NONE, .target_area = RULES_AREA_NONE, .cover = cover};
-    struct rules_attack_eval *e = out;
-    if (cover == RULES_COVER_TOTAL)
-        return RULES_ATTACK_ERR_TOTAL_COVER;
-
-    /* The attack roll. */
     add(e, a->attack_bonus, RULES_APPLIES_ATTACK, true, "attack bonus", "attacker");
     if (!a->size_included) {
         int atk = 0, ac = 0;
@@ -307,21 +301,27 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
     if (a->spell && e->target_area == RULES_AREA_REAR)
         return RULES_ATTACK_ERR_SPELL_INTO_REAR;
     position_bonus(o, a, d, allies, ally_count, e);
+    return RULES_ATTACK_OK;
+}
 
-    /* The defense, from its parts. */
-    e->touch = a->touch;
+/* Armor, shield and natural armor: a touch attack ignores them; under 000 facing a shield
+ * guards only the front and the shield's flank. Sets e->attacker_area, and *front when the
+ * attacker stands in the defender's front (or facing does not apply). */
+static void defense_armor(const struct rules_options *o, const struct rules_attacker *a,
+                          const struct rules_defender *d, struct rules_attack_eval *e, bool *front)
+{
     const struct rules_defense *p = &d->ac;
-    add(e, 10, RULES_APPLIES_DEFENSE, true, "base Defense (10 plus its parts)", "defender");
     const char *touch_src = "004 Touch Attack: no armor, shield or natural armor bonus";
     add(e, p->armor, RULES_APPLIES_DEFENSE, !a->touch, "armor bonus",
         a->touch ? touch_src : "defender");
-    bool front = true, shield_ok = true;
+    bool shield_ok = true;
+    *front = true;
     if (o->facing == RULES_FACING_000 && rules_has_facing(o, &d->c)) {
         enum rules_area at = e->attacker_area != RULES_AREA_NONE
                                  ? e->attacker_area
                                  : nearest_area(o, &d->c, &a->c, false);
         e->attacker_area = at;
-        front = at == RULES_AREA_FRONT;
+        *front = at == RULES_AREA_FRONT;
         if (o->shields_by_side && d->shield_side != RULES_SHIELD_NONE) {
             int side = side_of(o, &d->c, &a->c);
             bool on_shield_side = (d->shield_side == RULES_SHIELD_RIGHT && side > 0) ||
@@ -339,8 +339,12 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
         "shield enhancement", shield_src);
     add(e, p->natural, RULES_APPLIES_DEFENSE, !a->touch, "natural armor",
         a->touch ? touch_src : "defender");
-    defense_conditions(o, a, d, e);
-    int dex = p->dex;
+}
+
+/* Dexterity: lost to the conditions that deny it, replaced by -5 when pinned. */
+static void defense_dexterity(const struct rules_defender *d, struct rules_attack_eval *e)
+{
+    int dex = d->ac.dex;
     if (d->conditions & RULES_COND_PINNED) {
         add(e, -5, RULES_APPLIES_DEFENSE, true, "Dexterity treated as 0 (-5): pinned",
             "002 Table: Defense Modifiers, footnote 4");
@@ -353,6 +357,13 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
         add(e, dex, RULES_APPLIES_DEFENSE, true, "Dexterity", "defender");
     }
     e->flat_footed = e->dex_lost;
+}
+
+/* Dodge, deflection, size, other, the shield spell (front only under 000 facing) and cover. */
+static int defense_rest(const struct rules_options *o, const struct rules_defender *d,
+                        enum rules_cover cover, bool front, struct rules_attack_eval *e)
+{
+    const struct rules_defense *p = &d->ac;
     add(e, p->dodge, RULES_APPLIES_DEFENSE, true, "dodge bonus", "defender");
     add(e, p->deflection, RULES_APPLIES_DEFENSE, true, "deflection bonus", "defender");
     int size_part = p->size;
@@ -380,8 +391,12 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
             "002 Table: Cover, footnote 1");
     else if (cover != RULES_COVER_NONE)
         add(e, e->cover_bonus, RULES_APPLIES_DEFENSE, true, "cover", "002 Table: Cover");
+    return RULES_ATTACK_OK;
+}
 
-    /* Totals. */
+/* The attack total and the target number: the sums of the applied modifiers of each side. */
+static void totals(struct rules_attack_eval *e)
+{
     e->attack_total = 0;
     e->target_number = 0;
     for (int i = 0; i < e->mod_count; i++) {
@@ -393,18 +408,27 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
             e->target_number += e->mods[i].value;
     }
     e->target_without_cover = e->target_number - e->cover_bonus;
+}
 
-    /* 002 Concealment: "use the one that would produce the highest miss chance. Do not add the
-     * miss chances together." An invisible defender is totally concealed. */
+/* 002 Concealment: "use the one that would produce the highest miss chance. Do not add the
+ * miss chances together." An invisible defender is totally concealed. */
+static void concealment(const struct rules_defender *d, const enum rules_concealment *list,
+                        int count, struct rules_attack_eval *e)
+{
+    assert(count == 0 || list != NULL);
     enum rules_concealment best = d->invisible ? RULES_CONCEAL_TOTAL : RULES_CONCEAL_NONE;
-    for (int i = 0; i < concealment_count; i++)
-        if (concealments[i] > best)
-            best = concealments[i];
+    for (int i = 0; i < count; i++)
+        if (list[i] > best)
+            best = list[i];
     e->concealment = best;
     e->miss_chance = rules_concealment_miss_chance(best);
     e->guess_square = best == RULES_CONCEAL_TOTAL;
+}
 
-    /* Sneak attack eligibility. */
+/* Whether the attack may deal sneak attack damage, and the rule that says so or not. */
+static void sneak_attack(const struct rules_options *o, const struct rules_attacker *a,
+                         const struct rules_defender *d, struct rules_attack_eval *e)
+{
     if (a->sneak_dice <= 0) {
         e->sneak_reason = "the attacker has no sneak attack dice";
     } else if (d->immune_sneak_attack) {
@@ -438,5 +462,36 @@ int rules_attack_evaluate(const struct rules_options *o, const struct rules_atta
                                 "from its rear area"
                               : "the defender is neither flat-footed nor flanked";
     }
+}
+
+int rules_attack_evaluate(const struct rules_options *o, const struct rules_attacker *a,
+                          const struct rules_defender *d, const struct rules_creature *allies,
+                          int ally_count, enum rules_cover cover,
+                          const enum rules_concealment *concealments, int concealment_count,
+                          struct rules_attack_eval *out)
+{
+    assert(o != NULL && a != NULL && d != NULL && out != NULL);
+    assert(ally_count == 0 || allies != NULL);
+    *out = (struct rules_attack_eval){
+        .attacker_area = RULES_AREA_NONE, .target_area = RULES_AREA_NONE, .cover = cover};
+    struct rules_attack_eval *e = out;
+    if (cover == RULES_COVER_TOTAL)
+        return RULES_ATTACK_ERR_TOTAL_COVER;
+    int rc = attack_side(o, a, d, allies, ally_count, e);
+    if (rc != RULES_ATTACK_OK)
+        return rc;
+    /* The defense, from its parts. */
+    e->touch = a->touch;
+    add(e, 10, RULES_APPLIES_DEFENSE, true, "base Defense (10 plus its parts)", "defender");
+    bool front = true;
+    defense_armor(o, a, d, e, &front);
+    defense_conditions(o, a, d, e);
+    defense_dexterity(d, e);
+    rc = defense_rest(o, d, cover, front, e);
+    if (rc != RULES_ATTACK_OK)
+        return rc;
+    totals(e);
+    concealment(d, concealments, concealment_count, e);
+    sneak_attack(o, a, d, e);
     return RULES_ATTACK_OK;
 }

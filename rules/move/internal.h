@@ -1,6 +1,7 @@
 /* What the parts of movement (speed.c, step.c, path.c, reach.c, route.c, forced.c) share: the
  * search context over a window of the map, the CI_* bits it keeps per square, pricing one step
- * and the checks of a whole action. Not part of the library's interface (movement.h is). */
+ * and the checks of a whole action. Not part of the library's interface (move.h is): what is
+ * not static carries the internal prefix rules__, which no caller outside rules/move/ may use. */
 #ifndef TACTICS_RULES_MOVE_INTERNAL_H
 #define TACTICS_RULES_MOVE_INTERNAL_H
 
@@ -12,7 +13,7 @@
 #define UNREACHED UINT32_MAX
 #define MAX_FOOT  2304 /* 48 x 48: titanic-three-plus */
 
-struct ctx {
+struct rules__move_ctx {
     const struct rules_move_query *q;
     const struct rules_options *o;
     const struct rules_map *map;
@@ -37,7 +38,7 @@ struct ctx {
     uint32_t *occ_sat, *thr_sat;
 };
 
-struct step_eval {
+struct rules__step_eval {
     int cost_front; /* the price facing the way of the step (or with no facing) */
     int cost_back;  /* the price keeping a facing that puts the square in flank or rear */
     unsigned why;
@@ -70,15 +71,15 @@ static const int sq_dirs[8][2] = {{0, -1}, {1, -1}, {1, 0},  {1, 1},
                                   {0, 1},  {-1, 1}, {-1, 0}, {-1, -1}};
 
 /* The step offsets of the grid (8 on squares, 6 on hexes). */
-const int (*dirs_of(const struct ctx *c))[2];
+const int (*rules__dirs_of(const struct rules__move_ctx *c))[2];
 
-static inline bool in_window(const struct ctx *c, int x, int y)
+static inline bool in_window(const struct rules__move_ctx *c, int x, int y)
 {
     return x >= c->wx0 && y >= c->wy0 && x < c->wx0 + c->ww && y < c->wy0 + c->wh;
 }
 
 /* The window index of (x, y), which must be in the window. */
-static inline size_t wcell(const struct ctx *c, int x, int y)
+static inline size_t wcell(const struct rules__move_ctx *c, int x, int y)
 {
     return (size_t)(y - c->wy0) * (size_t)c->ww + (size_t)(x - c->wx0);
 }
@@ -104,7 +105,7 @@ static inline bool in_footprint(const int *fx, const int *fy, int n, int x, int 
 
 /* Whether facing `dir` (a step direction) lies in the front of facing f: within 45 degrees on
  * squares, 60 on hexes (the angle rule of facing.h). */
-static inline bool dir_in_front(const struct ctx *c, int dir, int f)
+static inline bool dir_in_front(const struct rules__move_ctx *c, int dir, int f)
 {
     int n = c->ndirs;
     int d = dir - f + n; /* both in [0, n) */
@@ -114,47 +115,48 @@ static inline bool dir_in_front(const struct ctx *c, int dir, int f)
 
 /* The squares (or hexes) of a body of the mover's shape at (x, y), at most MAX_FOOT
  * (rules_body_squares). */
-int footprint(const struct ctx *c, int x, int y, int *fx, int *fy);
+int rules__footprint(const struct rules__move_ctx *c, int x, int y, int *fx, int *fy);
 
 /* Charges n units of work to the query's budget; false once it is spent. */
-bool charge(const struct rules_move_query *q, long long n);
+bool rules__charge(const struct rules_move_query *q, long long n);
 
 /* Clips the window [x0, x1) x [y0, y1) to the map (at least one square). */
-void clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1);
+void rules__clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1);
 
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map): budgets per type (unlimited: the
  * route's), CI_* bits and occupancy of every window square, and with `threats` the enemies
  * threatening each, their tests charged first (rules_move_threat_tests). Returns 0,
- * RULES_MOVE_ERR_NOMEM or RULES_MOVE_TOO_EXPENSIVE (nothing set up); ctx_free releases it. */
-int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
-             bool unlimited, bool threats);
-void ctx_free(struct ctx *c);
+ * RULES_MOVE_ERR_NOMEM or RULES_MOVE_TOO_EXPENSIVE (nothing set up); rules__ctx_free releases it.
+ */
+int rules__ctx_init(struct rules__move_ctx *c, const struct rules_move_query *q, int x0, int y0,
+                    int x1, int y1, bool unlimited, bool threats);
+void rules__ctx_free(struct rules__move_ctx *c);
 
 /* speed.c: the budget of each movement type for the query's mode (unlimited: the route's),
  * the largest, the types with one, and the impeded price. Reads c->q, c->o and c->m only. */
-void set_budgets(struct ctx *c, bool unlimited);
+void rules__set_budgets(struct rules__move_ctx *c, bool unlimited);
 
 /* The CI_* bits of map square mi from its terrain, flags and gap alone, and the bits
  * creature k puts on its squares for this mover. */
-uint32_t terrain_info(const struct ctx *c, size_t mi);
-uint32_t creature_info(const struct ctx *c, int k);
+uint32_t rules__terrain_info(const struct rules__move_ctx *c, size_t mi);
+uint32_t rules__creature_info(const struct rules__move_ctx *c, int k);
 
 /* The CI_* bits of a square of each terrain without flags or gaps, indexed by terrain. */
-void terrain_plain(const struct ctx *c, uint32_t plain[256]);
+void rules__terrain_plain(const struct rules__move_ctx *c, uint32_t plain[256]);
 
 /* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
  * (000's alternating rule); `step` is its index in the move. Budget checks are the caller's. */
-void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, int step,
-               struct step_eval *e);
+void rules__eval_step(const struct rules__move_ctx *c, int x, int y, int dx, int dy, int parity,
+                      int step, struct rules__step_eval *e);
 
 /* True when the mover may end with its space at (x, y). */
-bool end_ok(const struct ctx *c, int x, int y);
+bool rules__end_ok(const struct rules__move_ctx *c, int x, int y);
 
 /* True when leaving the footprint at (x, y) on step `step` provokes. Needs the context's
- * threats (ctx_init with threats). */
-bool step_provokes(const struct ctx *c, int x, int y, int step);
+ * threats (rules__ctx_init with threats). */
+bool rules__step_provokes(const struct rules__move_ctx *c, int x, int y, int step);
 
 /* path.c: the violations of the action as a whole (RULES_MV_* bits), before any step. */
-uint32_t action_checks(const struct ctx *c);
+uint32_t rules__action_checks(const struct rules__move_ctx *c);
 
 #endif

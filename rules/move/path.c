@@ -1,6 +1,7 @@
 /* The path checker (movement.h, rules_move_path): prices a given path step by step, names
  * every rule it breaks, and lists the attacks of opportunity it provokes. The violations'
  * codes, texts and sources live here. */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "rules/move/internal.h"
@@ -98,9 +99,9 @@ const char *rules_move_violation_source(enum rules_move_violation v)
     return violations[v].source;
 }
 
-static int dir_index(const struct ctx *c, int dx, int dy)
+static int dir_index(const struct rules__move_ctx *c, int dx, int dy)
 {
-    const int(*d)[2] = dirs_of(c);
+    const int(*d)[2] = rules__dirs_of(c);
     for (int i = 0; i < c->ndirs; i++)
         if (d[i][0] == dx && d[i][1] == dy)
             return i;
@@ -109,7 +110,7 @@ static int dir_index(const struct ctx *c, int dx, int dy)
 
 /* Chooses the type that enters at `cost` after `spent` (001 Combining Movement Types: every
  * price comes off every type; a type at 0 can no longer be used). -1: none can. */
-static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
+static int pick_type(const struct rules__move_ctx *c, unsigned types, int spent, int cost)
 {
     int best = -1, best_left = -1;
     for (int t = 0; t < RULES_MOVE_TYPES; t++) {
@@ -124,7 +125,7 @@ static int pick_type(const struct ctx *c, unsigned types, int spent, int cost)
 
 /* ---- checking a path ---- */
 
-uint32_t action_checks(const struct ctx *c)
+uint32_t rules__action_checks(const struct rules__move_ctx *c)
 {
     const struct rules_mover *m = c->m;
     const struct rules_move_query *q = c->q;
@@ -206,26 +207,143 @@ static void path_box(const struct rules_mover *m, const struct rules_step *s, in
     }
 }
 
+/* The facing the mover holds on step s (dir: the step's direction, -1 when not adjacent;
+ * facing: the one it held before). A facing changed on a 5-foot step is a violation in r. */
+static int step_facing(const struct rules_move_query *q, const struct rules_step *s, int dir,
+                       int facing, bool has_facing, struct rules_step_result *r)
+{
+    int f = facing;
+    if (has_facing && q->mode != RULES_MODE_STEP)
+        f = s->facing >= 0 ? s->facing : (dir >= 0 ? dir : facing);
+    if (has_facing && q->mode == RULES_MODE_STEP && s->facing >= 0 && s->facing != facing)
+        r->violations |= BIT(RULES_MV_STEP_FACING); /* 000: no facing change on a step */
+    if (q->o->facing == RULES_FACING_003 && has_facing && dir >= 0 && q->mode != RULES_MODE_STEP)
+        f = dir; /* 003: facing is declared at the end; moving, it faces its way */
+    return f;
+}
+
+/* The attacks of opportunity step i provokes, leaving (x, y) facing f: one from each enemy
+ * threatening a square left, once per enemy over the move (seen), appended to out. False when
+ * the query's work budget runs out. */
+static bool step_aoos(const struct rules__move_ctx *c, int x, int y, int i, int f, bool has_facing,
+                      struct rules_creature *allies, unsigned char *seen,
+                      struct rules_path_result *out)
+{
+    if (!rules__step_provokes(c, x, y, i))
+        return true;
+    int fx[MAX_FOOT], fy[MAX_FOOT];
+    int fnum = rules__footprint(c, x, y, fx, fy);
+    for (int j = 0; j < fnum; j++) {
+        if (!in_window(c, fx[j], fy[j]))
+            continue;
+        size_t w = wcell(c, fx[j], fy[j]);
+        /* Each enemy looked at counts: a crowd threatening every square of a long path is
+         * looked through at every step. */
+        if (!rules__charge(c->q, (long long)(c->thr_off[w + 1] - c->thr_off[w])))
+            return false;
+        for (uint32_t t = c->thr_off[w]; t < c->thr_off[w + 1]; t++) {
+            int k = c->thr_idx[t];
+            if (seen[k])
+                continue;
+            seen[k] = 1;
+            assert(out->aoo_count < c->q->creature_count);
+            struct rules_aoo *a = &out->aoos[out->aoo_count++];
+            *a = (struct rules_aoo){
+                .creature = k, .step = i, .from_x = x, .from_y = y, .facing = out->steps[i].facing};
+            rules_move_aoo_evaluate(c->q, k, x, y, has_facing ? f : 0, allies, &a->eval);
+        }
+    }
+    return true;
+}
+
+/* The movement type step i is paid from, having spent `spent` before it; out of movement
+ * when none has the budget left (the first such step ends the steps in budget). */
+static void step_type(const struct rules__move_ctx *c, const struct rules__step_eval *e, int i,
+                      int spent, int cost, struct rules_path_result *out)
+{
+    struct rules_step_result *r = &out->steps[i];
+    int type = pick_type(c, e->types, spent, cost);
+    if (type < 0) {
+        if (e->types != 0)
+            r->violations |= BIT(RULES_MV_OUT_OF_MOVEMENT);
+        for (int t = 0; t < RULES_MOVE_TYPES; t++)
+            if (e->types & 1u << t) {
+                type = t;
+                break;
+            }
+    }
+    if ((r->violations & BIT(RULES_MV_OUT_OF_MOVEMENT)) && out->steps_in_budget < 0)
+        out->steps_in_budget = i;
+    r->type = type < 0 ? RULES_MOVE_WALK : (enum rules_move_type)type;
+}
+
+/* Prices step i from (x, y) facing f, with `parity` diagonals so far: its cost in r's. */
+static int step_cost(const struct rules__move_ctx *c, const struct rules_step *s, int x, int y,
+                     int f, int parity, int i, struct rules__step_eval *e,
+                     struct rules_step_result *r)
+{
+    int dx = s->x - x, dy = s->y - y;
+    int dir = dir_index(c, dx, dy);
+    int cost = 5;
+    if (dir < 0) {
+        r->violations |= BIT(RULES_MV_NOT_ADJACENT);
+        *e = (struct rules__step_eval){.types = 1u << RULES_MOVE_WALK, .cost_front = 5};
+    } else {
+        rules__eval_step(c, x, y, dx, dy, parity, i, e);
+        bool back = c->facing_cost && c->q->mode != RULES_MODE_STEP && !dir_in_front(c, dir, f);
+        cost = back ? e->cost_back : e->cost_front;
+        if (back)
+            e->why |= RULES_COST_BACKWARD;
+    }
+    r->violations |= e->bad;
+    r->why = e->why;
+    return cost;
+}
+
+/* The move as a whole once its n steps are priced: where it ends, what is left, its end
+ * facing, and whether it is legal. */
+static void path_finish(const struct rules__move_ctx *c, int n, int x, int y, int facing, int spent,
+                        int end_facing, struct rules_path_result *out)
+{
+    const struct rules_move_query *q = c->q;
+    bool has_facing = rules_has_facing(q->o, &q->mover->c);
+    if (out->steps_in_budget < 0)
+        out->steps_in_budget = n;
+    if (n > 0 && !rules__end_ok(c, x, y))
+        out->steps[n - 1].violations |= BIT(RULES_MV_END_OCCUPIED);
+    out->total_ft = spent;
+    for (int t = 0; t < RULES_MOVE_TYPES; t++) {
+        int left = c->budget[t] - spent;
+        out->remaining_ft[t] = left > 0 ? left : 0;
+    }
+    out->end_facing = has_facing ? (end_facing >= 0 ? end_facing : facing) : -1;
+    if (has_facing && q->mode == RULES_MODE_STEP && end_facing >= 0 && end_facing != facing &&
+        q->mover->turned)
+        out->action_violations |= BIT(RULES_MV_STEP_FACING);
+    out->legal = out->action_violations == 0;
+    for (int i = 0; i < n; i++)
+        out->legal &= out->steps[i].violations == 0;
+}
+
 int rules_move_path(const struct rules_move_query *q, const struct rules_step *steps, int n,
                     int end_facing, struct rules_path_result *out)
 {
-    struct ctx c;
+    assert(q != NULL && q->mover != NULL && out != NULL && (n == 0 || steps != NULL));
+    struct rules__move_ctx c;
     int x0, y0, x1, y1;
     path_box(q->mover, steps, n, &x0, &y0, &x1, &y1);
-    int rc = ctx_init(&c, q, x0, y0, x1, y1, false, true);
+    int rc = rules__ctx_init(&c, q, x0, y0, x1, y1, false, true);
     if (rc != 0)
         return rc;
     struct rules_creature *allies = malloc(((size_t)q->creature_count + 1) * sizeof *allies);
     unsigned char *seen = calloc((size_t)q->creature_count + 1, 1);
     if (allies == NULL || seen == NULL) {
-        free(allies);
-        free(seen);
-        ctx_free(&c);
-        return RULES_MOVE_ERR_NOMEM;
+        rc = RULES_MOVE_ERR_NOMEM;
+        goto out;
     }
     const struct rules_mover *m = q->mover;
     bool has_facing = rules_has_facing(q->o, &m->c);
-    out->action_violations = action_checks(&c);
+    out->action_violations = rules__action_checks(&c);
     out->aoo_count = 0;
     out->steps_in_budget = -1;
     int x = m->c.body.x, y = m->c.body.y, facing = m->c.facing, parity = 0, spent = 0;
@@ -233,74 +351,19 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
         out->budget_ft[t] = c.budget[t];
     for (int i = 0; i < n; i++) {
         struct rules_step_result *r = &out->steps[i];
-        int dx = steps[i].x - x, dy = steps[i].y - y;
-        int dir = dir_index(&c, dx, dy);
         *r = (struct rules_step_result){.x = steps[i].x, .y = steps[i].y};
-        int f = facing;
-        if (has_facing && q->mode != RULES_MODE_STEP)
-            f = steps[i].facing >= 0 ? steps[i].facing : (dir >= 0 ? dir : facing);
-        if (has_facing && q->mode == RULES_MODE_STEP && steps[i].facing >= 0 &&
-            steps[i].facing != facing)
-            r->violations |= BIT(RULES_MV_STEP_FACING); /* 000: no facing change on a step */
-        if (q->o->facing == RULES_FACING_003 && has_facing && dir >= 0 &&
-            q->mode != RULES_MODE_STEP)
-            f = dir; /* 003: facing is declared at the end; moving, it faces its way */
+        int f = step_facing(q, &steps[i], dir_index(&c, steps[i].x - x, steps[i].y - y), facing,
+                            has_facing, r);
         r->facing = has_facing ? f : -1;
-        struct step_eval e;
-        int cost = 5;
-        if (dir < 0) {
-            r->violations |= BIT(RULES_MV_NOT_ADJACENT);
-            e = (struct step_eval){.types = 1u << RULES_MOVE_WALK, .cost_front = 5};
-        } else {
-            eval_step(&c, x, y, dx, dy, parity, i, &e);
-            bool back = c.facing_cost && q->mode != RULES_MODE_STEP && !dir_in_front(&c, dir, f);
-            cost = back ? e.cost_back : e.cost_front;
-            if (back)
-                e.why |= RULES_COST_BACKWARD;
-        }
-        r->violations |= e.bad;
-        r->why = e.why;
-        /* The step provokes from each enemy threatening the squares left (once per enemy). */
-        if (step_provokes(&c, x, y, i)) {
-            int fx[MAX_FOOT], fy[MAX_FOOT];
-            int fnum = footprint(&c, x, y, fx, fy);
-            for (int j = 0; j < fnum; j++) {
-                if (!in_window(&c, fx[j], fy[j]))
-                    continue;
-                size_t w = wcell(&c, fx[j], fy[j]);
-                /* Each enemy looked at counts: a crowd threatening every square of a long
-                 * path is looked through at every step. */
-                if (!charge(q, (long long)(c.thr_off[w + 1] - c.thr_off[w]))) {
-                    rc = RULES_MOVE_TOO_EXPENSIVE;
-                    goto out;
-                }
-                for (uint32_t t = c.thr_off[w]; t < c.thr_off[w + 1]; t++) {
-                    int k = c.thr_idx[t];
-                    if (seen[k])
-                        continue;
-                    seen[k] = 1;
-                    struct rules_aoo *a = &out->aoos[out->aoo_count++];
-                    *a = (struct rules_aoo){
-                        .creature = k, .step = i, .from_x = x, .from_y = y, .facing = r->facing};
-                    rules_move_aoo_evaluate(c.q, k, x, y, has_facing ? f : 0, allies, &a->eval);
-                }
-            }
+        struct rules__step_eval e;
+        int cost = step_cost(&c, &steps[i], x, y, f, parity, i, &e, r);
+        if (!step_aoos(&c, x, y, i, f, has_facing, allies, seen, out)) {
+            rc = RULES_MOVE_TOO_EXPENSIVE;
+            goto out;
         }
         if (e.impeded && !(e.bad & BIT(RULES_MV_IMPEDED)))
             cost = c.max_budget - spent > cost ? c.max_budget - spent : cost;
-        int type = pick_type(&c, e.types, spent, cost);
-        if (type < 0) {
-            if (e.types != 0)
-                r->violations |= BIT(RULES_MV_OUT_OF_MOVEMENT);
-            for (int t = 0; t < RULES_MOVE_TYPES; t++)
-                if (e.types & 1u << t) {
-                    type = t;
-                    break;
-                }
-        }
-        if ((r->violations & BIT(RULES_MV_OUT_OF_MOVEMENT)) && out->steps_in_budget < 0)
-            out->steps_in_budget = i;
-        r->type = type < 0 ? RULES_MOVE_WALK : (enum rules_move_type)type;
+        step_type(&c, &e, i, spent, cost, out);
         r->cost_ft = cost;
         spent += cost;
         r->spent_ft = spent;
@@ -308,25 +371,10 @@ int rules_move_path(const struct rules_move_query *q, const struct rules_step *s
             parity ^= 1;
         x = steps[i].x, y = steps[i].y, facing = f;
     }
-    if (out->steps_in_budget < 0)
-        out->steps_in_budget = n;
-    if (n > 0 && !end_ok(&c, x, y))
-        out->steps[n - 1].violations |= BIT(RULES_MV_END_OCCUPIED);
-    out->total_ft = spent;
-    for (int t = 0; t < RULES_MOVE_TYPES; t++) {
-        int left = c.budget[t] - spent;
-        out->remaining_ft[t] = left > 0 ? left : 0;
-    }
-    out->end_facing = has_facing ? (end_facing >= 0 ? end_facing : facing) : -1;
-    if (has_facing && q->mode == RULES_MODE_STEP && end_facing >= 0 && end_facing != facing &&
-        m->turned)
-        out->action_violations |= BIT(RULES_MV_STEP_FACING);
-    out->legal = out->action_violations == 0;
-    for (int i = 0; i < n; i++)
-        out->legal &= out->steps[i].violations == 0;
+    path_finish(&c, n, x, y, facing, spent, end_facing, out);
 out:
     free(allies);
     free(seen);
-    ctx_free(&c);
+    rules__ctx_free(&c);
     return rc;
 }

@@ -31,7 +31,7 @@
  * every answer is a legal move. */
 
 /* True when some eligible enemy threatens some square of the window. */
-static bool any_threat(const struct ctx *c)
+static bool any_threat(const struct rules__move_ctx *c)
 {
     return c->thr_idx != NULL && c->thr_off[(size_t)c->ww * (size_t)c->wh] > 0;
 }
@@ -110,7 +110,7 @@ static bool queue_pop(struct queue *qu, uint32_t *key, uint32_t *state)
 }
 
 struct search {
-    struct ctx c;
+    struct rules__move_ctx c;
     int nf, np; /* facings and parities in the state */
     size_t cells, states;
     uint32_t start;
@@ -159,7 +159,7 @@ static void search_free(struct search *s)
     free(s->seen_epoch);
     free(s->expanded);
     free(s->sc);
-    ctx_free(&s->c);
+    rules__ctx_free(&s->c);
 }
 
 /* Adds a layer of prices and predecessors, charging its states to the work budget first
@@ -168,7 +168,7 @@ static void search_free(struct search *s)
  * second to set up before the first expansion. */
 static int add_layer(struct search *s)
 {
-    if (s->layers > 0 && !charge(s->c.q, (long long)s->states))
+    if (s->layers > 0 && !rules__charge(s->c.q, (long long)s->states))
         return RULES_MOVE_TOO_EXPENSIVE;
     uint32_t **d = realloc(s->dist, (size_t)(s->layers + 1) * sizeof *d);
     if (d == NULL)
@@ -226,12 +226,13 @@ static void state_pos(const struct search *s, uint32_t st, int *x, int *y, int *
 }
 
 /* The common case in one place: a one-square mover on squares, any mode but a 5-foot step
- * or a withdraw, into a square that is not impeded. Gives the same answer as eval_step (the
+ * or a withdraw, into a square that is not impeded. Gives the same answer as rules__eval_step (the
  * tests run both through rules_move_path and the searches); returns -1 when the step is
- * illegal, 0 when eval_step must decide, 1 with the prices and the types that may enter. */
-static inline __attribute__((always_inline)) int fast_step(const struct ctx *c, size_t cell, int d,
-                                                           int parity, int *front, int *back,
-                                                           unsigned *types, bool *diagonal)
+ * illegal, 0 when rules__eval_step must decide, 1 with the prices and the types that may enter. */
+static inline __attribute__((always_inline)) int fast_step(const struct rules__move_ctx *c,
+                                                           size_t cell, int d, int parity,
+                                                           int *front, int *back, unsigned *types,
+                                                           bool *diagonal)
 {
     int dx = sq_dirs[d][0], dy = sq_dirs[d][1];
     uint32_t ci = c->info[(size_t)((ptrdiff_t)cell + c->off[d])];
@@ -261,11 +262,11 @@ static inline __attribute__((always_inline)) int fast_step(const struct ctx *c, 
 
 /* One byte a window square for the search's inner loop: the movement types that may enter
  * (CI_TYPES), the price class (0 closed to this mover and mode, 1 single, 2 double, 3
- * impeded: decided by eval_step) and SC_SOLID for a corner that cannot be cut. */
+ * impeded: decided by rules__eval_step) and SC_SOLID for a corner that cannot be cut. */
 #define SC_SOLID 0x80u
 
 /* The class byte of one square's bits. */
-static uint8_t classify(const struct ctx *c, uint32_t ci)
+static uint8_t classify(const struct rules__move_ctx *c, uint32_t ci)
 {
     bool runlike = c->q->mode == RULES_MODE_RUN || c->q->mode == RULES_MODE_CHARGE;
     unsigned types = ci & c->speed_types, cls = 1;
@@ -280,7 +281,7 @@ static uint8_t classify(const struct ctx *c, uint32_t ci)
 
 static int step_classes(struct search *s)
 {
-    const struct ctx *c = &s->c;
+    const struct rules__move_ctx *c = &s->c;
     s->sc = malloc(s->cells);
     if (s->sc == NULL)
         return -1;
@@ -289,127 +290,162 @@ static int step_classes(struct search *s)
     return 0;
 }
 
+/* Expands state st (at window cell cell0, parity p, `spent` feet in) the common way, one byte
+ * a square (see step_classes): the same rules as fast_step, without the general bookkeeping.
+ * Sets *slow when a neighbour is impeded (the general expansion then decides). Returns 0, or
+ * -1 when the queue cannot grow. */
+static int expand_classed(struct search *s, struct queue *qu, uint32_t st, size_t cell0, int p,
+                          int spent, bool *slow)
+{
+    struct rules__move_ctx *c = &s->c;
+    uint32_t *dist = s->dist[s->layers - 1];
+    int32_t *pred = s->pred[s->layers - 1];
+    bool alt = s->np > 1 && p;
+    for (int d = 0; d < 8; d++) {
+        size_t tc = (size_t)((ptrdiff_t)cell0 + c->off[d]);
+        unsigned k = s->sc[tc], cls = (k >> 5) & 3u;
+        if (cls == 0)
+            continue;
+        int cost = 5, np = p;
+        if (d & 1) { /* odd directions are the diagonals */
+            size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
+            size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
+            if ((s->sc[c1] | s->sc[c2]) & SC_SOLID)
+                continue;
+            cost = alt ? 10 : 5;
+            np = s->np > 1 ? p ^ 1 : 0;
+        }
+        if (cls == 3) {
+            *slow = true; /* impeded: the general loop decides */
+            return 0;
+        }
+        cost *= (int)cls;
+        if (spent + cost > c->type_budget[k & CI_TYPES])
+            continue;
+        uint32_t nd = (uint32_t)(spent + cost), ns = (uint32_t)(tc * (size_t)s->np) + (uint32_t)np;
+        if (nd >= dist[ns])
+            continue;
+        dist[ns] = nd;
+        pred[ns] = (int32_t)st * 2;
+        if (queue_push(qu, nd / 5, ns) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Where a step from a state lands, and what the state is. */
+struct expansion {
+    uint32_t st;  /* the state expanded */
+    int x, y, p;  /* its square and diagonal parity */
+    int spent;    /* feet spent to reach it */
+    int step;     /* 0 from the start, 1 after */
+    size_t cell0; /* its window cell */
+    bool provokes, inner;
+};
+
+/* Expands one state the general way, every direction priced by fast_step or rules__eval_step
+ * into every facing; a provoking step's successors go to next instead. Returns 0, or -1 when
+ * the queue or the seeds cannot grow. */
+static int expand_priced(struct search *s, struct queue *qu, struct seeds *next,
+                         const struct expansion *x)
+{
+    struct rules__move_ctx *c = &s->c;
+    uint32_t *dist = s->dist[s->layers - 1];
+    int32_t *pred = s->pred[s->layers - 1];
+    const int(*dirs)[2] = rules__dirs_of(c);
+    for (int d = 0; d < c->ndirs; d++) {
+        int tx = x->x + dirs[d][0], ty = x->y + dirs[d][1];
+        if (!in_window(c, tx, ty))
+            continue;
+        struct rules__step_eval e = {0};
+        int fs = s->fast && x->inner ? fast_step(c, x->cell0, d, x->p, &e.cost_front, &e.cost_back,
+                                                 &e.types, &e.diagonal)
+                                     : 0;
+        if (fs < 0)
+            continue;
+        if (fs == 0)
+            rules__eval_step(c, x->x, x->y, dirs[d][0], dirs[d][1], x->p, x->step, &e);
+        if (e.bad)
+            continue;
+        int np = c->o->diagonals == RULES_DIAGONALS_ALTERNATING && e.diagonal ? x->p ^ 1 : x->p;
+        if (s->np == 1)
+            np = 0;
+        size_t cell = (size_t)((ptrdiff_t)x->cell0 + c->off[d]);
+        assert(cell == wcell(c, tx, ty));
+        for (int nf = 0; nf < s->nf; nf++) {
+            int cost = e.cost_front;
+            if (s->nf > 1 && !dir_in_front(c, d, nf))
+                cost = e.cost_back;
+            if (e.impeded)
+                cost = c->max_budget - x->spent;
+            if (x->spent + cost > c->type_budget[e.types])
+                continue; /* no type that may enter has the price left (pick_type) */
+            uint32_t nd = (uint32_t)(x->spent + cost);
+            uint32_t ns = state_of(s, cell, nf, np);
+            if (x->provokes) {
+                if (nd < dist[ns] && seeds_add(next, ns, nd, (int32_t)x->st * 2 + 1) != 0)
+                    return -1;
+                continue;
+            }
+            if (nd >= dist[ns])
+                continue;
+            dist[ns] = nd;
+            pred[ns] = (int32_t)x->st * 2;
+            if (queue_push(qu, nd / 5, ns) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* One layer of the search from the queued states. With `split`, provoking steps go to next
  * instead of being relaxed here. Route mode (goal != NULL) uses A* keys. */
 static int run_layer(struct search *s, struct queue *qu, bool split, struct seeds *next)
 {
-    struct ctx *c = &s->c;
+    struct rules__move_ctx *c = &s->c;
+    assert(s->layers > 0);
     if (s->expanded != NULL)
         memset(s->expanded, 0xff, s->cells * (size_t)s->np * sizeof *s->expanded);
-    int L = s->layers - 1;
-    uint32_t *dist = s->dist[L];
-    int32_t *pred = s->pred[L];
-    const int(*dirs)[2] = dirs_of(c);
+    uint32_t *dist = s->dist[s->layers - 1];
     uint32_t key, st;
     while (queue_pop(qu, &key, &st)) {
         if (key != dist[st] / 5)
             continue;
         /* An expansion relaxes the successors of every facing at once (see below), so it
          * counts as nf states: a reach with facing costs its squares times 8. One priced step
-         * by step (the general loop below) counts what rules_move_expand_units says. */
-        if (!charge(c->q, s->nf))
+         * by step (expand_priced) counts what rules_move_expand_units says. */
+        if (!rules__charge(c->q, s->nf))
             return RULES_MOVE_TOO_EXPENSIVE;
-        int x, y, f, p;
-        state_pos(s, st, &x, &y, &f, &p);
-        int spent = (int)dist[st];
-        if (spent >= c->max_budget)
+        struct expansion x = {.st = st, .spent = (int)dist[st]};
+        int f;
+        state_pos(s, st, &x.x, &x.y, &f, &x.p);
+        if (x.spent >= c->max_budget)
             continue;
         if (s->nf > 1) {
             /* Turning is free while moving (000), so every facing at this square and parity
              * has the same successors: only the cheapest one is expanded. */
-            size_t ek = (st / (uint32_t)(s->nf * s->np)) * (size_t)s->np + (size_t)p;
-            if ((uint32_t)spent >= s->expanded[ek])
+            size_t ek = (st / (uint32_t)(s->nf * s->np)) * (size_t)s->np + (size_t)x.p;
+            if ((uint32_t)x.spent >= s->expanded[ek])
                 continue;
-            s->expanded[ek] = (uint32_t)spent;
+            s->expanded[ek] = (uint32_t)x.spent;
         }
-        bool first = st == s->start;
-        int step = first ? 0 : 1;
-        bool provokes = split && step_provokes(c, x, y, step);
-        size_t cell0 = st / (uint32_t)(s->nf * s->np);
+        x.step = st == s->start ? 0 : 1;
+        x.provokes = split && rules__step_provokes(c, x.x, x.y, x.step);
+        x.cell0 = st / (uint32_t)(s->nf * s->np);
         /* Squares on the window's edge may look past it: those take the general path. */
-        bool inner = x > c->wx0 && y > c->wy0 && x + 1 < c->wx0 + c->ww && y + 1 < c->wy0 + c->wh;
-        bool slow = false;
-        if (inner && s->sc != NULL && !provokes) {
-            /* The common case, one byte a square (see step_classes): the same rules as
-             * fast_step, without the general bookkeeping. */
-            bool alt = s->np > 1 && p;
-            for (int d = 0; d < 8; d++) {
-                size_t tc = (size_t)((ptrdiff_t)cell0 + c->off[d]);
-                unsigned k = s->sc[tc], cls = (k >> 5) & 3u;
-                if (cls == 0)
-                    continue;
-                int cost = 5, np = p;
-                if (d & 1) { /* odd directions are the diagonals */
-                    size_t c1 = (size_t)((ptrdiff_t)cell0 + sq_dirs[d][0]);
-                    size_t c2 = (size_t)((ptrdiff_t)cell0 + (ptrdiff_t)sq_dirs[d][1] * c->ww);
-                    if ((s->sc[c1] | s->sc[c2]) & SC_SOLID)
-                        continue;
-                    cost = alt ? 10 : 5;
-                    np = s->np > 1 ? p ^ 1 : 0;
-                }
-                if (cls == 3) {
-                    slow = true; /* impeded: the general loop below decides */
-                    break;
-                }
-                cost *= (int)cls;
-                if (spent + cost > c->type_budget[k & CI_TYPES])
-                    continue;
-                uint32_t nd = (uint32_t)(spent + cost),
-                         ns = (uint32_t)(tc * (size_t)s->np) + (uint32_t)np;
-                if (nd >= dist[ns])
-                    continue;
-                dist[ns] = nd;
-                pred[ns] = (int32_t)st * 2;
-                if (queue_push(qu, nd / 5, ns) != 0)
-                    return -1;
-            }
+        x.inner =
+            x.x > c->wx0 && x.y > c->wy0 && x.x + 1 < c->wx0 + c->ww && x.y + 1 < c->wy0 + c->wh;
+        if (x.inner && s->sc != NULL && !x.provokes) {
+            bool slow = false;
+            if (expand_classed(s, qu, st, x.cell0, x.p, x.spent, &slow) != 0)
+                return -1;
             if (!slow)
                 continue;
         }
-        if (!(s->fast && inner) && s->slow_units > 0 && !charge(c->q, s->slow_units))
-            return RULES_MOVE_TOO_EXPENSIVE; /* priced by eval_step, square by square */
-        for (int d = 0; d < c->ndirs; d++) {
-            int tx = x + dirs[d][0], ty = y + dirs[d][1];
-            if (!in_window(c, tx, ty))
-                continue;
-            struct step_eval e = {0};
-            int fs = s->fast && inner ? fast_step(c, cell0, d, p, &e.cost_front, &e.cost_back,
-                                                  &e.types, &e.diagonal)
-                                      : 0;
-            if (fs < 0)
-                continue;
-            if (fs == 0)
-                eval_step(c, x, y, dirs[d][0], dirs[d][1], p, step, &e);
-            if (e.bad)
-                continue;
-            int np = c->o->diagonals == RULES_DIAGONALS_ALTERNATING && e.diagonal ? p ^ 1 : p;
-            if (s->np == 1)
-                np = 0;
-            size_t cell = (size_t)((ptrdiff_t)cell0 + c->off[d]);
-            assert(cell == wcell(c, tx, ty));
-            for (int nf = 0; nf < s->nf; nf++) {
-                int cost = e.cost_front;
-                if (s->nf > 1 && !dir_in_front(c, d, nf))
-                    cost = e.cost_back;
-                if (e.impeded)
-                    cost = c->max_budget - spent;
-                if (spent + cost > c->type_budget[e.types])
-                    continue; /* no type that may enter has the price left (pick_type) */
-                uint32_t nd = (uint32_t)(spent + cost);
-                uint32_t ns = state_of(s, cell, nf, np);
-                if (provokes) {
-                    if (nd < dist[ns] && seeds_add(next, ns, nd, (int32_t)st * 2 + 1) != 0)
-                        return -1;
-                    continue;
-                }
-                if (nd >= dist[ns])
-                    continue;
-                dist[ns] = nd;
-                pred[ns] = (int32_t)st * 2;
-                if (queue_push(qu, nd / 5, ns) != 0)
-                    return -1;
-            }
-        }
+        if (!(s->fast && x.inner) && s->slow_units > 0 && !rules__charge(c->q, s->slow_units))
+            return RULES_MOVE_TOO_EXPENSIVE; /* priced by rules__eval_step, square by square */
+        if (expand_priced(s, qu, next, &x) != 0)
+            return -1;
     }
     return 0;
 }
@@ -433,7 +469,7 @@ static int record_layer(struct search *s)
             continue;
         int x = s->c.wx0 + (int)(cell % (size_t)s->c.ww),
             y = s->c.wy0 + (int)(cell / (size_t)s->c.ww);
-        if (!end_ok(&s->c, x, y))
+        if (!rules__end_ok(&s->c, x, y))
             continue;
         s->best_cost[cell] = best;
         s->best_state[cell] = bst;
@@ -454,8 +490,8 @@ static int record_layer(struct search *s)
 static void reach_window(const struct rules_move_query *q, int *x0, int *y0, int *x1, int *y1)
 {
     const struct rules_body *b = &q->mover->c.body;
-    struct ctx probe = {.q = q, .o = q->o, .m = q->mover};
-    set_budgets(&probe, false);
+    struct rules__move_ctx probe = {.q = q, .o = q->o, .m = q->mover};
+    rules__set_budgets(&probe, false);
     int radius = probe.max_budget / 5 + 1;
     *x0 = b->x - radius, *y0 = b->y - radius;
     *x1 = b->x + b->side + radius, *y1 = b->y + b->side + radius;
@@ -472,7 +508,7 @@ static void state_shape(const struct rules_move_query *q, int *nf, int *np)
 
 int rules_move_expand_units(const struct rules_move_query *q)
 {
-    /* A step priced square by square (eval_step) costs about two plain expansions, plus the
+    /* A step priced square by square (rules__eval_step) costs about two plain expansions, plus the
      * squares the space enters (about two of its edges, and the corners beside a diagonal) at
      * a dozen squares a unit: bench/cost_bench measures the plain loop, hexes and a Colossal
      * mover at about the same time per unit with these weights. */
@@ -489,7 +525,7 @@ void rules_move_reach_estimate(const struct rules_move_query *q, bool prefer_few
     int x0, y0, x1, y1, nf, np;
     reach_window(q, &x0, &y0, &x1, &y1);
     long long threats = rules_move_threat_tests(q, x0, y0, x1, y1);
-    clip_window(q->map, &x0, &y0, &x1, &y1);
+    rules__clip_window(q->map, &x0, &y0, &x1, &y1);
     state_shape(q, &nf, &np);
     out->states = (long long)(x1 - x0) * (y1 - y0) * nf * np;
     out->threat_tests = threats;
@@ -501,10 +537,10 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
 {
     *out = NULL;
     /* What it will set up, charged before anything is: the first layer's states, then (by
-     * ctx_init) the squares tested for a threat. */
+     * rules__ctx_init) the squares tested for a threat. */
     struct rules_move_estimate est;
     rules_move_reach_estimate(q, prefer_fewest_aoo, &est);
-    if (!charge(q, est.states))
+    if (!rules__charge(q, est.states))
         return RULES_MOVE_TOO_EXPENSIVE;
     struct rules_reach *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -513,7 +549,7 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     const struct rules_body *b = &q->mover->c.body;
     int x0, y0, x1, y1;
     reach_window(q, &x0, &y0, &x1, &y1);
-    int rc = ctx_init(&s->c, q, x0, y0, x1, y1, false, true);
+    int rc = rules__ctx_init(&s->c, q, x0, y0, x1, y1, false, true);
     if (rc != 0) {
         free(r);
         return rc;
@@ -546,7 +582,7 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
     if (queue_init(&qu, s->c.max_budget / 5 + 8) != 0)
         goto nomem;
     memset(s->best_layer, 0xff, s->cells * sizeof *s->best_layer);
-    bool blocked = action_checks(&s->c) != 0;
+    bool blocked = rules__action_checks(&s->c) != 0;
     int start_f = s->nf > 1 ? q->mover->c.facing % s->nf : 0;
     s->start = state_of(s, wcell(&s->c, b->x, b->y), start_f, 0);
     if (!blocked) {
@@ -571,7 +607,7 @@ int rules_move_reach(const struct rules_move_query *q, bool prefer_fewest_aoo,
         sd = nsd, nsd = t;
         nsd.n = 0;
         /* Its seeds (the provoking steps out of the layer before) are queued states too. */
-        if (!charge(q, (long long)sd.n)) {
+        if (!rules__charge(q, (long long)sd.n)) {
             rc = RULES_MOVE_TOO_EXPENSIVE;
             goto fail;
         }
@@ -623,10 +659,10 @@ static int provoking_steps(const struct search *s, int i)
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max), count = 0, x, y, f, p;
-    charge(s->c.q, n);
+    rules__charge(s->c.q, n);
     state_pos(s, s->start, &x, &y, &f, &p);
     for (int j = n; j > 0; j--) {
-        count += step_provokes(&s->c, x, y, n - j);
+        count += rules__step_provokes(&s->c, x, y, n - j);
         state_pos(s, states[j - 1], &x, &y, &f, &p);
     }
     free(states);
@@ -698,7 +734,7 @@ int rules_reach_path(const struct rules_reach *r, int i, struct rules_step *step
 int rules_reach_aoos(struct rules_reach *r, int i, int *creatures, int *from_x, int *from_y)
 {
     struct search *s = &r->s;
-    struct ctx *c = &s->c;
+    struct rules__move_ctx *c = &s->c;
     if (!any_threat(c))
         return 0; /* nobody threatens a square: no path provokes */
     int max = c->max_budget / 5 + 2;
@@ -706,21 +742,21 @@ int rules_reach_aoos(struct rules_reach *r, int i, int *creatures, int *from_x, 
     if (states == NULL)
         return 0;
     int n = walk_back(s, i, states, max);
-    charge(c->q, n);
+    rules__charge(c->q, n);
     if (++s->epoch == 0)
         s->epoch = 1;
     int count = 0, x, y, f, p;
     state_pos(s, s->start, &x, &y, &f, &p);
     for (int j = n; j > 0; j--) {
         int step = n - j;
-        if (step_provokes(c, x, y, step)) {
+        if (rules__step_provokes(c, x, y, step)) {
             int fx[MAX_FOOT], fy[MAX_FOOT];
-            int fn = footprint(c, x, y, fx, fy);
+            int fn = rules__footprint(c, x, y, fx, fy);
             for (int k = 0; k < fn; k++) {
                 if (!in_window(c, fx[k], fy[k]))
                     continue;
                 size_t w = wcell(c, fx[k], fy[k]);
-                charge(c->q, (long long)(c->thr_off[w + 1] - c->thr_off[w])); /* looked at */
+                rules__charge(c->q, (long long)(c->thr_off[w + 1] - c->thr_off[w])); /* looked at */
                 for (uint32_t t = c->thr_off[w]; t < c->thr_off[w + 1]; t++) {
                     int e = c->thr_idx[t];
                     if (s->seen_epoch[e] == s->epoch)

@@ -22,7 +22,7 @@
  *    already reached (octile). Every real step costs at least as much as the same step on an
  *    empty map, so it is consistent: a state's first expansion is its cheapest.
  * Movers larger than a square, hexes, withdrawals and 5-foot steps price each step with
- * eval_step over a context of the whole map, as the reach does. */
+ * rules__eval_step over a context of the whole map, as the reach does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,10 +73,10 @@ struct open_list {
 };
 
 struct route {
-    struct ctx c;
+    struct rules__move_ctx c;
     const struct rules_move_query *q;
     const struct rules_route_goal *goal;
-    bool fast;      /* a one-square mover on squares: class bytes, no eval_step */
+    bool fast;      /* a one-square mover on squares: class bytes, no rules__eval_step */
     int slow_units; /* without: what an expansion adds (rules_move_expand_units - 1) */
     int np;         /* parities in the state */
     bool octile;    /* the estimate counts 5-10-5's doubled diagonals */
@@ -142,7 +142,7 @@ static bool open_pop(struct open_list *ol, struct entry *e)
     }
 }
 
-/* The class byte of a square's CI_* bits (as classify and eval_step decide). */
+/* The class byte of a square's CI_* bits (as classify and rules__eval_step decide). */
 static uint8_t route_class(const struct route *r, uint32_t ci)
 {
     enum rules_move_mode mode = r->q->mode;
@@ -162,7 +162,7 @@ static uint8_t route_class(const struct route *r, uint32_t ci)
 static struct tile *tile_make(struct route *r, size_t ti)
 {
     size_t states = (size_t)TILE_CELLS * (size_t)r->np;
-    if (!charge(r->q, (long long)states)) {
+    if (!rules__charge(r->q, (long long)states)) {
         r->err = RULES_MOVE_TOO_EXPENSIVE;
         return NULL;
     }
@@ -192,8 +192,9 @@ static struct tile *tile_make(struct route *r, size_t ti)
                 continue;
             }
             size_t mi = (size_t)y * (size_t)map->width + (size_t)x;
-            uint32_t ci = map->flags[mi] == 0 && map->gap_in == NULL ? r->plain[map->terrain[mi]]
-                                                                     : terrain_info(&r->c, mi);
+            uint32_t ci = map->flags[mi] == 0 && map->gap_in == NULL
+                              ? r->plain[map->terrain[mi]]
+                              : rules__terrain_info(&r->c, mi);
             row[i] = route_class(r, ci);
         }
     }
@@ -229,7 +230,7 @@ static int occupants_init(struct route *r)
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < q->creature_count; i++) {
             const struct rules_body *b = &q->creatures[i].c.body;
-            uint32_t ci = creature_info(&r->c, i);
+            uint32_t ci = rules__creature_info(&r->c, i);
             uint8_t rc = (uint8_t)((ci & CI_OCC ? RC_OCC : 0) | (ci & CI_ENEMY ? 0 : 1));
             int fx[MAX_FOOT], fy[MAX_FOOT];
             int fn = rules_body_squares(q->o, b, fx, fy, MAX_FOOT);
@@ -298,7 +299,7 @@ static bool at_goal(const struct route *r, int x, int y, unsigned cls)
     const struct rules_route_goal *g = r->goal;
     if (g->creature < 0 && (x != g->x || y != g->y))
         return false;
-    if (r->fast ? (cls & RC_OCC) != 0 : !end_ok(&r->c, x, y))
+    if (r->fast ? (cls & RC_OCC) != 0 : !rules__end_ok(&r->c, x, y))
         return false;
     if (g->creature < 0)
         return true;
@@ -346,14 +347,14 @@ static void route_free(struct route *r)
     free(r->occ);
     free(r->occ_start);
     open_free(&r->open);
-    ctx_free(&r->c);
+    rules__ctx_free(&r->c);
 }
 
 /* Expands the state of price g at (x, y), parity p, in tile t (index ti) at square cell. */
 static int expand(struct route *r, struct tile *t, size_t ti, unsigned cell, int x, int y, int p,
                   uint32_t g, bool first)
 {
-    const int(*dirs)[2] = dirs_of(&r->c);
+    const int(*dirs)[2] = rules__dirs_of(&r->c);
     unsigned cx = cell & (TILE_SIDE - 1), cy = cell >> TILE_SHIFT;
     if (r->fast && cx > 0 && cy > 0 && cx + 1 < TILE_SIDE && cy + 1 < TILE_SIDE) {
         /* Inside the tile: every square looked at is in it. */
@@ -396,8 +397,8 @@ static int expand(struct route *r, struct tile *t, size_t ti, unsigned cell, int
             if (price < 0)
                 continue;
         } else {
-            struct step_eval e;
-            eval_step(&r->c, x, y, dx, dy, p, first ? 0 : 1, &e);
+            struct rules__step_eval e;
+            rules__eval_step(&r->c, x, y, dx, dy, p, first ? 0 : 1, &e);
             if (e.impeded) /* a full round each on a long route, not only a double move's */
                 e.bad &= ~BIT(RULES_MV_IMPEDED);
             if (e.bad || e.types == 0)
@@ -416,7 +417,7 @@ static int expand(struct route *r, struct tile *t, size_t ti, unsigned cell, int
 static int walk_back(struct route *r, size_t ti, unsigned i, int x, int y, struct rules_step *steps,
                      int max)
 {
-    const int(*dirs)[2] = dirs_of(&r->c);
+    const int(*dirs)[2] = rules__dirs_of(&r->c);
     const struct rules_body *b = &r->c.m->c.body;
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -470,16 +471,16 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     int rc;
     if (r.fast) {
         /* Only the budgets and the creature bits are wanted: a one-square window. */
-        rc = ctx_init(&r.c, q, b->x, b->y, b->x + 1, b->y + 1, true, false);
+        rc = rules__ctx_init(&r.c, q, b->x, b->y, b->x + 1, b->y + 1, true, false);
     } else {
-        /* eval_step reads the bits of every square of the map: set up before the search. */
-        if (!charge(q, (long long)map->width * map->height))
+        /* rules__eval_step reads the bits of every square of the map: set up before the search. */
+        if (!rules__charge(q, (long long)map->width * map->height))
             return RULES_MOVE_TOO_EXPENSIVE - 1;
-        rc = ctx_init(&r.c, q, 0, 0, map->width, map->height, true, false);
+        rc = rules__ctx_init(&r.c, q, 0, 0, map->width, map->height, true, false);
     }
     if (rc != 0)
         return RULES_MOVE_ERR_NOMEM - 1;
-    struct ctx *c = &r.c;
+    struct rules__move_ctx *c = &r.c;
     bool alternating = !hex && q->o->diagonals == RULES_DIAGONALS_ALTERNATING;
     r.np = alternating ? 2 : 1;
     /* 5-10-5's estimate needs every step to cost at least its open-map price; an impeded
@@ -498,7 +499,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
     if (r.tiles == NULL || open_init(&r.open, (max_price + 10) / r.unit + 1) != 0)
         goto out;
     if (r.fast) {
-        terrain_plain(c, r.plain);
+        rules__terrain_plain(c, r.plain);
         if (occupants_init(&r) != 0)
             goto out;
     }
@@ -522,7 +523,7 @@ int rules_move_route(const struct rules_move_query *q, const struct rules_route_
         t = r.tiles[ti];
         if (t->g[i] != e.g)
             continue; /* queued before a cheaper price was found */
-        if (!charge(q, ROUTE_EXPAND_UNITS + r.slow_units)) {
+        if (!rules__charge(q, ROUTE_EXPAND_UNITS + r.slow_units)) {
             result = RULES_MOVE_TOO_EXPENSIVE - 1;
             goto out;
         }

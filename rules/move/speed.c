@@ -72,7 +72,7 @@ int rules_run_check_dc(int n)
 
 /* Budgets per movement type for the action (001 Walk, Double Move, Run, 5-Foot Step,
  * Crawling, Withdraw). unlimited: the route search ignores them. */
-void set_budgets(struct ctx *c, bool unlimited)
+void rules__set_budgets(struct rules__move_ctx *c, bool unlimited)
 {
     struct rules_speed sp;
     rules_speed_eval(c->o, c->m, &sp);

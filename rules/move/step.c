@@ -19,15 +19,15 @@ const char *rules_move_type_name(enum rules_move_type t)
     return rules_move_type_names[t];
 }
 
-/* ---- the search context (struct ctx: move_internal.h) ---- */
+/* ---- the search context (struct rules__move_ctx: move_internal.h) ---- */
 
-const int (*dirs_of(const struct ctx *c))[2]
+const int (*rules__dirs_of(const struct rules__move_ctx *c))[2]
 {
     return c->hex ? rules_hex_dirs : sq_dirs;
 }
 
 /* The squares (or hexes) of a body of the mover's shape at (x, y). */
-int footprint(const struct ctx *c, int x, int y, int *fx, int *fy)
+int rules__footprint(const struct rules__move_ctx *c, int x, int y, int *fx, int *fy)
 {
     struct rules_body b = c->m->c.body;
     b.x = x, b.y = y;
@@ -35,7 +35,7 @@ int footprint(const struct ctx *c, int x, int y, int *fx, int *fy)
 }
 
 /* Charges n units of work to the query's budget; false once it is spent. */
-bool charge(const struct rules_move_query *q, long long n)
+bool rules__charge(const struct rules_move_query *q, long long n)
 {
     if (q->work == NULL)
         return true;
@@ -76,7 +76,7 @@ static bool eligible_attacker(const struct rules_move_query *q, int i)
     return q->no_attack == NULL || !q->no_attack[i];
 }
 
-void ctx_free(struct ctx *c)
+void rules__ctx_free(struct rules__move_ctx *c)
 {
     free(c->info);
     c->info = NULL;
@@ -87,7 +87,7 @@ void ctx_free(struct ctx *c)
     c->thr_off = NULL, c->thr_idx = NULL, c->occ_sat = c->thr_sat = NULL;
 }
 
-void clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1)
+void rules__clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1)
 {
     *x0 = *x0 < 0 ? 0 : *x0, *y0 = *y0 < 0 ? 0 : *y0;
     *x1 = *x1 > map->width ? map->width : *x1;
@@ -97,7 +97,7 @@ void clip_window(const struct rules_map *map, int *x0, int *y0, int *x1, int *y1
 }
 
 /* The box of squares around creature k that its reach may touch (one square of slack each
- * way), as ctx_init scans it. */
+ * way), as rules__ctx_init scans it. */
 static void threat_box(const struct rules_creature *k, int *bx0, int *by0, int *bx1, int *by1)
 {
     int r = k->reach_ft / 5 + 1;
@@ -113,7 +113,7 @@ static long long span(int a0, int a1, int w0, int w1)
 
 long long rules_move_threat_tests(const struct rules_move_query *q, int x0, int y0, int x1, int y1)
 {
-    clip_window(q->map, &x0, &y0, &x1, &y1);
+    rules__clip_window(q->map, &x0, &y0, &x1, &y1);
     long long n = 0;
     for (int i = 0; i < q->creature_count; i++) {
         if (!eligible_attacker(q, i))
@@ -127,7 +127,8 @@ long long rules_move_threat_tests(const struct rules_move_query *q, int x0, int 
 
 /* A summed-area table of the window: sat[(y + 1) * (ww + 1) + x + 1] counts the squares of
  * [0, x] x [0, y] for which bit(w) holds, so that any box is asked in O(1). */
-static uint32_t *window_sat(const struct ctx *c, bool (*bit)(const struct ctx *, size_t))
+static uint32_t *window_sat(const struct rules__move_ctx *c,
+                            bool (*bit)(const struct rules__move_ctx *, size_t))
 {
     size_t W = (size_t)c->ww + 1, H = (size_t)c->wh + 1;
     uint32_t *sat = calloc(W * H, sizeof *sat);
@@ -144,7 +145,8 @@ static uint32_t *window_sat(const struct ctx *c, bool (*bit)(const struct ctx *,
 }
 
 /* How many squares of the box [x0, x1) x [y0, y1), which lies in the window, sat counts. */
-static uint32_t sat_box(const struct ctx *c, const uint32_t *sat, int x0, int y0, int x1, int y1)
+static uint32_t sat_box(const struct rules__move_ctx *c, const uint32_t *sat, int x0, int y0,
+                        int x1, int y1)
 {
     size_t W = (size_t)c->ww + 1;
     size_t a = (size_t)(y0 - c->wy0) * W + (size_t)(x0 - c->wx0);
@@ -154,12 +156,12 @@ static uint32_t sat_box(const struct ctx *c, const uint32_t *sat, int x0, int y0
     return sat[e] - sat[b] - sat[d] + sat[a];
 }
 
-static bool bit_threatened(const struct ctx *c, size_t w)
+static bool bit_threatened(const struct rules__move_ctx *c, size_t w)
 {
     return c->thr_off[w + 1] > c->thr_off[w];
 }
 
-static bool bit_occupied(const struct ctx *c, size_t w)
+static bool bit_occupied(const struct rules__move_ctx *c, size_t w)
 {
     return (c->info[w] & CI_OCC) != 0;
 }
@@ -167,22 +169,22 @@ static bool bit_occupied(const struct ctx *c, size_t w)
 /* Sets up the window [x0, x1) x [y0, y1) (clipped to the map), the occupancy of every
  * creature and the squares each eligible enemy threatens there. The squares tested for a
  * threat are charged before the first test. */
-int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, int x1, int y1,
-             bool unlimited, bool threats)
+int rules__ctx_init(struct rules__move_ctx *c, const struct rules_move_query *q, int x0, int y0,
+                    int x1, int y1, bool unlimited, bool threats)
 {
-    *c = (struct ctx){.q = q, .o = q->o, .map = q->map, .m = q->mover};
+    *c = (struct rules__move_ctx){.q = q, .o = q->o, .map = q->map, .m = q->mover};
     c->hex = q->o->grid == RULES_GRID_HEX;
     c->ndirs = c->hex ? 6 : 8;
     c->side = c->hex ? 1 : q->mover->c.body.side;
     c->facing_cost = q->o->facing == RULES_FACING_000 && rules_has_facing(q->o, &q->mover->c);
-    set_budgets(c, unlimited);
+    rules__set_budgets(c, unlimited);
     if (threats && !charge_threats(q, rules_move_threat_tests(q, x0, y0, x1, y1)))
         return RULES_MOVE_TOO_EXPENSIVE;
-    clip_window(q->map, &x0, &y0, &x1, &y1);
+    rules__clip_window(q->map, &x0, &y0, &x1, &y1);
     c->wx0 = x0, c->wy0 = y0, c->ww = x1 - x0, c->wh = y1 - y0;
-    /* off[d] must follow the grid's own directions: the searches step with dirs_of(c)[d]
+    /* off[d] must follow the grid's own directions: the searches step with rules__dirs_of(c)[d]
      * and off[d] together, and square offsets on hexes land off the window at its edge. */
-    const int(*dirs)[2] = dirs_of(c);
+    const int(*dirs)[2] = rules__dirs_of(c);
     for (int d = 0; d < 8; d++)
         c->off[d] = d < c->ndirs ? (ptrdiff_t)dirs[d][1] * c->ww + dirs[d][0] : 0;
     size_t n = (size_t)c->ww * (size_t)c->wh;
@@ -197,14 +199,14 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
         goto fail;
     /* Squares without flags or gaps take their bits from a table by terrain. */
     uint32_t plain[256];
-    terrain_plain(c, plain);
+    rules__terrain_plain(c, plain);
     for (int y = y0; y < y1; y++) {
         uint32_t *row = c->info + (size_t)(y - y0) * (size_t)c->ww;
         size_t mi = mcell(q->map, x0, y);
         const uint8_t *tr = q->map->terrain + mi, *fl = q->map->flags + mi;
         for (int x = 0; x < c->ww; x++)
             row[x] = fl[x] == 0 && q->map->gap_in == NULL ? plain[tr[x]]
-                                                          : terrain_info(c, mi + (size_t)x);
+                                                          : rules__terrain_info(c, mi + (size_t)x);
     }
     int z = q->mover->c.body.z;
     for (int pass = 0; pass < 2; pass++) {
@@ -215,7 +217,7 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
             if (pass == 0)
                 for (int j = 0; j < fn; j++)
                     if (in_window(c, fx[j], fy[j]))
-                        c->info[wcell(c, fx[j], fy[j])] |= creature_info(c, i);
+                        c->info[wcell(c, fx[j], fy[j])] |= rules__creature_info(c, i);
             if (!threats || !eligible_attacker(q, i))
                 continue;
             int bx0, by0, bx1, by1; /* as rules_move_threat_tests counts them */
@@ -248,8 +250,8 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
         c->thr_off[0] = 0;
     }
     /* A mover larger than a square asks about its whole space at every step: whether any of
-     * it is threatened (step_provokes) and whether any is occupied (end_ok), in O(1) each
-     * from a summed-area table rather than square by square. */
+     * it is threatened (rules__step_provokes) and whether any is occupied (rules__end_ok), in O(1)
+     * each from a summed-area table rather than square by square. */
     if (c->side > 1) {
         c->occ_sat = window_sat(c, bit_occupied);
         c->thr_sat = threats ? window_sat(c, bit_threatened) : NULL;
@@ -258,11 +260,11 @@ int ctx_init(struct ctx *c, const struct rules_move_query *q, int x0, int y0, in
     }
     return 0;
 fail:
-    ctx_free(c);
+    rules__ctx_free(c);
     return RULES_MOVE_ERR_NOMEM;
 }
 
-static bool square_threatened(const struct ctx *c, int x, int y)
+static bool square_threatened(const struct rules__move_ctx *c, int x, int y)
 {
     if (c->thr_idx == NULL || !in_window(c, x, y))
         return false;
@@ -272,7 +274,7 @@ static bool square_threatened(const struct ctx *c, int x, int y)
 
 /* True when leaving the footprint at (x, y) on step `step` provokes (001 Walk, Threatened
  * Area; 004 Provoking an Attack of Opportunity by Moving). */
-bool step_provokes(const struct ctx *c, int x, int y, int step)
+bool rules__step_provokes(const struct rules__move_ctx *c, int x, int y, int step)
 {
     enum rules_move_mode mode = c->q->mode;
     if (mode == RULES_MODE_STEP)
@@ -285,7 +287,7 @@ bool step_provokes(const struct ctx *c, int x, int y, int step)
         return false;
     if (c->side == 1 || c->hex) {
         int fx[3], fy[3];
-        int n = footprint(c, x, y, fx, fy);
+        int n = rules__footprint(c, x, y, fx, fy);
         for (int i = 0; i < n; i++)
             if (square_threatened(c, fx[i], fy[i]))
                 return true;
@@ -303,7 +305,7 @@ bool step_provokes(const struct ctx *c, int x, int y, int step)
 
 /* The creature on (x, y), outside the window (paths reaching past it: inside it, the window's
  * CI_* bits tell): looked for through the list. */
-static int creature_at(const struct ctx *c, int x, int y)
+static int creature_at(const struct rules__move_ctx *c, int x, int y)
 {
     for (int i = 0; i < c->q->creature_count; i++) {
         const struct rules_body *b = &c->q->creatures[i].c.body;
@@ -321,7 +323,7 @@ static int creature_at(const struct ctx *c, int x, int y)
 }
 
 /* 001 Stepover: two size categories or more larger. */
-static bool steps_over(const struct ctx *c, int k)
+static bool steps_over(const struct rules__move_ctx *c, int k)
 {
     return (int)c->m->c.size >= (int)c->q->creatures[k].c.size + 2;
 }
@@ -343,7 +345,7 @@ unsigned rules_terrain_move_types(enum rules_map_terrain t)
 }
 
 /* The bits of map square mi that depend on the terrain and the mover's size. */
-uint32_t terrain_info(const struct ctx *c, size_t mi)
+uint32_t rules__terrain_info(const struct rules__move_ctx *c, size_t mi)
 {
     const struct rules_map *map = c->map;
     uint8_t t = map->terrain[mi];
@@ -375,7 +377,7 @@ uint32_t terrain_info(const struct ctx *c, size_t mi)
 }
 
 /* The bits creature k puts on its squares for this mover. */
-uint32_t creature_info(const struct ctx *c, int k)
+uint32_t rules__creature_info(const struct rules__move_ctx *c, int k)
 {
     const struct rules_map_creature *mc = &c->q->creatures[k];
     if (steps_over(c, k))
@@ -383,40 +385,40 @@ uint32_t creature_info(const struct ctx *c, int k)
     return !mc->ally && mc->conscious ? CI_OCC | CI_ENEMY : CI_OCC;
 }
 
-void terrain_plain(const struct ctx *c, uint32_t plain[256])
+void rules__terrain_plain(const struct rules__move_ctx *c, uint32_t plain[256])
 {
     memset(plain, 0, 256 * sizeof *plain);
     for (int t = 0; t < RULES_MAP_COUNT; t++) {
         struct rules_map one = {.width = 1, .height = 1};
         uint8_t terrain = (uint8_t)t, flags = 0;
         one.terrain = &terrain, one.flags = &flags;
-        struct ctx probe = *c;
+        struct rules__move_ctx probe = *c;
         probe.map = &one;
-        plain[t] = terrain_info(&probe, 0);
+        plain[t] = rules__terrain_info(&probe, 0);
     }
 }
 
-static uint32_t compute_info(const struct ctx *c, int x, int y)
+static uint32_t compute_info(const struct rules__move_ctx *c, int x, int y)
 {
     if (!on_map(c->map, x, y))
         return CI_OFFMAP;
-    uint32_t ci = terrain_info(c, mcell(c->map, x, y));
+    uint32_t ci = rules__terrain_info(c, mcell(c->map, x, y));
     int k = creature_at(c, x, y);
-    return k >= 0 ? ci | creature_info(c, k) : ci;
+    return k >= 0 ? ci | rules__creature_info(c, k) : ci;
 }
 
-static uint32_t cell_info(const struct ctx *c, int x, int y)
+static uint32_t cell_info(const struct rules__move_ctx *c, int x, int y)
 {
     return in_window(c, x, y) ? c->info[wcell(c, x, y)] : compute_info(c, x, y);
 }
 
 /* Prices the step from (x, y) to (x + dx, y + dy) with `parity` diagonals counted so far
  * (000's alternating rule). Budget checks are the caller's: they depend on the type. */
-void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, int step,
-               struct step_eval *e)
+void rules__eval_step(const struct rules__move_ctx *c, int x, int y, int dx, int dy, int parity,
+                      int step, struct rules__step_eval *e)
 {
     enum rules_move_mode mode = c->q->mode;
-    *e = (struct step_eval){0};
+    *e = (struct rules__step_eval){0};
     int tx = x + dx, ty = y + dy;
     uint32_t all = 0, types = CI_TYPES;
     if (c->side == 1 && !c->hex) {
@@ -440,7 +442,7 @@ void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, in
         }
     } else {
         int ox[MAX_FOOT], oy[MAX_FOOT], nx[MAX_FOOT], ny[MAX_FOOT];
-        int on = footprint(c, x, y, ox, oy), nn = footprint(c, tx, ty, nx, ny);
+        int on = rules__footprint(c, x, y, ox, oy), nn = rules__footprint(c, tx, ty, nx, ny);
         for (int i = 0; i < nn; i++) {
             if (in_footprint(ox, oy, on, nx[i], ny[i]))
                 continue; /* 001: "Leaving a square is always free"; squares entered count */
@@ -523,14 +525,14 @@ void eval_step(const struct ctx *c, int x, int y, int dx, int dy, int parity, in
 }
 
 /* True when the mover may end with its space at (x, y). */
-bool end_ok(const struct ctx *c, int x, int y)
+bool rules__end_ok(const struct rules__move_ctx *c, int x, int y)
 {
     if (c->side == 1 && !c->hex)
         return !(cell_info(c, x, y) & CI_OCC);
     if (c->occ_sat != NULL && in_window(c, x, y) && in_window(c, x + c->side - 1, y + c->side - 1))
         return sat_box(c, c->occ_sat, x, y, x + c->side, y + c->side) == 0;
     int fx[MAX_FOOT], fy[MAX_FOOT];
-    int n = footprint(c, x, y, fx, fy);
+    int n = rules__footprint(c, x, y, fx, fy);
     for (int i = 0; i < n; i++)
         if (cell_info(c, fx[i], fy[i]) & CI_OCC)
             return false;

@@ -1,5 +1,6 @@
 #include "rules/world/impact.h"
 
+#include <assert.h>
 #include <stdio.h>
 
 int rules_surface_per_die(enum rules_surface s)
@@ -170,6 +171,34 @@ int rules_dropped_object(const struct rules_options *o, enum rules_size size, in
                 "table's dice)";
     write_expression(out);
     return 0;
+}
+
+bool rules_dropped_fills_area(enum rules_size size)
+{
+    return size >= RULES_SIZE_LARGE;
+}
+
+int rules_dropped_range_increment(int range_ft)
+{
+    assert(range_ft >= 0);
+    int n = RULES_DROPPED_RANGE_INCREMENT_FT;
+    return range_ft <= n ? 1 : (range_ft + n - 1) / n;
+}
+
+int rules_dropped_range_penalty(int range_ft, int per_increment)
+{
+    return (rules_dropped_range_increment(range_ft) - 1) * per_increment;
+}
+
+void rules_dropped_strike(int d20, int attack_bonus, int range_penalty, int touch_ac, int damage,
+                          int damage_reduction, struct rules_dropped_strike *out)
+{
+    assert(out != NULL && d20 >= 1 && d20 <= 20);
+    out->attack_total = attack_bonus - range_penalty;
+    out->roll_total = d20 + out->attack_total;
+    out->hit = out->roll_total >= touch_ac;
+    int dealt = damage - damage_reduction;
+    out->damage = out->hit && dealt > 0 ? dealt : 0;
 }
 
 int rules_impact_total(const struct rules_roll *roll, int per_die, int damage_reduction)

@@ -97,6 +97,33 @@ int rules_dropped_object(const struct rules_options *o, enum rules_size size, in
                          enum rules_material material, int custom_per_die,
                          struct rules_impact *out);
 
+/* 001 Thrown or Dropped Objects: "Such attacks generally have a range increment of 20 feet". */
+#define RULES_DROPPED_RANGE_INCREMENT_FT 20
+
+/* Whether an object of size fills an area and so may strike several targets: Large or larger
+ * ("If an extremely large object is being thrown at you it affects an area"). */
+bool rules_dropped_fills_area(enum rules_size size);
+
+/* The range increment range_ft (at least 0) falls in: 1 within the first 20 ft, 2 to 40 ft... */
+int rules_dropped_range_increment(int range_ft);
+
+/* The attack penalty at range_ft: per_increment for each increment past the first (the
+ * documents give no penalty per increment: the caller states it). */
+int rules_dropped_range_penalty(int range_ft, int per_increment);
+
+/* One target's ranged touch attack against a dropped or thrown object, and what it takes. */
+struct rules_dropped_strike {
+    int attack_total; /* the attack bonus less the range penalty */
+    int roll_total;   /* the d20 plus attack_total */
+    bool hit;         /* roll_total reaches the target's touch AC */
+    int damage;       /* on a hit, the object's damage less the target's DR (never below 0) */
+};
+
+/* Rules the touch attack of d20 with attack_bonus at range_penalty against touch_ac; the
+ * object's damage (rolled once for every target) less the target's damage reduction on a hit. */
+void rules_dropped_strike(int d20, int attack_bonus, int range_penalty, int touch_ac, int damage,
+                          int damage_reduction, struct rules_dropped_strike *out);
+
 /* The damage of a rolled impact: each kept die plus the per-die modifier, never below 0 for a
  * die (001 gives no floor; a die cannot heal), less damage reduction, never below 0. */
 int rules_impact_total(const struct rules_roll *roll, int per_die, int damage_reduction);

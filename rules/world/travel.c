@@ -1,5 +1,7 @@
 #include "rules/world/travel.h"
 
+#include <assert.h>
+
 /* 001 Table: Movement and Distance, One Hour, Walk: the upper speed of each column and its
  * miles an hour in eighths. Hustle doubles them; One Day is 8 hours of walking. */
 static const struct {
@@ -57,6 +59,51 @@ void rules_vehicle_speed(enum rules_vehicle v, int *per_hour, int *per_day, int 
     *hours = *per_hour > 0 ? *per_day / *per_hour : 0;
 }
 
+int rules_travel_pace(const struct rules_party *p, struct rules_pace *out)
+{
+    assert(p != NULL && out != NULL && (p->member_count == 0 || p->members != NULL));
+    *out = (struct rules_pace){.speed_ft = -1, .hours_per_day = 8};
+    for (int i = 0; i < p->member_count; i++) {
+        const struct rules_traveller *m = &p->members[i];
+        bool riding = m->mount_speed_ft >= 0;
+        int speed = riding ? m->mount_speed_ft : m->speed_ft;
+        out->mounted |= riding;
+        if (out->speed_ft < 0 || speed < out->speed_ft) {
+            out->speed_ft = speed;
+            out->source = riding ? RULES_PACE_SLOWEST_MOUNTED : RULES_PACE_SLOWEST;
+        }
+    }
+    if (p->pace_speed_ft >= 0) {
+        out->speed_ft = p->pace_speed_ft;
+        out->source = RULES_PACE_GIVEN;
+    }
+    if (p->vehicle == RULES_VEHICLE_CUSTOM) {
+        out->eighths_per_hour = p->custom_eighths_per_hour;
+        out->crewed = p->custom_crewed;
+        out->hours_per_day = p->custom_crewed ? 24 : 8;
+    } else if (p->vehicle != RULES_VEHICLE_NONE) {
+        int per_day = 0;
+        rules_vehicle_speed(p->vehicle, &out->eighths_per_hour, &per_day, &out->hours_per_day);
+        out->crewed = out->hours_per_day == 24;
+    } else if (out->speed_ft < 0) {
+        return RULES_TRAVEL_ERR_NO_PACE;
+    } else {
+        out->eighths_per_hour = rules_overland_eighths_per_hour(out->speed_ft);
+        return out->eighths_per_hour > 0 ? RULES_TRAVEL_OK : RULES_TRAVEL_ERR_NO_PROGRESS;
+    }
+    out->vehicle = true;
+    out->source = RULES_PACE_VEHICLE;
+    return out->eighths_per_hour > 0 ? RULES_TRAVEL_OK : RULES_TRAVEL_ERR_NO_PROGRESS;
+}
+
+int rules_hustle_damage(int hour, bool crewed)
+{
+    assert(hour >= 0 && hour < 24);
+    if (crewed || hour == 0)
+        return 0;
+    return 1 << (hour - 1);
+}
+
 int rules_travel(const struct rules_journey *j, struct rules_dice *d,
                  struct rules_travel_result *out)
 {
@@ -86,17 +133,12 @@ int rules_travel(const struct rules_journey *j, struct rules_dice *d,
             return RULES_TRAVEL_ERR_TOO_LONG;
         struct rules_travel_day *day = &out->days[out->day_count];
         *day = (struct rules_travel_day){.day = out->day_count + 1, .first_die = out->dice_count};
-        int hustle_damage_prev = 0;
         for (int hour = 0; hour < j->hours_per_day && leg < j->leg_count; hour++) {
             bool hustling = hour < j->hustle_hours;
             /* Hour `hour` of the day is begun: its costs fall due now. */
             if (hustling) {
                 day->hustle_hours_begun++;
-                int dmg = hour == 0 ? 0 : (hour == 1 ? 1 : hustle_damage_prev * 2);
-                if (!j->crewed) {
-                    day->hustle_damage += dmg;
-                    hustle_damage_prev = dmg;
-                }
+                day->hustle_damage += rules_hustle_damage(hour, j->crewed);
             }
             if (hour >= 8 && !j->crewed) {
                 day->forced_hours++;

@@ -61,6 +61,54 @@ int rules_terrain_quarters(enum rules_terrain t, enum rules_way w, bool with_veh
 void rules_vehicle_speed(enum rules_vehicle v, int *per_hour_eighths, int *per_day_eighths,
                          int *hours_per_day);
 
+/* One member of a travelling party: its speed, and its mount's when it rides (-1: none). */
+struct rules_traveller {
+    int speed_ft;
+    int mount_speed_ft;
+};
+
+/* What set a journey's pace. */
+enum rules_pace_source {
+    RULES_PACE_SLOWEST,         /* the slowest member on foot */
+    RULES_PACE_SLOWEST_MOUNTED, /* the slowest member is a rider: its mount's speed */
+    RULES_PACE_GIVEN,           /* a pace given instead of the members' */
+    RULES_PACE_VEHICLE,         /* the vehicle's */
+    RULES_PACE_SOURCE_COUNT
+};
+
+/* A party as it sets out. */
+struct rules_party {
+    const struct rules_traveller *members;
+    int member_count;
+    int pace_speed_ft;           /* a walking pace given instead of the members' (-1: none) */
+    enum rules_vehicle vehicle;  /* NONE, one of the table's, or CUSTOM */
+    int custom_eighths_per_hour; /* RULES_VEHICLE_CUSTOM: its miles an hour, in eighths */
+    bool custom_crewed;          /* RULES_VEHICLE_CUSTOM: crewed, travelling 24 hours a day */
+};
+
+/* A party's pace: what sets it, its miles an hour, and the hours of a day's travel unless the
+ * plan says otherwise. */
+struct rules_pace {
+    enum rules_pace_source source;
+    int speed_ft;         /* the walking speed that sets it (not for a vehicle) */
+    int eighths_per_hour; /* miles an hour, in eighths */
+    int hours_per_day;    /* 8 walking (001 One Day); a vehicle's by its table */
+    bool vehicle;         /* travelling by vehicle */
+    bool crewed;          /* a crewed vehicle: 24 hours a day, no fatigue, no forced march */
+    bool mounted;         /* some member rides: the mounts share damage and fatigue */
+};
+
+/* The party's pace (001 Overland Travel). A vehicle's, when it travels by one; otherwise the
+ * pace given, or that of its slowest member: "the party moves at the speed of its slowest
+ * member", a rider at its mount's speed (001 Mounted Movement: "they use the mounts speed").
+ * Returns RULES_TRAVEL_OK, RULES_TRAVEL_ERR_NO_PACE when nothing sets it (no member, pace or
+ * vehicle), or RULES_TRAVEL_ERR_NO_PROGRESS for a walking speed below 5 ft (out filled). */
+int rules_travel_pace(const struct rules_party *p, struct rules_pace *out);
+
+/* The damage of the hour-th hour (0-based) of a day's hustle: none the first, 1 the second,
+ * then double the hour before (001 Hustle); none in a crewed vehicle. */
+int rules_hustle_damage(int hour, bool crewed);
+
 struct rules_leg {
     int64_t units; /* the leg's length in 1/1920 mile */
     enum rules_terrain terrain;
@@ -107,9 +155,10 @@ struct rules_travel_result {
 
 enum rules_travel_status {
     RULES_TRAVEL_OK = 0,
-    RULES_TRAVEL_ERR_TOO_LONG = -1, /* more than RULES_TRAVEL_MAX_DAYS days */
-    RULES_TRAVEL_ERR_DICE = -2,     /* supplied dice ran out or did not fit */
-    RULES_TRAVEL_ERR_NO_PROGRESS = -3,
+    RULES_TRAVEL_ERR_TOO_LONG = -1,    /* more than RULES_TRAVEL_MAX_DAYS days */
+    RULES_TRAVEL_ERR_DICE = -2,        /* supplied dice ran out or did not fit */
+    RULES_TRAVEL_ERR_NO_PROGRESS = -3, /* a pace too slow to cover ground (below 5 ft) */
+    RULES_TRAVEL_ERR_NO_PACE = -4,     /* nothing sets the pace: no member, pace or vehicle */
 };
 
 /* Travels the journey hour by hour: each day hustles its first hustle_hours (double speed),

@@ -401,23 +401,9 @@ static void write_critical(struct jw *w, const struct attack_request *r,
     jw_array_end(w);
 }
 
-/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
- * rolls and their consequences. */
-static void write_answer(struct jw *w, const struct attack_request *r,
-                         const struct rules_attack_eval *ev, const char *kind,
-                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const struct svc_told *told)
+/* The cover: its degree, AC bonus, Reflex bonus (and footnote), and the target without it. */
+static void write_cover(struct jw *w, const struct rules_attack_eval *ev)
 {
-    jw_object_begin(w);
-    JW_KEY(w, "rules");
-    svc_write_rules(w, &r->rules);
-    JW_KEY(w, "attack_total");
-    jw_int(w, ev->attack_total);
-    JW_KEY(w, "target_number");
-    jw_int(w, ev->target_number);
-    JW_KEY(w, "ac_kind");
-    jw_string(w, kind);
-
     JW_KEY(w, "cover");
     jw_object_begin(w);
     JW_KEY(w, "degree");
@@ -436,9 +422,14 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     JW_KEY(w, "target_without_cover");
     jw_int(w, ev->target_without_cover);
     jw_object_end(w);
+}
 
-    /* 002: "use the one that would produce the highest miss chance. Do not add the miss
-     * chances together": say which one was used and which were dropped. */
+/* 002: "use the one that would produce the highest miss chance. Do not add the miss chances
+ * together": say which one was used and which were dropped, and, rolled, the percentile. */
+static void write_concealment(struct jw *w, const struct attack_request *r,
+                              const struct rules_attack_eval *ev,
+                              const struct rules_attack_rolled *o)
+{
     JW_KEY(w, "concealment");
     jw_object_begin(w);
     JW_KEY(w, "miss_chance");
@@ -465,7 +456,12 @@ static void write_answer(struct jw *w, const struct attack_request *r,
         jw_bool(w, o->missed);
     }
     jw_object_end(w);
+}
 
+/* Sneak attack's eligibility, why, and the dice it adds; the modifiers, the areas, flanking. */
+static void write_position(struct jw *w, const struct attack_request *r,
+                           const struct rules_attack_eval *ev)
+{
     JW_KEY(w, "sneak_attack");
     jw_object_begin(w);
     JW_KEY(w, "eligible");
@@ -487,47 +483,82 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_string(w, rules_area_name(ev->target_area));
     JW_KEY(w, "flanked");
     jw_bool(w, ev->flanked);
+}
 
-    bool crits = r->rules.options.critical_hits;
-    if (o != NULL) {
-        JW_KEY(w, "d20");
-        jw_int(w, o->d20);
-        JW_KEY(w, "roll_total");
-        jw_int(w, o->total);
-        JW_KEY(w, "hit");
-        jw_bool(w, o->lands);
-        JW_KEY(w, "struck");
-        jw_string(w, struck_name(o->struck));
-        if (crits)
-            write_critical(w, r, o);
-        JW_KEY(w, "damage");
-        if (!o->damage_rolled) {
-            jw_null(w);
-        } else {
-            jw_object_begin(w);
-            char text[DAMAGE_TEXT_MAX];
-            damage_text(r->damage, o, text, sizeof text);
-            json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
-            JW_KEY(w, "roll");
-            jw_json(w, roll);
-            json_decref(roll);
-            JW_KEY(w, "total");
-            jw_int(w, o->damage.total);
-            if (crits) {
-                JW_KEY(w, "weapon_rolls");
-                jw_int(w, o->weapon_rolls);
-                JW_KEY(w, "sneak_attack_dice");
-                jw_int(w, o->sneak_dice);
-            }
-            JW_KEY(w, "damage_reduction");
-            jw_int(w, o->damage_reduction);
-            JW_KEY(w, "dealt");
-            jw_int(w, o->dealt);
-            JW_KEY(w, "to");
-            jw_string(w, o->lands ? "defender" : "cover_creature");
-            jw_object_end(w);
-        }
+/* A rolled attack's damage: null when none was rolled, else the roll, what reduction took and
+ * who was dealt the rest. */
+static void write_damage(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_rolled *o, bool crits)
+{
+    JW_KEY(w, "damage");
+    if (!o->damage_rolled) {
+        jw_null(w);
+        return;
     }
+    jw_object_begin(w);
+    char text[DAMAGE_TEXT_MAX];
+    damage_text(r->damage, o, text, sizeof text);
+    json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
+    JW_KEY(w, "roll");
+    jw_json(w, roll);
+    json_decref(roll);
+    JW_KEY(w, "total");
+    jw_int(w, o->damage.total);
+    if (crits) {
+        JW_KEY(w, "weapon_rolls");
+        jw_int(w, o->weapon_rolls);
+        JW_KEY(w, "sneak_attack_dice");
+        jw_int(w, o->sneak_dice);
+    }
+    JW_KEY(w, "damage_reduction");
+    jw_int(w, o->damage_reduction);
+    JW_KEY(w, "dealt");
+    jw_int(w, o->dealt);
+    JW_KEY(w, "to");
+    jw_string(w, o->lands ? "defender" : "cover_creature");
+    jw_object_end(w);
+}
+
+/* A rolled attack's d20, total and hit, what it struck, the critical hit and the damage. */
+static void write_rolled(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_rolled *o)
+{
+    bool crits = r->rules.options.critical_hits;
+    JW_KEY(w, "d20");
+    jw_int(w, o->d20);
+    JW_KEY(w, "roll_total");
+    jw_int(w, o->total);
+    JW_KEY(w, "hit");
+    jw_bool(w, o->lands);
+    JW_KEY(w, "struck");
+    jw_string(w, struck_name(o->struck));
+    if (crits)
+        write_critical(w, r, o);
+    write_damage(w, r, o, crits);
+}
+
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack (o not
+ * NULL), the rolls and their consequences and where the dice came from. */
+static void write_answer(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_eval *ev, const char *kind,
+                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                         const struct svc_told *told)
+{
+    assert(o == NULL || src != NULL);
+    jw_object_begin(w);
+    JW_KEY(w, "rules");
+    svc_write_rules(w, &r->rules);
+    JW_KEY(w, "attack_total");
+    jw_int(w, ev->attack_total);
+    JW_KEY(w, "target_number");
+    jw_int(w, ev->target_number);
+    JW_KEY(w, "ac_kind");
+    jw_string(w, kind);
+    write_cover(w, ev);
+    write_concealment(w, r, ev, o);
+    write_position(w, r, ev);
+    if (o != NULL)
+        write_rolled(w, r, o);
     svc_write_told(w, told);
     if (o != NULL) {
         JW_KEY(w, "source");

@@ -2,6 +2,7 @@
  * /v1/objects/dropped (ruling.h). The rules decide the dice (rules/world/impact.h); these
  * decode the request, roll with the request's dice source, and report every die and the rule
  * used. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,10 +244,125 @@ out:
     free(src);
 }
 
-/* One target of a dropped object: its touch AC and damage reduction. */
-struct target {
-    int touch_ac, dr;
+/* A dropped object request as decoded: the object, its range and its targets. */
+struct dropped {
+    struct svc_rules rules;
+    const char *size_name;
+    int size; /* -1 until a size the table lists is read */
+    int distance_ft, per_die, range_ft, penalty, bonus, material;
+    bool attack; /* targets were given: each is struck by a ranged touch attack */
+    struct {
+        int touch_ac, dr;
+    } targets[MAX_TARGETS];
+    size_t target_count;
 };
+
+static const char *const materials[] = {"normal", "feathers", "brush", "dense", "harmful", NULL};
+static_assert(sizeof materials / sizeof materials[0] == RULES_MATERIAL_HARMFUL + 2,
+              "one name per material");
+
+/* /size: a size the Object Size Damage table lists. */
+static void decode_object_size(json_t *body, struct dropped *q, struct svc_errors *e)
+{
+    q->size = -1;
+    if (!codec_get_string(body, "", "size", true, 32, &q->size_name, e))
+        return;
+    int size = rules_size_from_name(q->size_name);
+    if (size < 0 || rules_object_size_dice((enum rules_size)size) < 0)
+        svc_errors_add(e, "/size", "the Object Size Damage table lists tiny to titanic and larger");
+    else
+        q->size = size;
+}
+
+/* /targets: each a touch AC and a damage reduction; with them, the attack bonus, and only an
+ * object that fills an area strikes more than one. */
+static void decode_targets(json_t *body, struct dropped *q, bool has_bonus, struct svc_errors *e)
+{
+    json_t *list = NULL, *t;
+    if (!codec_get_array(body, "", "targets", false, MAX_TARGETS, &list, e))
+        return;
+    q->attack = true;
+    size_t i;
+    json_array_foreach(list, i, t)
+    {
+        static const char *const keys[] = {"touch_ac", "damage_reduction", NULL};
+        char ptr[CODEC_PTR_MAX];
+        snprintf(ptr, sizeof ptr, "/targets/%zu", i);
+        long long ac = 0, dr = 0;
+        if (codec_expect_object(t, ptr, e)) {
+            codec_reject_unknown(t, ptr, keys, e);
+            codec_get_int(t, ptr, "touch_ac", true, -100, 200, &ac, e);
+            codec_get_int(t, ptr, "damage_reduction", false, 0, MAX_DR, &dr, e);
+        }
+        assert(q->target_count < MAX_TARGETS);
+        q->targets[q->target_count].touch_ac = (int)ac;
+        q->targets[q->target_count++].dr = (int)dr;
+    }
+    if (q->target_count == 0)
+        svc_errors_add(e, "/targets", "must name at least one target, or be left out");
+    if (!has_bonus)
+        svc_errors_add(e, "/attack_bonus", "is required to make the ranged touch attack");
+    if (q->target_count > 1 && q->size >= 0 && !rules_dropped_fills_area((enum rules_size)q->size))
+        svc_errors_add(e, "/targets",
+                       "only a Large or larger object fills an area and may strike several "
+                       "targets");
+}
+
+static void decode_dropped(json_t *body, struct dropped *q, struct svc_errors *e)
+{
+    svc_decode_rules(body, &q->rules, e);
+    decode_object_size(body, q, e);
+    long long distance = 0, per_die = 0, range = 0, penalty = 0, bonus = 0;
+    codec_get_int(body, "", "distance_ft", true, 0, RULES_IMPACT_MAX_FT, &distance, e);
+    q->material = codec_get_enum(body, "", "material", materials, false, RULES_MATERIAL_NORMAL, e);
+    codec_get_int(body, "", "per_die", false, -100, 100, &per_die, e);
+    codec_get_int(body, "", "range_ft", false, 0, RULES_IMPACT_MAX_FT, &range, e);
+    bool has_penalty =
+        codec_get_int(body, "", "range_penalty_per_increment", false, 0, 100, &penalty, e);
+    bool has_bonus = codec_get_int(body, "", "attack_bonus", false, -100, 100, &bonus, e);
+    q->distance_ft = (int)distance;
+    q->per_die = (int)per_die;
+    q->range_ft = (int)range;
+    q->penalty = (int)penalty;
+    q->bonus = (int)bonus;
+    decode_targets(body, q, has_bonus, e);
+    if (q->attack && rules_dropped_range_increment(q->range_ft) > 1 && !has_penalty)
+        svc_errors_add(e, "/range_penalty_per_increment",
+                       "is required beyond the first 20-ft range increment (the documents give "
+                       "no penalty per increment)");
+}
+
+/* Strikes every target of q with damage (rolled once), one d20 each from d, into doc's
+ * "targets" and "range". False with the problem in e when the d20s do not fit. */
+static bool strike_targets(const struct dropped *q, int damage, struct rules_dice *d, json_t *doc,
+                           struct svc_errors *e)
+{
+    json_t *hits = json_array();
+    json_object_set_new(doc, "targets", hits);
+    if (!q->attack)
+        return true;
+    int penalty = rules_dropped_range_penalty(q->range_ft, q->penalty);
+    json_object_set_new(doc, "range",
+                        json_pack("{s:i, s:i, s:i}", "range_ft", q->range_ft, "increment",
+                                  rules_dropped_range_increment(q->range_ft), "penalty", -penalty));
+    for (size_t i = 0; i < q->target_count; i++) {
+        int d20 = 0;
+        int rc = rules_dice_draw(d, 20, &d20);
+        if (rc != RULES_DICE_OK) {
+            svc_errors_add(e, "/results", "%s (the damage dice, then one d20 per target)",
+                           rules_dice_strerror(rc));
+            return false;
+        }
+        struct rules_dropped_strike s;
+        rules_dropped_strike(d20, q->bonus, penalty, q->targets[i].touch_ac, damage,
+                             q->targets[i].dr, &s);
+        json_array_append_new(
+            hits, json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:i}", "index", (int)i, "d20", d20,
+                            "attack_total", s.attack_total, "roll_total", s.roll_total, "touch_ac",
+                            q->targets[i].touch_ac, "hit", s.hit, "damage", s.damage));
+    }
+    return true;
+}
 
 void svc_rule_dropped(json_t *body, struct svc_answer *out)
 {
@@ -262,118 +378,30 @@ void svc_rule_dropped(json_t *body, struct svc_answer *out)
                                         "seed",
                                         "results",
                                         NULL};
-    static const char *const materials[] = {"normal", "feathers", "brush",
-                                            "dense",  "harmful",  NULL};
-    json_t *doc = NULL, *list = NULL;
+    json_t *doc = NULL;
     struct svc_errors e;
-    struct svc_rules rules;
-    struct target targets[MAX_TARGETS];
-    size_t ntargets = 0;
+    struct dropped q = {0};
     struct svc_dice_source *src = malloc(sizeof *src);
     if (src == NULL) {
         svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
         return;
     }
-    if (!svc_decode_body(body, known, &e))
-        goto fail;
-    svc_decode_rules(body, &rules, &e);
-    const char *size_name = NULL;
-    int size = -1;
-    if (codec_get_string(body, "", "size", true, 32, &size_name, &e)) {
-        size = rules_size_from_name(size_name);
-        if (size < 0 || rules_object_size_dice((enum rules_size)size) < 0) {
-            svc_errors_add(&e, "/size",
-                           "the Object Size Damage table lists tiny to titanic and "
-                           "larger");
-            size = -1;
-        }
+    if (svc_decode_body(body, known, &e)) {
+        decode_dropped(body, &q, &e);
+        svc_decode_dice_source(body, src, &e);
     }
-    long long distance = 0, per_die = 0, range = 0, penalty = 0, bonus = 0;
-    codec_get_int(body, "", "distance_ft", true, 0, RULES_IMPACT_MAX_FT, &distance, &e);
-    int material =
-        codec_get_enum(body, "", "material", materials, false, RULES_MATERIAL_NORMAL, &e);
-    codec_get_int(body, "", "per_die", false, -100, 100, &per_die, &e);
-    codec_get_int(body, "", "range_ft", false, 0, RULES_IMPACT_MAX_FT, &range, &e);
-    bool has_penalty =
-        codec_get_int(body, "", "range_penalty_per_increment", false, 0, 100, &penalty, &e);
-    bool has_bonus = codec_get_int(body, "", "attack_bonus", false, -100, 100, &bonus, &e);
-    if (codec_get_array(body, "", "targets", false, MAX_TARGETS, &list, &e)) {
-        size_t i;
-        json_t *t;
-        json_array_foreach(list, i, t)
-        {
-            static const char *const tkeys[] = {"touch_ac", "damage_reduction", NULL};
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/targets/%zu", i);
-            long long ac = 0, tdr = 0;
-            if (codec_expect_object(t, ptr, &e)) {
-                codec_reject_unknown(t, ptr, tkeys, &e);
-                codec_get_int(t, ptr, "touch_ac", true, -100, 200, &ac, &e);
-                codec_get_int(t, ptr, "damage_reduction", false, 0, MAX_DR, &tdr, &e);
-            }
-            targets[ntargets++] = (struct target){(int)ac, (int)tdr};
-        }
-        if (ntargets == 0)
-            svc_errors_add(&e, "/targets", "must name at least one target, or be left out");
-        if (!has_bonus)
-            svc_errors_add(&e, "/attack_bonus", "is required to make the ranged touch attack");
-        /* "If an extremely large object is being thrown at you it affects an area": Large and
-         * larger objects fill more than one square. */
-        if (ntargets > 1 && size >= 0 && size < RULES_SIZE_LARGE)
-            svc_errors_add(&e, "/targets",
-                           "only a Large or larger object fills an area and may "
-                           "strike several targets");
-    }
-    /* "Such attacks generally have a range increment of 20 feet"; the documents give no
-     * penalty per increment, so beyond the first the caller states it. */
-    if (list != NULL && range > 20 && !has_penalty)
-        svc_errors_add(&e, "/range_penalty_per_increment",
-                       "is required beyond the first 20-ft range increment (the documents give "
-                       "no penalty per increment)");
-    svc_decode_dice_source(body, src, &e);
     if (svc_errors_any(&e))
         goto fail;
-
     struct rules_impact im;
-    rules_dropped_object(&rules.options, (enum rules_size)size, (int)distance,
-                         (enum rules_material)material, (int)per_die, &im);
+    rules_dropped_object(&q.rules.options, (enum rules_size)q.size, q.distance_ft,
+                         (enum rules_material)q.material, q.per_die, &im);
     struct rules_dice d;
     svc_dice_source_open(src, &d);
-    doc = json_pack("{s:o, s:s, s:i, s:s}", "rules", svc_encode_rules(&rules), "size", size_name,
-                    "distance_ft", (int)distance, "material", materials[material]);
+    doc = json_pack("{s:o, s:s, s:i, s:s}", "rules", svc_encode_rules(&q.rules), "size",
+                    q.size_name, "distance_ft", q.distance_ft, "material", materials[q.material]);
     /* The damage is rolled once and struck on every target hit; each target's DR applies. */
-    if (roll_impact(&im, &d, 0, doc, &e) < 0)
-        goto fail;
-    int raw = (int)json_integer_value(json_object_get(doc, "damage"));
-    json_t *hits = json_array();
-    json_object_set_new(doc, "targets", hits);
-    if (list != NULL) {
-        int increment = range <= 20 ? 1 : (int)((range + 19) / 20);
-        int range_penalty = (increment - 1) * (int)penalty;
-        json_object_set_new(doc, "range",
-                            json_pack("{s:I, s:i, s:i}", "range_ft", (json_int_t)range, "increment",
-                                      increment, "penalty", -range_penalty));
-        for (size_t i = 0; i < ntargets; i++) {
-            int d20 = 0;
-            int rc = rules_dice_draw(&d, 20, &d20);
-            if (rc != RULES_DICE_OK) {
-                svc_errors_add(&e, "/results", "%s (the damage dice, then one d20 per target)",
-                               rules_dice_strerror(rc));
-                goto fail;
-            }
-            /* As everywhere: attack_total is the bonus with its modifiers (here the range
-             * penalty), roll_total the d20 plus it (issue 18: one name, one meaning). */
-            int attack_total = (int)bonus - range_penalty;
-            int total = d20 + attack_total;
-            bool hit = total >= targets[i].touch_ac;
-            int dealt = hit ? (raw - targets[i].dr > 0 ? raw - targets[i].dr : 0) : 0;
-            json_array_append_new(
-                hits, json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:i}", "index", (int)i, "d20", d20,
-                                "attack_total", attack_total, "roll_total", total, "touch_ac",
-                                targets[i].touch_ac, "hit", hit, "damage", dealt));
-        }
-    }
-    if (!all_used(&d, &e))
+    int damage = roll_impact(&im, &d, 0, doc, &e);
+    if (damage < 0 || !strike_targets(&q, damage, &d, doc, &e) || !all_used(&d, &e))
         goto fail;
     json_object_set_new(doc, "rule", json_string(im.rule));
     svc_dice_source_describe(src, doc);

@@ -1,5 +1,6 @@
 /* Decoding body.map (move_req.h): its size, rows by legend and rectangles of squares, painted
  * within the request's paint budget. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,79 +141,119 @@ static bool paint_rects(struct rules_map *m, const struct map_rect *rects, size_
     return allocated ? ok : false;
 }
 
-/* map: {width, height, rows?, squares?} */
-void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req *r,
-                     struct svc_errors *e)
+/* /map/width and /map/height: at most the side any configuration allows, then at most this
+ * server's --max-map-side. False (the errors in e) when either is refused. */
+static bool decode_map_sides(json_t *m, unsigned max_side, long long *w, long long *h,
+                             struct svc_errors *e)
 {
-    static const char *const keys[] = {"width", "height", "rows", "squares", NULL};
-    unsigned max_side = cfg->max_map_side;
-    json_t *m = json_object_get(body, "map");
-    if (m == NULL) {
-        svc_errors_add(e, "/map", "is required");
-        return;
-    }
-    if (!codec_expect_object(m, "/map", e))
-        return;
-    codec_reject_unknown(m, "/map", keys, e);
-    long long w = 0, h = 0;
-    /* At most the side any configuration allows, then at most this server's --max-map-side. */
-    bool ok = codec_get_int(m, "/map", "width", true, 1, SVC_MAP_SIDE_LIMIT, &w, e);
-    ok &= codec_get_int(m, "/map", "height", true, 1, SVC_MAP_SIDE_LIMIT, &h, e);
-    if (ok && w > max_side) {
+    bool ok = codec_get_int(m, "/map", "width", true, 1, SVC_MAP_SIDE_LIMIT, w, e);
+    ok &= codec_get_int(m, "/map", "height", true, 1, SVC_MAP_SIDE_LIMIT, h, e);
+    if (ok && *w > max_side) {
         svc_errors_add(e, "/map/width", "exceeds the configured limit of %u squares", max_side);
         ok = false;
     }
-    if (ok && h > max_side) {
+    if (ok && *h > max_side) {
         svc_errors_add(e, "/map/height", "exceeds the configured limit of %u squares", max_side);
         ok = false;
     }
-    if (!ok)
-        return;
-    if (rules_map_init(&r->map, (int)w, (int)h) != 0) {
-        svc_errors_add(e, "/map", "could not be allocated");
-        return;
-    }
-    r->map_ok = true;
-    long long painted = 0;
+    return ok;
+}
+
+/* /map/rows: one string of legend characters per row, painted onto r->map. Returns the squares
+ * painted (each row read counts whole). */
+static long long decode_rows(json_t *m, struct move_req *r, struct svc_errors *e)
+{
+    long long w = r->map.width, h = r->map.height, painted = 0;
     json_t *rows = NULL;
-    if (CODEC_WITHIN(codec_get_array(m, "/map", "rows", false, (size_t)h, &rows, e))) {
-        int bad = 0;
-        if (json_array_size(rows) != (size_t)h)
-            svc_errors_add(e, "/map/rows", "must hold one string per row (%lld)", h);
-        for (size_t y = 0; y < json_array_size(rows) && bad < MAX_ROW_ERRORS; y++) {
-            json_t *row = json_array_get(rows, y);
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/map/rows/%zu", y);
-            if (!json_is_string(row) || json_string_length(row) != (size_t)w) {
-                svc_errors_add(e, ptr, "must be a string of %lld squares", w);
-                bad++;
-                continue;
-            }
-            const char *s = json_string_value(row);
-            for (long long x = 0; x < w; x++) {
-                const char *p = s[x] != '\0' ? strchr(legend, s[x]) : NULL;
-                if (p == NULL) {
-                    svc_errors_add(e, ptr,
-                                   "square %lld: '%c' is not in the legend . d i o h # w a e", x,
-                                   s[x] >= 32 && s[x] < 127 ? s[x] : '?');
-                    bad++;
-                    break;
-                }
-                size_t i = (size_t)y * (size_t)w + (size_t)x;
-                r->map.terrain[i] = (uint8_t)legend_terrain[p - legend];
-                if (*p == 'o')
-                    r->map.flags[i] |= RULES_SQUARE_CUTTABLE;
-            }
-            painted += w;
+    if (!CODEC_WITHIN(codec_get_array(m, "/map", "rows", false, (size_t)h, &rows, e)))
+        return 0;
+    int bad = 0;
+    if (json_array_size(rows) != (size_t)h)
+        svc_errors_add(e, "/map/rows", "must hold one string per row (%lld)", h);
+    for (size_t y = 0; y < json_array_size(rows) && bad < MAX_ROW_ERRORS; y++) {
+        json_t *row = json_array_get(rows, y);
+        char ptr[CODEC_PTR_MAX];
+        snprintf(ptr, sizeof ptr, "/map/rows/%zu", y);
+        if (!json_is_string(row) || json_string_length(row) != (size_t)w) {
+            svc_errors_add(e, ptr, "must be a string of %lld squares", w);
+            bad++;
+            continue;
         }
+        const char *s = json_string_value(row);
+        for (long long x = 0; x < w; x++) {
+            const char *p = s[x] != '\0' ? strchr(legend, s[x]) : NULL;
+            if (p == NULL) {
+                svc_errors_add(e, ptr, "square %lld: '%c' is not in the legend . d i o h # w a e",
+                               x, s[x] >= 32 && s[x] < 127 ? s[x] : '?');
+                bad++;
+                break;
+            }
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            assert(i < (size_t)w * (size_t)h);
+            r->map.terrain[i] = (uint8_t)legend_terrain[p - legend];
+            if (*p == 'o')
+                r->map.flags[i] |= RULES_SQUARE_CUTTABLE;
+        }
+        painted += w;
     }
-    if (painted > r->paint_limit) {
-        r->spent = "map_squares";
-        r->spent_budget = r->paint_limit;
-        r->spent_reached = painted;
-        return;
+    return painted;
+}
+
+/* One member of /map/squares at ptr into *out. False when it does not lie on the map (its
+ * errors in e). */
+static bool decode_rect(json_t *sq, const char *ptr, const struct move_req *r, struct map_rect *out,
+                        struct svc_errors *e)
+{
+    static const char *const keys[] = {"x",         "y",      "q",         "r",
+                                       "width",     "height", "terrain",   "corners",
+                                       "concealed", "gap_in", "elevation", NULL};
+    static const char *const corners[] = {"solid", "cuttable", NULL};
+    long long w = r->map.width, h = r->map.height;
+    if (!codec_expect_object(sq, ptr, e))
+        return false;
+    codec_reject_unknown(sq, ptr, keys, e);
+    long long x = 0, y = 0, sw = 1, sh = 1, gap = 0, elev = 0;
+    /* Each within the map's own sides (CODEC_WITHIN: a bound the request sets). */
+    bool placed =
+        CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "q" : "x", true, 0, w - 1, &x, e));
+    placed &= CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "r" : "y", true, 0, h - 1, &y, e));
+    CODEC_WITHIN(codec_get_int(sq, ptr, "width", false, 1, w, &sw, e));
+    CODEC_WITHIN(codec_get_int(sq, ptr, "height", false, 1, h, &sh, e));
+    if (placed && (x + sw > w || y + sh > h)) {
+        svc_errors_add(e, ptr, "reaches past the map's edge");
+        placed = false;
     }
-    json_t *squares = NULL;
+    int t = codec_get_enum(sq, ptr, "terrain", terrain_names, false, -1, e);
+    int corner = codec_get_enum(sq, ptr, "corners", corners, false, -1, e);
+    bool concealed = false, has_conc = codec_get_bool(sq, ptr, "concealed", false, &concealed, e);
+    bool has_gap = codec_get_int(sq, ptr, "gap_in", false, 0, 65535, &gap, e);
+    bool has_elev = codec_get_int(sq, ptr, "elevation", false, -100000, 100000, &elev, e);
+    *out = (struct map_rect){.x = (int)x,
+                             .y = (int)y,
+                             .w = (int)sw,
+                             .h = (int)sh,
+                             .terrain = t,
+                             .corners = corner,
+                             .concealed = has_conc ? concealed : -1,
+                             .gap = has_gap ? (int)gap : -1,
+                             .elevation = (int)elev,
+                             .has_elevation = has_elev};
+    return placed;
+}
+
+/* Marks r's request refused for painting more map squares than its budget. */
+static void map_over_budget(struct move_req *r, long long painted)
+{
+    r->spent = "map_squares";
+    r->spent_budget = r->paint_limit;
+    r->spent_reached = painted;
+}
+
+/* /map/squares: rectangles painted over the rows, later ones over earlier ones, within the
+ * budget (painted so far: *painted). */
+static void decode_squares(json_t *m, struct move_req *r, long long *painted, struct svc_errors *e)
+{
+    json_t *squares = NULL, *sq;
     if (!codec_get_array(m, "/map", "squares", false, MAX_SQUARES, &squares, e))
         return;
     struct map_rect *rects = malloc((json_array_size(squares) + 1) * sizeof *rects);
@@ -222,64 +263,56 @@ void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req
     }
     size_t n = 0, i;
     bool gaps = false, elevations = false;
-    json_t *sq;
     json_array_foreach(squares, i, sq)
     {
-        static const char *const skeys[] = {"x",         "y",      "q",         "r",
-                                            "width",     "height", "terrain",   "corners",
-                                            "concealed", "gap_in", "elevation", NULL};
-        static const char *const corners[] = {"solid", "cuttable", NULL};
         char ptr[CODEC_PTR_MAX];
         snprintf(ptr, sizeof ptr, "/map/squares/%zu", i);
-        if (!codec_expect_object(sq, ptr, e))
+        if (!decode_rect(sq, ptr, r, &rects[n], e))
             continue;
-        codec_reject_unknown(sq, ptr, skeys, e);
-        long long x = 0, y = 0, sw = 1, sh = 1, gap = 0, elev = 0;
-        /* Each within the map's own sides (CODEC_WITHIN: a bound the request sets). */
-        bool placed =
-            CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "q" : "x", true, 0, w - 1, &x, e));
-        placed &=
-            CODEC_WITHIN(codec_get_int(sq, ptr, move_hex(r) ? "r" : "y", true, 0, h - 1, &y, e));
-        CODEC_WITHIN(codec_get_int(sq, ptr, "width", false, 1, w, &sw, e));
-        CODEC_WITHIN(codec_get_int(sq, ptr, "height", false, 1, h, &sh, e));
-        if (placed && (x + sw > w || y + sh > h)) {
-            svc_errors_add(e, ptr, "reaches past the map's edge");
-            placed = false;
-        }
-        int t = codec_get_enum(sq, ptr, "terrain", terrain_names, false, -1, e);
-        int corner = codec_get_enum(sq, ptr, "corners", corners, false, -1, e);
-        bool concealed = false,
-             has_conc = codec_get_bool(sq, ptr, "concealed", false, &concealed, e);
-        bool has_gap = codec_get_int(sq, ptr, "gap_in", false, 0, 65535, &gap, e);
-        bool has_elev = codec_get_int(sq, ptr, "elevation", false, -100000, 100000, &elev, e);
-        if (!placed)
-            continue;
-        gaps |= has_gap, elevations |= has_elev;
-        rects[n++] = (struct map_rect){.x = (int)x,
-                                       .y = (int)y,
-                                       .w = (int)sw,
-                                       .h = (int)sh,
-                                       .terrain = t,
-                                       .corners = corner,
-                                       .concealed = has_conc ? concealed : -1,
-                                       .gap = has_gap ? (int)gap : -1,
-                                       .elevation = (int)elev,
-                                       .has_elevation = has_elev};
+        gaps |= rects[n].gap >= 0, elevations |= rects[n].has_elevation;
+        n++;
     }
-    size_t cells = (size_t)w * (size_t)h;
+    size_t cells = (size_t)r->map.width * (size_t)r->map.height;
     if (svc_errors_any(e) || n == 0) {
         /* An invalid request is answered 422 unpainted. */
     } else if ((gaps && (r->map.gap_in = calloc(cells, 2)) == NULL) ||
                (elevations && (r->map.elevation = calloc(cells, 2)) == NULL)) {
         svc_errors_add(e, "/map", "could not be allocated");
-    } else if (!paint_rects(&r->map, rects, n, r->paint_limit, &painted)) {
-        if (painted > r->paint_limit) {
-            r->spent = "map_squares";
-            r->spent_budget = r->paint_limit;
-            r->spent_reached = painted;
-        } else {
+    } else if (!paint_rects(&r->map, rects, n, r->paint_limit, painted)) {
+        if (*painted > r->paint_limit)
+            map_over_budget(r, *painted);
+        else
             svc_errors_add(e, "/map", "could not be allocated");
-        }
     }
     free(rects);
+}
+
+/* map: {width, height, rows?, squares?} */
+void move_decode_map(json_t *body, const struct svc_config *cfg, struct move_req *r,
+                     struct svc_errors *e)
+{
+    static const char *const keys[] = {"width", "height", "rows", "squares", NULL};
+    assert(cfg != NULL && r != NULL && !r->map_ok);
+    json_t *m = json_object_get(body, "map");
+    if (m == NULL) {
+        svc_errors_add(e, "/map", "is required");
+        return;
+    }
+    if (!codec_expect_object(m, "/map", e))
+        return;
+    codec_reject_unknown(m, "/map", keys, e);
+    long long w = 0, h = 0;
+    if (!decode_map_sides(m, cfg->max_map_side, &w, &h, e))
+        return;
+    if (rules_map_init(&r->map, (int)w, (int)h) != 0) {
+        svc_errors_add(e, "/map", "could not be allocated");
+        return;
+    }
+    r->map_ok = true;
+    long long painted = decode_rows(m, r, e);
+    if (painted > r->paint_limit) {
+        map_over_budget(r, painted);
+        return;
+    }
+    decode_squares(m, r, &painted, e);
 }

@@ -1,6 +1,7 @@
 /* Writing the movement endpoints' answers (move_req.h): the path checker's per-step answer
  * (path and route), the reach's squares, forced movement's end and speed's figures, each within
  * the request's answer budget. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,89 +67,89 @@ static void write_modifiers(struct jw *w, const struct rules_attack_eval *ev)
     jw_array_end(w);
 }
 
-/* The per-step answer shared by path and route, and its sentence begun in told (the creatures'
- * ids as the request wrote them). Returns false when the answer passes the request's limit. */
-static bool write_path_answer(struct jw *w, const struct move_req *r,
-                              const struct rules_path_result *p, int n,
-                              const struct move_odds *odds, struct svc_told *told)
+/* One violation of the path: at step (-1: of the action as a whole). */
+static void write_violation(struct jw *w, int step, enum rules_move_violation v)
 {
-    JW_KEY(w, "mode");
-    jw_string(w, rules_move_mode_names[r->mode]);
-    JW_KEY(w, "legal");
-    jw_bool(w, p->legal);
+    jw_object_begin(w);
+    JW_KEY(w, "step");
+    if (step < 0)
+        jw_null(w);
+    else
+        jw_int(w, step);
+    JW_KEY(w, "code");
+    jw_string(w, rules_move_violation_code(v));
+    JW_KEY(w, "message");
+    jw_string(w, rules_move_violation_text(v));
+    JW_KEY(w, "source");
+    jw_string(w, rules_move_violation_source(v));
+    jw_object_end(w);
+}
+
+/* The first violation found, and at which step (-1: the action's; RULES_MV_COUNT: none). */
+struct first_violation {
+    enum rules_move_violation v;
+    int step;
+};
+
+/* "violations": the action's, then each step's in order. False past the answer limit. */
+static bool write_violations(struct jw *w, const struct move_req *r,
+                             const struct rules_path_result *p, int n, struct first_violation *f)
+{
+    *f = (struct first_violation){RULES_MV_COUNT, -2};
     JW_KEY(w, "violations");
     jw_array_begin(w);
-    int first_step = -2;
-    enum rules_move_violation first = RULES_MV_COUNT;
-    for (int v = 0; v < RULES_MV_COUNT; v++)
-        if (p->action_violations & (1u << v)) {
-            jw_object_begin(w);
-            JW_KEY(w, "step");
-            jw_null(w);
-            JW_KEY(w, "code");
-            jw_string(w, rules_move_violation_code((enum rules_move_violation)v));
-            JW_KEY(w, "message");
-            jw_string(w, rules_move_violation_text((enum rules_move_violation)v));
-            JW_KEY(w, "source");
-            jw_string(w, rules_move_violation_source((enum rules_move_violation)v));
-            jw_object_end(w);
-            if (first == RULES_MV_COUNT)
-                first = (enum rules_move_violation)v, first_step = -1;
+    for (int i = -1; i < n; i++) {
+        if (i >= 0 && (long long)w->len > r->answer_limit)
+            return false;
+        uint32_t bits = i < 0 ? p->action_violations : p->steps[i].violations;
+        for (int v = 0; v < RULES_MV_COUNT; v++) {
+            if (!(bits & (1u << v)))
+                continue;
+            write_violation(w, i, (enum rules_move_violation)v);
+            if (f->v == RULES_MV_COUNT)
+                *f = (struct first_violation){(enum rules_move_violation)v, i};
         }
-    for (int i = 0; i < n; i++) {
-        if ((long long)w->len > r->answer_limit)
-            return false;
-        for (int v = 0; v < RULES_MV_COUNT; v++)
-            if (p->steps[i].violations & (1u << v)) {
-                jw_object_begin(w);
-                JW_KEY(w, "step");
-                jw_int(w, i);
-                JW_KEY(w, "code");
-                jw_string(w, rules_move_violation_code((enum rules_move_violation)v));
-                JW_KEY(w, "message");
-                jw_string(w, rules_move_violation_text((enum rules_move_violation)v));
-                JW_KEY(w, "source");
-                jw_string(w, rules_move_violation_source((enum rules_move_violation)v));
-                jw_object_end(w);
-                if (first == RULES_MV_COUNT)
-                    first = (enum rules_move_violation)v, first_step = i;
-            }
     }
     jw_array_end(w);
-    JW_KEY(w, "steps");
+    return true;
+}
+
+/* One step: where it lands, facing, cost, and why it cost what it did. */
+static void write_step(struct jw *w, const struct rules_options *o,
+                       const struct rules_step_result *s)
+{
+    jw_object_begin(w);
+    write_pos(w, o, s->x, s->y);
+    JW_KEY(w, "facing");
+    if (s->facing >= 0)
+        jw_int(w, s->facing);
+    else
+        jw_null(w);
+    JW_KEY(w, "cost_ft");
+    jw_int(w, s->cost_ft);
+    JW_KEY(w, "spent_ft");
+    jw_int(w, s->spent_ft);
+    JW_KEY(w, "movement_type");
+    jw_string(w, rules_move_type_name(s->type));
+    JW_KEY(w, "why");
     jw_array_begin(w);
-    for (int i = 0; i < n; i++) {
-        if ((long long)w->len > r->answer_limit)
-            return false;
-        const struct rules_step_result *s = &p->steps[i];
-        jw_object_begin(w);
-        write_pos(w, r->o, s->x, s->y);
-        JW_KEY(w, "facing");
-        if (s->facing >= 0)
-            jw_int(w, s->facing);
-        else
-            jw_null(w);
-        JW_KEY(w, "cost_ft");
-        jw_int(w, s->cost_ft);
-        JW_KEY(w, "spent_ft");
-        jw_int(w, s->spent_ft);
-        JW_KEY(w, "movement_type");
-        jw_string(w, rules_move_type_name(s->type));
-        JW_KEY(w, "why");
-        jw_array_begin(w);
-        for (size_t k = 0; k < sizeof whys / sizeof whys[0]; k++)
-            if (s->why & whys[k].bit) {
-                jw_object_begin(w);
-                JW_KEY(w, "rule");
-                jw_string(w, whys[k].code);
-                JW_KEY(w, "source");
-                jw_string(w, whys[k].source);
-                jw_object_end(w);
-            }
-        jw_array_end(w);
-        jw_object_end(w);
-    }
+    for (size_t k = 0; k < sizeof whys / sizeof whys[0]; k++)
+        if (s->why & whys[k].bit) {
+            jw_object_begin(w);
+            JW_KEY(w, "rule");
+            jw_string(w, whys[k].code);
+            JW_KEY(w, "source");
+            jw_string(w, whys[k].source);
+            jw_object_end(w);
+        }
     jw_array_end(w);
+    jw_object_end(w);
+}
+
+/* The budget, what is left of it, and where the move ends. */
+static void write_totals(struct jw *w, const struct move_req *r, const struct rules_path_result *p,
+                         int n)
+{
     JW_KEY(w, "total_ft");
     jw_int(w, p->total_ft);
     write_speeds(w, "budget_ft", p->budget_ft);
@@ -165,60 +166,99 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
     else
         jw_null(w);
     jw_object_end(w);
+}
+
+/* One attack of opportunity the move provokes (its odds when asked for). */
+static void write_aoo(struct jw *w, const struct move_req *r, const struct rules_aoo *a, int i,
+                      const struct move_odds *odds)
+{
+    jw_object_begin(w);
+    JW_KEY(w, "creature");
+    jw_string(w, r->ids[a->creature]);
+    JW_KEY(w, "step");
+    jw_int(w, a->step);
+    JW_KEY(w, "leaving");
+    jw_object_begin(w);
+    write_pos(w, r->o, a->from_x, a->from_y);
+    jw_object_end(w);
+    JW_KEY(w, "mover_facing");
+    if (a->facing >= 0)
+        jw_int(w, a->facing);
+    else
+        jw_null(w);
+    JW_KEY(w, "attack_total");
+    jw_int(w, a->eval.attack_total);
+    JW_KEY(w, "attacker_area");
+    jw_string(w, rules_area_name(a->eval.attacker_area));
+    JW_KEY(w, "target_area");
+    jw_string(w, rules_area_name(a->eval.target_area));
+    write_modifiers(w, &a->eval);
+    if (odds != NULL)
+        move_odds_write_aoo(w, odds, i);
+    jw_object_end(w);
+}
+
+/* The path's sentence: legal and what it provokes, or its first violation. */
+static void tell_path(const struct move_req *r, const struct rules_path_result *p,
+                      const struct first_violation *f, struct svc_told *told)
+{
+    if (f->v != RULES_MV_COUNT && f->step < 0) {
+        svc_told_figures(told, "Illegal: %s (%s).", rules_move_violation_text(f->v),
+                         rules_move_violation_source(f->v));
+        return;
+    }
+    if (f->v != RULES_MV_COUNT) {
+        svc_told_figures(told, "Illegal at step %d: %s (%s).", f->step,
+                         rules_move_violation_text(f->v), rules_move_violation_source(f->v));
+        return;
+    }
+    svc_told_figures(told, "Legal: %d ft", p->total_ft);
+    if (p->aoo_count == 0) {
+        svc_told_figures(told, ", provokes nothing.");
+        return;
+    }
+    svc_told_figures(told, ", provokes %d attack%s of opportunity (", p->aoo_count,
+                     p->aoo_count == 1 ? "" : "s");
+    for (int i = 0; i < p->aoo_count && told->pl + 8 < told->plain_cap; i++) {
+        svc_told_text(told, "%s", i ? ", " : "");
+        svc_told_user(told, r->ids[p->aoos[i].creature]);
+    }
+    if (told->pl + 3 < told->plain_cap)
+        svc_told_figures(told, ").");
+}
+
+/* The per-step answer shared by path and route, and its sentence begun in told (the creatures'
+ * ids as the request wrote them). Returns false when the answer passes the request's limit. */
+static bool write_path_answer(struct jw *w, const struct move_req *r,
+                              const struct rules_path_result *p, int n,
+                              const struct move_odds *odds, struct svc_told *told)
+{
+    assert(n == 0 || p->steps != NULL);
+    JW_KEY(w, "mode");
+    jw_string(w, rules_move_mode_names[r->mode]);
+    JW_KEY(w, "legal");
+    jw_bool(w, p->legal);
+    struct first_violation first;
+    if (!write_violations(w, r, p, n, &first))
+        return false;
+    JW_KEY(w, "steps");
+    jw_array_begin(w);
+    for (int i = 0; i < n; i++) {
+        if ((long long)w->len > r->answer_limit)
+            return false;
+        write_step(w, r->o, &p->steps[i]);
+    }
+    jw_array_end(w);
+    write_totals(w, r, p, n);
     JW_KEY(w, "attacks_of_opportunity");
     jw_array_begin(w);
-    for (int i = 0; i < p->aoo_count; i++) {
-        const struct rules_aoo *a = &p->aoos[i];
-        jw_object_begin(w);
-        JW_KEY(w, "creature");
-        jw_string(w, r->ids[a->creature]);
-        JW_KEY(w, "step");
-        jw_int(w, a->step);
-        JW_KEY(w, "leaving");
-        jw_object_begin(w);
-        write_pos(w, r->o, a->from_x, a->from_y);
-        jw_object_end(w);
-        JW_KEY(w, "mover_facing");
-        if (a->facing >= 0)
-            jw_int(w, a->facing);
-        else
-            jw_null(w);
-        JW_KEY(w, "attack_total");
-        jw_int(w, a->eval.attack_total);
-        JW_KEY(w, "attacker_area");
-        jw_string(w, rules_area_name(a->eval.attacker_area));
-        JW_KEY(w, "target_area");
-        jw_string(w, rules_area_name(a->eval.target_area));
-        write_modifiers(w, &a->eval);
-        if (odds != NULL)
-            move_odds_write_aoo(w, odds, i);
-        jw_object_end(w);
-    }
+    for (int i = 0; i < p->aoo_count; i++)
+        write_aoo(w, r, &p->aoos[i], i, odds);
     jw_array_end(w);
     JW_KEY(w, "provokes_source");
     jw_string(w, "004 Provoking an Attack of Opportunity by Moving; 001 Double Move (one per "
                  "enemy per action)");
-    if (first == RULES_MV_COUNT) {
-        svc_told_figures(told, "Legal: %d ft", p->total_ft);
-        if (p->aoo_count == 0) {
-            svc_told_figures(told, ", provokes nothing.");
-        } else {
-            svc_told_figures(told, ", provokes %d attack%s of opportunity (", p->aoo_count,
-                             p->aoo_count == 1 ? "" : "s");
-            for (int i = 0; i < p->aoo_count && told->pl + 8 < told->plain_cap; i++) {
-                svc_told_text(told, "%s", i ? ", " : "");
-                svc_told_user(told, r->ids[p->aoos[i].creature]);
-            }
-            if (told->pl + 3 < told->plain_cap)
-                svc_told_figures(told, ").");
-        }
-    } else if (first_step < 0) {
-        svc_told_figures(told, "Illegal: %s (%s).", rules_move_violation_text(first),
-                         rules_move_violation_source(first));
-    } else {
-        svc_told_figures(told, "Illegal at step %d: %s (%s).", first_step,
-                         rules_move_violation_text(first), rules_move_violation_source(first));
-    }
+    tell_path(r, p, &first, told);
     return (long long)w->len <= r->answer_limit;
 }
 

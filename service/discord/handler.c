@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "service/discord/internal.h"
+#include "service/http/log.h"
 #include "service/http/problem.h"
 #include "service/http/request.h"
-#include "service/http/server.h"
 #include "service/json/fields.h"
 
 struct job {

@@ -79,8 +79,35 @@ typedef const char *(*svc_getenv_fn)(const char *name);
 enum svc_config_action svc_config_parse(int argc, char **argv, svc_getenv_fn getenv_fn,
                                         struct svc_config *cfg, char *err, size_t errlen);
 
-/* The --help text. */
+/* The --help text, made from the settings' rows. */
 const char *svc_config_usage(void);
+
+/* What a setting's value is. */
+enum svc_setting_type {
+    SVC_SETTING_COUNT,   /* a whole number from min to max (or 0, when zero_is_off) */
+    SVC_SETTING_SWITCH,  /* on or off */
+    SVC_SETTING_TEXT,    /* a text, not empty, shorter than its field */
+    SVC_SETTING_ORIGINS, /* origins, comma-separated; each use adds to the list */
+    SVC_SETTING_HEX_KEY, /* exactly max hex digits */
+    SVC_SETTING_URL,     /* an http:// or https:// URL shorter than its field */
+};
+
+/* One setting: a row of the one table (config.c) from which the options, the environment's
+ * reading, --help and the bounds all come. */
+struct svc_setting {
+    const char *name; /* the option, without its "--" */
+    const char *env;  /* its environment variable */
+    const char *arg;  /* what its value is, for --help and the README: N, BYTES, on|off, ... */
+    enum svc_setting_type type;
+    size_t offset, size;         /* the field of struct svc_config it fills */
+    unsigned long long min, max; /* a COUNT's bounds; a HEX_KEY's digits (max) */
+    bool zero_is_off;            /* a COUNT that takes 0 too, below min: "none" */
+    const char *fallback;        /* the default, written as a value; NULL: none */
+    const char *help;            /* what it sets, for --help */
+};
+
+/* The settings, in the order --help and the README list them; *count rows. */
+const struct svc_setting *svc_config_settings(size_t *count);
 
 /* --db as it may be logged: a postgres:// or postgresql:// URL with its password (in the user
  * part, or a password= parameter) replaced by ***; anything else as it is. Truncated to cap. */

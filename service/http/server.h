@@ -1,5 +1,5 @@
-/* The libmicrohttpd server: owns the daemon, turns connections into svc_request/svc_response
- * pairs, and writes the access log. */
+/* The HTTP server: owns the libmicrohttpd daemon and turns each exchange into an
+ * svc_request/svc_response pair for its route's handler (server_internal.h lists its parts). */
 #ifndef TACTICS_SVC_SERVER_H
 #define TACTICS_SVC_SERVER_H
 
@@ -31,9 +31,5 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms);
 /* The watchdog's test, in microseconds: more than limit from since to now. A since later than
  * now (a clock read before another thread's update) is never overdue. */
 bool svc_watch_overdue(uint64_t since, uint64_t now, uint64_t limit);
-
-/* Writes one JSON log line to stderr: {"time", "level", "event", ...fields of extra}.
- * Steals extra (may be NULL). Thread-safe. */
-void svc_log(const char *level, const char *event, json_t *extra);
 
 #endif

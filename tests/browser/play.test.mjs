@@ -11,6 +11,7 @@
 //   - no console error on any page; the phone-width page does not scroll sideways, shows the
 //     board first (above its controls, the combatants and the timeline), and its token labels
 //     and legend at 11 CSS px or more (issue 31: about 4 px before);
+//   - the page's Content-Security-Policy names its script by hash: an injected script is refused;
 //   - axe-core (tests/browser/package-lock.json), injected into the page, finds no critical or
 //     serious violation at 1366 and 390 px, light and dark, in the replay (at an event, at
 //     the first with Previous off) and the playground (after an attack and after a move);
@@ -25,6 +26,7 @@
 // Screenshots (desktop 1280 px, phone 390 px, playground) go to SCREENSHOT_DIR.
 //   node play.test.mjs TACTICSD_PATH [SCREENSHOT_DIR]
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -304,7 +306,9 @@ test('the playground set up as a flank shows the +2 flanking modifier and the pi
 // target-size among them, which axe leaves out by default) and axe's best practices.
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 async function axeViolations(page) {
-  await page.addScriptTag({ content: axeSource });
+  /* Through the DevTools protocol, which the page's policy does not govern: a script tag
+   * would be refused, as any inline script not the page's own is. */
+  await page.evaluate(axeSource);
   const result = await page.evaluate(async (tags) => {
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
@@ -488,6 +492,44 @@ test('the keyboard: a skip link, focus kept at the ends, one stop for the timeli
   assert.equal(await page.getAttribute('#pg-announce', 'aria-live'), 'polite');
   await page.click('#pg-attack');
   await page.waitForFunction(() => /^Attack: total /.test(document.getElementById('pg-announce').textContent));
+  await page.close();
+});
+
+// The page's policy (issue 28): /play runs its own inline script only, named by its SHA-256
+// (computed from play.html at build time), never 'unsafe-inline'. Every test above runs the page
+// under that policy with no console error, a violation included. Here a script injected into the
+// page, as an element or as an event handler attribute, must not run, and the browser reports
+// each as a violation of script-src. This page is not watched: those two reports are errors.
+test('the policy names the page script by its hash and refuses an injected inline script', async () => {
+  const r = await fetch(`${base}/play`);
+  const policy = r.headers.get('Content-Security-Policy') || '';
+  const html = await r.text();
+  const scriptSrc = policy.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src '));
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)[1];
+  const hash = createHash('sha256').update(script, 'utf8').digest('base64');
+  assert.equal(scriptSrc, `script-src 'sha256-${hash}'`, policy);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Before the page's own script: every violation the document reports, kept for the test.
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation',
+      (e) => window.cspViolations.push(`${e.effectiveDirective} ${e.sample}`));
+  });
+  await page.goto(`${base}/play?encounter=${enc.id}&at=3`);
+  await page.waitForSelector('#board[data-at="3"] svg'); /* the page's script ran */
+  assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.injected = "element";';
+    document.body.append(s);
+    const d = document.createElement('div');
+    d.innerHTML = '<img alt="" src="data:," onerror="window.injected = \'handler\'">';
+    document.body.append(d);
+  });
+  await page.waitForFunction(() => window.cspViolations.length >= 2);
+  assert.equal(await page.evaluate(() => window.injected), undefined);
+  const seen = (await page.evaluate(() => window.cspViolations)).map((v) => v.split(' ')[0]).sort();
+  assert.deepEqual(seen, ['script-src-attr', 'script-src-elem']);
   await page.close();
 });
 

@@ -184,3 +184,38 @@ Test(impact, totals_floor_each_die_and_the_damage)
     cr_assert_eq(rules_impact_total(&roll, -2, 3), 2);
     cr_assert_eq(rules_impact_total(&roll, -2, 10), 0);
 }
+
+/* "Such attacks generally have a range increment of 20 feet": the first 20 ft are increment
+ * 1, each 20 ft begun after it one more, and the penalty the caller states counts from the
+ * second. Only a Large or larger object fills an area. */
+Test(impact, a_dropped_object_range_increments_and_area)
+{
+    static const int want[][2] = {{0, 1}, {20, 1}, {21, 2}, {40, 2}, {41, 3}, {45, 3}, {100, 5}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_assert_eq(rules_dropped_range_increment(want[i][0]), want[i][1], "%d ft", want[i][0]);
+    cr_assert_eq(rules_dropped_range_penalty(45, 2), 4);
+    cr_assert_eq(rules_dropped_range_penalty(20, 2), 0);
+    cr_assert_not(rules_dropped_fills_area(RULES_SIZE_MEDIUM));
+    cr_assert(rules_dropped_fills_area(RULES_SIZE_LARGE));
+    cr_assert(rules_dropped_fills_area(RULES_SIZE_COLOSSAL));
+}
+
+/* The ranged touch attack: d20 + bonus - range penalty against touch AC; a hit takes the
+ * object's damage less its own DR, never below 0. */
+Test(impact, a_dropped_object_strikes_by_a_ranged_touch_attack)
+{
+    struct rules_dropped_strike s;
+    rules_dropped_strike(10, 3, 4, 9, 12, 0, &s);
+    cr_assert_eq(s.attack_total, -1);
+    cr_assert_eq(s.roll_total, 9);
+    cr_assert(s.hit);
+    cr_assert_eq(s.damage, 12);
+    rules_dropped_strike(10, 3, 4, 10, 12, 0, &s);
+    cr_assert_not(s.hit);
+    cr_assert_eq(s.damage, 0);
+    rules_dropped_strike(20, 0, 0, 15, 12, 5, &s);
+    cr_assert_eq(s.damage, 7);
+    rules_dropped_strike(20, 0, 0, 15, 3, 5, &s);
+    cr_assert(s.hit);
+    cr_assert_eq(s.damage, 0);
+}

@@ -64,8 +64,10 @@ Test(sources, the_table_matches_the_documents_headings)
     snprintf(path, sizeof path, "%s/RULES.md", SHARED_DIR);
     char *rules_md = slurp(path);
     if (rules_md == NULL) {
-        cr_log_warn("%s is absent: the table is not compared with the documents", path);
-        return;
+        /* Skipped, not warned: Criterion 2.4.1 exits 1 after any cr_log_warn, which failed
+         * the suite in every checkout without ../shared (a worktree under /work/wt). */
+        fprintf(stderr, "%s is absent: the table is not compared with the documents\n", path);
+        cr_skip_test("%s is absent", path);
     }
     /* RULES.md's table lists each file as `NNN_....txt`: the same set as ours. */
     int listed = 0;

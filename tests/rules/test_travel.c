@@ -191,3 +191,83 @@ Test(travel, a_journey_beyond_the_day_limit_is_refused)
     struct rules_travel_result *r = run(&j, NULL, 0, RULES_TRAVEL_ERR_TOO_LONG);
     done(r);
 }
+
+/* 001 Overland Travel: the party moves at its slowest member's speed; 001 Mounted Movement: a
+ * rider uses its mount's speed; a pace given or a vehicle sets it instead. */
+Test(travel, the_slowest_member_sets_the_pace_and_a_rider_goes_at_its_mount)
+{
+    struct rules_pace pace;
+    const struct rules_traveller walkers[] = {{30, -1}, {20, -1}};
+    struct rules_party p = {walkers, 2, -1, RULES_VEHICLE_NONE, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.speed_ft, 20);
+    cr_assert_eq(pace.source, RULES_PACE_SLOWEST);
+    cr_assert_eq(pace.eighths_per_hour, 16); /* 2 miles an hour */
+    cr_assert_eq(pace.hours_per_day, 8);
+    cr_assert_not(pace.mounted || pace.vehicle);
+
+    const struct rules_traveller rider[] = {{30, 50}};
+    p = (struct rules_party){rider, 1, -1, RULES_VEHICLE_NONE, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.speed_ft, 50);
+    cr_assert_eq(pace.source, RULES_PACE_SLOWEST_MOUNTED);
+    cr_assert_eq(pace.eighths_per_hour, 40); /* 5 miles an hour */
+    cr_assert(pace.mounted);
+
+    /* A walker at 30 ft is slower than a rider whose mount makes 60: the walker sets it. */
+    const struct rules_traveller mixed[] = {{30, -1}, {20, 60}};
+    p = (struct rules_party){mixed, 2, -1, RULES_VEHICLE_NONE, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.speed_ft, 30);
+    cr_assert_eq(pace.source, RULES_PACE_SLOWEST);
+    cr_assert(pace.mounted);
+
+    p.pace_speed_ft = 40;
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.speed_ft, 40);
+    cr_assert_eq(pace.source, RULES_PACE_GIVEN);
+    cr_assert_eq(pace.eighths_per_hour, 32);
+}
+
+Test(travel, a_vehicle_sets_the_pace_and_its_hours)
+{
+    struct rules_pace pace;
+    const struct rules_traveller walkers[] = {{5, -1}};
+    struct rules_party p = {walkers, 1, -1, RULES_VEHICLE_CART, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.source, RULES_PACE_VEHICLE);
+    cr_assert_eq(pace.eighths_per_hour, 16); /* a cart: 2 miles an hour, 16 a day */
+    cr_assert_eq(pace.hours_per_day, 8);
+    cr_assert(pace.vehicle);
+    cr_assert_not(pace.crewed);
+    p.vehicle = RULES_VEHICLE_SAILING_SHIP; /* 2 miles an hour, 48 a day: 24 hours */
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.hours_per_day, 24);
+    cr_assert(pace.crewed);
+    p = (struct rules_party){NULL, 0, -1, RULES_VEHICLE_CUSTOM, 20, true};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_OK);
+    cr_assert_eq(pace.eighths_per_hour, 20);
+    cr_assert_eq(pace.hours_per_day, 24);
+    cr_assert(pace.crewed && pace.vehicle);
+}
+
+Test(travel, no_pace_or_one_below_five_feet_goes_nowhere)
+{
+    struct rules_pace pace;
+    struct rules_party p = {NULL, 0, -1, RULES_VEHICLE_NONE, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_ERR_NO_PACE);
+    const struct rules_traveller slow[] = {{30, -1}, {4, -1}};
+    p = (struct rules_party){slow, 2, -1, RULES_VEHICLE_NONE, 0, false};
+    cr_assert_eq(rules_travel_pace(&p, &pace), RULES_TRAVEL_ERR_NO_PROGRESS);
+    cr_assert_eq(pace.speed_ft, 4);
+}
+
+/* 001 Hustle: no damage the first hour, 1 the second, then double the hour before. */
+Test(travel, hustle_damage_by_the_hour)
+{
+    static const int want[] = {0, 1, 2, 4, 8, 16};
+    for (int h = 0; h < 6; h++) {
+        cr_assert_eq(rules_hustle_damage(h, false), want[h], "hour %d", h);
+        cr_assert_eq(rules_hustle_damage(h, true), 0, "crewed, hour %d", h);
+    }
+}

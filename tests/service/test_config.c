@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "service/http/config.h"
@@ -238,4 +239,100 @@ Test(config, the_database_url_is_logged_without_its_password)
         svc_config_db_for_log(cases[i][0], out, sizeof out);
         cr_assert_str_eq(out, cases[i][1], "%s", cases[i][0]);
     }
+}
+
+/* The bounds every whole-number setting had before the settings became one table, and still
+ * has: the lowest and highest value taken; one below and one above are refused. */
+Test(config, each_number_setting_takes_its_documented_range_and_nothing_outside)
+{
+    static const struct {
+        const char *option;
+        unsigned long long lo, hi;
+    } bounds[] = {
+        {"--port", 0, 65535},
+        {"--threads", 1, 256},
+        {"--max-body", 1, 64ull << 20},
+        {"--max-connections", 1, 100000},
+        {"--per-ip-connections", 1, 100000},
+        {"--timeout", 1, 3600},
+        {"--header-timeout", 1, 3600},
+        {"--connection-memory", 8192, 16ull << 20},
+        {"--max-map-side", 1, SVC_MAP_SIDE_LIMIT},
+        {"--idempotency-ttl", 1, 30ull * 86400},
+        {"--budget-scale", 1, 1000},
+        {"--keepalive", 1, 3600},
+        {"--max-subscribers", 0, 100000},
+        {"--max-subscribers-per-encounter", 0, 100000},
+        {"--max-subscribers-per-address", 0, 100000},
+        {"--feed-poll", 1, 3600},
+        {"--discord-defer-ms", 0, 2900},
+        {"--max-db-size", 65536, 1ull << 50}, /* and 0, no cap: below */
+    };
+    struct svc_config c;
+    char err[256], value[32];
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        unsigned long long tries[4] = {bounds[i].lo, bounds[i].hi, bounds[i].hi + 1,
+                                       bounds[i].lo - 1};
+        for (int t = 0; t < (bounds[i].lo > 0 ? 4 : 3); t++) {
+            snprintf(value, sizeof value, "%llu", tries[t]);
+            char *argv[] = {"tacticsd", (char *)bounds[i].option, value, NULL};
+            enum svc_config_action want = t < 2 ? SVC_CONFIG_RUN : SVC_CONFIG_ERROR;
+            cr_assert_eq(svc_config_parse(3, argv, env_none, &c, err, sizeof err), want, "%s %s",
+                         bounds[i].option, value);
+        }
+    }
+    char *none[] = {"tacticsd", "--max-db-size", "0", NULL};
+    cr_assert_eq(svc_config_parse(3, none, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.max_db_size, 0);
+}
+
+/* One cell of a Markdown table row from *p ("| a | b |"), its "\|" read as "|", into out. */
+static bool readme_cell(const char **p, char *out, size_t cap)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '|')
+        s++;
+    size_t n = 0;
+    for (; *s != '\0' && *s != '\n' && !(*s == '|' && s[-1] != '\\'); s++)
+        if (!(*s == '\\' && s[1] == '|') && n + 1 < cap)
+            out[n++] = *s;
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+    *p = s;
+    return n > 0;
+}
+
+/* The README's table of settings ("Running tacticsd") is held to the settings' rows: one row
+ * each, in their order, with the same option, value, environment variable and default. */
+Test(config, the_readme_lists_every_setting_as_the_table_has_it)
+{
+    FILE *f = fopen(README_PATH, "r");
+    cr_assert_not_null(f, "%s", README_PATH);
+    size_t count = 0;
+    const struct svc_setting *rows = svc_config_settings(&count);
+    cr_assert_gt(count, 20);
+    size_t seen = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "| `--", 5) != 0)
+            continue;
+        const char *p = line;
+        char flag[128], env[128], fallback[256], want[160];
+        cr_assert(readme_cell(&p, flag, sizeof flag) && readme_cell(&p, env, sizeof env) &&
+                      readme_cell(&p, fallback, sizeof fallback),
+                  "%s", line);
+        cr_assert_lt(seen, count, "a README row for no setting: %s", flag);
+        const struct svc_setting *s = &rows[seen++];
+        snprintf(want, sizeof want, "`--%s %s`", s->name, s->arg);
+        cr_assert_str_eq(flag, want);
+        snprintf(want, sizeof want, "`%s`", s->env);
+        cr_assert_str_eq(env, want, "%s", flag);
+        const char *d = s->fallback != NULL ? s->fallback : "none";
+        size_t n = strlen(d);
+        cr_assert(strncmp(fallback, d, n) == 0 && (fallback[n] == '\0' || fallback[n] == ' '),
+                  "%s: the README says %s, the table %s", flag, fallback, d);
+    }
+    fclose(f);
+    cr_assert_eq(seen, count, "the README lists %zu settings of %zu", seen, count);
 }

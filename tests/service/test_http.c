@@ -470,8 +470,8 @@ Test(http, docs_page_is_self_contained_html)
     http_response_free(&r);
 }
 
-/* The browser view (issue 20): one page, script and style inline, nothing from elsewhere, and a
- * policy that lets it call this server only. */
+/* The browser view: one page, script and style inline, nothing from elsewhere, and a policy that
+ * lets it call this server only and run its own script only (tests/browser checks the hash). */
 Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
 {
     struct http_response r;
@@ -483,6 +483,8 @@ Test(http, play_page_is_self_contained_and_calls_only_its_own_origin)
     cr_assert(http_header(&r, "Content-Security-Policy", csp, sizeof csp));
     cr_assert_not_null(strstr(csp, "connect-src 'self'"), "%s", csp);
     cr_assert_not_null(strstr(csp, "default-src 'none'"), "%s", csp);
+    cr_assert_not_null(strstr(csp, "script-src 'sha256-"), "%s", csp);
+    cr_assert_null(strstr(csp, "script-src 'unsafe-inline'"), "%s", csp);
     cr_assert_not_null(strstr(r.body, "<main id=\"main\""));
     cr_assert_not_null(strstr(r.body, "type=\"range\""));
     cr_assert_not_null(strstr(r.body, "EventSource"));
@@ -670,4 +672,86 @@ Test(http, an_http_1_1_request_without_one_host_header_is_a_400_problem)
     cr_assert_eq(http_raw(srv.port, req, strlen(req), &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     http_response_free(&r);
+}
+
+/* A header whose value holds a NUL byte (issue 28): libmicrohttpd ends the value at the NUL, so
+ * "Bearer TOKEN\0junk" would be read as the token. Any such header is a 400 problem naming it,
+ * before routing: wherever it stands in the head, with CRLF or bare LF line ends. */
+static void expect_nul_refused(const char *request, size_t len, const char *header)
+{
+    struct http_response r;
+    cr_assert_eq(http_raw(srv.port, request, len, &r), 0, "%s: no answer", header);
+    json_t *p = expect_problem(&r, 400);
+    const char *detail = json_string_value(json_object_get(p, "detail"));
+    cr_assert_not_null(detail, "%s", header);
+    cr_assert_not_null(strstr(detail, header), "%s: %s", header, detail);
+    cr_assert_not_null(strstr(detail, "NUL"), "%s: %s", header, detail);
+    json_decref(p);
+    http_response_free(&r);
+}
+
+#define RAW(s) s, sizeof s - 1
+
+Test(http, a_header_holding_a_nul_byte_is_400_naming_it)
+{
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\0b\r\n"
+                           "Connection: close\r\n\r\n"),
+                       "X-Note");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                           "X-Last: a\0b\r\n\r\n"),
+                       "X-Last");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Two: a\0\0b\r\n"
+                           "Connection: close\r\n\r\n"),
+                       "X-Two");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nX-First:\0b\r\nHost: x\r\n"
+                           "Connection: close\r\n\r\n"),
+                       "X-First");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\nHost: x\nX-Lf: a\0b\nConnection: close\n\n"),
+                       "X-Lf");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nX-End: a\0\r\n"
+                           "Connection: close\r\n\r\n"),
+                       "X-End");
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                           "X-Last-Two: a\0\0b\r\n\r\n"),
+                       "X-Last-Two");
+    /* A value folded over lines (obs-fold) is refused too (RFC 9112 section 5.2). */
+    expect_nul_refused(RAW("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Fold: a\r\n b\r\n"
+                           "Connection: close\r\n\r\n"),
+                       "folded");
+    /* Heads without a NUL are read as before: bare LF line ends, trailing spaces, a last header
+     * with nothing after it. */
+    const char *fine[] = {
+        "GET /healthz HTTP/1.1\nHost: x\nConnection: close\n\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Spaces: a  \r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Empty:\r\n\r\n",
+        "GET /healthz HTTP/1.0\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        struct http_response r;
+        cr_assert_eq(http_raw(srv.port, fine[i], strlen(fine[i]), &r), 0);
+        cr_assert_eq(r.status, 200, "%zu: %s", i, r.body);
+        http_response_free(&r);
+    }
+}
+
+/* The issue's probe: a write token followed by a NUL and more is not the token. The encounter
+ * is still there after the refused DELETE, and the token alone deletes it. */
+Test(http, a_bearer_token_cut_by_a_nul_byte_is_refused)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":5,\"height\":5}}");
+    char req[512];
+    int n = snprintf(req, sizeof req,
+                     "DELETE /v1/encounters/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                     "Authorization: Bearer %s",
+                     e.id, e.token);
+    memcpy(req + n, "\0junk\r\n\r\n", 9);
+    expect_nul_refused(req, (size_t)n + 9, "Authorization");
+    char path[128];
+    snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_response_free(&r);
+    json_decref(enc_call(&srv, &e, "DELETE", "", NULL, NULL, 204));
 }

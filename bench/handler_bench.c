@@ -2,7 +2,11 @@
  * bench/attack_vs_healthz.sh decoded, ruled and answered, beside json_loadb and jsonr_parse of
  * the same body as baselines measured in the same process. Each figure is the best of 40
  * batches of 2,000 calls (these machines are shared and noisy), in microseconds and as a ratio
- * to json_loadb's parse. Usage: handler_bench */
+ * to json_loadb's parse. Usage: handler_bench
+ * `handler_bench --calls N` runs the handler N times and nothing else, for an instruction count
+ * that does not move with the machine's load:
+ *   valgrind --tool=callgrind --toggle-collect=svc_handle_attack_resolve handler_bench --calls 2000
+ * (instructions per call = the total Ir / N). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +74,14 @@ static double measure(void (*fn)(void))
     return best;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--calls") == 0) {
+        long n = strtol(argv[2], NULL, 10);
+        for (long i = 0; i < n; i++)
+            handler();
+        return 0;
+    }
     double base = measure(loadb), parse = measure(fast), whole = measure(handler);
     printf("json_loadb of the %zu-byte body   %6.2f us (baseline)\n", sizeof body - 1, base);
     printf("jsonr_parse of the same body      %6.2f us, %.2fx the baseline\n", parse, parse / base);

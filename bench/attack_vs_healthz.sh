@@ -16,6 +16,12 @@
 #   git worktree add /tmp/ab-old b8531c1 && (cd /tmp/ab-old/openapi && npm ci) &&
 #   cmake -S /tmp/ab-old -B /tmp/ab-old/build -DCMAKE_BUILD_TYPE=Release -DTACTICS_TESTS=OFF &&
 #   cmake --build /tmp/ab-old/build -j2 --target tacticsd
+#
+# The CPU each request cost is printed beside the rates: the server's (its threads' run time
+# from /proc/PID/task/*/schedstat) and wrk's (/usr/bin/time), per request, medians over the
+# slices. On 2 shared cores the rates move with the neighbours' load; the CPU a request costs
+# moves much less, and healthz's CPU per request over the attack's is the ratio the rates would
+# have if both endpoints were held only by the CPU they need ("CPU ratio").
 # Usage: bench/attack_vs_healthz.sh [seconds per slice] [pairs] [OLDER_TACTICSD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,10 +51,24 @@ wrk.body = '{"rules":{"preset":"d20-3.5-facing"},"attacker":{"x":5,"y":6,"facing
   '"facing":0,"defense":{"armor":4,"dex":2},"damage_reduction":2},' ..
   '"allies":[{"x":4,"y":5}],"cover":"quarter","concealment":["quarter"],"seed":7}'
 LUA
-run() { wrk -t2 -c64 -d"${secs}s" --latency "$@" 2>&1; }
-healthz() { run "http://127.0.0.1:$1/healthz"; }
-attack() { run -s "$tmp/attack.lua" "http://127.0.0.1:$1/v1/attacks/resolve"; }
+# The server's CPU so far in ns: the sum of its threads' run times.
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
+# One slice against the server $1 (its pid $2): wrk's output, then a line
+# "cpu SERVER_NS WRK_S" (the server's CPU in ns and wrk's user + system seconds).
+run() {
+  local pid=$1 before after
+  shift
+  before=$(cpu_ns "$pid")
+  /usr/bin/time -f "%U %S" -o "$tmp/time" wrk -t2 -c64 -d"${secs}s" --latency "$@" 2>&1
+  after=$(cpu_ns "$pid")
+  echo "cpu $((after - before)) $(awk '{ print $1 + $2 }' "$tmp/time")"
+}
+pid_of() { if [ "$1" = "$port" ]; then echo "$pid"; else echo "$base_pid"; fi; }
+healthz() { run "$(pid_of "$1")" "http://127.0.0.1:$1/healthz"; }
+attack() { run "$(pid_of "$1")" -s "$tmp/attack.lua" "http://127.0.0.1:$1/v1/attacks/resolve"; }
 rate() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
+# Microseconds of CPU per request: the server's, then wrk's.
+cpu_us() { awk '/requests in/ { n = $1 } /^cpu / { printf "%.2f %.2f", $2 / 1000 / n, $3 * 1e6 / n }' <<<"$1"; }
 # wrk prints the median as e.g. 812.00us or 1.45ms: in ms.
 median_ms() { awk '$1 == "50%" { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
                   print (u == "us" ? v / 1000 : u == "s" ? v * 1000 : v) }' <<<"$1"; }
@@ -60,9 +80,9 @@ pair() {
   if (($2)); then h=$(healthz "$1"); a=$(attack "$1"); else a=$(attack "$1"); h=$(healthz "$1"); fi
   n=$(awk '/Non-2xx/ {print $NF}' <<<"$a")
   non2xx=$((non2xx + ${n:-0}))
-  echo "$(rate "$h") $(rate "$a") $(median_ms "$h") $(median_ms "$a")" >>"$3"
-  awk -v i="$4" '{ printf "%s: healthz %9.0f/s median %5.2f ms, attacks/resolve %9.0f/s median %5.2f ms, ratio %.2f\n",
-                   i, $1, $3, $2, $4, $2 / $1 }' <(tail -1 "$3")
+  echo "$(rate "$h") $(rate "$a") $(median_ms "$h") $(median_ms "$a") $(cpu_us "$h") $(cpu_us "$a")" >>"$3"
+  awk -v i="$4" '{ printf "%s: healthz %9.0f/s median %5.2f ms, attacks/resolve %9.0f/s median %5.2f ms, ratio %.2f; CPU us a request: healthz %.1f + %.1f, attack %.1f + %.1f (server + wrk)\n",
+                   i, $1, $3, $2, $4, $2 / $1, $5, $6, $7, $8 }' <(tail -1 "$3")
 }
 : >"$tmp/pairs"
 : >"$tmp/older_pairs"
@@ -93,6 +113,14 @@ summary() {
   echo "${who}attacks/resolve  ${ar} requests/s, median latency ${am} ms"
   awk -v r="$ratio" -v l="$low" -v h="$high" -v who="$who" \
     'BEGIN { printf "%sratio            %.2f, median of the pairs (lowest %.2f, highest %.2f; target >= 0.80)\n", who, r, l, h }'
+  local hs hw as aw
+  hs=$(awk '{print $5}' "$f" | med)
+  hw=$(awk '{print $6}' "$f" | med)
+  as=$(awk '{print $7}' "$f" | med)
+  aw=$(awk '{print $8}' "$f" | med)
+  awk -v hs="$hs" -v hw="$hw" -v as="$as" -v aw="$aw" -v who="$who" \
+    'BEGIN { printf "%sCPU a request    healthz %.1f us (server %.1f, wrk %.1f), attack %.1f us (server %.1f, wrk %.1f): CPU ratio %.2f\n",
+             who, hs + hw, hs, hw, as + aw, as, aw, (hs + hw) / (as + aw) }'
 }
 [ -z "$older" ] || echo "this build: $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)'); older build: $older"
 summary "$tmp/pairs" "${older:+this build:  }"
@@ -100,8 +128,8 @@ if [ -n "$older" ]; then
   summary "$tmp/older_pairs" "older build: "
   # Round by round (each round measured both), the attack's and healthz's rates this / older.
   paste "$tmp/pairs" "$tmp/older_pairs" >"$tmp/both"
-  ar=$(awk '{print $2 / $6}' "$tmp/both" | med)
-  hr=$(awk '{print $1 / $5}' "$tmp/both" | med)
+  ar=$(awk '{print $2 / $10}' "$tmp/both" | med)
+  hr=$(awk '{print $1 / $9}' "$tmp/both" | med)
   awk -v a="$ar" -v h="$hr" 'BEGIN { printf "this / older: attacks/resolve %.2fx, healthz %.2fx (medians of the rounds)\n", a, h }'
 fi
 echo "non-2xx answers to the attack: ${non2xx}"

@@ -769,7 +769,7 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
         svc_told_str(&told, ev->miss_chance ? ", then a concealment miss chance." : ".");
     }
     struct jw w;
-    jw_init(&w, 2048);
+    jw_init(&w, 4096); /* an answer with its damage roll passes 2 KB: one allocation, no growth */
     write_answer(&w, r, ev, kind, o, src, &told);
     size_t len = 0;
     char *text = jw_finish(&w, &len);

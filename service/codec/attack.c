@@ -398,23 +398,12 @@ static void write_critical(struct jw *w, const struct attack_request *r,
     jw_array_end(w);
 }
 
-/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
- * rolls and their consequences. */
-static void write_answer(struct jw *w, const struct attack_request *r,
-                         const struct rules_attack_eval *ev, const char *kind,
-                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const struct svc_told *told)
+/* The breakdown of the attack after its totals: cover, concealment (with the miss chance's
+ * roll, when o rolled one), sneak attack, every modifier with its source, the areas and
+ * flanking. Left out of a minimal answer. */
+static void write_breakdown(struct jw *w, const struct attack_request *r,
+                            const struct rules_attack_eval *ev, const struct rules_attack_rolled *o)
 {
-    jw_object_begin(w);
-    JW_KEY(w, "rules");
-    svc_write_rules(w, &r->rules);
-    JW_KEY(w, "attack_total");
-    jw_int(w, ev->attack_total);
-    JW_KEY(w, "target_number");
-    jw_int(w, ev->target_number);
-    JW_KEY(w, "ac_kind");
-    jw_string(w, kind);
-
     JW_KEY(w, "cover");
     jw_object_begin(w);
     JW_KEY(w, "degree");
@@ -484,6 +473,31 @@ static void write_answer(struct jw *w, const struct attack_request *r,
     jw_string(w, rules_area_name(ev->target_area));
     JW_KEY(w, "flanked");
     jw_bool(w, ev->flanked);
+}
+
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
+ * rolls and their consequences. Minimal (Prefer: return=minimal): the totals, the roll, the
+ * damage dealt and the sentence, without the rules echo, the breakdown, the critical hit's
+ * itemised rules or the damage's dice. */
+static void write_answer(struct jw *w, const struct attack_request *r,
+                         const struct rules_attack_eval *ev, const char *kind,
+                         const struct rules_attack_rolled *o, const struct svc_dice_source *src,
+                         const struct svc_told *told, bool minimal)
+{
+    jw_object_begin(w);
+    if (!minimal) {
+        JW_KEY(w, "rules");
+        svc_write_rules(w, &r->rules);
+    }
+    JW_KEY(w, "attack_total");
+    jw_int(w, ev->attack_total);
+    JW_KEY(w, "target_number");
+    jw_int(w, ev->target_number);
+    JW_KEY(w, "ac_kind");
+    jw_string(w, kind);
+
+    if (!minimal)
+        write_breakdown(w, r, ev, o);
 
     bool crits = r->rules.options.critical_hits;
     if (o != NULL) {
@@ -495,22 +509,28 @@ static void write_answer(struct jw *w, const struct attack_request *r,
         jw_bool(w, o->lands);
         JW_KEY(w, "struck");
         jw_string(w, struck_name(o->struck));
-        if (crits)
+        if (crits && minimal) {
+            JW_KEY(w, "critical");
+            jw_bool(w, o->critical);
+        } else if (crits) {
             write_critical(w, r, o);
+        }
         JW_KEY(w, "damage");
         if (!o->damage_rolled) {
             jw_null(w);
         } else {
             jw_object_begin(w);
-            char text[DAMAGE_TEXT_MAX];
-            damage_text(r->damage, o, text, sizeof text);
-            json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
-            JW_KEY(w, "roll");
-            jw_json(w, roll);
-            json_decref(roll);
+            if (!minimal) {
+                char text[DAMAGE_TEXT_MAX];
+                damage_text(r->damage, o, text, sizeof text);
+                json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
+                JW_KEY(w, "roll");
+                jw_json(w, roll);
+                json_decref(roll);
+            }
             JW_KEY(w, "total");
             jw_int(w, o->damage.total);
-            if (crits) {
+            if (crits && !minimal) {
                 JW_KEY(w, "weapon_rolls");
                 jw_int(w, o->weapon_rolls);
                 JW_KEY(w, "sneak_attack_dice");
@@ -768,12 +788,15 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
         svc_attack_told_ac(&told, ev);
         svc_told_str(&told, ev->miss_chance ? ", then a concealment miss chance." : ".");
     }
+    bool minimal = out->prefer_minimal;
     struct jw w;
-    jw_init(&w, 4096); /* an answer with its damage roll passes 2 KB: one allocation, no growth */
-    write_answer(&w, r, ev, kind, o, src, &told);
+    /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
+    jw_init(&w, minimal ? 1024 : 4096);
+    write_answer(&w, r, ev, kind, o, src, &told, minimal);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_answer_text(out, text, len);
+    out->minimal_applied = minimal && out->status == 200;
 }
 
 static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,

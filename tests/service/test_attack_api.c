@@ -417,3 +417,68 @@ Test(attack_api, the_ac_reasons_name_helpless_and_charging)
                      "Needs 12 on the d20: 1d20 + 2 against AC 14 (flat-footed).");
     json_decref(doc);
 }
+
+/* Prefer: return=minimal (RFC 7240, as the encounter's writes take it): the answer keeps the
+ * totals, the roll, what the damage came to and the sentence, and leaves out the rules echo,
+ * the breakdown, the critical hit's itemised rules and the damage's dice; Preference-Applied
+ * says so. Rogue B's figures as in the first case: +9 against AC 16, d20 12 hits (21), 1d6+1
+ * and 2d6 sneak attack roll 3 + 1 + 4 + 5 = 13, less DR 2: 11. */
+Test(attack_api, prefer_return_minimal_answers_the_verdict_and_the_sentence)
+{
+    const char *body = ROGUE_B ",\"results\":[12,3,4,5]}";
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/attacks/resolve",
+                 JSON_CT "Prefer: handling=lenient, return=\"minimal\"\r\n", body, &r);
+    cr_assert_eq(r.status, 200);
+    char applied[64];
+    cr_assert(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    cr_assert_str_eq(applied, "return=minimal");
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_not_null(doc);
+    const char *const kept[] = {"attack_total", "target_number", "ac_kind",          "d20",
+                                "roll_total",   "hit",           "struck",           "critical",
+                                "damage",       "explain",       "explain_markdown", "source"};
+    cr_assert_eq(json_object_size(doc), sizeof kept / sizeof *kept);
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        cr_assert_not_null(json_object_get(doc, kept[i]), "no %s", kept[i]);
+    cr_assert_eq(num(doc, "roll_total"), 21);
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_eq(num(dmg, "total"), 13);
+    cr_assert_eq(num(dmg, "dealt"), 11);
+    cr_assert_null(json_object_get(dmg, "roll"));
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Hit: 1d20 (12) + 9 = 21 against AC 16. 11 damage to the target with sneak "
+                     "attack.");
+    json_decref(doc);
+
+    /* Without it (or with return=representation), the whole answer, no Preference-Applied. */
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT "Prefer: return=representation\r\n",
+                 body, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_not(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_not_null(json_object_get(doc, "modifiers"));
+    cr_assert_not_null(json_object_get(json_object_get(doc, "damage"), "roll"));
+    json_decref(doc);
+
+    /* The modifiers: the totals and the sentence. */
+    http_request(&srv, "POST", "/v1/attacks/modifiers", JSON_CT "Prefer: return=minimal\r\n",
+                 ROGUE_B "}", &r);
+    cr_assert_eq(r.status, 200);
+    doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_eq(json_object_size(doc), 5);
+    cr_assert_eq(num(doc, "target_number"), 16);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Needs 7 on the d20: 1d20 + 9 against AC 16.");
+    json_decref(doc);
+
+    /* A refusal is a refusal: the problem, whatever was preferred. */
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT "Prefer: return=minimal\r\n",
+                 "{\"attacker\":{}}", &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    http_response_free(&r);
+}

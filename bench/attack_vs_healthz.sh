@@ -22,7 +22,9 @@
 # slices. On 2 shared cores the rates move with the neighbours' load; the CPU a request costs
 # moves much less, and healthz's CPU per request over the attack's is the ratio the rates would
 # have if both endpoints were held only by the CPU they need ("CPU ratio").
-# Usage: bench/attack_vs_healthz.sh [seconds per slice] [pairs] [OLDER_TACTICSD]
+# PREFER=return=minimal sends the attacks with that Prefer header (issue 33: the answer without
+# its breakdown; an older build that ignores it answers in full).
+# Usage: [PREFER=...] bench/attack_vs_healthz.sh [seconds per slice] [pairs] [OLDER_TACTICSD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-3}
@@ -51,6 +53,7 @@ wrk.body = '{"rules":{"preset":"d20-3.5-facing"},"attacker":{"x":5,"y":6,"facing
   '"facing":0,"defense":{"armor":4,"dex":2},"damage_reduction":2},' ..
   '"allies":[{"x":4,"y":5}],"cover":"quarter","concealment":["quarter"],"seed":7}'
 LUA
+[ -z "${PREFER:-}" ] || echo "wrk.headers[\"Prefer\"] = \"$PREFER\"" >>"$tmp/attack.lua"
 # The server's CPU so far in ns: the sum of its threads' run times.
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
 # One slice against the server $1 (its pid $2): wrk's output, then a line

@@ -13,7 +13,8 @@ ulimit -n 8192
 tmp=$(mktemp -d)
 build/release/service/tacticsd --port 0 --db "$tmp/bench.db" --threads 4 \
   --max-connections $((n + 100)) --per-ip-connections $((n + 100)) \
-  --max-subscribers "$n" --max-subscribers-per-encounter "$n" 2>/dev/null >/dev/null &
+  --max-subscribers "$n" --max-subscribers-per-encounter "$n" --max-subscribers-per-address "$n" \
+  2>/dev/null >/dev/null &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 # The access log goes to /dev/null (a line per write and per feed); the port is read from /proc.

@@ -12,6 +12,7 @@
  * second for SECONDS, each write's latency being the time from its 2xx (read by the writer) to
  * the last subscriber's receipt of its event; closed-loop writes again with the subscribers
  * listening; finally every subscriber must have received every event once, in order. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +64,40 @@ static long rss_kb(long pid)
     if (f != NULL)
         fclose(f);
     return kb;
+}
+
+/* The server's CPU so far, in seconds: its threads' run times (/proc/PID/task/N/schedstat). */
+static double cpu_s(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/task", pid);
+    DIR *d = opendir(path);
+    double sum = 0;
+    struct dirent *t;
+    while (d != NULL && (t = readdir(d)) != NULL) {
+        if (t->d_name[0] == '.')
+            continue;
+        char stat[320];
+        snprintf(stat, sizeof stat, "/proc/%ld/task/%s/schedstat", pid, t->d_name);
+        FILE *f = fopen(stat, "r");
+        unsigned long long ns = 0;
+        if (f != NULL && fscanf(f, "%llu", &ns) == 1)
+            sum += (double)ns / 1e9;
+        if (f != NULL)
+            fclose(f);
+    }
+    if (d != NULL)
+        closedir(d);
+    return sum;
+}
+
+/* This process's CPU so far, in seconds (the subscribers' reads and the writer). */
+static double self_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* The writer: facing changes to actor a, paced at `rate` a second or back to back. */
@@ -209,11 +245,14 @@ int main(int argc, char **argv)
 
     /* Closed loop without subscribers. */
     long long w0 = atomic_load(&writes_done);
+    double cpu0 = cpu_s(pid);
     atomic_store(&writer_mode, 2);
     usleep((useconds_t)(burst * 1e6));
     atomic_store(&writer_mode, 0);
     usleep(20000);
-    double wps_alone = (double)(atomic_load(&writes_done) - w0) / burst;
+    long long writes_alone = atomic_load(&writes_done) - w0;
+    double wps_alone = (double)writes_alone / burst;
+    double cpu_alone = cpu_s(pid) - cpu0;
 
     /* The subscribers, from the version now. */
     long long from = atomic_load(&acked_upto);
@@ -282,11 +321,14 @@ int main(int argc, char **argv)
 
     /* Closed loop with the subscribers listening. */
     long long w1 = atomic_load(&writes_done);
+    double cpu1 = cpu_s(pid), self1 = self_cpu_s();
     atomic_store(&writer_mode, 2);
     pump(ep, subs, n, burst, 0);
     atomic_store(&writer_mode, 3);
     pthread_join(writer, NULL);
-    double wps_subs = (double)(atomic_load(&writes_done) - w1) / burst;
+    long long writes_subs = atomic_load(&writes_done) - w1;
+    double wps_subs = (double)writes_subs / burst;
+    double cpu_subs = cpu_s(pid) - cpu1, self_subs = self_cpu_s() - self1;
     long long final = atomic_load(&acked_upto);
     double t_catch = now_s();
     pump(ep, subs, n, 30, final);
@@ -309,6 +351,18 @@ int main(int argc, char **argv)
     printf("writes/s closed loop, one connection: %.0f without subscribers, %.0f with %d "
            "(ratio %.2f)\n",
            wps_alone, wps_subs, n, wps_alone > 0 ? wps_subs / wps_alone : 0);
+    /* Each write of the burst reached every subscriber (checked below): n deliveries. The
+     * server's CPU per delivery is what it spent in the burst beyond the writes themselves
+     * (at the CPU a write took without subscribers), over the deliveries. */
+    double deliveries = (double)writes_subs * n;
+    double per_write = writes_alone > 0 ? cpu_alone / (double)writes_alone : 0;
+    printf("closed loop: %.0f deliveries/s (%lld writes x %d subscribers in %.0f s); server CPU "
+           "%.2f s (%.0f%% of a core), %.2f us a write without subscribers, %.2f us a delivery "
+           "(the burst's CPU less its writes' own, over its deliveries); this client %.2f s\n",
+           deliveries / burst, writes_subs, n, burst, cpu_subs, 100 * cpu_subs / burst,
+           per_write * 1e6,
+           deliveries > 0 ? (cpu_subs - per_write * (double)writes_subs) / deliveries * 1e6 : 0,
+           self_subs);
     printf("after the burst every subscriber had all %lld events in %.2f s; behind %lld, out "
            "of order or repeated %lld\n",
            final, catch_up, behind, dupes);

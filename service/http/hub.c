@@ -40,8 +40,7 @@ struct checkpoint {
 struct frame {
     int64_t seq; /* 0: empty */
     bool full;
-    char *text;
-    size_t len;
+    struct svc_hub_frame *f; /* the hub's reference */
 };
 
 /* An encounter with subscribers; freed when its last one leaves. */
@@ -160,7 +159,7 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
 static void channel_free(struct svc_hub *hub, struct channel *c)
 {
     for (int i = 0; i < FRAMES; i++)
-        free(c->frames[i].text);
+        svc_hub_frame_unref(c->frames[i].f);
     if (c->memo != NULL)
         c->memo_free(c->memo);
     for (int i = 0; i < c->nckpt; i++) {
@@ -450,38 +449,45 @@ unsigned svc_hub_count(struct svc_hub *hub)
     return n;
 }
 
-bool svc_hub_frame_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       char **text, size_t *len)
+struct svc_hub_frame *svc_hub_frame_ref(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full)
 {
-    bool found = false;
+    struct svc_hub_frame *found = NULL;
     pthread_mutex_lock(&hub->lock);
     struct frame *f = &sub->ch->frames[(seq * 2 + full) % FRAMES];
-    if (f->seq == seq && f->full == full) {
-        *text = malloc(f->len + 1);
-        if (*text != NULL) {
-            memcpy(*text, f->text, f->len + 1);
-            *len = f->len;
-            found = true;
-        }
+    if (f->seq == seq && f->full == full && f->f != NULL) {
+        found = f->f;
+        atomic_fetch_add_explicit(&found->refs, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&hub->lock);
     return found;
 }
 
-void svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       const char *text, size_t len)
+struct svc_hub_frame *svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full, const char *text, size_t len)
 {
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
-        return;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
+    struct svc_hub_frame *fresh = malloc(sizeof *fresh + len + 1);
+    if (fresh == NULL)
+        return NULL;
+    atomic_init(&fresh->refs, 2); /* the hub's and the caller's */
+    fresh->len = len;
+    memcpy(fresh->text, text, len);
+    fresh->text[len] = '\0';
     pthread_mutex_lock(&hub->lock);
     struct frame *f = &sub->ch->frames[(seq * 2 + full) % FRAMES];
-    char *old = f->text;
-    *f = (struct frame){.seq = seq, .full = full, .text = copy, .len = len};
+    struct svc_hub_frame *old = f->f;
+    *f = (struct frame){.seq = seq, .full = full, .f = fresh};
     pthread_mutex_unlock(&hub->lock);
-    free(old);
+    svc_hub_frame_unref(old);
+    return fresh;
+}
+
+void svc_hub_frame_unref(struct svc_hub_frame *f)
+{
+    /* The last reference frees it: the release pairs with the acquire of whoever frees, so
+     * that every reader's use happens before the free. */
+    if (f != NULL && atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) == 1)
+        free(f);
 }
 
 void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq)

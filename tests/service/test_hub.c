@@ -1,6 +1,8 @@
 /* The hub's frame cache (service/http/hub.h): a frame is formatted once and its bytes shared by
  * every subscriber that sends it (issue 33: they were copied twice for each subscriber). */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <string.h>
 
 #include "service/http/hub.h"
@@ -52,4 +54,61 @@ Test(hub, a_frame_is_shared_not_copied)
     cr_assert_str_eq(theirs->text, text);
     svc_hub_frame_unref(theirs);
     svc_hub_frame_unref(NULL);
+}
+
+/* The waker (issue 33): a write's event wakes the encounter's parked subscribers from the hub's
+ * own thread, not the writer's, so that resuming a thousand connections is not part of the
+ * write's answer; and stopping the hub runs the wakes still pending before it returns (the
+ * server must not stop libmicrohttpd with a connection suspended). Waits on semaphores, never
+ * on time. */
+struct waked {
+    sem_t done;    /* posted by the wake */
+    sem_t release; /* the wake waits for it, when hold */
+    bool hold;
+    pthread_t by;
+};
+
+static void wake_fn(void *cookie)
+{
+    struct waked *w = cookie;
+    w->by = pthread_self();
+    sem_post(&w->done);
+    if (w->hold)
+        sem_wait(&w->release);
+}
+
+static void no_park(void *cookie)
+{
+    (void)cookie;
+}
+
+Test(hub, the_waker_wakes_subscribers_and_close_runs_what_is_pending)
+{
+    struct svc_hub *h = svc_hub_new(10, 10, 10, 15000000);
+    struct svc_hub_sub *x, *y;
+    cr_assert_eq(svc_hub_join(h, "one", 1, NULL, &x), SVC_HUB_OK);
+    cr_assert_eq(svc_hub_join(h, "two", 1, NULL, &y), SVC_HUB_OK);
+    static struct waked wx, wy;
+    sem_init(&wx.done, 0, 0);
+    sem_init(&wx.release, 0, 0);
+    sem_init(&wy.done, 0, 0);
+    sem_init(&wy.release, 0, 0);
+    wx.hold = true; /* keeps the waker busy in x's wake */
+    svc_hub_attach(x, wake_fn, &wx, -1);
+    svc_hub_attach(y, wake_fn, &wy, -1);
+    cr_assert(svc_hub_park(h, x, 1, 0, no_park, NULL));
+    cr_assert(svc_hub_park(h, y, 1, 0, no_park, NULL));
+    svc_hub_appended(h, "one", 2);
+    sem_wait(&wx.done);
+    cr_assert_not(pthread_equal(wx.by, pthread_self()), "woken from the writer's thread");
+    /* The waker is held in x's wake: y's wake waits in the hub until close runs it. */
+    svc_hub_appended(h, "two", 2);
+    cr_assert_eq(sem_trywait(&wy.done), -1);
+    svc_hub_close(h);
+    cr_assert_eq(sem_trywait(&wy.done), 0, "close returned with a wake still pending");
+    cr_assert(pthread_equal(wy.by, pthread_self()));
+    sem_post(&wx.release);
+    svc_hub_leave(h, x);
+    svc_hub_leave(h, y);
+    svc_hub_free(h);
 }

@@ -11,7 +11,10 @@
  * without subscribers; the subscribers connect (the server's RSS is read then); RATE writes a
  * second for SECONDS, each write's latency being the time from its 2xx (read by the writer) to
  * the last subscriber's receipt of its event; closed-loop writes again with the subscribers
- * listening; finally every subscriber must have received every event once, in order. */
+ * listening; 9 pairs of 1 s closed-loop slices, one writing to a second encounter nobody listens
+ * to, one to the first (the ratio of each pair: the two see nearly the same machine); finally
+ * every subscriber must have received every event once, in order. The server's CPU (its
+ * threads' schedstat) during the burst with subscribers gives its CPU per delivery. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +53,10 @@ static atomic_int writer_mode;  /* 0 idle, 1 paced, 2 closed loop, 3 stop */
 static atomic_llong writes_done;
 static unsigned port;
 static struct enc enc;
+/* A second encounter, which nobody listens to: the alternating slices write to it for the
+ * rate without subscribers, measured beside the one with them (writer_other set). */
+static struct enc other;
+static atomic_int writer_other;
 static double rate = 20;
 
 static long rss_kb(long pid)
@@ -131,11 +138,16 @@ static void *writer_run(void *arg)
         char action[96];
         snprintf(action, sizeof action, "{\"type\":\"facing\",\"actor\":\"a\",\"facing\":%ld}",
                  (facing++ % 7) + 1);
-        int status = enc_act(&c, &enc, action);
+        bool to_other = atomic_load(&writer_other);
+        int status = enc_act(&c, to_other ? &other : &enc, action);
         double t = now_s();
         if (status != 200) {
             fprintf(stderr, "write answered %d\n", status);
             exit(1);
+        }
+        if (to_other) {
+            atomic_fetch_add(&writes_done, 1);
+            continue;
         }
         if (enc.version < MAX_SEQ)
             ack_at[enc.version] = t;
@@ -238,6 +250,7 @@ int main(int argc, char **argv)
         return 1;
     }
     enc_setup(&setup, &enc);
+    enc_setup(&setup, &other);
     close(setup.fd);
     long rss_start = rss_kb(pid);
     pthread_t writer;
@@ -319,6 +332,36 @@ int main(int argc, char **argv)
     }
     qsort(lat, count, sizeof *lat, cmp_double);
 
+    /* Alternating slices of 1 s, closed loop: to the other encounter (nobody listens), then
+     * to this one (the subscribers listen), in turn, each pair's ratio; the median of the
+     * pairs. On a shared machine the rate alone moves with the neighbours' load and the disk's
+     * syncs from one second to the next; the two slices of a pair see nearly the same. */
+    enum { PAIRS = 9 };
+    double pair_ratio[PAIRS], pair_alone[PAIRS], pair_subs[PAIRS];
+    for (int i = 0; i < PAIRS; i++) {
+        for (int with = 0; with < 2; with++) {
+            atomic_store(&writer_other, !with);
+            long long w = atomic_load(&writes_done);
+            double t0 = now_s();
+            atomic_store(&writer_mode, 2);
+            pump(ep, subs, n, 1.0, 0);
+            atomic_store(&writer_mode, 0);
+            double rate_now = (double)(atomic_load(&writes_done) - w) / (now_s() - t0);
+            pump(ep, subs, n, 5, atomic_load(&acked_upto)); /* every subscriber catches up */
+            *(with ? &pair_subs[i] : &pair_alone[i]) = rate_now;
+        }
+        pair_ratio[i] = pair_alone[i] > 0 ? pair_subs[i] / pair_alone[i] : 0;
+    }
+    atomic_store(&writer_other, 0);
+    double sorted[PAIRS];
+    memcpy(sorted, pair_ratio, sizeof sorted);
+    qsort(sorted, PAIRS, sizeof *sorted, cmp_double);
+    double alone_sorted[PAIRS], subs_sorted[PAIRS];
+    memcpy(alone_sorted, pair_alone, sizeof alone_sorted);
+    memcpy(subs_sorted, pair_subs, sizeof subs_sorted);
+    qsort(alone_sorted, PAIRS, sizeof *alone_sorted, cmp_double);
+    qsort(subs_sorted, PAIRS, sizeof *subs_sorted, cmp_double);
+
     /* Closed loop with the subscribers listening. */
     long long w1 = atomic_load(&writes_done);
     double cpu1 = cpu_s(pid), self1 = self_cpu_s();
@@ -351,6 +394,11 @@ int main(int argc, char **argv)
     printf("writes/s closed loop, one connection: %.0f without subscribers, %.0f with %d "
            "(ratio %.2f)\n",
            wps_alone, wps_subs, n, wps_alone > 0 ? wps_subs / wps_alone : 0);
+    printf("alternating 1 s slices, %d pairs: writes/s to an encounter nobody listens to %.0f, "
+           "to the one the %d listen to %.0f (medians); ratio %.3f, median of the pairs "
+           "(lowest %.3f, highest %.3f)\n",
+           PAIRS, alone_sorted[PAIRS / 2], n, subs_sorted[PAIRS / 2], sorted[PAIRS / 2], sorted[0],
+           sorted[PAIRS - 1]);
     /* Each write of the burst reached every subscriber (checked below): n deliveries. The
      * server's CPU per delivery is what it spent in the burst beyond the writes themselves
      * (at the CPU a write took without subscribers), over the deliveries. */

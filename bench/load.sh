@@ -20,6 +20,7 @@ for t in 1 2; do
   export "ENC_ID_$t=$id" "ENC_TOKEN_$t=$token"
 done
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(rss)
 ( sleep $((secs / 2)); rss >"$tmp/rss_mid" ) &
 sampler=$!
@@ -28,3 +29,4 @@ end=$(rss)
 wait "$sampler"
 grep -E 'Requests/sec|LOAD' "$tmp/wrk.txt"
 echo "RSS start $start, middle $(cat "$tmp/rss_mid"), end $end"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

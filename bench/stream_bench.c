@@ -11,7 +11,11 @@
  * without subscribers; the subscribers connect (the server's RSS is read then); RATE writes a
  * second for SECONDS, each write's latency being the time from its 2xx (read by the writer) to
  * the last subscriber's receipt of its event; closed-loop writes again with the subscribers
- * listening; finally every subscriber must have received every event once, in order. */
+ * listening; 9 pairs of 1 s closed-loop slices, one writing to a second encounter nobody listens
+ * to, one to the first (the ratio of each pair: the two see nearly the same machine); finally
+ * every subscriber must have received every event once, in order. The server's CPU (its
+ * threads' schedstat) during the burst with subscribers gives its CPU per delivery. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +53,10 @@ static atomic_int writer_mode;  /* 0 idle, 1 paced, 2 closed loop, 3 stop */
 static atomic_llong writes_done;
 static unsigned port;
 static struct enc enc;
+/* A second encounter, which nobody listens to: the alternating slices write to it for the
+ * rate without subscribers, measured beside the one with them (writer_other set). */
+static struct enc other;
+static atomic_int writer_other;
 static double rate = 20;
 
 static long rss_kb(long pid)
@@ -62,6 +71,40 @@ static long rss_kb(long pid)
     if (f != NULL)
         fclose(f);
     return kb;
+}
+
+/* The server's CPU so far, in seconds: its threads' run times (/proc/PID/task/N/schedstat). */
+static double cpu_s(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/task", pid);
+    DIR *d = opendir(path);
+    double sum = 0;
+    struct dirent *t;
+    while (d != NULL && (t = readdir(d)) != NULL) {
+        if (t->d_name[0] == '.')
+            continue;
+        char stat[320];
+        snprintf(stat, sizeof stat, "/proc/%ld/task/%s/schedstat", pid, t->d_name);
+        FILE *f = fopen(stat, "r");
+        unsigned long long ns = 0;
+        if (f != NULL && fscanf(f, "%llu", &ns) == 1)
+            sum += (double)ns / 1e9;
+        if (f != NULL)
+            fclose(f);
+    }
+    if (d != NULL)
+        closedir(d);
+    return sum;
+}
+
+/* This process's CPU so far, in seconds (the subscribers' reads and the writer). */
+static double self_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* The writer: facing changes to actor a, paced at `rate` a second or back to back. */
@@ -95,11 +138,16 @@ static void *writer_run(void *arg)
         char action[96];
         snprintf(action, sizeof action, "{\"type\":\"facing\",\"actor\":\"a\",\"facing\":%ld}",
                  (facing++ % 7) + 1);
-        int status = enc_act(&c, &enc, action);
+        bool to_other = atomic_load(&writer_other);
+        int status = enc_act(&c, to_other ? &other : &enc, action);
         double t = now_s();
         if (status != 200) {
             fprintf(stderr, "write answered %d\n", status);
             exit(1);
+        }
+        if (to_other) {
+            atomic_fetch_add(&writes_done, 1);
+            continue;
         }
         if (enc.version < MAX_SEQ)
             ack_at[enc.version] = t;
@@ -202,6 +250,7 @@ int main(int argc, char **argv)
         return 1;
     }
     enc_setup(&setup, &enc);
+    enc_setup(&setup, &other);
     close(setup.fd);
     long rss_start = rss_kb(pid);
     pthread_t writer;
@@ -209,11 +258,14 @@ int main(int argc, char **argv)
 
     /* Closed loop without subscribers. */
     long long w0 = atomic_load(&writes_done);
+    double cpu0 = cpu_s(pid);
     atomic_store(&writer_mode, 2);
     usleep((useconds_t)(burst * 1e6));
     atomic_store(&writer_mode, 0);
     usleep(20000);
-    double wps_alone = (double)(atomic_load(&writes_done) - w0) / burst;
+    long long writes_alone = atomic_load(&writes_done) - w0;
+    double wps_alone = (double)writes_alone / burst;
+    double cpu_alone = cpu_s(pid) - cpu0;
 
     /* The subscribers, from the version now. */
     long long from = atomic_load(&acked_upto);
@@ -280,13 +332,46 @@ int main(int argc, char **argv)
     }
     qsort(lat, count, sizeof *lat, cmp_double);
 
+    /* Alternating slices of 1 s, closed loop: to the other encounter (nobody listens), then
+     * to this one (the subscribers listen), in turn, each pair's ratio; the median of the
+     * pairs. On a shared machine the rate alone moves with the neighbours' load and the disk's
+     * syncs from one second to the next; the two slices of a pair see nearly the same. */
+    enum { PAIRS = 9 };
+    double pair_ratio[PAIRS], pair_alone[PAIRS], pair_subs[PAIRS];
+    for (int i = 0; i < PAIRS; i++) {
+        for (int with = 0; with < 2; with++) {
+            atomic_store(&writer_other, !with);
+            long long w = atomic_load(&writes_done);
+            double t0 = now_s();
+            atomic_store(&writer_mode, 2);
+            pump(ep, subs, n, 1.0, 0);
+            atomic_store(&writer_mode, 0);
+            double rate_now = (double)(atomic_load(&writes_done) - w) / (now_s() - t0);
+            pump(ep, subs, n, 5, atomic_load(&acked_upto)); /* every subscriber catches up */
+            *(with ? &pair_subs[i] : &pair_alone[i]) = rate_now;
+        }
+        pair_ratio[i] = pair_alone[i] > 0 ? pair_subs[i] / pair_alone[i] : 0;
+    }
+    atomic_store(&writer_other, 0);
+    double sorted[PAIRS];
+    memcpy(sorted, pair_ratio, sizeof sorted);
+    qsort(sorted, PAIRS, sizeof *sorted, cmp_double);
+    double alone_sorted[PAIRS], subs_sorted[PAIRS];
+    memcpy(alone_sorted, pair_alone, sizeof alone_sorted);
+    memcpy(subs_sorted, pair_subs, sizeof subs_sorted);
+    qsort(alone_sorted, PAIRS, sizeof *alone_sorted, cmp_double);
+    qsort(subs_sorted, PAIRS, sizeof *subs_sorted, cmp_double);
+
     /* Closed loop with the subscribers listening. */
     long long w1 = atomic_load(&writes_done);
+    double cpu1 = cpu_s(pid), self1 = self_cpu_s();
     atomic_store(&writer_mode, 2);
     pump(ep, subs, n, burst, 0);
     atomic_store(&writer_mode, 3);
     pthread_join(writer, NULL);
-    double wps_subs = (double)(atomic_load(&writes_done) - w1) / burst;
+    long long writes_subs = atomic_load(&writes_done) - w1;
+    double wps_subs = (double)writes_subs / burst;
+    double cpu_subs = cpu_s(pid) - cpu1, self_subs = self_cpu_s() - self1;
     long long final = atomic_load(&acked_upto);
     double t_catch = now_s();
     pump(ep, subs, n, 30, final);
@@ -309,6 +394,23 @@ int main(int argc, char **argv)
     printf("writes/s closed loop, one connection: %.0f without subscribers, %.0f with %d "
            "(ratio %.2f)\n",
            wps_alone, wps_subs, n, wps_alone > 0 ? wps_subs / wps_alone : 0);
+    printf("alternating 1 s slices, %d pairs: writes/s to an encounter nobody listens to %.0f, "
+           "to the one the %d listen to %.0f (medians); ratio %.3f, median of the pairs "
+           "(lowest %.3f, highest %.3f)\n",
+           PAIRS, alone_sorted[PAIRS / 2], n, subs_sorted[PAIRS / 2], sorted[PAIRS / 2], sorted[0],
+           sorted[PAIRS - 1]);
+    /* Each write of the burst reached every subscriber (checked below): n deliveries. The
+     * server's CPU per delivery is what it spent in the burst beyond the writes themselves
+     * (at the CPU a write took without subscribers), over the deliveries. */
+    double deliveries = (double)writes_subs * n;
+    double per_write = writes_alone > 0 ? cpu_alone / (double)writes_alone : 0;
+    printf("closed loop: %.0f deliveries/s (%lld writes x %d subscribers in %.0f s); server CPU "
+           "%.2f s (%.0f%% of a core), %.2f us a write without subscribers, %.2f us a delivery "
+           "(the burst's CPU less its writes' own, over its deliveries); this client %.2f s\n",
+           deliveries / burst, writes_subs, n, burst, cpu_subs, 100 * cpu_subs / burst,
+           per_write * 1e6,
+           deliveries > 0 ? (cpu_subs - per_write * (double)writes_subs) / deliveries * 1e6 : 0,
+           self_subs);
     printf("after the burst every subscriber had all %lld events in %.2f s; behind %lld, out "
            "of order or repeated %lld\n",
            final, catch_up, behind, dupes);

@@ -19,6 +19,10 @@ struct pen {
     bool failed;                  /* out of memory or a cairo error: the picture is dropped */
     struct render_budget *budget; /* NULL: none (render.h) */
     bool over;                    /* a budget ran out: nothing more is drawn */
+    /* PNG: opaque straight lines along an axis (the grid's) of one colour, gathered into one
+     * path of rectangles and filled at once when anything else is drawn (pen.c) */
+    bool lines;
+    uint32_t lines_rgb;
 };
 
 /* Colours are 0xRRGGBB. The budget (may be NULL) is charged the canvas of a PNG first, then

@@ -151,6 +151,19 @@ const struct rules_source_doc *rules_source_doc_of(const char *number)
     return NULL;
 }
 
+/* Appends s to buf (len bytes, NUL included) at used as far as it fits; returns the length. */
+static size_t append(char *buf, size_t len, size_t used, const char *s)
+{
+    if (len == 0)
+        return 0;
+    size_t n = strlen(s);
+    if (used + n > len - 1)
+        n = len - 1 - used;
+    memcpy(buf + used, s, n);
+    buf[used + n] = '\0';
+    return used + n;
+}
+
 int rules_source_titles(const char *citation, char *buf, size_t len)
 {
     bool seen[RULES_SOURCE_DOC_COUNT] = {false};
@@ -165,10 +178,10 @@ int rules_source_titles(const char *citation, char *buf, size_t len)
             const struct rules_source_doc *d = rules_source_doc_of(p);
             if (d != NULL && !seen[d - rules_source_docs]) {
                 seen[d - rules_source_docs] = true;
-                int n = snprintf(buf + used, used < len ? len - used : 0, "%s%s", named ? "; " : "",
-                                 d->title);
-                if (n > 0)
-                    used = used + (size_t)n < len ? used + (size_t)n : (len ? len - 1 : 0);
+                /* Copied, not printed: every cited modifier of every attack answer comes here. */
+                if (named > 0)
+                    used = append(buf, len, used, "; ");
+                used = append(buf, len, used, d->title);
                 named++;
             }
         }

@@ -38,7 +38,7 @@ static void add(struct rules_attack_eval *e, int value, enum rules_applies to, b
         return;
     if (e->mod_count >= RULES_MAX_MODIFIERS)
         return;
-    e->mods[e->mod_count++] = (struct rules_modifier){value, to, reason, source, applied};
+    e->mods[e->mod_count++] = (struct rules_modifier){value, to, reason, source, applied, 0};
 }
 
 /* How favourable an area is to an attacker standing in it (rear best). */
@@ -219,6 +219,17 @@ static void position_bonus(const struct rules_options *o, const struct rules_att
             "003: features that worsen the flanked condition");
 }
 
+/* A defense modifier that the defender's condition cond gives (tagged with it, so that an
+ * answer can name the AC's reasons). */
+static void add_cond(struct rules_attack_eval *e, unsigned cond, int value, bool applied,
+                     const char *reason, const char *source)
+{
+    int before = e->mod_count;
+    add(e, value, RULES_APPLIES_DEFENSE, applied, reason, source);
+    if (e->mod_count > before)
+        e->mods[before].condition = cond;
+}
+
 /* 002 Table: Defense Modifiers with its footnotes, and 001 Squeezing. */
 static void defense_conditions(const struct rules_options *o, const struct rules_attacker *a,
                                const struct rules_defender *d, struct rules_attack_eval *e)
@@ -231,52 +242,53 @@ static void defense_conditions(const struct rules_options *o, const struct rules
     bool adjacent = dist.squares <= 1;
     if (c & RULES_COND_SITTING) {
         bool applies = !ranged || !adjacent; /* footnote 1 */
-        add(e, ranged ? 2 : -2, RULES_APPLIES_DEFENSE, applies,
-            applies ? "defender sitting or kneeling"
-                    : "defender sitting or kneeling: not against an adjacent attacker",
-            table);
+        add_cond(e, RULES_COND_SITTING, ranged ? 2 : -2, applies,
+                 applies ? "defender sitting or kneeling"
+                         : "defender sitting or kneeling: not against an adjacent attacker",
+                 table);
     }
     if (c & RULES_COND_PRONE) {
         bool applies = !ranged || !adjacent;
-        add(e, ranged ? 4 : -4, RULES_APPLIES_DEFENSE, applies,
-            applies ? "defender prone" : "defender prone: not against an adjacent attacker", table);
+        add_cond(e, RULES_COND_PRONE, ranged ? 4 : -4, applies,
+                 applies ? "defender prone" : "defender prone: not against an adjacent attacker",
+                 table);
     }
     if (c & RULES_COND_STUNNED) {
-        add(e, -2, RULES_APPLIES_DEFENSE, true, "defender stunned or cowering", table);
+        add_cond(e, RULES_COND_STUNNED, -2, true, "defender stunned or cowering", table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_CLIMBING) {
-        add(e, -2, RULES_APPLIES_DEFENSE, true, "defender climbing", table);
+        add_cond(e, RULES_COND_CLIMBING, -2, true, "defender climbing", table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_FLAT_FOOTED) {
-        add(e, 0, RULES_APPLIES_DEFENSE, true, "defender flat-footed", table);
+        add_cond(e, RULES_COND_FLAT_FOOTED, 0, true, "defender flat-footed", table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_RUNNING) {
-        add(e, ranged ? 2 : 0, RULES_APPLIES_DEFENSE, true, "defender running", table);
+        add_cond(e, RULES_COND_RUNNING, ranged ? 2 : 0, true, "defender running", table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_GRAPPLING) {
-        add(e, 0, RULES_APPLIES_DEFENSE, true,
-            ranged ? "defender grappling: roll randomly which grappler is struck"
-                   : "defender grappling (attacker not)",
-            table);
+        add_cond(e, RULES_COND_GRAPPLING, 0, true,
+                 ranged ? "defender grappling: roll randomly which grappler is struck"
+                        : "defender grappling (attacker not)",
+                 table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_HELPLESS) {
-        add(e, 0, RULES_APPLIES_DEFENSE, true, "defender helpless", table);
+        add_cond(e, RULES_COND_HELPLESS, 0, true, "defender helpless", table);
         e->dex_lost = true;
     }
     if (c & RULES_COND_PINNED)
-        add(e, ranged ? 0 : -4, RULES_APPLIES_DEFENSE, true, "defender pinned", table);
+        add_cond(e, RULES_COND_PINNED, ranged ? 0 : -4, true, "defender pinned", table);
     if (c & RULES_COND_SQUEEZING)
-        add(e, -4, RULES_APPLIES_DEFENSE, true, "defender squeezing", "001 Squeezing");
+        add_cond(e, RULES_COND_SQUEEZING, -4, true, "defender squeezing", "001 Squeezing");
     /* d20 3.5 SRD, Charge: "and take a -2 penalty to your AC until the start of your next
      * turn". */
     if (c & RULES_COND_CHARGING)
-        add(e, -2, RULES_APPLIES_DEFENSE, true, "defender charged since its turn began",
-            RULES_SRC_CHARGE);
+        add_cond(e, RULES_COND_CHARGING, -2, true, "defender charged since its turn began",
+                 RULES_SRC_CHARGE);
 }
 
 /* The attack roll's parts: the bonus, the attacker's size, its own modifiers, its facing and

@@ -89,6 +89,7 @@ struct rules_modifier {
     const char *reason;
     const char *source; /* document and section */
     bool applied;       /* false: listed because it did not apply or did not stack */
+    unsigned condition; /* the defender condition (RULES_COND_*) it comes from, else 0 */
 };
 
 struct rules_attack_eval {

@@ -16,7 +16,9 @@ void svc_answer_free(struct svc_answer *a)
     free(a->text);
     json_decref(a->doc);
     json_decref(a->errors);
+    bool prefer_minimal = a->prefer_minimal;
     memset(a, 0, sizeof *a);
+    a->prefer_minimal = prefer_minimal;
 }
 
 void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)
@@ -81,6 +83,8 @@ const char *svc_answer_detail(const struct svc_answer *a, char *buf, size_t n)
 
 void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
 {
+    if (a->status == 200 && a->minimal_applied)
+        svc_response_add_header(res, "Preference-Applied", "return=minimal");
     if (a->status == 200 && a->doc != NULL) {
         svc_respond_json(res, 200, a->doc);
         a->doc = NULL;
@@ -107,7 +111,7 @@ void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
     json_t *body = svc_parse_json_body(req, res);
     if (body == NULL)
         return;
-    struct svc_answer ans = {0};
+    struct svc_answer ans = {.prefer_minimal = svc_request_prefers_minimal(req)};
     rule(body, &ans);
     svc_answer_respond(&ans, res);
     json_decref(body);

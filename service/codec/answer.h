@@ -24,6 +24,11 @@ struct svc_answer {
     const char *limit;          /* 422 too-expensive: the budget that ran out (static), */
     long long budget, reached;  /*   its figure and the work reached */
     bool retry_after;           /* 503 busy: sent with Retry-After: 1 */
+    /* In: the request asked Prefer: return=minimal (svc_answer_handle sets it; kept by
+     * svc_answer_free, which the setters call). A ruling that honours it answers less and sets
+     * minimal_applied: the answer is then sent with Preference-Applied: return=minimal. */
+    bool prefer_minimal;
+    bool minimal_applied;
 };
 
 /* 200 with text (taken; NULL, out of memory, becomes a 500 internal problem). */

@@ -486,9 +486,9 @@ static void write_position(struct jw *w, const struct attack_request *r,
 }
 
 /* A rolled attack's damage: null when none was rolled, else the roll, what reduction took and
- * who was dealt the rest. */
+ * who was dealt the rest; minimal, without the damage's dice. */
 static void write_damage(struct jw *w, const struct attack_request *r,
-                         const struct rules_attack_rolled *o, bool crits)
+                         const struct rules_attack_rolled *o, bool crits, bool minimal)
 {
     JW_KEY(w, "damage");
     if (!o->damage_rolled) {
@@ -496,15 +496,17 @@ static void write_damage(struct jw *w, const struct attack_request *r,
         return;
     }
     jw_object_begin(w);
-    char text[DAMAGE_TEXT_MAX];
-    damage_text(r->damage, o, text, sizeof text);
-    json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
-    JW_KEY(w, "roll");
-    jw_json(w, roll);
-    json_decref(roll);
+    if (!minimal) {
+        char text[DAMAGE_TEXT_MAX];
+        damage_text(r->damage, o, text, sizeof text);
+        json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
+        JW_KEY(w, "roll");
+        jw_json(w, roll);
+        json_decref(roll);
+    }
     JW_KEY(w, "total");
     jw_int(w, o->damage.total);
-    if (crits) {
+    if (crits && !minimal) {
         JW_KEY(w, "weapon_rolls");
         jw_int(w, o->weapon_rolls);
         JW_KEY(w, "sneak_attack_dice");
@@ -519,9 +521,10 @@ static void write_damage(struct jw *w, const struct attack_request *r,
     jw_object_end(w);
 }
 
-/* A rolled attack's d20, total and hit, what it struck, the critical hit and the damage. */
+/* A rolled attack's d20, total and hit, what it struck, the critical hit and the damage;
+ * minimal, whether it was a critical hit rather than its itemised rules. */
 static void write_rolled(struct jw *w, const struct attack_request *r,
-                         const struct rules_attack_rolled *o)
+                         const struct rules_attack_rolled *o, bool minimal)
 {
     bool crits = r->rules.options.critical_hits;
     JW_KEY(w, "d20");
@@ -532,33 +535,43 @@ static void write_rolled(struct jw *w, const struct attack_request *r,
     jw_bool(w, o->lands);
     JW_KEY(w, "struck");
     jw_string(w, struck_name(o->struck));
-    if (crits)
+    if (crits && minimal) {
+        JW_KEY(w, "critical");
+        jw_bool(w, o->critical);
+    } else if (crits) {
         write_critical(w, r, o);
-    write_damage(w, r, o, crits);
+    }
+    write_damage(w, r, o, crits, minimal);
 }
 
-/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack (o not
- * NULL), the rolls and their consequences and where the dice came from. */
+/* Writes the answer in one pass (jsonw.h): the breakdown, then, for a rolled attack, the
+ * rolls and their consequences. Minimal (Prefer: return=minimal): the totals, the roll, the
+ * damage dealt and the sentence, without the rules echo, the breakdown, the critical hit's
+ * itemised rules or the damage's dice. */
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const struct svc_told *told)
+                         const struct svc_told *told, bool minimal)
 {
     assert(o == NULL || src != NULL);
     jw_object_begin(w);
-    JW_KEY(w, "rules");
-    svc_write_rules(w, &r->rules);
+    if (!minimal) {
+        JW_KEY(w, "rules");
+        svc_write_rules(w, &r->rules);
+    }
     JW_KEY(w, "attack_total");
     jw_int(w, ev->attack_total);
     JW_KEY(w, "target_number");
     jw_int(w, ev->target_number);
     JW_KEY(w, "ac_kind");
     jw_string(w, kind);
-    write_cover(w, ev);
-    write_concealment(w, r, ev, o);
-    write_position(w, r, ev);
+    if (!minimal) { /* the breakdown */
+        write_cover(w, ev);
+        write_concealment(w, r, ev, o);
+        write_position(w, r, ev);
+    }
     if (o != NULL)
-        write_rolled(w, r, o);
+        write_rolled(w, r, o, minimal);
     svc_write_told(w, told);
     if (o != NULL) {
         JW_KEY(w, "source");
@@ -644,48 +657,93 @@ static void say_name(struct svc_told *t, const char *name, const char *dflt)
     if (name != NULL)
         svc_told_user(t, name);
     else
-        svc_told_text(t, "%s", dflt);
+        svc_told_str(t, dflt);
+}
+
+/* The defender conditions' words in a sentence, by bit (RULES_COND_*; the request's names). */
+static const char *const condition_words[] = {"sitting",     "prone",     "stunned",   "climbing",
+                                              "flat-footed", "running",   "grappling", "pinned",
+                                              "helpless",    "squeezing", "charging"};
+
+void svc_attack_told_ac(struct svc_told *t, const struct rules_attack_eval *ev)
+{
+    if (ev->touch)
+        svc_told_str(t, "touch ");
+    if (ev->shieldless)
+        svc_told_str(t, "shieldless ");
+    svc_told_str(t, "AC ");
+    svc_told_int(t, ev->target_number);
+    int listed = 0;
+    for (int i = 0; i < ev->mod_count; i++) {
+        const struct rules_modifier *m = &ev->mods[i];
+        if (m->condition == 0 || !m->applied)
+            continue;
+        int bit = __builtin_ctz(m->condition);
+        if (bit >= (int)(sizeof condition_words / sizeof *condition_words))
+            continue;
+        svc_told_str(t, listed++ ? ", " : " (");
+        svc_told_str(t, condition_words[bit]);
+        if (m->value != 0) {
+            svc_told_str(t, " ");
+            svc_told_signed(t, m->value);
+        }
+    }
+    /* Without a condition that says why (an invisible attacker), the Dexterity lost is
+     * flat-footed's. */
+    if (ev->flat_footed && listed == 0) {
+        svc_told_str(t, " (flat-footed");
+        listed++;
+    }
+    if (listed > 0)
+        svc_told_str(t, ")");
 }
 
 /* The rolled answer's explain: the d20 against the target, what took the blow, and with the
- * critical_hits option the natural roll, the threat and its confirmation; totals bold in
- * markdown, the creatures' names as the request wrote them. */
+ * critical_hits option the natural roll, the threat and its confirmation; each d20 in Avrae's
+ * form (svc_told_d20: the total bold in markdown, and a natural 1 or 20), the AC with its
+ * reasons (svc_attack_told_ac), the creatures' names as the request wrote them. Written
+ * without printf: it is on every attack's path. */
 static void explain_roll(const struct attack_request *r, const struct rules_attack_eval *ev,
-                         const char *kind, const struct rules_attack_rolled *o, struct svc_told *t)
+                         const struct rules_attack_rolled *o, struct svc_told *t)
 {
     if (r->attacker_name != NULL || r->defender_name != NULL) {
         say_name(t, r->attacker_name, "The attacker");
-        svc_told_text(t, " %s ", o->lands ? "hits" : "misses");
+        svc_told_str(t, o->lands ? " hits " : " misses ");
         say_name(t, r->defender_name, "the target");
-        svc_told_text(t, ": ");
+        svc_told_str(t, ": ");
     } else {
-        svc_told_text(t, "%s: ", o->lands ? "Hit" : "Miss");
+        svc_told_str(t, o->lands ? "Hit: " : "Miss: ");
     }
-    svc_told_text(t, "d20 %d %+d = ", o->d20, ev->attack_total);
-    svc_told_bold(t, "%d", o->total);
-    svc_told_text(t, " against %s %d%s%s%s.", kind, ev->target_number,
-                  o->natural == RULES_NATURAL_HIT    ? " (a natural 20 always hits)"
-                  : o->natural == RULES_NATURAL_MISS ? " (a natural 1 always misses)"
-                                                     : "",
-                  !o->hit && o->cover_struck ? "; the cover took the blow" : "",
-                  o->hit && !o->lands ? "; lost to concealment" : "");
-    if (o->threat)
-        svc_told_text(t, " Threat (%d-20): confirmation d20 %d %+d = %d, %s.", r->crit_range,
-                      o->confirm_d20, ev->attack_total, o->confirm_total,
-                      !o->confirmed ? "not confirmed: a normal hit"
-                      : o->lands    ? "a critical hit"
-                                    : "confirmed, but lost to concealment");
+    svc_told_d20(t, o->d20, ev->attack_total, o->total);
+    svc_told_str(t, " against ");
+    svc_attack_told_ac(t, ev);
+    svc_told_str(t, o->natural == RULES_NATURAL_HIT    ? "; a natural 20 always hits"
+                    : o->natural == RULES_NATURAL_MISS ? "; a natural 1 always misses"
+                                                       : "");
+    svc_told_str(t, !o->hit && o->cover_struck ? "; the cover took the blow" : "");
+    svc_told_str(t, o->hit && !o->lands ? "; lost to concealment" : "");
+    svc_told_str(t, ".");
+    if (o->threat) {
+        svc_told_str(t, " Threat (");
+        svc_told_int(t, r->crit_range);
+        svc_told_str(t, "-20): confirmation ");
+        svc_told_d20(t, o->confirm_d20, ev->attack_total, o->confirm_total);
+        svc_told_str(t, !o->confirmed ? ", not confirmed: a normal hit."
+                        : o->lands    ? ", a critical hit."
+                                      : ", confirmed, but lost to concealment.");
+    }
     if (o->damage_rolled) {
-        svc_told_text(t, " ");
-        svc_told_bold(t, "%d", o->dealt);
-        svc_told_text(t, " damage to ");
+        svc_told_str(t, " ");
+        svc_told_bold_int(t, o->dealt);
+        svc_told_str(t, " damage to ");
         if (o->lands)
             say_name(t, r->defender_name, "the target");
         else
-            svc_told_text(t, "the covering creature");
-        svc_told_text(t, "%s%s.", o->lands && ev->sneak_attack ? " with sneak attack" : "",
-                      o->critical ? " (weapon damage rolled more than once, sneak attack dice once)"
-                                  : "");
+            svc_told_str(t, "the covering creature");
+        svc_told_str(t, o->lands && ev->sneak_attack ? " with sneak attack" : "");
+        svc_told_str(t, o->critical
+                            ? " (weapon damage rolled more than once, sneak attack dice once)."
+                            : ".");
     }
 }
 
@@ -747,19 +805,25 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
     struct svc_told told;
     svc_told_init(&told, explain, sizeof explain, markdown, sizeof markdown);
     if (o != NULL) {
-        explain_roll(r, ev, kind, o, &told);
+        explain_roll(r, ev, o, &told);
     } else {
-        svc_told_text(&told, "Needs ");
-        svc_told_bold(&told, "%d", ev->target_number - ev->attack_total);
-        svc_told_text(&told, " on the d20: %+d against %s %d%s.", ev->attack_total, kind,
-                      ev->target_number, ev->miss_chance ? ", then a concealment miss chance" : "");
+        svc_told_str(&told, "Needs ");
+        svc_told_bold_int(&told, ev->target_number - ev->attack_total);
+        svc_told_str(&told, " on the d20: ");
+        svc_told_d20(&told, 0, ev->attack_total, 0);
+        svc_told_str(&told, " against ");
+        svc_attack_told_ac(&told, ev);
+        svc_told_str(&told, ev->miss_chance ? ", then a concealment miss chance." : ".");
     }
+    bool minimal = out->prefer_minimal;
     struct jw w;
-    jw_init(&w, 2048);
-    write_answer(&w, r, ev, kind, o, src, &told);
+    /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
+    jw_init(&w, minimal ? 1024 : 4096);
+    write_answer(&w, r, ev, kind, o, src, &told, minimal);
     size_t len = 0;
     char *text = jw_finish(&w, &len);
     svc_answer_text(out, text, len);
+    out->minimal_applied = minimal && out->status == 200;
 }
 
 static void rule_decoded(struct attack_request *r, struct svc_dice_source *src,

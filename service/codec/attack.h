@@ -49,6 +49,14 @@ void svc_attack_facing_required(const struct attack_request *r, bool attacker_fa
 unsigned svc_defender_condition_bit(const char *name);
 
 struct svc_answer;
+struct svc_told;
+
+/* The AC the d20 is against, with its reasons, as the answers' sentences tell it: "AC 16",
+ * "touch AC 12 (helpless)", "AC 14 (charging -2)", "AC 13 (prone -4, flat-footed)": the kind
+ * (touch, shieldless) and each defender condition that applied (002 Table: Defense Modifiers,
+ * 001 Squeezing, the SRD's Charge) with its modifier when not 0; "flat-footed" alone when the
+ * defender lost its Dexterity bonus for no condition of its own (an invisible attacker). */
+void svc_attack_told_ac(struct svc_told *t, const struct rules_attack_eval *ev);
 
 /* What POST /v1/attacks/odds reads beside the attack: the defender's hit points (0: not given)
  * and a full attack's bonuses. */

@@ -283,8 +283,11 @@ static void explain_attack(struct svc_told *t, const struct svc_attack_ruling *r
     int need = r->ev.target_number - r->ev.attack_total;
     svc_told_text(t, "Lands ");
     svc_told_bold(t, "%.0f%%", 100.0 * o->lands);
-    svc_told_text(t, " of the time (needs %d on the d20%s)", need,
-                  r->ev.miss_chance ? ", then the concealment miss chance" : "");
+    svc_told_text(t, " of the time (needs %d on the d20: ", need);
+    svc_told_d20(t, 0, r->ev.attack_total, 0);
+    svc_told_str(t, " against ");
+    svc_attack_told_ac(t, &r->ev);
+    svc_told_str(t, r->ev.miss_chance ? ", then the concealment miss chance)" : ")");
     if (r->has_damage)
         svc_told_text(t, " for %.1f average damage", o->expected_on_landing);
     if (r->has_damage && hp > 0)

@@ -43,8 +43,15 @@ struct svc_stream {
      * from where the last ended rather than from the log's start; NULL at the memo. */
     json_t *own;
     int64_t own_seq;
-    char *out; /* bytes formatted, not yet handed to the server */
+    char *out; /* bytes formatted, not yet handed to the server: the greeting, keep-alives */
     size_t out_len, out_off;
+    /* Then the events' frames to send, shared with the hub's frame cache and every other
+     * subscriber (issue 33: each frame is formatted once and its bytes go from the one copy
+     * straight to the server, not copied for each subscriber): frames[frame_at] is sent from
+     * byte frame_off. At most BATCH, as each catch-up adds at most that many. */
+    struct svc_hub_frame *frames[BATCH];
+    int nframes, frame_at;
+    size_t frame_off;
     uint64_t last_write_us;
 };
 
@@ -147,7 +154,29 @@ static void stream_free(struct svc_stream *st)
     svc_hub_leave(st->ctx->hub, st->sub);
     json_decref(st->own);
     free(st->out);
+    for (int i = st->frame_at; i < st->nframes; i++)
+        svc_hub_frame_unref(st->frames[i]);
     free(st);
+}
+
+/* Queues a frame (a reference the feed now holds) after those pending; false when the queue
+ * is full (never: a catch-up adds at most BATCH to an empty queue), the reference then given
+ * back. */
+static bool frame_add(struct svc_stream *st, struct svc_hub_frame *f)
+{
+    if (st->frame_at == st->nframes)
+        st->frame_at = st->nframes = 0, st->frame_off = 0;
+    if (st->nframes == BATCH) {
+        svc_hub_frame_unref(f);
+        return false;
+    }
+    st->frames[st->nframes++] = f;
+    return true;
+}
+
+static bool frames_pending(const struct svc_stream *st)
+{
+    return st->frame_at < st->nframes;
 }
 
 /* Appends n bytes to the feed's pending output; false when out of memory. */
@@ -215,13 +244,10 @@ static bool from_cache(struct svc_stream *st, int64_t generation, int *rc)
     struct svc_hub *hub = st->ctx->hub;
     *rc = DB_OK;
     for (int i = 0; i < BATCH && st->sent < generation; i++) {
-        char *text = NULL;
-        size_t len = 0;
-        if (!svc_hub_frame_get(hub, st->sub, st->sent + 1, st->full, &text, &len))
+        struct svc_hub_frame *f = svc_hub_frame_ref(hub, st->sub, st->sent + 1, st->full);
+        if (f == NULL)
             break;
-        bool ok = out_add(st, text, len);
-        free(text);
-        if (!ok) {
+        if (!frame_add(st, f)) {
             *rc = DB_ERR_NOMEM;
             return true;
         }
@@ -229,7 +255,7 @@ static bool from_cache(struct svc_stream *st, int64_t generation, int *rc)
     }
     if (st->sent >= generation)
         st->known = generation;
-    return st->sent >= generation || st->out_len > st->out_off;
+    return st->sent >= generation || st->out_len > st->out_off || frames_pending(st);
 }
 
 /* A catch-up's read: the events folded (enc_event_item), counted, and a checkpoint of the fold
@@ -343,14 +369,15 @@ static int catch_up(struct svc_stream *st, int64_t generation)
             break;
         size_t len = 0;
         char *frame = frame_of(item, &len);
-        if (frame == NULL || !out_add(st, frame, len)) {
-            free(frame);
+        int64_t seq = json_integer_value(json_object_get(item, "seq"));
+        /* Kept in the hub for the other subscribers, and queued here from the same copy. */
+        struct svc_hub_frame *f =
+            frame != NULL ? svc_hub_frame_put(hub, st->sub, seq, st->full, frame, len) : NULL;
+        free(frame);
+        if (f == NULL || !frame_add(st, f)) {
             rc = DB_ERR_NOMEM;
             break;
         }
-        int64_t seq = json_integer_value(json_object_get(item, "seq"));
-        svc_hub_frame_put(hub, st->sub, seq, st->full, frame, len);
-        free(frame);
         st->sent = seq;
     }
     /* Frames first, then the memo: a subscriber waiting for it finds them cached. */
@@ -392,6 +419,25 @@ static long stream_read(struct svc_stream *st, char *buf, size_t max, void (*par
                 n = max;
             memcpy(buf, st->out + st->out_off, n);
             st->out_off += n;
+            st->last_write_us = now_us();
+            return (long)n;
+        }
+        if (frames_pending(st)) { /* as many frames as fit, straight from the shared copies */
+            size_t n = 0;
+            while (n < max && frames_pending(st)) {
+                struct svc_hub_frame *f = st->frames[st->frame_at];
+                size_t k = f->len - st->frame_off;
+                if (k > max - n)
+                    k = max - n;
+                memcpy(buf + n, f->text + st->frame_off, k);
+                n += k;
+                st->frame_off += k;
+                if (st->frame_off == f->len) {
+                    svc_hub_frame_unref(f);
+                    st->frame_at++;
+                    st->frame_off = 0;
+                }
+            }
             st->last_write_us = now_us();
             return (long)n;
         }

@@ -44,6 +44,21 @@ struct svc_told {
 void svc_told_init(struct svc_told *t, char *plain, size_t plain_cap, char *md, size_t md_cap);
 /* The answer's own words, the same in both (no markup characters in them; never user text). */
 void svc_told_text(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The answer's own words without a format (no markup characters, never user text): the
+ * string s, or n bytes of it. */
+void svc_told_str(struct svc_told *t, const char *s);
+void svc_told_textn(struct svc_told *t, const char *s, size_t n);
+/* A number in both, without printf: v, or v with its sign always ("+9", "-2", "+0"). */
+void svc_told_int(struct svc_told *t, long long v);
+void svc_told_signed(struct svc_told *t, long long v);
+/* A number bare in plain, bold in md. */
+void svc_told_bold_int(struct svc_told *t, long long v);
+/* A d20 in Avrae's form, as rules_dice_text writes a roll (avrae/d20's stringifiers): rolled
+ * (d20 1..20) "1d20 (13) + 9 = 22", the die bold in md when it is a natural 1 or 20 and the
+ * total bold in md (a roll's explain_markdown shows Avrae's backticked total in bold); not
+ * rolled (d20 0) "1d20 + 9" (total unused). A bonus of 0 is left out ("1d20 (13) = 13"), a
+ * negative one subtracted ("1d20 - 2"). */
+void svc_told_d20(struct svc_told *t, int d20, int bonus, int total);
 /* To one of the two only (markup in md, its words in plain). */
 void svc_told_plain(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void svc_told_md(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -40,8 +40,7 @@ struct checkpoint {
 struct frame {
     int64_t seq; /* 0: empty */
     bool full;
-    char *text;
-    size_t len;
+    struct svc_hub_frame *f; /* the hub's reference */
 };
 
 /* An encounter with subscribers; freed when its last one leaves. */
@@ -72,6 +71,15 @@ struct svc_hub {
     _Atomic uint64_t folded; /* svc_hub_count_folded */
     uint64_t keepalive_us;
     bool closing;
+    /* The waker: a write's event wakes the encounter's parked subscribers from this thread,
+     * not the writer's, so that resuming a thousand connections (each a system call in
+     * libmicrohttpd) is not part of the write's answer. pending holds the wakes it has yet to
+     * run; waker_cond tells it there are some, or that it must stop. */
+    pthread_t waker;
+    bool waker_started, waker_stop;
+    pthread_cond_t waker_cond;
+    struct wake *pending;
+    size_t npending, cap_pending;
 };
 
 /* Wake callbacks gathered under the lock, run after it is released: a wake resumes a
@@ -141,6 +149,30 @@ static struct channel *channel_find(struct svc_hub *hub, const char *id)
     return NULL;
 }
 
+/* Runs the wakes svc_hub_appended queued, as they come, until svc_hub_free stops it. */
+static void *waker_run(void *arg)
+{
+    struct svc_hub *hub = arg;
+    pthread_mutex_lock(&hub->lock);
+    for (;;) {
+        while (hub->npending == 0 && !hub->waker_stop)
+            pthread_cond_wait(&hub->waker_cond, &hub->lock);
+        if (hub->npending == 0)
+            break;
+        struct wake *list = hub->pending;
+        size_t n = hub->npending;
+        hub->pending = NULL;
+        hub->npending = hub->cap_pending = 0;
+        pthread_mutex_unlock(&hub->lock);
+        for (size_t i = 0; i < n; i++)
+            list[i].fn(list[i].cookie);
+        free(list);
+        pthread_mutex_lock(&hub->lock);
+    }
+    pthread_mutex_unlock(&hub->lock);
+    return NULL;
+}
+
 struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
                             unsigned max_per_address, uint64_t keepalive_us)
 {
@@ -149,10 +181,13 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
         return NULL;
     pthread_mutex_init(&hub->lock, NULL);
     pthread_cond_init(&hub->memo_free, NULL);
+    pthread_cond_init(&hub->waker_cond, NULL);
     hub->max_total = max_total;
     hub->max_per = max_per_encounter;
     hub->max_per_address = max_per_address;
     hub->keepalive_us = keepalive_us;
+    /* Without the thread, the writers wake their subscribers themselves, as before. */
+    hub->waker_started = pthread_create(&hub->waker, NULL, waker_run, hub) == 0;
     return hub;
 }
 
@@ -160,7 +195,7 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
 static void channel_free(struct svc_hub *hub, struct channel *c)
 {
     for (int i = 0; i < FRAMES; i++)
-        free(c->frames[i].text);
+        svc_hub_frame_unref(c->frames[i].f);
     if (c->memo != NULL)
         c->memo_free(c->memo);
     for (int i = 0; i < c->nckpt; i++) {
@@ -174,6 +209,14 @@ void svc_hub_free(struct svc_hub *hub)
 {
     if (hub == NULL)
         return;
+    if (hub->waker_started) {
+        pthread_mutex_lock(&hub->lock);
+        hub->waker_stop = true;
+        pthread_cond_signal(&hub->waker_cond);
+        pthread_mutex_unlock(&hub->lock);
+        pthread_join(hub->waker, NULL);
+    }
+    free(hub->pending);
     for (int b = 0; b < BUCKETS; b++) {
         struct channel *c = hub->buckets[b];
         while (c != NULL) {
@@ -193,6 +236,7 @@ void svc_hub_free(struct svc_hub *hub)
         }
     }
     pthread_cond_destroy(&hub->memo_free);
+    pthread_cond_destroy(&hub->waker_cond);
     pthread_mutex_destroy(&hub->lock);
     free(hub);
 }
@@ -205,6 +249,31 @@ static void wake_channel(struct channel *c, struct wakes *w)
             wakes_add(w, s);
 }
 
+/* Hands the wakes of c's parked subscribers to the waker (under the lock). Each is unparked
+ * here, so nothing else wakes it again; out of memory, the rest go to w, run by the caller. */
+static void wake_channel_later(struct svc_hub *hub, struct channel *c, struct wakes *w)
+{
+    bool was_idle = hub->npending == 0;
+    for (struct svc_hub_sub *s = c->subs; s != NULL; s = s->next) {
+        if (!s->parked)
+            continue;
+        if (hub->npending == hub->cap_pending) {
+            size_t cap = hub->cap_pending ? hub->cap_pending * 2 : 64;
+            struct wake *p = realloc(hub->pending, cap * sizeof *p);
+            if (p == NULL) {
+                wakes_add(w, s);
+                continue;
+            }
+            hub->pending = p;
+            hub->cap_pending = cap;
+        }
+        s->parked = false;
+        hub->pending[hub->npending++] = (struct wake){s->wake, s->cookie};
+    }
+    if (was_idle && hub->npending > 0)
+        pthread_cond_signal(&hub->waker_cond);
+}
+
 void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
 {
     if (hub == NULL)
@@ -215,7 +284,10 @@ void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
     struct channel *c = channel_find(hub, id);
     if (c != NULL && version > c->version) {
         c->version = version;
-        wake_channel(c, &w);
+        if (hub->waker_started && !hub->closing)
+            wake_channel_later(hub, c, &w);
+        else
+            wake_channel(c, &w);
     }
     pthread_mutex_unlock(&hub->lock);
     wakes_run(&w);
@@ -424,10 +496,19 @@ void svc_hub_close(struct svc_hub *hub)
     wakes_init(&w);
     pthread_mutex_lock(&hub->lock);
     hub->closing = true;
+    /* The waker's wakes still to run are run here, before this returns: the server must not
+     * stop libmicrohttpd while a connection is suspended. */
+    struct wake *pending = hub->pending;
+    size_t npending = hub->npending;
+    hub->pending = NULL;
+    hub->npending = hub->cap_pending = 0;
     for (int b = 0; b < BUCKETS; b++)
         for (struct channel *c = hub->buckets[b]; c != NULL; c = c->next)
             wake_channel(c, &w);
     pthread_mutex_unlock(&hub->lock);
+    for (size_t i = 0; i < npending; i++)
+        pending[i].fn(pending[i].cookie);
+    free(pending);
     wakes_run(&w);
 }
 
@@ -450,38 +531,45 @@ unsigned svc_hub_count(struct svc_hub *hub)
     return n;
 }
 
-bool svc_hub_frame_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       char **text, size_t *len)
+struct svc_hub_frame *svc_hub_frame_ref(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full)
 {
-    bool found = false;
+    struct svc_hub_frame *found = NULL;
     pthread_mutex_lock(&hub->lock);
     struct frame *f = &sub->ch->frames[(seq * 2 + full) % FRAMES];
-    if (f->seq == seq && f->full == full) {
-        *text = malloc(f->len + 1);
-        if (*text != NULL) {
-            memcpy(*text, f->text, f->len + 1);
-            *len = f->len;
-            found = true;
-        }
+    if (f->seq == seq && f->full == full && f->f != NULL) {
+        found = f->f;
+        atomic_fetch_add_explicit(&found->refs, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&hub->lock);
     return found;
 }
 
-void svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       const char *text, size_t len)
+struct svc_hub_frame *svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full, const char *text, size_t len)
 {
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
-        return;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
+    struct svc_hub_frame *fresh = malloc(sizeof *fresh + len + 1);
+    if (fresh == NULL)
+        return NULL;
+    atomic_init(&fresh->refs, 2); /* the hub's and the caller's */
+    fresh->len = len;
+    memcpy(fresh->text, text, len);
+    fresh->text[len] = '\0';
     pthread_mutex_lock(&hub->lock);
     struct frame *f = &sub->ch->frames[(seq * 2 + full) % FRAMES];
-    char *old = f->text;
-    *f = (struct frame){.seq = seq, .full = full, .text = copy, .len = len};
+    struct svc_hub_frame *old = f->f;
+    *f = (struct frame){.seq = seq, .full = full, .f = fresh};
     pthread_mutex_unlock(&hub->lock);
-    free(old);
+    svc_hub_frame_unref(old);
+    return fresh;
+}
+
+void svc_hub_frame_unref(struct svc_hub_frame *f)
+{
+    /* The last reference frees it: the release pairs with the acquire of whoever frees, so
+     * that every reader's use happens before the free. */
+    if (f != NULL && atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) == 1)
+        free(f);
 }
 
 void *svc_hub_memo_take(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t *seq)

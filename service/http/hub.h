@@ -130,11 +130,21 @@ void svc_hub_count_folded(struct svc_hub *hub, uint64_t n);
 uint64_t svc_hub_folded(struct svc_hub *hub);
 
 /* The frame cache: the formatted text of event seq of sub's encounter, as a reader who sees
- * all (full) or the public view sees it. get copies it into *text (malloc'd; the caller frees)
- * and returns true when held; put keeps a copy (the oldest of the last few is dropped). */
-bool svc_hub_frame_get(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       char **text, size_t *len);
-void svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq, bool full,
-                       const char *text, size_t len);
+ * all (full) or the public view sees it, formatted once and shared by every subscriber that
+ * sends it: a frame is immutable and counted, and each reader holds a reference while it sends
+ * the bytes (issue 33: they were copied twice for each subscriber). ref returns a reference to
+ * the frame held for (seq, full), or NULL; put keeps text as the frame for (seq, full) (the
+ * oldest of the last few is dropped) and returns a reference to it for the caller to send, or
+ * NULL when out of memory; unref gives a reference back (NULL is accepted). */
+struct svc_hub_frame {
+    _Atomic unsigned refs;
+    size_t len;
+    char text[]; /* len bytes and a NUL */
+};
+struct svc_hub_frame *svc_hub_frame_ref(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full);
+struct svc_hub_frame *svc_hub_frame_put(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t seq,
+                                        bool full, const char *text, size_t len);
+void svc_hub_frame_unref(struct svc_hub_frame *f);
 
 #endif

@@ -1,5 +1,7 @@
 /* Reading a request: its headers, query and JSON body (request.h). */
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
 #include "service/http/http.h"
 #include "service/http/problem.h"
@@ -75,5 +77,38 @@ bool codec_query_whole(const struct svc_request *req, const char *name, long lon
     char ptr[CODEC_PTR_MAX];
     snprintf(ptr, sizeof ptr, "?%s", name);
     svc_errors_add(e, ptr, "query %s %s", name, msg);
+    return false;
+}
+
+bool svc_request_prefers_minimal(const struct svc_request *req)
+{
+    const char *h = svc_request_header(req, "Prefer");
+    while (h != NULL && *h != '\0') {
+        /* One preference: token [BWS "=" BWS word] *(";" parameter), up to the next comma. */
+        size_t n = strcspn(h, ",");
+        const char *p = h, *end = h + n;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p >= 6 && strncasecmp(p, "return", 6) == 0) {
+            p += 6;
+            while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+            if (p < end && *p == '=') {
+                p++;
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                bool quoted = p < end && *p == '"';
+                p += quoted;
+                if (end - p >= 7 && strncasecmp(p, "minimal", 7) == 0) {
+                    p += 7 + (quoted && p + 7 < end && p[7] == '"');
+                    while (p < end && (*p == ' ' || *p == '\t'))
+                        p++;
+                    if (p == end || *p == ';')
+                        return true;
+                }
+            }
+        }
+        h = *end == ',' ? end + 1 : end;
+    }
     return false;
 }

@@ -23,6 +23,11 @@ bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
 bool codec_query_whole(const struct svc_request *req, const char *name, long long lo, long long hi,
                        long long dflt, const char *msg, long long *out, struct svc_errors *e);
 
+/* Whether the request asks Prefer: return=minimal (RFC 7240; among other preferences, any case,
+ * the value quoted or not). The stateless attack answers then leave out their breakdown
+ * (codec/attack.c), as an encounter's writes leave out the state. */
+bool svc_request_prefers_minimal(const struct svc_request *req);
+
 /* Parses the request body as one JSON value: rejects duplicate keys and trailing data.
  * Returns the value, or NULL after filling res with a 400 that gives jansson's position. */
 json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res);

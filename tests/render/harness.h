@@ -15,6 +15,7 @@
 #define WALL  0x3b3b3bu
 #define BLUE  0x2f6fd6u
 #define RED   0xd23a2fu
+#define GRID  0xc4bca8u
 
 struct board {
     struct rules_options o;

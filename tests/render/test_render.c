@@ -682,3 +682,29 @@ Test(render_svg, the_text_stops_at_its_byte_budget)
     cr_assert_gt(whole, 2 * 4400);
     rules_map_free(&b.map);
 }
+
+/* The grid (issue 33): its lines, a whole pixel wide and along the axes, lie on whole pixels,
+ * the grid's colour itself, where each was two pixels of half its colour; and they are drawn
+ * when they were, beneath what comes after: a Large ally at (1, 1) covers the crossing of the
+ * lines between its four squares. A 6 x 4 board. */
+Test(render_png, grid_lines_are_whole_pixels_under_what_follows)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 6, 4);
+    add(&b, "big", 0, 1, 1, RULES_SIZE_LARGE);
+    struct render_image img;
+    render_png(&b, &img);
+    cairo_surface_t *s = decode(&img);
+    const struct render_layout *l = &img.layout;
+    /* The vertical line at x = ox + 4 cells, in the middle of row 0. */
+    double x = l->ox + 4 * l->cell, y = l->oy + 0.5 * l->cell;
+    int col = (int)(x + 0.5); /* the pixel after the line's edge, whole */
+    assert_colour(pixel(s, col, y), GRID, "the line's pixel");
+    assert_colour(pixel(s, col - 1, y), FLOOR, "the pixel before it");
+    assert_colour(pixel(s, col + 1, y), FLOOR, "the pixel after it");
+    /* The crossing at the Large ally's centre is the ally's. */
+    assert_colour(pixel(s, l->ox + 2 * l->cell, l->oy + 2 * l->cell), BLUE, "under the ally");
+    cairo_surface_destroy(s);
+    render_image_free(&img);
+    rules_map_free(&b.map);
+}

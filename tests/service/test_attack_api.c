@@ -334,11 +334,11 @@ Test(attack_api, explain_names_the_attacker_and_the_defender)
         "\"results\":[13,4]}",
         200);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "Kroh hits the gnoll: d20 13 +9 = 22 against normal AC 16. 7 damage to the "
+                     "Kroh hits the gnoll: 1d20 (13) + 9 = 22 against AC 16. 7 damage to the "
                      "gnoll.");
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "Kroh hits the gnoll: d20 13 +9 = **22** against normal AC 16. **7** damage "
-                     "to the gnoll.");
+                     "Kroh hits the gnoll: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
+                     "the gnoll.");
     json_decref(doc);
 }
 
@@ -354,11 +354,131 @@ Test(attack_api, explain_markdown_escapes_the_names)
         "\"name\":\"[x](http://e) `@everyone`\"},\"results\":[13,4]}",
         200);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "*_evil|| ~~x~~_* hits [x](http://e) `@everyone`: d20 13 +9 = 22 against "
-                     "normal AC 16. 7 damage to [x](http://e) `@everyone`.");
+                     "*_evil|| ~~x~~_* hits [x](http://e) `@everyone`: 1d20 (13) + 9 = 22 against "
+                     "AC 16. 7 damage to [x](http://e) `@everyone`.");
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
                      "\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* hits \\[x\\]\\(http\\://e\\) "
-                     "\\`\\@everyone\\`: d20 13 +9 = **22** against normal AC 16. **7** damage to "
+                     "\\`\\@everyone\\`: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
                      "\\[x\\]\\(http\\://e\\) \\`\\@everyone\\`.");
     json_decref(doc);
+}
+
+/* Issue 31: the critical confirmation is an attack roll "with all the same modifiers" (d20 3.5
+ * SRD, Combat: Critical Hits), so its sentence shows the bonus as the first roll's does, in
+ * Avrae's form: +7 against AC 14 (armor 4), a natural 19 threatens (19-20), the confirmation d20
+ * 3 + 7 = 10 misses AC 14: not confirmed, a normal hit; 1d6+1 with a 2 deals 3. */
+Test(attack_api, the_confirmation_shows_its_bonus)
+{
+    json_t *doc =
+        post("/v1/attacks/resolve",
+             "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":7,\"damage\":\"1d6+1\","
+             "\"crit_range\":19},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":4}},"
+             "\"results\":[19,3,2]}",
+             200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Hit: 1d20 (19) + 7 = 26 against AC 14. Threat (19-20): confirmation 1d20 (3) "
+                     "+ 7 = 10, not confirmed: a normal hit. 3 damage to the target.");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
+                     "Hit: 1d20 (19) + 7 = **26** against AC 14. Threat (19-20): confirmation 1d20 "
+                     "(3) + 7 = **10**, not confirmed: a normal hit. **3** damage to the target.");
+    json_decref(doc);
+}
+
+/* Issue 31: the AC's reasons name the defender's conditions that made it: 002 Table: Defense
+ * Modifiers' "Helpless" (+0, and the Dexterity bonus lost: footnote 2) and the SRD's Charge ("a
+ * -2 penalty to your AC"). AC 10 + armor 4 (Dex +3 lost) - 2 = 12. A helpless defender is
+ * helpless, not flat-footed (an encounter's dead or dying target is read as helpless). */
+Test(attack_api, the_ac_reasons_name_helpless_and_charging)
+{
+    json_t *doc = post("/v1/attacks/modifiers",
+                       "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":2},\"defender\":{\"x\":5,"
+                       "\"y\":5,\"defense\":{\"armor\":4,\"dex\":3},"
+                       "\"conditions\":[\"helpless\",\"charging\"]}}",
+                       200);
+    cr_assert_eq(num(doc, "target_number"), 12);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Needs 10 on the d20: 1d20 + 2 against AC 12 (helpless, charging -2).");
+    json_decref(doc);
+    /* Charging alone: AC 10 + 4 + Dex 3 - 2 = 15; rolled, a 12 + 2 = 14 misses. */
+    doc = post("/v1/attacks/resolve",
+               "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":2},\"defender\":{\"x\":5,"
+               "\"y\":5,\"defense\":{\"armor\":4,\"dex\":3},\"conditions\":[\"charging\"]},"
+               "\"results\":[12]}",
+               200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Miss: 1d20 (12) + 2 = 14 against AC 15 (charging -2).");
+    json_decref(doc);
+    /* Flat-footed is said when it is the condition: AC 10 + 4 (Dex lost) = 14. */
+    doc = post("/v1/attacks/modifiers",
+               "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":2},\"defender\":{\"x\":5,"
+               "\"y\":5,\"defense\":{\"armor\":4,\"dex\":3},\"conditions\":[\"flat_footed\"]}}",
+               200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Needs 12 on the d20: 1d20 + 2 against AC 14 (flat-footed).");
+    json_decref(doc);
+}
+
+/* Prefer: return=minimal (RFC 7240, as the encounter's writes take it): the answer keeps the
+ * totals, the roll, what the damage came to and the sentence, and leaves out the rules echo,
+ * the breakdown, the critical hit's itemised rules and the damage's dice; Preference-Applied
+ * says so. Rogue B's figures as in the first case: +9 against AC 16, d20 12 hits (21), 1d6+1
+ * and 2d6 sneak attack roll 3 + 1 + 4 + 5 = 13, less DR 2: 11. */
+Test(attack_api, prefer_return_minimal_answers_the_verdict_and_the_sentence)
+{
+    const char *body = ROGUE_B ",\"results\":[12,3,4,5]}";
+    struct http_response r;
+    http_request(&srv, "POST", "/v1/attacks/resolve",
+                 JSON_CT "Prefer: handling=lenient, return=\"minimal\"\r\n", body, &r);
+    cr_assert_eq(r.status, 200);
+    char applied[64];
+    cr_assert(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    cr_assert_str_eq(applied, "return=minimal");
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_not_null(doc);
+    const char *const kept[] = {"attack_total", "target_number", "ac_kind",          "d20",
+                                "roll_total",   "hit",           "struck",           "critical",
+                                "damage",       "explain",       "explain_markdown", "source"};
+    cr_assert_eq(json_object_size(doc), sizeof kept / sizeof *kept);
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        cr_assert_not_null(json_object_get(doc, kept[i]), "no %s", kept[i]);
+    cr_assert_eq(num(doc, "roll_total"), 21);
+    json_t *dmg = json_object_get(doc, "damage");
+    cr_assert_eq(num(dmg, "total"), 13);
+    cr_assert_eq(num(dmg, "dealt"), 11);
+    cr_assert_null(json_object_get(dmg, "roll"));
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Hit: 1d20 (12) + 9 = 21 against AC 16. 11 damage to the target with sneak "
+                     "attack.");
+    json_decref(doc);
+
+    /* Without it (or with return=representation), the whole answer, no Preference-Applied. */
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT "Prefer: return=representation\r\n",
+                 body, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert_not(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_not_null(json_object_get(doc, "modifiers"));
+    cr_assert_not_null(json_object_get(json_object_get(doc, "damage"), "roll"));
+    json_decref(doc);
+
+    /* The modifiers: the totals and the sentence. */
+    http_request(&srv, "POST", "/v1/attacks/modifiers", JSON_CT "Prefer: return=minimal\r\n",
+                 ROGUE_B "}", &r);
+    cr_assert_eq(r.status, 200);
+    doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    cr_assert_eq(json_object_size(doc), 5);
+    cr_assert_eq(num(doc, "target_number"), 16);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Needs 7 on the d20: 1d20 + 9 against AC 16.");
+    json_decref(doc);
+
+    /* A refusal is a refusal: the problem, whatever was preferred. */
+    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT "Prefer: return=minimal\r\n",
+                 "{\"attacker\":{}}", &r);
+    cr_assert_eq(r.status, 422);
+    cr_assert_not(http_header(&r, "Preference-Applied", applied, sizeof applied));
+    http_response_free(&r);
 }

@@ -539,7 +539,8 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
     json_t *result =
         json_object_get(json_object_get(json_array_get(events, last), "payload"), "result");
     char *told = strdup(json_string_value(json_object_get(result, "explain")));
-    cr_assert_not_null(strstr(told, "d20 2"), "%s", told);
+    /* The roll given, written as Avrae writes a d20 (issue 31). */
+    cr_assert_not_null(strstr(told, "1d20 (2)"), "%s", told);
     json_object_set_new(result, "explain", json_string("Worded by an older build."));
     json_object_set_new(result, "explain_markdown", json_string("**Older** words."));
     /* A sentence where this server tells none (a combatant_added ruling) is dropped. */

@@ -154,15 +154,44 @@ Test(explain_api, attacks_modifiers_resolve_and_odds)
     "\"y\":5,\"defense\":{\"armor\":4}}" tail "}"
     const char *body = ATTACK(",\"damage\":\"1d6+1\"", ",\"results\":[12,3]");
     told("/v1/attacks/resolve", body,
-         "Hit: d20 12 +5 = 17 against normal AC 14. 4 damage to the target.",
-         "Hit: d20 12 +5 = **17** against normal AC 14. **4** damage to the target.");
+         "Hit: 1d20 (12) + 5 = 17 against AC 14. 4 damage to the target.",
+         "Hit: 1d20 (12) + 5 = **17** against AC 14. **4** damage to the target.");
     body = ATTACK("", "");
-    told("/v1/attacks/modifiers", body, "Needs 9 on the d20: +5 against normal AC 14.",
-         "Needs **9** on the d20: +5 against normal AC 14.");
+    told("/v1/attacks/modifiers", body, "Needs 9 on the d20: 1d20 + 5 against AC 14.",
+         "Needs **9** on the d20: 1d20 + 5 against AC 14.");
     body = ATTACK(",\"damage\":\"1d6+1\"", "");
     told("/v1/attacks/odds", body,
-         "Lands 60% of the time (needs 9 on the d20) for 4.7 average damage.",
-         "Lands **60%** of the time (needs 9 on the d20) for 4.7 average damage.");
+         "Lands 60% of the time (needs 9 on the d20: 1d20 + 5 against AC 14) for 4.7 average "
+         "damage.",
+         "Lands **60%** of the time (needs 9 on the d20: 1d20 + 5 against AC 14) for 4.7 average "
+         "damage.");
+}
+
+/* Issue 31: the three answer families write a d20 one way, Avrae's (rules_dice_text follows
+ * avrae/d20's MarkdownStringifier): "1d20 (20) + 7 = 27", the natural 20 and the total bold in
+ * markdown. A dice roll of 1d20+7, an attack at +7 against AC 14 (armor 4) and its odds: the
+ * attack's roll reads as the dice roll's does. */
+Test(explain_api, a_d20_is_written_one_way)
+{
+    told("/v1/dice/roll", "{\"expression\":\"1d20+7\",\"results\":[20]}",
+         "Rolled 1d20 (20) + 7 = 27.", "Rolled 1d20 (**20**) + 7 = **27**.");
+    told("/v1/attacks/resolve",
+         "{\"rules\":{\"options\":{\"critical_hits\":false}},\"attacker\":{\"x\":5,\"y\":6,"
+         "\"attack_bonus\":7},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":4}},"
+         "\"results\":[20]}",
+         "Hit: 1d20 (20) + 7 = 27 against AC 14.",
+         "Hit: 1d20 (**20**) + 7 = **27** against AC 14.");
+    /* A natural 1 is bold too, as Avrae shows a die's lowest face. */
+    told("/v1/attacks/resolve",
+         "{\"rules\":{\"options\":{\"critical_hits\":false}},\"attacker\":{\"x\":5,\"y\":6,"
+         "\"attack_bonus\":7},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":4}},"
+         "\"results\":[1]}",
+         "Miss: 1d20 (1) + 7 = 8 against AC 14.", "Miss: 1d20 (**1**) + 7 = **8** against AC 14.");
+    told("/v1/attacks/odds",
+         "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":7},\"defender\":{\"x\":5,\"y\":5,"
+         "\"defense\":{\"armor\":4}}}",
+         "Lands 70% of the time (needs 7 on the d20: 1d20 + 7 against AC 14).",
+         "Lands **70%** of the time (needs 7 on the d20: 1d20 + 7 against AC 14).");
 }
 
 /* GET /v1/rules/sources: each document by number, with its title and sections; and a cited

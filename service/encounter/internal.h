@@ -609,6 +609,12 @@ struct enc_explain {
  * it does not know gives a plainer sentence; a text too long is cut). */
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out);
 
+/* A combatant as every encounter text calls it: its name as written (capitalised when it opens
+ * a sentence), or, when it has none (name NULL or ""), its id as written, never capitalised, in
+ * markdown as code (`kroh`). */
+struct svc_told;
+void enc_say_named(struct svc_told *t, const char *name, const char *id);
+
 /* ---- encounter_api.c ---- */
 
 struct events_acc {

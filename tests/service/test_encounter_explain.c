@@ -57,12 +57,17 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":6},\"max_hp\":9,\"dex\":10,\"attacks\":[{"
         "\"name\":\"battleaxe\",\"attack_bonus\":3,\"damage\":\"1d8+2\"}]}",
         201, "The gnoll joins the monsters side at (6, 5) with 9 hp.");
-    /* No name: the id stands in. */
-    say(&e, "POST", "/combatants",
-        "{\"id\":\"aria\",\"side\":\"party\",\"x\":1,\"y\":9,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":2},\"max_hp\":12,\"dex\":12,\"attacks\":[{\"name\":\"dagger\","
-        "\"attack_bonus\":2,\"damage\":\"1d4\"}]}",
-        201, "Aria joins the party side at (1, 9) with 12 hp.");
+    char *md;
+    /* No name: the id stands in, as written wherever it is said (never capitalised, so that
+     * "aria" reads the same at a sentence's start and in "aria's turn"), in markdown as code. */
+    md =
+        told(&e, "POST", "/combatants",
+             "{\"id\":\"aria\",\"side\":\"party\",\"x\":1,\"y\":9,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":2},\"max_hp\":12,\"dex\":12,\"attacks\":[{\"name\":\"dagger\","
+             "\"attack_bonus\":2,\"damage\":\"1d4\"}]}",
+             201, "aria joins the party side at (1, 9) with 12 hp.");
+    cr_assert_str_eq(md, "`aria` joins the party side at (1, 9) with **12** hp.");
+    free(md);
     say(&e, "POST", "/combatants",
         "{\"id\":\"hyena\",\"name\":\"the hyena\",\"side\":\"monsters\",\"x\":3,\"y\":5,"
         "\"speeds\":{\"walk\":50},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10,"
@@ -76,12 +81,12 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
      * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
      * dying (d20 3.5 SRD: -1 to -9). */
-    char *md = told(&e, "POST", "/actions",
-                    "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
-                    "4,3,2]}",
-                    200,
-                    "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
-                    "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
+    md = told(&e, "POST", "/actions",
+              "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
+              "4,3,2]}",
+              200,
+              "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
+              "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
     cr_assert_str_eq(md, "Kroh hits the gnoll: d20 13 + 9 = **22** vs AC 16 (flat-footed). **12** "
                          "damage (1d8 (4) + 3 = 7, sneak attack 2d6 (3, 2) = 5); the gnoll is at "
                          "**-3** hp, dying.");
@@ -106,15 +111,18 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
      * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
-    say(&e, "POST", "/next-turn", "{\"results\":[19]}", 200,
-        "Round 1: aria's turn. The gnoll is skipped (dying): d% 19, not stable, so it loses 1 "
-        "hit point and is at -4 hp.");
+    md =
+        told(&e, "POST", "/next-turn", "{\"results\":[19]}", 200,
+             "Round 1: aria's turn. The gnoll is skipped (dying): d% 19, not stable, so it loses 1 "
+             "hit point and is at -4 hp.");
+    cr_assert_eq(strncmp(md, "Round 1: `aria`'s turn. The gnoll is skipped", 44), 0, "%s", md);
+    free(md);
     say(&e, "POST", "/actions",
         "{\"type\":\"condition\",\"actor\":\"aria\",\"target\":\"aria\",\"condition\":"
         "\"prone\",\"rounds\":1}",
-        200, "Aria is prone for 1 round.");
+        200, "aria is prone for 1 round.");
     say(&e, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"aria\"}", 200,
-        "Aria stands up.");
+        "aria stands up.");
     say(&e, "POST", "/next-turn", NULL, 200, "Round 2: Kroh's turn.");
     /* Base attack bonus 6: a second attack at -5 (d20 3.5 SRD, Full Attack). 1d8+3 = 3 + 3. */
     say(&e, "POST", "/actions",
@@ -137,7 +145,10 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "Kroh heals 2 hp (potion); Kroh is at 15 hp.");
     say(&e, "POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}", 200,
         "The hyena takes 7 damage (fire); the hyena is at -1 hp, dying.");
-    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "Aria is updated: name.");
+    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "aria is updated: name.");
+    /* Named now: the name from here on. */
+    say(&e, "POST", "/hp", "{\"target\":\"aria\",\"change\":-1}", 200,
+        "Aria takes 1 damage; Aria is at 11 hp.");
     say(&e, "DELETE", "/combatants/gnoll", NULL, 200, "The gnoll leaves the encounter.");
     say(&e, "POST", "/reveal", NULL, 200,
         "The seed is revealed: 5. Every roll of the encounter can now be checked, and it takes "
@@ -193,9 +204,9 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 10), "explain")),
                      "Kroh turns to facing 2.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 12), "explain")),
-                     "Rogue takes a 5-foot step to (7, 6), provoking nothing.");
+                     "rogue takes a 5-foot step to (7, 6), provoking nothing.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 19), "explain")),
-                     "Rogue is updated: hp.");
+                     "rogue is updated: hp.");
     /* The fixture is from before seed commitments: its copy says why it rolls anew. */
     const char *imported =
         json_string_value(json_object_get(json_array_get(events, 20), "explain"));
@@ -228,4 +239,24 @@ Test(encounter_explain, user_text_is_escaped_in_markdown)
                      "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
                      "(5, 5) with **20** hp.");
     json_decref(doc);
+}
+
+/* Issue 31: a combatant with no name is its id, as written, in every sentence: never "Kroh" at
+ * a sentence's start and "kroh" in "kroh's turn"; in markdown as code. */
+Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    char *md = told(&e, "POST", "/combatants",
+                    "{\"id\":\"kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+                    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":"
+                    "\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                    201, "kroh joins the party side at (5, 5) with 20 hp.");
+    cr_assert_str_eq(md, "`kroh` joins the party side at (5, 5) with **20** hp.");
+    free(md);
+    say(&e, "POST", "/initiative", "{\"results\":[14,1]}", 200,
+        "Initiative: kroh 16 (d20 14 + 2). kroh goes first.");
+    md = told(&e, "POST", "/next-turn", NULL, 200, "Round 1: kroh's turn.");
+    cr_assert_str_eq(md, "Round 1: `kroh`'s turn.");
+    free(md);
 }

@@ -88,6 +88,17 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
     return found;
 }
 
+/* "the gnoll is at -3 hp, dying" (state "" or "up": no state said). */
+static void say_at_hp(struct svc_told *t, json_t *before, const char *id, long long hp,
+                      const char *state)
+{
+    say_who(t, before, id);
+    svc_told_text(t, " is at ");
+    total(t, hp);
+    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
+                  strcmp(state, "up") != 0 ? state : "");
+}
+
 /* lead, then "the gnoll is at -3 hp, dying"; nothing when effects is NULL (an attack inside a full
  * attack, whose hit points are told once at its end). */
 static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const char *id,
@@ -98,11 +109,7 @@ static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const ch
     if (effects == NULL || !hp_after(before, effects, id, &hp, &state))
         return;
     svc_told_text(t, "%s", lead);
-    say_who(t, before, id);
-    svc_told_text(t, " is at ");
-    total(t, hp);
-    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
-                  strcmp(state, "up") != 0 ? state : "");
+    say_at_hp(t, before, id, hp, state);
 }
 
 /* Dice terms [from, to) of a roll, Avrae style for markdown: "1d8 (4) + 3". */
@@ -231,6 +238,24 @@ static void say_roll(struct svc_told *t, json_t *result)
         svc_told_text(t, ", a natural 1");
 }
 
+/* Engine 3 (d20 3.5 SRD, Disabled: "If he performs any strenuous action, he takes 1 point of
+ * damage after completing the act"): a disabled attacker's strain, as the ruling's `strain`
+ * gives it (NULL: none). "Kroh was disabled, and an attack is a strenuous action: 1 damage; Kroh
+ * is at -1 hp, dying." */
+static void say_strain(struct svc_told *t, json_t *before, json_t *strain)
+{
+    if (!json_is_object(strain))
+        return;
+    const char *who = str(strain, "combatant");
+    svc_told_text(t, " ");
+    say_who(t, before, who);
+    svc_told_text(t, " was disabled, and an attack is a strenuous action: ");
+    total(t, num(strain, "damage"));
+    svc_told_text(t, " damage; ");
+    say_at_hp(t, before, who, num(strain, "hp"), str(strain, "hp_state"));
+    svc_told_text(t, ".");
+}
+
 /* One attack ruling: "Kroh hits the gnoll: d20 ... . 12 damage (...); the gnoll is at 3 hp." */
 static void say_attack(struct svc_told *t, json_t *before, json_t *effects, const char *actor,
                        const char *target, json_t *result, bool aoo)
@@ -267,6 +292,7 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
         say_hp(t, before, effects, target, "; ");
         svc_told_text(t, ".");
     }
+    say_strain(t, before, json_object_get(result, "strain"));
 }
 
 /* What became of the attacks of opportunity a policy or the mover decided (a ruling's

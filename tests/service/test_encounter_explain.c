@@ -241,6 +241,62 @@ Test(encounter_explain, user_text_is_escaped_in_markdown)
     json_decref(doc);
 }
 
+/* Whether s ends with tail. */
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* Kroh (party, 5,5: AC 10 + armor 5 + Dex +2 from dex 14, 20 hp, rapier +9 1d8+3) and the
+ * goblin (monsters, at gx,5: AC 10 + armor 2, 9 hp, morningstar +2 1d6), initiative rolled with
+ * the given results ({"results":[kroh d20, tie, goblin d20, tie]}) and the first turn begun. */
+static void duel(struct enc *e, int gx, const char *initiative)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
+                     "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                     201));
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":%d,\"y\":5,"
+             "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":9,\"dex\":10,"
+             "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+             gx);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    enc_post_ok(&srv, e, "/initiative", initiative);
+    enc_post_ok(&srv, e, "/next-turn", NULL);
+}
+
+/* Issue 31: a disabled attacker's strain is told. Kroh at 0 hp is disabled (d20 3.5 SRD,
+ * Disabled: "If he performs any strenuous action, he takes 1 point of damage after completing
+ * the act"); his attack (13 + 9 = 22 hits AC 12; 1d8+3 = 4 + 3 = 7, the goblin 9 - 7 = 2) takes
+ * him to -1: dying (-1 to -9). */
+Test(encounter_explain, a_disabled_attackers_strain_is_told)
+{
+    struct enc e;
+    duel(&e, 6, "{\"results\":[14,1,8,1]}");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"kroh\",\"set\":0}");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
+                       "13,4]}",
+                       200);
+    json_t *ev = json_object_get(doc, "event");
+    const char *plain = json_string_value(json_object_get(ev, "explain"));
+    const char *md = json_string_value(json_object_get(ev, "explain_markdown"));
+    cr_assert_eq(json_integer_value(json_object_get(enc_combatant(doc, "kroh"), "hp")), -1);
+    cr_assert_not_null(strstr(plain, "the goblin is at 2 hp."), "%s", plain);
+    cr_assert(ends_with(plain, " Kroh was disabled, and an attack is a strenuous action: 1 damage; "
+                               "Kroh is at -1 hp, dying."),
+              "%s", plain);
+    cr_assert(ends_with(md, " Kroh was disabled, and an attack is a strenuous action: **1** "
+                            "damage; Kroh is at **-1** hp, dying."),
+              "%s", md);
+    json_decref(doc);
+}
+
 /* Issue 31: a combatant with no name is its id, as written, in every sentence: never "Kroh" at
  * a sentence's start and "kroh" in "kroh's turn"; in markdown as code. */
 Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)

@@ -349,32 +349,102 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
     }
 }
 
-/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing." */
-static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result, bool step)
+/* The last value the effects set for member `key` of `target` ("encounter" for the encounter's
+ * own), or NULL when they set none. */
+static json_t *last_set(json_t *effects, const char *target, const char *key)
+{
+    json_t *v = NULL;
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *f = json_object_get(ef, "fields");
+        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), target) == 0 &&
+            json_object_get(f, key) != NULL)
+            v = json_object_get(f, key);
+    }
+    return v;
+}
+
+/* Whether a reaction record in records dropped the mover (its move stopped there). */
+static bool any_stopped(json_t *records)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(records, i, r)
+    {
+        if (flag(r, "stopped"))
+            return true;
+    }
+    return false;
+}
+
+/* Whether mover's move is paused after the event (engine 3: an asked reaction to it is open,
+ * and the mover waits where it was leaving a square; reactions.c place_paused): the pause the
+ * effects last set, else the one before. */
+static bool left_paused(json_t *before, json_t *effects, const char *mover)
+{
+    json_t *pause = last_set(effects, "encounter", "paused_move");
+    if (pause == NULL)
+        pause = json_object_get(before, "paused_move");
+    return json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+}
+
+/* Where combatant id stands after the event: where the effects last put it, else where it
+ * stood before. */
+static void where_after(json_t *before, json_t *effects, const char *id, long long *x, long long *y)
+{
+    json_t *c = find(before, id, NULL);
+    json_t *ex = last_set(effects, id, "x"), *ey = last_set(effects, id, "y");
+    *x = ex != NULL ? json_integer_value(ex) : num(c, "x");
+    *y = ey != NULL ? json_integer_value(ey) : num(c, "y");
+}
+
+/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing."; a charge names its opponent: "The
+ * goblin charges Kroh: 25 ft to (2, 4), ...". A move that does not arrive (issue 31) says so: an
+ * attack of opportunity dropped the mover on the way (say_reactions tells where), or it paused
+ * for an asked reaction: "Kroh sets out to move 20 ft to (5, 9), ...", then where the mover
+ * waits (say_paused_mover). */
+static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                     json_t *effects, bool step)
 {
     const char *who = str(in, "actor");
     json_t *end = json_object_get(result, "end");
     const char *mode = str(result, "mode");
     static const struct {
-        const char *mode, *verb;
-    } verbs[] = {{"move", "moves"},
-                 {"double", "double-moves"},
-                 {"double_move", "double-moves"},
-                 {"run", "runs"},
-                 {"charge", "charges"},
-                 {"withdraw", "withdraws"},
-                 {"crawl", "crawls"},
-                 {NULL, NULL}};
-    const char *verb = "moves";
+        const char *mode, *verb, *base;
+    } verbs[] = {{"move", "moves", "move"},
+                 {"double", "double-moves", "double-move"},
+                 {"double_move", "double-moves", "double-move"},
+                 {"run", "runs", "run"},
+                 {"charge", "charges", "charge"},
+                 {"withdraw", "withdraws", "withdraw"},
+                 {"crawl", "crawls", "crawl"},
+                 {NULL, NULL, NULL}};
+    int v = 0;
     for (int i = 0; verbs[i].mode; i++)
         if (strcmp(mode, verbs[i].mode) == 0)
-            verb = verbs[i].verb;
+            v = i;
+    bool arrives =
+        !any_stopped(json_object_get(result, "reactions")) && !left_paused(before, effects, who);
     say_who(t, before, who);
     if (step)
-        svc_told_text(t, " takes a 5-foot step to (%lld, %lld)", num(end, "x"), num(end, "y"));
-    else
-        svc_told_text(t, " %s %lld ft to (%lld, %lld)", verb, num(result, "total_ft"),
-                      num(end, "x"), num(end, "y"));
+        svc_told_text(t, " %s a 5-foot step to (%lld, %lld)",
+                      arrives ? "takes" : "sets out to take", num(end, "x"), num(end, "y"));
+    else {
+        svc_told_text(t, " %s%s", arrives ? "" : "sets out to ",
+                      arrives ? verbs[v].verb : verbs[v].base);
+        /* The charge's opponent: the one the ruling took (the mover's charge_target). */
+        const char *foe =
+            json_string_value(json_object_get(last_set(effects, who, "turn"), "charge_target"));
+        if (strcmp(mode, "charge") == 0 && (foe != NULL || *str(in, "target"))) {
+            svc_told_text(t, " ");
+            say_who(t, before, foe != NULL ? foe : str(in, "target"));
+            svc_told_text(t, ":");
+        }
+        svc_told_text(t, " %lld ft to (%lld, %lld)", num(result, "total_ft"), num(end, "x"),
+                      num(end, "y"));
+    }
     json_t *aoos = json_object_get(result, "attacks_of_opportunity");
     if (json_array_size(aoos) == 0) {
         svc_told_text(t, ", provoking nothing.");
@@ -393,21 +463,93 @@ static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *res
     svc_told_text(t, ".");
 }
 
+/* A move's mover that waits for the reactions to it (the move left paused): " Kroh waits at
+ * (5, 6), the square it was leaving, until the reactions to its move are settled." */
+static void say_paused_mover(struct svc_told *t, json_t *before, json_t *effects, const char *mover)
+{
+    if (!left_paused(before, effects, mover))
+        return;
+    long long x = 0, y = 0;
+    where_after(before, effects, mover, &x, &y);
+    svc_told_text(t, " ");
+    say_who(t, before, mover);
+    svc_told_text(t,
+                  " waits at (%lld, %lld), the square it was leaving, until the reactions to its "
+                  "move are settled.",
+                  x, y);
+}
+
+/* Whether a combatant in hit point state `state` ("" when none is kept) acts, and so goes on
+ * moving (rules_hp_acts: not dying, stable or dead). */
+static bool acts(const char *state)
+{
+    int s = rules_hp_state_from(state);
+    return s < 0 || rules_hp_acts((enum rules_hp_state)s);
+}
+
+/* After an event that answered or declined a reaction to mover's move (an attack of
+ * opportunity, a decline, each with the attacks the engine then made, records): what became of
+ * the move. The answer dropped the mover: " Kroh drops at (5, 6): the move stops there." (an
+ * engine's attack that dropped it is told with its record). The move was paused (engine 3) and
+ * goes on: " Kroh's move goes on to (5, 9)." (a stand-up's: " Kroh stands up."), or, another
+ * asked reaction still open, to the square where the mover waits for it. */
+static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, const char *mover,
+                           json_t *records)
+{
+    json_t *pause = json_object_get(before, "paused_move");
+    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+    json_t *x = last_set(effects, mover, "x"), *y = last_set(effects, mover, "y");
+    long long hp = 0;
+    const char *state = "";
+    bool dropped = acts(str(find(before, mover, NULL), "hp_state")) &&
+                   hp_after(before, effects, mover, &hp, &state) && !acts(state);
+    if (any_stopped(records))
+        return;
+    long long at_x = 0, at_y = 0;
+    where_after(before, effects, mover, &at_x, &at_y);
+    if (dropped && x != NULL && y != NULL) {
+        svc_told_text(t, " ");
+        say_who(t, before, mover);
+        svc_told_text(t, " drops at (%lld, %lld): the move stops there.", at_x, at_y);
+        return;
+    }
+    if (!paused || dropped)
+        return;
+    svc_told_text(t, " ");
+    say_who(t, before, mover);
+    if (left_paused(before, effects, mover) && (x != NULL || y != NULL))
+        svc_told_text(t,
+                      "'s move goes on to (%lld, %lld), where it waits until the reactions to it "
+                      "are settled.",
+                      at_x, at_y);
+    else if (left_paused(before, effects, mover))
+        svc_told_text(t, " waits at (%lld, %lld) until the reactions to its move are settled.",
+                      at_x, at_y);
+    else if (flag(pause, "stands"))
+        svc_told_text(t, " stands up.");
+    else
+        svc_told_text(t, "'s move goes on to (%lld, %lld).", at_x, at_y);
+}
+
 static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                        json_t *effects)
 {
     const char *type = str(in, "type"), *actor = str(in, "actor");
     const char *who = actor;
     if (strcmp(type, "attack") == 0) {
-        say_attack(t, before, effects, actor, str(in, "target"), result,
-                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0);
-        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+        bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+        json_t *records = json_object_get(result, "reactions");
+        say_attack(t, before, effects, actor, str(in, "target"), result, aoo);
+        say_reactions(t, before, effects, str(in, "target"), records);
+        if (aoo)
+            say_move_after(t, before, effects, str(in, "target"), records);
     } else if (strcmp(type, "decline_reaction") == 0) {
         say_who(t, before, who);
         svc_told_text(t, " declines its attack of opportunity on ");
         say_who(t, before, str(in, "target"));
         svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
         say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+        say_move_after(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
     } else if (strcmp(type, "full_attack") == 0) {
         json_t *list = json_object_get(result, "attacks");
         json_t *steps = json_object_get(result, "steps");
@@ -445,8 +587,9 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
         say_hp(t, before, effects, str(in, "target"), " ");
         svc_told_text(t, ".");
     } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
-        say_move(t, before, in, result, strcmp(type, "five_foot_step") == 0);
+        say_move(t, before, in, result, effects, strcmp(type, "five_foot_step") == 0);
         say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
+        say_paused_mover(t, before, effects, actor);
     } else if (strcmp(type, "facing") == 0) {
         say_who(t, before, who);
         svc_told_text(t, " turns to facing %lld.", num(result, "facing"));

@@ -297,6 +297,125 @@ Test(encounter_explain, a_disabled_attackers_strain_is_told)
     json_decref(doc);
 }
 
+/* Issue 31: a charge names its opponent. The goblin, 3 squares off, charges Kroh straight in
+ * (d20 3.5 SRD, Charge: at least 10 feet, directly toward the designated opponent): 2 squares,
+ * 10 ft, to the closest space from which it can attack. */
+Test(encounter_explain, a_charge_says_whom_it_charges)
+{
+    struct enc e;
+    duel(&e, 8, "{\"results\":[2,1,18,1]}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":\"kroh\","
+        "\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}",
+        200, "The goblin charges Kroh: 10 ft to (6, 5), provoking nothing.");
+}
+
+/* Kroh (party, 5,5, 20 hp, AC 10 + armor 5 + Dex +1 from dex 12) walks 5,6 -> 4,7 -> 4,8 -> 5,9,
+ * leaving 5,6 beside the goblin and 4,8 beside the orc (004 Provoking an Attack of Opportunity
+ * by Moving); the two have no names, and the policies given. Round 2 has begun with Kroh's turn,
+ * so neither is flat-footed (004 Flat-Footed). */
+#define WALK                                                                                       \
+    "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{\"x\":"  \
+    "4,"                                                                                           \
+    "\"y\":8},{\"x\":5,\"y\":9}]"
+
+static void ambush(struct enc *e, const char *goblin_policy, const char *orc_policy, int kroh_hp)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":"
+             "\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}],\"aoo_policy\":\"%s\"}",
+             goblin_policy);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    snprintf(body, sizeof body,
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}],\"aoo_policy\":\"%s\"}",
+             orc_policy);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
+    for (int i = 0; i < 4; i++)
+        enc_post_ok(&srv, e, "/next-turn", NULL); /* kroh, goblin, orc; round 2: kroh */
+    if (kroh_hp < 20) {
+        char hp[64];
+        snprintf(hp, sizeof hp, "{\"target\":\"kroh\",\"set\":%d}", kroh_hp);
+        enc_post_ok(&srv, e, "/hp", hp);
+    }
+}
+
+/* Issue 31: a move paused for an asked reaction does not read as if it arrived (engine 3: the
+ * mover waits in the square it was leaving, 5,6, until the goblin answers); declined, the move
+ * goes on to its end. The walk is 25 ft (two diagonals, the second counting 10: 001's 1-2-1). */
+Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 20);
+    char *md = told(&e, "POST", "/actions", WALK "}", 200,
+                    "Kroh sets out to move 25 ft to (5, 9), provoking attacks of opportunity from "
+                    "goblin and orc. The encounter awaits goblin's reaction at (5, 6). orc lets it "
+                    "pass. Kroh waits at (5, 6), the square it was leaving, until the reactions to "
+                    "its move are settled.");
+    cr_assert(strstr(md, "from `goblin` and `orc`. The encounter awaits `goblin`'s reaction") !=
+                  NULL,
+              "%s", md);
+    free(md);
+    say(&e, "POST", "/actions",
+        "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200,
+        "goblin declines its attack of opportunity on Kroh at (5, 6). Kroh's move goes on to (5, "
+        "9).");
+}
+
+/* Answered with a hit that does not drop him (19 + 2 = 21 against AC 16; 1d6 = 3, 20 - 3 =
+ * 17), the move goes on. */
+Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 20);
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
+        "\"kroh\",\"results\":[19,3]}",
+        200,
+        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 3 damage (1d6 = 3); "
+        "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
+}
+
+/* Answered with a hit that drops him (at 2 hp, 1d6 = 6: -4, dying; d20 3.5 SRD, Dying: "can
+ * take no actions"), the move stops in the square he was leaving. */
+Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 2);
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
+        "\"kroh\",\"results\":[19,6]}",
+        200,
+        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = 6); "
+        "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");
+}
+
+/* The engine's own attack of opportunity (policy always) drops him on the way: the move does
+ * not read as if it arrived; the orc's, at a later step, never comes. */
+Test(encounter_explain, a_move_stopped_by_a_drop_does_not_read_as_arrived)
+{
+    struct enc e;
+    ambush(&e, "always", "ask", 2);
+    say(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200,
+        "Kroh sets out to move 25 ft to (5, 9), provoking attacks of opportunity from goblin and "
+        "orc. goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = "
+        "6); Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there. orc's attack of "
+        "opportunity at (4, 8) never comes: the mover did not get there.");
+}
+
 /* Issue 31: a combatant with no name is its id, as written, in every sentence: never "Kroh" at
  * a sentence's start and "kroh" in "kroh's turn"; in markdown as code. */
 Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)

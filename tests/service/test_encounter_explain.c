@@ -367,6 +367,13 @@ Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
                   NULL,
               "%s", md);
     free(md);
+    /* The state says what it awaits, and where the mover waits. */
+    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Round 2: Kroh's turn. The encounter awaits goblin's reaction to Kroh's move "
+                     "at (5, 6). Kroh waits at (5, 6) until the reactions to its move are "
+                     "settled.");
+    json_decref(doc);
     say(&e, "POST", "/actions",
         "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200,
         "goblin declines its attack of opportunity on Kroh at (5, 6). Kroh's move goes on to (5, "

@@ -21,6 +21,7 @@
  *    zero-width space, so that a name cannot close the code block;
  *  - the markdown fits one Discord message (2,000 characters, counted as Discord counts them:
  *    UTF-16 code units); lines that do not fit are left out, and a last line says how many. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,13 +170,20 @@ bool enc_summary_of(const struct rules_encounter *e, const char *title, struct e
         put(&head, "=");
     /* The lines: the order, then anyone not in it; as many as one message holds. */
     bool *listed = calloc((size_t)e->count + 1, sizeof *listed);
-    size_t room = DISCORD_MESSAGE_MAX - utf16_units(head.s ? head.s : "", head.n) - 10;
+    struct text head_code = {0};
+    put_code(&head_code, head.s ? head.s : "", head.n);
+    /* Counted as the code block shows the header (a zero-width space after a backtick counts).
+     * The fences take 9 units; the header under 1,000 (a name of 200 characters, each at most
+     * 2 units and 2 columns, a zero-width space after each, its words and its underline). */
+    size_t head_units = utf16_units(head_code.s ? head_code.s : "", head_code.n);
+    assert(head_units + 9 < DISCORD_MESSAGE_MAX);
+    size_t room = DISCORD_MESSAGE_MAX - 9 - head_units;
     int shown = 0, total = 0;
     for (int pass = 0; pass < 2 && listed != NULL; pass++) {
         int n = pass == 0 ? e->slots : e->count;
         for (int i = 0; i < n; i++) {
             int c = pass == 0 ? e->order[i].combatant : i;
-            if (c < 0 || c >= e->count || (pass == 1 && listed[c]) || (pass == 0 && listed[c]))
+            if (c < 0 || c >= e->count || listed[c])
                 continue;
             listed[c] = true;
             total++;
@@ -206,13 +214,14 @@ bool enc_summary_of(const struct rules_encounter *e, const char *title, struct e
     put_bytes(&plain, head.s ? head.s : "", head.n);
     put_bytes(&plain, lines.s ? lines.s : "", lines.n);
     put(&mark, "```md\n");
-    put_code(&mark, head.s ? head.s : "", head.n);
+    put_bytes(&mark, head_code.s ? head_code.s : "", head_code.n);
     put_bytes(&mark, md.s ? md.s : "", md.n);
     put(&mark, "```");
-    bool ok = listed != NULL && !head.failed && !lines.failed && !md.failed && !plain.failed &&
-              !mark.failed;
+    bool ok = listed != NULL && !head.failed && !head_code.failed && !lines.failed && !md.failed &&
+              !plain.failed && !mark.failed;
     free(listed);
     free(head.s);
+    free(head_code.s);
     free(lines.s);
     free(md.s);
     if (!ok) {

@@ -177,6 +177,47 @@ Test(encounter_summary, the_summary_stays_one_block_and_one_message)
     json_decref(doc);
 }
 
+/* The length Discord counts: UTF-16 code units (a 4-byte UTF-8 character counts 2). */
+static size_t discord_length(const char *s)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        k += (size_t)((*p & 0xc0) != 0x80) + (size_t)(*p >= 0xf0);
+    return k;
+}
+
+/* The encounter's name is the header, so it is broken in the code block as a combatant's is:
+ * a name of 200 backticks (the longest a name may be) gains 199 zero-width spaces there, and
+ * the message still fits Discord's 2,000 characters with the lines left out counted. */
+Test(encounter_summary, a_name_of_backticks_still_fits_one_message)
+{
+    struct enc e;
+    char body[512], title[201];
+    memset(title, '`', 200);
+    title[200] = '\0';
+    snprintf(body, sizeof body,
+             "{\"name\":\"%s\",\"map\":{\"width\":12,\"height\":12},"
+             "\"seed\":5}",
+             title);
+    enc_create(&srv, &e, body);
+    char name[91];
+    for (int i = 0; i < 30; i++) {
+        memset(name, 'n', 90);
+        name[90] = '\0';
+        char id[16];
+        snprintf(id, sizeof id, "c%d", i);
+        add(&e, id, name, "monsters", 1 + i % 10, 2 + i / 10, 7, 10);
+    }
+    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    const char *md = text(doc, "summary_markdown");
+    cr_assert_leq(discord_length(md), 2000, "%zu: %s", discord_length(md), md);
+    /* The header keeps its backticks, each pair split, and the block is closed once. */
+    cr_assert_eq(strncmp(md, "```md\n`\xe2\x80\x8b`", 11), 0, "%s", md);
+    cr_assert_not_null(strstr(md, "\n  ... and "), "%s", md);
+    cr_assert_str_eq(md + strlen(md) - 3, "```");
+    json_decref(doc);
+}
+
 /* /threats: whom each threatens (004 Threatened Area: the adjacent squares), and that a
  * flat-footed one can make no attack of opportunity (004 Flat-Footed), before their first
  * turns. */

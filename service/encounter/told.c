@@ -23,6 +23,7 @@
  *    UTF-16 code units); lines that do not fit are left out, and a last line says how many. */
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,11 @@ static void put_bytes(struct text *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
+    /* A length that would wrap the size is a failure, never a short buffer. */
+    if (n > SIZE_MAX / 2 - 1 - b->n) {
+        b->failed = true;
+        return;
+    }
     if (b->n + n + 1 > b->cap) {
         size_t cap = (b->n + n + 1) * 2;
         char *grown = realloc(b->s, cap);

@@ -13,9 +13,10 @@
 //     (its state shows the seed to the owner, and its dice follow it), dice without a seed,
 //     or any value not normalised above differ between runs, so they are never picked;
 //   - among the candidates of an operation: the documented success status first (201 before
-//     another 2xx for a create), then answers that found something (no empty top-level
-//     list, no `found`, `legal` or `ok` false), then the smallest request plus response,
-//     then the text itself (no dependence on log order).
+//     another 2xx for a create), then answers shown in full (a JSON answer over 64 KB, left
+//     out below, would otherwise win as the smallest), then answers that found something (no
+//     empty top-level list, no `found`, `legal` or `ok` false), then the smallest request plus
+//     response, then the text itself (no dependence on log order).
 // A response over 64 KB (GET /openapi.json, /docs) or not JSON (/metrics, /play, pictures) is
 // not copied: the entry records its status and media type only.
 //
@@ -164,7 +165,8 @@ for (const template of Object.keys(spec.paths))
     const wanted = successStatus(op);
     const rank = (c) => {
       const text = JSON.stringify(c.entry);
-      return [c.entry.status === wanted ? 0 : 1, foundNothing(c.entry.response) ? 1 : 0, text.length, text];
+      const clipped = c.entry.response_omitted !== undefined && c.entry.response_omitted !== 'not JSON';
+      return [c.entry.status === wanted ? 0 : 1, clipped ? 1 : 0, foundNothing(c.entry.response) ? 1 : 0, text.length, text];
     };
     const cmp = (a, b) => {
       const x = rank(a), y = rank(b);

@@ -9,6 +9,7 @@
  * that keep/drop dropped struck through, a 1 or the top face in bold: rules/dice_text.c). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "service/encounter/internal.h"
@@ -21,12 +22,43 @@ static void total(struct svc_told *t, long long v)
     svc_told_bold(t, "%lld", v);
 }
 
-/* What the sentence calls combatant id of state: its name, else its id. */
-static const char *name_of(json_t *state, const char *id)
+/* Whether the text so far is empty or ends a sentence: what is written next opens one. The
+ * sentences' own words are written capitalised; a name that opens one is capitalised as it is
+ * written (enc_say_named). */
+static bool sentence_start(const struct svc_told *t)
+{
+    return t->pl == 0 || (t->pl >= 2 && t->plain[t->pl - 2] == '.' && t->plain[t->pl - 1] == ' ');
+}
+
+/* A combatant as the sentences call it (issues 18 and 31): its name as written, its first letter
+ * capitalised when it opens a sentence ("The gnoll hits", "Round 1: the gnoll's turn"); or, when
+ * it has none, its id as written, everywhere the same and never capitalised ("kroh", which a
+ * request names it by), in markdown as code (`kroh`). An id is A-Za-z0-9_- (enc_check_combatant),
+ * so nothing in it needs escaping in code. */
+void enc_say_named(struct svc_told *t, const char *name, const char *id)
+{
+    if (name == NULL || *name == '\0') {
+        svc_told_plain(t, "%s", id);
+        svc_told_md(t, "`%s`", id);
+        return;
+    }
+    size_t n = strlen(name);
+    char *cap = sentence_start(t) ? malloc(n + 1) : NULL;
+    if (cap == NULL) {
+        svc_told_user(t, name);
+        return;
+    }
+    memcpy(cap, name, n + 1);
+    text_upcase_first(cap, n);
+    svc_told_user(t, cap);
+    free(cap);
+}
+
+/* Combatant id of state, as enc_say_named says it. */
+static void say_who(struct svc_told *t, json_t *state, const char *id)
 {
     json_t *c = find(state, id, NULL);
-    const char *n = c ? json_string_value(json_object_get(c, "name")) : NULL;
-    return n && *n ? n : id;
+    enc_say_named(t, c != NULL ? json_string_value(json_object_get(c, "name")) : NULL, id);
 }
 
 /* The combatant's hit points and state after the event, from the event's effects (the last
@@ -56,6 +88,17 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
     return found;
 }
 
+/* "the gnoll is at -3 hp, dying" (state "" or "up": no state said). */
+static void say_at_hp(struct svc_told *t, json_t *before, const char *id, long long hp,
+                      const char *state)
+{
+    say_who(t, before, id);
+    svc_told_text(t, " is at ");
+    total(t, hp);
+    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
+                  strcmp(state, "up") != 0 ? state : "");
+}
+
 /* lead, then "the gnoll is at -3 hp, dying"; nothing when effects is NULL (an attack inside a full
  * attack, whose hit points are told once at its end). */
 static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const char *id,
@@ -66,11 +109,7 @@ static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const ch
     if (effects == NULL || !hp_after(before, effects, id, &hp, &state))
         return;
     svc_told_text(t, "%s", lead);
-    svc_told_user(t, name_of(before, id));
-    svc_told_text(t, " is at ");
-    total(t, hp);
-    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
-                  strcmp(state, "up") != 0 ? state : "");
+    say_at_hp(t, before, id, hp, state);
 }
 
 /* Dice terms [from, to) of a roll, Avrae style for markdown: "1d8 (4) + 3". */
@@ -199,21 +238,39 @@ static void say_roll(struct svc_told *t, json_t *result)
         svc_told_text(t, ", a natural 1");
 }
 
+/* Engine 3 (d20 3.5 SRD, Disabled: "If he performs any strenuous action, he takes 1 point of
+ * damage after completing the act"): a disabled attacker's strain, as the ruling's `strain`
+ * gives it (NULL: none). "Kroh was disabled, and an attack is a strenuous action: 1 damage; Kroh
+ * is at -1 hp, dying." */
+static void say_strain(struct svc_told *t, json_t *before, json_t *strain)
+{
+    if (!json_is_object(strain))
+        return;
+    const char *who = str(strain, "combatant");
+    svc_told_text(t, " ");
+    say_who(t, before, who);
+    svc_told_text(t, " was disabled, and an attack is a strenuous action: ");
+    total(t, num(strain, "damage"));
+    svc_told_text(t, " damage; ");
+    say_at_hp(t, before, who, num(strain, "hp"), str(strain, "hp_state"));
+    svc_told_text(t, ".");
+}
+
 /* One attack ruling: "Kroh hits the gnoll: d20 ... . 12 damage (...); the gnoll is at 3 hp." */
 static void say_attack(struct svc_told *t, json_t *before, json_t *effects, const char *actor,
                        const char *target, json_t *result, bool aoo)
 {
-    const char *who = name_of(before, actor), *whom = name_of(before, target);
+    const char *who = actor, *whom = target;
     bool hit = flag(result, "hit");
     const char *struck = str(result, "struck");
     json_t *crit = json_object_get(result, "critical_hit");
     json_t *conceal = json_object_get(result, "concealment");
-    svc_told_user(t, who);
+    say_who(t, before, who);
     svc_told_text(t, "%s %s ", aoo ? "'s attack of opportunity" : "",
                   !hit                       ? "misses"
                   : flag(result, "critical") ? "critically hits"
                                              : "hits");
-    svc_told_user(t, whom);
+    say_who(t, before, whom);
     svc_told_text(t, ": ");
     say_roll(t, result);
     svc_told_text(t, ".");
@@ -235,6 +292,7 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
         say_hp(t, before, effects, target, "; ");
         svc_told_text(t, ".");
     }
+    say_strain(t, before, json_object_get(result, "strain"));
 }
 
 /* What became of the attacks of opportunity a policy or the mover decided (a ruling's
@@ -246,7 +304,7 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
     json_t *r;
     json_array_foreach(records, i, r)
     {
-        const char *by = name_of(before, str(r, "by")), *outcome = str(r, "outcome");
+        const char *by = str(r, "by"), *outcome = str(r, "outcome");
         if (strcmp(outcome, "made") == 0) {
             struct enc_explain part;
             struct svc_told p;
@@ -257,32 +315,32 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
             svc_told_md(t, " %s", part.markdown);
             if (flag(r, "stopped")) {
                 svc_told_text(t, " ");
-                svc_told_user(t, name_of(before, mover));
+                say_who(t, before, mover);
                 svc_told_text(t, " drops at (%lld, %lld): the move stops there.", num(r, "x"),
                               num(r, "y"));
             }
         } else if (strcmp(outcome, "declined") == 0) {
             svc_told_text(t, " ");
-            svc_told_user(t, by);
+            say_who(t, before, by);
             svc_told_text(t, " lets it pass.");
         } else if (strcmp(outcome, "awaiting") == 0) {
             svc_told_text(t, " The encounter awaits ");
-            svc_told_user(t, by);
+            say_who(t, before, by);
             svc_told_text(t, "'s reaction at (%lld, %lld).", num(r, "x"), num(r, "y"));
         } else if (strcmp(outcome, "waiting") == 0) {
             svc_told_text(t, " ");
-            svc_told_user(t, by);
+            say_who(t, before, by);
             svc_told_text(t,
                           "'s attack of opportunity at (%lld, %lld) waits for the reactions "
                           "before it.",
                           num(r, "x"), num(r, "y"));
         } else if (strcmp(outcome, "refused") == 0) {
             svc_told_text(t, " ");
-            svc_told_user(t, by);
+            say_who(t, before, by);
             svc_told_text(t, " makes no attack of opportunity (%s).", str(r, "why"));
         } else if (strcmp(outcome, "closed") == 0) {
             svc_told_text(t, " ");
-            svc_told_user(t, by);
+            say_who(t, before, by);
             svc_told_text(t,
                           "'s attack of opportunity at (%lld, %lld) never comes: the mover did "
                           "not get there.",
@@ -291,32 +349,102 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
     }
 }
 
-/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing." */
-static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result, bool step)
+/* The last value the effects set for member `key` of `target` ("encounter" for the encounter's
+ * own), or NULL when they set none. */
+static json_t *last_set(json_t *effects, const char *target, const char *key)
 {
-    const char *who = name_of(before, str(in, "actor"));
+    json_t *v = NULL;
+    size_t i;
+    json_t *ef;
+    json_array_foreach(effects, i, ef)
+    {
+        json_t *f = json_object_get(ef, "fields");
+        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), target) == 0 &&
+            json_object_get(f, key) != NULL)
+            v = json_object_get(f, key);
+    }
+    return v;
+}
+
+/* Whether a reaction record in records dropped the mover (its move stopped there). */
+static bool any_stopped(json_t *records)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(records, i, r)
+    {
+        if (flag(r, "stopped"))
+            return true;
+    }
+    return false;
+}
+
+/* Whether mover's move is paused after the event (engine 3: an asked reaction to it is open,
+ * and the mover waits where it was leaving a square; reactions.c place_paused): the pause the
+ * effects last set, else the one before. */
+static bool left_paused(json_t *before, json_t *effects, const char *mover)
+{
+    json_t *pause = last_set(effects, "encounter", "paused_move");
+    if (pause == NULL)
+        pause = json_object_get(before, "paused_move");
+    return json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+}
+
+/* Where combatant id stands after the event: where the effects last put it, else where it
+ * stood before. */
+static void where_after(json_t *before, json_t *effects, const char *id, long long *x, long long *y)
+{
+    json_t *c = find(before, id, NULL);
+    json_t *ex = last_set(effects, id, "x"), *ey = last_set(effects, id, "y");
+    *x = ex != NULL ? json_integer_value(ex) : num(c, "x");
+    *y = ey != NULL ? json_integer_value(ey) : num(c, "y");
+}
+
+/* A move: "Kroh moves 10 ft to (4, 5), provoking nothing."; a charge names its opponent: "The
+ * goblin charges Kroh: 25 ft to (2, 4), ...". A move that does not arrive (issue 31) says so: an
+ * attack of opportunity dropped the mover on the way (say_reactions tells where), or it paused
+ * for an asked reaction: "Kroh sets out to move 20 ft to (5, 9), ...", then where the mover
+ * waits (say_paused_mover). */
+static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                     json_t *effects, bool step)
+{
+    const char *who = str(in, "actor");
     json_t *end = json_object_get(result, "end");
     const char *mode = str(result, "mode");
     static const struct {
-        const char *mode, *verb;
-    } verbs[] = {{"move", "moves"},
-                 {"double", "double-moves"},
-                 {"double_move", "double-moves"},
-                 {"run", "runs"},
-                 {"charge", "charges"},
-                 {"withdraw", "withdraws"},
-                 {"crawl", "crawls"},
-                 {NULL, NULL}};
-    const char *verb = "moves";
+        const char *mode, *verb, *base;
+    } verbs[] = {{"move", "moves", "move"},
+                 {"double", "double-moves", "double-move"},
+                 {"double_move", "double-moves", "double-move"},
+                 {"run", "runs", "run"},
+                 {"charge", "charges", "charge"},
+                 {"withdraw", "withdraws", "withdraw"},
+                 {"crawl", "crawls", "crawl"},
+                 {NULL, NULL, NULL}};
+    int v = 0;
     for (int i = 0; verbs[i].mode; i++)
         if (strcmp(mode, verbs[i].mode) == 0)
-            verb = verbs[i].verb;
-    svc_told_user(t, who);
+            v = i;
+    bool arrives =
+        !any_stopped(json_object_get(result, "reactions")) && !left_paused(before, effects, who);
+    say_who(t, before, who);
     if (step)
-        svc_told_text(t, " takes a 5-foot step to (%lld, %lld)", num(end, "x"), num(end, "y"));
-    else
-        svc_told_text(t, " %s %lld ft to (%lld, %lld)", verb, num(result, "total_ft"),
-                      num(end, "x"), num(end, "y"));
+        svc_told_text(t, " %s a 5-foot step to (%lld, %lld)",
+                      arrives ? "takes" : "sets out to take", num(end, "x"), num(end, "y"));
+    else {
+        svc_told_text(t, " %s%s", arrives ? "" : "sets out to ",
+                      arrives ? verbs[v].verb : verbs[v].base);
+        /* The charge's opponent: the one the ruling took (the mover's charge_target). */
+        const char *foe =
+            json_string_value(json_object_get(last_set(effects, who, "turn"), "charge_target"));
+        if (strcmp(mode, "charge") == 0 && (foe != NULL || *str(in, "target"))) {
+            svc_told_text(t, " ");
+            say_who(t, before, foe != NULL ? foe : str(in, "target"));
+            svc_told_text(t, ":");
+        }
+        svc_told_text(t, " %lld ft to (%lld, %lld)", num(result, "total_ft"), num(end, "x"),
+                      num(end, "y"));
+    }
     json_t *aoos = json_object_get(result, "attacks_of_opportunity");
     if (json_array_size(aoos) == 0) {
         svc_told_text(t, ", provoking nothing.");
@@ -330,32 +458,104 @@ static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *res
     json_array_foreach(aoos, i, a)
     {
         svc_told_text(t, "%s", i == 0 ? "" : i + 1 == json_array_size(aoos) ? " and " : ", ");
-        svc_told_user(t, name_of(before, str(a, "creature")));
+        say_who(t, before, str(a, "creature"));
     }
     svc_told_text(t, ".");
+}
+
+/* A move's mover that waits for the reactions to it (the move left paused): " Kroh waits at
+ * (5, 6), the square it was leaving, until the reactions to its move are settled." */
+static void say_paused_mover(struct svc_told *t, json_t *before, json_t *effects, const char *mover)
+{
+    if (!left_paused(before, effects, mover))
+        return;
+    long long x = 0, y = 0;
+    where_after(before, effects, mover, &x, &y);
+    svc_told_text(t, " ");
+    say_who(t, before, mover);
+    svc_told_text(t,
+                  " waits at (%lld, %lld), the square it was leaving, until the reactions to its "
+                  "move are settled.",
+                  x, y);
+}
+
+/* Whether a combatant in hit point state `state` ("" when none is kept) acts, and so goes on
+ * moving (rules_hp_acts: not dying, stable or dead). */
+static bool acts(const char *state)
+{
+    int s = rules_hp_state_from(state);
+    return s < 0 || rules_hp_acts((enum rules_hp_state)s);
+}
+
+/* After an event that answered or declined a reaction to mover's move (an attack of
+ * opportunity, a decline, each with the attacks the engine then made, records): what became of
+ * the move. The answer dropped the mover: " Kroh drops at (5, 6): the move stops there." (an
+ * engine's attack that dropped it is told with its record). The move was paused (engine 3) and
+ * goes on: " Kroh's move goes on to (5, 9)." (a stand-up's: " Kroh stands up."), or, another
+ * asked reaction still open, to the square where the mover waits for it. */
+static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, const char *mover,
+                           json_t *records)
+{
+    json_t *pause = json_object_get(before, "paused_move");
+    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+    json_t *x = last_set(effects, mover, "x"), *y = last_set(effects, mover, "y");
+    long long hp = 0;
+    const char *state = "";
+    bool dropped = acts(str(find(before, mover, NULL), "hp_state")) &&
+                   hp_after(before, effects, mover, &hp, &state) && !acts(state);
+    if (any_stopped(records))
+        return;
+    long long at_x = 0, at_y = 0;
+    where_after(before, effects, mover, &at_x, &at_y);
+    if (dropped && x != NULL && y != NULL) {
+        svc_told_text(t, " ");
+        say_who(t, before, mover);
+        svc_told_text(t, " drops at (%lld, %lld): the move stops there.", at_x, at_y);
+        return;
+    }
+    if (!paused || dropped)
+        return;
+    svc_told_text(t, " ");
+    say_who(t, before, mover);
+    if (left_paused(before, effects, mover) && (x != NULL || y != NULL))
+        svc_told_text(t,
+                      "'s move goes on to (%lld, %lld), where it waits until the reactions to it "
+                      "are settled.",
+                      at_x, at_y);
+    else if (left_paused(before, effects, mover))
+        svc_told_text(t, " waits at (%lld, %lld) until the reactions to its move are settled.",
+                      at_x, at_y);
+    else if (flag(pause, "stands"))
+        svc_told_text(t, " stands up.");
+    else
+        svc_told_text(t, "'s move goes on to (%lld, %lld).", at_x, at_y);
 }
 
 static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                        json_t *effects)
 {
     const char *type = str(in, "type"), *actor = str(in, "actor");
-    const char *who = name_of(before, actor);
+    const char *who = actor;
     if (strcmp(type, "attack") == 0) {
-        say_attack(t, before, effects, actor, str(in, "target"), result,
-                   strcmp(str(in, "kind"), "attack_of_opportunity") == 0);
-        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+        bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+        json_t *records = json_object_get(result, "reactions");
+        say_attack(t, before, effects, actor, str(in, "target"), result, aoo);
+        say_reactions(t, before, effects, str(in, "target"), records);
+        if (aoo)
+            say_move_after(t, before, effects, str(in, "target"), records);
     } else if (strcmp(type, "decline_reaction") == 0) {
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " declines its attack of opportunity on ");
-        svc_told_user(t, name_of(before, str(in, "target")));
+        say_who(t, before, str(in, "target"));
         svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
         say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+        say_move_after(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
     } else if (strcmp(type, "full_attack") == 0) {
         json_t *list = json_object_get(result, "attacks");
         json_t *steps = json_object_get(result, "steps");
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " makes a full attack on ");
-        svc_told_user(t, name_of(before, str(in, "target")));
+        say_who(t, before, str(in, "target"));
         svc_told_text(t, " (%zu attack%s", json_array_size(list),
                       json_array_size(list) == 1 ? "" : "s");
         size_t i;
@@ -387,33 +587,34 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
         say_hp(t, before, effects, str(in, "target"), " ");
         svc_told_text(t, ".");
     } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
-        say_move(t, before, in, result, strcmp(type, "five_foot_step") == 0);
+        say_move(t, before, in, result, effects, strcmp(type, "five_foot_step") == 0);
         say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
+        say_paused_mover(t, before, effects, actor);
     } else if (strcmp(type, "facing") == 0) {
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " turns to facing %lld.", num(result, "facing"));
     } else if (strcmp(type, "forced") == 0) {
         const char *target = str(in, "target");
         json_t *end = json_object_get(result, "end");
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " %s ",
                       strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
                       : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
                                                                   : "pushes");
-        svc_told_user(t, name_of(before, target));
+        say_who(t, before, target);
         svc_told_text(t, " %lld square%s to (%lld, %lld)", num(result, "moved"),
                       num(result, "moved") == 1 ? "" : "s", num(end, "x"), num(end, "y"));
         if (*str(result, "stop"))
             svc_told_text(t, " (stopped: %s)", str(result, "stop"));
         if (flag(result, "prone")) {
             svc_told_text(t, "; ");
-            svc_told_user(t, name_of(before, target));
+            say_who(t, before, target);
             svc_told_text(t, " falls prone");
         }
         svc_told_text(t, ".");
     } else if (strcmp(type, "fall") == 0) {
         json_t *dice = json_object_get(result, "dice");
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " falls %lld ft", num(result, "height_ft"));
         if (flag(result, "water"))
             svc_told_text(t, " into water");
@@ -430,12 +631,12 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
         say_hp(t, before, effects, actor, "; ");
         if (json_array_size(json_object_get(result, "conditions")) > 0) {
             svc_told_text(t, "; ");
-            svc_told_user(t, who);
+            say_who(t, before, who);
             svc_told_text(t, " lands prone");
         }
         svc_told_text(t, ".");
     } else if (strcmp(type, "condition") == 0) {
-        svc_told_user(t, name_of(before, str(result, "target")));
+        say_who(t, before, str(result, "target"));
         svc_told_text(t, " is %s", str(result, "condition"));
         if (num(result, "rounds") > 0)
             svc_told_text(t, " for %lld round%s", num(result, "rounds"),
@@ -452,11 +653,11 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
             stood |= strcmp(str(ef, "target"), actor) == 0 &&
                      json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
         }
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, stood ? " stands up." : " starts to stand up.");
         say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
     } else {
-        svc_told_user(t, who);
+        say_who(t, before, who);
         svc_told_text(t, " acts (%s).", type);
     }
 }
@@ -470,7 +671,7 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
     {
         long long m = num(r, "modifier");
         svc_told_text(t, "%s", i ? ", " : "");
-        svc_told_user(t, name_of(before, str(r, "id")));
+        say_who(t, before, str(r, "id"));
         svc_told_text(t, " ");
         total(t, num(r, "total"));
         svc_told_text(t, " (d20 %lld %s %lld)", num(r, "d20"), m < 0 ? "-" : "+", m < 0 ? -m : m);
@@ -478,7 +679,7 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
     json_t *order = json_object_get(result, "order");
     if (json_array_size(order) > 0) {
         svc_told_text(t, ". ");
-        svc_told_user(t, name_of(before, json_string_value(json_array_get(order, 0))));
+        say_who(t, before, json_string_value(json_array_get(order, 0)));
         svc_told_text(t, " goes first");
     }
     svc_told_text(t, flag(result, "surprise") ? "; a surprise round begins." : ".");
@@ -491,14 +692,14 @@ static void say_next_turn(struct svc_told *t, json_t *before, json_t *result)
         svc_told_text(t, "Surprise round: ");
     else
         svc_told_text(t, "Round %lld: ", round);
-    svc_told_user(t, name_of(before, str(result, "turn_of")));
+    say_who(t, before, str(result, "turn_of"));
     svc_told_text(t, "'s turn.");
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(result, "skipped"), i, s)
     {
         svc_told_text(t, " ");
-        svc_told_user(t, name_of(before, str(s, "id")));
+        say_who(t, before, str(s, "id"));
         svc_told_text(t, " is skipped (%s)", str(s, "hp_state"));
         json_t *d = json_object_get(s, "dying");
         if (json_is_object(d) && json_is_true(json_object_get(d, "stable")))
@@ -514,7 +715,7 @@ static void say_next_turn(struct svc_told *t, json_t *before, json_t *result)
     json_array_foreach(json_object_get(result, "ended"), i, s)
     {
         svc_told_text(t, " ");
-        svc_told_user(t, name_of(before, str(s, "id")));
+        say_who(t, before, str(s, "id"));
         svc_told_text(t, " is no longer %s.", str(s, "condition"));
     }
 }
@@ -524,8 +725,8 @@ static void say_hp_event(struct svc_told *t, json_t *before, json_t *in, json_t 
 {
     const char *target = str(result, "target");
     long long from = num(result, "hp_before"), to = num(result, "hp");
-    const char *who = name_of(before, target);
-    svc_told_user(t, who);
+    const char *who = target;
+    say_who(t, before, who);
     if (json_object_get(in, "set") != NULL)
         svc_told_text(t, "'s hit points are set to %lld", to);
     else if (to < from)
@@ -565,7 +766,7 @@ static void say_added(struct svc_told *t, json_t *effects)
     json_t *c = json_object_get(json_array_get(effects, 0), "combatant");
     const char *name = str(c, "name");
     long long hp = json_object_get(c, "hp") ? num(c, "hp") : num(c, "max_hp");
-    svc_told_user(t, *name ? name : str(c, "id"));
+    enc_say_named(t, name, str(c, "id"));
     svc_told_text(t, " joins");
     if (*str(c, "side")) {
         svc_told_text(t, " the ");
@@ -595,23 +796,6 @@ static void say_imported(struct svc_told *t, json_t *before, json_t *result)
                   str(result, "seed_commitment"));
 }
 
-/* Capitalises the first letter of each sentence (a name like "the gnoll" may open one): at the
- * start and after ". ", past any markdown markup. */
-static void capitalise(char *s)
-{
-    bool start = true;
-    for (char *p = s; *p; p++) {
-        if (start && *p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-        else if (start && (unsigned char)*p >= 0x80) /* "дракон" as "the gnoll" */
-            text_upcase_first(p, strlen(p));
-        if (start && *p != '*' && *p != '~' && *p != '_' && *p != '\\')
-            start = false;
-        if (p[0] == '.' && p[1] == ' ')
-            start = true, p++;
-    }
-}
-
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out)
 {
     struct svc_told t;
@@ -624,7 +808,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
     else if (strcmp(kind, "combatant_added") == 0)
         say_added(&t, effects);
     else if (strcmp(kind, "combatant_updated") == 0) {
-        svc_told_user(&t, name_of(before, str(in, "id")));
+        say_who(&t, before, str(in, "id"));
         svc_told_text(&t, " is updated:");
         const char *k;
         json_t *v;
@@ -635,7 +819,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
         }
         svc_told_text(&t, ".");
     } else if (strcmp(kind, "combatant_removed") == 0) {
-        svc_told_user(&t, name_of(before, str(in, "id")));
+        say_who(&t, before, str(in, "id"));
         svc_told_text(&t, " leaves the encounter.");
         if (json_object_get(result, "next_turn") != NULL) {
             svc_told_text(&t, " ");
@@ -664,6 +848,4 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
     else
         svc_told_text(&t, "Event %s.", kind);
     svc_told_seal(&t);
-    capitalise(out->plain);
-    capitalise(out->markdown);
 }

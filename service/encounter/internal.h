@@ -47,7 +47,9 @@
  *                        initiative, the events the separate calls would log, in one
  *                        transaction) and the list
  *   encounter_log.c      the whole log at once: verify, export, import
- *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown) */
+ *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown)
+ *   told.c               what the reads tell a human: the state's summary (Avrae's !init
+ *                        list) and the explain of state, threats, flanking and verify */
 #ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
 #define TACTICS_SVC_ENCOUNTER_INTERNAL_H
 
@@ -618,6 +620,42 @@ struct enc_explain {
  * text at write time and on every later read, for any engine's events; never fails (a payload
  * it does not know gives a plainer sentence; a text too long is cut). */
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out);
+
+/* A combatant as every encounter text calls it: its name as written (capitalised when it opens
+ * a sentence), or, when it has none (name NULL or ""), its id as written, never capitalised, in
+ * markdown as code (`kroh`). */
+struct svc_told;
+void enc_say_named(struct svc_told *t, const char *name, const char *id);
+
+/* ---- told.c: what the encounter's reads tell a human (issue 31) ---- */
+
+/* The state's summary in the shape of Avrae's `!init list`: the initiative order, whose turn
+ * it is (marked "# "), each combatant's hit points, hit point state and conditions; `plain`
+ * without markup, `markdown` in a ```md code block, fitting one Discord message (new strings:
+ * enc_summary_free). */
+struct enc_summary {
+    char *plain, *markdown;
+};
+/* e's summary under title (the encounter's name; NULL or "": "Current initiative"); false when
+ * memory ran out. */
+bool enc_summary_of(const struct rules_encounter *e, const char *title, struct enc_summary *out);
+/* The summary of a stored state (borrowed), read as every view reads it (svc_enc_typed_decode
+ * within cfg's budgets); false when it could not be read. */
+bool enc_state_summary(json_t *state, const struct svc_config *cfg, struct enc_summary *out);
+void enc_summary_free(struct enc_summary *s);
+
+/* Each sets `explain` and `explain_markdown` on the answer doc its read built: */
+/* GET .../state's: whose turn it is, what the encounter awaits, where a paused move's mover
+ * waits, whether its seed is revealed (the state after event at, of version). */
+void enc_told_state(const struct rules_encounter *e, int64_t at, int64_t version, json_t *doc);
+/* /threats's: whom each combatant threatens, and who of them can make no attack of
+ * opportunity now; source: the rules cited. */
+void enc_told_threats(const struct rules_encounter *e, json_t *doc, const char *source);
+/* /flanking's, from its attackers list (each with flanked_by): against whom combatant target
+ * is flanked, and by whom. */
+void enc_told_flanking(const struct rules_encounter *e, int target, json_t *doc);
+/* /verify's, from its members. */
+void enc_told_verify(json_t *doc);
 
 /* ---- encounter_api.c ---- */
 

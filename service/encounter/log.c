@@ -242,6 +242,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
             "{s:s, s:I, s:b, s:I, s:I, s:b, s:O}", "id", enc.id, "version", (json_int_t)enc.version,
             "ok", ok, "events_checked", (json_int_t)(from + a.checked), "events_reruled",
             (json_int_t)a.checked, "state_matches", state_ok, "mismatches", a.mismatches);
+        enc_told_verify(doc);
         enc_respond_with_etag(res, 200, doc, enc.version);
     }
     enc_cache_free(&a.cache);

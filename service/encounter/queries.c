@@ -348,24 +348,27 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
                                               "can_make_attacks_of_opportunity",
                                               rules_encounter_aoo_now(e, a)));
     }
-    json_t *doc =
-        json_pack("{s:s, s:I, s:o, s:s}", "id", req->params[0], "at", (json_int_t)at, "combatants",
-                  list, "source", "004 Threatened Area; 001 Reach; 004 Flat-Footed");
+    static const char source[] = "004 Threatened Area; 001 Reach; 004 Flat-Footed";
+    json_t *doc = json_pack("{s:s, s:I, s:o, s:s}", "id", req->params[0], "at", (json_int_t)at,
+                            "combatants", list, "source", source);
+    enc_told_threats(e, doc, source);
     enc_respond_with_etag(res, 200, doc, version);
     svc_enc_typed_free(&t);
     json_decref(state);
 }
 
-/* {attacker, flanking}: the flanking endpoint's answer for combatant a on combatant t of the
- * typed state, with a's side as allies (each up, threatening as rules_encounter_flanker says);
- * NULL when the ruling refused, its refusal left in *refusal (to be sent or freed by the
- * caller). */
+/* {attacker, flanked_by, allies, flanking}: the flanking endpoint's answer for combatant a on
+ * combatant t of the typed state, with a's side as allies (each up, threatening as
+ * rules_encounter_flanker says), their ids in the order the answer's indices count them, and
+ * the id of the ally that flanks (issue 31: the answer's `by` is an index among them); NULL when
+ * the ruling refused, its refusal left in *refusal (to be sent or freed by the caller). */
 static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct svc_answer *refusal)
 {
     const struct rules_encounter *e = &typed->e;
     struct rules_creature *allies = calloc((size_t)e->count + 1, sizeof *allies);
     const char **names = calloc((size_t)e->count + 1, sizeof *names);
     struct svc_answer ans = {0};
+    json_t *ids = json_array();
     int k = 0;
     if (allies == NULL || names == NULL) {
         svc_answer_problem(&ans, SVC_PROBLEM_INTERNAL, NULL);
@@ -376,6 +379,7 @@ static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct 
                 continue;
             allies[k] = c->body;
             allies[k].can_threaten = rules_encounter_flanker(e, i);
+            json_array_append_new(ids, json_string(c->id));
             names[k++] = *c->name ? c->name : c->id;
         }
         const struct rules_enc_combatant *ca = &e->combatants[a], *ct = &e->combatants[t];
@@ -386,10 +390,14 @@ static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct 
     free(allies);
     free(names);
     if (ans.status != 200) {
+        json_decref(ids);
         *refusal = ans;
         return NULL;
     }
-    json_t *doc = json_pack("{s:s, s:O}", "attacker", e->combatants[a].id, "flanking", ans.doc);
+    json_t *by = json_object_get(ans.doc, "by");
+    json_t *ally = json_is_integer(by) ? json_array_get(ids, (size_t)json_integer_value(by)) : NULL;
+    json_t *doc = json_pack("{s:s, s:O, s:o, s:O}", "attacker", e->combatants[a].id, "flanked_by",
+                            ally != NULL ? ally : json_null(), "allies", ids, "flanking", ans.doc);
     svc_answer_free(&ans);
     return doc;
 }
@@ -441,6 +449,7 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
     }
     json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", req->params[0], "at", (json_int_t)at,
                             "target", str(target, "id"), "attackers", list);
+    enc_told_flanking(te, t, doc);
     enc_respond_with_etag(res, 200, doc, version);
     svc_errors_free(&e);
     svc_enc_typed_free(&typed);

@@ -137,12 +137,13 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
 
 /* A write's three texts, each value written once: the event's payload {input, result,
  * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
- * explain, explain_markdown}, state}, which embeds the result and the state already written
- * (minimal: without the state); *state_len gets the state text's length. All NULL when out of
- * memory. */
+ * explain, explain_markdown}, state, summary, summary_markdown}, which embeds the result and
+ * the state already written (minimal: without the state; summary NULL: without the summary);
+ * *state_len gets the state text's length. All NULL when out of memory. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
-                        const struct enc_explain *told, json_t *state, bool minimal, char **payload,
-                        char **state_text, size_t *state_len, char **answer)
+                        const struct enc_explain *told, const struct enc_summary *summary,
+                        json_t *state, bool minimal, char **payload, char **state_text,
+                        size_t *state_len, char **answer)
 {
     size_t rn = 0, sn = 0, n = 0;
     char *result = jw_dump(json_object_get(ev, "result"), &rn);
@@ -181,6 +182,12 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         JW_KEY(&w, "explain_markdown");
         jw_string(&w, told->markdown);
         jw_object_end(&w);
+        if (summary != NULL) {
+            JW_KEY(&w, "summary");
+            jw_string(&w, summary->plain);
+            JW_KEY(&w, "summary_markdown");
+            jw_string(&w, summary->markdown);
+        }
         if (!minimal) {
             size_t tn = 0;
             char *served = enc_served_state_text(state, *state_text, sn, &tn);
@@ -337,11 +344,18 @@ bool enc_replayed(const struct svc_request *req, struct svc_response *res, struc
     if (!enc_db_failed(res, rc)) {
         json_t *doc =
             json_pack("{s:s, s:I}", "id", r->encounter_id, "version", (json_int_t)r->version);
+        struct enc_summary summary = {0};
         if (!create)
             json_object_set_new(doc, "event",
                                 enc_event_answer(r->version, a.kind, a.result, &told));
         else if (a.events != NULL)
             json_object_set(doc, "events", a.events);
+        if (!create && strcmp(a.kind, "next_turn") == 0 &&
+            enc_state_summary(a.state, req->ctx->config, &summary)) {
+            json_object_set_new(doc, "summary", json_string(summary.plain));
+            json_object_set_new(doc, "summary_markdown", json_string(summary.markdown));
+        }
+        enc_summary_free(&summary);
         if (!enc_prefers_minimal(req)) {
             enc_serve_state(a.state);
             json_object_set(doc, "state", a.state);
@@ -511,8 +525,14 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         !enc_board_within_budgets(req, state, res))
         goto out;
     char *payload_text = NULL, *state_text = NULL;
-    event_texts(enc.id, seq, kind, in, ev, &told, state, enc_prefers_minimal(req), &payload_text,
-                &state_text, &state_len, &answer_text);
+    /* A turn begun answers the order as it now stands too (issue 31: Avrae's !init list). */
+    struct enc_summary summary = {0};
+    bool summarised =
+        strcmp(kind, "next_turn") == 0 && enc_state_summary(state, req->ctx->config, &summary);
+    if (strcmp(kind, "next_turn") != 0 || summarised)
+        event_texts(enc.id, seq, kind, in, ev, &told, summarised ? &summary : NULL, state,
+                    enc_prefers_minimal(req), &payload_text, &state_text, &state_len, &answer_text);
+    enc_summary_free(&summary);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;
         replay.version = seq;
@@ -889,10 +909,27 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
     json_t *state = svc_encounter_state_at(req, res, &at, &version);
     if (state == NULL)
         return;
+    /* Told for a human too (issue 31): a sentence, and the summary in the shape of Avrae's
+     * !init list, from the state read as every view reads it. */
+    struct svc_enc_typed typed;
+    struct enc_summary summary = {0};
+    if (svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, NULL, &typed) !=
+            SVC_ENC_TYPED_OK ||
+        !enc_summary_of(&typed.e, json_string_value(json_object_get(state, "name")), &summary)) {
+        svc_enc_typed_free(&typed);
+        json_decref(state);
+        svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's state could not be read", NULL);
+        return;
+    }
+    json_t *doc = json_pack("{s:s, s:I, s:I, s:O, s:s, s:s}", "id", req->params[0], "at",
+                            (json_int_t)at, "version", (json_int_t)version, "state", state,
+                            "summary", summary.plain, "summary_markdown", summary.markdown);
+    enc_told_state(&typed.e, at, version, doc);
     enc_serve_state(state);
-    json_t *doc = json_pack("{s:s, s:I, s:I, s:o}", "id", req->params[0], "at", (json_int_t)at,
-                            "version", (json_int_t)version, "state", state);
     enc_respond_with_etag(res, 200, doc, version);
+    enc_summary_free(&summary);
+    svc_enc_typed_free(&typed);
+    json_decref(state);
 }
 
 bool enc_new_identity(struct svc_response *res, char id[AUTH_ID_LEN + 1],

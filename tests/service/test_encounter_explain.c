@@ -57,12 +57,17 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":6},\"max_hp\":9,\"dex\":10,\"attacks\":[{"
         "\"name\":\"battleaxe\",\"attack_bonus\":3,\"damage\":\"1d8+2\"}]}",
         201, "The gnoll joins the monsters side at (6, 5) with 9 hp.");
-    /* No name: the id stands in. */
-    say(&e, "POST", "/combatants",
-        "{\"id\":\"aria\",\"side\":\"party\",\"x\":1,\"y\":9,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":2},\"max_hp\":12,\"dex\":12,\"attacks\":[{\"name\":\"dagger\","
-        "\"attack_bonus\":2,\"damage\":\"1d4\"}]}",
-        201, "Aria joins the party side at (1, 9) with 12 hp.");
+    char *md;
+    /* No name: the id stands in, as written wherever it is said (never capitalised, so that
+     * "aria" reads the same at a sentence's start and in "aria's turn"), in markdown as code. */
+    md =
+        told(&e, "POST", "/combatants",
+             "{\"id\":\"aria\",\"side\":\"party\",\"x\":1,\"y\":9,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":2},\"max_hp\":12,\"dex\":12,\"attacks\":[{\"name\":\"dagger\","
+             "\"attack_bonus\":2,\"damage\":\"1d4\"}]}",
+             201, "aria joins the party side at (1, 9) with 12 hp.");
+    cr_assert_str_eq(md, "`aria` joins the party side at (1, 9) with **12** hp.");
+    free(md);
     say(&e, "POST", "/combatants",
         "{\"id\":\"hyena\",\"name\":\"the hyena\",\"side\":\"monsters\",\"x\":3,\"y\":5,"
         "\"speeds\":{\"walk\":50},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10,"
@@ -76,12 +81,12 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
      * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
      * dying (d20 3.5 SRD: -1 to -9). */
-    char *md = told(&e, "POST", "/actions",
-                    "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
-                    "4,3,2]}",
-                    200,
-                    "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
-                    "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
+    md = told(&e, "POST", "/actions",
+              "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
+              "4,3,2]}",
+              200,
+              "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
+              "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
     cr_assert_str_eq(md, "Kroh hits the gnoll: d20 13 + 9 = **22** vs AC 16 (flat-footed). **12** "
                          "damage (1d8 (4) + 3 = 7, sneak attack 2d6 (3, 2) = 5); the gnoll is at "
                          "**-3** hp, dying.");
@@ -106,15 +111,18 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
      * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
-    say(&e, "POST", "/next-turn", "{\"results\":[19]}", 200,
-        "Round 1: aria's turn. The gnoll is skipped (dying): d% 19, not stable, so it loses 1 "
-        "hit point and is at -4 hp.");
+    md =
+        told(&e, "POST", "/next-turn", "{\"results\":[19]}", 200,
+             "Round 1: aria's turn. The gnoll is skipped (dying): d% 19, not stable, so it loses 1 "
+             "hit point and is at -4 hp.");
+    cr_assert_eq(strncmp(md, "Round 1: `aria`'s turn. The gnoll is skipped", 44), 0, "%s", md);
+    free(md);
     say(&e, "POST", "/actions",
         "{\"type\":\"condition\",\"actor\":\"aria\",\"target\":\"aria\",\"condition\":"
         "\"prone\",\"rounds\":1}",
-        200, "Aria is prone for 1 round.");
+        200, "aria is prone for 1 round.");
     say(&e, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"aria\"}", 200,
-        "Aria stands up.");
+        "aria stands up.");
     say(&e, "POST", "/next-turn", NULL, 200, "Round 2: Kroh's turn.");
     /* Base attack bonus 6: a second attack at -5 (d20 3.5 SRD, Full Attack). 1d8+3 = 3 + 3. */
     say(&e, "POST", "/actions",
@@ -137,7 +145,10 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "Kroh heals 2 hp (potion); Kroh is at 15 hp.");
     say(&e, "POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}", 200,
         "The hyena takes 7 damage (fire); the hyena is at -1 hp, dying.");
-    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "Aria is updated: name.");
+    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "aria is updated: name.");
+    /* Named now: the name from here on. */
+    say(&e, "POST", "/hp", "{\"target\":\"aria\",\"change\":-1}", 200,
+        "Aria takes 1 damage; Aria is at 11 hp.");
     say(&e, "DELETE", "/combatants/gnoll", NULL, 200, "The gnoll leaves the encounter.");
     say(&e, "POST", "/reveal", NULL, 200,
         "The seed is revealed: 5. Every roll of the encounter can now be checked, and it takes "
@@ -193,9 +204,9 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 10), "explain")),
                      "Kroh turns to facing 2.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 12), "explain")),
-                     "Rogue takes a 5-foot step to (7, 6), provoking nothing.");
+                     "rogue takes a 5-foot step to (7, 6), provoking nothing.");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 19), "explain")),
-                     "Rogue is updated: hp.");
+                     "rogue is updated: hp.");
     /* The fixture is from before seed commitments: its copy says why it rolls anew. */
     const char *imported =
         json_string_value(json_object_get(json_array_get(events, 20), "explain"));
@@ -228,4 +239,206 @@ Test(encounter_explain, user_text_is_escaped_in_markdown)
                      "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
                      "(5, 5) with **20** hp.");
     json_decref(doc);
+}
+
+/* Whether s ends with tail. */
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* Kroh (party, 5,5: AC 10 + armor 5 + Dex +2 from dex 14, 20 hp, rapier +9 1d8+3) and the
+ * goblin (monsters, at gx,5: AC 10 + armor 2, 9 hp, morningstar +2 1d6), initiative rolled with
+ * the given results ({"results":[kroh d20, tie, goblin d20, tie]}) and the first turn begun. */
+static void duel(struct enc *e, int gx, const char *initiative)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
+                     "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                     201));
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":%d,\"y\":5,"
+             "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":9,\"dex\":10,"
+             "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+             gx);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    enc_post_ok(&srv, e, "/initiative", initiative);
+    enc_post_ok(&srv, e, "/next-turn", NULL);
+}
+
+/* Issue 31: a disabled attacker's strain is told. Kroh at 0 hp is disabled (d20 3.5 SRD,
+ * Disabled: "If he performs any strenuous action, he takes 1 point of damage after completing
+ * the act"); his attack (13 + 9 = 22 hits AC 12; 1d8+3 = 4 + 3 = 7, the goblin 9 - 7 = 2) takes
+ * him to -1: dying (-1 to -9). */
+Test(encounter_explain, a_disabled_attackers_strain_is_told)
+{
+    struct enc e;
+    duel(&e, 6, "{\"results\":[14,1,8,1]}");
+    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"kroh\",\"set\":0}");
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
+                       "13,4]}",
+                       200);
+    json_t *ev = json_object_get(doc, "event");
+    const char *plain = json_string_value(json_object_get(ev, "explain"));
+    const char *md = json_string_value(json_object_get(ev, "explain_markdown"));
+    cr_assert_eq(json_integer_value(json_object_get(enc_combatant(doc, "kroh"), "hp")), -1);
+    cr_assert_not_null(strstr(plain, "the goblin is at 2 hp."), "%s", plain);
+    cr_assert(ends_with(plain, " Kroh was disabled, and an attack is a strenuous action: 1 damage; "
+                               "Kroh is at -1 hp, dying."),
+              "%s", plain);
+    cr_assert(ends_with(md, " Kroh was disabled, and an attack is a strenuous action: **1** "
+                            "damage; Kroh is at **-1** hp, dying."),
+              "%s", md);
+    json_decref(doc);
+}
+
+/* Issue 31: a charge names its opponent. The goblin, 3 squares off, charges Kroh straight in
+ * (d20 3.5 SRD, Charge: at least 10 feet, directly toward the designated opponent): 2 squares,
+ * 10 ft, to the closest space from which it can attack. */
+Test(encounter_explain, a_charge_says_whom_it_charges)
+{
+    struct enc e;
+    duel(&e, 8, "{\"results\":[2,1,18,1]}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":\"kroh\","
+        "\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}",
+        200, "The goblin charges Kroh: 10 ft to (6, 5), provoking nothing.");
+}
+
+/* Kroh (party, 5,5, 20 hp, AC 10 + armor 5 + Dex +1 from dex 12) walks 5,6 -> 4,7 -> 4,8 -> 5,9,
+ * leaving 5,6 beside the goblin and 4,8 beside the orc (004 Provoking an Attack of Opportunity
+ * by Moving); the two have no names, and the policies given. Round 2 has begun with Kroh's turn,
+ * so neither is flat-footed (004 Flat-Footed). */
+#define WALK                                                                                       \
+    "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{\"x\":"  \
+    "4,"                                                                                           \
+    "\"y\":8},{\"x\":5,\"y\":9}]"
+
+static void ambush(struct enc *e, const char *goblin_policy, const char *orc_policy, int kroh_hp)
+{
+    enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
+    json_decref(call(e, "POST", "/combatants",
+                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                     "\"1d8+3\"}]}",
+                     201));
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":"
+             "\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}],\"aoo_policy\":\"%s\"}",
+             goblin_policy);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    snprintf(body, sizeof body,
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}],\"aoo_policy\":\"%s\"}",
+             orc_policy);
+    json_decref(call(e, "POST", "/combatants", body, 201));
+    enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
+    for (int i = 0; i < 4; i++)
+        enc_post_ok(&srv, e, "/next-turn", NULL); /* kroh, goblin, orc; round 2: kroh */
+    if (kroh_hp < 20) {
+        char hp[64];
+        snprintf(hp, sizeof hp, "{\"target\":\"kroh\",\"set\":%d}", kroh_hp);
+        enc_post_ok(&srv, e, "/hp", hp);
+    }
+}
+
+/* Issue 31: a move paused for an asked reaction does not read as if it arrived (engine 3: the
+ * mover waits in the square it was leaving, 5,6, until the goblin answers); declined, the move
+ * goes on to its end. The walk is 25 ft (two diagonals, the second counting 10: 001's 1-2-1). */
+Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 20);
+    char *md = told(&e, "POST", "/actions", WALK "}", 200,
+                    "Kroh sets out to move 25 ft to (5, 9), provoking attacks of opportunity from "
+                    "goblin and orc. The encounter awaits goblin's reaction at (5, 6). orc lets it "
+                    "pass. Kroh waits at (5, 6), the square it was leaving, until the reactions to "
+                    "its move are settled.");
+    cr_assert(strstr(md, "from `goblin` and `orc`. The encounter awaits `goblin`'s reaction") !=
+                  NULL,
+              "%s", md);
+    free(md);
+    /* The state says what it awaits, and where the mover waits. */
+    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
+                     "Round 2: Kroh's turn. The encounter awaits goblin's reaction to Kroh's move "
+                     "at (5, 6). Kroh waits at (5, 6) until the reactions to its move are "
+                     "settled.");
+    json_decref(doc);
+    say(&e, "POST", "/actions",
+        "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200,
+        "goblin declines its attack of opportunity on Kroh at (5, 6). Kroh's move goes on to (5, "
+        "9).");
+}
+
+/* Answered with a hit that does not drop him (19 + 2 = 21 against AC 16; 1d6 = 3, 20 - 3 =
+ * 17), the move goes on. */
+Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 20);
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
+        "\"kroh\",\"results\":[19,3]}",
+        200,
+        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 3 damage (1d6 = 3); "
+        "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
+}
+
+/* Answered with a hit that drops him (at 2 hp, 1d6 = 6: -4, dying; d20 3.5 SRD, Dying: "can
+ * take no actions"), the move stops in the square he was leaving. */
+Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
+{
+    struct enc e;
+    ambush(&e, "ask", "never", 2);
+    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    say(&e, "POST", "/actions",
+        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
+        "\"kroh\",\"results\":[19,6]}",
+        200,
+        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = 6); "
+        "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");
+}
+
+/* The engine's own attack of opportunity (policy always) drops him on the way: the move does
+ * not read as if it arrived; the orc's, at a later step, never comes. */
+Test(encounter_explain, a_move_stopped_by_a_drop_does_not_read_as_arrived)
+{
+    struct enc e;
+    ambush(&e, "always", "ask", 2);
+    say(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200,
+        "Kroh sets out to move 25 ft to (5, 9), provoking attacks of opportunity from goblin and "
+        "orc. goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = "
+        "6); Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there. orc's attack of "
+        "opportunity at (4, 8) never comes: the mover did not get there.");
+}
+
+/* Issue 31: a combatant with no name is its id, as written, in every sentence: never "Kroh" at
+ * a sentence's start and "kroh" in "kroh's turn"; in markdown as code. */
+Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    char *md = told(&e, "POST", "/combatants",
+                    "{\"id\":\"kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+                    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":"
+                    "\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                    201, "kroh joins the party side at (5, 5) with 20 hp.");
+    cr_assert_str_eq(md, "`kroh` joins the party side at (5, 5) with **20** hp.");
+    free(md);
+    say(&e, "POST", "/initiative", "{\"results\":[14,1]}", 200,
+        "Initiative: kroh 16 (d20 14 + 2). kroh goes first.");
+    md = told(&e, "POST", "/next-turn", NULL, 200, "Round 1: kroh's turn.");
+    cr_assert_str_eq(md, "Round 1: `kroh`'s turn.");
+    free(md);
 }

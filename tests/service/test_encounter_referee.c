@@ -263,7 +263,7 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_str_eq(json_string_value(json_object_get(next, "turn_of")), "fighter");
     cr_assert_eq(num(next, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(event, "explain")),
-                     "Goblin leaves the encounter. Round 1: Kroh's turn.");
+                     "goblin leaves the encounter. Round 1: Kroh's turn.");
     json_t *state = json_object_get(doc, "state");
     cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
     json_t *fighter = enc_combatant(doc, "fighter");

@@ -256,11 +256,19 @@ static bool is_game_master(const struct ctx *x, struct discord_reply *r)
     return false;
 }
 
-/* The board as it is now (GET map.png) into r's attachment, shown in its embed. */
-static void attach_map(struct ctx *x, struct discord_reply *r)
+/* The board into r's attachment, shown in its embed: as it is now (event 0), or the frame of
+ * event `event` with what it did drawn on it (GET map.png?at=N&overlay=event: a move's path and
+ * the attacks it provoked, an attack's line with hit or miss). */
+static void attach_map(struct ctx *x, struct discord_reply *r, long long event)
 {
     struct call c = {.method = "GET"};
     snprintf(c.path, sizeof c.path, "/v1/encounters/%s/map.png", x->bound.encounter_id);
+    char at[24];
+    if (event > 0) {
+        snprintf(at, sizeof at, "%lld", event);
+        c.query[0][0] = "at", c.query[0][1] = at;
+        c.query[1][0] = "overlay", c.query[1][1] = "event";
+    }
     bearer(x, &c);
     if (call_run(x->svc, &c) != 200 || c.res.body == NULL) {
         call_free(&c);
@@ -322,7 +330,8 @@ static void write_encounter(struct ctx *x, const char *suffix, json_t *body, boo
     if (status == 200 || status == 201) {
         say_event(r, &c);
         if (map)
-            attach_map(x, r);
+            attach_map(x, r,
+                       json_integer_value(json_object_get(json_object_get(c.doc, "event"), "seq")));
     } else if (status == 412) {
         say(r, true, "The encounter changed meanwhile: look again and retry.");
     } else {
@@ -511,6 +520,12 @@ static void cmd_move(struct ctx *x, struct discord_reply *r)
     }
     json_t *steps = json_object_get(c.doc, "steps");
     long long n = json_integer_value(json_object_get(c.doc, "steps_in_budget"));
+    if (json_is_true(json_object_get(c.doc, "found")) && json_array_size(steps) == 0) {
+        /* The route's end is where it stands: nothing to move (and no move action spent). */
+        say(r, true, "%s is there already: no move needed.", display(actor));
+        call_free(&c);
+        return;
+    }
     if (!json_is_true(json_object_get(c.doc, "found")) || n <= 0) {
         say(r, true, "%s finds no way there this move.", display(actor));
         call_free(&c);
@@ -551,7 +566,7 @@ static void cmd_map(struct ctx *x, struct discord_reply *r)
 {
     say(r, false, "The board, round %lld.", json_integer_value(json_object_get(x->state, "round")));
     json_object_set_new(r->data, "embeds", json_pack("[o]", state_embed(x->state)));
-    attach_map(x, r);
+    attach_map(x, r, 0);
 }
 
 static void cmd_undo(struct ctx *x, struct discord_reply *r)

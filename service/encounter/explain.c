@@ -197,13 +197,31 @@ static void say_damage(struct svc_told *t, json_t *result)
     svc_told_text(t, ")");
 }
 
-/* "d20 13 + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than one
- * part: "d20 13 + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14". */
+/* A d20 rolled, in Avrae's form (svc_told_d20: the die bold in markdown on a natural 1 or 20)
+ * up to its bonus: "1d20 (13) + 9". */
+static void say_d20(struct svc_told *t, long long d20, long long bonus)
+{
+    svc_told_text(t, "1d20 (");
+    if (d20 == 1 || d20 == 20) {
+        svc_told_plain(t, "%lld", d20);
+        svc_told_md(t, "**%lld**", d20);
+    } else {
+        svc_told_int(t, d20);
+    }
+    svc_told_text(t, ")");
+    if (bonus != 0) {
+        svc_told_text(t, bonus < 0 ? " - " : " + ");
+        svc_told_int(t, bonus < 0 ? -bonus : bonus);
+    }
+}
+
+/* "1d20 (13) + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than
+ * one part: "1d20 (13) + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14"; the
+ * total bold in markdown, as every d20 the service writes (issue 31: one style, Avrae's). */
 static void say_roll(struct svc_told *t, json_t *result)
 {
     long long bonus = num(result, "attack_total");
-    svc_told_text(t, "d20 %lld %s %lld", num(result, "d20"), bonus < 0 ? "-" : "+",
-                  bonus < 0 ? -bonus : bonus);
+    say_d20(t, num(result, "d20"), bonus);
     int parts = 0;
     size_t i;
     json_t *m;
@@ -276,8 +294,11 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
     svc_told_text(t, ".");
     if (flag(crit, "threat")) {
         json_t *c = json_object_get(crit, "confirmation");
-        svc_told_text(t, " A threat: confirmation d20 %lld = %lld, %s.", num(c, "d20"),
-                      num(c, "total"), flag(crit, "confirmed") ? "confirmed" : "not confirmed");
+        /* The confirmation roll adds the attack's own bonus (d20 3.5 SRD, Critical Hits). */
+        svc_told_text(t, " A threat: confirmation ");
+        svc_told_d20(t, (int)num(c, "d20"), (int)num(c, "total") - (int)num(c, "d20"),
+                     (int)num(c, "total"));
+        svc_told_text(t, ", %s.", flag(crit, "confirmed") ? "confirmed" : "not confirmed");
     }
     if (!hit && flag(conceal, "missed"))
         svc_told_text(t, " It would have hit, but the %lld%% concealment roll missed.",
@@ -674,7 +695,9 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
         say_who(t, before, str(r, "id"));
         svc_told_text(t, " ");
         total(t, num(r, "total"));
-        svc_told_text(t, " (d20 %lld %s %lld)", num(r, "d20"), m < 0 ? "-" : "+", m < 0 ? -m : m);
+        svc_told_text(t, " (");
+        say_d20(t, num(r, "d20"), m);
+        svc_told_text(t, ")");
     }
     json_t *order = json_object_get(result, "order");
     if (json_array_size(order) > 0) {

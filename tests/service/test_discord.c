@@ -162,6 +162,19 @@ static json_t *message(json_t *doc, int type, bool ephemeral)
 }
 
 /* The PNG signature and a well-formed IHDR (PNG specification 5.2, 11.2.2). */
+/* The attached picture is the frame GET .../map.png<query> draws (issue 31: a move's reply
+ * shows what the move did: overlay=event). */
+static void png_is_frame(const struct enc *e, const char *query, const char *png, size_t n)
+{
+    char path[192];
+    snprintf(path, sizeof path, "/v1/encounters/%s/map.png%s", e->id, query);
+    struct http_response r;
+    http_request(&srv, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, 200);
+    cr_assert(r.body_len == n && memcmp(r.body, png, n) == 0, "the attachment is map.png%s", query);
+    http_response_free(&r);
+}
+
 static void png_decodes(const char *png, size_t n)
 {
     cr_assert_gt(n, 33);
@@ -337,6 +350,7 @@ Test(discord, a_whole_round_played_through_the_endpoint)
     data = message(doc, 4, false);
     cr_assert_not_null(png, "a move answers the board");
     png_decodes(png, png_len);
+    png_is_frame(&e, "?at=6&overlay=event", png, png_len);
     free(png);
     json_t *att = json_array_get(json_object_get(data, "attachments"), 0);
     cr_assert_eq(json_integer_value(json_object_get(att, "id")), 0);
@@ -361,7 +375,18 @@ Test(discord, a_whole_round_played_through_the_endpoint)
     const char *said = json_string_value(json_object_get(data, "content"));
     cr_assert(strstr(said, "hits") != NULL || strstr(said, "misses") != NULL, "%s", said);
     png_decodes(png, png_len);
+    png_is_frame(&e, "?at=7&overlay=event", png, png_len);
     free(png);
+    json_decref(doc);
+
+    /* Moving toward the foe it already threatens: nothing to do, said only to the asker. */
+    snprintf(opts, sizeof opts,
+             "[{\"type\":3,\"name\":\"actor\",\"value\":\"%s\"},{\"type\":3,\"name\":\"toward\","
+             "\"value\":\"%s\"}]",
+             mover, other);
+    doc = command(kroh ? PLAYER : GM, "move", opts, 2, NULL, NULL);
+    cr_assert_not_null(strstr(json_string_value(json_object_get(message(doc, 4, true), "content")),
+                              "there already"));
     json_decref(doc);
 
     doc = command(OTHER, "map", NULL, 2, &png, &png_len);

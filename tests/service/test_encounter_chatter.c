@@ -77,7 +77,7 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
                      "goblin");
     cr_assert_str_eq(
         str(init, "explain"),
-        "Initiative: goblin 15 (d20 14 + 1), Kroh 15 (d20 14 + 1). goblin goes first.");
+        "Initiative: goblin 15 (1d20 (14) + 1), Kroh 15 (1d20 (14) + 1). goblin goes first.");
     cr_assert_str_eq(str(json_array_get(events, 0), "explain"),
                      "Kroh joins the party side at (5, 5) with 20 hp.");
 

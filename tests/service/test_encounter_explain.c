@@ -75,8 +75,8 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         201, "The hyena joins the monsters side at (3, 5) with 20 hp.");
     /* 004 Initiative: d20 + Dex modifier (+2 for 14, +1 for 12, +0 for 10). */
     say(&e, "POST", "/initiative", "{\"results\":[14,1,8,2,3,1,10,1]}", 200,
-        "Initiative: Kroh 16 (d20 14 + 2), the hyena 10 (d20 10 + 0), the gnoll 8 (d20 8 + 0), "
-        "aria 4 (d20 3 + 1). Kroh goes first.");
+        "Initiative: Kroh 16 (1d20 (14) + 2), the hyena 10 (1d20 (10)), the gnoll 8 (1d20 (8)), "
+        "aria 4 (1d20 (3) + 1). Kroh goes first.");
     say(&e, "POST", "/next-turn", NULL, 200, "Round 1: Kroh's turn.");
     /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
      * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
@@ -85,11 +85,12 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
               "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
               "4,3,2]}",
               200,
-              "Kroh hits the gnoll: d20 13 + 9 = 22 vs AC 16 (flat-footed). 12 damage "
+              "Kroh hits the gnoll: 1d20 (13) + 9 = 22 vs AC 16 (flat-footed). 12 damage "
               "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
-    cr_assert_str_eq(md, "Kroh hits the gnoll: d20 13 + 9 = **22** vs AC 16 (flat-footed). **12** "
-                         "damage (1d8 (4) + 3 = 7, sneak attack 2d6 (3, 2) = 5); the gnoll is at "
-                         "**-3** hp, dying.");
+    cr_assert_str_eq(md,
+                     "Kroh hits the gnoll: 1d20 (13) + 9 = **22** vs AC 16 (flat-footed). **12** "
+                     "damage (1d8 (4) + 3 = 7, sneak attack 2d6 (3, 2) = 5); the gnoll is at "
+                     "**-3** hp, dying.");
     free(md);
     say(&e, "POST", "/next-turn", NULL, 200, "Round 1: the hyena's turn.");
     /* Kroh has had his turn, so keeps his Dex to AC, derived from his stored dex 14 (+2, d20
@@ -104,11 +105,11 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"kroh\",\"target\":"
         "\"hyena\",\"results\":[15,5]}",
         200,
-        "Kroh's attack of opportunity hits the hyena: d20 15 + 9 = 24 vs AC 12. 8 damage (1d8+3 "
+        "Kroh's attack of opportunity hits the hyena: 1d20 (15) + 9 = 24 vs AC 12. 8 damage (1d8+3 "
         "= 8); the hyena is at 12 hp.");
     say(&e, "POST", "/actions",
         "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
-        "The hyena misses Kroh: d20 2 + 3 = 5 vs AC 17.");
+        "The hyena misses Kroh: 1d20 (2) + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
      * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
     md =
@@ -129,8 +130,10 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"hyena\",\"results\":[[18,3],"
         "[2]]}",
         200,
-        "Kroh makes a full attack on the hyena (2 attacks). 1: Kroh hits the hyena: d20 18 + 9 = "
-        "27 vs AC 12. 6 damage (1d8+3 = 6). 2: Kroh misses the hyena: d20 2 + 4 = 6 vs AC 12. The "
+        "Kroh makes a full attack on the hyena (2 attacks). 1: Kroh hits the hyena: 1d20 (18) + 9 "
+        "= "
+        "27 vs AC 12. 6 damage (1d8+3 = 6). 2: Kroh misses the hyena: 1d20 (2) + 4 = 6 vs AC 12. "
+        "The "
         "hyena is at 6 hp.");
     /* 001 Falling: 1d6 per 10 feet, so 2d6 for 20 feet, and prone. */
     say(&e, "POST", "/actions",
@@ -391,7 +394,8 @@ Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
         "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
         "\"kroh\",\"results\":[19,3]}",
         200,
-        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 3 damage (1d6 = 3); "
+        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
+        "3); "
         "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
 }
 
@@ -406,7 +410,8 @@ Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
         "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
         "\"kroh\",\"results\":[19,6]}",
         200,
-        "goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = 6); "
+        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
+        "6); "
         "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");
 }
 
@@ -418,7 +423,8 @@ Test(encounter_explain, a_move_stopped_by_a_drop_does_not_read_as_arrived)
     ambush(&e, "always", "ask", 2);
     say(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200,
         "Kroh sets out to move 25 ft to (5, 9), provoking attacks of opportunity from goblin and "
-        "orc. goblin's attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16. 6 damage (1d6 = "
+        "orc. goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 "
+        "= "
         "6); Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there. orc's attack of "
         "opportunity at (4, 8) never comes: the mover did not get there.");
 }
@@ -437,7 +443,7 @@ Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)
     cr_assert_str_eq(md, "`kroh` joins the party side at (5, 5) with **20** hp.");
     free(md);
     say(&e, "POST", "/initiative", "{\"results\":[14,1]}", 200,
-        "Initiative: kroh 16 (d20 14 + 2). kroh goes first.");
+        "Initiative: kroh 16 (1d20 (14) + 2). kroh goes first.");
     md = told(&e, "POST", "/next-turn", NULL, 200, "Round 1: kroh's turn.");
     cr_assert_str_eq(md, "Round 1: `kroh`'s turn.");
     free(md);

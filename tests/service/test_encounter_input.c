@@ -207,3 +207,24 @@ Test(encounter_input, a_move_to_a_square_takes_the_routes_path)
                "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":{\"x\":11,\"y\":11}}", 422);
     json_decref(doc);
 }
+
+/* Issue 31: "The critical confirmation reads 'confirmation d20 3 = 10': the +7 is missing", and
+ * the three answer families wrote d20s three ways. Kroh's longsword (+8) against the goblin
+ * (AC 15): a natural 20 threatens, the confirmation 1d20 (3) + 8 = 11 misses AC 15: a normal
+ * hit. Each d20 in Avrae's form, the natural 20 bold in markdown. */
+Test(encounter_input, every_d20_is_told_in_avrae_form_the_confirmation_with_its_bonus)
+{
+    struct enc e;
+    board(&e);
+    json_t *doc = call(&e, "POST", "/actions",
+                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\","
+                       "\"results\":[20,3,5]}",
+                       200);
+    json_t *ev = json_object_get(doc, "event");
+    const char *plain = text(ev, "explain"), *md = text(ev, "explain_markdown");
+    cr_assert_not_null(strstr(plain, "Kroh hits the goblin: 1d20 (20) + 8 = 28 vs AC 15"), "%s",
+                       plain);
+    cr_assert_not_null(strstr(plain, "confirmation 1d20 (3) + 8 = 11, not confirmed"), "%s", plain);
+    cr_assert_not_null(strstr(md, "1d20 (**20**) + 8 = **28**"), "%s", md);
+    json_decref(doc);
+}

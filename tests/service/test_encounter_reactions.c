@@ -134,7 +134,7 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_not(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
     cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"),
-                              "attack of opportunity hits Kroh: d20 19 + 2 = 21 vs AC 16"));
+                              "attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16"));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
     replays(&e);

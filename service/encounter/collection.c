@@ -170,7 +170,7 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
     if (json_array_size(log.events) > 0)
         json_object_set(answer, "events", log.events);
     state_text = dump(state);
-    if (!enc_prefers_minimal(req)) {
+    if (!svc_request_prefers_minimal(req)) {
         json_t *served = json_copy(state);
         enc_serve_state(served);
         json_object_set_new(answer, "state", served);

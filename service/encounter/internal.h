@@ -680,11 +680,6 @@ void enc_etag_of(int64_t version, char *out, size_t n);
 /* ?limit (1..500, default 100), its error added to e. */
 int enc_page_limit(const struct svc_request *req, struct svc_errors *e);
 
-/* Whether the request asks Prefer: return=minimal (RFC 7240; among other preferences, any
- * case, the value quoted or not): a write then answers its event and version without the
- * state. */
-bool enc_prefers_minimal(const struct svc_request *req);
-
 /* Adds Preference-Applied: return=minimal to res when the request asked it. */
 void enc_preference_applied(const struct svc_request *req, struct svc_response *res);
 

@@ -235,42 +235,9 @@ static void request_hash(const struct svc_request *req, unsigned char out[AUTH_H
     free(buf);
 }
 
-bool enc_prefers_minimal(const struct svc_request *req)
-{
-    const char *h = svc_request_header(req, "Prefer");
-    while (h != NULL && *h != '\0') {
-        /* One preference: token [BWS "=" BWS word] *(";" parameter), up to the next comma. */
-        size_t n = strcspn(h, ",");
-        const char *p = h, *end = h + n;
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        if (end - p >= 6 && strncasecmp(p, "return", 6) == 0) {
-            p += 6;
-            while (p < end && (*p == ' ' || *p == '\t'))
-                p++;
-            if (p < end && *p == '=') {
-                p++;
-                while (p < end && (*p == ' ' || *p == '\t'))
-                    p++;
-                bool quoted = p < end && *p == '"';
-                p += quoted;
-                if (end - p >= 7 && strncasecmp(p, "minimal", 7) == 0) {
-                    p += 7 + (quoted && p + 7 < end && p[7] == '"');
-                    while (p < end && (*p == ' ' || *p == '\t'))
-                        p++;
-                    if (p == end || *p == ';')
-                        return true;
-                }
-            }
-        }
-        h = *end == ',' ? end + 1 : end;
-    }
-    return false;
-}
-
 void enc_preference_applied(const struct svc_request *req, struct svc_response *res)
 {
-    if (enc_prefers_minimal(req))
+    if (svc_request_prefers_minimal(req))
         svc_response_add_header(res, "Preference-Applied", "return=minimal");
 }
 
@@ -356,7 +323,7 @@ bool enc_replayed(const struct svc_request *req, struct svc_response *res, struc
             json_object_set_new(doc, "summary_markdown", json_string(summary.markdown));
         }
         enc_summary_free(&summary);
-        if (!enc_prefers_minimal(req)) {
+        if (!svc_request_prefers_minimal(req)) {
             enc_serve_state(a.state);
             json_object_set(doc, "state", a.state);
         }
@@ -531,7 +498,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
         strcmp(kind, "next_turn") == 0 && enc_state_summary(state, req->ctx->config, &summary);
     if (strcmp(kind, "next_turn") != 0 || summarised)
         event_texts(enc.id, seq, kind, in, ev, &told, summarised ? &summary : NULL, state,
-                    enc_prefers_minimal(req), &payload_text, &state_text, &state_len, &answer_text);
+                    svc_request_prefers_minimal(req), &payload_text, &state_text, &state_len,
+                    &answer_text);
     enc_summary_free(&summary);
     if (payload_text && state_text && answer_text) {
         replay.status = (int)status;

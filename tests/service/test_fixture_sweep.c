@@ -219,8 +219,9 @@ static void check_routes(struct enc *e, json_t *doc, json_t *state, long long n,
     for (int t = 0; t < targets; t++)
         for (int m = 0; m < 4 && modes[t][m] != NULL; m++) {
             char suffix[256];
-            snprintf(suffix, sizeof suffix, "/route?at=%lld&actor=%s&to=%s&mode=%s", n, actor,
-                     to[t], modes[t][m]);
+            int len = snprintf(suffix, sizeof suffix, "/route?at=%lld&actor=%s&to=%s&mode=%s", n,
+                               actor, to[t], modes[t][m]);
+            cr_assert(len > 0 && (size_t)len < sizeof suffix);
             json_t *route = get(e, suffix);
             sw->routes_asked++;
             if (json_object_get(route, "refused") != NULL)

@@ -105,6 +105,45 @@ static int run_end(const struct render_ctx *c, int side, int x, int y)
     return x;
 }
 
+/* In SVG, each side's threatened squares are one group, for readers of the picture (a test, a
+ * bot) to tell them without reading shapes: the tint pass's is
+ * <g class="threatened" data-side="SIDE" data-squares="x,y x,y ...">, the squares in view in
+ * rows from the top, each row from the left ("q,r" on hexes), and the outline pass's
+ * <g class="threatened-outline" data-side="SIDE">. False when side threatens no square in view
+ * (no group), or when the list could not be made (c->rc set). */
+static bool threat_group_begin(struct render_ctx *c, int side, bool outline)
+{
+    const struct render_scene *s = c->s;
+    const struct render_layout *l = &c->l;
+    size_t n = 0, cap = 64, used = 0;
+    for (int y = l->y0; y < l->y0 + l->rows; y++)
+        for (int x = l->x0; x < l->x0 + l->cols; x++)
+            n += threat_bit(c, side, x, y);
+    if (n == 0)
+        return false;
+    const char *name = s->side_names != NULL && side < s->side_count ? s->side_names[side] : "";
+    if (outline) {
+        const char *names[] = {"side"}, *values[] = {name};
+        pen_group_begin_data(&c->pen, "threatened-outline", 1, names, values);
+        return true;
+    }
+    cap += n * 24; /* "x,y " of two ints */
+    char *list = malloc(cap);
+    if (list == NULL) {
+        c->rc = RENDER_ERR_NOMEM;
+        return false;
+    }
+    list[0] = '\0';
+    for (int y = l->y0; y < l->y0 + l->rows; y++)
+        for (int x = l->x0; x < l->x0 + l->cols; x++)
+            if (threat_bit(c, side, x, y))
+                used += (size_t)snprintf(list + used, cap - used, "%s%d,%d", used ? " " : "", x, y);
+    const char *names[] = {"side", "squares"}, *values[] = {name, list};
+    pen_group_begin_data(&c->pen, "threatened", 2, names, values);
+    free(list);
+    return true;
+}
+
 /* The squares each side hostile to the mover threatens (every side's, with no mover), tinted
  * in that side's colour; with outline, an inset outline the reach heat map cannot hide. A
  * square threatened by several creatures of one side is drawn once, and on squares a row's
@@ -141,6 +180,7 @@ void render_draw_threatened(struct render_ctx *c, bool outline)
     double inset = l->cell * 0.05, lw = l->cell >= 24 ? 2 : 1;
     for (int side = 0; side < sides && !c->pen.over; side++) {
         uint32_t colour = render_side_colour(side);
+        bool grouped = c->pen.format == RENDER_SVG && threat_group_begin(c, side, outline);
         for (int y = l->y0; y < l->y0 + l->rows; y++)
             for (int x = l->x0; x < l->x0 + l->cols; x++) {
                 if (!threat_bit(c, side, x, y))
@@ -168,6 +208,8 @@ void render_draw_threatened(struct render_ctx *c, bool outline)
                                 px + inset, py + l->cell - inset};
                 pen_polygon(&c->pen, xy, 4, 0, 0, colour, 0.85, lw);
             }
+        if (grouped)
+            pen_group_end(&c->pen);
     }
 }
 

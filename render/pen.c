@@ -655,6 +655,21 @@ void pen_group_begin(struct pen *p, const char *id_prefix, const char *id, const
     svg_printf(p, ">\n");
 }
 
+void pen_group_begin_data(struct pen *p, const char *cls, int n, const char *const *names,
+                          const char *const *values)
+{
+    if (p->format != RENDER_SVG)
+        return;
+    lines_flush(p);
+    svg_printf(p, "<g class=\"%s\"", cls);
+    for (int i = 0; i < n; i++) {
+        svg_printf(p, " data-%s=\"", names[i]);
+        svg_escaped(p, values[i]);
+        svg_printf(p, "\"");
+    }
+    svg_printf(p, ">\n");
+}
+
 void pen_group_end(struct pen *p)
 {
     if (p->format == RENDER_SVG)

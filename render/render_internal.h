@@ -64,6 +64,10 @@ void render_fonts_release(void);
 /* SVG groups (ignored on PNG): id and class may be NULL. */
 void pen_group_begin(struct pen *p, const char *id_prefix, const char *id, const char *cls);
 void pen_group_end(struct pen *p);
+/* An SVG group <g class="cls" data-NAME="VALUE"...> with n data- attributes (names[i] after
+ * "data-", values escaped); ignored on PNG. Closed by pen_group_end. */
+void pen_group_begin_data(struct pen *p, const char *cls, int n, const char *const *names,
+                          const char *const *values);
 /* Clips what follows to a rectangle until pen_clip_end. */
 void pen_clip_begin(struct pen *p, double x, double y, double w, double h);
 void pen_clip_end(struct pen *p);

@@ -572,6 +572,31 @@ void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, con
     respond_jw(ans, &w);
 }
 
+void move_answer_refused(struct svc_answer *ans, const struct move_req *r, const char *code,
+                         const char *why)
+{
+    struct jw w;
+    jw_init(&w, 2048);
+    jw_object_begin(&w);
+    write_rules(&w, &r->rules);
+    JW_KEY(&w, "found");
+    jw_bool(&w, false);
+    JW_KEY(&w, "mode");
+    jw_string(&w, rules_move_mode_names[r->mode]);
+    JW_KEY(&w, "refused");
+    jw_object_begin(&w);
+    JW_KEY(&w, "code");
+    jw_string(&w, code);
+    JW_KEY(&w, "why");
+    jw_string(&w, why);
+    jw_object_end(&w);
+    char explain[600];
+    snprintf(explain, sizeof explain, "No route now: %s.", why);
+    svc_write_explains(&w, explain);
+    jw_object_end(&w);
+    respond_jw(ans, &w);
+}
+
 void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)
 {
     struct jw w;

@@ -156,6 +156,11 @@ const char *move_charge_why(int status, int charge, const char *actor, const cha
  * words of move_charge_why, and the route's step that breaks it (-1: none). */
 void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, const char *code,
                            const char *why, int step);
+/* A route asked for the combatant whose turn it is (any, before initiative) that its move
+ * action could not take now (found false): the action's refusal, its code (as
+ * enc_admit_refusal's, or awaiting_reactions) and its sentence. */
+void move_answer_refused(struct svc_answer *ans, const struct move_req *r, const char *code,
+                         const char *why);
 void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
                         const struct rules_forced_query *q, const struct rules_forced_result *out,
                         const struct rules_step *path);

@@ -520,6 +520,12 @@ static void cmd_move(struct ctx *x, struct discord_reply *r)
     }
     json_t *steps = json_object_get(c.doc, "steps");
     long long n = json_integer_value(json_object_get(c.doc, "steps_in_budget"));
+    json_t *refused = json_object_get(c.doc, "refused");
+    if (json_is_object(refused)) { /* the move action would be refused now: the action's why */
+        say(r, true, "%s", json_string_value(json_object_get(refused, "why")));
+        call_free(&c);
+        return;
+    }
     if (json_is_true(json_object_get(c.doc, "found")) && json_array_size(steps) == 0) {
         /* The route's end is where it stands: nothing to move (and no move action spent). */
         say(r, true, "%s is there already: no move needed.", display(actor));

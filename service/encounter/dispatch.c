@@ -215,6 +215,45 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
 }
 
+/* The turn gate's refusal as the action answers it, shared with GET .../route (internal.h). */
+const char *enc_admit_refusal(const struct rules_encounter *te, const struct rules_enc_action *act,
+                              int rc, const struct rules_admission *adm, const char *now,
+                              struct svc_errors *e)
+{
+    const struct rules_enc_combatant *c = &te->combatants[act->actor];
+    switch (rc) {
+    case RULES_ADMIT_NOT_ITS_TURN:
+        svc_errors_add(e, "/actor", "it is %s's turn (004 The Combat Round)", now ? now : "nobody");
+        return "not_its_turn";
+    case RULES_ADMIT_DOWN:
+        if (!rules_hp_acts(adm->hp_state))
+            svc_errors_add(e, "/actor", "is %s at %d hp: it takes no actions (%s)",
+                           rules_hp_state_name(adm->hp_state), c->hp, RULES_HP_SOURCE);
+        else
+            svc_errors_add(e, "/actor", "is unconscious or helpless");
+        return "down";
+    case RULES_ADMIT_STUNNED:
+        svc_errors_add(e, "/actor", "is stunned: it can't take actions (d20 3.5 SRD, Stunned)");
+        return "stunned";
+    case RULES_ADMIT_ENGINE:
+        svc_errors_add(e, "/type", "%s is ruled from engine %d on",
+                       rules_action_type_names[act->type], adm->kind.from_engine);
+        return "engine";
+    case RULES_ADMIT_NOT_PRONE:
+        svc_errors_add(e, "/actor", "is not prone");
+        return "not_prone";
+    case RULES_ADMIT_BUDGET: {
+        char left[160];
+        rules_turn_describe_left(&adm->turn, &adm->limits, left, sizeof left);
+        svc_errors_add(e, "/type", "%s is refused: %s (%s); left this turn: %s",
+                       rules_action_name(adm->cost), adm->why.message, adm->why.rule, left);
+        return "turn_spent";
+    }
+    default:
+        return NULL;
+    }
+}
+
 static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
 {
     static const char *const known[] = {"type",
@@ -275,42 +314,11 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     const struct rules_encounter *te = enc_typed(x);
     if (te == NULL)
         return NULL;
-    const char *now = enc_turn_of(x->state);
     act.actor = rules_encounter_find(te, actor_id);
     struct rules_admission adm;
     int rc = rules_encounter_admit(te, &act, &adm);
-    switch (rc) {
-    case RULES_ADMIT_NOT_ITS_TURN:
-        svc_errors_add(x->e, "/actor", "it is %s's turn (004 The Combat Round)",
-                       now ? now : "nobody");
-        break;
-    case RULES_ADMIT_DOWN:
-        if (!rules_hp_acts(adm.hp_state))
-            svc_errors_add(x->e, "/actor", "is %s at %lld hp: it takes no actions (%s)",
-                           rules_hp_state_name(adm.hp_state), num(actor, "hp"), RULES_HP_SOURCE);
-        else
-            svc_errors_add(x->e, "/actor", "is unconscious or helpless");
-        break;
-    case RULES_ADMIT_STUNNED:
-        svc_errors_add(x->e, "/actor", "is stunned: it can't take actions (d20 3.5 SRD, Stunned)");
-        break;
-    case RULES_ADMIT_ENGINE:
-        svc_errors_add(x->e, "/type", "%s is ruled from engine %d on",
-                       rules_action_type_names[type], adm.kind.from_engine);
-        break;
-    case RULES_ADMIT_NOT_PRONE:
-        svc_errors_add(x->e, "/actor", "is not prone");
-        break;
-    case RULES_ADMIT_BUDGET: {
-        char left[160];
-        rules_turn_describe_left(&adm.turn, &adm.limits, left, sizeof left);
-        svc_errors_add(x->e, "/type", "%s is refused: %s (%s); left this turn: %s",
-                       rules_action_name(adm.cost), adm.why.message, adm.why.rule, left);
-        break;
-    }
-    default:
-        break;
-    }
+    if (rc != RULES_ADMIT_OK)
+        enc_admit_refusal(te, &act, rc, &adm, enc_turn_of(x->state), x->e);
     if (rc != RULES_ADMIT_OK)
         return NULL;
     /* The action may spend more of the turn as it is ruled (x->turn); its budget is stamped
@@ -461,8 +469,11 @@ static bool answers_reaction(const char *kind, json_t *in)
  * each open reaction. Reactions opened with no policy (engine 2's) wait for nothing. */
 static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
 {
-    if (answers_reaction(kind, in))
-        return true;
+    return answers_reaction(kind, in) || enc_awaits_no_reaction(state, e);
+}
+
+bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
+{
     char open[400];
     size_t used = 0;
     int n = 0;

@@ -469,6 +469,19 @@ void enc_timed_fields(json_t *c, const char *cond, long long end_round, int end_
  * at /mode: five_foot_step is an action type of its own. */
 int enc_move_mode(json_t *in, struct svc_errors *e);
 
+/* The turn's gate's refusal of action act (rc and adm from rules_encounter_admit, now the id of
+ * whose turn it is or NULL) as the action answers it: its pointer and sentence added to e.
+ * Returns the refusal's code, as GET .../route names it (not_its_turn, down, stunned, engine,
+ * not_prone, turn_spent), or NULL for RULES_ADMIT_OK. */
+const char *enc_admit_refusal(const struct rules_encounter *te, const struct rules_enc_action *act,
+                              int rc, const struct rules_admission *adm, const char *now,
+                              struct svc_errors *e);
+
+/* Whether the encounter awaits no asked reaction (a reactor's aoo_policy or the mover's decision
+ * was ask): false after adding the error that names each, as every other event is refused while
+ * one is open (004 Attacks of Opportunity). */
+bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e);
+
 /* The action of `type` (the index of its name in resolve_action's types: attack, move,
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
  * actor, once its turn and budget allow it. Returns the outcome (a new reference) or NULL after

@@ -90,8 +90,46 @@ static void answer(struct svc_answer *a, const struct svc_query_member *map,
  * points above 0; each other combatant's damage with the profile its attacks of opportunity are
  * made with, enc_reaction_attack), and the query's own members (q: mode, and withdraw's absence)
  * by the movement endpoints' decoders. False after errors in e. */
+/* Why the move action the route stands for would be refused now, as the action refuses it: the
+ * encounter awaits an asked reaction, or the turn's gate (rules_encounter_admit: the actor is
+ * down or stunned, or its turn has no room for the mode's cost). Asked only for the combatant
+ * whose turn it is (any, before initiative); another's route is a plan for its turn to come.
+ * The code (enc_admit_refusal's, or awaiting_reactions) and its sentence into why; NULL when
+ * the action would be ruled. */
+static const char *move_refusal(json_t *state, const struct rules_encounter *te, int mi,
+                                enum rules_move_mode mode, char *why, size_t n)
+{
+    if (te == NULL || mi < 0 || (te->started && rules_encounter_turn_of(te) != mi))
+        return NULL;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    const char *code = NULL;
+    if (!enc_awaits_no_reaction(state, &e)) {
+        code = "awaiting_reactions";
+    } else {
+        struct rules_enc_action act = {.type = RULES_ACT_MOVE, .actor = mi, .mode = mode};
+        struct rules_admission adm;
+        int rc = rules_encounter_admit(te, &act, &adm);
+        if (rc != RULES_ADMIT_OK)
+            code = enc_admit_refusal(te, &act, rc, &adm, enc_turn_of(state), &e);
+    }
+    json_t *first = json_array_get(e.list, 0);
+    if (code != NULL && first != NULL) {
+        /* The sentence as the action words it, its subject named when its pointer is /actor. */
+        const char *ptr = json_string_value(json_object_get(first, "pointer"));
+        const char *msg = json_string_value(json_object_get(first, "message"));
+        if (ptr != NULL && strcmp(ptr, "/actor") == 0)
+            snprintf(why, n, "'%s' %s", te->combatants[mi].id, msg ? msg : "");
+        else
+            snprintf(why, n, "%s", msg ? msg : "");
+    }
+    svc_errors_free(&e);
+    return first != NULL ? code : NULL;
+}
+
 static bool query_req(const struct svc_request *req, json_t *state, json_t *actor, json_t *q,
-                      struct enc_cache *cache, struct move_req *r, struct svc_errors *e)
+                      struct enc_cache *cache, struct move_req *r, struct svc_errors *e,
+                      const char **refused, char *why, size_t why_n)
 {
     int mode = codec_get_enum(q, "", "mode", rules_move_mode_names, true, 0, e);
     if (svc_errors_any(e))
@@ -108,6 +146,8 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
             enc_typed_of(&x, actor, &mi);
         r->mover_id = str(actor, "id");
         r->no_melee = mi < 0 || !rules_encounter_melee_of(te, mi);
+        if (refused != NULL)
+            *refused = move_refusal(state, te, mi, (enum rules_move_mode)mode, why, why_n);
     }
     enc_ctx_release(&x);
     svc_errors_free(&none);
@@ -205,7 +245,7 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
     struct svc_answer a = {0};
     struct enc_cache cache = {0};
     struct move_req r = {0};
-    if (query_req(req, state, actor, q, &cache, &r, &e)) {
+    if (query_req(req, state, actor, q, &cache, &r, &e, NULL, NULL, 0)) {
         int p = codec_get_enum(q, "", "prefer", move_prefer_names, false, 0, &e);
         if (!svc_errors_any(&e))
             svc_rule_move_reach_req(&r, p, req->ctx->config, &a);
@@ -285,13 +325,19 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
     struct svc_answer a = {0};
     struct enc_cache cache = {0};
     struct move_req r = {0};
-    if (query_req(req, state, actor, q, &cache, &r, &e)) {
+    const char *refused = NULL;
+    char why[600] = "";
+    if (query_req(req, state, actor, q, &cache, &r, &e, &refused, why, sizeof why)) {
         r.odds = odds != NULL && strcmp(odds, "true") == 0;
         if (r.mode == RULES_MODE_STEP)
             svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
         struct rules_route_goal goal;
         move_decode_target(q, &r, &goal, &e);
-        if (!svc_errors_any(&e))
+        /* The move its action would refuse is no route, whatever the board allows (issue 30:
+         * a route the query calls legal is accepted as an action). */
+        if (!svc_errors_any(&e) && refused != NULL)
+            move_answer_refused(&a, &r, refused, why);
+        else if (!svc_errors_any(&e))
             svc_rule_move_route_req(&r, &goal, req->ctx->config, &a);
     }
     if (r.spent != NULL) /* the stored map is past a budget lowered since: as the endpoint says */

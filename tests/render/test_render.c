@@ -612,6 +612,38 @@ Test(render_svg, a_square_threatened_by_many_is_drawn_once)
     rules_map_free(&b.map);
 }
 
+/* Each side's threatened squares are one SVG group that names them (draw_overlays.c), so that a
+ * reader need not decode shapes: the 24 squares x 4..9 by y 4..7 around the block of orcs
+ * (side "enemy"), row by row; the creatures' own squares among them, each threatened by a
+ * neighbour. The picture with a mover shows only the sides hostile to it: none here. */
+Test(render_svg, the_threatened_squares_are_listed_on_their_group)
+{
+    struct board b;
+    board_init(&b, RULES_GRID_SQUARE, 14, 12);
+    for (int i = 0; i < 8; i++)
+        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
+    b.s.ov.threatened = true;
+    struct render_image img;
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    char want[512] = "<g class=\"threatened\" data-side=\"enemy\" data-squares=\"";
+    for (int y = 4; y <= 7; y++)
+        for (int x = 4; x <= 9; x++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%d,%d",
+                     y == 4 && x == 4 ? "" : " ", x, y);
+    strcat(want, "\">");
+    const char *t = (const char *)img.data;
+    cr_assert_eq(occurrences(t, img.len, want), 1, "%s", want);
+    cr_assert_eq(occurrences(t, img.len, "<g class=\"threatened-outline\" data-side=\"enemy\">"),
+                 1);
+    cr_assert_eq(occurrences(t, img.len, "data-side=\"ally\""), 0);
+    render_image_free(&img);
+    b.s.mover = 0; /* an orc moving: its own side's squares are not its threats */
+    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    cr_assert_eq(occurrences((const char *)img.data, img.len, "class=\"threatened"), 0);
+    render_image_free(&img);
+    rules_map_free(&b.map);
+}
+
 /* The threatened overlay's tests are counted before anything is drawn: each creature's reach
  * box (its space and 2 squares around it for 5 ft of reach) within the view, here the whole
  * 14 x 12 map. Past the budget the picture is refused with no pixel painted, the canvas not

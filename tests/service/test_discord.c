@@ -379,12 +379,22 @@ Test(discord, a_whole_round_played_through_the_endpoint)
     free(png);
     json_decref(doc);
 
-    /* Moving toward the foe it already threatens: nothing to do, said only to the asker. */
+    /* A second move after the move and the attack: refused as the action would refuse it
+     * (GET .../route's `refused`), said only to the asker. */
+    snprintf(opts, sizeof opts,
+             "[{\"type\":3,\"name\":\"actor\",\"value\":\"%s\"},{\"type\":4,\"name\":\"x\","
+             "\"value\":0},{\"type\":4,\"name\":\"y\",\"value\":0}]",
+             mover);
+    doc = command(kroh ? PLAYER : GM, "move", opts, 2, NULL, NULL);
+    const char *why = json_string_value(json_object_get(message(doc, 4, true), "content"));
+    cr_assert_null(strstr(why, "no way"), "%s", why);
+    json_decref(doc);
+    /* The other one, toward the foe it already threatens: nothing to do. */
     snprintf(opts, sizeof opts,
              "[{\"type\":3,\"name\":\"actor\",\"value\":\"%s\"},{\"type\":3,\"name\":\"toward\","
              "\"value\":\"%s\"}]",
-             mover, other);
-    doc = command(kroh ? PLAYER : GM, "move", opts, 2, NULL, NULL);
+             other, mover);
+    doc = command(GM, "move", opts, 2, NULL, NULL);
     cr_assert_not_null(strstr(json_string_value(json_object_get(message(doc, 4, true), "content")),
                               "there already"));
     json_decref(doc);

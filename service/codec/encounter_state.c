@@ -254,8 +254,43 @@ json_t *svc_enc_rules_json(json_t *state)
     return rules;
 }
 
+/* The rules in force (svc_enc_rules_json) decoded into out, or memo's when its echo is the
+ * state's. */
+static void rules_decode(json_t *state, struct svc_enc_rules_memo *memo, struct svc_rules *out)
+{
+    json_t *echo = json_object_get(state, "rules");
+    if (memo != NULL && memo->echo != NULL && json_equal(memo->echo, echo)) {
+        *out = memo->rules;
+        return;
+    }
+    struct svc_errors scratch;
+    svc_errors_init(&scratch);
+    json_t *rules = json_pack("{s:o}", "rules", svc_enc_rules_json(state));
+    svc_decode_rules(rules, out, &scratch);
+    json_decref(rules);
+    svc_errors_free(&scratch);
+    if (memo != NULL) {
+        json_decref(memo->echo);
+        memo->echo = json_deep_copy(echo);
+        memo->rules = *out;
+    }
+}
+
+void svc_enc_rules_memo_free(struct svc_enc_rules_memo *memo)
+{
+    json_decref(memo->echo);
+    memo->echo = NULL;
+}
+
 int svc_enc_typed_decode(json_t *state, int engine, const struct svc_config *cfg,
                          const struct rules_map *map, struct svc_enc_typed *out)
+{
+    return svc_enc_typed_decode_memo(state, engine, cfg, map, NULL, out);
+}
+
+int svc_enc_typed_decode_memo(json_t *state, int engine, const struct svc_config *cfg,
+                              const struct rules_map *map, struct svc_enc_rules_memo *memo,
+                              struct svc_enc_typed *out)
 {
     assert(state != NULL && cfg != NULL && out != NULL);
     memset(out, 0, sizeof *out);
@@ -271,11 +306,9 @@ int svc_enc_typed_decode(json_t *state, int engine, const struct svc_config *cfg
     }
     /* The rules in force: the stored echo, with the options added since at the values the
      * encounter was ruled under (svc_enc_rules_json). */
+    rules_decode(state, memo, &out->rules);
     struct svc_errors scratch;
     svc_errors_init(&scratch);
-    json_t *rules = json_pack("{s:o}", "rules", svc_enc_rules_json(state));
-    svc_decode_rules(rules, &out->rules, &scratch);
-    json_decref(rules);
     out->map_ok = svc_decode_map(state, cfg, out->rules.options.grid == RULES_GRID_HEX, &out->map,
                                  &scratch) == 0;
     svc_errors_free(&scratch);

@@ -42,6 +42,21 @@ int svc_enc_typed_decode(json_t *state, int engine, const struct svc_config *cfg
                          const struct rules_map *map, struct svc_enc_typed *out);
 void svc_enc_typed_free(struct svc_enc_typed *t);
 
+/* The rules in force as one decode last read them: the state's echo it read (a copy) and what
+ * it gave. A caller that decodes many states of one encounter (a verify or an import re-rules
+ * every event) keeps one, zeroed at first, and the rules are decoded again only when the echo
+ * differs; it then cost more than a third of each event's decode. */
+struct svc_enc_rules_memo {
+    json_t *echo;
+    struct svc_rules rules;
+};
+
+/* svc_enc_typed_decode, reading the rules through memo (NULL: decoded every time). */
+int svc_enc_typed_decode_memo(json_t *state, int engine, const struct svc_config *cfg,
+                              const struct rules_map *map, struct svc_enc_rules_memo *memo,
+                              struct svc_enc_typed *out);
+void svc_enc_rules_memo_free(struct svc_enc_rules_memo *memo);
+
 /* The rules in force as a rules object (a new reference): state's echo of them, with any
  * option added since the encounter was created set to the value it was ruled under then
  * (critical_hits false, hp_states none), so that its rules stay fixed for its life. */

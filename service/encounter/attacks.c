@@ -381,7 +381,10 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                          .concealment_count = req.conceal_count,
                                          .params = &params,
                                          .damage = req.damage != NULL ? &req.damage_expr : NULL};
-    struct rules_enc_attack_ruling *ruled = calloc(1, sizeof *ruled);
+    /* Not zeroed: rules_encounter_attack writes every member it is read for (the rolled dice
+     * up to the damage; the dice slots past them stay unread), and calloc cleared ~100 KB of
+     * slots at every attack, 12% of the action's instructions. */
+    struct rules_enc_attack_ruling *ruled = malloc(sizeof *ruled);
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
     if (ruled == NULL || src == NULL) {

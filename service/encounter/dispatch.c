@@ -33,8 +33,8 @@ const struct rules_encounter *enc_typed(struct resolve_ctx *x)
 {
     if (!x->typed_tried) {
         x->typed_tried = true;
-        int rc =
-            svc_enc_typed_decode(x->state, x->engine, enc_config(x), enc_state_map(x), &x->typed);
+        int rc = svc_enc_typed_decode_memo(x->state, x->engine, enc_config(x), enc_state_map(x),
+                                           x->cache != NULL ? &x->cache->rules : NULL, &x->typed);
         x->typed_ok = rc == SVC_ENC_TYPED_OK;
         if (!x->typed_ok)
             svc_errors_add(x->e, "", "the encounter's state could not be read (%s)",

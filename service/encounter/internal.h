@@ -159,6 +159,7 @@ struct enc_history;
 struct enc_cache {
     struct rules_map map;
     bool map_ok, map_tried;
+    struct svc_enc_rules_memo rules; /* the rules each event's typed state reads (enc_typed) */
     /* The log before the event being ruled, for an undo (undo.c); NULL where none is read. */
     struct enc_history *history;
 };

@@ -244,6 +244,7 @@ void enc_cache_free(struct enc_cache *c)
 {
     if (c->map_ok)
         rules_map_free(&c->map);
+    svc_enc_rules_memo_free(&c->rules);
 }
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,

@@ -1,6 +1,7 @@
 #include "service/json/reader.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 struct reader {
     const char *p, *end;
@@ -200,4 +201,95 @@ json_t *jsonr_load(const char *text, size_t len)
 {
     json_t *v = jsonr_parse(text, len);
     return v != NULL ? v : json_loadb(text, len, 0, NULL);
+}
+
+/* Past one value without building it: a string (escapes included), a container (counting
+ * brackets outside strings) or a scalar (up to the next separator). False at the end of the
+ * text or at anything a value cannot start with. */
+static bool skip_value(struct reader *r)
+{
+    int depth = 0;
+    do {
+        if (r->p >= r->end)
+            return false;
+        char c = *r->p;
+        if (c == '"') {
+            for (r->p++; r->p < r->end && *r->p != '"'; r->p++)
+                if (*r->p == '\\' && ++r->p == r->end)
+                    return false;
+            if (r->p >= r->end)
+                return false;
+            r->p++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            r->p++;
+        } else if (c == '}' || c == ']') {
+            if (--depth < 0)
+                return false;
+            r->p++;
+        } else if (depth > 0) {
+            r->p++; /* a separator, a space or a scalar's character inside the container */
+        } else {
+            const char *start = r->p;
+            while (r->p < r->end && *r->p != ',' && *r->p != '}' && *r->p != ']' && *r->p != ' ' &&
+                   *r->p != '\n' && *r->p != '\r' && *r->p != '\t')
+                r->p++;
+            if (r->p == start)
+                return false;
+        }
+    } while (depth > 0);
+    return true;
+}
+
+/* The member's value by the fast path; false (the caller falls back) on anything it declines,
+ * a key with escapes or a second member of the same name included. *out stays NULL when the
+ * object has no such member. */
+static bool member_fast(struct reader *r, const char *key, json_t **out)
+{
+    size_t want = strlen(key);
+    skip_space(r);
+    if (r->p >= r->end || *r->p != '{')
+        return false;
+    if (opens_empty(r, '}'))
+        return true;
+    for (;;) {
+        const char *k;
+        size_t n;
+        if (r->p >= r->end || *r->p != '"' || !plain_string(r, &k, &n))
+            return false;
+        skip_space(r);
+        if (!take(r, ':'))
+            return false;
+        skip_space(r);
+        if (n == want && memcmp(k, key, n) == 0) {
+            if (*out != NULL)
+                return false;
+            r->depth = 0;
+            if ((*out = value(r)) == NULL)
+                return false;
+        } else if (!skip_value(r)) {
+            return false;
+        }
+        enum next next = after_item(r, '}');
+        if (next == NEXT_CLOSED)
+            return true;
+        if (next == NEXT_BAD)
+            return false;
+    }
+}
+
+json_t *jsonr_load_member(const char *text, size_t len, const char *key)
+{
+    struct reader r = {text, text + len, 0};
+    json_t *v = NULL;
+    if (member_fast(&r, key, &v)) {
+        skip_space(&r);
+        if (r.p == r.end)
+            return v;
+    }
+    json_decref(v);
+    json_t *whole = jsonr_load(text, len);
+    v = json_incref(json_object_get(whole, key));
+    json_decref(whole);
+    return v;
 }

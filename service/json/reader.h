@@ -26,4 +26,10 @@ json_t *jsonr_parse(const char *text, size_t len);
  * the fast path, else json_loadb(text, len, 0) for what it declines. NULL when not JSON. */
 json_t *jsonr_load(const char *text, size_t len);
 
+/* The value of member `key` of the object text[0..len) the service wrote itself, as
+ * json_incref(json_object_get(jsonr_load(text, len), key)) would give it, without building the
+ * other members: they are skipped over, not parsed (replaying a log folds only each event's
+ * `effects`). NULL when the member is absent or text is not an object. */
+json_t *jsonr_load_member(const char *text, size_t len, const char *key);
+
 #endif

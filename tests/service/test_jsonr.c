@@ -126,3 +126,35 @@ Test(jsonr, load_falls_back_to_jansson_for_what_it_declines)
     cr_assert_eq(json_integer_value(json_object_get(dup, "k")), 2);
     json_decref(dup);
 }
+
+/* jsonr_load_member, for a replay's fold: the member's value as jansson reads the whole text,
+ * whatever the members it skips hold (escapes, quotes and brackets inside strings, fractions,
+ * nesting), NULL when absent or not an object. */
+Test(jsonr, load_member_gives_what_the_whole_text_holds)
+{
+    static const char *const texts[] = {
+        "{\"engine\":4,\"input\":{\"type\":\"facing\",\"actor\":\"a\",\"facing\":3},"
+        "\"result\":{\"type\":\"facing\",\"facing\":3,\"rule\":\"000 Changing Facing\"},"
+        "\"effects\":[{\"op\":\"set\",\"target\":\"a\",\"fields\":{\"facing\":3}}]}",
+        "{\"effects\":[],\"input\":{}}",
+        "{ \"s\" : \"a \\\"}]\\\\\" , \"n\" : -0.5e3 , \"t\" : [true,null,{\"x\":[[]]}] ,"
+        " \"effects\" : { \"k\" : \"v\" } }",
+        "{\"x\":\"[{\",\"effects\":\"caf\xc3\xa9\\n\"}", /* declined by the fast path */
+        "{\"effects\":1,\"effects\":2}",                 /* jansson keeps the last */
+        "{\"input\":{\"effects\":1},\"effects\":false}", /* a nested one is not the member */
+        "{\"input\":1}",                                 /* absent */
+        "[{\"effects\":1}]",                             /* not an object */
+        "{}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        json_t *whole = json_loadb(texts[i], strlen(texts[i]), 0, NULL);
+        cr_assert_not_null(whole, "%s", texts[i]);
+        json_t *want = json_object_get(whole, "effects");
+        json_t *got = jsonr_load_member(texts[i], strlen(texts[i]), "effects");
+        cr_assert(want == NULL ? got == NULL : json_equal(want, got), "%s", texts[i]);
+        json_decref(got);
+        json_decref(whole);
+    }
+    cr_assert_null(jsonr_load_member("{\"effects\":", 11, "effects"));
+    cr_assert_null(jsonr_load_member("{\"a\":\"x\\", 8, "effects"));
+}

@@ -5,6 +5,7 @@
  * (svc_attack_answer_ruled). An attack of opportunity under engine 2 answers a reaction a move
  * opened (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after
  * adding errors (the model: encounter_internal.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,12 +275,197 @@ int enc_iterative_attacks(json_t *actor)
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
+/* Adds to x->e why the attack gate refused (rules_encounter_attack_gate's rc), in words; false
+ * when it did not refuse. made is the attacks of opportunity the actor made this round, foe the
+ * id of a charge's designated opponent. */
+static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *atk,
+                                int rc, int made, const char *foe)
+{
+    switch (rc) {
+    case RULES_ENC_ATTACK_REACH:
+        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return true;
+    case RULES_ENC_ATTACK_AOO_MELEE:
+        svc_errors_add(x->e, "/attack",
+                       "'%s' is not a melee attack, and an attack of opportunity is a single "
+                       "melee attack (004 Attacks of Opportunity)",
+                       str(atk, "name"));
+        return true;
+    case RULES_ENC_ATTACK_AOO_STUNNED:
+        svc_errors_add(x->e, "/kind",
+                       "a stunned combatant can't take actions, attacks of opportunity "
+                       "included (d20 3.5 SRD, Stunned)");
+        return true;
+    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
+        svc_errors_add(x->e, "/kind",
+                       "a flat-footed combatant can't make attacks of opportunity (004 "
+                       "Flat-Footed)");
+        return true;
+    case RULES_ENC_ATTACK_AOO_SPENT:
+        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
+            svc_errors_add(x->e, "/kind",
+                           "'%s' has made its %d attack%s of opportunity this round (004 "
+                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                           str(actor, "id"), made, made == 1 ? "" : "s");
+        else
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an Attack of "
+                           "Opportunity)");
+        return true;
+    case RULES_ENC_ATTACK_CHARGE_TARGET:
+        svc_errors_add(x->e, "/target",
+                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
+                       RULES_SRC_CHARGE);
+        return true;
+    case RULES_ENC_ATTACK_CHARGE_MELEE:
+        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
+                       str(atk, "name"), RULES_SRC_CHARGE);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
+ * action's dice (or the event's seed), what it declares, what the encounter derives. Writes the
+ * answer (or its refusal) to *a and what the attack leaves to *after; *derived receives what the
+ * encounter derived (a new reference, or NULL). False when the request could not be built (the
+ * errors are in x->e). */
+static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                        json_t *atk, bool aoo, const struct rules_enc_combatant *who,
+                        const struct rules_enc_combatant *whom,
+                        const struct rules_enc_attack_gate *gate, struct svc_answer *a,
+                        struct rules_attack_after *after, json_t **derived)
+{
+    assert(who != NULL && whom != NULL && gate != NULL);
+    struct attack_request req;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
+    *derived = NULL;
+    if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, &req, &e, derived)) {
+        svc_errors_free(&e);
+        free(src);
+        free(req.allies);
+        return false;
+    }
+    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
+     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
+    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
+    struct rules_enc_attack_roll roll = {.attacker = &req.a,
+                                         .defender = &req.d,
+                                         .allies = req.allies,
+                                         .ally_count = req.ally_count,
+                                         .cover = req.cover,
+                                         .concealments = req.conceal,
+                                         .concealment_count = req.conceal_count,
+                                         .params = &params,
+                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
+    struct rules_enc_attack_ruling *ruled = calloc(1, sizeof *ruled);
+    if (ruled == NULL || src == NULL) {
+        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
+    } else if (!svc_errors_any(&e)) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        int ruled_rc = rules_encounter_attack(enc_typed(x), who, whom, aoo, gate, &roll, &d, ruled);
+        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
+            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
+        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
+            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
+        else
+            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, a);
+        *after = ruled->after;
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(a, &e);
+    svc_errors_free(&e);
+    free(ruled);
+    free(src);
+    free(req.allies);
+    return true;
+}
+
+/* Under the reactions engine, what an attack of opportunity does to the reaction it answers
+ * (reaction_at in the state's reactions): it is answered, and if the attack stopped the mover,
+ * the reactions to its later steps go too and it stays where it was. Appends to effects. */
+static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *reaction,
+                            size_t reaction_at, const struct rules_attack_after *after,
+                            json_t *effects)
+{
+    json_array_append_new(
+        effects, effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
+                                                        "aoo_made", after->aoo_made)));
+    /* The reaction is answered. If the attack drops the mover, its move stops in the square
+     * it was leaving, and the reactions to later steps go with it. */
+    bool stopped = after->stopped;
+    json_t *left = json_array();
+    size_t k;
+    json_t *r;
+    json_array_foreach(json_object_get(s, "reactions"), k, r)
+    {
+        bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                     num(r, "step") > num(reaction, "step");
+        if (k != reaction_at && !later)
+            json_array_append(left, r);
+    }
+    json_array_append_new(effects, enc_reactions_effect(s, left));
+    if (stopped)
+        json_array_append_new(
+            effects,
+            effect_set(str(target, "id"), json_pack("{s:O, s:O}", "x", json_object_get(target, "x"),
+                                                    "y", json_object_get(target, "y"))));
+}
+
+/* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
+ * target's and the attacker's hit points, and the attack of opportunity or the turn it spends.
+ * The attacker's strain is told in ans. Returns the new effects array. */
+static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor, json_t *target,
+                              bool aoo, json_t *reaction, size_t reaction_at,
+                              const struct rules_attack_after *after)
+{
+    json_t *s = x->state;
+    json_t *turn = json_object_get(actor, "turn");
+    json_t *effects = json_array();
+    if (after->damaged)
+        json_array_append_new(effects,
+                              effect_set(str(target, "id"), enc_hp_fields(x, after->target_hp)));
+    if (after->strain > 0) {
+        json_t *fields = enc_hp_fields(x, after->attacker_hp);
+        json_t *told =
+            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage",
+                      after->strain, "hp", after->attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
+        if (json_object_get(fields, "hp_state"))
+            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
+        json_object_set_new(ans, "strain", told);
+        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
+    }
+    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
+        answer_reaction(s, actor, target, reaction, reaction_at, after, effects);
+    } else if (aoo) {
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    } else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    return effects;
+}
+
 /* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
  * stood in the square it was leaving, and the reaction it answers). */
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                                 json_t *reaction, size_t reaction_at)
 {
-    json_t *s = x->state;
     bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
     /* Engine 3: an attack of opportunity that names no profile is made with the first melee
      * one (enc_reaction_attack). */
@@ -310,100 +496,13 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
-    int made = gate.made; /* attacks of opportunity it made this round */
-    bool charge_attack = gate.charge_attack;
-    switch (rc) {
-    case RULES_ENC_ATTACK_REACH:
-        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
-                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+    if (attack_gate_refused(x, in, actor, atk, rc, gate.made, foe))
         return NULL;
-    case RULES_ENC_ATTACK_AOO_MELEE:
-        svc_errors_add(x->e, "/attack",
-                       "'%s' is not a melee attack, and an attack of opportunity is a single "
-                       "melee attack (004 Attacks of Opportunity)",
-                       str(atk, "name"));
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_STUNNED:
-        svc_errors_add(x->e, "/kind",
-                       "a stunned combatant can't take actions, attacks of opportunity "
-                       "included (d20 3.5 SRD, Stunned)");
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
-        svc_errors_add(x->e, "/kind",
-                       "a flat-footed combatant can't make attacks of opportunity (004 "
-                       "Flat-Footed)");
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_SPENT:
-        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
-            svc_errors_add(x->e, "/kind",
-                           "'%s' has made its %d attack%s of opportunity this round (004 "
-                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                           str(actor, "id"), made, made == 1 ? "" : "s");
-        else
-            svc_errors_add(x->e, "/kind",
-                           "one attack of opportunity a round (004 Making an Attack of "
-                           "Opportunity)");
-        return NULL;
-    case RULES_ENC_ATTACK_CHARGE_TARGET:
-        svc_errors_add(x->e, "/target",
-                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
-                       RULES_SRC_CHARGE);
-        return NULL;
-    case RULES_ENC_ATTACK_CHARGE_MELEE:
-        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
-                       str(atk, "name"), RULES_SRC_CHARGE);
-        return NULL;
-    default:
-        break;
-    }
-    /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
-     * action's dice (or the event's seed), what it declares, what the encounter derives. */
-    struct attack_request req;
-    struct svc_errors e;
-    svc_errors_init(&e);
-    struct svc_dice_source *src = enc_dice_source(x, in, &e);
-    json_t *derived = NULL;
-    if (!enc_attack_req(x, in, actor, target, atk, aoo, charge_attack, &req, &e, &derived)) {
-        svc_errors_free(&e);
-        free(src);
-        free(req.allies);
-        return NULL;
-    }
-    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
-     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
-    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
-    struct rules_enc_attack_roll roll = {.attacker = &req.a,
-                                         .defender = &req.d,
-                                         .allies = req.allies,
-                                         .ally_count = req.ally_count,
-                                         .cover = req.cover,
-                                         .concealments = req.conceal,
-                                         .concealment_count = req.conceal_count,
-                                         .params = &params,
-                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
-    struct rules_enc_attack_ruling *ruled = calloc(1, sizeof *ruled);
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
-    if (ruled == NULL || src == NULL) {
-        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL);
-    } else if (!svc_errors_any(&e)) {
-        struct rules_dice d;
-        svc_dice_source_open(src, &d);
-        int ruled_rc = rules_encounter_attack(te, who, whom, aoo, &gate, &roll, &d, ruled);
-        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
-            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
-        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
-            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
-        else
-            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, &a);
-        after = ruled->after;
-    }
-    if (svc_errors_any(&e))
-        svc_answer_errors(&a, &e);
-    svc_errors_free(&e);
-    free(ruled);
-    free(src);
-    free(req.allies);
+    json_t *derived = NULL;
+    if (!rule_attack(x, in, actor, target, atk, aoo, who, whom, &gate, &a, &after, &derived))
+        return NULL;
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},
                                             {"/cover", "/cover"},
@@ -416,62 +515,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    /* What the attack does to the encounter (rules_encounter_attack's after), as effects. */
-    json_t *turn = json_object_get(actor, "turn");
-    json_t *effects = json_array();
-    if (after.damaged)
-        json_array_append_new(effects,
-                              effect_set(str(target, "id"), enc_hp_fields(x, after.target_hp)));
-    if (after.strain > 0) {
-        json_t *fields = enc_hp_fields(x, after.attacker_hp);
-        json_t *told =
-            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage", after.strain,
-                      "hp", after.attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
-        if (json_object_get(fields, "hp_state"))
-            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
-        json_object_set_new(ans, "strain", told);
-        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
-    }
-    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
-        json_array_append_new(
-            effects,
-            effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
-                                                   "aoo_made", after.aoo_made)));
-        /* The reaction is answered. If the attack drops the mover, its move stops in the square
-         * it was leaving, and the reactions to later steps go with it. */
-        bool stopped = after.stopped;
-        json_t *left = json_array();
-        size_t k;
-        json_t *r;
-        json_array_foreach(json_object_get(s, "reactions"), k, r)
-        {
-            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
-                         num(r, "step") > num(reaction, "step");
-            if (k != reaction_at && !later)
-                json_array_append(left, r);
-        }
-        json_array_append_new(effects, enc_reactions_effect(s, left));
-        if (stopped)
-            json_array_append_new(
-                effects, effect_set(str(target, "id"),
-                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
-                                              json_object_get(target, "y"))));
-    } else if (aoo) {
-        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
-                                                                              num(s, "round"))));
-    } else
-        json_array_append_new(
-            effects,
-            effect_set(
-                str(actor, "id"),
-                json_pack("{s:o}", "turn",
-                          json_pack("{s:O, s:O, s:b}", "moved",
-                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
-                                                                   : json_false(),
-                                    "ran",
-                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
-                                                                 : json_false(),
-                                    "attacked", 1))));
+    json_t *effects = attack_effects(x, ans, actor, target, aoo, reaction, reaction_at, &after);
     json_t *out = outcome(ans, effects);
     if (rules_engine_has(
             x->engine,

@@ -726,6 +726,154 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
  * attacks for 5-foot steps before, between or after them (001 Trade Away Attacks: each step
  * uses up the worst attack left, so the attacks made keep the best bonuses; the steps do not
  * count as movement and provoke nothing). */
+/* A full attack as it is made, on a scratch copy of the state: what each item of its plan
+ * rules and leaves. */
+struct full_attack_run {
+    json_t *scratch; /* the state as the items so far leave it */
+    json_t *rulings; /* each attack's ruling */
+    json_t *effects; /* the effects so far */
+    json_t *stepped; /* {x, y, at} of each 5-foot step */
+    json_t *turned;  /* {facing, at} of each change of facing */
+    json_t *aimed;   /* the target of each attack */
+    int made;        /* attacks made */
+};
+
+/* The plan's items as rules/ takes them (plain), each named target found in the encounter;
+ * false after adding the error of a target that names no combatant. */
+static bool plan_targets(struct resolve_ctx *x, const struct rules_encounter *te,
+                         const struct plan_item *items, struct rules_plan_item *plain, int n_items)
+{
+    assert(n_items >= 0 && n_items <= RULES_PLAN_MAX);
+    for (int i = 0; i < n_items; i++) {
+        plain[i] = items[i].it;
+        if (items[i].target == NULL)
+            continue;
+        plain[i].target = rules_encounter_find(te, items[i].target);
+        if (plain[i].target < 0) {
+            char p[48];
+            snprintf(p, sizeof p, "/plan/%d/attack/target", i);
+            svc_errors_add(x->e, p, "names no combatant");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Appends one item's effects (a new array) to the run: folded into its scratch state. */
+static void run_effects(struct full_attack_run *run, json_t *ef)
+{
+    enc_fold(run->scratch, ef);
+    json_array_extend(run->effects, ef);
+    json_decref(ef);
+}
+
+/* The plan's 5-foot step (item, to square) by me, the actor as the run left it; false after
+ * adding errors. */
+static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t *actor, json_t *me,
+                     int item, json_t *square)
+{
+    char p[32];
+    snprintf(p, sizeof p, "/plan/%d/step", item);
+    json_t *fields = NULL;
+    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
+    json_t *ans = enc_rule_traded_step(&each, me, square, p, &fields);
+    enc_ctx_release(&each);
+    if (ans == NULL)
+        return false;
+    json_array_append_new(run->stepped,
+                          json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"), "y",
+                                    json_object_get(fields, "y"), "at", item));
+    run_effects(run, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+    json_decref(ans);
+    return true;
+}
+
+/* The plan's attack (item, the i-th of the full attack) by me at target_id: ruled as a single
+ * attack (action_attack_on) on the scratch state, with its own dice and iterative bonus; an
+ * attack at a target that dropped is not made. False after adding errors. */
+static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_t *in,
+                       json_t *actor, json_t *me, int item, int i, const char *target_id)
+{
+    json_t *target = find(run->scratch, target_id, NULL);
+    if (target == NULL) {
+        char p[48];
+        snprintf(p, sizeof p, "/plan/%d/attack/target", item);
+        svc_errors_add(x->e, p, "names no combatant");
+        return false;
+    }
+    if (run->made > 0 && enc_is_down(target))
+        return true; /* no more attacks at a target that dropped; others may still follow */
+    json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"), "target",
+                            str(target, "id"));
+    static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
+    for (int p = 0; pass[p]; p++)
+        if (json_object_get(in, pass[p]))
+            json_object_set(one, pass[p], json_object_get(in, pass[p]));
+    json_t *results = json_object_get(in, "results");
+    if (json_array_get(results, (size_t)i) != NULL)
+        json_object_set(one, "results", json_array_get(results, (size_t)i));
+    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
+    each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+    each.iterative = i;                             /* its profile at its iterative bonus */
+    struct svc_errors mine;
+    svc_errors_init(&mine);
+    each.e = &mine;
+    json_t *out = action_attack_on(&each, one, me, target, NULL, 0);
+    enc_ctx_release(&each);
+    refused_attack(&mine, i, x->e);
+    if (out != NULL) {
+        json_array_append(run->rulings, json_object_get(out, "result"));
+        json_array_append_new(run->aimed, json_string(str(target, "id")));
+        enc_fold(run->scratch, json_object_get(out, "effects"));
+        /* The actor's turn is the full attack's (resolve_action stamps its budget), not each
+         * single attack's. */
+        size_t n;
+        json_t *ef;
+        json_array_foreach(json_object_get(out, "effects"), n, ef)
+        {
+            json_t *fields = json_object_get(ef, "fields");
+            if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+                json_object_del(fields, "turn");
+            if (fields == NULL || json_object_size(fields) > 0)
+                json_array_append(run->effects, ef);
+        }
+        run->made++;
+    }
+    json_decref(out);
+    json_decref(one);
+    return out != NULL;
+}
+
+/* Makes the plan's n_items items in order on the run; false after adding errors (the first
+ * item refused ends it). */
+static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t *in, json_t *actor,
+                     const struct plan_item *items, int n_items,
+                     const struct rules_full_attack_plan *plan)
+{
+    for (int item = 0; item < n_items; item++) {
+        json_t *me = find(run->scratch, str(actor, "id"), NULL);
+        if (items[item].it.kind == RULES_PLAN_STEP) {
+            if (!run_step(x, run, actor, me, item, items[item].square))
+                return false;
+        } else if (items[item].it.kind == RULES_PLAN_FACING) {
+            /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
+             * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
+            int facing = items[item].it.facing;
+            run_effects(run, json_pack("[o]", effect_set(str(me, "id"),
+                                                         json_pack("{s:i}", "facing", facing))));
+            json_array_append_new(run->turned,
+                                  json_pack("{s:i, s:i}", "facing", facing, "at", item));
+        } else {
+            assert(plan->attack_of[item] >= 0);
+            const char *target_id =
+                items[item].target != NULL ? items[item].target : str(in, "target");
+            if (!run_attack(x, run, in, actor, me, item, plan->attack_of[item], target_id))
+                return false;
+        }
+    }
+    return true;
+}
+
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     const struct rules_encounter *te = enc_typed(x);
@@ -740,20 +888,8 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct plan_item items[RULES_PLAN_MAX];
     struct rules_plan_item plain[RULES_PLAN_MAX];
     int n_items = decode_plan(in, count, x->engine, items, x->e);
-    if (n_items < 0)
+    if (n_items < 0 || !plan_targets(x, te, items, plain, n_items))
         return NULL;
-    for (int i = 0; i < n_items; i++) {
-        plain[i] = items[i].it;
-        if (items[i].target == NULL)
-            continue;
-        plain[i].target = rules_encounter_find(te, items[i].target);
-        if (plain[i].target < 0) {
-            char p[48];
-            snprintf(p, sizeof p, "/plan/%d/attack/target", i);
-            svc_errors_add(x->e, p, "names no combatant");
-            return NULL;
-        }
-    }
     struct rules_turn spare = {0};
     struct rules_turn_limits none = {0};
     struct rules_full_attack_plan plan;
@@ -775,125 +911,40 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                        "a full attack takes one array of results per attack (%d here)", attacks);
         return NULL;
     }
-    json_t *scratch = json_deep_copy(x->state);
-    json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
-    json_t *turned = json_array(), *aimed = json_array();
-    bool ok = true;
-    int made = 0; /* attacks made */
-    for (int item = 0; item < n_items && ok; item++) {
-        json_t *me = find(scratch, str(actor, "id"), NULL);
-        if (items[item].it.kind == RULES_PLAN_STEP) {
-            char p[32];
-            snprintf(p, sizeof p, "/plan/%d/step", item);
-            json_t *fields = NULL;
-            struct resolve_ctx each = enc_ctx_on(x, scratch);
-            json_t *ans = enc_rule_traded_step(&each, me, items[item].square, p, &fields);
-            enc_ctx_release(&each);
-            if (ans == NULL) {
-                ok = false;
-                break;
-            }
-            json_array_append_new(stepped,
-                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"),
-                                            "y", json_object_get(fields, "y"), "at", item));
-            json_t *ef = json_pack("[o]", effect_set(str(actor, "id"), fields));
-            enc_fold(scratch, ef);
-            json_array_extend(effects, ef);
-            json_decref(ef);
-            json_decref(ans);
-            continue;
-        }
-        if (items[item].it.kind == RULES_PLAN_FACING) {
-            /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
-             * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
-            int facing = items[item].it.facing;
-            json_t *ef =
-                json_pack("[o]", effect_set(str(me, "id"), json_pack("{s:i}", "facing", facing)));
-            enc_fold(scratch, ef);
-            json_array_extend(effects, ef);
-            json_decref(ef);
-            json_array_append_new(turned, json_pack("{s:i, s:i}", "facing", facing, "at", item));
-            continue;
-        }
-        int i = plan.attack_of[item];
-        const char *target_id = items[item].target != NULL ? items[item].target : str(in, "target");
-        json_t *target = find(scratch, target_id, NULL);
-        if (target == NULL) {
-            char p[48];
-            snprintf(p, sizeof p, "/plan/%d/attack/target", item);
-            svc_errors_add(x->e, p, "names no combatant");
-            ok = false;
-            break;
-        }
-        if (made > 0 && enc_is_down(target))
-            continue; /* no more attacks at a target that dropped; others may still follow */
-        json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
-                                "target", str(target, "id"));
-        static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
-        for (int p = 0; pass[p]; p++)
-            if (json_object_get(in, pass[p]))
-                json_object_set(one, pass[p], json_object_get(in, pass[p]));
-        if (json_array_get(results, (size_t)i) != NULL)
-            json_object_set(one, "results", json_array_get(results, (size_t)i));
-        struct resolve_ctx each = enc_ctx_on(x, scratch);
-        each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
-        each.iterative = i;                             /* its profile at its iterative bonus */
-        struct svc_errors mine;
-        svc_errors_init(&mine);
-        each.e = &mine;
-        json_t *out = action_attack_on(&each, one, me, target, NULL, 0);
-        enc_ctx_release(&each);
-        refused_attack(&mine, i, x->e);
-        if (out != NULL) {
-            json_array_append(rulings, json_object_get(out, "result"));
-            json_array_append_new(aimed, json_string(str(target, "id")));
-            enc_fold(scratch, json_object_get(out, "effects"));
-            /* The actor's turn is the full attack's (resolve_action stamps its budget), not
-             * each single attack's. */
-            size_t n;
-            json_t *ef;
-            json_array_foreach(json_object_get(out, "effects"), n, ef)
-            {
-                json_t *fields = json_object_get(ef, "fields");
-                if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
-                    json_object_del(fields, "turn");
-                if (fields == NULL || json_object_size(fields) > 0)
-                    json_array_append(effects, ef);
-            }
-            made++;
-        } else {
-            ok = false;
-        }
-        json_decref(out);
-        json_decref(one);
-    }
-    json_decref(scratch);
+    struct full_attack_run run = {.scratch = json_deep_copy(x->state),
+                                  .rulings = json_array(),
+                                  .effects = json_array(),
+                                  .stepped = json_array(),
+                                  .turned = json_array(),
+                                  .aimed = json_array()};
+    bool ok = run_plan(x, &run, in, actor, items, n_items, &plan);
+    json_decref(run.scratch);
     if (!ok) {
-        json_decref(rulings);
-        json_decref(effects);
-        json_decref(stepped);
-        json_decref(turned);
-        json_decref(aimed);
+        json_decref(run.rulings);
+        json_decref(run.effects);
+        json_decref(run.stepped);
+        json_decref(run.turned);
+        json_decref(run.aimed);
         return NULL;
     }
     json_t *result =
-        json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+        json_pack("{s:o, s:i, s:i, s:s}", "attacks", run.rulings, "attacks_made", run.made,
                   "iterative_attacks", count, "rule",
                   steps > 0 ? FULL_ATTACK_RULE "; " RULES_TRADE_SOURCE
                                                ": each 5-foot step uses up the worst attack left"
                             : FULL_ATTACK_RULE);
     /* Only when the plan has them: full attacks without a plan rule as before. */
     if (steps > 0)
-        json_object_set_new(result, "steps", stepped);
+        json_object_set_new(result, "steps", run.stepped);
     else
-        json_decref(stepped);
+        json_decref(run.stepped);
     if (facings > 0)
-        json_object_set_new(result, "facings", turned);
+        json_object_set_new(result, "facings", run.turned);
     else
-        json_decref(turned);
+        json_decref(run.turned);
     if (targets || facings > 0)
-        json_object_set_new(result, "targets", aimed);
+        json_object_set_new(result, "targets", run.aimed);
     else
-        json_decref(aimed);
-    return outcome(result, effects);
+        json_decref(run.aimed);
+    return outcome(result, run.effects);
 }

@@ -49,6 +49,7 @@ static const char *const cond_names[RENDER_COND_COUNT] = {
 
 static void legend_add(struct render_legend *lg, int kind, int arg)
 {
+    assert(lg->count >= 0 && lg->count <= RENDER_LEGEND_MAX);
     for (int i = 0; i < lg->count; i++)
         if (lg->items[i].kind == kind && lg->items[i].arg == arg)
             return;
@@ -335,6 +336,7 @@ static void swatch_token(struct render_ctx *c, const struct render_legend_item *
         pen_circle(&c->pen, cx, cy, sz * 0.4, 0x999999, 1, C_MOVER, 2.5);
         break;
     case LEG_TERRAIN:
+        assert(it->arg >= 0 && it->arg <= RULES_MAP_COUNT); /* a terrain, or a pillar */
         pen_fill_rect(&c->pen, x, y, sz, sz,
                       it->arg == RULES_MAP_COUNT ? C_FLOOR : render_terrain_colour(it->arg), 1);
         render_terrain_mark(c, cx, cy, sz, it->arg == RULES_MAP_COUNT ? RULES_MAP_BLOCKED : it->arg,
@@ -354,6 +356,7 @@ static void swatch_token(struct render_ctx *c, const struct render_legend_item *
         break;
     }
     case LEG_COND: {
+        assert(it->arg >= 0 && it->arg < RENDER_COND_COUNT); /* its table index */
         char t[2] = {render_cond_letters[it->arg], '\0'};
         pen_circle(&c->pen, cx, cy, sz / 2, render_cond_colours[it->arg], 1, 0xffffff, 1);
         pen_text(&c->pen, cx, cy + 4, 10, true, 1, t, 0xffffff, 0, 0);

@@ -8,6 +8,7 @@
  * squares (rules_threatens_square), facing areas (rules_facing_area), the reach search
  * (rules_move_reach), a path's price and its attacks of opportunity (rules_move_path) and
  * flanking (rules_flanking). */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ bool render_in_view(const struct render_layout *l, int x, int y)
 /* The corners of a square or hex, clockwise: 4 or 6 points into xy. */
 int render_cell_polygon(const struct render_layout *l, int x, int y, double shrink, double *xy)
 {
+    assert(xy != NULL && (l->grid == RULES_GRID_SQUARE || l->grid == RULES_GRID_HEX));
     double cx, cy;
     render_square_centre(l, x, y, &cx, &cy);
     if (l->grid == RULES_GRID_HEX) {

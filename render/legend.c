@@ -1,5 +1,6 @@
 /* The legend: which marks a picture shows (collected from the scene and its view), how
  * much room they take, and drawing them under the board. */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ static const char *const cond_names[RENDER_COND_COUNT] = {
 
 static void legend_add(struct render_legend *lg, int kind, int arg)
 {
+    assert(lg->count >= 0 && lg->count <= RENDER_LEGEND_MAX);
     for (int i = 0; i < lg->count; i++)
         if (lg->items[i].kind == kind && lg->items[i].arg == arg)
             return;
@@ -321,8 +323,9 @@ void render_legend_collect(const struct render_scene *s, const struct render_cov
 
 /* --- the legend, drawn --- */
 
-static void draw_swatch(struct render_ctx *c, const struct render_legend_item *it, double x,
-                        double y)
+/* A token's swatch: a side, the mover, a terrain, darkness, hit points, facing, a condition. */
+static void swatch_token(struct render_ctx *c, const struct render_legend_item *it, double x,
+                         double y)
 {
     double sz = LEGEND_SWATCH, cx = x + sz / 2, cy = y + sz / 2;
     switch (it->kind) {
@@ -333,6 +336,7 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         pen_circle(&c->pen, cx, cy, sz * 0.4, 0x999999, 1, C_MOVER, 2.5);
         break;
     case LEG_TERRAIN:
+        assert(it->arg >= 0 && it->arg <= RULES_MAP_COUNT); /* a terrain, or a pillar */
         pen_fill_rect(&c->pen, x, y, sz, sz,
                       it->arg == RULES_MAP_COUNT ? C_FLOOR : render_terrain_colour(it->arg), 1);
         render_terrain_mark(c, cx, cy, sz, it->arg == RULES_MAP_COUNT ? RULES_MAP_BLOCKED : it->arg,
@@ -352,11 +356,24 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         break;
     }
     case LEG_COND: {
+        assert(it->arg >= 0 && it->arg < RENDER_COND_COUNT); /* its table index */
         char t[2] = {render_cond_letters[it->arg], '\0'};
         pen_circle(&c->pen, cx, cy, sz / 2, render_cond_colours[it->arg], 1, 0xffffff, 1);
         pen_text(&c->pen, cx, cy + 4, 10, true, 1, t, 0xffffff, 0, 0);
         break;
     }
+    default:
+        assert(0 && "a legend item of another group");
+        break;
+    }
+}
+
+/* An area's swatch: threatened squares, reach, an area, facing areas. */
+static void swatch_area(struct render_ctx *c, const struct render_legend_item *it, double x,
+                        double y)
+{
+    double sz = LEGEND_SWATCH;
+    switch (it->kind) {
     case LEG_THREAT: {
         pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
         pen_fill_rect(&c->pen, x, y, sz, sz, render_side_colour(it->arg), 0.26);
@@ -376,6 +393,35 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         pen_polygon(&c->pen, tri, 3, C_AOO, 0.85, 0, 0, 0);
         break;
     }
+    case LEG_AREA:
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_AREA, 0.33);
+        break;
+    case LEG_AREA_FRONT:
+    case LEG_AREA_FLANK:
+    case LEG_AREA_SIDE:
+    case LEG_AREA_REAR: {
+        uint32_t col = it->kind == LEG_AREA_FRONT  ? C_FRONT
+                       : it->kind == LEG_AREA_REAR ? C_REAR
+                                                   : C_SIDEAREA;
+        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
+        pen_fill_rect(&c->pen, x, y, sz, sz, col, 0.32);
+        break;
+    }
+
+    default:
+        assert(0 && "a legend item of another group");
+        break;
+    }
+}
+
+/* A line's swatch: a path, a provoking step, an attack of opportunity, flanking, a forced move, a
+ * strike. */
+static void swatch_line(struct render_ctx *c, const struct render_legend_item *it, double x,
+                        double y)
+{
+    double sz = LEGEND_SWATCH, cx = x + sz / 2, cy = y + sz / 2;
+    switch (it->kind) {
     case LEG_PATH:
     case LEG_ILLEGAL: {
         bool bad = it->kind == LEG_ILLEGAL;
@@ -397,6 +443,36 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         pen_polyline(&c->pen, seg, 2, C_FLANK, 1, 3, 0);
         break;
     }
+    case LEG_FORCED: {
+        double seg[4] = {x, cy, x + sz - 4, cy};
+        pen_polyline(&c->pen, seg, 2, C_FORCED, 1, 2.5, 0);
+        render_arrowhead(c, x, cy, x + sz, cy, 7, C_FORCED);
+        break;
+    }
+    case LEG_HIT:
+    case LEG_MISS:
+    case LEG_CHARGE: {
+        uint32_t rgb = it->kind == LEG_HIT ? C_HIT : it->kind == LEG_MISS ? C_MISS : C_CHARGE;
+        double seg[4] = {x, cy, x + sz - 4, cy};
+        pen_polyline(&c->pen, seg, 2, rgb, 1, 2.5,
+                     it->kind == LEG_HIT    ? 0
+                     : it->kind == LEG_MISS ? 4
+                                            : 2);
+        render_arrowhead(c, x, cy, x + sz, cy, 7, rgb);
+        break;
+    }
+    default:
+        assert(0 && "a legend item of another group");
+        break;
+    }
+}
+
+/* A line of sight's swatch: cover, concealment, what blocks or is in the way. */
+static void swatch_sight(struct render_ctx *c, const struct render_legend_item *it, double x,
+                         double y)
+{
+    double sz = LEGEND_SWATCH, cx = x + sz / 2, cy = y + sz / 2;
+    switch (it->kind) {
     case LEG_COVER: {
         double seg[4] = {x, y + sz, x + sz, y}, dashed[4] = {x + 5, y + sz, x + sz, y + 5};
         pen_circle(&c->pen, x, y + sz, 3, C_COVER, 1, 0xffffff, 1);
@@ -429,39 +505,53 @@ static void draw_swatch(struct render_ctx *c, const struct render_legend_item *i
         pen_polyline(&c->pen, d2, 2, C_COVER, 1, 1.5, 0);
         break;
     }
+    default:
+        assert(0 && "a legend item of another group");
+        break;
+    }
+}
+
+static void draw_swatch(struct render_ctx *c, const struct render_legend_item *it, double x,
+                        double y)
+{
+    switch (it->kind) {
+    case LEG_SIDE:
+    case LEG_MOVER:
+    case LEG_TERRAIN:
+    case LEG_DARK:
+    case LEG_HP:
+    case LEG_FACING:
+    case LEG_COND:
+        swatch_token(c, it, x, y);
+        break;
+    case LEG_THREAT:
+    case LEG_REACH:
+    case LEG_REACH_PROVOKES:
     case LEG_AREA:
-        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
-        pen_fill_rect(&c->pen, x, y, sz, sz, C_AREA, 0.33);
-        break;
-    case LEG_FORCED: {
-        double seg[4] = {x, cy, x + sz - 4, cy};
-        pen_polyline(&c->pen, seg, 2, C_FORCED, 1, 2.5, 0);
-        render_arrowhead(c, x, cy, x + sz, cy, 7, C_FORCED);
-        break;
-    }
-    case LEG_HIT:
-    case LEG_MISS:
-    case LEG_CHARGE: {
-        uint32_t rgb = it->kind == LEG_HIT ? C_HIT : it->kind == LEG_MISS ? C_MISS : C_CHARGE;
-        double seg[4] = {x, cy, x + sz - 4, cy};
-        pen_polyline(&c->pen, seg, 2, rgb, 1, 2.5,
-                     it->kind == LEG_HIT    ? 0
-                     : it->kind == LEG_MISS ? 4
-                                            : 2);
-        render_arrowhead(c, x, cy, x + sz, cy, 7, rgb);
-        break;
-    }
     case LEG_AREA_FRONT:
     case LEG_AREA_FLANK:
     case LEG_AREA_SIDE:
-    case LEG_AREA_REAR: {
-        uint32_t col = it->kind == LEG_AREA_FRONT  ? C_FRONT
-                       : it->kind == LEG_AREA_REAR ? C_REAR
-                                                   : C_SIDEAREA;
-        pen_fill_rect(&c->pen, x, y, sz, sz, C_FLOOR, 1);
-        pen_fill_rect(&c->pen, x, y, sz, sz, col, 0.32);
+    case LEG_AREA_REAR:
+        swatch_area(c, it, x, y);
         break;
-    }
+    case LEG_PATH:
+    case LEG_ILLEGAL:
+    case LEG_PROVOKE:
+    case LEG_AOO:
+    case LEG_FLANKING:
+    case LEG_FORCED:
+    case LEG_HIT:
+    case LEG_MISS:
+    case LEG_CHARGE:
+        swatch_line(c, it, x, y);
+        break;
+    case LEG_COVER:
+    case LEG_COVER_GM:
+    case LEG_CONCEALING:
+    case LEG_BLOCKING:
+    case LEG_IN_THE_WAY:
+        swatch_sight(c, it, x, y);
+        break;
     default:
         break;
     }

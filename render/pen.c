@@ -1,6 +1,7 @@
 /* The pen: the same drawing calls onto a cairo image surface (PNG) or into SVG text. Numbers in
  * the SVG are printed with one decimal, in the C locale the service never changes, so the same
  * scene always gives the same text. */
+#include <assert.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <png.h>
@@ -157,6 +158,7 @@ static bool pen_charge(struct pen *p, double x0, double y0, double x1, double y1
 /* The box of n points, widened by pad on each side. */
 static bool pen_charge_points(struct pen *p, const double *xy, int n, double pad)
 {
+    assert(xy != NULL && n >= 1); /* its box starts at the first point */
     if (p->budget == NULL || p->format != RENDER_PNG)
         return !p->over;
     double x0 = xy[0], y0 = xy[1], x1 = xy[0], y1 = xy[1];
@@ -429,6 +431,7 @@ static void cairo_path_of(cairo_t *cr, const double *xy, int n, bool closed)
 void pen_polygon(struct pen *p, const double *xy, int n, uint32_t fill, double fill_a,
                  uint32_t stroke, double stroke_a, double width)
 {
+    assert(n >= 3); /* a polygon has at least three corners */
     lines_flush(p);
     if (!pen_charge_points(p, xy, n, width))
         return;
@@ -462,6 +465,7 @@ void pen_polygon(struct pen *p, const double *xy, int n, uint32_t fill, double f
 void pen_polyline(struct pen *p, const double *xy, int n, uint32_t rgb, double a, double width,
                   double dash)
 {
+    assert(n >= 2); /* a line joins at least two points (the PNG fast path reads xy[0..3]) */
     if (!pen_charge_points(p, xy, n, width))
         return;
     if (p->format == RENDER_PNG && n == 2 && dash <= 0 && a >= 1 &&

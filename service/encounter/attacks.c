@@ -5,6 +5,7 @@
  * (svc_attack_answer_ruled). An attack of opportunity under engine 2 answers a reaction a move
  * opened (encounter_reactions.c). Each returns {"result": ..., "effects": [...]} or NULL after
  * adding errors (the model: encounter_internal.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,12 +275,200 @@ int enc_iterative_attacks(json_t *actor)
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
+/* Adds to x->e why the attack gate refused (rules_encounter_attack_gate's rc), in words; false
+ * when it did not refuse. made is the attacks of opportunity the actor made this round, foe the
+ * id of a charge's designated opponent. */
+static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *atk,
+                                int rc, int made, const char *foe)
+{
+    switch (rc) {
+    case RULES_ENC_ATTACK_REACH:
+        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
+                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+        return true;
+    case RULES_ENC_ATTACK_AOO_MELEE:
+        svc_errors_add(x->e, "/attack",
+                       "'%s' is not a melee attack, and an attack of opportunity is a single "
+                       "melee attack (004 Attacks of Opportunity)",
+                       str(atk, "name"));
+        return true;
+    case RULES_ENC_ATTACK_AOO_STUNNED:
+        svc_errors_add(x->e, "/kind",
+                       "a stunned combatant can't take actions, attacks of opportunity "
+                       "included (d20 3.5 SRD, Stunned)");
+        return true;
+    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
+        svc_errors_add(x->e, "/kind",
+                       "a flat-footed combatant can't make attacks of opportunity (004 "
+                       "Flat-Footed)");
+        return true;
+    case RULES_ENC_ATTACK_AOO_SPENT:
+        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
+            svc_errors_add(x->e, "/kind",
+                           "'%s' has made its %d attack%s of opportunity this round (004 "
+                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
+                           str(actor, "id"), made, made == 1 ? "" : "s");
+        else
+            svc_errors_add(x->e, "/kind",
+                           "one attack of opportunity a round (004 Making an Attack of "
+                           "Opportunity)");
+        return true;
+    case RULES_ENC_ATTACK_CHARGE_TARGET:
+        svc_errors_add(x->e, "/target",
+                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
+                       RULES_SRC_CHARGE);
+        return true;
+    case RULES_ENC_ATTACK_CHARGE_MELEE:
+        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
+                       str(atk, "name"), RULES_SRC_CHARGE);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
+ * action's dice (or the event's seed), what it declares, what the encounter derives. Writes the
+ * answer (or its refusal) to *a and what the attack leaves to *after; *derived receives what the
+ * encounter derived (a new reference, or NULL). False when the request could not be built (the
+ * errors are in x->e). */
+static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                        json_t *atk, bool aoo, const struct rules_enc_combatant *who,
+                        const struct rules_enc_combatant *whom,
+                        const struct rules_enc_attack_gate *gate, struct svc_answer *a,
+                        struct rules_attack_after *after, json_t **derived)
+{
+    assert(who != NULL && whom != NULL && gate != NULL);
+    struct attack_request req;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_dice_source *src = enc_dice_source(x, in, &e);
+    *derived = NULL;
+    if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, &req, &e, derived)) {
+        svc_errors_free(&e);
+        free(src);
+        free(req.allies);
+        return false;
+    }
+    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
+     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
+    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
+    struct rules_enc_attack_roll roll = {.attacker = &req.a,
+                                         .defender = &req.d,
+                                         .allies = req.allies,
+                                         .ally_count = req.ally_count,
+                                         .cover = req.cover,
+                                         .concealments = req.conceal,
+                                         .concealment_count = req.conceal_count,
+                                         .params = &params,
+                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
+    /* Not zeroed: rules_encounter_attack writes every member it is read for (the rolled dice
+     * up to the damage; the dice slots past them stay unread), and calloc cleared ~100 KB of
+     * slots at every attack, 12% of the action's instructions. */
+    struct rules_enc_attack_ruling *ruled = malloc(sizeof *ruled);
+    if (ruled == NULL || src == NULL) {
+        svc_answer_problem(a, SVC_PROBLEM_INTERNAL, NULL);
+    } else if (!svc_errors_any(&e)) {
+        struct rules_dice d;
+        svc_dice_source_open(src, &d);
+        int ruled_rc = rules_encounter_attack(enc_typed(x), who, whom, aoo, gate, &roll, &d, ruled);
+        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
+            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
+        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
+            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
+        else
+            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, a);
+        *after = ruled->after;
+    }
+    if (svc_errors_any(&e))
+        svc_answer_errors(a, &e);
+    svc_errors_free(&e);
+    free(ruled);
+    free(src);
+    free(req.allies);
+    return true;
+}
+
+/* Under the reactions engine, what an attack of opportunity does to the reaction it answers
+ * (reaction_at in the state's reactions): it is answered, and if the attack stopped the mover,
+ * the reactions to its later steps go too and it stays where it was. Appends to effects. */
+static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *reaction,
+                            size_t reaction_at, const struct rules_attack_after *after,
+                            json_t *effects)
+{
+    json_array_append_new(
+        effects, effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
+                                                        "aoo_made", after->aoo_made)));
+    /* The reaction is answered. If the attack drops the mover, its move stops in the square
+     * it was leaving, and the reactions to later steps go with it. */
+    bool stopped = after->stopped;
+    json_t *left = json_array();
+    size_t k;
+    json_t *r;
+    json_array_foreach(json_object_get(s, "reactions"), k, r)
+    {
+        bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
+                     num(r, "step") > num(reaction, "step");
+        if (k != reaction_at && !later)
+            json_array_append(left, r);
+    }
+    json_array_append_new(effects, enc_reactions_effect(s, left));
+    if (stopped)
+        json_array_append_new(
+            effects,
+            effect_set(str(target, "id"), json_pack("{s:O, s:O}", "x", json_object_get(target, "x"),
+                                                    "y", json_object_get(target, "y"))));
+}
+
+/* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
+ * target's and the attacker's hit points, and the attack of opportunity or the turn it spends.
+ * The attacker's strain is told in ans. Returns the new effects array. */
+static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor, json_t *target,
+                              bool aoo, json_t *reaction, size_t reaction_at,
+                              const struct rules_attack_after *after)
+{
+    json_t *s = x->state;
+    json_t *turn = json_object_get(actor, "turn");
+    json_t *effects = json_array();
+    if (after->damaged)
+        json_array_append_new(effects,
+                              effect_set(str(target, "id"), enc_hp_fields(x, after->target_hp)));
+    if (after->strain > 0) {
+        json_t *fields = enc_hp_fields(x, after->attacker_hp);
+        json_t *told =
+            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage",
+                      after->strain, "hp", after->attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
+        if (json_object_get(fields, "hp_state"))
+            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
+        json_object_set_new(ans, "strain", told);
+        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
+    }
+    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
+        answer_reaction(s, actor, target, reaction, reaction_at, after, effects);
+    } else if (aoo) {
+        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
+                                                                              num(s, "round"))));
+    } else
+        json_array_append_new(
+            effects,
+            effect_set(
+                str(actor, "id"),
+                json_pack("{s:o}", "turn",
+                          json_pack("{s:O, s:O, s:b}", "moved",
+                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
+                                                                   : json_false(),
+                                    "ran",
+                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
+                                                                 : json_false(),
+                                    "attacked", 1))));
+    return effects;
+}
+
 /* The attack of actor on target (for an attack of opportunity under engine 2, the target as it
  * stood in the square it was leaving, and the reaction it answers). */
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                                 json_t *reaction, size_t reaction_at)
 {
-    json_t *s = x->state;
     bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
     /* Engine 3: an attack of opportunity that names no profile is made with the first melee
      * one (enc_reaction_attack). */
@@ -310,103 +499,13 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
-    int made = gate.made; /* attacks of opportunity it made this round */
-    bool charge_attack = gate.charge_attack;
-    switch (rc) {
-    case RULES_ENC_ATTACK_REACH:
-        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
-                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+    if (attack_gate_refused(x, in, actor, atk, rc, gate.made, foe))
         return NULL;
-    case RULES_ENC_ATTACK_AOO_MELEE:
-        svc_errors_add(x->e, "/attack",
-                       "'%s' is not a melee attack, and an attack of opportunity is a single "
-                       "melee attack (004 Attacks of Opportunity)",
-                       str(atk, "name"));
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_STUNNED:
-        svc_errors_add(x->e, "/kind",
-                       "a stunned combatant can't take actions, attacks of opportunity "
-                       "included (d20 3.5 SRD, Stunned)");
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_FLAT_FOOTED:
-        svc_errors_add(x->e, "/kind",
-                       "a flat-footed combatant can't make attacks of opportunity (004 "
-                       "Flat-Footed)");
-        return NULL;
-    case RULES_ENC_ATTACK_AOO_SPENT:
-        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
-            svc_errors_add(x->e, "/kind",
-                           "'%s' has made its %d attack%s of opportunity this round (004 "
-                           "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                           str(actor, "id"), made, made == 1 ? "" : "s");
-        else
-            svc_errors_add(x->e, "/kind",
-                           "one attack of opportunity a round (004 Making an Attack of "
-                           "Opportunity)");
-        return NULL;
-    case RULES_ENC_ATTACK_CHARGE_TARGET:
-        svc_errors_add(x->e, "/target",
-                       "the charge's attack is at its designated opponent, '%s' (%s)", foe,
-                       RULES_SRC_CHARGE);
-        return NULL;
-    case RULES_ENC_ATTACK_CHARGE_MELEE:
-        svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
-                       str(atk, "name"), RULES_SRC_CHARGE);
-        return NULL;
-    default:
-        break;
-    }
-    /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
-     * action's dice (or the event's seed), what it declares, what the encounter derives. */
-    struct attack_request req;
-    struct svc_errors e;
-    svc_errors_init(&e);
-    struct svc_dice_source *src = enc_dice_source(x, in, &e);
-    json_t *derived = NULL;
-    if (!enc_attack_req(x, in, actor, target, atk, aoo, charge_attack, &req, &e, &derived)) {
-        svc_errors_free(&e);
-        free(src);
-        free(req.allies);
-        return NULL;
-    }
-    /* rules_encounter_attack: the modifiers, the roll and what it leaves, on those structs; the
-     * answer is POST /v1/attacks/resolve's own, written once from the ruling. */
-    struct rules_attack_roll_params params = svc_attack_roll_params(&req);
-    struct rules_enc_attack_roll roll = {.attacker = &req.a,
-                                         .defender = &req.d,
-                                         .allies = req.allies,
-                                         .ally_count = req.ally_count,
-                                         .cover = req.cover,
-                                         .concealments = req.conceal,
-                                         .concealment_count = req.conceal_count,
-                                         .params = &params,
-                                         .damage = req.damage != NULL ? &req.damage_expr : NULL};
-    /* Not zeroed: rules_encounter_attack writes every member it is read for (the rolled dice
-     * up to the damage; the dice slots past them stay unread), and calloc cleared ~100 KB of
-     * slots at every attack, 12% of the action's instructions. */
-    struct rules_enc_attack_ruling *ruled = malloc(sizeof *ruled);
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
-    if (ruled == NULL || src == NULL) {
-        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL);
-    } else if (!svc_errors_any(&e)) {
-        struct rules_dice d;
-        svc_dice_source_open(src, &d);
-        int ruled_rc = rules_encounter_attack(te, who, whom, aoo, &gate, &roll, &d, ruled);
-        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
-            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
-        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
-            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
-        else
-            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, &a);
-        after = ruled->after;
-    }
-    if (svc_errors_any(&e))
-        svc_answer_errors(&a, &e);
-    svc_errors_free(&e);
-    free(ruled);
-    free(src);
-    free(req.allies);
+    json_t *derived = NULL;
+    if (!rule_attack(x, in, actor, target, atk, aoo, who, whom, &gate, &a, &after, &derived))
+        return NULL;
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},
                                             {"/cover", "/cover"},
@@ -419,62 +518,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    /* What the attack does to the encounter (rules_encounter_attack's after), as effects. */
-    json_t *turn = json_object_get(actor, "turn");
-    json_t *effects = json_array();
-    if (after.damaged)
-        json_array_append_new(effects,
-                              effect_set(str(target, "id"), enc_hp_fields(x, after.target_hp)));
-    if (after.strain > 0) {
-        json_t *fields = enc_hp_fields(x, after.attacker_hp);
-        json_t *told =
-            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage", after.strain,
-                      "hp", after.attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
-        if (json_object_get(fields, "hp_state"))
-            json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
-        json_object_set_new(ans, "strain", told);
-        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
-    }
-    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
-        json_array_append_new(
-            effects,
-            effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
-                                                   "aoo_made", after.aoo_made)));
-        /* The reaction is answered. If the attack drops the mover, its move stops in the square
-         * it was leaving, and the reactions to later steps go with it. */
-        bool stopped = after.stopped;
-        json_t *left = json_array();
-        size_t k;
-        json_t *r;
-        json_array_foreach(json_object_get(s, "reactions"), k, r)
-        {
-            bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
-                         num(r, "step") > num(reaction, "step");
-            if (k != reaction_at && !later)
-                json_array_append(left, r);
-        }
-        json_array_append_new(effects, enc_reactions_effect(s, left));
-        if (stopped)
-            json_array_append_new(
-                effects, effect_set(str(target, "id"),
-                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
-                                              json_object_get(target, "y"))));
-    } else if (aoo) {
-        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
-                                                                              num(s, "round"))));
-    } else
-        json_array_append_new(
-            effects,
-            effect_set(
-                str(actor, "id"),
-                json_pack("{s:o}", "turn",
-                          json_pack("{s:O, s:O, s:b}", "moved",
-                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
-                                                                   : json_false(),
-                                    "ran",
-                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
-                                                                 : json_false(),
-                                    "attacked", 1))));
+    json_t *effects = attack_effects(x, ans, actor, target, aoo, reaction, reaction_at, &after);
     json_t *out = outcome(ans, effects);
     if (rules_engine_has(
             x->engine,
@@ -685,6 +729,154 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
  * attacks for 5-foot steps before, between or after them (001 Trade Away Attacks: each step
  * uses up the worst attack left, so the attacks made keep the best bonuses; the steps do not
  * count as movement and provoke nothing). */
+/* A full attack as it is made, on a scratch copy of the state: what each item of its plan
+ * rules and leaves. */
+struct full_attack_run {
+    json_t *scratch; /* the state as the items so far leave it */
+    json_t *rulings; /* each attack's ruling */
+    json_t *effects; /* the effects so far */
+    json_t *stepped; /* {x, y, at} of each 5-foot step */
+    json_t *turned;  /* {facing, at} of each change of facing */
+    json_t *aimed;   /* the target of each attack */
+    int made;        /* attacks made */
+};
+
+/* The plan's items as rules/ takes them (plain), each named target found in the encounter;
+ * false after adding the error of a target that names no combatant. */
+static bool plan_targets(struct resolve_ctx *x, const struct rules_encounter *te,
+                         const struct plan_item *items, struct rules_plan_item *plain, int n_items)
+{
+    assert(n_items >= 0 && n_items <= RULES_PLAN_MAX);
+    for (int i = 0; i < n_items; i++) {
+        plain[i] = items[i].it;
+        if (items[i].target == NULL)
+            continue;
+        plain[i].target = rules_encounter_find(te, items[i].target);
+        if (plain[i].target < 0) {
+            char p[48];
+            snprintf(p, sizeof p, "/plan/%d/attack/target", i);
+            svc_errors_add(x->e, p, "names no combatant");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Appends one item's effects (a new array) to the run: folded into its scratch state. */
+static void run_effects(struct full_attack_run *run, json_t *ef)
+{
+    enc_fold(run->scratch, ef);
+    json_array_extend(run->effects, ef);
+    json_decref(ef);
+}
+
+/* The plan's 5-foot step (item, to square) by me, the actor as the run left it; false after
+ * adding errors. */
+static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t *actor, json_t *me,
+                     int item, json_t *square)
+{
+    char p[32];
+    snprintf(p, sizeof p, "/plan/%d/step", item);
+    json_t *fields = NULL;
+    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
+    json_t *ans = enc_rule_traded_step(&each, me, square, p, &fields);
+    enc_ctx_release(&each);
+    if (ans == NULL)
+        return false;
+    json_array_append_new(run->stepped,
+                          json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"), "y",
+                                    json_object_get(fields, "y"), "at", item));
+    run_effects(run, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+    json_decref(ans);
+    return true;
+}
+
+/* The plan's attack (item, the i-th of the full attack) by me at target_id: ruled as a single
+ * attack (action_attack_on) on the scratch state, with its own dice and iterative bonus; an
+ * attack at a target that dropped is not made. False after adding errors. */
+static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_t *in,
+                       json_t *actor, json_t *me, int item, int i, const char *target_id)
+{
+    json_t *target = find(run->scratch, target_id, NULL);
+    if (target == NULL) {
+        char p[48];
+        snprintf(p, sizeof p, "/plan/%d/attack/target", item);
+        svc_errors_add(x->e, p, "names no combatant");
+        return false;
+    }
+    if (run->made > 0 && enc_is_down(target))
+        return true; /* no more attacks at a target that dropped; others may still follow */
+    json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"), "target",
+                            str(target, "id"));
+    static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
+    for (int p = 0; pass[p]; p++)
+        if (json_object_get(in, pass[p]))
+            json_object_set(one, pass[p], json_object_get(in, pass[p]));
+    json_t *results = json_object_get(in, "results");
+    if (json_array_get(results, (size_t)i) != NULL)
+        json_object_set(one, "results", json_array_get(results, (size_t)i));
+    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
+    each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+    each.iterative = i;                             /* its profile at its iterative bonus */
+    struct svc_errors mine;
+    svc_errors_init(&mine);
+    each.e = &mine;
+    json_t *out = action_attack_on(&each, one, me, target, NULL, 0);
+    enc_ctx_release(&each);
+    refused_attack(&mine, i, x->e);
+    if (out != NULL) {
+        json_array_append(run->rulings, json_object_get(out, "result"));
+        json_array_append_new(run->aimed, json_string(str(target, "id")));
+        enc_fold(run->scratch, json_object_get(out, "effects"));
+        /* The actor's turn is the full attack's (resolve_action stamps its budget), not each
+         * single attack's. */
+        size_t n;
+        json_t *ef;
+        json_array_foreach(json_object_get(out, "effects"), n, ef)
+        {
+            json_t *fields = json_object_get(ef, "fields");
+            if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+                json_object_del(fields, "turn");
+            if (fields == NULL || json_object_size(fields) > 0)
+                json_array_append(run->effects, ef);
+        }
+        run->made++;
+    }
+    json_decref(out);
+    json_decref(one);
+    return out != NULL;
+}
+
+/* Makes the plan's n_items items in order on the run; false after adding errors (the first
+ * item refused ends it). */
+static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t *in, json_t *actor,
+                     const struct plan_item *items, int n_items,
+                     const struct rules_full_attack_plan *plan)
+{
+    for (int item = 0; item < n_items; item++) {
+        json_t *me = find(run->scratch, str(actor, "id"), NULL);
+        if (items[item].it.kind == RULES_PLAN_STEP) {
+            if (!run_step(x, run, actor, me, item, items[item].square))
+                return false;
+        } else if (items[item].it.kind == RULES_PLAN_FACING) {
+            /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
+             * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
+            int facing = items[item].it.facing;
+            run_effects(run, json_pack("[o]", effect_set(str(me, "id"),
+                                                         json_pack("{s:i}", "facing", facing))));
+            json_array_append_new(run->turned,
+                                  json_pack("{s:i, s:i}", "facing", facing, "at", item));
+        } else {
+            assert(plan->attack_of[item] >= 0);
+            const char *target_id =
+                items[item].target != NULL ? items[item].target : str(in, "target");
+            if (!run_attack(x, run, in, actor, me, item, plan->attack_of[item], target_id))
+                return false;
+        }
+    }
+    return true;
+}
+
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     const struct rules_encounter *te = enc_typed(x);
@@ -699,20 +891,8 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     struct plan_item items[RULES_PLAN_MAX];
     struct rules_plan_item plain[RULES_PLAN_MAX];
     int n_items = decode_plan(in, count, x->engine, items, x->e);
-    if (n_items < 0)
+    if (n_items < 0 || !plan_targets(x, te, items, plain, n_items))
         return NULL;
-    for (int i = 0; i < n_items; i++) {
-        plain[i] = items[i].it;
-        if (items[i].target == NULL)
-            continue;
-        plain[i].target = rules_encounter_find(te, items[i].target);
-        if (plain[i].target < 0) {
-            char p[48];
-            snprintf(p, sizeof p, "/plan/%d/attack/target", i);
-            svc_errors_add(x->e, p, "names no combatant");
-            return NULL;
-        }
-    }
     struct rules_turn spare = {0};
     struct rules_turn_limits none = {0};
     struct rules_full_attack_plan plan;
@@ -734,125 +914,40 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                        "a full attack takes one array of results per attack (%d here)", attacks);
         return NULL;
     }
-    json_t *scratch = json_deep_copy(x->state);
-    json_t *rulings = json_array(), *effects = json_array(), *stepped = json_array();
-    json_t *turned = json_array(), *aimed = json_array();
-    bool ok = true;
-    int made = 0; /* attacks made */
-    for (int item = 0; item < n_items && ok; item++) {
-        json_t *me = find(scratch, str(actor, "id"), NULL);
-        if (items[item].it.kind == RULES_PLAN_STEP) {
-            char p[32];
-            snprintf(p, sizeof p, "/plan/%d/step", item);
-            json_t *fields = NULL;
-            struct resolve_ctx each = enc_ctx_on(x, scratch);
-            json_t *ans = enc_rule_traded_step(&each, me, items[item].square, p, &fields);
-            enc_ctx_release(&each);
-            if (ans == NULL) {
-                ok = false;
-                break;
-            }
-            json_array_append_new(stepped,
-                                  json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"),
-                                            "y", json_object_get(fields, "y"), "at", item));
-            json_t *ef = json_pack("[o]", effect_set(str(actor, "id"), fields));
-            enc_fold(scratch, ef);
-            json_array_extend(effects, ef);
-            json_decref(ef);
-            json_decref(ans);
-            continue;
-        }
-        if (items[item].it.kind == RULES_PLAN_FACING) {
-            /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
-             * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
-            int facing = items[item].it.facing;
-            json_t *ef =
-                json_pack("[o]", effect_set(str(me, "id"), json_pack("{s:i}", "facing", facing)));
-            enc_fold(scratch, ef);
-            json_array_extend(effects, ef);
-            json_decref(ef);
-            json_array_append_new(turned, json_pack("{s:i, s:i}", "facing", facing, "at", item));
-            continue;
-        }
-        int i = plan.attack_of[item];
-        const char *target_id = items[item].target != NULL ? items[item].target : str(in, "target");
-        json_t *target = find(scratch, target_id, NULL);
-        if (target == NULL) {
-            char p[48];
-            snprintf(p, sizeof p, "/plan/%d/attack/target", item);
-            svc_errors_add(x->e, p, "names no combatant");
-            ok = false;
-            break;
-        }
-        if (made > 0 && enc_is_down(target))
-            continue; /* no more attacks at a target that dropped; others may still follow */
-        json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"),
-                                "target", str(target, "id"));
-        static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
-        for (int p = 0; pass[p]; p++)
-            if (json_object_get(in, pass[p]))
-                json_object_set(one, pass[p], json_object_get(in, pass[p]));
-        if (json_array_get(results, (size_t)i) != NULL)
-            json_object_set(one, "results", json_array_get(results, (size_t)i));
-        struct resolve_ctx each = enc_ctx_on(x, scratch);
-        each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
-        each.iterative = i;                             /* its profile at its iterative bonus */
-        struct svc_errors mine;
-        svc_errors_init(&mine);
-        each.e = &mine;
-        json_t *out = action_attack_on(&each, one, me, target, NULL, 0);
-        enc_ctx_release(&each);
-        refused_attack(&mine, i, x->e);
-        if (out != NULL) {
-            json_array_append(rulings, json_object_get(out, "result"));
-            json_array_append_new(aimed, json_string(str(target, "id")));
-            enc_fold(scratch, json_object_get(out, "effects"));
-            /* The actor's turn is the full attack's (resolve_action stamps its budget), not
-             * each single attack's. */
-            size_t n;
-            json_t *ef;
-            json_array_foreach(json_object_get(out, "effects"), n, ef)
-            {
-                json_t *fields = json_object_get(ef, "fields");
-                if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
-                    json_object_del(fields, "turn");
-                if (fields == NULL || json_object_size(fields) > 0)
-                    json_array_append(effects, ef);
-            }
-            made++;
-        } else {
-            ok = false;
-        }
-        json_decref(out);
-        json_decref(one);
-    }
-    json_decref(scratch);
+    struct full_attack_run run = {.scratch = json_deep_copy(x->state),
+                                  .rulings = json_array(),
+                                  .effects = json_array(),
+                                  .stepped = json_array(),
+                                  .turned = json_array(),
+                                  .aimed = json_array()};
+    bool ok = run_plan(x, &run, in, actor, items, n_items, &plan);
+    json_decref(run.scratch);
     if (!ok) {
-        json_decref(rulings);
-        json_decref(effects);
-        json_decref(stepped);
-        json_decref(turned);
-        json_decref(aimed);
+        json_decref(run.rulings);
+        json_decref(run.effects);
+        json_decref(run.stepped);
+        json_decref(run.turned);
+        json_decref(run.aimed);
         return NULL;
     }
     json_t *result =
-        json_pack("{s:o, s:i, s:i, s:s}", "attacks", rulings, "attacks_made", made,
+        json_pack("{s:o, s:i, s:i, s:s}", "attacks", run.rulings, "attacks_made", run.made,
                   "iterative_attacks", count, "rule",
                   steps > 0 ? FULL_ATTACK_RULE "; " RULES_TRADE_SOURCE
                                                ": each 5-foot step uses up the worst attack left"
                             : FULL_ATTACK_RULE);
     /* Only when the plan has them: full attacks without a plan rule as before. */
     if (steps > 0)
-        json_object_set_new(result, "steps", stepped);
+        json_object_set_new(result, "steps", run.stepped);
     else
-        json_decref(stepped);
+        json_decref(run.stepped);
     if (facings > 0)
-        json_object_set_new(result, "facings", turned);
+        json_object_set_new(result, "facings", run.turned);
     else
-        json_decref(turned);
+        json_decref(run.turned);
     if (targets || facings > 0)
-        json_object_set_new(result, "targets", aimed);
+        json_object_set_new(result, "targets", run.aimed);
     else
-        json_decref(aimed);
-    return outcome(result, effects);
+        json_decref(run.aimed);
+    return outcome(result, run.effects);
 }

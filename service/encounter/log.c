@@ -1,6 +1,7 @@
 /* Encounters as a whole log: verify re-resolves every event, export writes the log out, import
  * rebuilds an exported one as the live endpoints would have (the model:
  * encounter_internal.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +441,158 @@ static json_t *import_created(const struct svc_request *req, json_t *payload, co
     return rebuilt;
 }
 
+/* The export's envelope: its format, its id (the one its created event names), its events (at
+ * least the created one) and its version (their number). Returns the events (borrowed from
+ * body, NULL when absent) and sets *created_id to the id the created event names (or NULL);
+ * the errors go to e. */
+static json_t *import_envelope(json_t *body, const char **created_id, struct svc_errors *e)
+{
+    const char *format = NULL;
+    if (codec_get_string(body, "", "format", true, 64, &format, e) &&
+        strcmp(format, "tactics-encounter/1") != 0)
+        svc_errors_add(e, "/format", "must be tactics-encounter/1");
+    const char *old_id = NULL;
+    codec_get_string(body, "", "id", false, 64, &old_id, e);
+    *created_id = json_string_value(json_object_get(
+        json_object_get(
+            json_object_get(json_array_get(json_object_get(body, "events"), 0), "payload"),
+            "result"),
+        "created"));
+    if (old_id != NULL && *created_id != NULL && strcmp(old_id, *created_id) != 0)
+        svc_errors_add(e, "/id", "must be the id the created event names (%s)", *created_id);
+    json_t *events = NULL;
+    codec_get_array(body, "", "events", true, MAX_IMPORT, &events, e);
+    size_t n = json_array_size(events);
+    if (events != NULL && n == 0)
+        svc_errors_add(e, "/events", "must hold at least the created event");
+    long long version = 0;
+    if (codec_get_int(body, "", "version", false, 1, MAX_IMPORT, &version, e) &&
+        (size_t)version != n)
+        svc_errors_add(e, "/version", "must be the number of events (%zu)", n);
+    return events;
+}
+
+/* Event i (at p, i > 0, neither created nor imported) re-resolved from the state before it:
+ * its ruling and effects must be the ones this server makes. Returns the event as this server
+ * rules it (a new reference), its effects folded into state, or NULL after adding errors. */
+static json_t *import_rule_again(const struct svc_request *req, struct enc_cache *cache,
+                                 json_t *state, size_t i, const char *kind, json_t *payload,
+                                 const char *p, struct svc_errors *e)
+{
+    assert(i > 0);
+    json_t *stored = NULL;
+    struct svc_errors re;
+    svc_errors_init(&re);
+    json_t *again = enc_resolve(req, cache, state, kind, json_object_get(payload, "input"),
+                                (long long)i + 1, engine_of(payload), &re);
+    char ip[80];
+    snprintf(ip, sizeof ip, "%s/payload/input", p);
+    enc_errors_under(&re, ip, e);
+    svc_errors_free(&re);
+    if (again != NULL && !svc_errors_any(e)) {
+        const char *differs =
+            !ruling_matches(json_object_get(payload, "result"), json_object_get(again, "result"),
+                            engine_of(payload))
+                ? "result"
+            : !json_equal(json_object_get(again, "effects"), json_object_get(payload, "effects"))
+                ? "effects"
+                : NULL;
+        if (differs != NULL)
+            svc_errors_add(e, p,
+                           "its %s differs from the ruling this server makes "
+                           "from the state before it (/events/%zu/payload/%s)",
+                           differs, i, differs);
+        else {
+            /* Stored as this server rules it: the given ruling only had to match it, so no
+             * member the export left out or worded its own way is kept. */
+            stored = json_deep_copy(payload);
+            json_object_set(stored, "result", json_object_get(again, "result"));
+        }
+    } else if (!svc_errors_any(e)) {
+        svc_errors_add(e, p, "does not resolve against the state before it");
+    }
+    if (stored != NULL)
+        enc_fold(state, json_object_get(again, "effects"));
+    json_decref(again);
+    return stored;
+}
+
+/* Event i of an import (at p, its payload checked) rebuilt on state: the created event through
+ * create's own validation, an earlier import's event drawn as it is, any other ruled again.
+ * Returns the event to store (a new reference), its effects folded into state, or NULL after
+ * adding errors. */
+static json_t *import_event(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                            size_t i, const char *kind, json_t *payload, const char *p,
+                            struct svc_errors *e)
+{
+    json_t *stored;
+    if (i == 0)
+        stored = import_created(req, payload, p, e);
+    else if (strcmp(kind, "imported") == 0)
+        /* An earlier import's event (this is a copy of a copy): drawn, not ruled. */
+        stored = enc_check_imported(state, payload, p, e);
+    else
+        return import_rule_again(req, cache, state, i, kind, payload, p, e);
+    if (stored != NULL)
+        enc_fold(state, json_object_get(stored, "effects"));
+    return stored;
+}
+
+/* A state the export gives beside its events must be their fold; turn_of is served beside
+ * each state, never stored (enc_serve_state): an export from before it has none, one since
+ * has it; either way it must name order[turn]. */
+static void import_check_state(json_t *body, json_t *state, struct svc_errors *e)
+{
+    if (svc_errors_any(e) || json_object_get(body, "state") == NULL)
+        return;
+    json_t *given = json_copy(json_object_get(body, "state"));
+    json_t *turn_of = json_object_get(given, "turn_of");
+    const char *expected = enc_turn_of(state);
+    if (turn_of != NULL &&
+        !(expected ? json_is_string(turn_of) && strcmp(json_string_value(turn_of), expected) == 0
+                   : json_is_null(turn_of)))
+        svc_errors_add(e, "/state/turn_of", "must be %s%s%s, whose turn it is",
+                       expected ? "\"" : "", expected ? expected : "null", expected ? "\"" : "");
+    else if (json_object_del(given, "turn_of"), !json_equal(given, state))
+        svc_errors_add(e, "/state", "is not the fold of the events");
+    json_decref(given);
+}
+
+/* Stores the rebuilt encounter (its n events' kinds and payloads, its state) under a new id
+ * and answers 201 with it, or answers the refusal: a board past the query budgets, or the
+ * database's failure. The token is minted (its hash into hash) when the client gave none;
+ * otherwise hash is the client's. */
+static void import_store(const struct svc_request *req, struct svc_response *res, json_t *state,
+                         size_t n, const char **kinds, char **payloads, bool minted,
+                         unsigned char hash[AUTH_HASH_LEN])
+{
+    assert(n >= 2);                                 /* the created event and the copy's own */
+    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it (issue 28) */
+        return;
+    char id[AUTH_ID_LEN + 1];
+    char token[AUTH_TOKEN_LEN + 1] = "";
+    if (!enc_new_identity(res, id, minted ? token : NULL, hash))
+        return;
+    char *state_text = dump(state);
+    char *rules_text = dump(json_object_get(state, "rules"));
+    int rc = state_text && rules_text
+                 ? db_encounter_import(req->ctx->db, id, hash, rules_text, state_text, (int)n,
+                                       kinds, (const char *const *)payloads)
+                 : DB_ERR_NOMEM;
+    free(state_text);
+    free(rules_text);
+    if (enc_db_failed(res, rc))
+        return;
+    enc_serve_state(state);
+    json_t *doc = json_pack("{s:s, s:I, s:O}", "id", id, "version", (json_int_t)n, "state", state);
+    if (minted)
+        json_object_set_new(doc, "token", json_string(token));
+    enc_respond_with_etag(res, 201, doc, (int64_t)n);
+    char loc[96];
+    snprintf(loc, sizeof loc, "/v1/encounters/%s", id);
+    svc_response_add_header(res, "Location", loc);
+}
+
 /* Imports an exported encounter under a new id, rebuilding it as the live endpoints would
  * have: the created event's state comes from its input through create's own validation, and
  * every later event's input passes the same checks as the live operation that made it and is
@@ -457,7 +610,6 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         return;
     }
     unsigned char hash[AUTH_HASH_LEN];
-    char token[AUTH_TOKEN_LEN + 1] = "";
     bool minted = svc_request_header(req, "Authorization") == NULL;
     json_t *state = json_object();
     struct enc_cache cache = {0};
@@ -466,28 +618,9 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     size_t n = 0;
     if (!minted && !enc_client_token(req, res, hash))
         goto out;
-    const char *format = NULL;
-    if (codec_get_string(body, "", "format", true, 64, &format, &e) &&
-        strcmp(format, "tactics-encounter/1") != 0)
-        svc_errors_add(&e, "/format", "must be tactics-encounter/1");
-    const char *old_id = NULL;
-    codec_get_string(body, "", "id", false, 64, &old_id, &e);
-    const char *created_id = json_string_value(json_object_get(
-        json_object_get(
-            json_object_get(json_array_get(json_object_get(body, "events"), 0), "payload"),
-            "result"),
-        "created"));
-    if (old_id != NULL && created_id != NULL && strcmp(old_id, created_id) != 0)
-        svc_errors_add(&e, "/id", "must be the id the created event names (%s)", created_id);
-    json_t *events = NULL;
-    codec_get_array(body, "", "events", true, MAX_IMPORT, &events, &e);
+    const char *created_id = NULL;
+    json_t *events = import_envelope(body, &created_id, &e);
     n = json_array_size(events);
-    if (events != NULL && n == 0)
-        svc_errors_add(&e, "/events", "must hold at least the created event");
-    long long version = 0;
-    if (codec_get_int(body, "", "version", false, 1, MAX_IMPORT, &version, &e) &&
-        (size_t)version != n)
-        svc_errors_add(&e, "/version", "must be the number of events (%zu)", n);
     kinds = calloc(n + 1, sizeof *kinds);
     payloads = calloc(n + 1, sizeof *payloads);
     if (kinds == NULL || payloads == NULL)
@@ -505,7 +638,6 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         if (payload == NULL)
             break;
         const char *kind = str(ev, "kind");
-        json_t *stored = NULL, *effects = NULL;
         /* The live service stamps every event with its engine, which never goes back: an
          * unstamped (engine 1) or older event after a newer one was not made by it. */
         int engine = engine_of(payload);
@@ -515,78 +647,16 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             break;
         }
         last_engine = engine;
-        if (i == 0) {
-            stored = import_created(req, payload, p, &e);
-            effects = json_object_get(stored, "effects");
-        } else if (strcmp(kind, "imported") == 0) {
-            /* An earlier import's event (this is a copy of a copy): drawn, not ruled. */
-            stored = enc_check_imported(state, payload, p, &e);
-            effects = json_object_get(stored, "effects");
-            if (stored != NULL)
-                enc_fold(state, effects);
-        } else {
-            struct svc_errors re;
-            svc_errors_init(&re);
-            json_t *again = enc_resolve(req, &cache, state, kind, json_object_get(payload, "input"),
-                                        (long long)i + 1, engine_of(payload), &re);
-            char ip[80];
-            snprintf(ip, sizeof ip, "%s/payload/input", p);
-            enc_errors_under(&re, ip, &e);
-            svc_errors_free(&re);
-            if (again != NULL && !svc_errors_any(&e)) {
-                const char *differs =
-                    !ruling_matches(json_object_get(payload, "result"),
-                                    json_object_get(again, "result"), engine_of(payload))
-                        ? "result"
-                    : !json_equal(json_object_get(again, "effects"),
-                                  json_object_get(payload, "effects"))
-                        ? "effects"
-                        : NULL;
-                if (differs != NULL)
-                    svc_errors_add(&e, p,
-                                   "its %s differs from the ruling this server makes "
-                                   "from the state before it (/events/%zu/payload/%s)",
-                                   differs, i, differs);
-                else {
-                    /* Stored as this server rules it: the given ruling only had to match it,
-                     * so no member the export left out or worded its own way is kept. */
-                    stored = json_deep_copy(payload);
-                    json_object_set(stored, "result", json_object_get(again, "result"));
-                }
-            } else if (!svc_errors_any(&e)) {
-                svc_errors_add(&e, p, "does not resolve against the state before it");
-            }
-            effects = json_object_get(again, "effects");
-            if (stored != NULL)
-                enc_fold(state, effects);
-            json_decref(again);
-        }
+        json_t *stored = import_event(req, &cache, state, i, kind, payload, p, &e);
         if (stored == NULL)
             break;
-        if (i == 0)
-            enc_fold(state, effects);
         kinds[i] = kind;
         payloads[i] = dump(stored);
         json_decref(stored);
         if (payloads[i] == NULL)
             svc_errors_add(&e, p, "could not be stored");
     }
-    if (!svc_errors_any(&e) && json_object_get(body, "state")) {
-        /* turn_of is served beside each state, never stored (enc_serve_state): an export from
-         * before it has none, one since has it; either way it must name order[turn]. */
-        json_t *given = json_copy(json_object_get(body, "state"));
-        json_t *turn_of = json_object_get(given, "turn_of");
-        const char *expected = enc_turn_of(state);
-        if (turn_of != NULL && !(expected ? json_is_string(turn_of) &&
-                                                strcmp(json_string_value(turn_of), expected) == 0
-                                          : json_is_null(turn_of)))
-            svc_errors_add(&e, "/state/turn_of", "must be %s%s%s, whose turn it is",
-                           expected ? "\"" : "", expected ? expected : "null",
-                           expected ? "\"" : "");
-        else if (json_object_del(given, "turn_of"), !json_equal(given, state))
-            svc_errors_add(&e, "/state", "is not the fold of the events");
-        json_decref(given);
-    }
+    import_check_state(body, state, &e);
     /* The copy's own event, last: marked as a copy, with dice of its own (copy.c). */
     json_t *copy = svc_errors_any(&e) ? NULL : enc_imported_event(state, created_id, &e);
     if (copy != NULL) {
@@ -598,34 +668,10 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
             svc_errors_add(&e, "/events", "could not be stored");
         n++;
     }
-    if (svc_errors_any(&e)) {
+    if (svc_errors_any(&e))
         svc_errors_respond(&e, res);
-        goto out;
-    }
-    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it (issue 28) */
-        goto out;
-    char id[AUTH_ID_LEN + 1];
-    if (!enc_new_identity(res, id, minted ? token : NULL, hash))
-        goto out;
-    char *state_text = dump(state);
-    char *rules_text = dump(json_object_get(state, "rules"));
-    int rc = state_text && rules_text
-                 ? db_encounter_import(req->ctx->db, id, hash, rules_text, state_text, (int)n,
-                                       kinds, (const char *const *)payloads)
-                 : DB_ERR_NOMEM;
-    free(state_text);
-    free(rules_text);
-    if (!enc_db_failed(res, rc)) {
-        enc_serve_state(state);
-        json_t *doc =
-            json_pack("{s:s, s:I, s:O}", "id", id, "version", (json_int_t)n, "state", state);
-        if (minted)
-            json_object_set_new(doc, "token", json_string(token));
-        enc_respond_with_etag(res, 201, doc, (int64_t)n);
-        char loc[96];
-        snprintf(loc, sizeof loc, "/v1/encounters/%s", id);
-        svc_response_add_header(res, "Location", loc);
-    }
+    else
+        import_store(req, res, state, n, kinds, payloads, minted, hash);
 out:
     enc_cache_free(&cache);
     for (size_t i = 0; payloads && i < n; i++)

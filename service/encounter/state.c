@@ -2,6 +2,7 @@
  * the fold, calling the stateless rulings (and the map they share for a request), combatant
  * validation, the initial state with the seed's commitment, and what a reader without the
  * token sees of a state (the model: encounter_internal.h). */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,6 +392,187 @@ static void whole_ac(json_t *state, json_t *in, json_t *c, const char *ptr, cons
                 touch, dex_mod > 0 ? ac - dex_mod : ac);
 }
 
+/* The combatant's id (a new one, keep_id NULL): 1 to 64 of A-Za-z0-9_-, not "encounter" and
+ * not already in state. Returns the id (in's own string, or keep_id) or NULL when absent; the
+ * errors go to e. */
+static const char *check_id(json_t *state, json_t *in, const char *ptr, const char *keep_id,
+                            struct svc_errors *e)
+{
+    const char *id = keep_id;
+    if (keep_id != NULL || !codec_get_string(in, ptr, "id", true, 64, &id, e))
+        return id;
+    assert(id != NULL);
+    for (const char *p = id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_')) {
+            char ip[CODEC_PTR_MAX];
+            codec_pointer(ip, ptr, "id");
+            svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
+            break;
+        }
+    /* "encounter" names the encounter itself in a set effect (enc_fold). */
+    if (*id == '\0' || find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
+        char ip[CODEC_PTR_MAX];
+        codec_pointer(ip, ptr, "id");
+        svc_errors_add(e, ip,
+                       !*id                           ? "must not be empty"
+                       : strcmp(id, "encounter") == 0 ? "is reserved: it names the encounter"
+                                                      : "is already in the encounter");
+    }
+    return id;
+}
+
+/* The combatant's name, owner and side (side required on creation, keep_id NULL). */
+static void check_names(json_t *in, const char *ptr, const char *keep_id, struct svc_errors *e)
+{
+    const char *s = NULL;
+    codec_get_string(in, ptr, "name", false, 100, &s, e);
+    /* The Discord user who runs it (service/discord/): a snowflake, read nowhere else. */
+    if (codec_get_string(in, ptr, "owner", false, 20, &s, e) &&
+        (*s == '\0' || strspn(s, "0123456789") != strlen(s))) {
+        char op[CODEC_PTR_MAX];
+        codec_pointer(op, ptr, "owner");
+        svc_errors_add(e, op, "must be a Discord user id: 1 to 20 digits");
+    }
+    if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
+        char sp[CODEC_PTR_MAX];
+        codec_pointer(sp, ptr, "side");
+        svc_errors_add(e, sp, "must not be empty");
+    }
+}
+
+/* The combatant's AC: whole (whole_ac) or in parts (svc_decode_defense), one of them required
+ * on creation. c is the normalized copy, rc the decoded creature (NULL for an update). */
+static void check_defense(json_t *state, json_t *in, json_t *c, const char *ptr,
+                          const char *keep_id, const struct rules_options *o,
+                          const struct rules_creature *rc, json_t *assumed, struct svc_errors *e)
+{
+    json_t *def = json_object_get(in, "defense");
+    char dp[CODEC_PTR_MAX];
+    codec_pointer(dp, ptr, "defense");
+    bool whole = json_object_get(in, "ac") != NULL ||
+                 (json_is_object(def) && json_object_get(def, "total") != NULL &&
+                  json_object_size(def) == 1);
+    if (whole)
+        whole_ac(state, in, c, ptr, keep_id, o, rc, assumed, e);
+    else if (def == NULL && keep_id == NULL)
+        svc_errors_add(e, dp,
+                       "is required: the AC whole (ac) or in parts, as /v1/attacks/resolve "
+                       "takes it");
+    else if (def != NULL && codec_expect_object(def, dp, e)) {
+        /* In parts; a total beside them must be 10 plus the parts (svc_decode_defense), and is
+         * not kept: the parts say it. */
+        struct rules_defense parts = {0};
+        svc_decode_defense(def, dp, &parts, e);
+        json_object_del(json_object_get(c, "defense"), "total");
+    }
+}
+
+/* Hit points (max_hp required on creation, hp at most max_hp and max_hp when not given), then
+ * Dexterity (an average score when not given) and the initiative modifier it implies. */
+static void check_hp_dex(json_t *in, json_t *c, const char *ptr, const char *keep_id,
+                         json_t *assumed, struct svc_errors *e)
+{
+    long long max_hp = 1, hp = 1;
+    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
+    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
+        if (has_max && hp > max_hp) {
+            char hp_ptr[CODEC_PTR_MAX];
+            codec_pointer(hp_ptr, ptr, "hp");
+            svc_errors_add(e, hp_ptr, "is above max_hp");
+        }
+    } else if (has_max && keep_id == NULL) {
+        json_object_set_new(c, "hp", json_integer(max_hp));
+    }
+    long long dex = 10, v = 0;
+    bool has_dex = codec_get_int(in, ptr, "dex", false, 1, 100, &dex, e);
+    if (!has_dex && keep_id == NULL && json_object_get(in, "dex") == NULL) {
+        /* Not given: the average score, and said so (issue 31: a stat block with its AC whole
+         * need not state Dexterity). */
+        json_object_set_new(c, "dex", json_integer(ASSUMED_DEX));
+        has_dex = true;
+        say_assumed(assumed, "dex", "%s: %d, an average score (modifier +0: %s)", "dex not given",
+                    ASSUMED_DEX, RULES_ABILITY_MODIFIER_SOURCE);
+    }
+    if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
+        /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
+        long long mod = rules_ability_modifier((int)dex);
+        json_object_set_new(c, "initiative_modifier", json_integer(mod));
+    }
+}
+
+/* One attack profile, attacks[i] at ap: its members known, its name unique among the ones
+ * before it (from engine 3), and its damage and threat as /v1/attacks/resolve takes them. */
+static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
+                         struct svc_errors *e)
+{
+    static const char *const akeys[] = {
+        "name",        "attack_bonus", "damage",          "attack", "touch", "sneak_attack_dice",
+        "rogue_level", "crit_range",   "crit_multiplier", NULL};
+    static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+    json_t *a = json_array_get(attacks, i);
+    assert(a != NULL);
+    const char *s = NULL;
+    long long v = 0;
+    bool b;
+    if (!codec_expect_object(a, ap, e))
+        return;
+    codec_reject_unknown(a, ap, akeys, e);
+    if (codec_get_string(a, ap, "name", true, 64, &s, e) &&
+        rules_engine_has(engine, RULES_ENGINE_SHAPES)) {
+        /* An attack names its profile (enc_find_attack): two of one name would make the second
+         * unreachable (refused from engine 3). */
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
+                char np[CODEC_PTR_MAX + 32];
+                snprintf(np, sizeof np, "%s/name", ap);
+                svc_errors_add(e, np, "is the name of attacks/%zu already", j);
+                break;
+            }
+    }
+    codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
+    /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder, so a profile
+     * takes what /v1/attacks/resolve's attacker takes (issue 17: each attack profile has a
+     * threat range and multiplier, default 20/x2). */
+    struct rules_dice_expr expr;
+    int crit_range, crit_multiplier;
+    svc_decode_damage(a, ap, &s, &expr, &crit_range, &crit_multiplier, e);
+    codec_get_enum(a, ap, "attack", forms, false, 0, e);
+    codec_get_bool(a, ap, "touch", false, &b, e);
+    codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
+    codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
+}
+
+/* The conditions: each one this service tracks, none twice (from engine 3); an empty list on
+ * creation when not given. */
+static void check_conditions(json_t *in, json_t *c, const char *ptr, const char *keep_id,
+                             int engine, struct svc_errors *e)
+{
+    json_t *conds = NULL;
+    if (!codec_get_array(in, ptr, "conditions", false, 16, &conds, e)) {
+        if (keep_id == NULL)
+            json_object_set_new(c, "conditions", json_array());
+        return;
+    }
+    size_t i;
+    json_t *cv;
+    json_array_foreach(conds, i, cv)
+    {
+        bool ok = false;
+        for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
+            ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
+        char cp[CODEC_PTR_MAX + 24];
+        snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
+        if (!ok)
+            svc_errors_add(e, cp, "is not a condition this service tracks");
+        for (size_t j = 0; ok && rules_engine_has(engine, RULES_ENGINE_SHAPES) && j < i; j++)
+            if (json_equal(json_array_get(conds, j), cv)) {
+                svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
+                break;
+            }
+    }
+}
+
 /* Validates a combatant object (ptr names it) against the state: every member known and in
  * range, placed on the map and not overlapping. Returns a normalized copy or NULL. */
 json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const char *keep_id,
@@ -428,47 +610,16 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                                        "base_attack_bonus",
                                        "conditions",
                                        NULL};
+    assert(state != NULL && ptr != NULL && e != NULL);
     size_t before = json_array_size(e->list); /* errors counted from here on refuse it */
     if (!codec_expect_object(in, ptr, e))
         return NULL;
     codec_reject_unknown(in, ptr, keys, e);
     json_t *c = json_deep_copy(in);
-    const char *id = keep_id;
-    if (keep_id == NULL && codec_get_string(in, ptr, "id", true, 64, &id, e)) {
-        for (const char *p = id; *p; p++)
-            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
-                char ip[CODEC_PTR_MAX];
-                codec_pointer(ip, ptr, "id");
-                svc_errors_add(e, ip, "must be 1 to 64 of A-Za-z0-9_-");
-                break;
-            }
-        /* "encounter" names the encounter itself in a set effect (enc_fold). */
-        if (*id == '\0' || find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
-            char ip[CODEC_PTR_MAX];
-            codec_pointer(ip, ptr, "id");
-            svc_errors_add(e, ip,
-                           !*id                           ? "must not be empty"
-                           : strcmp(id, "encounter") == 0 ? "is reserved: it names the encounter"
-                                                          : "is already in the encounter");
-        }
-    }
+    const char *id = check_id(state, in, ptr, keep_id, e);
     if (id != NULL)
         json_object_set_new(c, "id", json_string(id));
-    const char *s = NULL;
-    codec_get_string(in, ptr, "name", false, 100, &s, e);
-    /* The Discord user who runs it (service/discord/): a snowflake, read nowhere else. */
-    if (codec_get_string(in, ptr, "owner", false, 20, &s, e) &&
-        (*s == '\0' || strspn(s, "0123456789") != strlen(s))) {
-        char op[CODEC_PTR_MAX];
-        codec_pointer(op, ptr, "owner");
-        svc_errors_add(e, op, "must be a Discord user id: 1 to 20 digits");
-    }
-    if (codec_get_string(in, ptr, "side", keep_id == NULL, 64, &s, e) && *s == '\0') {
-        char sp[CODEC_PTR_MAX];
-        codec_pointer(sp, ptr, "side");
-        svc_errors_add(e, sp, "must not be empty");
-    }
+    check_names(in, ptr, keep_id, e);
     /* Placement, size, facing and reach: the geometry decoder's own checks. */
     struct rules_options o;
     enc_state_rules(state, &o);
@@ -493,114 +644,16 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     codec_get_enum(in, ptr, "aoo_policy", policies, false, 0, e);
     codec_get_int(in, ptr, "base_attack_bonus", false, 0, 100, &v, e);
     codec_get_int(in, ptr, "damage_reduction", false, 0, 1000, &v, e);
-    json_t *def = json_object_get(in, "defense");
-    char dp[CODEC_PTR_MAX];
-    codec_pointer(dp, ptr, "defense");
-    bool whole = json_object_get(in, "ac") != NULL ||
-                 (json_is_object(def) && json_object_get(def, "total") != NULL &&
-                  json_object_size(def) == 1);
-    if (whole)
-        whole_ac(state, in, c, ptr, keep_id, &o, keep_id == NULL ? &rc : NULL, assumed, e);
-    else if (def == NULL && keep_id == NULL)
-        svc_errors_add(e, dp,
-                       "is required: the AC whole (ac) or in parts, as /v1/attacks/resolve "
-                       "takes it");
-    else if (def != NULL && codec_expect_object(def, dp, e)) {
-        /* In parts; a total beside them must be 10 plus the parts (svc_decode_defense), and is
-         * not kept: the parts say it. */
-        struct rules_defense parts = {0};
-        svc_decode_defense(def, dp, &parts, e);
-        json_object_del(json_object_get(c, "defense"), "total");
-    }
-    long long max_hp = 1, hp = 1;
-    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
-    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
-        if (has_max && hp > max_hp) {
-            char hp_ptr[CODEC_PTR_MAX];
-            codec_pointer(hp_ptr, ptr, "hp");
-            svc_errors_add(e, hp_ptr, "is above max_hp");
-        }
-    } else if (has_max && keep_id == NULL) {
-        json_object_set_new(c, "hp", json_integer(max_hp));
-    }
-    long long dex = 10;
-    bool has_dex = codec_get_int(in, ptr, "dex", false, 1, 100, &dex, e);
-    if (!has_dex && keep_id == NULL && json_object_get(in, "dex") == NULL) {
-        /* Not given: the average score, and said so (issue 31: a stat block with its AC whole
-         * need not state Dexterity). */
-        json_object_set_new(c, "dex", json_integer(ASSUMED_DEX));
-        has_dex = true;
-        say_assumed(assumed, "dex", "%s: %d, an average score (modifier +0: %s)", "dex not given",
-                    ASSUMED_DEX, RULES_ABILITY_MODIFIER_SOURCE);
-    }
-    if (!codec_get_int(in, ptr, "initiative_modifier", false, -100, 100, &v, e) && has_dex) {
-        /* 004: "An initiative check is a Dexterity check": the Dexterity modifier. */
-        long long mod = rules_ability_modifier((int)dex);
-        json_object_set_new(c, "initiative_modifier", json_integer(mod));
-    }
+    check_defense(state, in, c, ptr, keep_id, &o, keep_id == NULL ? &rc : NULL, assumed, e);
+    check_hp_dex(in, c, ptr, keep_id, assumed, e);
     json_t *attacks = NULL;
-    if (codec_get_array(in, ptr, "attacks", false, MAX_ATTACKS, &attacks, e)) {
-        size_t i;
-        json_t *a;
-        json_array_foreach(attacks, i, a)
-        {
+    if (codec_get_array(in, ptr, "attacks", false, MAX_ATTACKS, &attacks, e))
+        for (size_t i = 0; i < json_array_size(attacks); i++) {
             char ap[CODEC_PTR_MAX + 24];
             snprintf(ap, sizeof ap, "%s/attacks/%zu", ptr, i);
-            static const char *const akeys[] = {"name",        "attack_bonus", "damage",
-                                                "attack",      "touch",        "sneak_attack_dice",
-                                                "rogue_level", "crit_range",   "crit_multiplier",
-                                                NULL};
-            static const char *const forms[] = {"melee", "ranged", "spell", NULL};
-            if (!codec_expect_object(a, ap, e))
-                continue;
-            codec_reject_unknown(a, ap, akeys, e);
-            if (codec_get_string(a, ap, "name", true, 64, &s, e) &&
-                rules_engine_has(engine, RULES_ENGINE_SHAPES)) {
-                /* An attack names its profile (enc_find_attack): two of one name would make
-                 * the second unreachable (refused from engine 3). */
-                for (size_t j = 0; j < i; j++)
-                    if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
-                        char np[CODEC_PTR_MAX + 32];
-                        snprintf(np, sizeof np, "%s/name", ap);
-                        svc_errors_add(e, np, "is the name of attacks/%zu already", j);
-                        break;
-                    }
-            }
-            codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
-            /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder,
-             * so a profile takes what /v1/attacks/resolve's attacker takes (issue 17: each
-             * attack profile has a threat range and multiplier, default 20/x2). */
-            struct rules_dice_expr expr;
-            int crit_range, crit_multiplier;
-            svc_decode_damage(a, ap, &s, &expr, &crit_range, &crit_multiplier, e);
-            codec_get_enum(a, ap, "attack", forms, false, 0, e);
-            codec_get_bool(a, ap, "touch", false, &b, e);
-            codec_get_int(a, ap, "sneak_attack_dice", false, 0, 40, &v, e);
-            codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
+            check_attack(attacks, i, ap, engine, e);
         }
-    }
-    json_t *conds = NULL;
-    if (codec_get_array(in, ptr, "conditions", false, 16, &conds, e)) {
-        size_t i;
-        json_t *cv;
-        json_array_foreach(conds, i, cv)
-        {
-            bool ok = false;
-            for (int k = 0; enc_defender_conditions[k] && json_is_string(cv); k++)
-                ok |= strcmp(enc_defender_conditions[k], json_string_value(cv)) == 0;
-            char cp[CODEC_PTR_MAX + 24];
-            snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
-            if (!ok)
-                svc_errors_add(e, cp, "is not a condition this service tracks");
-            for (size_t j = 0; ok && rules_engine_has(engine, RULES_ENGINE_SHAPES) && j < i; j++)
-                if (json_equal(json_array_get(conds, j), cv)) {
-                    svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
-                    break;
-                }
-        }
-    } else if (keep_id == NULL) {
-        json_object_set_new(c, "conditions", json_array());
-    }
+    check_conditions(in, c, ptr, keep_id, engine, e);
     if (json_array_size(e->list) > before) {
         json_decref(c);
         return NULL;

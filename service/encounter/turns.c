@@ -1,6 +1,7 @@
 /* Encounters: the turn machinery's events, ruled by rules/encounter.h on the typed state
  * (enc_typed) and encoded here: initiative, next_turn, a combatant's removal
  * (the order closing up around it) and the hp event. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,49 +117,33 @@ static json_t *conditions_without(json_t *conds, const char *cond)
     return out;
 }
 
-/* 004 The Combat Round, ruled by rules_encounter_next_turn: the next combatant in initiative
- * order; after the last, the highest acts again in a new round. Here the effects: its first
- * turn ends its flat-footedness, its fresh turn budget (engine 2), and effects that last a
- * number of rounds end just before the count they began on (rules_duration_ended). */
-json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
+/* Why rules_encounter_next_turn (rc, not RULES_ENC_OK) refused, in words. */
+static void next_turn_refused(struct resolve_ctx *x, int rc)
 {
-    json_t *s = x->state;
-    const struct rules_encounter *te = enc_typed(x);
-    struct rules_next_turn next = {0};
-    int timed_total = 0;
-    for (int k = 0; te != NULL && k < te->count; k++)
-        timed_total += te->combatants[k].timed_count;
-    if (te == NULL ||
-        (next.skipped = calloc((size_t)te->slots + 1, sizeof *next.skipped)) == NULL ||
-        (next.ended = calloc((size_t)timed_total + 1, sizeof *next.ended)) == NULL) {
-        free(next.skipped);
-        svc_errors_add(x->e, "", "out of memory");
-        return NULL;
-    }
-    int rc = rules_encounter_next_turn(te, &next);
-    if (rc != RULES_ENC_OK) {
-        free(next.skipped);
-        free(next.ended);
-        if (rc == RULES_ENC_NOT_STARTED)
-            svc_errors_add(x->e, "", "roll initiative first");
-        else if (rc == RULES_ENC_NO_COMBATANTS)
-            svc_errors_add(x->e, "", "nobody is left in the initiative order");
-        else
-            svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
-                           RULES_HP_SOURCE);
-        return NULL;
-    }
-    /* Each passed over, and (rules_encounter_bleeds) a dying one's round: the d% of the event's
-     * dice, or of the table's results, in turn order. */
-    json_t *skipped = json_array(), *bled = json_array();
+    assert(rc != RULES_ENC_OK);
+    if (rc == RULES_ENC_NOT_STARTED)
+        svc_errors_add(x->e, "", "roll initiative first");
+    else if (rc == RULES_ENC_NO_COMBATANTS)
+        svc_errors_add(x->e, "", "nobody is left in the initiative order");
+    else
+        svc_errors_add(x->e, "", "no combatant can act: every one is dying or dead (%s)",
+                       RULES_HP_SOURCE);
+}
+
+/* Each combatant the turn passes over, into skipped, and (rules_encounter_bleeds) a dying one's
+ * round, into bled as an effect: the d% of the event's dice, or of the table's results, in turn
+ * order. False after adding errors to x->e (too few results, or more than the dice rolled). */
+static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_encounter *te,
+                      const struct rules_next_turn *next, json_t *skipped, json_t *bled)
+{
     struct rules_dice d;
     int buf[2 * MAX_COMBATANTS];
     bool opened = false;
-    for (int k = 0; k < next.skipped_count; k++) {
-        int ci = next.skipped[k].combatant;
-        json_t *c = json_array_get(combatants(s), (size_t)ci);
+    for (int k = 0; k < next->skipped_count; k++) {
+        int ci = next->skipped[k].combatant;
+        json_t *c = json_array_get(combatants(x->state), (size_t)ci);
         json_t *item = json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
-                                 rules_hp_state_name(next.skipped[k].state));
+                                 rules_hp_state_name(next->skipped[k].state));
         if (ci >= 0 && rules_encounter_bleeds(te, ci)) {
             if (!opened)
                 open_dice(x, in, &d, buf, sizeof buf / sizeof buf[0]), opened = true;
@@ -193,7 +178,101 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "/results",
                        "more results than dice: one d%% for each dying "
                        "combatant whose turn comes up");
-    if (svc_errors_any(x->e)) {
+    return !svc_errors_any(x->e);
+}
+
+/* The fields of c, whose turn begins, into fields: no longer flat-footed (out of *conds), a
+ * fresh turn (engine 2), and the conditions forced on it marked as having had its turn. */
+static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_next_turn *next,
+                       json_t **conds, json_t *fields)
+{
+    json_t *fewer = conditions_without(*conds, "flat_footed");
+    json_decref(*conds);
+    *conds = fewer;
+    struct rules_turn fresh = {0};
+    json_object_set_new(fields, "turn",
+                        rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY)
+                            ? enc_turn_fields(&fresh, &next->limits)
+                            : json_object());
+    /* A condition forced on it: its turn is the opportunity to act on it (001 Forced Movement:
+     * "until it has had an opportunity to stand up"). */
+    json_t *sources = json_object_get(c, "condition_sources");
+    if (rules_encounter_keeps_sources(x->engine) && json_is_object(sources)) {
+        json_t *now = json_deep_copy(sources);
+        const char *name;
+        json_t *src;
+        json_object_foreach(now, name, src)
+        {
+            if (json_is_true(json_object_get(src, "involuntary")))
+                json_object_set_new(src, "had_turn", json_true());
+        }
+        if (!json_equal(now, sources))
+            json_object_set(fields, "condition_sources", now);
+        json_decref(now);
+    }
+}
+
+/* What the new turn changes on combatant i (c): the timed effects that ended
+ * (next->ended[*e...], in combatant then timed order) leave its conditions and timed list and
+ * are told in ended; the one whose turn begins, begin_turn. Returns its fields (a new object,
+ * empty when nothing changes). */
+static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
+                           const struct rules_next_turn *next, int *e, json_t *ended)
+{
+    json_t *fields = json_object();
+    json_t *conds = json_deep_copy(json_object_get(c, "conditions"));
+    json_t *timed = json_array();
+    size_t k;
+    json_t *tm;
+    json_array_foreach(json_object_get(c, "timed"), k, tm)
+    {
+        if (*e < next->ended_count && next->ended[*e].combatant == (int)i &&
+            next->ended[*e].timed == (int)k) {
+            (*e)++;
+            json_t *fewer = conditions_without(conds, str(tm, "condition"));
+            json_decref(conds);
+            conds = fewer;
+            json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"), "condition",
+                                                   str(tm, "condition")));
+        } else {
+            json_array_append(timed, tm);
+        }
+    }
+    if ((int)i == next->combatant)
+        begin_turn(x, c, next, &conds, fields);
+    if (!json_equal(conds, json_object_get(c, "conditions")))
+        json_object_set(fields, "conditions", conds);
+    if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
+        json_object_set(fields, "timed", timed);
+    json_decref(conds);
+    json_decref(timed);
+    return fields;
+}
+
+/* 004 The Combat Round, ruled by rules_encounter_next_turn: the next combatant in initiative
+ * order; after the last, the highest acts again in a new round. Here the effects: its first
+ * turn ends its flat-footedness, its fresh turn budget (engine 2), and effects that last a
+ * number of rounds end just before the count they began on (rules_duration_ended). */
+json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
+{
+    json_t *s = x->state;
+    const struct rules_encounter *te = enc_typed(x);
+    struct rules_next_turn next = {0};
+    int timed_total = 0;
+    for (int k = 0; te != NULL && k < te->count; k++)
+        timed_total += te->combatants[k].timed_count;
+    if (te == NULL ||
+        (next.skipped = calloc((size_t)te->slots + 1, sizeof *next.skipped)) == NULL ||
+        (next.ended = calloc((size_t)timed_total + 1, sizeof *next.ended)) == NULL) {
+        free(next.skipped);
+        svc_errors_add(x->e, "", "out of memory");
+        return NULL;
+    }
+    int rc = rules_encounter_next_turn(te, &next);
+    json_t *skipped = json_array(), *bled = json_array();
+    if (rc != RULES_ENC_OK || !pass_over(x, in, te, &next, skipped, bled)) {
+        if (rc != RULES_ENC_OK)
+            next_turn_refused(x, rc);
         json_decref(skipped);
         json_decref(bled);
         free(next.skipped);
@@ -216,62 +295,13 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     json_t *c;
     json_array_foreach(combatants(s), i, c)
     {
-        json_t *fields = json_object();
-        json_t *conds = json_deep_copy(json_object_get(c, "conditions"));
-        json_t *timed = json_array();
-        size_t k;
-        json_t *tm;
-        json_array_foreach(json_object_get(c, "timed"), k, tm)
-        {
-            if (e < next.ended_count && next.ended[e].combatant == (int)i &&
-                next.ended[e].timed == (int)k) {
-                e++;
-                json_t *fewer = conditions_without(conds, str(tm, "condition"));
-                json_decref(conds);
-                conds = fewer;
-                json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"),
-                                                       "condition", str(tm, "condition")));
-            } else {
-                json_array_append(timed, tm);
-            }
-        }
-        if ((int)i == next.combatant) {
-            json_t *fewer = conditions_without(conds, "flat_footed");
-            json_decref(conds);
-            conds = fewer;
-            struct rules_turn fresh = {0};
-            json_object_set_new(fields, "turn",
-                                rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY)
-                                    ? enc_turn_fields(&fresh, &next.limits)
-                                    : json_object());
-            /* A condition forced on it: its turn is the opportunity to act on it (001 Forced
-             * Movement: "until it has had an opportunity to stand up"). */
-            json_t *sources = json_object_get(c, "condition_sources");
-            if (rules_encounter_keeps_sources(x->engine) && json_is_object(sources)) {
-                json_t *now = json_deep_copy(sources);
-                const char *name;
-                json_t *src;
-                json_object_foreach(now, name, src)
-                {
-                    if (json_is_true(json_object_get(src, "involuntary")))
-                        json_object_set_new(src, "had_turn", json_true());
-                }
-                if (!json_equal(now, sources))
-                    json_object_set(fields, "condition_sources", now);
-                json_decref(now);
-            }
-        }
-        if (!json_equal(conds, json_object_get(c, "conditions")))
-            json_object_set(fields, "conditions", conds);
-        if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
-            json_object_set(fields, "timed", timed);
-        json_decref(conds);
-        json_decref(timed);
+        json_t *fields = turn_fields(x, c, i, &next, &e, ended);
         if (json_object_size(fields) > 0)
             json_array_append_new(effects, effect_set(str(c, "id"), fields));
         else
             json_decref(fields);
     }
+    assert(e <= next.ended_count);
     free(next.ended);
     json_t *result = json_pack("{s:i, s:s, s:o, s:s}", "round", next.round, "turn_of", id, "ended",
                                ended, "rule",

@@ -255,181 +255,273 @@ static bool event_strikes(struct event_marks *m, const struct rules_encounter *t
     return true;
 }
 
-static void encounter_map(const struct svc_request *req, struct svc_response *res,
-                          enum render_format f)
+/* One frame being drawn: the query, the board it is drawn on, its tokens and the event's
+ * marks. Everything it owns is freed by frame_free. */
+struct frame {
+    int size;
+    const char *overlay, *focus;
+    struct render_overlays ov;
+    bool want_event;
+    int64_t at, version;
+    json_t *state, *event, *before; /* the board drawn; event ?at and the board before it */
+    struct event_marks marks;
+    struct render_strike strikes[MAX_STRIKES];
+    char etag[96], key[512];
+    struct svc_board board;
+    struct svc_enc_typed typed;
+    struct render_creature *cs;
+    char (*labels)[RENDER_LABEL_BYTES];
+    const char **names;
+    const char *sides[RENDER_SIDE_COLOURS * 4];
+    int side_count;
+    int focus_i, mover_i;
+    enum rules_move_mode mode;
+};
+
+/* ?size, ?overlay and ?focus; false after answering 422. */
+static bool frame_query(const struct svc_request *req, struct svc_response *res, struct frame *fr)
 {
     struct svc_errors e;
     svc_errors_init(&e);
-    int size = svc_picture_size(req, &e);
-    const char *overlay = svc_request_query(req, "overlay");
-    const char *focus = svc_request_query(req, "focus");
-    struct render_overlays ov = {
+    fr->size = svc_picture_size(req, &e);
+    fr->overlay = svc_request_query(req, "overlay");
+    fr->focus = svc_request_query(req, "focus");
+    fr->ov = (struct render_overlays){
         .facing_of = -1, .forced_creature = -1, .path_end_facing = -1, .legend = true};
-    bool want_event = false;
-    frame_overlays(overlay, &ov, &want_event, &e);
-    if ((ov.reach || ov.facing_of >= 0) && focus == NULL)
+    frame_overlays(fr->overlay, &fr->ov, &fr->want_event, &e);
+    if ((fr->ov.reach || fr->ov.facing_of >= 0) && fr->focus == NULL)
         svc_errors_add(&e, "?overlay",
                        "reach and facing are drawn for the focus creature: add "
                        "focus=ID");
     if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
-        return;
+        return false;
     }
     svc_errors_free(&e);
-    int64_t at = 0, version = 0;
-    json_t *event = NULL, *before = NULL;
-    json_t *state = want_event ? svc_encounter_event_at(req, res, &at, &version, &event, &before)
-                               : svc_encounter_state_at(req, res, &at, &version);
-    if (state == NULL)
-        return;
-    struct event_marks marks = {.end_facing = -1};
-    struct render_strike strikes[MAX_STRIKES];
-    if (event != NULL)
-        event_marks_of(event, &marks);
-    if (marks.before) { /* a move or forced movement: drawn from where it began */
-        json_decref(state);
-        state = json_incref(before);
+    return true;
+}
+
+/* The board after event ?at, or with overlay=event the event itself and (for a move or
+ * forced movement, drawn from where it began) the board before it; false after answering. */
+static bool frame_board(const struct svc_request *req, struct svc_response *res, struct frame *fr)
+{
+    fr->state = fr->want_event ? svc_encounter_event_at(req, res, &fr->at, &fr->version, &fr->event,
+                                                        &fr->before)
+                               : svc_encounter_state_at(req, res, &fr->at, &fr->version);
+    if (fr->state == NULL)
+        return false;
+    if (fr->event != NULL)
+        event_marks_of(fr->event, &fr->marks);
+    if (fr->marks.before) {
+        json_decref(fr->state);
+        fr->state = json_incref(fr->before);
     }
-    /* The frame after event `at` never changes: its ETag is the event and the query's shape. */
-    char shape[256], etag[96];
-    snprintf(shape, sizeof shape, "%d|%s|%s", size, overlay ? overlay : "", focus ? focus : "");
-    snprintf(etag, sizeof etag, "\"v%lld-%s-%08llx\"", (long long)at,
+    return true;
+}
+
+/* The frame after event `at` never changes: its ETag is the event and the query's shape. True
+ * after answering 304 to an If-None-Match that holds it. */
+static bool frame_not_modified(const struct svc_request *req, struct svc_response *res,
+                               enum render_format f, struct frame *fr)
+{
+    char shape[256];
+    snprintf(shape, sizeof shape, "%d|%s|%s", fr->size, fr->overlay ? fr->overlay : "",
+             fr->focus ? fr->focus : "");
+    snprintf(fr->etag, sizeof fr->etag, "\"v%lld-%s-%08llx\"", (long long)fr->at,
              f == RENDER_SVG ? "svg" : "png",
              svc_picture_hash(shape, strlen(shape), SVC_PICTURE_HASH_SEED) & 0xffffffffULL);
     const char *inm = svc_request_header(req, "If-None-Match");
-    if (inm != NULL && (strstr(inm, etag) != NULL || strcmp(inm, "*") == 0)) {
-        svc_respond_raw(res, 304, NULL, "", 0);
-        svc_response_add_header(res, "ETag", etag);
-        svc_response_add_header(res, "Cache-Control", "no-cache");
-        goto out_early;
-    }
-    /* This picture of this board refused before is refused again, from its first refusal. */
+    if (inm == NULL || (strstr(inm, fr->etag) == NULL && strcmp(inm, "*") != 0))
+        return false;
+    svc_respond_raw(res, 304, NULL, "", 0);
+    svc_response_add_header(res, "ETag", fr->etag);
+    svc_response_add_header(res, "Cache-Control", "no-cache");
+    return true;
+}
+
+/* This picture of this board refused before is refused again, from its first refusal: true
+ * after answering that refusal. Leaves the frame's refusal key in fr->key ("" when none). */
+static bool frame_refused_before(const struct svc_request *req, struct svc_response *res,
+                                 struct frame *fr)
+{
     static const char *const params[] = {"size", "overlay", "focus", "format", NULL};
-    char key[512];
-    if (!svc_refusal_key(req, at, params, key, sizeof key))
-        key[0] = '\0';
-    if (key[0] != '\0' && svc_refusal_get(key, res))
-        goto out_early;
-    struct svc_board board = {0};
-    struct svc_enc_typed typed = {0};
-    svc_errors_init(&e);
-    svc_decode_board(state, req, NULL, NULL, &board, &e);
-    size_t n = json_array_size(json_object_get(state, "combatants"));
-    struct render_creature *cs = calloc(n + 1, sizeof *cs);
-    char(*labels)[RENDER_LABEL_BYTES] = calloc(n + 1, sizeof *labels);
-    const char **names = calloc(n + 1, sizeof *names);
-    const char *sides[RENDER_SIDE_COLOURS * 4];
-    int side_count = 0;
-    if (cs == NULL || labels == NULL || names == NULL || !board.map_ok || board.spent != NULL ||
-        svc_errors_any(&e) ||
-        svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, &board.map, &typed) !=
-            SVC_ENC_TYPED_OK) {
-        svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's map could not be read", NULL);
-        goto out;
+    if (!svc_refusal_key(req, fr->at, params, fr->key, sizeof fr->key)) {
+        fr->key[0] = '\0';
+        return false;
     }
-    const struct rules_encounter *te = &typed.e;
-    /* ?focus as players name a combatant (issue 31): its id, its name in any case, or the
-     * start of one (svc_combatant_named, as an action's actor). */
-    json_t *named = NULL;
-    char who[256] = "";
-    enum svc_named found = focus != NULL ? svc_combatant_named(json_object_get(state, "combatants"),
-                                                               focus, &named, who, sizeof who)
-                                         : SVC_NAMED_NONE;
-    int focus_i = found == SVC_NAMED_ONE
-                      ? rules_encounter_find(te, json_string_value(json_object_get(named, "id")))
-                      : -1;
+    return svc_refusal_get(fr->key, res);
+}
+
+/* The board's map and typed state, and a token for each combatant (labels no two alike, sides
+ * in order of appearance); false after answering 500. */
+static bool frame_tokens(const struct svc_request *req, struct svc_response *res, struct frame *fr)
+{
+    struct svc_errors e;
+    svc_errors_init(&e);
+    svc_decode_board(fr->state, req, NULL, NULL, &fr->board, &e);
+    size_t n = json_array_size(json_object_get(fr->state, "combatants"));
+    fr->cs = calloc(n + 1, sizeof *fr->cs);
+    fr->labels = calloc(n + 1, sizeof *fr->labels);
+    fr->names = calloc(n + 1, sizeof *fr->names);
+    bool ok = fr->cs != NULL && fr->labels != NULL && fr->names != NULL && fr->board.map_ok &&
+              fr->board.spent == NULL && !svc_errors_any(&e) &&
+              svc_enc_typed_decode(fr->state, RULES_ENGINE_VERSION, req->ctx->config,
+                                   &fr->board.map, &fr->typed) == SVC_ENC_TYPED_OK;
+    svc_errors_free(&e);
+    if (!ok) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, "the encounter's map could not be read", NULL);
+        return false;
+    }
+    const struct rules_encounter *te = &fr->typed.e;
+    assert((size_t)te->count <= n);
     for (int i = 0; i < te->count; i++) {
-        combatant_of(te, i, &cs[i], labels[i]);
-        names[i] = *te->combatants[i].name ? te->combatants[i].name : te->combatants[i].id;
+        combatant_of(te, i, &fr->cs[i], fr->labels[i]);
+        fr->names[i] = *te->combatants[i].name ? te->combatants[i].name : te->combatants[i].id;
         const char *side = te->combatants[i].side;
         int s = 0;
-        while (s < side_count && strcmp(sides[s], side) != 0)
+        while (s < fr->side_count && strcmp(fr->sides[s], side) != 0)
             s++;
-        if (s == side_count && side_count < (int)(sizeof sides / sizeof sides[0]))
-            sides[side_count++] = side;
-        cs[i].side = s;
+        if (s == fr->side_count && fr->side_count < (int)(sizeof fr->sides / sizeof *fr->sides))
+            fr->sides[fr->side_count++] = side;
+        fr->cs[i].side = s;
     }
-    if (svc_picture_labels(names, NULL, te->count, labels) != 0) { /* no two alike */
+    if (svc_picture_labels(fr->names, NULL, te->count, fr->labels) != 0) { /* no two alike */
         svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
-        goto out;
+        return false;
     }
-    if (focus != NULL && found == SVC_NAMED_AMBIGUOUS) {
+    return true;
+}
+
+/* ?focus as players name a combatant (issue 31): its id, its name in any case, or the start
+ * of one (svc_combatant_named, as an action's actor); false after answering 422. */
+static bool frame_focus(struct svc_response *res, struct frame *fr)
+{
+    fr->focus_i = -1;
+    if (fr->focus == NULL)
+        return true;
+    json_t *named = NULL;
+    char who[256] = "";
+    enum svc_named found = svc_combatant_named(json_object_get(fr->state, "combatants"), fr->focus,
+                                               &named, who, sizeof who);
+    if (found == SVC_NAMED_ONE)
+        fr->focus_i =
+            rules_encounter_find(&fr->typed.e, json_string_value(json_object_get(named, "id")));
+    struct svc_errors e;
+    svc_errors_init(&e);
+    if (found == SVC_NAMED_AMBIGUOUS)
         svc_errors_add(&e, "?focus", "query focus could name several combatants: %s", who);
-        svc_errors_respond(&e, res);
-        goto out;
-    }
-    if (focus != NULL && focus_i < 0) {
+    else if (fr->focus_i < 0)
         svc_errors_add(&e, "?focus", "query focus names no combatant");
+    if (svc_errors_any(&e)) {
         svc_errors_respond(&e, res);
-        goto out;
+        return false;
     }
-    if (ov.facing_of >= 0)
-        ov.facing_of = rules_has_facing(&board.rules.options, &cs[focus_i].mc.c) ? focus_i : -1;
-    /* The event's marks on this board: its mover, or the focus as the mover of a move, as
-     * /reach reads it. */
-    int mover_i = marks.mover != NULL ? rules_encounter_find(te, marks.mover) : focus_i;
-    enum rules_move_mode mode = marks.mover != NULL ? marks.mode : RULES_MODE_MOVE;
-    if (marks.mover != NULL && mover_i >= 0) {
-        ov.path = marks.path;
-        ov.path_len = marks.path_len;
-        ov.path_end_facing = marks.end_facing;
+    svc_errors_free(&e);
+    if (fr->ov.facing_of >= 0)
+        fr->ov.facing_of = rules_has_facing(&fr->board.rules.options, &fr->cs[fr->focus_i].mc.c)
+                               ? fr->focus_i
+                               : -1;
+    return true;
+}
+
+/* The event's marks on this board: its mover (or the focus as the mover of a move, as /reach
+ * reads it), its path or forced movement, its strikes; false after answering 500 when the
+ * event names a combatant the board does not hold. */
+static bool frame_marks(struct svc_response *res, struct frame *fr)
+{
+    const struct rules_encounter *te = &fr->typed.e;
+    struct event_marks *m = &fr->marks;
+    fr->mover_i = m->mover != NULL ? rules_encounter_find(te, m->mover) : fr->focus_i;
+    fr->mode = m->mover != NULL ? m->mode : RULES_MODE_MOVE;
+    if (m->mover != NULL && fr->mover_i >= 0) {
+        fr->ov.path = m->path;
+        fr->ov.path_len = m->path_len;
+        fr->ov.path_end_facing = m->end_facing;
     }
-    if (marks.forced_target != NULL) {
-        ov.forced_creature = rules_encounter_find(te, marks.forced_target);
-        ov.forced = marks.path;
-        ov.forced_len = marks.path_len;
+    if (m->forced_target != NULL) {
+        fr->ov.forced_creature = rules_encounter_find(te, m->forced_target);
+        fr->ov.forced = m->path;
+        fr->ov.forced_len = m->path_len;
     }
-    if (!event_strikes(&marks, te, strikes) || (marks.mover != NULL && mover_i < 0) ||
-        (marks.forced_target != NULL && ov.forced_creature < 0)) {
+    if (!event_strikes(m, te, fr->strikes) || (m->mover != NULL && fr->mover_i < 0) ||
+        (m->forced_target != NULL && fr->ov.forced_creature < 0)) {
         svc_problem(res, SVC_PROBLEM_INTERNAL, "the event names a combatant not on its board",
                     NULL);
-        goto out;
+        return false;
     }
-    ov.strikes = marks.strike_count > 0 ? strikes : NULL;
-    ov.strike_count = marks.strike_count;
+    fr->ov.strikes = m->strike_count > 0 ? fr->strikes : NULL;
+    fr->ov.strike_count = m->strike_count;
+    return true;
+}
+
+/* Draws the frame within its budgets and answers it; a refusal as too expensive is kept under
+ * the frame's key, so asking again costs nothing. */
+static void frame_draw(const struct svc_request *req, struct svc_response *res,
+                       enum render_format f, struct frame *fr)
+{
+    const struct rules_encounter *te = &fr->typed.e;
     struct rules_mover stats = {0};
-    if (mover_i >= 0)
-        rules_encounter_mover_of(te, mover_i, &te->combatants[mover_i].turn, mode, &stats);
-    struct render_scene scene = {.o = &board.rules.options,
-                                 .map = &board.map,
-                                 .creatures = cs,
+    if (fr->mover_i >= 0)
+        rules_encounter_mover_of(te, fr->mover_i, &te->combatants[fr->mover_i].turn, fr->mode,
+                                 &stats);
+    struct render_scene scene = {.o = &fr->board.rules.options,
+                                 .map = &fr->board.map,
+                                 .creatures = fr->cs,
                                  .creature_count = te->count,
-                                 .side_names = sides,
-                                 .side_count = side_count,
+                                 .side_names = fr->sides,
+                                 .side_count = fr->side_count,
                                  /* The focus is the actor: ringed, and threats are its
                                   * enemies' (everyone's with no focus). */
-                                 .mover = mover_i,
+                                 .mover = fr->mover_i,
                                  .stats = &stats,
-                                 .mode = mode,
-                                 .focus = focus_i,
-                                 .ov = ov,
-                                 .max_width = size,
-                                 .max_height = size,
-                                 .work = &board.work};
-    struct render_budget budget = svc_picture_budget(req->ctx->config, &board.work);
+                                 .mode = fr->mode,
+                                 .focus = fr->focus_i,
+                                 .ov = fr->ov,
+                                 .max_width = fr->size,
+                                 .max_height = fr->size,
+                                 .work = &fr->board.work};
+    struct render_budget budget = svc_picture_budget(req->ctx->config, &fr->board.work);
     scene.budget = &budget;
     struct svc_cost cost = svc_picture_cost(&scene, f);
     long long held = 0;
     if (!svc_search_begin(req, &cost, &held, res))
-        goto out;
-    svc_picture_draw_respond(res, &scene, f, etag);
+        return;
+    svc_picture_draw_respond(res, &scene, f, fr->etag);
     if (res->status == 200)
         svc_response_add_header(res, "Cache-Control", "no-cache");
-    else if (key[0] != '\0')
-        svc_refusal_put(key, res); /* kept when refused too-expensive */
+    else if (fr->key[0] != '\0')
+        svc_refusal_put(fr->key, res); /* kept when refused too-expensive */
     svc_search_end(held);
-out:
-    svc_errors_free(&e);
-    free(cs);
-    free(labels);
-    free(names);
-    svc_enc_typed_free(&typed);
-    svc_board_free(&board);
-out_early:
-    free(marks.path);
-    json_decref(event);
-    json_decref(before);
-    json_decref(state);
+}
+
+static void frame_free(struct frame *fr)
+{
+    free(fr->cs);
+    free(fr->labels);
+    free(fr->names);
+    svc_enc_typed_free(&fr->typed);
+    svc_board_free(&fr->board);
+    free(fr->marks.path);
+    json_decref(fr->event);
+    json_decref(fr->before);
+    json_decref(fr->state);
+}
+
+static void encounter_map(const struct svc_request *req, struct svc_response *res,
+                          enum render_format f)
+{
+    struct frame *fr = calloc(1, sizeof *fr);
+    if (fr == NULL) {
+        svc_problem(res, SVC_PROBLEM_INTERNAL, NULL, NULL);
+        return;
+    }
+    fr->marks.end_facing = -1;
+    if (frame_query(req, res, fr) && frame_board(req, res, fr) &&
+        !frame_not_modified(req, res, f, fr) && !frame_refused_before(req, res, fr) &&
+        frame_tokens(req, res, fr) && frame_focus(res, fr) && frame_marks(res, fr))
+        frame_draw(req, res, f, fr);
+    frame_free(fr);
+    free(fr);
 }
 
 void svc_handle_encounter_map_png(const struct svc_request *req, struct svc_response *res)

@@ -125,6 +125,7 @@ bool render_body_in_view(const struct render_ctx *c, const struct rules_body *b)
 
 bool render_hostile(const struct render_scene *s, int a, int b)
 {
+    assert(a >= 0 && a < s->creature_count && b >= 0 && b < s->creature_count);
     return s->creatures[a].side != s->creatures[b].side;
 }
 
@@ -171,6 +172,7 @@ bool render_threat_drawn(const struct render_scene *s, int i)
 /* The squares creature i's threatened overlay looks at: [x0, x1) x [y0, y1). */
 void render_threat_box(const struct render_scene *s, int i, int *x0, int *y0, int *x1, int *y1)
 {
+    assert(i >= 0 && i < s->creature_count);
     const struct rules_creature *cr = &s->creatures[i].mc.c;
     int range = cr->reach_ft / 5 + 1;
     int side = s->o->grid == RULES_GRID_HEX ? 2 : cr->body.side;

@@ -15,6 +15,7 @@
  * calculation"): the overlay then draws lines from the centre of the attacker's space to the
  * centre and corners of the target's, marks the walls, pillars and creatures they cross, and
  * says that the degree is the GM's judgment. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
  * derived.concealment give them), with spaces for underscores. */
 static const char *degree_words(unsigned degree, char *out, size_t n)
 {
+    assert(degree <= RULES_COVER_TOTAL);
     snprintf(out, n, "%s", rules_degree_names[degree]);
     for (char *p = out; *p; p++)
         if (*p == '_')
@@ -63,6 +65,7 @@ int render_cover_rule(const struct render_scene *s, struct render_cover_ruling *
     }
     for (int p = 0; p < ov->cover_count; p++) {
         int ai = ov->cover[p].attacker, ti = ov->cover[p].target;
+        assert(ai >= 0 && ai < s->creature_count && ti >= 0 && ti < s->creature_count);
         const struct rules_creature *a = &s->creatures[ai].mc.c, *t = &s->creatures[ti].mc.c;
         r[p].rc = RULES_COVER_ERR_HEX;
         if (s->o->grid == RULES_GRID_HEX)

@@ -1,5 +1,6 @@
 /* The creatures, drawn over every mark: each one's footprint, side, label, hit points,
  * facing and condition marks. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ const uint32_t render_cond_colours[RENDER_COND_COUNT] = {0x555555, 0xc98a00, 0xb
  * sized by. */
 static double token_radius(const struct render_ctx *c, int i)
 {
+    assert(i >= 0 && i < c->s->creature_count);
     const struct rules_creature *cr = &c->s->creatures[i].mc.c;
     const struct render_layout *l = &c->l;
     if (l->grid == RULES_GRID_HEX && cr->body.tri > 0)

@@ -3,6 +3,7 @@
  * lines, drawn over the creatures. What the legend must know of them (the flanking lines, the
  * path's ruling) is ruled before the picture is laid out (render_rule_marks). The cover
  * overlay has its own file (draw_cover.c). */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ void render_draw_facing_areas(struct render_ctx *c)
     const struct render_scene *s = c->s;
     if (s->ov.facing_of < 0)
         return;
+    assert(s->ov.facing_of < s->creature_count);
     const struct rules_creature *k = &s->creatures[s->ov.facing_of].mc.c;
     if (!rules_has_facing(s->o, k))
         return;
@@ -91,6 +93,9 @@ static int threat_bits(struct render_ctx *c)
 
 static bool threat_bit(const struct render_ctx *c, int side, int x, int y)
 {
+    /* A square in view, of a side threat_bits made room for. */
+    assert(x >= c->l.x0 && x < c->l.x0 + c->l.cols && y >= c->l.y0 && y < c->l.y0 + c->l.rows);
+    assert(c->threat_bits != NULL && side >= 0);
     size_t cell = (size_t)(y - c->l.y0) * (size_t)c->l.cols + (size_t)(x - c->l.x0);
     unsigned byte = c->threat_bits[(size_t)side * c->threat_stride + cell / 8];
     return (byte >> (cell % 8)) & 1u;
@@ -624,6 +629,7 @@ void render_draw_forced(struct render_ctx *c)
     const struct render_overlays *ov = &s->ov;
     if (ov->forced_creature < 0 || ov->forced_len <= 0)
         return;
+    assert(ov->forced_creature < s->creature_count && ov->forced != NULL);
     const struct rules_body *b = &s->creatures[ov->forced_creature].mc.c.body;
     double px, py;
     render_body_centre(c, b, &px, &py);
@@ -651,6 +657,8 @@ void render_draw_strikes(struct render_ctx *c)
     double w = c->l.cell * 0.07 < 2.5 ? 2.5 : c->l.cell * 0.07;
     for (int i = 0; i < ov->strike_count && c->rc == RENDER_OK; i++) {
         const struct render_strike *k = &ov->strikes[i];
+        assert(k->attacker >= 0 && k->attacker < s->creature_count);
+        assert(k->target >= 0 && k->target < s->creature_count);
         const struct rules_body *a = &s->creatures[k->attacker].mc.c.body;
         const struct rules_body *t = &s->creatures[k->target].mc.c.body;
         bool hit = k->outcome == RENDER_STRIKE_HIT;
@@ -672,6 +680,8 @@ void render_draw_strikes(struct render_ctx *c)
         char id[16];
         snprintf(id, sizeof id, "%d", i);
         static const char *const cls[] = {"strike hit", "strike miss", "strike charge"};
+        static_assert(sizeof cls / sizeof cls[0] == RENDER_STRIKE_CHARGE + 1, "one per outcome");
+        assert((unsigned)k->outcome <= RENDER_STRIKE_CHARGE);
         pen_group_begin(&c->pen, "strike-", id, cls[k->outcome]);
         pen_polyline(&c->pen, seg, 2, rgb, 1, w, dash);
         render_arrowhead(c, ax, ay, ex, ey, w * 3.4, rgb);

@@ -7,12 +7,16 @@
 int rules_cover_bonus(enum rules_cover c)
 {
     static const int bonus[] = {0, 2, 4, 7, 10, 0};
+    static_assert(sizeof bonus / sizeof bonus[0] == RULES_COVER_TOTAL + 1, "one per degree");
+    assert((unsigned)c <= RULES_COVER_TOTAL);
     return bonus[c];
 }
 
 int rules_cover_reflex(enum rules_cover c)
 {
     static const int bonus[] = {0, 1, 2, 3, 4, 0};
+    static_assert(sizeof bonus / sizeof bonus[0] == RULES_COVER_TOTAL + 1, "one per degree");
+    assert((unsigned)c <= RULES_COVER_TOTAL);
     return bonus[c];
 }
 
@@ -26,6 +30,7 @@ const char *rules_cover_reflex_footnote(enum rules_cover c)
 
 int rules_concealment_miss_chance(enum rules_concealment c)
 {
+    assert((unsigned)c <= RULES_CONCEAL_TOTAL);
     return 10 * (int)c; /* 002 Table: Concealment: 10%, 20%, 30%, 40%, 50% */
 }
 

@@ -4,8 +4,14 @@
 const char *const rules_degree_names[] = {"none",        "quarter", "half", "three_quarters",
                                           "nine_tenths", "total",   NULL};
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
+static_assert(sizeof rules_degree_names / sizeof rules_degree_names[0] == RULES_COVER_TOTAL + 2,
+              "one name per degree, then NULL");
+static_assert((int)RULES_CONCEAL_TOTAL == (int)RULES_COVER_TOTAL,
+              "cover and concealment share the names");
 
 /* A bound on the work of one ruling: lines times the squares each crosses. A fight on a
  * 100,000-square map between two Colossal creatures stays well inside it. */

@@ -1,5 +1,6 @@
 #include "rules/board/facing.h"
 
+#include <assert.h>
 #include <stdint.h>
 
 /* Facing vectors. Squares: dx, dy with y growing south. Hexes: axial (q, r), flat-topped. */
@@ -116,5 +117,7 @@ void rules_perception(const struct rules_options *o, enum rules_area area, bool 
 const char *rules_area_name(enum rules_area area)
 {
     static const char *const names[] = {"none", "self", "front", "flank", "side", "rear"};
+    static_assert(sizeof names / sizeof names[0] == RULES_AREA_REAR + 1, "one name per area");
+    assert((unsigned)area <= RULES_AREA_REAR);
     return names[area];
 }

@@ -1,5 +1,6 @@
 #include "rules/board/size.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* 001 Space and Reach, one bullet list per size; 004 Size Modifiers for mod_004.
@@ -27,6 +28,7 @@ static const struct rules_size_info sizes[RULES_SIZE_COUNT] = {
 
 const struct rules_size_info *rules_size_info(enum rules_size size)
 {
+    assert((unsigned)size < RULES_SIZE_COUNT);
     return &sizes[size];
 }
 
@@ -41,6 +43,7 @@ int rules_size_from_name(const char *name)
 int rules_size_modifiers(const struct rules_options *o, enum rules_size size, bool player_character,
                          int *attack, int *ac)
 {
+    assert((unsigned)size < RULES_SIZE_COUNT);
     const struct rules_size_info *s = &sizes[size];
     if (o->size_table == RULES_SIZE_TABLE_001) {
         *attack = 0;

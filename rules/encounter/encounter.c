@@ -1,5 +1,6 @@
 /* The encounter's turn machinery (encounter.h): initiative, the surprise round, turns and
  * rounds, durations, hit points from outside the fight. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,9 @@ const char *const rules_event_kind_names[] = {"created",
                                               "imported",
                                               "undone",
                                               NULL};
+static_assert(sizeof rules_event_kind_names / sizeof rules_event_kind_names[0] ==
+                  RULES_EVENT_KIND_COUNT + 1,
+              "one name per event kind, then NULL");
 
 int rules_event_kind_of(const char *name)
 {
@@ -33,6 +37,9 @@ int rules_event_kind_of(const char *name)
 const char *const rules_action_type_names[] = {
     "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
     "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
+static_assert(sizeof rules_action_type_names / sizeof rules_action_type_names[0] ==
+                  RULES_ACT_TYPE_COUNT + 1,
+              "one name per action type, then NULL");
 
 void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
                           struct rules_action_kind *out)
@@ -45,6 +52,7 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
         [RULES_ACT_STAND_UP] = RULES_ACTION_STAND_UP,
         [RULES_ACT_FULL_ATTACK] = RULES_ACTION_FULL_ATTACK,
     };
+    assert((unsigned)t < RULES_ACT_TYPE_COUNT);
     *out = (struct rules_action_kind){.from_engine = 1, .cost = cost[t]};
     out->reaction = (t == RULES_ACT_ATTACK && aoo) || t == RULES_ACT_DECLINE_REACTION;
     out->anytime =

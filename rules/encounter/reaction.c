@@ -46,6 +46,7 @@ int rules_aoo_policy_from(const char *name)
 const char *rules_aoo_outcome_name(enum rules_aoo_outcome o)
 {
     static const char *const names[] = {"lapsing", "awaiting", "made", "declined"};
+    static_assert(sizeof names / sizeof names[0] == RULES_AOO_DECLINED + 1, "one per outcome");
     assert(o <= RULES_AOO_DECLINED);
     return names[o];
 }

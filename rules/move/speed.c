@@ -4,11 +4,14 @@
 #include "rules/move/internal.h"
 #include "rules/move/move.h"
 
+#include <assert.h>
+
 const char *const rules_move_mode_names[RULES_MODE_COUNT + 1] = {
     "move", "double_move", "run", "charge", "five_foot_step", "withdraw", "crawl", NULL};
 
 const char *rules_move_mode_name(enum rules_move_mode m)
 {
+    assert((unsigned)m < RULES_MODE_COUNT);
     return rules_move_mode_names[m];
 }
 

@@ -39,6 +39,7 @@ int rules_terrain_quarters(enum rules_terrain t, enum rules_way w, bool with_veh
     if (w == RULES_WAY_TRAIL && with_vehicle)
         w = RULES_WAY_TRACKLESS;
     int col = w == RULES_WAY_HIGHWAY ? 0 : (w == RULES_WAY_TRACKLESS ? 2 : 1);
+    assert((unsigned)t < RULES_TERRAIN_COUNT);
     return terrain[t][col];
 }
 
@@ -51,6 +52,7 @@ void rules_vehicle_speed(enum rules_vehicle v, int *per_hour, int *per_day, int 
         [RULES_VEHICLE_SAILING_SHIP] = {16, 384}, [RULES_VEHICLE_WARSHIP] = {20, 480},
         [RULES_VEHICLE_LONGSHIP] = {24, 576},     [RULES_VEHICLE_GALLEY] = {32, 768},
     };
+    assert((unsigned)v < RULES_VEHICLE_COUNT);
     *per_hour = table[v][0];
     *per_day = table[v][1];
     /* The table's days are 8 hours for a cart, 10 for boats poled or rowed by their

@@ -552,133 +552,193 @@ static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, 
         svc_told_text(t, "'s move goes on to (%lld, %lld).", at_x, at_y);
 }
 
+/* An attack (an attack of opportunity among them), the reactions to it, and, for an attack of
+ * opportunity, what became of the move it answered. */
+static void say_attack_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                              json_t *effects)
+{
+    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    json_t *records = json_object_get(result, "reactions");
+    say_attack(t, before, effects, str(in, "actor"), str(in, "target"), result, aoo);
+    say_reactions(t, before, effects, str(in, "target"), records);
+    if (aoo)
+        say_move_after(t, before, effects, str(in, "target"), records);
+}
+
+/* A declined attack of opportunity: " Ash declines its attack of opportunity on Kroh at (5, 6).",
+ * then the reactions still made and what became of the move. */
+static void say_decline(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                        json_t *effects)
+{
+    say_who(t, before, str(in, "actor"));
+    svc_told_text(t, " declines its attack of opportunity on ");
+    say_who(t, before, str(in, "target"));
+    svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
+    say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+    say_move_after(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+}
+
+/* A full attack's opening: who attacks whom, how many attacks, and the 5-foot steps traded for
+ * some of them (001 Trade Away Attacks: each step took the place of an attack). */
+static void say_full_attack_plan(struct svc_told *t, json_t *before, json_t *in, json_t *result)
+{
+    json_t *list = json_object_get(result, "attacks");
+    json_t *steps = json_object_get(result, "steps");
+    say_who(t, before, str(in, "actor"));
+    svc_told_text(t, " makes a full attack on ");
+    say_who(t, before, str(in, "target"));
+    svc_told_text(t, " (%zu attack%s", json_array_size(list),
+                  json_array_size(list) == 1 ? "" : "s");
+    size_t i;
+    json_t *one;
+    json_array_foreach(steps, i, one)
+    {
+        svc_told_text(t, "%s (%lld, %lld)",
+                      i == 0 ? (json_array_size(steps) == 1 ? ", trading one for a 5-foot step to"
+                                                            : ", trading some for 5-foot steps to")
+                      : i + 1 == json_array_size(steps) ? " and"
+                                                        : ",",
+                      num(one, "x"), num(one, "y"));
+    }
+    svc_told_text(t, ").");
+}
+
+/* A full attack: its plan, each attack numbered, then the target's hit points once, after the
+ * last attack. */
+static void say_full_attack(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                            json_t *effects)
+{
+    say_full_attack_plan(t, before, in, result);
+    size_t i;
+    json_t *one;
+    json_array_foreach(json_object_get(result, "attacks"), i, one)
+    {
+        /* Each attack's hit points after: only the effects up to the last one matter, and
+         * the last set of hp wins, so the whole list gives the end of the full attack. */
+        struct enc_explain part;
+        struct svc_told p;
+        svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
+        say_attack(&p, before, NULL, str(in, "actor"), str(in, "target"), one, false);
+        svc_told_plain(t, " %zu: %s", i + 1, part.plain);
+        svc_told_md(t, " %zu: %s", i + 1, part.markdown);
+    }
+    /* Hit points once, after the last attack: the last set of them in the effects. */
+    say_hp(t, before, effects, str(in, "target"), " ");
+    svc_told_text(t, ".");
+}
+
+/* A forced movement: " Ash pushes Kroh 2 squares to (5, 8); Kroh falls prone.", with what stopped
+ * it short when something did. */
+static void say_forced(struct svc_told *t, json_t *before, json_t *in, json_t *result)
+{
+    const char *target = str(in, "target");
+    json_t *end = json_object_get(result, "end");
+    say_who(t, before, str(in, "actor"));
+    svc_told_text(t, " %s ",
+                  strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
+                  : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
+                                                              : "pushes");
+    say_who(t, before, target);
+    svc_told_text(t, " %lld square%s to (%lld, %lld)", num(result, "moved"),
+                  num(result, "moved") == 1 ? "" : "s", num(end, "x"), num(end, "y"));
+    if (*str(result, "stop"))
+        svc_told_text(t, " (stopped: %s)", str(result, "stop"));
+    if (flag(result, "prone")) {
+        svc_told_text(t, "; ");
+        say_who(t, before, target);
+        svc_told_text(t, " falls prone");
+    }
+    svc_told_text(t, ".");
+}
+
+/* A fall: its height, its damage with the dice that made it, the hit points after, and whether
+ * the faller lands prone. */
+static void say_fall(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                     json_t *effects)
+{
+    const char *actor = str(in, "actor");
+    json_t *dice = json_object_get(result, "dice");
+    say_who(t, before, actor);
+    svc_told_text(t, " falls %lld ft", num(result, "height_ft"));
+    if (flag(result, "water"))
+        svc_told_text(t, " into water");
+    svc_told_text(t, ": ");
+    total(t, num(result, "damage"));
+    svc_told_text(t, " damage");
+    if (json_is_object(dice)) {
+        svc_told_plain(t, " (%s = %lld)", str(dice, "expression"), num(dice, "total"));
+        svc_told_md(t, " (");
+        md_terms(t, json_object_get(dice, "terms"), 0,
+                 json_array_size(json_object_get(dice, "terms")));
+        svc_told_md(t, " = %lld)", num(dice, "total"));
+    }
+    say_hp(t, before, effects, actor, "; ");
+    if (json_array_size(json_object_get(result, "conditions")) > 0) {
+        svc_told_text(t, "; ");
+        say_who(t, before, actor);
+        svc_told_text(t, " lands prone");
+    }
+    svc_told_text(t, ".");
+}
+
+/* A condition put on: " Kroh is stunned for 2 rounds." */
+static void say_condition(struct svc_told *t, json_t *before, json_t *result)
+{
+    say_who(t, before, str(result, "target"));
+    svc_told_text(t, " is %s", str(result, "condition"));
+    if (num(result, "rounds") > 0)
+        svc_told_text(t, " for %lld round%s", num(result, "rounds"),
+                      num(result, "rounds") == 1 ? "" : "s");
+    svc_told_text(t, ".");
+}
+
+/* A stand-up: it stood if an effect took its prone away; else its attacks of opportunity are
+ * awaited, or one dropped it (engine 3: standing up provokes). */
+static void say_stand_up(struct svc_told *t, json_t *before, json_t *in, json_t *result,
+                         json_t *effects)
+{
+    const char *actor = str(in, "actor");
+    bool stood = false;
+    size_t k;
+    json_t *ef;
+    json_array_foreach(effects, k, ef)
+    {
+        stood |= strcmp(str(ef, "target"), actor) == 0 &&
+                 json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
+    }
+    say_who(t, before, actor);
+    svc_told_text(t, stood ? " stands up." : " starts to stand up.");
+    say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
+}
+
+/* An action event, told by its type. */
 static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                        json_t *effects)
 {
     const char *type = str(in, "type"), *actor = str(in, "actor");
-    const char *who = actor;
-    if (strcmp(type, "attack") == 0) {
-        bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
-        json_t *records = json_object_get(result, "reactions");
-        say_attack(t, before, effects, actor, str(in, "target"), result, aoo);
-        say_reactions(t, before, effects, str(in, "target"), records);
-        if (aoo)
-            say_move_after(t, before, effects, str(in, "target"), records);
-    } else if (strcmp(type, "decline_reaction") == 0) {
-        say_who(t, before, who);
-        svc_told_text(t, " declines its attack of opportunity on ");
-        say_who(t, before, str(in, "target"));
-        svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
-        say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
-        say_move_after(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
-    } else if (strcmp(type, "full_attack") == 0) {
-        json_t *list = json_object_get(result, "attacks");
-        json_t *steps = json_object_get(result, "steps");
-        say_who(t, before, who);
-        svc_told_text(t, " makes a full attack on ");
-        say_who(t, before, str(in, "target"));
-        svc_told_text(t, " (%zu attack%s", json_array_size(list),
-                      json_array_size(list) == 1 ? "" : "s");
-        size_t i;
-        json_t *one;
-        json_array_foreach(steps, i, one)
-        {
-            /* 001 Trade Away Attacks: each step took the place of an attack. */
-            svc_told_text(t, "%s (%lld, %lld)",
-                          i == 0
-                              ? (json_array_size(steps) == 1 ? ", trading one for a 5-foot step to"
-                                                             : ", trading some for 5-foot steps to")
-                          : i + 1 == json_array_size(steps) ? " and"
-                                                            : ",",
-                          num(one, "x"), num(one, "y"));
-        }
-        svc_told_text(t, ").");
-        json_array_foreach(list, i, one)
-        {
-            /* Each attack's hit points after: only the effects up to the last one matter, and
-             * the last set of hp wins, so the whole list gives the end of the full attack. */
-            struct enc_explain part;
-            struct svc_told p;
-            svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
-            say_attack(&p, before, NULL, actor, str(in, "target"), one, false);
-            svc_told_plain(t, " %zu: %s", i + 1, part.plain);
-            svc_told_md(t, " %zu: %s", i + 1, part.markdown);
-        }
-        /* Hit points once, after the last attack: the last set of them in the effects. */
-        say_hp(t, before, effects, str(in, "target"), " ");
-        svc_told_text(t, ".");
-    } else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
+    if (strcmp(type, "attack") == 0)
+        say_attack_action(t, before, in, result, effects);
+    else if (strcmp(type, "decline_reaction") == 0)
+        say_decline(t, before, in, result, effects);
+    else if (strcmp(type, "full_attack") == 0)
+        say_full_attack(t, before, in, result, effects);
+    else if (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0) {
         say_move(t, before, in, result, effects, strcmp(type, "five_foot_step") == 0);
         say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
         say_paused_mover(t, before, effects, actor);
     } else if (strcmp(type, "facing") == 0) {
-        say_who(t, before, who);
+        say_who(t, before, actor);
         svc_told_text(t, " turns to facing %lld.", num(result, "facing"));
-    } else if (strcmp(type, "forced") == 0) {
-        const char *target = str(in, "target");
-        json_t *end = json_object_get(result, "end");
-        say_who(t, before, who);
-        svc_told_text(t, " %s ",
-                      strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
-                      : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
-                                                                  : "pushes");
-        say_who(t, before, target);
-        svc_told_text(t, " %lld square%s to (%lld, %lld)", num(result, "moved"),
-                      num(result, "moved") == 1 ? "" : "s", num(end, "x"), num(end, "y"));
-        if (*str(result, "stop"))
-            svc_told_text(t, " (stopped: %s)", str(result, "stop"));
-        if (flag(result, "prone")) {
-            svc_told_text(t, "; ");
-            say_who(t, before, target);
-            svc_told_text(t, " falls prone");
-        }
-        svc_told_text(t, ".");
-    } else if (strcmp(type, "fall") == 0) {
-        json_t *dice = json_object_get(result, "dice");
-        say_who(t, before, who);
-        svc_told_text(t, " falls %lld ft", num(result, "height_ft"));
-        if (flag(result, "water"))
-            svc_told_text(t, " into water");
-        svc_told_text(t, ": ");
-        total(t, num(result, "damage"));
-        svc_told_text(t, " damage");
-        if (json_is_object(dice)) {
-            svc_told_plain(t, " (%s = %lld)", str(dice, "expression"), num(dice, "total"));
-            svc_told_md(t, " (");
-            md_terms(t, json_object_get(dice, "terms"), 0,
-                     json_array_size(json_object_get(dice, "terms")));
-            svc_told_md(t, " = %lld)", num(dice, "total"));
-        }
-        say_hp(t, before, effects, actor, "; ");
-        if (json_array_size(json_object_get(result, "conditions")) > 0) {
-            svc_told_text(t, "; ");
-            say_who(t, before, who);
-            svc_told_text(t, " lands prone");
-        }
-        svc_told_text(t, ".");
-    } else if (strcmp(type, "condition") == 0) {
-        say_who(t, before, str(result, "target"));
-        svc_told_text(t, " is %s", str(result, "condition"));
-        if (num(result, "rounds") > 0)
-            svc_told_text(t, " for %lld round%s", num(result, "rounds"),
-                          num(result, "rounds") == 1 ? "" : "s");
-        svc_told_text(t, ".");
-    } else if (strcmp(type, "stand_up") == 0) {
-        /* It stood if an effect took its prone away; else its attacks of opportunity are
-         * awaited, or one dropped it (engine 3: standing up provokes). */
-        bool stood = false;
-        size_t k;
-        json_t *ef;
-        json_array_foreach(effects, k, ef)
-        {
-            stood |= strcmp(str(ef, "target"), actor) == 0 &&
-                     json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
-        }
-        say_who(t, before, who);
-        svc_told_text(t, stood ? " stands up." : " starts to stand up.");
-        say_reactions(t, before, effects, actor, json_object_get(result, "reactions"));
-    } else {
-        say_who(t, before, who);
+    } else if (strcmp(type, "forced") == 0)
+        say_forced(t, before, in, result);
+    else if (strcmp(type, "fall") == 0)
+        say_fall(t, before, in, result, effects);
+    else if (strcmp(type, "condition") == 0)
+        say_condition(t, before, result);
+    else if (strcmp(type, "stand_up") == 0)
+        say_stand_up(t, before, in, result, effects);
+    else {
+        say_who(t, before, actor);
         svc_told_text(t, " acts (%s).", type);
     }
 }

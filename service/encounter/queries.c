@@ -221,6 +221,27 @@ static bool finish_errors(struct svc_response *res, json_t *state, struct svc_er
     return true;
 }
 
+/* A movement query's end, reach's and route's alike: a stored map past a budget lowered since
+ * answers as the endpoint says, else the errors, else the ruling in a; then every part of the
+ * query is freed and a refusal kept under key (when it has one). */
+static void query_end(struct svc_answer *a, struct move_req *r, struct enc_cache *cache, json_t *q,
+                      struct svc_errors *e, const struct svc_query_member *map, const char *key,
+                      json_t *state, struct svc_response *res)
+{
+    if (r->spent != NULL)
+        svc_answer_too_expensive(a, r->spent, r->spent_budget, r->spent_reached);
+    else if (svc_errors_any(e))
+        svc_answer_errors(a, e);
+    move_req_free(r);
+    enc_cache_free(cache);
+    json_decref(q);
+    answer(a, map, res);
+    if (key[0] != '\0')
+        svc_refusal_put(key, res); /* kept when refused too-expensive */
+    svc_errors_free(e);
+    json_decref(state);
+}
+
 void svc_handle_encounter_reach(const struct svc_request *req, struct svc_response *res)
 {
     static const char *const params[] = {"actor", "mode", "prefer", NULL};
@@ -250,18 +271,7 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
         if (!svc_errors_any(&e))
             svc_rule_move_reach_req(&r, p, req->ctx->config, &a);
     }
-    if (r.spent != NULL) /* the stored map is past a budget lowered since: as the endpoint says */
-        svc_answer_too_expensive(&a, r.spent, r.spent_budget, r.spent_reached);
-    else if (svc_errors_any(&e))
-        svc_answer_errors(&a, &e);
-    move_req_free(&r);
-    enc_cache_free(&cache);
-    json_decref(q);
-    answer(&a, map, res);
-    if (key[0] != '\0')
-        svc_refusal_put(key, res); /* kept when refused too-expensive */
-    svc_errors_free(&e);
-    json_decref(state);
+    query_end(&a, &r, &cache, q, &e, map, key, state, res);
 }
 
 /* ?to: "x,y" (a square) or a combatant id (a creature to threaten). */
@@ -340,18 +350,7 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
         else if (!svc_errors_any(&e))
             svc_rule_move_route_req(&r, &goal, req->ctx->config, &a);
     }
-    if (r.spent != NULL) /* the stored map is past a budget lowered since: as the endpoint says */
-        svc_answer_too_expensive(&a, r.spent, r.spent_budget, r.spent_reached);
-    else if (svc_errors_any(&e))
-        svc_answer_errors(&a, &e);
-    move_req_free(&r);
-    enc_cache_free(&cache);
-    json_decref(q);
-    answer(&a, map, res);
-    if (key[0] != '\0')
-        svc_refusal_put(key, res); /* kept when refused too-expensive */
-    svc_errors_free(&e);
-    json_decref(state);
+    query_end(&a, &r, &cache, q, &e, map, key, state, res);
 }
 
 /* The state after ?at as the typed encounter, for a view; false after answering 500. */

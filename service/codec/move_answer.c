@@ -543,9 +543,12 @@ const char *move_charge_why(int status, int charge, const char *actor, const cha
     return w[0];
 }
 
-void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, const char *code,
-                           const char *why, int step)
+/* A route not found for a reason the action would give too: {rules, found: false, mode,
+ * <member>: {code, step (when >= 0), why}} and the explain "<lead>: <why>.". */
+static void answer_not_found(struct svc_answer *ans, const struct move_req *r, const char *member,
+                             const char *code, const char *why, int step, const char *lead)
 {
+    assert(member != NULL && code != NULL && why != NULL);
     struct jw w;
     jw_init(&w, 2048);
     jw_object_begin(&w);
@@ -554,7 +557,7 @@ void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, con
     jw_bool(&w, false);
     JW_KEY(&w, "mode");
     jw_string(&w, rules_move_mode_names[r->mode]);
-    JW_KEY(&w, "charge");
+    jw_key(&w, member);
     jw_object_begin(&w);
     JW_KEY(&w, "code");
     jw_string(&w, code);
@@ -565,36 +568,23 @@ void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, con
     JW_KEY(&w, "why");
     jw_string(&w, why);
     jw_object_end(&w);
-    char explain[400];
-    snprintf(explain, sizeof explain, "No charge: %s.", why);
+    char explain[600];
+    snprintf(explain, sizeof explain, "%s: %s.", lead, why);
     svc_write_explains(&w, explain);
     jw_object_end(&w);
     respond_jw(ans, &w);
 }
 
+void move_answer_no_charge(struct svc_answer *ans, const struct move_req *r, const char *code,
+                           const char *why, int step)
+{
+    answer_not_found(ans, r, "charge", code, why, step, "No charge");
+}
+
 void move_answer_refused(struct svc_answer *ans, const struct move_req *r, const char *code,
                          const char *why)
 {
-    struct jw w;
-    jw_init(&w, 2048);
-    jw_object_begin(&w);
-    write_rules(&w, &r->rules);
-    JW_KEY(&w, "found");
-    jw_bool(&w, false);
-    JW_KEY(&w, "mode");
-    jw_string(&w, rules_move_mode_names[r->mode]);
-    JW_KEY(&w, "refused");
-    jw_object_begin(&w);
-    JW_KEY(&w, "code");
-    jw_string(&w, code);
-    JW_KEY(&w, "why");
-    jw_string(&w, why);
-    jw_object_end(&w);
-    char explain[600];
-    snprintf(explain, sizeof explain, "No route now: %s.", why);
-    svc_write_explains(&w, explain);
-    jw_object_end(&w);
-    respond_jw(ans, &w);
+    answer_not_found(ans, r, "refused", code, why, -1, "No route now");
 }
 
 void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)

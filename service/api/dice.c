@@ -1,4 +1,5 @@
 /* POST /v1/dice/roll: a fair, explained, reproducible roll for bots. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,6 +47,7 @@ void svc_handle_dice_roll(const struct svc_request *req, struct svc_response *re
     if (rc != RULES_DICE_OK) {
         /* Only supplied results can fail here: the wrong number, or a face the die lacks. */
         char ptr[CODEC_PTR_MAX];
+        assert(rc == RULES_DICE_ERR_SUPPLIED_RANGE || rc == RULES_DICE_ERR_SUPPLIED_COUNT);
         if (rc == RULES_DICE_ERR_SUPPLIED_RANGE)
             snprintf(ptr, sizeof ptr, "/results/%zu", dice.supplied_used);
         else

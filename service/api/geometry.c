@@ -1,5 +1,6 @@
 /* Rules presets and geometry endpoints: GET /v1/rules/presets, POST /v1/geometry/distance,
  * POST /v1/geometry/flanking, POST /v1/geometry/areas. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -98,6 +99,7 @@ void svc_handle_flanking(const struct svc_request *req, struct svc_response *res
     svc_answer_handle(req, res, svc_rule_flanking);
 }
 
+static_assert(RULES_AREA_REAR + 1 == 6, "counts[6] and ring[6] hold one count per rules_area");
 #define MAX_RADIUS_FT 250
 
 /* Appends one square of the areas answer. */
@@ -105,6 +107,7 @@ static void add_square(json_t *list, int counts[6], int ring[6], const struct ru
                        const struct rules_creature *c, bool awareness, bool all_around, int x,
                        int y, int *threatened)
 {
+    assert(list != NULL && threatened != NULL);
     struct rules_body sq = {.x = x, .y = y, .z = c->body.z, .side = 1};
     struct rules_distance d;
     rules_distance(o, &c->body, &sq, &d);
@@ -113,6 +116,7 @@ static void add_square(json_t *list, int counts[6], int ring[6], const struct ru
     rules_perception(o, area, awareness, all_around, &p);
     bool threat = rules_threatens_square(o, c, x, y, c->body.z);
     *threatened += threat;
+    assert(area >= RULES_AREA_NONE && area <= RULES_AREA_REAR);
     counts[area]++;
     if (d.squares == 1)
         ring[area]++; /* the adjacent ring, which is what the documents count */

@@ -12,6 +12,7 @@
  *  - The ETag of a POST answer is a hash of the picture's bytes; an encounter frame's is the
  *    event number plus a hash of the query that shaped it, so it changes exactly when the
  *    frame would, and If-None-Match answers 304 before anything is drawn. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 /* ?format= or Accept; fixed >= 0 when the path names it. */
 static int choose_format(const struct svc_request *req, int fixed, struct svc_errors *e)
 {
+    assert(fixed < 0 || fixed == RENDER_PNG || fixed == RENDER_SVG);
     if (fixed >= 0)
         return fixed;
     const char *f = svc_request_query(req, "format");
@@ -69,6 +71,7 @@ struct render_req {
 
 static int find_creature(const struct render_req *r, const char *id)
 {
+    assert(id != NULL && r->n >= 0);
     for (int i = 0; i < r->n; i++)
         if (strcmp(r->cs[i].id, id) == 0)
             return i;
@@ -97,6 +100,7 @@ static struct rules_step *decode_squares(json_t *obj, const char *base, const ch
                                          bool facings, const struct rules_options *o, int *n,
                                          struct svc_errors *e)
 {
+    assert(max > 0 && n != NULL);
     json_t *list = NULL;
     *n = 0;
     if (!codec_get_array(obj, base, key, false, max, &list, e))
@@ -143,6 +147,7 @@ static void decode_looks(json_t *c, const char *ptr, struct render_creature *k, 
                          size_t label_n, bool *given, struct svc_errors *e)
 {
     const char *text = NULL;
+    assert(label != NULL && label_n > 0);
     *given = codec_get_string(c, ptr, "label", false, 32, &text, e);
     if (*given)
         text_copy(label, label_n, text, SIZE_MAX);

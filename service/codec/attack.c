@@ -48,6 +48,7 @@ static unsigned name_set(json_t *obj, const char *base, const char *key, const c
                                          k ? ", " : "", names[k]);
             svc_errors_add(e, ptr, "must be one of %s", list_text);
         } else {
+            assert(found < 32); /* the set is an unsigned mask */
             bits |= 1u << found;
         }
     }
@@ -62,6 +63,8 @@ static const char *const defender_conditions[] = {
     "sitting",   "prone",  "stunned",  "climbing",  "flat_footed", "running",
     "grappling", "pinned", "helpless", "squeezing", "charging",    NULL};
 
+static_assert(sizeof defender_conditions / sizeof defender_conditions[0] - 1 <= 32,
+              "defender conditions fit an unsigned mask");
 unsigned svc_defender_condition_bit(const char *name)
 {
     for (int k = 0; defender_conditions[k] != NULL; k++)
@@ -243,6 +246,7 @@ static const char *applies_name(enum rules_applies a)
 /* The kind of AC the target number is, as words. */
 static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 {
+    assert(len > 0);
     buf[0] = '\0'; /* strncat rather than snprintf: this runs for every attack */
     strncat(buf, ev->touch ? "touch " : "", len - 1);
     strncat(buf, ev->flat_footed ? "flat-footed " : "", len - 1 - strlen(buf));
@@ -301,6 +305,7 @@ static void damage_text(const char *damage, const struct rules_attack_rolled *o,
                         size_t len)
 {
     size_t used = 0;
+    assert(damage != NULL && len > 0 && o->weapon_rolls >= 1);
     const char *lead = damage + strspn(damage, " ");
     bool signed_text = *lead == '+' || *lead == '-';
     buf[0] = '\0';

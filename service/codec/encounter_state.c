@@ -56,6 +56,7 @@ static void sources_decode(json_t *all, struct rules_condition_source *out)
         int k = rules_condition_of(name);
         if (k < 0)
             continue;
+        assert(k < RULES_CONDITION_COUNT); /* out holds one per condition */
         out[k] = (struct rules_condition_source){
             .event = json_integer_value(json_object_get(v, "event")),
             .involuntary = flag_of(v, "involuntary"),
@@ -184,6 +185,7 @@ static bool in_list(json_t *list, const char *id)
 /* Counts what the arrays need, allocates them; false when out of memory. */
 static bool alloc_arrays(json_t *cs, size_t slots, size_t reactions, struct svc_enc_typed *t)
 {
+    assert(t->combatants == NULL && t->profiles == NULL); /* allocated once */
     size_t n = json_array_size(cs), profiles = 0, timed = 0, i;
     json_t *c;
     json_array_foreach(cs, i, c)
@@ -202,6 +204,7 @@ static bool alloc_arrays(json_t *cs, size_t slots, size_t reactions, struct svc_
 
 static int index_of(const struct rules_encounter *e, const char *id)
 {
+    assert(e != NULL);
     return id != NULL && *id != '\0' ? rules_encounter_find(e, id) : -1;
 }
 
@@ -212,6 +215,7 @@ static void combatants_decode(json_t *cs, struct svc_enc_typed *t)
     json_t *c;
     json_array_foreach(cs, i, c)
     {
+        assert(t->combatants != NULL && t->profiles != NULL && t->timed != NULL);
         struct rules_enc_combatant *out = &t->combatants[i];
         svc_enc_combatant_decode(c, &t->rules.options, out);
         json_t *list = json_object_get(c, "attacks");

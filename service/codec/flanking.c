@@ -1,5 +1,6 @@
 /* POST /v1/geometry/flanking's ruling (ruling.h): its request decoded, rules_flanking, and
  * the answer with each ally's line. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -35,6 +36,7 @@ static const char *how_name(enum rules_flank_how how)
 
 static const char *why_not_name(enum rules_flank_why_not w, const char **explanation)
 {
+    assert(explanation != NULL);
     switch (w) {
     case RULES_FLANK_OK:
         *explanation = "an ally that threatens the target is opposite the attacker";

@@ -13,6 +13,7 @@
  * (its `owner`, a Discord user id) for that combatant's /attack and /move and for /turn when it
  * is that combatant's turn; anyone for the reads (/roll, /init list, /odds, /map). Everything
  * else is refused with an ephemeral message. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ static const char *call_query(void *cookie, const char *name)
 static unsigned call_run(struct svc_context *ctx, struct call *c)
 {
     struct svc_match m;
+    assert(c->method != NULL && c->doc == NULL); /* each call runs once */
     svc_route_match(ctx->routes, ctx->route_count, c->method, c->path, &m);
     if (m.route == NULL) {
         c->res.status = 404;
@@ -175,6 +177,7 @@ static void bearer(const struct ctx *x, struct call *c)
 /* Reads the bound encounter's state (x->state, x->version); false after a reply. */
 static bool load_state(struct ctx *x, struct discord_reply *r)
 {
+    assert(x->state == NULL); /* loaded once per interaction */
     if (!x->has_binding) {
         say(r, true,
             "This channel plays no encounter yet: the game master binds one with `/encounter "
@@ -201,6 +204,7 @@ static json_t *combatant(json_t *state, const char *id)
 {
     size_t i;
     json_t *c;
+    assert(id != NULL);
     json_array_foreach(json_object_get(state, "combatants"), i, c)
     {
         if (strcmp(str(c, "id"), id) == 0)
@@ -222,6 +226,7 @@ static bool prefix_of(const char *p, const char *s)
 static json_t *named(const struct ctx *x, const char *text, const char *what,
                      struct discord_reply *r)
 {
+    assert(what != NULL);
     if (text == NULL || *text == '\0') {
         say(r, true, "Name the %s.", what);
         return NULL;
@@ -244,12 +249,14 @@ static json_t *named(const struct ctx *x, const char *text, const char *what,
 /* Whether the asking user may act for combatant c: the game master, or c's owner. */
 static bool may_act_for(const struct ctx *x, json_t *c)
 {
+    assert(x->has_binding); /* only bound commands ask, after load_state */
     return strcmp(x->user, x->bound.game_master) == 0 ||
            (c != NULL && strcmp(str(c, "owner"), x->user) == 0);
 }
 
 static bool is_game_master(const struct ctx *x, struct discord_reply *r)
 {
+    assert(x->has_binding);
     if (strcmp(x->user, x->bound.game_master) == 0)
         return true;
     say(r, true, "Only this channel's game master (<@%s>) may do that.", x->bound.game_master);
@@ -261,6 +268,7 @@ static bool is_game_master(const struct ctx *x, struct discord_reply *r)
  * the attacks it provoked, an attack's line with hit or miss). */
 static void attach_map(struct ctx *x, struct discord_reply *r, long long event)
 {
+    assert(x->has_binding && event >= 0);
     struct call c = {.method = "GET"};
     snprintf(c.path, sizeof c.path, "/v1/encounters/%s/map.png", x->bound.encounter_id);
     char at[24];

@@ -1,6 +1,7 @@
 /* POST /v1/discord/interactions: the signature first, then PING, autocomplete (answered at
  * once: Discord allows no deferral for it) and commands, each run on a worker thread and
  * answered within --discord-defer-ms, or else deferred and finished by a followup. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct job {
 static void job_release(struct job *j)
 {
     pthread_mutex_lock(&j->d->lock);
+    assert(j->refs > 0);
     bool last = --j->refs == 0;
     pthread_mutex_unlock(&j->d->lock);
     if (!last)
@@ -62,6 +64,7 @@ static void *work(void *arg)
     }
     job_release(j);
     pthread_mutex_lock(&d->lock);
+    assert(d->running > 0); /* run_command counted this worker */
     if (--d->running == 0)
         pthread_cond_broadcast(&d->idle);
     pthread_mutex_unlock(&d->lock);
@@ -80,6 +83,7 @@ static void respond_reply(struct svc_response *res, const struct discord_reply *
 static void run_command(struct svc_discord *d, const struct svc_request *req, json_t *interaction,
                         struct svc_response *res)
 {
+    assert(interaction != NULL);
     struct job *j = calloc(1, sizeof *j);
     if (j == NULL) {
         json_decref(interaction);

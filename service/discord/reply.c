@@ -2,6 +2,7 @@
  * response is {type, data}; "Uploading Files": a message with files is multipart/form-data, its
  * JSON in a part named payload_json and each file in a part files[n], listed in the message's
  * attachments by id and filename and shown in an embed by attachment://filename). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ void discord_reply_free(struct discord_reply *r)
 
 static bool holds(const char *hay, size_t n, const char *needle)
 {
+    assert(needle[0] != '\0');
     size_t k = strlen(needle);
     for (size_t i = 0; i + k <= n; i++)
         if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
@@ -32,6 +34,7 @@ static bool holds(const char *hay, size_t n, const char *needle)
 
 char *discord_reply_body(const struct discord_reply *r, bool followup, const char **ct, size_t *len)
 {
+    assert(ct != NULL && len != NULL && (r->png == NULL || r->png_len > 0));
     json_t *doc;
     if (followup) /* the message alone */
         doc = r->data != NULL ? json_incref(r->data) : json_object();
@@ -66,6 +69,7 @@ char *discord_reply_body(const struct discord_reply *r, bool followup, const cha
         memcpy(p, head2, sizeof head2 - 1), p += sizeof head2 - 1;
         memcpy(p, r->png, r->png_len), p += r->png_len;
         memcpy(p, tail, sizeof tail - 1), p += sizeof tail - 1;
+        assert((size_t)(p - out) == n); /* the parts fill what was counted */
         *p = '\0';
         *len = n;
         *ct = MULTIPART_CT;

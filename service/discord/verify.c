@@ -4,6 +4,7 @@
  * well-kept, constant-time implementation rather than code of our own. Stale timestamps and
  * signatures seen before within the window are refused too, which Discord does not ask but a
  * captured request replayed later would otherwise act again. */
+#include <assert.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ static int hex_value(char c)
 /* Decodes exactly n bytes of hex; false on any other text. */
 static bool from_hex(const char *hex, unsigned char *out, size_t n)
 {
+    assert(out != NULL && n > 0);
     if (hex == NULL || strlen(hex) != 2 * n)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -46,6 +48,7 @@ static void init_sodium(void)
 struct svc_discord *svc_discord_new(const struct svc_config *cfg,
                                     const struct svc_discord_sender *sender)
 {
+    assert(cfg != NULL && sender != NULL);
     pthread_once(&sodium_once, init_sodium);
     if (sodium_ok < 0)
         return NULL;
@@ -84,8 +87,11 @@ void svc_discord_free(struct svc_discord *d)
 static enum discord_verdict remember(struct svc_discord *d, const unsigned char sig[64], int64_t ts,
                                      int64_t now)
 {
+    assert(now - ts <= DISCORD_WINDOW_S &&
+           ts - now <= DISCORD_WINDOW_S); /* discord_verify checked the window */
     enum discord_verdict v = DISCORD_OK;
     pthread_mutex_lock(&d->lock);
+    assert(d->seen_n <= DISCORD_SEEN_MAX);
     size_t kept = 0;
     for (size_t i = 0; i < d->seen_n; i++) {
         int64_t age = now - d->seen[i].ts;
@@ -99,6 +105,7 @@ static enum discord_verdict remember(struct svc_discord *d, const unsigned char 
     if (v == DISCORD_OK && d->seen_n == DISCORD_SEEN_MAX)
         v = DISCORD_SEEN_FULL;
     if (v == DISCORD_OK) {
+        assert(d->seen_n < DISCORD_SEEN_MAX);
         memcpy(d->seen[d->seen_n].sig, sig, 64);
         d->seen[d->seen_n++].ts = ts;
     }
@@ -109,6 +116,7 @@ static enum discord_verdict remember(struct svc_discord *d, const unsigned char 
 enum discord_verdict discord_verify(struct svc_discord *d, const char *sig_hex, const char *ts,
                                     const char *body, size_t len, int64_t now)
 {
+    assert(d != NULL && (body != NULL || len == 0));
     unsigned char sig[64];
     if (!from_hex(sig_hex, sig, sizeof sig) || ts == NULL || *ts == '\0' || strlen(ts) > 12 ||
         strspn(ts, "0123456789") != strlen(ts))

@@ -7,6 +7,7 @@
  * Two texts come out of one walk: `plain`, with no markup, for a bot to post as it is, and
  * `markdown`, Discord markdown, with totals in bold and the damage dice shown Avrae style (a die
  * that keep/drop dropped struck through, a 1 or the top face in bold: rules/dice_text.c). */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,7 @@ static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const ch
 /* Dice terms [from, to) of a roll, Avrae style for markdown: "1d8 (4) + 3". */
 static void md_terms(struct svc_told *t, json_t *terms, size_t from, size_t to)
 {
+    assert(from <= to && to <= json_array_size(terms));
     for (size_t i = from; i < to; i++) {
         json_t *term = json_array_get(terms, i);
         bool minus = strcmp(str(term, "sign"), "-") == 0;
@@ -144,6 +146,7 @@ static void md_terms(struct svc_told *t, json_t *terms, size_t from, size_t to)
 /* The sum of terms [from, to). */
 static long long terms_total(json_t *terms, size_t from, size_t to)
 {
+    assert(from <= to && to <= json_array_size(terms));
     long long s = 0;
     for (size_t i = from; i < to; i++) {
         json_t *term = json_array_get(terms, i);

@@ -20,6 +20,7 @@
  *  - flanking answers for ?target against ?attacker, or against each combatant of another
  *    side that can attack it, with the flanking endpoint's answer for each.
  *  - Errors in the query name the parameter (?actor, ?to, ...). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ static void answer(struct svc_answer *a, const struct svc_query_member *map,
 static const char *move_refusal(json_t *state, const struct rules_encounter *te, int mi,
                                 enum rules_move_mode mode, char *why, size_t n)
 {
+    assert(why != NULL && n > 0);
     if (te == NULL || mi < 0 || (te->started && rules_encounter_turn_of(te) != mi))
         return NULL;
     struct svc_errors e;
@@ -410,6 +412,7 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
 static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct svc_answer *refusal)
 {
     const struct rules_encounter *e = &typed->e;
+    assert(a >= 0 && a < e->count && t >= 0 && t < e->count);
     struct rules_creature *allies = calloc((size_t)e->count + 1, sizeof *allies);
     const char **names = calloc((size_t)e->count + 1, sizeof *names);
     struct svc_answer ans = {0};

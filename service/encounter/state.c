@@ -117,6 +117,7 @@ const struct svc_config *enc_config(const struct resolve_ctx *x)
  * outer pointer (the member the action's input names itself); else NULL. */
 static const char *own_pointer(const char *ptr, const struct enc_member *own, char *out, size_t n)
 {
+    assert(ptr != NULL && out != NULL && n > 0);
     for (int i = 0; own != NULL && own[i].inner != NULL; i++) {
         size_t k = strlen(own[i].inner);
         if (strncmp(ptr, own[i].inner, k) == 0 && (ptr[k] == '\0' || ptr[k] == '/')) {
@@ -510,6 +511,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
         "name",        "attack_bonus", "damage",          "attack", "touch", "sneak_attack_dice",
         "rogue_level", "crit_range",   "crit_multiplier", NULL};
     static const char *const forms[] = {"melee", "ranged", "spell", NULL};
+    assert(i < json_array_size(attacks)); /* attacks[i] is the profile checked */
     json_t *a = json_array_get(attacks, i);
     assert(a != NULL);
     const char *s = NULL;

@@ -1,6 +1,7 @@
 /* Encounters over HTTP: auth, If-Match, idempotency and replays, the write path every event
  * after creation takes (write_event), and the handlers for create, get, delete, list, the
  * writes, the events and the state. The model, and which file does what: encounter_internal.h. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,7 @@ static bool load_for_write(const struct svc_request *req, struct svc_response *r
 static void write_event(const struct svc_request *req, struct svc_response *res, const char *kind,
                         json_t *in, unsigned status)
 {
+    assert(kind != NULL && (status == 200 || status == 201));
     struct db_encounter enc;
     json_t *state = NULL, *ev = NULL;
     unsigned char hash[AUTH_HASH_LEN];

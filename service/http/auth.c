@@ -1,5 +1,6 @@
 #include "service/http/auth.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +18,7 @@ static const uint32_t k[64] = {
 
 static uint32_t rotr(uint32_t x, int n)
 {
+    assert(n > 0 && n < 32); /* a shift by 32 is undefined */
     return x >> n | x << (32 - n);
 }
 
@@ -78,6 +80,7 @@ bool auth_random(void *buf, size_t len)
 
 void auth_hex(const unsigned char *bytes, size_t len, char *out)
 {
+    assert(out != NULL && (bytes != NULL || len == 0));
     static const char digits[] = "0123456789abcdef";
     for (size_t i = 0; i < len; i++)
         out[2 * i] = digits[bytes[i] >> 4], out[2 * i + 1] = digits[bytes[i] & 15];

@@ -2,6 +2,7 @@
  * frames and its checkpoints, and per client address its subscribers, under one mutex. */
 #include "service/http/hub.h"
 
+#include <assert.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -106,6 +107,7 @@ static void wakes_init(struct wakes *w)
  * missed wake would leave a subscriber parked for ever, a nested lock only slows. */
 static void wakes_add(struct wakes *w, struct svc_hub_sub *sub)
 {
+    assert(sub->parked && sub->wake != NULL); /* only a parked subscriber is woken */
     sub->parked = false;
     if (w->n == w->cap) {
         size_t cap = w->cap * 2;
@@ -136,6 +138,7 @@ static void wakes_run(struct wakes *w)
 static unsigned bucket_of(const char *id)
 {
     unsigned h = 2166136261u; /* FNV-1a */
+    assert(id != NULL);
     for (const char *p = id; *p; p++)
         h = (h ^ (unsigned char)*p) * 16777619u;
     return h % BUCKETS;
@@ -408,6 +411,7 @@ void svc_hub_leave(struct svc_hub *hub, struct svc_hub_sub *sub)
         c->subs = sub->next;
     if (sub->next != NULL)
         sub->next->prev = sub->prev;
+    assert(c->count > 0 && hub->total > 0);
     c->count--;
     hub->total--;
     if (c->count == 0) {
@@ -432,6 +436,7 @@ void svc_hub_leave(struct svc_hub *hub, struct svc_hub_sub *sub)
 void svc_hub_look(struct svc_hub *hub, struct svc_hub_sub *sub, struct svc_hub_view *v)
 {
     pthread_mutex_lock(&hub->lock);
+    assert(sub != NULL && sub->ch != NULL);
     v->version = sub->ch->version;
     v->deleted = sub->ch->deleted;
     v->closing = hub->closing;
@@ -443,6 +448,7 @@ bool svc_hub_park(struct svc_hub *hub, struct svc_hub_sub *sub, int64_t known,
                   uint64_t last_write_us, void (*park)(void *), void *cookie)
 {
     pthread_mutex_lock(&hub->lock);
+    assert(park != NULL && sub->ch != NULL);
     bool ok = sub->wake != NULL && !hub->closing && !sub->ch->deleted && !sub->hung_up &&
               sub->ch->version <= known;
     if (ok) {
@@ -473,6 +479,7 @@ void svc_hub_tick(struct svc_hub *hub, uint64_t now_us)
                 if (now_us > s->last_write_us && now_us - s->last_write_us >= hub->keepalive_us)
                     wakes_add(&w, s);
                 else if (fds != NULL && who != NULL && s->fd >= 0) {
+                    assert(n < hub->total); /* fds and who hold one per subscriber */
                     fds[n] = (struct pollfd){.fd = s->fd, .events = POLLIN | POLLRDHUP};
                     who[n++] = s;
                 }

@@ -1,5 +1,6 @@
 #include "service/http/metrics.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ void svc_metrics_observe(struct svc_metrics *m, int route_index, const char *met
                          unsigned status, uint64_t duration_us)
 {
     (void)method; /* the route pattern already implies its method */
+    assert(m != NULL && m->requests != NULL);
     int r = (route_index < 0 || route_index >= m->route_count) ? m->route_count : route_index;
     if (status >= STATUS_MIN && status <= STATUS_MAX)
         atomic_fetch_add(&m->requests[(size_t)r * STATUS_SLOTS + (status - STATUS_MIN)], 1);

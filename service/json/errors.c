@@ -1,4 +1,5 @@
 /* Validation errors by JSON pointer (errors.h). */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@ void svc_errors_init(struct svc_errors *e)
 
 void svc_errors_add(struct svc_errors *e, const char *pointer, const char *fmt, ...)
 {
+    assert(e->list != NULL && pointer != NULL); /* not after svc_errors_free */
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -37,6 +39,7 @@ void svc_errors_free(struct svc_errors *e)
 
 void svc_errors_as_query(struct svc_errors *e, const struct svc_query_member *map)
 {
+    assert(map != NULL);
     size_t i;
     json_t *item;
     json_array_foreach(e->list, i, item)

@@ -1,6 +1,7 @@
 #include "service/json/fields.h"
 
 #include "service/json/errors.h"
+#include <assert.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -47,6 +48,7 @@ void codec_request_end(void)
 
 void codec_within_begin(void)
 {
+    assert(!rec.within); /* a within block does not nest */
     rec.within = true;
 }
 
@@ -169,6 +171,7 @@ bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *
 
 void codec_pointer(char *out, const char *base, const char *key)
 {
+    assert(out != NULL && base != NULL && key != NULL);
     size_t n = 0;
     for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
         out[n++] = *b;
@@ -192,6 +195,7 @@ void codec_pointer(char *out, const char *base, const char *key)
             out[n++] = key[i];
         }
     }
+    assert(n < CODEC_PTR_MAX);
     out[n] = '\0';
 }
 
@@ -228,6 +232,7 @@ bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e)
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
                           struct svc_errors *e)
 {
+    assert(known != NULL);
     const char *key;
     json_t *value;
     json_object_foreach(obj, key, value)
@@ -268,6 +273,7 @@ static void field_error(const char *base, const char *key, struct svc_errors *e,
 bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
                       const char **out, struct svc_errors *e)
 {
+    assert(out != NULL);
     record(obj, base, key, "length", 0, (long long)max_len);
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
@@ -302,6 +308,7 @@ bool codec_get_string(json_t *obj, const char *base, const char *key, bool requi
 bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
                    long long hi, long long *out, struct svc_errors *e)
 {
+    assert(lo <= hi && out != NULL);
     record(obj, base, key, "int", lo, hi);
     char ptr[CODEC_PTR_MAX];
     json_t *v = field(obj, base, key, required, ptr, e);
@@ -367,6 +374,7 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
                    bool required, int fallback, struct svc_errors *e)
 {
     const char *v = NULL;
+    assert(names != NULL && names[0] != NULL);
     if (!codec_get_string(obj, base, key, required, 64, &v, e))
         return fallback;
     for (int i = 0; names[i] != NULL; i++)
@@ -384,6 +392,7 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
 
 bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out)
 {
+    assert(lo <= hi && out != NULL);
     if (text == NULL || (*text == '-' && lo >= 0))
         return false;
     const char *d = text + (*text == '-');

@@ -1,5 +1,6 @@
 #include "service/json/reader.h"
 
+#include <assert.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@ struct reader {
 
 static void skip_space(struct reader *r)
 {
+    assert(r->p <= r->end);
     while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
         r->p++;
 }
@@ -18,6 +20,7 @@ static void skip_space(struct reader *r)
  * past the closing quote; false (declined) otherwise. */
 static bool plain_string(struct reader *r, const char **s, size_t *n)
 {
+    assert(r->p < r->end && *r->p == '"'); /* "At a quote" */
     const char *q = r->p + 1;
     for (; q < r->end && *q != '"'; q++) {
         unsigned char c = (unsigned char)*q;
@@ -55,6 +58,7 @@ static json_t *integer(struct reader *r)
 
 static json_t *literal(struct reader *r, const char *word, size_t n, json_t *v)
 {
+    assert(strlen(word) == n);
     if ((size_t)(r->end - r->p) < n)
         return NULL;
     for (size_t i = 0; i < n; i++)
@@ -79,6 +83,7 @@ static bool take(struct reader *r, char c)
 /* At an opening bracket: moves past it; true when `close` follows at once (empty). */
 static bool opens_empty(struct reader *r, char close)
 {
+    assert(r->p < r->end && (*r->p == '{' || *r->p == '[')); /* "At an opening bracket" */
     r->p++;
     skip_space(r);
     return take(r, close);
@@ -151,6 +156,7 @@ static json_t *array(struct reader *r)
 
 static json_t *container(struct reader *r)
 {
+    assert(r->p < r->end && (*r->p == '{' || *r->p == '['));
     if (++r->depth > JSONR_MAX_DEPTH)
         return NULL;
     json_t *v = *r->p == '{' ? object(r) : array(r);
@@ -246,6 +252,7 @@ static bool skip_value(struct reader *r)
  * object has no such member. */
 static bool member_fast(struct reader *r, const char *key, json_t **out)
 {
+    assert(*out == NULL); /* set at most once, by this function */
     size_t want = strlen(key);
     skip_space(r);
     if (r->p >= r->end || *r->p != '{')

@@ -1,5 +1,6 @@
 #include "service/json/writer.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static bool reserve_slow(struct jw *w, size_t n)
 {
     if (w->failed)
         return false;
+    assert(w->cap >= 64); /* jw_init's floor: doubling from 0 would never end */
     size_t cap = w->cap;
     while (w->len + n + 1 > cap)
         cap *= 2;
@@ -42,6 +44,7 @@ static inline bool reserve(struct jw *w, size_t n)
 
 static inline void put(struct jw *w, const char *s, size_t n)
 {
+    assert(s != NULL || n == 0);
     if (!reserve(w, n))
         return;
     memcpy(w->buf + w->len, s, n);
@@ -52,6 +55,7 @@ static inline void put(struct jw *w, const char *s, size_t n)
  * takes no comma (the key already placed it). */
 static void before_value(struct jw *w)
 {
+    assert(w->depth >= 0 && w->depth < JW_MAX_DEPTH);
     if (w->after_key) {
         w->after_key = false;
         return;
@@ -76,6 +80,7 @@ static void open(struct jw *w, char c)
 static void close_(struct jw *w, char c)
 {
     put(w, &c, 1);
+    assert(w->depth > 0 || w->failed); /* opens and closes pair up; a failed open does not count */
     if (w->depth > 0)
         w->depth--;
 }
@@ -128,6 +133,7 @@ static bool needs_escape(unsigned char c)
 static void quoted_n(struct jw *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
+    assert(s != NULL);
     if (!reserve(w, n + 2))
         return;
     char *o = w->buf + w->len;
@@ -174,6 +180,7 @@ void jw_key(struct jw *w, const char *key)
 
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
 {
+    assert(n >= 3 && quoted[0] == '"' && quoted[n - 1] == ':'); /* JW_KEY's form */
     before_value(w);
     put(w, quoted, n);
     w->after_key = true;
@@ -308,6 +315,7 @@ char *jw_finish(struct jw *w, size_t *len)
         w->buf = NULL;
         return NULL;
     }
+    assert(w->len < w->cap && !w->after_key); /* room for the NUL; no key waits for its value */
     w->buf[w->len] = '\0';
     *len = w->len;
     return w->buf;

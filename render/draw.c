@@ -284,13 +284,17 @@ int render_draw(const struct render_scene *s, enum render_format f, struct rende
         render_draw_path(&c);
     if (c.rc == RENDER_OK && ov->forced != NULL)
         render_draw_forced(&c);
+    /* Under the tokens, which the strikes stop at: a condition badge on a token's edge stays
+     * readable over an arrowhead. */
+    if (c.rc == RENDER_OK && ov->strikes != NULL)
+        render_draw_strikes(&c, false);
     for (int i = 0; i < s->creature_count && c.rc == RENDER_OK; i++)
         if (render_charge(&c, 1))
             render_draw_creature(&c, i);
     if (c.rc == RENDER_OK && ov->flanking)
         render_draw_flanking(&c);
     if (c.rc == RENDER_OK && ov->strikes != NULL)
-        render_draw_strikes(&c);
+        render_draw_strikes(&c, true);
     for (int i = 0; i < c.late_count; i++)
         pen_text(&c.pen, c.late[i].x, c.late[i].y, 13, true, 1, "+2", c.late[i].rgb, 0xffffff, 3);
     if (c.rc == RENDER_OK && c.cover != NULL)

@@ -649,8 +649,9 @@ void render_draw_forced(struct render_ctx *c)
 /* Each attack as its event ruled it: a line from the edge of the attacker's token to the edge
  * of the target's, solid with an arrow where it hit, dashed where it missed, dotted onto a
  * charge's target, and its label by the target, on its side away from the attacker (kept on the
- * board). Drawn over the tokens. */
-void render_draw_strikes(struct render_ctx *c)
+ * board). The lines are drawn before the tokens, which they stop at, so that a condition
+ * badge on a token's edge stays readable; the labels (labels: true) after them. */
+void render_draw_strikes(struct render_ctx *c, bool labels)
 {
     const struct render_scene *s = c->s;
     const struct render_overlays *ov = &s->ov;
@@ -674,24 +675,25 @@ void render_draw_strikes(struct render_ctx *c)
         double go = c->l.cell * 0.42 * (hex ? 1 : a->side); /* and the attacker's */
         if (len <= stop + go || !render_charge(c, 1))
             continue;
-        ax += dx / len * go, ay += dy / len * go;
-        double ex = tx - dx / len * stop, ey = ty - dy / len * stop;
-        double seg[4] = {ax, ay, ex, ey};
         char id[16];
         snprintf(id, sizeof id, "%d", i);
         static const char *const cls[] = {"strike hit", "strike miss", "strike charge"};
         static_assert(sizeof cls / sizeof cls[0] == RENDER_STRIKE_CHARGE + 1, "one per outcome");
         assert((unsigned)k->outcome <= RENDER_STRIKE_CHARGE);
-        pen_group_begin(&c->pen, "strike-", id, cls[k->outcome]);
-        pen_polyline(&c->pen, seg, 2, rgb, 1, w, dash);
-        render_arrowhead(c, ax, ay, ex, ey, w * 3.4, rgb);
-        if (k->label != NULL) {
+        if (labels && k->label != NULL) {
             /* On the target's side away from the attacker, so the line does not cross it. */
             double half = c->l.cell * 0.5 * side, above = ty - half - 4, below = ty + half + 13;
             bool under = ay < ty ? below < c->l.oy + c->l.board_h : above - 11 < c->l.oy;
-            double y = under ? below : above;
-            pen_text(&c->pen, tx, y, 11, true, 1, k->label, rgb, 0xffffff, 3);
+            pen_group_begin(&c->pen, "strike-label-", id, "strike-label");
+            pen_text(&c->pen, tx, under ? below : above, 11, true, 1, k->label, rgb, 0xffffff, 3);
+            pen_group_end(&c->pen);
+        } else if (!labels) {
+            double seg[4] = {ax + dx / len * go, ay + dy / len * go, tx - dx / len * stop,
+                             ty - dy / len * stop};
+            pen_group_begin(&c->pen, "strike-", id, cls[k->outcome]);
+            pen_polyline(&c->pen, seg, 2, rgb, 1, w, dash);
+            render_arrowhead(c, seg[0], seg[1], seg[2], seg[3], w * 3.4, rgb);
+            pen_group_end(&c->pen);
         }
-        pen_group_end(&c->pen);
     }
 }

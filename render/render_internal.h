@@ -259,7 +259,7 @@ void render_marks_free(struct render_ctx *c);
 void render_draw_flanking(struct render_ctx *c);
 void render_draw_path(struct render_ctx *c);
 void render_draw_forced(struct render_ctx *c);
-void render_draw_strikes(struct render_ctx *c);
+void render_draw_strikes(struct render_ctx *c, bool labels);
 
 /* The creatures (draw_creatures.c) and the legend under the board (legend.c). */
 void render_draw_creature(struct render_ctx *c, int i);

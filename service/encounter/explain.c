@@ -200,31 +200,13 @@ static void say_damage(struct svc_told *t, json_t *result)
     svc_told_text(t, ")");
 }
 
-/* A d20 rolled, in Avrae's form (svc_told_d20: the die bold in markdown on a natural 1 or 20)
- * up to its bonus: "1d20 (13) + 9". */
-static void say_d20(struct svc_told *t, long long d20, long long bonus)
-{
-    svc_told_text(t, "1d20 (");
-    if (d20 == 1 || d20 == 20) {
-        svc_told_plain(t, "%lld", d20);
-        svc_told_md(t, "**%lld**", d20);
-    } else {
-        svc_told_int(t, d20);
-    }
-    svc_told_text(t, ")");
-    if (bonus != 0) {
-        svc_told_text(t, bonus < 0 ? " - " : " + ");
-        svc_told_int(t, bonus < 0 ? -bonus : bonus);
-    }
-}
-
 /* "1d20 (13) + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than
  * one part: "1d20 (13) + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14"; the
  * total bold in markdown, as every d20 the service writes (issue 31: one style, Avrae's). */
 static void say_roll(struct svc_told *t, json_t *result)
 {
     long long bonus = num(result, "attack_total");
-    say_d20(t, num(result, "d20"), bonus);
+    svc_told_d20_rolled(t, (int)num(result, "d20"), (int)bonus);
     int parts = 0;
     size_t i;
     json_t *m;
@@ -759,7 +741,7 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
         svc_told_text(t, " ");
         total(t, num(r, "total"));
         svc_told_text(t, " (");
-        say_d20(t, num(r, "d20"), m);
+        svc_told_d20_rolled(t, (int)num(r, "d20"), (int)m);
         svc_told_text(t, ")");
     }
     json_t *order = json_object_get(result, "order");

@@ -279,7 +279,7 @@ void svc_told_bold_int(struct svc_told *t, long long v)
     bold_n(t, s, n);
 }
 
-void svc_told_d20(struct svc_told *t, int d20, int bonus, int total)
+void svc_told_d20_rolled(struct svc_told *t, int d20, int bonus)
 {
     svc_told_textn(t, "1d20", 4);
     if (d20 > 0) {
@@ -297,6 +297,11 @@ void svc_told_d20(struct svc_told *t, int d20, int bonus, int total)
         svc_told_textn(t, bonus < 0 ? " - " : " + ", 3);
         svc_told_int(t, bonus < 0 ? -(long long)bonus : bonus);
     }
+}
+
+void svc_told_d20(struct svc_told *t, int d20, int bonus, int total)
+{
+    svc_told_d20_rolled(t, d20, bonus);
     if (d20 > 0) {
         /* The total: Avrae's backticks, bold here as in every roll's explain_markdown. */
         svc_told_textn(t, " = ", 3);

@@ -59,6 +59,9 @@ void svc_told_bold_int(struct svc_told *t, long long v);
  * rolled (d20 0) "1d20 + 9" (total unused). A bonus of 0 is left out ("1d20 (13) = 13"), a
  * negative one subtracted ("1d20 - 2"). */
 void svc_told_d20(struct svc_told *t, int d20, int bonus, int total);
+/* svc_told_d20 up to its bonus, without " = total": for a roll whose bonus is itemised or whose
+ * total is told elsewhere ("1d20 (14) + 2"). */
+void svc_told_d20_rolled(struct svc_told *t, int d20, int bonus);
 /* To one of the two only (markup in md, its words in plain). */
 void svc_told_plain(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void svc_told_md(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -64,7 +64,7 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
     json_t *turn = json_object_get(x->state, "turn");
     long long end_round = 0;
     int end_turn = 0;
-    rules_duration_end((int)num(x->state, "round"),
+    rules_duration_end((int)enc_num(x->state, "round"),
                        json_is_integer(turn) ? (int)json_integer_value(turn) : -1, rounds,
                        &end_round, &end_turn);
     enc_timed_fields(c, cond, end_round, end_turn, fields);
@@ -79,11 +79,12 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
 static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
-    const char *id = str(actor, "id");
+    const char *id = enc_str(actor, "id");
     enc_check_decisions(s, in, x->e);
     if (svc_errors_any(x->e))
         return NULL;
-    struct enc_provoked *provoked = calloc(json_array_size(combatants(s)) + 1, sizeof *provoked);
+    struct enc_provoked *provoked =
+        calloc(json_array_size(enc_combatants(s)) + 1, sizeof *provoked);
     int n = 0;
     if (provoked == NULL) {
         svc_errors_add(x->e, "", "standing up could not be ruled");
@@ -97,8 +98,8 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
         if (i != me && rules_encounter_enemies(te, i, me) && t->placed &&
             rules_encounter_stand_up_provokes(te, t, rules_encounter_melee_of(te, i), &t->body,
                                               &who->body))
-            provoked[n++] =
-                (struct enc_provoked){t->id, 0, (int)num(actor, "x"), (int)num(actor, "y"), -1};
+            provoked[n++] = (struct enc_provoked){t->id, 0, (int)enc_num(actor, "x"),
+                                                  (int)enc_num(actor, "y"), -1};
     }
     json_t *ruling = json_object();
     json_t *effects = json_array();
@@ -112,8 +113,8 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *scratch = json_deep_copy(s);
     enc_fold(scratch, effects);
     json_t *pause = json_object_get(scratch, "paused_move");
-    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), id) == 0;
-    bool dropped = enc_is_down(find(scratch, id, NULL));
+    bool paused = json_is_object(pause) && strcmp(enc_str(pause, "mover"), id) == 0;
+    bool dropped = enc_is_down(enc_find(scratch, id, NULL));
     json_decref(scratch);
     size_t k;
     json_t *ef;
@@ -125,8 +126,8 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     if (!paused && !dropped)
         json_array_append_new(
-            effects, effect_set(id, json_pack("{s:o}", "conditions",
-                                              enc_conditions_with(actor, "prone", false))));
+            effects, enc_effect_set(id, json_pack("{s:o}", "conditions",
+                                                  enc_conditions_with(actor, "prone", false))));
     json_t *result = json_pack("{s:s, s:s}", "stood_up", id, "rule",
                                "001 Part of a Move Action: standing up from Prone takes a move "
                                "action; it provokes attacks of opportunity (004 Provoking an "
@@ -136,7 +137,7 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(ruling);
-    return outcome(result, effects);
+    return enc_outcome(result, effects);
 }
 
 /* A fall (001 Falling) of actor, as data: the action's own members by POST /v1/falling's
@@ -157,7 +158,8 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (src == NULL)
         svc_answer_errors(&a, &e);
     else
-        svc_rule_fall_decoded(rules, &f, (int)num(actor, "damage_reduction"), src, &e, &a, &facts);
+        svc_rule_fall_decoded(rules, &f, (int)enc_num(actor, "damage_reduction"), src, &e, &a,
+                              &facts);
     svc_errors_free(&e);
     free(src);
     static const struct enc_member own[] = {{"/height_ft", "/height_ft"},
@@ -173,10 +175,10 @@ static json_t *action_fall(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *ans = enc_answer_own(x, &a, "", own, "fall");
     if (ans == NULL)
         return NULL;
-    json_t *fields = enc_hp_fields(x, num(actor, "hp") - facts.damage);
+    json_t *fields = enc_hp_fields(x, enc_num(actor, "hp") - facts.damage);
     if (facts.prone)
         enc_gain_condition(x, actor, "prone", RULES_CAUSE_FALL, fields);
-    return outcome(ans, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+    return enc_outcome(ans, json_pack("[o]", enc_effect_set(enc_str(actor, "id"), fields)));
 }
 
 int enc_move_mode(json_t *in, struct svc_errors *e)
@@ -206,8 +208,8 @@ static void check_dice(json_t *v, const char *ptr, struct svc_errors *e)
     json_array_foreach(mine.list, i, err)
     {
         char at[CODEC_PTR_MAX];
-        snprintf(at, sizeof at, "%s%s", ptr, str(err, "pointer") + strlen("/results"));
-        svc_errors_add(e, at, "%s", str(err, "message"));
+        snprintf(at, sizeof at, "%s%s", ptr, enc_str(err, "pointer") + strlen("/results"));
+        svc_errors_add(e, at, "%s", enc_str(err, "message"));
     }
     svc_errors_free(&mine);
     json_decref(probe);
@@ -255,7 +257,8 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
         /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
         static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
         codec_get_enum(in, "", "kind", kinds, false, 0, e);
-        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+        if (codec_get_string(in, "", "target", true, 64, &t, e) &&
+            strcmp(t, enc_str(in, "actor")) == 0)
             svc_errors_add(e, "/target", "must be another combatant than the actor");
         enc_check_reaction_results(in, e);
         if (json_object_get(in, "results") != NULL)
@@ -264,7 +267,8 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
         break;
     }
     case RULES_ACT_FULL_ATTACK: {
-        if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, str(in, "actor")) == 0)
+        if (codec_get_string(in, "", "target", true, 64, &t, e) &&
+            strcmp(t, enc_str(in, "actor")) == 0)
             svc_errors_add(e, "/target", "must be another combatant than the actor");
         enc_check_plan(in, engine, e);
         json_t *list = NULL;
@@ -298,7 +302,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
             svc_errors_add(e, "/to", "only a move takes to");
         if (type == RULES_ACT_FORCED) {
             if (codec_get_string(in, "", "target", true, 64, &t, e) &&
-                strcmp(t, str(in, "actor")) == 0)
+                strcmp(t, enc_str(in, "actor")) == 0)
                 svc_errors_add(e, "/target",
                                "must be another combatant than the actor: forced "
                                "movement is done to a creature by another (001 "
@@ -337,15 +341,15 @@ static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_
         {
             char p[CODEC_PTR_MAX];
             codec_pointer(p, "/reaction_results", k);
-            if (find(state, k, NULL) == NULL)
+            if (enc_find(state, k, NULL) == NULL)
                 svc_errors_add(e, p, "names no combatant");
-            else if (strcmp(k, str(actor, "id")) == 0)
+            else if (strcmp(k, enc_str(actor, "id")) == 0)
                 svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
         }
     all = json_object_get(in, "reactions");
-    if (json_is_object(all) && json_object_get(all, str(actor, "id")) != NULL) {
+    if (json_is_object(all) && json_object_get(all, enc_str(actor, "id")) != NULL) {
         char p[CODEC_PTR_MAX];
-        codec_pointer(p, "/reactions", str(actor, "id"));
+        codec_pointer(p, "/reactions", enc_str(actor, "id"));
         svc_errors_add(e, p, "is the mover: it makes no attack of opportunity on itself");
     }
 }
@@ -354,7 +358,7 @@ static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type)
 {
-    const char *actor_id = str(actor, "id");
+    const char *actor_id = enc_str(actor, "id");
     if (rules_engine_has(x->engine, RULES_ENGINE_SHAPES)) /* as enc_check_action_shape */
         check_reactors(x->state, in, actor, x->e);
     if (svc_errors_any(x->e))
@@ -371,7 +375,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         const char *t = NULL;
         if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
             return NULL;
-        if (find(x->state, t, NULL) == NULL) {
+        if (enc_find(x->state, t, NULL) == NULL) {
             svc_errors_add(x->e, "/target", "names no combatant");
             return NULL;
         }
@@ -414,8 +418,9 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
             return NULL;
         /* 000 Changing Facing: once as a free action, or as a move action. */
-        return outcome(json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
-                       json_pack("[o]", effect_set(actor_id, json_pack("{s:I}", "facing", f))));
+        return enc_outcome(
+            json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
+            json_pack("[o]", enc_effect_set(actor_id, json_pack("{s:I}", "facing", f))));
     }
     case RULES_ACT_FALL: {
         long long h = 0;
@@ -426,7 +431,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     case RULES_ACT_CONDITION: {
         /* A condition for a number of rounds: 004's "Effects that last a certain number of
          * rounds end just before the same initiative count that they began on." */
-        json_t *target = find(x->state, str(in, "target"), NULL);
+        json_t *target = enc_find(x->state, enc_str(in, "target"), NULL);
         int ci = codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, x->e);
         long long rounds = 0;
         bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
@@ -438,23 +443,24 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
         /* Its own doing when the actor puts it on itself (dropping prone), else forced on it. */
         condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0,
                          target == actor ? RULES_CAUSE_OWN : RULES_CAUSE_OTHER, fields);
-        return outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", str(target, "id"), "condition",
-                                 enc_defender_conditions[ci], "rounds", rounds, "rule",
-                                 "004: effects that last a number of rounds end just before the "
-                                 "same initiative count that they began on"),
-                       json_pack("[o]", effect_set(str(target, "id"), fields)));
+        return enc_outcome(
+            json_pack("{s:s, s:s, s:I, s:s}", "target", enc_str(target, "id"), "condition",
+                      enc_defender_conditions[ci], "rounds", rounds, "rule",
+                      "004: effects that last a number of rounds end just before the "
+                      "same initiative count that they began on"),
+            json_pack("[o]", enc_effect_set(enc_str(target, "id"), fields)));
     }
     case RULES_ACT_STAND_UP: {
         /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
          * and the prone check come first, in resolve_action). */
         if (rules_engine_has(x->engine, RULES_ENGINE_STAND_UP_PROVOKES))
             return stand_up(x, in, actor);
-        return outcome(
+        return enc_outcome(
             json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
                       "001 Part of a Move Action: standing up from Prone takes a move "
                       "action"),
-            json_pack("[o]",
-                      effect_set(actor_id, json_pack("{s:o}", "conditions",
+            json_pack("[o]", enc_effect_set(
+                                 actor_id, json_pack("{s:o}", "conditions",
                                                      enc_conditions_with(actor, "prone", false)))));
     }
     default:

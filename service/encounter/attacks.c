@@ -36,7 +36,7 @@ bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
 
 bool enc_is_melee(json_t *atk)
 {
-    const char *form = str(atk, "attack");
+    const char *form = enc_str(atk, "attack");
     return strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
 }
 
@@ -47,7 +47,7 @@ json_t *enc_find_attack(json_t *actor, const char *name)
     json_t *a;
     json_array_foreach(json_object_get(actor, "attacks"), i, a)
     {
-        if (*name == '\0' || strcmp(str(a, "name"), name) == 0)
+        if (*name == '\0' || strcmp(enc_str(a, "name"), name) == 0)
             return a;
     }
     return NULL;
@@ -85,7 +85,7 @@ static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t *
     for (int i = 0; i < n; i++) {
         json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
         if (sq[i].creature >= 0)
-            json_object_set_new(o, "combatant", json_string(str(others[sq[i].creature], "id")));
+            json_object_set_new(o, "combatant", json_string(enc_str(others[sq[i].creature], "id")));
         json_array_append_new(list, o);
     }
     return list;
@@ -117,10 +117,11 @@ static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     if (json_is_object(defense) && !json_object_get(defense, "dex") &&
         json_is_integer(json_object_get(target, "dex"))) {
         d->has_dex = true;
-        d->dex = rules_ability_modifier((int)num(target, "dex"));
+        d->dex = rules_ability_modifier((int)enc_num(target, "dex"));
         json_object_set_new(derived, "defense_dex",
                             json_pack("{s:i, s:I, s:s}", "value", d->dex, "from_dex",
-                                      num(target, "dex"), "source", RULES_ABILITY_MODIFIER_SOURCE));
+                                      enc_num(target, "dex"), "source",
+                                      RULES_ABILITY_MODIFIER_SOURCE));
     }
     const struct rules_map *map = enc_state_map(x);
     if (map == NULL)
@@ -130,12 +131,12 @@ static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     bool placed = enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t);
     struct rules_creature *others;
     json_t **who;
-    int k = enc_others(x->state, o, str(actor, "id"), str(target, "id"), &others, &who);
+    int k = enc_others(x->state, o, enc_str(actor, "id"), enc_str(target, "id"), &others, &who);
     bool melee = enc_is_melee(atk);
     struct rules_sight s;
     int rc = k < 0 || !placed ? RULES_COVER_ERR_BOUNDS
                               : rules_sight_between(o, map, &a, &t, others, k, melee,
-                                                    flag(actor, "darkvision"), &s);
+                                                    enc_flag(actor, "darkvision"), &s);
     if (rc != RULES_COVER_OK) {
         const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
                                                       "this map is hexes"
@@ -151,7 +152,7 @@ static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
                        "has total cover from '%s': every line from its square to the target's "
                        "crosses a wall (d20 3.5 SRD, Combat: Total Cover; 002 Table: Cover, "
                        "Total)",
-                       str(actor, "id"));
+                       enc_str(actor, "id"));
         free(others);
         free(who);
         json_decref(derived);
@@ -173,8 +174,8 @@ static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
                         json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
                                   rules_degree_names[s.concealment], "concealing",
                                   squares_json(s.concealing, s.concealing_count, who), "darkvision",
-                                  flag(actor, "darkvision"), "declared", conc_declared, "source",
-                                  RULES_CONCEALMENT_SOURCE));
+                                  enc_flag(actor, "darkvision"), "declared", conc_declared,
+                                  "source", RULES_CONCEALMENT_SOURCE));
     free(others);
     free(who);
     return derived;
@@ -210,25 +211,25 @@ static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, jso
     struct rules_creature there = te->combatants[ti].body; /* where the attack finds it */
     if (json_is_integer(json_object_get(target, "x")) &&
         json_is_integer(json_object_get(target, "y"))) {
-        there.body.x = (int)num(target, "x");
-        there.body.y = (int)num(target, "y");
+        there.body.x = (int)enc_num(target, "x");
+        there.body.y = (int)enc_num(target, "y");
     }
     if (json_is_integer(json_object_get(target, "facing")))
-        there.facing = (int)num(target, "facing");
+        there.facing = (int)enc_num(target, "facing");
     rules_encounter_attack_sides(te, ai, ti, &there, &r->a, &r->d, r->allies, &r->ally_count);
     /* The profile's own members (its bonus may be an iterative attack's, 5 lower each). */
     struct rules_attacker *a = &r->a;
-    long long bonus = num(atk, "attack_bonus") + rules_iterative_penalty(x->iterative);
+    long long bonus = enc_num(atk, "attack_bonus") + rules_iterative_penalty(x->iterative);
     if (bonus < -100 || bonus > 100) /* the endpoint's bound on a bonus */
         svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
     a->attack_bonus = (int)bonus;
-    const char *form = str(atk, "attack");
+    const char *form = enc_str(atk, "attack");
     a->ranged = strcmp(form, "ranged") == 0 || strcmp(form, "spell") == 0;
     a->spell = strcmp(form, "spell") == 0;
-    a->touch = flag(atk, "touch");
+    a->touch = enc_flag(atk, "touch");
     a->kind = aoo ? RULES_ATTACK_OF_OPPORTUNITY : RULES_ATTACK_NORMAL;
-    a->sneak_dice = (int)num(atk, "sneak_attack_dice");
-    a->rogue_level = (int)num(atk, "rogue_level");
+    a->sneak_dice = (int)enc_num(atk, "sneak_attack_dice");
+    a->rogue_level = (int)enc_num(atk, "rogue_level");
     a->charging = charging;
     svc_decode_damage(atk, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
                       &r->crit_multiplier, e);
@@ -271,7 +272,7 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
 /* The attacks a full attack makes (rules_iterative_attacks). */
 int enc_iterative_attacks(json_t *actor)
 {
-    long long bab = num(actor, "base_attack_bonus");
+    long long bab = enc_num(actor, "base_attack_bonus");
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
@@ -284,13 +285,13 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
     switch (rc) {
     case RULES_ENC_ATTACK_REACH:
         svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
-                       str(in, "attack")[0] ? str(in, "attack") : str(atk, "name"));
+                       enc_str(in, "attack")[0] ? enc_str(in, "attack") : enc_str(atk, "name"));
         return true;
     case RULES_ENC_ATTACK_AOO_MELEE:
         svc_errors_add(x->e, "/attack",
                        "'%s' is not a melee attack, and an attack of opportunity is a single "
                        "melee attack (004 Attacks of Opportunity)",
-                       str(atk, "name"));
+                       enc_str(atk, "name"));
         return true;
     case RULES_ENC_ATTACK_AOO_STUNNED:
         svc_errors_add(x->e, "/kind",
@@ -307,7 +308,7 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
             svc_errors_add(x->e, "/kind",
                            "'%s' has made its %d attack%s of opportunity this round (004 "
                            "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                           str(actor, "id"), made, made == 1 ? "" : "s");
+                           enc_str(actor, "id"), made, made == 1 ? "" : "s");
         else
             svc_errors_add(x->e, "/kind",
                            "one attack of opportunity a round (004 Making an Attack of "
@@ -320,7 +321,7 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
         return true;
     case RULES_ENC_ATTACK_CHARGE_MELEE:
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
-                       str(atk, "name"), RULES_SRC_CHARGE);
+                       enc_str(atk, "name"), RULES_SRC_CHARGE);
         return true;
     default:
         return false;
@@ -396,9 +397,10 @@ static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *re
                             size_t reaction_at, const struct rules_attack_after *after,
                             json_t *effects)
 {
-    json_array_append_new(
-        effects, effect_set(str(actor, "id"), json_pack("{s:I, s:i}", "aoo_round", num(s, "round"),
-                                                        "aoo_made", after->aoo_made)));
+    json_array_append_new(effects,
+                          enc_effect_set(enc_str(actor, "id"),
+                                         json_pack("{s:I, s:i}", "aoo_round", enc_num(s, "round"),
+                                                   "aoo_made", after->aoo_made)));
     /* The reaction is answered. If the attack drops the mover, its move stops in the square
      * it was leaving, and the reactions to later steps go with it. */
     bool stopped = after->stopped;
@@ -407,17 +409,17 @@ static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *re
     json_t *r;
     json_array_foreach(json_object_get(s, "reactions"), k, r)
     {
-        bool later = stopped && strcmp(str(r, "mover"), str(target, "id")) == 0 &&
-                     num(r, "step") > num(reaction, "step");
+        bool later = stopped && strcmp(enc_str(r, "mover"), enc_str(target, "id")) == 0 &&
+                     enc_num(r, "step") > enc_num(reaction, "step");
         if (k != reaction_at && !later)
             json_array_append(left, r);
     }
     json_array_append_new(effects, enc_reactions_effect(s, left));
     if (stopped)
         json_array_append_new(
-            effects,
-            effect_set(str(target, "id"), json_pack("{s:O, s:O}", "x", json_object_get(target, "x"),
-                                                    "y", json_object_get(target, "y"))));
+            effects, enc_effect_set(enc_str(target, "id"),
+                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
+                                              json_object_get(target, "y"))));
 }
 
 /* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
@@ -431,28 +433,29 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     json_t *turn = json_object_get(actor, "turn");
     json_t *effects = json_array();
     if (after->damaged)
-        json_array_append_new(effects,
-                              effect_set(str(target, "id"), enc_hp_fields(x, after->target_hp)));
+        json_array_append_new(
+            effects, enc_effect_set(enc_str(target, "id"), enc_hp_fields(x, after->target_hp)));
     if (after->strain > 0) {
         json_t *fields = enc_hp_fields(x, after->attacker_hp);
         json_t *told =
-            json_pack("{s:s, s:i, s:I, s:s}", "combatant", str(actor, "id"), "damage",
+            json_pack("{s:s, s:i, s:I, s:s}", "combatant", enc_str(actor, "id"), "damage",
                       after->strain, "hp", after->attacker_hp, "source", RULES_HP_STRAIN_SOURCE);
         if (json_object_get(fields, "hp_state"))
             json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
         json_object_set_new(ans, "strain", told);
-        json_array_append_new(effects, effect_set(str(actor, "id"), fields));
+        json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
     }
     if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
         answer_reaction(s, actor, target, reaction, reaction_at, after, effects);
     } else if (aoo) {
-        json_array_append_new(effects, effect_set(str(actor, "id"), json_pack("{s:I}", "aoo_round",
-                                                                              num(s, "round"))));
+        json_array_append_new(effects,
+                              enc_effect_set(enc_str(actor, "id"),
+                                             json_pack("{s:I}", "aoo_round", enc_num(s, "round"))));
     } else
         json_array_append_new(
             effects,
-            effect_set(
-                str(actor, "id"),
+            enc_effect_set(
+                enc_str(actor, "id"),
                 json_pack("{s:o}", "turn",
                           json_pack("{s:O, s:O, s:b}", "moved",
                                     json_object_get(turn, "moved") ? json_object_get(turn, "moved")
@@ -469,13 +472,13 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
 static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                                 json_t *reaction, size_t reaction_at)
 {
-    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    bool aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
     /* Engine 3: an attack of opportunity that names no profile is made with the first melee
      * one (enc_reaction_attack). */
     json_t *atk =
-        aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) && *str(in, "attack") == '\0'
+        aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) && *enc_str(in, "attack") == '\0'
             ? enc_reaction_attack(actor, x->engine)
-            : enc_find_attack(actor, str(in, "attack"));
+            : enc_find_attack(actor, enc_str(in, "attack"));
     if (atk == NULL) {
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
@@ -485,17 +488,17 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     int ai = -1, ti = -1;
     const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
     const struct rules_enc_combatant *whom = enc_typed_of(x, target, &ti);
-    int p = who != NULL ? rules_encounter_profile(who, str(atk, "name")) : -1;
+    int p = who != NULL ? rules_encounter_profile(who, enc_str(atk, "name")) : -1;
     if (whom == NULL || p < 0)
         return NULL;
     const char *foe = who->charge_target >= 0 ? te->combatants[who->charge_target].id : "";
     /* An attack of opportunity finds its target where it was, in the square it was leaving. */
     struct rules_creature there = whom->body;
     if (reaction != NULL) {
-        there.body.x = (int)num(reaction, "x");
-        there.body.y = (int)num(reaction, "y");
+        there.body.x = (int)enc_num(reaction, "x");
+        there.body.y = (int)enc_num(reaction, "y");
         if (json_is_integer(json_object_get(reaction, "facing")))
-            there.facing = (int)num(reaction, "facing");
+            there.facing = (int)enc_num(reaction, "facing");
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
@@ -519,7 +522,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
     json_t *effects = attack_effects(x, ans, actor, target, aoo, reaction, reaction_at, &after);
-    json_t *out = outcome(ans, effects);
+    json_t *out = enc_outcome(ans, effects);
     if (rules_engine_has(
             x->engine,
             RULES_ENGINE_ACTION_ECONOMY)) /* inside a full attack or a reaction record too */
@@ -530,12 +533,12 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
-    json_t *target = find(s, str(in, "target"), NULL);
+    json_t *target = enc_find(s, enc_str(in, "target"), NULL);
     if (target == NULL) {
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    bool is_aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    bool is_aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
     /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
      * before any other event, and strikes the mover in the square it was leaving (004
      * Provoking an Attack of Opportunity by Moving). */
@@ -543,13 +546,13 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     size_t reaction_at = 0;
     json_t *where = NULL; /* the target where the attack finds it */
     if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS) && is_aoo) {
-        reaction = enc_open_reaction(s, str(target, "id"), str(actor, "id"), &reaction_at);
+        reaction = enc_open_reaction(s, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
         if (reaction == NULL) {
             svc_errors_add(x->e, "/kind",
                            "'%s' provoked no attack of opportunity from '%s': one answers a move "
                            "that provoked it, before any other event (004 Attacks of "
                            "Opportunity)",
-                           str(target, "id"), str(actor, "id"));
+                           enc_str(target, "id"), enc_str(actor, "id"));
             return NULL;
         }
         if (!enc_settles_in_order(x, reaction, reaction_at))
@@ -565,11 +568,11 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
      * one are made now, and this event's ruling lists them. */
     bool settles =
         reaction != NULL && !x->settling &&
-        (enc_any_made_by_engine(s) ||
-         (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) && flag(s, "awaiting_reactions")));
+        (enc_any_made_by_engine(s) || (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+                                       enc_flag(s, "awaiting_reactions")));
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
-        enc_settle_waiting(x, str(reaction, "mover"), json_object_get(in, "reaction_results"),
+        enc_settle_waiting(x, enc_str(reaction, "mover"), json_object_get(in, "reaction_results"),
                            json_object_get(out, "effects"), json_object_get(out, "result"));
     if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
         json_decref(out);
@@ -670,7 +673,7 @@ static void plan_refusal(struct resolve_ctx *x, json_t *actor, bool has_facing, 
                        "only a player character may trade attacks for 5-foot steps; '%s' is not "
                        "one (player_character) (%s: \"Monsters cannot trade attack actions for "
                        "5-foot steps\")",
-                       str(actor, "id"), RULES_TRADE_SOURCE);
+                       enc_str(actor, "id"), RULES_TRADE_SOURCE);
         return;
     case RULES_PLAN_TOO_MANY:
         svc_errors_add(x->e, "/plan",
@@ -708,14 +711,14 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
     json_t *err;
     json_array_foreach(from->list, k, err)
     {
-        const char *p = str(err, "pointer");
+        const char *p = enc_str(err, "pointer");
         char at[CODEC_PTR_MAX];
         if (strncmp(p, "/results", 8) == 0 && (p[8] == '\0' || p[8] == '/'))
             snprintf(at, sizeof at, "/results/%d%s", i, p + 8);
         else
             snprintf(at, sizeof at, "%s", p);
         svc_errors_add(to, at, "attack %d of the full attack (at %+d): %s", i + 1,
-                       rules_iterative_penalty(i), str(err, "message"));
+                       rules_iterative_penalty(i), enc_str(err, "message"));
     }
     svc_errors_free(from);
 }
@@ -786,7 +789,7 @@ static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t 
     json_array_append_new(run->stepped,
                           json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"), "y",
                                     json_object_get(fields, "y"), "at", item));
-    run_effects(run, json_pack("[o]", effect_set(str(actor, "id"), fields)));
+    run_effects(run, json_pack("[o]", enc_effect_set(enc_str(actor, "id"), fields)));
     json_decref(ans);
     return true;
 }
@@ -797,7 +800,7 @@ static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t 
 static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_t *in,
                        json_t *actor, json_t *me, int item, int i, const char *target_id)
 {
-    json_t *target = find(run->scratch, target_id, NULL);
+    json_t *target = enc_find(run->scratch, target_id, NULL);
     if (target == NULL) {
         char p[48];
         snprintf(p, sizeof p, "/plan/%d/attack/target", item);
@@ -806,8 +809,8 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
     }
     if (run->made > 0 && enc_is_down(target))
         return true; /* no more attacks at a target that dropped; others may still follow */
-    json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", str(me, "id"), "target",
-                            str(target, "id"));
+    json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", enc_str(me, "id"),
+                            "target", enc_str(target, "id"));
     static const char *const pass[] = {"attack", "cover", "concealment", "bonus", NULL};
     for (int p = 0; pass[p]; p++)
         if (json_object_get(in, pass[p]))
@@ -826,7 +829,7 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
     refused_attack(&mine, i, x->e);
     if (out != NULL) {
         json_array_append(run->rulings, json_object_get(out, "result"));
-        json_array_append_new(run->aimed, json_string(str(target, "id")));
+        json_array_append_new(run->aimed, json_string(enc_str(target, "id")));
         enc_fold(run->scratch, json_object_get(out, "effects"));
         /* The actor's turn is the full attack's (resolve_action stamps its budget), not each
          * single attack's. */
@@ -835,7 +838,7 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
         json_array_foreach(json_object_get(out, "effects"), n, ef)
         {
             json_t *fields = json_object_get(ef, "fields");
-            if (strcmp(str(ef, "target"), str(actor, "id")) == 0)
+            if (strcmp(enc_str(ef, "target"), enc_str(actor, "id")) == 0)
                 json_object_del(fields, "turn");
             if (fields == NULL || json_object_size(fields) > 0)
                 json_array_append(run->effects, ef);
@@ -854,7 +857,7 @@ static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t 
                      const struct rules_full_attack_plan *plan)
 {
     for (int item = 0; item < n_items; item++) {
-        json_t *me = find(run->scratch, str(actor, "id"), NULL);
+        json_t *me = enc_find(run->scratch, enc_str(actor, "id"), NULL);
         if (items[item].it.kind == RULES_PLAN_STEP) {
             if (!run_step(x, run, actor, me, item, items[item].square))
                 return false;
@@ -862,14 +865,15 @@ static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t 
             /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
              * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
             int facing = items[item].it.facing;
-            run_effects(run, json_pack("[o]", effect_set(str(me, "id"),
-                                                         json_pack("{s:i}", "facing", facing))));
+            run_effects(run,
+                        json_pack("[o]", enc_effect_set(enc_str(me, "id"),
+                                                        json_pack("{s:i}", "facing", facing))));
             json_array_append_new(run->turned,
                                   json_pack("{s:i, s:i}", "facing", facing, "at", item));
         } else {
             assert(plan->attack_of[item] >= 0);
             const char *target_id =
-                items[item].target != NULL ? items[item].target : str(in, "target");
+                items[item].target != NULL ? items[item].target : enc_str(in, "target");
             if (!run_attack(x, run, in, actor, me, item, plan->attack_of[item], target_id))
                 return false;
         }
@@ -883,7 +887,7 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     int ai = -1, ti = -1;
     if (te == NULL || enc_typed_of(x, actor, &ai) == NULL)
         return NULL;
-    ti = rules_encounter_find(te, str(in, "target"));
+    ti = rules_encounter_find(te, enc_str(in, "target"));
     const struct rules_enc_combatant *me0 = &te->combatants[ai];
     int count = rules_iterative_attacks(me0->base_attack_bonus < 0      ? 0
                                         : me0->base_attack_bonus > 1000 ? 1000
@@ -949,5 +953,5 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_object_set_new(result, "targets", run.aimed);
     else
         json_decref(run.aimed);
-    return outcome(result, run.effects);
+    return enc_outcome(result, run.effects);
 }

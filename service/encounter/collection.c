@@ -56,7 +56,7 @@ static bool log_event(const struct svc_request *req, struct enc_cache *cache, js
         json_pack("{s:i, s:O, s:O, s:O}", "engine", RULES_ENGINE_VERSION, "input", in, "result",
                   json_object_get(ev, "result"), "effects", json_object_get(ev, "effects"));
     /* The text is taken before the fold, which changes what it adds in place later on. */
-    char *text = dump(payload);
+    char *text = enc_dump(payload);
     struct enc_explain told;
     enc_explain_event(state, kind, payload, &told);
     json_array_append_new(l->events,
@@ -161,7 +161,7 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
         json_pack("{s:i, s:O, s:{s:s}, s:[{s:s, s:O}]}", "engine", RULES_ENGINE_VERSION, "input",
                   input, "result", "created", id, "effects", "op", "init", "state", initial);
     log.kinds[0] = "created";
-    log.payloads[0] = dump(payload);
+    log.payloads[0] = enc_dump(payload);
     json_decref(payload);
     int64_t version = log.n;
     answer = json_pack("{s:s, s:I}", "id", id, "version", (json_int_t)version);
@@ -169,14 +169,14 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
         json_object_set_new(answer, "token", json_string(token));
     if (json_array_size(log.events) > 0)
         json_object_set(answer, "events", log.events);
-    state_text = dump(state);
+    state_text = enc_dump(state);
     if (!svc_request_prefers_minimal(req)) {
         json_t *served = json_copy(state);
         enc_serve_state(served);
         json_object_set_new(answer, "state", served);
     }
-    answer_text = dump(answer);
-    char *rules_text = dump(json_object_get(state, "rules"));
+    answer_text = enc_dump(answer);
+    char *rules_text = enc_dump(json_object_get(state, "rules"));
     int rc = DB_ERR_NOMEM;
     if (state_text && answer_text && log.payloads[0] && rules_text) {
         if (use_replay)
@@ -256,7 +256,7 @@ void svc_handle_encounter_list(const struct svc_request *req, struct svc_respons
     json_t *next_after = json_null(), *next = json_null();
     if (json_array_size(a.items) > (size_t)limit) {
         json_array_remove(a.items, (size_t)limit);
-        const char *last = str(json_array_get(a.items, (size_t)limit - 1), "id");
+        const char *last = enc_str(json_array_get(a.items, (size_t)limit - 1), "id");
         char url[160];
         /* The ids are a-z0-9 (enc_id_ok): nothing to escape. */
         if (svc_request_query(req, "limit") != NULL)

@@ -44,13 +44,14 @@ static json_t *imported_payload(const char *copy_of, json_t *fields, int engine)
     if (commitment != NULL)
         json_object_set(result, "seed_commitment", commitment);
     return json_pack("{s:i, s:{s:s}, s:o, s:[o]}", "engine", engine, "input", "copy_of", copy_of,
-                     "result", result, "effects", effect_set("encounter", json_deep_copy(fields)));
+                     "result", result, "effects",
+                     enc_effect_set("encounter", json_deep_copy(fields)));
 }
 
 json_t *enc_imported_event(json_t *state, const char *copy_of, struct svc_errors *e)
 {
     json_t *fields = json_pack("{s:s}", "copy_of", copy_of);
-    if (!flag(state, "revealed")) {
+    if (!enc_flag(state, "revealed")) {
         uint64_t r = 0;
         unsigned char b[ENC_SALT_HEX / 2];
         if (!auth_random(&r, sizeof r) || !auth_random(b, sizeof b)) {
@@ -85,12 +86,12 @@ json_t *enc_check_imported(json_t *state, json_t *payload, const char *base, str
     json_t *effects = json_object_get(payload, "effects");
     json_t *set = json_array_get(effects, 0);
     json_t *fields = json_object_get(set, "fields");
-    bool finished = flag(state, "revealed");
+    bool finished = enc_flag(state, "revealed");
     snprintf(p, sizeof p, "%s/payload/effects", base);
-    if (json_array_size(effects) != 1 || strcmp(str(set, "op"), "set") != 0 ||
-        strcmp(str(set, "target"), "encounter") != 0 || json_object_size(set) != 3 ||
+    if (json_array_size(effects) != 1 || strcmp(enc_str(set, "op"), "set") != 0 ||
+        strcmp(enc_str(set, "target"), "encounter") != 0 || json_object_size(set) != 3 ||
         !json_is_object(fields) || json_object_size(fields) != (finished ? 1 : 4) ||
-        strcmp(str(fields, "copy_of"), copy_of) != 0) {
+        strcmp(enc_str(fields, "copy_of"), copy_of) != 0) {
         svc_errors_add(e, p, "must set only the encounter's copy_of%s",
                        finished ? " (its seed was revealed)"
                                 : ", seed, seed_salt and seed_commitment");
@@ -105,7 +106,7 @@ json_t *enc_check_imported(json_t *state, json_t *payload, const char *base, str
             svc_errors_add(e, p, "must set a seed (0 to %lld) and a salt as create draws them",
                            SEED_MAX);
         else if (enc_seed_commitment(salt, json_integer_value(seed), commitment),
-                 strcmp(commitment, str(fields, "seed_commitment")) != 0)
+                 strcmp(commitment, enc_str(fields, "seed_commitment")) != 0)
             svc_errors_add(e, p, "sets a seed_commitment that is not SHA-256 of its salt and seed");
     }
     if (json_array_size(e->list) != before)

@@ -61,7 +61,7 @@ void enc_ctx_release(struct resolve_ctx *x)
 const struct rules_enc_combatant *enc_typed_of(struct resolve_ctx *x, json_t *c, int *at)
 {
     const struct rules_encounter *e = enc_typed(x);
-    int i = e != NULL ? rules_encounter_find(e, str(c, "id")) : -1;
+    int i = e != NULL ? rules_encounter_find(e, enc_str(c, "id")) : -1;
     if (at != NULL)
         *at = i;
     return i >= 0 ? &e->combatants[i] : NULL;
@@ -86,7 +86,7 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
 {
-    long long hp = num(c, "hp");
+    long long hp = enc_num(c, "hp");
     return rules_engine_has(x->engine, RULES_ENGINE_HP_STATES)
                ? rules_hp_state_of(enc_rules_of(x), hp)
                : RULES_HP_UP;
@@ -117,14 +117,14 @@ json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limi
 static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
 {
     json_t *effects = json_object_get(outcome, "effects");
-    const char *id = str(actor, "id");
+    const char *id = enc_str(actor, "id");
     size_t i;
     json_t *ef;
     json_array_foreach(effects, i, ef)
     {
         json_t *fields = json_object_get(ef, "fields");
         json_t *turn = json_object_get(fields, "turn");
-        if (strcmp(str(ef, "target"), id) == 0 && json_is_object(turn)) {
+        if (strcmp(enc_str(ef, "target"), id) == 0 && json_is_object(turn)) {
             json_object_update(turn, budget);
             json_decref(budget);
             return;
@@ -137,7 +137,7 @@ static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
     }
     json_object_update(turn, budget);
     json_decref(budget);
-    json_array_append_new(effects, effect_set(id, json_pack("{s:o}", "turn", turn)));
+    json_array_append_new(effects, enc_effect_set(id, json_pack("{s:o}", "turn", turn)));
 }
 
 /* ---- resolving each kind of event ----
@@ -146,7 +146,7 @@ static void stamp_turn(json_t *outcome, json_t *actor, json_t *budget)
 
 static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
 {
-    if (json_array_size(combatants(x->state)) >= MAX_COMBATANTS) {
+    if (json_array_size(enc_combatants(x->state)) >= MAX_COMBATANTS) {
         svc_errors_add(x->e, "", "an encounter holds at most %d combatants", MAX_COMBATANTS);
         return NULL;
     }
@@ -161,23 +161,23 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
     /* Engine 3: its hit point state from the start, so that one joining at 0 hp or below is
      * disabled, dying or dead at once (before, only from its first change). */
     if (rules_engine_has(x->engine, RULES_ENGINE_JOIN_STATE)) {
-        json_t *hf = enc_hp_fields(x, num(c, "hp"));
+        json_t *hf = enc_hp_fields(x, enc_num(c, "hp"));
         json_object_update(c, hf);
         json_decref(hf);
     }
-    json_t *result = json_pack("{s:s}", "added", str(c, "id"));
+    json_t *result = json_pack("{s:s}", "added", enc_str(c, "id"));
     /* What it was taken to have where it stated nothing or its AC whole (issue 31). */
     if (json_array_size(assumed) > 0)
         json_object_set_new(result, "assumed", assumed);
     else
         json_decref(assumed);
-    return outcome(result, json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
+    return enc_outcome(result, json_pack("[{s:s, s:o}]", "op", "add", "combatant", c));
 }
 
 static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
 {
-    const char *id = str(in, "id");
-    json_t *old = find(x->state, id, NULL);
+    const char *id = enc_str(in, "id");
+    json_t *old = enc_find(x->state, id, NULL);
     if (old == NULL) {
         svc_errors_add(x->e, "", "no combatant '%s'", id);
         return NULL;
@@ -208,11 +208,12 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     json_t *set = json_deep_copy(fields);
     if (rules_engine_has(x->engine, RULES_ENGINE_HP_STATES) &&
         json_is_integer(json_object_get(fields, "hp"))) {
-        json_t *hf = enc_hp_fields(x, num(fields, "hp"));
+        json_t *hf = enc_hp_fields(x, enc_num(fields, "hp"));
         json_object_update(set, hf);
         json_decref(hf);
     }
-    return outcome(json_pack("{s:s}", "updated", id), json_pack("[o]", effect_set(id, set)));
+    return enc_outcome(json_pack("{s:s}", "updated", id),
+                       json_pack("[o]", enc_effect_set(id, set)));
 }
 
 /* The turn gate's refusal as the action answers it, shared with GET .../route (internal.h). */
@@ -293,14 +294,14 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     int type = codec_get_enum(in, "", "type", rules_action_type_names, true, -1, x->e);
     const char *actor_id = NULL;
     codec_get_string(in, "", "actor", true, 64, &actor_id, x->e);
-    json_t *actor = actor_id ? find(x->state, actor_id, NULL) : NULL;
+    json_t *actor = actor_id ? enc_find(x->state, actor_id, NULL) : NULL;
     if (actor_id != NULL && actor == NULL)
         svc_errors_add(x->e, "/actor", "names no combatant");
     if (svc_errors_any(x->e) || type < 0 || actor == NULL)
         return NULL;
     /* The turn's gate (rules_encounter_admit): whose turn, who is down, what it spends. */
     struct rules_enc_action act = {.type = (enum rules_action_type)type,
-                                   .aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0,
+                                   .aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0,
                                    .mode = RULES_MODE_MOVE};
     if (type == RULES_ACT_MOVE) {
         int m = enc_move_mode(in, x->e);
@@ -348,8 +349,8 @@ static json_t *resolve_reveal(struct resolve_ctx *x, json_t *in)
         json_object_set(result, "seed_salt", json_object_get(s, "seed_salt"));
         json_object_set(result, "seed_commitment", json_object_get(s, "seed_commitment"));
     }
-    return outcome(result,
-                   json_pack("[o]", effect_set("encounter", json_pack("{s:b}", "revealed", 1))));
+    return enc_outcome(
+        result, json_pack("[o]", enc_effect_set("encounter", json_pack("{s:b}", "revealed", 1))));
 }
 
 /* The shape of each event kind's input, checked before it is resolved, wherever it came from:
@@ -457,10 +458,10 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
  * decline. */
 static bool answers_reaction(const char *kind, json_t *in)
 {
-    const char *type = str(in, "type");
+    const char *type = enc_str(in, "type");
     return strcmp(kind, "action") == 0 &&
            ((strcmp(type, "attack") == 0 &&
-             strcmp(str(in, "kind"), "attack_of_opportunity") == 0) ||
+             strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0) ||
             strcmp(type, "decline_reaction") == 0);
 }
 
@@ -481,12 +482,12 @@ bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
     json_t *r;
     json_array_foreach(json_object_get(state, "reactions"), i, r)
     {
-        if (strcmp(str(r, "policy"), "ask") != 0 || used >= sizeof open)
+        if (strcmp(enc_str(r, "policy"), "ask") != 0 || used >= sizeof open)
             continue;
         used += (size_t)snprintf(open + used, sizeof open - used,
                                  "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",
-                                 n++ ? "; " : "", str(r, "by"), str(r, "mover"), num(r, "step"),
-                                 num(r, "x"), num(r, "y"));
+                                 n++ ? "; " : "", enc_str(r, "by"), enc_str(r, "mover"),
+                                 enc_num(r, "step"), enc_num(r, "x"), enc_num(r, "y"));
     }
     if (n == 0)
         return true;
@@ -546,7 +547,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     if (out != NULL && rules_engine_has(engine, RULES_ENGINE_REACTIONS) && !answers && !undo &&
         json_array_size(json_object_get(state, "reactions")) > 0)
         json_array_insert_new(json_object_get(out, "effects"), 0,
-                              effect_set("encounter", json_pack("{s:[]}", "reactions")));
+                              enc_effect_set("encounter", json_pack("{s:[]}", "reactions")));
     enc_ctx_release(&x);
     return out;
 }

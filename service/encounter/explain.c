@@ -58,7 +58,7 @@ void enc_say_named(struct svc_told *t, const char *name, const char *id)
 /* Combatant id of state, as enc_say_named says it. */
 static void say_who(struct svc_told *t, json_t *state, const char *id)
 {
-    json_t *c = find(state, id, NULL);
+    json_t *c = enc_find(state, id, NULL);
     enc_say_named(t, c != NULL ? json_string_value(json_object_get(c, "name")) : NULL, id);
 }
 
@@ -68,10 +68,10 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
                      const char **hp_state)
 {
     bool found = false;
-    json_t *c = find(before, id, NULL);
+    json_t *c = enc_find(before, id, NULL);
     if (c != NULL && json_object_get(c, "hp") != NULL) {
-        *hp = num(c, "hp");
-        *hp_state = str(c, "hp_state");
+        *hp = enc_num(c, "hp");
+        *hp_state = enc_str(c, "hp_state");
         found = true;
     }
     size_t i;
@@ -79,10 +79,10 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
     json_array_foreach(effects, i, ef)
     {
         json_t *f = json_object_get(ef, "fields");
-        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), id) == 0 &&
+        if (strcmp(enc_str(ef, "op"), "set") == 0 && strcmp(enc_str(ef, "target"), id) == 0 &&
             json_object_get(f, "hp") != NULL) {
-            *hp = num(f, "hp");
-            *hp_state = json_object_get(f, "hp_state") ? str(f, "hp_state") : "";
+            *hp = enc_num(f, "hp");
+            *hp_state = json_object_get(f, "hp_state") ? enc_str(f, "hp_state") : "";
             found = true;
         }
     }
@@ -119,23 +119,23 @@ static void md_terms(struct svc_told *t, json_t *terms, size_t from, size_t to)
     assert(from <= to && to <= json_array_size(terms));
     for (size_t i = from; i < to; i++) {
         json_t *term = json_array_get(terms, i);
-        bool minus = strcmp(str(term, "sign"), "-") == 0;
+        bool minus = strcmp(enc_str(term, "sign"), "-") == 0;
         if (i > from)
             svc_told_md(t, " %s ", minus ? "-" : "+");
         else if (minus)
             svc_told_md(t, "-");
-        if (strcmp(str(term, "kind"), "dice") != 0) {
-            svc_told_md(t, "%lld", num(term, "value"));
+        if (strcmp(enc_str(term, "kind"), "dice") != 0) {
+            svc_told_md(t, "%lld", enc_num(term, "value"));
             continue;
         }
-        long long sides = num(term, "sides");
-        svc_told_md(t, "%lldd%lld (", num(term, "count"), sides);
+        long long sides = enc_num(term, "sides");
+        svc_told_md(t, "%lldd%lld (", enc_num(term, "count"), sides);
         size_t k;
         json_t *die;
         json_array_foreach(json_object_get(term, "dice"), k, die)
         {
-            long long v = num(die, "value");
-            bool bold = v == 1 || v == sides, struck = !flag(die, "kept");
+            long long v = enc_num(die, "value");
+            bool bold = v == 1 || v == sides, struck = !enc_flag(die, "kept");
             svc_told_md(t, "%s%s%s%lld%s%s", k ? ", " : "", struck ? "~~" : "", bold ? "**" : "", v,
                         bold ? "**" : "", struck ? "~~" : "");
         }
@@ -150,8 +150,8 @@ static long long terms_total(json_t *terms, size_t from, size_t to)
     long long s = 0;
     for (size_t i = from; i < to; i++) {
         json_t *term = json_array_get(terms, i);
-        long long v = num(term, "total");
-        s += strcmp(str(term, "sign"), "-") == 0 ? -v : v;
+        long long v = enc_num(term, "total");
+        s += strcmp(enc_str(term, "sign"), "-") == 0 ? -v : v;
     }
     return s;
 }
@@ -165,26 +165,27 @@ static void say_damage(struct svc_told *t, json_t *result)
     json_t *terms = json_object_get(roll, "terms");
     size_t n = json_array_size(terms);
     json_t *sneak = json_object_get(result, "sneak_attack");
-    long long sneak_dice = json_object_get(dmg, "sneak_attack_dice")
-                               ? num(dmg, "sneak_attack_dice")
-                               : (flag(sneak, "eligible") && strcmp(str(dmg, "to"), "defender") == 0
-                                      ? num(sneak, "dice")
-                                      : 0);
+    long long sneak_dice =
+        json_object_get(dmg, "sneak_attack_dice")
+            ? enc_num(dmg, "sneak_attack_dice")
+            : (enc_flag(sneak, "eligible") && strcmp(enc_str(dmg, "to"), "defender") == 0
+                   ? enc_num(sneak, "dice")
+                   : 0);
     json_t *last = json_array_get(terms, n ? n - 1 : 0);
     char suffix[32];
     snprintf(suffix, sizeof suffix, "+%lldd6", sneak_dice);
-    const char *expr = str(roll, "expression");
+    const char *expr = enc_str(roll, "expression");
     size_t el = strlen(expr), sl = strlen(suffix);
-    bool split = sneak_dice > 0 && n >= 2 && strcmp(str(last, "kind"), "dice") == 0 &&
-                 num(last, "count") == sneak_dice && num(last, "sides") == 6 && el > sl &&
+    bool split = sneak_dice > 0 && n >= 2 && strcmp(enc_str(last, "kind"), "dice") == 0 &&
+                 enc_num(last, "count") == sneak_dice && enc_num(last, "sides") == 6 && el > sl &&
                  strcmp(expr + el - sl, suffix) == 0;
     size_t weapon_terms = split ? n - 1 : n;
-    long long dealt = num(dmg, "dealt"), dr = num(dmg, "damage_reduction");
+    long long dealt = enc_num(dmg, "dealt"), dr = enc_num(dmg, "damage_reduction");
     total(t, dealt);
     svc_told_text(t, " damage");
     if (dr > 0)
         svc_told_text(t, " after DR %lld", dr);
-    if (strcmp(str(dmg, "to"), "cover_creature") == 0)
+    if (strcmp(enc_str(dmg, "to"), "cover_creature") == 0)
         svc_told_text(t, " to the creature in the way");
     svc_told_plain(t, " (%.*s = %lld", (int)(split ? el - sl : el), expr,
                    terms_total(terms, 0, weapon_terms));
@@ -205,15 +206,15 @@ static void say_damage(struct svc_told *t, json_t *result)
  * total bold in markdown, as every d20 the service writes (issue 31: one style, Avrae's). */
 static void say_roll(struct svc_told *t, json_t *result)
 {
-    long long bonus = num(result, "attack_total");
-    svc_told_d20_rolled(t, (int)num(result, "d20"), (int)bonus);
+    long long bonus = enc_num(result, "attack_total");
+    svc_told_d20_rolled(t, (int)enc_num(result, "d20"), (int)bonus);
     int parts = 0;
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(result, "modifiers"), i, m)
     {
-        if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
-            num(m, "value") != 0)
+        if (strcmp(enc_str(m, "applies_to"), "attack") == 0 && enc_flag(m, "applied") &&
+            enc_num(m, "value") != 0)
             parts++;
     }
     if (parts > 1) {
@@ -221,23 +222,25 @@ static void say_roll(struct svc_told *t, json_t *result)
         svc_told_text(t, " (");
         json_array_foreach(json_object_get(result, "modifiers"), i, m)
         {
-            if (strcmp(str(m, "applies_to"), "attack") == 0 && flag(m, "applied") &&
-                num(m, "value") != 0)
-                svc_told_text(t, "%s%s %+lld", k++ ? ", " : "", str(m, "reason"), num(m, "value"));
+            if (strcmp(enc_str(m, "applies_to"), "attack") == 0 && enc_flag(m, "applied") &&
+                enc_num(m, "value") != 0)
+                svc_told_text(t, "%s%s %+lld", k++ ? ", " : "", enc_str(m, "reason"),
+                              enc_num(m, "value"));
         }
         svc_told_text(t, ")");
     }
     svc_told_text(t, " = ");
-    total(t, num(result, "roll_total"));
-    svc_told_text(t, " vs AC %lld", num(result, "target_number"));
-    const char *kind = str(result, "ac_kind");
+    total(t, enc_num(result, "roll_total"));
+    svc_told_text(t, " vs AC %lld", enc_num(result, "target_number"));
+    const char *kind = enc_str(result, "ac_kind");
     size_t kl = strlen(kind);
     if (kl > 3 && strcmp(kind + kl - 3, " AC") == 0 && strncmp(kind, "normal", 6) != 0)
         svc_told_text(t, " (%.*s)", (int)(kl - 3), kind);
     json_t *crit = json_object_get(result, "critical_hit");
-    if (strcmp(str(crit, "natural"), "hit") == 0)
+    if (strcmp(enc_str(crit, "natural"), "hit") == 0)
         svc_told_text(t, ", a natural 20");
-    else if (strcmp(str(crit, "natural"), "miss") == 0 || (num(result, "d20") == 1 && !crit))
+    else if (strcmp(enc_str(crit, "natural"), "miss") == 0 ||
+             (enc_num(result, "d20") == 1 && !crit))
         svc_told_text(t, ", a natural 1");
 }
 
@@ -249,13 +252,13 @@ static void say_strain(struct svc_told *t, json_t *before, json_t *strain)
 {
     if (!json_is_object(strain))
         return;
-    const char *who = str(strain, "combatant");
+    const char *who = enc_str(strain, "combatant");
     svc_told_text(t, " ");
     say_who(t, before, who);
     svc_told_text(t, " was disabled, and an attack is a strenuous action: ");
-    total(t, num(strain, "damage"));
+    total(t, enc_num(strain, "damage"));
     svc_told_text(t, " damage; ");
-    say_at_hp(t, before, who, num(strain, "hp"), str(strain, "hp_state"));
+    say_at_hp(t, before, who, enc_num(strain, "hp"), enc_str(strain, "hp_state"));
     svc_told_text(t, ".");
 }
 
@@ -264,30 +267,30 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
                        const char *target, json_t *result, bool aoo)
 {
     const char *who = actor, *whom = target;
-    bool hit = flag(result, "hit");
-    const char *struck = str(result, "struck");
+    bool hit = enc_flag(result, "hit");
+    const char *struck = enc_str(result, "struck");
     json_t *crit = json_object_get(result, "critical_hit");
     json_t *conceal = json_object_get(result, "concealment");
     say_who(t, before, who);
     svc_told_text(t, "%s %s ", aoo ? "'s attack of opportunity" : "",
-                  !hit                       ? "misses"
-                  : flag(result, "critical") ? "critically hits"
-                                             : "hits");
+                  !hit                           ? "misses"
+                  : enc_flag(result, "critical") ? "critically hits"
+                                                 : "hits");
     say_who(t, before, whom);
     svc_told_text(t, ": ");
     say_roll(t, result);
     svc_told_text(t, ".");
-    if (flag(crit, "threat")) {
+    if (enc_flag(crit, "threat")) {
         json_t *c = json_object_get(crit, "confirmation");
         /* The confirmation roll adds the attack's own bonus (d20 3.5 SRD, Critical Hits). */
         svc_told_text(t, " A threat: confirmation ");
-        svc_told_d20(t, (int)num(c, "d20"), (int)num(c, "total") - (int)num(c, "d20"),
-                     (int)num(c, "total"));
-        svc_told_text(t, ", %s.", flag(crit, "confirmed") ? "confirmed" : "not confirmed");
+        svc_told_d20(t, (int)enc_num(c, "d20"), (int)enc_num(c, "total") - (int)enc_num(c, "d20"),
+                     (int)enc_num(c, "total"));
+        svc_told_text(t, ", %s.", enc_flag(crit, "confirmed") ? "confirmed" : "not confirmed");
     }
-    if (!hit && flag(conceal, "missed"))
+    if (!hit && enc_flag(conceal, "missed"))
         svc_told_text(t, " It would have hit, but the %lld%% concealment roll missed.",
-                      num(conceal, "miss_chance"));
+                      enc_num(conceal, "miss_chance"));
     else if (!hit && strcmp(struck, "cover") == 0)
         svc_told_text(t, " The cover takes the blow.");
     else if (!hit && strcmp(struck, "cover_creature") == 0)
@@ -310,20 +313,20 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
     json_t *r;
     json_array_foreach(records, i, r)
     {
-        const char *by = str(r, "by"), *outcome = str(r, "outcome");
+        const char *by = enc_str(r, "by"), *outcome = enc_str(r, "outcome");
         if (strcmp(outcome, "made") == 0) {
             struct enc_explain part;
             struct svc_told p;
             svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
-            say_attack(&p, before, effects, str(r, "by"), mover, json_object_get(r, "attack"),
+            say_attack(&p, before, effects, enc_str(r, "by"), mover, json_object_get(r, "attack"),
                        true);
             svc_told_plain(t, " %s", part.plain);
             svc_told_md(t, " %s", part.markdown);
-            if (flag(r, "stopped")) {
+            if (enc_flag(r, "stopped")) {
                 svc_told_text(t, " ");
                 say_who(t, before, mover);
-                svc_told_text(t, " drops at (%lld, %lld): the move stops there.", num(r, "x"),
-                              num(r, "y"));
+                svc_told_text(t, " drops at (%lld, %lld): the move stops there.", enc_num(r, "x"),
+                              enc_num(r, "y"));
             }
         } else if (strcmp(outcome, "declined") == 0) {
             svc_told_text(t, " ");
@@ -332,25 +335,25 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
         } else if (strcmp(outcome, "awaiting") == 0) {
             svc_told_text(t, " The encounter awaits ");
             say_who(t, before, by);
-            svc_told_text(t, "'s reaction at (%lld, %lld).", num(r, "x"), num(r, "y"));
+            svc_told_text(t, "'s reaction at (%lld, %lld).", enc_num(r, "x"), enc_num(r, "y"));
         } else if (strcmp(outcome, "waiting") == 0) {
             svc_told_text(t, " ");
             say_who(t, before, by);
             svc_told_text(t,
                           "'s attack of opportunity at (%lld, %lld) waits for the reactions "
                           "before it.",
-                          num(r, "x"), num(r, "y"));
+                          enc_num(r, "x"), enc_num(r, "y"));
         } else if (strcmp(outcome, "refused") == 0) {
             svc_told_text(t, " ");
             say_who(t, before, by);
-            svc_told_text(t, " makes no attack of opportunity (%s).", str(r, "why"));
+            svc_told_text(t, " makes no attack of opportunity (%s).", enc_str(r, "why"));
         } else if (strcmp(outcome, "closed") == 0) {
             svc_told_text(t, " ");
             say_who(t, before, by);
             svc_told_text(t,
                           "'s attack of opportunity at (%lld, %lld) never comes: the mover did "
                           "not get there.",
-                          num(r, "x"), num(r, "y"));
+                          enc_num(r, "x"), enc_num(r, "y"));
         }
     }
 }
@@ -365,7 +368,7 @@ static json_t *last_set(json_t *effects, const char *target, const char *key)
     json_array_foreach(effects, i, ef)
     {
         json_t *f = json_object_get(ef, "fields");
-        if (strcmp(str(ef, "op"), "set") == 0 && strcmp(str(ef, "target"), target) == 0 &&
+        if (strcmp(enc_str(ef, "op"), "set") == 0 && strcmp(enc_str(ef, "target"), target) == 0 &&
             json_object_get(f, key) != NULL)
             v = json_object_get(f, key);
     }
@@ -379,7 +382,7 @@ static bool any_stopped(json_t *records)
     json_t *r;
     json_array_foreach(records, i, r)
     {
-        if (flag(r, "stopped"))
+        if (enc_flag(r, "stopped"))
             return true;
     }
     return false;
@@ -393,17 +396,17 @@ static bool left_paused(json_t *before, json_t *effects, const char *mover)
     json_t *pause = last_set(effects, "encounter", "paused_move");
     if (pause == NULL)
         pause = json_object_get(before, "paused_move");
-    return json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+    return json_is_object(pause) && strcmp(enc_str(pause, "mover"), mover) == 0;
 }
 
 /* Where combatant id stands after the event: where the effects last put it, else where it
  * stood before. */
 static void where_after(json_t *before, json_t *effects, const char *id, long long *x, long long *y)
 {
-    json_t *c = find(before, id, NULL);
+    json_t *c = enc_find(before, id, NULL);
     json_t *ex = last_set(effects, id, "x"), *ey = last_set(effects, id, "y");
-    *x = ex != NULL ? json_integer_value(ex) : num(c, "x");
-    *y = ey != NULL ? json_integer_value(ey) : num(c, "y");
+    *x = ex != NULL ? json_integer_value(ex) : enc_num(c, "x");
+    *y = ey != NULL ? json_integer_value(ey) : enc_num(c, "y");
 }
 
 /* A move: "Kroh moves 10 ft to (4, 5), provoking nothing."; a charge names its opponent: "The
@@ -414,9 +417,9 @@ static void where_after(json_t *before, json_t *effects, const char *id, long lo
 static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                      json_t *effects, bool step)
 {
-    const char *who = str(in, "actor");
+    const char *who = enc_str(in, "actor");
     json_t *end = json_object_get(result, "end");
-    const char *mode = str(result, "mode");
+    const char *mode = enc_str(result, "mode");
     static const struct {
         const char *mode, *verb, *base;
     } verbs[] = {{"move", "moves", "move"},
@@ -436,20 +439,20 @@ static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *res
     say_who(t, before, who);
     if (step)
         svc_told_text(t, " %s a 5-foot step to (%lld, %lld)",
-                      arrives ? "takes" : "sets out to take", num(end, "x"), num(end, "y"));
+                      arrives ? "takes" : "sets out to take", enc_num(end, "x"), enc_num(end, "y"));
     else {
         svc_told_text(t, " %s%s", arrives ? "" : "sets out to ",
                       arrives ? verbs[v].verb : verbs[v].base);
         /* The charge's opponent: the one the ruling took (the mover's charge_target). */
         const char *foe =
             json_string_value(json_object_get(last_set(effects, who, "turn"), "charge_target"));
-        if (strcmp(mode, "charge") == 0 && (foe != NULL || *str(in, "target"))) {
+        if (strcmp(mode, "charge") == 0 && (foe != NULL || *enc_str(in, "target"))) {
             svc_told_text(t, " ");
-            say_who(t, before, foe != NULL ? foe : str(in, "target"));
+            say_who(t, before, foe != NULL ? foe : enc_str(in, "target"));
             svc_told_text(t, ":");
         }
-        svc_told_text(t, " %lld ft to (%lld, %lld)", num(result, "total_ft"), num(end, "x"),
-                      num(end, "y"));
+        svc_told_text(t, " %lld ft to (%lld, %lld)", enc_num(result, "total_ft"), enc_num(end, "x"),
+                      enc_num(end, "y"));
     }
     json_t *aoos = json_object_get(result, "attacks_of_opportunity");
     if (json_array_size(aoos) == 0) {
@@ -464,7 +467,7 @@ static void say_move(struct svc_told *t, json_t *before, json_t *in, json_t *res
     json_array_foreach(aoos, i, a)
     {
         svc_told_text(t, "%s", i == 0 ? "" : i + 1 == json_array_size(aoos) ? " and " : ", ");
-        say_who(t, before, str(a, "creature"));
+        say_who(t, before, enc_str(a, "creature"));
     }
     svc_told_text(t, ".");
 }
@@ -503,11 +506,11 @@ static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, 
                            json_t *records)
 {
     json_t *pause = json_object_get(before, "paused_move");
-    bool paused = json_is_object(pause) && strcmp(str(pause, "mover"), mover) == 0;
+    bool paused = json_is_object(pause) && strcmp(enc_str(pause, "mover"), mover) == 0;
     json_t *x = last_set(effects, mover, "x"), *y = last_set(effects, mover, "y");
     long long hp = 0;
     const char *state = "";
-    bool dropped = acts(str(find(before, mover, NULL), "hp_state")) &&
+    bool dropped = acts(enc_str(enc_find(before, mover, NULL), "hp_state")) &&
                    hp_after(before, effects, mover, &hp, &state) && !acts(state);
     if (any_stopped(records))
         return;
@@ -531,7 +534,7 @@ static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, 
     else if (left_paused(before, effects, mover))
         svc_told_text(t, " waits at (%lld, %lld) until the reactions to its move are settled.",
                       at_x, at_y);
-    else if (flag(pause, "stands"))
+    else if (enc_flag(pause, "stands"))
         svc_told_text(t, " stands up.");
     else
         svc_told_text(t, "'s move goes on to (%lld, %lld).", at_x, at_y);
@@ -542,12 +545,12 @@ static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, 
 static void say_attack_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                               json_t *effects)
 {
-    bool aoo = strcmp(str(in, "kind"), "attack_of_opportunity") == 0;
+    bool aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
     json_t *records = json_object_get(result, "reactions");
-    say_attack(t, before, effects, str(in, "actor"), str(in, "target"), result, aoo);
-    say_reactions(t, before, effects, str(in, "target"), records);
+    say_attack(t, before, effects, enc_str(in, "actor"), enc_str(in, "target"), result, aoo);
+    say_reactions(t, before, effects, enc_str(in, "target"), records);
     if (aoo)
-        say_move_after(t, before, effects, str(in, "target"), records);
+        say_move_after(t, before, effects, enc_str(in, "target"), records);
 }
 
 /* A declined attack of opportunity: " Ash declines its attack of opportunity on Kroh at (5, 6).",
@@ -555,12 +558,12 @@ static void say_attack_action(struct svc_told *t, json_t *before, json_t *in, js
 static void say_decline(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                         json_t *effects)
 {
-    say_who(t, before, str(in, "actor"));
+    say_who(t, before, enc_str(in, "actor"));
     svc_told_text(t, " declines its attack of opportunity on ");
-    say_who(t, before, str(in, "target"));
-    svc_told_text(t, " at (%lld, %lld).", num(result, "x"), num(result, "y"));
-    say_reactions(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
-    say_move_after(t, before, effects, str(in, "target"), json_object_get(result, "reactions"));
+    say_who(t, before, enc_str(in, "target"));
+    svc_told_text(t, " at (%lld, %lld).", enc_num(result, "x"), enc_num(result, "y"));
+    say_reactions(t, before, effects, enc_str(in, "target"), json_object_get(result, "reactions"));
+    say_move_after(t, before, effects, enc_str(in, "target"), json_object_get(result, "reactions"));
 }
 
 /* A full attack's opening: who attacks whom, how many attacks, and the 5-foot steps traded for
@@ -569,9 +572,9 @@ static void say_full_attack_plan(struct svc_told *t, json_t *before, json_t *in,
 {
     json_t *list = json_object_get(result, "attacks");
     json_t *steps = json_object_get(result, "steps");
-    say_who(t, before, str(in, "actor"));
+    say_who(t, before, enc_str(in, "actor"));
     svc_told_text(t, " makes a full attack on ");
-    say_who(t, before, str(in, "target"));
+    say_who(t, before, enc_str(in, "target"));
     svc_told_text(t, " (%zu attack%s", json_array_size(list),
                   json_array_size(list) == 1 ? "" : "s");
     size_t i;
@@ -583,7 +586,7 @@ static void say_full_attack_plan(struct svc_told *t, json_t *before, json_t *in,
                                                             : ", trading some for 5-foot steps to")
                       : i + 1 == json_array_size(steps) ? " and"
                                                         : ",",
-                      num(one, "x"), num(one, "y"));
+                      enc_num(one, "x"), enc_num(one, "y"));
     }
     svc_told_text(t, ").");
 }
@@ -603,12 +606,12 @@ static void say_full_attack(struct svc_told *t, json_t *before, json_t *in, json
         struct enc_explain part;
         struct svc_told p;
         svc_told_init(&p, part.plain, sizeof part.plain, part.markdown, sizeof part.markdown);
-        say_attack(&p, before, NULL, str(in, "actor"), str(in, "target"), one, false);
+        say_attack(&p, before, NULL, enc_str(in, "actor"), enc_str(in, "target"), one, false);
         svc_told_plain(t, " %zu: %s", i + 1, part.plain);
         svc_told_md(t, " %zu: %s", i + 1, part.markdown);
     }
     /* Hit points once, after the last attack: the last set of them in the effects. */
-    say_hp(t, before, effects, str(in, "target"), " ");
+    say_hp(t, before, effects, enc_str(in, "target"), " ");
     svc_told_text(t, ".");
 }
 
@@ -616,19 +619,19 @@ static void say_full_attack(struct svc_told *t, json_t *before, json_t *in, json
  * it short when something did. */
 static void say_forced(struct svc_told *t, json_t *before, json_t *in, json_t *result)
 {
-    const char *target = str(in, "target");
+    const char *target = enc_str(in, "target");
     json_t *end = json_object_get(result, "end");
-    say_who(t, before, str(in, "actor"));
+    say_who(t, before, enc_str(in, "actor"));
     svc_told_text(t, " %s ",
-                  strcmp(str(result, "kind"), "pull") == 0    ? "pulls"
-                  : strcmp(str(result, "kind"), "slide") == 0 ? "slides"
-                                                              : "pushes");
+                  strcmp(enc_str(result, "kind"), "pull") == 0    ? "pulls"
+                  : strcmp(enc_str(result, "kind"), "slide") == 0 ? "slides"
+                                                                  : "pushes");
     say_who(t, before, target);
-    svc_told_text(t, " %lld square%s to (%lld, %lld)", num(result, "moved"),
-                  num(result, "moved") == 1 ? "" : "s", num(end, "x"), num(end, "y"));
-    if (*str(result, "stop"))
-        svc_told_text(t, " (stopped: %s)", str(result, "stop"));
-    if (flag(result, "prone")) {
+    svc_told_text(t, " %lld square%s to (%lld, %lld)", enc_num(result, "moved"),
+                  enc_num(result, "moved") == 1 ? "" : "s", enc_num(end, "x"), enc_num(end, "y"));
+    if (*enc_str(result, "stop"))
+        svc_told_text(t, " (stopped: %s)", enc_str(result, "stop"));
+    if (enc_flag(result, "prone")) {
         svc_told_text(t, "; ");
         say_who(t, before, target);
         svc_told_text(t, " falls prone");
@@ -641,21 +644,21 @@ static void say_forced(struct svc_told *t, json_t *before, json_t *in, json_t *r
 static void say_fall(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                      json_t *effects)
 {
-    const char *actor = str(in, "actor");
+    const char *actor = enc_str(in, "actor");
     json_t *dice = json_object_get(result, "dice");
     say_who(t, before, actor);
-    svc_told_text(t, " falls %lld ft", num(result, "height_ft"));
-    if (flag(result, "water"))
+    svc_told_text(t, " falls %lld ft", enc_num(result, "height_ft"));
+    if (enc_flag(result, "water"))
         svc_told_text(t, " into water");
     svc_told_text(t, ": ");
-    total(t, num(result, "damage"));
+    total(t, enc_num(result, "damage"));
     svc_told_text(t, " damage");
     if (json_is_object(dice)) {
-        svc_told_plain(t, " (%s = %lld)", str(dice, "expression"), num(dice, "total"));
+        svc_told_plain(t, " (%s = %lld)", enc_str(dice, "expression"), enc_num(dice, "total"));
         svc_told_md(t, " (");
         md_terms(t, json_object_get(dice, "terms"), 0,
                  json_array_size(json_object_get(dice, "terms")));
-        svc_told_md(t, " = %lld)", num(dice, "total"));
+        svc_told_md(t, " = %lld)", enc_num(dice, "total"));
     }
     say_hp(t, before, effects, actor, "; ");
     if (json_array_size(json_object_get(result, "conditions")) > 0) {
@@ -669,11 +672,11 @@ static void say_fall(struct svc_told *t, json_t *before, json_t *in, json_t *res
 /* A condition put on: " Kroh is stunned for 2 rounds." */
 static void say_condition(struct svc_told *t, json_t *before, json_t *result)
 {
-    say_who(t, before, str(result, "target"));
-    svc_told_text(t, " is %s", str(result, "condition"));
-    if (num(result, "rounds") > 0)
-        svc_told_text(t, " for %lld round%s", num(result, "rounds"),
-                      num(result, "rounds") == 1 ? "" : "s");
+    say_who(t, before, enc_str(result, "target"));
+    svc_told_text(t, " is %s", enc_str(result, "condition"));
+    if (enc_num(result, "rounds") > 0)
+        svc_told_text(t, " for %lld round%s", enc_num(result, "rounds"),
+                      enc_num(result, "rounds") == 1 ? "" : "s");
     svc_told_text(t, ".");
 }
 
@@ -682,13 +685,13 @@ static void say_condition(struct svc_told *t, json_t *before, json_t *result)
 static void say_stand_up(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                          json_t *effects)
 {
-    const char *actor = str(in, "actor");
+    const char *actor = enc_str(in, "actor");
     bool stood = false;
     size_t k;
     json_t *ef;
     json_array_foreach(effects, k, ef)
     {
-        stood |= strcmp(str(ef, "target"), actor) == 0 &&
+        stood |= strcmp(enc_str(ef, "target"), actor) == 0 &&
                  json_object_get(json_object_get(ef, "fields"), "conditions") != NULL;
     }
     say_who(t, before, actor);
@@ -700,7 +703,7 @@ static void say_stand_up(struct svc_told *t, json_t *before, json_t *in, json_t 
 static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                        json_t *effects)
 {
-    const char *type = str(in, "type"), *actor = str(in, "actor");
+    const char *type = enc_str(in, "type"), *actor = enc_str(in, "actor");
     if (strcmp(type, "attack") == 0)
         say_attack_action(t, before, in, result, effects);
     else if (strcmp(type, "decline_reaction") == 0)
@@ -713,7 +716,7 @@ static void say_action(struct svc_told *t, json_t *before, json_t *in, json_t *r
         say_paused_mover(t, before, effects, actor);
     } else if (strcmp(type, "facing") == 0) {
         say_who(t, before, actor);
-        svc_told_text(t, " turns to facing %lld.", num(result, "facing"));
+        svc_told_text(t, " turns to facing %lld.", enc_num(result, "facing"));
     } else if (strcmp(type, "forced") == 0)
         say_forced(t, before, in, result);
     else if (strcmp(type, "fall") == 0)
@@ -735,13 +738,13 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
     json_t *r;
     json_array_foreach(json_object_get(result, "rolls"), i, r)
     {
-        long long m = num(r, "modifier");
+        long long m = enc_num(r, "modifier");
         svc_told_text(t, "%s", i ? ", " : "");
-        say_who(t, before, str(r, "id"));
+        say_who(t, before, enc_str(r, "id"));
         svc_told_text(t, " ");
-        total(t, num(r, "total"));
+        total(t, enc_num(r, "total"));
         svc_told_text(t, " (");
-        svc_told_d20_rolled(t, (int)num(r, "d20"), (int)m);
+        svc_told_d20_rolled(t, (int)enc_num(r, "d20"), (int)m);
         svc_told_text(t, ")");
     }
     json_t *order = json_object_get(result, "order");
@@ -750,49 +753,49 @@ static void say_initiative(struct svc_told *t, json_t *before, json_t *result)
         say_who(t, before, json_string_value(json_array_get(order, 0)));
         svc_told_text(t, " goes first");
     }
-    svc_told_text(t, flag(result, "surprise") ? "; a surprise round begins." : ".");
+    svc_told_text(t, enc_flag(result, "surprise") ? "; a surprise round begins." : ".");
 }
 
 static void say_next_turn(struct svc_told *t, json_t *before, json_t *result)
 {
-    long long round = num(result, "round");
+    long long round = enc_num(result, "round");
     if (round == 0)
         svc_told_text(t, "Surprise round: ");
     else
         svc_told_text(t, "Round %lld: ", round);
-    say_who(t, before, str(result, "turn_of"));
+    say_who(t, before, enc_str(result, "turn_of"));
     svc_told_text(t, "'s turn.");
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(result, "skipped"), i, s)
     {
         svc_told_text(t, " ");
-        say_who(t, before, str(s, "id"));
-        svc_told_text(t, " is skipped (%s)", str(s, "hp_state"));
+        say_who(t, before, enc_str(s, "id"));
+        svc_told_text(t, " is skipped (%s)", enc_str(s, "hp_state"));
         json_t *d = json_object_get(s, "dying");
         if (json_is_object(d) && json_is_true(json_object_get(d, "stable")))
-            svc_told_text(t, ": d%% %lld, it becomes stable at %lld hp.", num(d, "d100"),
-                          num(d, "hp"));
+            svc_told_text(t, ": d%% %lld, it becomes stable at %lld hp.", enc_num(d, "d100"),
+                          enc_num(d, "hp"));
         else if (json_is_object(d))
             svc_told_text(t, ": d%% %lld, not stable, so it loses 1 hit point and is at %lld hp%s.",
-                          num(d, "d100"), num(d, "hp"),
-                          strcmp(str(d, "hp_state"), "dead") == 0 ? ", dead" : "");
+                          enc_num(d, "d100"), enc_num(d, "hp"),
+                          strcmp(enc_str(d, "hp_state"), "dead") == 0 ? ", dead" : "");
         else
             svc_told_text(t, ".");
     }
     json_array_foreach(json_object_get(result, "ended"), i, s)
     {
         svc_told_text(t, " ");
-        say_who(t, before, str(s, "id"));
-        svc_told_text(t, " is no longer %s.", str(s, "condition"));
+        say_who(t, before, enc_str(s, "id"));
+        svc_told_text(t, " is no longer %s.", enc_str(s, "condition"));
     }
 }
 
 static void say_hp_event(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                          json_t *effects)
 {
-    const char *target = str(result, "target");
-    long long from = num(result, "hp_before"), to = num(result, "hp");
+    const char *target = enc_str(result, "target");
+    long long from = enc_num(result, "hp_before"), to = enc_num(result, "hp");
     const char *who = target;
     say_who(t, before, who);
     if (json_object_get(in, "set") != NULL)
@@ -801,10 +804,10 @@ static void say_hp_event(struct svc_told *t, json_t *before, json_t *in, json_t 
         svc_told_text(t, " takes %lld damage", from - to);
     else
         svc_told_text(t, " heals %lld hp%s", to - from,
-                      flag(result, "capped_at_max") ? " (up to max_hp)" : "");
-    if (*str(result, "reason")) {
+                      enc_flag(result, "capped_at_max") ? " (up to max_hp)" : "");
+    if (*enc_str(result, "reason")) {
         svc_told_text(t, " (");
-        svc_told_user(t, str(result, "reason"));
+        svc_told_user(t, enc_str(result, "reason"));
         svc_told_text(t, ")");
     }
     say_hp(t, before, effects, target, "; ");
@@ -822,8 +825,9 @@ static void say_created(struct svc_told *t, json_t *in, json_t *effects)
         svc_told_user(t, name);
         svc_told_text(t, "\"");
     }
-    svc_told_text(t, " created on a %lld by %lld map", num(map, "width"), num(map, "height"));
-    size_t n = json_array_size(combatants(state));
+    svc_told_text(t, " created on a %lld by %lld map", enc_num(map, "width"),
+                  enc_num(map, "height"));
+    size_t n = json_array_size(enc_combatants(state));
     if (n > 0)
         svc_told_text(t, " with %zu combatant%s", n, n == 1 ? "" : "s");
     svc_told_text(t, ".");
@@ -832,16 +836,16 @@ static void say_created(struct svc_told *t, json_t *in, json_t *effects)
 static void say_added(struct svc_told *t, json_t *effects)
 {
     json_t *c = json_object_get(json_array_get(effects, 0), "combatant");
-    const char *name = str(c, "name");
-    long long hp = json_object_get(c, "hp") ? num(c, "hp") : num(c, "max_hp");
-    enc_say_named(t, name, str(c, "id"));
+    const char *name = enc_str(c, "name");
+    long long hp = json_object_get(c, "hp") ? enc_num(c, "hp") : enc_num(c, "max_hp");
+    enc_say_named(t, name, enc_str(c, "id"));
     svc_told_text(t, " joins");
-    if (*str(c, "side")) {
+    if (*enc_str(c, "side")) {
         svc_told_text(t, " the ");
-        svc_told_user(t, str(c, "side"));
+        svc_told_user(t, enc_str(c, "side"));
         svc_told_text(t, " side");
     }
-    svc_told_text(t, " at (%lld, %lld) with ", num(c, "x"), num(c, "y"));
+    svc_told_text(t, " at (%lld, %lld) with ", enc_num(c, "x"), enc_num(c, "y"));
     total(t, hp);
     svc_told_text(t, " hp.");
 }
@@ -850,8 +854,8 @@ static void say_added(struct svc_told *t, json_t *effects)
  * seed (commitment 1a2b3c4d...)." A log from before commitments is told why too. */
 static void say_imported(struct svc_told *t, json_t *before, json_t *result)
 {
-    svc_told_text(t, "Imported as a copy of encounter %s", str(result, "copy_of"));
-    if (!flag(result, "reseeded")) {
+    svc_told_text(t, "Imported as a copy of encounter %s", enc_str(result, "copy_of"));
+    if (!enc_flag(result, "reseeded")) {
         svc_told_text(t, "; its seed was revealed, so it rolls no more.");
         return;
     }
@@ -861,7 +865,7 @@ static void say_imported(struct svc_told *t, json_t *before, json_t *result)
     else
         svc_told_text(t, ": the");
     svc_told_text(t, " rolls from here on come from a new secret seed of its own (commitment %s).",
-                  str(result, "seed_commitment"));
+                  enc_str(result, "seed_commitment"));
 }
 
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out)
@@ -876,7 +880,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
     else if (strcmp(kind, "combatant_added") == 0)
         say_added(&t, effects);
     else if (strcmp(kind, "combatant_updated") == 0) {
-        say_who(&t, before, str(in, "id"));
+        say_who(&t, before, enc_str(in, "id"));
         svc_told_text(&t, " is updated:");
         const char *k;
         json_t *v;
@@ -887,7 +891,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
         }
         svc_told_text(&t, ".");
     } else if (strcmp(kind, "combatant_removed") == 0) {
-        say_who(&t, before, str(in, "id"));
+        say_who(&t, before, enc_str(in, "id"));
         svc_told_text(&t, " leaves the encounter.");
         if (json_object_get(result, "next_turn") != NULL) {
             svc_told_text(&t, " ");
@@ -907,12 +911,12 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
         svc_told_text(&t,
                       "The seed is revealed: %lld. Every roll of the encounter can now be checked, "
                       "and it takes no more writes.",
-                      num(result, "seed"));
+                      enc_num(result, "seed"));
     else if (strcmp(kind, "undone") == 0)
         svc_told_text(&t,
                       "Event %lld (%s) is taken back: the encounter is as it was before it. Its "
                       "dice are not rolled again; what comes next rolls its own.",
-                      num(result, "undone"), str(result, "kind"));
+                      enc_num(result, "undone"), enc_str(result, "kind"));
     else
         svc_told_text(&t, "Event %s.", kind);
     svc_told_seal(&t);

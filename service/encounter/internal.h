@@ -81,29 +81,29 @@
 
 /* ---- small helpers over the state JSON ---- */
 
-static inline const char *str(json_t *o, const char *k)
+static inline const char *enc_str(json_t *o, const char *k)
 {
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "";
 }
 
-static inline long long num(json_t *o, const char *k)
+static inline long long enc_num(json_t *o, const char *k)
 {
     return json_integer_value(json_object_get(o, k));
 }
 
-static inline json_t *combatants(json_t *state)
+static inline json_t *enc_combatants(json_t *state)
 {
     return json_object_get(state, "combatants");
 }
 
-static inline json_t *find(json_t *state, const char *id, size_t *index)
+static inline json_t *enc_find(json_t *state, const char *id, size_t *index)
 {
     size_t i;
     json_t *c;
-    json_array_foreach(combatants(state), i, c)
+    json_array_foreach(enc_combatants(state), i, c)
     {
-        if (strcmp(str(c, "id"), id) == 0) {
+        if (strcmp(enc_str(c, "id"), id) == 0) {
             if (index)
                 *index = i;
             return c;
@@ -112,7 +112,7 @@ static inline json_t *find(json_t *state, const char *id, size_t *index)
     return NULL;
 }
 
-static inline bool has_condition(json_t *c, const char *cond)
+static inline bool enc_has_condition(json_t *c, const char *cond)
 {
     size_t i;
     json_t *v;
@@ -124,18 +124,18 @@ static inline bool has_condition(json_t *c, const char *cond)
     return false;
 }
 
-static inline bool flag(json_t *o, const char *k)
+static inline bool enc_flag(json_t *o, const char *k)
 {
     return json_is_true(json_object_get(o, k));
 }
 
-static inline json_t *effect_set(const char *target, json_t *fields)
+static inline json_t *enc_effect_set(const char *target, json_t *fields)
 {
     return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
 }
 
 /* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
-static inline json_t *outcome(json_t *result, json_t *effects)
+static inline json_t *enc_outcome(json_t *result, json_t *effects)
 {
     json_t *o = json_pack("{s:o}", "effects", effects);
     if (result != NULL)
@@ -144,7 +144,7 @@ static inline json_t *outcome(json_t *result, json_t *effects)
 }
 
 /* Compact JSON text (malloc'd) or NULL. */
-static inline char *dump(const json_t *v)
+static inline char *enc_dump(const json_t *v)
 {
     size_t n;
     return jw_dump(v, &n);

@@ -573,8 +573,8 @@ static void import_store(const struct svc_request *req, struct svc_response *res
     char token[AUTH_TOKEN_LEN + 1] = "";
     if (!enc_new_identity(res, id, minted ? token : NULL, hash))
         return;
-    char *state_text = dump(state);
-    char *rules_text = dump(json_object_get(state, "rules"));
+    char *state_text = enc_dump(state);
+    char *rules_text = enc_dump(json_object_get(state, "rules"));
     int rc = state_text && rules_text
                  ? db_encounter_import(req->ctx->db, id, hash, rules_text, state_text, (int)n,
                                        kinds, (const char *const *)payloads)
@@ -637,7 +637,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         json_t *payload = import_payload(ev, p, i + 1, &e);
         if (payload == NULL)
             break;
-        const char *kind = str(ev, "kind");
+        const char *kind = enc_str(ev, "kind");
         /* The live service stamps every event with its engine, which never goes back: an
          * unstamped (engine 1) or older event after a newer one was not made by it. */
         int engine = engine_of(payload);
@@ -651,7 +651,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
         if (stored == NULL)
             break;
         kinds[i] = kind;
-        payloads[i] = dump(stored);
+        payloads[i] = enc_dump(stored);
         json_decref(stored);
         if (payloads[i] == NULL)
             svc_errors_add(&e, p, "could not be stored");
@@ -662,7 +662,7 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     if (copy != NULL) {
         enc_fold(state, json_object_get(copy, "effects"));
         kinds[n] = "imported";
-        payloads[n] = dump(copy);
+        payloads[n] = enc_dump(copy);
         json_decref(copy);
         if (payloads[n] == NULL)
             svc_errors_add(&e, "/events", "could not be stored");

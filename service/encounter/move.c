@@ -89,9 +89,10 @@ static void errors_under(struct resolve_ctx *x, struct svc_errors *from, const c
     json_array_foreach(from->list, i, err)
     {
         if (prefix == NULL)
-            svc_errors_add(x->e, str(err, "pointer"), "%s", str(err, "message"));
+            svc_errors_add(x->e, enc_str(err, "pointer"), "%s", enc_str(err, "message"));
         else
-            svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+            svc_errors_add(x->e, prefix, "%s: %s", enc_str(err, "pointer"),
+                           enc_str(err, "message"));
     }
 }
 
@@ -139,7 +140,7 @@ static void charge_refusal(struct resolve_ctx *x, json_t *actor, const char *foe
                            const struct rules_enc_move_ruling *m, int n)
 {
     char why[400];
-    move_charge_why(rc, m->charge, str(actor, "id"), foe, why, sizeof why);
+    move_charge_why(rc, m->charge, enc_str(actor, "id"), foe, why, sizeof why);
     char ptr[32] = "/target";
     if (rc == RULES_ENC_MOVE_NO_MELEE)
         snprintf(ptr, sizeof ptr, "/mode");
@@ -202,7 +203,7 @@ static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_
     int mi = -1;
     const struct rules_enc_combatant *who = enc_typed_of(x, mover, &mi);
     struct rules_move_query q = move_query_of(&r);
-    const char *target = str(in, "target");
+    const char *target = enc_str(in, "target");
     struct rules_enc_move m = {.q = &q,
                                .end_facing = -1,
                                .target_named = json_object_get(in, "target") != NULL,
@@ -400,9 +401,9 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
     json_t *effects = NULL;
     if (ans != NULL) {
         bool charge = rules_engine_has(x->engine, RULES_ENGINE_CHARGE) && mode == RULES_MODE_CHARGE;
-        effects =
-            json_pack("[o]", effect_set(str(actor, "id"),
-                                        move_fields(actor, &m, charge ? str(in, "target") : NULL)));
+        effects = json_pack(
+            "[o]", enc_effect_set(enc_str(actor, "id"),
+                                  move_fields(actor, &m, charge ? enc_str(in, "target") : NULL)));
         if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS))
             enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
         if (routed) /* said so: the path is the route query's, not the player's */
@@ -420,12 +421,12 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
         json_decref(effects);
         return NULL;
     }
-    return outcome(ans, effects);
+    return enc_outcome(ans, effects);
 }
 
 json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    json_t *target = find(x->state, str(in, "target"), NULL);
+    json_t *target = enc_find(x->state, enc_str(in, "target"), NULL);
     if (target == NULL) {
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
@@ -486,7 +487,7 @@ json_t *enc_action_forced(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *fields = json_pack("{s:i, s:i, s:i}", "x", res.x, "y", res.y, "z", res.z);
     if (res.prone)
         enc_gain_condition(x, target, "prone", RULES_CAUSE_FORCED, fields);
-    ans = outcome(ans, json_pack("[o]", effect_set(str(target, "id"), fields)));
+    ans = enc_outcome(ans, json_pack("[o]", enc_effect_set(enc_str(target, "id"), fields)));
 out:
     svc_errors_free(&why);
     free(path);

@@ -83,9 +83,9 @@ static void odds_gate(const struct svc_request *req, json_t *state, json_t *acto
     int ai = -1, ti = -1, p = -1, rc = RULES_ENC_ATTACK_REACH;
     if (svc_enc_typed_decode(state, RULES_ENGINE_VERSION, req->ctx->config, NULL, &typed) ==
         SVC_ENC_TYPED_OK) {
-        ai = rules_encounter_find(&typed.e, str(actor, "id"));
-        ti = rules_encounter_find(&typed.e, str(target, "id"));
-        p = ai >= 0 ? rules_encounter_profile(&typed.combatants[ai], str(atk, "name")) : -1;
+        ai = rules_encounter_find(&typed.e, enc_str(actor, "id"));
+        ti = rules_encounter_find(&typed.e, enc_str(target, "id"));
+        p = ai >= 0 ? rules_encounter_profile(&typed.combatants[ai], enc_str(atk, "name")) : -1;
     }
     if (ai >= 0 && ti >= 0 && p >= 0)
         rc = rules_encounter_attack_gate(&typed.e, ai, ti, p, false, NULL, gate);
@@ -148,13 +148,13 @@ static void odds_request(const struct svc_request *req, json_t *state, json_t *i
 static void odds_extras(json_t *actor, json_t *target, json_t *atk, bool full_attack,
                         struct svc_odds_extras *extras, struct svc_errors *e)
 {
-    long long hp = num(target, "hp");
+    long long hp = enc_num(target, "hp");
     if (json_object_get(target, "hp") != NULL && hp > 0 && hp <= 1000000)
         extras->hp = (int)hp;
     else if (hp > 1000000)
         svc_errors_add(e, "/defender/hp", "must be from 1 to 1000000");
     for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++) {
-        long long bonus = num(atk, "attack_bonus") + rules_iterative_penalty(i);
+        long long bonus = enc_num(atk, "attack_bonus") + rules_iterative_penalty(i);
         if (bonus < -100 || bonus > 100) {
             char ptr[32];
             snprintf(ptr, sizeof ptr, "/attacks/%d", i);
@@ -196,9 +196,9 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         odds_extras(actor, target, atk, full_attack, &extras, &e);
         json_array_extend(e.list, mine.list);
         struct svc_odds_context ctx = {.id = req->params[0],
-                                       .actor = str(actor, "id"),
-                                       .target = str(target, "id"),
-                                       .attack = str(atk, "name"),
+                                       .actor = enc_str(actor, "id"),
+                                       .target = enc_str(target, "id"),
+                                       .attack = enc_str(atk, "name"),
                                        .at = at,
                                        .full_attack = full_attack};
         svc_attack_odds_answer_req(req, &ar, &extras, &ctx, &e, res);

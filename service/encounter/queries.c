@@ -146,7 +146,7 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
         const struct rules_encounter *te = enc_typed(&x);
         if (te != NULL)
             enc_typed_of(&x, actor, &mi);
-        r->mover_id = str(actor, "id");
+        r->mover_id = enc_str(actor, "id");
         r->no_melee = mi < 0 || !rules_encounter_melee_of(te, mi);
         if (refused != NULL)
             *refused = move_refusal(state, te, mi, (enum rules_move_mode)mode, why, why_n);
@@ -162,12 +162,12 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     json_t *def = json_object_get(actor, "defense");
     if (def != NULL)
         svc_decode_defense(def, "/mover/defense", &r->mover.ac, e);
-    r->mover_dr = (int)num(actor, "damage_reduction");
-    long long hp = num(actor, "hp");
+    r->mover_dr = (int)enc_num(actor, "damage_reduction");
+    long long hp = enc_num(actor, "hp");
     r->mover_hp = json_object_get(actor, "hp") != NULL && hp > 0 && hp <= 1000000 ? (int)hp : 0;
     json_t *none_given = json_object();
     for (int k = 0; k < r->nc; k++) {
-        json_t *a0 = enc_reaction_attack(find(state, r->ids[k], NULL), RULES_ENGINE_VERSION);
+        json_t *a0 = enc_reaction_attack(enc_find(state, r->ids[k], NULL), RULES_ENGINE_VERSION);
         struct move_attack_profile *pf = &r->profiles[k];
         svc_decode_damage(a0 != NULL ? a0 : none_given, "/creatures", &pf->damage, &pf->damage_expr,
                           &pf->crit_range, &pf->crit_multiplier, e);
@@ -474,8 +474,8 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
         return;
     }
     const struct rules_encounter *te = &typed.e;
-    int t = rules_encounter_find(te, str(target, "id"));
-    int only = attacker != NULL ? rules_encounter_find(te, str(attacker, "id")) : -1;
+    int t = rules_encounter_find(te, enc_str(target, "id"));
+    int only = attacker != NULL ? rules_encounter_find(te, enc_str(attacker, "id")) : -1;
     json_t *list = json_array();
     for (int a = 0; a < te->count; a++) {
         /* Each who could attack it: an enemy that is up, or the one asked about. */
@@ -496,7 +496,7 @@ void svc_handle_encounter_flanking(const struct svc_request *req, struct svc_res
         json_array_append_new(list, one);
     }
     json_t *doc = json_pack("{s:s, s:I, s:s, s:o}", "id", req->params[0], "at", (json_int_t)at,
-                            "target", str(target, "id"), "attackers", list);
+                            "target", enc_str(target, "id"), "attackers", list);
     enc_told_flanking(te, t, doc);
     enc_respond_with_etag(res, 200, doc, version);
     svc_errors_free(&e);

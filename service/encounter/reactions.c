@@ -23,7 +23,7 @@ json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size
     json_t *r;
     json_array_foreach(json_object_get(state, "reactions"), i, r)
     {
-        if (strcmp(str(r, "mover"), mover) == 0 && strcmp(str(r, "by"), by) == 0) {
+        if (strcmp(enc_str(r, "mover"), mover) == 0 && strcmp(enc_str(r, "by"), by) == 0) {
             *at = i;
             return r;
         }
@@ -35,7 +35,7 @@ json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size
  * decision, is ask). Reactions opened with no policy (engine 2's) lapse at the next event. */
 static bool is_asked(json_t *r)
 {
-    return strcmp(str(r, "policy"), "ask") == 0;
+    return strcmp(enc_str(r, "policy"), "ask") == 0;
 }
 
 /* The open reactions as rules/reaction.h reads them. They are at most one per reactor, for the
@@ -53,10 +53,10 @@ static void typed(json_t *list, const char *mover, struct reactions_view *v)
     v->n = count < MAX_COMBATANTS ? (int)count : MAX_COMBATANTS;
     for (int i = 0; i < v->n; i++) {
         json_t *r = json_array_get(list, (size_t)i);
-        const char *policy = str(r, "policy");
+        const char *policy = enc_str(r, "policy");
         v->t[i] = (struct rules_open_reaction){
-            .mover = mover != NULL && strcmp(str(r, "mover"), mover) == 0 ? 0 : 1,
-            .step = (int)num(r, "step"),
+            .mover = mover != NULL && strcmp(enc_str(r, "mover"), mover) == 0 ? 0 : 1,
+            .step = (int)enc_num(r, "step"),
             .outcome = strcmp(policy, "ask") == 0      ? RULES_AOO_ASKED
                        : strcmp(policy, "always") == 0 ? RULES_AOO_MADE
                                                        : RULES_AOO_LAPSING};
@@ -101,9 +101,9 @@ json_t *enc_reactions_effect(json_t *state, json_t *list)
 {
     bool awaiting = any_asked(list);
     json_t *fields = json_pack("{s:o}", "reactions", list);
-    if (awaiting != flag(state, "awaiting_reactions"))
+    if (awaiting != enc_flag(state, "awaiting_reactions"))
         json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
-    return effect_set("encounter", fields);
+    return enc_effect_set("encounter", fields);
 }
 
 /* Refuses (false, after adding an error) to settle reaction r, at index `at` of the open
@@ -121,7 +121,8 @@ bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
-                   str(first, "by"), num(first, "step"), str(r, "mover"), RULES_REACTION_SOURCE);
+                   enc_str(first, "by"), enc_num(first, "step"), enc_str(r, "mover"),
+                   RULES_REACTION_SOURCE);
     return false;
 }
 
@@ -132,7 +133,7 @@ bool enc_any_made_by_engine(json_t *state)
     json_t *r;
     json_array_foreach(json_object_get(state, "reactions"), i, r)
     {
-        if (strcmp(str(r, "policy"), "always") == 0)
+        if (strcmp(enc_str(r, "policy"), "always") == 0)
             return true;
     }
     return false;
@@ -165,12 +166,12 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             return;
         size_t at = (size_t)next;
         json_t *r = json_array_get(list, at);
-        const char *by = str(r, "by");
+        const char *by = enc_str(r, "by");
         json_t *record =
             json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
                       json_object_get(r, "x"), "y", json_object_get(r, "y"));
-        json_t *reactor = find(scratch, by, NULL);
-        bool was_down = enc_is_down(find(scratch, mover, NULL));
+        json_t *reactor = enc_find(scratch, by, NULL);
+        bool was_down = enc_is_down(enc_find(scratch, mover, NULL));
         json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
                                "attack_of_opportunity", "actor", by, "target", mover);
         if (json_object_get(results, by) != NULL)
@@ -196,7 +197,7 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_incref(made);
         } else if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
                    json_object_get(results, by) != NULL &&
-                   strncmp(str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
+                   strncmp(enc_str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
             /* Engine 3: dice the table supplied that do not fit this attack are its mistake, a
              * 422 under /reaction_results/<by>, not an attack of opportunity lost. */
             char p[CODEC_PTR_MAX + 16];
@@ -206,8 +207,8 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_array_foreach(why.list, w, err)
             {
                 char q[CODEC_PTR_MAX + 48];
-                snprintf(q, sizeof q, "%s%s", p, str(err, "pointer") + 8);
-                svc_errors_add(x->e, q, "%s", str(err, "message"));
+                snprintf(q, sizeof q, "%s%s", p, enc_str(err, "pointer") + 8);
+                svc_errors_add(x->e, q, "%s", enc_str(err, "message"));
             }
             json_decref(made);
             json_decref(record);
@@ -226,7 +227,7 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         enc_fold(scratch, made);
         json_array_extend(effects, made);
         json_decref(made);
-        if (out != NULL && !was_down && enc_is_down(find(scratch, mover, NULL)))
+        if (out != NULL && !was_down && enc_is_down(enc_find(scratch, mover, NULL)))
             json_object_set_new(record, "stopped", json_true());
         json_array_append_new(records, record);
         json_decref(out);
@@ -246,8 +247,8 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
 static void place_paused(json_t *scratch, const char *mover, json_t *effects)
 {
     json_t *pause = json_object_get(scratch, "paused_move");
-    json_t *m = find(scratch, mover, NULL);
-    if (!json_is_object(pause) || strcmp(str(pause, "mover"), mover) != 0 || m == NULL)
+    json_t *m = enc_find(scratch, mover, NULL);
+    if (!json_is_object(pause) || strcmp(enc_str(pause, "mover"), mover) != 0 || m == NULL)
         return;
     json_t *first = first_asked(json_object_get(scratch, "reactions"), mover, SIZE_MAX);
     json_t *at = first != NULL ? first : pause;
@@ -258,14 +259,14 @@ static void place_paused(json_t *scratch, const char *mover, json_t *effects)
     bool dropped = enc_is_down(m);
     json_t *add = json_array();
     /* A creature that stood up provoking (encounter_actions.c stand_up) stands once it's over. */
-    if (!dropped && first == NULL && flag(pause, "stands"))
+    if (!dropped && first == NULL && enc_flag(pause, "stands"))
         json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
     if (!dropped)
-        json_array_append_new(add, effect_set(mover, fields));
+        json_array_append_new(add, enc_effect_set(mover, fields));
     else
         json_decref(fields);
     if (first == NULL || dropped)
-        json_array_append_new(add, effect_set("encounter", json_pack("{s:n}", "paused_move")));
+        json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
     enc_fold(scratch, add);
     json_array_extend(effects, add);
     json_decref(add);
@@ -297,32 +298,33 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
     json_t *s = x->state;
-    const char *mover = str(in, "target");
+    const char *mover = enc_str(in, "target");
     size_t at = 0;
-    json_t *r = enc_open_reaction(s, mover, str(actor, "id"), &at);
+    json_t *r = enc_open_reaction(s, mover, enc_str(actor, "id"), &at);
     if (r == NULL) {
         svc_errors_add(x->e, "/target",
                        "'%s' has no reaction open to a move of '%s': only an open reaction can be "
                        "declined (%s)",
-                       str(actor, "id"), mover, RULES_REACTION_SOURCE);
+                       enc_str(actor, "id"), mover, RULES_REACTION_SOURCE);
         return NULL;
     }
     if (!enc_settles_in_order(x, r, at))
         return NULL;
     json_t *effects = json_pack(
         "[o]", enc_reactions_effect(s, reactions_but(json_object_get(s, "reactions"), at)));
-    json_t *result = json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", str(actor, "id"),
-                               "mover", mover, "step", json_object_get(r, "step"), "x",
-                               json_object_get(r, "x"), "y", json_object_get(r, "y"), "rule",
-                               "004 Making an Attack of Opportunity: the threatening enemy may "
-                               "make the attack; this one does not");
+    json_t *result =
+        json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", enc_str(actor, "id"), "mover",
+                  mover, "step", json_object_get(r, "step"), "x", json_object_get(r, "x"), "y",
+                  json_object_get(r, "y"), "rule",
+                  "004 Making an Attack of Opportunity: the threatening enemy may "
+                  "make the attack; this one does not");
     enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
     if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
         json_decref(result);
         json_decref(effects);
         return NULL;
     }
-    return outcome(result, effects);
+    return enc_outcome(result, effects);
 }
 
 /* Engine 2: the reactions to a move (ruling ans, its effects so far in `effects`). Each attack
@@ -348,15 +350,15 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     for (int i = 0; i < n; i++) {
         const struct enc_provoked *a = &provoked[i];
         const char *by = a->by;
-        int p = rules_aoo_policy_from(str(find(s, by, NULL), "aoo_policy"));
-        const char *d = str(decisions, by);
+        int p = rules_aoo_policy_from(enc_str(enc_find(s, by, NULL), "aoo_policy"));
+        const char *d = enc_str(decisions, by);
         enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
                                       : strcmp(d, "decline") == 0 ? RULES_AOO_DECISION_DECLINE
                                                                   : RULES_AOO_DECISION_NONE;
         enum rules_aoo_outcome o =
             rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
-        json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", str(actor, "id"), "by", by,
-                              "step", a->step, "x", a->x, "y", a->y, "facing",
+        json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", enc_str(actor, "id"), "by",
+                              by, "step", a->step, "x", a->x, "y", a->y, "facing",
                               a->facing >= 0 ? json_integer(a->facing) : json_null());
         decided |= o != RULES_AOO_LAPSING;
         if (o == RULES_AOO_ASKED || o == RULES_AOO_MADE)
@@ -373,30 +375,30 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     if (!decided) {
         json_decref(declined);
         json_array_append_new(effects,
-                              effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+                              enc_effect_set("encounter", json_pack("{s:o}", "reactions", open)));
         return;
     }
     json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
     json_t *scratch = json_deep_copy(s);
     json_t *made = json_array();
     enc_fold(scratch, effects);
-    settle_reactions(x, scratch, str(actor, "id"), json_object_get(in, "reaction_results"), effects,
-                     made);
+    settle_reactions(x, scratch, enc_str(actor, "id"), json_object_get(in, "reaction_results"),
+                     effects, made);
     if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
         any_asked(json_object_get(scratch, "reactions"))) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
-        json_t *m = find(scratch, str(actor, "id"), NULL);
-        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", str(actor, "id"), "x",
+        json_t *m = enc_find(scratch, enc_str(actor, "id"), NULL);
+        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", enc_str(actor, "id"), "x",
                                   json_object_get(m, "x"), "y", json_object_get(m, "y"));
         if (json_is_integer(json_object_get(m, "facing")))
             json_object_set(pause, "facing", json_object_get(m, "facing"));
         json_t *add =
-            json_pack("[o]", effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
+            json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
         enc_fold(scratch, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(scratch, str(actor, "id"), effects);
+        place_paused(scratch, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
@@ -407,25 +409,25 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         json_t *c;
         json_array_foreach(declined, k, c)
         {
-            if (strcmp(str(c, "by"), by) == 0)
+            if (strcmp(enc_str(c, "by"), by) == 0)
                 rec = json_incref(c);
         }
         json_array_foreach(made, k, c)
         {
-            if (strcmp(str(c, "by"), by) == 0)
+            if (strcmp(enc_str(c, "by"), by) == 0)
                 rec = json_incref(c);
         }
         json_t *orig = NULL;
         json_array_foreach(open, k, c)
         {
-            if (strcmp(str(c, "by"), by) == 0)
+            if (strcmp(enc_str(c, "by"), by) == 0)
                 orig = c;
         }
-        if (rec == NULL && orig != NULL && *str(orig, "policy")) {
+        if (rec == NULL && orig != NULL && *enc_str(orig, "policy")) {
             /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
              * closed because the mover dropped before it got there. */
             size_t at;
-            json_t *still = enc_open_reaction(scratch, str(actor, "id"), by, &at);
+            json_t *still = enc_open_reaction(scratch, enc_str(actor, "id"), by, &at);
             rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
                             json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
                             json_object_get(orig, "y"), "outcome",
@@ -494,7 +496,7 @@ void enc_check_decisions(json_t *state, json_t *in, struct svc_errors *e)
     {
         char p[CODEC_PTR_MAX];
         codec_pointer(p, "/reactions", k);
-        if (find(state, k, NULL) == NULL)
+        if (enc_find(state, k, NULL) == NULL)
             svc_errors_add(e, p, "names no combatant");
         else
             codec_get_enum(all, "/reactions", k, decisions, true, -1, e);

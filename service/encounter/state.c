@@ -57,7 +57,7 @@ long long enc_event_seed(json_t *state, long long seq)
     const char *salt = json_string_value(json_object_get(state, "seed_salt"));
     if (salt != NULL) {
         char text[160];
-        int n = snprintf(text, sizeof text, "%s:%lld:%lld", salt, num(state, "seed"), seq);
+        int n = snprintf(text, sizeof text, "%s:%lld:%lld", salt, enc_num(state, "seed"), seq);
         unsigned char h[AUTH_HASH_LEN];
         auth_sha256(text, (size_t)n, h);
         uint64_t v = 0;
@@ -65,7 +65,7 @@ long long enc_event_seed(json_t *state, long long seq)
             v = v << 8 | h[i];
         return (long long)(v % (uint64_t)(SEED_MAX + 1));
     }
-    uint64_t z = (uint64_t)num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
+    uint64_t z = (uint64_t)enc_num(state, "seed") + (uint64_t)seq * 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
@@ -81,24 +81,24 @@ void enc_fold(json_t *state, json_t *effects)
     json_t *e;
     json_array_foreach(effects, i, e)
     {
-        const char *op = str(e, "op");
+        const char *op = enc_str(e, "op");
         if (strcmp(op, "init") == 0) {
             json_object_clear(state);
             json_object_update(state, json_object_get(e, "state"));
         } else if (strcmp(op, "set") == 0) {
-            const char *t = str(e, "target");
-            json_t *obj = strcmp(t, "encounter") == 0 ? state : find(state, t, NULL);
+            const char *t = enc_str(e, "target");
+            json_t *obj = strcmp(t, "encounter") == 0 ? state : enc_find(state, t, NULL);
             if (obj != NULL)
                 json_object_update(obj, json_object_get(e, "fields"));
         } else if (strcmp(op, "add") == 0) {
-            json_array_append(combatants(state), json_object_get(e, "combatant"));
+            json_array_append(enc_combatants(state), json_object_get(e, "combatant"));
         } else if (strcmp(op, "remove") == 0) {
             size_t at;
-            if (find(state, str(e, "id"), &at) != NULL)
-                json_array_remove(combatants(state), at);
+            if (enc_find(state, enc_str(e, "id"), &at) != NULL)
+                json_array_remove(enc_combatants(state), at);
             json_t *order = json_object_get(state, "order");
             for (size_t k = 0; k < json_array_size(order); k++)
-                if (strcmp(json_string_value(json_array_get(order, k)), str(e, "id")) == 0) {
+                if (strcmp(json_string_value(json_array_get(order, k)), enc_str(e, "id")) == 0) {
                     json_array_remove(order, k);
                     break;
                 }
@@ -145,11 +145,12 @@ json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *
         json_array_foreach(a->errors, i, err)
         {
             char mine[CODEC_PTR_MAX];
-            const char *at = own_pointer(str(err, "pointer"), own, mine, sizeof mine);
+            const char *at = own_pointer(enc_str(err, "pointer"), own, mine, sizeof mine);
             if (at != NULL)
-                svc_errors_add(x->e, at, "%s", str(err, "message"));
+                svc_errors_add(x->e, at, "%s", enc_str(err, "message"));
             else
-                svc_errors_add(x->e, prefix, "%s: %s", str(err, "pointer"), str(err, "message"));
+                svc_errors_add(x->e, prefix, "%s: %s", enc_str(err, "pointer"),
+                               enc_str(err, "message"));
         }
     } else {
         char detail[640];
@@ -195,8 +196,8 @@ json_t *enc_placement(json_t *c)
  * helps nobody flank. The hp_state member is written only by engine 2 events. */
 bool enc_is_down(json_t *c)
 {
-    const char *hs = str(c, "hp_state");
-    return has_condition(c, "unconscious") || has_condition(c, "helpless") ||
+    const char *hs = enc_str(c, "hp_state");
+    return enc_has_condition(c, "unconscious") || enc_has_condition(c, "helpless") ||
            strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
 }
 
@@ -217,10 +218,10 @@ long long enc_board_threat_tests(json_t *state)
     struct rules_options o;
     enc_state_rules(state, &o);
     json_t *map = json_object_get(state, "map");
-    long long w = num(map, "width"), h = num(map, "height"), n = 0;
+    long long w = enc_num(map, "width"), h = enc_num(map, "height"), n = 0;
     size_t i;
     json_t *c;
-    json_array_foreach(combatants(state), i, c)
+    json_array_foreach(enc_combatants(state), i, c)
     {
         struct rules_creature rc;
         if (!enc_creature_of(&o, c, &rc))
@@ -350,7 +351,7 @@ static void whole_ac(json_t *state, json_t *in, json_t *c, const char *ptr, cons
     if (!codec_get_int(by_total ? def : in, by_total ? dp : ptr, by_total ? "total" : "ac", true,
                        by_total ? -100 : -50, by_total ? 500 : 300, &ac, e))
         return;
-    json_t *old = keep_id != NULL ? find(state, keep_id, NULL) : NULL;
+    json_t *old = keep_id != NULL ? enc_find(state, keep_id, NULL) : NULL;
     json_t *dex_v = json_object_get(in, "dex");
     if (dex_v == NULL && old != NULL)
         dex_v = json_object_get(old, "dex");
@@ -359,7 +360,7 @@ static void whole_ac(json_t *state, json_t *in, json_t *c, const char *ptr, cons
         return; /* its own error is at /dex */
     enum rules_size size = rc != NULL ? rc->size : RULES_SIZE_MEDIUM;
     if (rc == NULL) {
-        int sz = rules_size_from_name(str(json_object_get(in, "size") ? in : old, "size"));
+        int sz = rules_size_from_name(enc_str(json_object_get(in, "size") ? in : old, "size"));
         size = sz >= 0 ? (enum rules_size)sz : RULES_SIZE_MEDIUM;
     }
     int atk = 0, size_ac = 0;
@@ -412,7 +413,7 @@ static const char *check_id(json_t *state, json_t *in, const char *ptr, const ch
             break;
         }
     /* "encounter" names the encounter itself in a set effect (enc_fold). */
-    if (*id == '\0' || find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
+    if (*id == '\0' || enc_find(state, id, NULL) != NULL || strcmp(id, "encounter") == 0) {
         char ip[CODEC_PTR_MAX];
         codec_pointer(ip, ptr, "id");
         svc_errors_add(e, ip,
@@ -525,7 +526,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
         /* An attack names its profile (enc_find_attack): two of one name would make the second
          * unreachable (refused from engine 3). */
         for (size_t j = 0; j < i; j++)
-            if (strcmp(str(json_array_get(attacks, j), "name"), s) == 0) {
+            if (strcmp(enc_str(json_array_get(attacks, j), "name"), s) == 0) {
                 char np[CODEC_PTR_MAX + 32];
                 snprintf(np, sizeof np, "%s/name", ap);
                 svc_errors_add(e, np, "is the name of attacks/%zu already", j);
@@ -667,7 +668,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
 int enc_others(json_t *state, const struct rules_options *o, const char *skip_a, const char *skip_b,
                struct rules_creature **others, json_t ***who)
 {
-    size_t n = json_array_size(combatants(state));
+    size_t n = json_array_size(enc_combatants(state));
     *others = calloc(n + 1, sizeof **others);
     *who = calloc(n + 1, sizeof **who);
     if (*others == NULL || *who == NULL) {
@@ -680,9 +681,9 @@ int enc_others(json_t *state, const struct rules_options *o, const char *skip_a,
     int count = 0;
     size_t i;
     json_t *k;
-    json_array_foreach(combatants(state), i, k)
+    json_array_foreach(enc_combatants(state), i, k)
     {
-        const char *id = str(k, "id");
+        const char *id = enc_str(k, "id");
         if ((skip_a != NULL && strcmp(id, skip_a) == 0) ||
             (skip_b != NULL && strcmp(id, skip_b) == 0))
             continue;
@@ -716,12 +717,13 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
     const struct rules_map *map = enc_state_map(x);
     struct rules_creature *others;
     json_t **who;
-    int count = enc_others(state, o, str(c, "id"), NULL, &others, &who);
+    int count = enc_others(state, o, enc_str(c, "id"), NULL, &others, &who);
     int bx = 0, by = 0;
     /* Its movement types: the speeds it has (rules_terrain_move_types), or any when none. */
     unsigned types = 0;
     for (int t = 0; t < RULES_MOVE_TYPES; t++)
-        if (num(json_object_get(c, "speeds"), rules_move_type_name((enum rules_move_type)t)) > 0)
+        if (enc_num(json_object_get(c, "speeds"), rules_move_type_name((enum rules_move_type)t)) >
+            0)
             types |= 1u << t;
     int at = count >= 0 && map != NULL
                  ? rules_place_conflict(o, map, &me, types ? types : RULES_ANY_MOVE_TYPE, others,
@@ -746,7 +748,7 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
             bx, by, RULES_TERRAIN_SOURCE);
     else if (at >= 0)
         svc_errors_add(e, ptr, "overlaps '%s' (001 Walk: never end in an occupied space)",
-                       str(who[at], "id"));
+                       enc_str(who[at], "id"));
     free(others);
     free(who);
     return count >= 0 && map != NULL && at == RULES_PLACE_OK;
@@ -783,7 +785,7 @@ void enc_errors_under(struct svc_errors *from, const char *base, struct svc_erro
     json_array_foreach(from->list, i, err)
     {
         char ptr[CODEC_PTR_MAX + 64];
-        snprintf(ptr, sizeof ptr, "%s%s", base, str(err, "pointer"));
+        snprintf(ptr, sizeof ptr, "%s%s", base, enc_str(err, "pointer"));
         json_array_append_new(to->list, json_pack("{s:s, s:O}", "pointer", ptr, "message",
                                                   json_object_get(err, "message")));
     }

@@ -213,7 +213,7 @@ static char *frame_of(json_t *item, size_t *len)
         if (explain != NULL)
             json_object_set(data, told[k], explain);
     }
-    char *text = data ? dump(data) : NULL;
+    char *text = data ? enc_dump(data) : NULL;
     json_decref(data);
     if (text == NULL)
         return NULL;

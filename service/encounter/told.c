@@ -431,18 +431,18 @@ void enc_told_flanking(const struct rules_encounter *e, int target, json_t *doc)
                 break;
             }
             list_sep(t, (int)k++, (int)count, pass == 1 && flanked == 0 ? " or " : " and ");
-            say_id(t, e, str(a, "attacker"));
+            say_id(t, e, enc_str(a, "attacker"));
             if (pass == 0) {
                 svc_told_text(t, " (with ");
-                say_id(t, e, str(a, "flanked_by"));
+                say_id(t, e, enc_str(a, "flanked_by"));
                 svc_told_text(t, ")");
             }
         }
         if (pass == 0) {
             svc_told_text(t, " flank%s ", flanked == 1 ? "s" : "");
             say(t, e, target);
-            svc_told_text(t, ": %+lld on %s melee attacks (%s).", num(first, "bonus"),
-                          flanked == 1 ? "its" : "their", str(first, "rule"));
+            svc_told_text(t, ": %+lld on %s melee attacks (%s).", enc_num(first, "bonus"),
+                          flanked == 1 ? "its" : "their", enc_str(first, "rule"));
         } else {
             svc_told_text(t, "%s", flanked == 0 ? "." : count == 1 ? " does not." : " do not.");
         }
@@ -455,9 +455,9 @@ void enc_told_verify(json_t *doc)
     struct told x;
     told_init(&x);
     struct svc_told *t = &x.t;
-    long long checked = num(doc, "events_checked"), reruled = num(doc, "events_reruled");
+    long long checked = enc_num(doc, "events_checked"), reruled = enc_num(doc, "events_reruled");
     json_t *mismatches = json_object_get(doc, "mismatches");
-    if (flag(doc, "ok")) {
+    if (enc_flag(doc, "ok")) {
         svc_told_figures(t,
                          "The log verifies: its %lld event%s, each ruled again from the state "
                          "before it with its own dice, give the stored rulings and effects, and "
@@ -480,16 +480,16 @@ void enc_told_verify(json_t *doc)
                 svc_told_figures(t, "; and %zu more", json_array_size(mismatches) - i);
                 break;
             }
-            svc_told_figures(t, "%s event %lld", i ? ";" : ":", num(m, "seq"));
-            if (*str(m, "kind"))
-                svc_told_figures(t, " (%s)", str(m, "kind"));
-            svc_told_figures(t, ": %s", str(m, "why"));
+            svc_told_figures(t, "%s event %lld", i ? ";" : ":", enc_num(m, "seq"));
+            if (*enc_str(m, "kind"))
+                svc_told_figures(t, " (%s)", enc_str(m, "kind"));
+            svc_told_figures(t, ": %s", enc_str(m, "why"));
         }
         svc_told_figures(t, ".");
-        if (!flag(doc, "state_matches"))
+        if (!enc_flag(doc, "state_matches"))
             svc_told_figures(t, " Its events fold to a state other than the stored one.");
         else if (json_array_size(mismatches) == 0)
-            svc_told_figures(t, " Of its %lld events, %lld were checked.", num(doc, "version"),
+            svc_told_figures(t, " Of its %lld events, %lld were checked.", enc_num(doc, "version"),
                              checked);
     }
     told_set(&x, doc);

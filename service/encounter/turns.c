@@ -47,7 +47,7 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
     json_t *a;
     json_array_foreach(aware, i, a)
     {
-        if (rc == RULES_ENC_OK && find(x->state, json_string_value(a), NULL) == NULL) {
+        if (rc == RULES_ENC_OK && enc_find(x->state, json_string_value(a), NULL) == NULL) {
             char p[48];
             snprintf(p, sizeof p, "/aware/%zu", i);
             svc_errors_add(x->e, p, "names no combatant");
@@ -78,17 +78,17 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
     json_t *order = json_array(), *list = json_array(), *effects = json_array();
     for (i = 0; i < n; i++) {
         const struct rules_initiative_roll *r = &rolls[i];
-        json_t *c = json_array_get(combatants(x->state), (size_t)r->combatant);
-        const char *id = str(c, "id");
+        json_t *c = json_array_get(enc_combatants(x->state), (size_t)r->combatant);
+        const char *id = enc_str(c, "id");
         json_array_append_new(order, json_string(id));
         json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "id", id, "d20",
                                               r->d20, "modifier", r->modifier, "total", r->total,
                                               "dex", r->dex, "coin", r->coin));
         /* 004: "At the start of a battle each combatant is flat-footed." */
         json_array_append_new(
-            effects, effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
-                                              enc_conditions_with(c, "flat_footed", true),
-                                              "initiative", r->total, "turn", json_object())));
+            effects, enc_effect_set(id, json_pack("{s:o, s:i, s:o}", "conditions",
+                                                  enc_conditions_with(c, "flat_footed", true),
+                                                  "initiative", r->total, "turn", json_object())));
     }
     json_t *aware_ids = json_array();
     json_array_foreach(aware, i, a)
@@ -97,15 +97,16 @@ json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in)
     }
     json_array_append_new(
         effects,
-        effect_set("encounter", json_pack("{s:b, s:i, s:n, s:O, s:b, s:o}", "started", 1, "round",
-                                          surprise ? 0 : 1, "turn", "order", order, "surprise",
-                                          surprise, "aware", aware_ids)));
+        enc_effect_set("encounter", json_pack("{s:b, s:i, s:n, s:O, s:b, s:o}", "started", 1,
+                                              "round", surprise ? 0 : 1, "turn", "order", order,
+                                              "surprise", surprise, "aware", aware_ids)));
     free(rolls);
-    return outcome(json_pack("{s:o, s:o, s:b, s:s}", "rolls", list, "order", order, "surprise",
-                             surprise, "rule",
-                             "004 Initiative Check: a Dexterity check; ties by Dexterity, then a "
-                             "coin. Surprise round only when some but not all are aware."),
-                   effects);
+    return enc_outcome(
+        json_pack("{s:o, s:o, s:b, s:s}", "rolls", list, "order", order, "surprise", surprise,
+                  "rule",
+                  "004 Initiative Check: a Dexterity check; ties by Dexterity, then a "
+                  "coin. Surprise round only when some but not all are aware."),
+        effects);
 }
 
 /* A copy of conditions with cond removed: a new array. */
@@ -141,8 +142,8 @@ static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_enco
     bool opened = false;
     for (int k = 0; k < next->skipped_count; k++) {
         int ci = next->skipped[k].combatant;
-        json_t *c = json_array_get(combatants(x->state), (size_t)ci);
-        json_t *item = json_pack("{s:s, s:s}", "id", str(c, "id"), "hp_state",
+        json_t *c = json_array_get(enc_combatants(x->state), (size_t)ci);
+        json_t *item = json_pack("{s:s, s:s}", "id", enc_str(c, "id"), "hp_state",
                                  rules_hp_state_name(next->skipped[k].state));
         if (ci >= 0 && rules_encounter_bleeds(te, ci)) {
             if (!opened)
@@ -159,14 +160,15 @@ static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_enco
             bool stable = false;
             long long hp = 0;
             enum rules_hp_state now = RULES_HP_DYING;
-            rules_hp_dying_round(te->rules, num(c, "hp"), roll, &stable, &hp, &now);
+            rules_hp_dying_round(te->rules, enc_num(c, "hp"), roll, &stable, &hp, &now);
             json_object_set_new(item, "dying",
                                 json_pack("{s:i, s:b, s:I, s:s, s:s}", "d100", roll, "stable",
                                           stable, "hp", (json_int_t)hp, "hp_state",
                                           rules_hp_state_name(now), "rule", RULES_HP_DYING_SOURCE));
             json_array_append_new(
-                bled, effect_set(str(c, "id"), json_pack("{s:I, s:s}", "hp", (json_int_t)hp,
-                                                         "hp_state", rules_hp_state_name(now))));
+                bled,
+                enc_effect_set(enc_str(c, "id"), json_pack("{s:I, s:s}", "hp", (json_int_t)hp,
+                                                           "hp_state", rules_hp_state_name(now))));
         }
         json_array_append_new(skipped, item);
     }
@@ -229,11 +231,11 @@ static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
         if (*e < next->ended_count && next->ended[*e].combatant == (int)i &&
             next->ended[*e].timed == (int)k) {
             (*e)++;
-            json_t *fewer = conditions_without(conds, str(tm, "condition"));
+            json_t *fewer = conditions_without(conds, enc_str(tm, "condition"));
             json_decref(conds);
             conds = fewer;
-            json_array_append_new(ended, json_pack("{s:s, s:s}", "id", str(c, "id"), "condition",
-                                                   str(tm, "condition")));
+            json_array_append_new(ended, json_pack("{s:s, s:s}", "id", enc_str(c, "id"),
+                                                   "condition", enc_str(tm, "condition")));
         } else {
             json_array_append(timed, tm);
         }
@@ -284,8 +286,8 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_string_value(json_array_get(json_object_get(s, "order"), (size_t)next.turn));
     json_t *effects = json_array();
     json_array_append_new(
-        effects,
-        effect_set("encounter", json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
+        effects, enc_effect_set("encounter",
+                                json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
     /* The ruling's effects: the timed effects that ended (rules_duration_ended) leave the
      * combatants' conditions and timed lists; the one whose turn begins is no longer
      * flat-footed, with a fresh turn (engine 2). */
@@ -293,11 +295,11 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     int e = 0;
     size_t i;
     json_t *c;
-    json_array_foreach(combatants(s), i, c)
+    json_array_foreach(enc_combatants(s), i, c)
     {
         json_t *fields = turn_fields(x, c, i, &next, &e, ended);
         if (json_object_size(fields) > 0)
-            json_array_append_new(effects, effect_set(str(c, "id"), fields));
+            json_array_append_new(effects, enc_effect_set(enc_str(c, "id"), fields));
         else
             json_decref(fields);
     }
@@ -314,7 +316,7 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
         json_decref(skipped);
     json_array_extend(effects, bled); /* the dying's rounds, after the turn's own changes */
     json_decref(bled);
-    return outcome(result, effects);
+    return enc_outcome(result, effects);
 }
 
 /* Engine 2, a combatant leaving a fight under way: the initiative order closes up around its
@@ -331,11 +333,11 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
     for (size_t i = 0; i < json_array_size(order) && k < 0; i++)
         if (strcmp(json_string_value(json_array_get(order, i)), id) == 0)
             k = (long long)i;
-    if (!flag(s, "started") || k < 0)
+    if (!enc_flag(s, "started") || k < 0)
         return;
     size_t i;
     json_t *c;
-    json_array_foreach(combatants(s), i, c)
+    json_array_foreach(enc_combatants(s), i, c)
     {
         json_t *timed = json_object_get(c, "timed");
         bool moved = false;
@@ -345,27 +347,28 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
         json_array_foreach(timed, n, tm)
         {
             json_t *copy = json_copy(tm);
-            if (num(tm, "ends_turn") > k) {
-                json_object_set_new(copy, "ends_turn", json_integer(num(tm, "ends_turn") - 1));
+            if (enc_num(tm, "ends_turn") > k) {
+                json_object_set_new(copy, "ends_turn", json_integer(enc_num(tm, "ends_turn") - 1));
                 moved = true;
             }
             json_array_append_new(list, copy);
         }
-        if (moved && strcmp(str(c, "id"), id) != 0)
-            json_array_append_new(effects,
-                                  effect_set(str(c, "id"), json_pack("{s:o}", "timed", list)));
+        if (moved && strcmp(enc_str(c, "id"), id) != 0)
+            json_array_append_new(
+                effects, enc_effect_set(enc_str(c, "id"), json_pack("{s:o}", "timed", list)));
         else
             json_decref(list);
     }
     if (k < cur)
         json_array_append_new(effects,
-                              effect_set("encounter", json_pack("{s:I}", "turn", cur - 1)));
+                              enc_effect_set("encounter", json_pack("{s:I}", "turn", cur - 1)));
     if (k != cur)
         return;
     /* Its own turn: between turns (the one before it, or none before the first), then the next
      * turn on the state without it. */
-    json_array_append_new(effects, effect_set("encounter", k > 0 ? json_pack("{s:I}", "turn", k - 1)
-                                                                 : json_pack("{s:n}", "turn")));
+    json_array_append_new(effects,
+                          enc_effect_set("encounter", k > 0 ? json_pack("{s:I}", "turn", k - 1)
+                                                            : json_pack("{s:n}", "turn")));
     json_t *scratch = json_deep_copy(s);
     enc_fold(scratch, effects);
     struct svc_errors none;
@@ -386,8 +389,8 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
     } else /* nobody else can act (every one dying or dead, or nobody left): nobody's turn; the
             * round is over, so the next turn begins the next one. */
         json_array_append_new(
-            effects,
-            effect_set("encounter", json_pack("{s:I, s:n}", "round", num(s, "round") + 1, "turn")));
+            effects, enc_effect_set("encounter", json_pack("{s:I, s:n}", "round",
+                                                           enc_num(s, "round") + 1, "turn")));
     json_decref(next);
     svc_errors_free(&none);
     json_decref(scratch);
@@ -395,8 +398,8 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
 
 json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
 {
-    const char *id = str(in, "id");
-    if (find(x->state, id, NULL) == NULL) {
+    const char *id = enc_str(in, "id");
+    if (enc_find(x->state, id, NULL) == NULL) {
         svc_errors_add(x->e, "", "no combatant '%s'", id);
         return NULL;
     }
@@ -404,7 +407,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
     json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
     if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING))
         remove_from_order(x, id, effects, result);
-    return outcome(result, effects);
+    return enc_outcome(result, effects);
 }
 
 /* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
@@ -415,27 +418,27 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
         return NULL;
     }
-    json_t *target = find(x->state, str(in, "target"), NULL);
+    json_t *target = enc_find(x->state, enc_str(in, "target"), NULL);
     if (target == NULL) {
         svc_errors_add(x->e, "/target", "names no combatant");
         return NULL;
     }
-    long long before = num(target, "hp");
+    long long before = enc_num(target, "hp");
     bool set = json_object_get(in, "set") != NULL, capped = false;
     /* Engine 3: healing does not reach the dead; set stays the owner's override. */
     if (rules_engine_has(x->engine, RULES_ENGINE_NO_HEALING_DEAD) && !set &&
-        num(in, "change") > 0 && !rules_hp_healable(enc_hp_state_of(x, target))) {
+        enc_num(in, "change") > 0 && !rules_hp_healable(enc_hp_state_of(x, target))) {
         svc_errors_add(x->e, "/change",
                        "'%s' is dead at %lld hp: healing does not reach it (%s); set its hit "
                        "points to override",
-                       str(target, "id"), before, RULES_HP_DEAD_SOURCE);
+                       enc_str(target, "id"), before, RULES_HP_DEAD_SOURCE);
         return NULL;
     }
-    long long after = rules_hp_after(before, num(target, "max_hp"), set,
-                                     set ? num(in, "set") : num(in, "change"), &capped);
+    long long after = rules_hp_after(before, enc_num(target, "max_hp"), set,
+                                     set ? enc_num(in, "set") : enc_num(in, "change"), &capped);
     json_t *fields = enc_hp_fields(x, after);
     json_t *result =
-        json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", str(target, "id"), "hp_before", before,
+        json_pack("{s:s, s:I, s:I, s:b, s:s}", "target", enc_str(target, "id"), "hp_before", before,
                   "hp", after, "capped_at_max", capped, "rule",
                   "hit points changed from outside the fight by the encounter's owner; "
                   "healing stops at max_hp (d20 3.5 SRD, Healing)");
@@ -443,5 +446,5 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
         json_object_set(result, "hp_state", json_object_get(fields, "hp_state"));
     if (json_object_get(in, "reason"))
         json_object_set(result, "reason", json_object_get(in, "reason"));
-    return outcome(result, json_pack("[o]", effect_set(str(target, "id"), fields)));
+    return enc_outcome(result, json_pack("[o]", enc_effect_set(enc_str(target, "id"), fields)));
 }

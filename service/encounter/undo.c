@@ -37,7 +37,7 @@ static int take_one(void *ud, int64_t seq, const char *kind, const char *payload
     ev->undid = 0;
     if (strcmp(kind, "undone") == 0) {
         json_t *p = jsonr_load(payload, strlen(payload));
-        ev->undid = num(json_object_get(p, "result"), "undone");
+        ev->undid = enc_num(json_object_get(p, "result"), "undone");
         json_decref(p);
     }
     return 0;
@@ -124,6 +124,6 @@ json_t *enc_resolve_undo(struct resolve_ctx *x, json_t *in)
         svc_errors_add(x->e, "", "the log before this undo could not be read; try again");
         return NULL;
     }
-    return outcome(json_pack("{s:I, s:s}", "undone", (json_int_t)target, "kind", kind),
-                   json_pack("[{s:s, s:o}]", "op", "init", "state", a.state));
+    return enc_outcome(json_pack("{s:I, s:s}", "undone", (json_int_t)target, "kind", kind),
+                       json_pack("[{s:s, s:o}]", "op", "init", "state", a.state));
 }

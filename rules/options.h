@@ -45,7 +45,7 @@ struct rules_options {
      * feet"; this is the penalty at 20 ft or less (0 reads the text literally). */
     int slow_medium_penalty_ft;
     enum rules_hp_states hp_states;
-    enum rules_dying dying; /* read under hp_states srd, by encounters from engine 4 */
+    enum rules_dying dying; /* read under hp_states srd, by encounters with the rule srd_dying */
     /* Where the documents are silent: 004 says combatants "can score critical hits" but gives
      * no rule for them. On: the d20 3.5 SRD's (Combat: Automatic Misses and Hits; Combat:
      * Critical Hits), rules/attack_roll.h. Off: the d20 against the target number alone. */

@@ -152,7 +152,7 @@ int rules_encounter_admit(const struct rules_encounter *e, const struct rules_en
                             : RULES_HP_UP;
         return RULES_ADMIT_DOWN;
     }
-    /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3). */
+    /* d20 3.5 SRD, Stunned: "can't take actions" (the rule stunned). */
     if (!k->while_down && c->stunned && rules_engine_has(e->engine, RULES_ENGINE_STUNNED))
         return RULES_ADMIT_STUNNED;
     if (e->engine < k->from_engine)
@@ -187,7 +187,7 @@ void rules_encounter_attack_after(const struct rules_encounter *e,
          * Dying), it goes no further. */
         out->stopped = !rules_hp_acts(rules_hp_state_of(e->rules, out->target_hp));
     }
-    /* Engine 3, SRD, Disabled: an attack is a strenuous action. */
+    /* The rule strain, SRD, Disabled: an attack is a strenuous action. */
     if (rules_engine_has(e->engine, RULES_ENGINE_STRAIN)) {
         out->strain = rules_hp_strain(rules_hp_state_of(e->rules, attacker->hp));
         out->attacker_hp -= out->strain;
@@ -196,7 +196,7 @@ void rules_encounter_attack_after(const struct rules_encounter *e,
 
 bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c)
 {
-    /* Engine 3: SRD, Combat Reflexes: "you may also make attacks of opportunity while
+    /* The rule reflexes_flat: SRD, Combat Reflexes: "you may also make attacks of opportunity while
      * flat-footed"; SRD, Stunned: "can't take actions". */
     if (rules_engine_has(engine, RULES_ENGINE_STUNNED) && c->stunned)
         return false;
@@ -234,7 +234,7 @@ int rules_encounter_next_turn(const struct rules_encounter *e, struct rules_next
             t = 0;
             round++;
         }
-        /* 004 Step One: in the surprise round only those aware act. Engine 2: a slot whose
+        /* 004 Step One: in the surprise round only those aware act. With leaving, a slot whose
          * combatant has left the encounter has no turn. */
         found = (round != 0 || e->order[t].aware) &&
                 (!rules_engine_has(e->engine, RULES_ENGINE_LEAVING) || e->order[t].combatant >= 0);

@@ -66,14 +66,14 @@ struct rules_action_kind {
     /* It answers another's provoking move (an attack of opportunity, or declining one): taken
      * out of turn and from nobody's budget (004 Attacks of Opportunity). */
     bool reaction;
-    /* It happens to a creature whenever it happens (forced movement, a fall) or, from engine 2,
-     * is the game master's to apply at any time (a condition): out of turn, from nobody's
-     * budget, and also to a creature that is down. */
+    /* It happens to a creature whenever it happens (forced movement, a fall) or, with the rule
+     * condition_free (engine.h), is the game master's to apply at any time (a condition): out of
+     * turn, from nobody's budget, and also to a creature that is down. */
     bool anytime;
     /* It may be taken by a combatant that is down (unconscious, helpless, dying or dead): what
      * happens to one anytime, and declining a reaction it could not make anyway. */
     bool while_down;
-    /* Engine 2, once initiative is rolled: it spends `cost` from the actor's turn. */
+    /* With action_economy, once initiative is rolled: it spends `cost` from the actor's turn. */
     bool spends;
     enum rules_action cost;
     int from_engine; /* the first engine that rules it (stand_up and full_attack: 2) */
@@ -98,7 +98,7 @@ enum rules_enc_status {
     RULES_ENC_DICE = -3,          /* too few supplied results, or one out of range */
     RULES_ENC_EXTRA_DICE = -4,    /* supplied results left over */
     RULES_ENC_NOT_STARTED = -5,   /* roll initiative first */
-    RULES_ENC_NO_ONE_ACTS = -6,   /* engine 2: every combatant in the order is dying or dead */
+    RULES_ENC_NO_ONE_ACTS = -6,   /* hp_states: every combatant in the order is dying or dead */
 };
 
 /* One combatant's initiative check (004 Initiative Check: "a Dexterity check"). */
@@ -118,7 +118,7 @@ struct rules_initiative_roll {
 int rules_encounter_initiative(const struct rules_encounter *e, int aware, struct rules_dice *d,
                                struct rules_initiative_roll *rolls, bool *surprise);
 
-/* A turn passed over because its combatant cannot act (engine 2). */
+/* A turn passed over because its combatant cannot act (the rule hp_states, engine.h). */
 struct rules_enc_skip {
     int combatant;
     enum rules_hp_state state;
@@ -133,7 +133,7 @@ struct rules_enc_ended {
 struct rules_next_turn {
     int round, turn; /* its round and slot */
     int combatant;   /* the slot's combatant; -1 if it has left the encounter */
-    /* What its fresh budget may spend (engine 2): a partial action in the surprise round
+    /* What its fresh budget may spend (action_economy): a partial action in the surprise round
      * (004 Step One) or while disabled (d20 3.5 SRD, Disabled). */
     struct rules_turn_limits limits;
     int skipped_count;
@@ -162,7 +162,7 @@ enum rules_admit_status {
     RULES_ADMIT_ENGINE = -3,       /* the action is ruled from kind.from_engine on */
     RULES_ADMIT_NOT_PRONE = -4,    /* standing up needs a prone creature */
     RULES_ADMIT_BUDGET = -5,       /* its cost does not fit the turn: why */
-    RULES_ADMIT_STUNNED = -6,      /* engine 3: the actor is stunned (d20 3.5 SRD, Stunned) */
+    RULES_ADMIT_STUNNED = -6,      /* stunned: the actor is stunned (d20 3.5 SRD, Stunned) */
 };
 
 struct rules_admission {
@@ -171,8 +171,8 @@ struct rules_admission {
     /* RULES_ADMIT_DOWN: the actor's hit point state now (up: it is unconscious or helpless;
      * else dying or dead: SRD "can take no actions"). */
     enum rules_hp_state hp_state;
-    /* Admitted: whether it spent `cost` from the actor's turn (engine 2, once initiative is
-     * rolled; rules_action_kind_of, rules_move_cost), and then the turn after it and its
+    /* Admitted: whether it spent `cost` from the actor's turn (action_economy, once initiative
+     * is rolled; rules_action_kind_of, rules_move_cost), and then the turn after it and its
      * limits; RULES_ADMIT_BUDGET: the turn as it was, its limits, and why. */
     bool spends;
     enum rules_action cost;
@@ -184,26 +184,26 @@ struct rules_admission {
 /* The turn's gate (004 The Combat Round; 001 Types of Movement): whether action a may be taken
  * now, and what it spends. In order: once initiative is rolled, only on the actor's own turn,
  * unless it is a reaction or happens to a creature at any time (rules_action_kind_of); a
- * creature down (or, engine 3, stunned) takes no actions but those taken while down; stand_up
- * and full_attack from engine 2; standing up only from prone (001 Part of a Move Action); then the
- * cost, spent from the actor's turn (turn.h), with a partial action in the surprise round (004 Step
- * One) or while disabled (d20 3.5 SRD, Disabled). Returns RULES_ADMIT_OK or the refusal, *out
- * filled. */
+ * creature down (or, with the rule stunned, stunned) takes no actions but those taken while
+ * down; stand_up and full_attack with action_economy; standing up only from prone (001 Part of a
+ * Move Action); then the cost, spent from the actor's turn (turn.h), with a partial action in the
+ * surprise round (004 Step One) or while disabled (d20 3.5 SRD, Disabled). Returns RULES_ADMIT_OK
+ * or the refusal, *out filled. */
 int rules_encounter_admit(const struct rules_encounter *e, const struct rules_enc_action *a,
                           struct rules_admission *out);
 
 /* Whether combatant c (of encounter e) may make an attack of opportunity now: not while flat-footed
- * (004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity") unless, from
- * engine 3, it has Combat Reflexes (SRD: "you may also make attacks of opportunity while
- * flat-footed"), nor (engine 3) while stunned (SRD, Stunned); engine 2 on, at most
+ * (004 Flat-Footed: "A flat-footed combatant can't make attacks of opportunity") unless, with
+ * reflexes_flat, it has Combat Reflexes (SRD: "you may also make attacks of opportunity while
+ * flat-footed"), nor (stunned) while stunned (SRD, Stunned); with aoo_per_round, at most
  * rules_aoo_per_round a round (004: "a combatant can only make one per round"; d20 3.5 SRD,
- * Combat Reflexes), *made and *allowed telling how many; engine 1, one a round unless it has
+ * Combat Reflexes), *made and *allowed telling how many; without it, one a round unless it has
  * Combat Reflexes. */
 enum rules_aoo_status {
     RULES_AOO_OK = 0,
     RULES_AOO_FLAT_FOOTED = -1,
     RULES_AOO_SPENT = -2,
-    RULES_AOO_STUNNED = -3, /* engine 3: SRD, Stunned: "can't take actions" */
+    RULES_AOO_STUNNED = -3, /* stunned: SRD, Stunned: "can't take actions" */
 };
 /* What an attack ruled in an encounter does beyond its ruling: the attack's consequences as the
  * encounter keeps them (the caller encodes them as the event's effects). */
@@ -213,7 +213,7 @@ struct rules_attack_after {
     bool stopped;          /* an attack of opportunity left the mover unable to act: its move
                               stops in the square it was leaving (004; d20 3.5 SRD, Dying) */
     int aoo_made;          /* an attack of opportunity: the attacker's count this round after it */
-    int strain;            /* engine 3: the hit points a disabled attacker pays (rules_hp_strain) */
+    int strain;            /* strain: the hit points a disabled attacker pays (rules_hp_strain) */
     long long attacker_hp; /* the attacker's hit points after the strain */
 };
 
@@ -226,7 +226,8 @@ void rules_encounter_attack_after(const struct rules_encounter *e,
                                   bool to_target, int dealt, struct rules_attack_after *out);
 
 /* The part of rules_encounter_aoo_check that is the combatant's own state, whatever it made this
- * round: not flat-footed (or, engine 3, with Combat Reflexes), and (engine 3) not stunned. */
+ * round: not flat-footed (or, with reflexes_flat, with Combat Reflexes), and (stunned) not
+ * stunned. */
 bool rules_encounter_makes_aoo(int engine, const struct rules_enc_combatant *c);
 
 int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rules_enc_combatant *c,
@@ -235,9 +236,9 @@ int rules_encounter_aoo_check(const struct rules_encounter *e, const struct rule
 /* 004 Combat Sequence, Step Three: "Combatants act in initiative order"; Step Four: "When
  * everyone has had a turn, the combatant with the highest initiative acts again": the next
  * slot whose combatant acts, and after the last a new round from the first. In the surprise
- * round only the aware act (004 Step One); under engine 2 a dying or dead combatant's turn is
+ * round only the aware act (004 Step One); under hp_states a dying or dead combatant's turn is
  * skipped (d20 3.5 SRD: a dying character "is unconscious and can take no actions"), at most
- * e->slots skips recorded. (A slot whose combatant is -1 is passed over under engine 2 too;
+ * e->slots skips recorded. (A slot whose combatant is -1 is passed over under leaving too;
  * the service's order never holds one: removal closes it up.) The combatant whose turn begins
  * stops being flat-footed (004 Flat-Footed says each combatant is flat-footed "at the start of
  * a battle"; d20 3.5 SRD, Flat-Footed: until it first acts): the caller records it.
@@ -330,13 +331,14 @@ enum rules_enc_attack_status {
      * Reach); on its own action a combatant swings whether or not it could make attacks of
      * opportunity. */
     RULES_ENC_ATTACK_REACH = -1,
-    /* Engine 3, 004: "An attack of opportunity is a single melee attack". */
+    /* The rule melee_aoo, 004: "An attack of opportunity is a single melee attack". */
     RULES_ENC_ATTACK_AOO_MELEE = -2,
-    /* rules_encounter_aoo_check's refusals: stunned (engine 3), flat-footed, spent (out->made). */
+    /* rules_encounter_aoo_check's refusals: stunned (the rule stunned), flat-footed, spent
+       (out->made). */
     RULES_ENC_ATTACK_AOO_STUNNED = -3,
     RULES_ENC_ATTACK_AOO_FLAT_FOOTED = -4,
     RULES_ENC_ATTACK_AOO_SPENT = -5,
-    /* Engine 3, d20 3.5 SRD, Charge: the charge's one attack is a melee attack at its
+    /* The rule charge, d20 3.5 SRD, Charge: the charge's one attack is a melee attack at its
      * designated opponent. */
     RULES_ENC_ATTACK_CHARGE_TARGET = -6,
     RULES_ENC_ATTACK_CHARGE_MELEE = -7,
@@ -398,31 +400,32 @@ int rules_encounter_attack(const struct rules_encounter *e,
                            struct rules_enc_attack_ruling *out);
 
 /* The attack profile a combatant makes its attacks of opportunity with, of the n it lists
- * (melee[i]: profile i is a melee attack): its first before engine 3; from engine 3 its first
- * melee one (004: "An attack of opportunity is a single melee attack"), -1 when it has none. */
+ * (melee[i]: profile i is a melee attack): its first without the rule melee_aoo; with it its
+ * first melee one (004: "An attack of opportunity is a single melee attack"), -1 when it has none.
+ */
 int rules_encounter_aoo_profile(int engine, const bool *melee, int n);
 
 /* Whether a combatant listing those n profiles has a melee attack to threaten with (004
- * Threatened Area: "the area into which it can make a melee attack"): before engine 3 always;
- * from engine 3 it needs a melee profile, and one listing no profile at all is taken to have
- * one (the project's choice where the documents are silent: a combatant described without its
+ * Threatened Area: "the area into which it can make a melee attack"): without the rule
+ * melee_aoo always; with it it needs a melee profile, and one listing no profile at all is taken to
+ * have one (the project's choice where the documents are silent: a combatant described without its
  * weapons is not known to be unarmed). */
 bool rules_encounter_has_melee(int engine, const bool *melee, int n);
 
 /* Whether combatant c of e may make an attack of opportunity now: rules_encounter_makes_aoo
- * before engine 3; from engine 3 rules_encounter_aoo_check (not flat-footed without Combat
+ * without the rule melee_aoo; with it rules_encounter_aoo_check (not flat-footed without Combat
  * Reflexes, not stunned, not spent this round) and a melee attack (has_melee). */
 bool rules_encounter_may_aoo(const struct rules_encounter *e, const struct rules_enc_combatant *c,
                              bool has_melee);
 
-/* Whether c helps an ally flank (004 Flanking: the ally must threaten): not down; before engine 3
- * not flat-footed; from engine 3 flat-footed or not (004 Threatened Area: a combatant threatens
- * "even when it is not a combatant's action"), but not stunned (SRD, Stunned) and with a melee
- * attack. */
+/* Whether c helps an ally flank (004 Flanking: the ally must threaten): not down; without the
+ * rule flanking_ally not flat-footed; with it flat-footed or not (004 Threatened Area: a combatant
+ * threatens "even when it is not a combatant's action"), but not stunned (SRD, Stunned) and with a
+ * melee attack. */
 bool rules_encounter_flanks(int engine, const struct rules_enc_combatant *c, bool has_melee);
 
-/* Engine 3: whether standing up provokes an attack of opportunity from c (body: where it
- * stands) against the creature standing up (whom): c is up, may make one now
+/* With stand_up_provokes: whether standing up provokes an attack of opportunity from c (body: where
+ * it stands) against the creature standing up (whom): c is up, may make one now
  * (rules_encounter_may_aoo) and threatens it (004 Provoking an Attack of Opportunity by Taking
  * an Action; d20 3.5 SRD, Actions in Combat: standing up from prone provokes). */
 bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
@@ -435,7 +438,7 @@ bool rules_encounter_stand_up_provokes(const struct rules_encounter *e,
 struct rules_enc_move {
     /* The move: the encounter's map, every other combatant (creatures: ally is the mover's side,
      * conscious is up, can_threaten whether it may make an attack of opportunity now:
-     * rules_encounter_makes_aoo, and from engine 3 rules_encounter_aoo_check with a melee
+     * rules_encounter_makes_aoo, and with melee_aoo rules_encounter_aoo_check with a melee
      * attack), the mover (after rules_encounter_mover), the mode and a withdraw's primary
      * target. */
     const struct rules_move_query *q;
@@ -451,15 +454,15 @@ struct rules_enc_move {
 
 enum rules_enc_move_status {
     RULES_ENC_MOVE_OK = 0,
-    /* Engine 3 (d20 3.5 SRD, Combat: Charge): a charge names its designated opponent, an enemy
-     * that is up; it ends in a melee attack. TARGET: a target named by a move that is no charge
-     * is refused (the project's choice, where the documents are silent: a stray member would
+    /* The rule charge (d20 3.5 SRD, Combat: Charge): a charge names its designated opponent, an
+     * enemy that is up; it ends in a melee attack. TARGET: a target named by a move that is no
+     * charge is refused (the project's choice, where the documents are silent: a stray member would
      * otherwise be stored unread). */
     RULES_ENC_MOVE_NO_OPPONENT = -1,
     RULES_ENC_MOVE_NO_MELEE = -2,
     RULES_ENC_MOVE_TARGET = -3,
     RULES_ENC_MOVE_ILLEGAL = -4, /* the path ruling found it illegal: out->path says why */
-    RULES_ENC_MOVE_CHARGE = -5,  /* engine 3: not a charge's path: out->charge, out->charge_at */
+    RULES_ENC_MOVE_CHARGE = -5,  /* charge: not a charge's path: out->charge, out->charge_at */
     RULES_ENC_MOVE_NOMEM = -6,
 };
 
@@ -469,31 +472,32 @@ struct rules_enc_move_ruling {
     int charge, charge_at;         /* RULES_ENC_MOVE_CHARGE: rules_charge_check's answer */
     int end_x, end_y, end_facing;  /* where the mover ends (end_facing -1: it has none) */
     struct rules_move_marks marks; /* on its turn and conditions (rules_move_marks_of) */
-    /* Engine 3, d20 3.5 SRD, Charge: "take a -2 penalty to your AC until the start of your next
-     * turn": a one-round charging condition begins (rules_duration_end), unless it runs on. */
+    /* The rule charge, d20 3.5 SRD, Charge: "take a -2 penalty to your AC until the start of your
+     * next turn": a one-round charging condition begins (rules_duration_end), unless it runs on. */
     bool charging;
     long long charging_end_round;
     int charging_end_turn;
 };
 
-/* The mover a move is ruled with, from the combatant's own state (mv, changed in place): before
- * engine 3 a prone creature moved as if standing (only a crawl was told it was prone), and its
- * stored rulings keep that; from engine 3 a creature with one action this turn (single_action:
- * the surprise round, 004 Step One; disabled, d20 3.5 SRD) charges up to its speed (SRD,
- * Charge: "you can still charge, but you are only allowed to move up to your speed"). */
+/* The mover a move is ruled with, from the combatant's own state (mv, changed in place): without
+ * the rule crawl a prone creature moves as if standing (only a crawl is told it is prone), as
+ * its stored rulings keep; with the rule charge a creature with one action this turn
+ * (single_action: the surprise round, 004 Step One; disabled, d20 3.5 SRD) charges up to its speed
+ * (SRD, Charge: "you can still charge, but you are only allowed to move up to your speed"). */
 void rules_encounter_mover(int engine, enum rules_move_mode mode, bool single_action,
                            struct rules_mover *mv);
 
-/* Rules the move m of encounter e: under engine 3 a charge's opponent and melee attack first,
- * then the path (rules_move_path: cost, legality and the attacks of opportunity it provokes),
- * then a charge's path (rules_charge_check), and what the move leaves. Returns
+/* Rules the move m of encounter e: with the rule charge, a charge's opponent and melee attack
+ * first, then the path (rules_move_path: cost, legality and the attacks of opportunity it
+ * provokes), then a charge's path (rules_charge_check), and what the move leaves. Returns
  * RULES_ENC_MOVE_OK, or why it is refused (out->path is filled from ILLEGAL on). */
 int rules_encounter_move(const struct rules_encounter *e, const struct rules_enc_move *m,
                          struct rules_enc_move_ruling *out);
 
 /* rules_encounter_move's first checks, on what the move names before its path: the charge's
  * designated opponent and melee attack, and a target named by a move that is no charge
- * (engine 3). Returns RULES_ENC_MOVE_OK or NO_OPPONENT, NO_MELEE, TARGET; m->steps unread. */
+ * (the rule charge). Returns RULES_ENC_MOVE_OK or NO_OPPONENT, NO_MELEE, TARGET; m->steps unread.
+ */
 int rules_encounter_move_target(const struct rules_encounter *e, const struct rules_enc_move *m);
 
 /* 001 Trade Away Attacks From A Full Attack Action: "A player character that declares a Full
@@ -511,27 +515,28 @@ enum rules_trade {
 };
 int rules_full_attack_trade(int iterative, int attacks, int steps, bool player_character);
 
-/* A full attack's plan, item by item (001 Trade Away Attacks From A Full Attack Action; from
- * engine 4, 000 Changing Facing: Kroh may "attack the bugbear, take his free action to change
- * facing towards the goblin, then attack the goblin"): an attack (on the action's target, or
- * from engine 4 another's), a traded 5-foot step, or the turn's free facing change. */
+/* A full attack's plan, item by item (001 Trade Away Attacks From A Full Attack Action; with
+ * the rule full_attack_plans, 000 Changing Facing: Kroh may "attack the bugbear, take his free
+ * action to change facing towards the goblin, then attack the goblin"): an attack (on the action's
+ * target, or with full_attack_plans another's), a traded 5-foot step, or the turn's free facing
+ * change. */
 enum rules_plan_kind { RULES_PLAN_ATTACK = 0, RULES_PLAN_STEP, RULES_PLAN_FACING };
 struct rules_plan_item {
     enum rules_plan_kind kind;
     int target; /* an attack's target, a combatant index; -1: the action's */
     int facing; /* a facing change's new facing */
 };
-/* The items a plan holds: 4 attacks or steps before engine 4; then a facing change between any
- * two as well. */
+/* The items a plan holds: 4 attacks or steps without full_attack_plans; with it a facing change
+ * between any two as well. */
 #define RULES_PLAN_MAX          8
 #define RULES_PLAN_MAX_ENGINE_3 4
 
 enum rules_plan_status {
     RULES_PLAN_OK = 0,
-    RULES_PLAN_LENGTH = -1,       /* more items than the engine's plan holds, or none */
-    RULES_PLAN_WIDER = -2,        /* out->item: a facing or another target, before engine 4 */
-    RULES_PLAN_MONSTER = -3,      /* steps by a creature that is not a player character */
-    RULES_PLAN_TOO_MANY = -4,     /* attacks and steps past the iterative attacks */
+    RULES_PLAN_LENGTH = -1,   /* more items than the engine's plan holds, or none */
+    RULES_PLAN_WIDER = -2,    /* out->item: a facing or another target, without full_attack_plans */
+    RULES_PLAN_MONSTER = -3,  /* steps by a creature that is not a player character */
+    RULES_PLAN_TOO_MANY = -4, /* attacks and steps past the iterative attacks */
     RULES_PLAN_NO_FACING = -5,    /* out->item: the actor has no facing, or F is no facing */
     RULES_PLAN_FACING_SPENT = -6, /* out->item: its one free facing change is spent */
     RULES_PLAN_SELF = -7,         /* out->item: an attack on the actor itself */

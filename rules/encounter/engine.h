@@ -11,7 +11,8 @@
 
 /* Every rule that changed what an engine stores, refuses or rules, each in the engine that
  * brought it: code asks rules_engine_has(engine, RULES_ENGINE_...), never the version number,
- * so that this table is the engine's history and the one place it is told. */
+ * so that this table is the engine's history and the one place it is told. Comments elsewhere
+ * name a rule by its lower-case name ("with the rule melee_aoo"), never by the engine's number. */
 enum rules_engine_rule {
     /* Engine 2. */
     RULES_ENGINE_ACTION_ECONOMY,  /* actions spend the turn's budget; results name their kind */

@@ -14,8 +14,8 @@
 
 /* A combatant's standing answer to the attacks of opportunity it is given. */
 enum rules_aoo_policy {
-    RULES_AOO_POLICY_UNSET,  /* none set: the reaction stays open until the next event (engine 2) */
-    RULES_AOO_POLICY_ASK,    /* the encounter waits for the attack or a decline */
+    RULES_AOO_POLICY_UNSET, /* none set: the reaction stays open until the next event (reactions) */
+    RULES_AOO_POLICY_ASK,   /* the encounter waits for the attack or a decline */
     RULES_AOO_POLICY_ALWAYS, /* the engine makes the attack inside the provoking move */
     RULES_AOO_POLICY_NEVER,  /* the reaction is not opened */
     RULES_AOO_POLICY_COUNT
@@ -58,7 +58,7 @@ bool rules_aoo_may_settle(int step, int asked_step);
 
 /* A reaction open in an encounter: an attack of opportunity on step `step` of `mover`'s move
  * (the mover by the caller's number), as its reactor's policy or the mover's decision left it:
- * LAPSING (engine 2, no policy), ASKED (awaited) or MADE (the engine makes it when it may be
+ * LAPSING (no policy), ASKED (awaited) or MADE (the engine makes it when it may be
  * settled). */
 struct rules_open_reaction {
     int mover;

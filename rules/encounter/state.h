@@ -52,17 +52,18 @@ int rules_condition_of(const char *name);
  */
 unsigned rules_condition_attack_bits(unsigned conditions);
 
-/* Where a condition came from (engine 4): the event that gave it, whether it was forced on the
- * creature (a fall, forced movement, another's doing) rather than taken of its own will, and
- * whether the creature has since had an opportunity to act on it (a turn of its own began). */
+/* Where a condition came from (the rule condition_sources, engine.h): the event that gave it,
+ * whether it was forced on the creature (a fall, forced movement, another's doing) rather than
+ * taken of its own will, and whether the creature has since had an opportunity to act on it (a turn
+ * of its own began). */
 struct rules_condition_source {
     long long event; /* 0: not known (an older engine's, or given with the combatant) */
     bool involuntary;
     bool had_turn;
 };
 
-/* How a condition was gained (engine 4): of the creature's own will (dropping prone) or forced
- * on it (a fall, forced movement, another's doing). */
+/* How a condition was gained (condition_sources): of the creature's own will (dropping prone) or
+ * forced on it (a fall, forced movement, another's doing). */
 enum rules_condition_cause {
     RULES_CAUSE_OWN = 0,
     RULES_CAUSE_FALL,
@@ -73,10 +74,10 @@ enum rules_condition_cause {
 /* Whether a condition gained so was forced on the creature (rules_condition_source). */
 bool rules_condition_involuntary(enum rules_condition_cause cause);
 
-/* Whether events of engine keep where each condition came from (engine 4 on). */
+/* Whether events of engine keep where each condition came from (condition_sources). */
 bool rules_encounter_keeps_sources(int engine);
 
-/* Whether a full attack's plan may change facing and target between its attacks (engine 4 on;
+/* Whether a full attack's plan may change facing and target between its attacks (full_attack_plans;
  * 000's Kroh: "attack the bugbear, take his free action to change facing towards the goblin,
  * then attack the goblin"). */
 bool rules_encounter_full_attack_plans(int engine);
@@ -117,7 +118,7 @@ struct rules_enc_combatant {
     struct rules_defense defense;
     int hp, max_hp;
     /* Its hit point state as its last change was ruled (the stored hp_state; RULES_HP_UP when
-     * none is stored, as under engine 1 or hp_states none). */
+     * none is stored, as without the rule hp_states or under the option hp_states none). */
     enum rules_hp_state hp_state;
     int dex;                 /* Dexterity: initiative's first tie-break */
     int initiative_modifier; /* added to the initiative d20 */
@@ -129,17 +130,17 @@ struct rules_enc_combatant {
     const struct rules_enc_profile *attacks;
     int timed_count;
     const struct rules_enc_timed *timed; /* its timed effects, in the order it keeps them */
-    /* Unconscious or helpless, or dying or dead as its hit points were last ruled (engine 2):
+    /* Unconscious or helpless, or dying or dead as its hit points were last ruled (hp_states):
      * down, it takes no actions and threatens nobody. */
     bool down;
     bool prone;
     bool flat_footed;       /* 004 Flat-Footed: no attacks of opportunity */
     bool combat_reflexes;   /* d20 3.5 SRD, Combat Reflexes */
-    bool stunned;           /* d20 3.5 SRD, Stunned: "can't take actions" (engine 3) */
+    bool stunned;           /* d20 3.5 SRD, Stunned: "can't take actions" (the rule stunned) */
     struct rules_turn turn; /* what its turn has spent (turn.h) */
     int charge_target;      /* its charge's designated opponent this turn, or -1 */
     /* The round of its last attack of opportunity (-1: none yet) and how many it made then
-     * (engine 1 records only the round: one). */
+     * (without aoo_per_round only the round is recorded: one). */
     long long aoo_round;
     int aoo_made;
 };
@@ -213,8 +214,8 @@ int rules_encounter_aoo_profile_of(const struct rules_encounter *e, int c);
 
 /* Whether combatant c threatens at all now (004 Threatened Area: the area into which it can
  * make a melee attack): not down (unconscious, helpless, dying, dead: "can take no actions",
- * d20 3.5 SRD), and from engine 3 not stunned (SRD, Stunned: "can't take actions") and with a
- * melee attack. */
+ * d20 3.5 SRD), and with the rule stunned not stunned (SRD, Stunned: "can't take actions") and with
+ * a melee attack. */
 bool rules_encounter_threatening(const struct rules_encounter *e, int c);
 
 /* Whether combatant a threatens combatant b now: a threatens at all (above) and b is within its
@@ -246,7 +247,7 @@ void rules_encounter_mover_of(const struct rules_encounter *e, int me,
 /* The two sides of an attack by combatant a on combatant t, as rules/attack/attack.h evaluates
  * it, from the state: the attacker's place, Combat Reflexes and prone (its profile's bonus,
  * form, damage and sneak attack are the caller's, as an iterative attack changes the bonus);
- * the defender's place, Defense and conditions (unconscious as helpless, 002; from engine 3
+ * the defender's place, Defense and conditions (unconscious as helpless, 002; with down_helpless
  * dying or dead as helpless, d20 3.5 SRD Dying, whatever conditions were recorded); and the
  * attacker's allies that help flank (up, on its side, neither a nor t, each can_threaten as
  * rules_encounter_flanker says). target_at, when not NULL, is where the attack finds t (an
@@ -276,17 +277,18 @@ int rules_encounter_attack_gate(const struct rules_encounter *e, int a, int t, i
  * taken to elect to ignore the movement whenever it may. */
 bool rules_encounter_resists_forced(const struct rules_encounter *e, int c);
 
-/* Whether the encounter knows how combatant c became prone (an engine 4 event made it so);
- * else, as before engine 4, a forced movement's action says whether it resists. */
+/* Whether the encounter knows how combatant c became prone (an event with the rule
+ * condition_sources made it so); else, as without it, a forced movement's action says whether it
+ * resists. */
 bool rules_encounter_prone_known(const struct rules_encounter *e, int c);
 
 /* Whether combatant c, its turn passed over as it is dying, plays its dying round now
- * (rules_hp_dying_round): from engine 4, under hp_states srd and the option dying srd, dying by
- * its hit points and not stable. */
+ * (rules_hp_dying_round): with the rule srd_dying, under hp_states srd and the option dying srd,
+ * dying by its hit points and not stable. */
 bool rules_encounter_bleeds(const struct rules_encounter *e, int c);
 
 /* Whether combatant c helps an ally flank now: rules_encounter_flanks (not down; not stunned and
- * with a melee attack from engine 3; not flat-footed before it). */
+ * with a melee attack with flanking_ally; not flat-footed without it). */
 bool rules_encounter_flanker(const struct rules_encounter *e, int c);
 
 #endif

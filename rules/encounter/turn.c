@@ -146,7 +146,8 @@ int rules_turn_spend(struct rules_turn *t, const struct rules_turn_limits *lim, 
     case RULES_ACTION_CHARGE:
     case RULES_ACTION_FULL_ATTACK:
         /* d20 3.5 SRD, Charge: "If you are able to take only a standard action or a move action
-         * on your turn, you can still charge" (with charge_attack, engine 3): the one action. */
+         * on your turn, you can still charge" (with charge_attack, the rule charge): the one
+         * action. */
         if (a == RULES_ACTION_CHARGE && lim->partial && lim->charge_attack && !t->standard &&
             !t->move && !t->full_round) {
             if (moves_after_step(t, why))

@@ -33,8 +33,8 @@ struct rules_turn {
     bool ran;         /* it ran (001 Run): the mover's ran_this_round */
     bool stepped;     /* it took its free 5-foot step */
     bool free_facing; /* it used its one free facing change */
-    /* It charged (engine 3), and then made the charge's one attack (d20 3.5 SRD, Charge: "After
-     * moving, you may make a single melee attack"). */
+    /* It charged (the rule charge), and then made the charge's one attack (d20 3.5 SRD, Charge:
+     * "After moving, you may make a single melee attack"). */
     bool charged, charge_attacked;
 };
 
@@ -45,9 +45,10 @@ struct rules_turn_limits {
      * Disabled: "a single move action or standard action each turn"). */
     bool partial;
     /* A standard action may be taken as a move action instead (001 Double Move: "converting
-     * your standard action to a move action and moving twice"): on from engine 3. */
+     * your standard action to a move action and moving twice"): on with the rule standard_as_move.
+     */
     bool standard_as_move;
-    /* A charge ends in one melee attack (d20 3.5 SRD, Charge): on from engine 3. */
+    /* A charge ends in one melee attack (d20 3.5 SRD, Charge): on with the rule charge. */
     bool charge_attack;
 };
 

@@ -108,7 +108,7 @@ void rules_encounter_mover_of(const struct rules_encounter *e, int me,
                                  : RULES_HP_UP;
     bool single = (e->started && e->round == 0) || hs == RULES_HP_DISABLED;
     rules_encounter_mover(e->engine, mode, single, out);
-    /* Engine 4: the turn so far, for 004's starting square (rules_mover.acted). */
+    /* The rule start_square: the turn so far, for 004's starting square (rules_mover.acted). */
     out->acted = rules_engine_has(e->engine, RULES_ENGINE_START_SQUARE) && turn != NULL &&
                  (turn->standard || turn->move || turn->full_round);
 }

@@ -569,14 +569,27 @@ void render_draw_legend(struct render_ctx *c)
     double top = c->l.board_height;
     double line[4] = {LEGEND_PAD, top + 1, c->l.width - LEGEND_PAD, top + 1};
     pen_polyline(&c->pen, line, 2, 0xdddddd, 1, 1, 0);
-    pen_group_begin(&c->pen, NULL, NULL, "legend");
+    /* On SVG each item is a group telling where it was flowed and how wide it is, so that a
+     * page showing the board narrower than drawn can flow the legend again at its own width
+     * (LEGEND_PAD from either edge, rows of LEGEND_ROW from data-top + LEGEND_PAD), as /play
+     * does at phone width. */
+    char num[3][32];
+    snprintf(num[0], sizeof num[0], "%.0f", top);
+    pen_group_begin_data(&c->pen, "legend", 1, (const char *const[]){"top"},
+                         (const char *const[]){num[0]});
     for (int i = 0; i < lg.count; i++) {
         double x = xs[i], y = top + LEGEND_PAD + rows[i] * LEGEND_ROW;
+        snprintf(num[0], sizeof num[0], "%.1f", x);
+        snprintf(num[1], sizeof num[1], "%.1f", y);
+        snprintf(num[2], sizeof num[2], "%.1f", legend_item_width(c->s, &lg.items[i]));
+        pen_group_begin_data(&c->pen, "legend-item", 3, (const char *const[]){"x", "y", "w"},
+                             (const char *const[]){num[0], num[1], num[2]});
         draw_swatch(c, &lg.items[i], x, y);
         char text[LEGEND_TEXT];
         legend_text(c->s, &lg.items[i], text, sizeof text);
         pen_text(&c->pen, x + LEGEND_SWATCH + 6, y + 11.5, LEGEND_FONT, false, 0, text, C_INK, 0,
                  0);
+        pen_group_end(&c->pen);
     }
     pen_group_end(&c->pen);
 }

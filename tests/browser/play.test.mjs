@@ -10,7 +10,8 @@
 //   - the playground, set up as a flank, shows the +2 flanking modifier;
 //   - no console error on any page; the phone-width page does not scroll sideways, shows the
 //     board first (above its controls, the combatants and the timeline), and its token labels
-//     and legend at 11 CSS px or more (issue 31: about 4 px before);
+//     and legend at 11 CSS px or more (about 4 px before), the legend all on screen under the
+//     board's frame when the board scrolls sideways;
 //   - the page's Content-Security-Policy names its script by hash: an injected script is refused;
 //   - axe-core (tests/browser/package-lock.json), injected into the page, finds no critical or
 //     serious violation at 1366 and 390 px, light and dark, in the replay (at an event, at
@@ -256,6 +257,28 @@ test('at phone width the page fits and still shows the encounter', async () => {
   });
   assert.equal(small.labels, 3, 'the three tokens are labelled');
   assert.deepEqual(small.small, []);
+  // The board scrolls sideways, its legend does not: every item of it is on the screen, at
+  // 11 CSS px or more, under the frame (the legend flowed at the picture's width started
+  // scrolled out of view).
+  const legend = await page.evaluate(() => {
+    const svg = document.querySelector('#board-legend svg');
+    const frame = document.querySelector('#board-frame').getBoundingClientRect();
+    if (!svg) return null;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const items = [...svg.querySelectorAll('g.legend-item')].map((g) => {
+      const r = g.getBoundingClientRect();
+      return { text: g.querySelector('text:last-of-type').textContent, left: r.left, right: r.right,
+        px: parseFloat(g.querySelector('text:last-of-type').getAttribute('font-size')) * scale };
+    });
+    return { items, below: svg.getBoundingClientRect().top >= frame.bottom - 1, width: window.innerWidth };
+  });
+  assert.ok(legend, 'the legend is under the board');
+  assert.ok(legend.below, 'the legend is under the frame');
+  assert.ok(legend.items.length >= 3, JSON.stringify(legend.items));
+  for (const it of legend.items) {
+    assert.ok(it.left >= 0 && it.right <= legend.width, `"${it.text}" at ${it.left}..${it.right} of ${legend.width} px`);
+    assert.ok(it.px >= 11, `"${it.text}" at ${it.px} px`);
+  }
   if (shots) await page.screenshot({ path: join(shots, 'play-phone.png'), fullPage: true });
   await page.close();
 });

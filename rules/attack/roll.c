@@ -83,7 +83,7 @@ int rules_attack_roll(const struct rules_attack_eval *ev, const struct rules_att
 {
     /* Zeroed up to the damage: the damage expression and roll are about 100 KB, almost all of
      * it dice slots that are read only as far as the roll fills them (dice_count); zeroing
-     * them was half the instructions of POST /v1/attacks/resolve (issue 33). */
+     * them would be half the instructions of POST /v1/attacks/resolve (bench/README.md). */
     memset(out, 0, offsetof(struct rules_attack_rolled, damage_expr));
     out->damage_expr.term_count = out->damage_expr.dice_count = 0;
     out->damage.dice_count = out->damage.total = 0;

@@ -7,7 +7,7 @@
  * only under the alternating diagonal rule (000: "every other diagonal counts double"), where
  * the next diagonal's price depends on it.
  *
- * What keeps it close to a plain A* on a plain grid (issue 22; figures in bench/README.md):
+ * What keeps it close to a plain A* on a plain grid (figures in bench/README.md):
  *  - Nothing is set up for the whole map. The map is cut into tiles of 32 x 32 squares, each
  *    set up when the search first looks into it: its prices, the step that reached each state
  *    and, for a one-square mover, a class byte per square (closed, single, double or impeded;

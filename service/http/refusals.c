@@ -1,4 +1,4 @@
-/* The refusals of a stored board's reads (refusals.h, svc_refusal_*; issue 28). A read of an
+/* The refusals of a stored board's reads (refusals.h, svc_refusal_*). A read of an
  * encounter's board after event N (reach, route, its pictures) is a function of that board, which
  * never changes, of the read's query and of this server's budgets, which never change while it
  * runs: when it was refused 422 too-expensive once, it is refused again. Most such refusals come

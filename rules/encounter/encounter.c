@@ -398,5 +398,5 @@ long long rules_hp_after(long long before, long long max, bool set, long long va
     *capped = after > max && after > before;
     if (*capped)
         after = before > max ? before : max;
-    return after < RULES_HP_FLOOR ? RULES_HP_FLOOR : after;
+    return after < RULES_HP_MIN ? RULES_HP_MIN : after;
 }

@@ -575,8 +575,7 @@ int rules_iterative_penalty(int i);
 /* Hit points changed from outside the fight (the hp event): set to `value` (set) or changed
  * by it. Healing stops at max_hp (d20 3.5 SRD, Healing: "can't restore hit points past your
  * full normal hit point total"); a creature already above it keeps what it has. Never below
- * RULES_HP_FLOOR. *capped: healing was cut short. */
-#define RULES_HP_FLOOR (-100000)
+ * RULES_HP_MIN. *capped: healing was cut short. */
 long long rules_hp_after(long long before, long long max, bool set, long long value, bool *capped);
 
 #endif

@@ -21,6 +21,12 @@ enum rules_hp_state {
 
 #define RULES_HP_SOURCE "d20 3.5 SRD, Combat: Injury and Death"
 
+/* The hit points this server keeps and answers about, a bound of the service and not of the
+ * rules: a creature's hit points lie in RULES_HP_MIN..RULES_HP_MAX and its max_hp, or the hit
+ * points a request's odds start from, in 1..RULES_HP_MAX. Every request is held to them. */
+#define RULES_HP_MIN (-100000)
+#define RULES_HP_MAX 100000
+
 /* The state of a creature at hp hit points under o's hp_states option. */
 enum rules_hp_state rules_hp_state_of(const struct rules_options *o, long long hp);
 

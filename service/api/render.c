@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "render/render.h"
+#include "rules/encounter/hp.h"
 #include "service/api/api.h"
 #include "service/codec/move.h"
 #include "service/codec/picture.h"
@@ -153,8 +154,8 @@ static void decode_looks(json_t *c, const char *ptr, struct render_creature *k, 
         text_copy(label, label_n, text, SIZE_MAX);
     k->label = label;
     long long hp = 0, max_hp = 0;
-    bool has_hp = codec_get_int(c, ptr, "hp", false, -100000, 100000, &hp, e);
-    bool has_max = codec_get_int(c, ptr, "max_hp", false, 1, 100000, &max_hp, e);
+    bool has_hp = codec_get_int(c, ptr, "hp", false, RULES_HP_MIN, RULES_HP_MAX, &hp, e);
+    bool has_max = codec_get_int(c, ptr, "max_hp", false, 1, RULES_HP_MAX, &max_hp, e);
     if (has_hp != has_max) {
         char p[CODEC_PTR_MAX];
         codec_pointer(p, ptr, has_hp ? "max_hp" : "hp");

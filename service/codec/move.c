@@ -259,7 +259,7 @@ static void decode_mover_fields(json_t *m, const char *ptr, struct move_req *r,
     mv->extra_steps = (int)steps;
     /* For a move's odds: what the attacks of opportunity would take from. */
     long long hp = 0, dr = 0;
-    if (codec_get_int(m, ptr, "hp", false, 1, 1000000, &hp, e))
+    if (codec_get_int(m, ptr, "hp", false, 1, RULES_HP_MAX, &hp, e))
         r->mover_hp = (int)hp;
     if (codec_get_int(m, ptr, "damage_reduction", false, 0, 1000, &dr, e))
         r->mover_dr = (int)dr;

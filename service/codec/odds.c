@@ -177,7 +177,7 @@ static json_t *take_extras(json_t *body, struct svc_odds_extras *x, struct svc_e
     json_t *def = json_object_get(body, "defender");
     if (json_is_object(def) && json_object_get(def, "hp") != NULL) {
         long long hp = 0;
-        if (codec_get_int(def, "/defender", "hp", false, 1, 1000000, &hp, e))
+        if (codec_get_int(def, "/defender", "hp", false, 1, RULES_HP_MAX, &hp, e))
             x->hp = (int)hp;
         json_t *dcopy = json_copy(def);
         json_object_del(dcopy, "hp");

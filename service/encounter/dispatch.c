@@ -418,8 +418,8 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
         codec_reject_unknown(in, "", known, e);
         long long v = 0;
         codec_get_string(in, "", "target", true, 64, &s, e);
-        bool change = codec_get_int(in, "", "change", false, -100000, 100000, &v, e);
-        bool set = codec_get_int(in, "", "set", false, -100000, 100000, &v, e);
+        bool change = codec_get_int(in, "", "change", false, RULES_HP_MIN, RULES_HP_MAX, &v, e);
+        bool set = codec_get_int(in, "", "set", false, RULES_HP_MIN, RULES_HP_MAX, &v, e);
         if (change == set && json_object_get(in, "change") == NULL &&
             json_object_get(in, "set") == NULL)
             svc_errors_add(e, "", "give change (damage below 0, healing above) or set");

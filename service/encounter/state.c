@@ -11,6 +11,7 @@
 #include "rules/attack/ability.h"
 #include "rules/dice/dice.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/hp.h"
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
 #include "service/codec/dice.h"
@@ -476,8 +477,8 @@ static void check_hp_dex(json_t *in, json_t *c, const char *ptr, const char *kee
                          json_t *assumed, struct svc_errors *e)
 {
     long long max_hp = 1, hp = 1;
-    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, 100000, &max_hp, e);
-    if (codec_get_int(in, ptr, "hp", false, -100000, 100000, &hp, e)) {
+    bool has_max = codec_get_int(in, ptr, "max_hp", keep_id == NULL, 1, RULES_HP_MAX, &max_hp, e);
+    if (codec_get_int(in, ptr, "hp", false, RULES_HP_MIN, RULES_HP_MAX, &hp, e)) {
         if (has_max && hp > max_hp) {
             char hp_ptr[CODEC_PTR_MAX];
             codec_pointer(hp_ptr, ptr, "hp");

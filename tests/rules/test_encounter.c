@@ -236,7 +236,7 @@ Test(encounter, healing_stops_at_the_full_total)
     cr_assert_eq(rules_hp_after(5, 12, true, 7, &capped), 7);
     cr_assert_eq(rules_hp_after(5, 12, true, 40, &capped), 12);
     cr_assert(capped);
-    cr_assert_eq(rules_hp_after(5, 12, false, -1000000000LL, &capped), RULES_HP_FLOOR);
+    cr_assert_eq(rules_hp_after(5, 12, false, -1000000000LL, &capped), RULES_HP_MIN);
 }
 
 /* The event kinds and action types are named once, here; the service decodes by these names. */

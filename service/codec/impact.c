@@ -114,19 +114,8 @@ void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_error
 
 void svc_rule_falling(json_t *body, struct svc_answer *out)
 {
-    static const char *const known[] = {"rules",
-                                        "height_ft",
-                                        "surface",
-                                        "per_die",
-                                        "deliberate",
-                                        "acrobatics_success",
-                                        "water_depth_ft",
-                                        "dive",
-                                        "dive_success",
-                                        "damage_reduction",
-                                        "seed",
-                                        "results",
-                                        NULL};
+    static const char *const known[] = {"rules", SVC_FALL_MEMBERS, "damage_reduction",
+                                        "seed",  "results",        NULL};
     struct svc_errors e;
     struct svc_rules rules;
     struct svc_dice_source *src = malloc(sizeof *src);

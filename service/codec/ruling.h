@@ -42,9 +42,12 @@ void svc_rule_move_forced(json_t *body, const struct svc_config *cfg, const stru
 void svc_rule_falling(json_t *body, struct svc_answer *out);
 void svc_rule_collision(json_t *body, struct svc_answer *out);
 void svc_rule_dropped(json_t *body, struct svc_answer *out);
-/* Its own members of a fall (height_ft, surface, per_die, deliberate, acrobatics_success,
- * water_depth_ft, dive, dive_success) from body into f (*has_depth: water_depth_ft given); then,
- * once the dice are read too, how they go together (svc_check_fall). */
+/* A fall's own members, as POST /v1/falling and an encounter's fall action both take them. */
+#define SVC_FALL_MEMBERS                                                                           \
+    "height_ft", "surface", "per_die", "deliberate", "acrobatics_success", "water_depth_ft",       \
+        "dive", "dive_success"
+/* Its own members of a fall (SVC_FALL_MEMBERS) from body into f (*has_depth: water_depth_ft given);
+ * then, once the dice are read too, how they go together (svc_check_fall). */
 struct rules_fall;
 void svc_decode_fall(json_t *body, struct rules_fall *f, bool *has_depth, struct svc_errors *e);
 void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_errors *e);

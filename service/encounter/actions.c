@@ -316,7 +316,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
         codec_get_int(in, "", "facing", true, 0, 7, &v, e);
         break;
     case RULES_ACT_FALL:
-        codec_get_int(in, "", "height_ft", true, 0, 1000000, &v, e);
+        codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &v, e);
         break;
     case RULES_ACT_CONDITION:
         codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
@@ -424,7 +424,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     case RULES_ACT_FALL: {
         long long h = 0;
-        if (!codec_get_int(in, "", "height_ft", true, 0, 1000000, &h, x->e))
+        if (!codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &h, x->e))
             return NULL;
         return action_fall(x, in, actor);
     }

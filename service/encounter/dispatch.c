@@ -12,6 +12,7 @@
 #include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
+#include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
 #include "service/http/http.h"
 #include "service/json/errors.h"
@@ -274,14 +275,7 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
                                         "reduction_squares",
                                         "fall_prone_at",
                                         "voluntarily_prone",
-                                        "height_ft",
-                                        "surface",
-                                        "per_die",
-                                        "deliberate",
-                                        "acrobatics_success",
-                                        "water_depth_ft",
-                                        "dive",
-                                        "dive_success",
+                                        SVC_FALL_MEMBERS,
                                         "condition",
                                         "rounds",
                                         "reactions",

@@ -93,9 +93,14 @@ int referee_next_turn(struct referee *r)
         return rc;
     r->e.round = r->next.round;
     r->e.turn = r->next.turn;
-    if (r->next.combatant >= 0) {
-        r->c[r->next.combatant].turn = (struct rules_turn){0};
-        referee_condition(r, r->next.combatant, RULES_CONDITION_FLAT_FOOTED, false);
+    int c = r->next.combatant;
+    if (c >= 0) {
+        r->c[c].turn = (struct rules_turn){0};
+        referee_condition(r, c, RULES_CONDITION_FLAT_FOOTED, false);
+        /* A condition forced on it: its turn is its opportunity to act on it. */
+        for (int k = 0; k < RULES_CONDITION_COUNT; k++)
+            if (rules_encounter_keeps_sources(r->e.engine) && r->c[c].sources[k].involuntary)
+                r->c[c].sources[k].had_turn = true;
     }
     return rc;
 }

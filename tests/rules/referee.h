@@ -48,7 +48,8 @@ void referee_hp(struct referee *r, int c, int hp);
 void referee_condition(struct referee *r, int c, enum rules_condition k, bool on);
 
 /* Begins the next turn (rules_encounter_next_turn into r->next) as the service records it: the
- * round and slot, a fresh turn for its combatant, no longer flat-footed (004 Flat-Footed).
+ * round and slot, a fresh turn for its combatant, no longer flat-footed (004 Flat-Footed), and
+ * (condition_sources) each condition forced on it marked as having had its turn since.
  * Returns the call's status. */
 int referee_next_turn(struct referee *r);
 

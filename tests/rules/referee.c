@@ -177,6 +177,11 @@ int referee_evaluate(const struct referee *r, int a, int t, enum rules_cover cov
     const struct rules_enc_profile *p = &r->c[a].attacks[0];
     at.attack_bonus = p->attack_bonus;
     at.ranged = p->form != RULES_FORM_MELEE;
+    at.sneak_dice = p->sneak_dice, at.rogue_level = p->rogue_level;
+    /* The charge's +2 when the gate says this is the charge's attack, as the service asks it. */
+    struct rules_enc_attack_gate gate;
+    rules_encounter_attack_gate(&r->e, a, t, 0, false, NULL, &gate);
+    at.charging = gate.charge_attack;
     return rules_attack_evaluate(&r->o, &at, &df, allies, ally_count, cover, NULL, 0, out);
 }
 

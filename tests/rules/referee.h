@@ -69,8 +69,10 @@ int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const 
 /* The attacks of opportunity r->move provoked from combatant c. */
 int referee_provoked_by(const struct referee *r, int c);
 
-/* Evaluates combatant a's attack with its first profile on t (rules_encounter_attack_sides and
- * rules_attack_evaluate, under cover), into out; returns rules_attack_evaluate's status. */
+/* Evaluates combatant a's attack with its first profile on t as the service does
+ * (rules_encounter_attack_sides; the profile's bonus, form and sneak attack; the charge's +2 when
+ * rules_encounter_attack_gate says it is the charge's attack; rules_attack_evaluate under cover),
+ * into out; returns rules_attack_evaluate's status. */
 int referee_evaluate(const struct referee *r, int a, int t, enum rules_cover cover,
                      struct rules_attack_eval *out);
 

@@ -71,6 +71,33 @@ Test(referee_board, a_stunned_a_dying_or_an_unarmed_ally_flanks_for_nobody)
     cr_assert_eq(total, 2);
 }
 
+/* 000 Sneak Attacks: a rogue sneak attacks "the foe is flat-footed"; 004 Flanking: "A rogue in
+ * this position can also sneak attack the target". The rogue (2d6 of sneak attack) at (7, 5)
+ * strikes the goblin: flat-footed before its first turn, a sneak attack; once the goblin has
+ * acted, none from where the rogue stands alone (the fighter moved off to (5, 3)); with the
+ * fighter opposite at (5, 5), flanking, a sneak attack again. */
+Test(referee_board, a_rogue_sneak_attacks_a_flat_footed_or_flanked_foe)
+{
+    struct referee r;
+    either_side(&r, 4);
+    struct rules_enc_profile rapier = r.club;
+    rapier.sneak_dice = 2, rapier.rogue_level = 3;
+    r.c[ROGUE].attacks = &rapier;
+    r.c[FIGHTER].body.body.y = 3;
+    referee_condition(&r, GOBLIN, RULES_CONDITION_FLAT_FOOTED, true);
+    struct rules_attack_eval ev;
+    cr_assert_eq(referee_evaluate(&r, ROGUE, GOBLIN, RULES_COVER_NONE, &ev), RULES_ATTACK_OK);
+    cr_assert(ev.sneak_attack, "flat-footed");
+    referee_condition(&r, GOBLIN, RULES_CONDITION_FLAT_FOOTED, false);
+    cr_assert_eq(referee_evaluate(&r, ROGUE, GOBLIN, RULES_COVER_NONE, &ev), RULES_ATTACK_OK);
+    cr_assert_not(ev.sneak_attack, "neither flat-footed nor flanked");
+    cr_assert_not(ev.flanked);
+    r.c[FIGHTER].body.body.y = 5;
+    cr_assert_eq(referee_evaluate(&r, ROGUE, GOBLIN, RULES_COVER_NONE, &ev), RULES_ATTACK_OK);
+    cr_assert(ev.flanked);
+    cr_assert(ev.sneak_attack, "flanked");
+}
+
 /* Kroh (party) at (5, 5) pushes the orc (monsters) at (8, 8) one square east, to (9, 8): the push
  * as the encounter rules it, with the resistance the state decides. Returns the stop. */
 static enum rules_forced_stop push(struct referee *r, int kroh, int orc, int to_x)
@@ -151,13 +178,16 @@ Test(referee_board, a_charger_strikes_at_plus_2_and_is_at_minus_2_until_its_next
     cr_assert_eq(rules_encounter_attack_gate(&r.e, goblin, fighter, 0, false, NULL, &gate),
                  RULES_ENC_ATTACK_OK);
     cr_assert(gate.charge_attack, "the charge's attack: +2");
+    struct rules_attack_eval ev;
+    cr_assert_eq(referee_evaluate(&r, goblin, fighter, RULES_COVER_NONE, &ev), RULES_ATTACK_OK);
+    cr_assert(referee_has_modifier(&ev, "attacker charging", 2));
+    cr_assert_eq(ev.attack_total, 4, "the club's +2 and the charge's +2");
     cr_assert_eq(rules_encounter_attack_gate(&r.e, goblin, other, 0, false, NULL, &gate),
                  RULES_ENC_ATTACK_CHARGE_TARGET);
     referee_condition(&r, goblin, RULES_CONDITION_CHARGING, true);
     const struct rules_enc_timed charging = {r.move.charging_end_round, r.move.charging_end_turn,
                                              RULES_CONDITION_CHARGING};
     r.c[goblin].timed = &charging, r.c[goblin].timed_count = 1;
-    struct rules_attack_eval ev;
     cr_assert_eq(referee_evaluate(&r, fighter, goblin, RULES_COVER_NONE, &ev), RULES_ATTACK_OK);
     cr_assert(referee_has_modifier(&ev, "defender charged since its turn began", -2));
     cr_assert_eq(ev.target_number, 10);

@@ -194,6 +194,73 @@ Test(referee_turns, a_prone_creature_moves_only_by_crawling_5_feet)
     cr_assert_eq(referee_admit(&r, RULES_ACT_MOVE, GOBLIN, RULES_MODE_CRAWL), RULES_ADMIT_OK);
     cr_assert_eq(r.adm.cost, RULES_ACTION_CRAWL);
     cr_assert(r.c[GOBLIN].turn.move);
+    /* Nor a 5-foot step: it waits for standing up. */
+    cr_assert_eq(referee_move(&r, GOBLIN, RULES_MODE_STEP, east + 1, 1, -1),
+                 RULES_ENC_MOVE_ILLEGAL);
+    cr_assert(r.move.path.action_violations & (1u << RULES_MV_PRONE));
+}
+
+/* Kroh, a player character with base attack bonus 6 (two attacks: d20 3.5 SRD, Full Attack), at
+ * (5, 5) beside the orc at (6, 5), on his turn; the full attack admitted. */
+static void kroh_and_orc(struct referee *r)
+{
+    referee_init(r, 4, 12, 12);
+    const int kroh = referee_add(r, "kroh", "party", 5, 5);
+    referee_add(r, "orc", "monsters", 6, 5);
+    r->c[kroh].base_attack_bonus = 6;
+    r->c[kroh].player_character = true;
+    cr_assert_eq(referee_next_turn(r), RULES_ENC_OK);
+    cr_assert_eq(referee_admit(r, RULES_ACT_FULL_ATTACK, kroh, RULES_MODE_MOVE), RULES_ADMIT_OK);
+}
+
+/* 001 Trade Away Attacks From A Full Attack Action: the steps "'use up' the worst to-hit
+ * numbers", and "5-foot steps taken by trading away attacks from a full attack action do not
+ * count as movement, and may therefore be combined with a free-action 5-foot step". Kroh trades
+ * his +1 attack for a step and attacks at +6 (the best bonus, iterative penalty 0); his free
+ * 5-foot step is still his to take. A monster cannot trade. */
+Test(referee_turns, a_traded_step_is_no_movement_and_the_free_step_remains)
+{
+    struct referee r;
+    kroh_and_orc(&r);
+    const struct rules_plan_item plan[] = {{RULES_PLAN_STEP, -1, -1}, {RULES_PLAN_ATTACK, -1, -1}};
+    struct rules_full_attack_plan out;
+    cr_assert_eq(
+        rules_encounter_full_attack_plan(&r.e, 0, 1, plan, 2, &r.c[0].turn, &r.adm.limits, &out),
+        RULES_PLAN_OK);
+    cr_assert_eq(out.iterative, 2);
+    cr_assert_eq(out.steps, 1);
+    cr_assert_eq(rules_iterative_penalty(out.attack_of[1]), 0, "the attack made is at +6");
+    cr_assert_not(r.c[0].turn.stepped);
+    cr_assert_eq(referee_admit(&r, RULES_ACT_FIVE_FOOT_STEP, 0, RULES_MODE_STEP), RULES_ADMIT_OK);
+    kroh_and_orc(&r);
+    r.c[0].player_character = false;
+    cr_assert_eq(
+        rules_encounter_full_attack_plan(&r.e, 0, 1, plan, 2, &r.c[0].turn, &r.adm.limits, &out),
+        RULES_PLAN_MONSTER);
+}
+
+/* 004 Combat Sequence, Step Three: "Combatants act in initiative order": the goblin leaving on its
+ * own turn (its slot gone, the turn between turns) passes the turn on as the next turn would: to
+ * the fighter in round 1, its turn begun (no longer flat-footed, 004 Flat-Footed) with a whole
+ * budget. When nobody left can act (every one dying or dead: d20 3.5 SRD, Dying), there is no
+ * next turn to give. */
+Test(referee_turns, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
+{
+    struct referee r;
+    skirmish(&r, 4);
+    referee_condition(&r, FIGHTER, RULES_CONDITION_FLAT_FOOTED, true);
+    r.order[0] = r.order[1]; /* the order closed up around the goblin */
+    r.e.slots = 1;
+    r.e.turn = -1;
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    cr_assert_eq(r.next.round, 1);
+    cr_assert_eq(r.next.combatant, FIGHTER);
+    cr_assert_not(r.next.limits.partial);
+    cr_assert_not(r.c[FIGHTER].flat_footed);
+    cr_assert_eq(referee_admit(&r, RULES_ACT_MOVE, FIGHTER, RULES_MODE_DOUBLE), RULES_ADMIT_OK);
+    referee_hp(&r, FIGHTER, -3);
+    r.e.turn = -1;
+    cr_assert_eq(rules_encounter_next_turn(&r.e, &r.next), RULES_ENC_NO_ONE_ACTS);
 }
 
 /* 004 The Combat Round: "Each round, each combatant gets a turn to act"; out of turn, only what

@@ -30,6 +30,19 @@ static void hurt(struct referee *r, int c, int change)
     referee_hp(r, c, (int)rules_hp_after(r->c[c].hp, r->c[c].max_hp, false, change, &capped));
 }
 
+/* Combatant c's dying round with d% d100 (rules_hp_dying_round), stored as the service stores
+ * it: its hit points and the state the round ruled. Returns whether it became stable. */
+static bool dying_round(struct referee *r, int c, int d100)
+{
+    bool stable = false;
+    long long hp = 0;
+    enum rules_hp_state now = RULES_HP_UP;
+    rules_hp_dying_round(&r->o, r->c[c].hp, d100, &stable, &hp, &now);
+    referee_hp(r, c, (int)hp);
+    r->c[c].hp_state = now;
+    return stable;
+}
+
 /* d20 3.5 SRD, Injury and Death: "between -1 and -9 inclusive, you're dying"; Dying: "A dying
  * character is unconscious and can take no actions"; "At the end of each round ... roll d% to
  * see whether the dying character becomes stable. The character has a 10% chance of becoming
@@ -53,14 +66,9 @@ Test(referee_hp, a_dying_combatant_takes_no_actions_and_may_become_stable)
     cr_assert_eq(r.skips[0].combatant, GOBLIN);
     cr_assert_eq(r.skips[0].state, RULES_HP_DYING);
     cr_assert(rules_encounter_bleeds(&r.e, GOBLIN));
-    bool stable = false;
-    long long hp = 0;
-    enum rules_hp_state now;
-    rules_hp_dying_round(&r.o, r.c[GOBLIN].hp, 5, &stable, &hp, &now);
-    cr_assert(stable);
-    cr_assert_eq(hp, -9);
-    cr_assert_eq(now, RULES_HP_STABLE);
-    r.c[GOBLIN].hp_state = now;
+    cr_assert(dying_round(&r, GOBLIN, 5));
+    cr_assert_eq(r.c[GOBLIN].hp, -9);
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_STABLE);
     cr_assert_not(rules_encounter_bleeds(&r.e, GOBLIN));
     /* Stable is still unconscious: its next turn is passed over too. */
     cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
@@ -78,21 +86,14 @@ Test(referee_hp, a_dying_combatant_loses_a_hit_point_a_round_until_stable_or_dea
     skirmish(&r, 4);
     hurt(&r, GOBLIN, -14);
     cr_assert_eq(r.c[GOBLIN].hp, -8);
-    bool stable = true;
-    long long hp = 0;
-    enum rules_hp_state now;
     cr_assert(rules_encounter_bleeds(&r.e, GOBLIN));
-    rules_hp_dying_round(&r.o, r.c[GOBLIN].hp, 50, &stable, &hp, &now);
-    cr_assert_not(stable);
-    cr_assert_eq(hp, -9);
-    cr_assert_eq(now, RULES_HP_DYING);
-    referee_hp(&r, GOBLIN, (int)hp);
+    cr_assert_not(dying_round(&r, GOBLIN, 50));
+    cr_assert_eq(r.c[GOBLIN].hp, -9);
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_DYING);
     cr_assert(rules_encounter_bleeds(&r.e, GOBLIN));
-    rules_hp_dying_round(&r.o, r.c[GOBLIN].hp, 11, &stable, &hp, &now);
-    cr_assert_not(stable);
-    cr_assert_eq(hp, -10);
-    cr_assert_eq(now, RULES_HP_DEAD);
-    referee_hp(&r, GOBLIN, (int)hp);
+    cr_assert_not(dying_round(&r, GOBLIN, 11));
+    cr_assert_eq(r.c[GOBLIN].hp, -10);
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_DEAD);
     cr_assert_not(rules_encounter_bleeds(&r.e, GOBLIN), "the dead roll no more");
     referee_next_turn(&r);
     referee_next_turn(&r);

@@ -31,6 +31,15 @@ static void fight(struct referee *r, int engine, bool orc)
 /* The fighter's walk round the goblin's side and past the orc. */
 static const int walk[][2] = {{5, 6}, {4, 7}, {4, 8}, {5, 9}};
 
+/* The fighter, from (5, 5), walks the first two squares of walk, round the goblin's side: the
+ * attacks of opportunity it provokes from the goblin. */
+static int walk_past(struct referee *r)
+{
+    r->c[FIGHTER].body.body = (struct rules_body){.x = 5, .y = 5, .side = 1};
+    cr_assert_eq(referee_move(r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
+    return referee_provoked_by(r, GOBLIN);
+}
+
 /* 004 Attacks of Opportunity: "If all a combatant does is take a normal move or a double move
  * (not a run), the space that the combatant started out in is not considered threatened";
  * moving out of a threatened square provokes, and the attack strikes the mover in the square it
@@ -129,18 +138,15 @@ Test(referee_reactions, a_flat_footed_enemy_strikes_only_with_combat_reflexes)
     referee_condition(&r, GOBLIN, RULES_CONDITION_FLAT_FOOTED, true);
     cr_assert(rules_encounter_threatens(&r.e, GOBLIN, FIGHTER),
               "it threatens all the same (004 Threatened Area)");
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 0);
+    cr_assert_eq(walk_past(&r), 0);
     fight(&r, 4, false);
     referee_condition(&r, GOBLIN, RULES_CONDITION_FLAT_FOOTED, true);
     r.c[GOBLIN].combat_reflexes = true;
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 1);
+    cr_assert_eq(walk_past(&r), 1);
     fight(&r, 2, false);
     referee_condition(&r, GOBLIN, RULES_CONDITION_FLAT_FOOTED, true);
     r.c[GOBLIN].combat_reflexes = true;
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 0);
+    cr_assert_eq(walk_past(&r), 0);
 }
 
 /* d20 3.5 SRD, Stunned: "A stunned creature ... can't take actions" (the rule stunned): a
@@ -151,14 +157,12 @@ Test(referee_reactions, a_stunned_enemy_threatens_nobody)
     fight(&r, 4, false);
     referee_condition(&r, GOBLIN, RULES_CONDITION_STUNNED, true);
     cr_assert_not(rules_encounter_threatens(&r.e, GOBLIN, FIGHTER));
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 0);
+    cr_assert_eq(walk_past(&r), 0);
     int made = 0, allowed = 0;
     cr_assert_eq(rules_encounter_aoo_check(&r.e, &r.c[GOBLIN], &made, &allowed), RULES_AOO_STUNNED);
     fight(&r, 2, false);
     referee_condition(&r, GOBLIN, RULES_CONDITION_STUNNED, true);
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 1);
+    cr_assert_eq(walk_past(&r), 1);
 }
 
 /* d20 3.5 SRD, Dying: "A dying character is unconscious and can take no actions"; 004
@@ -218,8 +222,7 @@ Test(referee_reactions, the_rounds_attacks_of_opportunity_are_counted_with_comba
     struct referee r;
     fight(&r, 4, false);
     r.c[GOBLIN].aoo_round = r.e.round, r.c[GOBLIN].aoo_made = 1;
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 0);
+    cr_assert_eq(walk_past(&r), 0);
     fight(&r, 4, false);
     r.c[GOBLIN].combat_reflexes = true, r.c[GOBLIN].dex = 16;
     r.c[GOBLIN].aoo_round = r.e.round, r.c[GOBLIN].aoo_made = 3;
@@ -227,16 +230,11 @@ Test(referee_reactions, the_rounds_attacks_of_opportunity_are_counted_with_comba
     cr_assert_eq(rules_encounter_aoo_check(&r.e, &r.c[GOBLIN], &made, &allowed), RULES_AOO_OK);
     cr_assert_eq(made, 3);
     cr_assert_eq(allowed, 4);
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 1);
+    cr_assert_eq(walk_past(&r), 1);
     r.c[GOBLIN].aoo_made = 4;
-    r.c[FIGHTER].body.body = (struct rules_body){.x = 5, .y = 5, .side = 1};
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 0);
+    cr_assert_eq(walk_past(&r), 0);
     r.e.round = 3; /* a new round: none made yet */
-    r.c[FIGHTER].body.body = (struct rules_body){.x = 5, .y = 5, .side = 1};
-    cr_assert_eq(referee_move(&r, FIGHTER, RULES_MODE_MOVE, walk, 2, -1), RULES_ENC_MOVE_OK);
-    cr_assert_eq(referee_provoked_by(&r, GOBLIN), 1);
+    cr_assert_eq(walk_past(&r), 1);
 }
 
 /* 004: the attack of opportunity strikes the mover as it leaves the square; d20 3.5 SRD, Dying:

@@ -21,6 +21,18 @@ static void skirmish(struct referee *r, int engine)
 
 enum { GOBLIN = 0, FIGHTER = 1 };
 
+/* The same two, the goblin alone aware (004 Step One): the surprise round, its turn begun. */
+static void surprise(struct referee *r)
+{
+    referee_init(r, 4, 12, 12);
+    referee_add(r, "goblin", "monsters", 6, 5);
+    referee_add(r, "fighter", "party", 5, 5);
+    r->order[FIGHTER].aware = false;
+    r->e.surprise = true;
+    r->e.round = 0;
+    cr_assert_eq(referee_next_turn(r), RULES_ENC_OK);
+}
+
 /* 004 The Combat Round and 001 Types of Movement: one standard action and one move action a
  * turn, or one full-round action; 001 5-Foot Step: "A creature can take a 5-foot step as a free
  * action in any round in which they don't perform any other kind of movement. Creatures cannot
@@ -78,13 +90,7 @@ Test(referee_turns, a_double_move_takes_the_turn_and_the_free_facing_change)
 Test(referee_turns, the_surprise_round_is_one_partial_action)
 {
     struct referee r;
-    referee_init(&r, 4, 12, 12);
-    referee_add(&r, "goblin", "monsters", 6, 5);
-    referee_add(&r, "fighter", "party", 5, 5);
-    r.order[FIGHTER].aware = false;
-    r.e.surprise = true;
-    r.e.round = 0;
-    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    surprise(&r);
     cr_assert_eq(r.next.combatant, GOBLIN);
     cr_assert_eq(r.next.round, 0);
     cr_assert(r.next.limits.partial);
@@ -309,12 +315,7 @@ Test(referee_turns, a_charge_takes_the_turn_and_allows_one_attack)
 Test(referee_turns, a_partial_action_may_be_a_charge_with_its_attack)
 {
     struct referee r;
-    referee_init(&r, 4, 12, 12);
-    referee_add(&r, "goblin", "monsters", 6, 5);
-    referee_add(&r, "fighter", "party", 5, 5);
-    r.order[FIGHTER].aware = false;
-    r.e.round = 0;
-    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    surprise(&r);
     cr_assert_eq(referee_admit(&r, RULES_ACT_MOVE, GOBLIN, RULES_MODE_CHARGE), RULES_ADMIT_OK);
     cr_assert(r.adm.limits.partial);
     cr_assert_eq(referee_admit(&r, RULES_ACT_ATTACK, GOBLIN, RULES_MODE_MOVE), RULES_ADMIT_OK);

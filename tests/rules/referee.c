@@ -118,7 +118,6 @@ int referee_admit(struct referee *r, enum rules_action_type type, int actor,
 int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const int (*path)[2],
                  int n, int target)
 {
-    cr_assert_leq(n, 32);
     struct rules_enc_combatant *me = &r->c[mover];
     int nc = rules_encounter_board(&r->e, mover, r->board, r->board_index);
     int on_board = -1;
@@ -127,20 +126,8 @@ int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const 
             on_board = k;
     struct rules_mover mv;
     rules_encounter_mover_of(&r->e, mover, &me->turn, mode, &mv);
-    struct rules_step steps[32];
-    for (int i = 0; i < n; i++)
-        steps[i] = (struct rules_step){path[i][0], path[i][1], -1};
-    struct rules_move_query q = {.o = &r->o,
-                                 .map = &r->map,
-                                 .creatures = r->board,
-                                 .creature_count = nc,
-                                 .mover = &mv,
-                                 .mode = mode,
-                                 .primary_target = -1};
+    struct rules_move_query q = referee_query(&r->o, &r->map, r->board, nc, &mv, mode);
     struct rules_enc_move m = {.q = &q,
-                               .steps = steps,
-                               .n = n,
-                               .end_facing = -1,
                                .target_named = target >= 0,
                                .target = on_board,
                                .has_melee = rules_encounter_melee_of(&r->e, mover),
@@ -148,7 +135,7 @@ int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const 
                                .charging = me->conditions & (1u << RULES_CONDITION_CHARGING)};
     memset(r->aoos, 0, sizeof r->aoos);
     r->move = (struct rules_enc_move_ruling){.path = {.steps = r->steps, .aoos = r->aoos}};
-    int rc = rules_encounter_move(&r->e, &m, &r->move);
+    int rc = referee_rule_move(&r->e, m, path, n, &r->move);
     for (int k = 0; k < r->move.path.aoo_count; k++) /* board indices to combatant indices */
         r->aoos[k].creature = r->board_index[r->aoos[k].creature];
     if (rc == RULES_ENC_MOVE_OK) {
@@ -156,6 +143,30 @@ int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const 
         me->body.body.y = r->move.end_y;
     }
     return rc;
+}
+
+struct rules_move_query referee_query(const struct rules_options *o, const struct rules_map *map,
+                                      const struct rules_map_creature *creatures, int count,
+                                      const struct rules_mover *mover, enum rules_move_mode mode)
+{
+    return (struct rules_move_query){.o = o,
+                                     .map = map,
+                                     .creatures = creatures,
+                                     .creature_count = count,
+                                     .mover = mover,
+                                     .mode = mode,
+                                     .primary_target = -1};
+}
+
+int referee_rule_move(const struct rules_encounter *e, struct rules_enc_move m,
+                      const int (*path)[2], int n, struct rules_enc_move_ruling *out)
+{
+    struct rules_step steps[32];
+    cr_assert_leq(n, 32);
+    for (int i = 0; i < n; i++)
+        steps[i] = (struct rules_step){path[i][0], path[i][1], -1};
+    m.steps = steps, m.n = n, m.end_facing = -1;
+    return rules_encounter_move(e, &m, out);
 }
 
 int referee_provoked_by(const struct referee *r, int c)

@@ -66,6 +66,18 @@ int referee_admit(struct referee *r, enum rules_action_type type, int actor,
 int referee_move(struct referee *r, int mover, enum rules_move_mode mode, const int (*path)[2],
                  int n, int target);
 
+/* The movement request of mover in mode among the creatures on map under o (no withdraw target,
+ * no work budget). */
+struct rules_move_query referee_query(const struct rules_options *o, const struct rules_map *map,
+                                      const struct rules_map_creature *creatures, int count,
+                                      const struct rules_mover *mover, enum rules_move_mode mode);
+
+/* Rules move m of encounter e (its query, target, melee attack, Runner, charging) along path, n
+ * squares each facing the way of its step, keeping the last step's facing: rules_encounter_move
+ * into out, whose path arrays the caller gives. */
+int referee_rule_move(const struct rules_encounter *e, struct rules_enc_move m,
+                      const int (*path)[2], int n, struct rules_enc_move_ruling *out);
+
 /* The attacks of opportunity r->move provoked from combatant c. */
 int referee_provoked_by(const struct referee *r, int c);
 

@@ -5,6 +5,7 @@
 
 #include "rules/encounter/encounter.h"
 #include "tests/rules/move_fixtures.h"
+#include "tests/rules/referee.h"
 
 /* One move by a Medium walker (30 ft) at (0, 5) on an open 12 x 12 map, with the creatures
  * given, under `engine`, at round 1, slot 2. */
@@ -34,25 +35,13 @@ static void setup(struct move_case *c, int engine)
 static int move(struct move_case *c, enum rules_move_mode mode, const int (*path)[2], int n,
                 int target)
 {
-    struct rules_step steps[32];
-    for (int i = 0; i < n; i++)
-        steps[i] = (struct rules_step){path[i][0], path[i][1], -1};
-    struct rules_move_query q = {.o = &c->o,
-                                 .map = &c->map,
-                                 .creatures = c->cs,
-                                 .creature_count = c->nc,
-                                 .mover = &c->mover,
-                                 .mode = mode,
-                                 .primary_target = -1};
-    struct rules_enc_move m = {.q = &q,
-                               .steps = steps,
-                               .n = n,
-                               .end_facing = -1,
-                               .target_named = target >= 0,
-                               .target = target,
-                               .has_melee = true};
+    struct rules_move_query q = referee_query(&c->o, &c->map, c->cs, c->nc, &c->mover, mode);
     c->out = (struct rules_enc_move_ruling){.path = {.steps = c->results, .aoos = c->aoos}};
-    return rules_encounter_move(&c->e, &m, &c->out);
+    return referee_rule_move(
+        &c->e,
+        (struct rules_enc_move){
+            .q = &q, .target_named = target >= 0, .target = target, .has_melee = true},
+        path, n, &c->out);
 }
 
 static const int straight_in[][2] = {{1, 5}, {2, 5}, {3, 5}, {4, 5}};

@@ -108,7 +108,9 @@ void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
 void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
                        void (*rule)(json_t *body, struct svc_answer *out))
 {
-    json_t *body = svc_parse_json_body(req, res);
+    /* The stateless rulings keep nothing of the body: it is parsed into the worker's scratch
+     * (issue 33; freeing it is then free). */
+    json_t *body = svc_parse_json_body_scratch(req, res);
     if (body == NULL)
         return;
     struct svc_answer ans = {.prefer_minimal = svc_request_prefers_minimal(req)};

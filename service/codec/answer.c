@@ -9,6 +9,7 @@
 #include "service/http/problem.h"
 #include "service/http/request.h"
 #include "service/json/errors.h"
+#include "service/json/scratch.h"
 #include "text/text.h"
 
 void svc_answer_free(struct svc_answer *a)
@@ -116,5 +117,5 @@ void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
     struct svc_answer ans = {.prefer_minimal = svc_request_prefers_minimal(req)};
     rule(body, &ans);
     svc_answer_respond(&ans, res);
-    json_decref(body);
+    svc_json_scratch_drop(body);
 }

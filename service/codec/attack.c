@@ -145,11 +145,14 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
     if (obj == NULL)
         return;
     codec_get_string(obj, "/defender", "name", false, 64, &r->defender_name, e);
-    json_t *def = json_object_get(obj, "defense");
-    if (def == NULL)
+    json_t *def = codec_member(obj, "defense");
+    if (def == NULL) {
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
-    else
+    } else {
+        codec_index_begin(def);
         svc_decode_defense(def, "/defender/defense", &d->ac, e);
+        codec_index_end();
+    }
     long long v = 0;
     codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
     if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
@@ -214,12 +217,17 @@ void svc_attack_facing_required(const struct attack_request *r, bool attacker_fa
         svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
 }
 
-/* Decodes the whole request; false when any error was found. */
+/* Decodes the whole request; false when any error was found. Each creature's members are read
+ * through an index of them (codec_index_begin), as the caller's are of the body's. */
 static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
     svc_decode_rules(body, &r->rules, e);
+    codec_index_begin(codec_member(body, "attacker"));
     decode_attacker(body, r, e);
+    codec_index_end();
+    codec_index_begin(codec_member(body, "defender"));
     decode_defender(body, r, e);
+    codec_index_end();
     json_t *list = NULL;
     if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
         r->ally_count = (int)json_array_size(list);
@@ -227,14 +235,16 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
         for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
             char ptr[CODEC_PTR_MAX];
             snprintf(ptr, sizeof ptr, "/allies/%d", i);
-            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
-                                &r->allies[i], e);
+            json_t *ally = json_array_get(list, (size_t)i);
+            codec_index_begin(ally);
+            svc_decode_creature(ally, ptr, &r->rules.options, true, NULL, &r->allies[i], e);
+            codec_index_end();
         }
     }
     svc_attack_decode_declared(body, r, e);
-    svc_attack_facing_required(
-        r, json_object_get(json_object_get(body, "attacker"), "facing") != NULL,
-        json_object_get(json_object_get(body, "defender"), "facing") != NULL, e);
+    svc_attack_facing_required(r, json_object_get(codec_member(body, "attacker"), "facing") != NULL,
+                               json_object_get(codec_member(body, "defender"), "facing") != NULL,
+                               e);
     return !svc_errors_any(e);
 }
 
@@ -772,12 +782,15 @@ static void rule(json_t *body, bool roll, struct svc_answer *out)
     memset(r, 0, sizeof *r);
     if (!svc_decode_body(body, known, &e))
         goto fail;
+    codec_index_begin(body); /* the body's members, read once (fields.h) */
     if (roll)
         svc_decode_dice_source(body, src, &e);
-    else if (json_object_get(body, "seed") || json_object_get(body, "results"))
-        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+    else if (codec_member(body, "seed") || codec_member(body, "results"))
+        svc_errors_add(&e, codec_member(body, "seed") ? "/seed" : "/results",
                        "this operation rolls no dice; use /v1/attacks/resolve");
-    if (!decode(body, r, &e))
+    bool decoded = decode(body, r, &e);
+    codec_index_end();
+    if (!decoded)
         goto fail;
     rule_decoded(r, roll ? src : NULL, &e, out);
     goto out;

@@ -248,12 +248,75 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
     }
 }
 
+/* The objects indexed on this thread (codec_index_begin), innermost last. obj NULL: a level
+ * that was not indexed (read from jansson's table). */
+static _Thread_local struct {
+    json_t *obj;
+    uint64_t names; /* a bit for each name's first byte and length (name_bit): most asks miss */
+    int n;
+    const char *keys[CODEC_INDEX_MEMBERS];
+    size_t lens[CODEC_INDEX_MEMBERS];
+    json_t *values[CODEC_INDEX_MEMBERS];
+} index_of[CODEC_INDEX_DEPTH];
+static _Thread_local int index_depth; /* levels begun, indexed or not */
+
+static uint64_t name_bit(const char *key, size_t len)
+{
+    return 1ull << (((unsigned char)key[0] + len * 7) & 63);
+}
+
+void codec_index_begin(json_t *obj)
+{
+    int d = index_depth++;
+    if (d >= CODEC_INDEX_DEPTH)
+        return;
+    index_of[d].obj = NULL;
+    if (!json_is_object(obj) || json_object_size(obj) > CODEC_INDEX_MEMBERS)
+        return;
+    int n = 0;
+    uint64_t names = 0;
+    for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it), n++) {
+        index_of[d].keys[n] = json_object_iter_key(it);
+        index_of[d].lens[n] = json_object_iter_key_len(it); /* a name may hold a NUL */
+        index_of[d].values[n] = json_object_iter_value(it);
+        names |= name_bit(index_of[d].keys[n], index_of[d].lens[n]);
+    }
+    index_of[d].n = n;
+    index_of[d].names = names;
+    index_of[d].obj = obj;
+}
+
+void codec_index_end(void)
+{
+    assert(index_depth > 0); /* begins and ends pair up */
+    if (--index_depth < CODEC_INDEX_DEPTH)
+        index_of[index_depth].obj = NULL;
+}
+
+json_t *codec_member(json_t *obj, const char *key)
+{
+    int top = index_depth < CODEC_INDEX_DEPTH ? index_depth : CODEC_INDEX_DEPTH;
+    for (int d = top - 1; d >= 0; d--) {
+        if (index_of[d].obj != obj || obj == NULL)
+            continue;
+        size_t len = strlen(key);
+        if ((index_of[d].names & name_bit(key, len)) == 0)
+            return NULL;
+        for (int i = 0; i < index_of[d].n; i++)
+            if (index_of[d].lens[i] == len && index_of[d].keys[i][0] == key[0] &&
+                memcmp(index_of[d].keys[i], key, len) == 0)
+                return index_of[d].values[i];
+        return NULL;
+    }
+    return json_object_get(obj, key);
+}
+
 /* Fetches obj[key]; reports a missing required field. The pointer text is built only when
  * there is an error to report (this runs for every field of every request). */
 static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
                      struct svc_errors *e)
 {
-    json_t *v = json_object_get(obj, key);
+    json_t *v = codec_member(obj, key);
     ptr[0] = '\0';
     if (v == NULL && required) {
         codec_pointer(ptr, base, key);

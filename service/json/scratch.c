@@ -81,3 +81,9 @@ bool svc_json_scratch_end(void)
     scratch.active = false;
     return !scratch.spilled;
 }
+
+void svc_json_scratch_drop(json_t *v)
+{
+    if (v != NULL && !(svc_json_scratch_owns(v) && !scratch.spilled && !scratch.active))
+        json_decref(v);
+}

@@ -14,6 +14,7 @@
 #ifndef TACTICS_SVC_JSON_SCRATCH_H
 #define TACTICS_SVC_JSON_SCRATCH_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,10 @@ void svc_json_scratch_begin(void);
  * until the next svc_json_scratch_begin on this thread. Returns true when everything made
  * since the begin fit in the scratch (nothing of it came from malloc). */
 bool svc_json_scratch_end(void);
+/* Lets go of v, a value parsed into scratch (or not): json_decref, except that a value wholly
+ * in this thread's scratch (nothing of the last scratch spilled to malloc) has nothing to give
+ * back, and is left for the next svc_json_scratch_begin without walking it. */
+void svc_json_scratch_drop(json_t *v);
 /* Whether p lies in this thread's scratch (for tests). */
 bool svc_json_scratch_owns(const void *p);
 

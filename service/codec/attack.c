@@ -233,8 +233,12 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
         r->ally_count = (int)json_array_size(list);
         r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
         for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/allies/%d", i);
+            char ptr[CODEC_PTR_MAX] = "/allies/"; /* and i, without printf: per ally */
+            char digits[8], *d = digits + sizeof digits;
+            *--d = '\0';
+            for (int v = i; d == digits + sizeof digits - 1 || v > 0; v /= 10)
+                *--d = (char)('0' + v % 10);
+            memcpy(ptr + 8, d, (size_t)(digits + sizeof digits - d));
             json_t *ally = json_array_get(list, (size_t)i);
             codec_index_begin(ally);
             svc_decode_creature(ally, ptr, &r->rules.options, true, NULL, &r->allies[i], e);

@@ -2,6 +2,7 @@
  * (the breakdown, no dice) and /resolve (rolled) on rules/attack/, and their answer with every
  * positional modifier and its source. */
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,18 +282,57 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
+/* A modifier's members from "applies_to" to "source_title" as written, kept per thread for the
+ * next modifier with the same applies_to, reason and source (issue 33: rules/ gives a few dozen
+ * of these, and escaping them and looking up the titles was half of writing an attack's
+ * answer). Found by the texts' addresses, and used only when the texts are still the same. */
+#define MOD_TEXTS 32
+static _Thread_local struct mod_text {
+    const char *reason_at, *source_at; /* NULL: empty */
+    int applies;
+    char reason[128], source[64]; /* the texts it was written from */
+    char json[448];               /* "applies_to":...,"source_title":"..." */
+    size_t len;
+} mod_texts[MOD_TEXTS];
+
+static struct mod_text *mod_text_slot(const struct rules_modifier *m)
+{
+    uintptr_t h = (uintptr_t)m->reason * 31u + (uintptr_t)m->source * 7u + (uintptr_t)m->applies_to;
+    return &mod_texts[(h >> 3) % MOD_TEXTS];
+}
+
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
     JW_KEY(w, "value");
     jw_int(w, m->value);
-    JW_KEY(w, "applies_to");
-    jw_string(w, applies_name(m->applies_to));
-    JW_KEY(w, "reason");
-    jw_string(w, m->reason);
-    JW_KEY(w, "source");
-    jw_string(w, m->source);
-    write_source_title(w, m->source);
+    struct mod_text *t = mod_text_slot(m);
+    if (t->reason_at == m->reason && t->source_at == m->source &&
+        t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
+        strcmp(t->source, m->source) == 0) {
+        jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
+    } else {
+        size_t start = w->len; /* at the comma before "applies_to" */
+        JW_KEY(w, "applies_to");
+        jw_string(w, applies_name(m->applies_to));
+        JW_KEY(w, "reason");
+        jw_string(w, m->reason);
+        JW_KEY(w, "source");
+        jw_string(w, m->source);
+        write_source_title(w, m->source);
+        size_t len = w->len - start - 1;
+        t->reason_at = NULL;
+        if (!w->failed && w->buf[start] == ',' && len < sizeof t->json &&
+            strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
+            memcpy(t->json, w->buf + start + 1, len);
+            t->len = len;
+            strcpy(t->reason, m->reason);
+            strcpy(t->source, m->source);
+            t->reason_at = m->reason;
+            t->source_at = m->source;
+            t->applies = (int)m->applies_to;
+        }
+    }
     JW_KEY(w, "applied");
     jw_bool(w, m->applied);
     jw_object_end(w);

@@ -22,12 +22,13 @@ build_packages=(
 # tooling (openapi/package.json: Redocly CLI, Spectral, ajv, the typed-client generators;
 # Debian 12's nodejs 18.20 qualifies: Spectral and @hey-api/openapi-ts need 18.18).
 # Chromium for the browser tests (tests/browser: playwright-core drives Debian's build, no
-# browser download). wrk for the load benches (bench/lib.sh);
+# browser download). wrk for the load benches (bench/lib.sh); valgrind for the instruction
+# counts (bench/attack_instructions.sh, bench/handler_bench.c's --calls);
 # stress-ng for scripts/ci-loaded (the suite with every core kept busy).
 test_packages=(
   libcriterion-dev clang-format clang libclang-rt-14-dev
   postgresql-15 haproxy curl
-  nodejs npm chromium wrk stress-ng
+  nodejs npm chromium wrk stress-ng valgrind
 )
 
 packages=("${build_packages[@]}")

@@ -9,6 +9,7 @@
 #include "service/http/problem.h"
 #include "service/http/request.h"
 #include "service/json/errors.h"
+#include "service/json/scratch.h"
 #include "text/text.h"
 
 void svc_answer_free(struct svc_answer *a)
@@ -108,11 +109,13 @@ void svc_answer_respond(struct svc_answer *a, struct svc_response *res)
 void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
                        void (*rule)(json_t *body, struct svc_answer *out))
 {
-    json_t *body = svc_parse_json_body(req, res);
+    /* The stateless rulings keep nothing of the body: it is parsed into the worker's scratch
+     * (issue 33; freeing it is then free). */
+    json_t *body = svc_parse_json_body_scratch(req, res);
     if (body == NULL)
         return;
     struct svc_answer ans = {.prefer_minimal = svc_request_prefers_minimal(req)};
     rule(body, &ans);
     svc_answer_respond(&ans, res);
-    json_decref(body);
+    svc_json_scratch_drop(body);
 }

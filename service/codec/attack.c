@@ -2,6 +2,7 @@
  * (the breakdown, no dice) and /resolve (rolled) on rules/attack/, and their answer with every
  * positional modifier and its source. */
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +146,14 @@ static void decode_defender(json_t *body, struct attack_request *r, struct svc_e
     if (obj == NULL)
         return;
     codec_get_string(obj, "/defender", "name", false, 64, &r->defender_name, e);
-    json_t *def = json_object_get(obj, "defense");
-    if (def == NULL)
+    json_t *def = codec_member(obj, "defense");
+    if (def == NULL) {
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
-    else
+    } else {
+        codec_index_begin(def);
         svc_decode_defense(def, "/defender/defense", &d->ac, e);
+        codec_index_end();
+    }
     long long v = 0;
     codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
     if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
@@ -214,27 +218,38 @@ void svc_attack_facing_required(const struct attack_request *r, bool attacker_fa
         svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
 }
 
-/* Decodes the whole request; false when any error was found. */
+/* Decodes the whole request; false when any error was found. Each creature's members are read
+ * through an index of them (codec_index_begin), as the caller's are of the body's. */
 static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
     svc_decode_rules(body, &r->rules, e);
+    codec_index_begin(codec_member(body, "attacker"));
     decode_attacker(body, r, e);
+    codec_index_end();
+    codec_index_begin(codec_member(body, "defender"));
     decode_defender(body, r, e);
+    codec_index_end();
     json_t *list = NULL;
     if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
         r->ally_count = (int)json_array_size(list);
         r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
         for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
-            char ptr[CODEC_PTR_MAX];
-            snprintf(ptr, sizeof ptr, "/allies/%d", i);
-            svc_decode_creature(json_array_get(list, (size_t)i), ptr, &r->rules.options, true, NULL,
-                                &r->allies[i], e);
+            char ptr[CODEC_PTR_MAX] = "/allies/"; /* and i, without printf: per ally */
+            char digits[8], *d = digits + sizeof digits;
+            *--d = '\0';
+            for (int v = i; d == digits + sizeof digits - 1 || v > 0; v /= 10)
+                *--d = (char)('0' + v % 10);
+            memcpy(ptr + 8, d, (size_t)(digits + sizeof digits - d));
+            json_t *ally = json_array_get(list, (size_t)i);
+            codec_index_begin(ally);
+            svc_decode_creature(ally, ptr, &r->rules.options, true, NULL, &r->allies[i], e);
+            codec_index_end();
         }
     }
     svc_attack_decode_declared(body, r, e);
-    svc_attack_facing_required(
-        r, json_object_get(json_object_get(body, "attacker"), "facing") != NULL,
-        json_object_get(json_object_get(body, "defender"), "facing") != NULL, e);
+    svc_attack_facing_required(r, json_object_get(codec_member(body, "attacker"), "facing") != NULL,
+                               json_object_get(codec_member(body, "defender"), "facing") != NULL,
+                               e);
     return !svc_errors_any(e);
 }
 
@@ -267,18 +282,57 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
+/* A modifier's members from "applies_to" to "source_title" as written, kept per thread for the
+ * next modifier with the same applies_to, reason and source (issue 33: rules/ gives a few dozen
+ * of these, and escaping them and looking up the titles was half of writing an attack's
+ * answer). Found by the texts' addresses, and used only when the texts are still the same. */
+#define MOD_TEXTS 32
+static _Thread_local struct mod_text {
+    const char *reason_at, *source_at; /* NULL: empty */
+    int applies;
+    char reason[128], source[64]; /* the texts it was written from */
+    char json[448];               /* "applies_to":...,"source_title":"..." */
+    size_t len;
+} mod_texts[MOD_TEXTS];
+
+static struct mod_text *mod_text_slot(const struct rules_modifier *m)
+{
+    uintptr_t h = (uintptr_t)m->reason * 31u + (uintptr_t)m->source * 7u + (uintptr_t)m->applies_to;
+    return &mod_texts[(h >> 3) % MOD_TEXTS];
+}
+
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
     JW_KEY(w, "value");
     jw_int(w, m->value);
-    JW_KEY(w, "applies_to");
-    jw_string(w, applies_name(m->applies_to));
-    JW_KEY(w, "reason");
-    jw_string(w, m->reason);
-    JW_KEY(w, "source");
-    jw_string(w, m->source);
-    write_source_title(w, m->source);
+    struct mod_text *t = mod_text_slot(m);
+    if (t->reason_at == m->reason && t->source_at == m->source &&
+        t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
+        strcmp(t->source, m->source) == 0) {
+        jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
+    } else {
+        size_t start = w->len; /* at the comma before "applies_to" */
+        JW_KEY(w, "applies_to");
+        jw_string(w, applies_name(m->applies_to));
+        JW_KEY(w, "reason");
+        jw_string(w, m->reason);
+        JW_KEY(w, "source");
+        jw_string(w, m->source);
+        write_source_title(w, m->source);
+        size_t len = w->len - start - 1;
+        t->reason_at = NULL;
+        if (!w->failed && w->buf[start] == ',' && len < sizeof t->json &&
+            strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
+            memcpy(t->json, w->buf + start + 1, len);
+            t->len = len;
+            strcpy(t->reason, m->reason);
+            strcpy(t->source, m->source);
+            t->reason_at = m->reason;
+            t->source_at = m->source;
+            t->applies = (int)m->applies_to;
+        }
+    }
     JW_KEY(w, "applied");
     jw_bool(w, m->applied);
     jw_object_end(w);
@@ -772,12 +826,15 @@ static void rule(json_t *body, bool roll, struct svc_answer *out)
     memset(r, 0, sizeof *r);
     if (!svc_decode_body(body, known, &e))
         goto fail;
+    codec_index_begin(body); /* the body's members, read once (fields.h) */
     if (roll)
         svc_decode_dice_source(body, src, &e);
-    else if (json_object_get(body, "seed") || json_object_get(body, "results"))
-        svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
+    else if (codec_member(body, "seed") || codec_member(body, "results"))
+        svc_errors_add(&e, codec_member(body, "seed") ? "/seed" : "/results",
                        "this operation rolls no dice; use /v1/attacks/resolve");
-    if (!decode(body, r, &e))
+    bool decoded = decode(body, r, &e);
+    codec_index_end();
+    if (!decoded)
         goto fail;
     rule_decoded(r, roll ? src : NULL, &e, out);
     goto out;

@@ -9,6 +9,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
+#include "service/json/scratch.h"
 
 const char *svc_request_header(const struct svc_request *req, const char *name)
 {
@@ -20,7 +21,7 @@ const char *svc_request_query(const struct svc_request *req, const char *name)
     return req->query ? req->query(req->header_cookie, name) : NULL;
 }
 
-json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
+static json_t *parse_body(const struct svc_request *req, struct svc_response *res, bool scratch)
 {
     json_error_t err;
     if (req->body_len == 0) {
@@ -29,9 +30,13 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
     }
     /* The fast path builds what jansson would, or declines (jsonr.h). Duplicate keys are
      * refused; trailing data is refused (jansson's EOF check is on). */
+    if (scratch)
+        svc_json_scratch_begin();
     json_t *doc = jsonr_parse(req->body, req->body_len);
     if (doc == NULL)
         doc = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (scratch)
+        svc_json_scratch_end(); /* before the problem below: its text is given to free() */
     if (doc == NULL) {
         char detail[320];
         snprintf(detail, sizeof detail, "%s at line %d, column %d (byte offset %d)", err.text,
@@ -47,6 +52,16 @@ json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *
     }
     codec_request_body(doc);
     return doc;
+}
+
+json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res)
+{
+    return parse_body(req, res, false);
+}
+
+json_t *svc_parse_json_body_scratch(const struct svc_request *req, struct svc_response *res)
+{
+    return parse_body(req, res, true);
 }
 
 bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,

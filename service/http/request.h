@@ -31,5 +31,9 @@ bool svc_request_prefers_minimal(const struct svc_request *req);
 /* Parses the request body as one JSON value: rejects duplicate keys and trailing data.
  * Returns the value, or NULL after filling res with a 400 that gives jansson's position. */
 json_t *svc_parse_json_body(const struct svc_request *req, struct svc_response *res);
+/* The same, the value made in this worker thread's scratch (service/json/scratch.h): cheaper
+ * to make and to free, but gone at the thread's next scratch parse. For a ruling that keeps
+ * nothing of the body past the request (svc_answer_handle's). */
+json_t *svc_parse_json_body_scratch(const struct svc_request *req, struct svc_response *res);
 
 #endif

@@ -229,22 +229,104 @@ bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e)
     return false;
 }
 
+/* The objects indexed on this thread (codec_index_begin), innermost last. obj NULL: a level
+ * that was not indexed (read from jansson's table). */
+static _Thread_local struct {
+    json_t *obj;
+    uint64_t names; /* a bit for each name's first two bytes (name_bit): most asks miss */
+    int n;
+    const char *keys[CODEC_INDEX_MEMBERS];
+    size_t lens[CODEC_INDEX_MEMBERS];
+    json_t *values[CODEC_INDEX_MEMBERS];
+} index_of[CODEC_INDEX_DEPTH];
+static _Thread_local int index_depth; /* levels begun, indexed or not */
+
+/* A bit for a name's first two bytes as a C string reads them (a name holding a NUL is told
+ * apart by its length, where a name matches). */
+static uint64_t name_bit(const char *key)
+{
+    unsigned c0 = (unsigned char)key[0], c1 = c0 != 0 ? (unsigned char)key[1] : 0;
+    return 1ull << ((c0 * 7 + c1) & 63);
+}
+
+void codec_index_begin(json_t *obj)
+{
+    int d = index_depth++;
+    if (d >= CODEC_INDEX_DEPTH)
+        return;
+    index_of[d].obj = NULL;
+    if (!json_is_object(obj) || json_object_size(obj) > CODEC_INDEX_MEMBERS)
+        return;
+    int n = 0;
+    uint64_t names = 0;
+    for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it), n++) {
+        index_of[d].keys[n] = json_object_iter_key(it);
+        index_of[d].lens[n] = json_object_iter_key_len(it); /* a name may hold a NUL */
+        index_of[d].values[n] = json_object_iter_value(it);
+        names |= name_bit(index_of[d].keys[n]);
+    }
+    index_of[d].n = n;
+    index_of[d].names = names;
+    index_of[d].obj = obj;
+}
+
+void codec_index_end(void)
+{
+    assert(index_depth > 0); /* begins and ends pair up */
+    if (--index_depth < CODEC_INDEX_DEPTH)
+        index_of[index_depth].obj = NULL;
+}
+
+json_t *codec_member(json_t *obj, const char *key)
+{
+    int top = index_depth < CODEC_INDEX_DEPTH ? index_depth : CODEC_INDEX_DEPTH;
+    for (int d = top - 1; d >= 0; d--) {
+        if (index_of[d].obj != obj || obj == NULL)
+            continue;
+        if ((index_of[d].names & name_bit(key)) == 0)
+            return NULL;
+        for (int i = 0; i < index_of[d].n; i++)
+            if (index_of[d].keys[i][0] == key[0] && strcmp(index_of[d].keys[i], key) == 0 &&
+                index_of[d].lens[i] == strlen(key))
+                return index_of[d].values[i];
+        return NULL;
+    }
+    return json_object_get(obj, key);
+}
+
+/* An error for key unless it is in known. */
+static void check_known(const char *key, const char *base, const char *const *known,
+                        struct svc_errors *e)
+{
+    bool found = false;
+    for (const char *const *k = known; *k != NULL && !found; k++)
+        found = **k == *key && strcmp(*k, key) == 0;
+    if (!found) {
+        char ptr[CODEC_PTR_MAX];
+        codec_pointer(ptr, base, key);
+        svc_errors_add(e, ptr, "is not a known field");
+    }
+}
+
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
                           struct svc_errors *e)
 {
     assert(known != NULL);
+    for (int d = (index_depth < CODEC_INDEX_DEPTH ? index_depth : CODEC_INDEX_DEPTH) - 1; d >= 0;
+         d--) {
+        if (index_of[d].obj == obj && obj != NULL) {
+            /* Indexed: its names in the same order, without walking jansson's table again. */
+            for (int i = 0; i < index_of[d].n; i++)
+                check_known(index_of[d].keys[i], base, known, e);
+            return;
+        }
+    }
     const char *key;
     json_t *value;
     json_object_foreach(obj, key, value)
     {
-        bool found = false;
-        for (const char *const *k = known; *k != NULL && !found; k++)
-            found = **k == *key && strcmp(*k, key) == 0;
-        if (!found) {
-            char ptr[CODEC_PTR_MAX];
-            codec_pointer(ptr, base, key);
-            svc_errors_add(e, ptr, "is not a known field");
-        }
+        (void)value;
+        check_known(key, base, known, e);
     }
 }
 
@@ -253,7 +335,7 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
 static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
                      struct svc_errors *e)
 {
-    json_t *v = json_object_get(obj, key);
+    json_t *v = codec_member(obj, key);
     ptr[0] = '\0';
     if (v == NULL && required) {
         codec_pointer(ptr, base, key);

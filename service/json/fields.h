@@ -23,6 +23,19 @@ void codec_pointer(char *out, const char *base, const char *key);
 /* Requires v to be an object; errors name base. */
 bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e);
 
+/* Between codec_index_begin(obj) and its codec_index_end, the codec's reads of obj's members
+ * (codec_get_*, codec_member) find them in a table of obj's members made once, instead of
+ * hashing each name in jansson's table (issue 33: a creature's decoder asks about 15 names,
+ * most of them absent, at about 160 instructions a lookup). obj must not change in between,
+ * and the pairs nest, at most CODEC_INDEX_DEPTH deep (deeper ones, an object of more than
+ * CODEC_INDEX_MEMBERS members, and NULL or a non-object, are read from jansson's table). */
+#define CODEC_INDEX_DEPTH   4
+#define CODEC_INDEX_MEMBERS 32
+void codec_index_begin(json_t *obj);
+void codec_index_end(void);
+/* obj[key] (json_object_get), through the index when obj has one. */
+json_t *codec_member(json_t *obj, const char *key);
+
 /* Adds an error for each member of obj whose name is not in known (NULL-terminated). */
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
                           struct svc_errors *e);

@@ -1,6 +1,7 @@
 /* POST /v1/attacks/modifiers and /v1/attacks/resolve against the real server. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tests/service/harness.h"
@@ -481,4 +482,24 @@ Test(attack_api, prefer_return_minimal_answers_the_verdict_and_the_sentence)
     cr_assert_eq(r.status, 422);
     cr_assert_not(http_header(&r, "Preference-Applied", applied, sizeof applied));
     http_response_free(&r);
+}
+
+/* Each ally's errors name it by its index (issue 33 writes the pointer without printf): the
+ * first, the tenth and the twelfth of twelve. */
+Test(attack_api, an_allys_error_names_its_index)
+{
+    char body[2048];
+    size_t n = (size_t)snprintf(body, sizeof body, "%s,\"allies\":[", ROGUE_B);
+    for (int i = 0; i < 12; i++)
+        n += (size_t)snprintf(body + n, sizeof body - n, "%s{\"x\":%d,\"y\":9%s}", i ? "," : "", i,
+                              i == 0 || i == 9 || i == 11 ? ",\"wings\":1" : "");
+    snprintf(body + n, sizeof body - n, "],\"seed\":7}");
+    json_t *doc = post("/v1/attacks/resolve", body, 422);
+    json_t *errors = json_object_get(doc, "errors");
+    cr_assert_eq(json_array_size(errors), 3);
+    static const char *const want[] = {"/allies/0/wings", "/allies/9/wings", "/allies/11/wings"};
+    for (size_t i = 0; i < 3; i++)
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(errors, i), "pointer")),
+                         want[i]);
+    json_decref(doc);
 }

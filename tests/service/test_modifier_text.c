@@ -1,0 +1,72 @@
+/* svc_write_modifier keeps each modifier's escaped members per thread (issue 33). What it
+ * writes must be what the texts say now: the same address holding another reason, another
+ * source or another applies_to is written afresh, and a text it cannot keep is written whole. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/attack/attack.h"
+#include "service/codec/rule_options.h"
+#include "service/json/writer.h"
+
+static char *written(const struct rules_modifier *m)
+{
+    struct jw w;
+    jw_init(&w, 64);
+    svc_write_modifier(&w, m);
+    size_t len = 0;
+    return jw_finish(&w, &len);
+}
+
+static void assert_written(const struct rules_modifier *m, const char *want)
+{
+    for (int i = 0; i < 2; i++) { /* written, then from what was kept */
+        char *got = written(m);
+        cr_assert_str_eq(got, want);
+        free(got);
+    }
+}
+
+Test(modifier_text, follows_the_texts_not_their_addresses)
+{
+    char reason[64] = "armor bonus", source[64] = "defender";
+    struct rules_modifier m = {.value = 4,
+                               .applies_to = RULES_APPLIES_DEFENSE,
+                               .reason = reason,
+                               .source = source,
+                               .applied = true};
+    assert_written(&m, "{\"value\":4,\"applies_to\":\"defense\",\"reason\":\"armor bonus\","
+                       "\"source\":\"defender\",\"applied\":true}");
+    strcpy(reason, "a \"shield\" bonus");
+    m.applied = false;
+    m.value = -1;
+    assert_written(&m, "{\"value\":-1,\"applies_to\":\"defense\",\"reason\":\"a \\\"shield\\\" "
+                       "bonus\",\"source\":\"defender\",\"applied\":false}");
+    strcpy(source, "002 Table: Cover");
+    assert_written(&m, "{\"value\":-1,\"applies_to\":\"defense\",\"reason\":\"a \\\"shield\\\" "
+                       "bonus\",\"source\":\"002 Table: Cover\",\"source_title\":\"Position "
+                       "Modifiers (d20 Modern SRD)\",\"applied\":false}");
+    m.applies_to = RULES_APPLIES_ATTACK;
+    assert_written(&m, "{\"value\":-1,\"applies_to\":\"attack\",\"reason\":\"a \\\"shield\\\" "
+                       "bonus\",\"source\":\"002 Table: Cover\",\"source_title\":\"Position "
+                       "Modifiers (d20 Modern SRD)\",\"applied\":false}");
+}
+
+Test(modifier_text, a_reason_too_long_to_keep_is_written_whole)
+{
+    char reason[400];
+    memset(reason, 'r', sizeof reason - 1);
+    reason[sizeof reason - 1] = '\0';
+    struct rules_modifier m = {.value = 1,
+                               .applies_to = RULES_APPLIES_ATTACK,
+                               .reason = reason,
+                               .source = "attacker",
+                               .applied = true};
+    char want[600];
+    snprintf(want, sizeof want,
+             "{\"value\":1,\"applies_to\":\"attack\",\"reason\":\"%s\",\"source\":\"attacker\","
+             "\"applied\":true}",
+             reason);
+    assert_written(&m, want);
+}

@@ -382,6 +382,8 @@ json_t *enc_call(const struct server *s, struct enc *e, const char *method, cons
     return doc;
 }
 
+const struct server *suite_server;
+
 void enc_create(const struct server *s, struct enc *e, const char *body)
 {
     json_t *doc = http_post_json(s, "/v1/encounters", body, 201);

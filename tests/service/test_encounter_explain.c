@@ -9,22 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_explain);
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
 
 /* Writes, expects the status, and checks the event's explain; returns the markdown (caller
  * frees). */
 static char *told(struct enc *e, const char *method, const char *suffix, const char *body,
                   int status, const char *expected)
 {
-    json_t *doc = call(e, method, suffix, body, status);
+    json_t *doc = suite_call(e, method, suffix, body, status);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = json_string_value(json_object_get(ev, "explain"));
     cr_assert_not_null(plain, "%s %s: no explain", method, suffix);
@@ -101,10 +96,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "{\"type\":\"move\",\"actor\":\"hyena\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,\"y\":5}]}",
         200, "The hyena moves 10 ft to (4, 5), provoking an attack of opportunity from Kroh.");
     /* AC 10 + 2; not flat-footed (its turn began), not flanked: no sneak attack. */
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"kroh\",\"target\":"
-        "\"hyena\",\"results\":[15,5]}",
-        200,
+    say(&e, "POST", "/actions", TB_AOO("kroh", "hyena", "[15,5]"), 200,
         "Kroh's attack of opportunity hits the hyena: 1d20 (15) + 9 = 24 vs AC 12. 8 damage (1d8+3 "
         "= 8); the hyena is at 12 hp.");
     say(&e, "POST", "/actions",
@@ -158,18 +150,18 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "no more writes.");
 
     /* The log tells each event as its write did, on any page, and so does the export. */
-    json_t *first = call(&e, "GET", "/events", NULL, 200);
+    json_t *first = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(first, "events");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 0), "explain")),
                      "Encounter \"Ambush\" created on a 12 by 12 map.");
-    json_t *page = call(&e, "GET", "/events?after=7&limit=1", NULL, 200);
+    json_t *page = suite_call(&e, "GET", "/events?after=7&limit=1", NULL, 200);
     json_t *eighth = json_array_get(json_object_get(page, "events"), 0);
     cr_assert_eq(json_integer_value(json_object_get(eighth, "seq")), 8);
     cr_assert_str_eq(json_string_value(json_object_get(eighth, "explain")),
                      json_string_value(json_object_get(json_array_get(events, 7), "explain")));
     cr_assert_not_null(
         strstr(json_string_value(json_object_get(eighth, "explain")), "Kroh hits the gnoll"));
-    json_t *exported = call(&e, "GET", "/export", NULL, 200);
+    json_t *exported = suite_call(&e, "GET", "/export", NULL, 200);
     json_t *xevents = json_object_get(exported, "events");
     cr_assert_eq(json_array_size(xevents), json_array_size(events));
     for (size_t i = 0; i < json_array_size(events); i++)
@@ -180,9 +172,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     char *text = json_dumps(exported, JSON_COMPACT);
     json_decref(http_post_json(&srv, "/v1/encounters/import", text, 201));
     free(text);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
     json_decref(exported);
     json_decref(page);
     json_decref(first);
@@ -196,7 +186,7 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     struct enc e;
     enc_import(&srv, &e, doc);
     json_decref(doc);
-    json_t *log = call(&e, "GET", "/events", NULL, 200);
+    json_t *log = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
     cr_assert_eq(json_array_size(events), 21); /* the fixture's 20 and the copy's own */
     for (size_t i = 0; i < json_array_size(events); i++) {
@@ -218,9 +208,7 @@ Test(encounter_explain, an_old_log_is_told_on_read)
                                         "commitment and could be worked out from its rulings"),
                        "%s", imported);
     json_decref(log);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* Names, sides and reasons are the user's text: as written in explain, escaped in
@@ -229,18 +217,17 @@ Test(encounter_explain, user_text_is_escaped_in_markdown)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
-    json_t *doc = call(&e, "POST", "/combatants",
-                       "{\"id\":\"kroh\",\"name\":\"*Kroh* [x](http://e)\",\"side\":"
-                       "\"||party||\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
-                       "\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":\"rapier\","
-                       "\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
-                       201);
+    json_t *doc =
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"*Kroh* [x](http://e)\",\"side\":"
+                   "\"||party||\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+                   "\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":\"rapier\","
+                   "\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                   201);
     json_t *ev = json_object_get(doc, "event");
-    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain")),
-                     "*Kroh* [x](http://e) joins the ||party|| side at (5, 5) with 20 hp.");
-    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain_markdown")),
-                     "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
-                     "(5, 5) with **20** hp.");
+    tb_explain_is(ev, "*Kroh* [x](http://e) joins the ||party|| side at (5, 5) with 20 hp.",
+                  "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
+                  "(5, 5) with **20** hp.");
     json_decref(doc);
 }
 
@@ -257,18 +244,19 @@ static bool ends_with(const char *s, const char *tail)
 static void duel(struct enc *e, int gx, const char *initiative)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
-                     "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
-                     201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
+                   "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                   201));
     char body[512];
     snprintf(body, sizeof body,
              "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":%d,\"y\":5,"
              "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":9,\"dex\":10,"
              "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
              gx);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     enc_post_ok(&srv, e, "/initiative", initiative);
     enc_post_ok(&srv, e, "/next-turn", NULL);
 }
@@ -282,10 +270,11 @@ Test(encounter_explain, a_disabled_attackers_strain_is_told)
     struct enc e;
     duel(&e, 6, "{\"results\":[14,1,8,1]}");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"kroh\",\"set\":0}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
-                       "13,4]}",
-                       200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
+                   "13,4]}",
+                   200);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = json_string_value(json_object_get(ev, "explain"));
     const char *md = json_string_value(json_object_get(ev, "explain_markdown"));
@@ -325,25 +314,26 @@ Test(encounter_explain, a_charge_says_whom_it_charges)
 static void ambush(struct enc *e, const char *goblin_policy, const char *orc_policy, int kroh_hp)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
-                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                   "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                   "\"1d8+3\"}]}",
+                   201));
     char body[512];
     snprintf(body, sizeof body,
              "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
              "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":"
              "\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}],\"aoo_policy\":\"%s\"}",
              goblin_policy);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     snprintf(body, sizeof body,
              "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
              "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}],\"aoo_policy\":\"%s\"}",
              orc_policy);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
     for (int i = 0; i < 4; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL); /* kroh, goblin, orc; round 2: kroh */
@@ -371,7 +361,7 @@ Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
               "%s", md);
     free(md);
     /* The state says what it awaits, and where the mover waits. */
-    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/state", NULL, 200);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
                      "Round 2: Kroh's turn. The encounter awaits goblin's reaction to Kroh's move "
                      "at (5, 6). Kroh waits at (5, 6) until the reactions to its move are "
@@ -390,10 +380,7 @@ Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
     struct enc e;
     ambush(&e, "ask", "never", 20);
     enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
-        "\"kroh\",\"results\":[19,3]}",
-        200,
+    say(&e, "POST", "/actions", TB_AOO("goblin", "kroh", "[19,3]"), 200,
         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
         "3); "
         "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
@@ -406,10 +393,7 @@ Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
     struct enc e;
     ambush(&e, "ask", "never", 2);
     enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
-        "\"kroh\",\"results\":[19,6]}",
-        200,
+    say(&e, "POST", "/actions", TB_AOO("goblin", "kroh", "[19,6]"), 200,
         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
         "6); "
         "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");

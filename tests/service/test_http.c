@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -438,11 +439,7 @@ Test(cli, help_version_and_bad_flags)
 Test(http, openapi_json_is_the_bundled_contract)
 {
     struct http_response r;
-    http_request(&srv, "GET", "/openapi.json", NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    char ct[128];
-    http_header(&r, "Content-Type", ct, sizeof ct);
-    cr_assert_str_eq(ct, "application/json");
+    tb_get_typed(&srv, "/openapi.json", "application/json", &r);
     json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
     cr_assert_not_null(doc);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
@@ -456,11 +453,7 @@ Test(http, openapi_json_is_the_bundled_contract)
 Test(http, docs_page_is_self_contained_html)
 {
     struct http_response r;
-    http_request(&srv, "GET", "/docs", NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    char ct[128];
-    http_header(&r, "Content-Type", ct, sizeof ct);
-    cr_assert_str_eq(ct, "text/html; charset=utf-8");
+    tb_get_typed(&srv, "/docs", "text/html; charset=utf-8", &r);
     cr_assert_not_null(strstr(r.body, "<html"));
     cr_assert_not_null(strstr(r.body, "Roll dice")); /* rendered from openapi.yaml */
     /* Redoc is inlined: no script, stylesheet or font is fetched from elsewhere. */

@@ -167,12 +167,19 @@ static void add(const struct server *s, struct enc *e, const char *combatant)
     json_decref(enc_call(s, e, "POST", "/combatants", NULL, combatant, 201));
 }
 
+/* Starts a server (extra arguments args, may be NULL) and creates an encounter on it. */
+static void start_with_encounter(struct server *s, const char *const *args, struct enc *e,
+                                 const char *body)
+{
+    server_start(s, args);
+    enc_create(s, e, body);
+}
+
 Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
     struct feed f;
     feed_open(&s, &f, e.id, "", NULL);
     cr_assert_eq(feed_status(&f), 200);
@@ -226,9 +233,8 @@ Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_rep
      .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
     add(&s, &e, fighter);
     add(&s, &e, goblin);
     json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":4}", 200));
@@ -265,9 +271,8 @@ Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_rep
 Test(stream, bad_resume_points_and_unknown_encounters_are_refused, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     char path[160];
     struct http_response r;
     snprintf(path, sizeof path, "/v1/encounters/%s/events/stream?after=x", e.id);
@@ -326,9 +331,8 @@ Test(stream, a_keep_alive_comment_comes_when_nothing_is_written, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--keepalive", "1", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     /* Timed from before the request is sent: the server's interval starts after it has it, so a
      * loaded machine can only lengthen what is measured. */
@@ -348,9 +352,8 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--max-subscribers", "1", "--keepalive", "3600", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
@@ -380,9 +383,8 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
 Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     feed_open(&s, &b, e.id, "?after=1", NULL);
@@ -427,9 +429,8 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--max-subscribers-per-address", "2", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b, c, d, again;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
@@ -536,9 +537,8 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
 Test(stream, deleting_the_encounter_ends_its_feed, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     feed_open(&s, &f, e.id, "", NULL);
     cr_assert(feed_wait(&f, "\nid: 1\n"));

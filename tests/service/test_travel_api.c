@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -153,9 +154,7 @@ Test(travel_api, bad_input_names_the_field)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *doc = travel(cases[i].body, 422);
-        const char *p = json_string_value(
-            json_object_get(json_array_get(json_object_get(doc, "errors"), 0), "pointer"));
-        cr_assert_str_eq(p, cases[i].pointer, "%s", cases[i].body);
+        cr_assert_str_eq(tb_first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
         json_decref(doc);
     }
 }

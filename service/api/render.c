@@ -112,17 +112,10 @@ static struct rules_step *decode_squares(json_t *obj, const char *base, const ch
     }
     char lbase[CODEC_PTR_MAX];
     codec_pointer(lbase, base, key);
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        char ptr[CODEC_PTR_MAX + 24];
-        snprintf(ptr, sizeof ptr, "%s/%zu", lbase, i);
-        s[i] = (struct rules_step){.facing = -1};
-        if (!codec_expect_object(v, ptr, e))
-            continue;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char ptr[SVC_STEP_PTR_MAX];
         bool faced = false;
-        svc_decode_step(v, ptr, o, &s[i], &faced, e);
+        svc_decode_step(json_array_get(list, i), lbase, i, o, &s[i], &faced, ptr, e);
         if (faced && !facings) {
             char fp[CODEC_PTR_MAX + 32];
             snprintf(fp, sizeof fp, "%s/facing", ptr);

@@ -368,12 +368,18 @@ static bool adjacent(const struct rules_options *o, int x0, int y0, int x1, int 
     return (dx || dy) && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 }
 
-bool svc_decode_step(json_t *v, const char *ptr, const struct rules_options *o,
-                     struct rules_step *out, bool *faced, struct svc_errors *e)
+bool svc_decode_step(json_t *v, const char *base, size_t i, const struct rules_options *o,
+                     struct rules_step *out, bool *faced, char ptr[SVC_STEP_PTR_MAX],
+                     struct svc_errors *e)
 {
-    assert(v != NULL && out != NULL && faced != NULL);
+    assert(base != NULL && out != NULL && faced != NULL && ptr != NULL);
     static const char *const square_keys[] = {"x", "y", "facing", NULL};
     static const char *const hex_keys[] = {"q", "r", "facing", NULL};
+    snprintf(ptr, SVC_STEP_PTR_MAX, "%s/%zu", base, i);
+    *out = (struct rules_step){.facing = -1};
+    *faced = false;
+    if (!codec_expect_object(v, ptr, e))
+        return false;
     bool hex = o->grid == RULES_GRID_HEX;
     codec_reject_unknown(v, ptr, hex ? hex_keys : square_keys, e);
     long long x = 0, y = 0, f = -1;
@@ -409,19 +415,10 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
     bool mover_faces = rules_has_facing(r->o, &r->mover.c);
     int px = from_x, py = from_y;
     bool chain = true;
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        char ptr[CODEC_PTR_MAX + 24];
-        snprintf(ptr, sizeof ptr, "%s/%zu", base, i);
-        s[i] = (struct rules_step){.facing = -1};
-        if (!codec_expect_object(v, ptr, e)) {
-            chain = false;
-            continue;
-        }
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char ptr[SVC_STEP_PTR_MAX];
         bool faced = false;
-        bool ok = svc_decode_step(v, ptr, r->o, &s[i], &faced, e);
+        bool ok = svc_decode_step(json_array_get(list, i), base, i, r->o, &s[i], &faced, ptr, e);
         if (faced && (!facings || !mover_faces)) {
             char fptr[CODEC_PTR_MAX];
             codec_pointer(fptr, ptr, "facing");

@@ -2,6 +2,8 @@
 #include "tests/service/builders.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 long long tb_num(json_t *o, const char *k)
@@ -18,6 +20,51 @@ const char *tb_text(json_t *o, const char *k)
 const char *tb_first_pointer(json_t *problem)
 {
     return tb_text(json_array_get(json_object_get(problem, "errors"), 0), "pointer");
+}
+
+long long tb_metric(const struct server *s, const char *name)
+{
+    struct http_response r;
+    http_request(s, "GET", "/metrics", NULL, NULL, &r);
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
+    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
+    http_response_free(&r);
+    return v;
+}
+
+json_t *tb_get_json(const struct server *s, const char *path, int status)
+{
+    struct http_response r;
+    http_request(s, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, status, "GET %s: %d %s", path, r.status, r.body);
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    return doc;
+}
+
+json_t *tb_find_by(json_t *array, const char *key, const char *value)
+{
+    size_t i;
+    json_t *item;
+    json_array_foreach(array, i, item)
+    {
+        const char *v = json_string_value(json_object_get(item, key));
+        if (v != NULL && strcmp(v, value) == 0)
+            return item;
+    }
+    return NULL;
+}
+
+void tb_each_refused(const struct server *s, const char *path, const struct tb_refusal *cases,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *doc = http_post_json(s, path, cases[i].body, 422);
+        cr_assert_str_eq(tb_first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
+        json_decref(doc);
+    }
 }
 
 void tb_same_answer_twice(const struct server *s, const char *path, const char *body)

@@ -15,6 +15,27 @@ const char *tb_text(json_t *o, const char *k);
 /* The pointer of a problem's first error ("" when it has none). */
 const char *tb_first_pointer(json_t *problem);
 
+/* The value of the counter `name` in GET /metrics (Prometheus text), or -1 when absent. */
+long long tb_metric(const struct server *s, const char *name);
+
+/* GETs path with no extra header: asserts status and returns the body parsed (the caller
+ * decrefs; NULL when it is not JSON). */
+json_t *tb_get_json(const struct server *s, const char *path, int status);
+
+/* The first object of array whose string member key is value, or NULL. */
+json_t *tb_find_by(json_t *array, const char *key, const char *value);
+
+/* A request refused: its body, and the pointer of the first error its 422 names. */
+struct tb_refusal {
+    const char *body, *pointer;
+};
+
+/* POSTs each of cases[0..n) to path: asserts a 422 whose first error is at its pointer. */
+void tb_each_refused(const struct server *s, const char *path, const struct tb_refusal *cases,
+                     size_t n);
+#define TB_EACH_REFUSED(s, path, cases)                                                            \
+    tb_each_refused((s), (path), (cases), sizeof(cases) / sizeof(cases)[0])
+
 /* POSTs body (application/json) to path twice: asserts two 200 answers, byte for byte the
  * same. */
 void tb_same_answer_twice(const struct server *s, const char *path, const char *body);
@@ -46,6 +67,11 @@ void suite_create(struct enc *e, const char *body);
 #define TB_AOO(actor, target, results)                                                             \
     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"" actor                   \
     "\",\"target\":\"" target "\",\"results\":" results "}"
+
+/* An attack by actor on target with the table's dice (string literals, as TB_AOO's). */
+#define TB_ATTACK(actor, target, results)                                                          \
+    "{\"type\":\"attack\",\"actor\":\"" actor "\",\"target\":\"" target "\",\"results\":" results  \
+    "}"
 
 /* Creates an encounter from create_body, adds each of the NULL-terminated combatants (201
  * each) and, when initiative is not NULL, posts it as the initiative's results (200). */

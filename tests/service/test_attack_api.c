@@ -109,9 +109,7 @@ Test(attack_api, striking_a_covering_creature)
 
 Test(attack_api, contradictions_are_422_naming_the_field)
 {
-    static const struct {
-        const char *body, *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":101},\"defender\":{\"x\":1,\"y\":0,"
          "\"defense\":{}}}",
          "/attacker/attack_bonus"},
@@ -143,13 +141,7 @@ Test(attack_api, contradictions_are_422_naming_the_field)
          "\"y\":7,\"facing\":0,\"defense\":{}}}",
          "/defender"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = post("/v1/attacks/resolve", cases[i].body, 422);
-        const char *p = json_string_value(
-            json_object_get(json_array_get(json_object_get(doc, "errors"), 0), "pointer"));
-        cr_assert_str_eq(p, cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/attacks/resolve", cases);
 }
 
 /* 002 Table: Cover: nine-tenths is "+10 | +4 1", footnote 1: "Half damage if save is failed;

@@ -126,10 +126,7 @@ Test(derived, total_cover_is_refused)
              "{\"x\":2,\"y\":0,\"terrain\":\"blocked\"},{\"x\":2,\"y\":1,\"terrain\":\"blocked\"},"
              "{\"x\":2,\"y\":2,\"terrain\":\"blocked\"}",
              1);
-    json_t *doc = call(&e, "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"archer\",\"target\":\"target\","
-                       "\"results\":[2]}",
-                       422);
+    json_t *doc = call(&e, "/actions", TB_ATTACK("archer", "target", "[2]"), 422);
     const char *detail = json_string_value(json_object_get(doc, "detail"));
     cr_assert_not_null(detail);
     cr_assert_not_null(strstr(detail, "total cover"), "%s", detail);

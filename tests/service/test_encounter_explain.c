@@ -76,10 +76,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
      * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
      * dying (d20 3.5 SRD: -1 to -9). */
-    md = told(&e, "POST", "/actions",
-              "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
-              "4,3,2]}",
-              200,
+    md = told(&e, "POST", "/actions", TB_ATTACK("kroh", "gnoll", "[13,4,3,2]"), 200,
               "Kroh hits the gnoll: 1d20 (13) + 9 = 22 vs AC 16 (flat-footed). 12 damage "
               "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
     cr_assert_str_eq(md,
@@ -99,8 +96,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     say(&e, "POST", "/actions", TB_AOO("kroh", "hyena", "[15,5]"), 200,
         "Kroh's attack of opportunity hits the hyena: 1d20 (15) + 9 = 24 vs AC 12. 8 damage (1d8+3 "
         "= 8); the hyena is at 12 hp.");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
+    say(&e, "POST", "/actions", TB_ATTACK("hyena", "kroh", "[2]"), 200,
         "The hyena misses Kroh: 1d20 (2) + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
      * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
@@ -270,11 +266,7 @@ Test(encounter_explain, a_disabled_attackers_strain_is_told)
     struct enc e;
     duel(&e, 6, "{\"results\":[14,1,8,1]}");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"kroh\",\"set\":0}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions",
-                   "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
-                   "13,4]}",
-                   200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[13,4]"), 200);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = json_string_value(json_object_get(ev, "explain"));
     const char *md = json_string_value(json_object_get(ev, "explain_markdown"));
@@ -373,30 +365,30 @@ Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
         "9).");
 }
 
-/* Answered with a hit that does not drop him (19 + 2 = 21 against AC 16; 1d6 = 3, 20 - 3 =
- * 17), the move goes on. */
-Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
+/* The paused move answered with a hit (19 + 2 = 21 against AC 16): one that does not drop him
+ * (1d6 = 3, 20 - 3 = 17) lets the move go on; one that does (at 2 hp, 1d6 = 6: -4, dying; d20
+ * 3.5 SRD, Dying: "can take no actions") stops it in the square he was leaving. */
+Test(encounter_explain, an_answered_reaction_says_whether_the_paused_move_goes_on)
 {
-    struct enc e;
-    ambush(&e, "ask", "never", 20);
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions", TB_AOO("goblin", "kroh", "[19,3]"), 200,
-        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
-        "3); "
-        "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
-}
-
-/* Answered with a hit that drops him (at 2 hp, 1d6 = 6: -4, dying; d20 3.5 SRD, Dying: "can
- * take no actions"), the move stops in the square he was leaving. */
-Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
-{
-    struct enc e;
-    ambush(&e, "ask", "never", 2);
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions", TB_AOO("goblin", "kroh", "[19,6]"), 200,
-        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
-        "6); "
-        "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");
+    static const struct {
+        int hp;
+        const char *results, *said;
+    } cases[] = {
+        {20, "[19,3]",
+         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
+         "3); Kroh is at 17 hp. Kroh's move goes on to (5, 9)."},
+        {2, "[19,6]",
+         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
+         "6); Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct enc e;
+        ambush(&e, "ask", "never", cases[i].hp);
+        enc_post_ok(&srv, &e, "/actions", WALK "}");
+        char body[200];
+        snprintf(body, sizeof body, TB_AOO("goblin", "kroh", "%s"), cases[i].results);
+        say(&e, "POST", "/actions", body, 200, cases[i].said);
+    }
 }
 
 /* The engine's own attack of opportunity (policy always) drops him on the way: the move does

@@ -202,10 +202,7 @@ Test(encounter_input, every_d20_is_told_in_avrae_form_the_confirmation_with_its_
 {
     struct enc e;
     board(&e);
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\","
-                             "\"results\":[20,3,5]}",
-                             200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[20,3,5]"), 200);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = tb_text(ev, "explain"), *md = tb_text(ev, "explain_markdown");
     cr_assert_not_null(strstr(plain, "Kroh hits the goblin: 1d20 (20) + 8 = 28 vs AC 15"), "%s",

@@ -61,11 +61,7 @@ Test(qa, a_side_of_more_than_256_is_ruled_everywhere, .timeout = 120)
 {
     struct enc e;
     horde(&e);
-    json_t *doc =
-        suite_call(&e, "POST", "/actions",
-                   "{\"type\":\"attack\",\"actor\":\"m0\",\"target\":\"hero\",\"results\":[15,"
-                   "3]}",
-                   200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("m0", "hero", "[15,3]"), 200);
     json_t *r = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_eq(tb_num(r, "d20"), 15);
     json_decref(doc);
@@ -123,10 +119,8 @@ Test(qa, an_attack_profile_threatens_on_its_own_range)
 {
     struct enc e;
     duel(&e);
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"duelist\",\"target\":\"goblin\","
-                             "\"results\":[18,10,4,5]}",
-                             200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions", TB_ATTACK("duelist", "goblin", "[18,10,4,5]"), 200);
     json_t *r = json_object_get(json_object_get(doc, "event"), "result");
     json_t *c = json_object_get(r, "critical_hit");
     cr_assert_eq(tb_num(c, "threat_range"), 18);
@@ -361,10 +355,7 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
         json_decref(suite_call(&e, "POST", "/combatants", adds[i], 201));
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,15,1,5,1]}");
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-                             "\"results\":[2]}",
-                             200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(json_is_true(json_object_get(result, "flanked")), "the flat-footed rogue flanks");
     json_decref(doc);
@@ -387,9 +378,7 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
                 "\"condition\":\"stunned\",\"rounds\":1}");
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the rogue's */
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's */
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"rogue\","
-                     "\"results\":[10]}",
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "rogue", "[10]"),
                      "is stunned: it can't take actions");
     /* Round 2: the goblin dying at -2 hp; the fighter's swing finds no Dexterity in its AC
      * (10 + armor 2 = 12, not the 15 of its Dex 16). */
@@ -400,10 +389,7 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
                      "\"x\":5,\"y\":5}]}",
                      200);
     json_decref(doc);
-    doc = suite_call(&e, "POST", "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-                     "\"results\":[2]}",
-                     200);
+    doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_eq(json_integer_value(json_object_get(result, "target_number")), 12, "%s",
                  json_string_value(json_object_get(result, "explain")));
@@ -687,9 +673,7 @@ Test(qa, a_partial_action_charges_up_to_speed)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
                 "\"path\":[{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions",
-                   "{\"type\":\"attack\",\"actor\":\"c\",\"target\":\"t\",\"results\":[2]}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("c", "t", "[2]"), 200);
     bool plus2 = false;
     size_t i;
     json_t *m;

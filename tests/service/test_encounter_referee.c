@@ -47,13 +47,9 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
 {
     struct enc e;
     skirmish(&e, "");
-    enc_post_ok(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}");
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-        "the standard action of this turn is spent");
+    enc_post_ok(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"));
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
+                     "the standard action of this turn is spent");
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
     enc_post_refused(
@@ -97,10 +93,8 @@ Test(referee, the_surprise_round_is_one_partial_action)
         "004 Step One (a partial action)");
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":6}]}");
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-        "only a partial action this turn");
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
+                     "only a partial action this turn");
     /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
      * initiative), now with a whole turn. */
     json_t *doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
@@ -131,8 +125,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
     enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
+        &srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[20]"),
         "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
     /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. As its
      * turn is passed over it rolls its dying round (the d20-3.5 preset's dying srd): the table's
@@ -418,9 +411,7 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
     enc_import(&srv, &old, doc);
     json_decref(doc);
     /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
-    doc = suite_call(
-        &old, "POST", "/actions",
-        "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[20,3]}", 200);
+    doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
     cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), -3);
     cr_assert_null(json_object_get(enc_combatant(doc, "goblin"), "hp_state"));
     json_decref(doc);
@@ -428,10 +419,7 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
     /* A fresh d20-3.5 encounter rules the same natural 20 as a threat to confirm. */
     struct enc e;
     skirmish(&e, "");
-    json_decref(suite_call(&e, "POST", "/actions",
-                           "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                           "\"results\":[20,5]}",
-                           422));
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[20,5]"), 422));
 }
 
 /* An import cannot lower an event's engine, nor drop options from a stamped encounter's rules,
@@ -487,10 +475,7 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
 {
     struct enc e;
     skirmish(&e, "");
-    json_decref(suite_call(&e, "POST", "/actions",
-                           "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                           "\"results\":[2]}",
-                           200));
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200));
     json_t *doc = suite_call(&e, "GET", "/export", NULL, 200);
     json_object_del(doc, "state");
     json_t *events = json_object_get(doc, "events");
@@ -577,8 +562,7 @@ Test(referee, no_combatant_is_placed_in_blocked_terrain)
              "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}]}",
              map);
     json_t *doc = http_post_json(&srv, "/v1/encounters", body, 422);
-    json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/combatants/0");
+    cr_assert_str_eq(tb_first_pointer(doc), "/combatants/0");
     json_decref(doc);
 }
 
@@ -591,10 +575,7 @@ Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
     struct enc e;
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":0}");
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                             "\"results\":[2]}",
-                             200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
     json_t *strain =
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "strain");
     cr_assert_eq(tb_num(strain, "damage"), 1);
@@ -659,24 +640,16 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
                 "\"fighter\",\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}");
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                             "\"results\":[2]}",
-                             200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(has_modifier(result, "attacker charging", 2));
     json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
     cr_assert(json_is_true(json_object_get(turn, "charge_attacked")));
     json_decref(doc);
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                     "\"results\":[2]}",
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
                      "full-round action was taken");
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    doc = suite_call(&e, "POST", "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-                     "\"results\":[2]}",
-                     200);
+    doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(has_modifier(result, "defender charged since its turn began", -2));
     json_decref(doc);
@@ -736,16 +709,14 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
         {"/actions", "{\"type\":\"facing\",\"actor\":\"rogue\",\"facing\":2}", 422,
          "000 Changing Facing"},
         {"/next-turn", NULL, 200, NULL}, /* round 0: the goblin */
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[15,2]}",
-         200, NULL},                     /* the fighter is flat-footed: 15 + 2 hits AC 15 */
+        {"/actions", TB_ATTACK("goblin", "fighter", "[15,2]"), 200,
+         NULL},                          /* the fighter is flat-footed: 15 + 2 hits AC 15 */
         {"/next-turn", NULL, 200, NULL}, /* round 1: the rogue */
         {"/actions",
          "{\"type\":\"five_foot_step\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":"
          "4}]}",
          200, NULL},
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[14,3]}", 200,
+        {"/actions", TB_ATTACK("rogue", "goblin", "[14,3]"), 200,
          NULL}, /* not flanked, not flat-footed: no sneak attack; 14 + 5 hits, 3 damage */
         {"/actions", "{\"type\":\"move\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":3}]}", 422,
          "5-foot step"},
@@ -766,9 +737,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
          "{\"type\":\"move\",\"actor\":\"orc\",\"mode\":\"double_move\",\"path\":[{\"x\":7,"
          "\"y\":7}]}",
          422, "a full-round action needs the whole turn"},
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"orc\",\"target\":\"fighter\",\"results\":[3]}", 422,
-         "out of reach"},
+        {"/actions", TB_ATTACK("orc", "fighter", "[3]"), 422, "out of reach"},
         {"/next-turn", NULL, 200, NULL}, /* round 2: the rogue */
         {"/actions",
          "{\"type\":\"move\",\"mode\":\"run\",\"actor\":\"rogue\",\"path\":[{\"x\":6,\"y\":4},{"
@@ -870,10 +839,8 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     cr_assert(json_is_false(json_object_get(left, "move")));
     cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
     json_decref(doc);
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"results\":[15,4]}",
-        "a full-round action was taken this turn");
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("fighter", "orc", "[15,4]"),
+                     "a full-round action was taken this turn");
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the orc */
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter again */
     enc_post_ok(&srv, &e, "/actions",

@@ -99,20 +99,17 @@ Test(encounter_summary, the_state_and_next_turn_carry_an_init_list)
                 "{\"type\":\"condition\",\"actor\":\"kroh\",\"target\":\"orc\",\"condition\":"
                 "\"prone\",\"rounds\":1}");
     /* The dying goblin's turn is passed over (its dying round: d% 50, not stable, -4): orc's. */
+    static const char *const orcs_turn = "Ambush: 3 (round 1)\n"
+                                         "===================\n"
+                                         "  16: Kroh <20/20 HP>\n"
+                                         "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
+                                         "#  3: orc <15/15 HP> (prone [ends round 2])";
     doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
-    cr_assert_str_eq(text(doc, "summary"), "Ambush: 3 (round 1)\n"
-                                           "===================\n"
-                                           "  16: Kroh <20/20 HP>\n"
-                                           "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
-                                           "#  3: orc <15/15 HP> (prone [ends round 2])");
+    cr_assert_str_eq(text(doc, "summary"), orcs_turn);
     json_decref(doc);
     doc = suite_call(&e, "GET", "/state", NULL, 200);
     tb_explain_is(doc, "Round 1: orc's turn.", "Round 1: `orc`'s turn.");
-    cr_assert_str_eq(text(doc, "summary"), "Ambush: 3 (round 1)\n"
-                                           "===================\n"
-                                           "  16: Kroh <20/20 HP>\n"
-                                           "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
-                                           "#  3: orc <15/15 HP> (prone [ends round 2])");
+    cr_assert_str_eq(text(doc, "summary"), orcs_turn); /* the same, read again */
     json_decref(doc);
     /* The state at an earlier event says so. */
     doc = suite_call(&e, "GET", "/state?at=5", NULL, 200);

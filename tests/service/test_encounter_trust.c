@@ -482,11 +482,7 @@ Test(encounter_trust, a_public_export_cannot_be_imported)
     suite_create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
     char path[160];
     snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
-    struct http_response r;
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *doc = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *doc = tb_get_json(&srv, path, 200); /* without the token: the public export */
     import_refused(doc, "/events/0/payload/effects/0/state");
     json_decref(doc);
 }
@@ -714,11 +710,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     /* The stranger's public export, minus the reveal. */
     char path[160];
     snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
-    struct http_response r;
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *doc = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *doc = tb_get_json(&srv, path, 200); /* without the token: the public export */
     json_t *events = json_object_get(doc, "events");
     json_array_remove(events, json_array_size(events) - 1);
     json_object_set_new(doc, "version", json_integer((json_int_t)json_array_size(events)));
@@ -728,10 +720,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     json_decref(doc);
     /* What anyone reads of the copy: marked, with its own commitment and no seed. */
     snprintf(path, sizeof path, "/v1/encounters/%s", copy.id);
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *pub = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *pub = tb_get_json(&srv, path, 200);
     json_t *state = json_object_get(pub, "state");
     cr_assert_str_eq(json_string_value(json_object_get(state, "copy_of")), e.id);
     cr_assert_str_neq(json_string_value(json_object_get(state, "seed_commitment")), commitment);
@@ -740,6 +729,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     json_decref(pub);
     /* Nor does its log show the new seed to anyone but its owner. */
     snprintf(path, sizeof path, "/v1/encounters/%s/events?after=5", copy.id);
+    struct http_response r;
     http_request(&srv, "GET", path, NULL, NULL, &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"imported\""));

@@ -69,9 +69,7 @@ Test(engine4, an_attack_then_a_move_out_of_a_threatened_square_provokes)
 {
     struct enc e;
     fight(&e, "", "", NULL, ROUND_TWO, 3);
-    json_decref(suite_call(
-        &e, "POST", "/actions",
-        "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":[1]}", 200));
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[1]"), 200));
     json_t *doc =
         suite_call(&e, "POST", "/actions",
                    "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":4,\"y\":5},{\"x\":"

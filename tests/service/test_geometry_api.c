@@ -103,10 +103,7 @@ Test(geometry_api, hex_distance_takes_axial_coordinates)
 
 Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
 {
-    static const struct {
-        const char *body;
-        const char *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"rules\":{\"preset\":\"pathfinder\"},\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":1,\"y\":"
          "0}}",
          "/rules/preset"},
@@ -134,11 +131,7 @@ Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
          "\"triangle\":2},\"to\":{\"q\":1,\"r\":0}}",
          "/from/triangle"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = post("/v1/geometry/distance", cases[i].body, 422);
-        cr_assert_str_eq(tb_first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/geometry/distance", cases);
 }
 
 Test(geometry_api, flanking_reports_who_flanks_how_and_the_line)
@@ -303,10 +296,7 @@ Test(geometry_api, areas_without_facing_still_list_threatened_squares)
 
 Test(geometry_api, areas_input_errors)
 {
-    static const struct {
-        const char *body;
-        const char *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0},"
          "\"radius_ft\":5}",
          "/creature/facing"},
@@ -321,11 +311,7 @@ Test(geometry_api, areas_input_errors)
         {"{\"creature\":{\"x\":0,\"y\":0},\"radius_ft\":255}", "/radius_ft"},
         {"{\"creature\":{\"x\":0,\"y\":0}}", "/radius_ft"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = areas(cases[i].body, 422);
-        cr_assert_str_eq(tb_first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/geometry/areas", cases);
 }
 
 Test(geometry_api, sizes_list_001_space_and_reach)

@@ -13,14 +13,7 @@ SERVER_TEST_SUITE(movement_api);
 /* True when the problem lists an error at pointer. */
 static bool has_pointer(json_t *problem, const char *pointer)
 {
-    size_t i;
-    json_t *err;
-    json_array_foreach(json_object_get(problem, "errors"), i, err)
-    {
-        if (strcmp(json_string_value(json_object_get(err, "pointer")), pointer) == 0)
-            return true;
-    }
-    return false;
+    return tb_find_by(json_object_get(problem, "errors"), "pointer", pointer) != NULL;
 }
 
 /* 000 Attacks of Opportunity, figure 3: the rogue goes round the back of a fighter facing

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 static const char *const fighter =
@@ -150,17 +151,6 @@ static json_t *feed_data(const struct feed *f, long long seq)
 }
 
 /* The value of a metric without labels on s's /metrics, or -1 when it is missing. */
-static long long metric(const struct server *s, const char *name)
-{
-    struct http_response r;
-    http_request(s, "GET", "/metrics", NULL, NULL, &r);
-    char key[96];
-    snprintf(key, sizeof key, "\n%s ", name);
-    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
-    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
-    http_response_free(&r);
-    return v;
-}
 
 static void add(const struct server *s, struct enc *e, const char *combatant)
 {
@@ -173,6 +163,23 @@ static void start_with_encounter(struct server *s, const char *const *args, stru
 {
     server_start(s, args);
     enc_create(s, e, body);
+}
+
+/* Opens a feed of encounter id until one is let in (200), each refusal a 503 (the slot still
+ * taken), 50 ms apart; closes it. */
+static void await_free_slot(const struct server *s, const char *id)
+{
+    for (;;) {
+        struct feed f;
+        feed_open(s, &f, id, "", NULL);
+        int status = feed_status(&f);
+        feed_close(&f);
+        if (status == 200)
+            return;
+        cr_assert_eq(status, 503);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout = 60)
@@ -190,12 +197,12 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     feed_record(&f);
     /* /metrics counts the feed, and the write's commit (the group commit, on by default on
      * SQLite; PostgreSQL groups commits itself and the figures stay 0). */
-    cr_assert_eq(metric(&s, "tactics_feeds_open"), 1);
-    cr_assert_geq(metric(&s, "tactics_group_commits_total"), server_on_postgres() ? 0 : 1);
-    cr_assert_geq(metric(&s, "tactics_group_commit_writes_total"),
-                  metric(&s, "tactics_group_commits_total"));
-    cr_assert_geq(metric(&s, "tactics_group_commit_largest"), server_on_postgres() ? 0 : 1);
-    cr_assert_eq(metric(&s, "tactics_group_commit_queued"), 0);
+    cr_assert_eq(tb_metric(&s, "tactics_feeds_open"), 1);
+    cr_assert_geq(tb_metric(&s, "tactics_group_commits_total"), server_on_postgres() ? 0 : 1);
+    cr_assert_geq(tb_metric(&s, "tactics_group_commit_writes_total"),
+                  tb_metric(&s, "tactics_group_commits_total"));
+    cr_assert_geq(tb_metric(&s, "tactics_group_commit_largest"), server_on_postgres() ? 0 : 1);
+    cr_assert_eq(tb_metric(&s, "tactics_group_commit_queued"), 0);
 
     /* The data: its number, kind and ETag, and the event as GET .../events lists it. */
     json_t *data = feed_data(&f, 2);
@@ -363,17 +370,7 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
     feed_close(&b);
     feed_close(&a);
     /* Asked again until the slot is free: each 503 is the slot still taken. */
-    for (;;) {
-        struct feed c;
-        feed_open(&s, &c, e.id, "", NULL);
-        int status = feed_status(&c);
-        feed_close(&c);
-        if (status == 200)
-            break;
-        cr_assert_eq(status, 503);
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    await_free_slot(&s, e.id);
     server_stop(&s);
 }
 
@@ -431,7 +428,7 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
     const char *args[] = {"--max-subscribers-per-address", "2", NULL};
     struct enc e;
     start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
-    struct feed a, b, c, d, again;
+    struct feed a, b, c, d;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
     feed_open(&s, &b, e.id, "", NULL);
@@ -445,16 +442,7 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
     feed_close(&a);
     /* The hub sees the hang-up on its next tick; until then the slot is still held. Asked again
      * until it is free: each 503 is the slot still taken. */
-    for (;;) {
-        feed_open(&s, &again, e.id, "", NULL);
-        int status = feed_status(&again);
-        feed_close(&again);
-        if (status == 200)
-            break;
-        cr_assert_eq(status, 503);
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    await_free_slot(&s, e.id);
     feed_close(&b);
     feed_close(&c);
     feed_close(&d);
@@ -509,7 +497,7 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
     cr_assert_eq(e.version, COMBATANTS + 1);
     while (e.version < EVENTS)
         json_decref(enc_call(&s, &e, "POST", "/hp", NULL, "{\"target\":\"c0\",\"set\":4}", 200));
-    long long before = metric(&s, "tactics_feed_events_folded_total");
+    long long before = tb_metric(&s, "tactics_feed_events_folded_total");
     cr_assert_eq(before, 0);
     static struct feed fs[8];
     for (int i = 0; i < 8; i++) {
@@ -521,14 +509,14 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
         cr_assert(feed_drain_to(&fs[i], EVENTS), "feed %d", i);
         feed_close(&fs[i]);
     }
-    long long folded = metric(&s, "tactics_feed_events_folded_total");
+    long long folded = tb_metric(&s, "tactics_feed_events_folded_total");
     cr_assert_leq(folded, 8LL * (EVENTS + 256), "%lld events folded for 8 feeds of %d", folded,
                   EVENTS);
     struct feed late;
     feed_open(&s, &late, e.id, "?after=555", NULL);
     cr_assert(feed_drain_to(&late, EVENTS));
     feed_close(&late);
-    long long late_folded = metric(&s, "tactics_feed_events_folded_total") - folded;
+    long long late_folded = tb_metric(&s, "tactics_feed_events_folded_total") - folded;
     cr_assert_leq(late_folded, EVENTS - 512, "%lld folded to resume at 555", late_folded);
     server_stop(&s);
 }

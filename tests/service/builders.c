@@ -80,6 +80,12 @@ void tb_same_answer_twice(const struct server *s, const char *path, const char *
     http_response_free(&b);
 }
 
+const char *tb_json_as(char *buf, size_t n, const char *token)
+{
+    snprintf(buf, n, "Content-Type: application/json\r\nAuthorization: Bearer %s\r\n", token);
+    return buf;
+}
+
 void tb_get_typed(const struct server *s, const char *path, const char *type,
                   struct http_response *r)
 {

@@ -40,6 +40,9 @@ void tb_each_refused(const struct server *s, const char *path, const struct tb_r
  * same. */
 void tb_same_answer_twice(const struct server *s, const char *path, const char *body);
 
+/* The header lines of a JSON request made with the bearer token (into buf, returned). */
+const char *tb_json_as(char *buf, size_t n, const char *token);
+
 /* GETs path: asserts a 200 of Content-Type type and returns the answer (free it). */
 void tb_get_typed(const struct server *s, const char *path, const char *type,
                   struct http_response *r);

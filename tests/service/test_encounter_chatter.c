@@ -119,11 +119,10 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
  * /combatants/N; the initiative as POST .../initiative, under /initiative; nothing is stored. */
 Test(chatter, create_with_combatants_names_each_bad_field)
 {
-    const char *token = "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n";
     char headers[256];
-    snprintf(headers, sizeof headers, "Content-Type: application/json\r\n%s", token);
     struct http_response r;
-    http_request(&srv, "POST", "/v1/encounters", headers,
+    http_request(&srv, "POST", "/v1/encounters",
+                 tb_json_as(headers, sizeof headers, "0123456789abcdef0123456789abcdef"),
                  "{" MAP ",\"combatants\":[" FIGHTER ",{\"id\":\"fighter\",\"side\":\"party\","
                  "\"x\":99,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,"
                  "\"dex\":10},3]}",
@@ -157,7 +156,8 @@ Test(chatter, create_with_combatants_names_each_bad_field)
     cr_assert_eq(r.status, 422);
     cr_assert_not_null(strstr(r.body, "add combatants first"));
     http_response_free(&r);
-    http_request(&srv, "GET", "/v1/encounters", token, NULL, &r);
+    http_request(&srv, "GET", "/v1/encounters",
+                 "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n", NULL, &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"encounters\":[]"), "%s", r.body);
     http_response_free(&r);
@@ -289,9 +289,9 @@ Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
 {
     const char *auth = "Authorization: Bearer 0123456789abcdef0123456789abcdefXY\r\n";
     char h[256];
-    snprintf(h, sizeof h, "Content-Type: application/json\r\n%s", auth);
     struct http_response r;
-    http_request(&srv, "POST", "/v1/encounters", h,
+    http_request(&srv, "POST", "/v1/encounters",
+                 tb_json_as(h, sizeof h, "0123456789abcdef0123456789abcdefXY"),
                  "{\"name\":\"Ambush\"," MAP ",\"combatants\":[" FIGHTER "," GOBLIN
                  "],\"initiative\":" INITIATIVE "}",
                  &r);

@@ -245,16 +245,24 @@ Test(http, invalid_values_are_422_naming_each_field_by_pointer)
     http_response_free(&r);
 }
 
-Test(http, body_split_across_many_writes_is_reassembled)
+/* Connects and sends the head of a POST /v1/dice/roll for body (not sent), with the extra
+ * header lines; returns the socket. */
+static int send_roll_head(const char *body, const char *extra)
 {
-    const char *body = "{\"expression\":\"3d6+2\",\"seed\":7}";
     char head[256];
     snprintf(head, sizeof head,
              "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
-             "Content-Length: %zu\r\n\r\n",
-             strlen(body));
+             "%sContent-Length: %zu\r\n\r\n",
+             extra, strlen(body));
     int fd = http_connect(srv.port);
     cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    return fd;
+}
+
+Test(http, body_split_across_many_writes_is_reassembled)
+{
+    const char *body = "{\"expression\":\"3d6+2\",\"seed\":7}";
+    int fd = send_roll_head(body, "");
     for (size_t i = 0; i < strlen(body); i += 4) { /* 4 bytes at a time, 5 ms apart */
         size_t n = strlen(body) - i < 4 ? strlen(body) - i : 4;
         cr_assert_eq(send(fd, body + i, n, 0), (ssize_t)n);
@@ -362,13 +370,7 @@ Test(http, every_request_writes_one_json_access_log_line)
 Test(http, sigterm_finishes_the_request_in_flight_then_exits_zero)
 {
     const char *body = "{\"expression\":\"1d20\",\"seed\":3}";
-    char head[256];
-    snprintf(head, sizeof head,
-             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
-             "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
-             strlen(body));
-    int fd = http_connect(srv.port);
-    cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    int fd = send_roll_head(body, "Expect: 100-continue\r\n");
     char cont[64] = "";
     size_t got = 0;
     while (strstr(cont, "\r\n\r\n") == NULL) {

@@ -595,6 +595,18 @@ static bool write_and_wait(const struct server *a, struct enc *e, int n, struct 
     return feed_wait_after(f, marker, "\n\n");
 }
 
+/* Once B listens for the database's notifications, an encounter created through A (e) and a
+ * feed of it on B (f), open and live. */
+static void live_feed_across(const struct server *a, const struct server *b, struct enc *e,
+                             struct feed *f)
+{
+    log_count_at_least(b, "feed_listener_up", 1);
+    enc_create(a, e, "{\"map\":{\"width\":10,\"height\":10}}");
+    feed_open(b, f, e->id, "?after=1", NULL);
+    cr_assert_eq(feed_status(f), 200);
+    cr_assert(feed_wait(f, "live feed"));
+}
+
 /* Two instances on one PostgreSQL database: a feed on B gets each write made through A, told by
  * A's NOTIFY at commit, and a deletion through A ends it. B's poll of the database is set to
  * once an hour (--feed-poll 3600), so nothing but its listener can bring them during the test.
@@ -607,13 +619,9 @@ Test(stream, on_postgres_a_feed_on_another_instance_gets_writes_by_notify, .time
     server_start(&a, NULL);
     const char *const args[] = {"--db", a.db_path, "--feed-poll", "3600", NULL};
     server_start(&b, args);
-    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
-    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&b, &f, e.id, "?after=1", NULL);
-    cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed"));
+    live_feed_across(&a, &b, &e, &f);
     for (int i = 1; i <= 5; i++)
         cr_assert(write_and_wait(&a, &e, i, &f), "write %d: B's feed ended: %s", i, f.buf);
     long long ids[16];
@@ -652,13 +660,9 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
     const char *const args[] = {"--db", url, "--feed-poll", "3600", NULL};
     server_start(&a, args);
     server_start(&b, args);
-    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
-    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&b, &f, e.id, "?after=1", NULL);
-    cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed"));
+    live_feed_across(&a, &b, &e, &f);
     cr_assert(write_and_wait(&a, &e, 1, &f), "before the restart: %s", f.buf);
 
     pg_script("restart", own);

@@ -86,6 +86,16 @@ const char *tb_json_as(char *buf, size_t n, const char *token)
     return buf;
 }
 
+const char *tb_write_headers(char *buf, size_t n, const struct enc *e, long long version,
+                             const char *extra)
+{
+    snprintf(buf, n,
+             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
+             "\"v%lld\"\r\n%s",
+             e->token, version, extra);
+    return buf;
+}
+
 void tb_get_typed(const struct server *s, const char *path, const char *type,
                   struct http_response *r)
 {

@@ -43,6 +43,11 @@ void tb_same_answer_twice(const struct server *s, const char *path, const char *
 /* The header lines of a JSON request made with the bearer token (into buf, returned). */
 const char *tb_json_as(char *buf, size_t n, const char *token);
 
+/* The header lines of a write on encounter e as of version (its If-Match), JSON, with e's
+ * token, then `extra` (more lines, or ""), into buf, returned. */
+const char *tb_write_headers(char *buf, size_t n, const struct enc *e, long long version,
+                             const char *extra);
+
 /* GETs path: asserts a 200 of Content-Type type and returns the answer (free it). */
 void tb_get_typed(const struct server *s, const char *path, const char *type,
                   struct http_response *r);

@@ -247,10 +247,7 @@ Test(encounter_api, a_retry_with_its_key_returns_the_first_answer_and_appends_no
     suite_create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
     char path[128], headers[320];
     snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
-    snprintf(headers, sizeof headers,
-             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
-             "\"v1\"\r\nIdempotency-Key: add-fighter-1\r\n",
-             e.token);
+    tb_write_headers(headers, sizeof headers, &e, 1, "Idempotency-Key: add-fighter-1\r\n");
     struct http_response first, again;
     http_request(&srv, "POST", path, headers, fighter, &first);
     cr_assert_eq(first.status, 201);
@@ -544,9 +541,7 @@ Test(encounter_api, a_second_server_on_the_same_file_is_never_overwritten)
     /* The other server now holds v4, which is stale. */
     char path[160], headers[320], etag[32];
     snprintf(path, sizeof path, "/v1/encounters/%s/actions", e.id);
-    snprintf(headers, sizeof headers,
-             "Authorization: Bearer %s\r\nIf-Match: \"v4\"\r\nContent-Type: application/json\r\n",
-             e.token);
+    tb_write_headers(headers, sizeof headers, &e, 4, "");
     struct http_response r;
     http_request(&b, "POST", path, headers,
                  "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":5}", &r);

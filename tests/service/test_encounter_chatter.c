@@ -219,10 +219,7 @@ Test(chatter, prefer_return_minimal_answers_the_event_without_the_state)
     for (size_t i = 0; i < 3; i++) {
         char path[128], headers[320];
         snprintf(path, sizeof path, "/v1/encounters/%s/hp", e.id);
-        snprintf(headers, sizeof headers,
-                 "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
-                 "\"v%lld\"\r\n%s",
-                 e.token, e.version, asks[i]);
+        tb_write_headers(headers, sizeof headers, &e, e.version, asks[i]);
         struct http_response r;
         http_request(&srv, "POST", path, headers, "{\"target\":\"goblin\",\"change\":-1}", &r);
         cr_assert_eq(r.status, 200, "%s", r.body);
@@ -259,10 +256,7 @@ Test(chatter, a_replayed_write_honours_return_minimal)
     enc_create(&srv, &e, "{" MAP ",\"combatants\":[" FIGHTER "]}");
     char path[128], headers[320];
     snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
-    snprintf(headers, sizeof headers,
-             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
-             "\"v2\"\r\nIdempotency-Key: add-goblin\r\n",
-             e.token);
+    tb_write_headers(headers, sizeof headers, &e, 2, "Idempotency-Key: add-goblin\r\n");
     struct http_response first, again;
     http_request(&srv, "POST", path, headers, GOBLIN, &first);
     cr_assert_eq(first.status, 201);

@@ -238,10 +238,7 @@ static void check_routes(struct enc *e, json_t *doc, json_t *state, long long n,
             struct http_response r;
             char path[160], headers[256];
             snprintf(path, sizeof path, "/v1/encounters/%s/actions", copy.id);
-            snprintf(headers, sizeof headers,
-                     "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\n"
-                     "Content-Type: application/json\r\n",
-                     copy.token, copy.version);
+            tb_write_headers(headers, sizeof headers, &copy, copy.version, "");
             http_request(&srv, "POST", path, headers, body, &r);
             cr_assert_eq(r.status, 200,
                          "at %lld: %s says \"%s\", but the action %s is refused: %d %s", n, suffix,

@@ -672,10 +672,7 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
     for (int tries = 0;; tries++) {
         char path[128], headers[256];
         snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
-        snprintf(headers, sizeof headers,
-                 "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\nContent-Type: "
-                 "application/json\r\n",
-                 e.token, e.version);
+        tb_write_headers(headers, sizeof headers, &e, e.version, "");
         http_request(&a, "POST", path, headers,
                      "{\"id\":\"c2\",\"side\":\"a\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},"
                      "\"defense\":{\"armor\":1},\"max_hp\":5,\"dex\":10}",

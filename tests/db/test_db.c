@@ -108,6 +108,22 @@ static void open_twice(const char *where, struct db **a, struct db **b)
     cr_assert_eq(db_open(where, b), DB_OK);
 }
 
+/* The database at path, opened (migrated) and ready. */
+static struct db *open_ready(void)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    cr_assert_eq(db_check_ready(db), DB_OK);
+    return db;
+}
+
+/* Two handles on the database at path (open_twice), and e1 made through the first by token. */
+static void two_handles_on_e1(struct db **a, struct db **b, const unsigned char token[DB_HASH_LEN])
+{
+    open_twice(path, a, b);
+    create_e1(*a, token);
+}
+
 /* db_open(where) answers rc and leaves no handle. */
 static void open_refused(const char *where, int rc)
 {
@@ -196,9 +212,7 @@ Test(db, migrates_from_the_previous_version)
                               NULL, NULL, NULL),
                  SQLITE_OK);
     sqlite3_close(raw);
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db *db = open_ready();
     struct db_encounter e;
     cr_assert_eq(db_encounter_get(db, "old", &e), DB_OK);
     cr_assert_str_eq(e.state_json, "{}");
@@ -235,9 +249,7 @@ Test(db, migrates_idempotency_keys_without_their_answers)
                      NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(raw);
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db *db = open_ready();
     struct db_replay look = {.key = "k", .scope = {7}};
     cr_assert_eq(db_replay_get(db, &look), DB_OK);
     cr_assert_eq(look.version, 2);
@@ -529,9 +541,8 @@ static void *write_events(void *arg)
 Test(db, concurrent_writers_on_two_handles_never_lose_or_double_an_event)
 {
     struct db *a = NULL, *b = NULL;
-    open_twice(path, &a, &b);
     unsigned char token[DB_HASH_LEN] = {9};
-    create_e1(a, token);
+    two_handles_on_e1(&a, &b, token);
     struct writer w[WRITERS];
     pthread_t t[WRITERS];
     for (int i = 0; i < WRITERS; i++) {
@@ -578,9 +589,8 @@ static void *keyed_append(void *arg)
 Test(db, one_key_used_at_once_writes_once)
 {
     struct db *a = NULL, *b = NULL;
-    open_twice(path, &a, &b);
     unsigned char token[DB_HASH_LEN] = {5};
-    create_e1(a, token);
+    two_handles_on_e1(&a, &b, token);
     struct keyed k[6];
     pthread_t t[6];
     for (int i = 0; i < 6; i++) {

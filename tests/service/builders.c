@@ -80,6 +80,16 @@ void tb_same_answer_twice(const struct server *s, const char *path, const char *
     http_response_free(&b);
 }
 
+void tb_confirmed_critical(json_t *critical_hit, int threat_range, int multiplier, int d20)
+{
+    cr_assert_not_null(critical_hit, "no critical_hit");
+    cr_assert_eq(tb_num(critical_hit, "threat_range"), threat_range);
+    cr_assert_eq(tb_num(critical_hit, "multiplier"), multiplier);
+    cr_assert(json_is_true(json_object_get(critical_hit, "threat")));
+    cr_assert(json_is_true(json_object_get(critical_hit, "confirmed")));
+    cr_assert_eq(tb_num(json_object_get(critical_hit, "confirmation"), "d20"), d20);
+}
+
 const char *tb_json_as(char *buf, size_t n, const char *token)
 {
     snprintf(buf, n, "Content-Type: application/json\r\nAuthorization: Bearer %s\r\n", token);

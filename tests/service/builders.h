@@ -40,6 +40,13 @@ void tb_each_refused(const struct server *s, const char *path, const struct tb_r
  * same. */
 void tb_same_answer_twice(const struct server *s, const char *path, const char *body);
 
+/* The Authorization line of a bearer token given as a string literal. */
+#define TB_BEARER(token) "Authorization: Bearer " token "\r\n"
+
+/* Asserts a ruling's critical_hit: its threat range and multiplier, a threat that was
+ * confirmed, and the confirmation's d20. */
+void tb_confirmed_critical(json_t *critical_hit, int threat_range, int multiplier, int d20);
+
 /* The header lines of a JSON request made with the bearer token (into buf, returned). */
 const char *tb_json_as(char *buf, size_t n, const char *token);
 

@@ -203,11 +203,7 @@ Test(attack_api, critical_hit_confirmed_rolls_damage_twice)
                        CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19,12,5,6]}", 200);
     cr_assert(json_is_true(json_object_get(doc, "critical")));
     json_t *c = json_object_get(doc, "critical_hit");
-    cr_assert_eq(tb_num(c, "threat_range"), 19);
-    cr_assert_eq(tb_num(c, "multiplier"), 2);
-    cr_assert(json_is_true(json_object_get(c, "threat")));
-    cr_assert(json_is_true(json_object_get(c, "confirmed")));
-    cr_assert_eq(tb_num(json_object_get(c, "confirmation"), "d20"), 12);
+    tb_confirmed_critical(c, 19, 2, 12);
     cr_assert_eq(tb_num(json_object_get(c, "confirmation"), "total"), 17);
     cr_assert_str_eq(json_string_value(json_object_get(c, "source")),
                      "d20 3.5 SRD, Combat: Critical Hits");

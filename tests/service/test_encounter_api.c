@@ -179,7 +179,7 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     /* Reads are open to whoever has the id; the list is the token's own. */
     json_decref(suite_call(&other, "GET", "", NULL, 200));
     http_request(&srv, "GET", "/v1/encounters",
-                 "Authorization: Bearer 0123456789012345678901234567890123456789\r\n", NULL, &r);
+                 TB_BEARER("0123456789012345678901234567890123456789"), NULL, &r);
     cr_assert_eq(r.status, 200);
     cr_assert_str_eq(r.body, "{\"encounters\":[],\"next\":null,\"next_after\":null}");
     http_response_free(&r);
@@ -217,7 +217,7 @@ Test(encounter_api, query_parameter_errors_name_the_parameter)
     }
     struct http_response r;
     http_request(&srv, "GET", "/v1/encounters?limit=9999",
-                 "Authorization: Bearer 0123456789012345678901234567890123456789\r\n", NULL, &r);
+                 TB_BEARER("0123456789012345678901234567890123456789"), NULL, &r);
     cr_assert_eq(r.status, 422);
     cr_assert_not_null(strstr(r.body, "\"pointer\":\"?limit\""), "%s", r.body);
     http_response_free(&r);

@@ -156,8 +156,8 @@ Test(chatter, create_with_combatants_names_each_bad_field)
     cr_assert_eq(r.status, 422);
     cr_assert_not_null(strstr(r.body, "add combatants first"));
     http_response_free(&r);
-    http_request(&srv, "GET", "/v1/encounters",
-                 "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n", NULL, &r);
+    http_request(&srv, "GET", "/v1/encounters", TB_BEARER("0123456789abcdef0123456789abcdef"), NULL,
+                 &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"encounters\":[]"), "%s", r.body);
     http_response_free(&r);
@@ -196,8 +196,8 @@ Test(chatter, an_idempotent_create_with_combatants_replays)
     http_response_free(&first);
     http_response_free(&again);
     http_response_free(&small);
-    http_request(&srv, "GET", "/v1/encounters",
-                 "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n", NULL, &first);
+    http_request(&srv, "GET", "/v1/encounters", TB_BEARER("0123456789abcdef0123456789abcdef"), NULL,
+                 &first);
     json_t *list = json_loads(first.body, 0, NULL);
     cr_assert_eq(json_array_size(json_object_get(list, "encounters")), 1);
     json_decref(list);
@@ -281,7 +281,7 @@ Test(chatter, a_replayed_write_honours_return_minimal)
  * version; pages follow `next`, a URL, with next_after kept beside it. */
 Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
 {
-    const char *auth = "Authorization: Bearer 0123456789abcdef0123456789abcdefXY\r\n";
+    const char *auth = TB_BEARER("0123456789abcdef0123456789abcdefXY");
     char h[256];
     struct http_response r;
     http_request(&srv, "POST", "/v1/encounters",

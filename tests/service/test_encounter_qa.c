@@ -123,11 +123,7 @@ Test(qa, an_attack_profile_threatens_on_its_own_range)
         suite_call(&e, "POST", "/actions", TB_ATTACK("duelist", "goblin", "[18,10,4,5]"), 200);
     json_t *r = json_object_get(json_object_get(doc, "event"), "result");
     json_t *c = json_object_get(r, "critical_hit");
-    cr_assert_eq(tb_num(c, "threat_range"), 18);
-    cr_assert_eq(tb_num(c, "multiplier"), 2);
-    cr_assert(json_is_true(json_object_get(c, "threat")));
-    cr_assert(json_is_true(json_object_get(c, "confirmed")));
-    cr_assert_eq(tb_num(json_object_get(c, "confirmation"), "d20"), 10);
+    tb_confirmed_critical(c, 18, 2, 10);
     cr_assert(json_is_true(json_object_get(r, "critical")));
     cr_assert_eq(tb_num(json_object_get(r, "damage"), "dealt"), 11);
     cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), 9);

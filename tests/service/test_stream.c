@@ -165,6 +165,13 @@ static void start_with_encounter(struct server *s, const char *const *args, stru
     enc_create(s, e, body);
 }
 
+/* A feed of e opened from its start, read past its first event (the creation). */
+static void open_past_creation(const struct server *s, const struct enc *e, struct feed *f)
+{
+    feed_open(s, f, e->id, "", NULL);
+    cr_assert(feed_wait(f, "\nid: 1\n"));
+}
+
 /* Opens a feed of encounter id until one is let in (200), each refusal a 503 (the slot still
  * taken), 50 ms apart; closes it. */
 static void await_free_slot(const struct server *s, const char *id)
@@ -528,8 +535,7 @@ Test(stream, deleting_the_encounter_ends_its_feed, .timeout = 60)
     struct enc e;
     start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&s, &f, e.id, "", NULL);
-    cr_assert(feed_wait(&f, "\nid: 1\n"));
+    open_past_creation(&s, &e, &f);
     json_decref(enc_call(&s, &e, "DELETE", "", NULL, NULL, 204));
     cr_assert(feed_wait(&f, "\r\n0\r\n\r\n"), "the chunked body's end: %s", f.buf);
     feed_close(&f);

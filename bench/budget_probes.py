@@ -249,6 +249,22 @@ def main():
             srv.stop()
 
 
+def four_at_once(call):
+    """A probe that makes the same call from 4 threads at once; its answer is their 4 statuses."""
+    def probe():
+        out = [None] * 4
+
+        def one(i):
+            out[i] = call()
+        ts = [threading.Thread(target=one, args=(i,)) for i in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        return "/".join(str(x) for x in out)
+    return probe
+
+
 def stored_reads(srv, reach):
     """Creates the stored board of combatants of `reach` ft, then reads it anonymously."""
     tag = f"(500 x {reach} ft)"
@@ -271,18 +287,8 @@ def stored_reads(srv, reach):
                        ("odds?actor=c0&target=c1", "/odds?actor=c0&target=c1")):
         measure(srv, f"GET {name} {tag}", get(srv, base + path))
 
-    def four():
-        out = [None] * 4
-
-        def one(i):
-            out[i] = srv.request("GET", base + "/map.svg?overlay=threatened")[0]
-        ts = [threading.Thread(target=one, args=(i,)) for i in range(4)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-        return "/".join(str(x) for x in out)
-    measure(srv, f"4 x GET map.svg?overlay=threatened {tag}", four)
+    measure(srv, f"4 x GET map.svg?overlay=threatened {tag}",
+            four_at_once(lambda: srv.request("GET", base + "/map.svg?overlay=threatened")[0]))
 
 
 def run(srv):
@@ -295,19 +301,9 @@ def run(srv):
     measure(srv, "POST render threatened svg (2000)",
             post(srv, "/v1/render?format=svg", {"map": big, "creatures": giants,
                                                 "overlays": {"threatened": True}}, True))
-    def four_renders():
-        body = {"map": big, "creatures": giants, "overlays": {"threatened": True}}
-        out = [None] * 4
-
-        def one(i):
-            out[i] = srv.request("POST", "/v1/render?format=png", body)[0]
-        ts = [threading.Thread(target=one, args=(i,)) for i in range(4)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-        return "/".join(str(x) for x in out)
-    measure(srv, "4 x POST render threatened png (2000)", four_renders)
+    body = {"map": big, "creatures": giants, "overlays": {"threatened": True}}
+    measure(srv, "4 x POST render threatened png (2000)",
+            four_at_once(lambda: srv.request("POST", "/v1/render?format=png", body)[0]))
     measure(srv, "POST reach fewest_attacks (2000)",
             post(srv, "/v1/movement/reach", {"map": big, "creatures": giants, "mover": mover,
                                              "mode": "run", "prefer": "fewest_attacks"}))

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/stats.h"
 #include "render/render.h"
 #include "rules/options.h"
 #include "rules/rules.h"
@@ -35,18 +36,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
 }
 
 static void row(const char *kind, const char *shape, long long units, double secs, long long budget)
@@ -124,7 +113,7 @@ static void reach(const char *shape, struct board *b, enum rules_move_mode mode,
             exit(2);
         units = w.used;
     }
-    row("search_states", shape, units, median(t, RUNS), SVC_BUDGET_SEARCH_STATES);
+    row("search_states", shape, units, bench_median(t, RUNS), SVC_BUDGET_SEARCH_STATES);
 }
 
 static void route(const char *shape, struct board *b, int gx, int gy)
@@ -145,7 +134,7 @@ static void route(const char *shape, struct board *b, int gx, int gy)
         units = w.used;
     }
     free(steps);
-    row("search_states", shape, units, median(t, RUNS), SVC_BUDGET_SEARCH_STATES);
+    row("search_states", shape, units, bench_median(t, RUNS), SVC_BUDGET_SEARCH_STATES);
 }
 
 /* A path from corner to corner: its window is the whole map. */
@@ -170,7 +159,7 @@ static double path_time(struct board *b, long long *tests)
     free(steps);
     free(res);
     free(aoos);
-    return median(t, RUNS);
+    return bench_median(t, RUNS);
 }
 
 static void searches(void)
@@ -295,9 +284,9 @@ static void draw(const char *shape, struct picture *p, enum render_format f)
         render_image_free(&img);
     }
     if (f == RENDER_PNG)
-        row("pixels", shape, b.pixels, median(t, RUNS), SVC_BUDGET_PIXELS);
+        row("pixels", shape, b.pixels, bench_median(t, RUNS), SVC_BUDGET_PIXELS);
     else
-        row("answer_bytes", shape, b.bytes, median(t, RUNS), SVC_BUDGET_ANSWER_BYTES);
+        row("answer_bytes", shape, b.bytes, bench_median(t, RUNS), SVC_BUDGET_ANSWER_BYTES);
 }
 
 static void pictures(void)

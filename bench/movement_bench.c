@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/stats.h"
 #include "rules/rules.h"
 
 #define SIDE      1000
@@ -43,18 +44,6 @@ static uint32_t next(void)
 {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
     return (uint32_t)(rng >> 11);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
 }
 
 /* ---- the floor: a textbook Dijkstra with a binary heap ---- */
@@ -310,8 +299,8 @@ static double route_case(const char *name, const struct rules_move_query *q, con
         }
         ratio[run] = t_route[run] / t_floor[run];
     }
-    double route_ms = median(t_route, RUNS), floor_ms = median(t_floor, RUNS);
-    double r = median(ratio, RUNS);
+    double route_ms = bench_median(t_route, RUNS), floor_ms = bench_median(t_floor, RUNS);
+    double r = bench_median(ratio, RUNS);
     printf("route %-24s %9.3f ms  %d steps, %d ft; floor (plain A*) %9.3f ms, %d steps, %d ft; "
            "%.2fx the floor (target <= 1.3x)\n",
            name, route_ms, n, cost, floor_ms, floor_n, floor_cost, r);
@@ -407,8 +396,8 @@ int main(int argc, char **argv)
         face_n = rules_reach_count(r);
         rules_reach_free(r);
     }
-    double floor_ms = median(t_floor, RUNS), reach_ms = median(t_reach, RUNS);
-    double face_ms = median(t_face, RUNS);
+    double floor_ms = bench_median(t_floor, RUNS), reach_ms = bench_median(t_reach, RUNS);
+    double face_ms = bench_median(t_face, RUNS);
     printf("movement bench: %dx%d map, 20%% difficult, %d creatures, Medium mover, speed %d, "
            "run x4 = %d ft (difficult closed to a run); median of %d runs\n",
            SIDE, SIDE, CREATURES, SPEED, budget, RUNS);

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bench/encounter_client.h"
+#include "bench/stats.h"
 
 #define MAX_SEQ (1 << 20)
 
@@ -189,12 +190,6 @@ static void sub_scan(struct sub *s, const char *data, size_t n, double t)
     s->carry_len = keep;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Runs the epoll loop for `seconds` (or until every subscriber saw `upto`, when > 0). */
 static void pump(int ep, struct sub *subs, int n, double seconds, long long upto)
 {
@@ -330,7 +325,7 @@ int main(int argc, char **argv)
         }
         lat[count++] = d * 1000;
     }
-    qsort(lat, count, sizeof *lat, cmp_double);
+    qsort(lat, count, sizeof *lat, bench_cmp_double);
 
     /* Alternating slices of 1 s, closed loop: to the other encounter (nobody listens), then
      * to this one (the subscribers listen), in turn, each pair's ratio; the median of the
@@ -355,12 +350,12 @@ int main(int argc, char **argv)
     atomic_store(&writer_other, 0);
     double sorted[PAIRS];
     memcpy(sorted, pair_ratio, sizeof sorted);
-    qsort(sorted, PAIRS, sizeof *sorted, cmp_double);
+    qsort(sorted, PAIRS, sizeof *sorted, bench_cmp_double);
     double alone_sorted[PAIRS], subs_sorted[PAIRS];
     memcpy(alone_sorted, pair_alone, sizeof alone_sorted);
     memcpy(subs_sorted, pair_subs, sizeof subs_sorted);
-    qsort(alone_sorted, PAIRS, sizeof *alone_sorted, cmp_double);
-    qsort(subs_sorted, PAIRS, sizeof *subs_sorted, cmp_double);
+    qsort(alone_sorted, PAIRS, sizeof *alone_sorted, bench_cmp_double);
+    qsort(subs_sorted, PAIRS, sizeof *subs_sorted, bench_cmp_double);
 
     /* Closed loop with the subscribers listening. */
     long long w1 = atomic_load(&writes_done);

@@ -48,6 +48,63 @@ struct db_backend_ops {
     void (*listen_stop)(void *listener);
 };
 
+/* The ops that each backend forwards, unchanged, to its own function of the same name
+ * (db_sqlite_<name>, db_pg_<name>) taking its own handle type: each ops.c defines them from
+ * this one list with DB_BACKEND_DEFINE_FORWARDS, as X(return type, name, parameters, arguments). */
+#define DB_BACKEND_FORWARDED(X)                                                                    \
+    X(int, check_ready, (void *b), (b))                                                            \
+    X(int, schema_version, (void *b, int *out), (b, out))                                          \
+    X(uint64_t, error_count, (const void *b), (b))                                                 \
+    X(int, replay_get, (void *b, struct db_replay *r), (b, r))                                     \
+    X(int, encounter_create,                                                                       \
+      (void *b, const char *id, const unsigned char *token_hash, const char *rules_json,           \
+       const char *state_json, int count, const char *const *kinds, const char *const *payloads,   \
+       struct db_replay *replay),                                                                  \
+      (b, id, token_hash, rules_json, state_json, count, kinds, payloads, replay))                 \
+    X(int, encounter_get, (void *b, const char *id, struct db_encounter *out), (b, id, out))       \
+    X(int, encounter_append,                                                                       \
+      (void *b, const char *id, int64_t expected, const char *kind, const char *payload_json,      \
+       const char *state_json, struct db_replay *replay, int64_t *current),                        \
+      (b, id, expected, kind, payload_json, state_json, replay, current))                          \
+    X(int, encounter_delete, (void *b, const char *id, int64_t expected, int64_t *current),        \
+      (b, id, expected, current))                                                                  \
+    X(int, encounter_list,                                                                         \
+      (void *b, const unsigned char *token_hash, const char *after, int limit, db_encounter_fn fn, \
+       void *ud),                                                                                  \
+      (b, token_hash, after, limit, fn, ud))                                                       \
+    X(int, events,                                                                                 \
+      (void *b, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn, void *ud), \
+      (b, id, after, upto, limit, fn, ud))                                                         \
+    X(int, channel_put, (void *b, const struct db_channel *c), (b, c))                             \
+    X(int, channel_get, (void *b, const char *channel_id, struct db_channel *out),                 \
+      (b, channel_id, out))
+/* The forwarded ops that answer nothing. */
+#define DB_BACKEND_FORWARDED_VOID(X)                                                               \
+    X(close, (void *b), (b))                                                                       \
+    X(write_health, (void *b, struct db_write_health *out), (b, out))                              \
+    X(set_replay_ttl, (void *b, int64_t seconds), (b, seconds))
+
+/* In a backend's ops.c, with DB_BACKEND_PREFIXED(name) defined as its function of that name:
+ * DB_BACKEND_DEFINE_FORWARDS() defines the forwarded ops as static functions forward_<name>,
+ * and DB_BACKEND_FORWARDED_ENTRIES are their entries in its table. */
+#define DB_BACKEND_FORWARD_ONE(type, name, params, args)                                           \
+    static type forward_##name params                                                              \
+    {                                                                                              \
+        return DB_BACKEND_PREFIXED(name) args;                                                     \
+    }
+#define DB_BACKEND_FORWARD_VOID_ONE(name, params, args)                                            \
+    static void forward_##name params                                                              \
+    {                                                                                              \
+        DB_BACKEND_PREFIXED(name) args;                                                            \
+    }
+#define DB_BACKEND_DEFINE_FORWARDS()                                                               \
+    DB_BACKEND_FORWARDED(DB_BACKEND_FORWARD_ONE)                                                   \
+    DB_BACKEND_FORWARDED_VOID(DB_BACKEND_FORWARD_VOID_ONE)
+#define DB_BACKEND_ENTRY(type, name, params, args) .name = forward_##name,
+#define DB_BACKEND_VOID_ENTRY(name, params, args)  .name = forward_##name,
+#define DB_BACKEND_FORWARDED_ENTRIES                                                               \
+    DB_BACKEND_FORWARDED(DB_BACKEND_ENTRY) DB_BACKEND_FORWARDED_VOID(DB_BACKEND_VOID_ENTRY)
+
 extern const struct db_backend_ops db_sqlite_ops; /* db/sqlite/ops.c: a file path */
 extern const struct db_backend_ops db_pg_ops;     /* db/pg/ops.c: postgres:// URLs */
 

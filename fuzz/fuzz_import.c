@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "db/db.h"
+#include "fuzz/encounter_harness.h"
 #include "service/encounter/encounter.h"
 #include "service/encounter/state_cache.h"
 #include "service/http/http.h"
@@ -26,55 +27,24 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct svc_config cfg = {.max_map_side = 64,
-                                .max_body = 1 << 20,
-                                .budget_scale = 1,
-                                .budget_divisor = FUZZ_BUDGET_DIVISOR};
-static struct svc_context ctx = {.config = &cfg};
-static char id[64], auth[128], if_match[64];
-static const char *param0 = id;
 static char dir[] = "/tmp/tactics-fuzz-import-XXXXXX";
 static json_t *genuine;
 
-static void cleanup(void)
+static void free_genuine(void)
 {
     json_decref(genuine);
-    db_close(ctx.db);
-    svc_state_cache_free(ctx.states);
-    char cmd[80];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
 }
 
-static const char *header(void *cookie, const char *name)
+/* Calls handler h on encounter param0 (combatant "fighter") with body (may be NULL); returns
+ * the status and, when out, the answer parsed. */
+static unsigned call(svc_handler h, const char *param0, const char *body, json_t **out)
 {
-    (void)cookie;
-    if (strcasecmp(name, "Authorization") == 0)
-        return auth[0] ? auth : NULL;
-    if (strcasecmp(name, "If-Match") == 0)
-        return if_match;
-    return NULL;
-}
-
-/* Calls handler h with body (may be NULL); returns the status and, when out, the answer. */
-static unsigned call(svc_handler h, const char *body, json_t **out)
-{
-    struct svc_request req = {.method = "POST",
-                              .path = "/v1/encounters",
-                              .body = body ? body : "",
-                              .body_len = body ? strlen(body) : 0,
-                              .header = header,
-                              .ctx = &ctx};
-    req.params[0] = param0;
-    req.params[1] = "fighter";
-    struct svc_response res;
-    memset(&res, 0, sizeof res);
-    h(&req, &res);
-    unsigned status = res.status;
+    char *text = NULL;
+    unsigned status =
+        fuzz_post(h, param0, "fighter", body, body ? strlen(body) : 0, out ? &text : NULL);
     if (out != NULL)
-        *out = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
-    svc_response_clear(&res);
+        *out = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
     return status;
 }
 
@@ -82,10 +52,10 @@ static unsigned call(svc_handler h, const char *body, json_t **out)
 static void play(svc_handler h, const char *body)
 {
     json_t *doc = NULL;
-    unsigned status = call(h, body, &doc);
+    unsigned status = call(h, fuzz_id, body, &doc);
     if (status >= 300 || doc == NULL)
         abort();
-    snprintf(if_match, sizeof if_match, "\"v%lld\"",
+    snprintf(fuzz_if_match, sizeof fuzz_if_match, "\"v%lld\"",
              (long long)json_integer_value(json_object_get(doc, "version")));
     json_decref(doc);
 }
@@ -93,25 +63,9 @@ static void play(svc_handler h, const char *body)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    char path[96];
-    if (mkdtemp(dir) == NULL)
-        abort();
-    atexit(cleanup);
-    snprintf(path, sizeof path, "%s/f.db", dir);
-    if (db_open(path, &ctx.db) != DB_OK || (ctx.states = svc_state_cache_new()) == NULL)
-        abort();
-    json_t *doc = NULL;
-    if (call(svc_handle_encounter_create,
-             "{\"map\":{\"width\":12,\"height\":12,\"rows\":[\"............\",\"..d.........\","
-             "\"..#o........\",\"....h.......\",\"....w.......\",\"............\","
-             "\"............\",\"............\",\"............\",\"............\","
-             "\"............\",\"............\"]},\"seed\":7,\"name\":\"fuzz\"}",
-             &doc) != 201)
-        abort();
-    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(doc, "id")));
-    snprintf(auth, sizeof auth, "Bearer %s", json_string_value(json_object_get(doc, "token")));
-    snprintf(if_match, sizeof if_match, "\"v1\"");
-    json_decref(doc);
+    fuzz_open(dir);
+    atexit(free_genuine);
+    fuzz_create_encounter(",\"name\":\"fuzz\"");
     play(svc_handle_encounter_add_combatant,
          "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,\"speeds\":{\"walk\":"
          "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":"
@@ -131,8 +85,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     play(svc_handle_encounter_next_turn, "{}");
     play(svc_handle_encounter_update_combatant, "{\"hp\":4}");
     struct svc_request req = {
-        .method = "GET", .path = "/export", .body = "", .header = header, .ctx = &ctx};
-    req.params[0] = id;
+        .method = "GET", .path = "/export", .body = "", .header = fuzz_header, .ctx = &fuzz_ctx};
+    req.params[0] = fuzz_id;
     struct svc_response res;
     memset(&res, 0, sizeof res);
     svc_handle_encounter_export(&req, &res);
@@ -277,8 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (body == NULL)
         return 0;
     json_t *ans = NULL;
-    param0 = "";
-    unsigned status = call(svc_handle_encounter_import, body, &ans);
+    unsigned status = call(svc_handle_encounter_import, "", body, &ans);
     free(body);
     if (status != 201 && status != 400 && status != 422)
         abort();
@@ -286,14 +239,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* What was stored must verify: no edit forged an encounter. */
         char new_id[64];
         snprintf(new_id, sizeof new_id, "%s", json_string_value(json_object_get(ans, "id")));
-        param0 = new_id;
         json_t *v = NULL;
-        if (call(svc_handle_encounter_verify, NULL, &v) != 200 ||
+        if (call(svc_handle_encounter_verify, new_id, NULL, &v) != 200 ||
             !json_is_true(json_object_get(v, "ok")))
             abort();
         json_decref(v);
     }
-    param0 = id;
     json_decref(ans);
     return 0;
 }

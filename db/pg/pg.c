@@ -18,6 +18,7 @@
  * Durability: COMMIT returns once the WAL is flushed, with PostgreSQL's default
  * synchronous_commit=on (this backend never changes it), so an acknowledged write survives a
  * crash of tacticsd, of PostgreSQL and of the machine. */
+#include <assert.h>
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -252,6 +253,19 @@ static bool retryable(const PGresult *res)
     return state != NULL && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0);
 }
 
+/* Inside a transaction, a statement that failed (res, cleared here): PG_RETRY for a
+ * serialization failure, a deadlock or a connection broken mid-transaction, DB_ERR_IO
+ * otherwise; the failure is logged and counted. */
+static int tx_failed(struct db_pg *db, struct pg_conn *c, PGresult *res)
+{
+    assert(c != NULL && c->conn != NULL);
+    c->broken = conn_lost(c->conn, res);
+    int rc = retryable(res) || c->broken ? PG_RETRY : DB_ERR_IO;
+    fail(db, c->conn, res);
+    PQclear(res);
+    return rc;
+}
+
 /* Inside a transaction: runs a statement. DB_OK with *out (the caller clears it) when given,
  * PG_RETRY for a serialization failure, a deadlock or a connection broken mid-transaction
  * (nothing of it was committed), DB_ERR_IO otherwise. */
@@ -267,11 +281,7 @@ static int tx_query(struct db_pg *db, struct pg_conn *c, enum pg_query q, const 
             PQclear(res);
         return DB_OK;
     }
-    c->broken = conn_lost(c->conn, res);
-    int rc = retryable(res) || c->broken ? PG_RETRY : DB_ERR_IO;
-    fail(db, c->conn, res);
-    PQclear(res);
-    return rc;
+    return tx_failed(db, c, res);
 }
 
 /* Outside a transaction: a read, tried once more on a fresh connection when the first one was
@@ -318,11 +328,7 @@ static int command(struct db_pg *db, struct pg_conn *c, const char *text)
         PQclear(res);
         return DB_OK;
     }
-    c->broken = conn_lost(c->conn, res);
-    int rc = retryable(res) || c->broken ? PG_RETRY : DB_ERR_IO;
-    fail(db, c->conn, res);
-    PQclear(res);
-    return rc;
+    return tx_failed(db, c, res);
 }
 
 typedef int (*tx_body)(struct db_pg *db, struct pg_conn *c, void *ud);
@@ -746,18 +752,31 @@ int db_pg_encounter_create(struct db_pg *db, const char *id, const unsigned char
     return in_transaction(db, create_body, &a);
 }
 
-int db_pg_encounter_get(struct db_pg *db, const char *id, struct db_encounter *out)
+/* The one row that query q finds for key (its only parameter), to read and then PQclear; or
+ * NULL with *rc DB_ERR_NOT_FOUND or the error. */
+static PGresult *row_by_key(struct db_pg *db, enum pg_query q, const char *key, int *rc)
 {
+    assert(key != NULL);
     struct params p = {0};
-    p_text(&p, id);
+    p_text(&p, key);
     PGresult *res = NULL;
-    int rc = read_query(db, Q_ENC_GET, &p, &res);
-    if (rc != DB_OK)
-        return rc;
+    *rc = read_query(db, q, &p, &res);
+    if (*rc != DB_OK)
+        return NULL;
     if (PQntuples(res) != 1) {
         PQclear(res);
-        return DB_ERR_NOT_FOUND;
+        *rc = DB_ERR_NOT_FOUND;
+        return NULL;
     }
+    return res;
+}
+
+int db_pg_encounter_get(struct db_pg *db, const char *id, struct db_encounter *out)
+{
+    int rc;
+    PGresult *res = row_by_key(db, Q_ENC_GET, id, &rc);
+    if (res == NULL)
+        return rc;
     memset(out, 0, sizeof *out);
     snprintf(out->id, sizeof out->id, "%s", id);
     out->version = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
@@ -786,16 +805,10 @@ int db_pg_channel_put(struct db_pg *db, const struct db_channel *ch)
 
 int db_pg_channel_get(struct db_pg *db, const char *channel_id, struct db_channel *out)
 {
-    struct params p = {0};
-    p_text(&p, channel_id);
-    PGresult *res = NULL;
-    int rc = read_query(db, Q_CH_GET, &p, &res);
-    if (rc != DB_OK)
+    int rc;
+    PGresult *res = row_by_key(db, Q_CH_GET, channel_id, &rc);
+    if (res == NULL)
         return rc;
-    if (PQntuples(res) != 1) {
-        PQclear(res);
-        return DB_ERR_NOT_FOUND;
-    }
     memset(out, 0, sizeof *out);
     snprintf(out->channel_id, sizeof out->channel_id, "%s", channel_id);
     snprintf(out->encounter_id, sizeof out->encounter_id, "%s", PQgetvalue(res, 0, 0));

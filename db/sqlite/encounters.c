@@ -1,4 +1,5 @@
 /* Encounters and their append-only event log. SQL only through bound parameters. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,42 @@ static int rollback(struct db_sqlite *db, struct db_conn *c, int rc)
     return rc;
 }
 
+/* Ends a write transaction: commits, or rolls back when the commit fails. */
+static int commit_or_rollback(struct db_sqlite *db, struct db_conn *c)
+{
+    int rc = commit(db, c);
+    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+}
+
+/* The connection of this thread with a write transaction begun on it, or NULL with *rc the
+ * error. */
+static struct db_conn *begin_write(struct db_sqlite *db, int *rc)
+{
+    struct db_conn *c = db_sqlite_conn(db);
+    if (c == NULL) {
+        *rc = DB_ERR_IO;
+        return NULL;
+    }
+    *rc = begin(db, c);
+    return *rc == DB_OK ? c : NULL;
+}
+
+/* The one row that statement `which` finds for key (bound as its first parameter), to read and
+ * then reset; or NULL with *rc DB_ERR_NOT_FOUND or the error. */
+static sqlite3_stmt *row_by_key(struct db_sqlite *db, enum db_stmt which, const char *key, int *rc)
+{
+    assert(key != NULL);
+    struct db_conn *c = db_sqlite_conn(db);
+    if (c == NULL) {
+        *rc = DB_ERR_IO;
+        return NULL;
+    }
+    sqlite3_stmt *st = stmt(c, which);
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    *rc = step_row(db, st);
+    return *rc == DB_OK ? st : NULL;
+}
+
 static int replay_lookup(struct db_sqlite *db, struct db_conn *c, struct db_replay *r)
 {
     sqlite3_stmt *st = stmt(c, ST_IDEM_GET);
@@ -271,11 +308,9 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
                                const char *state_json, int count, const char *const *kinds,
                                const char *const *payloads, struct db_replay *replay)
 {
-    struct db_conn *c = db_sqlite_conn(db);
+    int rc;
+    struct db_conn *c = begin_write(db, &rc);
     if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
         return rc;
     if ((rc = replay_check(db, c, replay)) != DB_OK)
         return rollback(db, c, rc);
@@ -286,19 +321,14 @@ int db_sqlite_encounter_create(struct db_sqlite *db, const char *id,
             return rollback(db, c, rc);
     if (replay != NULL && (rc = replay_store(db, c, replay, id)) != DB_OK)
         return rollback(db, c, rc);
-    rc = commit(db, c);
-    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+    return commit_or_rollback(db, c);
 }
 
 int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_encounter *out)
 {
-    struct db_conn *c = db_sqlite_conn(db);
-    if (c == NULL)
-        return DB_ERR_IO;
-    sqlite3_stmt *st = stmt(c, ST_ENC_GET);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int rc = step_row(db, st);
-    if (rc != DB_OK)
+    int rc;
+    sqlite3_stmt *st = row_by_key(db, ST_ENC_GET, id, &rc);
+    if (st == NULL)
         return rc;
     memset(out, 0, sizeof *out);
     snprintf(out->id, sizeof out->id, "%s", id);
@@ -382,11 +412,9 @@ int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t exp
 int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
                                int64_t *current)
 {
-    struct db_conn *c = db_sqlite_conn(db);
+    int rc;
+    struct db_conn *c = begin_write(db, &rc);
     if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
         return rc;
     if ((rc = check_version(db, c, id, expected, current)) != DB_OK)
         return rollback(db, c, rc);
@@ -397,17 +425,14 @@ int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t exp
         if ((rc = run(db, st)) != DB_OK)
             return rollback(db, c, rc);
     }
-    rc = commit(db, c);
-    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+    return commit_or_rollback(db, c);
 }
 
 int db_sqlite_channel_put(struct db_sqlite *db, const struct db_channel *ch)
 {
-    struct db_conn *c = db_sqlite_conn(db);
+    int rc;
+    struct db_conn *c = begin_write(db, &rc);
     if (c == NULL)
-        return DB_ERR_IO;
-    int rc = begin(db, c);
-    if (rc != DB_OK)
         return rc;
     sqlite3_stmt *st = stmt(c, ST_CH_PUT);
     sqlite3_bind_text(st, 1, ch->channel_id, -1, SQLITE_STATIC);
@@ -416,19 +441,14 @@ int db_sqlite_channel_put(struct db_sqlite *db, const struct db_channel *ch)
     sqlite3_bind_text(st, 4, ch->game_master, -1, SQLITE_STATIC);
     if ((rc = run(db, st)) != DB_OK)
         return rollback(db, c, rc);
-    rc = commit(db, c);
-    return rc == DB_OK ? DB_OK : rollback(db, c, rc);
+    return commit_or_rollback(db, c);
 }
 
 int db_sqlite_channel_get(struct db_sqlite *db, const char *channel_id, struct db_channel *out)
 {
-    struct db_conn *c = db_sqlite_conn(db);
-    if (c == NULL)
-        return DB_ERR_IO;
-    sqlite3_stmt *st = stmt(c, ST_CH_GET);
-    sqlite3_bind_text(st, 1, channel_id, -1, SQLITE_STATIC);
-    int rc = step_row(db, st);
-    if (rc != DB_OK)
+    int rc;
+    sqlite3_stmt *st = row_by_key(db, ST_CH_GET, channel_id, &rc);
+    if (st == NULL)
         return rc;
     memset(out, 0, sizeof *out);
     snprintf(out->channel_id, sizeof out->channel_id, "%s", channel_id);

@@ -18,95 +18,6 @@ static int open_db(const char *path, void **out)
     return rc;
 }
 
-static void close_db(void *b)
-{
-    db_sqlite_close(b);
-}
-
-static int check_ready(void *b)
-{
-    return db_sqlite_check_ready(b);
-}
-
-static int schema_version(void *b, int *out)
-{
-    return db_sqlite_schema_version(b, out);
-}
-
-static int limit_size(void *b, uint64_t max_bytes)
-{
-    return db_sqlite_limit_size(b, max_bytes);
-}
-
-static void write_health(void *b, struct db_write_health *out)
-{
-    db_sqlite_write_health(b, out);
-}
-
-static uint64_t error_count(const void *b)
-{
-    return db_sqlite_error_count(b);
-}
-
-static void set_replay_ttl(void *b, int64_t seconds)
-{
-    db_sqlite_set_replay_ttl(b, seconds);
-}
-
-static int replay_get(void *b, struct db_replay *r)
-{
-    return db_sqlite_replay_get(b, r);
-}
-
-static int encounter_create(void *b, const char *id, const unsigned char *token_hash,
-                            const char *rules_json, const char *state_json, int count,
-                            const char *const *kinds, const char *const *payloads,
-                            struct db_replay *replay)
-{
-    return db_sqlite_encounter_create(b, id, token_hash, rules_json, state_json, count, kinds,
-                                      payloads, replay);
-}
-
-static int encounter_get(void *b, const char *id, struct db_encounter *out)
-{
-    return db_sqlite_encounter_get(b, id, out);
-}
-
-static int encounter_append(void *b, const char *id, int64_t expected, const char *kind,
-                            const char *payload_json, const char *state_json,
-                            struct db_replay *replay, int64_t *current)
-{
-    return db_sqlite_encounter_append(b, id, expected, kind, payload_json, state_json, replay,
-                                      current);
-}
-
-static int encounter_delete(void *b, const char *id, int64_t expected, int64_t *current)
-{
-    return db_sqlite_encounter_delete(b, id, expected, current);
-}
-
-static int encounter_list(void *b, const unsigned char *token_hash, const char *after, int limit,
-                          db_encounter_fn fn, void *ud)
-{
-    return db_sqlite_encounter_list(b, token_hash, after, limit, fn, ud);
-}
-
-static int events(void *b, const char *id, int64_t after, int64_t upto, int limit, db_event_fn fn,
-                  void *ud)
-{
-    return db_sqlite_events(b, id, after, upto, limit, fn, ud);
-}
-
-static int channel_put(void *b, const struct db_channel *c)
-{
-    return db_sqlite_channel_put(b, c);
-}
-
-static int channel_get(void *b, const char *channel_id, struct db_channel *out)
-{
-    return db_sqlite_channel_get(b, channel_id, out);
-}
-
 static void set_group_commit(void *b, bool on)
 {
     struct db_sqlite *db = b;
@@ -114,33 +25,20 @@ static void set_group_commit(void *b, bool on)
     db->group_commit = on;
 }
 
-static void group_stats(void *b, struct db_group_stats *out)
-{
-    db_sqlite_group_stats(b, out);
-}
+/* The ops only this backend has, forwarded as the others are. */
+#define SQLITE_FORWARDED(X)      X(int, limit_size, (void *b, uint64_t max_bytes), (b, max_bytes))
+#define SQLITE_FORWARDED_VOID(X) X(group_stats, (void *b, struct db_group_stats *out), (b, out))
+
+#define DB_BACKEND_PREFIXED(name) db_sqlite_##name
+DB_BACKEND_DEFINE_FORWARDS()
+SQLITE_FORWARDED(DB_BACKEND_FORWARD_ONE)
+SQLITE_FORWARDED_VOID(DB_BACKEND_FORWARD_VOID_ONE)
 
 const struct db_backend_ops db_sqlite_ops = {
     .name = "sqlite",
     .claims = claims,
     .open = open_db,
-    .close = close_db,
-    .check_ready = check_ready,
-    .schema_version = schema_version,
-    .limit_size = limit_size,
-    .write_health = write_health,
-    .error_count = error_count,
-    .set_replay_ttl = set_replay_ttl,
-    .replay_get = replay_get,
-    .encounter_create = encounter_create,
-    .encounter_get = encounter_get,
-    .encounter_append = encounter_append,
-    .encounter_delete = encounter_delete,
-    .encounter_list = encounter_list,
-    .events = events,
-    .channel_put = channel_put,
-    .channel_get = channel_get,
     .set_group_commit = set_group_commit,
-    .group_stats = group_stats,
-    .listen_start = NULL,
-    .listen_stop = NULL,
-};
+    /* NULL listen_start: no change notifications. And the ops forwarded unchanged: */
+    SQLITE_FORWARDED(DB_BACKEND_ENTRY) SQLITE_FORWARDED_VOID(DB_BACKEND_VOID_ENTRY)
+        DB_BACKEND_FORWARDED_ENTRIES};

@@ -240,6 +240,37 @@ static void choice_at(const struct rules_creature *a, const struct rules_creatur
     }
 }
 
+/* The attacker's best choice of corner and target square for walk w among the n choices (the
+ * fewest of its `lines` lines blocked, the first on a tie), with its lines blocked in *blocked;
+ * -1 when the walk ran past WORK_MAX. With walled (cover, not concealment), *walled is whether
+ * every line of every choice is blocked by walls (SRD Total Cover), and the search goes on
+ * while that may still hold. */
+static int best_choice(struct walk *w, const struct rules_creature *attacker,
+                       const struct rules_creature *target, bool madj, int n, int lines,
+                       int *blocked, bool *walled)
+{
+    assert(n > 0 && blocked != NULL);
+    int best = -1;
+    struct choice c;
+    for (int i = 0; i < n; i++) {
+        choice_at(attacker, target, madj, i, &c);
+        int b = choice_blocked(w, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
+        if (w->work > WORK_MAX)
+            return -1;
+        if (best < 0 || b < *blocked)
+            best = i, *blocked = b;
+        if (walled != NULL && *walled) {
+            enum look keep = w->look;
+            w->look = LOOK_WALLS;
+            *walled = choice_blocked(w, c.ax, c.ay, c.na, c.tx, c.ty, NULL) == lines;
+            w->look = keep;
+        }
+        if (*blocked == 0 && (walled == NULL || !*walled))
+            break;
+    }
+    return best;
+}
+
 int rules_sight_between(const struct rules_options *o, const struct rules_map *m,
                         const struct rules_creature *attacker, const struct rules_creature *target,
                         const struct rules_creature *others, int other_count, bool melee,
@@ -266,25 +297,12 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
         return RULES_COVER_ERR_BOUNDS;
 
     /* Cover: the attacker's best choice (fewest lines blocked, the first on a tie). */
-    int best = -1, best_blocked = 0, lines = madj ? 16 : 4;
+    int best_blocked = 0, lines = madj ? 16 : 4;
     bool every_line_walled = true;
+    int best = best_choice(&w, attacker, target, madj, n, lines, &best_blocked, &every_line_walled);
+    if (best < 0)
+        return RULES_COVER_ERR_BOUNDS;
     struct choice c;
-    for (int i = 0; i < n; i++) {
-        choice_at(attacker, target, madj, i, &c);
-        int b = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
-        if (w.work > WORK_MAX)
-            return RULES_COVER_ERR_BOUNDS;
-        if (best < 0 || b < best_blocked)
-            best = i, best_blocked = b;
-        if (every_line_walled) {
-            enum look keep = w.look;
-            w.look = LOOK_WALLS;
-            every_line_walled = choice_blocked(&w, c.ax, c.ay, c.na, c.tx, c.ty, NULL) == lines;
-            w.look = keep;
-        }
-        if (best_blocked == 0 && !every_line_walled)
-            break;
-    }
     choice_at(attacker, target, madj, best, &c);
     out->corner_x = (int)c.px, out->corner_y = (int)c.py;
     out->target_x = (int)c.tx, out->target_y = (int)c.ty;
@@ -324,17 +342,10 @@ int rules_sight_between(const struct rules_options *o, const struct rules_map *m
         }
         return RULES_COVER_OK;
     }
-    int cbest = -1, cbest_blocked = 0;
-    for (int i = 0; i < n; i++) {
-        choice_at(attacker, target, false, i, &c);
-        int b = choice_blocked(&cw, c.ax, c.ay, c.na, c.tx, c.ty, NULL);
-        if (cw.work > WORK_MAX)
-            return RULES_COVER_ERR_BOUNDS;
-        if (cbest < 0 || b < cbest_blocked)
-            cbest = i, cbest_blocked = b;
-        if (cbest_blocked == 0)
-            break;
-    }
+    int cbest_blocked = 0;
+    int cbest = best_choice(&cw, attacker, target, false, n, 4, &cbest_blocked, NULL);
+    if (cbest < 0)
+        return RULES_COVER_ERR_BOUNDS;
     if (cbest_blocked > 0) {
         out->concealment = RULES_CONCEAL_HALF; /* SRD 20%; 002 "One-half" */
         choice_at(attacker, target, false, cbest, &c);

@@ -58,21 +58,35 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
                                options, "presets", list));
 }
 
-void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
+/* Decodes the body (its members among known), rules it (rule answers the document, or NULL
+ * with the errors in e) and answers the document or the errors. */
+static void handle(const struct svc_request *req, struct svc_response *res,
+                   const char *const *known, json_t *(*rule)(json_t *body, struct svc_errors *e))
 {
-    static const char *const known[] = {"rules", "from", "to", NULL};
     json_t *body;
     struct svc_errors e;
+    if (svc_decode_begin(req, res, known, &body, &e)) {
+        json_t *doc = rule(body, &e);
+        assert(doc != NULL || svc_errors_any(&e));
+        if (doc != NULL)
+            svc_respond_json(res, 200, doc);
+        else
+            svc_errors_respond(&e, res);
+    }
+    svc_errors_free(&e);
+    json_decref(body);
+}
+
+static json_t *rule_distance(json_t *body, struct svc_errors *e)
+{
     struct svc_rules rules;
     struct rules_creature from, to;
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
-    if (!svc_decode_rules(body, &rules, &e))
-        goto fail;
-    svc_decode_member(body, "from", &rules.options, false, NULL, &from, &e);
-    svc_decode_member(body, "to", &rules.options, false, NULL, &to, &e);
-    if (svc_errors_any(&e))
-        goto fail;
+    if (!svc_decode_rules(body, &rules, e))
+        return NULL;
+    svc_decode_member(body, "from", &rules.options, false, NULL, &from, e);
+    svc_decode_member(body, "to", &rules.options, false, NULL, &to, e);
+    if (svc_errors_any(e))
+        return NULL;
 
     struct rules_distance d;
     rules_distance(&rules.options, &from.body, &to.body, &d);
@@ -85,13 +99,13 @@ void svc_handle_distance(const struct svc_request *req, struct svc_response *res
     }
     json_object_set_new(doc, "rule", json_string(d.rule));
     svc_explain_distance(doc, svc_member_name(body, "from"), svc_member_name(body, "to"));
-    svc_respond_json(res, 200, doc);
-    goto out;
-fail:
-    svc_errors_respond(&e, res);
-out:
-    svc_errors_free(&e);
-    json_decref(body);
+    return doc;
+}
+
+void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "from", "to", NULL};
+    handle(req, res, known, rule_distance);
 }
 
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
@@ -128,34 +142,29 @@ static void add_square(json_t *list, int counts[6], int ring[6], const struct ru
     json_array_append_new(list, item);
 }
 
-void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
+static json_t *rule_areas(json_t *body, struct svc_errors *e)
 {
-    static const char *const known[] = {"rules", "creature", "radius_ft", NULL};
-    json_t *body;
-    struct svc_errors e;
     struct svc_rules rules;
     struct rules_creature c;
     long long radius_ft = 0;
     bool awareness = false, all_around = false;
-    if (!svc_decode_begin(req, res, known, &body, &e))
-        goto out;
-    if (!svc_decode_rules(body, &rules, &e))
-        goto fail;
-    json_t *cobj = svc_decode_member(body, "creature", &rules.options, true, NULL, &c, &e);
+    if (!svc_decode_rules(body, &rules, e))
+        return NULL;
+    json_t *cobj = svc_decode_member(body, "creature", &rules.options, true, NULL, &c, e);
     if (cobj != NULL) {
-        codec_get_bool(cobj, "/creature", "combat_awareness", false, &awareness, &e);
-        codec_get_bool(cobj, "/creature", "all_around_vision", false, &all_around, &e);
+        codec_get_bool(cobj, "/creature", "combat_awareness", false, &awareness, e);
+        codec_get_bool(cobj, "/creature", "all_around_vision", false, &all_around, e);
     }
-    codec_get_int(body, "", "radius_ft", true, 0, MAX_RADIUS_FT, &radius_ft, &e);
+    codec_get_int(body, "", "radius_ft", true, 0, MAX_RADIUS_FT, &radius_ft, e);
     if (cobj != NULL && json_object_get(cobj, "facing") == NULL &&
         rules_has_facing(&rules.options, &c))
-        svc_errors_add(&e, "/creature/facing",
+        svc_errors_add(e, "/creature/facing",
                        "is required under facing %s for a creature larger than Tiny that is not "
                        "faceless (0 = north, clockwise, %d facings)",
                        rules.options.facing == RULES_FACING_000 ? "000" : "003",
                        rules_facing_count(&rules.options));
-    if (svc_errors_any(&e))
-        goto fail;
+    if (svc_errors_any(e))
+        return NULL;
 
     const struct rules_options *o = &rules.options;
     int r = (int)radius_ft / 5, counts[6] = {0}, ring[6] = {0}, threatened = 0;
@@ -203,13 +212,13 @@ void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
                                     : o->facing == RULES_FACING_003 ? "003 facing variant"
                                                                     : "no facing in force"));
     svc_explain_areas(doc);
-    svc_respond_json(res, 200, doc);
-    goto out;
-fail:
-    svc_errors_respond(&e, res);
-out:
-    svc_errors_free(&e);
-    json_decref(body);
+    return doc;
+}
+
+void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
+{
+    static const char *const known[] = {"rules", "creature", "radius_ft", NULL};
+    handle(req, res, known, rule_areas);
 }
 
 void svc_handle_sizes(const struct svc_request *req, struct svc_response *res)

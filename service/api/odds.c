@@ -73,10 +73,8 @@ void svc_handle_dice_odds(const struct svc_request *req, struct svc_response *re
     struct jw w;
     jw_init(&w, 4096);
     jw_object_begin(&w);
-    JW_KEY(&w, "expression");
-    jw_string(&w, text);
-    JW_KEY(&w, "probabilities");
-    jw_string(&w, "double");
+    JW_STRING(&w, "expression", text);
+    JW_STRING(&w, "probabilities", "double");
     svc_odds_write_summary(&w, &d);
     JW_KEY(&w, "remainder");
     svc_odds_write_probability(&w, remainder);

@@ -111,32 +111,17 @@ static struct rules_step *decode_squares(json_t *obj, const char *base, const ch
         svc_errors_add(e, base, "could not be allocated");
         return NULL;
     }
-    bool hex = o->grid == RULES_GRID_HEX;
-    static const char *const square_keys[] = {"x", "y", "facing", NULL};
-    static const char *const hex_keys[] = {"q", "r", "facing", NULL};
     char lbase[CODEC_PTR_MAX];
     codec_pointer(lbase, base, key);
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        char ptr[CODEC_PTR_MAX + 24];
-        snprintf(ptr, sizeof ptr, "%s/%zu", lbase, i);
-        s[i] = (struct rules_step){.facing = -1};
-        if (!codec_expect_object(v, ptr, e))
-            continue;
-        codec_reject_unknown(v, ptr, hex ? hex_keys : square_keys, e);
-        long long x = 0, y = 0, f = -1;
-        codec_get_int(v, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &x, e);
-        codec_get_int(v, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &y, e);
-        if (CODEC_WITHIN(
-                codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(o) - 1, &f, e)) &&
-            !facings) {
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char ptr[SVC_STEP_PTR_MAX];
+        bool faced = false;
+        svc_decode_step(json_array_get(list, i), lbase, i, o, &s[i], &faced, ptr, e);
+        if (faced && !facings) {
             char fp[CODEC_PTR_MAX + 32];
             snprintf(fp, sizeof fp, "%s/facing", ptr);
             svc_errors_add(e, fp, "only a path's steps take a facing");
         }
-        s[i] = (struct rules_step){(int)x, (int)y, (int)f};
     }
     *n = (int)json_array_size(list);
     return s;

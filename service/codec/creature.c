@@ -32,46 +32,22 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     /* "name" is for the sentences a bot posts (issue 18: names, not ids); nothing rules on it. */
     static const char *const square_keys[] = {"x", "y", "z", "size", "name", NULL};
     static const char *const hex_keys[] = {"q", "r", "size", "triangle", "name", NULL};
-    static const char *const square_combat[] = {"facing",
-                                                "faceless",
-                                                "combat_awareness",
-                                                "all_around_vision",
-                                                "x",
-                                                "y",
-                                                "z",
-                                                "size",
-                                                "reach_ft",
-                                                "reach_weapon",
-                                                "can_threaten",
-                                                "cannot_be_flanked",
-                                                "name",
-                                                NULL};
-    static const char *const hex_combat[] = {"triangle",
-                                             "facing",
-                                             "faceless",
-                                             "combat_awareness",
-                                             "all_around_vision",
-                                             "q",
-                                             "r",
-                                             "size",
-                                             "reach_ft",
-                                             "reach_weapon",
-                                             "can_threaten",
-                                             "cannot_be_flanked",
-                                             "name",
-                                             NULL};
+    /* And in combat (a creature that may threaten), its facing, perception and reach. */
+    static const char *const combat_keys[] = {
+        "facing",   "faceless",     "combat_awareness", "all_around_vision",
+        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked",
+        NULL};
     rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
     if (!codec_expect_object(obj, ptr, e))
         return;
     bool hex = o->grid == RULES_GRID_HEX;
-    const char *const *base =
-        hex ? (combat ? hex_combat : hex_keys) : (combat ? square_combat : square_keys);
+    const char *const *parts[] = {hex ? hex_keys : square_keys, combat ? combat_keys : NULL,
+                                  extra_keys};
     const char *keys[64];
     size_t nk = 0;
-    for (; base[nk] != NULL && nk < 63; nk++)
-        keys[nk] = base[nk];
-    for (size_t i = 0; extra_keys != NULL && extra_keys[i] != NULL && nk < 63; i++)
-        keys[nk++] = extra_keys[i];
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
+        for (size_t i = 0; parts[p] != NULL && parts[p][i] != NULL && nk < 63; i++)
+            keys[nk++] = parts[p][i];
     keys[nk] = NULL;
     codec_reject_unknown(obj, ptr, keys, e);
     long long a = 0, b = 0, z = 0;

@@ -77,6 +77,27 @@ static bool all_used(const struct rules_dice *d, struct svc_errors *e)
 
 static const char *const surfaces[] = {"ground", "obsidian", "stone", "soft", "water", NULL};
 
+/* An impact's answer, sent (out takes *doc, and *doc is NULL after): the rule cited, where its
+ * dice came from, and its prose. */
+static void answer_impact(struct svc_answer *out, json_t **doc, const char *rule,
+                          const struct svc_dice_source *src, void (*explain)(json_t *doc))
+{
+    assert(doc != NULL && *doc != NULL && rule != NULL && explain != NULL);
+    json_object_set_new(*doc, "rule", json_string(rule));
+    svc_dice_source_describe(src, *doc);
+    explain(*doc);
+    svc_answer_json(out, *doc);
+    *doc = NULL;
+}
+
+/* What a ruling holds until it has answered: its document, its errors, its dice's source. */
+static void release(json_t *doc, struct svc_errors *e, struct svc_dice_source *src)
+{
+    json_decref(doc);
+    svc_errors_free(e);
+    free(src);
+}
+
 void svc_decode_fall(json_t *body, struct rules_fall *f, bool *has_depth, struct svc_errors *e)
 {
     long long height = 0, per_die = 0, depth = 0;
@@ -170,10 +191,7 @@ void svc_rule_fall_decoded(const struct svc_rules *rules, const struct rules_fal
     if (facts != NULL)
         *facts = (struct svc_fall_facts){.damage = damage, .prone = damage > 0 && !o.water};
     json_object_set_new(doc, "conditions", conditions);
-    json_object_set_new(doc, "rule", json_string(o.dice.rule));
-    svc_dice_source_describe(src, doc);
-    svc_explain_falling(doc);
-    svc_answer_json(out, doc);
+    answer_impact(out, &doc, o.dice.rule, src, svc_explain_falling);
     return;
 fail:
     json_decref(doc);
@@ -219,18 +237,12 @@ void svc_rule_collision(json_t *body, struct svc_answer *out)
     if (roll_impact(&im, &d, (int)dr, doc, &e) < 0 || !all_used(&d, &e))
         goto fail;
     json_object_set_new(doc, "conditions", json_array());
-    json_object_set_new(doc, "rule", json_string(im.rule));
-    svc_dice_source_describe(src, doc);
-    svc_explain_collision(doc);
-    svc_answer_json(out, doc);
-    doc = NULL;
+    answer_impact(out, &doc, im.rule, src, svc_explain_collision);
     goto out;
 fail:
     svc_answer_errors(out, &e);
 out:
-    json_decref(doc);
-    svc_errors_free(&e);
-    free(src);
+    release(doc, &e, src);
 }
 
 /* A dropped object request as decoded: the object, its range and its targets. */
@@ -392,16 +404,10 @@ void svc_rule_dropped(json_t *body, struct svc_answer *out)
     int damage = roll_impact(&im, &d, 0, doc, &e);
     if (damage < 0 || !strike_targets(&q, damage, &d, doc, &e) || !all_used(&d, &e))
         goto fail;
-    json_object_set_new(doc, "rule", json_string(im.rule));
-    svc_dice_source_describe(src, doc);
-    svc_explain_dropped(doc);
-    svc_answer_json(out, doc);
-    doc = NULL;
+    answer_impact(out, &doc, im.rule, src, svc_explain_dropped);
     goto out;
 fail:
     svc_answer_errors(out, &e);
 out:
-    json_decref(doc);
-    svc_errors_free(&e);
-    free(src);
+    release(doc, &e, src);
 }

@@ -1,6 +1,7 @@
 /* Decoding the movement requests (move_req.h) and, for other endpoints that take the same
  * shapes, their board (move_codec.h): rules, creatures, mover, mode, withdraw, steps, a route's
  * target, forced movement and speed. body.map is map_codec.c's. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,30 @@ static bool adjacent(const struct rules_options *o, int x0, int y0, int x1, int 
     return (dx || dy) && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 }
 
+bool svc_decode_step(json_t *v, const char *base, size_t i, const struct rules_options *o,
+                     struct rules_step *out, bool *faced, char ptr[SVC_STEP_PTR_MAX],
+                     struct svc_errors *e)
+{
+    assert(base != NULL && out != NULL && faced != NULL && ptr != NULL);
+    static const char *const square_keys[] = {"x", "y", "facing", NULL};
+    static const char *const hex_keys[] = {"q", "r", "facing", NULL};
+    snprintf(ptr, SVC_STEP_PTR_MAX, "%s/%zu", base, i);
+    *out = (struct rules_step){.facing = -1};
+    *faced = false;
+    if (!codec_expect_object(v, ptr, e))
+        return false;
+    bool hex = o->grid == RULES_GRID_HEX;
+    codec_reject_unknown(v, ptr, hex ? hex_keys : square_keys, e);
+    long long x = 0, y = 0, f = -1;
+    bool ok =
+        codec_get_int(v, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &x, e);
+    ok &= codec_get_int(v, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &y, e);
+    *faced =
+        CODEC_WITHIN(codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(o) - 1, &f, e));
+    *out = (struct rules_step){(int)x, (int)y, (int)f};
+    return ok;
+}
+
 /* path: [{x, y, facing?}], each adjacent to the one before (the first to `from`). */
 struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
                                      const struct move_req *r, int from_x, int from_y, bool facings,
@@ -387,30 +412,14 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
         svc_errors_add(e, base, "could not be allocated");
         return NULL;
     }
-    static const char *const square_keys[] = {"x", "y", "facing", NULL};
-    static const char *const hex_keys[] = {"q", "r", "facing", NULL};
-    bool hx = move_hex(r), mover_faces = rules_has_facing(r->o, &r->mover.c);
+    bool mover_faces = rules_has_facing(r->o, &r->mover.c);
     int px = from_x, py = from_y;
     bool chain = true;
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        char ptr[CODEC_PTR_MAX + 24];
-        snprintf(ptr, sizeof ptr, "%s/%zu", base, i);
-        s[i] = (struct rules_step){.facing = -1};
-        if (!codec_expect_object(v, ptr, e)) {
-            chain = false;
-            continue;
-        }
-        codec_reject_unknown(v, ptr, hx ? hex_keys : square_keys, e);
-        long long x = 0, y = 0, f = -1;
-        bool ok =
-            codec_get_int(v, ptr, hx ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &x, e);
-        ok &= codec_get_int(v, ptr, hx ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &y, e);
-        if (CODEC_WITHIN(
-                codec_get_int(v, ptr, "facing", false, 0, rules_facing_count(r->o) - 1, &f, e)) &&
-            (!facings || !mover_faces)) {
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char ptr[SVC_STEP_PTR_MAX];
+        bool faced = false;
+        bool ok = svc_decode_step(json_array_get(list, i), base, i, r->o, &s[i], &faced, ptr, e);
+        if (faced && (!facings || !mover_faces)) {
             char fptr[CODEC_PTR_MAX];
             codec_pointer(fptr, ptr, "facing");
             svc_errors_add(e, fptr,
@@ -418,12 +427,11 @@ struct rules_step *move_decode_steps(json_t *body, const char *key, size_t max,
                                      "Tiny and smaller: 000)"
                                    : "forced movement does not set facing");
         }
-        s[i] = (struct rules_step){(int)x, (int)y, (int)f};
-        if (ok && chain && !adjacent(r->o, px, py, (int)x, (int)y))
+        if (ok && chain && !adjacent(r->o, px, py, s[i].x, s[i].y))
             svc_errors_add(e, ptr, "is not adjacent to the %s",
                            i == 0 ? "starting square" : "step before");
         chain = ok;
-        px = (int)x, py = (int)y;
+        px = s[i].x, py = s[i].y;
     }
     *n = (int)json_array_size(list);
     return s;

@@ -8,6 +8,7 @@
 #include "service/codec/rule_options.h"
 #include "service/http/http.h"
 #include "service/json/errors.h"
+#include "service/json/fields.h"
 
 struct svc_board {
     struct svc_rules rules;
@@ -34,6 +35,16 @@ void svc_decode_board(json_t *body, const struct svc_request *req,
                       const char *const *creature_extra, const char *const *mover_extra,
                       struct svc_board *b, struct svc_errors *e);
 void svc_board_free(struct svc_board *b);
+
+/* Step i of a path (the array at pointer base): {x, y, facing} ({q, r, facing} on hexes),
+ * facing optional (-1 when absent) and within the rules' facings. Writes the step's pointer to
+ * ptr and fills *out; returns whether it is an object whose x and y were read, and *faced says
+ * whether a facing within range was given (the caller says whether one may be). Problems go
+ * to e. */
+#define SVC_STEP_PTR_MAX (CODEC_PTR_MAX + 24)
+bool svc_decode_step(json_t *v, const char *base, size_t i, const struct rules_options *o,
+                     struct rules_step *out, bool *faced, char ptr[SVC_STEP_PTR_MAX],
+                     struct svc_errors *e);
 
 /* What a request will cost, from its estimate before any work (rules_move_reach_estimate,
  * rules_move_route_estimate, render_estimate), in its budgets' units. */

@@ -76,12 +76,9 @@ static void write_violation(struct jw *w, int step, enum rules_move_violation v)
         jw_null(w);
     else
         jw_int(w, step);
-    JW_KEY(w, "code");
-    jw_string(w, rules_move_violation_code(v));
-    JW_KEY(w, "message");
-    jw_string(w, rules_move_violation_text(v));
-    JW_KEY(w, "source");
-    jw_string(w, rules_move_violation_source(v));
+    JW_STRING(w, "code", rules_move_violation_code(v));
+    JW_STRING(w, "message", rules_move_violation_text(v));
+    JW_STRING(w, "source", rules_move_violation_source(v));
     jw_object_end(w);
 }
 
@@ -125,21 +122,16 @@ static void write_step(struct jw *w, const struct rules_options *o,
         jw_int(w, s->facing);
     else
         jw_null(w);
-    JW_KEY(w, "cost_ft");
-    jw_int(w, s->cost_ft);
-    JW_KEY(w, "spent_ft");
-    jw_int(w, s->spent_ft);
-    JW_KEY(w, "movement_type");
-    jw_string(w, rules_move_type_name(s->type));
+    JW_INT(w, "cost_ft", s->cost_ft);
+    JW_INT(w, "spent_ft", s->spent_ft);
+    JW_STRING(w, "movement_type", rules_move_type_name(s->type));
     JW_KEY(w, "why");
     jw_array_begin(w);
     for (size_t k = 0; k < sizeof whys / sizeof whys[0]; k++)
         if (s->why & whys[k].bit) {
             jw_object_begin(w);
-            JW_KEY(w, "rule");
-            jw_string(w, whys[k].code);
-            JW_KEY(w, "source");
-            jw_string(w, whys[k].source);
+            JW_STRING(w, "rule", whys[k].code);
+            JW_STRING(w, "source", whys[k].source);
             jw_object_end(w);
         }
     jw_array_end(w);
@@ -150,12 +142,10 @@ static void write_step(struct jw *w, const struct rules_options *o,
 static void write_totals(struct jw *w, const struct move_req *r, const struct rules_path_result *p,
                          int n)
 {
-    JW_KEY(w, "total_ft");
-    jw_int(w, p->total_ft);
+    JW_INT(w, "total_ft", p->total_ft);
     write_speeds(w, "budget_ft", p->budget_ft);
     write_speeds(w, "remaining_ft", p->remaining_ft);
-    JW_KEY(w, "steps_in_budget");
-    jw_int(w, p->steps_in_budget);
+    JW_INT(w, "steps_in_budget", p->steps_in_budget);
     JW_KEY(w, "end");
     jw_object_begin(w);
     write_pos(w, r->o, n > 0 ? p->steps[n - 1].x : r->mover.c.body.x,
@@ -173,10 +163,8 @@ static void write_aoo(struct jw *w, const struct move_req *r, const struct rules
                       const struct move_odds *odds)
 {
     jw_object_begin(w);
-    JW_KEY(w, "creature");
-    jw_string(w, r->ids[a->creature]);
-    JW_KEY(w, "step");
-    jw_int(w, a->step);
+    JW_STRING(w, "creature", r->ids[a->creature]);
+    JW_INT(w, "step", a->step);
     JW_KEY(w, "leaving");
     jw_object_begin(w);
     write_pos(w, r->o, a->from_x, a->from_y);
@@ -186,12 +174,9 @@ static void write_aoo(struct jw *w, const struct move_req *r, const struct rules
         jw_int(w, a->facing);
     else
         jw_null(w);
-    JW_KEY(w, "attack_total");
-    jw_int(w, a->eval.attack_total);
-    JW_KEY(w, "attacker_area");
-    jw_string(w, rules_area_name(a->eval.attacker_area));
-    JW_KEY(w, "target_area");
-    jw_string(w, rules_area_name(a->eval.target_area));
+    JW_INT(w, "attack_total", a->eval.attack_total);
+    JW_STRING(w, "attacker_area", rules_area_name(a->eval.attacker_area));
+    JW_STRING(w, "target_area", rules_area_name(a->eval.target_area));
     write_modifiers(w, &a->eval);
     if (odds != NULL)
         move_odds_write_aoo(w, odds, i);
@@ -234,10 +219,8 @@ static bool write_path_answer(struct jw *w, const struct move_req *r,
                               const struct move_odds *odds, struct svc_told *told)
 {
     assert(n == 0 || p->steps != NULL);
-    JW_KEY(w, "mode");
-    jw_string(w, rules_move_mode_names[r->mode]);
-    JW_KEY(w, "legal");
-    jw_bool(w, p->legal);
+    JW_STRING(w, "mode", rules_move_mode_names[r->mode]);
+    JW_BOOL(w, "legal", p->legal);
     struct first_violation first;
     if (!write_violations(w, r, p, n, &first))
         return false;
@@ -320,10 +303,8 @@ void move_answer_path_ruled(struct svc_answer *ans, struct move_req *r, int n,
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
     if (route) {
-        JW_KEY(&w, "found");
-        jw_bool(&w, true);
-        JW_KEY(&w, "route_cost_ft");
-        jw_int(&w, route_cost);
+        JW_BOOL(&w, "found", true);
+        JW_INT(&w, "route_cost_ft", route_cost);
     }
     if (!write_path_answer(&w, r, p, n, r->odds ? &odds : NULL, &told)) {
         answer_too_large(ans, r, &w);
@@ -425,12 +406,9 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
     jw_init(&w, 4096 + (size_t)count * 96);
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
-    JW_KEY(&w, "mode");
-    jw_string(&w, rules_move_mode_names[r->mode]);
-    JW_KEY(&w, "prefer");
-    jw_string(&w, move_prefer_names[prefer]);
-    JW_KEY(&w, "count");
-    jw_int(&w, count);
+    JW_STRING(&w, "mode", rules_move_mode_names[r->mode]);
+    JW_STRING(&w, "prefer", move_prefer_names[prefer]);
+    JW_INT(&w, "count", count);
     JW_KEY(&w, "squares");
     jw_array_begin(&w);
     int facings = rules_facing_count(r->o);
@@ -451,10 +429,8 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
         rules_reach_get(reach, at, &s);
         jw_object_begin(&w);
         write_pos(&w, r->o, s.x, s.y);
-        JW_KEY(&w, "cost_ft");
-        jw_int(&w, s.cost_ft);
-        JW_KEY(&w, "provoking_steps");
-        jw_int(&w, s.provoking_steps);
+        JW_INT(&w, "cost_ft", s.cost_ft);
+        JW_INT(&w, "provoking_steps", s.provoking_steps);
         JW_KEY(&w, "facings");
         jw_array_begin(&w);
         for (int f = 0; f < facings; f++)
@@ -474,8 +450,7 @@ void move_answer_reach(struct svc_answer *ans, const struct move_req *r, struct 
         jw_array_begin(&w);
         for (int k = 0; k < na; k++) {
             jw_object_begin(&w);
-            JW_KEY(&w, "creature");
-            jw_string(&w, r->ids[who[k]]);
+            JW_STRING(&w, "creature", r->ids[who[k]]);
             JW_KEY(&w, "leaving");
             jw_object_begin(&w);
             write_pos(&w, r->o, fx[k], fy[k]);
@@ -543,6 +518,16 @@ const char *move_charge_why(int status, int charge, const char *actor, const cha
     return w[0];
 }
 
+/* Opens the answer of a route not found: {rules, found: false, mode, ... */
+static void begin_not_found(struct jw *w, const struct move_req *r)
+{
+    jw_init(w, 2048);
+    jw_object_begin(w);
+    write_rules(w, &r->rules);
+    JW_BOOL(w, "found", false);
+    JW_STRING(w, "mode", rules_move_mode_names[r->mode]);
+}
+
 /* A route not found for a reason the action would give too: {rules, found: false, mode,
  * <member>: {code, step (when >= 0), why}} and the explain "<lead>: <why>.". */
 static void answer_not_found(struct svc_answer *ans, const struct move_req *r, const char *member,
@@ -550,23 +535,14 @@ static void answer_not_found(struct svc_answer *ans, const struct move_req *r, c
 {
     assert(member != NULL && code != NULL && why != NULL);
     struct jw w;
-    jw_init(&w, 2048);
-    jw_object_begin(&w);
-    write_rules(&w, &r->rules);
-    JW_KEY(&w, "found");
-    jw_bool(&w, false);
-    JW_KEY(&w, "mode");
-    jw_string(&w, rules_move_mode_names[r->mode]);
+    begin_not_found(&w, r);
     jw_key(&w, member);
     jw_object_begin(&w);
-    JW_KEY(&w, "code");
-    jw_string(&w, code);
+    JW_STRING(&w, "code", code);
     if (step >= 0) {
-        JW_KEY(&w, "step");
-        jw_int(&w, step);
+        JW_INT(&w, "step", step);
     }
-    JW_KEY(&w, "why");
-    jw_string(&w, why);
+    JW_STRING(&w, "why", why);
     jw_object_end(&w);
     char explain[600];
     snprintf(explain, sizeof explain, "%s: %s.", lead, why);
@@ -590,13 +566,7 @@ void move_answer_refused(struct svc_answer *ans, const struct move_req *r, const
 void move_answer_no_route(struct svc_answer *ans, const struct move_req *r)
 {
     struct jw w;
-    jw_init(&w, 2048);
-    jw_object_begin(&w);
-    write_rules(&w, &r->rules);
-    JW_KEY(&w, "found");
-    jw_bool(&w, false);
-    JW_KEY(&w, "mode");
-    jw_string(&w, rules_move_mode_names[r->mode]);
+    begin_not_found(&w, r);
     svc_write_explains(&w, "No legal route: every way is blocked for this mover and mode.");
     jw_object_end(&w);
     respond_jw(ans, &w);
@@ -610,26 +580,19 @@ void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
     jw_init(&w, 2048);
     jw_object_begin(&w);
     write_rules(&w, &r->rules);
-    JW_KEY(&w, "kind");
-    jw_string(&w, move_forced_names[q->kind]);
-    JW_KEY(&w, "moved");
-    jw_int(&w, out->moved);
+    JW_STRING(&w, "kind", move_forced_names[q->kind]);
+    JW_INT(&w, "moved", out->moved);
     JW_KEY(&w, "end");
     jw_object_begin(&w);
     write_pos(&w, r->o, out->x, out->y);
-    JW_KEY(&w, "z");
-    jw_int(&w, out->z);
+    JW_INT(&w, "z", out->z);
     jw_object_end(&w);
-    JW_KEY(&w, "vertical");
-    jw_bool(&w, out->vertical);
-    JW_KEY(&w, "dz");
-    jw_int(&w, out->dz);
+    JW_BOOL(&w, "vertical", out->vertical);
+    JW_INT(&w, "dz", out->dz);
     JW_KEY(&w, "stop");
     jw_object_begin(&w);
-    JW_KEY(&w, "code");
-    jw_string(&w, rules_forced_stop_code(out->stop));
-    JW_KEY(&w, "message");
-    jw_string(&w, rules_forced_stop_text(out->stop));
+    JW_STRING(&w, "code", rules_forced_stop_code(out->stop));
+    JW_STRING(&w, "message", rules_forced_stop_text(out->stop));
     JW_KEY(&w, "step");
     if (out->stop_step >= 0)
         jw_int(&w, out->stop_step);
@@ -641,22 +604,18 @@ void move_answer_forced(struct svc_answer *ans, const struct move_req *r,
     else
         jw_null(&w);
     jw_object_end(&w);
-    JW_KEY(&w, "prone");
-    jw_bool(&w, out->prone);
+    JW_BOOL(&w, "prone", out->prone);
     JW_KEY(&w, "hazards");
     jw_array_begin(&w);
     for (int i = 0; i < out->hazard_count; i++) {
         jw_object_begin(&w);
-        JW_KEY(&w, "step");
-        jw_int(&w, out->hazards[i]);
+        JW_INT(&w, "step", out->hazards[i]);
         write_pos(&w, r->o, path[out->hazards[i]].x, path[out->hazards[i]].y);
         jw_object_end(&w);
     }
     jw_array_end(&w);
-    JW_KEY(&w, "provokes");
-    jw_bool(&w, false);
-    JW_KEY(&w, "provokes_source");
-    jw_string(&w, "001 Forced Movement: never provokes attacks of opportunity");
+    JW_BOOL(&w, "provokes", false);
+    JW_STRING(&w, "provokes_source", "001 Forced Movement: never provokes attacks of opportunity");
     char explain[320];
     snprintf(explain, sizeof explain, "%s %d of %d square%s%s; %s.",
              q->kind == RULES_FORCED_PUSH   ? "Pushed"
@@ -679,14 +638,10 @@ void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
     write_rules(&w, &r->rules);
     JW_KEY(&w, "walk");
     jw_object_begin(&w);
-    JW_KEY(&w, "base_ft");
-    jw_int(&w, sp->base_walk_ft);
-    JW_KEY(&w, "armor_penalty_ft");
-    jw_int(&w, sp->armor_penalty_ft);
-    JW_KEY(&w, "load_penalty_ft");
-    jw_int(&w, sp->load_penalty_ft);
-    JW_KEY(&w, "effective_ft");
-    jw_int(&w, sp->walk_ft);
+    JW_INT(&w, "base_ft", sp->base_walk_ft);
+    JW_INT(&w, "armor_penalty_ft", sp->armor_penalty_ft);
+    JW_INT(&w, "load_penalty_ft", sp->load_penalty_ft);
+    JW_INT(&w, "effective_ft", sp->walk_ft);
     JW_KEY(&w, "source");
     jw_string(&w,
               "001 Encumbrance: medium -5 ft above 20 ft (docs/rules.md 8 at 20 or less), heavy "
@@ -696,18 +651,13 @@ void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
     for (int t = 0; t < RULES_MOVE_TYPES; t++)
         eff[t] = t == RULES_MOVE_WALK ? sp->walk_ft : r->mover.speed[t];
     write_speeds(&w, "speeds_ft", eff);
-    JW_KEY(&w, "move_action");
-    jw_bool(&w, sp->move_action);
-    JW_KEY(&w, "double_move_ft");
-    jw_int(&w, 2 * sp->walk_ft);
+    JW_BOOL(&w, "move_action", sp->move_action);
+    JW_INT(&w, "double_move_ft", 2 * sp->walk_ft);
     JW_KEY(&w, "run");
     jw_object_begin(&w);
-    JW_KEY(&w, "multiplier");
-    jw_int(&w, sp->run_multiplier);
-    JW_KEY(&w, "feet");
-    jw_int(&w, sp->run_ft);
-    JW_KEY(&w, "source");
-    jw_string(&w, sp->run_rule);
+    JW_INT(&w, "multiplier", sp->run_multiplier);
+    JW_INT(&w, "feet", sp->run_ft);
+    JW_STRING(&w, "source", sp->run_rule);
     JW_KEY(&w, "flat_footed_after");
     struct rules_move_marks run;
     rules_move_marks_of(RULES_MODE_RUN, r->mover.runner, &run);
@@ -722,17 +672,14 @@ void move_answer_speed(struct svc_answer *ans, const struct move_req *r,
     for (int i = 0; i < checks; i++)
         jw_int(&w, rules_run_check_dc(i));
     jw_array_end(&w);
-    JW_KEY(&w, "checks_source");
-    jw_string(&w, "001 Run: Constitution-score rounds, then DC 30 Might, +2 per check before");
+    JW_STRING(&w, "checks_source",
+              "001 Run: Constitution-score rounds, then DC 30 Might, +2 per check before");
     jw_object_end(&w);
     JW_KEY(&w, "five_foot_step");
     jw_object_begin(&w);
-    JW_KEY(&w, "possible");
-    jw_bool(&w, sp->step_possible);
-    JW_KEY(&w, "reason");
-    jw_string(&w, sp->step_reason);
-    JW_KEY(&w, "source");
-    jw_string(&w, "001 5-Foot Step");
+    JW_BOOL(&w, "possible", sp->step_possible);
+    JW_STRING(&w, "reason", sp->step_reason);
+    JW_STRING(&w, "source", "001 5-Foot Step");
     jw_object_end(&w);
     char explain[256];
     snprintf(explain, sizeof explain,

@@ -109,10 +109,8 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
     const struct rules_dist *t = &m->taken;
     JW_KEY(w, "odds");
     jw_object_begin(w);
-    JW_KEY(w, "probabilities");
-    jw_string(w, "double");
-    JW_KEY(w, "attacks");
-    jw_int(w, m->n);
+    JW_STRING(w, "probabilities", "double");
+    JW_INT(w, "attacks", m->n);
     JW_KEY(w, "hit_at_least_once");
     double none = 1.0; /* every attack misses: a product, nothing subtracted */
     for (int i = 0; i < m->n; i++)
@@ -121,8 +119,7 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
     JW_KEY(w, "expected_damage");
     svc_odds_write_double(w, rules_dist_mean(t));
     if (r->mover_hp > 0) {
-        JW_KEY(w, "hp");
-        jw_int(w, r->mover_hp);
+        JW_INT(w, "hp", r->mover_hp);
         JW_KEY(w, "drop_chance");
         svc_odds_write_probability(w, rules_dist_at_least(t, r->mover_hp));
         if (r->o->hp_states == RULES_HP_STATES_SRD) {
@@ -141,8 +138,7 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
             if (t->p[i] == 0.0)
                 continue;
             jw_object_begin(w);
-            JW_KEY(w, "hp");
-            jw_int(w, r->mover_hp - taken);
+            JW_INT(w, "hp", r->mover_hp - taken);
             JW_KEY(w, "at_least");
             svc_odds_write_probability(w, at_most(t, taken));
             jw_object_end(w);

@@ -112,8 +112,7 @@ static void write_distribution(struct jw *w, const struct rules_dist *d)
         if (d->p[i] == 0.0)
             continue;
         jw_object_begin(w);
-        JW_KEY(w, "total");
-        jw_int(w, d->min + i);
+        JW_INT(w, "total", d->min + i);
         JW_KEY(w, "p");
         svc_odds_write_probability(w, d->p[i]);
         JW_KEY(w, "at_least");
@@ -127,10 +126,8 @@ static void write_distribution(struct jw *w, const struct rules_dist *d)
 
 void svc_odds_write_summary(struct jw *w, const struct rules_dist *d)
 {
-    JW_KEY(w, "min");
-    jw_int(w, d->min);
-    JW_KEY(w, "max");
-    jw_int(w, d->min + d->len - 1);
+    JW_INT(w, "min", d->min);
+    JW_INT(w, "max", d->min + d->len - 1);
     JW_KEY(w, "mean");
     svc_odds_write_double(w, rules_dist_mean(d));
     JW_KEY(w, "sd");
@@ -249,8 +246,7 @@ static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
         JW_KEY(w, "kill_chance");
         svc_odds_write_probability(w,
                                    rules_dist_at_least(damage, (int)rules_hp_damage_to_kill(hp)));
-        JW_KEY(w, "kill_source");
-        jw_string(w, RULES_HP_SOURCE);
+        JW_STRING(w, "kill_source", RULES_HP_SOURCE);
     }
 }
 
@@ -263,8 +259,7 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
         return;
     }
     jw_object_begin(w);
-    JW_KEY(w, "damage_reduction");
-    jw_int(w, r->damage_reduction);
+    JW_INT(w, "damage_reduction", r->damage_reduction);
     JW_KEY(w, "expected");
     svc_odds_write_double(w, o->expected_damage);
     JW_KEY(w, "expected_on_landing");
@@ -308,18 +303,12 @@ static void write_context(struct jw *w, const struct svc_odds_context *c)
 {
     JW_KEY(w, "encounter");
     jw_object_begin(w);
-    JW_KEY(w, "id");
-    jw_string(w, c->id);
-    JW_KEY(w, "at");
-    jw_int(w, c->at);
-    JW_KEY(w, "actor");
-    jw_string(w, c->actor);
-    JW_KEY(w, "target");
-    jw_string(w, c->target);
-    JW_KEY(w, "attack");
-    jw_string(w, c->attack);
-    JW_KEY(w, "full_attack");
-    jw_bool(w, c->full_attack);
+    JW_STRING(w, "id", c->id);
+    JW_INT(w, "at", c->at);
+    JW_STRING(w, "actor", c->actor);
+    JW_STRING(w, "target", c->target);
+    JW_STRING(w, "attack", c->attack);
+    JW_BOOL(w, "full_attack", c->full_attack);
     jw_object_end(w);
 }
 
@@ -410,26 +399,20 @@ static void answer_ruled(const struct svc_request *req, bool ok, const struct sv
         write_context(&w, ctx);
     JW_KEY(&w, "rules");
     svc_write_rules(&w, &r->rules);
-    JW_KEY(&w, "attack_total");
-    jw_int(&w, r->ev.attack_total);
-    JW_KEY(&w, "target_number");
-    jw_int(&w, r->ev.target_number);
-    JW_KEY(&w, "ac_kind");
-    jw_string(&w, r->ac_kind);
+    JW_INT(&w, "attack_total", r->ev.attack_total);
+    JW_INT(&w, "target_number", r->ev.target_number);
+    JW_STRING(&w, "ac_kind", r->ac_kind);
     JW_KEY(&w, "modifiers");
     jw_array_begin(&w);
     for (int i = 0; i < r->ev.mod_count; i++)
         svc_write_modifier(&w, &r->ev.mods[i]);
     jw_array_end(&w);
-    JW_KEY(&w, "probabilities");
-    jw_string(&w, "double");
+    JW_STRING(&w, "probabilities", "double");
     write_chances(&w, &one, r->rules.options.critical_hits);
     JW_KEY(&w, "sneak_attack");
     jw_object_begin(&w);
-    JW_KEY(&w, "eligible");
-    jw_bool(&w, r->ev.sneak_attack);
-    JW_KEY(&w, "dice");
-    jw_int(&w, r->ev.sneak_attack ? r->sneak_dice : 0);
+    JW_BOOL(&w, "eligible", r->ev.sneak_attack);
+    JW_INT(&w, "dice", r->ev.sneak_attack ? r->sneak_dice : 0);
     JW_KEY(&w, "chance");
     svc_odds_write_probability(&w, one.sneak_attack);
     jw_object_end(&w);
@@ -441,10 +424,8 @@ static void answer_ruled(const struct svc_request *req, bool ok, const struct sv
         jw_array_begin(&w);
         for (int i = 0; i < x.attack_count; i++) {
             jw_object_begin(&w);
-            JW_KEY(&w, "attack_bonus");
-            jw_int(&w, x.attacks[i]);
-            JW_KEY(&w, "attack_total");
-            jw_int(&w, r->ev.attack_total - r->attack_bonus + x.attacks[i]);
+            JW_INT(&w, "attack_bonus", x.attacks[i]);
+            JW_INT(&w, "attack_total", r->ev.attack_total - r->attack_bonus + x.attacks[i]);
             write_chances(&w, &each[i], r->rules.options.critical_hits);
             JW_KEY(&w, "expected_damage");
             svc_odds_write_double(&w, each[i].expected_damage);

@@ -87,22 +87,25 @@ void auth_hex(const unsigned char *bytes, size_t len, char *out)
     out[2 * len] = '\0';
 }
 
+/* len hex digits (even, at most 64) of fresh random bytes into out. */
+static bool random_hex(char *out, size_t len)
+{
+    unsigned char b[32];
+    assert(len % 2 == 0 && len / 2 <= sizeof b);
+    if (!auth_random(b, len / 2))
+        return false;
+    auth_hex(b, len / 2, out);
+    return true;
+}
+
 bool auth_new_token(char out[AUTH_TOKEN_LEN + 1])
 {
-    unsigned char b[AUTH_TOKEN_LEN / 2];
-    if (!auth_random(b, sizeof b))
-        return false;
-    auth_hex(b, sizeof b, out);
-    return true;
+    return random_hex(out, AUTH_TOKEN_LEN);
 }
 
 bool auth_new_id(char out[AUTH_ID_LEN + 1])
 {
-    unsigned char b[AUTH_ID_LEN / 2];
-    if (!auth_random(b, sizeof b))
-        return false;
-    auth_hex(b, sizeof b, out);
-    return true;
+    return random_hex(out, AUTH_ID_LEN);
 }
 
 const char *auth_bearer(const char *header, size_t *len)

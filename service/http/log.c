@@ -35,12 +35,9 @@ static void log_begin(struct jw *w, const char *level, const char *event)
     utc_timestamp(ts, sizeof ts);
     jw_init(w, 256);
     jw_object_begin(w);
-    JW_KEY(w, "time");
-    jw_string(w, ts);
-    JW_KEY(w, "level");
-    jw_string(w, level);
-    JW_KEY(w, "event");
-    jw_string(w, event);
+    JW_STRING(w, "time", ts);
+    JW_STRING(w, "level", level);
+    JW_STRING(w, "event", event);
 }
 
 /* Ends the line and writes it to stderr in one write(2). Written with jsonw rather than a
@@ -101,19 +98,13 @@ void svc__access_log(const struct svc__request_state *rs, enum MHD_RequestTermin
     uint64_t duration = svc__now_us() - rs->start_us;
     struct jw w;
     log_begin(&w, "info", "request");
-    JW_KEY(&w, "method");
-    jw_string(&w, rs->method);
-    JW_KEY(&w, "path");
-    jw_string(&w, rs->path);
-    JW_KEY(&w, "status");
-    jw_int(&w, (long long)rs->status);
-    JW_KEY(&w, "duration_us");
-    jw_int(&w, (long long)duration);
-    JW_KEY(&w, "request_id");
-    jw_string(&w, rs->request_id);
+    JW_STRING(&w, "method", rs->method);
+    JW_STRING(&w, "path", rs->path);
+    JW_INT(&w, "status", (long long)rs->status);
+    JW_INT(&w, "duration_us", (long long)duration);
+    JW_STRING(&w, "request_id", rs->request_id);
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
-        JW_KEY(&w, "terminated");
-        jw_int(&w, (long long)toe);
+        JW_INT(&w, "terminated", (long long)toe);
     }
     log_end(&w);
 }

@@ -30,6 +30,10 @@ void jw_key(struct jw *w, const char *key); /* next value is this member's */
  * its quoted form and colon are put as one copy of a length known when compiling. */
 #define JW_KEY(w, literal) jw_key_quoted((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
+/* A member of a literal key and its value, in one line. */
+#define JW_INT(w, literal, v)    (JW_KEY(w, literal), jw_int((w), (v)))
+#define JW_BOOL(w, literal, v)   (JW_KEY(w, literal), jw_bool((w), (v)))
+#define JW_STRING(w, literal, v) (JW_KEY(w, literal), jw_string((w), (v)))
 void jw_int(struct jw *w, long long v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);

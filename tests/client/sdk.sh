@@ -6,16 +6,8 @@
 # a scratch database.
 # Usage: sdk.sh TACTICSD OPENAPI_DIR
 set -euo pipefail
-tacticsd=$1
-openapi=$(cd "$2" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/typed-sdk.XXXXXX")
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
+client_begin typed-sdk "$@"
 
 cp "$here/sdk.ts" "$work/"
 cp "$here/tsconfig.sdk.json" "$work/tsconfig.json"
@@ -39,18 +31,6 @@ console.log('typed-sdk: @hey-api/openapi-ts made a function for each of the ' + 
 (cd "$work" && node_modules/.bin/tsc -p tsconfig.json)
 echo "typed-sdk: tsc --strict accepted sdk.ts against the generated SDK"
 
-port=$((20000 + RANDOM % 20000))
-"$tacticsd" --port "$port" --db "$work/t.db" >"$work/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  sleep 0.1
-done
+server_up
 node "$work/out/sdk.js" "http://127.0.0.1:$port"
-kill -TERM "$pid"
-wait "$pid" || { echo "typed-sdk: tacticsd exited $?" >&2; cat "$work/server.log" >&2; exit 1; }
-pid=
-if grep -q "Sanitizer" "$work/server.log"; then
-  cat "$work/server.log" >&2
-  exit 1
-fi
+server_down

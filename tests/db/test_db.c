@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "tests/db/events.h"
 
 static bool on_pg;
 static char dir[64];
@@ -94,6 +95,43 @@ TestSuite(db, .init = setup, .fini = teardown, .timeout = 120);
             return;                                                                                \
     } while (0)
 
+/* Encounter e1 in db, empty, made by token, its log one "created" event. */
+static void create_e1(struct db *db, const unsigned char token[DB_HASH_LEN])
+{
+    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+}
+
+/* Two handles on one database (where), as two servers on one file or one schema have. */
+static void open_twice(const char *where, struct db **a, struct db **b)
+{
+    cr_assert_eq(db_open(where, a), DB_OK);
+    cr_assert_eq(db_open(where, b), DB_OK);
+}
+
+/* The database at path, opened (migrated) and ready. */
+static struct db *open_ready(void)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    cr_assert_eq(db_check_ready(db), DB_OK);
+    return db;
+}
+
+/* Two handles on the database at path (open_twice), and e1 made through the first by token. */
+static void two_handles_on_e1(struct db **a, struct db **b, const unsigned char token[DB_HASH_LEN])
+{
+    open_twice(path, a, b);
+    create_e1(*a, token);
+}
+
+/* db_open(where) answers rc and leaves no handle. */
+static void open_refused(const char *where, int rc)
+{
+    struct db *db = (struct db *)1;
+    cr_assert_eq(db_open(where, &db), rc, "%s", where);
+    cr_assert_null(db);
+}
+
 Test(db, fresh_file_is_migrated_to_latest_and_ready)
 {
     struct db *db = NULL;
@@ -126,17 +164,13 @@ Test(db, refuses_a_file_from_a_newer_build)
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", db_latest_version() + 1);
     cr_assert_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(raw);
-    struct db *db = (struct db *)1;
-    cr_assert_eq(db_open(path, &db), DB_ERR_SCHEMA_TOO_NEW);
-    cr_assert_null(db);
+    open_refused(path, DB_ERR_SCHEMA_TOO_NEW);
 }
 
 Test(db, unopenable_path_is_an_error_not_a_crash)
 {
     SQLITE_ONLY();
-    struct db *db = (struct db *)1;
-    cr_assert_eq(db_open("/nonexistent-dir/x/y.db", &db), DB_ERR_OPEN);
-    cr_assert_null(db);
+    open_refused("/nonexistent-dir/x/y.db", DB_ERR_OPEN);
 }
 
 Test(db, a_failed_migration_leaves_the_file_as_it_was)
@@ -178,9 +212,7 @@ Test(db, migrates_from_the_previous_version)
                               NULL, NULL, NULL),
                  SQLITE_OK);
     sqlite3_close(raw);
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db *db = open_ready();
     struct db_encounter e;
     cr_assert_eq(db_encounter_get(db, "old", &e), DB_OK);
     cr_assert_str_eq(e.state_json, "{}");
@@ -217,9 +249,7 @@ Test(db, migrates_idempotency_keys_without_their_answers)
                      NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(raw);
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    cr_assert_eq(db_check_ready(db), DB_OK);
+    struct db *db = open_ready();
     struct db_replay look = {.key = "k", .scope = {7}};
     cr_assert_eq(db_replay_get(db, &look), DB_OK);
     cr_assert_eq(look.version, 2);
@@ -391,7 +421,7 @@ Test(db, idempotency_keys_expire_and_can_be_used_again)
     struct db *db = NULL;
     cr_assert_eq(db_open(path, &db), DB_OK);
     unsigned char token[DB_HASH_LEN] = {7};
-    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    create_e1(db, token);
     struct db_replay r = {.key = "k", .status = 200, .version = 2};
     memcpy(r.scope, token, DB_HASH_LEN);
     int64_t cur = 0;
@@ -423,19 +453,14 @@ Test(db, postgres_refuses_a_database_from_a_newer_build)
     snprintf(sql, sizeof sql, "UPDATE tactics_schema_version SET version = %d",
              db_latest_version() + 1);
     pg_exec(dbname, sql);
-    db = (struct db *)1;
-    cr_assert_eq(db_open(path, &db), DB_ERR_SCHEMA_TOO_NEW);
-    cr_assert_null(db);
+    open_refused(path, DB_ERR_SCHEMA_TOO_NEW);
 }
 
 Test(db, postgres_unreachable_or_missing_database_is_an_open_error)
 {
     PG_ONLY();
-    struct db *db = (struct db *)1;
-    cr_assert_eq(db_open("postgresql:///no_such_database_here", &db), DB_ERR_OPEN);
-    cr_assert_null(db);
-    cr_assert_eq(db_open("postgresql:///x?host=/nonexistent-dir", &db), DB_ERR_OPEN);
-    cr_assert_null(db);
+    open_refused("postgresql:///no_such_database_here", DB_ERR_OPEN);
+    open_refused("postgresql:///x?host=/nonexistent-dir", DB_ERR_OPEN);
 }
 
 Test(db, postgres_failed_migration_leaves_the_database_as_it_was)
@@ -513,24 +538,11 @@ static void *write_events(void *arg)
     return NULL;
 }
 
-static int contiguous(void *ud, int64_t seq, const char *kind, const char *payload,
-                      const char *created_at)
-{
-    (void)kind, (void)payload, (void)created_at;
-    int64_t *n = ud;
-    if (seq != *n + 1)
-        return 1;
-    (*n)++;
-    return 0;
-}
-
 Test(db, concurrent_writers_on_two_handles_never_lose_or_double_an_event)
 {
     struct db *a = NULL, *b = NULL;
-    cr_assert_eq(db_open(path, &a), DB_OK);
-    cr_assert_eq(db_open(path, &b), DB_OK);
     unsigned char token[DB_HASH_LEN] = {9};
-    cr_assert_eq(db_encounter_create(a, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    two_handles_on_e1(&a, &b, token);
     struct writer w[WRITERS];
     pthread_t t[WRITERS];
     for (int i = 0; i < WRITERS; i++) {
@@ -553,7 +565,7 @@ Test(db, concurrent_writers_on_two_handles_never_lose_or_double_an_event)
     cr_assert_str_eq(e.state_json, want);
     free(e.state_json);
     int64_t n = 0;
-    cr_assert_eq(db_events(a, "e1", 0, INT64_MAX, 100000, contiguous, &n), DB_OK);
+    cr_assert_eq(db_events(a, "e1", 0, INT64_MAX, 100000, test_db_count_contiguous, &n), DB_OK);
     cr_assert_eq(n, 1 + acked, "events 1..%lld contiguous of %d", (long long)n, 1 + acked);
     db_close(a);
     db_close(b);
@@ -577,10 +589,8 @@ static void *keyed_append(void *arg)
 Test(db, one_key_used_at_once_writes_once)
 {
     struct db *a = NULL, *b = NULL;
-    cr_assert_eq(db_open(path, &a), DB_OK);
-    cr_assert_eq(db_open(path, &b), DB_OK);
     unsigned char token[DB_HASH_LEN] = {5};
-    cr_assert_eq(db_encounter_create(a, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    two_handles_on_e1(&a, &b, token);
     struct keyed k[6];
     pthread_t t[6];
     for (int i = 0; i < 6; i++) {
@@ -602,7 +612,7 @@ Test(db, one_key_used_at_once_writes_once)
     cr_assert_eq(ok, 1);
     cr_assert_eq(replays, 5);
     int64_t n = 0;
-    cr_assert_eq(db_events(a, "e1", 0, INT64_MAX, 100, contiguous, &n), DB_OK);
+    cr_assert_eq(db_events(a, "e1", 0, INT64_MAX, 100, test_db_count_contiguous, &n), DB_OK);
     cr_assert_eq(n, 2);
     db_close(a);
     db_close(b);
@@ -629,7 +639,7 @@ Test(db, postgres_restart_fails_writes_then_recovers_by_itself)
     struct db *db = NULL;
     cr_assert_eq(db_open(url, &db), DB_OK);
     unsigned char token[DB_HASH_LEN] = {3};
-    cr_assert_eq(db_encounter_create(db, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    create_e1(db, token);
     int64_t cur = 0;
     cr_assert_eq(db_encounter_append(db, "e1", 1, "a", "{}", "{}", NULL, &cur), DB_OK);
 
@@ -650,7 +660,7 @@ Test(db, postgres_restart_fails_writes_then_recovers_by_itself)
     cr_assert_eq(db_encounter_append(db, "e1", 2, "a", "{}", "{}", NULL, &cur), DB_OK);
     cr_assert_eq(cur, 3);
     int64_t n = 0;
-    cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, contiguous, &n), DB_OK);
+    cr_assert_eq(db_events(db, "e1", 0, INT64_MAX, 100, test_db_count_contiguous, &n), DB_OK);
     cr_assert_eq(n, 3);
     db_close(db);
     run_pg_script("stop", own);
@@ -724,8 +734,7 @@ Test(db, committed_appends_and_deletes_are_heard_by_another_handle_and_refused_o
 {
     PG_ONLY();
     struct db *a = NULL, *b = NULL;
-    cr_assert_eq(db_open(path, &a), DB_OK);
-    cr_assert_eq(db_open(path, &b), DB_OK);
+    open_twice(path, &a, &b);
     struct heard h;
     heard_init(&h);
     cr_assert_eq(db_listen_start(a, on_heard, &h), DB_OK);
@@ -734,7 +743,7 @@ Test(db, committed_appends_and_deletes_are_heard_by_another_handle_and_refused_o
     cr_assert_eq(h.what[0], DB_CHANGE_LISTENING);
 
     unsigned char token[DB_HASH_LEN] = {4};
-    cr_assert_eq(db_encounter_create(b, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    create_e1(b, token);
     int64_t cur = 0;
     cr_assert_eq(db_encounter_append(b, "e1", 1, "a", "{}", "{}", NULL, &cur), DB_OK);
     cr_assert_eq(db_encounter_append(b, "e1", 1, "a", "{}", "{}", NULL, &cur), DB_ERR_CONFLICT);
@@ -773,14 +782,13 @@ Test(db, the_listener_reconnects_after_postgres_restarts)
     char url[160];
     snprintf(url, sizeof url, "postgresql:///tactics?host=%s", own);
     struct db *a = NULL, *b = NULL;
-    cr_assert_eq(db_open(url, &a), DB_OK);
-    cr_assert_eq(db_open(url, &b), DB_OK);
+    open_twice(url, &a, &b);
     struct heard h;
     heard_init(&h);
     cr_assert_eq(db_listen_start(a, on_heard, &h), DB_OK);
     cr_assert_eq(heard_wait(&h, 1), 1);
     unsigned char token[DB_HASH_LEN] = {6};
-    cr_assert_eq(db_encounter_create(b, "e1", token, "{}", "{}", "created", "{}", NULL), DB_OK);
+    create_e1(b, token);
 
     run_pg_script("restart", own);
     cr_assert_geq(heard_wait(&h, 3), 3, "down, then up again");

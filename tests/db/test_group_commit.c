@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "tests/db/events.h"
 
 static char dir[64];
 static char path[160];
@@ -38,6 +39,19 @@ static void create(struct db *db, const char *id)
 {
     cr_assert_eq(db_encounter_create(db, id, token, "{}", "{\"v\":1}", "created", "{}", NULL),
                  DB_OK);
+}
+
+/* The database at path, opened, with n encounters e0, e1, ... created in it. */
+static struct db *open_with_encounters(int n)
+{
+    struct db *db = NULL;
+    cr_assert_eq(db_open(path, &db), DB_OK);
+    for (int i = 0; i < n; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "e%d", i);
+        create(db, id);
+    }
+    return db;
 }
 
 /* One writer: an append and what it gave back. */
@@ -87,27 +101,27 @@ static void wait_queued(struct db *db, unsigned n)
     }
 }
 
-/* Starts the writers while the lock is held, so that they commit as one batch, and joins them. */
+/* Starts the writers on db while the lock is held, so that they commit as one batch, and joins
+ * them. */
 static void run_as_one_batch(struct db *db, struct writer *w, int n)
 {
     sqlite3 *h = hold_write_lock();
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        w[i].db = db;
         pthread_create(&w[i].t, NULL, append_once, &w[i]);
+    }
     wait_queued(db, (unsigned)n);
     release_write_lock(h);
     for (int i = 0; i < n; i++)
         pthread_join(w[i].t, NULL);
 }
 
-static int count_events(void *ud, int64_t seq, const char *kind, const char *payload,
-                        const char *created_at)
+/* The largest batch group commit has made on db. */
+static uint64_t largest_batch(struct db *db)
 {
-    (void)kind, (void)payload, (void)created_at;
-    int64_t *n = ud;
-    if (seq != *n + 1)
-        return 1;
-    (*n)++;
-    return 0;
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    return st.largest;
 }
 
 /* The encounter's stored version, and that its log is 1..version with no gap. */
@@ -117,10 +131,20 @@ static int64_t stored_version(struct db *db, const char *id)
     cr_assert_eq(db_encounter_get(db, id, &e), DB_OK, "%s", id);
     free(e.state_json);
     int64_t n = 0;
-    cr_assert_eq(db_events(db, id, 0, INT64_MAX, 100000, count_events, &n), DB_OK);
+    cr_assert_eq(db_events(db, id, 0, INT64_MAX, 100000, test_db_count_contiguous, &n), DB_OK);
     cr_assert_eq(n, e.version, "%s: events 1..%lld contiguous, version %lld", id, (long long)n,
                  (long long)e.version);
     return e.version;
+}
+
+/* Every writer of w[0..n) but the one at `failed` committed its append: version 2. */
+static void others_committed(struct db *db, const struct writer *w, int n, int failed)
+{
+    for (int i = 0; i < n; i++)
+        if (i != failed) {
+            cr_assert_eq(w[i].rc, DB_OK, "%s: %s", w[i].id, db_strerror(w[i].rc));
+            cr_assert_eq(stored_version(db, w[i].id), 2);
+        }
 }
 
 #define THREADS 16
@@ -199,13 +223,7 @@ Test(group_commit, many_threads_on_different_encounters_all_commit_in_shared_tra
  * alone, in some order, and the good ones commit. */
 Test(group_commit, a_stale_version_gets_its_conflict_while_the_batch_commits)
 {
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    for (int i = 0; i < 6; i++) {
-        char id[8];
-        snprintf(id, sizeof id, "e%d", i);
-        create(db, id);
-    }
+    struct db *db = open_with_encounters(6);
     struct db_replay keyed[2];
     for (int i = 0; i < 2; i++) {
         keyed[i] = (struct db_replay){.key = "k", .status = 200, .version = 2};
@@ -221,12 +239,8 @@ Test(group_commit, a_stale_version_gets_its_conflict_while_the_batch_commits)
         {.id = "e4", .expected = 1, .state = "{\"v\":2}", .replay = &keyed[0]}, /* one key */
         {.id = "e5", .expected = 1, .state = "{\"v\":2}", .replay = &keyed[1]},
     };
-    for (int i = 0; i < 8; i++)
-        w[i].db = db;
     run_as_one_batch(db, w, 8);
-    struct db_group_stats st;
-    db_group_commit_stats(db, &st);
-    cr_assert_eq(st.largest, 8);
+    cr_assert_eq(largest_batch(db), 8);
 
     cr_assert_eq(w[0].rc, DB_OK);
     cr_assert_eq(w[0].current, 2);
@@ -255,32 +269,18 @@ Test(group_commit, a_stale_version_gets_its_conflict_while_the_batch_commits)
  * back to its savepoint: its event is gone, its neighbours' are committed. */
 Test(group_commit, a_failing_writer_undoes_only_its_own_event)
 {
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    for (int i = 0; i < 4; i++) {
-        char id[8];
-        snprintf(id, sizeof id, "e%d", i);
-        create(db, id);
-    }
+    struct db *db = open_with_encounters(4);
     struct writer w[4] = {
         {.id = "e0", .expected = 1, .state = "{\"v\":2}"},
         {.id = "e1", .expected = 1, .state = NULL}, /* fails after its event is written */
         {.id = "e2", .expected = 1, .state = "{\"v\":2}"},
         {.id = "e3", .expected = 1, .state = "{\"v\":2}"},
     };
-    for (int i = 0; i < 4; i++)
-        w[i].db = db;
     run_as_one_batch(db, w, 4);
-    struct db_group_stats st;
-    db_group_commit_stats(db, &st);
-    cr_assert_eq(st.largest, 4);
+    cr_assert_eq(largest_batch(db), 4);
     cr_assert_eq(w[1].rc, DB_ERR_IO);
     cr_assert_eq(stored_version(db, "e1"), 1, "the failed append's event was rolled back");
-    for (int i = 0; i < 4; i++)
-        if (i != 1) {
-            cr_assert_eq(w[i].rc, DB_OK, "%s: %s", w[i].id, db_strerror(w[i].rc));
-            cr_assert_eq(stored_version(db, w[i].id), 2);
-        }
+    others_committed(db, w, 4, 1);
     db_close(db);
 }
 
@@ -288,13 +288,7 @@ Test(group_commit, a_failing_writer_undoes_only_its_own_event)
  * transaction) fails alone; the others in its batch commit. */
 Test(group_commit, a_full_disk_refusal_fails_only_the_writer_that_needed_the_room)
 {
-    struct db *db = NULL;
-    cr_assert_eq(db_open(path, &db), DB_OK);
-    for (int i = 0; i < 4; i++) {
-        char id[8];
-        snprintf(id, sizeof id, "e%d", i);
-        create(db, id);
-    }
+    struct db *db = open_with_encounters(4);
     cr_assert_eq(db_limit_size(db, 256 * 1024), DB_OK);
     size_t big_len = 2 * 1024 * 1024;
     char *big = malloc(big_len + 16);
@@ -308,17 +302,11 @@ Test(group_commit, a_full_disk_refusal_fails_only_the_writer_that_needed_the_roo
         {.id = "e2", .expected = 1, .state = "{\"v\":2}"},
         {.id = "e3", .expected = 1, .state = "{\"v\":2}"},
     };
-    for (int i = 0; i < 4; i++)
-        w[i].db = db;
     run_as_one_batch(db, w, 4);
     free(big);
     cr_assert_eq(w[1].rc, DB_ERR_IO);
     cr_assert_eq(stored_version(db, "e1"), 1);
-    for (int i = 0; i < 4; i++)
-        if (i != 1) {
-            cr_assert_eq(w[i].rc, DB_OK, "%s: %s", w[i].id, db_strerror(w[i].rc));
-            cr_assert_eq(stored_version(db, w[i].id), 2);
-        }
+    others_committed(db, w, 4, 1);
     db_close(db);
 }
 

@@ -8,6 +8,7 @@
 #include "render/render.h"
 #include "rules/options.h"
 #include "tests/render/harness.h"
+#include "tests/support/png.h"
 
 void board_init(struct board *b, enum rules_grid grid, int w, int h)
 {
@@ -49,29 +50,9 @@ void make_mover(struct board *b, int i, int walk)
     b->s.stats = &b->stats;
 }
 
-struct png {
-    cairo_surface_t *surface;
-    const unsigned char *at;
-    size_t left;
-};
-
-static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int length)
-{
-    struct png *p = closure;
-    if (length > p->left)
-        return CAIRO_STATUS_READ_ERROR;
-    memcpy(data, p->at, length);
-    p->at += length;
-    p->left -= length;
-    return CAIRO_STATUS_SUCCESS;
-}
-
 cairo_surface_t *decode(const struct render_image *img)
 {
-    struct png p = {.at = img->data, .left = img->len};
-    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &p);
-    cr_assert_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS, "the PNG does not decode");
-    return s;
+    return test_png_decode(img->data, img->len);
 }
 
 uint32_t pixel(cairo_surface_t *s, double x, double y)

@@ -47,6 +47,13 @@ static int roll(struct table *t, const int *results, size_t n, int aware,
  * the combatants who are tied go in order of Dexterity (highest first). If there is still a
  * tie, flip a coin." Step One: "In initiative order (highest to lowest)". Dice: a d20 then a
  * coin, per combatant in order. */
+/* The engine 2 table with combatant `turn`'s turn begun. */
+static void table_at_turn(struct table *t, int turn)
+{
+    table_init(t, 2);
+    t->e.turn = turn;
+}
+
 Test(encounter, initiative_orders_by_total_then_dexterity_then_the_coin)
 {
     struct table t;
@@ -453,8 +460,7 @@ static int admit(struct table *t, enum rules_action_type type, int actor, bool a
 Test(encounter, only_the_combatant_whose_turn_it_is_acts_but_reactions_and_forced_movement)
 {
     struct table t;
-    table_init(&t, 2);
-    t.e.turn = 1;
+    table_at_turn(&t, 1);
     struct rules_admission a;
     cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a),
                  RULES_ADMIT_NOT_ITS_TURN);
@@ -506,8 +512,7 @@ Test(encounter, a_creature_down_takes_no_actions)
 Test(encounter, the_gate_spends_the_cost_and_refuses_what_does_not_fit)
 {
     struct table t;
-    table_init(&t, 2);
-    t.e.turn = 2;
+    table_at_turn(&t, 2);
     struct rules_admission a;
     cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a),
                  RULES_ADMIT_NOT_PRONE);

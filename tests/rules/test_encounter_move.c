@@ -49,12 +49,18 @@ static const int straight_in[][2] = {{1, 5}, {2, 5}, {3, 5}, {4, 5}};
 /* SRD, Charge: "You must move at least 10 feet (2 squares) and may move up to double your speed
  * directly toward the designated opponent"; "you must move to the closest space from which you
  * can attack the opponent"; "take a -2 penalty to your AC until the start of your next turn". */
+/* setup, with one enemy at (x, y). */
+static void setup_with_enemy(struct move_case *c, int engine, int x, int y)
+{
+    setup(c, engine);
+    c->cs[0] = enemy_at(x, y);
+    c->nc = 1;
+}
+
 Test(encounter_move, a_charge_goes_straight_in_and_is_charging_until_its_next_turn)
 {
     struct move_case c;
-    setup(&c, 3);
-    c.cs[0] = enemy_at(5, 5);
-    c.nc = 1;
+    setup_with_enemy(&c, 3, 5, 5);
     cr_assert_eq(move(&c, RULES_MODE_CHARGE, straight_in, 4, 0), RULES_ENC_MOVE_OK);
     cr_assert(c.out.path.legal);
     cr_assert_eq(c.out.path.total_ft, 20);
@@ -141,9 +147,7 @@ Test(encounter_move, a_charge_needs_an_enemy_that_is_up_and_a_melee_attack)
 Test(encounter_move, a_partial_action_charges_up_to_speed)
 {
     struct move_case c;
-    setup(&c, 3);
-    c.cs[0] = enemy_at(8, 5);
-    c.nc = 1;
+    setup_with_enemy(&c, 3, 8, 5);
     static const int seven[][2] = {{1, 5}, {2, 5}, {3, 5}, {4, 5}, {5, 5}, {6, 5}, {7, 5}};
     cr_assert_eq(move(&c, RULES_MODE_CHARGE, seven, 7, 0), RULES_ENC_MOVE_OK);
     /* "up to double your speed": 60 ft, and no more. */
@@ -219,9 +223,7 @@ Test(encounter_move, a_run_leaves_its_runner_flat_footed_and_a_step_marks_a_step
 Test(encounter_move, a_move_out_of_a_threatened_square_provokes)
 {
     struct move_case c;
-    setup(&c, 3);
-    c.cs[0] = enemy_at(0, 4);
-    c.nc = 1;
+    setup_with_enemy(&c, 3, 0, 4);
     /* (1, 5) is threatened, and (2, 5) is not: the second step leaves a threatened square (the
      * preset does not count the starting square, 004's option). */
     static const int away[][2] = {{1, 5}, {2, 5}};
@@ -241,9 +243,7 @@ Test(encounter_move, a_move_out_of_a_threatened_square_provokes)
 Test(encounter_move, the_starting_square_is_safe_only_when_all_the_turn_does_is_move)
 {
     struct move_case c;
-    setup(&c, 4);
-    c.cs[0] = enemy_at(0, 4); /* it threatens the starting square (0, 5) */
-    c.nc = 1;
+    setup_with_enemy(&c, 4, 0, 4); /* it threatens the starting square (0, 5) */
     static const int away[][2] = {{0, 6}, {0, 7}};
     cr_assert_eq(move(&c, RULES_MODE_MOVE, away, 2, -1), RULES_ENC_MOVE_OK);
     cr_assert_eq(c.out.path.aoo_count, 0, "all it does is move: the start is safe");

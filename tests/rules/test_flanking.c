@@ -31,26 +31,30 @@ static struct rules_flank_result flank(const struct rules_options *o, struct rul
     return r;
 }
 
+/* Under `lines` (001), a creature at a and its ally at ally flank the Medium enemy at (5, 5)
+ * by `how`; the result, for more checks. */
+static struct rules_flank_result flanks_by(struct rules_creature a, struct rules_creature ally,
+                                           enum rules_flank_how how)
+{
+    struct rules_flank_result r = flank(&lines, a, MEDIUM(5, 5), ally);
+    cr_assert(r.flanked);
+    cr_assert_eq(r.how, how);
+    return r;
+}
+
 /* "Trace a line from the center of a square you occupy to the center of a square your ally
  * occupies, and if that line passes through opposite sides or opposite corners of the
  * enemy's space, you have a flank" and "+2 flanking bonus". */
 Test(flanking, line_through_opposite_sides_flanks_for_plus_two)
 {
-    struct rules_flank_result r = flank(&lines, MEDIUM(5, 4), MEDIUM(5, 5), MEDIUM(5, 6));
-    cr_assert(r.flanked);
-    cr_assert_eq(r.how, RULES_FLANK_OPPOSITE_SIDES);
-    cr_assert_eq(r.bonus, 2);
-    r = flank(&lines, MEDIUM(4, 5), MEDIUM(5, 5), MEDIUM(6, 5));
-    cr_assert_eq(r.how, RULES_FLANK_OPPOSITE_SIDES);
+    cr_assert_eq(flanks_by(MEDIUM(5, 4), MEDIUM(5, 6), RULES_FLANK_OPPOSITE_SIDES).bonus, 2);
+    flanks_by(MEDIUM(4, 5), MEDIUM(6, 5), RULES_FLANK_OPPOSITE_SIDES);
 }
 
 Test(flanking, line_through_opposite_corners_flanks)
 {
-    struct rules_flank_result r = flank(&lines, MEDIUM(4, 4), MEDIUM(5, 5), MEDIUM(6, 6));
-    cr_assert(r.flanked);
-    cr_assert_eq(r.how, RULES_FLANK_OPPOSITE_CORNERS);
-    r = flank(&lines, MEDIUM(6, 4), MEDIUM(5, 5), MEDIUM(4, 6));
-    cr_assert_eq(r.how, RULES_FLANK_OPPOSITE_CORNERS);
+    flanks_by(MEDIUM(4, 4), MEDIUM(6, 6), RULES_FLANK_OPPOSITE_CORNERS);
+    flanks_by(MEDIUM(6, 4), MEDIUM(4, 6), RULES_FLANK_OPPOSITE_CORNERS);
 }
 
 /* "Corner squares ONLY flank with the opposite corner squares": side to corner is no flank. */

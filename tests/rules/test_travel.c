@@ -6,6 +6,15 @@
 
 /* Table: Movement and Distance, One Hour Walk (miles, in eighths) for each column; Hustle is
  * double; One Day Walk is eight hours. */
+/* One leg of `miles` on a plains road, eight hours a day, at the overland pace of speed_ft. */
+static struct rules_journey day_on_the_road(int miles, int speed_ft)
+{
+    struct rules_journey j = {.leg_count = 1, .hours_per_day = 8};
+    j.pace_eighths_per_hour = rules_overland_eighths_per_hour(speed_ft);
+    j.legs[0] = (struct rules_leg){miles * RULES_MILE_UNITS, RULES_TERRAIN_PLAINS, RULES_WAY_ROAD};
+    return j;
+}
+
 Test(travel, movement_and_distance_table)
 {
     static const struct {
@@ -86,9 +95,7 @@ static void done(struct rules_travel_result *r)
  * miles." */
 Test(travel, climbing_everest)
 {
-    struct rules_journey j = {.leg_count = 1, .hours_per_day = 8};
-    j.pace_eighths_per_hour = rules_overland_eighths_per_hour(5);
-    j.legs[0] = (struct rules_leg){4 * RULES_MILE_UNITS, RULES_TERRAIN_PLAINS, RULES_WAY_ROAD};
+    struct rules_journey j = day_on_the_road(4, 5);
     struct rules_travel_result *r = run(&j, NULL, 0, RULES_TRAVEL_OK);
     cr_assert_eq(r->day_count, 1);
     cr_assert_eq(r->days[0].minutes, 8 * 60);
@@ -160,9 +167,7 @@ Test(travel, legs_join_mid_hour)
 /* A journey over several days rests each night; a crewed ship sails all 24 hours. */
 Test(travel, days_and_crewed_ships)
 {
-    struct rules_journey j = {.leg_count = 1, .hours_per_day = 8};
-    j.pace_eighths_per_hour = rules_overland_eighths_per_hour(30);
-    j.legs[0] = (struct rules_leg){60 * RULES_MILE_UNITS, RULES_TERRAIN_PLAINS, RULES_WAY_ROAD};
+    struct rules_journey j = day_on_the_road(60, 30);
     struct rules_travel_result *r = run(&j, NULL, 0, RULES_TRAVEL_OK);
     cr_assert_eq(r->day_count, 3); /* 24 + 24 + 12 miles */
     cr_assert_eq(r->days[2].minutes, 4 * 60);

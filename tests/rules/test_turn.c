@@ -17,13 +17,28 @@ static int spend(struct rules_turn *t, const struct rules_turn_limits *lim, enum
     return rules_turn_spend(t, lim, a, &why);
 }
 
+/* Spends each action in turn on t under lim: each answers its expected RULES_TURN_*. */
+struct spend_step {
+    enum rules_action action;
+    int want;
+};
+static void spends(struct rules_turn *t, const struct rules_turn_limits *lim,
+                   const struct spend_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(spend(t, lim, steps[i].action), steps[i].want, "step %zu", i);
+}
+#define SPENDS(t, lim, ...)                                                                        \
+    spends((t), (lim), (const struct spend_step[]){__VA_ARGS__},                                   \
+           sizeof((const struct spend_step[]){__VA_ARGS__}) / sizeof(struct spend_step))
+
 /* 004/001: one standard and one move action a turn. The issue's goblin attacked, then made
  * four 5-foot steps, a 30-ft move and a double move, all accepted. */
 Test(turn, an_attack_then_one_step_and_nothing_more_moves)
 {
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    SPENDS(&t, &normal, {RULES_ACTION_ATTACK, RULES_TURN_OK},
+           {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_OK});
     struct rules_turn_refusal why = {0};
     /* 001: "Creatures cannot take more than one of these sorts of 5-foot steps in a round." */
     cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP, &why),
@@ -39,9 +54,8 @@ Test(turn, an_attack_then_one_step_and_nothing_more_moves)
 Test(turn, a_move_and_a_standard_action_but_not_two_of_either)
 {
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
+    SPENDS(&t, &normal, {RULES_ACTION_MOVE, RULES_TURN_OK}, {RULES_ACTION_MOVE, RULES_TURN_REFUSED},
+           {RULES_ACTION_ATTACK, RULES_TURN_OK});
     struct rules_turn_refusal why = {0};
     cr_assert_eq(rules_turn_spend(&t, &normal, RULES_ACTION_ATTACK, &why), RULES_TURN_REFUSED);
     cr_assert_str_eq(why.rule, "001 Types of Movement; 004 The Combat Round");
@@ -60,19 +74,19 @@ Test(turn, a_double_move_or_a_run_takes_the_whole_turn)
         struct rules_turn t = {0};
         cr_assert_eq(spend(&t, &normal, whole[i]), RULES_TURN_OK, "%s",
                      rules_action_name(whole[i]));
-        cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
-        cr_assert_eq(spend(&t, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+        SPENDS(&t, &normal, {RULES_ACTION_ATTACK, RULES_TURN_REFUSED},
+               {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
         struct rules_turn after = {0};
         cr_assert_eq(spend(&after, &normal, RULES_ACTION_ATTACK), RULES_TURN_OK);
         cr_assert_eq(spend(&after, &normal, whole[i]), RULES_TURN_REFUSED);
     }
     /* A full attack moves nobody, so the free 5-foot step is still there; a run is movement. */
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FULL_ATTACK), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
+    SPENDS(&t, &normal, {RULES_ACTION_FULL_ATTACK, RULES_TURN_OK},
+           {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_OK});
     t = (struct rules_turn){0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_RUN), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_REFUSED);
+    SPENDS(&t, &normal, {RULES_ACTION_RUN, RULES_TURN_OK},
+           {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_REFUSED});
 }
 
 /* 004 Step One: the aware "each take a partial action during the surprise round": the issue's
@@ -88,8 +102,8 @@ Test(turn, the_surprise_round_allows_one_partial_action)
     cr_assert_eq(rules_turn_spend(&t, &partial, RULES_ACTION_ATTACK, &why), RULES_TURN_REFUSED);
     cr_assert_not_null(strstr(why.message, "partial"));
     t = (struct rules_turn){0};
-    cr_assert_eq(spend(&t, &partial, RULES_ACTION_ATTACK), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &partial, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    SPENDS(&t, &partial, {RULES_ACTION_ATTACK, RULES_TURN_OK},
+           {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
     /* A free action is still free: the 5-foot step. */
     cr_assert_eq(spend(&t, &partial, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
 }
@@ -99,8 +113,8 @@ Test(turn, the_surprise_round_allows_one_partial_action)
 Test(turn, facing_is_free_once_without_movement_then_a_move_action)
 {
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FACING), RULES_TURN_OK);
+    SPENDS(&t, &normal, {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_OK},
+           {RULES_ACTION_FACING, RULES_TURN_OK});
     cr_assert(t.free_facing && !t.move);
     cr_assert_eq(spend(&t, &normal, RULES_ACTION_FACING), RULES_TURN_OK); /* the move action */
     cr_assert(t.move);
@@ -117,13 +131,12 @@ Test(turn, facing_is_free_once_without_movement_then_a_move_action)
 Test(turn, withdraw_is_a_standard_action_and_movement)
 {
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_WITHDRAW), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_REFUSED);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    SPENDS(&t, &normal, {RULES_ACTION_WITHDRAW, RULES_TURN_OK},
+           {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_REFUSED},
+           {RULES_ACTION_ATTACK, RULES_TURN_REFUSED});
     t = (struct rules_turn){0};
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_STAND_UP), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_FIVE_FOOT_STEP), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &normal, RULES_ACTION_CRAWL), RULES_TURN_REFUSED);
+    SPENDS(&t, &normal, {RULES_ACTION_STAND_UP, RULES_TURN_OK},
+           {RULES_ACTION_FIVE_FOOT_STEP, RULES_TURN_OK}, {RULES_ACTION_CRAWL, RULES_TURN_REFUSED});
 }
 
 /* d20 3.5 SRD, Injury and Death: "exactly 0 ... disabled", "between -1 and -9 inclusive ...
@@ -148,20 +161,22 @@ Test(hp, states_follow_the_srd_thresholds_when_on)
  * does is its policy's, unless the mover's request decides for that move. */
 Test(reaction, the_movers_decision_overrides_the_reactors_policy)
 {
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_UNSET, RULES_AOO_DECISION_NONE),
-                 RULES_AOO_LAPSING);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_NONE),
-                 RULES_AOO_ASKED);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_NONE),
-                 RULES_AOO_MADE);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_NONE),
-                 RULES_AOO_DECLINED);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_TAKE),
-                 RULES_AOO_MADE);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_DECLINE),
-                 RULES_AOO_DECLINED);
-    cr_assert_eq(rules_aoo_outcome_of(RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_TAKE),
-                 RULES_AOO_MADE);
+    static const struct {
+        enum rules_aoo_policy policy;
+        enum rules_aoo_decision decision;
+        enum rules_aoo_outcome outcome;
+    } cases[] = {
+        {RULES_AOO_POLICY_UNSET, RULES_AOO_DECISION_NONE, RULES_AOO_LAPSING},
+        {RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_NONE, RULES_AOO_ASKED},
+        {RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_NONE, RULES_AOO_MADE},
+        {RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_NONE, RULES_AOO_DECLINED},
+        {RULES_AOO_POLICY_NEVER, RULES_AOO_DECISION_TAKE, RULES_AOO_MADE},
+        {RULES_AOO_POLICY_ALWAYS, RULES_AOO_DECISION_DECLINE, RULES_AOO_DECLINED},
+        {RULES_AOO_POLICY_ASK, RULES_AOO_DECISION_TAKE, RULES_AOO_MADE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_assert_eq(rules_aoo_outcome_of(cases[i].policy, cases[i].decision), cases[i].outcome,
+                     "case %zu", i);
     cr_assert_eq(rules_aoo_policy_from("always"), RULES_AOO_POLICY_ALWAYS);
     cr_assert_eq(rules_aoo_policy_from("sometimes"), -1);
     cr_assert_str_eq(rules_aoo_outcome_name(RULES_AOO_ASKED), "awaiting");
@@ -234,15 +249,15 @@ Test(turn, a_standard_action_can_be_taken_as_a_move_action)
                             "free facing change");
     cr_assert_eq(spend(&t, &convert, RULES_ACTION_MOVE), RULES_TURN_OK);
     cr_assert(t.standard && t.move && t.moved);
-    cr_assert_eq(spend(&t, &convert, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
-    cr_assert_eq(spend(&t, &convert, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    SPENDS(&t, &convert, {RULES_ACTION_ATTACK, RULES_TURN_REFUSED},
+           {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
     struct rules_turn u = {0};
-    cr_assert_eq(spend(&u, &normal, RULES_ACTION_STAND_UP), RULES_TURN_OK);
-    cr_assert_eq(spend(&u, &normal, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    SPENDS(&u, &normal, {RULES_ACTION_STAND_UP, RULES_TURN_OK},
+           {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
     const struct rules_turn_limits surprise = {.partial = true, .standard_as_move = true};
     struct rules_turn v = {0};
-    cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_OK);
-    cr_assert_eq(spend(&v, &surprise, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    SPENDS(&v, &surprise, {RULES_ACTION_MOVE, RULES_TURN_OK},
+           {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
 }
 
 /* d20 3.5 SRD, Charge: "Charging is a special full-round action that allows you to move up to
@@ -260,11 +275,11 @@ Test(turn, a_charge_ends_in_one_attack)
     cr_assert(t.charge_attacked);
     cr_assert_eq(spend(&t, &charge, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
     struct rules_turn u = {0};
-    cr_assert_eq(spend(&u, &charge, RULES_ACTION_DOUBLE_MOVE), RULES_TURN_OK);
-    cr_assert_eq(spend(&u, &charge, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    SPENDS(&u, &charge, {RULES_ACTION_DOUBLE_MOVE, RULES_TURN_OK},
+           {RULES_ACTION_ATTACK, RULES_TURN_REFUSED});
     struct rules_turn v = {0};
-    cr_assert_eq(spend(&v, &normal, RULES_ACTION_CHARGE), RULES_TURN_OK);
-    cr_assert_eq(spend(&v, &normal, RULES_ACTION_ATTACK), RULES_TURN_REFUSED);
+    SPENDS(&v, &normal, {RULES_ACTION_CHARGE, RULES_TURN_OK},
+           {RULES_ACTION_ATTACK, RULES_TURN_REFUSED});
 }
 
 /* d20 3.5 SRD, Charge: "If you are able to take only a standard action or a move action on your
@@ -275,12 +290,11 @@ Test(turn, a_partial_action_can_still_charge)
 {
     const struct rules_turn_limits surprise = {.partial = true, .charge_attack = true};
     struct rules_turn t = {0};
-    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_CHARGE), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_ATTACK), RULES_TURN_OK);
-    cr_assert_eq(spend(&t, &surprise, RULES_ACTION_MOVE), RULES_TURN_REFUSED);
+    SPENDS(&t, &surprise, {RULES_ACTION_CHARGE, RULES_TURN_OK},
+           {RULES_ACTION_ATTACK, RULES_TURN_OK}, {RULES_ACTION_MOVE, RULES_TURN_REFUSED});
     struct rules_turn u = {0};
-    cr_assert_eq(spend(&u, &surprise, RULES_ACTION_MOVE), RULES_TURN_OK);
-    cr_assert_eq(spend(&u, &surprise, RULES_ACTION_CHARGE), RULES_TURN_REFUSED);
+    SPENDS(&u, &surprise, {RULES_ACTION_MOVE, RULES_TURN_OK},
+           {RULES_ACTION_CHARGE, RULES_TURN_REFUSED});
     struct rules_turn v = {0};
     cr_assert_eq(spend(&v, &partial, RULES_ACTION_CHARGE), RULES_TURN_REFUSED);
 }

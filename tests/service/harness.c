@@ -1,4 +1,5 @@
 #include "tests/service/harness.h"
+#include "tests/service/builders.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -382,6 +383,8 @@ json_t *enc_call(const struct server *s, struct enc *e, const char *method, cons
     return doc;
 }
 
+const struct server *suite_server;
+
 void enc_create(const struct server *s, struct enc *e, const char *body)
 {
     json_t *doc = http_post_json(s, "/v1/encounters", body, 201);
@@ -407,14 +410,7 @@ void enc_import(const struct server *s, struct enc *e, json_t *doc)
 json_t *enc_combatant(json_t *doc, const char *id)
 {
     json_t *state = json_object_get(doc, "state") ? json_object_get(doc, "state") : doc;
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(state, "combatants"), i, c)
-    {
-        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
-            return c;
-    }
-    return NULL;
+    return tb_find_by(json_object_get(state, "combatants"), "id", id);
 }
 
 void enc_get_refused(const struct server *s, struct enc *e, const char *suffix, const char *pointer)

@@ -102,12 +102,18 @@ void enc_get_refused(const struct server *s, struct enc *e, const char *suffix,
 /* Combatant `id` of a state, or of a document that holds one as "state"; NULL if absent. */
 json_t *enc_combatant(json_t *doc, const char *id);
 
-/* Declares `srv` and a Criterion suite `name` whose every test gets a fresh default server. */
+/* The server of the running test's SERVER_TEST_SUITE (its srv), set by the suite's init;
+ * NULL in a suite that starts its own. */
+extern const struct server *suite_server;
+
+/* Declares `srv` and a Criterion suite `name` whose every test gets a fresh default server,
+ * which is also suite_server. */
 #define SERVER_TEST_SUITE(name)                                                                    \
     static struct server srv;                                                                      \
     static void name##_start(void)                                                                 \
     {                                                                                              \
         server_start(&srv, NULL);                                                                  \
+        suite_server = &srv;                                                                       \
     }                                                                                              \
     static void name##_stop(void)                                                                  \
     {                                                                                              \

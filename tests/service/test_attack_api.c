@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -13,11 +14,6 @@ SERVER_TEST_SUITE(attack_api);
 static json_t *post(const char *path, const char *body, int status)
 {
     return http_post_json(&srv, path, body, status);
-}
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
 }
 
 /* Rogue B behind the gnoll (000): +4, sneak attack; the d20, then 1d6+1 and 2d6. */
@@ -31,13 +27,13 @@ static long long num(json_t *o, const char *k)
 Test(attack_api, resolve_rolls_hit_and_sneak_attack_damage)
 {
     json_t *doc = post("/v1/attacks/resolve", ROGUE_B ",\"results\":[12,3,4,5]}", 200);
-    cr_assert_eq(num(doc, "attack_total"), 9);
-    cr_assert_eq(num(doc, "target_number"), 16);
-    cr_assert_eq(num(doc, "roll_total"), 21);
+    cr_assert_eq(tb_num(doc, "attack_total"), 9);
+    cr_assert_eq(tb_num(doc, "target_number"), 16);
+    cr_assert_eq(tb_num(doc, "roll_total"), 21);
     cr_assert(json_is_true(json_object_get(doc, "hit")));
     json_t *dmg = json_object_get(doc, "damage");
-    cr_assert_eq(num(dmg, "total"), 3 + 1 + 4 + 5);
-    cr_assert_eq(num(dmg, "dealt"), 13 - 2);
+    cr_assert_eq(tb_num(dmg, "total"), 3 + 1 + 4 + 5);
+    cr_assert_eq(tb_num(dmg, "dealt"), 13 - 2);
     cr_assert(json_is_true(json_object_get(json_object_get(doc, "sneak_attack"), "eligible")));
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "Hit"));
     json_decref(doc);
@@ -50,13 +46,7 @@ Test(attack_api, resolve_rolls_hit_and_sneak_attack_damage)
 Test(attack_api, same_seed_same_bytes)
 {
     const char *body = ROGUE_B ",\"seed\":31337}";
-    struct http_response a, b;
-    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT, body, &a);
-    http_request(&srv, "POST", "/v1/attacks/resolve", JSON_CT, body, &b);
-    cr_assert_eq(a.status, 200);
-    cr_assert_str_eq(a.body, b.body);
-    http_response_free(&a);
-    http_response_free(&b);
+    tb_same_answer_twice(&srv, "/v1/attacks/resolve", body);
 }
 
 Test(attack_api, modifiers_itemise_with_sources_and_roll_nothing)
@@ -69,7 +59,7 @@ Test(attack_api, modifiers_itemise_with_sources_and_roll_nothing)
     json_array_foreach(mods, i, m)
     {
         if (strcmp(json_string_value(json_object_get(m, "source")), "000 Opponent Facing") == 0)
-            found = num(m, "value") == 4;
+            found = tb_num(m, "value") == 4;
     }
     cr_assert(found, "the +4 from the rear is itemised with its source");
     cr_assert_null(json_object_get(doc, "d20"));
@@ -87,7 +77,7 @@ Test(attack_api, concealment_can_turn_a_hit_into_a_miss)
                        "\"concealment\":[\"quarter\",\"half\"],\"results\":[15,20]}",
                        200);
     json_t *c = json_object_get(doc, "concealment");
-    cr_assert_eq(num(c, "miss_chance"), 20);
+    cr_assert_eq(tb_num(c, "miss_chance"), 20);
     cr_assert_str_eq(json_string_value(json_object_get(c, "used")), "half");
     cr_assert_str_eq(json_string_value(json_array_get(json_object_get(c, "dropped"), 0)),
                      "quarter");
@@ -120,9 +110,7 @@ Test(attack_api, striking_a_covering_creature)
 
 Test(attack_api, contradictions_are_422_naming_the_field)
 {
-    static const struct {
-        const char *body, *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"attacker\":{\"x\":0,\"y\":0,\"attack_bonus\":101},\"defender\":{\"x\":1,\"y\":0,"
          "\"defense\":{}}}",
          "/attacker/attack_bonus"},
@@ -154,13 +142,7 @@ Test(attack_api, contradictions_are_422_naming_the_field)
          "\"y\":7,\"facing\":0,\"defense\":{}}}",
          "/defender"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = post("/v1/attacks/resolve", cases[i].body, 422);
-        const char *p = json_string_value(
-            json_object_get(json_array_get(json_object_get(doc, "errors"), 0), "pointer"));
-        cr_assert_str_eq(p, cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/attacks/resolve", cases);
 }
 
 /* 002 Table: Cover: nine-tenths is "+10 | +4 1", footnote 1: "Half damage if save is failed;
@@ -171,8 +153,8 @@ Test(attack_api, nine_tenths_cover_reports_its_reflex_footnote)
                        "\"defender\":{\"x\":5,\"y\":5,\"defense\":{}},\"cover\":\"nine_tenths\"}";
     json_t *doc = post("/v1/attacks/modifiers", body, 200);
     json_t *cover = json_object_get(doc, "cover");
-    cr_assert_eq(num(cover, "bonus"), 10);
-    cr_assert_eq(num(cover, "reflex_bonus"), 4);
+    cr_assert_eq(tb_num(cover, "bonus"), 10);
+    cr_assert_eq(tb_num(cover, "reflex_bonus"), 4);
     cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote")),
                      "Half damage if save is failed; no damage if successful.");
     cr_assert_str_eq(json_string_value(json_object_get(cover, "reflex_footnote_source")),
@@ -184,7 +166,7 @@ Test(attack_api, nine_tenths_cover_reports_its_reflex_footnote)
     {
         if (strcmp(json_string_value(json_object_get(m, "source")),
                    "002 Table: Cover, footnote 1") == 0)
-            row = num(m, "value") == 10 &&
+            row = tb_num(m, "value") == 10 &&
                   strstr(json_string_value(json_object_get(m, "reason")), "half damage") != NULL;
     }
     cr_assert(row, "the +10 row carries the footnote");
@@ -222,18 +204,14 @@ Test(attack_api, critical_hit_confirmed_rolls_damage_twice)
                        CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19,12,5,6]}", 200);
     cr_assert(json_is_true(json_object_get(doc, "critical")));
     json_t *c = json_object_get(doc, "critical_hit");
-    cr_assert_eq(num(c, "threat_range"), 19);
-    cr_assert_eq(num(c, "multiplier"), 2);
-    cr_assert(json_is_true(json_object_get(c, "threat")));
-    cr_assert(json_is_true(json_object_get(c, "confirmed")));
-    cr_assert_eq(num(json_object_get(c, "confirmation"), "d20"), 12);
-    cr_assert_eq(num(json_object_get(c, "confirmation"), "total"), 17);
+    tb_confirmed_critical(c, 19, 2, 12);
+    cr_assert_eq(tb_num(json_object_get(c, "confirmation"), "total"), 17);
     cr_assert_str_eq(json_string_value(json_object_get(c, "source")),
                      "d20 3.5 SRD, Combat: Critical Hits");
     json_t *dmg = json_object_get(doc, "damage");
-    cr_assert_eq(num(dmg, "total"), 15);
-    cr_assert_eq(num(dmg, "weapon_rolls"), 2);
-    cr_assert_eq(num(dmg, "dealt"), 12);
+    cr_assert_eq(tb_num(dmg, "total"), 15);
+    cr_assert_eq(tb_num(dmg, "weapon_rolls"), 2);
+    cr_assert_eq(tb_num(dmg, "dealt"), 12);
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(dmg, "roll"), "expression")),
                      "1d8+2+1d8+2");
     cr_assert(json_array_size(roll_rule_sources(doc)) >= 2);
@@ -245,7 +223,7 @@ Test(attack_api, critical_hit_confirmed_rolls_damage_twice)
                CRIT_ATTACK("{\"preset\":\"d20-3.5\"}") ",\"results\":[19,2,5]}", 200);
     cr_assert(json_is_false(json_object_get(doc, "critical")));
     cr_assert(json_is_false(json_object_get(json_object_get(doc, "critical_hit"), "confirmed")));
-    cr_assert_eq(num(json_object_get(doc, "damage"), "total"), 7);
+    cr_assert_eq(tb_num(json_object_get(doc, "damage"), "total"), 7);
     json_decref(doc);
 
     /* A threat needs its confirmation die: the problem says which die is missing. */
@@ -269,9 +247,9 @@ Test(attack_api, natural_20_and_sneak_dice_not_multiplied)
     cr_assert_str_eq(
         json_string_value(json_object_get(json_object_get(doc, "critical_hit"), "natural")), "hit");
     json_t *dmg = json_object_get(doc, "damage");
-    cr_assert_eq(num(dmg, "weapon_rolls"), 2);
-    cr_assert_eq(num(dmg, "sneak_attack_dice"), 2);
-    cr_assert_eq(num(dmg, "total"), (1 + 1) + (2 + 1) + 3 + 4);
+    cr_assert_eq(tb_num(dmg, "weapon_rolls"), 2);
+    cr_assert_eq(tb_num(dmg, "sneak_attack_dice"), 2);
+    cr_assert_eq(tb_num(dmg, "total"), (1 + 1) + (2 + 1) + 3 + 4);
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(dmg, "roll"), "expression")),
                      "1d6+1+1d6+1+2d6");
     json_decref(doc);
@@ -334,12 +312,11 @@ Test(attack_api, explain_names_the_attacker_and_the_defender)
         "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":6},\"name\":\"the gnoll\"},"
         "\"results\":[13,4]}",
         200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "Kroh hits the gnoll: 1d20 (13) + 9 = 22 against AC 16. 7 damage to the "
-                     "gnoll.");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "Kroh hits the gnoll: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
-                     "the gnoll.");
+    tb_explain_is(doc,
+                  "Kroh hits the gnoll: 1d20 (13) + 9 = 22 against AC 16. 7 damage to the "
+                  "gnoll.",
+                  "Kroh hits the gnoll: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
+                  "the gnoll.");
     json_decref(doc);
 }
 
@@ -354,13 +331,12 @@ Test(attack_api, explain_markdown_escapes_the_names)
         "\"*_evil|| ~~x~~_*\"},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":6},"
         "\"name\":\"[x](http://e) `@everyone`\"},\"results\":[13,4]}",
         200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "*_evil|| ~~x~~_* hits [x](http://e) `@everyone`: 1d20 (13) + 9 = 22 against "
-                     "AC 16. 7 damage to [x](http://e) `@everyone`.");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* hits \\[x\\]\\(http\\://e\\) "
-                     "\\`\\@everyone\\`: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
-                     "\\[x\\]\\(http\\://e\\) \\`\\@everyone\\`.");
+    tb_explain_is(doc,
+                  "*_evil|| ~~x~~_* hits [x](http://e) `@everyone`: 1d20 (13) + 9 = 22 against "
+                  "AC 16. 7 damage to [x](http://e) `@everyone`.",
+                  "\\*\\_evil\\|\\| \\~\\~x\\~\\~\\_\\* hits \\[x\\]\\(http\\://e\\) "
+                  "\\`\\@everyone\\`: 1d20 (13) + 9 = **22** against AC 16. **7** damage to "
+                  "\\[x\\]\\(http\\://e\\) \\`\\@everyone\\`.");
     json_decref(doc);
 }
 
@@ -376,12 +352,11 @@ Test(attack_api, the_confirmation_shows_its_bonus)
              "\"crit_range\":19},\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":4}},"
              "\"results\":[19,3,2]}",
              200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "Hit: 1d20 (19) + 7 = 26 against AC 14. Threat (19-20): confirmation 1d20 (3) "
-                     "+ 7 = 10, not confirmed: a normal hit. 3 damage to the target.");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "Hit: 1d20 (19) + 7 = **26** against AC 14. Threat (19-20): confirmation 1d20 "
-                     "(3) + 7 = **10**, not confirmed: a normal hit. **3** damage to the target.");
+    tb_explain_is(doc,
+                  "Hit: 1d20 (19) + 7 = 26 against AC 14. Threat (19-20): confirmation 1d20 (3) "
+                  "+ 7 = 10, not confirmed: a normal hit. 3 damage to the target.",
+                  "Hit: 1d20 (19) + 7 = **26** against AC 14. Threat (19-20): confirmation 1d20 "
+                  "(3) + 7 = **10**, not confirmed: a normal hit. **3** damage to the target.");
     json_decref(doc);
 }
 
@@ -396,7 +371,7 @@ Test(attack_api, the_ac_reasons_name_helpless_and_charging)
                        "\"y\":5,\"defense\":{\"armor\":4,\"dex\":3},"
                        "\"conditions\":[\"helpless\",\"charging\"]}}",
                        200);
-    cr_assert_eq(num(doc, "target_number"), 12);
+    cr_assert_eq(tb_num(doc, "target_number"), 12);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
                      "Needs 10 on the d20: 1d20 + 2 against AC 12 (helpless, charging -2).");
     json_decref(doc);
@@ -443,10 +418,10 @@ Test(attack_api, prefer_return_minimal_answers_the_verdict_and_the_sentence)
     cr_assert_eq(json_object_size(doc), sizeof kept / sizeof *kept);
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         cr_assert_not_null(json_object_get(doc, kept[i]), "no %s", kept[i]);
-    cr_assert_eq(num(doc, "roll_total"), 21);
+    cr_assert_eq(tb_num(doc, "roll_total"), 21);
     json_t *dmg = json_object_get(doc, "damage");
-    cr_assert_eq(num(dmg, "total"), 13);
-    cr_assert_eq(num(dmg, "dealt"), 11);
+    cr_assert_eq(tb_num(dmg, "total"), 13);
+    cr_assert_eq(tb_num(dmg, "dealt"), 11);
     cr_assert_null(json_object_get(dmg, "roll"));
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
                      "Hit: 1d20 (12) + 9 = 21 against AC 16. 11 damage to the target with sneak "
@@ -471,7 +446,7 @@ Test(attack_api, prefer_return_minimal_answers_the_verdict_and_the_sentence)
     doc = json_loadb(r.body, r.body_len, 0, NULL);
     http_response_free(&r);
     cr_assert_eq(json_object_size(doc), 5);
-    cr_assert_eq(num(doc, "target_number"), 16);
+    cr_assert_eq(tb_num(doc, "target_number"), 16);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
                      "Needs 7 on the d20: 1d20 + 9 against AC 16.");
     json_decref(doc);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 static struct server srv;
@@ -435,14 +436,7 @@ Test(budget, reads_of_a_board_past_a_lowered_budget_are_refused_before_the_work)
 /* The value of a metric without labels on /metrics, or -1 when it is missing. */
 static long long metric(const char *name)
 {
-    struct http_response r;
-    http_request(&srv, "GET", "/metrics", NULL, NULL, &r);
-    char key[96];
-    snprintf(key, sizeof key, "\n%s ", name);
-    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
-    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
-    http_response_free(&r);
-    return v;
+    return tb_metric(&srv, name);
 }
 
 /* A read of a stored board refused too-expensive after its work (a run over the whole map: the

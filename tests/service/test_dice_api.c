@@ -3,9 +3,8 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
-
-#define JSON_CT "Content-Type: application/json\r\n"
 
 SERVER_TEST_SUITE(dice_api);
 
@@ -17,14 +16,7 @@ static json_t *roll(const char *body, int status)
 Test(dice_api, same_seed_and_request_give_byte_identical_answers)
 {
     const char *body = "{\"expression\":\"2d6+1d4+3\",\"seed\":987654321}";
-    struct http_response a, b;
-    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, body, &a);
-    http_request(&srv, "POST", "/v1/dice/roll", JSON_CT, body, &b);
-    cr_assert_eq(a.status, 200);
-    cr_assert_eq(a.body_len, b.body_len);
-    cr_assert_eq(memcmp(a.body, b.body, a.body_len), 0);
-    http_response_free(&a);
-    http_response_free(&b);
+    tb_same_answer_twice(&srv, "/v1/dice/roll", body);
 }
 
 Test(dice_api, supplied_results_are_used_and_reported)
@@ -56,12 +48,10 @@ Test(dice_api, a_roll_without_seed_reports_the_seed_that_reproduces_it)
 Test(dice_api, supplied_results_that_do_not_fit_are_422_at_the_result)
 {
     json_t *doc = roll("{\"expression\":\"2d6\",\"results\":[3,7]}", 422);
-    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results/1");
+    cr_assert_str_eq(tb_first_pointer(doc), "/results/1");
     json_decref(doc);
     doc = roll("{\"expression\":\"2d6\",\"results\":[3]}", 422);
-    e = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results");
+    cr_assert_str_eq(tb_first_pointer(doc), "/results");
     json_decref(doc);
     doc = roll("{\"expression\":\"2d6\",\"results\":[3,4],\"seed\":1}", 422);
     json_decref(doc);
@@ -75,9 +65,7 @@ Test(dice_api, nonsense_expressions_are_422_naming_expression)
         char body[128];
         snprintf(body, sizeof body, "{\"expression\":\"%s\"}", bad[i]);
         json_t *doc = roll(body, 422);
-        json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
-        cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/expression", "%s",
-                         bad[i]);
+        cr_assert_str_eq(tb_first_pointer(doc), "/expression", "%s", bad[i]);
         json_decref(doc);
     }
 }
@@ -94,8 +82,7 @@ Test(dice_api, wrong_types_are_422)
 Test(dice_api, more_supplied_results_than_dice_is_422)
 {
     json_t *doc = roll("{\"expression\":\"2d6\",\"results\":[3,4,5]}", 422);
-    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/results");
+    cr_assert_str_eq(tb_first_pointer(doc), "/results");
     json_decref(doc);
 }
 
@@ -179,8 +166,8 @@ Test(dice_api, adv_dis_and_a_comment_as_avrae_users_type_them)
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "explain")), "(fire)"));
     json_decref(doc);
     doc = roll("{\"expression\":\"8d6 adv\"}", 422);
+    cr_assert_str_eq(tb_first_pointer(doc), "/expression");
     json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/expression");
-    cr_assert_not_null(strstr(json_string_value(json_object_get(e, "message")), "1d20"));
+    cr_assert_not_null(strstr(tb_text(e, "message"), "1d20"));
     json_decref(doc);
 }

@@ -7,20 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(chatter);
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static const char *str(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
 
 static json_t *call(struct enc *e, const char *method, const char *suffix, const char *extra,
                     const char *body, int status)
@@ -28,14 +18,8 @@ static json_t *call(struct enc *e, const char *method, const char *suffix, const
     return enc_call(&srv, e, method, suffix, extra, body, status);
 }
 
-#define FIGHTER                                                                                    \
-    "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,"       \
-    "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{"   \
-    "\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}"
-#define GOBLIN                                                                                     \
-    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"           \
-    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"        \
-    "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}"
+#define FIGHTER TB_FIGHTER(5, 5, ",\"facing\":6,\"name\":\"Kroh\"")
+#define GOBLIN  TB_GOBLIN(2, 5, "")
 /* 004 Initiative Check: a d20 and a coin each, in the order combatants were added. The goblin
  * (d20 14 + Dex 13's +1 = 15) and the fighter (14 + 1 = 15) tie; the higher Dexterity, the
  * goblin's 13, goes first. */
@@ -63,22 +47,22 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
                        "{\"name\":\"Ambush\"," MAP ",\"seed\":42,\"combatants\":[" FIGHTER
                        "," GOBLIN "],\"initiative\":" INITIATIVE "}",
                        201);
-    cr_assert_eq(num(made, "version"), 4);
-    snprintf(one.id, sizeof one.id, "%s", str(made, "id"));
-    snprintf(one.token, sizeof one.token, "%s", str(made, "token"));
+    cr_assert_eq(tb_num(made, "version"), 4);
+    snprintf(one.id, sizeof one.id, "%s", tb_text(made, "id"));
+    snprintf(one.token, sizeof one.token, "%s", tb_text(made, "token"));
     one.version = 4;
     json_t *events = json_object_get(made, "events");
     cr_assert_eq(json_array_size(events), 3);
     json_t *init = json_array_get(events, 2);
-    cr_assert_eq(num(init, "seq"), 4);
-    cr_assert_str_eq(str(init, "kind"), "initiative");
+    cr_assert_eq(tb_num(init, "seq"), 4);
+    cr_assert_str_eq(tb_text(init, "kind"), "initiative");
     cr_assert_str_eq(json_string_value(json_array_get(
                          json_object_get(json_object_get(init, "result"), "order"), 0)),
                      "goblin");
     cr_assert_str_eq(
-        str(init, "explain"),
+        tb_text(init, "explain"),
         "Initiative: goblin 15 (1d20 (14) + 1), Kroh 15 (1d20 (14) + 1). goblin goes first.");
-    cr_assert_str_eq(str(json_array_get(events, 0), "explain"),
+    cr_assert_str_eq(tb_text(json_array_get(events, 0), "explain"),
                      "Kroh joins the party side at (5, 5) with 20 hp.");
 
     enc_create(&srv, &apart, "{\"name\":\"Ambush\"," MAP ",\"seed\":42}");
@@ -99,8 +83,8 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
     for (size_t i = 0; i < 4; i++) {
         json_t *e1 = json_array_get(json_object_get(l1, "events"), i);
         json_t *e2 = json_array_get(json_object_get(l2, "events"), i);
-        cr_assert_str_eq(str(e1, "kind"), str(e2, "kind"));
-        cr_assert_str_eq(str(e1, "explain"), str(e2, "explain"));
+        cr_assert_str_eq(tb_text(e1, "kind"), tb_text(e2, "kind"));
+        cr_assert_str_eq(tb_text(e1, "explain"), tb_text(e2, "explain"));
         json_t *p1 = json_object_get(e1, "payload"), *p2 = json_object_get(e2, "payload");
         cr_assert(json_equal(json_object_get(p1, "input"), json_object_get(p2, "input")), "%zu", i);
         if (i > 0)
@@ -111,7 +95,7 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
 
     json_t *v = call(&one, "POST", "/verify", NULL, NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
-    cr_assert_eq(num(v, "events_checked"), 4);
+    cr_assert_eq(tb_num(v, "events_checked"), 4);
     json_decref(v);
     json_t *at = call(&one, "GET", "/state?at=2", NULL, NULL, 200);
     cr_assert_eq(json_array_size(json_object_get(json_object_get(at, "state"), "combatants")), 1);
@@ -119,14 +103,14 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
     json_t *exported = call(&one, "GET", "/export", NULL, NULL, 200);
     char *text = json_dumps(exported, JSON_COMPACT);
     json_t *imported = http_post_json(&srv, "/v1/encounters/import", text, 201);
-    cr_assert_eq(num(imported, "version"), 5); /* the 4 events and the copy's own */
+    cr_assert_eq(tb_num(imported, "version"), 5); /* the 4 events and the copy's own */
     free(text);
     json_decref(imported);
     json_decref(exported);
     /* And play goes on from it: the goblin's turn. */
     json_t *next = call(&one, "POST", "/next-turn", NULL, NULL, 200);
-    cr_assert_eq(num(next, "version"), 5);
-    cr_assert_str_eq(str(json_object_get(next, "state"), "turn_of"), "goblin");
+    cr_assert_eq(tb_num(next, "version"), 5);
+    cr_assert_str_eq(tb_text(json_object_get(next, "state"), "turn_of"), "goblin");
     json_decref(next);
     json_decref(made);
 }
@@ -135,11 +119,10 @@ Test(chatter, create_with_combatants_logs_what_the_separate_calls_would)
  * /combatants/N; the initiative as POST .../initiative, under /initiative; nothing is stored. */
 Test(chatter, create_with_combatants_names_each_bad_field)
 {
-    const char *token = "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n";
     char headers[256];
-    snprintf(headers, sizeof headers, "Content-Type: application/json\r\n%s", token);
     struct http_response r;
-    http_request(&srv, "POST", "/v1/encounters", headers,
+    http_request(&srv, "POST", "/v1/encounters",
+                 tb_json_as(headers, sizeof headers, "0123456789abcdef0123456789abcdef"),
                  "{" MAP ",\"combatants\":[" FIGHTER ",{\"id\":\"fighter\",\"side\":\"party\","
                  "\"x\":99,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,"
                  "\"dex\":10},3]}",
@@ -159,7 +142,7 @@ Test(chatter, create_with_combatants_names_each_bad_field)
     cr_assert_eq(r.status, 422);
     doc = json_loads(r.body, 0, NULL);
     http_response_free(&r);
-    cr_assert_str_eq(str(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
                      "/initiative/aware/0");
     json_decref(doc);
     http_request(&srv, "POST", "/v1/encounters", headers,
@@ -173,7 +156,8 @@ Test(chatter, create_with_combatants_names_each_bad_field)
     cr_assert_eq(r.status, 422);
     cr_assert_not_null(strstr(r.body, "add combatants first"));
     http_response_free(&r);
-    http_request(&srv, "GET", "/v1/encounters", token, NULL, &r);
+    http_request(&srv, "GET", "/v1/encounters", TB_BEARER("0123456789abcdef0123456789abcdef"), NULL,
+                 &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"encounters\":[]"), "%s", r.body);
     http_response_free(&r);
@@ -205,15 +189,15 @@ Test(chatter, an_idempotent_create_with_combatants_replays)
     json_t *c = json_loads(small.body, 0, NULL);
     cr_assert_null(json_object_get(c, "state"));
     cr_assert(json_equal(json_object_get(c, "events"), json_object_get(a, "events")));
-    cr_assert_eq(num(c, "version"), 4);
+    cr_assert_eq(tb_num(c, "version"), 4);
     json_decref(a);
     json_decref(b);
     json_decref(c);
     http_response_free(&first);
     http_response_free(&again);
     http_response_free(&small);
-    http_request(&srv, "GET", "/v1/encounters",
-                 "Authorization: Bearer 0123456789abcdef0123456789abcdef\r\n", NULL, &first);
+    http_request(&srv, "GET", "/v1/encounters", TB_BEARER("0123456789abcdef0123456789abcdef"), NULL,
+                 &first);
     json_t *list = json_loads(first.body, 0, NULL);
     cr_assert_eq(json_array_size(json_object_get(list, "encounters")), 1);
     json_decref(list);
@@ -235,10 +219,7 @@ Test(chatter, prefer_return_minimal_answers_the_event_without_the_state)
     for (size_t i = 0; i < 3; i++) {
         char path[128], headers[320];
         snprintf(path, sizeof path, "/v1/encounters/%s/hp", e.id);
-        snprintf(headers, sizeof headers,
-                 "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
-                 "\"v%lld\"\r\n%s",
-                 e.token, e.version, asks[i]);
+        tb_write_headers(headers, sizeof headers, &e, e.version, asks[i]);
         struct http_response r;
         http_request(&srv, "POST", path, headers, "{\"target\":\"goblin\",\"change\":-1}", &r);
         cr_assert_eq(r.status, 200, "%s", r.body);
@@ -251,20 +232,20 @@ Test(chatter, prefer_return_minimal_answers_the_event_without_the_state)
         cr_assert_str_eq(buf, etag);
         json_t *doc = json_loads(r.body, 0, NULL);
         cr_assert_null(json_object_get(doc, "state"));
-        cr_assert_eq(num(doc, "version"), e.version + 1);
+        cr_assert_eq(tb_num(doc, "version"), e.version + 1);
         json_t *ev = json_object_get(doc, "event");
-        cr_assert_eq(num(ev, "seq"), e.version + 1);
-        cr_assert_str_eq(str(ev, "kind"), "hp");
-        cr_assert_eq(num(json_object_get(ev, "result"), "hp"), 5 - (long long)i);
-        cr_assert_neq(str(ev, "explain")[0], '\0');
-        cr_assert_neq(str(ev, "explain_markdown")[0], '\0');
+        cr_assert_eq(tb_num(ev, "seq"), e.version + 1);
+        cr_assert_str_eq(tb_text(ev, "kind"), "hp");
+        cr_assert_eq(tb_num(json_object_get(ev, "result"), "hp"), 5 - (long long)i);
+        cr_assert_neq(tb_text(ev, "explain")[0], '\0');
+        cr_assert_neq(tb_text(ev, "explain_markdown")[0], '\0');
         json_decref(doc);
         http_response_free(&r);
         e.version++;
     }
     json_t *full = call(&e, "POST", "/hp", "Prefer: return=representation\r\n",
                         "{\"target\":\"goblin\",\"change\":-1}", 200);
-    cr_assert_eq(num(enc_combatant(full, "goblin"), "hp"), 2);
+    cr_assert_eq(tb_num(enc_combatant(full, "goblin"), "hp"), 2);
     json_decref(full);
 }
 
@@ -275,10 +256,7 @@ Test(chatter, a_replayed_write_honours_return_minimal)
     enc_create(&srv, &e, "{" MAP ",\"combatants\":[" FIGHTER "]}");
     char path[128], headers[320];
     snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
-    snprintf(headers, sizeof headers,
-             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
-             "\"v2\"\r\nIdempotency-Key: add-goblin\r\n",
-             e.token);
+    tb_write_headers(headers, sizeof headers, &e, 2, "Idempotency-Key: add-goblin\r\n");
     struct http_response first, again;
     http_request(&srv, "POST", path, headers, GOBLIN, &first);
     cr_assert_eq(first.status, 201);
@@ -292,7 +270,7 @@ Test(chatter, a_replayed_write_honours_return_minimal)
     json_t *a = json_loads(first.body, 0, NULL), *b = json_loads(again.body, 0, NULL);
     cr_assert_null(json_object_get(b, "state"));
     cr_assert(json_equal(json_object_get(a, "event"), json_object_get(b, "event")));
-    cr_assert_eq(num(b, "version"), 3);
+    cr_assert_eq(tb_num(b, "version"), 3);
     json_decref(a);
     json_decref(b);
     http_response_free(&first);
@@ -303,11 +281,11 @@ Test(chatter, a_replayed_write_honours_return_minimal)
  * version; pages follow `next`, a URL, with next_after kept beside it. */
 Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
 {
-    const char *auth = "Authorization: Bearer 0123456789abcdef0123456789abcdefXY\r\n";
+    const char *auth = TB_BEARER("0123456789abcdef0123456789abcdefXY");
     char h[256];
-    snprintf(h, sizeof h, "Content-Type: application/json\r\n%s", auth);
     struct http_response r;
-    http_request(&srv, "POST", "/v1/encounters", h,
+    http_request(&srv, "POST", "/v1/encounters",
+                 tb_json_as(h, sizeof h, "0123456789abcdef0123456789abcdefXY"),
                  "{\"name\":\"Ambush\"," MAP ",\"combatants\":[" FIGHTER "," GOBLIN
                  "],\"initiative\":" INITIATIVE "}",
                  &r);
@@ -315,7 +293,7 @@ Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
     json_t *made = json_loads(r.body, 0, NULL);
     http_response_free(&r);
     struct enc e = {.version = 4};
-    snprintf(e.id, sizeof e.id, "%s", str(made, "id"));
+    snprintf(e.id, sizeof e.id, "%s", tb_text(made, "id"));
     snprintf(e.token, sizeof e.token, "0123456789abcdef0123456789abcdefXY");
     json_decref(made);
     json_decref(call(&e, "POST", "/next-turn", NULL, NULL, 200)); /* the goblin's */
@@ -330,11 +308,11 @@ Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
     http_response_free(&r);
     json_t *list = json_object_get(page, "encounters");
     cr_assert_eq(json_array_size(list), 1);
-    const char *first = str(json_array_get(list, 0), "id");
+    const char *first = tb_text(json_array_get(list, 0), "id");
     char next[160];
     snprintf(next, sizeof next, "/v1/encounters?limit=1&after=%s", first);
-    cr_assert_str_eq(str(page, "next"), next);
-    cr_assert_str_eq(str(page, "next_after"), first);
+    cr_assert_str_eq(tb_text(page, "next"), next);
+    cr_assert_str_eq(tb_text(page, "next_after"), first);
     http_request(&srv, "GET", next, auth, NULL, &r);
     cr_assert_eq(r.status, 200);
     json_t *page2 = json_loads(r.body, 0, NULL);
@@ -343,17 +321,17 @@ Test(chatter, the_list_shows_names_rounds_turns_and_pages_by_url)
     cr_assert(json_is_null(json_object_get(page2, "next_after")));
     json_t *both[2] = {json_array_get(list, 0),
                        json_array_get(json_object_get(page2, "encounters"), 0)};
-    json_t *fight = strcmp(str(both[0], "id"), e.id) == 0 ? both[0] : both[1];
+    json_t *fight = strcmp(tb_text(both[0], "id"), e.id) == 0 ? both[0] : both[1];
     json_t *hall = fight == both[0] ? both[1] : both[0];
-    cr_assert_str_eq(str(fight, "name"), "Ambush");
-    cr_assert_eq(num(fight, "round"), 1);
-    cr_assert_eq(num(fight, "combatants"), 2);
-    cr_assert_eq(num(fight, "version"), 6);
-    cr_assert_str_eq(str(json_object_get(fight, "turn_of"), "id"), "fighter");
-    cr_assert_str_eq(str(json_object_get(fight, "turn_of"), "name"), "Kroh");
-    cr_assert_str_eq(str(hall, "name"), "Empty hall");
-    cr_assert_eq(num(hall, "round"), 0);
-    cr_assert_eq(num(hall, "combatants"), 0);
+    cr_assert_str_eq(tb_text(fight, "name"), "Ambush");
+    cr_assert_eq(tb_num(fight, "round"), 1);
+    cr_assert_eq(tb_num(fight, "combatants"), 2);
+    cr_assert_eq(tb_num(fight, "version"), 6);
+    cr_assert_str_eq(tb_text(json_object_get(fight, "turn_of"), "id"), "fighter");
+    cr_assert_str_eq(tb_text(json_object_get(fight, "turn_of"), "name"), "Kroh");
+    cr_assert_str_eq(tb_text(hall, "name"), "Empty hall");
+    cr_assert_eq(tb_num(hall, "round"), 0);
+    cr_assert_eq(tb_num(hall, "combatants"), 0);
     cr_assert(json_is_null(json_object_get(hall, "turn_of")));
     json_decref(page);
     json_decref(page2);
@@ -371,18 +349,18 @@ Test(chatter, every_served_state_names_whose_turn_it_is)
     json_decref(doc);
     doc = call(&e, "POST", "/next-turn", NULL, NULL, 200);
     json_t *state = json_object_get(doc, "state");
-    cr_assert_eq(num(state, "turn"), 0);
-    cr_assert_str_eq(str(state, "turn_of"), "goblin");
+    cr_assert_eq(tb_num(state, "turn"), 0);
+    cr_assert_str_eq(tb_text(state, "turn_of"), "goblin");
     json_decref(doc);
     doc = call(&e, "POST", "/next-turn", NULL, NULL, 200);
-    cr_assert_eq(num(json_object_get(doc, "state"), "turn"), 1);
-    cr_assert_str_eq(str(json_object_get(doc, "state"), "turn_of"), "fighter");
+    cr_assert_eq(tb_num(json_object_get(doc, "state"), "turn"), 1);
+    cr_assert_str_eq(tb_text(json_object_get(doc, "state"), "turn_of"), "fighter");
     json_decref(doc);
     doc = call(&e, "GET", "", NULL, NULL, 200);
-    cr_assert_str_eq(str(json_object_get(doc, "state"), "turn_of"), "fighter");
+    cr_assert_str_eq(tb_text(json_object_get(doc, "state"), "turn_of"), "fighter");
     json_decref(doc);
     doc = call(&e, "GET", "/state?at=5", NULL, NULL, 200);
-    cr_assert_str_eq(str(json_object_get(doc, "state"), "turn_of"), "goblin");
+    cr_assert_str_eq(tb_text(json_object_get(doc, "state"), "turn_of"), "goblin");
     json_decref(doc);
     doc = call(&e, "GET", "/state?at=4", NULL, NULL, 200);
     cr_assert(json_is_null(json_object_get(json_object_get(doc, "state"), "turn_of")));
@@ -392,14 +370,14 @@ Test(chatter, every_served_state_names_whose_turn_it_is)
     cr_assert(json_is_true(json_object_get(doc, "ok")));
     json_decref(doc);
     doc = call(&e, "GET", "/export", NULL, NULL, 200);
-    cr_assert_str_eq(str(json_object_get(doc, "state"), "turn_of"), "fighter");
+    cr_assert_str_eq(tb_text(json_object_get(doc, "state"), "turn_of"), "fighter");
     char *text = json_dumps(doc, JSON_COMPACT);
     json_decref(http_post_json(&srv, "/v1/encounters/import", text, 201));
     free(text);
     json_object_set_new(json_object_get(doc, "state"), "turn_of", json_string("goblin"));
     text = json_dumps(doc, JSON_COMPACT);
     json_t *refused = http_post_json(&srv, "/v1/encounters/import", text, 422);
-    cr_assert_str_eq(str(json_array_get(json_object_get(refused, "errors"), 0), "pointer"),
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(refused, "errors"), 0), "pointer"),
                      "/state/turn_of");
     json_decref(refused);
     free(text);
@@ -415,15 +393,15 @@ Test(chatter, an_older_encounter_is_served_with_turn_of)
     json_decref(fixture);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
     free(text);
-    cr_assert_str_eq(str(json_object_get(ans, "state"), "turn_of"), "rogue");
-    struct enc e = {.version = num(ans, "version")};
-    snprintf(e.id, sizeof e.id, "%s", str(ans, "id"));
-    snprintf(e.token, sizeof e.token, "%s", str(ans, "token"));
+    cr_assert_str_eq(tb_text(json_object_get(ans, "state"), "turn_of"), "rogue");
+    struct enc e = {.version = tb_num(ans, "version")};
+    snprintf(e.id, sizeof e.id, "%s", tb_text(ans, "id"));
+    snprintf(e.token, sizeof e.token, "%s", tb_text(ans, "token"));
     json_decref(ans);
     json_t *doc = call(&e, "GET", "", NULL, NULL, 200);
     json_t *state = json_object_get(doc, "state");
-    cr_assert_str_eq(str(state, "turn_of"),
+    cr_assert_str_eq(tb_text(state, "turn_of"),
                      json_string_value(json_array_get(json_object_get(state, "order"),
-                                                      (size_t)num(state, "turn"))));
+                                                      (size_t)tb_num(state, "turn"))));
     json_decref(doc);
 }

@@ -8,14 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(derived);
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
 
 static json_t *call(struct enc *e, const char *suffix, const char *body, int status)
 {
@@ -83,10 +79,10 @@ Test(derived, a_wall_between_gives_half_cover_with_its_square)
     json_t *cov = derived(doc, "cover");
     cr_assert_str_eq(json_string_value(json_object_get(cov, "value")), "half");
     json_t *sq = json_array_get(json_object_get(cov, "blocking"), 0);
-    cr_assert_eq(num(sq, "x"), 2);
-    cr_assert_eq(num(sq, "y"), 0);
-    cr_assert_eq(num(derived(doc, "defense_dex"), "value"), 2);
-    cr_assert_eq(num(result_of(doc), "target_number"), 16);
+    cr_assert_eq(tb_num(sq, "x"), 2);
+    cr_assert_eq(tb_num(sq, "y"), 0);
+    cr_assert_eq(tb_num(derived(doc, "defense_dex"), "value"), 2);
+    cr_assert_eq(tb_num(result_of(doc), "target_number"), 16);
     json_decref(doc);
     json_t *v = call(&e, "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
@@ -105,7 +101,7 @@ Test(derived, a_combatant_between_gives_cover_and_is_named)
     json_t *doc = shoot(&e, "");
     json_t *sq = json_array_get(json_object_get(derived(doc, "cover"), "blocking"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(sq, "combatant")), "ally");
-    cr_assert_eq(num(result_of(doc), "target_number"), 16);
+    cr_assert_eq(tb_num(result_of(doc), "target_number"), 16);
     json_decref(doc);
 }
 
@@ -116,7 +112,7 @@ Test(derived, declared_cover_overrides)
     struct enc e;
     range(&e, "{\"x\":2,\"y\":0,\"terrain\":\"blocked\"}");
     json_t *doc = shoot(&e, ",\"cover\":\"none\"");
-    cr_assert_eq(num(result_of(doc), "target_number"), 12);
+    cr_assert_eq(tb_num(result_of(doc), "target_number"), 12);
     cr_assert(json_is_true(json_object_get(derived(doc, "cover"), "declared")));
     json_decref(doc);
 }
@@ -130,10 +126,7 @@ Test(derived, total_cover_is_refused)
              "{\"x\":2,\"y\":0,\"terrain\":\"blocked\"},{\"x\":2,\"y\":1,\"terrain\":\"blocked\"},"
              "{\"x\":2,\"y\":2,\"terrain\":\"blocked\"}",
              1);
-    json_t *doc = call(&e, "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"archer\",\"target\":\"target\","
-                       "\"results\":[2]}",
-                       422);
+    json_t *doc = call(&e, "/actions", TB_ATTACK("archer", "target", "[2]"), 422);
     const char *detail = json_string_value(json_object_get(doc, "detail"));
     cr_assert_not_null(detail);
     cr_assert_not_null(strstr(detail, "total cover"), "%s", detail);
@@ -149,6 +142,6 @@ Test(derived, a_target_in_darkness_is_concealed)
     cr_assert_str_eq(json_string_value(json_object_get(derived(doc, "concealment"), "value")),
                      "half");
     cr_assert_str_eq(json_string_value(json_object_get(derived(doc, "cover"), "value")), "none");
-    cr_assert_eq(num(result_of(doc), "target_number"), 12);
+    cr_assert_eq(tb_num(result_of(doc), "target_number"), 12);
     json_decref(doc);
 }

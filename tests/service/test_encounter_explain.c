@@ -9,22 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_explain);
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
 
 /* Writes, expects the status, and checks the event's explain; returns the markdown (caller
  * frees). */
 static char *told(struct enc *e, const char *method, const char *suffix, const char *body,
                   int status, const char *expected)
 {
-    json_t *doc = call(e, method, suffix, body, status);
+    json_t *doc = suite_call(e, method, suffix, body, status);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = json_string_value(json_object_get(ev, "explain"));
     cr_assert_not_null(plain, "%s %s: no explain", method, suffix);
@@ -81,10 +76,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     /* The issue's own sentence: AC 10 + 6 armor, flat-footed before its first turn (000 Sneak
      * Attacks: sneak attack on a flat-footed foe), 1d8+3 = 4 + 3 and 2d6 = 3 + 2; 9 - 12 = -3,
      * dying (d20 3.5 SRD: -1 to -9). */
-    md = told(&e, "POST", "/actions",
-              "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"gnoll\",\"results\":[13,"
-              "4,3,2]}",
-              200,
+    md = told(&e, "POST", "/actions", TB_ATTACK("kroh", "gnoll", "[13,4,3,2]"), 200,
               "Kroh hits the gnoll: 1d20 (13) + 9 = 22 vs AC 16 (flat-footed). 12 damage "
               "(1d8+3 = 7, sneak attack 2d6 = 5); the gnoll is at -3 hp, dying.");
     cr_assert_str_eq(md,
@@ -101,14 +93,10 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "{\"type\":\"move\",\"actor\":\"hyena\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,\"y\":5}]}",
         200, "The hyena moves 10 ft to (4, 5), provoking an attack of opportunity from Kroh.");
     /* AC 10 + 2; not flat-footed (its turn began), not flanked: no sneak attack. */
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"kroh\",\"target\":"
-        "\"hyena\",\"results\":[15,5]}",
-        200,
+    say(&e, "POST", "/actions", TB_AOO("kroh", "hyena", "[15,5]"), 200,
         "Kroh's attack of opportunity hits the hyena: 1d20 (15) + 9 = 24 vs AC 12. 8 damage (1d8+3 "
         "= 8); the hyena is at 12 hp.");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"actor\":\"hyena\",\"target\":\"kroh\",\"results\":[2]}", 200,
+    say(&e, "POST", "/actions", TB_ATTACK("hyena", "kroh", "[2]"), 200,
         "The hyena misses Kroh: 1d20 (2) + 3 = 5 vs AC 17.");
     /* The gnoll is dying: its turn is skipped, and its dying round rolled (d20 3.5 SRD, Dying:
      * 10% to become stable, else 1 hit point lost): the table's d% is 19. */
@@ -158,18 +146,18 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         "no more writes.");
 
     /* The log tells each event as its write did, on any page, and so does the export. */
-    json_t *first = call(&e, "GET", "/events", NULL, 200);
+    json_t *first = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(first, "events");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 0), "explain")),
                      "Encounter \"Ambush\" created on a 12 by 12 map.");
-    json_t *page = call(&e, "GET", "/events?after=7&limit=1", NULL, 200);
+    json_t *page = suite_call(&e, "GET", "/events?after=7&limit=1", NULL, 200);
     json_t *eighth = json_array_get(json_object_get(page, "events"), 0);
     cr_assert_eq(json_integer_value(json_object_get(eighth, "seq")), 8);
     cr_assert_str_eq(json_string_value(json_object_get(eighth, "explain")),
                      json_string_value(json_object_get(json_array_get(events, 7), "explain")));
     cr_assert_not_null(
         strstr(json_string_value(json_object_get(eighth, "explain")), "Kroh hits the gnoll"));
-    json_t *exported = call(&e, "GET", "/export", NULL, 200);
+    json_t *exported = suite_call(&e, "GET", "/export", NULL, 200);
     json_t *xevents = json_object_get(exported, "events");
     cr_assert_eq(json_array_size(xevents), json_array_size(events));
     for (size_t i = 0; i < json_array_size(events); i++)
@@ -180,9 +168,7 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
     char *text = json_dumps(exported, JSON_COMPACT);
     json_decref(http_post_json(&srv, "/v1/encounters/import", text, 201));
     free(text);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
     json_decref(exported);
     json_decref(page);
     json_decref(first);
@@ -196,7 +182,7 @@ Test(encounter_explain, an_old_log_is_told_on_read)
     struct enc e;
     enc_import(&srv, &e, doc);
     json_decref(doc);
-    json_t *log = call(&e, "GET", "/events", NULL, 200);
+    json_t *log = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
     cr_assert_eq(json_array_size(events), 21); /* the fixture's 20 and the copy's own */
     for (size_t i = 0; i < json_array_size(events); i++) {
@@ -218,9 +204,7 @@ Test(encounter_explain, an_old_log_is_told_on_read)
                                         "commitment and could be worked out from its rulings"),
                        "%s", imported);
     json_decref(log);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* Names, sides and reasons are the user's text: as written in explain, escaped in
@@ -229,18 +213,17 @@ Test(encounter_explain, user_text_is_escaped_in_markdown)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
-    json_t *doc = call(&e, "POST", "/combatants",
-                       "{\"id\":\"kroh\",\"name\":\"*Kroh* [x](http://e)\",\"side\":"
-                       "\"||party||\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
-                       "\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":\"rapier\","
-                       "\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
-                       201);
+    json_t *doc =
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"*Kroh* [x](http://e)\",\"side\":"
+                   "\"||party||\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},\"defense\":{"
+                   "\"armor\":5},\"max_hp\":20,\"dex\":14,\"attacks\":[{\"name\":\"rapier\","
+                   "\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                   201);
     json_t *ev = json_object_get(doc, "event");
-    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain")),
-                     "*Kroh* [x](http://e) joins the ||party|| side at (5, 5) with 20 hp.");
-    cr_assert_str_eq(json_string_value(json_object_get(ev, "explain_markdown")),
-                     "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
-                     "(5, 5) with **20** hp.");
+    tb_explain_is(ev, "*Kroh* [x](http://e) joins the ||party|| side at (5, 5) with 20 hp.",
+                  "\\*Kroh\\* \\[x\\]\\(http\\://e\\) joins the \\|\\|party\\|\\| side at "
+                  "(5, 5) with **20** hp.");
     json_decref(doc);
 }
 
@@ -257,18 +240,19 @@ static bool ends_with(const char *s, const char *tail)
 static void duel(struct enc *e, int gx, const char *initiative)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
-                     "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
-                     201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,"
+                   "\"attacks\":[{\"name\":\"rapier\",\"attack_bonus\":9,\"damage\":\"1d8+3\"}]}",
+                   201));
     char body[512];
     snprintf(body, sizeof body,
              "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":%d,\"y\":5,"
              "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":9,\"dex\":10,"
              "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
              gx);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     enc_post_ok(&srv, e, "/initiative", initiative);
     enc_post_ok(&srv, e, "/next-turn", NULL);
 }
@@ -282,10 +266,7 @@ Test(encounter_explain, a_disabled_attackers_strain_is_told)
     struct enc e;
     duel(&e, 6, "{\"results\":[14,1,8,1]}");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"kroh\",\"set\":0}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":["
-                       "13,4]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[13,4]"), 200);
     json_t *ev = json_object_get(doc, "event");
     const char *plain = json_string_value(json_object_get(ev, "explain"));
     const char *md = json_string_value(json_object_get(ev, "explain_markdown"));
@@ -325,25 +306,26 @@ Test(encounter_explain, a_charge_says_whom_it_charges)
 static void ambush(struct enc *e, const char *goblin_policy, const char *orc_policy, int kroh_hp)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
-                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
+                   "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                   "\"1d8+3\"}]}",
+                   201));
     char body[512];
     snprintf(body, sizeof body,
              "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
              "\"defense\":{\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":"
              "\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}],\"aoo_policy\":\"%s\"}",
              goblin_policy);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     snprintf(body, sizeof body,
              "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
              "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}],\"aoo_policy\":\"%s\"}",
              orc_policy);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
     for (int i = 0; i < 4; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL); /* kroh, goblin, orc; round 2: kroh */
@@ -371,7 +353,7 @@ Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
               "%s", md);
     free(md);
     /* The state says what it awaits, and where the mover waits. */
-    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/state", NULL, 200);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
                      "Round 2: Kroh's turn. The encounter awaits goblin's reaction to Kroh's move "
                      "at (5, 6). Kroh waits at (5, 6) until the reactions to its move are "
@@ -383,36 +365,30 @@ Test(encounter_explain, a_paused_move_says_where_the_mover_waits_and_goes_on)
         "9).");
 }
 
-/* Answered with a hit that does not drop him (19 + 2 = 21 against AC 16; 1d6 = 3, 20 - 3 =
- * 17), the move goes on. */
-Test(encounter_explain, an_answered_reaction_lets_the_paused_move_go_on)
+/* The paused move answered with a hit (19 + 2 = 21 against AC 16): one that does not drop him
+ * (1d6 = 3, 20 - 3 = 17) lets the move go on; one that does (at 2 hp, 1d6 = 6: -4, dying; d20
+ * 3.5 SRD, Dying: "can take no actions") stops it in the square he was leaving. */
+Test(encounter_explain, an_answered_reaction_says_whether_the_paused_move_goes_on)
 {
-    struct enc e;
-    ambush(&e, "ask", "never", 20);
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
-        "\"kroh\",\"results\":[19,3]}",
-        200,
-        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
-        "3); "
-        "Kroh is at 17 hp. Kroh's move goes on to (5, 9).");
-}
-
-/* Answered with a hit that drops him (at 2 hp, 1d6 = 6: -4, dying; d20 3.5 SRD, Dying: "can
- * take no actions"), the move stops in the square he was leaving. */
-Test(encounter_explain, an_answer_that_drops_the_mover_stops_the_move)
-{
-    struct enc e;
-    ambush(&e, "ask", "never", 2);
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
-    say(&e, "POST", "/actions",
-        "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\",\"target\":"
-        "\"kroh\",\"results\":[19,6]}",
-        200,
-        "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
-        "6); "
-        "Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there.");
+    static const struct {
+        int hp;
+        const char *results, *said;
+    } cases[] = {
+        {20, "[19,3]",
+         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 3 damage (1d6 = "
+         "3); Kroh is at 17 hp. Kroh's move goes on to (5, 9)."},
+        {2, "[19,6]",
+         "goblin's attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16. 6 damage (1d6 = "
+         "6); Kroh is at -4 hp, dying. Kroh drops at (5, 6): the move stops there."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct enc e;
+        ambush(&e, "ask", "never", cases[i].hp);
+        enc_post_ok(&srv, &e, "/actions", WALK "}");
+        char body[200];
+        snprintf(body, sizeof body, TB_AOO("goblin", "kroh", "%s"), cases[i].results);
+        say(&e, "POST", "/actions", body, 200, cases[i].said);
+    }
 }
 
 /* The engine's own attack of opportunity (policy always) drops him on the way: the move does

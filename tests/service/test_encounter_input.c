@@ -11,26 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_input);
-
-static const char *text(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
 
 static json_t *result_of(json_t *doc)
 {
@@ -40,7 +24,7 @@ static json_t *result_of(json_t *doc)
 /* The input of the encounter's last event as the log stores it (GET .../events; a new ref). */
 static json_t *stored_input(struct enc *e)
 {
-    json_t *page = call(e, "GET", "/events", NULL, 200);
+    json_t *page = suite_call(e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(page, "events");
     json_t *last = json_array_get(events, json_array_size(events) - 1);
     json_t *input = json_incref(json_object_get(json_object_get(last, "payload"), "input"));
@@ -53,29 +37,32 @@ static json_t *stored_input(struct enc *e)
 static const char *first_error(json_t *doc, const char **pointer)
 {
     json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
-    *pointer = text(err, "pointer");
-    return text(err, "message");
+    *pointer = tb_text(err, "pointer");
+    return tb_text(err, "message");
 }
 
 static void board(struct enc *e)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":30,\"dex\":12,"
-                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":8,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":6,"
-                     "\"y\":5,\"speeds\":{\"walk\":30},\"ac\":15,\"dex\":13,\"max_hp\":6,"
-                     "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2}]}",
-                     201));
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"gnoll\",\"name\":\"the gnoll\",\"side\":\"monsters\",\"x\":2,"
-                     "\"y\":9,\"speeds\":{\"walk\":30},\"defense\":{\"total\":15},\"max_hp\":11,"
-                     "\"attacks\":[{\"name\":\"battleaxe\",\"attack_bonus\":3}]}",
-                     201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":30,\"dex\":12,"
+                   "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":8,\"damage\":"
+                   "\"1d8+3\"}]}",
+                   201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"goblin\",\"name\":\"the goblin\",\"side\":\"monsters\",\"x\":6,"
+                   "\"y\":5,\"speeds\":{\"walk\":30},\"ac\":15,\"dex\":13,\"max_hp\":6,"
+                   "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2}]}",
+                   201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"gnoll\",\"name\":\"the gnoll\",\"side\":\"monsters\",\"x\":2,"
+                   "\"y\":9,\"speeds\":{\"walk\":30},\"defense\":{\"total\":15},\"max_hp\":11,"
+                   "\"attacks\":[{\"name\":\"battleaxe\",\"attack_bonus\":3}]}",
+                   201));
     enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,5,1,10,1]}");
     for (int i = 0; i < 4; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL);
@@ -87,26 +74,27 @@ Test(encounter_input, actor_and_target_by_name_any_case_or_a_unique_start)
 {
     struct enc e;
     board(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"Kroh\",\"target\":\"THE GOBLIN\","
-                       "\"results\":[2]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"attack\",\"actor\":\"Kroh\",\"target\":\"THE GOBLIN\","
+                             "\"results\":[2]}",
+                             200);
     json_decref(doc);
     json_t *input = stored_input(&e);
-    cr_assert_str_eq(text(input, "actor"), "kroh", "the log stores the id named");
-    cr_assert_str_eq(text(input, "target"), "goblin");
+    cr_assert_str_eq(tb_text(input, "actor"), "kroh", "the log stores the id named");
+    cr_assert_str_eq(tb_text(input, "target"), "goblin");
     json_decref(input);
     /* "the g" could be the goblin or the gnoll: refused, naming both. */
-    doc = call(&e, "GET", "/route?actor=kro&to=the%20g", NULL, 422);
+    doc = suite_call(&e, "GET", "/route?actor=kro&to=the%20g", NULL, 422);
     const char *ptr = NULL, *msg = first_error(doc, &ptr);
     cr_assert_str_eq(ptr, "?to");
     cr_assert(strstr(msg, "goblin (the goblin)") && strstr(msg, "gnoll (the gnoll)"), "%s", msg);
     json_decref(doc);
-    doc = call(&e, "GET", "/route?actor=kro&to=the%20gn", NULL, 200);
+    doc = suite_call(&e, "GET", "/route?actor=kro&to=the%20gn", NULL, 200);
     cr_assert(json_is_true(json_object_get(doc, "found")));
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":\"the\",\"mode\":\"move\"}", 422);
+    doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":\"the\",\"mode\":\"move\"}", 422);
     msg = first_error(doc, &ptr);
     cr_assert_str_eq(ptr, "/to");
     cr_assert(strstr(msg, "could be any of"), "%s", msg);
@@ -121,37 +109,37 @@ Test(encounter_input, an_ac_given_whole_and_no_dexterity)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
-    json_t *doc = call(&e, "POST", "/combatants",
-                       "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":7,\"y\":5,\"speeds\":{"
-                       "\"walk\":30},\"ac\":15,\"dex\":13,\"max_hp\":6}",
-                       201);
+    json_t *doc = suite_call(&e, "POST", "/combatants",
+                             "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":7,\"y\":5,\"speeds\":{"
+                             "\"walk\":30},\"ac\":15,\"dex\":13,\"max_hp\":6}",
+                             201);
     json_t *def = json_object_get(enc_combatant(doc, "goblin"), "defense");
-    cr_assert_eq(num(def, "dex"), 1);
-    cr_assert_eq(num(def, "size"), 0);
-    cr_assert_eq(num(def, "armor"), 4, "10 + 1 + 0 + 4 = 15");
+    cr_assert_eq(tb_num(def, "dex"), 1);
+    cr_assert_eq(tb_num(def, "size"), 0);
+    cr_assert_eq(tb_num(def, "armor"), 4, "10 + 1 + 0 + 4 = 15");
     json_t *assumed = json_array_get(json_object_get(result_of(doc), "assumed"), 0);
-    cr_assert_str_eq(text(assumed, "member"), "ac");
-    cr_assert(strstr(text(assumed, "said"), "touch AC 11 and flat-footed AC 14"), "%s",
-              text(assumed, "said"));
+    cr_assert_str_eq(tb_text(assumed, "member"), "ac");
+    cr_assert(strstr(tb_text(assumed, "said"), "touch AC 11 and flat-footed AC 14"), "%s",
+              tb_text(assumed, "said"));
     json_decref(doc);
-    doc = call(&e, "POST", "/combatants",
-               "{\"id\":\"gnoll\",\"side\":\"monsters\",\"x\":2,\"y\":9,\"speeds\":{\"walk\":30},"
-               "\"defense\":{\"total\":15},\"max_hp\":11}",
-               201);
+    doc = suite_call(
+        &e, "POST", "/combatants",
+        "{\"id\":\"gnoll\",\"side\":\"monsters\",\"x\":2,\"y\":9,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"total\":15},\"max_hp\":11}",
+        201);
     json_t *gnoll = enc_combatant(doc, "gnoll");
-    cr_assert_eq(num(gnoll, "dex"), 10, "an average score when none is given");
-    cr_assert_eq(num(gnoll, "initiative_modifier"), 0);
-    cr_assert_eq(num(json_object_get(gnoll, "defense"), "armor"), 5);
+    cr_assert_eq(tb_num(gnoll, "dex"), 10, "an average score when none is given");
+    cr_assert_eq(tb_num(gnoll, "initiative_modifier"), 0);
+    cr_assert_eq(tb_num(json_object_get(gnoll, "defense"), "armor"), 5);
     json_t *said = json_object_get(result_of(doc), "assumed");
     cr_assert_eq(json_array_size(said), 2, "the AC and the Dexterity");
     json_decref(doc);
-    doc = call(&e, "POST", "/combatants",
-               "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":9,\"y\":9,\"speeds\":{\"walk\":30},"
-               "\"ac\":13,\"defense\":{\"armor\":3},\"max_hp\":11}",
-               422);
-    const char *ptr = NULL;
-    first_error(doc, &ptr);
-    cr_assert_str_eq(ptr, "/ac");
+    doc =
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":9,\"y\":9,\"speeds\":{\"walk\":30},"
+                   "\"ac\":13,\"defense\":{\"armor\":3},\"max_hp\":11}",
+                   422);
+    cr_assert_str_eq(tb_first_pointer(doc), "/ac");
     json_decref(doc);
 }
 
@@ -160,26 +148,25 @@ Test(encounter_input, an_attack_on_a_whole_ac_needs_that_ac_and_takes_a_situatio
 {
     struct enc e;
     board(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"bonus\":2,"
-                       "\"results\":[1]}",
-                       200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"bonus\":2,"
+                   "\"results\":[1]}",
+                   200);
     json_t *r = result_of(doc);
-    cr_assert_eq(num(r, "target_number"), 15);
-    cr_assert_eq(num(r, "attack_total"), 10, "+8 and the table's +2 (Avrae's -b +2)");
+    cr_assert_eq(tb_num(r, "target_number"), 15);
+    cr_assert_eq(tb_num(r, "attack_total"), 10, "+8 and the table's +2 (Avrae's -b +2)");
     bool listed = false;
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(r, "modifiers"), i, m) listed |=
-        strcmp(text(m, "reason"), "situational bonus") == 0 && num(m, "value") == 2;
+        strcmp(tb_text(m, "reason"), "situational bonus") == 0 && tb_num(m, "value") == 2;
     cr_assert(listed, "the bonus is itemised");
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"bonus\":2,\"path\":[{\"x\":5,\"y\":6}]}",
-               422);
-    const char *ptr = NULL;
-    first_error(doc, &ptr);
-    cr_assert_str_eq(ptr, "/bonus");
+    doc = suite_call(
+        &e, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"kroh\",\"bonus\":2,\"path\":[{\"x\":5,\"y\":6}]}", 422);
+    cr_assert_str_eq(tb_first_pointer(doc), "/bonus");
     json_decref(doc);
 }
 
@@ -189,22 +176,21 @@ Test(encounter_input, a_move_to_a_square_takes_the_routes_path)
 {
     struct enc e;
     board(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"move\",\"actor\":\"Kroh\",\"to\":{\"x\":5,\"y\":1}}", 200);
-    cr_assert_eq(num(enc_combatant(doc, "kroh"), "y"), 1);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"Kroh\",\"to\":{\"x\":5,\"y\":1}}", 200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "kroh"), "y"), 1);
     json_t *routed = json_object_get(result_of(doc), "routed");
     cr_assert_not_null(routed);
-    cr_assert(strstr(text(routed, "rule"), "route query"));
+    cr_assert(strstr(tb_text(routed, "rule"), "route query"));
     json_decref(doc);
     json_t *input = stored_input(&e);
     cr_assert_eq(json_array_size(json_object_get(input, "path")), 4, "5,4 5,3 5,2 5,1");
     json_decref(input);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
     /* Too far for one move: the route is found, its path refused as the action's. */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":{\"x\":11,\"y\":11}}", 422);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":{\"x\":11,\"y\":11}}", 422);
     json_decref(doc);
 }
 
@@ -216,12 +202,9 @@ Test(encounter_input, every_d20_is_told_in_avrae_form_the_confirmation_with_its_
 {
     struct enc e;
     board(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\","
-                       "\"results\":[20,3,5]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[20,3,5]"), 200);
     json_t *ev = json_object_get(doc, "event");
-    const char *plain = text(ev, "explain"), *md = text(ev, "explain_markdown");
+    const char *plain = tb_text(ev, "explain"), *md = tb_text(ev, "explain_markdown");
     cr_assert_not_null(strstr(plain, "Kroh hits the goblin: 1d20 (20) + 8 = 28 vs AC 15"), "%s",
                        plain);
     cr_assert_not_null(strstr(plain, "confirmation 1d20 (3) + 8 = 11, not confirmed"), "%s", plain);

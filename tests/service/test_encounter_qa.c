@@ -8,30 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(qa);
 
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static const char *text(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
-
 static void verifies(struct enc *e)
 {
-    json_t *v = call(e, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
 }
@@ -77,26 +61,24 @@ Test(qa, a_side_of_more_than_256_is_ruled_everywhere, .timeout = 120)
 {
     struct enc e;
     horde(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"m0\",\"target\":\"hero\",\"results\":[15,"
-                       "3]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("m0", "hero", "[15,3]"), 200);
     json_t *r = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(r, "d20"), 15);
+    cr_assert_eq(tb_num(r, "d20"), 15);
     json_decref(doc);
-    doc = call(&e, "GET", "/odds?actor=m1&target=hero", NULL, 200);
+    doc = suite_call(&e, "GET", "/odds?actor=m1&target=hero", NULL, 200);
     cr_assert_not_null(json_object_get(doc, "hit"), "%s", json_dumps(doc, 0));
     json_decref(doc);
-    doc = call(&e, "GET", "/flanking?target=hero", NULL, 200);
+    doc = suite_call(&e, "GET", "/flanking?target=hero", NULL, 200);
     cr_assert_eq(json_array_size(json_object_get(doc, "attackers")), HORDE);
     json_decref(doc);
     /* The hero walks south: leaving 20,21, which m0 and m1 threaten, provokes both (004
      * Provoking an Attack of Opportunity by Moving; the square it starts in is safe under the
      * preset's start_square), and both take their attacks (always). */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"hero\",\"path\":[{\"x\":20,\"y\":21},{\"x\":20,"
-               "\"y\":22}]}",
-               200);
+    doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"hero\",\"path\":[{\"x\":20,\"y\":21},{\"x\":20,"
+                   "\"y\":22}]}",
+                   200);
     json_t *list =
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "reactions");
     cr_assert_eq(json_array_size(list), 2);
@@ -104,8 +86,8 @@ Test(qa, a_side_of_more_than_256_is_ruled_everywhere, .timeout = 120)
     json_t *one;
     json_array_foreach(list, i, one)
     {
-        cr_assert_str_eq(text(one, "by"), i == 0 ? "m0" : "m1");
-        cr_assert_str_eq(text(one, "outcome"), "made");
+        cr_assert_str_eq(tb_text(one, "by"), i == 0 ? "m0" : "m1");
+        cr_assert_str_eq(tb_text(one, "outcome"), "made");
         cr_assert_not_null(json_object_get(json_object_get(one, "attack"), "d20"));
     }
     json_decref(doc);
@@ -137,20 +119,14 @@ Test(qa, an_attack_profile_threatens_on_its_own_range)
 {
     struct enc e;
     duel(&e);
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"duelist\",\"target\":\"goblin\","
-                       "\"results\":[18,10,4,5]}",
-                       200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions", TB_ATTACK("duelist", "goblin", "[18,10,4,5]"), 200);
     json_t *r = json_object_get(json_object_get(doc, "event"), "result");
     json_t *c = json_object_get(r, "critical_hit");
-    cr_assert_eq(num(c, "threat_range"), 18);
-    cr_assert_eq(num(c, "multiplier"), 2);
-    cr_assert(json_is_true(json_object_get(c, "threat")));
-    cr_assert(json_is_true(json_object_get(c, "confirmed")));
-    cr_assert_eq(num(json_object_get(c, "confirmation"), "d20"), 10);
+    tb_confirmed_critical(c, 18, 2, 10);
     cr_assert(json_is_true(json_object_get(r, "critical")));
-    cr_assert_eq(num(json_object_get(r, "damage"), "dealt"), 11);
-    cr_assert_eq(num(enc_combatant(doc, "goblin"), "hp"), 9);
+    cr_assert_eq(tb_num(json_object_get(r, "damage"), "dealt"), 11);
+    cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), 9);
     json_decref(doc);
     verifies(&e);
 }
@@ -162,7 +138,7 @@ Test(qa, odds_count_the_profiles_threat_range)
 {
     struct enc e;
     duel(&e);
-    json_t *doc = call(&e, "GET", "/odds?actor=duelist&target=goblin", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/odds?actor=duelist&target=goblin", NULL, 200);
     double hit = json_real_value(json_object_get(doc, "hit"));
     double crit = json_real_value(json_object_get(doc, "critical"));
     cr_assert(hit > 0.7 - 1e-12 && hit < 0.7 + 1e-12, "hit %g", hit);
@@ -182,12 +158,12 @@ Test(qa, an_attack_profiles_threat_range_is_bounded)
         422);
     json_t *errs = json_object_get(doc, "errors");
     cr_assert_eq(json_array_size(errs), 2, "%s", json_dumps(errs, 0));
-    cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"),
+    cr_assert_str_eq(tb_text(json_array_get(errs, 0), "pointer"),
                      "/combatants/0/attacks/0/crit_range");
-    cr_assert_str_eq(text(json_array_get(errs, 1), "pointer"),
+    cr_assert_str_eq(tb_text(json_array_get(errs, 1), "pointer"),
                      "/combatants/0/attacks/0/crit_multiplier");
-    cr_assert_str_eq(text(json_array_get(errs, 0), "message"), "must be from 2 to 20");
-    cr_assert_str_eq(text(json_array_get(errs, 1), "message"), "must be from 2 to 10");
+    cr_assert_str_eq(tb_text(json_array_get(errs, 0), "message"), "must be from 2 to 20");
+    cr_assert_str_eq(tb_text(json_array_get(errs, 1), "message"), "must be from 2 to 10");
     json_decref(doc);
 }
 
@@ -206,7 +182,7 @@ static void refused_at(const struct refusal *cases, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct enc e;
         duel(&e);
-        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *doc = suite_call(&e, "POST", "/actions", cases[i].body, 422);
         json_t *errs = json_object_get(doc, "errors");
         size_t want = 0;
         while (want < 3 && cases[i].pointers[want] != NULL)
@@ -214,7 +190,7 @@ static void refused_at(const struct refusal *cases, size_t n)
         char *got = json_dumps(errs, JSON_COMPACT);
         cr_assert_eq(json_array_size(errs), want, "%s: %s", cases[i].body, got);
         for (size_t k = 0; k < want; k++)
-            cr_assert_str_eq(text(json_array_get(errs, k), "pointer"), cases[i].pointers[k],
+            cr_assert_str_eq(tb_text(json_array_get(errs, k), "pointer"), cases[i].pointers[k],
                              "%s: %s", cases[i].body, got);
         free(got);
         json_decref(doc);
@@ -271,12 +247,12 @@ Test(qa, field_errors_come_before_the_spent_budget)
         {ACT("\"type\":\"full_attack\",\"target\":\"goblin\",\"plan\":[\"jump\"]"), {"/plan/0"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = call(&e, "POST", "/actions", cases[i].body, 422);
+        json_t *doc = suite_call(&e, "POST", "/actions", cases[i].body, 422);
         json_t *errs = json_object_get(doc, "errors");
         char *got = json_dumps(errs, JSON_COMPACT);
         cr_assert_eq(json_array_size(errs), 1, "%s: %s", cases[i].body, got);
-        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), cases[i].pointers[0], "%s: %s",
-                         cases[i].body, got);
+        cr_assert_str_eq(tb_text(json_array_get(errs, 0), "pointer"), cases[i].pointers[0],
+                         "%s: %s", cases[i].body, got);
         free(got);
         json_decref(doc);
     }
@@ -325,15 +301,15 @@ Test(qa, duplicate_profile_names_and_conditions_are_refused)
          {"/conditions/2"}},
     };
     for (size_t i = 0; i < 2; i++) {
-        json_t *doc = call(&e, "POST", "/combatants", adds[i].body, 422);
+        json_t *doc = suite_call(&e, "POST", "/combatants", adds[i].body, 422);
         json_t *errs = json_object_get(doc, "errors");
         cr_assert_eq(json_array_size(errs), 1, "%s", adds[i].body);
-        cr_assert_str_eq(text(json_array_get(errs, 0), "pointer"), adds[i].pointers[0]);
+        cr_assert_str_eq(tb_text(json_array_get(errs, 0), "pointer"), adds[i].pointers[0]);
         json_decref(doc);
     }
-    json_t *doc =
-        call(&e, "PATCH", "/combatants/goblin", "{\"conditions\":[\"prone\",\"prone\"]}", 422);
-    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+    json_t *doc = suite_call(&e, "PATCH", "/combatants/goblin",
+                             "{\"conditions\":[\"prone\",\"prone\"]}", 422);
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
                      "/conditions/1");
     json_decref(doc);
     doc = http_post_json(&srv, "/v1/encounters",
@@ -342,7 +318,7 @@ Test(qa, duplicate_profile_names_and_conditions_are_refused)
                          "\"max_hp\":5,\"dex\":10,\"attacks\":[{\"name\":\"k\",\"attack_bonus\":"
                          "1},{\"name\":\"k\",\"attack_bonus\":2}]}]}",
                          422);
-    cr_assert_str_eq(text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(doc, "errors"), 0), "pointer"),
                      "/combatants/0/attacks/1/name");
     json_decref(doc);
 }
@@ -372,23 +348,20 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
         "\"aoo_policy\":\"always\",\"attacks\":[{\"name\":\"club\",\"attack_bonus\":2,"
         "\"damage\":\"1d6\"}]}"};
     for (int i = 0; i < 3; i++)
-        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+        json_decref(suite_call(&e, "POST", "/combatants", adds[i], 201));
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,15,1,5,1]}");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-                       "\"results\":[2]}",
-                       200);
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(json_is_true(json_object_get(result, "flanked")), "the flat-footed rogue flanks");
     json_decref(doc);
     /* The fighter walks round to (5,3): leaving (5,4), which the goblin threatens, provokes
      * (its start square is safe under d20-3.5's start_square). */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
-               "\"x\":5,\"y\":3}],"
-               "\"reaction_results\":{\"goblin\":[2]}}",
-               200);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
+                     "\"x\":5,\"y\":3}],"
+                     "\"reaction_results\":{\"goblin\":[2]}}",
+                     200);
     json_t *list =
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "reactions");
     cr_assert_eq(json_array_size(list), 1);
@@ -399,32 +372,25 @@ Test(qa, engine_3_flanks_strikes_while_flat_footed_and_refuses_the_stunned)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"goblin\","
                 "\"condition\":\"stunned\",\"rounds\":1}");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the rogue's */
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's */
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"rogue\","
-                     "\"results\":[10]}",
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the rogue's */
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's */
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "rogue", "[10]"),
                      "is stunned: it can't take actions");
     /* Round 2: the goblin dying at -2 hp; the fighter's swing finds no Dexterity in its AC
      * (10 + armor 2 = 12, not the 15 of its Dex 16). */
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* round 2: the fighter's */
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":-2}", 200));
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
-               "\"x\":5,\"y\":5}]}",
-               200);
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* round 2: the fighter's */
+    json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":-2}", 200));
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":4},{"
+                     "\"x\":5,\"y\":5}]}",
+                     200);
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-               "\"results\":[2]}",
-               200);
+    doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_eq(json_integer_value(json_object_get(result, "target_number")), 12, "%s",
                  json_string_value(json_object_get(result, "explain")));
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* QA round 2, engine 3. 004: "A combatant threatens the area into which it can make a melee
@@ -449,39 +415,41 @@ Test(qa, attacks_of_opportunity_are_melee_and_one_a_round_is_not_asked_twice)
         "\"armor\":2},\"max_hp\":20,\"dex\":10,\"aoo_policy\":\"ask\",\"attacks\":[{\"name\":"
         "\"bow\",\"attack\":\"ranged\",\"attack_bonus\":6,\"damage\":\"1d8\"}]}"};
     for (int i = 0; i < 4; i++)
-        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+        json_decref(suite_call(&e, "POST", "/combatants", adds[i], 201));
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[5,1,4,1,20,1,19,1]}");
     for (int i = 0; i < 3; i++)
         enc_post_ok(&srv, &e, "/next-turn", NULL); /* r1, r2, then m: the monsters have acted */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"move\",\"actor\":\"m\",\"path\":[{\"x\":3,\"y\":5},{\"x\":4,"
-                       "\"y\":5}]}",
-                       200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"m\",\"path\":[{\"x\":3,\"y\":5},{\"x\":4,"
+                   "\"y\":5}]}",
+                   200);
     json_t *open = json_object_get(json_object_get(doc, "state"), "reactions");
     cr_assert_eq(json_array_size(open), 1, "only r1 threatens: r2 has a bow alone");
-    cr_assert_str_eq(text(json_array_get(open, 0), "by"), "r1");
+    cr_assert_str_eq(tb_text(json_array_get(open, 0), "by"), "r1");
     json_decref(doc);
-    json_t *no = call(&e, "POST", "/actions",
-                      "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
-                      "\"attack_of_opportunity\",\"attack\":\"bow\",\"results\":[15,3]}",
-                      422);
-    cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"), "/attack");
+    json_t *no = suite_call(&e, "POST", "/actions",
+                            "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
+                            "\"attack_of_opportunity\",\"attack\":\"bow\",\"results\":[15,3]}",
+                            422);
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+                     "/attack");
     json_decref(no);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
-               "\"attack_of_opportunity\",\"results\":[15,3]}",
-               200);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"attack\",\"actor\":\"r1\",\"target\":\"m\",\"kind\":"
+                     "\"attack_of_opportunity\",\"results\":[15,3]}",
+                     200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(json_object_get(result, "damage"), "dealt"), 3);
-    cr_assert_str_eq(text(json_object_get(json_object_get(result, "damage"), "roll"), "expression"),
-                     "1d4");
+    cr_assert_eq(tb_num(json_object_get(result, "damage"), "dealt"), 3);
+    cr_assert_str_eq(
+        tb_text(json_object_get(json_object_get(result, "damage"), "roll"), "expression"), "1d4");
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* n */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"n\",\"path\":[{\"x\":3,\"y\":3},{\"x\":4,\"y\":3}]}",
-               200);
+    doc = suite_call(
+        &e, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"n\",\"path\":[{\"x\":3,\"y\":3},{\"x\":4,\"y\":3}]}", 200);
     cr_assert(!json_is_true(json_object_get(json_object_get(doc, "state"), "awaiting_reactions")));
-    cr_assert_eq(num(enc_combatant(doc, "n"), "x"), 4);
+    cr_assert_eq(tb_num(enc_combatant(doc, "n"), "x"), 4);
     json_decref(doc);
 }
 
@@ -505,37 +473,38 @@ Test(qa, joining_dying_wrong_reaction_dice_and_the_charges_odds)
     json_t *doc = NULL;
     for (int i = 0; i < 3; i++) {
         json_decref(doc);
-        doc = call(&e, "POST", "/combatants", adds[i], 201);
+        doc = suite_call(&e, "POST", "/combatants", adds[i], 201);
     }
-    cr_assert_str_eq(text(enc_combatant(doc, "c"), "hp_state"), "dying");
+    cr_assert_str_eq(tb_text(enc_combatant(doc, "c"), "hp_state"), "dying");
     json_decref(doc);
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[5,1,20,1,1,1]}");
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* b */
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* a (c, dying, is skipped next) */
-    json_t *f = call(&e, "GET", "/flanking?attacker=a&target=b", NULL, 200);
+    json_t *f = suite_call(&e, "GET", "/flanking?attacker=a&target=b", NULL, 200);
     cr_assert(!json_is_true(json_object_get(f, "flanked")), "the dying c flanks for no one");
     json_decref(f);
     /* a walks away from b (always): the table supplied a d20 alone for a hit that needs its
      * damage die. */
-    json_t *no = call(&e, "POST", "/actions",
-                      "{\"type\":\"move\",\"actor\":\"a\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,"
-                      "\"y\":3}],\"reaction_results\":{\"b\":[19]}}",
-                      422);
-    const char *p = text(json_array_get(json_object_get(no, "errors"), 0), "pointer");
+    json_t *no =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"a\",\"path\":[{\"x\":4,\"y\":4},{\"x\":4,"
+                   "\"y\":3}],\"reaction_results\":{\"b\":[19]}}",
+                   422);
+    const char *p = tb_text(json_array_get(json_object_get(no, "errors"), 0), "pointer");
     cr_assert_eq(strncmp(p, "/reaction_results/b", 19), 0, "%s", p);
     json_decref(no);
     /* a, set back to 2,5, charges b instead, and asks the odds of the charge's attack. */
-    json_decref(call(&e, "PATCH", "/combatants/a", "{\"x\":2}", 200));
+    json_decref(suite_call(&e, "PATCH", "/combatants/a", "{\"x\":2}", 200));
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"a\",\"mode\":\"charge\",\"target\":\"b\","
                 "\"path\":[{\"x\":3,\"y\":5},{\"x\":4,\"y\":5}]}");
-    doc = call(&e, "GET", "/odds?actor=a&target=b", NULL, 200);
+    doc = suite_call(&e, "GET", "/odds?actor=a&target=b", NULL, 200);
     bool plus2 = false;
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(doc, "modifiers"), i, m)
     {
-        plus2 |= strcmp(text(m, "reason"), "attacker charging") == 0 && num(m, "value") == 2;
+        plus2 |= strcmp(tb_text(m, "reason"), "attacker charging") == 0 && tb_num(m, "value") == 2;
     }
     cr_assert(plus2, "the odds carry the charge's +2");
     json_decref(doc);
@@ -549,14 +518,15 @@ Test(qa, twice_aware_self_pushes_self_reactions_and_a_prone_step)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":7}");
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"a\",\"side\":\"p\",\"x\":4,\"y\":5,\"conditions\":[\"prone\"],"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
-                     201));
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"b\",\"side\":\"m\",\"x\":8,\"y\":5,\"speeds\":{\"walk\":30},"
-                     "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
-                     201));
+    json_decref(
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"a\",\"side\":\"p\",\"x\":4,\"y\":5,\"conditions\":[\"prone\"],"
+                   "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
+                   201));
+    json_decref(suite_call(&e, "POST", "/combatants",
+                           "{\"id\":\"b\",\"side\":\"m\",\"x\":8,\"y\":5,\"speeds\":{\"walk\":30},"
+                           "\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}",
+                           201));
     static const struct {
         const char *suffix, *body, *pointer;
     } cases[] = {
@@ -573,8 +543,8 @@ Test(qa, twice_aware_self_pushes_self_reactions_and_a_prone_step)
          "/type"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *no = call(&e, "POST", cases[i].suffix, cases[i].body, 422);
-        cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+        json_t *no = suite_call(&e, "POST", cases[i].suffix, cases[i].body, 422);
+        cr_assert_str_eq(tb_text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
                          cases[i].pointer, "%s", cases[i].body);
         json_decref(no);
     }
@@ -592,17 +562,17 @@ Test(qa, a_walker_stands_in_no_earth_and_no_water)
     enc_create(&srv, &e,
                "{\"map\":{\"width\":6,\"height\":6,\"squares\":[{\"x\":2,\"y\":2,"
                "\"terrain\":\"earth\"}]}}");
-    json_t *no = call(&e, "POST", "/combatants",
-                      "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30},"
-                      "\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                      422);
-    cr_assert_not_null(strstr(text(no, "detail"), "stands in earth at (2, 2)"), "%s",
-                       text(no, "detail"));
+    json_t *no = suite_call(&e, "POST", "/combatants",
+                            "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30},"
+                            "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                            422);
+    cr_assert_not_null(strstr(tb_text(no, "detail"), "stands in earth at (2, 2)"), "%s",
+                       tb_text(no, "detail"));
     json_decref(no);
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30,"
-                     "\"burrow\":10},\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                     201));
+    json_decref(suite_call(&e, "POST", "/combatants",
+                           "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":2,\"speeds\":{\"walk\":30,"
+                           "\"burrow\":10},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                           201));
     json_t *doc = http_post_json(
         &srv, "/v1/movement/path",
         "{\"map\":{\"width\":5,\"height\":3,\"squares\":[{\"x\":0,\"y\":0,\"terrain\":"
@@ -616,19 +586,19 @@ Test(qa, a_walker_stands_in_no_earth_and_no_water)
     enc_create(&srv, &w,
                "{\"map\":{\"width\":6,\"height\":6,\"squares\":[{\"x\":2,\"y\":2,"
                "\"terrain\":\"water\"}]}}");
-    json_decref(call(&w, "POST", "/combatants",
-                     "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":4,\"speeds\":{\"walk\":30},"
-                     "\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                     201));
-    json_decref(call(&w, "POST", "/combatants",
-                     "{\"id\":\"b\",\"side\":\"m\",\"x\":2,\"y\":3,\"speeds\":{\"walk\":30},"
-                     "\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                     201));
+    json_decref(suite_call(&w, "POST", "/combatants",
+                           "{\"id\":\"a\",\"side\":\"p\",\"x\":2,\"y\":4,\"speeds\":{\"walk\":30},"
+                           "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                           201));
+    json_decref(suite_call(&w, "POST", "/combatants",
+                           "{\"id\":\"b\",\"side\":\"m\",\"x\":2,\"y\":3,\"speeds\":{\"walk\":30},"
+                           "\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                           201));
     enc_post_ok(&srv, &w, "/actions",
                 "{\"type\":\"forced\",\"actor\":\"a\",\"target\":\"b\",\"kind\":\"push\","
                 "\"squares\":1,\"path\":[{\"x\":2,\"y\":2}]}");
-    json_decref(call(&w, "PATCH", "/combatants/b", "{\"name\":\"Bob\"}", 200));
-    json_decref(call(&w, "PATCH", "/combatants/b", "{\"x\":3}", 200));
+    json_decref(suite_call(&w, "PATCH", "/combatants/b", "{\"name\":\"Bob\"}", 200));
+    json_decref(suite_call(&w, "PATCH", "/combatants/b", "{\"x\":3}", 200));
 }
 
 /* QA round 3, engine 3, d20 3.5 SRD Combat: Charge: "the designated opponent" is an enemy that is
@@ -650,7 +620,7 @@ Test(qa, a_charge_needs_an_opponent_and_a_melee_attack)
         "{\"id\":\"t\",\"side\":\"m\",\"x\":5,\"y\":1,\"speeds\":{\"walk\":30},\"defense\":{"
         "\"armor\":2},\"max_hp\":20,\"dex\":10}"};
     for (int i = 0; i < 4; i++)
-        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+        json_decref(suite_call(&e, "POST", "/combatants", adds[i], 201));
     static const struct {
         const char *body, *pointer;
     } cases[] = {
@@ -664,8 +634,8 @@ Test(qa, a_charge_needs_an_opponent_and_a_melee_attack)
          "/target"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *no = call(&e, "POST", "/actions", cases[i].body, 422);
-        cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+        json_t *no = suite_call(&e, "POST", "/actions", cases[i].body, 422);
+        cr_assert_str_eq(tb_text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
                          cases[i].pointer, "%s", cases[i].body);
         json_decref(no);
     }
@@ -686,20 +656,20 @@ Test(qa, a_partial_action_charges_up_to_speed)
                "\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":20,\"dex\":10}],\"initiative\":{"
                "\"results\":[20,1,1,1],\"aware\":[\"c\"]}}");
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the surprise round: c */
-    json_t *no = call(&e, "POST", "/actions",
-                      "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
-                      "\"path\":[{\"x\":1,\"y\":1},{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},{\"x\":4,"
-                      "\"y\":1},{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}",
-                      422);
-    cr_assert_str_eq(text(json_array_get(json_object_get(no, "errors"), 0), "pointer"), "/path/6");
+    json_t *no =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
+                   "\"path\":[{\"x\":1,\"y\":1},{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},{\"x\":4,"
+                   "\"y\":1},{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}",
+                   422);
+    cr_assert_str_eq(tb_text(json_array_get(json_object_get(no, "errors"), 0), "pointer"),
+                     "/path/6");
     json_decref(no);
-    json_decref(call(&e, "PATCH", "/combatants/c", "{\"x\":4}", 200));
+    json_decref(suite_call(&e, "PATCH", "/combatants/c", "{\"x\":4}", 200));
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"c\",\"mode\":\"charge\",\"target\":\"t\","
                 "\"path\":[{\"x\":5,\"y\":1},{\"x\":6,\"y\":1},{\"x\":7,\"y\":1}]}");
-    json_t *doc =
-        call(&e, "POST", "/actions",
-             "{\"type\":\"attack\",\"actor\":\"c\",\"target\":\"t\",\"results\":[2]}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("c", "t", "[2]"), 200);
     bool plus2 = false;
     size_t i;
     json_t *m;
@@ -707,7 +677,7 @@ Test(qa, a_partial_action_charges_up_to_speed)
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "modifiers"), i,
         m)
     {
-        plus2 |= strcmp(text(m, "reason"), "attacker charging") == 0;
+        plus2 |= strcmp(tb_text(m, "reason"), "attacker charging") == 0;
     }
     cr_assert(plus2);
     json_decref(doc);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(reactions);
@@ -23,35 +24,13 @@ SERVER_TEST_SUITE(reactions);
     "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7},{"     \
     "\"x\":4,\"y\":8},{\"x\":5,\"y\":9}]"
 
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static const char *text(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
-
 /* The three combatants with the goblin's and the orc's policies ("" for none), initiative
  * rolled (fighter 20, goblin 14, orc 10) and round 2 begun with the fighter's turn, so that
  * neither monster is flat-footed any more (004 Flat-Footed). */
 static void fight(struct enc *e, const char *goblin_policy, const char *orc_policy)
 {
     enc_create(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":11}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
-                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
+    json_decref(suite_call(e, "POST", "/combatants", TB_FIGHTER(5, 5, ",\"name\":\"Kroh\""), 201));
     char body[512];
     snprintf(
         body, sizeof body,
@@ -59,13 +38,13 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
         "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,"
         "\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]%s%s%s}",
         *goblin_policy ? ",\"aoo_policy\":\"" : "", goblin_policy, *goblin_policy ? "\"" : "");
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     snprintf(body, sizeof body,
              "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":3,\"y\":9,\"speeds\":{\"walk\":30},"
              "\"defense\":{\"armor\":3},\"max_hp\":15,\"dex\":10,\"attacks\":[{\"name\":"
              "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]%s%s%s}",
              *orc_policy ? ",\"aoo_policy\":\"" : "", orc_policy, *orc_policy ? "\"" : "");
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     enc_post_ok(&srv, e, "/initiative", "{\"results\":[20,1,14,1,10,1]}");
     for (int i = 0; i < 4; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
@@ -84,22 +63,20 @@ static json_t *state_of(json_t *doc)
 /* The log verifies, exports, imports under a new id and verifies there too. */
 static void replays(struct enc *e)
 {
-    json_t *v = call(e, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
-    json_t *ex = call(e, "GET", "/export", NULL, 200);
+    json_t *ex = suite_call(e, "GET", "/export", NULL, 200);
     char *t = json_dumps(ex, JSON_COMPACT);
     json_decref(ex);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", t, 201);
     free(t);
-    struct enc copy = {.version = num(ans, "version")};
-    snprintf(copy.id, sizeof copy.id, "%s", text(ans, "id"));
-    snprintf(copy.token, sizeof copy.token, "%s", text(ans, "token"));
+    struct enc copy = {.version = tb_num(ans, "version")};
+    snprintf(copy.id, sizeof copy.id, "%s", tb_text(ans, "id"));
+    snprintf(copy.token, sizeof copy.token, "%s", tb_text(ans, "token"));
     cr_assert_eq(copy.version, e->version + 1); /* the copy's own event (imported) */
     json_decref(ans);
-    v = call(&copy, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &copy);
 }
 
 /* always: the engine makes the goblin's attack inside the move, at 5,6, with its first attack
@@ -111,29 +88,30 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     struct enc e;
     fight(&e, "always", "never");
     json_t *doc =
-        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}", 200);
+        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}", 200);
     json_t *list = json_object_get(result_of(doc), "reactions");
     cr_assert_eq(json_array_size(list), 2);
     json_t *g = json_array_get(list, 0), *o = json_array_get(list, 1);
-    cr_assert_str_eq(text(g, "by"), "goblin");
-    cr_assert_str_eq(text(g, "outcome"), "made");
-    cr_assert_eq(num(g, "x"), 5);
-    cr_assert_eq(num(g, "y"), 6);
+    cr_assert_str_eq(tb_text(g, "by"), "goblin");
+    cr_assert_str_eq(tb_text(g, "outcome"), "made");
+    cr_assert_eq(tb_num(g, "x"), 5);
+    cr_assert_eq(tb_num(g, "y"), 6);
     json_t *atk = json_object_get(g, "attack");
-    cr_assert_eq(num(atk, "d20"), 19);
-    cr_assert_eq(num(atk, "roll_total"), 21);
-    cr_assert_eq(num(atk, "target_number"), 16);
-    cr_assert_eq(num(json_object_get(json_object_get(atk, "derived"), "defense_dex"), "value"), 1);
+    cr_assert_eq(tb_num(atk, "d20"), 19);
+    cr_assert_eq(tb_num(atk, "roll_total"), 21);
+    cr_assert_eq(tb_num(atk, "target_number"), 16);
+    cr_assert_eq(tb_num(json_object_get(json_object_get(atk, "derived"), "defense_dex"), "value"),
+                 1);
     cr_assert(json_is_true(json_object_get(atk, "hit")));
-    cr_assert_str_eq(text(o, "by"), "orc");
-    cr_assert_str_eq(text(o, "outcome"), "declined");
+    cr_assert_str_eq(tb_text(o, "by"), "orc");
+    cr_assert_str_eq(tb_text(o, "outcome"), "declined");
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), 17);
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 9);
+    cr_assert_eq(tb_num(f, "hp"), 17);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 9);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_not(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
-    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"),
+    cr_assert_not_null(strstr(tb_text(json_object_get(doc, "event"), "explain"),
                               "attack of opportunity hits Kroh: 1d20 (19) + 2 = 21 vs AC 16"));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the next event is ruled: nothing awaits */
@@ -146,15 +124,15 @@ Test(reactions, always_with_the_events_dice)
 {
     struct enc e;
     fight(&e, "always", "");
-    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
     json_t *g = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
-    cr_assert_str_eq(text(g, "outcome"), "made");
+    cr_assert_str_eq(tb_text(g, "outcome"), "made");
     json_t *atk = json_object_get(g, "attack");
-    cr_assert_eq(num(atk, "roll_total"), num(atk, "d20") + 2);
+    cr_assert_eq(tb_num(atk, "roll_total"), tb_num(atk, "d20") + 2);
     long long dealt = json_is_true(json_object_get(atk, "hit"))
-                          ? num(json_object_get(atk, "damage"), "dealt")
+                          ? tb_num(json_object_get(atk, "damage"), "dealt")
                           : 0;
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20 - dealt);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20 - dealt);
     json_decref(doc);
     replays(&e);
 }
@@ -168,15 +146,15 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
     fight(&e, "always", "ask");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
     json_t *doc =
-        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
+        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), -4);
-    cr_assert_str_eq(text(f, "hp_state"), "dying");
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(tb_num(f, "hp"), -4);
+    cr_assert_str_eq(tb_text(f, "hp_state"), "dying");
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 6);
     json_t *list = json_object_get(result_of(doc), "reactions");
     cr_assert(json_is_true(json_object_get(json_array_get(list, 0), "stopped")));
-    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "closed");
+    cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "closed");
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL);
@@ -189,13 +167,11 @@ Test(reactions, never_opens_no_reaction)
 {
     struct enc e;
     fight(&e, "never", "never");
-    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
     json_decref(doc);
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-                     "\"target\":\"fighter\",\"results\":[19,3]}",
+    enc_post_refused(&srv, &e, "/actions", TB_AOO("goblin", "fighter", "[19,3]"),
                      "provoked no attack of opportunity from 'goblin'");
     replays(&e);
 }
@@ -206,17 +182,17 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
 {
     struct enc e;
     fight(&e, "ask", "never");
-    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
     json_t *s = state_of(doc);
     cr_assert(json_is_true(json_object_get(s, "awaiting_reactions")));
     json_t *r = json_array_get(json_object_get(s, "reactions"), 0);
-    cr_assert_str_eq(text(r, "by"), "goblin");
-    cr_assert_str_eq(text(r, "mover"), "fighter");
-    cr_assert_str_eq(text(r, "policy"), "ask");
-    cr_assert_eq(num(r, "x"), 5);
-    cr_assert_eq(num(r, "y"), 6);
+    cr_assert_str_eq(tb_text(r, "by"), "goblin");
+    cr_assert_str_eq(tb_text(r, "mover"), "fighter");
+    cr_assert_str_eq(tb_text(r, "policy"), "ask");
+    cr_assert_eq(tb_num(r, "x"), 5);
+    cr_assert_eq(tb_num(r, "y"), 6);
     cr_assert_str_eq(
-        text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
+        tb_text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
         "awaiting");
     json_decref(doc);
     enc_post_refused(&srv, &e, "/next-turn", NULL,
@@ -227,11 +203,8 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
                      "{\"type\":\"facing\",\"actor\":\"fighter\",\"facing\":2}",
                      "decline_reaction");
     /* The answer: struck at 5,6; d20 19 + 2 = 21 hits AC 15, 1d6 rolls 3. */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-               "\"target\":\"fighter\",\"results\":[19,3]}",
-               200);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
+    doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,3]"), 200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 17);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL);
@@ -247,17 +220,17 @@ Test(reactions, a_decline_closes_the_reaction)
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
                      "'orc' has no reaction open to a move of 'fighter'");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":"
-                       "\"fighter\"}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":"
+                             "\"fighter\"}",
+                             200);
     json_t *res = result_of(doc);
-    cr_assert_str_eq(text(res, "declined_by"), "goblin");
-    cr_assert_eq(num(res, "x"), 5);
-    cr_assert_eq(num(res, "y"), 6);
+    cr_assert_str_eq(tb_text(res, "declined_by"), "goblin");
+    cr_assert_eq(tb_num(res, "x"), 5);
+    cr_assert_eq(tb_num(res, "y"), 6);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
-    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"), "declines"));
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
+    cr_assert_not_null(strstr(tb_text(json_object_get(doc, "event"), "explain"), "declines"));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     replays(&e);
@@ -276,14 +249,14 @@ Test(reactions, the_movers_decisions_override_the_policies)
                      "/reactions/goblin");
     enc_post_refused(&srv, &e, "/actions", WALK ",\"reaction_results\":{\"goblin\":[0]}}",
                      "/reaction_results/goblin/0");
-    json_t *doc = call(&e, "POST", "/actions",
-                       WALK ",\"reactions\":{\"goblin\":\"take\",\"orc\":\"decline\"},"
-                            "\"reaction_results\":{\"goblin\":[19,3]}}",
-                       200);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             WALK ",\"reactions\":{\"goblin\":\"take\",\"orc\":\"decline\"},"
+                                  "\"reaction_results\":{\"goblin\":[19,3]}}",
+                             200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 17);
     json_t *list = json_object_get(result_of(doc), "reactions");
-    cr_assert_str_eq(text(json_array_get(list, 0), "outcome"), "made");
-    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "declined");
+    cr_assert_str_eq(tb_text(json_array_get(list, 0), "outcome"), "made");
+    cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "declined");
     json_decref(doc);
     replays(&e);
 }
@@ -295,22 +268,22 @@ Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
 {
     struct enc e;
     fight(&e, "ask", "always");
-    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
     json_t *list = json_object_get(result_of(doc), "reactions");
-    cr_assert_str_eq(text(json_array_get(list, 0), "outcome"), "awaiting");
-    cr_assert_str_eq(text(json_array_get(list, 1), "outcome"), "waiting");
-    cr_assert_eq(num(json_array_get(list, 1), "x"), 4);
-    cr_assert_eq(num(json_array_get(list, 1), "y"), 8);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 20);
+    cr_assert_str_eq(tb_text(json_array_get(list, 0), "outcome"), "awaiting");
+    cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "waiting");
+    cr_assert_eq(tb_num(json_array_get(list, 1), "x"), 4);
+    cr_assert_eq(tb_num(json_array_get(list, 1), "y"), 8);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\","
-               "\"reaction_results\":{\"orc\":[18,3,2]}}",
-               200);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\","
+                     "\"reaction_results\":{\"orc\":[18,3,2]}}",
+                     200);
     json_t *made = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
-    cr_assert_str_eq(text(made, "by"), "orc");
-    cr_assert_eq(num(json_object_get(made, "attack"), "roll_total"), 23);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 11);
+    cr_assert_str_eq(tb_text(made, "by"), "orc");
+    cr_assert_eq(tb_num(json_object_get(made, "attack"), "roll_total"), 23);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 11);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     json_decref(doc);
     replays(&e);
@@ -324,27 +297,29 @@ Test(reactions, an_asked_reaction_pauses_the_move_at_the_square_being_left)
 {
     struct enc e;
     fight(&e, "ask", "ask");
-    json_t *doc = call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 6);
     json_t *pause = json_object_get(state_of(doc), "paused_move");
-    cr_assert_str_eq(text(pause, "mover"), "fighter");
-    cr_assert_eq(num(pause, "x"), 5);
-    cr_assert_eq(num(pause, "y"), 9);
+    cr_assert_str_eq(tb_text(pause, "mover"), "fighter");
+    cr_assert_eq(tb_num(pause, "x"), 5);
+    cr_assert_eq(tb_num(pause, "y"), 9);
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}",
+                     200);
     f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "x"), 4);
-    cr_assert_eq(num(f, "y"), 8);
+    cr_assert_eq(tb_num(f, "x"), 4);
+    cr_assert_eq(tb_num(f, "y"), 8);
     cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}", 200);
+    doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}", 200);
     f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 9);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 9);
     cr_assert(json_is_null(json_object_get(state_of(doc), "paused_move")));
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
@@ -361,24 +336,17 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
     fight(&e, "ask", "ask");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
     enc_post_ok(&srv, &e, "/actions", WALK "}");
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
-                     "\"target\":\"fighter\",\"results\":[18,3,2]}",
+    enc_post_refused(&srv, &e, "/actions", TB_AOO("orc", "fighter", "[18,3,2]"),
                      "the reaction of 'goblin'");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
-                       "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,6]"), 200);
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), -4);
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(tb_num(f, "hp"), -4);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 6);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"orc\","
-                     "\"target\":\"fighter\",\"results\":[18,3,2]}",
+    enc_post_refused(&srv, &e, "/actions", TB_AOO("orc", "fighter", "[18,3,2]"),
                      "provoked no attack of opportunity from 'orc'");
     replays(&e);
 }
@@ -394,23 +362,20 @@ Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
     fight(&e, "", "always");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
     json_t *doc =
-        call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
+        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), -7);
-    cr_assert_eq(num(f, "x"), 4);
-    cr_assert_eq(num(f, "y"), 8);
+    cr_assert_eq(tb_num(f, "hp"), -7);
+    cr_assert_eq(tb_num(f, "x"), 4);
+    cr_assert_eq(tb_num(f, "y"), 8);
     json_t *open = json_object_get(state_of(doc), "reactions");
     cr_assert_eq(json_array_size(open), 1);
-    cr_assert_str_eq(text(json_array_get(open, 0), "by"), "goblin");
+    cr_assert_str_eq(tb_text(json_array_get(open, 0), "by"), "goblin");
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-               "\"target\":\"fighter\",\"results\":[19,1]}",
-               200);
+    doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,1]"), 200);
     f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), -8);
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(tb_num(f, "hp"), -8);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 6);
     json_decref(doc);
     replays(&e);
 }
@@ -420,18 +385,19 @@ Test(reactions, the_policy_is_validated_and_updatable)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":6,\"height\":6}}");
-    json_t *doc = call(&e, "POST", "/combatants",
-                       "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
-                       "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"sometimes\"}",
-                       422);
-    cr_assert_not_null(strstr(text(doc, "detail"), "/aoo_policy"));
+    json_t *doc =
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                   "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"sometimes\"}",
+                   422);
+    cr_assert_not_null(strstr(tb_text(doc, "detail"), "/aoo_policy"));
     json_decref(doc);
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
-                     "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"ask\"}",
-                     201));
-    doc = call(&e, "PATCH", "/combatants/a", "{\"aoo_policy\":\"never\"}", 200);
-    cr_assert_str_eq(text(enc_combatant(doc, "a"), "aoo_policy"), "never");
+    json_decref(suite_call(&e, "POST", "/combatants",
+                           "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                           "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"ask\"}",
+                           201));
+    doc = suite_call(&e, "PATCH", "/combatants/a", "{\"aoo_policy\":\"never\"}", 200);
+    cr_assert_str_eq(tb_text(enc_combatant(doc, "a"), "aoo_policy"), "never");
     json_decref(doc);
 }
 
@@ -447,19 +413,20 @@ Test(reactions, standing_up_provokes_and_is_struck_while_prone)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
                 "\"condition\":\"prone\"}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"stand_up\",\"actor\":\"fighter\",\"reaction_results\":{"
-                       "\"goblin\":[2]}}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"stand_up\",\"actor\":\"fighter\",\"reaction_results\":{"
+                             "\"goblin\":[2]}}",
+                             200);
     json_t *rec = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
-    cr_assert_str_eq(text(rec, "by"), "goblin");
-    cr_assert_str_eq(text(rec, "outcome"), "made");
+    cr_assert_str_eq(tb_text(rec, "by"), "goblin");
+    cr_assert_str_eq(tb_text(rec, "outcome"), "made");
     bool prone_minus_4 = false;
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(json_object_get(rec, "attack"), "modifiers"), i, m)
     {
-        prone_minus_4 |= strcmp(text(m, "reason"), "defender prone") == 0 && num(m, "value") == -4;
+        prone_minus_4 |=
+            strcmp(tb_text(m, "reason"), "defender prone") == 0 && tb_num(m, "value") == -4;
     }
     cr_assert(prone_minus_4, "struck while still prone");
     json_t *conds = json_object_get(enc_combatant(doc, "fighter"), "conditions");
@@ -473,16 +440,18 @@ Test(reactions, standing_up_provokes_and_is_struck_while_prone)
     enc_post_ok(&srv, &f, "/actions",
                 "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
                 "\"condition\":\"prone\"}");
-    doc = call(&f, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"fighter\"}", 200);
+    doc = suite_call(&f, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"fighter\"}", 200);
     cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
-    cr_assert_not_null(strstr(text(json_object_get(doc, "event"), "explain"), "starts to stand up"),
-                       "%s", text(json_object_get(doc, "event"), "explain"));
+    cr_assert_not_null(
+        strstr(tb_text(json_object_get(doc, "event"), "explain"), "starts to stand up"), "%s",
+        tb_text(json_object_get(doc, "event"), "explain"));
     cr_assert_str_eq(json_string_value(json_array_get(
                          json_object_get(enc_combatant(doc, "fighter"), "conditions"), 0)),
                      "prone");
     json_decref(doc);
-    doc = call(&f, "POST", "/actions",
-               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    doc = suite_call(&f, "POST", "/actions",
+                     "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}",
+                     200);
     cr_assert_eq(json_array_size(json_object_get(enc_combatant(doc, "fighter"), "conditions")), 0);
     json_decref(doc);
     replays(&f);

@@ -9,47 +9,28 @@
 #include <string.h>
 
 #include "rules/encounter/engine.h"
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(referee);
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
-
-static void create(struct enc *e, const char *body)
-{
-    enc_create(&srv, e, body);
-}
 
 /* fighter (party) at 5,5 and goblin (monsters) at 6,5, adjacent; initiative: the goblin first
  * (d20 14 + 1 against 10 + 1), and its turn begun. */
 static void skirmish(struct enc *e, const char *aware)
 {
-    create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
-                     "\"speeds\":{\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,"
-                     "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{"
-                     "\"walk\":30},\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,"
-                     "\"dex\":13,\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,"
-                     "\"damage\":\"1d6\"}]}",
-                     201));
+    suite_create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
+    json_decref(suite_call(e, "POST", "/combatants", TB_FIGHTER(5, 5, ",\"name\":\"Kroh\""), 201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{"
+                   "\"walk\":30},\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,"
+                   "\"dex\":13,\"attacks\":[{\"name\":\"morningstar\",\"attack_bonus\":2,"
+                   "\"damage\":\"1d6\"}]}",
+                   201));
     char body[96];
     snprintf(body, sizeof body, "{\"results\":[10,1,14,1]%s}", aware);
     enc_post_ok(&srv, e, "/initiative", body);
-    json_t *doc = call(e, "POST", "/next-turn", NULL, 200);
+    json_t *doc = suite_call(e, "POST", "/next-turn", NULL, 200);
     cr_assert_str_eq(json_string_value(json_object_get(
                          json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
                      "goblin");
@@ -66,13 +47,9 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
 {
     struct enc e;
     skirmish(&e, "");
-    enc_post_ok(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}");
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-        "the standard action of this turn is spent");
+    enc_post_ok(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"));
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
+                     "the standard action of this turn is spent");
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"five_foot_step\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}");
     enc_post_refused(
@@ -100,9 +77,7 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"facing\",\"actor\":\"goblin\",\"facing\":2}",
                      "000 Changing Facing");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* 004 Step One: the aware "each take a partial action during the surprise round". The issue's
@@ -118,15 +93,13 @@ Test(referee, the_surprise_round_is_one_partial_action)
         "004 Step One (a partial action)");
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":6,\"y\":6}]}");
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[2]}",
-        "only a partial action this turn");
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
+                     "only a partial action this turn");
     /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
      * initiative), now with a whole turn. */
-    json_t *doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_t *doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(result, "round"), 1);
+    cr_assert_eq(tb_num(result, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, "full_round")));
@@ -144,53 +117,55 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
     struct enc e;
     skirmish(&e, "");
     /* Damage from outside the fight, posted by the owner out of turn. */
-    json_t *doc = call(&e, "POST", "/hp",
-                       "{\"target\":\"goblin\",\"change\":-15,\"reason\":\"a falling rock\"}", 200);
+    json_t *doc =
+        suite_call(&e, "POST", "/hp",
+                   "{\"target\":\"goblin\",\"change\":-15,\"reason\":\"a falling rock\"}", 200);
     json_t *g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_eq(tb_num(g, "hp"), -9);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
     enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[20]}",
+        &srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[20]"),
         "is dying at -9 hp: it takes no actions (d20 3.5 SRD, Combat: Injury and Death)");
     /* Its turns are skipped: the fighter's turn, then the fighter's again in round 2. As its
      * turn is passed over it rolls its dying round (the d20-3.5 preset's dying srd): the table's
      * d% 05 is at most 10, so it becomes stable at -9 (d20 3.5 SRD, Dying). */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    doc = call(&e, "POST", "/next-turn", "{\"results\":[5]}", 200);
+    doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[5]}", 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_t *skip = json_array_get(json_object_get(result, "skipped"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(skip, "id")), "goblin");
     json_t *dying = json_object_get(skip, "dying");
-    cr_assert_eq(num(dying, "d100"), 5);
+    cr_assert_eq(tb_num(dying, "d100"), 5);
     cr_assert(json_is_true(json_object_get(dying, "stable")));
-    cr_assert_eq(num(dying, "hp"), -9);
+    cr_assert_eq(tb_num(dying, "hp"), -9);
     g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_eq(tb_num(g, "hp"), -9);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "stable");
     json_decref(doc);
     /* Moving through a square beside it (5,6, which an able goblin threatens: see
      * an_attack_of_opportunity_answers_the_move_that_provoked_it) provokes nothing: it
      * threatens nobody. */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,"
-               "\"y\":7}]}",
-               200);
+    doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,"
+                   "\"y\":7}]}",
+                   200);
     cr_assert_eq(
         json_array_size(json_object_get(json_object_get(json_object_get(doc, "event"), "result"),
                                         "attacks_of_opportunity")),
         0);
     json_decref(doc);
     /* Healing stops at max_hp, and the goblin is up again. */
-    doc = call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
+    doc = suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
     g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), 6);
+    cr_assert_eq(tb_num(g, "hp"), 6);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "up");
     json_decref(doc);
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\"}", 422));
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
+    json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\"}", 422));
+    json_decref(
+        suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"set\":1,\"change\":1}", 422));
 }
 
 /* d20 3.5 SRD, Dying: "roll d% to see whether the dying character becomes stable. The
@@ -201,28 +176,26 @@ Test(referee, a_dying_combatant_loses_a_hit_point_a_round_until_stable_or_dead)
 {
     struct enc e;
     skirmish(&e, "");
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-14}", 200));
+    json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-14}", 200));
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter's turn */
-    json_t *doc = call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
+    json_t *doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
     json_t *g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), -9);
+    cr_assert_eq(tb_num(g, "hp"), -9);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_t *told = json_object_get(doc, "event");
     cr_assert_not_null(strstr(json_string_value(json_object_get(told, "explain")), "-9"), "%s",
                        json_string_value(json_object_get(told, "explain")));
     json_decref(doc);
     /* Too many or too few results are the table's mistake. */
-    json_decref(call(&e, "POST", "/next-turn", "{\"results\":[50,50]}", 422));
-    doc = call(&e, "POST", "/next-turn", "{\"results\":[11]}", 200);
+    json_decref(suite_call(&e, "POST", "/next-turn", "{\"results\":[50,50]}", 422));
+    doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[11]}", 200);
     g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), -10);
+    cr_assert_eq(tb_num(g, "hp"), -10);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dead");
     json_decref(doc);
     /* Dead: passed over, no roll (a result given would be one too many). */
-    json_decref(call(&e, "POST", "/next-turn", "{\"results\":[50]}", 422));
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    json_decref(suite_call(&e, "POST", "/next-turn", "{\"results\":[50]}", 422));
+    tb_verify_ok(&srv, &e);
 }
 
 /* A combatant leaving a fight under way: the order closes up around it and the turn stays
@@ -234,20 +207,18 @@ Test(referee, a_combatant_leaving_keeps_the_turn_where_it_was)
 {
     struct enc e;
     skirmish(&e, "");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    json_t *doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    json_t *doc = suite_call(&e, "DELETE", "/combatants/goblin", NULL, 200);
     json_t *state = json_object_get(doc, "state");
     cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
-    cr_assert_eq(num(state, "turn"), 0);
+    cr_assert_eq(tb_num(state, "turn"), 0);
     json_decref(doc);
-    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(result, "round"), 2);
+    cr_assert_eq(tb_num(result, "round"), 2);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* Leaving on its own turn passes the turn on as next_turn would (004 Combat Sequence, Step
@@ -257,11 +228,11 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
 {
     struct enc e;
     skirmish(&e, ""); /* the goblin's turn */
-    json_t *doc = call(&e, "DELETE", "/combatants/goblin", NULL, 200);
+    json_t *doc = suite_call(&e, "DELETE", "/combatants/goblin", NULL, 200);
     json_t *event = json_object_get(doc, "event");
     json_t *next = json_object_get(json_object_get(event, "result"), "next_turn");
     cr_assert_str_eq(json_string_value(json_object_get(next, "turn_of")), "fighter");
-    cr_assert_eq(num(next, "round"), 1);
+    cr_assert_eq(tb_num(next, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(event, "explain")),
                      "goblin leaves the encounter. Round 1: Kroh's turn.");
     json_t *state = json_object_get(doc, "state");
@@ -273,9 +244,7 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     json_decref(doc);
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* Leaving on its own turn when nobody else can act (the goblin dying): nobody's turn, the
@@ -287,28 +256,26 @@ Test(referee, leaving_when_nobody_else_can_act_ends_the_round)
 {
     struct enc e;
     skirmish(&e, ""); /* the goblin's turn, round 1 */
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-15}", 200));
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    json_t *doc = call(&e, "DELETE", "/combatants/fighter", NULL, 200);
+    json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":-15}", 200));
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    json_t *doc = suite_call(&e, "DELETE", "/combatants/fighter", NULL, 200);
     json_t *event = json_object_get(doc, "event");
     cr_assert_null(json_object_get(json_object_get(event, "result"), "next_turn"));
     json_t *state = json_object_get(doc, "state");
     cr_assert(json_is_null(json_object_get(state, "turn_of")));
     cr_assert(json_is_null(json_object_get(state, "turn")));
-    cr_assert_eq(num(state, "round"), 2);
+    cr_assert_eq(tb_num(state, "round"), 2);
     json_decref(doc);
     enc_post_refused(&srv, &e, "/next-turn", NULL, "no combatant can act");
-    json_decref(call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":20}", 200));
-    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":20}", 200));
+    doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
-    cr_assert_eq(num(result, "round"), 2);
+    cr_assert_eq(tb_num(result, "round"), 2);
     json_decref(doc);
-    json_decref(call(&e, "DELETE", "/combatants/goblin", NULL, 200)); /* the last, own turn */
+    json_decref(suite_call(&e, "DELETE", "/combatants/goblin", NULL, 200)); /* the last, own turn */
     enc_post_refused(&srv, &e, "/next-turn", NULL, "nobody is left in the initiative order");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* 004 Provoking an Attack of Opportunity by Moving: the attack strikes the mover in the square
@@ -323,34 +290,26 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* round 2, the fighter's turn again */
     /* Nothing provoked yet: refused. */
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-                     "\"target\":\"fighter\",\"results\":[19,3]}",
+    enc_post_refused(&srv, &e, "/actions", TB_AOO("goblin", "fighter", "[19,3]"),
                      "provoked no attack of opportunity from 'goblin'");
     /* The fighter walks round the goblin's side (5,5 -> 5,6 -> 4,7): 004 does not count the
      * starting square of a normal move as threatened, but leaving 5,6 provokes the goblin. */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{"
-                       "\"x\":4,\"y\":7}]}",
-                       200);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "x"), 4);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{"
+                   "\"x\":4,\"y\":7}]}",
+                   200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "x"), 4);
     json_decref(doc);
     /* The goblin answers: the fighter is struck in 5,6, within reach though it now stands at
      * 4,7, out of it. d20 19 (+2 against AC 15) hits; 1d6 rolls 3. */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-               "\"target\":\"fighter\",\"results\":[19,3]}",
-               200);
-    cr_assert_eq(num(enc_combatant(doc, "fighter"), "hp"), 17);
+    doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,3]"), 200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 17);
     json_decref(doc);
     /* Answered once: a second is refused (one per provoking move, and one a round). */
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":\"goblin\","
-                     "\"target\":\"fighter\",\"results\":[19,3]}",
+    enc_post_refused(&srv, &e, "/actions", TB_AOO("goblin", "fighter", "[19,3]"),
                      "provoked no attack of opportunity");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* An attack of opportunity that drops the mover stops its move in the square it was leaving,
@@ -366,15 +325,12 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
     enc_post_ok(
         &srv, &e, "/actions",
         "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"kind\":\"attack_of_opportunity\",\"actor\":"
-                       "\"goblin\",\"target\":\"fighter\",\"results\":[19,6]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,6]"), 200);
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(f, "hp"), -4);
+    cr_assert_eq(tb_num(f, "hp"), -4);
     cr_assert_str_eq(json_string_value(json_object_get(f, "hp_state")), "dying");
-    cr_assert_eq(num(f, "x"), 5);
-    cr_assert_eq(num(f, "y"), 6);
+    cr_assert_eq(tb_num(f, "x"), 5);
+    cr_assert_eq(tb_num(f, "y"), 6);
     json_decref(doc);
 }
 
@@ -394,8 +350,8 @@ Test(referee, standing_up_takes_the_move_action)
     /* Its standard action taken as a move action (001 Double Move: "converting your standard
      * action to a move action and moving twice"), engine 3; then nothing but free actions. */
     json_t *doc =
-        call(&e, "POST", "/actions",
-             "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}", 200);
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"goblin\",\"path\":[{\"x\":7,\"y\":5}]}", 200);
     json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
     cr_assert(json_is_true(json_object_get(turn, "standard")));
     cr_assert(json_is_true(json_object_get(turn, "move")));
@@ -418,28 +374,26 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
     char *text = json_dumps(doc, JSON_COMPACT);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
     free(text);
-    struct enc e = {.version = num(ans, "version")};
+    struct enc e = {.version = tb_num(ans, "version")};
     snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
     snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
     cr_assert_eq(e.version, 21); /* the fixture's 20 events and the copy's own (imported) */
     json_decref(ans);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(&e, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
     /* The new events carry their engine (the copy's own and the next turn); the old ones
      * still none. */
-    json_t *events = call(&e, "GET", "/events?after=19", NULL, 200);
+    json_t *events = suite_call(&e, "GET", "/events?after=19", NULL, 200);
     json_t *list = json_object_get(events, "events");
     json_t *p20 = json_object_get(json_array_get(list, 0), "payload");
     cr_assert_null(json_object_get(p20, "engine"));
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 1), "kind")),
                      "imported");
     for (size_t i = 1; i < 3; i++)
-        cr_assert_eq(num(json_object_get(json_array_get(list, i), "payload"), "engine"),
+        cr_assert_eq(tb_num(json_object_get(json_array_get(list, i), "payload"), "engine"),
                      RULES_ENGINE_VERSION);
     json_decref(events);
     json_decref(doc);
@@ -457,22 +411,15 @@ Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
     enc_import(&srv, &old, doc);
     json_decref(doc);
     /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
-    doc = call(&old, "POST", "/actions",
-               "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[20,3]}",
-               200);
-    cr_assert_eq(num(enc_combatant(doc, "goblin"), "hp"), -3);
+    doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), -3);
     cr_assert_null(json_object_get(enc_combatant(doc, "goblin"), "hp_state"));
     json_decref(doc);
-    json_t *v = call(&old, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &old);
     /* A fresh d20-3.5 encounter rules the same natural 20 as a threat to confirm. */
     struct enc e;
     skirmish(&e, "");
-    json_decref(call(&e, "POST", "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                     "\"results\":[20,5]}",
-                     422));
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[20,5]"), 422));
 }
 
 /* An import cannot lower an event's engine, nor drop options from a stamped encounter's rules,
@@ -481,7 +428,7 @@ Test(referee, an_import_keeps_engines_rules_and_rulings_as_the_live_service_made
 {
     struct enc e;
     skirmish(&e, "");
-    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/export", NULL, 200);
     json_t *events = json_object_get(doc, "events");
     /* Engine 1 after engine 2. */
     json_t *copy = json_deep_copy(doc);
@@ -528,11 +475,8 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
 {
     struct enc e;
     skirmish(&e, "");
-    json_decref(call(&e, "POST", "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                     "\"results\":[2]}",
-                     200));
-    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200));
+    json_t *doc = suite_call(&e, "GET", "/export", NULL, 200);
     json_object_del(doc, "state");
     json_t *events = json_object_get(doc, "events");
     size_t last = json_array_size(events) - 1;
@@ -549,7 +493,7 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
     json_object_set_new(added, "explain_markdown", json_string("forged @everyone"));
     struct enc in;
     enc_import(&srv, &in, doc);
-    json_t *out = call(&in, "GET", "/export", NULL, 200);
+    json_t *out = suite_call(&in, "GET", "/export", NULL, 200);
     json_t *kept = json_object_get(
         json_object_get(json_array_get(json_object_get(out, "events"), last), "payload"), "result");
     cr_assert_str_eq(json_string_value(json_object_get(kept, "explain")), told);
@@ -560,9 +504,7 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
             "result"),
         "explain_markdown"));
     json_decref(out);
-    json_t *v = call(&in, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &in);
     /* A figure changed: refused. */
     json_object_set_new(result, "roll_total", json_integer(19));
     char *text = json_dumps(doc, JSON_COMPACT);
@@ -576,11 +518,11 @@ Test(referee, an_import_compares_the_figures_and_keeps_this_servers_sentences)
 Test(referee, the_id_encounter_is_reserved)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":6,\"height\":6}}");
-    json_t *doc = call(&e, "POST", "/combatants",
-                       "{\"id\":\"encounter\",\"side\":\"a\",\"x\":1,\"y\":1,\"speeds\":{"
-                       "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                       422);
+    suite_create(&e, "{\"map\":{\"width\":6,\"height\":6}}");
+    json_t *doc = suite_call(&e, "POST", "/combatants",
+                             "{\"id\":\"encounter\",\"side\":\"a\",\"x\":1,\"y\":1,\"speeds\":{"
+                             "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                             422);
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "reserved"));
     json_decref(doc);
 }
@@ -595,33 +537,32 @@ Test(referee, no_combatant_is_placed_in_blocked_terrain)
     struct enc e;
     char body[400];
     snprintf(body, sizeof body, "%s}", map);
-    create(&e, body);
+    suite_create(&e, body);
     static const char *const placed[] = {"\"x\":3,\"y\":1", "\"x\":2,\"y\":0,\"size\":\"large\""};
     for (size_t i = 0; i < 2; i++) {
         snprintf(body, sizeof body,
                  "{\"id\":\"ogre\",\"side\":\"a\",%s,\"speeds\":{\"walk\":30},\"defense\":{},"
                  "\"max_hp\":5,\"dex\":10}",
                  placed[i]);
-        json_t *doc = call(&e, "POST", "/combatants", body, 422);
+        json_t *doc = suite_call(&e, "POST", "/combatants", body, 422);
         cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")),
                                   "stands in blocked terrain at (3, 1) (001 Blocked Terrain"),
                            "%s", json_string_value(json_object_get(doc, "detail")));
         json_decref(doc);
     }
-    json_decref(call(&e, "POST", "/combatants",
-                     "{\"id\":\"ogre\",\"side\":\"a\",\"x\":1,\"y\":0,\"size\":\"large\","
-                     "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
-                     201));
-    json_decref(call(&e, "PATCH", "/combatants/ogre", "{\"x\":2}", 422));
-    json_decref(call(&e, "PATCH", "/combatants/ogre", "{\"x\":4}", 200));
+    json_decref(suite_call(&e, "POST", "/combatants",
+                           "{\"id\":\"ogre\",\"side\":\"a\",\"x\":1,\"y\":0,\"size\":\"large\","
+                           "\"speeds\":{\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}",
+                           201));
+    json_decref(suite_call(&e, "PATCH", "/combatants/ogre", "{\"x\":2}", 422));
+    json_decref(suite_call(&e, "PATCH", "/combatants/ogre", "{\"x\":4}", 200));
     /* Created with its combatants: the same refusal, under /combatants/0. */
     snprintf(body, sizeof body,
              "%s,\"combatants\":[{\"id\":\"ogre\",\"side\":\"a\",\"x\":3,\"y\":1,\"speeds\":{"
              "\"walk\":30},\"defense\":{},\"max_hp\":5,\"dex\":10}]}",
              map);
     json_t *doc = http_post_json(&srv, "/v1/encounters", body, 422);
-    json_t *err = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(err, "pointer")), "/combatants/0");
+    cr_assert_str_eq(tb_first_pointer(doc), "/combatants/0");
     json_decref(doc);
 }
 
@@ -634,26 +575,21 @@ Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
     struct enc e;
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":0}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                       "\"results\":[2]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
     json_t *strain =
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "strain");
-    cr_assert_eq(num(strain, "damage"), 1);
-    cr_assert_eq(num(strain, "hp"), -1);
+    cr_assert_eq(tb_num(strain, "damage"), 1);
+    cr_assert_eq(tb_num(strain, "hp"), -1);
     cr_assert_str_eq(json_string_value(json_object_get(strain, "hp_state")), "dying");
     json_t *g = enc_combatant(doc, "goblin");
-    cr_assert_eq(num(g, "hp"), -1);
+    cr_assert_eq(tb_num(g, "hp"), -1);
     cr_assert_str_eq(json_string_value(json_object_get(g, "hp_state")), "dying");
     json_decref(doc);
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":-12}");
     enc_post_refused(&srv, &e, "/hp", "{\"target\":\"goblin\",\"change\":5}",
                      "healing does not reach it (d20 3.5 SRD, Dead)");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":3}");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* True when the ruling's modifiers list one with this reason and value. */
@@ -664,7 +600,7 @@ static bool has_modifier(json_t *result, const char *reason, int value)
     json_array_foreach(json_object_get(result, "modifiers"), i, m)
     {
         if (strcmp(json_string_value(json_object_get(m, "reason")), reason) == 0 &&
-            num(m, "value") == value)
+            tb_num(m, "value") == value)
             return true;
     }
     return false;
@@ -681,7 +617,7 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
 {
     struct enc e;
     skirmish(&e, "");
-    json_decref(call(&e, "PATCH", "/combatants/goblin", "{\"x\":8}", 200));
+    json_decref(suite_call(&e, "PATCH", "/combatants/goblin", "{\"x\":8}", 200));
     static const struct {
         const char *path, *needle;
     } wrong[] = {
@@ -704,35 +640,25 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
                 "\"fighter\",\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}");
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                       "\"results\":[2]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(has_modifier(result, "attacker charging", 2));
     json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
     cr_assert(json_is_true(json_object_get(turn, "charge_attacked")));
     json_decref(doc);
-    enc_post_refused(&srv, &e, "/actions",
-                     "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\","
-                     "\"results\":[2]}",
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("goblin", "fighter", "[2]"),
                      "full-round action was taken");
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"goblin\","
-               "\"results\":[2]}",
-               200);
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
+    doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
     result = json_object_get(json_object_get(doc, "event"), "result");
     cr_assert(has_modifier(result, "defender charged since its turn began", -2));
     json_decref(doc);
-    doc = call(&e, "POST", "/next-turn", NULL, 200); /* round 2: the goblin's */
+    doc = suite_call(&e, "POST", "/next-turn", NULL, 200); /* round 2: the goblin's */
     json_t *conds = json_object_get(enc_combatant(doc, "goblin"), "conditions");
     for (size_t i = 0; i < json_array_size(conds); i++)
         cr_assert_str_neq(json_string_value(json_array_get(conds, i)), "charging");
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 struct step {
@@ -749,7 +675,7 @@ struct step {
 Test(referee, a_scripted_skirmish_replays_and_verifies)
 {
     struct enc e;
-    create(&e, "{\"name\":\"Skirmish\",\"map\":{\"width\":12,\"height\":12},\"seed\":77}");
+    suite_create(&e, "{\"name\":\"Skirmish\",\"map\":{\"width\":12,\"height\":12},\"seed\":77}");
     static const char *const adds[] = {
         "{\"id\":\"fighter\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{"
         "\"walk\":30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":"
@@ -767,7 +693,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
         "5,\"damage\":\"2d4+4\"}]}",
         NULL};
     for (int i = 0; adds[i]; i++)
-        json_decref(call(&e, "POST", "/combatants", adds[i], 201));
+        json_decref(suite_call(&e, "POST", "/combatants", adds[i], 201));
     /* Initiative (a d20 and a coin each, in the order added): rogue 19+3, goblin 15+1, fighter
      * 12+1, orc 5+0; the goblin and the rogue are aware: a surprise round. */
     static const struct step script[] = {
@@ -783,16 +709,14 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
         {"/actions", "{\"type\":\"facing\",\"actor\":\"rogue\",\"facing\":2}", 422,
          "000 Changing Facing"},
         {"/next-turn", NULL, 200, NULL}, /* round 0: the goblin */
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\",\"results\":[15,2]}",
-         200, NULL},                     /* the fighter is flat-footed: 15 + 2 hits AC 15 */
+        {"/actions", TB_ATTACK("goblin", "fighter", "[15,2]"), 200,
+         NULL},                          /* the fighter is flat-footed: 15 + 2 hits AC 15 */
         {"/next-turn", NULL, 200, NULL}, /* round 1: the rogue */
         {"/actions",
          "{\"type\":\"five_foot_step\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":"
          "4}]}",
          200, NULL},
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"rogue\",\"target\":\"goblin\",\"results\":[14,3]}", 200,
+        {"/actions", TB_ATTACK("rogue", "goblin", "[14,3]"), 200,
          NULL}, /* not flanked, not flat-footed: no sneak attack; 14 + 5 hits, 3 damage */
         {"/actions", "{\"type\":\"move\",\"actor\":\"rogue\",\"path\":[{\"x\":5,\"y\":3}]}", 422,
          "5-foot step"},
@@ -813,9 +737,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
          "{\"type\":\"move\",\"actor\":\"orc\",\"mode\":\"double_move\",\"path\":[{\"x\":7,"
          "\"y\":7}]}",
          422, "a full-round action needs the whole turn"},
-        {"/actions",
-         "{\"type\":\"attack\",\"actor\":\"orc\",\"target\":\"fighter\",\"results\":[3]}", 422,
-         "out of reach"},
+        {"/actions", TB_ATTACK("orc", "fighter", "[3]"), 422, "out of reach"},
         {"/next-turn", NULL, 200, NULL}, /* round 2: the rogue */
         {"/actions",
          "{\"type\":\"move\",\"mode\":\"run\",\"actor\":\"rogue\",\"path\":[{\"x\":6,\"y\":4},{"
@@ -830,7 +752,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     json_t *snaps = json_object();
     for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
         const struct step *st = &script[i];
-        json_t *doc = call(&e, "POST", st->suffix, st->body, st->status);
+        json_t *doc = suite_call(&e, "POST", st->suffix, st->body, st->status);
         if (st->needle != NULL) {
             const char *detail = json_string_value(json_object_get(doc, "detail"));
             cr_assert_not_null(strstr(detail, st->needle), "step %zu: %s", i, detail);
@@ -845,7 +767,7 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
      * then 1 more for its dying round in round 2, whose d% the table gave (50: not the 10% that
      * stabilises, d20 3.5 SRD, Dying). The server's own d% would make this test depend on dice
      * salted per encounter (it failed about one run in five as "stable"). */
-    json_t *state = call(&e, "GET", "", NULL, 200);
+    json_t *state = suite_call(&e, "GET", "", NULL, 200);
     json_t *goblin = enc_combatant(state, "goblin");
     cr_assert_str_eq(json_string_value(json_object_get(goblin, "hp_state")), "dying");
     cr_assert_eq(json_integer_value(json_object_get(goblin, "hp")), -2);
@@ -857,46 +779,43 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     {
         char q[32];
         snprintf(q, sizeof q, "/state?at=%s", key);
-        json_t *at = call(&e, "GET", q, NULL, 200);
+        json_t *at = suite_call(&e, "GET", q, NULL, 200);
         cr_assert(json_equal(json_object_get(at, "state"), snap), "state at %s", key);
         json_decref(at);
     }
     json_decref(snaps);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
-    json_t *ex = call(&e, "GET", "/export", NULL, 200);
+    tb_verify_ok(&srv, &e);
+    json_t *ex = suite_call(&e, "GET", "/export", NULL, 200);
     char *text = json_dumps(ex, JSON_COMPACT);
     json_decref(ex);
     json_t *ans = http_post_json(&srv, "/v1/encounters/import", text, 201);
     free(text);
-    struct enc copy = {.version = num(ans, "version")};
+    struct enc copy = {.version = tb_num(ans, "version")};
     snprintf(copy.id, sizeof copy.id, "%s", json_string_value(json_object_get(ans, "id")));
     snprintf(copy.token, sizeof copy.token, "%s", json_string_value(json_object_get(ans, "token")));
     cr_assert_eq(copy.version, e.version + 1); /* the copy's own event */
     json_decref(ans);
-    v = call(&copy, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &copy);
 }
 
 /* A fighter (base attack bonus 6: two attacks, +6 and +1) at 5,5 beside an orc (AC 13, 30
  * hp) at 6,5; initiative rolled and the fighter's turn begun. */
 static void fighter_and_orc(struct enc *e)
 {
-    create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
-    json_decref(call(e, "POST", "/combatants",
-                     "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
-                     "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
-                     "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                     "\"1d8+3\"}]}",
-                     201));
+    suite_create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
     json_decref(
-        call(e, "POST", "/combatants",
-             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
-             "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
-             "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
-             201));
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
+                   "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
+                   "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
+                   "\"1d8+3\"}]}",
+                   201));
+    json_decref(
+        suite_call(e, "POST", "/combatants",
+                   "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
+                   "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
+                   "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
+                   201));
     enc_post_ok(&srv, e, "/initiative", "{\"results\":[15,1,5,1]}");
     enc_post_ok(&srv, e, "/next-turn", NULL); /* the fighter */
 }
@@ -908,22 +827,20 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     struct enc e;
     fighter_and_orc(&e);
     /* 15 + 6 = 21 and 12 + 1 = 13 both hit AC 13: 1d8+3 rolls 4 and 3, 7 + 6 = 13 damage. */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
-                       "\"results\":[[15,4],[12,3]]}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
+                             "\"results\":[[15,4],[12,3]]}",
+                             200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(result, "attacks_made"), 2);
-    cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
-    cr_assert_eq(num(enc_combatant(doc, "orc"), "hp"), 17);
+    cr_assert_eq(tb_num(result, "attacks_made"), 2);
+    cr_assert_eq(tb_num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
+    cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 17);
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "fighter"), "turn"), "left");
     cr_assert(json_is_false(json_object_get(left, "move")));
     cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
     json_decref(doc);
-    enc_post_refused(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"fighter\",\"target\":\"orc\",\"results\":[15,4]}",
-        "a full-round action was taken this turn");
+    enc_post_refused(&srv, &e, "/actions", TB_ATTACK("fighter", "orc", "[15,4]"),
+                     "a full-round action was taken this turn");
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the orc */
     enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter again */
     enc_post_ok(&srv, &e, "/actions",
@@ -931,9 +848,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\"}",
                      "a full-round action needs the whole turn");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* 001 Trade Away Attacks From A Full Attack Action: "A player character that declares a Full
@@ -951,7 +866,7 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     /* Not a player character: like a monster, it cannot trade. */
     enc_post_refused(&srv, &e, "/actions", step_then_attack,
                      "Monsters cannot trade attack actions for 5-foot steps");
-    json_decref(call(&e, "PATCH", "/combatants/fighter", "{\"player_character\":true}", 200));
+    json_decref(suite_call(&e, "PATCH", "/combatants/fighter", "{\"player_character\":true}", 200));
     /* Two attacks (base attack bonus 6): three items are one too many. */
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
@@ -965,21 +880,21 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     /* The step first, then the attack from (5, 6) on the orc at (6, 5) (diagonally adjacent):
      * the step used up the worst attack (+1), so the one made is at +6: 15 + 6 = 21 hits AC 13;
      * 1d8+3 rolls 4: 7 damage, the orc at 23. */
-    json_t *doc = call(&e, "POST", "/actions", step_then_attack, 200);
+    json_t *doc = suite_call(&e, "POST", "/actions", step_then_attack, 200);
     json_t *event = json_object_get(doc, "event");
     json_t *result = json_object_get(event, "result");
-    cr_assert_eq(num(result, "attacks_made"), 1);
-    cr_assert_eq(num(json_array_get(json_object_get(result, "attacks"), 0), "roll_total"), 21);
+    cr_assert_eq(tb_num(result, "attacks_made"), 1);
+    cr_assert_eq(tb_num(json_array_get(json_object_get(result, "attacks"), 0), "roll_total"), 21);
     cr_assert_not_null(strstr(json_string_value(json_object_get(result, "rule")),
                               "001 Trade Away Attacks From A Full Attack Action"));
     json_t *stepped = json_array_get(json_object_get(result, "steps"), 0);
-    cr_assert_eq(num(stepped, "x"), 5);
-    cr_assert_eq(num(stepped, "y"), 6);
-    cr_assert_eq(num(stepped, "at"), 0);
+    cr_assert_eq(tb_num(stepped, "x"), 5);
+    cr_assert_eq(tb_num(stepped, "y"), 6);
+    cr_assert_eq(tb_num(stepped, "at"), 0);
     json_t *fighter = enc_combatant(doc, "fighter");
-    cr_assert_eq(num(fighter, "x"), 5);
-    cr_assert_eq(num(fighter, "y"), 6);
-    cr_assert_eq(num(enc_combatant(doc, "orc"), "hp"), 23);
+    cr_assert_eq(tb_num(fighter, "x"), 5);
+    cr_assert_eq(tb_num(fighter, "y"), 6);
+    cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 23);
     cr_assert_not_null(strstr(json_string_value(json_object_get(event, "explain")),
                               "(1 attack, trading one for a 5-foot step to (5, 6))"),
                        "%s", json_string_value(json_object_get(event, "explain")));
@@ -989,9 +904,7 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     json_decref(doc);
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,\"y\":6}]}");
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* The game master (who holds the token) applies a condition out of turn, and to a combatant
@@ -1000,10 +913,10 @@ Test(referee, a_condition_is_applied_out_of_turn)
 {
     struct enc e;
     skirmish(&e, ""); /* the goblin's turn */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
-                       "\"condition\":\"prone\",\"rounds\":1}",
-                       200);
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"condition\",\"actor\":\"fighter\",\"target\":\"fighter\","
+                             "\"condition\":\"prone\",\"rounds\":1}",
+                             200);
     json_t *conds = json_object_get(enc_combatant(doc, "fighter"), "conditions");
     bool prone = false;
     size_t i;

@@ -11,15 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_summary);
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
 
 static const char *text(json_t *o, const char *k)
 {
@@ -40,7 +35,21 @@ static void add(struct enc *e, const char *id, const char *name, const char *sid
              "\"defense\":{\"armor\":2},\"max_hp\":%d,\"dex\":%d,\"attacks\":[{\"name\":\"club\","
              "\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
              id, named, side, x, y, max_hp, dex);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
+}
+
+/* 30 monsters c0..c29, each named by 90 characters, on rows 2 to 4: about 110 characters a
+ * line of the summary, 3,400 in all. */
+static void add_thirty_long_names(struct enc *e)
+{
+    char name[91];
+    memset(name, 'n', 90);
+    name[90] = '\0';
+    for (int i = 0; i < 30; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "c%d", i);
+        add(e, id, name, "monsters", 1 + i % 10, 2 + i / 10, 7, 10);
+    }
 }
 
 /* "Ambush": Kroh (party, 5,5, 20 hp, dex 14: +2), the goblin (monsters, 6,5, 9 hp, dex 10: +0)
@@ -60,7 +69,7 @@ Test(encounter_summary, the_state_and_next_turn_carry_an_init_list)
 {
     struct enc e;
     ambush(&e);
-    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/state", NULL, 200);
     cr_assert_str_eq(text(doc, "summary"), "Ambush: not rolled yet\n"
                                            "======================\n"
                                            "  --: Kroh <20/20 HP>\n"
@@ -70,7 +79,7 @@ Test(encounter_summary, the_state_and_next_turn_carry_an_init_list)
     json_decref(doc);
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[14,1,8,1,3,1]}");
     /* Every combatant is flat-footed until its first turn (004 Flat-Footed). */
-    doc = call(&e, "POST", "/next-turn", NULL, 200);
+    doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
     cr_assert_str_eq(text(doc, "summary"), "Ambush: 16 (round 1)\n"
                                            "====================\n"
                                            "# 16: Kroh <20/20 HP>\n"
@@ -90,24 +99,20 @@ Test(encounter_summary, the_state_and_next_turn_carry_an_init_list)
                 "{\"type\":\"condition\",\"actor\":\"kroh\",\"target\":\"orc\",\"condition\":"
                 "\"prone\",\"rounds\":1}");
     /* The dying goblin's turn is passed over (its dying round: d% 50, not stable, -4): orc's. */
-    doc = call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
-    cr_assert_str_eq(text(doc, "summary"), "Ambush: 3 (round 1)\n"
-                                           "===================\n"
-                                           "  16: Kroh <20/20 HP>\n"
-                                           "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
-                                           "#  3: orc <15/15 HP> (prone [ends round 2])");
+    static const char *const orcs_turn = "Ambush: 3 (round 1)\n"
+                                         "===================\n"
+                                         "  16: Kroh <20/20 HP>\n"
+                                         "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
+                                         "#  3: orc <15/15 HP> (prone [ends round 2])";
+    doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[50]}", 200);
+    cr_assert_str_eq(text(doc, "summary"), orcs_turn);
     json_decref(doc);
-    doc = call(&e, "GET", "/state", NULL, 200);
-    cr_assert_str_eq(text(doc, "explain"), "Round 1: orc's turn.");
-    cr_assert_str_eq(text(doc, "explain_markdown"), "Round 1: `orc`'s turn.");
-    cr_assert_str_eq(text(doc, "summary"), "Ambush: 3 (round 1)\n"
-                                           "===================\n"
-                                           "  16: Kroh <20/20 HP>\n"
-                                           "   8: the goblin <-4/9 HP> (dying, flat-footed)\n"
-                                           "#  3: orc <15/15 HP> (prone [ends round 2])");
+    doc = suite_call(&e, "GET", "/state", NULL, 200);
+    tb_explain_is(doc, "Round 1: orc's turn.", "Round 1: `orc`'s turn.");
+    cr_assert_str_eq(text(doc, "summary"), orcs_turn); /* the same, read again */
     json_decref(doc);
     /* The state at an earlier event says so. */
-    doc = call(&e, "GET", "/state?at=5", NULL, 200);
+    doc = suite_call(&e, "GET", "/state?at=5", NULL, 200);
     cr_assert_str_eq(text(doc, "explain"),
                      "The state after event 5 of 9. Initiative is rolled; no turn has begun.");
     cr_assert_str_eq(text(doc, "summary"), "Ambush: rolled, no turn yet\n"
@@ -143,7 +148,7 @@ Test(encounter_summary, the_summary_stays_one_block_and_one_message)
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":5}");
     add(&e, "a", "x```y\\n# z", "party", 0, 0, 10, 10);
-    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/state", NULL, 200);
     cr_assert_str_eq(text(doc, "summary"), "Current initiative: not rolled yet\n"
                                            "==================================\n"
                                            "  --: x```y # z <10/10 HP>");
@@ -153,15 +158,8 @@ Test(encounter_summary, the_summary_stays_one_block_and_one_message)
                      "  --: x`\xe2\x80\x8b`\xe2\x80\x8b`y # z <10/10 HP>```");
     json_decref(doc);
     /* 30 more, each with a name of 90 characters: about 110 a line, 3,400 in all. */
-    char name[91];
-    for (int i = 0; i < 30; i++) {
-        memset(name, 'n', 90);
-        name[90] = '\0';
-        char id[16];
-        snprintf(id, sizeof id, "c%d", i);
-        add(&e, id, name, "monsters", 1 + i % 10, 2 + i / 10, 7, 10);
-    }
-    doc = call(&e, "GET", "/state", NULL, 200);
+    add_thirty_long_names(&e);
+    doc = suite_call(&e, "GET", "/state", NULL, 200);
     const char *md = text(doc, "summary_markdown"), *plain = text(doc, "summary");
     cr_assert_leq(strlen(md), 2000, "%zu", strlen(md)); /* ASCII and two 3-byte spaces */
     const char *more = strstr(md, "\n  ... and ");
@@ -200,15 +198,8 @@ Test(encounter_summary, a_name_of_backticks_still_fits_one_message)
              "\"seed\":5}",
              title);
     enc_create(&srv, &e, body);
-    char name[91];
-    for (int i = 0; i < 30; i++) {
-        memset(name, 'n', 90);
-        name[90] = '\0';
-        char id[16];
-        snprintf(id, sizeof id, "c%d", i);
-        add(&e, id, name, "monsters", 1 + i % 10, 2 + i / 10, 7, 10);
-    }
-    json_t *doc = call(&e, "GET", "/state", NULL, 200);
+    add_thirty_long_names(&e);
+    json_t *doc = suite_call(&e, "GET", "/state", NULL, 200);
     const char *md = text(doc, "summary_markdown");
     cr_assert_leq(discord_length(md), 2000, "%zu: %s", discord_length(md), md);
     /* The header keeps its backticks, each pair split, and the block is closed once. */
@@ -227,15 +218,14 @@ Test(encounter_summary, threats_are_told)
     ambush(&e);
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[14,1,8,1,3,1]}");
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    json_t *doc = call(&e, "GET", "/threats", NULL, 200);
-    cr_assert_str_eq(text(doc, "explain"),
-                     "Kroh threatens the goblin and orc; the goblin threatens Kroh but can make no "
-                     "attack of opportunity now; orc threatens Kroh but can make no attack of "
-                     "opportunity now (004 Threatened Area; 001 Reach; 004 Flat-Footed).");
-    cr_assert_str_eq(text(doc, "explain_markdown"),
-                     "Kroh threatens the goblin and `orc`; the goblin threatens Kroh but can make "
-                     "no attack of opportunity now; `orc` threatens Kroh but can make no attack of "
-                     "opportunity now (004 Threatened Area; 001 Reach; 004 Flat-Footed).");
+    json_t *doc = suite_call(&e, "GET", "/threats", NULL, 200);
+    tb_explain_is(doc,
+                  "Kroh threatens the goblin and orc; the goblin threatens Kroh but can make no "
+                  "attack of opportunity now; orc threatens Kroh but can make no attack of "
+                  "opportunity now (004 Threatened Area; 001 Reach; 004 Flat-Footed).",
+                  "Kroh threatens the goblin and `orc`; the goblin threatens Kroh but can make "
+                  "no attack of opportunity now; `orc` threatens Kroh but can make no attack of "
+                  "opportunity now (004 Threatened Area; 001 Reach; 004 Flat-Footed).");
     json_decref(doc);
 }
 
@@ -247,7 +237,7 @@ Test(encounter_summary, flanking_names_the_ally_by_id_and_is_told)
     struct enc e;
     ambush(&e);
     add(&e, "hyena", "the hyena", "monsters", 9, 9, 8, 10);
-    json_t *doc = call(&e, "GET", "/flanking?target=kroh", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/flanking?target=kroh", NULL, 200);
     json_t *list = json_object_get(doc, "attackers");
     cr_assert_eq(json_array_size(list), 3);
     for (size_t i = 0; i < 3; i++) {
@@ -268,7 +258,7 @@ Test(encounter_summary, flanking_names_the_ally_by_id_and_is_told)
                      "The goblin (with orc) and orc (with the goblin) flank Kroh: +2 on their "
                      "melee attacks (004 Flanking). The hyena does not.");
     json_decref(doc);
-    doc = call(&e, "GET", "/flanking?target=kroh&attacker=hyena", NULL, 200);
+    doc = suite_call(&e, "GET", "/flanking?target=kroh&attacker=hyena", NULL, 200);
     cr_assert_str_eq(text(doc, "explain"), "Kroh is not flanked against the hyena.");
     json_decref(doc);
 }
@@ -278,18 +268,17 @@ Test(encounter_summary, verify_is_told)
 {
     struct enc e;
     ambush(&e);
-    json_t *doc = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert_str_eq(text(doc, "explain"),
-                     "The log verifies: its 4 events, each ruled again from the state before it "
-                     "with its own dice, give the stored rulings and effects, and fold to the "
-                     "stored state.");
-    cr_assert_str_eq(text(doc, "explain_markdown"),
-                     "The log verifies: its **4** events, each ruled again from the state before "
-                     "it with its own dice, give the stored rulings and effects, and fold to the "
-                     "stored state.");
+    json_t *doc = suite_call(&e, "POST", "/verify", NULL, 200);
+    tb_explain_is(doc,
+                  "The log verifies: its 4 events, each ruled again from the state before it "
+                  "with its own dice, give the stored rulings and effects, and fold to the "
+                  "stored state.",
+                  "The log verifies: its **4** events, each ruled again from the state before "
+                  "it with its own dice, give the stored rulings and effects, and fold to the "
+                  "stored state.");
     json_decref(doc);
     enc_post_ok(&srv, &e, "/initiative", "{\"results\":[14,1,8,1,3,1]}");
-    doc = call(&e, "POST", "/verify", NULL, 200);
+    doc = suite_call(&e, "POST", "/verify", NULL, 200);
     cr_assert_str_eq(text(doc, "explain"),
                      "The log verifies: its 5 events, each ruled again from the state before it "
                      "with its own dice, give the stored rulings and effects, and fold to the "

@@ -13,14 +13,10 @@
 #include <unistd.h>
 
 #include "rules/encounter/engine.h"
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_trust);
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
 
 static json_t *call_h(const struct server *s, struct enc *e, const char *method, const char *suffix,
                       const char *extra, const char *body, int status)
@@ -28,37 +24,18 @@ static json_t *call_h(const struct server *s, struct enc *e, const char *method,
     return enc_call(s, e, method, suffix, extra, body, status);
 }
 
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return call_h(&srv, e, method, suffix, NULL, body, status);
-}
-
-static void create(struct enc *e, const char *body)
-{
-    enc_create(&srv, e, body);
-}
-
-static const char *const fighter =
-    "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
-    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":\"longsword\","
-    "\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}";
-static const char *const goblin =
-    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":4,\"y\":5,\"speeds\":{\"walk\":30},"
-    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
-    "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
+static const char *const fighter = TB_FIGHTER(5, 5, "");
+static const char *const goblin = TB_GOBLIN(4, 5, "");
 
 /* A genuine export (with the owner's token): created, two combatants, initiative, a turn; e is
  * the encounter exported. */
 static json_t *played_export(struct enc *out)
 {
     struct enc e;
-    create(&e, "{\"name\":\"ambush\",\"map\":{\"width\":10,\"height\":10},\"seed\":9}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
-    json_decref(call(&e, "POST", "/combatants", goblin, 201));
-    json_decref(call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200));
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200));
-    json_t *doc = call(&e, "GET", "/export", NULL, 200);
+    tb_encounter(&srv, &e, "{\"name\":\"ambush\",\"map\":{\"width\":10,\"height\":10},\"seed\":9}",
+                 (const char *const[]){fighter, goblin, NULL}, "{\"results\":[14,1,14,2]}");
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200));
+    json_t *doc = suite_call(&e, "GET", "/export", NULL, 200);
     cr_assert_eq(json_array_size(json_object_get(doc, "events")), 5);
     *out = e;
     return doc;
@@ -118,9 +95,7 @@ Test(encounter_trust, a_genuine_export_imports_and_verifies)
     snprintf(e.id, sizeof e.id, "%s", json_string_value(json_object_get(ans, "id")));
     snprintf(e.token, sizeof e.token, "%s", json_string_value(json_object_get(ans, "token")));
     json_decref(ans);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
     json_decref(doc);
 }
 
@@ -223,32 +198,30 @@ Test(encounter_trust, import_refuses_each_forged_initial_state)
 Test(encounter_trust, patch_refuses_members_the_contract_forbids)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    tb_encounter(&srv, &e, "{\"map\":{\"width\":10,\"height\":10}}",
+                 (const char *const[]){fighter, NULL}, NULL);
     static const char *const refused[] = {"{\"bogus\":1}",  "{\"initiative\":30}",
                                           "{\"turn\":{}}",  "{\"aoo_round\":1}",
                                           "{\"timed\":[]}", NULL};
     for (int k = 0; refused[k]; k++) {
-        json_t *doc = call(&e, "PATCH", "/combatants/fighter", refused[k], 422);
+        json_t *doc = suite_call(&e, "PATCH", "/combatants/fighter", refused[k], 422);
         json_decref(doc);
     }
-    json_t *doc = call(&e, "PATCH", "/combatants/fighter", "{\"hp\":7,\"x\":6}", 200);
+    json_t *doc = suite_call(&e, "PATCH", "/combatants/fighter", "{\"hp\":7,\"x\":6}", 200);
     json_t *c = json_array_get(json_object_get(json_object_get(doc, "state"), "combatants"), 0);
-    cr_assert_eq(num(c, "hp"), 7);
-    cr_assert_eq(num(c, "x"), 6);
+    cr_assert_eq(tb_num(c, "hp"), 7);
+    cr_assert_eq(tb_num(c, "x"), 6);
     cr_assert_null(json_object_get(c, "bogus"));
     json_decref(doc);
-    doc = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(doc, "ok")));
-    json_decref(doc);
+    tb_verify_ok(&srv, &e);
 }
 
 /* Item 3b: the bodies the contract documents, and 415 for anything else. */
 Test(encounter_trust, bodies_match_the_contract)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    tb_encounter(&srv, &e, "{\"map\":{\"width\":10,\"height\":10}}",
+                 (const char *const[]){fighter, NULL}, NULL);
     /* initiative: an optional JSON object; text/plain is 415, as documented. */
     struct http_response r;
     char path[160], headers[320];
@@ -259,15 +232,13 @@ Test(encounter_trust, bodies_match_the_contract)
     http_request(&srv, "POST", path, headers, "{}", &r);
     cr_assert_eq(r.status, 415, "%s", r.body);
     http_response_free(&r);
-    json_decref(call(&e, "POST", "/initiative", "{}", 200));
+    json_decref(suite_call(&e, "POST", "/initiative", "{}", 200));
     /* next-turn: nothing, or an empty object. */
-    json_decref(call(&e, "POST", "/next-turn", "{}", 200));
-    json_decref(call(&e, "POST", "/next-turn", "{\"x\":1}", 422));
+    json_decref(suite_call(&e, "POST", "/next-turn", "{}", 200));
+    json_decref(suite_call(&e, "POST", "/next-turn", "{\"x\":1}", 422));
     /* verify takes no body. */
-    json_decref(call(&e, "POST", "/verify", "{}", 415));
-    json_t *doc = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(doc, "ok")));
-    json_decref(doc);
+    json_decref(suite_call(&e, "POST", "/verify", "{}", 415));
+    tb_verify_ok(&srv, &e);
     /* /v1/movement/path: a creature's id has at least one character. */
     json_t *ans = http_post_json(
         &srv, "/v1/movement/path",
@@ -283,32 +254,27 @@ Test(encounter_trust, bodies_match_the_contract)
 /* Item 12: a token the client chooses needs at least 128 bits. */
 Test(encounter_trust, a_chosen_token_needs_128_bits)
 {
-    static const char *const weak[] = {"0123456789abcdef0123456789abcde", /* 31 hex: 124 bits */
-                                       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", /* one char */
-                                       "12345678901234567890123456789012345678",   /* digits */
-                                       "Ab3", NULL};
-    for (int k = 0; weak[k]; k++) {
+    static const struct {
+        const char *token;
+        int status; /* 422 names the 128 bits */
+    } cases[] = {
+        {"0123456789abcdef0123456789abcde", 422},          /* 31 hex: 124 bits */
+        {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 422}, /* one char */
+        {"12345678901234567890123456789012345678", 422},   /* digits */
+        {"Ab3", 422},
+        {"0123456789abcdef0123456789abcdef", 201}, /* 32 hex */
+        {"Zx9_q-T2.m~Lp4Rw8sKd7Y", 201},           /* 22 of the 66: 132 bits */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char headers[200];
         snprintf(headers, sizeof headers,
-                 "Authorization: Bearer %s\r\nContent-Type: application/json\r\n", weak[k]);
+                 "Authorization: Bearer %s\r\nContent-Type: application/json\r\n", cases[k].token);
         struct http_response r;
         http_request(&srv, "POST", "/v1/encounters", headers,
                      "{\"map\":{\"width\":3,\"height\":3}}", &r);
-        cr_assert_eq(r.status, 422, "%s: %d %s", weak[k], r.status, r.body);
-        cr_assert_not_null(strstr(r.body, "128 bits"));
-        http_response_free(&r);
-    }
-    static const char *const strong[] = {"0123456789abcdef0123456789abcdef", /* 32 hex */
-                                         "Zx9_q-T2.m~Lp4Rw8sKd7Y", /* 22 of the 66: 132 bits */
-                                         NULL};
-    for (int k = 0; strong[k]; k++) {
-        char headers[200];
-        snprintf(headers, sizeof headers,
-                 "Authorization: Bearer %s\r\nContent-Type: application/json\r\n", strong[k]);
-        struct http_response r;
-        http_request(&srv, "POST", "/v1/encounters", headers,
-                     "{\"map\":{\"width\":3,\"height\":3}}", &r);
-        cr_assert_eq(r.status, 201, "%s: %d %s", strong[k], r.status, r.body);
+        cr_assert_eq(r.status, cases[k].status, "%s: %d %s", cases[k].token, r.status, r.body);
+        if (cases[k].status == 422)
+            cr_assert_not_null(strstr(r.body, "128 bits"));
         http_response_free(&r);
     }
 }
@@ -331,7 +297,7 @@ Test(encounter_trust, keyed_writes_do_not_copy_the_state)
     if (server_on_postgres())
         return; /* not on this backend (no cr_skip_test: it leaks in Criterion 2.4.1's runner) */
     struct enc e;
-    create(&e, "{\"map\":{\"width\":100,\"height\":100}}");
+    suite_create(&e, "{\"map\":{\"width\":100,\"height\":100}}");
     for (int i = 0; i < COMBATANTS; i++) {
         char body[512];
         snprintf(body, sizeof body,
@@ -340,7 +306,7 @@ Test(encounter_trust, keyed_writes_do_not_copy_the_state)
                  "\"armor\":2},\"max_hp\":6,\"dex\":13,\"attacks\":[{\"name\":\"spear\","
                  "\"attack_bonus\":2,\"damage\":\"1d8\"}]}",
                  i, i % 2, (i % 50) * 2, (i / 50) * 2);
-        json_decref(call(&e, "POST", "/combatants", body, 201));
+        json_decref(suite_call(&e, "POST", "/combatants", body, 201));
     }
     char wal[160];
     snprintf(wal, sizeof wal, "%s-wal", srv.db_path);
@@ -367,7 +333,7 @@ Test(encounter_trust, keyed_writes_do_not_copy_the_state)
     e.version = v;
     char after[40];
     snprintf(after, sizeof after, "/events?after=%d", COMBATANTS + 301);
-    json_t *ev = call(&e, "GET", after, NULL, 200);
+    json_t *ev = suite_call(&e, "GET", after, NULL, 200);
     cr_assert_eq(json_array_size(json_object_get(ev, "events")), 0);
     json_decref(ev);
     json_decref(again);
@@ -396,7 +362,7 @@ Test(encounter_trust, idempotency_keys_expire)
     server_start(&s, args);
     sleep(2);
     doc = call_h(&s, &e, "POST", "/combatants", key, goblin, 201);
-    cr_assert_eq(num(doc, "version"), 3);
+    cr_assert_eq(tb_num(doc, "version"), 3);
     json_decref(doc);
     server_stop(&s);
 }
@@ -407,7 +373,7 @@ Test(encounter_trust, idempotency_keys_expire)
 Test(encounter_trust, an_idempotency_key_that_is_not_utf8_is_refused_on_every_backend)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    suite_create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
     static const char *const bad[] = {"Idempotency-Key: k\xff\xfe\r\n",
                                       "Idempotency-Key: \xd0\r\n", /* cut mid-character */
                                       "Idempotency-Key: \xc0\xaf-overlong\r\n", NULL};
@@ -420,8 +386,8 @@ Test(encounter_trust, an_idempotency_key_that_is_not_utf8_is_refused_on_every_ba
         json_decref(doc);
     }
     /* Nothing was appended: the encounter is still at version 1. */
-    json_t *doc = call(&e, "GET", "", NULL, 200);
-    cr_assert_eq(num(doc, "version"), 1);
+    json_t *doc = suite_call(&e, "GET", "", NULL, 200);
+    cr_assert_eq(tb_num(doc, "version"), 1);
     json_decref(doc);
     /* An idempotent create with a chosen token is refused the same way. */
     char headers[256];
@@ -434,7 +400,7 @@ Test(encounter_trust, an_idempotency_key_that_is_not_utf8_is_refused_on_every_ba
     cr_assert_eq(r.status, 400, "%s", r.body);
     http_response_free(&r);
     doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", fighter, 201);
-    cr_assert_eq(num(doc, "version"), 2);
+    cr_assert_eq(tb_num(doc, "version"), 2);
     json_decref(doc);
     doc = call_h(&srv, &e, "POST", "/combatants", "Idempotency-Key: ключ-龍-1\r\n", goblin, 409);
     json_decref(doc);
@@ -455,8 +421,8 @@ static void sha256_hex(const char *text, char out[65])
 Test(encounter_trust, the_seed_is_committed_to_and_revealed_by_the_owner)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":1234}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
+    tb_encounter(&srv, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":1234}",
+                 (const char *const[]){fighter, NULL}, NULL);
     /* A reader without the token: the commitment, no seed, no salt; likewise in the log. */
     char path[160];
     snprintf(path, sizeof path, "/v1/encounters/%s", e.id);
@@ -479,9 +445,9 @@ Test(encounter_trust, the_seed_is_committed_to_and_revealed_by_the_owner)
         http_response_free(&r);
     }
     /* The owner sees the seed and the salt. */
-    json_t *doc = call(&e, "GET", "", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "", NULL, 200);
     json_t *state = json_object_get(doc, "state");
-    cr_assert_eq(num(state, "seed"), 1234);
+    cr_assert_eq(tb_num(state, "seed"), 1234);
     char text[128], hex[65];
     snprintf(text, sizeof text, "%s:1234", json_string_value(json_object_get(state, "seed_salt")));
     sha256_hex(text, hex);
@@ -493,9 +459,9 @@ Test(encounter_trust, the_seed_is_committed_to_and_revealed_by_the_owner)
     http_request(&srv, "POST", path, NULL, NULL, &r);
     cr_assert_eq(r.status, 401);
     http_response_free(&r);
-    doc = call(&e, "POST", "/reveal", NULL, 200);
+    doc = suite_call(&e, "POST", "/reveal", NULL, 200);
     json_t *result = json_object_get(json_object_get(doc, "event"), "result");
-    cr_assert_eq(num(result, "seed"), 1234);
+    cr_assert_eq(tb_num(result, "seed"), 1234);
     json_decref(doc);
     snprintf(path, sizeof path, "/v1/encounters/%s/events", e.id);
     http_request(&srv, "GET", path, NULL, NULL, &r);
@@ -503,26 +469,20 @@ Test(encounter_trust, the_seed_is_committed_to_and_revealed_by_the_owner)
     cr_assert_not_null(strstr(r.body, "seed_salt"));
     http_response_free(&r);
     /* Revealed, the encounter is finished: no roll to come may be predicted. */
-    doc = call(&e, "POST", "/combatants", goblin, 422);
+    doc = suite_call(&e, "POST", "/combatants", goblin, 422);
     cr_assert_not_null(strstr(json_string_value(json_object_get(doc, "detail")), "revealed"));
     json_decref(doc);
-    doc = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(doc, "ok")));
-    json_decref(doc);
+    tb_verify_ok(&srv, &e);
 }
 
 /* An export read without the token holds no seed, so it cannot be imported as a replay. */
 Test(encounter_trust, a_public_export_cannot_be_imported)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
+    suite_create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
     char path[160];
     snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
-    struct http_response r;
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *doc = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *doc = tb_get_json(&srv, path, 200); /* without the token: the public export */
     import_refused(doc, "/events/0/payload/effects/0/state");
     json_decref(doc);
 }
@@ -534,18 +494,17 @@ Test(encounter_trust, a_public_export_cannot_be_imported)
 Test(encounter_trust, an_event_seed_does_not_give_the_encounter_seed_away)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":1234}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
-    json_decref(call(&e, "POST", "/combatants", goblin, 201));
-    json_decref(call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200));
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's turn */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    tb_encounter(&srv, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":1234}",
+                 (const char *const[]){fighter, goblin, NULL}, "{\"results\":[14,1,14,2]}");
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the goblin's turn */
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
     long long seq = e.version;
     long long event_seed = json_integer_value(
         json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "seed"));
     json_decref(doc);
-    doc = call(&e, "GET", "", NULL, 200);
+    doc = suite_call(&e, "GET", "", NULL, 200);
     const char *salt =
         json_string_value(json_object_get(json_object_get(doc, "state"), "seed_salt"));
     char text[128], hex[65];
@@ -566,18 +525,18 @@ Test(encounter_trust, an_import_stores_older_rulings_as_this_server_rules_them)
     json_t *doc = load_fixture("encounter_v1.json");
     json_t *result = json_object_get(
         json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result");
-    long long target_number = num(result, "target_number");
+    long long target_number = tb_num(result, "target_number");
     cr_assert_gt(target_number, 0);
     json_object_set_new(
         json_object_get(json_array_get(json_object_get(doc, "events"), 7), "payload"), "result",
-        json_pack("{s:I}", "attack_total", num(result, "attack_total")));
+        json_pack("{s:I}", "attack_total", tb_num(result, "attack_total")));
     struct enc in;
     enc_import(&srv, &in, doc);
     json_decref(doc);
-    json_t *out = call(&in, "GET", "/export", NULL, 200);
+    json_t *out = suite_call(&in, "GET", "/export", NULL, 200);
     json_t *kept = json_object_get(
         json_object_get(json_array_get(json_object_get(out, "events"), 7), "payload"), "result");
-    cr_assert_eq(num(kept, "target_number"), target_number);
+    cr_assert_eq(tb_num(kept, "target_number"), target_number);
     cr_assert_not_null(json_object_get(kept, "ac_kind"));
     json_decref(out);
 }
@@ -603,7 +562,7 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
     json_array_foreach(events, i, ev)
     {
         json_t *p = json_object_get(ev, "payload");
-        cr_assert_eq(num(p, "engine"), 3);
+        cr_assert_eq(tb_num(p, "engine"), 3);
         json_t *in = json_object_get(p, "input");
         const char *type = json_string_value(json_object_get(in, "type"));
         if (type != NULL && (strcmp(type, "move") == 0 || strcmp(type, "five_foot_step") == 0 ||
@@ -619,13 +578,13 @@ Test(encounter_trust, an_engine_3_log_of_every_kind_of_move_imports_exactly)
     cr_assert_not_null(charge);
     struct enc in;
     enc_import(&srv, &in, doc);
-    json_t *v = call(&in, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(&in, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
     /* The charge's stored end one square short: not what the engine rules. */
     json_t *fields =
         json_object_get(json_array_get(json_object_get(charge, "effects"), 0), "fields");
-    json_object_set_new(fields, "x", json_integer(num(fields, "x") - 1));
+    json_object_set_new(fields, "x", json_integer(tb_num(fields, "x") - 1));
     char *text = json_dumps(doc, JSON_COMPACT);
     json_t *no = http_post_json(&srv, "/v1/encounters/import", text, 422);
     free(text);
@@ -664,9 +623,10 @@ static long long committed_event_seed(const char *salt, long long seed, long lon
 /* The seed the server rolled event `seq` with: the goblin's attack, without table dice. */
 static long long roll_an_attack(struct enc *e)
 {
-    json_t *doc = call(e, "POST", "/actions",
-                       "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
-    long long seed = num(json_object_get(json_object_get(doc, "event"), "result"), "seed");
+    json_t *doc =
+        suite_call(e, "POST", "/actions",
+                   "{\"type\":\"attack\",\"actor\":\"goblin\",\"target\":\"fighter\"}", 200);
+    long long seed = tb_num(json_object_get(json_object_get(doc, "event"), "result"), "seed");
     json_decref(doc);
     return seed;
 }
@@ -674,7 +634,7 @@ static long long roll_an_attack(struct enc *e)
 /* The copy's state as its owner sees it. */
 static json_t *owner_state(struct enc *e)
 {
-    json_t *doc = call(e, "GET", "", NULL, 200);
+    json_t *doc = suite_call(e, "GET", "", NULL, 200);
     json_t *state = json_incref(json_object_get(doc, "state"));
     json_decref(doc);
     return state;
@@ -697,7 +657,7 @@ Test(encounter_trust, a_log_without_a_commitment_is_copied_with_a_new_secret_see
     /* Beside its original, the downgraded log is refused: it is not the log it names. */
     import_refused(doc, "/events/0/payload/result");
     /* Where the original is not (here: deleted), it imports as a copy with dice of its own. */
-    json_decref(call(&e, "DELETE", "", NULL, 204));
+    json_decref(suite_call(&e, "DELETE", "", NULL, 204));
     struct enc in;
     enc_import(&srv, &in, doc);
     json_decref(doc);
@@ -709,7 +669,7 @@ Test(encounter_trust, a_log_without_a_commitment_is_copied_with_a_new_secret_see
     cr_assert_str_eq(json_string_value(json_object_get(state, "copy_of")), original_id);
     const char *salt = json_string_value(json_object_get(state, "seed_salt"));
     cr_assert_not_null(salt);
-    long long seed = num(state, "seed");
+    long long seed = tb_num(state, "seed");
     cr_assert_neq(seed, 9);
     char text[128], hex[65];
     snprintf(text, sizeof text, "%s:%lld", salt, seed);
@@ -718,14 +678,14 @@ Test(encounter_trust, a_log_without_a_commitment_is_copied_with_a_new_secret_see
     cr_assert_eq(rolled, committed_event_seed(salt, seed, seq));
     json_decref(state);
     /* The log says so: the copy's event follows the 5 copied. */
-    json_t *log = call(&in, "GET", "/events?after=5", NULL, 200);
+    json_t *log = suite_call(&in, "GET", "/events?after=5", NULL, 200);
     json_t *ev = json_array_get(json_object_get(log, "events"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(ev, "kind")), "imported");
     cr_assert_not_null(strstr(json_string_value(json_object_get(ev, "explain")),
                               "had no commitment and could be worked out from its rulings"),
                        "%s", json_string_value(json_object_get(ev, "explain")));
     json_decref(log);
-    json_t *v = call(&in, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(&in, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
 }
@@ -737,26 +697,20 @@ Test(encounter_trust, a_log_without_a_commitment_is_copied_with_a_new_secret_see
 Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
 {
     struct enc e;
-    create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":77}");
-    json_decref(call(&e, "POST", "/combatants", fighter, 201));
-    json_decref(call(&e, "POST", "/combatants", goblin, 201));
-    json_decref(call(&e, "POST", "/initiative", "{\"results\":[14,1,14,2]}", 200));
-    json_decref(call(&e, "POST", "/next-turn", NULL, 200));
+    tb_encounter(&srv, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":77}",
+                 (const char *const[]){fighter, goblin, NULL}, "{\"results\":[14,1,14,2]}");
+    json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200));
     json_t *mine = owner_state(&e);
     char commitment[80], salt[40];
     snprintf(commitment, sizeof commitment, "%s",
              json_string_value(json_object_get(mine, "seed_commitment")));
     snprintf(salt, sizeof salt, "%s", json_string_value(json_object_get(mine, "seed_salt")));
     json_decref(mine);
-    json_decref(call(&e, "POST", "/reveal", NULL, 200));
+    json_decref(suite_call(&e, "POST", "/reveal", NULL, 200));
     /* The stranger's public export, minus the reveal. */
     char path[160];
     snprintf(path, sizeof path, "/v1/encounters/%s/export", e.id);
-    struct http_response r;
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *doc = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *doc = tb_get_json(&srv, path, 200); /* without the token: the public export */
     json_t *events = json_object_get(doc, "events");
     json_array_remove(events, json_array_size(events) - 1);
     json_object_set_new(doc, "version", json_integer((json_int_t)json_array_size(events)));
@@ -766,10 +720,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     json_decref(doc);
     /* What anyone reads of the copy: marked, with its own commitment and no seed. */
     snprintf(path, sizeof path, "/v1/encounters/%s", copy.id);
-    http_request(&srv, "GET", path, NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    json_t *pub = json_loads(r.body, 0, NULL);
-    http_response_free(&r);
+    json_t *pub = tb_get_json(&srv, path, 200);
     json_t *state = json_object_get(pub, "state");
     cr_assert_str_eq(json_string_value(json_object_get(state, "copy_of")), e.id);
     cr_assert_str_neq(json_string_value(json_object_get(state, "seed_commitment")), commitment);
@@ -778,6 +729,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     json_decref(pub);
     /* Nor does its log show the new seed to anyone but its owner. */
     snprintf(path, sizeof path, "/v1/encounters/%s/events?after=5", copy.id);
+    struct http_response r;
     http_request(&srv, "GET", path, NULL, NULL, &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"imported\""));
@@ -788,7 +740,7 @@ Test(encounter_trust, a_copy_of_a_revealed_log_has_a_commitment_of_its_own)
     long long seq = copy.version + 1;
     long long rolled = roll_an_attack(&copy);
     cr_assert_neq(rolled, committed_event_seed(salt, 77, seq));
-    json_t *v = call(&copy, "POST", "/verify", NULL, 200);
+    json_t *v = suite_call(&copy, "POST", "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")), "%s", json_dumps(v, 0));
     json_decref(v);
 }
@@ -807,7 +759,7 @@ Test(encounter_trust, the_created_event_names_only_the_encounter_it_copies)
     json_object_del(doc, "id");
     import_refused(doc, "/events/0/payload/result");
     struct enc other;
-    create(&other, "{\"map\":{\"width\":10,\"height\":10}}");
+    suite_create(&other, "{\"map\":{\"width\":10,\"height\":10}}");
     json_object_set_new(result, "created", json_string(other.id));
     import_refused(doc, "/events/0/payload/result");
     json_decref(doc);

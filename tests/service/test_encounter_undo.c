@@ -7,18 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(encounter_undo);
 
-static const char *const fighter =
-    "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"facing\":6,\"speeds\":{\"walk\":30},"
-    "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":12,\"attacks\":[{\"name\":\"longsword\","
-    "\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}";
-static const char *const goblin =
-    "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":2,\"y\":5,\"speeds\":{\"walk\":30},"
-    "\"defense\":{\"armor\":2,\"dex\":1,\"size\":1},\"max_hp\":6,\"dex\":13,\"attacks\":[{"
-    "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}";
+static const char *const fighter = TB_FIGHTER(5, 5, ",\"facing\":6");
+static const char *const goblin = TB_GOBLIN(2, 5, "");
 static const char *const goblin_moves =
     "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"move\",\"path\":[{\"x\":3,\"y\":5},{\"x\":"
     "4,\"y\":5}]}";

@@ -13,26 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(engine4);
-
-static long long num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
-static const char *text(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static json_t *call(struct enc *e, const char *method, const char *suffix, const char *body,
-                    int status)
-{
-    return enc_call(&srv, e, method, suffix, NULL, body, status);
-}
 
 static json_t *result_of(json_t *doc)
 {
@@ -59,11 +43,11 @@ static void fight(struct enc *e, const char *rules, const char *facing, const ch
     snprintf(body, sizeof body, "{\"map\":{\"width\":12,\"height\":12},\"seed\":7%s}", rules);
     enc_create(&srv, e, body);
     snprintf(body, sizeof body, KROH, facing);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     snprintf(body, sizeof body, GOBLIN, facing);
-    json_decref(call(e, "POST", "/combatants", body, 201));
+    json_decref(suite_call(e, "POST", "/combatants", body, 201));
     for (int i = 0; others != NULL && others[i] != NULL; i++)
-        json_decref(call(e, "POST", "/combatants", others[i], 201));
+        json_decref(suite_call(e, "POST", "/combatants", others[i], 201));
     enc_post_ok(&srv, e, "/initiative", results);
     for (int i = 0; i < turns; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL);
@@ -85,22 +69,19 @@ Test(engine4, an_attack_then_a_move_out_of_a_threatened_square_provokes)
 {
     struct enc e;
     fight(&e, "", "", NULL, ROUND_TWO, 3);
-    json_decref(call(
-        &e, "POST", "/actions",
-        "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":[1]}", 200));
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":4,\"y\":5},{\"x\":"
-                       "3,\"y\":5}]}",
-                       200);
+    json_decref(suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[1]"), 200));
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":4,\"y\":5},{\"x\":"
+                   "3,\"y\":5}]}",
+                   200);
     cr_assert_eq(provoked(doc), 1);
     json_t *aoo = json_array_get(json_object_get(result_of(doc), "attacks_of_opportunity"), 0);
-    cr_assert_eq(num(aoo, "step"), 0, "it provokes leaving its starting square");
+    cr_assert_eq(tb_num(aoo, "step"), 0, "it provokes leaving its starting square");
     json_t *opened = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
-    cr_assert_str_eq(text(opened, "by"), "goblin");
+    cr_assert_str_eq(tb_text(opened, "by"), "goblin");
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* The same sentence: all it does is move, so the starting square is safe; a second move action
@@ -110,25 +91,28 @@ Test(engine4, a_second_move_action_leaves_its_start_as_any_square)
     struct enc e;
     fight(&e, "", "", NULL, ROUND_TWO, 3);
     /* One move: out of 5,5 (safe: its start) to 5,4, still beside the goblin. */
-    json_t *doc = call(&e, "POST", "/actions",
-                       "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":5,\"y\":4}]}", 200);
+    json_t *doc =
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":5,\"y\":4}]}", 200);
     cr_assert_eq(provoked(doc), 0);
     json_decref(doc);
     /* The second move action leaves 5,4, threatened: it provokes. */
-    json_decref(call(&e, "POST", "/actions",
-                     "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}",
-                     422)); /* nothing was opened */
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":4,\"y\":3}]}", 200);
+    json_decref(
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}",
+                   422)); /* nothing was opened */
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"move\",\"actor\":\"kroh\",\"path\":[{\"x\":4,\"y\":3}]}", 200);
     cr_assert_eq(provoked(doc), 1);
     json_decref(doc);
 
     struct enc d;
     fight(&d, "", "", NULL, ROUND_TWO, 3);
-    doc = call(&d, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"mode\":\"double_move\",\"path\":[{\"x\":5,"
-               "\"y\":4},{\"x\":4,\"y\":3}]}",
-               200);
+    doc = suite_call(
+        &d, "POST", "/actions",
+        "{\"type\":\"move\",\"actor\":\"kroh\",\"mode\":\"double_move\",\"path\":[{\"x\":5,"
+        "\"y\":4},{\"x\":4,\"y\":3}]}",
+        200);
     cr_assert_eq(provoked(doc), 1, "the same path as one double move provokes at 5,4");
     json_decref(doc);
 }
@@ -154,42 +138,38 @@ Test(engine4, a_creature_made_prone_resists_forced_movement_only_after_its_turn)
     fight(&e, "", "", others, "{\"results\":[20,1,10,1,5,1]}", 4);
     /* Round 2, kroh's turn. The orc falls 10 ft: 1d6 (4), prone. */
     json_t *doc =
-        call(&e, "POST", "/actions",
-             "{\"type\":\"fall\",\"actor\":\"orc\",\"height_ft\":10,\"results\":[4]}", 200);
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"fall\",\"actor\":\"orc\",\"height_ft\":10,\"results\":[4]}", 200);
     json_t *src =
         json_object_get(json_object_get(enc_combatant(doc, "orc"), "condition_sources"), "prone");
     cr_assert(json_is_true(json_object_get(src, "involuntary")));
     cr_assert(json_is_false(json_object_get(src, "had_turn")));
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
-               "\"squares\":1,\"path\":[{\"x\":9,\"y\":8}],\"voluntarily_prone\":true}",
-               422);
-    cr_assert_not_null(strstr(text(doc, "detail"), "001 Forced Movement"));
-    json_decref(doc);
-    doc = call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(text(json_object_get(result_of(doc), "stop"), "code"), "complete");
-    cr_assert_eq(num(enc_combatant(doc, "orc"), "x"), 9);
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
+                     "\"squares\":1,\"path\":[{\"x\":9,\"y\":8}],\"voluntarily_prone\":true}",
+                     "001 Forced Movement");
+    doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
+    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "complete");
+    cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
     /* The goblin's turn, then the orc's: its turn is its opportunity to stand. */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    doc = call(&e, "POST", "/next-turn", NULL, 200);
-    cr_assert_str_eq(text(result_of(doc), "turn_of"), "orc");
+    doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
+    cr_assert_str_eq(tb_text(result_of(doc), "turn_of"), "orc");
     src = json_object_get(json_object_get(enc_combatant(doc, "orc"), "condition_sources"), "prone");
     cr_assert(json_is_true(json_object_get(src, "had_turn")));
     json_decref(doc);
     /* Back to kroh's turn; the push is ignored now (the orc elects to stay put). */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
-               "\"squares\":1,\"path\":[{\"x\":10,\"y\":8}]}",
-               200);
-    cr_assert_str_eq(text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
-    cr_assert_eq(num(enc_combatant(doc, "orc"), "x"), 9);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
+                     "\"squares\":1,\"path\":[{\"x\":10,\"y\":8}]}",
+                     200);
+    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
+    cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 }
 
 /* The same sentence: a creature that drops prone of its own will resists at once. */
@@ -198,12 +178,13 @@ Test(engine4, a_creature_that_drops_prone_resists_forced_movement_at_once)
     struct enc e;
     const char *others[] = {ORC, NULL};
     fight(&e, "", "", others, "{\"results\":[20,1,10,1,5,1]}", 4);
-    json_decref(call(&e, "POST", "/actions",
-                     "{\"type\":\"condition\",\"actor\":\"orc\",\"target\":\"orc\",\"condition\":"
-                     "\"prone\"}",
-                     200));
-    json_t *doc = call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
+    json_decref(
+        suite_call(&e, "POST", "/actions",
+                   "{\"type\":\"condition\",\"actor\":\"orc\",\"target\":\"orc\",\"condition\":"
+                   "\"prone\"}",
+                   200));
+    json_t *doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
+    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
     json_decref(doc);
 }
 
@@ -223,38 +204,37 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
     const char *others[] = {BUGBEAR, NULL};
     fight(&e, ",\"rules\":{\"preset\":\"d20-3.5-facing\"}", ",\"facing\":6", others,
           "{\"results\":[20,1,10,1,5,1]}", 4);
-    json_t *doc = call(
+    json_t *doc = suite_call(
         &e, "POST", "/actions",
         "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"bugbear\",\"plan\":["
         "{\"attack\":{\"target\":\"bugbear\"}},{\"facing\":2},{\"attack\":{\"target\":\"goblin\"}}"
         "],\"results\":[[15,4],[12,3]]}",
         200);
     json_t *r = result_of(doc);
-    cr_assert_eq(num(r, "attacks_made"), 2);
+    cr_assert_eq(tb_num(r, "attacks_made"), 2);
     json_t *targets = json_object_get(r, "targets");
     cr_assert_str_eq(json_string_value(json_array_get(targets, 0)), "bugbear");
     cr_assert_str_eq(json_string_value(json_array_get(targets, 1)), "goblin");
-    cr_assert_eq(num(json_array_get(json_object_get(r, "facings"), 0), "facing"), 2);
+    cr_assert_eq(tb_num(json_array_get(json_object_get(r, "facings"), 0), "facing"), 2);
     json_t *k = enc_combatant(doc, "kroh");
-    cr_assert_eq(num(k, "facing"), 2);
+    cr_assert_eq(tb_num(k, "facing"), 2);
     cr_assert(json_is_true(json_object_get(json_object_get(k, "turn"), "free_facing")));
     /* The second attack, at +3 (8 - 5), against the goblin's AC 12: 12 + 3 = 15 hits. */
     json_t *second = json_array_get(json_object_get(r, "attacks"), 1);
-    cr_assert_eq(num(second, "attack_total"), 3);
+    cr_assert_eq(tb_num(second, "attack_total"), 3);
     cr_assert(json_is_true(json_object_get(second, "hit")));
     json_decref(doc);
-    json_t *v = call(&e, "POST", "/verify", NULL, 200);
-    cr_assert(json_is_true(json_object_get(v, "ok")));
-    json_decref(v);
+    tb_verify_ok(&srv, &e);
 
     struct enc f;
     fight(&f, ",\"rules\":{\"preset\":\"d20-3.5-facing\"}", ",\"facing\":6", others,
           "{\"results\":[20,1,10,1,5,1]}", 4);
-    doc = call(&f, "POST", "/actions",
-               "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"bugbear\",\"plan\":["
-               "\"attack\",{\"facing\":2},{\"facing\":6},\"attack\"]}",
-               422);
-    cr_assert_not_null(strstr(text(doc, "detail"), "000 Changing Facing"));
+    doc =
+        suite_call(&f, "POST", "/actions",
+                   "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"bugbear\",\"plan\":["
+                   "\"attack\",{\"facing\":2},{\"facing\":6},\"attack\"]}",
+                   422);
+    cr_assert_not_null(strstr(tb_text(doc, "detail"), "000 Changing Facing"));
     json_decref(doc);
 }
 
@@ -272,21 +252,19 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
         "\"attack_bonus\":5}]}",
         NULL};
     fight(&e, "", "", near, "{\"results\":[20,1,10,1,5,1]}", 4);
-    json_t *doc = call(&e, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    json_t *doc = suite_call(&e, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
     cr_assert(json_is_false(json_object_get(doc, "found")));
-    cr_assert_str_eq(text(json_object_get(doc, "charge"), "code"), "short");
-    cr_assert_not_null(strstr(text(doc, "explain"), "at least 10 feet"));
+    cr_assert_str_eq(tb_text(json_object_get(doc, "charge"), "code"), "short");
+    cr_assert_not_null(strstr(tb_text(doc, "explain"), "at least 10 feet"));
     json_decref(doc);
-    doc = call(&e, "POST", "/actions",
-               "{\"type\":\"move\",\"actor\":\"kroh\",\"mode\":\"charge\",\"target\":\"orc\","
-               "\"path\":[{\"x\":5,\"y\":6}]}",
-               422);
-    cr_assert_not_null(strstr(text(doc, "detail"), "at least 10 feet"));
-    json_decref(doc);
+    enc_post_refused(&srv, &e, "/actions",
+                     "{\"type\":\"move\",\"actor\":\"kroh\",\"mode\":\"charge\",\"target\":\"orc\","
+                     "\"path\":[{\"x\":5,\"y\":6}]}",
+                     "at least 10 feet");
     /* A charge's designated opponent is an enemy: the orc charging the goblin, of its own side,
      * finds no route. */
-    doc = call(&e, "GET", "/route?actor=orc&to=goblin&mode=charge", NULL, 200);
-    cr_assert_str_eq(text(json_object_get(doc, "charge"), "code"), "no_opponent");
+    doc = suite_call(&e, "GET", "/route?actor=orc&to=goblin&mode=charge", NULL, 200);
+    cr_assert_str_eq(tb_text(json_object_get(doc, "charge"), "code"), "no_opponent");
     json_decref(doc);
 
     struct enc f;
@@ -296,7 +274,7 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
         "\"attack_bonus\":5}]}",
         NULL};
     fight(&f, "", "", far, "{\"results\":[20,1,10,1,5,1]}", 4);
-    doc = call(&f, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    doc = suite_call(&f, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
     cr_assert(json_is_true(json_object_get(doc, "found")));
     json_t *steps = json_object_get(doc, "steps");
     cr_assert_eq(json_array_size(steps), 3, "5,6 5,7 5,8: the first square beside the orc");
@@ -309,12 +287,13 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
                                "charge", "target", "orc", "path", path);
     char *body = json_dumps(action, 0);
     json_decref(doc);
-    doc = call(&f, "POST", "/actions", body, 200);
+    doc = suite_call(&f, "POST", "/actions", body, 200);
     cr_assert_eq(provoked(doc), 1, "leaving the goblin's reach provokes; the move waits for it");
     json_decref(doc);
-    doc = call(&f, "POST", "/actions",
-               "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200);
-    cr_assert_eq(num(enc_combatant(doc, "kroh"), "y"), 8);
+    doc =
+        suite_call(&f, "POST", "/actions",
+                   "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"kroh\"}", 200);
+    cr_assert_eq(tb_num(enc_combatant(doc, "kroh"), "y"), 8);
     free(body);
     json_decref(action);
     json_decref(doc);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(event_frame);
@@ -114,9 +115,7 @@ Test(event_frame, an_attack_is_drawn_hit_or_miss_with_its_damage)
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"kroh\",\"to\":{\"x\":7,\"y\":7}}");
     /* d20 15 + 8 = 23 against AC 15: a hit; 1d8 (5) + 3 = 8 damage. */
-    enc_post_ok(
-        &srv, &e, "/actions",
-        "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"results\":[15,5]}");
+    enc_post_ok(&srv, &e, "/actions", TB_ATTACK("kroh", "goblin", "[15,5]"));
     char q[96];
     struct http_response r;
     snprintf(q, sizeof q, "?at=%lld&overlay=event", e.version);
@@ -131,8 +130,7 @@ Test(event_frame, an_attack_is_drawn_hit_or_miss_with_its_damage)
 
     /* The gnoll's turn: d20 2 + 3 = 5 against Kroh's AC 15, a miss. */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"attack\",\"actor\":\"gnoll\",\"target\":\"kroh\",\"results\":[2]}");
+    enc_post_ok(&srv, &e, "/actions", TB_ATTACK("gnoll", "kroh", "[2]"));
     snprintf(q, sizeof q, "?at=%lld&overlay=event", e.version);
     frame(&e, q, &r);
     cr_assert_eq(count(&r, "class=\"strike miss\""), 1, "%s", r.body);

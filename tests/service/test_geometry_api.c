@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -12,12 +13,6 @@ SERVER_TEST_SUITE(geometry_api);
 static json_t *post(const char *path, const char *body, int status)
 {
     return http_post_json(&srv, path, body, status);
-}
-
-static const char *first_pointer(json_t *problem)
-{
-    return json_string_value(
-        json_object_get(json_array_get(json_object_get(problem, "errors"), 0), "pointer"));
 }
 
 Test(geometry_api, presets_list_every_option_with_each_preset_value)
@@ -102,16 +97,13 @@ Test(geometry_api, hex_distance_takes_axial_coordinates)
                "{\"rules\":{\"options\":{\"grid\":\"hex\"}},\"from\":{\"x\":0,\"y\":0},"
                "\"to\":{\"q\":1,\"r\":0}}",
                422);
-    cr_assert_str_eq(first_pointer(doc), "/from/x");
+    cr_assert_str_eq(tb_first_pointer(doc), "/from/x");
     json_decref(doc);
 }
 
 Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
 {
-    static const struct {
-        const char *body;
-        const char *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"rules\":{\"preset\":\"pathfinder\"},\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":1,\"y\":"
          "0}}",
          "/rules/preset"},
@@ -139,11 +131,7 @@ Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
          "\"triangle\":2},\"to\":{\"q\":1,\"r\":0}}",
          "/from/triangle"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = post("/v1/geometry/distance", cases[i].body, 422);
-        cr_assert_str_eq(first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/geometry/distance", cases);
 }
 
 Test(geometry_api, flanking_reports_who_flanks_how_and_the_line)
@@ -217,13 +205,13 @@ Test(geometry_api, flanking_input_errors_name_the_field)
                        "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
                        "\"allies\":[{\"x\":5,\"y\":6},{\"x\":5,\"y\":6,\"reach_ft\":-5}]}",
                        422);
-    cr_assert_str_eq(first_pointer(doc), "/allies/1/reach_ft");
+    cr_assert_str_eq(tb_first_pointer(doc), "/allies/1/reach_ft");
     json_decref(doc);
     doc = post("/v1/geometry/flanking",
                "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,"
                "\"y\":5}}",
                422);
-    cr_assert_str_eq(first_pointer(doc), "/allies");
+    cr_assert_str_eq(tb_first_pointer(doc), "/allies");
     json_decref(doc);
     /* More than 512 allies is refused (a documented bound: SVC_MAX_ALLIES). */
     char big[20000] = "{\"attacker\":{\"x\":0,\"y\":0},\"target\":{\"x\":1,\"y\":0},\"allies\":[";
@@ -231,7 +219,7 @@ Test(geometry_api, flanking_input_errors_name_the_field)
         strcat(big, i ? ",{\"x\":2,\"y\":0}" : "{\"x\":2,\"y\":0}");
     strcat(big, "]}");
     doc = post("/v1/geometry/flanking", big, 422);
-    cr_assert_str_eq(first_pointer(doc), "/allies");
+    cr_assert_str_eq(tb_first_pointer(doc), "/allies");
     json_decref(doc);
 }
 
@@ -308,10 +296,7 @@ Test(geometry_api, areas_without_facing_still_list_threatened_squares)
 
 Test(geometry_api, areas_input_errors)
 {
-    static const struct {
-        const char *body;
-        const char *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0},"
          "\"radius_ft\":5}",
          "/creature/facing"},
@@ -326,11 +311,7 @@ Test(geometry_api, areas_input_errors)
         {"{\"creature\":{\"x\":0,\"y\":0},\"radius_ft\":255}", "/radius_ft"},
         {"{\"creature\":{\"x\":0,\"y\":0}}", "/radius_ft"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = areas(cases[i].body, 422);
-        cr_assert_str_eq(first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/geometry/areas", cases);
 }
 
 Test(geometry_api, sizes_list_001_space_and_reach)

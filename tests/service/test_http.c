@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -244,16 +245,24 @@ Test(http, invalid_values_are_422_naming_each_field_by_pointer)
     http_response_free(&r);
 }
 
-Test(http, body_split_across_many_writes_is_reassembled)
+/* Connects and sends the head of a POST /v1/dice/roll for body (not sent), with the extra
+ * header lines; returns the socket. */
+static int send_roll_head(const char *body, const char *extra)
 {
-    const char *body = "{\"expression\":\"3d6+2\",\"seed\":7}";
     char head[256];
     snprintf(head, sizeof head,
              "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
-             "Content-Length: %zu\r\n\r\n",
-             strlen(body));
+             "%sContent-Length: %zu\r\n\r\n",
+             extra, strlen(body));
     int fd = http_connect(srv.port);
     cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    return fd;
+}
+
+Test(http, body_split_across_many_writes_is_reassembled)
+{
+    const char *body = "{\"expression\":\"3d6+2\",\"seed\":7}";
+    int fd = send_roll_head(body, "");
     for (size_t i = 0; i < strlen(body); i += 4) { /* 4 bytes at a time, 5 ms apart */
         size_t n = strlen(body) - i < 4 ? strlen(body) - i : 4;
         cr_assert_eq(send(fd, body + i, n, 0), (ssize_t)n);
@@ -361,13 +370,7 @@ Test(http, every_request_writes_one_json_access_log_line)
 Test(http, sigterm_finishes_the_request_in_flight_then_exits_zero)
 {
     const char *body = "{\"expression\":\"1d20\",\"seed\":3}";
-    char head[256];
-    snprintf(head, sizeof head,
-             "POST /v1/dice/roll HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" JSON_CT
-             "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
-             strlen(body));
-    int fd = http_connect(srv.port);
-    cr_assert_eq(send(fd, head, strlen(head), 0), (ssize_t)strlen(head));
+    int fd = send_roll_head(body, "Expect: 100-continue\r\n");
     char cont[64] = "";
     size_t got = 0;
     while (strstr(cont, "\r\n\r\n") == NULL) {
@@ -438,11 +441,7 @@ Test(cli, help_version_and_bad_flags)
 Test(http, openapi_json_is_the_bundled_contract)
 {
     struct http_response r;
-    http_request(&srv, "GET", "/openapi.json", NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    char ct[128];
-    http_header(&r, "Content-Type", ct, sizeof ct);
-    cr_assert_str_eq(ct, "application/json");
+    tb_get_typed(&srv, "/openapi.json", "application/json", &r);
     json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
     cr_assert_not_null(doc);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
@@ -456,11 +455,7 @@ Test(http, openapi_json_is_the_bundled_contract)
 Test(http, docs_page_is_self_contained_html)
 {
     struct http_response r;
-    http_request(&srv, "GET", "/docs", NULL, NULL, &r);
-    cr_assert_eq(r.status, 200);
-    char ct[128];
-    http_header(&r, "Content-Type", ct, sizeof ct);
-    cr_assert_str_eq(ct, "text/html; charset=utf-8");
+    tb_get_typed(&srv, "/docs", "text/html; charset=utf-8", &r);
     cr_assert_not_null(strstr(r.body, "<html"));
     cr_assert_not_null(strstr(r.body, "Roll dice")); /* rendered from openapi.yaml */
     /* Redoc is inlined: no script, stylesheet or font is fetched from elsewhere. */

@@ -3,20 +3,14 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
-
-#define JSON_CT "Content-Type: application/json\r\n"
 
 SERVER_TEST_SUITE(impact_api);
 
 static json_t *post(const char *path, const char *body, int status)
 {
     return http_post_json(&srv, path, body, status);
-}
-
-static long long num(json_t *doc, const char *key)
-{
-    return json_integer_value(json_object_get(doc, key));
 }
 
 static const char *expr(json_t *doc)
@@ -35,19 +29,19 @@ Test(impact_api, falling_from_the_thirty_foot_ledge)
 {
     json_t *doc = post("/v1/falling", "{\"height_ft\":30,\"results\":[1,2,3]}", 200);
     cr_assert_str_eq(expr(doc), "3d6");
-    cr_assert_eq(num(doc, "damage"), 6);
+    cr_assert_eq(tb_num(doc, "damage"), 6);
     cr_assert(prone(doc));
     cr_assert_str_eq(json_string_value(json_object_get(doc, "source")), "supplied");
     json_decref(doc);
     doc = post("/v1/falling", "{\"height_ft\":30,\"deliberate\":true,\"results\":[4,5]}", 200);
     cr_assert_str_eq(expr(doc), "2d6");
-    cr_assert_eq(num(doc, "free_ft"), 10);
+    cr_assert_eq(tb_num(doc, "free_ft"), 10);
     json_decref(doc);
     doc = post("/v1/falling",
                "{\"height_ft\":30,\"deliberate\":true,\"acrobatics_success\":true,\"results\":[6]}",
                200);
     cr_assert_str_eq(expr(doc), "1d6");
-    cr_assert_eq(num(doc, "damage"), 6);
+    cr_assert_eq(tb_num(doc, "damage"), 6);
     json_decref(doc);
 }
 
@@ -59,8 +53,8 @@ Test(impact_api, damage_reduced_to_zero_leaves_the_faller_standing)
                        "\"results\":[1,2,3]}",
                        200);
     cr_assert_str_eq(expr(doc), "3d6{-1}");
-    cr_assert_eq(num(doc, "damage_before_reduction"), 3); /* 0 + 1 + 2 */
-    cr_assert_eq(num(doc, "damage"), 0);
+    cr_assert_eq(tb_num(doc, "damage_before_reduction"), 3); /* 0 + 1 + 2 */
+    cr_assert_eq(tb_num(doc, "damage"), 0);
     cr_assert_not(prone(doc));
     json_decref(doc);
 }
@@ -68,13 +62,7 @@ Test(impact_api, damage_reduced_to_zero_leaves_the_faller_standing)
 Test(impact_api, falls_are_capped_by_the_rules_and_reproducible)
 {
     const char *body = "{\"height_ft\":500,\"surface\":\"obsidian\",\"seed\":77}";
-    struct http_response a, b;
-    http_request(&srv, "POST", "/v1/falling", JSON_CT, body, &a);
-    http_request(&srv, "POST", "/v1/falling", JSON_CT, body, &b);
-    cr_assert_eq(a.status, 200);
-    cr_assert_str_eq(a.body, b.body);
-    http_response_free(&a);
-    http_response_free(&b);
+    tb_same_answer_twice(&srv, "/v1/falling", body);
     json_t *doc = post("/v1/falling", body, 200);
     cr_assert_str_eq(expr(doc), "20d6{+2}");
     cr_assert(json_is_true(json_object_get(doc, "capped")));
@@ -93,7 +81,7 @@ Test(impact_api, water_and_dives)
                        "\"results\":[3,3,6]}",
                        200);
     cr_assert_str_eq(expr(doc), "2d3+1d6");
-    cr_assert_eq(num(doc, "damage"), 12);
+    cr_assert_eq(tb_num(doc, "damage"), 12);
     cr_assert_not(prone(doc));
     json_decref(doc);
     doc = post("/v1/falling",
@@ -102,7 +90,7 @@ Test(impact_api, water_and_dives)
                200);
     cr_assert(json_is_null(json_object_get(doc, "dice")));
     json_t *dive = json_object_get(doc, "dive");
-    cr_assert_eq(num(dive, "dc"), 20);
+    cr_assert_eq(tb_num(dive, "dc"), 20);
     cr_assert(json_is_true(json_object_get(dive, "unharmed")));
     json_decref(doc);
 }
@@ -112,12 +100,12 @@ Test(impact_api, collisions)
 {
     json_t *doc = post("/v1/collisions", "{\"speed_ft\":80,\"motion\":\"charge\",\"seed\":5}", 200);
     cr_assert_str_eq(expr(doc), "8d6");
-    cr_assert_geq(num(doc, "damage"), 8);
+    cr_assert_geq(tb_num(doc, "damage"), 8);
     json_decref(doc);
     doc =
         post("/v1/collisions", "{\"speed_ft\":80,\"motion\":\"charge\",\"deliberate\":true}", 200);
     cr_assert(json_is_null(json_object_get(doc, "dice")));
-    cr_assert_eq(num(doc, "damage"), 0);
+    cr_assert_eq(tb_num(doc, "damage"), 0);
     json_decref(doc);
     doc = post("/v1/collisions", "{\"speed_ft\":30,\"motion\":\"double_move\"}", 200);
     cr_assert(json_is_null(json_object_get(doc, "dice")));
@@ -133,18 +121,18 @@ Test(impact_api, dropped_objects_roll_damage_once_and_one_d20_per_target)
                        "\"results\":[1,1,1,1,1,1,1,10,12]}",
                        200);
     cr_assert_str_eq(expr(doc), "7d6{+1}"); /* 2d6 for 20 ft + Large's 5d6 */
-    cr_assert_eq(num(doc, "damage"), 14);
+    cr_assert_eq(tb_num(doc, "damage"), 14);
     json_t *range = json_object_get(doc, "range");
-    cr_assert_eq(num(range, "increment"), 3);
-    cr_assert_eq(num(range, "penalty"), -4);
+    cr_assert_eq(tb_num(range, "increment"), 3);
+    cr_assert_eq(tb_num(range, "penalty"), -4);
     json_t *t0 = json_array_get(json_object_get(doc, "targets"), 0);
     json_t *t1 = json_array_get(json_object_get(doc, "targets"), 1);
     /* attack_total is the bonus with the range penalty, as in /attacks/resolve; roll_total
      * adds the d20 (issue 18: one name, one meaning). */
-    cr_assert_eq(num(t0, "attack_total"), 3 - 4);
-    cr_assert_eq(num(t0, "roll_total"), 10 + 3 - 4);
+    cr_assert_eq(tb_num(t0, "attack_total"), 3 - 4);
+    cr_assert_eq(tb_num(t0, "roll_total"), 10 + 3 - 4);
     cr_assert(json_is_false(json_object_get(t0, "hit")));
-    cr_assert_eq(num(t1, "roll_total"), 12 + 3 - 4);
+    cr_assert_eq(tb_num(t1, "roll_total"), 12 + 3 - 4);
     cr_assert(json_is_false(json_object_get(t1, "hit")));
     json_decref(doc);
     doc = post("/v1/objects/dropped",
@@ -154,7 +142,7 @@ Test(impact_api, dropped_objects_roll_damage_once_and_one_d20_per_target)
                200);
     json_t *t = json_array_get(json_object_get(doc, "targets"), 0);
     cr_assert(json_is_true(json_object_get(t, "hit")));
-    cr_assert_eq(num(t, "damage"), 16 - 5);
+    cr_assert_eq(tb_num(t, "damage"), 16 - 5);
     json_decref(doc);
 }
 

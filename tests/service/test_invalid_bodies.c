@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(invalid_bodies);
@@ -166,8 +167,8 @@ Test(invalid_bodies, create_with_combatants_refuses_each_invalid_part)
         http_response_free(&r);
     }
     struct http_response r;
-    http_request(&srv, "GET", "/v1/encounters",
-                 "Authorization: Bearer fedcba9876543210fedcba9876543210\r\n", NULL, &r);
+    http_request(&srv, "GET", "/v1/encounters", TB_BEARER("fedcba9876543210fedcba9876543210"), NULL,
+                 &r);
     cr_assert_eq(r.status, 200);
     cr_assert_not_null(strstr(r.body, "\"encounters\":[]"), "%s", r.body);
     http_response_free(&r);

@@ -5,26 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(movement_api);
 
-static long long num(json_t *obj, const char *key)
-{
-    return json_integer_value(json_object_get(obj, key));
-}
-
 /* True when the problem lists an error at pointer. */
 static bool has_pointer(json_t *problem, const char *pointer)
 {
-    size_t i;
-    json_t *err;
-    json_array_foreach(json_object_get(problem, "errors"), i, err)
-    {
-        if (strcmp(json_string_value(json_object_get(err, "pointer")), pointer) == 0)
-            return true;
-    }
-    return false;
+    return tb_find_by(json_object_get(problem, "errors"), "pointer", pointer) != NULL;
 }
 
 /* 000 Attacks of Opportunity, figure 3: the rogue goes round the back of a fighter facing
@@ -40,20 +29,18 @@ Test(movement_api, path_prices_the_move_and_lists_the_attack_of_opportunity)
         "\"path\":[{\"x\":6,\"y\":5},{\"x\":6,\"y\":6},{\"x\":6,\"y\":7}]}",
         200);
     cr_assert(json_is_true(json_object_get(doc, "legal")));
-    cr_assert_eq(num(doc, "total_ft"), 15);
+    cr_assert_eq(tb_num(doc, "total_ft"), 15);
     json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
     cr_assert_eq(json_array_size(aoos), 1);
     json_t *a = json_array_get(aoos, 0);
     cr_assert_str_eq(json_string_value(json_object_get(a, "creature")), "fighter");
-    cr_assert_eq(num(a, "step"), 1);
-    cr_assert_eq(num(a, "attack_total"), -8);
+    cr_assert_eq(tb_num(a, "step"), 1);
+    cr_assert_eq(tb_num(a, "attack_total"), -8);
     cr_assert_str_eq(json_string_value(json_object_get(a, "target_area")), "rear");
     cr_assert_str_eq(json_string_value(json_object_get(a, "attacker_area")), "flank");
     /* Told for a chat: plain, and in Discord markdown with the figures in bold. */
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "Legal: 15 ft, provokes 1 attack of opportunity (fighter).");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "**Legal**: **15 ft**, provokes **1** attack of opportunity (fighter).");
+    tb_explain_is(doc, "Legal: 15 ft, provokes 1 attack of opportunity (fighter).",
+                  "**Legal**: **15 ft**, provokes **1** attack of opportunity (fighter).");
     json_decref(doc);
 }
 
@@ -68,14 +55,14 @@ Test(movement_api, path_with_facings_doubles_sideways_steps)
         "\"path\":[{\"x\":4,\"y\":5,\"facing\":2},{\"x\":4,\"y\":6,\"facing\":2}],"
         "\"end_facing\":0}",
         200);
-    cr_assert_eq(num(doc, "total_ft"), 20);
+    cr_assert_eq(tb_num(doc, "total_ft"), 20);
     json_t *step = json_array_get(json_object_get(doc, "steps"), 0);
-    cr_assert_eq(num(step, "cost_ft"), 10);
+    cr_assert_eq(tb_num(step, "cost_ft"), 10);
     json_t *why = json_array_get(json_object_get(step, "why"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(why, "rule")), "flank_or_rear_square");
-    cr_assert_eq(num(json_object_get(doc, "end"), "facing"), 0);
+    cr_assert_eq(tb_num(json_object_get(doc, "end"), "facing"), 0);
     json_t *a = json_array_get(json_object_get(doc, "attacks_of_opportunity"), 0);
-    cr_assert_eq(num(a, "attack_total"), 0);
+    cr_assert_eq(tb_num(a, "attack_total"), 0);
     json_decref(doc);
 }
 
@@ -101,7 +88,7 @@ Test(movement_api, illegal_paths_name_each_rule_and_step)
         json_array_foreach(v, i, e)
         {
             char step[8];
-            snprintf(step, sizeof step, "%lld", num(e, "step"));
+            snprintf(step, sizeof step, "%lld", tb_num(e, "step"));
             found |= strcmp(step, want[k][0]) == 0 &&
                      strcmp(json_string_value(json_object_get(e, "code")), want[k][1]) == 0;
         }
@@ -127,13 +114,13 @@ Test(movement_api, reach_lists_every_square_with_its_cost)
             int hi = a > b ? a : b, lo = a > b ? b : a;
             expect += (a || b) && hi + lo / 2 <= 6;
         }
-    cr_assert_eq(num(doc, "count"), expect);
+    cr_assert_eq(tb_num(doc, "count"), expect);
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(doc, "squares"), i, s)
     {
-        if (num(s, "x") == 9 && num(s, "y") == 9)
-            cr_assert_eq(num(s, "cost_ft"), 20);
+        if (tb_num(s, "x") == 9 && tb_num(s, "y") == 9)
+            cr_assert_eq(tb_num(s, "cost_ft"), 20);
     }
     json_decref(doc);
 }
@@ -148,14 +135,14 @@ Test(movement_api, hex_reach_on_a_map_smaller_than_the_window)
                        "\"height\":3},\"mover\":{\"q\":0,\"r\":0,\"speeds\":{\"walk\":30}},"
                        "\"mode\":\"move\"}",
                        200);
-    cr_assert_eq(num(doc, "count"), 8);
+    cr_assert_eq(tb_num(doc, "count"), 8);
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(doc, "squares"), i, s)
     {
         /* Hex distance from (0,0): (|q| + |r| + |q + r|) / 2. */
-        long long q = num(s, "q"), r = num(s, "r");
-        cr_assert_eq(num(s, "cost_ft"), 5 * (q + r + q + r) / 2);
+        long long q = tb_num(s, "q"), r = tb_num(s, "r");
+        cr_assert_eq(tb_num(s, "cost_ft"), 5 * (q + r + q + r) / 2);
     }
     json_decref(doc);
 }
@@ -174,9 +161,9 @@ Test(movement_api, reach_can_prefer_fewest_attacks)
     bool seen = false;
     json_array_foreach(json_object_get(doc, "squares"), i, s)
     {
-        if (num(s, "x") == 8 && num(s, "y") == 1) {
+        if (tb_num(s, "x") == 8 && tb_num(s, "y") == 1) {
             seen = true;
-            cr_assert_eq(num(s, "cost_ft"), 60);
+            cr_assert_eq(tb_num(s, "cost_ft"), 60);
             cr_assert_eq(json_array_size(json_object_get(s, "attacks_of_opportunity")), 0);
         }
     }
@@ -193,9 +180,9 @@ Test(movement_api, route_finds_the_gap_and_says_how_far_this_action_goes)
         "\"speeds\":{\"walk\":30}},\"mode\":\"move\",\"target\":{\"x\":4,\"y\":0}}",
         200);
     cr_assert(json_is_true(json_object_get(doc, "found")));
-    cr_assert_eq(num(doc, "route_cost_ft"), 40);
+    cr_assert_eq(tb_num(doc, "route_cost_ft"), 40);
     cr_assert_eq(json_array_size(json_object_get(doc, "steps")), 8);
-    cr_assert_eq(num(doc, "steps_in_budget"), 6);
+    cr_assert_eq(tb_num(doc, "steps_in_budget"), 6);
     cr_assert(json_is_false(json_object_get(doc, "legal")));
     json_decref(doc);
     doc = http_post_json(&srv, "/v1/movement/route",
@@ -218,8 +205,8 @@ Test(movement_api, forced_push_stops_before_a_creature)
         "\"kind\":\"push\",\"squares\":3,\"path\":[{\"x\":2,\"y\":1},{\"x\":3,\"y\":1},"
         "{\"x\":4,\"y\":1}]}",
         200);
-    cr_assert_eq(num(doc, "moved"), 1);
-    cr_assert_eq(num(json_object_get(doc, "end"), "x"), 2);
+    cr_assert_eq(tb_num(doc, "moved"), 1);
+    cr_assert_eq(tb_num(json_object_get(doc, "end"), "x"), 2);
     json_t *stop = json_object_get(doc, "stop");
     cr_assert_str_eq(json_string_value(json_object_get(stop, "code")), "obstructed");
     cr_assert_str_eq(json_string_value(json_object_get(stop, "obstacle")), "friend");
@@ -235,10 +222,10 @@ Test(movement_api, speed_applies_armor_and_load)
                                  "\"walk\":20},\"armor\":\"heavy\",\"load\":\"medium\","
                                  "\"constitution\":12},\"checks\":3}",
                                  200);
-    cr_assert_eq(num(json_object_get(doc, "walk"), "effective_ft"), 10);
+    cr_assert_eq(tb_num(json_object_get(doc, "walk"), "effective_ft"), 10);
     json_t *run = json_object_get(doc, "run");
-    cr_assert_eq(num(run, "multiplier"), 2);
-    cr_assert_eq(num(run, "rounds_before_checks"), 12);
+    cr_assert_eq(tb_num(run, "multiplier"), 2);
+    cr_assert_eq(tb_num(run, "rounds_before_checks"), 12);
     cr_assert_eq(json_array_size(json_object_get(run, "check_dcs")), 3);
     cr_assert_eq(json_integer_value(json_array_get(json_object_get(run, "check_dcs"), 2)), 34);
     json_decref(doc);
@@ -473,10 +460,8 @@ Test(movement_api, path_explain_markdown_escapes_the_ids)
         "\"mover\":{\"x\":6,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
         "\"path\":[{\"x\":6,\"y\":5},{\"x\":6,\"y\":6},{\"x\":6,\"y\":7}]}",
         200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")),
-                     "Legal: 15 ft, provokes 1 attack of opportunity ([f](http://e)_1).");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")),
-                     "**Legal**: **15 ft**, provokes **1** attack of opportunity "
-                     "(\\[f\\]\\(http\\://e\\)\\_1).");
+    tb_explain_is(doc, "Legal: 15 ft, provokes 1 attack of opportunity ([f](http://e)_1).",
+                  "**Legal**: **15 ft**, provokes **1** attack of opportunity "
+                  "(\\[f\\]\\(http\\://e\\)\\_1).");
     json_decref(doc);
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 SERVER_TEST_SUITE(odds_api);
@@ -55,8 +56,7 @@ Test(odds_api, keep_highest_is_exact_over_http)
 Test(odds_api, bad_notation_and_work_past_the_budget_are_422)
 {
     json_t *doc = http_post_json(&srv, "/v1/dice/odds", "{\"expression\":\"3d\"}", 422);
-    json_t *e = json_array_get(json_object_get(doc, "errors"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "pointer")), "/expression");
+    cr_assert_str_eq(tb_first_pointer(doc), "/expression");
     json_decref(doc);
     doc = http_post_json(&srv, "/v1/dice/odds", "{\"expression\":\"1000d1000\"}", 422);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "limit")), "odds_work");

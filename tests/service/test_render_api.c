@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/service/harness.h"
+#include "tests/support/png.h"
 
 SERVER_TEST_SUITE(render_api);
 
@@ -22,28 +23,10 @@ static const char board[] =
     "\"cover\":[{\"attacker\":\"fighter\",\"target\":\"orc\"}],\"area\":[{\"x\":9,\"y\":6}],"
     "\"forced\":{\"creature\":\"orc\",\"path\":[{\"x\":8,\"y\":4}]}}}";
 
-struct png_reader {
-    const unsigned char *at;
-    size_t left;
-};
-
-static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int length)
-{
-    struct png_reader *p = closure;
-    if (length > p->left)
-        return CAIRO_STATUS_READ_ERROR;
-    memcpy(data, p->at, length);
-    p->at += length;
-    p->left -= length;
-    return CAIRO_STATUS_SUCCESS;
-}
-
 /* Decodes a PNG answer and returns its size. */
 static void png_size(const struct http_response *r, int *w, int *h)
 {
-    struct png_reader p = {(const unsigned char *)r->body, r->body_len};
-    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &p);
-    cr_assert_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS, "the answer is not a PNG");
+    cairo_surface_t *s = test_png_decode(r->body, r->body_len);
     *w = cairo_image_surface_get_width(s);
     *h = cairo_image_surface_get_height(s);
     cairo_surface_destroy(s);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tests/service/harness.h"
+#include "tests/support/png.h"
 #include "text/text.h"
 
 SERVER_TEST_SUITE(scripts);
@@ -23,28 +24,10 @@ SERVER_TEST_SUITE(scripts);
 #define WAVE    "\xf0\x9f\x91\x8b\xf0\x9f\x8f\xbd" /* waving hand, medium skin tone */
 #define SKULL   "\xe2\x98\xa0"                     /* U+2620 */
 
-struct png_reader {
-    const unsigned char *at;
-    size_t left;
-};
-
-static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int length)
-{
-    struct png_reader *p = closure;
-    if (length > p->left)
-        return CAIRO_STATUS_READ_ERROR;
-    memcpy(data, p->at, length);
-    p->at += length;
-    p->left -= length;
-    return CAIRO_STATUS_SUCCESS;
-}
-
 static void expect_png(const struct http_response *r, const char *what)
 {
     cr_assert_eq(r->status, 200, "%s: %d %.300s", what, r->status, r->body);
-    struct png_reader p = {(const unsigned char *)r->body, r->body_len};
-    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &p);
-    cr_assert_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS, "%s: not a PNG", what);
+    cairo_surface_t *s = test_png_decode(r->body, r->body_len);
     cairo_surface_destroy(s);
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 static const char *const fighter =
@@ -150,29 +151,49 @@ static json_t *feed_data(const struct feed *f, long long seq)
 }
 
 /* The value of a metric without labels on s's /metrics, or -1 when it is missing. */
-static long long metric(const struct server *s, const char *name)
-{
-    struct http_response r;
-    http_request(s, "GET", "/metrics", NULL, NULL, &r);
-    char key[96];
-    snprintf(key, sizeof key, "\n%s ", name);
-    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
-    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
-    http_response_free(&r);
-    return v;
-}
 
 static void add(const struct server *s, struct enc *e, const char *combatant)
 {
     json_decref(enc_call(s, e, "POST", "/combatants", NULL, combatant, 201));
 }
 
+/* Starts a server (extra arguments args, may be NULL) and creates an encounter on it. */
+static void start_with_encounter(struct server *s, const char *const *args, struct enc *e,
+                                 const char *body)
+{
+    server_start(s, args);
+    enc_create(s, e, body);
+}
+
+/* A feed of e opened from its start, read past its first event (the creation). */
+static void open_past_creation(const struct server *s, const struct enc *e, struct feed *f)
+{
+    feed_open(s, f, e->id, "", NULL);
+    cr_assert(feed_wait(f, "\nid: 1\n"));
+}
+
+/* Opens a feed of encounter id until one is let in (200), each refusal a 503 (the slot still
+ * taken), 50 ms apart; closes it. */
+static void await_free_slot(const struct server *s, const char *id)
+{
+    for (;;) {
+        struct feed f;
+        feed_open(s, &f, id, "", NULL);
+        int status = feed_status(&f);
+        feed_close(&f);
+        if (status == 200)
+            return;
+        cr_assert_eq(status, 503);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
     struct feed f;
     feed_open(&s, &f, e.id, "", NULL);
     cr_assert_eq(feed_status(&f), 200);
@@ -183,12 +204,12 @@ Test(stream, a_write_reaches_an_open_feed_as_the_event_log_serves_it, .timeout =
     feed_record(&f);
     /* /metrics counts the feed, and the write's commit (the group commit, on by default on
      * SQLite; PostgreSQL groups commits itself and the figures stay 0). */
-    cr_assert_eq(metric(&s, "tactics_feeds_open"), 1);
-    cr_assert_geq(metric(&s, "tactics_group_commits_total"), server_on_postgres() ? 0 : 1);
-    cr_assert_geq(metric(&s, "tactics_group_commit_writes_total"),
-                  metric(&s, "tactics_group_commits_total"));
-    cr_assert_geq(metric(&s, "tactics_group_commit_largest"), server_on_postgres() ? 0 : 1);
-    cr_assert_eq(metric(&s, "tactics_group_commit_queued"), 0);
+    cr_assert_eq(tb_metric(&s, "tactics_feeds_open"), 1);
+    cr_assert_geq(tb_metric(&s, "tactics_group_commits_total"), server_on_postgres() ? 0 : 1);
+    cr_assert_geq(tb_metric(&s, "tactics_group_commit_writes_total"),
+                  tb_metric(&s, "tactics_group_commits_total"));
+    cr_assert_geq(tb_metric(&s, "tactics_group_commit_largest"), server_on_postgres() ? 0 : 1);
+    cr_assert_eq(tb_metric(&s, "tactics_group_commit_queued"), 0);
 
     /* The data: its number, kind and ETag, and the event as GET .../events lists it. */
     json_t *data = feed_data(&f, 2);
@@ -226,9 +247,8 @@ Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_rep
      .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":7}");
     add(&s, &e, fighter);
     add(&s, &e, goblin);
     json_decref(enc_call(&s, &e, "PATCH", "/combatants/goblin", NULL, "{\"hp\":4}", 200));
@@ -265,9 +285,8 @@ Test(stream, a_feed_resumes_after_the_last_event_seen_with_nothing_missed_or_rep
 Test(stream, bad_resume_points_and_unknown_encounters_are_refused, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     char path[160];
     struct http_response r;
     snprintf(path, sizeof path, "/v1/encounters/%s/events/stream?after=x", e.id);
@@ -326,9 +345,8 @@ Test(stream, a_keep_alive_comment_comes_when_nothing_is_written, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--keepalive", "1", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
     /* Timed from before the request is sent: the server's interval starts after it has it, so a
      * loaded machine can only lengthen what is measured. */
@@ -348,9 +366,8 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--max-subscribers", "1", "--keepalive", "3600", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
@@ -360,17 +377,7 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
     feed_close(&b);
     feed_close(&a);
     /* Asked again until the slot is free: each 503 is the slot still taken. */
-    for (;;) {
-        struct feed c;
-        feed_open(&s, &c, e.id, "", NULL);
-        int status = feed_status(&c);
-        feed_close(&c);
-        if (status == 200)
-            break;
-        cr_assert_eq(status, 503);
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    await_free_slot(&s, e.id);
     server_stop(&s);
 }
 
@@ -380,9 +387,8 @@ Test(stream, a_client_that_hangs_up_frees_its_slot, .timeout = 60)
 Test(stream, a_server_stopped_with_feeds_open_exits_cleanly, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed a, b;
     feed_open(&s, &a, e.id, "", NULL);
     feed_open(&s, &b, e.id, "?after=1", NULL);
@@ -427,10 +433,9 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
 {
     struct server s;
     const char *args[] = {"--max-subscribers-per-address", "2", NULL};
-    server_start(&s, args);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
-    struct feed a, b, c, d, again;
+    start_with_encounter(&s, args, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    struct feed a, b, c, d;
     feed_open(&s, &a, e.id, "", NULL);
     cr_assert_eq(feed_status(&a), 200);
     feed_open(&s, &b, e.id, "", NULL);
@@ -444,16 +449,7 @@ Test(stream, the_feeds_of_one_address_are_capped, .timeout = 60)
     feed_close(&a);
     /* The hub sees the hang-up on its next tick; until then the slot is still held. Asked again
      * until it is free: each 503 is the slot still taken. */
-    for (;;) {
-        feed_open(&s, &again, e.id, "", NULL);
-        int status = feed_status(&again);
-        feed_close(&again);
-        if (status == 200)
-            break;
-        cr_assert_eq(status, 503);
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    await_free_slot(&s, e.id);
     feed_close(&b);
     feed_close(&c);
     feed_close(&d);
@@ -508,7 +504,7 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
     cr_assert_eq(e.version, COMBATANTS + 1);
     while (e.version < EVENTS)
         json_decref(enc_call(&s, &e, "POST", "/hp", NULL, "{\"target\":\"c0\",\"set\":4}", 200));
-    long long before = metric(&s, "tactics_feed_events_folded_total");
+    long long before = tb_metric(&s, "tactics_feed_events_folded_total");
     cr_assert_eq(before, 0);
     static struct feed fs[8];
     for (int i = 0; i < 8; i++) {
@@ -520,14 +516,14 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
         cr_assert(feed_drain_to(&fs[i], EVENTS), "feed %d", i);
         feed_close(&fs[i]);
     }
-    long long folded = metric(&s, "tactics_feed_events_folded_total");
+    long long folded = tb_metric(&s, "tactics_feed_events_folded_total");
     cr_assert_leq(folded, 8LL * (EVENTS + 256), "%lld events folded for 8 feeds of %d", folded,
                   EVENTS);
     struct feed late;
     feed_open(&s, &late, e.id, "?after=555", NULL);
     cr_assert(feed_drain_to(&late, EVENTS));
     feed_close(&late);
-    long long late_folded = metric(&s, "tactics_feed_events_folded_total") - folded;
+    long long late_folded = tb_metric(&s, "tactics_feed_events_folded_total") - folded;
     cr_assert_leq(late_folded, EVENTS - 512, "%lld folded to resume at 555", late_folded);
     server_stop(&s);
 }
@@ -536,12 +532,10 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
 Test(stream, deleting_the_encounter_ends_its_feed, .timeout = 60)
 {
     struct server s;
-    server_start(&s, NULL);
     struct enc e;
-    enc_create(&s, &e, "{\"map\":{\"width\":10,\"height\":10}}");
+    start_with_encounter(&s, NULL, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&s, &f, e.id, "", NULL);
-    cr_assert(feed_wait(&f, "\nid: 1\n"));
+    open_past_creation(&s, &e, &f);
     json_decref(enc_call(&s, &e, "DELETE", "", NULL, NULL, 204));
     cr_assert(feed_wait(&f, "\r\n0\r\n\r\n"), "the chunked body's end: %s", f.buf);
     feed_close(&f);
@@ -607,6 +601,18 @@ static bool write_and_wait(const struct server *a, struct enc *e, int n, struct 
     return feed_wait_after(f, marker, "\n\n");
 }
 
+/* Once B listens for the database's notifications, an encounter created through A (e) and a
+ * feed of it on B (f), open and live. */
+static void live_feed_across(const struct server *a, const struct server *b, struct enc *e,
+                             struct feed *f)
+{
+    log_count_at_least(b, "feed_listener_up", 1);
+    enc_create(a, e, "{\"map\":{\"width\":10,\"height\":10}}");
+    feed_open(b, f, e->id, "?after=1", NULL);
+    cr_assert_eq(feed_status(f), 200);
+    cr_assert(feed_wait(f, "live feed"));
+}
+
 /* Two instances on one PostgreSQL database: a feed on B gets each write made through A, told by
  * A's NOTIFY at commit, and a deletion through A ends it. B's poll of the database is set to
  * once an hour (--feed-poll 3600), so nothing but its listener can bring them during the test.
@@ -619,13 +625,9 @@ Test(stream, on_postgres_a_feed_on_another_instance_gets_writes_by_notify, .time
     server_start(&a, NULL);
     const char *const args[] = {"--db", a.db_path, "--feed-poll", "3600", NULL};
     server_start(&b, args);
-    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
-    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&b, &f, e.id, "?after=1", NULL);
-    cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed"));
+    live_feed_across(&a, &b, &e, &f);
     for (int i = 1; i <= 5; i++)
         cr_assert(write_and_wait(&a, &e, i, &f), "write %d: B's feed ended: %s", i, f.buf);
     long long ids[16];
@@ -664,13 +666,9 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
     const char *const args[] = {"--db", url, "--feed-poll", "3600", NULL};
     server_start(&a, args);
     server_start(&b, args);
-    log_count_at_least(&b, "feed_listener_up", 1);
     struct enc e;
-    enc_create(&a, &e, "{\"map\":{\"width\":10,\"height\":10}}");
     struct feed f;
-    feed_open(&b, &f, e.id, "?after=1", NULL);
-    cr_assert_eq(feed_status(&f), 200);
-    cr_assert(feed_wait(&f, "live feed"));
+    live_feed_across(&a, &b, &e, &f);
     cr_assert(write_and_wait(&a, &e, 1, &f), "before the restart: %s", f.buf);
 
     pg_script("restart", own);
@@ -680,10 +678,7 @@ Test(stream, on_postgres_a_feed_keeps_getting_writes_after_postgres_restarts, .t
     for (int tries = 0;; tries++) {
         char path[128], headers[256];
         snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
-        snprintf(headers, sizeof headers,
-                 "Authorization: Bearer %s\r\nIf-Match: \"v%lld\"\r\nContent-Type: "
-                 "application/json\r\n",
-                 e.token, e.version);
+        tb_write_headers(headers, sizeof headers, &e, e.version, "");
         http_request(&a, "POST", path, headers,
                      "{\"id\":\"c2\",\"side\":\"a\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},"
                      "\"defense\":{\"armor\":1},\"max_hp\":5,\"dex\":10}",

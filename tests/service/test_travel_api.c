@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "tests/service/builders.h"
 #include "tests/service/harness.h"
 
 #define JSON_CT "Content-Type: application/json\r\n"
@@ -12,6 +13,11 @@ SERVER_TEST_SUITE(travel_api);
 static json_t *travel(const char *body, int status)
 {
     return http_post_json(&srv, "/v1/travel", body, status);
+}
+
+static json_t *first_leg(json_t *doc)
+{
+    return json_array_get(json_object_get(doc, "legs"), 0);
 }
 
 static double real(json_t *obj, const char *key)
@@ -26,16 +32,15 @@ Test(travel_api, speed_five_climbs_four_miles_a_day_or_two_in_trackless_mountain
     json_t *doc = travel("{\"legs\":[{\"miles\":4,\"terrain\":\"plains\",\"way\":\"road\"}],"
                          "\"party\":{\"members\":[{\"speed_ft\":5}]}}",
                          200);
-    json_t *leg = json_array_get(json_object_get(doc, "legs"), 0);
-    cr_assert_eq(real(leg, "miles_per_day"), 4.0);
+    cr_assert_eq(real(first_leg(doc), "miles_per_day"), 4.0);
     json_t *total = json_object_get(doc, "total");
-    cr_assert_eq(json_integer_value(json_object_get(total, "travel_days")), 1);
+    cr_assert_eq(tb_num(total, "travel_days"), 1);
     cr_assert_eq(real(total, "hours_travelled"), 8.0);
     json_decref(doc);
     doc = travel("{\"legs\":[{\"miles\":2,\"terrain\":\"mountains\",\"way\":\"trackless\"}],"
                  "\"party\":{\"members\":[{\"speed_ft\":5}]}}",
                  200);
-    leg = json_array_get(json_object_get(doc, "legs"), 0);
+    json_t *leg = first_leg(doc);
     cr_assert_eq(real(leg, "miles_per_day"), 2.0);
     cr_assert_eq(real(leg, "terrain_multiplier"), 0.5);
     json_decref(doc);
@@ -107,10 +112,9 @@ Test(travel_api, ships_sail_all_day)
     json_t *doc = travel("{\"legs\":[{\"miles\":96,\"terrain\":\"water\",\"way\":\"trackless\"}],"
                          "\"party\":{\"vehicle\":\"sailing_ship\"}}",
                          200);
-    json_t *leg = json_array_get(json_object_get(doc, "legs"), 0);
-    cr_assert_eq(real(leg, "miles_per_day"), 48.0);
+    cr_assert_eq(real(first_leg(doc), "miles_per_day"), 48.0);
     json_t *total = json_object_get(doc, "total");
-    cr_assert_eq(json_integer_value(json_object_get(total, "travel_days")), 2);
+    cr_assert_eq(tb_num(total, "travel_days"), 2);
     cr_assert(json_is_false(json_object_get(total, "fatigued")));
     cr_assert(json_is_true(json_object_get(json_object_get(doc, "pace"), "crewed")));
     json_decref(doc);
@@ -118,9 +122,7 @@ Test(travel_api, ships_sail_all_day)
 
 Test(travel_api, bad_input_names_the_field)
 {
-    static const struct {
-        const char *body, *pointer;
-    } cases[] = {
+    static const struct tb_refusal cases[] = {
         {"{\"legs\":[],\"party\":{\"members\":[{\"speed_ft\":30}]}}", "/legs"},
         {"{\"legs\":[{\"miles\":-1,\"terrain\":\"plains\",\"way\":\"road\"}],\"party\":{"
          "\"members\":[{\"speed_ft\":30}]}}",
@@ -151,11 +153,5 @@ Test(travel_api, bad_input_names_the_field)
          "/legs"},
         {"{\"legs\":[{\"miles\":1,\"terrain\":\"plains\",\"way\":\"road\"}]}", "/party"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *doc = travel(cases[i].body, 422);
-        const char *p = json_string_value(
-            json_object_get(json_array_get(json_object_get(doc, "errors"), 0), "pointer"));
-        cr_assert_str_eq(p, cases[i].pointer, "%s", cases[i].body);
-        json_decref(doc);
-    }
+    TB_EACH_REFUSED(&srv, "/v1/travel", cases);
 }

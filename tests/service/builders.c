@@ -1,0 +1,156 @@
+/* The service tests' shared request bodies and answer checks (builders.h). */
+#include "tests/service/builders.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long long tb_num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+const char *tb_text(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+const char *tb_first_pointer(json_t *problem)
+{
+    return tb_text(json_array_get(json_object_get(problem, "errors"), 0), "pointer");
+}
+
+long long tb_metric(const struct server *s, const char *name)
+{
+    struct http_response r;
+    http_request(s, "GET", "/metrics", NULL, NULL, &r);
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = r.body != NULL ? strstr(r.body, key) : NULL;
+    long long v = at != NULL ? atoll(at + strlen(key)) : -1;
+    http_response_free(&r);
+    return v;
+}
+
+json_t *tb_get_json(const struct server *s, const char *path, int status)
+{
+    struct http_response r;
+    http_request(s, "GET", path, NULL, NULL, &r);
+    cr_assert_eq(r.status, status, "GET %s: %d %s", path, r.status, r.body);
+    json_t *doc = json_loadb(r.body, r.body_len, 0, NULL);
+    http_response_free(&r);
+    return doc;
+}
+
+json_t *tb_find_by(json_t *array, const char *key, const char *value)
+{
+    size_t i;
+    json_t *item;
+    json_array_foreach(array, i, item)
+    {
+        const char *v = json_string_value(json_object_get(item, key));
+        if (v != NULL && strcmp(v, value) == 0)
+            return item;
+    }
+    return NULL;
+}
+
+void tb_each_refused(const struct server *s, const char *path, const struct tb_refusal *cases,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *doc = http_post_json(s, path, cases[i].body, 422);
+        cr_assert_str_eq(tb_first_pointer(doc), cases[i].pointer, "%s", cases[i].body);
+        json_decref(doc);
+    }
+}
+
+void tb_same_answer_twice(const struct server *s, const char *path, const char *body)
+{
+    struct http_response a, b;
+    http_request(s, "POST", path, "Content-Type: application/json\r\n", body, &a);
+    http_request(s, "POST", path, "Content-Type: application/json\r\n", body, &b);
+    cr_assert_eq(a.status, 200, "%s: %d %s", path, a.status, a.body);
+    cr_assert_eq(b.status, 200, "%s: %d %s", path, b.status, b.body);
+    cr_assert_eq(a.body_len, b.body_len);
+    cr_assert_eq(memcmp(a.body, b.body, a.body_len), 0, "%s: %s\n%s", path, a.body, b.body);
+    http_response_free(&a);
+    http_response_free(&b);
+}
+
+void tb_confirmed_critical(json_t *critical_hit, int threat_range, int multiplier, int d20)
+{
+    cr_assert_not_null(critical_hit, "no critical_hit");
+    cr_assert_eq(tb_num(critical_hit, "threat_range"), threat_range);
+    cr_assert_eq(tb_num(critical_hit, "multiplier"), multiplier);
+    cr_assert(json_is_true(json_object_get(critical_hit, "threat")));
+    cr_assert(json_is_true(json_object_get(critical_hit, "confirmed")));
+    cr_assert_eq(tb_num(json_object_get(critical_hit, "confirmation"), "d20"), d20);
+}
+
+const char *tb_json_as(char *buf, size_t n, const char *token)
+{
+    snprintf(buf, n, "Content-Type: application/json\r\nAuthorization: Bearer %s\r\n", token);
+    return buf;
+}
+
+const char *tb_write_headers(char *buf, size_t n, const struct enc *e, long long version,
+                             const char *extra)
+{
+    snprintf(buf, n,
+             "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: "
+             "\"v%lld\"\r\n%s",
+             e->token, version, extra);
+    return buf;
+}
+
+void tb_get_typed(const struct server *s, const char *path, const char *type,
+                  struct http_response *r)
+{
+    http_request(s, "GET", path, NULL, NULL, r);
+    cr_assert_eq(r->status, 200, "%s: %d", path, r->status);
+    char ct[128] = "";
+    cr_assert(http_header(r, "Content-Type", ct, sizeof ct), "%s: no Content-Type", path);
+    cr_assert_str_eq(ct, type, "%s", path);
+}
+
+json_t *suite_call(struct enc *e, const char *method, const char *suffix, const char *body,
+                   int status)
+{
+    cr_assert_not_null(suite_server, "suite_call outside a SERVER_TEST_SUITE");
+    return enc_call(suite_server, e, method, suffix, NULL, body, status);
+}
+
+void suite_create(struct enc *e, const char *body)
+{
+    cr_assert_not_null(suite_server, "suite_create outside a SERVER_TEST_SUITE");
+    enc_create(suite_server, e, body);
+}
+
+void tb_encounter(const struct server *s, struct enc *e, const char *create_body,
+                  const char *const *combatants, const char *initiative)
+{
+    enc_create(s, e, create_body);
+    for (const char *const *c = combatants; c && *c; c++)
+        json_decref(enc_call(s, e, "POST", "/combatants", NULL, *c, 201));
+    if (initiative)
+        enc_post_ok(s, e, "/initiative", initiative);
+}
+
+void tb_verify_ok(const struct server *s, struct enc *e)
+{
+    json_t *v = enc_call(s, e, "POST", "/verify", NULL, NULL, 200);
+    cr_assert(json_is_true(json_object_get(v, "ok")), "the log does not verify");
+    json_decref(v);
+}
+
+void tb_explain_is(json_t *doc, const char *plain, const char *markdown)
+{
+    cr_assert_not_null(json_string_value(json_object_get(doc, "explain")), "no explain");
+    cr_assert_not_null(json_string_value(json_object_get(doc, "explain_markdown")),
+                       "no explain_markdown");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")), plain);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")), markdown);
+}

@@ -119,7 +119,11 @@ struct rules_enc_combatant {
     /* Its hit point state as its last change was ruled (the stored hp_state; RULES_HP_UP when
      * none is stored, as under engine 1 or hp_states none). */
     enum rules_hp_state hp_state;
-    int dex;                 /* Dexterity: initiative's first tie-break */
+    int dex; /* Dexterity: initiative's first tie-break */
+    /* What the stored combatant gives (engine 2 derives the Dexterity part of a Defense that
+     * has none from the score: rules_encounter_attack_setup): a Defense, a Dexterity part in it,
+     * a Dexterity score. */
+    bool has_defense, defense_dex, has_dex;
     int initiative_modifier; /* added to the initiative d20 */
     bool has_initiative;
     int initiative;

@@ -120,6 +120,9 @@ void svc_enc_combatant_decode(json_t *c, const struct rules_options *o,
     int hs = rules_hp_state_from(str_of(c, "hp_state"));
     out->hp_state = hs < 0 ? RULES_HP_UP : (enum rules_hp_state)hs;
     out->dex = int_of(c, "dex");
+    out->has_defense = json_is_object(def);
+    out->defense_dex = json_object_get(def, "dex") != NULL;
+    out->has_dex = json_is_integer(json_object_get(c, "dex"));
     out->initiative_modifier = int_of(c, "initiative_modifier");
     out->has_initiative = json_is_integer(json_object_get(c, "initiative"));
     out->initiative = int_of(c, "initiative");

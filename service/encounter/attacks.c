@@ -14,6 +14,7 @@
 #include "rules/board/cover.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
+#include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
 #include "service/codec/answer.h"
 #include "service/codec/attack.h"
@@ -78,195 +79,187 @@ json_t *enc_reaction_attack(json_t *c, int engine)
     return i >= 0 ? json_array_get(json_object_get(c, "attacks"), (size_t)i) : NULL;
 }
 
-/* The squares of sight's list as [{x, y, combatant?}]: a new array. */
-static json_t *squares_json(const struct rules_cover_square *sq, int n, json_t **others)
+/* The squares of sight's list as [{x, y, combatant?}]: a new array. A square's creature is the
+ * setup's others[creature], whose combatant index is index[creature]. */
+static json_t *squares_json(const struct rules_encounter *te, const struct rules_cover_square *sq,
+                            int n, const int *index)
 {
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
         json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
         if (sq[i].creature >= 0)
-            json_object_set_new(o, "combatant", json_string(enc_str(others[sq[i].creature], "id")));
+            json_object_set_new(o, "combatant",
+                                json_string(te->combatants[index[sq[i].creature]].id));
         json_array_append_new(list, o);
     }
     return list;
 }
 
-/* What derive() found to set in an attack (struct attack_request, or its JSON body). */
-struct enc_derived {
-    bool has_dex;
-    int dex;                        /* the defender's Dexterity part of its Defense */
-    enum rules_cover cover;         /* none: nothing to set (declared, or no cover) */
-    enum rules_concealment conceal; /* likewise */
-};
-
-/* Engine 2: what the encounter derives for the attack of actor on target from what it stores,
- * unless the action's input declares it (issue 17):
- *  - the defender's Dexterity part of its Defense, from its stored dex (the score initiative
- *    uses; d20 3.5 SRD Ability Modifiers), when its stored defense has no dex part;
- *  - cover and concealment from the stored map and combatants (rules_sight_between: the SRD's
- *    corner-to-corner lines, on 002's table).
- * Fills d (what to set: has_dex, cover and conceal unless declared or none) and returns
- * {"defense_dex"?, "cover"?, "concealment"?} telling where each came from (a new reference), or
- * NULL after adding an error (total cover). */
-static json_t *derive(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
-                      struct enc_derived *d)
+/* Engine 2: what the encounter derived for the attack ask set up as s (issue 17), telling where
+ * each came from: {"defense_dex"?, "cover"?, "concealment"?} (a new object). */
+static json_t *derived_json(const struct rules_encounter *te,
+                            const struct rules_enc_attack_ask *ask,
+                            const struct rules_enc_attack_setup *s, const int *index)
 {
-    *d = (struct enc_derived){0};
     json_t *derived = json_object();
-    json_t *defense = json_object_get(target, "defense");
-    if (json_is_object(defense) && !json_object_get(defense, "dex") &&
-        json_is_integer(json_object_get(target, "dex"))) {
-        d->has_dex = true;
-        d->dex = rules_ability_modifier((int)enc_num(target, "dex"));
+    if (s->derived_dex)
         json_object_set_new(derived, "defense_dex",
-                            json_pack("{s:i, s:I, s:s}", "value", d->dex, "from_dex",
-                                      enc_num(target, "dex"), "source",
-                                      RULES_ABILITY_MODIFIER_SOURCE));
-    }
-    const struct rules_map *map = enc_state_map(x);
-    if (map == NULL)
+                            json_pack("{s:i, s:i, s:s}", "value", s->dex, "from_dex", s->dex_score,
+                                      "source", RULES_ABILITY_MODIFIER_SOURCE));
+    if (!s->sighted)
         return derived;
-    const struct rules_options *o = enc_rules_of(x);
-    struct rules_creature a, t;
-    bool placed = enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t);
-    struct rules_creature *others;
-    json_t **who;
-    int k = enc_others(x->state, o, enc_str(actor, "id"), enc_str(target, "id"), &others, &who);
-    bool melee = enc_is_melee(atk);
-    struct rules_sight s;
-    int rc = k < 0 || !placed ? RULES_COVER_ERR_BOUNDS
-                              : rules_sight_between(o, map, &a, &t, others, k, melee,
-                                                    enc_flag(actor, "darkvision"), &s);
-    if (rc != RULES_COVER_OK) {
-        const char *why = rc == RULES_COVER_ERR_HEX ? "the SRD's lines are drawn on squares, and "
-                                                      "this map is hexes"
-                                                    : "the creatures are too large to rule";
+    if (s->sight_rc != RULES_COVER_OK) {
+        const char *why = s->sight_rc == RULES_COVER_ERR_HEX
+                              ? "the SRD's lines are drawn on squares, and this map is hexes"
+                              : "the creatures are too large to rule";
         json_object_set_new(derived, "cover", json_pack("{s:s, s:s}", "derived", "no", "why", why));
-        free(others);
-        free(who);
         return derived;
     }
-    bool cover_declared = json_object_get(in, "cover") != NULL;
-    if (s.cover == RULES_COVER_TOTAL && !cover_declared) {
-        svc_errors_add(x->e, "/target",
-                       "has total cover from '%s': every line from its square to the target's "
-                       "crosses a wall (d20 3.5 SRD, Combat: Total Cover; 002 Table: Cover, "
-                       "Total)",
-                       enc_str(actor, "id"));
-        free(others);
-        free(who);
-        json_decref(derived);
-        return NULL;
-    }
-    if (!cover_declared)
-        d->cover = s.cover;
+    const struct rules_sight *v = &s->sight;
     json_t *cov =
         json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
-                  rules_degree_names[s.cover], "rule", s.melee_adjacent ? "melee" : "ranged",
-                  "blocking", squares_json(s.blocking, s.blocking_count, who), "corner", s.corner_x,
-                  s.corner_y, "lines", s.lines, "lines_blocked", s.lines_blocked, "declared",
-                  cover_declared, "source", RULES_COVER_SOURCE);
+                  rules_degree_names[v->cover], "rule", v->melee_adjacent ? "melee" : "ranged",
+                  "blocking", squares_json(te, v->blocking, v->blocking_count, index), "corner",
+                  v->corner_x, v->corner_y, "lines", v->lines, "lines_blocked", v->lines_blocked,
+                  "declared", ask->cover_declared, "source", RULES_COVER_SOURCE);
     json_object_set_new(derived, "cover", cov);
-    bool conc_declared = json_object_get(in, "concealment") != NULL;
-    if (!conc_declared)
-        d->conceal = s.concealment;
     json_object_set_new(derived, "concealment",
                         json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
-                                  rules_degree_names[s.concealment], "concealing",
-                                  squares_json(s.concealing, s.concealing_count, who), "darkvision",
-                                  enc_flag(actor, "darkvision"), "declared", conc_declared,
-                                  "source", RULES_CONCEALMENT_SOURCE));
-    free(others);
-    free(who);
+                                  rules_degree_names[v->concealment], "concealing",
+                                  squares_json(te, v->concealing, v->concealing_count, index),
+                                  "darkvision", te->combatants[ask->a].darkvision, "declared",
+                                  ask->concealment_declared, "source", RULES_CONCEALMENT_SOURCE));
     return derived;
 }
 
-/* The attack of actor's profile atk on target as the stored state makes it, read straight into
- * the attack request's structs (what /v1/attacks/resolve's codec makes of a body, with the
- * stored members decoded by its own decoders: svc_decode_damage, svc_decode_defense,
- * enc_creature_of's svc_decode_creature): the encounter's rules; the attacker's place, the
- * profile's bonus, form, touch, damage, threat range and multiplier, sneak attack, an attack of
- * opportunity's kind, Combat Reflexes, prone and (charge) charging; the defender's place,
- * Defense, damage reduction and conditions (unconscious and, engine 3, dying or dead as
- * helpless: 002, SRD Dying); the allies that can flank. The stored combatants were checked when
- * they were placed; what the codec would still refuse goes to e. r->allies is the caller's to
- * free. */
-static void attack_req(struct resolve_ctx *x, json_t *actor, json_t *target, json_t *atk, bool aoo,
-                       bool charging, struct attack_request *r, struct svc_errors *e)
+/* The refusal of an attack the state puts behind total cover, at /target (x->e). */
+static void total_cover(struct resolve_ctx *x, const char *attacker)
 {
-    memset(r, 0, sizeof *r);
+    svc_errors_add(x->e, "/target",
+                   "has total cover from '%s': every line from its square to the target's "
+                   "crosses a wall (d20 3.5 SRD, Combat: Total Cover; 002 Table: Cover, "
+                   "Total)",
+                   attacker);
+}
+
+/* The attack set up as s (rules_encounter_attack_setup) as POST /v1/attacks/resolve's request
+ * structs, for its writer, with what that endpoint's decoder would still refuse in e (the
+ * bounds of a bonus, a damage that is no dice expression, a missing Defense): the encounter's
+ * rules, both sides, the allies (borrowed), the derived cover and concealment, the damage and
+ * its threat range, the defender's damage reduction. The cover and concealment the action
+ * declares are the caller's to decode next (svc_attack_decode_declared), then what the setup
+ * derived (derived_into). */
+static void request_of(struct resolve_ctx *x, const struct rules_enc_combatant *whom,
+                       const struct rules_enc_attack_setup *s, struct rules_creature *allies,
+                       struct attack_request *r, struct svc_errors *e)
+{
     r->rules = *enc_svc_rules_of(x);
-    const struct rules_encounter *te = enc_typed(x);
-    int ai = -1, ti = -1;
-    if (te == NULL || enc_typed_of(x, actor, &ai) == NULL || enc_typed_of(x, target, &ti) == NULL) {
-        svc_errors_add(e, "", "the attack could not be read from the encounter");
-        return;
-    }
-    r->allies = calloc((size_t)te->count + 1, sizeof *r->allies);
-    if (r->allies == NULL) {
-        svc_errors_add(e, "/allies", "could not be allocated");
-        return;
-    }
-    /* Both sides, the allies that flank: the rules' reading of the state. */
-    struct rules_creature there = te->combatants[ti].body; /* where the attack finds it */
-    if (json_is_integer(json_object_get(target, "x")) &&
-        json_is_integer(json_object_get(target, "y"))) {
-        there.body.x = (int)enc_num(target, "x");
-        there.body.y = (int)enc_num(target, "y");
-    }
-    if (json_is_integer(json_object_get(target, "facing")))
-        there.facing = (int)enc_num(target, "facing");
-    rules_encounter_attack_sides(te, ai, ti, &there, &r->a, &r->d, r->allies, &r->ally_count);
-    /* The profile's own members (its bonus may be an iterative attack's, 5 lower each). */
-    struct rules_attacker *a = &r->a;
-    long long bonus = enc_num(atk, "attack_bonus") + rules_iterative_penalty(x->iterative);
-    if (bonus < -100 || bonus > 100) /* the endpoint's bound on a bonus */
+    r->a = s->attacker;
+    r->d = s->defender;
+    r->allies = allies;
+    r->ally_count = s->ally_count;
+    if (r->a.attack_bonus < -100 || r->a.attack_bonus > 100) /* the endpoint's bound */
         svc_errors_add(e, "/attacker/attack_bonus", "must be from -100 to 100");
-    a->attack_bonus = (int)bonus;
-    const char *form = enc_str(atk, "attack");
-    a->ranged = strcmp(form, "ranged") == 0 || strcmp(form, "spell") == 0;
-    a->spell = strcmp(form, "spell") == 0;
-    a->touch = enc_flag(atk, "touch");
-    a->kind = aoo ? RULES_ATTACK_OF_OPPORTUNITY : RULES_ATTACK_NORMAL;
-    a->sneak_dice = (int)enc_num(atk, "sneak_attack_dice");
-    a->rogue_level = (int)enc_num(atk, "rogue_level");
-    a->charging = charging;
-    svc_decode_damage(atk, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
-                      &r->crit_multiplier, e);
-    /* The stored Defense, as the endpoint's decoder reads it (its bounds). */
-    json_t *def = json_object_get(target, "defense");
-    if (def == NULL)
+    r->crit_range = s->params.crit_range;
+    r->crit_multiplier = s->params.crit_multiplier;
+    r->damage = s->damage;
+    if (s->damage != NULL)
+        r->damage_expr = s->damage_expr;
+    if (s->damage_rc != RULES_DICE_OK)
+        svc_errors_add(e, "/attacker/damage", "%s (at character %zu)",
+                       rules_dice_strerror(s->damage_rc), s->damage_at);
+    if (!whom->has_defense)
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
-    else
-        svc_decode_defense(def, "/defender/defense", &r->d.ac, e);
-    r->damage_reduction = te->combatants[ti].damage_reduction;
+    r->damage_reduction = s->params.damage_reduction;
+}
+
+/* What the setup derived and the action did not declare, into r (after the declared ones). */
+static void derived_into(const struct rules_enc_attack_setup *s, struct attack_request *r)
+{
+    if (s->cover != RULES_COVER_NONE)
+        r->cover = s->cover;
+    if (s->concealment != RULES_CONCEAL_NONE) {
+        r->conceal[0] = s->concealment;
+        r->conceal_count = 1;
+    }
+}
+
+/* The place of profile atk (an object of actor's attacks) among them, or -1. */
+static int profile_at(json_t *actor, json_t *atk)
+{
+    json_t *list = json_object_get(actor, "attacks");
+    for (size_t i = 0; i < json_array_size(list); i++)
+        if (json_array_get(list, i) == atk)
+            return (int)i;
+    return -1;
+}
+
+/* The setup's arrays (rules_enc_attack_room) for te: allies, others and index, each with room
+ * for every combatant; false when out of memory (none allocated). */
+static bool room_alloc(const struct rules_encounter *te, struct rules_enc_attack_room *room)
+{
+    size_t n = (size_t)te->count + 1;
+    room->allies = calloc(n, sizeof *room->allies);
+    room->others = calloc(n, sizeof *room->others);
+    room->index = calloc(n, sizeof *room->index);
+    if (room->allies != NULL && room->others != NULL && room->index != NULL)
+        return true;
+    free(room->allies), free(room->others), free(room->index);
+    *room = (struct rules_enc_attack_room){0};
+    return false;
 }
 
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
-                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
-                    json_t **derived)
+                    bool aoo, bool charging, const struct rules_creature *target_at,
+                    struct attack_request *r, struct svc_errors *e, json_t **derived)
 {
-    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
-     * 1 rulings, stored before, took only what the action declared). */
-    struct enc_derived d = {0};
     *derived = NULL;
     memset(r, 0, sizeof *r);
-    if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE) &&
-        (*derived = derive(x, in, actor, target, atk, &d)) == NULL)
-        return false;
-    attack_req(x, actor, target, atk, aoo, charging, r, e);
-    svc_attack_decode_declared(in, r, e);
-    if (d.has_dex)
-        r->d.ac.dex = d.dex;
-    if (d.cover != RULES_COVER_NONE)
-        r->cover = d.cover;
-    if (d.conceal != RULES_CONCEAL_NONE) {
-        r->conceal[0] = d.conceal;
-        r->conceal_count = 1;
+    const struct rules_encounter *te = enc_typed(x);
+    int ai = -1, ti = -1, p = profile_at(actor, atk);
+    if (te == NULL || enc_typed_of(x, actor, &ai) == NULL || enc_typed_of(x, target, &ti) == NULL ||
+        p < 0) {
+        svc_errors_add(e, "", "the attack could not be read from the encounter");
+        return true;
     }
-    svc_attack_facing_required(r, json_object_get(actor, "facing") != NULL,
-                               json_object_get(target, "facing") != NULL, e);
-    return true;
+    struct rules_enc_attack_room room;
+    struct rules_enc_attack_setup *s = malloc(sizeof *s);
+    if (s == NULL || !room_alloc(te, &room)) {
+        free(s);
+        svc_errors_add(e, "/allies", "could not be allocated");
+        return true;
+    }
+    struct rules_enc_attack_ask ask = {.a = ai,
+                                       .t = ti,
+                                       .p = p,
+                                       .aoo = aoo,
+                                       .target_at = target_at,
+                                       .iterative = x->iterative,
+                                       .charging = charging,
+                                       .cover_declared = json_object_get(in, "cover") != NULL,
+                                       .concealment_declared =
+                                           json_object_get(in, "concealment") != NULL};
+    int rc = rules_encounter_attack_setup(te, &ask, &room, s);
+    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
+     * 1 rulings, stored before, took only what the action declared). */
+    bool ok = rc != RULES_ENC_ATTACK_TOTAL_COVER;
+    if (!ok)
+        total_cover(x, te->combatants[ai].id);
+    else {
+        if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE))
+            *derived = derived_json(te, &ask, s, room.index);
+        request_of(x, &te->combatants[ti], s, room.allies, r, e);
+        svc_attack_decode_declared(in, r, e);
+        derived_into(s, r);
+        svc_attack_facing_required(r, json_object_get(actor, "facing") != NULL,
+                                   json_object_get(target, "facing") != NULL, e);
+        room.allies = NULL; /* r's now */
+    }
+    free(room.allies);
+    free(room.others);
+    free(room.index);
+    free(s);
+    return ok;
 }
 
 /* The attacks a full attack makes (rules_iterative_attacks). */
@@ -334,7 +327,8 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
  * encounter derived (a new reference, or NULL). False when the request could not be built (the
  * errors are in x->e). */
 static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                        json_t *atk, bool aoo, const struct rules_enc_combatant *who,
+                        json_t *atk, bool aoo, const struct rules_creature *there,
+                        const struct rules_enc_combatant *who,
                         const struct rules_enc_combatant *whom,
                         const struct rules_enc_attack_gate *gate, struct svc_answer *a,
                         struct rules_attack_after *after, json_t **derived)
@@ -345,7 +339,8 @@ static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
     svc_errors_init(&e);
     struct svc_dice_source *src = enc_dice_source(x, in, &e);
     *derived = NULL;
-    if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, &req, &e, derived)) {
+    if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, there, &req, &e,
+                        derived)) {
         svc_errors_free(&e);
         free(src);
         free(req.allies);
@@ -507,7 +502,8 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
     json_t *derived = NULL;
-    if (!rule_attack(x, in, actor, target, atk, aoo, who, whom, &gate, &a, &after, &derived))
+    if (!rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who, whom,
+                     &gate, &a, &after, &derived))
         return NULL;
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},

@@ -561,12 +561,14 @@ bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
  * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
  * concealment in declares, and (engine 2 on) the Dex to AC, cover and concealment the encounter
  * derives from the map (*derived: where each came from, a new reference, or NULL under engine
- * 1). What the request refuses goes to e; false after a total cover refusal in x->e. The caller
- * frees r->allies. */
+ * 1). target_at: where the attack finds target (an attack of opportunity answering a move: the
+ * square it was leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the
+ * typed state. What the request refuses goes to e; false after a total cover refusal in x->e.
+ * The caller frees r->allies. */
 struct attack_request;
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
-                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
-                    json_t **derived);
+                    bool aoo, bool charging, const struct rules_creature *target_at,
+                    struct attack_request *r, struct svc_errors *e, json_t **derived);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */

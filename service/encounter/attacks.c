@@ -272,19 +272,18 @@ int enc_iterative_attacks(json_t *actor)
 /* Adds to x->e why the attack gate refused (rules_encounter_attack_gate's rc), in words; false
  * when it did not refuse. made is the attacks of opportunity the actor made this round, foe the
  * id of a charge's designated opponent. */
-static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *atk,
+static bool attack_gate_refused(struct resolve_ctx *x, const char *actor, const char *attack,
                                 int rc, int made, const char *foe)
 {
     switch (rc) {
     case RULES_ENC_ATTACK_REACH:
-        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE,
-                       enc_str(in, "attack")[0] ? enc_str(in, "attack") : enc_str(atk, "name"));
+        svc_errors_add(x->e, "/target", "is out of reach of '%s': " ENC_REACH_RULE, attack);
         return true;
     case RULES_ENC_ATTACK_AOO_MELEE:
         svc_errors_add(x->e, "/attack",
                        "'%s' is not a melee attack, and an attack of opportunity is a single "
                        "melee attack (004 Attacks of Opportunity)",
-                       enc_str(atk, "name"));
+                       attack);
         return true;
     case RULES_ENC_ATTACK_AOO_STUNNED:
         svc_errors_add(x->e, "/kind",
@@ -301,7 +300,7 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
             svc_errors_add(x->e, "/kind",
                            "'%s' has made its %d attack%s of opportunity this round (004 "
                            "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",
-                           enc_str(actor, "id"), made, made == 1 ? "" : "s");
+                           actor, made, made == 1 ? "" : "s");
         else
             svc_errors_add(x->e, "/kind",
                            "one attack of opportunity a round (004 Making an Attack of "
@@ -314,11 +313,26 @@ static bool attack_gate_refused(struct resolve_ctx *x, json_t *in, json_t *actor
         return true;
     case RULES_ENC_ATTACK_CHARGE_MELEE:
         svc_errors_add(x->e, "/attack", "a charge ends in a melee attack, and '%s' is not one (%s)",
-                       enc_str(atk, "name"), RULES_SRC_CHARGE);
+                       attack, RULES_SRC_CHARGE);
         return true;
     default:
         return false;
     }
+}
+
+/* The answer of an attack ruled (rules_encounter_attack's rc and ruling) on request r with dice
+ * src: its refusal in e, or POST /v1/attacks/resolve's own answer, written once, in a. */
+static void answer_ruled(const struct attack_request *r, int rc,
+                         const struct rules_enc_attack_ruling *ruled,
+                         const struct svc_dice_source *src, struct svc_errors *e,
+                         struct svc_answer *a)
+{
+    if (rc == RULES_ENC_ATTACK_EVALUATE)
+        svc_attack_evaluate_refusal(ruled->evaluate_rc, e);
+    else if (rc == RULES_ENC_ATTACK_ROLL)
+        svc_attack_roll_refusal(ruled->roll_rc, r, &ruled->rolled, e);
+    else
+        svc_attack_answer_ruled(r, &ruled->ev, &ruled->rolled, src, a);
 }
 
 /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
@@ -368,12 +382,7 @@ static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
         struct rules_dice d;
         svc_dice_source_open(src, &d);
         int ruled_rc = rules_encounter_attack(enc_typed(x), who, whom, aoo, gate, &roll, &d, ruled);
-        if (ruled_rc == RULES_ENC_ATTACK_EVALUATE)
-            svc_attack_evaluate_refusal(ruled->evaluate_rc, &e);
-        else if (ruled_rc == RULES_ENC_ATTACK_ROLL)
-            svc_attack_roll_refusal(ruled->roll_rc, &req, &ruled->rolled, &e);
-        else
-            svc_attack_answer_ruled(&req, &ruled->ev, &ruled->rolled, src, a);
+        answer_ruled(&req, ruled_rc, ruled, src, &e, a);
         *after = ruled->after;
     }
     if (svc_errors_any(&e))
@@ -388,14 +397,18 @@ static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t
 /* Under the reactions engine, what an attack of opportunity does to the reaction it answers
  * (reaction_at in the state's reactions): it is answered, and if the attack stopped the mover,
  * the reactions to its later steps go too and it stays where it was. Appends to effects. */
-static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *reaction,
-                            size_t reaction_at, const struct rules_attack_after *after,
+struct answered {
+    size_t at;      /* its index in the state's reactions */
+    long long step; /* the step of the mover's move it answers */
+    long long x, y; /* the square the mover was leaving */
+};
+static void answer_reaction(json_t *s, const char *actor, const char *target,
+                            const struct answered *reaction, const struct rules_attack_after *after,
                             json_t *effects)
 {
-    json_array_append_new(effects,
-                          enc_effect_set(enc_str(actor, "id"),
-                                         json_pack("{s:I, s:i}", "aoo_round", enc_num(s, "round"),
-                                                   "aoo_made", after->aoo_made)));
+    json_array_append_new(
+        effects, enc_effect_set(actor, json_pack("{s:I, s:i}", "aoo_round", enc_num(s, "round"),
+                                                 "aoo_made", after->aoo_made)));
     /* The reaction is answered. If the attack drops the mover, its move stops in the square
      * it was leaving, and the reactions to later steps go with it. */
     bool stopped = after->stopped;
@@ -404,32 +417,30 @@ static void answer_reaction(json_t *s, json_t *actor, json_t *target, json_t *re
     json_t *r;
     json_array_foreach(json_object_get(s, "reactions"), k, r)
     {
-        bool later = stopped && strcmp(enc_str(r, "mover"), enc_str(target, "id")) == 0 &&
-                     enc_num(r, "step") > enc_num(reaction, "step");
-        if (k != reaction_at && !later)
+        bool later = stopped && strcmp(enc_str(r, "mover"), target) == 0 &&
+                     enc_num(r, "step") > reaction->step;
+        if (k != reaction->at && !later)
             json_array_append(left, r);
     }
     json_array_append_new(effects, enc_reactions_effect(s, left));
     if (stopped)
         json_array_append_new(
-            effects, enc_effect_set(enc_str(target, "id"),
-                                    json_pack("{s:O, s:O}", "x", json_object_get(target, "x"), "y",
-                                              json_object_get(target, "y"))));
+            effects,
+            enc_effect_set(target, json_pack("{s:I, s:I}", "x", reaction->x, "y", reaction->y)));
 }
 
 /* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
  * target's and the attacker's hit points, and the attack of opportunity or the turn it spends.
  * The attacker's strain is told in ans. Returns the new effects array. */
-static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor, json_t *target,
-                              bool aoo, json_t *reaction, size_t reaction_at,
+static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor, const char *target,
+                              bool aoo, const struct answered *reaction,
                               const struct rules_attack_after *after)
 {
     json_t *s = x->state;
     json_t *turn = json_object_get(actor, "turn");
     json_t *effects = json_array();
     if (after->damaged)
-        json_array_append_new(
-            effects, enc_effect_set(enc_str(target, "id"), enc_hp_fields(x, after->target_hp)));
+        json_array_append_new(effects, enc_effect_set(target, enc_hp_fields(x, after->target_hp)));
     if (after->strain > 0) {
         json_t *fields = enc_hp_fields(x, after->attacker_hp);
         json_t *told =
@@ -441,7 +452,8 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
     }
     if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
-        answer_reaction(s, actor, target, reaction, reaction_at, after, effects);
+        assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
+        answer_reaction(s, enc_str(actor, "id"), target, reaction, after, effects);
     } else if (aoo) {
         json_array_append_new(effects,
                               enc_effect_set(enc_str(actor, "id"),
@@ -497,7 +509,7 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
-    if (attack_gate_refused(x, in, actor, atk, rc, gate.made, foe))
+    if (attack_gate_refused(x, enc_str(actor, "id"), enc_str(atk, "name"), rc, gate.made, foe))
         return NULL;
     struct svc_answer a = {0};
     struct rules_attack_after after = {0};
@@ -517,12 +529,123 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    json_t *effects = attack_effects(x, ans, actor, target, aoo, reaction, reaction_at, &after);
+    struct answered answered = {reaction_at, enc_num(reaction, "step"), enc_num(reaction, "x"),
+                                enc_num(reaction, "y")};
+    json_t *effects = attack_effects(x, ans, actor, enc_str(target, "id"), aoo,
+                                     reaction != NULL ? &answered : NULL, &after);
     json_t *out = enc_outcome(ans, effects);
     if (rules_engine_has(
             x->engine,
             RULES_ENGINE_ACTION_ECONOMY)) /* inside a full attack or a reaction record too */
         enc_tag_result(out, "attack");
+    return out;
+}
+
+/* The dice of an attack of opportunity the engine makes (calloc'd; NULL after an error in e):
+ * the table's `results` (borrowed), or else the seed of the event's attack x->seq. */
+static struct svc_dice_source *opportunity_dice(struct resolve_ctx *x, json_t *results,
+                                                struct svc_errors *e)
+{
+    struct svc_dice_source *src = calloc(1, sizeof *src);
+    if (src == NULL)
+        svc_errors_add(e, "", "the dice could not be readied");
+    else if (results != NULL)
+        svc_decode_dice_results(results, src, e);
+    else
+        *src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    return src;
+}
+
+/* Adds to x->e why rules_encounter_opportunity did not make the attack (rc) when it is a
+ * refusal before the attack's request (the gate, no profile, total cover); false otherwise. */
+static bool opportunity_refused(struct resolve_ctx *x, const struct rules_encounter *te, int rc,
+                                const struct rules_enc_opportunity *o)
+{
+    const struct rules_enc_combatant *by = o->by >= 0 ? &te->combatants[o->by] : NULL;
+    switch (rc) {
+    case RULES_ENC_ATTACK_GONE:
+        return true; /* nothing to tell: the caller's record says it */
+    case RULES_ENC_ATTACK_NO_TARGET:
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return true;
+    case RULES_ENC_ATTACK_NO_PROFILE:
+        svc_errors_add(x->e, "/attack", "the actor has no such attack");
+        return true;
+    case RULES_ENC_ATTACK_TOTAL_COVER:
+        total_cover(x, by->id);
+        return true;
+    default:
+        return by != NULL && o->profile >= 0 &&
+               attack_gate_refused(x, by->id, by->attacks[o->profile].name, rc, o->gate.made,
+                                   by->charge_target >= 0 ? te->combatants[by->charge_target].id
+                                                          : "");
+    }
+}
+
+json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
+{
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL || at >= (size_t)te->reaction_count)
+        return NULL;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    struct svc_dice_source *src = opportunity_dice(x, results, &e);
+    struct rules_enc_opportunity *o = malloc(sizeof *o);
+    struct rules_enc_attack_room room = {0};
+    if (o == NULL || src == NULL || !room_alloc(te, &room)) {
+        svc_errors_add(x->e, "", "the attack of opportunity could not be ruled");
+        free(o), free(src), svc_errors_free(&e);
+        return NULL;
+    }
+    /* Ruled on the typed state: the dice only when the table's fit (else their errors). */
+    struct rules_dice d;
+    bool dice = !svc_errors_any(&e);
+    if (dice)
+        svc_dice_source_open(src, &d);
+    int rc = rules_encounter_opportunity(te, (int)at, dice ? &d : NULL, &room, o);
+    json_t *out = NULL;
+    if (!opportunity_refused(x, te, rc, o)) {
+        const struct rules_enc_combatant *by = &te->combatants[o->by];
+        const struct rules_enc_combatant *mover = &te->combatants[o->mover];
+        const struct rules_enc_reaction *re = &te->reactions[at];
+        json_t *actor = enc_find(x->state, by->id, NULL);
+        json_t *target = enc_find(x->state, mover->id, NULL);
+        /* Encoded as the attack action's own answer: the request the endpoint's writer takes,
+         * what its decoder would refuse, the ruling or its refusal. */
+        struct attack_request req;
+        memset(&req, 0, sizeof req);
+        request_of(x, mover, &o->setup, room.allies, &req, &e);
+        derived_into(&o->setup, &req);
+        svc_attack_facing_required(&req, json_object_get(actor, "facing") != NULL,
+                                   json_object_get(target, "facing") != NULL || re->facing >= 0,
+                                   &e);
+        struct svc_answer a = {0};
+        if (!svc_errors_any(&e))
+            answer_ruled(&req, rc, &o->ruling, src, &e, &a);
+        if (svc_errors_any(&e))
+            svc_answer_errors(&a, &e);
+        static const struct enc_member own[] = {{"/results", "/results"},
+                                                {"/cover", "/cover"},
+                                                {"/concealment", "/concealment"},
+                                                {NULL, NULL}};
+        json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
+        if (ans != NULL) {
+            if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE)) {
+                struct rules_enc_attack_ask ask = {.a = o->by, .t = o->mover, .p = o->profile};
+                json_object_set_new(ans, "derived", derived_json(te, &ask, &o->setup, room.index));
+            }
+            struct answered answered = {at, re->step, re->x, re->y};
+            json_t *effects =
+                attack_effects(x, ans, actor, mover->id, true, &answered, &o->ruling.after);
+            out = enc_outcome(ans, effects);
+            if (rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY))
+                enc_tag_result(out, "attack");
+        }
+    }
+    svc_errors_free(&e);
+    free(room.allies), free(room.others), free(room.index);
+    free(o);
+    free(src);
     return out;
 }
 
@@ -562,10 +685,9 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
      * one are made now, and this event's ruling lists them. */
-    bool settles =
-        reaction != NULL && !x->settling &&
-        (enc_any_made_by_engine(s) || (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
-                                       enc_flag(s, "awaiting_reactions")));
+    bool settles = reaction != NULL && (enc_any_made_by_engine(s) ||
+                                        (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+                                         enc_flag(s, "awaiting_reactions")));
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
         enc_settle_waiting(x, enc_str(reaction, "mover"), json_object_get(in, "reaction_results"),

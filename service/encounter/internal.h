@@ -208,9 +208,6 @@ struct resolve_ctx {
     struct svc_rules rules; /* the encounter's, decoded once (enc_rules_of, enc_svc_rules_of) */
     bool rules_ok;
     struct svc_errors *e;
-    /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
-     * settle_reactions): an attack made then does not settle the next one in its turn. */
-    bool settling;
     /* A full attack's attack: its place among the iterative attacks, its profile's bonus
      * rules_iterative_penalty of it lower (d20 3.5 SRD, Full Attack); 0 for any other. */
     int iterative;
@@ -573,6 +570,13 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* The attack of opportunity the engine makes itself for open reaction `at` of x->state (the
+ * reactor's policy always, or the mover's decision take), with the table's dice `results`
+ * (borrowed; NULL: the seed of event x->seq): ruled by rules_encounter_opportunity on the typed
+ * state, encoded as an attack action's outcome {result, effects} (a new reference); NULL after
+ * adding why it was not made to x->e (nothing when its reactor has left). */
+json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results);
 
 /* Checks a full attack's plan's shape (decode_plan); false after adding errors at /plan. */
 bool enc_check_plan(json_t *in, int engine, struct svc_errors *e);

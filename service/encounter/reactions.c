@@ -141,9 +141,10 @@ bool enc_any_made_by_engine(json_t *state)
 
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
  * mover's decision take) open in scratch's reactions against mover that may be settled now (no
- * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each as the
- * reactor's answer, at the square being left (enc_action_attack), with its first melee profile and
- * dice of its own from the event's seed, or results[by] (the caller's dice). Each is folded into
+ * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on
+ * the typed state from the reaction itself (enc_opportunity, rules_encounter_opportunity: the
+ * reactor's answer at the square being left, with its first melee profile), with dice of its
+ * own from the event's seed, or results[by] (the caller's dice). Each is folded into
  * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
  * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
  * (its reactor has made its attacks of opportunity this round) is closed and recorded as
@@ -170,25 +171,14 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         json_t *record =
             json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
                       json_object_get(r, "x"), "y", json_object_get(r, "y"));
-        json_t *reactor = enc_find(scratch, by, NULL);
         bool was_down = enc_is_down(enc_find(scratch, mover, NULL));
-        json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
-                               "attack_of_opportunity", "actor", by, "target", mover);
-        if (json_object_get(results, by) != NULL)
-            json_object_set(in, "results", json_object_get(results, by));
-        /* Engine 3: with its first melee attack (enc_reaction_attack). */
-        json_t *with = reactor != NULL && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO)
-                           ? enc_reaction_attack(reactor, x->engine)
-                           : NULL;
-        if (with != NULL)
-            json_object_set(in, "attack", json_object_get(with, "name"));
+        /* Ruled on the typed state (rules_encounter_opportunity), each attack its own dice. */
         struct svc_errors why;
         svc_errors_init(&why);
         struct resolve_ctx each = enc_ctx_on(x, scratch);
         each.e = &why;
-        each.settling = true;
-        each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */
-        json_t *out = reactor != NULL ? enc_action_attack(&each, in, reactor) : NULL;
+        each.seq = x->seq + ((long long)(k + 1) << 32);
+        json_t *out = enc_opportunity(&each, at, json_object_get(results, by));
         enc_ctx_release(&each);
         json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
         if (out != NULL) {
@@ -212,7 +202,6 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             }
             json_decref(made);
             json_decref(record);
-            json_decref(in);
             svc_errors_free(&why);
             return;
         } else {
@@ -231,7 +220,6 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set_new(record, "stopped", json_true());
         json_array_append_new(records, record);
         json_decref(out);
-        json_decref(in);
         svc_errors_free(&why);
     }
 }

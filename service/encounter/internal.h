@@ -612,12 +612,17 @@ struct enc_provoked {
     int step;         /* the step that leaves the threatened square (0: standing up) */
     int x, y, facing; /* the square being left, and the mover's facing there (-1: none) */
 };
+/* Where the reactions an action opened leave its actor once the engine's attacks are made: its
+ * move paused for an asked reaction (paused_move is its), or dropped by one of them. */
+struct enc_reactions_left {
+    bool paused, dropped;
+};
 /* Engine 2: opens the reactions the n provoked attacks of opportunity of actor's action give,
  * appending their effects to effects and, when any was decided, what became of each to
- * result's "reactions". */
+ * result's "reactions"; *left (when not NULL) gets where they leave the actor. */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
-                        const struct enc_provoked *provoked, int n, json_t *result,
-                        json_t *effects);
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
+                        struct enc_reactions_left *left);
 
 /* Checks in's reaction_results (dice by reactor); false after adding errors to e. */
 bool enc_check_reaction_results(json_t *in, struct svc_errors *e);

@@ -329,7 +329,8 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
  * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
  * gains `reactions`: what became of each decided one, in step order. */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
-                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects)
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
+                        struct enc_reactions_left *left)
 {
     json_t *s = x->state;
     json_t *decisions = json_object_get(in, "reactions");
@@ -364,6 +365,8 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         json_decref(declined);
         json_array_append_new(effects,
                               enc_effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+        if (left != NULL) /* nothing made, nothing paused */
+            *left = (struct enc_reactions_left){false, enc_is_down(actor)};
         return;
     }
     json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
@@ -427,6 +430,12 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             json_array_append_new(records, rec);
     }
     json_object_set_new(result, "reactions", records);
+    if (left != NULL) {
+        json_t *pause = json_object_get(scratch, "paused_move");
+        left->paused =
+            json_is_object(pause) && strcmp(enc_str(pause, "mover"), enc_str(actor, "id")) == 0;
+        left->dropped = enc_is_down(enc_find(scratch, enc_str(actor, "id"), NULL));
+    }
     json_decref(made);
     json_decref(scratch);
     json_decref(declined);

@@ -151,3 +151,23 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
     return rules_encounter_attack(e, &e->combatants[re->by], &e->combatants[re->mover], true,
                                   &out->gate, &roll, d, &out->ruling);
 }
+
+bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
+                                    int i)
+{
+    assert(e != NULL && answered >= 0 && answered < e->reaction_count && i >= 0 &&
+           i < e->reaction_count);
+    const struct rules_enc_reaction *a = &e->reactions[answered], *r = &e->reactions[i];
+    if (i == answered)
+        return false;
+    return !(stopped && r->mover == a->mover && r->step > a->step);
+}
+
+bool rules_encounter_settles_on_answer(const struct rules_encounter *e)
+{
+    assert(e != NULL);
+    for (int i = 0; i < e->reaction_count; i++)
+        if (e->reactions[i].policy == RULES_AOO_POLICY_ALWAYS)
+            return true;
+    return rules_engine_has(e->engine, RULES_ENGINE_PAUSED_MOVES) && e->awaiting_reactions;
+}

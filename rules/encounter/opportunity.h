@@ -111,4 +111,19 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
                                 const struct rules_enc_attack_room *room,
                                 struct rules_enc_opportunity *out);
 
+/* Whether open reaction i of e stays open once reaction `answered` is answered by an attack of
+ * opportunity that stopped its mover or not (rules_attack_after's stopped): the answered one
+ * closes (004 Making an Attack of Opportunity: "a single melee attack"); when the attack dropped
+ * the mover, its move goes no further (it was struck as it left that square, 004 Provoking an
+ * Attack of Opportunity by Moving, and "can take no actions", d20 3.5 SRD Dying), so the
+ * reactions to the later steps of that move close with it. Others stay. */
+bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
+                                    int i);
+
+/* Whether answering (or declining) an open reaction lets the engine go on with the move that
+ * opened it (004 Attacks of Opportunity: the attacks come in the order the squares are left):
+ * an attack the engine makes itself is open (policy always), or, from engine 3, the encounter
+ * awaits an asked one, whose move is paused until it is settled. */
+bool rules_encounter_settles_on_answer(const struct rules_encounter *e);
+
 #endif

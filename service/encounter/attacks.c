@@ -25,16 +25,6 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-/* Whether actor's melee attack can reach target: 004 Threatened Area and 001 Reach (its
- * reach, or only the ring of its reach weapon). On its own action a combatant swings whether
- * or not it could make attacks of opportunity (flat-footed). */
-bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target)
-{
-    struct rules_creature a, t;
-    return enc_creature_of(o, actor, &a) && enc_creature_of(o, target, &t) &&
-           rules_encounter_reaches(o, &a, &t);
-}
-
 bool enc_is_melee(json_t *atk)
 {
     const char *form = enc_str(atk, "attack");
@@ -62,13 +52,6 @@ static int melee_profiles(json_t *c, bool melee[64])
     for (; n < 64 && n < (int)json_array_size(list); n++)
         melee[n] = enc_is_melee(json_array_get(list, (size_t)n));
     return n;
-}
-
-bool enc_has_melee(json_t *c, int engine)
-{
-    bool melee[64];
-    int n = melee_profiles(c, melee);
-    return rules_encounter_has_melee(engine, melee, n);
 }
 
 json_t *enc_reaction_attack(json_t *c, int engine)
@@ -402,10 +385,12 @@ struct answered {
     long long step; /* the step of the mover's move it answers */
     long long x, y; /* the square the mover was leaving */
 };
-static void answer_reaction(json_t *s, const char *actor, const char *target,
+static void answer_reaction(struct resolve_ctx *x, const char *actor, const char *target,
                             const struct answered *reaction, const struct rules_attack_after *after,
                             json_t *effects)
 {
+    json_t *s = x->state;
+    const struct rules_encounter *te = enc_typed(x);
     json_array_append_new(
         effects, enc_effect_set(actor, json_pack("{s:I, s:i}", "aoo_round", enc_num(s, "round"),
                                                  "aoo_made", after->aoo_made)));
@@ -417,9 +402,10 @@ static void answer_reaction(json_t *s, const char *actor, const char *target,
     json_t *r;
     json_array_foreach(json_object_get(s, "reactions"), k, r)
     {
-        bool later = stopped && strcmp(enc_str(r, "mover"), target) == 0 &&
-                     enc_num(r, "step") > reaction->step;
-        if (k != reaction->at && !later)
+        /* The typed state's reactions are the stored list, in its order (rules_encounter_
+         * reaction_stays: the answered one closes, and a stopped mover's later steps). */
+        assert(te != NULL && k < (size_t)te->reaction_count);
+        if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, (int)k))
             json_array_append(left, r);
     }
     json_array_append_new(effects, enc_reactions_effect(s, left));
@@ -453,7 +439,7 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     }
     if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
         assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
-        answer_reaction(s, enc_str(actor, "id"), target, reaction, after, effects);
+        answer_reaction(x, enc_str(actor, "id"), target, reaction, after, effects);
     } else if (aoo) {
         json_array_append_new(effects,
                               enc_effect_set(enc_str(actor, "id"),
@@ -480,20 +466,22 @@ static json_t *action_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor
                                 json_t *reaction, size_t reaction_at)
 {
     bool aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
+    const struct rules_encounter *te = enc_typed(x);
+    int ai = -1, ti = -1;
+    const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
     /* Engine 3: an attack of opportunity that names no profile is made with the first melee
-     * one (enc_reaction_attack). */
-    json_t *atk =
-        aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) && *enc_str(in, "attack") == '\0'
-            ? enc_reaction_attack(actor, x->engine)
-            : enc_find_attack(actor, enc_str(in, "attack"));
+     * one (rules_encounter_aoo_profile_of). */
+    bool first_melee = aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) &&
+                       *enc_str(in, "attack") == '\0';
+    int melee = first_melee && who != NULL ? rules_encounter_aoo_profile_of(te, ai) : -1;
+    json_t *atk = !first_melee ? enc_find_attack(actor, enc_str(in, "attack"))
+                  : melee >= 0 ? json_array_get(json_object_get(actor, "attacks"), (size_t)melee)
+                               : NULL;
     if (atk == NULL) {
         svc_errors_add(x->e, "/attack", "the actor has no such attack");
         return NULL;
     }
     /* Whether it may be made (rules_encounter_attack_check), in words. */
-    const struct rules_encounter *te = enc_typed(x);
-    int ai = -1, ti = -1;
-    const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
     const struct rules_enc_combatant *whom = enc_typed_of(x, target, &ti);
     int p = who != NULL ? rules_encounter_profile(who, enc_str(atk, "name")) : -1;
     if (whom == NULL || p < 0)
@@ -685,9 +673,8 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
      * one are made now, and this event's ruling lists them. */
-    bool settles = reaction != NULL && (enc_any_made_by_engine(s) ||
-                                        (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
-                                         enc_flag(s, "awaiting_reactions")));
+    const struct rules_encounter *te = reaction != NULL ? enc_typed(x) : NULL;
+    bool settles = te != NULL && rules_encounter_settles_on_answer(te);
     json_t *out = action_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
         enc_settle_waiting(x, enc_str(reaction, "mover"), json_object_get(in, "reaction_results"),

@@ -529,11 +529,6 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
  * NULL when it has none. */
 json_t *enc_reaction_attack(json_t *c, int engine);
 
-/* Whether combatant c has a melee attack to threaten with (004 Threatened Area: "the area into
- * which it can make a melee attack"): from engine 3 not when every profile it lists is ranged
- * or a spell; one listing none is taken to have one, as before engine 3. */
-bool enc_has_melee(json_t *c, int engine);
-
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
 
@@ -546,10 +541,6 @@ bool enc_is_melee(json_t *atk);
 /* Why a melee attack cannot reach: its refusals' reason. */
 #define ENC_REACH_RULE                                                                             \
     "a melee attack reaches the squares its attacker threatens (004 Threatened Area; 001 Reach)"
-
-/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach) under the
- * encounter's rules o. */
-bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
 
 /* actor's attack with profile atk on target as POST /v1/attacks/resolve rules it, read from the
  * stored combatants into r's structs (the attacker's place, the profile's bonus, form, damage,
@@ -595,9 +586,6 @@ json_t *enc_reactions_effect(json_t *state, json_t *list);
 
 /* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
 bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
-
-/* Whether any open reaction in state is one the engine makes itself (policy always). */
-bool enc_any_made_by_engine(json_t *state);
 
 /* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
 void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,

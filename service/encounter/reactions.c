@@ -126,19 +126,6 @@ bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
     return false;
 }
 
-/* Whether any open reaction is one the engine makes itself once it may (policy always). */
-bool enc_any_made_by_engine(json_t *state)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(state, "reactions"), i, r)
-    {
-        if (strcmp(enc_str(r, "policy"), "always") == 0)
-            return true;
-    }
-    return false;
-}
-
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
  * mover's decision take) open in scratch's reactions against mover that may be settled now (no
  * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on

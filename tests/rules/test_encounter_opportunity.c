@@ -166,3 +166,61 @@ Test(encounter_opportunity, the_gate_refuses_before_any_die)
     cr_assert_eq(opportunity(&k, dice, 2), RULES_ENC_ATTACK_GONE);
     free(k.out);
 }
+
+/* Kroh's move provoked the orc at step 1, the wolf at the same square and the goblin at step 3;
+ * Aria's, the ogre at step 2. 004 Provoking an Attack of Opportunity by Moving: the mover
+ * provokes as it moves "out of a threatened area", square by square; d20 3.5 SRD Dying: a dying
+ * creature "can take no actions". Answered, the orc's reaction closes; if its attack dropped
+ * Kroh, he leaves no further square, so the goblin's (step 3) closes with it, while the wolf's,
+ * at the same square, and the ogre's, at another's move, stay open. */
+Test(encounter_opportunity, a_dropped_mover_leaves_no_later_square)
+{
+    struct rules_options o = preset("d20-3.5");
+    const struct rules_enc_reaction r[] = {
+        {.mover = 0, .by = 2, .step = 1, .policy = RULES_AOO_POLICY_ALWAYS},
+        {.mover = 0, .by = 3, .step = 3, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 0, .by = 4, .step = 1, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 1, .by = 5, .step = 2, .policy = RULES_AOO_POLICY_ASK}};
+    struct rules_encounter e = {
+        .engine = 4, .rules = &o, .reaction_count = 4, .reactions = r, .paused = {.mover = -1}};
+    bool stopped = true;
+    cr_assert_not(rules_encounter_reaction_stays(&e, 0, stopped, 0));
+    cr_assert_not(rules_encounter_reaction_stays(&e, 0, stopped, 1));
+    cr_assert(rules_encounter_reaction_stays(&e, 0, stopped, 2));
+    cr_assert(rules_encounter_reaction_stays(&e, 0, stopped, 3));
+    stopped = false; /* still up, Kroh goes on to step 3 */
+    cr_assert_not(rules_encounter_reaction_stays(&e, 0, stopped, 0));
+    cr_assert(rules_encounter_reaction_stays(&e, 0, stopped, 1));
+}
+
+/* 004 Making an Attack of Opportunity: "The combatant does not have to make an attack of
+ * opportunity if the combatant doesn't want to": a reactor whose policy is always has the
+ * engine make it as soon as the reactions before it are settled, so answering one lets the move
+ * go on; from engine 3 an asked reaction pauses the move, which answering one also lets go on.
+ * Under engine 2 an asked reaction did not pause anything, and with neither there is nothing
+ * to go on with. */
+Test(encounter_opportunity, answering_a_reaction_lets_the_move_go_on)
+{
+    struct rules_options o = preset("d20-3.5");
+    struct rules_enc_reaction r[] = {
+        {.mover = 0, .by = 1, .step = 1, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 0, .by = 2, .step = 2, .policy = RULES_AOO_POLICY_ALWAYS}};
+    struct rules_encounter e = {.engine = 3,
+                                .rules = &o,
+                                .reaction_count = 2,
+                                .reactions = r,
+                                .awaiting_reactions = true,
+                                .paused = {.mover = -1}};
+    cr_assert(rules_encounter_settles_on_answer(&e));
+    e.reaction_count = 1; /* the asked one only */
+    cr_assert(rules_encounter_settles_on_answer(&e));
+    e.engine = 2;
+    cr_assert_not(rules_encounter_settles_on_answer(&e));
+    e.reaction_count = 2;
+    cr_assert(rules_encounter_settles_on_answer(&e));
+    e.engine = 3;
+    e.awaiting_reactions = false;
+    r[0].policy = RULES_AOO_POLICY_UNSET;
+    r[1].policy = RULES_AOO_POLICY_UNSET; /* engine 2's lapsing reactions */
+    cr_assert_not(rules_encounter_settles_on_answer(&e));
+}

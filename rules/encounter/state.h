@@ -73,6 +73,12 @@ enum rules_condition_cause {
 /* Whether a condition gained so was forced on the creature (rules_condition_source). */
 bool rules_condition_involuntary(enum rules_condition_cause cause);
 
+/* Where a condition came from once a turn of the creature's own begins: one forced on it has
+ * now had its opportunity to act on it (001 Forced Movement: a creature "made prone
+ * involuntarily gains no such resistance to forced movement until it has had an opportunity to
+ * stand up"); one taken of its own will is as it was. */
+struct rules_condition_source rules_condition_source_at_turn(struct rules_condition_source s);
+
 /* Whether events of engine keep where each condition came from (engine 4 on). */
 bool rules_encounter_keeps_sources(int engine);
 

@@ -171,3 +171,39 @@ bool rules_encounter_settles_on_answer(const struct rules_encounter *e)
             return true;
     return rules_engine_has(e->engine, RULES_ENGINE_PAUSED_MOVES) && e->awaiting_reactions;
 }
+
+bool rules_encounter_pause_place(const struct rules_encounter *e, int mover,
+                                 struct rules_enc_pause_place *out)
+{
+    assert(e != NULL && out != NULL);
+    *out = (struct rules_enc_pause_place){0};
+    if (mover < 0 || e->paused.mover != mover)
+        return false;
+    assert(mover < e->count);
+    int first = -1; /* the earliest asked reaction to its move; of equal steps, the first listed */
+    for (int i = 0; i < e->reaction_count; i++) {
+        const struct rules_enc_reaction *r = &e->reactions[i];
+        if (r->mover == mover && r->policy == RULES_AOO_POLICY_ASK &&
+            (first < 0 || r->step < e->reactions[first].step))
+            first = i;
+    }
+    bool dropped = e->combatants[mover].down;
+    out->over = first < 0 || dropped;
+    if (dropped)
+        return true;
+    out->set = true;
+    if (first >= 0) {
+        const struct rules_enc_reaction *r = &e->reactions[first];
+        out->x = r->x;
+        out->y = r->y;
+        out->has_facing = r->facing >= 0;
+        out->facing = r->facing;
+    } else {
+        out->x = e->paused.x;
+        out->y = e->paused.y;
+        out->has_facing = e->paused.has_facing;
+        out->facing = e->paused.facing;
+        out->stands = e->paused.stands;
+    }
+    return true;
+}

@@ -126,4 +126,23 @@ bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answere
  * awaits an asked one, whose move is paused until it is settled. */
 bool rules_encounter_settles_on_answer(const struct rules_encounter *e);
 
+/* Where the mover of a paused move belongs now (engine 3; 004 Provoking an Attack of
+ * Opportunity by Moving: the attack is made as the mover leaves the square, so a move that
+ * provokes pauses at the square being left): while an asked reaction to its move is open, the
+ * square of the earliest such step (rules_reactions_first_asked's order), facing as it faced
+ * there; once none is, where the move ends, the pause over, and a stand-up's pause (stands)
+ * leaves it standing; a mover dropped meanwhile stays where the attack found it (not set), the
+ * pause over. */
+struct rules_enc_pause_place {
+    bool set; /* the mover is put at (x, y), facing `facing` when has_facing */
+    int x, y;
+    bool has_facing;
+    int facing;
+    bool over;   /* the pause ends */
+    bool stands; /* it stands up: no longer prone */
+};
+/* False (out zeroed) when e has no paused move of combatant mover. */
+bool rules_encounter_pause_place(const struct rules_encounter *e, int mover,
+                                 struct rules_enc_pause_place *out);
+
 #endif

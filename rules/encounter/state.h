@@ -174,6 +174,8 @@ struct rules_enc_reaction {
 struct rules_enc_pause {
     int mover; /* -1: none */
     int x, y;
+    bool has_facing; /* the move ends facing `facing` */
+    int facing;
     bool stands;
 };
 

@@ -362,10 +362,13 @@ int svc_enc_typed_decode_memo(json_t *state, int engine, const struct svc_config
     }
     json_t *pause = json_object_get(state, "paused_move");
     if (json_is_object(pause))
-        out->e.paused = (struct rules_enc_pause){.mover = index_of(&out->e, str_of(pause, "mover")),
-                                                 .x = int_of(pause, "x"),
-                                                 .y = int_of(pause, "y"),
-                                                 .stands = flag_of(pause, "stands")};
+        out->e.paused = (struct rules_enc_pause){
+            .mover = index_of(&out->e, str_of(pause, "mover")),
+            .x = int_of(pause, "x"),
+            .y = int_of(pause, "y"),
+            .has_facing = json_is_integer(json_object_get(pause, "facing")),
+            .facing = int_of(pause, "facing"),
+            .stands = flag_of(pause, "stands")};
     return SVC_ENC_TYPED_OK;
 }
 

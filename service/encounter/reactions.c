@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/encounter/engine.h"
+#include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
 #include "service/encounter/internal.h"
 #include "service/json/errors.h"
@@ -219,28 +220,34 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
  * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
  * the next asked step's square while one is open; else the move's end, the pause over; or
  * nowhere when it was dropped (its move stopped where the attack found it). */
-static void place_paused(json_t *scratch, const char *mover, json_t *effects)
+static void place_paused(struct resolve_ctx *x, json_t *scratch, const char *mover, json_t *effects)
 {
-    json_t *pause = json_object_get(scratch, "paused_move");
     json_t *m = enc_find(scratch, mover, NULL);
-    if (!json_is_object(pause) || strcmp(enc_str(pause, "mover"), mover) != 0 || m == NULL)
+    if (m == NULL)
         return;
-    json_t *first = first_asked(json_object_get(scratch, "reactions"), mover, SIZE_MAX);
-    json_t *at = first != NULL ? first : pause;
-    json_t *fields =
-        json_pack("{s:O, s:O}", "x", json_object_get(at, "x"), "y", json_object_get(at, "y"));
-    if (json_is_integer(json_object_get(at, "facing")))
-        json_object_set(fields, "facing", json_object_get(at, "facing"));
-    bool dropped = enc_is_down(m);
+    struct svc_errors none;
+    svc_errors_init(&none);
+    struct resolve_ctx now = enc_ctx_on(x, scratch);
+    now.e = &none;
+    const struct rules_encounter *te = enc_typed(&now);
+    struct rules_enc_pause_place at;
+    bool paused =
+        te != NULL && rules_encounter_pause_place(te, rules_encounter_find(te, mover), &at);
+    enc_ctx_release(&now);
+    svc_errors_free(&none);
+    if (!paused)
+        return;
     json_t *add = json_array();
-    /* A creature that stood up provoking (encounter_actions.c stand_up) stands once it's over. */
-    if (!dropped && first == NULL && enc_flag(pause, "stands"))
-        json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
-    if (!dropped)
+    if (at.set) {
+        json_t *fields = json_pack("{s:i, s:i}", "x", at.x, "y", at.y);
+        if (at.has_facing)
+            json_object_set_new(fields, "facing", json_integer(at.facing));
+        /* A creature that stood up provoking (actions.c stand_up) stands once it's over. */
+        if (at.stands)
+            json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
         json_array_append_new(add, enc_effect_set(mover, fields));
-    else
-        json_decref(fields);
-    if (first == NULL || dropped)
+    }
+    if (at.over)
         json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
     enc_fold(scratch, add);
     json_array_extend(effects, add);
@@ -260,7 +267,7 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, mover, results, effects, records);
     if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES))
-        place_paused(scratch, mover, effects);
+        place_paused(x, scratch, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
@@ -376,7 +383,7 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         enc_fold(scratch, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(scratch, enc_str(actor, "id"), effects);
+        place_paused(x, scratch, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();

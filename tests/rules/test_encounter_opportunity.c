@@ -224,3 +224,74 @@ Test(encounter_opportunity, answering_a_reaction_lets_the_move_go_on)
     r[1].policy = RULES_AOO_POLICY_UNSET; /* engine 2's lapsing reactions */
     cr_assert_not(rules_encounter_settles_on_answer(&e));
 }
+
+/* 004 Provoking an Attack of Opportunity by Moving: "If a combatant moves through (not simply
+ * into) or out of a threatened area, a combatant usually provokes an attack of opportunity", so
+ * the attack is made as the mover leaves each square, in the order it leaves them. Kroh's move
+ * to (5, 0), facing 2, is paused for the goblin's asked reaction at step 1, (1, 0), and the
+ * orc's at step 3, (3, 0), facing 2 there; the wolf's at step 2 the engine makes. He waits at
+ * (1, 0) until the goblin answers, then at (3, 0); with no asked reaction left he ends at (5, 0)
+ * facing 2 and the pause is over (a stand-up's pause leaves him standing); dropped meanwhile
+ * (d20 3.5 SRD Dying: "can take no actions"), he stays where he fell. */
+Test(encounter_opportunity, a_paused_mover_waits_at_the_earliest_asked_square)
+{
+    struct rules_options o = preset("d20-3.5");
+    struct rules_enc_combatant c[2] = {{.id = "kroh", .charge_target = -1},
+                                       {.id = "goblin", .charge_target = -1}};
+    struct rules_enc_reaction r[] = {{.mover = 0,
+                                      .by = 1,
+                                      .step = 3,
+                                      .x = 3,
+                                      .y = 0,
+                                      .facing = 2,
+                                      .policy = RULES_AOO_POLICY_ASK},
+                                     {.mover = 0,
+                                      .by = 1,
+                                      .step = 1,
+                                      .x = 1,
+                                      .y = 0,
+                                      .facing = -1,
+                                      .policy = RULES_AOO_POLICY_ASK},
+                                     {.mover = 0,
+                                      .by = 1,
+                                      .step = 2,
+                                      .x = 2,
+                                      .y = 0,
+                                      .facing = -1,
+                                      .policy = RULES_AOO_POLICY_ALWAYS}};
+    struct rules_encounter e = {
+        .engine = 4,
+        .rules = &o,
+        .count = 2,
+        .combatants = c,
+        .reaction_count = 3,
+        .reactions = r,
+        .awaiting_reactions = true,
+        .paused = {.mover = 0, .x = 5, .y = 0, .has_facing = true, .facing = 2}};
+    struct rules_enc_pause_place at;
+    cr_assert(rules_encounter_pause_place(&e, 0, &at));
+    cr_assert(at.set);
+    cr_assert_eq(at.x, 1);
+    cr_assert_not(at.has_facing);
+    cr_assert_not(at.over);
+    r[1].policy = RULES_AOO_POLICY_UNSET; /* the goblin answered at (1, 0) */
+    cr_assert(rules_encounter_pause_place(&e, 0, &at));
+    cr_assert_eq(at.x, 3);
+    cr_assert(at.has_facing);
+    cr_assert_eq(at.facing, 2);
+    cr_assert_not(at.over);
+    e.reaction_count = 0; /* every reaction settled */
+    cr_assert(rules_encounter_pause_place(&e, 0, &at));
+    cr_assert(at.set && at.over);
+    cr_assert_eq(at.x, 5);
+    cr_assert_eq(at.facing, 2);
+    cr_assert_not(at.stands);
+    e.paused.stands = true;
+    cr_assert(rules_encounter_pause_place(&e, 0, &at));
+    cr_assert(at.stands);
+    c[0].down = true;
+    cr_assert(rules_encounter_pause_place(&e, 0, &at));
+    cr_assert_not(at.set);
+    cr_assert(at.over);
+    cr_assert_not(rules_encounter_pause_place(&e, 1, &at)); /* the goblin has no paused move */
+}

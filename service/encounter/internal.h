@@ -558,6 +558,14 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
                     bool aoo, bool charging, const struct rules_creature *target_at,
                     struct attack_request *r, struct svc_errors *e, json_t **derived);
 
+/* The attack of actor on target (in: kind, attack, results, cover, concealment, bonus; for an
+ * attack of opportunity under engine 2, target as it stood in the square it was leaving and the
+ * reaction it answers, at reaction_at of the state's reactions; else NULL): the outcome (new
+ * ref) or NULL after adding errors to x->e. A full attack (full_attack.c) makes each of its
+ * attacks so. */
+json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                      json_t *reaction, size_t reaction_at);
+
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);

@@ -81,6 +81,13 @@ bool rules_condition_involuntary(enum rules_condition_cause cause)
     return cause != RULES_CAUSE_OWN;
 }
 
+struct rules_condition_source rules_condition_source_at_turn(struct rules_condition_source s)
+{
+    if (s.involuntary)
+        s.had_turn = true;
+    return s;
+}
+
 bool rules_encounter_keeps_sources(int engine)
 {
     return rules_engine_has(engine, RULES_ENGINE_CONDITION_SOURCES);

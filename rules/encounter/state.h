@@ -74,6 +74,12 @@ enum rules_condition_cause {
 /* Whether a condition gained so was forced on the creature (rules_condition_source). */
 bool rules_condition_involuntary(enum rules_condition_cause cause);
 
+/* Where a condition came from once a turn of the creature's own begins: one forced on it has
+ * now had its opportunity to act on it (001 Forced Movement: a creature "made prone
+ * involuntarily gains no such resistance to forced movement until it has had an opportunity to
+ * stand up"); one taken of its own will is as it was. */
+struct rules_condition_source rules_condition_source_at_turn(struct rules_condition_source s);
+
 /* Whether events of engine keep where each condition came from (condition_sources). */
 bool rules_encounter_keeps_sources(int engine);
 
@@ -120,7 +126,11 @@ struct rules_enc_combatant {
     /* Its hit point state as its last change was ruled (the stored hp_state; RULES_HP_UP when
      * none is stored, as without the rule hp_states or under the option hp_states none). */
     enum rules_hp_state hp_state;
-    int dex;                 /* Dexterity: initiative's first tie-break */
+    int dex; /* Dexterity: initiative's first tie-break */
+    /* What the stored combatant gives (with derived_defense, the Dexterity part of a Defense that
+     * has none is derived from the score: rules_encounter_attack_setup): a Defense, a Dexterity
+     * part in it, a Dexterity score. */
+    bool has_defense, defense_dex, has_dex;
     int initiative_modifier; /* added to the initiative d20 */
     bool has_initiative;
     int initiative;
@@ -165,6 +175,8 @@ struct rules_enc_reaction {
 struct rules_enc_pause {
     int mover; /* -1: none */
     int x, y;
+    bool has_facing; /* the move ends facing `facing` */
+    int facing;
     bool stands;
 };
 

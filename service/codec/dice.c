@@ -190,11 +190,22 @@ void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct sv
     codec_get_int(body, "", "seed", false, 0, SEED_MAX, &src->seed, e);
     if (!codec_get_array(body, "", "results", false, RULES_DICE_MAX_DRAWS, &results, e))
         return;
+    svc_decode_dice_results(results, src, e);
+    if (src->seed >= 0)
+        svc_errors_add(e, "/results", "give either seed or results, not both");
+}
+
+void svc_decode_dice_results(json_t *results, struct svc_dice_source *src, struct svc_errors *e)
+{
     src->supplied = true;
     size_t i;
     json_t *item;
     json_array_foreach(results, i, item)
     {
+        if (src->count >= RULES_DICE_MAX_DRAWS) {
+            svc_errors_add(e, "/results", "at most %d results", RULES_DICE_MAX_DRAWS);
+            return;
+        }
         char ptr[CODEC_PTR_MAX];
         snprintf(ptr, sizeof ptr, "/results/%zu", i);
         if (!json_is_integer(item) || json_integer_value(item) < 1 ||
@@ -204,8 +215,6 @@ void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct sv
         else
             src->results[src->count++] = (int)json_integer_value(item);
     }
-    if (src->seed >= 0)
-        svc_errors_add(e, "/results", "give either seed or results, not both");
 }
 
 void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d)

@@ -27,6 +27,10 @@ bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_e
 /* Reads body's "seed" and "results" (mutually exclusive); problems go to e. */
 void svc_decode_dice_source(json_t *body, struct svc_dice_source *src, struct svc_errors *e);
 
+/* Reads a "results" array (already known to be one) into src, as svc_decode_dice_source does:
+ * errors at /results/N. */
+void svc_decode_dice_results(json_t *results, struct svc_dice_source *src, struct svc_errors *e);
+
 /* Prepares d from src, drawing a seed when none was given. */
 void svc_dice_source_open(struct svc_dice_source *src, struct rules_dice *d);
 

@@ -120,6 +120,9 @@ void svc_enc_combatant_decode(json_t *c, const struct rules_options *o,
     int hs = rules_hp_state_from(str_of(c, "hp_state"));
     out->hp_state = hs < 0 ? RULES_HP_UP : (enum rules_hp_state)hs;
     out->dex = int_of(c, "dex");
+    out->has_defense = json_is_object(def);
+    out->defense_dex = json_object_get(def, "dex") != NULL;
+    out->has_dex = json_is_integer(json_object_get(c, "dex"));
     out->initiative_modifier = int_of(c, "initiative_modifier");
     out->has_initiative = json_is_integer(json_object_get(c, "initiative"));
     out->initiative = int_of(c, "initiative");
@@ -359,10 +362,13 @@ int svc_enc_typed_decode_memo(json_t *state, int engine, const struct svc_config
     }
     json_t *pause = json_object_get(state, "paused_move");
     if (json_is_object(pause))
-        out->e.paused = (struct rules_enc_pause){.mover = index_of(&out->e, str_of(pause, "mover")),
-                                                 .x = int_of(pause, "x"),
-                                                 .y = int_of(pause, "y"),
-                                                 .stands = flag_of(pause, "stands")};
+        out->e.paused = (struct rules_enc_pause){
+            .mover = index_of(&out->e, str_of(pause, "mover")),
+            .x = int_of(pause, "x"),
+            .y = int_of(pause, "y"),
+            .has_facing = json_is_integer(json_object_get(pause, "facing")),
+            .facing = int_of(pause, "facing"),
+            .stands = flag_of(pause, "stands")};
     return SVC_ENC_TYPED_OK;
 }
 

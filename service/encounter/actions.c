@@ -103,19 +103,16 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
     }
     json_t *ruling = json_object();
     json_t *effects = json_array();
-    enc_open_reactions(x, in, actor, provoked, n, ruling, effects);
+    struct enc_reactions_left left;
+    enc_open_reactions(x, in, actor, provoked, n, ruling, effects, &left);
     free(provoked);
     if (svc_errors_any(x->e)) {
         json_decref(ruling);
         json_decref(effects);
         return NULL;
     }
-    json_t *scratch = json_deep_copy(s);
-    enc_fold(scratch, effects);
-    json_t *pause = json_object_get(scratch, "paused_move");
-    bool paused = json_is_object(pause) && strcmp(enc_str(pause, "mover"), id) == 0;
-    bool dropped = enc_is_down(enc_find(scratch, id, NULL));
-    json_decref(scratch);
+    /* Standing up paused for an asked reaction, or dropped by an engine's attack. */
+    bool paused = left.paused, dropped = left.dropped;
     size_t k;
     json_t *ef;
     json_array_foreach(effects, k, ef)

@@ -208,9 +208,6 @@ struct resolve_ctx {
     struct svc_rules rules; /* the encounter's, decoded once (enc_rules_of, enc_svc_rules_of) */
     bool rules_ok;
     struct svc_errors *e;
-    /* Set while the engine makes attacks of opportunity itself (encounter_reactions.c,
-     * settle_reactions): an attack made then does not settle the next one in its turn. */
-    bool settling;
     /* A full attack's attack: its place among the iterative attacks, its profile's bonus
      * rules_iterative_penalty of it lower (d20 3.5 SRD, Full Attack); 0 for any other. */
     int iterative;
@@ -532,11 +529,6 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
  * NULL when it has none. */
 json_t *enc_reaction_attack(json_t *c, int engine);
 
-/* Whether combatant c has a melee attack to threaten with (004 Threatened Area: "the area into
- * which it can make a melee attack"): from engine 3 not when every profile it lists is ranged
- * or a spell; one listing none is taken to have one, as before engine 3. */
-bool enc_has_melee(json_t *c, int engine);
-
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
 
@@ -550,10 +542,6 @@ bool enc_is_melee(json_t *atk);
 #define ENC_REACH_RULE                                                                             \
     "a melee attack reaches the squares its attacker threatens (004 Threatened Area; 001 Reach)"
 
-/* Whether actor's melee attack can reach target (004 Threatened Area; 001 Reach) under the
- * encounter's rules o. */
-bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
-
 /* actor's attack with profile atk on target as POST /v1/attacks/resolve rules it, read from the
  * stored combatants into r's structs (the attacker's place, the profile's bonus, form, damage,
  * threat range, sneak attack; an attack of opportunity's kind, Combat Reflexes, prone and a
@@ -561,16 +549,33 @@ bool enc_reaches(const struct rules_options *o, json_t *actor, json_t *target);
  * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
  * concealment in declares, and (engine 2 on) the Dex to AC, cover and concealment the encounter
  * derives from the map (*derived: where each came from, a new reference, or NULL under engine
- * 1). What the request refuses goes to e; false after a total cover refusal in x->e. The caller
- * frees r->allies. */
+ * 1). target_at: where the attack finds target (an attack of opportunity answering a move: the
+ * square it was leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the
+ * typed state. What the request refuses goes to e; false after a total cover refusal in x->e.
+ * The caller frees r->allies. */
 struct attack_request;
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
-                    bool aoo, bool charging, struct attack_request *r, struct svc_errors *e,
-                    json_t **derived);
+                    bool aoo, bool charging, const struct rules_creature *target_at,
+                    struct attack_request *r, struct svc_errors *e, json_t **derived);
+
+/* The attack of actor on target (in: kind, attack, results, cover, concealment, bonus; for an
+ * attack of opportunity under engine 2, target as it stood in the square it was leaving and the
+ * reaction it answers, at reaction_at of the state's reactions; else NULL): the outcome (new
+ * ref) or NULL after adding errors to x->e. A full attack (full_attack.c) makes each of its
+ * attacks so. */
+json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
+                      json_t *reaction, size_t reaction_at);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
+
+/* The attack of opportunity the engine makes itself for open reaction `at` of x->state (the
+ * reactor's policy always, or the mover's decision take), with the table's dice `results`
+ * (borrowed; NULL: the seed of event x->seq): ruled by rules_encounter_opportunity on the typed
+ * state, encoded as an attack action's outcome {result, effects} (a new reference); NULL after
+ * adding why it was not made to x->e (nothing when its reactor has left). */
+json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results);
 
 /* Checks a full attack's plan's shape (decode_plan); false after adding errors at /plan. */
 bool enc_check_plan(json_t *in, int engine, struct svc_errors *e);
@@ -590,9 +595,6 @@ json_t *enc_reactions_effect(json_t *state, json_t *list);
 /* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
 bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
 
-/* Whether any open reaction in state is one the engine makes itself (policy always). */
-bool enc_any_made_by_engine(json_t *state);
-
 /* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
 void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
                         json_t *result);
@@ -606,12 +608,17 @@ struct enc_provoked {
     int step;         /* the step that leaves the threatened square (0: standing up) */
     int x, y, facing; /* the square being left, and the mover's facing there (-1: none) */
 };
+/* Where the reactions an action opened leave its actor once the engine's attacks are made: its
+ * move paused for an asked reaction (paused_move is its), or dropped by one of them. */
+struct enc_reactions_left {
+    bool paused, dropped;
+};
 /* Engine 2: opens the reactions the n provoked attacks of opportunity of actor's action give,
  * appending their effects to effects and, when any was decided, what became of each to
- * result's "reactions". */
+ * result's "reactions"; *left (when not NULL) gets where they leave the actor. */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
-                        const struct enc_provoked *provoked, int n, json_t *result,
-                        json_t *effects);
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
+                        struct enc_reactions_left *left);
 
 /* Checks in's reaction_results (dice by reactor); false after adding errors to e. */
 bool enc_check_reaction_results(json_t *in, struct svc_errors *e);

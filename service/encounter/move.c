@@ -405,7 +405,7 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
             "[o]", enc_effect_set(enc_str(actor, "id"),
                                   move_fields(actor, &m, charge ? enc_str(in, "target") : NULL)));
         if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS))
-            enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects);
+            enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects, NULL);
         if (routed) /* said so: the path is the route query's, not the player's */
             json_object_set_new(
                 ans, "routed",

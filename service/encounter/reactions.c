@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/encounter/engine.h"
+#include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
 #include "service/encounter/internal.h"
 #include "service/json/errors.h"
@@ -126,24 +127,12 @@ bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
     return false;
 }
 
-/* Whether any open reaction is one the engine makes itself once it may (policy always). */
-bool enc_any_made_by_engine(json_t *state)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(state, "reactions"), i, r)
-    {
-        if (strcmp(enc_str(r, "policy"), "always") == 0)
-            return true;
-    }
-    return false;
-}
-
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
  * mover's decision take) open in scratch's reactions against mover that may be settled now (no
- * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each as the
- * reactor's answer, at the square being left (enc_action_attack), with its first melee profile and
- * dice of its own from the event's seed, or results[by] (the caller's dice). Each is folded into
+ * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on
+ * the typed state from the reaction itself (enc_opportunity, rules_encounter_opportunity: the
+ * reactor's answer at the square being left, with its first melee profile), with dice of its
+ * own from the event's seed, or results[by] (the caller's dice). Each is folded into
  * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
  * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
  * (its reactor has made its attacks of opportunity this round) is closed and recorded as
@@ -170,25 +159,14 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         json_t *record =
             json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
                       json_object_get(r, "x"), "y", json_object_get(r, "y"));
-        json_t *reactor = enc_find(scratch, by, NULL);
         bool was_down = enc_is_down(enc_find(scratch, mover, NULL));
-        json_t *in = json_pack("{s:s, s:s, s:s, s:s}", "type", "attack", "kind",
-                               "attack_of_opportunity", "actor", by, "target", mover);
-        if (json_object_get(results, by) != NULL)
-            json_object_set(in, "results", json_object_get(results, by));
-        /* Engine 3: with its first melee attack (enc_reaction_attack). */
-        json_t *with = reactor != NULL && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO)
-                           ? enc_reaction_attack(reactor, x->engine)
-                           : NULL;
-        if (with != NULL)
-            json_object_set(in, "attack", json_object_get(with, "name"));
+        /* Ruled on the typed state (rules_encounter_opportunity), each attack its own dice. */
         struct svc_errors why;
         svc_errors_init(&why);
         struct resolve_ctx each = enc_ctx_on(x, scratch);
         each.e = &why;
-        each.settling = true;
-        each.seq = x->seq + ((long long)(k + 1) << 32); /* each attack its own dice */
-        json_t *out = reactor != NULL ? enc_action_attack(&each, in, reactor) : NULL;
+        each.seq = x->seq + ((long long)(k + 1) << 32);
+        json_t *out = enc_opportunity(&each, at, json_object_get(results, by));
         enc_ctx_release(&each);
         json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
         if (out != NULL) {
@@ -212,7 +190,6 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             }
             json_decref(made);
             json_decref(record);
-            json_decref(in);
             svc_errors_free(&why);
             return;
         } else {
@@ -231,7 +208,6 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set_new(record, "stopped", json_true());
         json_array_append_new(records, record);
         json_decref(out);
-        json_decref(in);
         svc_errors_free(&why);
     }
 }
@@ -244,28 +220,34 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
  * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
  * the next asked step's square while one is open; else the move's end, the pause over; or
  * nowhere when it was dropped (its move stopped where the attack found it). */
-static void place_paused(json_t *scratch, const char *mover, json_t *effects)
+static void place_paused(struct resolve_ctx *x, json_t *scratch, const char *mover, json_t *effects)
 {
-    json_t *pause = json_object_get(scratch, "paused_move");
     json_t *m = enc_find(scratch, mover, NULL);
-    if (!json_is_object(pause) || strcmp(enc_str(pause, "mover"), mover) != 0 || m == NULL)
+    if (m == NULL)
         return;
-    json_t *first = first_asked(json_object_get(scratch, "reactions"), mover, SIZE_MAX);
-    json_t *at = first != NULL ? first : pause;
-    json_t *fields =
-        json_pack("{s:O, s:O}", "x", json_object_get(at, "x"), "y", json_object_get(at, "y"));
-    if (json_is_integer(json_object_get(at, "facing")))
-        json_object_set(fields, "facing", json_object_get(at, "facing"));
-    bool dropped = enc_is_down(m);
+    struct svc_errors none;
+    svc_errors_init(&none);
+    struct resolve_ctx now = enc_ctx_on(x, scratch);
+    now.e = &none;
+    const struct rules_encounter *te = enc_typed(&now);
+    struct rules_enc_pause_place at;
+    bool paused =
+        te != NULL && rules_encounter_pause_place(te, rules_encounter_find(te, mover), &at);
+    enc_ctx_release(&now);
+    svc_errors_free(&none);
+    if (!paused)
+        return;
     json_t *add = json_array();
-    /* A creature that stood up provoking (encounter_actions.c stand_up) stands once it's over. */
-    if (!dropped && first == NULL && enc_flag(pause, "stands"))
-        json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
-    if (!dropped)
+    if (at.set) {
+        json_t *fields = json_pack("{s:i, s:i}", "x", at.x, "y", at.y);
+        if (at.has_facing)
+            json_object_set_new(fields, "facing", json_integer(at.facing));
+        /* A creature that stood up provoking (actions.c stand_up) stands once it's over. */
+        if (at.stands)
+            json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
         json_array_append_new(add, enc_effect_set(mover, fields));
-    else
-        json_decref(fields);
-    if (first == NULL || dropped)
+    }
+    if (at.over)
         json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
     enc_fold(scratch, add);
     json_array_extend(effects, add);
@@ -285,7 +267,7 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     enc_fold(scratch, effects);
     settle_reactions(x, scratch, mover, results, effects, records);
     if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES))
-        place_paused(scratch, mover, effects);
+        place_paused(x, scratch, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
@@ -341,7 +323,8 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
  * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
  * gains `reactions`: what became of each decided one, in step order. */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
-                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects)
+                        const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
+                        struct enc_reactions_left *left)
 {
     json_t *s = x->state;
     json_t *decisions = json_object_get(in, "reactions");
@@ -376,6 +359,8 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         json_decref(declined);
         json_array_append_new(effects,
                               enc_effect_set("encounter", json_pack("{s:o}", "reactions", open)));
+        if (left != NULL) /* nothing made, nothing paused */
+            *left = (struct enc_reactions_left){false, enc_is_down(actor)};
         return;
     }
     json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
@@ -398,7 +383,7 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         enc_fold(scratch, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(scratch, enc_str(actor, "id"), effects);
+        place_paused(x, scratch, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
@@ -439,6 +424,12 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             json_array_append_new(records, rec);
     }
     json_object_set_new(result, "reactions", records);
+    if (left != NULL) {
+        json_t *pause = json_object_get(scratch, "paused_move");
+        left->paused =
+            json_is_object(pause) && strcmp(enc_str(pause, "mover"), enc_str(actor, "id")) == 0;
+        left->dropped = enc_is_down(enc_find(scratch, enc_str(actor, "id"), NULL));
+    }
     json_decref(made);
     json_decref(scratch);
     json_decref(declined);

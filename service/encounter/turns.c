@@ -205,7 +205,11 @@ static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_next
         json_t *src;
         json_object_foreach(now, name, src)
         {
-            if (json_is_true(json_object_get(src, "involuntary")))
+            struct rules_condition_source was = {
+                .event = json_integer_value(json_object_get(src, "event")),
+                .involuntary = json_is_true(json_object_get(src, "involuntary")),
+                .had_turn = json_is_true(json_object_get(src, "had_turn"))};
+            if (rules_condition_source_at_turn(was).had_turn)
                 json_object_set_new(src, "had_turn", json_true());
         }
         if (!json_equal(now, sources))

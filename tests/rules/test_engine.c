@@ -81,6 +81,14 @@ Test(engine, a_creature_made_prone_resists_forced_movement_once_it_had_a_turn)
     cr_assert(rules_condition_involuntary(RULES_CAUSE_FALL));
     cr_assert(rules_condition_involuntary(RULES_CAUSE_FORCED));
     cr_assert_not(rules_condition_involuntary(RULES_CAUSE_OWN));
+    /* Its turn begins (rules_condition_source_at_turn): the forced prone has had its
+     * opportunity to stand; the one taken of its own will stays as it was. */
+    struct rules_condition_source fell = {7, true, false}, dropped = {7, false, false};
+    cr_assert(rules_condition_source_at_turn(fell).had_turn);
+    cr_assert_eq(rules_condition_source_at_turn(fell).event, 7);
+    cr_assert_not(rules_condition_source_at_turn(dropped).had_turn);
+    c.k.sources[RULES_CONDITION_PRONE] = rules_condition_source_at_turn(fell);
+    cr_assert(rules_encounter_resists_forced(&c.e, 0));
     /* Engine 3 kept no source: the encounter does not know, the action says. */
     one_prone(&c, 3);
     c.k.sources[RULES_CONDITION_PRONE] = (struct rules_condition_source){7, true, true};

@@ -156,13 +156,39 @@ static inline char *enc_dump(const json_t *v)
  * event changes after creation. A write rules one event; verify and import rule the whole log,
  * and would otherwise decode the map again for every move. */
 struct enc_history;
+struct enc_kept;
 struct enc_cache {
     struct rules_map map;
     bool map_ok, map_tried;
     struct svc_enc_rules_memo rules; /* the rules each event's typed state reads (enc_typed) */
     /* The log before the event being ruled, for an undo (undo.c); NULL where none is read. */
     struct enc_history *history;
+    /* The state the caller rules event after event on and folds each into (verify's, a
+     * write's), or NULL; and its typed state as it now stands, or NULL until enc_typed first
+     * decodes it. The caller reports every fold of follow (enc_cache_folded), so the typed
+     * state follows the events rather than being decoded again for each. */
+    json_t *follow;
+    struct enc_kept *kept;
 };
+
+/* A state's typed encounter kept across its events (enc_cache.kept, and beside a state in the
+ * write cache): decoded once, then refreshed from each event's effects
+ * (svc_enc_typed_refresh). It owns its map, decoded as enc_state_map decodes it. */
+struct enc_kept {
+    struct svc_enc_typed t;
+    struct rules_map map;
+    bool map_ok;
+    bool checked; /* debug builds: compared with a fresh decode since its last refresh */
+};
+void enc_kept_free(void *kept);
+
+/* After effects (borrowed) were folded into c->follow (enc_fold): brings c->kept up to date,
+ * or drops it when the effects are not ones a refresh reads (the next enc_typed decodes the
+ * state again). */
+void enc_cache_folded(struct enc_cache *c, json_t *effects);
+/* The same for a kept typed state k (NULL: none) outside a cache: k brought up to date, or NULL
+ * after freeing it. */
+struct enc_kept *enc_kept_folded(struct enc_kept *k, json_t *effects);
 
 /* ---- undo.c: the log an undo reads, and its resolver ---- */
 

@@ -188,6 +188,7 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
         svc_errors_free(&e);
     }
     enc_fold(a->state, json_object_get(p, "effects"));
+    enc_cache_folded(&a->cache, json_object_get(p, "effects"));
     json_decref(p);
     a->checked++;
     return 0;
@@ -225,6 +226,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
     struct import_log log = {0};
     struct enc_history history = {.events = import_log_events, .ud = &log};
     a.cache.history = &history;
+    a.cache.follow = a.state; /* its typed state follows the events (enc_cache_folded) */
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, import_log_add, &log);
     for (size_t k = (size_t)from; rc == DB_OK && k < log.n; k++)
         rc = log.payloads[k] != NULL

@@ -248,6 +248,35 @@ void enc_cache_free(struct enc_cache *c)
     if (c->map_ok)
         rules_map_free(&c->map);
     svc_enc_rules_memo_free(&c->rules);
+    enc_kept_free(c->kept);
+    c->kept = NULL;
+}
+
+void enc_kept_free(void *kept)
+{
+    struct enc_kept *k = kept;
+    if (k == NULL)
+        return;
+    svc_enc_typed_free(&k->t);
+    if (k->map_ok)
+        rules_map_free(&k->map);
+    free(k);
+}
+
+struct enc_kept *enc_kept_folded(struct enc_kept *k, json_t *effects)
+{
+    if (k != NULL && !svc_enc_typed_refresh(&k->t, effects)) {
+        enc_kept_free(k);
+        return NULL;
+    }
+    if (k != NULL)
+        k->checked = false;
+    return k;
+}
+
+void enc_cache_folded(struct enc_cache *c, json_t *effects)
+{
+    c->kept = enc_kept_folded(c->kept, effects);
 }
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
@@ -255,6 +284,8 @@ void enc_cache_free(struct enc_cache *c)
 const struct rules_map *enc_state_map(struct resolve_ctx *x)
 {
     struct enc_cache *c = x->cache;
+    if (c != NULL && !c->map_tried && c->kept != NULL && c->kept->map_ok)
+        return &c->kept->map; /* the same map: no event changes it after creation */
     if (c == NULL || c->map_tried)
         return c != NULL && c->map_ok ? &c->map : NULL;
     c->map_tried = true;

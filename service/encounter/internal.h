@@ -129,17 +129,37 @@ static inline bool enc_flag(json_t *o, const char *k)
     return json_is_true(json_object_get(o, k));
 }
 
+/* {"op": "set", "target": target, "fields": fields (stolen)}, or NULL (as json_pack gave when
+ * either is missing). Built member by member: json_pack's reading of its format was most of
+ * what an event's small objects cost (a verify re-builds them for every event). */
 static inline json_t *enc_effect_set(const char *target, json_t *fields)
 {
-    return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
+    json_t *t = target != NULL ? json_string(target) : NULL;
+    json_t *e = t != NULL && fields != NULL ? json_object() : NULL;
+    if (e == NULL) {
+        json_decref(t);
+        json_decref(fields);
+        return NULL;
+    }
+    json_object_set_new_nocheck(e, "op", json_string_nocheck("set"));
+    json_object_set_new_nocheck(e, "target", t);
+    json_object_set_new_nocheck(e, "fields", fields);
+    return e;
 }
 
-/* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
+/* An event's outcome {"effects": effects (stolen), "result": result (stolen; left out when
+ * NULL)}, or NULL when effects is. */
 static inline json_t *enc_outcome(json_t *result, json_t *effects)
 {
-    json_t *o = json_pack("{s:o}", "effects", effects);
+    json_t *o = effects != NULL ? json_object() : NULL;
+    if (o == NULL) {
+        json_decref(effects);
+        json_decref(result);
+        return NULL;
+    }
+    json_object_set_new_nocheck(o, "effects", effects);
     if (result != NULL)
-        json_object_set_new(o, "result", result);
+        json_object_set_new_nocheck(o, "result", result);
     return o;
 }
 

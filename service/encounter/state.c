@@ -335,7 +335,8 @@ void enc_tag_result(json_t *out, const char *type)
     json_t *result = json_object_get(out, "result");
     if (result == NULL || json_object_get(result, "type") != NULL)
         return;
-    json_t *tagged = json_pack("{s:s}", "type", type);
+    json_t *tagged = json_object();
+    json_object_set_new_nocheck(tagged, "type", json_string(type));
     json_object_update(tagged, result);
     json_object_set_new(out, "result", tagged);
 }

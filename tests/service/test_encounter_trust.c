@@ -897,9 +897,12 @@ Test(encounter_trust, verify_names_stored_effects_changed_and_what_was_ruled_on_
                      "{\"id\":\"d\",\"side\":\"monsters\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},"
                      "\"defense\":{\"armor\":2,\"dex\":1},\"max_hp\":1000,\"dex\":13}",
                      201));
+    /* The table's dice, so that every attack hits (15 + 6 against AC 13) and deals 1d8+3. */
     for (int i = 0; i < 6; i++) /* events 4 to 9 */
         json_decref(call(&e, "POST", "/actions",
-                         "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\"}", 200));
+                         "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\","
+                         "\"results\":[15,4]}",
+                         200));
     cr_assert_eq(e.version, 9);
     tamper_effects(e.id, 5, "d", "{\"conditions\":[\"prone\"]}");
     json_t *v = call(&e, "POST", "/verify", NULL, 200);

@@ -513,8 +513,10 @@ static json_t *import_rule_again(const struct svc_request *req, struct enc_cache
     } else if (!svc_errors_any(e)) {
         svc_errors_add(e, p, "does not resolve against the state before it");
     }
-    if (stored != NULL)
+    if (stored != NULL) {
         enc_fold(state, json_object_get(again, "effects"));
+        enc_cache_folded(cache, json_object_get(again, "effects"));
+    }
     json_decref(again);
     return stored;
 }
@@ -535,8 +537,10 @@ static json_t *import_event(const struct svc_request *req, struct enc_cache *cac
         stored = enc_check_imported(state, payload, p, e);
     else
         return import_rule_again(req, cache, state, i, kind, payload, p, e);
-    if (stored != NULL)
+    if (stored != NULL) {
         enc_fold(state, json_object_get(stored, "effects"));
+        enc_cache_folded(cache, json_object_get(stored, "effects"));
+    }
     return stored;
 }
 
@@ -614,7 +618,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     unsigned char hash[AUTH_HASH_LEN];
     bool minted = svc_request_header(req, "Authorization") == NULL;
     json_t *state = json_object();
-    struct enc_cache cache = {0};
+    /* Its typed state follows the events (enc_cache_folded). */
+    struct enc_cache cache = {.follow = state};
     const char **kinds = NULL;
     char **payloads = NULL;
     size_t n = 0;

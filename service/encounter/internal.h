@@ -201,6 +201,8 @@ struct enc_kept {
     bool checked; /* debug builds: compared with a fresh decode since its last refresh */
 };
 void enc_kept_free(void *kept);
+/* The memory k holds (its arrays and its map), for the write cache's byte budget; 0 for NULL. */
+size_t enc_kept_bytes(const struct enc_kept *k);
 
 /* After effects (borrowed) were folded into c->follow (enc_fold): brings c->kept up to date,
  * or drops it when the effects are not ones a refresh reads (the next enc_typed decodes the

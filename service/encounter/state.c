@@ -279,6 +279,27 @@ struct enc_kept *enc_kept_folded(struct enc_kept *k, json_t *effects)
     return k;
 }
 
+static size_t map_bytes(const struct rules_map *m)
+{
+    size_t squares = (size_t)m->width * (size_t)m->height;
+    size_t per = 2u + (m->gap_in != NULL ? 2u : 0u) + (m->elevation != NULL ? 2u : 0u);
+    return squares * per;
+}
+
+size_t enc_kept_bytes(const struct enc_kept *k)
+{
+    if (k == NULL)
+        return 0;
+    const struct rules_encounter *e = &k->t.e;
+    size_t n = sizeof *k + (size_t)e->count * sizeof *k->t.combatants +
+               (size_t)e->slots * sizeof *k->t.order +
+               (size_t)e->reaction_count * sizeof *k->t.reactions;
+    for (int i = 0; i < e->count; i++)
+        n += (size_t)e->combatants[i].attack_count * sizeof *k->t.profiles +
+             (size_t)e->combatants[i].timed_count * sizeof *k->t.timed;
+    return n + (k->map_ok ? map_bytes(&k->map) : 0) + (k->t.map_ok ? map_bytes(&k->t.map) : 0);
+}
+
 void enc_cache_folded(struct enc_cache *c, json_t *effects)
 {
     c->kept = enc_kept_folded(c->kept, effects);

@@ -9,9 +9,10 @@ struct entry {
     char id[AUTH_ID_LEN + 1];
     int64_t version;
     unsigned char token_hash[AUTH_HASH_LEN];
-    json_t *state; /* NULL: empty */
-    size_t bytes;
-    void *extra; /* what the writer keeps beside the state (NULL: nothing), and its free */
+    json_t *state;     /* NULL: empty */
+    size_t bytes;      /* what the entry counts against the budget */
+    size_t text_bytes; /* of which the state's text (take hands it back) */
+    void *extra;       /* what the writer keeps beside the state (NULL: nothing), and its free */
     void (*extra_free)(void *);
 };
 
@@ -75,7 +76,7 @@ static struct evicted evict(struct svc_state_cache *c, struct entry *e)
     e->state = NULL;
     e->extra = NULL;
     e->extra_free = NULL;
-    e->bytes = 0;
+    e->bytes = e->text_bytes = 0;
     e->id[0] = '\0';
     return old;
 }
@@ -99,7 +100,7 @@ json_t *svc_state_cache_take_with(struct svc_state_cache *c, const char *id, int
     struct entry *e = slot_of(c, id);
     if (e->state != NULL && e->version == version && strcmp(e->id, id) == 0) {
         memcpy(token_hash, e->token_hash, AUTH_HASH_LEN);
-        *text_len = e->bytes;
+        *text_len = e->text_bytes;
         got = evict(c, e);
     }
     pthread_mutex_unlock(&c->lock);
@@ -115,14 +116,16 @@ void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t vers
                          const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
                          size_t text_len)
 {
-    svc_state_cache_put_with(c, id, version, token_hash, state, text_len, NULL, NULL);
+    svc_state_cache_put_with(c, id, version, token_hash, state, text_len, NULL, 0, NULL);
 }
 
 void svc_state_cache_put_with(struct svc_state_cache *c, const char *id, int64_t version,
                               const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
-                              size_t text_len, void *extra, void (*extra_free)(void *))
+                              size_t text_len, void *extra, size_t extra_bytes,
+                              void (*extra_free)(void *))
 {
     struct evicted mine = {state, extra, extra_free};
+    size_t bytes = text_len + (extra != NULL ? extra_bytes : 0);
     if (c == NULL || state == NULL || strlen(id) > AUTH_ID_LEN) {
         evicted_free(&mine);
         return;
@@ -130,15 +133,16 @@ void svc_state_cache_put_with(struct svc_state_cache *c, const char *id, int64_t
     pthread_mutex_lock(&c->lock);
     struct entry *e = slot_of(c, id);
     struct evicted old = evict(c, e);
-    if (c->bytes + text_len <= SVC_STATE_CACHE_BYTES) {
+    if (c->bytes + bytes <= SVC_STATE_CACHE_BYTES) {
         memcpy(e->id, id, strlen(id) + 1);
         e->version = version;
         memcpy(e->token_hash, token_hash, AUTH_HASH_LEN);
         e->state = state;
         e->extra = extra;
         e->extra_free = extra_free;
-        e->bytes = text_len;
-        c->bytes += text_len;
+        e->bytes = bytes;
+        e->text_bytes = text_len;
+        c->bytes += bytes;
         mine = (struct evicted){0};
     }
     pthread_mutex_unlock(&c->lock);

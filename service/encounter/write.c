@@ -545,7 +545,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
 out:
     if (state != NULL && (!folded || rc == DB_OK)) {
         svc_state_cache_put_with(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
-                                 enc.token_hash, state, state_len, kept, enc_kept_free);
+                                 enc.token_hash, state, state_len, kept, enc_kept_bytes(kept),
+                                 enc_kept_free);
         state = NULL;
         kept = NULL;
     }

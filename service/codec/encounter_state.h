@@ -42,6 +42,20 @@ int svc_enc_typed_decode(json_t *state, int engine, const struct svc_config *cfg
                          const struct rules_map *map, struct svc_enc_typed *out);
 void svc_enc_typed_free(struct svc_enc_typed *t);
 
+/* Brings t up to date after effects (an event's effects: borrowed) were folded into the state
+ * it was decoded from (t->doc, enc_fold), without decoding that state again: each combatant a
+ * set effect names is read again in the parts its members belong to, and the encounter's own
+ * members when a set names the encounter. The result is what svc_enc_typed_decode of the
+ * folded state gives. False when the effects are not ones it reads so (init, add, remove; a
+ * combatant's id, attacks or timed effects; the encounter's rules, map or combatants): the
+ * caller then decodes the state again (t is left to be freed). */
+bool svc_enc_typed_refresh(struct svc_enc_typed *t, json_t *effects);
+
+/* The first member in which typed encounters a and b differ (in words), or NULL when every
+ * member each rule reads is the same (strings by their text): how a kept typed state is checked
+ * against a fresh decode of the same state. */
+const char *svc_enc_typed_differs(const struct rules_encounter *a, const struct rules_encounter *b);
+
 /* The rules in force as one decode last read them: the state's echo it read (a copy) and what
  * it gave. A caller that decodes many states of one encounter (a verify or an import re-rules
  * every event) keeps one, zeroed at first, and the rules are decoded again only when the echo

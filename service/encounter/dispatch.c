@@ -3,6 +3,7 @@
  * with the action economy and hit point states of engine 2, the shape of each event's input
  * (check_input), and enc_resolve, which every write, verify and import goes through (the
  * model: encounter_internal.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
+#include "service/codec/map.h"
 #include "service/codec/ruling.h"
 #include "service/encounter/internal.h"
 #include "service/http/http.h"
@@ -20,11 +22,63 @@
 
 /* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
 
-/* The rules in force, decoded once per event. */
+/* The typed state the request keeps for the state it follows (enc_cache.follow), decoded the
+ * first time; NULL when x rules another state, or when it could not be decoded (rc says why). */
+static struct enc_kept *kept_of(struct resolve_ctx *x, int *rc)
+{
+    struct enc_cache *c = x->cache;
+    *rc = SVC_ENC_TYPED_OK;
+    if (c == NULL || c->follow == NULL || c->follow != x->state)
+        return NULL;
+    if (c->kept == NULL) {
+        struct enc_kept *k = calloc(1, sizeof *k);
+        if (k == NULL) {
+            *rc = SVC_ENC_TYPED_NOMEM;
+            return NULL;
+        }
+        struct svc_errors scratch;
+        svc_errors_init(&scratch);
+        k->map_ok = svc_decode_map(x->state, enc_config(x), false, &k->map, &scratch) == 0;
+        svc_errors_free(&scratch);
+        *rc = svc_enc_typed_decode_memo(x->state, x->engine, enc_config(x),
+                                        k->map_ok ? &k->map : NULL, &c->rules, &k->t);
+        if (*rc != SVC_ENC_TYPED_OK) {
+            enc_kept_free(k);
+            return NULL;
+        }
+        c->kept = k;
+    }
+    c->kept->t.e.engine = x->engine; /* the event's own: the same state, ruled as it was */
+#ifndef NDEBUG
+    /* Debug builds (every test suite) check each refreshed typed state against a fresh decode
+     * of the state it follows. */
+    if (!c->kept->checked) {
+        struct svc_enc_typed fresh;
+        if (svc_enc_typed_decode(x->state, x->engine, enc_config(x), c->kept->t.e.map, &fresh) ==
+            SVC_ENC_TYPED_OK) {
+            const char *why = svc_enc_typed_differs(&c->kept->t.e, &fresh.e);
+            if (why != NULL)
+                fprintf(stderr, "kept typed state differs from a fresh decode: %s\n", why);
+            assert(why == NULL);
+        }
+        svc_enc_typed_free(&fresh);
+        c->kept->checked = true;
+    }
+#endif
+    return c->kept;
+}
+
+/* The rules in force, decoded once per event (or read from the kept typed state, which
+ * decoded the same echo the same way). */
 const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
 {
     if (!x->rules_ok) {
-        enc_state_svc_rules(x->state, &x->rules);
+        int rc;
+        struct enc_kept *k = kept_of(x, &rc);
+        if (k != NULL)
+            x->rules = k->t.rules;
+        else
+            enc_state_svc_rules(x->state, &x->rules);
         x->rules_ok = true;
     }
     return &x->rules;
@@ -32,9 +86,14 @@ const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
 
 const struct rules_encounter *enc_typed(struct resolve_ctx *x)
 {
+    int rc = SVC_ENC_TYPED_OK;
+    struct enc_kept *k = kept_of(x, &rc);
+    if (k != NULL)
+        return &k->t.e;
     if (!x->typed_tried) {
         x->typed_tried = true;
-        int rc = svc_enc_typed_decode_memo(x->state, x->engine, enc_config(x), enc_state_map(x),
+        if (rc == SVC_ENC_TYPED_OK)
+            rc = svc_enc_typed_decode_memo(x->state, x->engine, enc_config(x), enc_state_map(x),
                                            x->cache != NULL ? &x->cache->rules : NULL, &x->typed);
         x->typed_ok = rc == SVC_ENC_TYPED_OK;
         if (!x->typed_ok)

@@ -129,17 +129,37 @@ static inline bool enc_flag(json_t *o, const char *k)
     return json_is_true(json_object_get(o, k));
 }
 
+/* {"op": "set", "target": target, "fields": fields (stolen)}, or NULL (as json_pack gave when
+ * either is missing). Built member by member: json_pack's reading of its format was most of
+ * what an event's small objects cost (a verify re-builds them for every event). */
 static inline json_t *enc_effect_set(const char *target, json_t *fields)
 {
-    return json_pack("{s:s, s:s, s:o}", "op", "set", "target", target, "fields", fields);
+    json_t *t = target != NULL ? json_string(target) : NULL;
+    json_t *e = t != NULL && fields != NULL ? json_object() : NULL;
+    if (e == NULL) {
+        json_decref(t);
+        json_decref(fields);
+        return NULL;
+    }
+    json_object_set_new_nocheck(e, "op", json_string_nocheck("set"));
+    json_object_set_new_nocheck(e, "target", t);
+    json_object_set_new_nocheck(e, "fields", fields);
+    return e;
 }
 
-/* An event's outcome; result NULL when it was handed over as text (resolve_ctx). */
+/* An event's outcome {"effects": effects (stolen), "result": result (stolen; left out when
+ * NULL)}, or NULL when effects is. */
 static inline json_t *enc_outcome(json_t *result, json_t *effects)
 {
-    json_t *o = json_pack("{s:o}", "effects", effects);
+    json_t *o = effects != NULL ? json_object() : NULL;
+    if (o == NULL) {
+        json_decref(effects);
+        json_decref(result);
+        return NULL;
+    }
+    json_object_set_new_nocheck(o, "effects", effects);
     if (result != NULL)
-        json_object_set_new(o, "result", result);
+        json_object_set_new_nocheck(o, "result", result);
     return o;
 }
 
@@ -156,13 +176,41 @@ static inline char *enc_dump(const json_t *v)
  * event changes after creation. A write rules one event; verify and import rule the whole log,
  * and would otherwise decode the map again for every move. */
 struct enc_history;
+struct enc_kept;
 struct enc_cache {
     struct rules_map map;
     bool map_ok, map_tried;
     struct svc_enc_rules_memo rules; /* the rules each event's typed state reads (enc_typed) */
     /* The log before the event being ruled, for an undo (undo.c); NULL where none is read. */
     struct enc_history *history;
+    /* The state the caller rules event after event on and folds each into (verify's, a
+     * write's), or NULL; and its typed state as it now stands, or NULL until enc_typed first
+     * decodes it. The caller reports every fold of follow (enc_cache_folded), so the typed
+     * state follows the events rather than being decoded again for each. */
+    json_t *follow;
+    struct enc_kept *kept;
 };
+
+/* A state's typed encounter kept across its events (enc_cache.kept, and beside a state in the
+ * write cache): decoded once, then refreshed from each event's effects
+ * (svc_enc_typed_refresh). It owns its map, decoded as enc_state_map decodes it. */
+struct enc_kept {
+    struct svc_enc_typed t;
+    struct rules_map map;
+    bool map_ok;
+    bool checked; /* debug builds: compared with a fresh decode since its last refresh */
+};
+void enc_kept_free(void *kept);
+/* The memory k holds (its arrays and its map), for the write cache's byte budget; 0 for NULL. */
+size_t enc_kept_bytes(const struct enc_kept *k);
+
+/* After effects (borrowed) were folded into c->follow (enc_fold): brings c->kept up to date,
+ * or drops it when the effects are not ones a refresh reads (the next enc_typed decodes the
+ * state again). */
+void enc_cache_folded(struct enc_cache *c, json_t *effects);
+/* The same for a kept typed state k (NULL: none) outside a cache: k brought up to date, or NULL
+ * after freeing it. */
+struct enc_kept *enc_kept_folded(struct enc_kept *k, json_t *effects);
 
 /* ---- undo.c: the log an undo reads, and its resolver ---- */
 

@@ -188,6 +188,7 @@ static int verify_item(void *ud, int64_t seq, const char *kind, const char *payl
         svc_errors_free(&e);
     }
     enc_fold(a->state, json_object_get(p, "effects"));
+    enc_cache_folded(&a->cache, json_object_get(p, "effects"));
     json_decref(p);
     a->checked++;
     return 0;
@@ -225,6 +226,7 @@ void svc_handle_encounter_verify(const struct svc_request *req, struct svc_respo
     struct import_log log = {0};
     struct enc_history history = {.events = import_log_events, .ud = &log};
     a.cache.history = &history;
+    a.cache.follow = a.state; /* its typed state follows the events (enc_cache_folded) */
     int rc = db_events(req->ctx->db, enc.id, 0, enc.version, INT32_MAX, import_log_add, &log);
     for (size_t k = (size_t)from; rc == DB_OK && k < log.n; k++)
         rc = log.payloads[k] != NULL
@@ -511,8 +513,10 @@ static json_t *import_rule_again(const struct svc_request *req, struct enc_cache
     } else if (!svc_errors_any(e)) {
         svc_errors_add(e, p, "does not resolve against the state before it");
     }
-    if (stored != NULL)
+    if (stored != NULL) {
         enc_fold(state, json_object_get(again, "effects"));
+        enc_cache_folded(cache, json_object_get(again, "effects"));
+    }
     json_decref(again);
     return stored;
 }
@@ -533,8 +537,10 @@ static json_t *import_event(const struct svc_request *req, struct enc_cache *cac
         stored = enc_check_imported(state, payload, p, e);
     else
         return import_rule_again(req, cache, state, i, kind, payload, p, e);
-    if (stored != NULL)
+    if (stored != NULL) {
         enc_fold(state, json_object_get(stored, "effects"));
+        enc_cache_folded(cache, json_object_get(stored, "effects"));
+    }
     return stored;
 }
 
@@ -612,7 +618,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     unsigned char hash[AUTH_HASH_LEN];
     bool minted = svc_request_header(req, "Authorization") == NULL;
     json_t *state = json_object();
-    struct enc_cache cache = {0};
+    /* Its typed state follows the events (enc_cache_folded). */
+    struct enc_cache cache = {.follow = state};
     const char **kinds = NULL;
     char **payloads = NULL;
     size_t n = 0;

@@ -169,13 +169,18 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
 
 struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e)
 {
-    struct svc_dice_source *src = calloc(1, sizeof *src);
-    if (src == NULL)
+    /* Not zeroed: its 16 KiB of results are read only up to count, which both branches set
+     * (zeroing them twice was a tenth of an attack action's instructions). */
+    struct svc_dice_source *src = malloc(sizeof *src);
+    if (src == NULL) {
         svc_errors_add(e, "", "the dice could not be readied");
-    else if (json_object_get(in, "results") != NULL)
+    } else if (json_object_get(in, "results") != NULL) {
         svc_decode_dice_source(in, src, e);
-    else
-        *src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    } else {
+        src->seed = enc_event_seed(x->state, x->seq);
+        src->count = 0;
+        src->supplied = false;
+    }
     return src;
 }
 
@@ -249,6 +254,56 @@ void enc_cache_free(struct enc_cache *c)
     if (c->map_ok)
         rules_map_free(&c->map);
     svc_enc_rules_memo_free(&c->rules);
+    enc_kept_free(c->kept);
+    c->kept = NULL;
+}
+
+void enc_kept_free(void *kept)
+{
+    struct enc_kept *k = kept;
+    if (k == NULL)
+        return;
+    svc_enc_typed_free(&k->t);
+    if (k->map_ok)
+        rules_map_free(&k->map);
+    free(k);
+}
+
+struct enc_kept *enc_kept_folded(struct enc_kept *k, json_t *effects)
+{
+    if (k != NULL && !svc_enc_typed_refresh(&k->t, effects)) {
+        enc_kept_free(k);
+        return NULL;
+    }
+    if (k != NULL)
+        k->checked = false;
+    return k;
+}
+
+static size_t map_bytes(const struct rules_map *m)
+{
+    size_t squares = (size_t)m->width * (size_t)m->height;
+    size_t per = 2u + (m->gap_in != NULL ? 2u : 0u) + (m->elevation != NULL ? 2u : 0u);
+    return squares * per;
+}
+
+size_t enc_kept_bytes(const struct enc_kept *k)
+{
+    if (k == NULL)
+        return 0;
+    const struct rules_encounter *e = &k->t.e;
+    size_t n = sizeof *k + (size_t)e->count * sizeof *k->t.combatants +
+               (size_t)e->slots * sizeof *k->t.order +
+               (size_t)e->reaction_count * sizeof *k->t.reactions;
+    for (int i = 0; i < e->count; i++)
+        n += (size_t)e->combatants[i].attack_count * sizeof *k->t.profiles +
+             (size_t)e->combatants[i].timed_count * sizeof *k->t.timed;
+    return n + (k->map_ok ? map_bytes(&k->map) : 0) + (k->t.map_ok ? map_bytes(&k->t.map) : 0);
+}
+
+void enc_cache_folded(struct enc_cache *c, json_t *effects)
+{
+    c->kept = enc_kept_folded(c->kept, effects);
 }
 
 /* The state's map, decoded on first use for the request (enc_cache); NULL when it cannot be,
@@ -256,6 +311,8 @@ void enc_cache_free(struct enc_cache *c)
 const struct rules_map *enc_state_map(struct resolve_ctx *x)
 {
     struct enc_cache *c = x->cache;
+    if (c != NULL && !c->map_tried && c->kept != NULL && c->kept->map_ok)
+        return &c->kept->map; /* the same map: no event changes it after creation */
     if (c == NULL || c->map_tried)
         return c != NULL && c->map_ok ? &c->map : NULL;
     c->map_tried = true;
@@ -300,7 +357,8 @@ void enc_tag_result(json_t *out, const char *type)
     json_t *result = json_object_get(out, "result");
     if (result == NULL || json_object_get(result, "type") != NULL)
         return;
-    json_t *tagged = json_pack("{s:s}", "type", type);
+    json_t *tagged = json_object();
+    json_object_set_new_nocheck(tagged, "type", json_string(type));
     json_object_update(tagged, result);
     json_object_set_new(out, "result", tagged);
 }

@@ -9,8 +9,11 @@ struct entry {
     char id[AUTH_ID_LEN + 1];
     int64_t version;
     unsigned char token_hash[AUTH_HASH_LEN];
-    json_t *state; /* NULL: empty */
-    size_t bytes;
+    json_t *state;     /* NULL: empty */
+    size_t bytes;      /* what the entry counts against the budget */
+    size_t text_bytes; /* of which the state's text (take hands it back) */
+    void *extra;       /* what the writer keeps beside the state (NULL: nothing), and its free */
+    void (*extra_free)(void *);
 };
 
 struct svc_state_cache {
@@ -33,8 +36,11 @@ void svc_state_cache_free(struct svc_state_cache *c)
 {
     if (c == NULL)
         return;
-    for (size_t i = 0; i < SVC_STATE_CACHE_SLOTS; i++)
+    for (size_t i = 0; i < SVC_STATE_CACHE_SLOTS; i++) {
         json_decref(c->slots[i].state);
+        if (c->slots[i].extra != NULL)
+            c->slots[i].extra_free(c->slots[i].extra);
+    }
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -48,13 +54,29 @@ static struct entry *slot_of(struct svc_state_cache *c, const char *id)
     return &c->slots[h % SVC_STATE_CACHE_SLOTS];
 }
 
-/* Empties e; returns its state for the caller to release outside the lock. */
-static json_t *evict(struct svc_state_cache *c, struct entry *e)
+/* What an entry held, taken out of it: released outside the lock (evicted_free). */
+struct evicted {
+    json_t *state;
+    void *extra;
+    void (*extra_free)(void *);
+};
+
+static void evicted_free(struct evicted *v)
 {
-    json_t *old = e->state;
+    json_decref(v->state);
+    if (v->extra != NULL)
+        v->extra_free(v->extra);
+}
+
+/* Empties e; returns what it held for the caller to release outside the lock. */
+static struct evicted evict(struct svc_state_cache *c, struct entry *e)
+{
+    struct evicted old = {e->state, e->extra, e->extra_free};
     c->bytes -= e->bytes;
     e->state = NULL;
-    e->bytes = 0;
+    e->extra = NULL;
+    e->extra_free = NULL;
+    e->bytes = e->text_bytes = 0;
     e->id[0] = '\0';
     return old;
 }
@@ -62,43 +84,70 @@ static json_t *evict(struct svc_state_cache *c, struct entry *e)
 json_t *svc_state_cache_take(struct svc_state_cache *c, const char *id, int64_t version,
                              unsigned char token_hash[AUTH_HASH_LEN], size_t *text_len)
 {
+    return svc_state_cache_take_with(c, id, version, token_hash, text_len, NULL);
+}
+
+json_t *svc_state_cache_take_with(struct svc_state_cache *c, const char *id, int64_t version,
+                                  unsigned char token_hash[AUTH_HASH_LEN], size_t *text_len,
+                                  void **extra)
+{
+    if (extra != NULL)
+        *extra = NULL;
     if (c == NULL || strlen(id) > AUTH_ID_LEN)
         return NULL;
-    json_t *state = NULL;
+    struct evicted got = {0};
     pthread_mutex_lock(&c->lock);
     struct entry *e = slot_of(c, id);
     if (e->state != NULL && e->version == version && strcmp(e->id, id) == 0) {
         memcpy(token_hash, e->token_hash, AUTH_HASH_LEN);
-        *text_len = e->bytes;
-        state = evict(c, e);
+        *text_len = e->text_bytes;
+        got = evict(c, e);
     }
     pthread_mutex_unlock(&c->lock);
-    return state;
+    if (extra != NULL) {
+        *extra = got.extra;
+    } else if (got.extra != NULL) {
+        got.extra_free(got.extra);
+    }
+    return got.state;
 }
 
 void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t version,
                          const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
                          size_t text_len)
 {
+    svc_state_cache_put_with(c, id, version, token_hash, state, text_len, NULL, 0, NULL);
+}
+
+void svc_state_cache_put_with(struct svc_state_cache *c, const char *id, int64_t version,
+                              const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
+                              size_t text_len, void *extra, size_t extra_bytes,
+                              void (*extra_free)(void *))
+{
+    struct evicted mine = {state, extra, extra_free};
+    size_t bytes = text_len + (extra != NULL ? extra_bytes : 0);
     if (c == NULL || state == NULL || strlen(id) > AUTH_ID_LEN) {
-        json_decref(state);
+        evicted_free(&mine);
         return;
     }
     pthread_mutex_lock(&c->lock);
     struct entry *e = slot_of(c, id);
-    json_t *old = evict(c, e);
-    if (c->bytes + text_len <= SVC_STATE_CACHE_BYTES) {
+    struct evicted old = evict(c, e);
+    if (c->bytes + bytes <= SVC_STATE_CACHE_BYTES) {
         memcpy(e->id, id, strlen(id) + 1);
         e->version = version;
         memcpy(e->token_hash, token_hash, AUTH_HASH_LEN);
         e->state = state;
-        e->bytes = text_len;
-        c->bytes += text_len;
-        state = NULL;
+        e->extra = extra;
+        e->extra_free = extra_free;
+        e->bytes = bytes;
+        e->text_bytes = text_len;
+        c->bytes += bytes;
+        mine = (struct evicted){0};
     }
     pthread_mutex_unlock(&c->lock);
-    json_decref(old);
-    json_decref(state);
+    evicted_free(&old);
+    evicted_free(&mine);
 }
 
 json_t *svc_state_cache_copy_upto(struct svc_state_cache *c, const char *id, int64_t upto,
@@ -132,11 +181,11 @@ void svc_state_cache_drop(struct svc_state_cache *c, const char *id)
 {
     if (c == NULL)
         return;
-    json_t *old = NULL;
+    struct evicted old = {0};
     pthread_mutex_lock(&c->lock);
     struct entry *e = slot_of(c, id);
     if (e->state != NULL && strcmp(e->id, id) == 0)
         old = evict(c, e);
     pthread_mutex_unlock(&c->lock);
-    json_decref(old);
+    evicted_free(&old);
 }

@@ -35,6 +35,19 @@ void svc_state_cache_put(struct svc_state_cache *c, const char *id, int64_t vers
                          const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
                          size_t text_len);
 
+/* The same two with what the writer keeps beside the state (the encounter's typed state): put
+ * stores extra (stolen; NULL: nothing), which holds extra_bytes of memory (counted against the
+ * byte budget beside the text), with its free, which the cache calls when it drops the entry;
+ * take hands it back (*extra, the caller's to free; NULL when none) with the state and the
+ * length of its text alone. */
+json_t *svc_state_cache_take_with(struct svc_state_cache *c, const char *id, int64_t version,
+                                  unsigned char token_hash[AUTH_HASH_LEN], size_t *text_len,
+                                  void **extra);
+void svc_state_cache_put_with(struct svc_state_cache *c, const char *id, int64_t version,
+                              const unsigned char token_hash[AUTH_HASH_LEN], json_t *state,
+                              size_t text_len, void *extra, size_t extra_bytes,
+                              void (*extra_free)(void *));
+
 /* A copy of id's state if it is cached at a version at most `upto` (*version gets it); NULL
  * otherwise. The entry stays. For a cache of fold checkpoints (svc_context.folds): an
  * encounter's log is append-only, so the fold of its first N events never changes, and a later

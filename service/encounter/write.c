@@ -419,15 +419,21 @@ static bool check_if_match(const struct svc_request *req, struct svc_response *r
 }
 
 /* The encounter a write acts on, with its state: from the state cache when it holds the
- * version If-Match names (no read, no parse), else from the database. False after answering. */
+ * version If-Match names (no read, no parse; with the typed state the last write kept, *kept,
+ * or NULL), else from the database. False after answering. */
 static bool load_for_write(const struct svc_request *req, struct svc_response *res,
-                           struct db_encounter *enc, json_t **state, size_t *text_len)
+                           struct db_encounter *enc, json_t **state, size_t *text_len,
+                           struct enc_kept **kept)
 {
     int64_t v = if_match(req);
     const char *id = req->params[0];
+    *kept = NULL;
     if (v > 0 && enc_id_ok(id) && strlen(id) < sizeof enc->id) {
         memset(enc, 0, sizeof *enc);
-        *state = svc_state_cache_take(req->ctx->states, id, v, enc->token_hash, text_len);
+        void *extra = NULL;
+        *state =
+            svc_state_cache_take_with(req->ctx->states, id, v, enc->token_hash, text_len, &extra);
+        *kept = extra;
         if (*state != NULL) {
             memcpy(enc->id, id, strlen(id) + 1);
             enc->version = v;
@@ -454,9 +460,12 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     int rc = DB_ERR_NOMEM;
     struct svc_errors e;
     svc_errors_init(&e);
+    /* The typed state of `state`, kept from the last write beside it in the cache, or decoded
+     * by this one (enc_typed), refreshed by the event's effects, and kept again. */
+    struct enc_kept *kept = NULL;
     /* A retry with its Idempotency-Key gets its first answer even though the version has
      * moved on since: the key is looked up before If-Match is checked. */
-    if (!load_for_write(req, res, &enc, &state, &state_len))
+    if (!load_for_write(req, res, &enc, &state, &state_len, &kept))
         goto out;
     if (!authorize_owner(req, res, &enc, hash) ||
         !enc_idempotency(req, res, hash, &replay, &use_replay, false) ||
@@ -465,12 +474,14 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     int64_t seq = enc.version + 1, current = 0;
     struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
     struct enc_history history = {.events = enc_db_history_events, .ud = &log};
-    struct enc_cache cache = {.history = &history};
+    struct enc_cache cache = {.history = &history, .follow = state, .kept = kept};
     /* Combatants as players name them: the log stores the ids they name. */
     enc_names_to_ids(state, kind, in, &e);
     ev = svc_errors_any(&e)
              ? NULL
              : enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
+    kept = cache.kept; /* the request's cache ends here; the typed state goes on with state */
+    cache.kept = NULL;
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
@@ -487,6 +498,7 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     enc_explain_event(state, kind, told_payload, &told);
     json_decref(told_payload);
     enc_fold(state, json_object_get(ev, "effects"));
+    kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
     folded = true;
     /* A combatant's size and reach set what every query on the board costs: refused here,
      * once, rather than on every read after (issue 28). */
@@ -532,10 +544,13 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     }
 out:
     if (state != NULL && (!folded || rc == DB_OK)) {
-        svc_state_cache_put(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
-                            enc.token_hash, state, state_len);
+        svc_state_cache_put_with(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
+                                 enc.token_hash, state, state_len, kept, enc_kept_bytes(kept),
+                                 enc_kept_free);
         state = NULL;
+        kept = NULL;
     }
+    enc_kept_free(kept);
     free(answer_text);
     svc_errors_free(&e);
     json_decref(ev);

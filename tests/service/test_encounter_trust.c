@@ -5,6 +5,7 @@
  * the imports below crashed the server or were accepted and verified. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -763,4 +764,112 @@ Test(encounter_trust, the_created_event_names_only_the_encounter_it_copies)
     json_object_set_new(result, "created", json_string(other.id));
     import_refused(doc, "/events/0/payload/result");
     json_decref(doc);
+}
+
+/* Changes the stored effects of event seq of encounter id in the server's SQLite file: the
+ * effect that sets combatant target gets `fields` (an object) merged into its own. */
+static void tamper_effects(const char *id, long long seq, const char *target, const char *fields)
+{
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open(srv.db_path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT payload_json FROM events WHERE encounter_id = ?1 "
+                                    "AND seq = ?2",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, seq);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    json_t *payload = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+    sqlite3_finalize(st);
+    cr_assert_not_null(payload);
+    bool found = false;
+    size_t i;
+    json_t *ef;
+    json_array_foreach(json_object_get(payload, "effects"), i, ef)
+    {
+        if (strcmp(json_string_value(json_object_get(ef, "target")), target) == 0) {
+            json_t *more = json_loads(fields, 0, NULL);
+            json_object_update(json_object_get(ef, "fields"), more);
+            json_decref(more);
+            found = true;
+        }
+    }
+    cr_assert(found, "event %lld sets nothing of %s", seq, target);
+    char *text = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "UPDATE events SET payload_json = ?3 WHERE encounter_id = ?1 "
+                                    "AND seq = ?2",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+    cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    free(text);
+    sqlite3_close(db);
+}
+
+/* The mismatch verify lists for event seq, or NULL. */
+static json_t *mismatch_at(json_t *verdict, long long seq)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(verdict, "mismatches"), i, m)
+    {
+        if (tb_num(m, "seq") == seq)
+            return m;
+    }
+    return NULL;
+}
+
+/* Verify re-rules each event from the state the stored log folds to before it, and keeps the
+ * typed state from event to event, refreshed from each event's stored effects rather than
+ * decoded again (enc_cache_folded). An event whose stored effects were changed in the database
+ * (the defender made prone) is named, and so is the next attack, ruled on what the changed
+ * effects left: against a prone defender a melee attack gains +4 (d20 3.5 SRD, Prone), so its
+ * stored ruling no longer comes out. The stored state still holds the defender standing, so the
+ * fold no longer matches it either. SQLite only: the test edits the file in place. */
+Test(encounter_trust, verify_names_stored_effects_changed_and_what_was_ruled_on_them)
+{
+    if (server_on_postgres())
+        return;
+    struct enc e;
+    suite_create(&e, "{\"map\":{\"width\":10,\"height\":10},\"seed\":9}");
+    json_decref(
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"a\",\"side\":\"party\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                   "\"defense\":{\"armor\":4},\"max_hp\":100,\"dex\":12,\"attacks\":[{\"name\":"
+                   "\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
+                   201));
+    json_decref(
+        suite_call(&e, "POST", "/combatants",
+                   "{\"id\":\"d\",\"side\":\"monsters\",\"x\":2,\"y\":1,\"speeds\":{\"walk\":30},"
+                   "\"defense\":{\"armor\":2,\"dex\":1},\"max_hp\":1000,\"dex\":13}",
+                   201));
+    /* The table's dice, so that every attack hits (15 + 6 against AC 13) and deals 1d8+3. */
+    for (int i = 0; i < 6; i++) /* events 4 to 9 */
+        json_decref(suite_call(&e, "POST", "/actions",
+                               "{\"type\":\"attack\",\"actor\":\"a\",\"target\":\"d\","
+                               "\"results\":[15,4]}",
+                               200));
+    cr_assert_eq(e.version, 9);
+    tamper_effects(e.id, 5, "d", "{\"conditions\":[\"prone\"]}");
+    json_t *v = suite_call(&e, "POST", "/verify", NULL, 200);
+    char *said = json_dumps(v, JSON_COMPACT);
+    cr_assert(json_is_false(json_object_get(v, "ok")), "%s", said);
+    cr_assert(json_is_false(json_object_get(v, "state_matches")), "%s", said);
+    cr_assert_null(mismatch_at(v, 4), "%s", said);
+    json_t *m = mismatch_at(v, 5);
+    cr_assert_not_null(m, "%s", said);
+    cr_assert_str_eq(json_string_value(json_object_get(m, "why")), "the effects differ");
+    m = mismatch_at(v, 6);
+    cr_assert_not_null(m, "%s", said);
+    cr_assert_str_eq(json_string_value(json_object_get(m, "why")), "the ruling differs");
+    free(said);
+    json_decref(v);
 }

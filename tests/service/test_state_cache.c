@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "service/encounter/state_cache.h"
@@ -104,4 +105,56 @@ Test(state_cache, a_fold_checkpoint_is_copied_at_or_before_and_stays)
     cr_assert_null(svc_state_cache_copy_upto(NULL, "enc1", 100, &v));
     cr_assert_eq(svc_state_cache_version(NULL, "enc1"), -1);
     svc_state_cache_free(c);
+}
+
+/* What a writer keeps beside a state (its typed encounter) goes and comes back with it, counts
+ * against the byte budget, and the cache frees it whenever it lets the state go without handing
+ * it over: replaced, dropped, over budget, taken by a caller that does not ask for it, or left
+ * at the end. */
+static int freed;
+static void count_free(void *p)
+{
+    freed++;
+    free(p);
+}
+
+Test(state_cache, what_is_kept_beside_a_state_follows_it)
+{
+    struct svc_state_cache *c = svc_state_cache_new();
+    unsigned char h[AUTH_HASH_LEN];
+    size_t bytes = 0;
+    void *extra = NULL;
+    freed = 0;
+    int *mine = malloc(sizeof *mine);
+    svc_state_cache_put_with(c, "enc1", 3, hash_a, json_object(), 10, mine, 1, count_free);
+    cr_assert_null(svc_state_cache_take_with(c, "enc1", 2, h, &bytes, &extra));
+    cr_assert_null(extra);
+    json_t *got = svc_state_cache_take_with(c, "enc1", 3, h, &bytes, &extra);
+    cr_assert_not_null(got);
+    cr_assert_eq(extra, mine);
+    cr_assert_eq(bytes, 10); /* the text's length, without what extra holds */
+    cr_assert_eq(freed, 0);
+    /* Put back, then replaced by a new version without one: freed. */
+    svc_state_cache_put_with(c, "enc1", 3, hash_a, got, 10, mine, 1, count_free);
+    svc_state_cache_put(c, "enc1", 4, hash_a, json_object(), 10);
+    cr_assert_eq(freed, 1);
+    /* Dropped; over the byte budget (never stored); taken by a caller not asking for it. */
+    svc_state_cache_put_with(c, "enc1", 5, hash_a, json_object(), 10, malloc(1), 1, count_free);
+    svc_state_cache_drop(c, "enc1");
+    cr_assert_eq(freed, 2);
+    svc_state_cache_put_with(c, "enc1", 6, hash_a, json_object(), SVC_STATE_CACHE_BYTES + 1,
+                             malloc(1), 1, count_free);
+    cr_assert_eq(freed, 3);
+    /* Over the budget by what extra holds, though its text fits. */
+    svc_state_cache_put_with(c, "enc1", 6, hash_a, json_object(), 10, malloc(1),
+                             SVC_STATE_CACHE_BYTES, count_free);
+    cr_assert_null(svc_state_cache_take(c, "enc1", 6, h, &bytes));
+    cr_assert_eq(freed, 4);
+    svc_state_cache_put_with(c, "enc1", 7, hash_a, json_object(), 10, malloc(1), 1, count_free);
+    json_decref(svc_state_cache_take(c, "enc1", 7, h, &bytes));
+    cr_assert_eq(freed, 5);
+    /* Left in the cache at its end. */
+    svc_state_cache_put_with(c, "enc1", 8, hash_a, json_object(), 10, malloc(1), 1, count_free);
+    svc_state_cache_free(c);
+    cr_assert_eq(freed, 6);
 }

@@ -512,18 +512,22 @@ Test(stream, feeds_resuming_behind_fold_each_event_once, .timeout = 120)
         snprintf(q, sizeof q, "?after=%d", i + 1);
         feed_open(&s, &fs[i], e.id, q, NULL);
     }
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 8; i++)
         cr_assert(feed_drain_to(&fs[i], EVENTS), "feed %d", i);
+    for (int i = 0; i < 7; i++)
         feed_close(&fs[i]);
-    }
     long long folded = tb_metric(&s, "tactics_feed_events_folded_total");
     cr_assert_leq(folded, 8LL * (EVENTS + 256), "%lld events folded for 8 feeds of %d", folded,
                   EVENTS);
+    /* The hub keeps an encounter's checkpoints while it has a subscriber: the last of the first
+     * feeds stays open until the late one has caught up (once every feed has gone, whether the
+     * channel is still there would depend on when the server notices the closed sockets). */
     struct feed late;
     feed_open(&s, &late, e.id, "?after=555", NULL);
     cr_assert(feed_drain_to(&late, EVENTS));
-    feed_close(&late);
     long long late_folded = tb_metric(&s, "tactics_feed_events_folded_total") - folded;
+    feed_close(&late);
+    feed_close(&fs[7]);
     cr_assert_leq(late_folded, EVENTS - 512, "%lld folded to resume at 555", late_folded);
     server_stop(&s);
 }

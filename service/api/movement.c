@@ -52,11 +52,8 @@ void svc_handle_move_speed(const struct svc_request *req, struct svc_response *r
     json_t *body;
     struct svc_errors e;
     struct move_req r = {0};
-    if (!svc_decode_begin(req, res, known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!svc_decode_begin(req, res, known, &body, &e))
         return;
-    }
     long long checks = 0;
     move_decode_speed(body, &r, &checks, &e);
     if (svc_errors_any(&e)) {

@@ -94,11 +94,8 @@ void svc_handle_attack_odds(const struct svc_request *req, struct svc_response *
                                         "seed",  "results",        NULL};
     json_t *body;
     struct svc_errors e;
-    if (!svc_decode_begin(req, res, known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!svc_decode_begin(req, res, known, &body, &e))
         return;
-    }
     if (json_object_get(body, "seed") || json_object_get(body, "results"))
         svc_errors_add(&e, json_object_get(body, "seed") ? "/seed" : "/results",
                        "this operation rolls no dice; use /v1/attacks/resolve");

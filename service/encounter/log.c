@@ -599,6 +599,59 @@ static void import_store(const struct svc_request *req, struct svc_response *res
     svc_response_add_header(res, "Location", loc);
 }
 
+/* Rebuilds an import's events on state in order (import_event), each at /events/i, into log's
+ * kinds and payloads (log->n: those before the one being ruled, as its history reads them);
+ * stops at the first refused, its errors in e. The live service stamps every event with its
+ * engine, which never goes back: an unstamped (engine 1) or older event after a newer one was
+ * not made by it. */
+static void import_events(const struct svc_request *req, struct enc_cache *cache, json_t *state,
+                          json_t *events, struct import_log *log, struct svc_errors *e)
+{
+    int last_engine = 1;
+    size_t n = json_array_size(events);
+    for (size_t i = 0; i < n && !svc_errors_any(e); i++) {
+        log->n = i;
+        char p[48];
+        snprintf(p, sizeof p, "/events/%zu", i);
+        json_t *ev = json_array_get(events, i);
+        json_t *payload = import_payload(ev, p, i + 1, e);
+        if (payload == NULL)
+            return;
+        int engine = engine_of(payload);
+        if (engine < last_engine) {
+            svc_errors_add(e, p, "is ruled under engine %d after an event of engine %d", engine,
+                           last_engine);
+            return;
+        }
+        last_engine = engine;
+        json_t *stored = import_event(req, cache, state, i, enc_str(ev, "kind"), payload, p, e);
+        if (stored == NULL)
+            return;
+        log->kinds[i] = enc_str(ev, "kind");
+        log->payloads[i] = enc_dump(stored);
+        json_decref(stored);
+        if (log->payloads[i] == NULL)
+            svc_errors_add(e, p, "could not be stored");
+    }
+}
+
+/* The copy's own event, after the n rebuilt: marked as a copy, with dice of its own (copy.c),
+ * folded into state and added to log as event n. Returns the events held. */
+static size_t import_append_copy(json_t *state, const char *created_id, struct import_log *log,
+                                 size_t n, struct svc_errors *e)
+{
+    json_t *copy = enc_imported_event(state, created_id, e);
+    if (copy == NULL)
+        return n;
+    enc_fold(state, json_object_get(copy, "effects"));
+    log->kinds[n] = "imported";
+    log->payloads[n] = enc_dump(copy);
+    json_decref(copy);
+    if (log->payloads[n] == NULL)
+        svc_errors_add(e, "/events", "could not be stored");
+    return n + 1;
+}
+
 /* Imports an exported encounter under a new id, rebuilding it as the live endpoints would
  * have: the created event's state comes from its input through create's own validation, and
  * every later event's input passes the same checks as the live operation that made it and is
@@ -610,11 +663,8 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     static const char *const known[] = {"format", "id", "version", "events", "state", NULL};
     json_t *body;
     struct svc_errors e;
-    if (!svc_decode_begin(req, res, known, &body, &e)) {
-        svc_errors_free(&e);
-        json_decref(body);
+    if (!svc_decode_begin(req, res, known, &body, &e))
         return;
-    }
     unsigned char hash[AUTH_HASH_LEN];
     bool minted = svc_request_header(req, "Authorization") == NULL;
     json_t *state = json_object();
@@ -632,49 +682,13 @@ void svc_handle_encounter_import(const struct svc_request *req, struct svc_respo
     payloads = calloc(n + 1, sizeof *payloads);
     if (kinds == NULL || payloads == NULL)
         svc_errors_add(&e, "/events", "could not be allocated");
-    int last_engine = 1;
     struct import_log log = {.kinds = kinds, .payloads = payloads};
     struct enc_history history = {.events = import_log_events, .ud = &log};
     cache.history = &history;
-    for (size_t i = 0; i < n && !svc_errors_any(&e); i++) {
-        log.n = i;
-        char p[48];
-        snprintf(p, sizeof p, "/events/%zu", i);
-        json_t *ev = json_array_get(events, i);
-        json_t *payload = import_payload(ev, p, i + 1, &e);
-        if (payload == NULL)
-            break;
-        const char *kind = enc_str(ev, "kind");
-        /* The live service stamps every event with its engine, which never goes back: an
-         * unstamped (engine 1) or older event after a newer one was not made by it. */
-        int engine = engine_of(payload);
-        if (engine < last_engine) {
-            svc_errors_add(&e, p, "is ruled under engine %d after an event of engine %d", engine,
-                           last_engine);
-            break;
-        }
-        last_engine = engine;
-        json_t *stored = import_event(req, &cache, state, i, kind, payload, p, &e);
-        if (stored == NULL)
-            break;
-        kinds[i] = kind;
-        payloads[i] = enc_dump(stored);
-        json_decref(stored);
-        if (payloads[i] == NULL)
-            svc_errors_add(&e, p, "could not be stored");
-    }
+    import_events(req, &cache, state, events, &log, &e);
     import_check_state(body, state, &e);
-    /* The copy's own event, last: marked as a copy, with dice of its own (copy.c). */
-    json_t *copy = svc_errors_any(&e) ? NULL : enc_imported_event(state, created_id, &e);
-    if (copy != NULL) {
-        enc_fold(state, json_object_get(copy, "effects"));
-        kinds[n] = "imported";
-        payloads[n] = enc_dump(copy);
-        json_decref(copy);
-        if (payloads[n] == NULL)
-            svc_errors_add(&e, "/events", "could not be stored");
-        n++;
-    }
+    if (!svc_errors_any(&e))
+        n = import_append_copy(state, created_id, &log, n, &e);
     if (svc_errors_any(&e))
         svc_errors_respond(&e, res);
     else

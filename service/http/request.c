@@ -69,11 +69,14 @@ bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
 {
     svc_errors_init(e);
     *body = svc_parse_json_body(req, res);
+    svc_errors_free(e);
     if (*body == NULL)
         return false;
-    svc_errors_free(e);
     if (!svc_decode_body(*body, known, e)) {
         svc_errors_respond(e, res);
+        svc_errors_free(e);
+        json_decref(*body);
+        *body = NULL;
         return false;
     }
     return true;

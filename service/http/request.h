@@ -12,9 +12,9 @@
 
 /* Starts decoding a request whose body is one JSON object with members named in `known`
  * (NULL-terminated). Initialises e and sets *body. Returns false when the answer is already in
- * res (400 for malformed JSON, 422 when the body is not an object): the caller then only
- * cleans up. Unknown members are added to e, and decoding goes on so every error is reported
- * at once. */
+ * res (400 for malformed JSON, 422 when the body is not an object), with *body NULL and e
+ * empty: the caller returns (freeing them again is harmless). Unknown members are added to e, and
+ * decoding goes on so every error is reported at once. */
 bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
                       const char *const *known, json_t **body, struct svc_errors *e);
 

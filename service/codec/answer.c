@@ -110,7 +110,7 @@ void svc_answer_handle(const struct svc_request *req, struct svc_response *res,
                        void (*rule)(json_t *body, struct svc_answer *out))
 {
     /* The stateless rulings keep nothing of the body: it is parsed into the worker's scratch
-     * (issue 33; freeing it is then free). */
+     * (freeing it is then free). */
     json_t *body = svc_parse_json_body_scratch(req, res);
     if (body == NULL)
         return;

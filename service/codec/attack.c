@@ -283,7 +283,7 @@ static void write_source_title(struct jw *w, const char *source)
 }
 
 /* A modifier's members from "applies_to" to "source_title" as written, kept per thread for the
- * next modifier with the same applies_to, reason and source (issue 33: rules/ gives a few dozen
+ * next modifier with the same applies_to, reason and source (rules/ gives a few dozen
  * of these, and escaping them and looking up the titles was half of writing an attack's
  * answer). Found by the texts' addresses, and used only when the texts are still the same. */
 #define MOD_TEXTS 32

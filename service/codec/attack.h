@@ -28,7 +28,7 @@ struct attack_request {
     bool has_cover_creature;
     struct rules_cover_creature cover_creature;
     const char *damage; /* dice notation, or NULL */
-    /* Names for the sentences (issue 18: names, not ids); NULL: "the attacker"/"the target". */
+    /* Names for the sentences (names, not ids); NULL: "the attacker"/"the target". */
     const char *attacker_name, *defender_name;
     struct rules_dice_expr damage_expr;
     int damage_reduction;

@@ -29,7 +29,7 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
                          const char *const *extra_keys, struct rules_creature *out,
                          struct svc_errors *e)
 {
-    /* "name" is for the sentences a bot posts (issue 18: names, not ids); nothing rules on it. */
+    /* "name" is for the sentences a bot posts (names, not ids); nothing rules on it. */
     static const char *const square_keys[] = {"x", "y", "z", "size", "name", NULL};
     static const char *const hex_keys[] = {"q", "r", "size", "triangle", "name", NULL};
     /* And in combat (a creature that may threaten), its facing, perception and reach. */

@@ -329,7 +329,7 @@ out:
     move_odds_free(&odds);
 }
 
-/* Reach's prefer "safest" (issue 23): the squares ranked by the damage expected on the way,
+/* Reach's prefer "safest": the squares ranked by the damage expected on the way,
  * then by cost, then as the search listed them. */
 struct safest {
     int *order;

@@ -1,4 +1,4 @@
-/* Odds for a move (issue 23): path and route with `odds: true`. Each attack of opportunity
+/* Odds for a move: path and route with `odds: true`. Each attack of opportunity
  * the move provokes is an attack already evaluated by the path checker (rules_aoo.eval: the
  * attacker's bonus, the mover's Defense, cover and concealment as they stand at that step),
  * so its odds are rules_attack_odds of that evaluation with the attacker's damage profile.

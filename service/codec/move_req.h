@@ -41,7 +41,7 @@ struct move_req {
     int primary;
     bool *no_attack;
     struct move_attack_profile *profiles; /* one per creature */
-    /* path and route with odds: true (issue 23): the mover's hit points (0: not given) and
+    /* path and route with odds: true: the mover's hit points (0: not given) and
      * damage reduction. */
     bool odds;
     int mover_hp, mover_dr;

@@ -47,15 +47,14 @@ void svc_rule_move_path(json_t *body, const struct svc_config *cfg, const struct
  * one answers none of its other connections meanwhile: eight heavy searches on four workers
  * stalled /healthz for 5 s. So the gate admits by predicted cost (svc_cost_us, from the
  * request's estimate, before any work): a request predicted to take under GATE_CHEAP_US is
- * admitted whatever runs, as it holds its worker no longer than a cheap request does (before,
- * reaches of half a millisecond were turned away because two long searches ran: issue 33);
- * a costlier one takes one of the places, half the workers (at least one), and when none is
- * free it is answered 503 with Retry-After at once, leaving the other workers to accept and
- * answer cheap requests. With the budgets bounding each request (well under a second), a
- * client retrying after 1 s finds a free place. bench/budget.sh measures /healthz while the
- * heaviest requests run, and bench/load.sh that no cheap search is turned away
- * (bench/README.md). A gate was chosen over a separate pool for cheap requests because it
- * needs no change to how server.c hands requests to handlers. */
+ * admitted whatever runs, as it holds its worker no longer than a cheap request does (a reach of
+ * half a millisecond never waits behind two long searches); a costlier one takes one of the places,
+ * half the workers (at least one), and when none is free it is answered 503 with Retry-After at
+ * once, leaving the other workers to accept and answer cheap requests. With the budgets bounding
+ * each request (well under a second), a client retrying after 1 s finds a free place.
+ * bench/budget.sh measures /healthz while the heaviest requests run, and bench/load.sh that no
+ * cheap search is turned away (bench/README.md). A gate was chosen over a separate pool for cheap
+ * requests because it needs no change to how server.c hands requests to handlers. */
 #define GATE_CHEAP_US 2000LL
 #define GATE_FULL_US  500000LL /* the most a request at its budgets is predicted to take */
 static atomic_uint searches_running;
@@ -206,7 +205,7 @@ static void route_ruled(struct move_req *r, const struct rules_route_goal *goal,
 {
     struct rules_move_query q = move_query_of(r);
     q.work = &r->work;
-    /* A charge at a creature is the charge an action would take (issue 30): its opponent is an
+    /* A charge at a creature is the charge an action would take: its opponent is an
      * enemy that is up and it ends in a melee attack (rules_encounter_move_target, before the
      * search), and the route found is checked as its path would be (rules_charge_check). */
     bool charge = r->mode == RULES_MODE_CHARGE && goal->creature >= 0;

@@ -1,4 +1,4 @@
-/* Combatants as players name them (issue 31): a request's actor, target or reactor may be an
+/* Combatants as players name them: a request's actor, target or reactor may be an
  * id, a name in any case, or the start of one, as chat users type them. One lookup for the
  * REST actions and queries and for the Discord commands, so that both read a name alike. */
 #ifndef TACTICS_SVC_NAMES_H

@@ -1,4 +1,4 @@
-/* The odds answers' shapes (odds.h): for POST /v1/dice/odds and POST /v1/attacks/odds (issue 23):
+/* The odds answers' shapes (odds.h): for POST /v1/dice/odds and POST /v1/attacks/odds:
  * the exact chance of every outcome, before anyone rolls (rules/odds.h). */
 #include <math.h>
 #include <stdio.h>

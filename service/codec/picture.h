@@ -48,7 +48,7 @@ int svc_picture_size(const struct svc_request *req, struct svc_errors *e);
 /* The picture's budgets (render.h), times --budget-scale: pixels and answer bytes, and for its
  * searches (the reach and path overlays) half the search states a movement request has (work's
  * limit halved), as drawing takes the rest of the time a request may take (bench/cost_bench:
- * the three at their budgets stay within issue 28's half second). */
+ * the three at their budgets stay within half a second of CPU). */
 struct rules_work;
 struct svc_config;
 struct render_budget svc_picture_budget(const struct svc_config *cfg, struct rules_work *work);

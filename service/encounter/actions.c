@@ -290,7 +290,7 @@ bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
     case RULES_ACT_FIVE_FOOT_STEP:
     case RULES_ACT_FORCED: {
         json_t *path = NULL;
-        /* A move may give `to` (a square or a combatant) instead of its path (issue 31). */
+        /* A move may give `to` (a square or a combatant) instead of its path. */
         json_t *to = type == RULES_ACT_MOVE ? json_object_get(in, "to") : NULL;
         codec_get_array(in, "", "path", to == NULL, RULES_MAX_PATH, &path, e);
         if (to != NULL && !json_is_string(to) && !json_is_object(to))

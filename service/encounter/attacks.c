@@ -80,7 +80,7 @@ static json_t *squares_json(const struct rules_encounter *te, const struct rules
     return list;
 }
 
-/* Engine 2: what the encounter derived for the attack ask set up as s (issue 17), telling where
+/* Engine 2: what the encounter derived for the attack ask set up as s, telling where
  * each came from: {"defense_dex"?, "cover"?, "concealment"?} (a new object). */
 static json_t *derived_json(const struct rules_encounter *te,
                             const struct rules_enc_attack_ask *ask,

@@ -151,7 +151,7 @@ void svc_handle_encounter_create(const struct svc_request *req, struct svc_respo
         svc_errors_respond(&e, res);
         goto out;
     }
-    if (!enc_board_within_budgets(req, state, res)) /* the queries it would buy (issue 28) */
+    if (!enc_board_within_budgets(req, state, res)) /* the queries it would buy */
         goto out;
     char id[AUTH_ID_LEN + 1];
     if (!enc_new_identity(res, id, minted ? token : NULL, hash))

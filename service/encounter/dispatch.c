@@ -226,7 +226,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         json_decref(hf);
     }
     json_t *result = json_pack("{s:s}", "added", enc_str(c, "id"));
-    /* What it was taken to have where it stated nothing or its AC whole (issue 31). */
+    /* What it was taken to have where it stated nothing or its AC whole. */
     if (json_array_size(assumed) > 0)
         json_object_set_new(result, "assumed", assumed);
     else

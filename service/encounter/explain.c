@@ -203,7 +203,7 @@ static void say_damage(struct svc_told *t, json_t *result)
 
 /* "1d20 (13) + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than
  * one part: "1d20 (13) + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14"; the
- * total bold in markdown, as every d20 the service writes (issue 31: one style, Avrae's). */
+ * total bold in markdown, as every d20 the service writes (one style, Avrae's). */
 static void say_roll(struct svc_told *t, json_t *result)
 {
     long long bonus = enc_num(result, "attack_total");
@@ -410,7 +410,7 @@ static void where_after(json_t *before, json_t *effects, const char *id, long lo
 }
 
 /* A move: "Kroh moves 10 ft to (4, 5), provoking nothing."; a charge names its opponent: "The
- * goblin charges Kroh: 25 ft to (2, 4), ...". A move that does not arrive (issue 31) says so: an
+ * goblin charges Kroh: 25 ft to (2, 4), ...". A move that does not arrive says so: an
  * attack of opportunity dropped the mover on the way (say_reactions tells where), or it paused
  * for an asked reaction: "Kroh sets out to move 20 ft to (5, 9), ...", then where the mover
  * waits (say_paused_mover). */

@@ -392,7 +392,7 @@ static bool frame_tokens(const struct svc_request *req, struct svc_response *res
     return true;
 }
 
-/* ?focus as players name a combatant (issue 31): its id, its name in any case, or the start
+/* ?focus as players name a combatant: its id, its name in any case, or the start
  * of one (svc_combatant_named, as an action's actor); false after answering 422. */
 static bool frame_focus(struct svc_response *res, struct frame *fr)
 {

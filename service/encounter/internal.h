@@ -339,7 +339,7 @@ long long enc_board_threat_tests(json_t *state);
 
 /* Whether the board's queries fit the request's budgets (enc_board_threat_tests against
  * threatened_squares): false after answering 422 too-expensive. Creating an encounter and
- * adding or changing a combatant ask it of the state they would store (issue 28). */
+ * adding or changing a combatant ask it of the state they would store. */
 bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
                               struct svc_response *res);
 
@@ -696,7 +696,7 @@ void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct
 struct svc_told;
 void enc_say_named(struct svc_told *t, const char *name, const char *id);
 
-/* ---- told.c: what the encounter's reads tell a human (issue 31) ---- */
+/* ---- told.c: what the encounter's reads tell a human ---- */
 
 /* The state's summary in the shape of Avrae's `!init list`: the initiative order, whose turn
  * it is (marked "# "), each combatant's hit points, hit point state and conditions; `plain`

@@ -573,7 +573,7 @@ static void import_store(const struct svc_request *req, struct svc_response *res
                          unsigned char hash[AUTH_HASH_LEN])
 {
     assert(n >= 2);                                 /* the created event and the copy's own */
-    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it (issue 28) */
+    if (!enc_board_within_budgets(req, state, res)) /* as create refuses it */
         return;
     char id[AUTH_ID_LEN + 1];
     char token[AUTH_TOKEN_LEN + 1] = "";

@@ -302,7 +302,7 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
     return ans;
 }
 
-/* A move given `to` and no path (issue 31: players say "to (3, 4)" or "toward the orc"): the
+/* A move given `to` and no path (players say "to (3, 4)" or "toward the orc"): the
  * path the route query finds (GET .../route: the cheapest legal way for this mover, mode and
  * turn, to the square or to the first square threatening the creature) is put in in.path, and
  * the action is ruled along it as if sent so; the log stores it, so replay and verify read the

@@ -1,4 +1,4 @@
-/* An event's combatants as players name them (issue 31): before a new event is ruled, each
+/* An event's combatants as players name them: before a new event is ruled, each
  * member that names a combatant (actor, target, a move's to, a full attack's targets, a withdraw's,
  * the reactors of reactions and reaction_results) is read by svc_combatant_named (an id, a name in
  * any case, or the start of one) and replaced by the id it names, so that the log stores ids

@@ -1,4 +1,4 @@
-/* GET /v1/encounters/{id}/odds?actor=A&target=T (issue 23): the odds of A's attack on T before
+/* GET /v1/encounters/{id}/odds?actor=A&target=T: the odds of A's attack on T before
  * anyone rolls, from the stored state, so a bot never re-sends the map, the placements, the
  * profiles or the hit points. The request is the one the encounter's own attack action rules
  * (enc_attack_req: the stored combatants read into the attack request's structs), answered by

@@ -1,4 +1,4 @@
-/* Asking in encounter terms (issue 18): GET /v1/encounters/{id}/reach, /route, /threats and
+/* Asking in encounter terms: GET /v1/encounters/{id}/reach, /route, /threats and
  * /flanking run the stateless rules on the stored map and combatants, so a bot never re-sends
  * them. Each reads the state after ?at=N (default: now) as the state endpoint does, reads it
  * into the stateless endpoint's request structs as the encounter's own actions do
@@ -58,7 +58,7 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
         enc_bad_query(e, name, "is required: a combatant's id or name");
         return NULL;
     }
-    /* An id, a name in any case, or the start of one (issue 31). */
+    /* An id, a name in any case, or the start of one. */
     switch (svc_combatant_named(json_object_get(state, "combatants"), said, &c, who, sizeof who)) {
     case SVC_NAMED_ONE:
         return c;
@@ -345,8 +345,8 @@ void svc_handle_encounter_route(const struct svc_request *req, struct svc_respon
             svc_errors_add(&e, "/mode", "a 5-foot step is one square: ask /v1/movement/path");
         struct rules_route_goal goal;
         move_decode_target(q, &r, &goal, &e);
-        /* The move its action would refuse is no route, whatever the board allows (issue 30:
-         * a route the query calls legal is accepted as an action). */
+        /* The move its action would refuse is no route, whatever the board allows: a
+         * route the query calls legal is accepted as an action. */
         if (!svc_errors_any(&e) && refused != NULL)
             move_answer_refused(&a, &r, refused, why);
         else if (!svc_errors_any(&e))
@@ -407,7 +407,7 @@ void svc_handle_encounter_threats(const struct svc_request *req, struct svc_resp
 /* {attacker, flanked_by, allies, flanking}: the flanking endpoint's answer for combatant a on
  * combatant t of the typed state, with a's side as allies (each up, threatening as
  * rules_encounter_flanker says), their ids in the order the answer's indices count them, and
- * the id of the ally that flanks (issue 31: the answer's `by` is an index among them); NULL when
+ * the id of the ally that flanks (the answer's `by` is an index among them); NULL when
  * the ruling refused, its refusal left in *refusal (to be sent or freed by the caller). */
 static json_t *flank_of(const struct svc_enc_typed *typed, int a, int t, struct svc_answer *refusal)
 {

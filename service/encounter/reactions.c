@@ -213,7 +213,7 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
 }
 
 /* Engine 3: where the mover of a move with asked reactions stands meanwhile. "A move that
- * provokes pauses at the square being left" (issue 17; 004 Attacks of Opportunity: the attack
+ * provokes pauses at the square being left" (004 Attacks of Opportunity: the attack
  * is made as the mover leaves the square): while an asked reaction to its move is open, the
  * mover stands in the square of the earliest such step, and the state's paused_move keeps
  * where the move ends ({mover, x, y, facing}). Given scratch (the state with the event's

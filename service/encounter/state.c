@@ -384,7 +384,7 @@ static void say_assumed(json_t *assumed, const char *member, const char *fmt, ..
     json_array_append_new(assumed, json_pack("{s:s, s:s}", "member", member, "said", said));
 }
 
-/* A combatant's AC given whole (issue 31: `ac`, or `defense: {total}` alone, as a stat block
+/* A combatant's AC given whole (`ac`, or `defense: {total}` alone, as a stat block
  * writes it) into c's defense parts: its Dexterity modifier (from dex, or the score it is taken
  * to have), its size modifier under the size table in force, and the rest as armor, shield or
  * natural armor (a rest below 0 as other), so that 10 plus the parts is the AC given. Touch and
@@ -548,7 +548,7 @@ static void check_hp_dex(json_t *in, json_t *c, const char *ptr, const char *kee
     long long dex = 10, v = 0;
     bool has_dex = codec_get_int(in, ptr, "dex", false, 1, 100, &dex, e);
     if (!has_dex && keep_id == NULL && json_object_get(in, "dex") == NULL) {
-        /* Not given: the average score, and said so (issue 31: a stat block with its AC whole
+        /* Not given: the average score, and said so (a stat block with its AC whole
          * need not state Dexterity). */
         json_object_set_new(c, "dex", json_integer(ASSUMED_DEX));
         has_dex = true;
@@ -594,7 +594,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
     }
     codec_get_int(a, ap, "attack_bonus", true, -100, 100, &v, e);
     /* damage, crit_range and crit_multiplier: the stateless attacker's own decoder, so a profile
-     * takes what /v1/attacks/resolve's attacker takes (issue 17: each attack profile has a
+     * takes what /v1/attacks/resolve's attacker takes (each attack profile has a
      * threat range and multiplier, default 20/x2). */
     struct rules_dice_expr expr;
     int crit_range, crit_multiplier;

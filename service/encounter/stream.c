@@ -46,7 +46,7 @@ struct svc_stream {
     char *out; /* bytes formatted, not yet handed to the server: the greeting, keep-alives */
     size_t out_len, out_off;
     /* Then the events' frames to send, shared with the hub's frame cache and every other
-     * subscriber (issue 33: each frame is formatted once and its bytes go from the one copy
+     * subscriber (each frame is formatted once and its bytes go from the one copy
      * straight to the server, not copied for each subscriber): frames[frame_at] is sent from
      * byte frame_off. At most BATCH, as each catch-up adds at most that many. */
     struct svc_hub_frame *frames[BATCH];

@@ -1,4 +1,4 @@
-/* What the encounter's reads tell a human (issue 31): the state's summary in the shape of
+/* What the encounter's reads tell a human: the state's summary in the shape of
  * Avrae's `!init list`, and the `explain` of GET .../state, /threats, /flanking and /verify.
  * Each is made from the typed state (struct rules_encounter, svc_enc_typed_decode) or from the
  * answer the handler built, so it states what the answer carries; nothing here rules.

@@ -501,12 +501,12 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
     folded = true;
     /* A combatant's size and reach set what every query on the board costs: refused here,
-     * once, rather than on every read after (issue 28). */
+     * once, rather than on every read after. */
     if ((strcmp(kind, "combatant_added") == 0 || strcmp(kind, "combatant_updated") == 0) &&
         !enc_board_within_budgets(req, state, res))
         goto out;
     char *payload_text = NULL, *state_text = NULL;
-    /* A turn begun answers the order as it now stands too (issue 31: Avrae's !init list). */
+    /* A turn begun answers the order as it now stands too (Avrae's !init list). */
     struct enc_summary summary = {0};
     bool summarised =
         strcmp(kind, "next_turn") == 0 && enc_state_summary(state, req->ctx->config, &summary);
@@ -902,7 +902,7 @@ void svc_handle_encounter_state(const struct svc_request *req, struct svc_respon
     json_t *state = svc_encounter_state_at(req, res, &at, &version);
     if (state == NULL)
         return;
-    /* Told for a human too (issue 31): a sentence, and the summary in the shape of Avrae's
+    /* Told for a human too: a sentence, and the summary in the shape of Avrae's
      * !init list, from the state read as every view reads it. */
     struct svc_enc_typed typed;
     struct enc_summary summary = {0};

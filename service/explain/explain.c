@@ -162,9 +162,9 @@ void svc_told_md(struct svc_told *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* fmt's text, formatted once for both texts (issue 33: each append was formatted twice, once
- * per text): into small when it fits, else into *big (malloc'd, the caller frees it; NULL when
- * out of memory, and then the length is 0). A format without '%' is its own text. */
+/* fmt's text, formatted once for both texts (plain and markdown): into small when it fits, else
+ * into *big (malloc'd, the caller frees it; NULL when out of memory, and then the length is 0). A
+ * format without '%' is its own text. */
 static const char *format_once(char *small, size_t cap, char **big, size_t *n, const char *fmt,
                                va_list ap) __attribute__((format(printf, 5, 0)));
 

@@ -132,7 +132,7 @@ uint64_t svc_hub_folded(struct svc_hub *hub);
 /* The frame cache: the formatted text of event seq of sub's encounter, as a reader who sees
  * all (full) or the public view sees it, formatted once and shared by every subscriber that
  * sends it: a frame is immutable and counted, and each reader holds a reference while it sends
- * the bytes (issue 33: they were copied twice for each subscriber). ref returns a reference to
+ * the bytes, which are never copied per subscriber. ref returns a reference to
  * the frame held for (seq, full), or NULL; put keeps text as the frame for (seq, full) (the
  * oldest of the last few is dropped) and returns a reference to it for the caller to send, or
  * NULL when out of memory; unref gives a reference back (NULL is accepted). */

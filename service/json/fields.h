@@ -25,7 +25,7 @@ bool codec_expect_object(json_t *v, const char *base, struct svc_errors *e);
 
 /* Between codec_index_begin(obj) and its codec_index_end, the codec's reads of obj's members
  * (codec_get_*, codec_member) find them in a table of obj's members made once, instead of
- * hashing each name in jansson's table (issue 33: a creature's decoder asks about 15 names,
+ * hashing each name in jansson's table (a creature's decoder asks about 15 names,
  * most of them absent, at about 160 instructions a lookup). obj must not change in between,
  * and the pairs nest, at most CODEC_INDEX_DEPTH deep (deeper ones, an object of more than
  * CODEC_INDEX_MEMBERS members, and NULL or a non-object, are read from jansson's table). */

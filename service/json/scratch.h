@@ -1,5 +1,5 @@
-/* Each worker thread's scratch for a request's parsed body (issue 33: keep each worker's
- * buffers). jansson allocates through json_set_alloc_funcs; this module's pair is installed
+/* Each worker thread's scratch for a request's parsed body, kept from request to request.
+ * jansson allocates through json_set_alloc_funcs; this module's pair is installed
  * before main (a constructor) and serves, on a thread inside svc_json_scratch_begin ... _end,
  * from that thread's own 64 KB, one bump of a pointer an allocation; everything else, and
  * whatever does not fit, comes from malloc as before. Freeing scratch memory does nothing: it

@@ -33,7 +33,7 @@ static bool flag_of(json_t *o, const char *k)
 
 void svc_enc_turn_decode(json_t *turn, struct rules_turn *t)
 {
-    /* An engine 1 turn's "attacked" counts as its standard action. */
+    /* A turn stored without action_economy: its "attacked" counts as its standard action. */
     *t = (struct rules_turn){.standard = flag_of(turn, "standard") || flag_of(turn, "attacked"),
                              .move = flag_of(turn, "move"),
                              .full_round = flag_of(turn, "full_round"),
@@ -45,7 +45,7 @@ void svc_enc_turn_decode(json_t *turn, struct rules_turn *t)
                              .charge_attacked = flag_of(turn, "charge_attacked")};
 }
 
-/* The condition sources an engine 4 event stored ({"prone": {"event", "involuntary",
+/* The condition sources an event with condition_sources stored ({"prone": {"event", "involuntary",
  * "had_turn"}}); none before it. */
 static void sources_decode(json_t *all, struct rules_condition_source *out)
 {

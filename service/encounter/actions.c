@@ -70,9 +70,9 @@ static void condition_fields(struct resolve_ctx *x, json_t *c, const char *cond,
     enc_timed_fields(c, cond, end_round, end_turn, fields);
 }
 
-/* Engine 3: standing up provokes (004 Provoking an Attack of Opportunity by Taking an Action: "as
- * described in the rules for each action type"; d20 3.5 SRD, Actions in Combat: standing up
- * from prone provokes). Each enemy that threatens the actor and may make an attack of
+/* stand_up_provokes: standing up provokes (004 Provoking an Attack of Opportunity by Taking an
+ * Action: "as described in the rules for each action type"; d20 3.5 SRD, Actions in Combat:
+ * standing up from prone provokes). Each enemy that threatens the actor and may make an attack of
  * opportunity now is a reaction, decided as a move's are (enc_open_reactions), struck while
  * the actor is still prone; it stands once they are settled, unless one drops it; asked ones
  * pause it where it lies (paused_move with stands). */
@@ -239,8 +239,8 @@ static void check_cover(json_t *in, struct svc_errors *e)
 bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                             struct svc_errors *e)
 {
-    /* Engine 3 on: before it these were checked, and some accepted, as each action was ruled
-     * (enc_resolve_action_kind), and its stored events re-rule so. */
+    /* With the rule shapes; without it these were checked, and some accepted, as each action was
+     * ruled (enc_resolve_action_kind), and its stored events re-rule so. */
     if (!rules_engine_has(engine, RULES_ENGINE_SHAPES))
         return true;
     size_t before = json_array_size(e->list);

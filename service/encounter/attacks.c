@@ -3,7 +3,7 @@
  * on the typed state (rules_encounter_attack_setup) into POST /v1/attacks/resolve's request
  * structs (enc_attack_req, shared with the encounter's odds), admitted and ruled by rules/
  * (rules_encounter_attack_gate, rules_encounter_attack), the answer written by the endpoint's
- * own writer (svc_attack_answer_ruled). An attack of opportunity under engine 2 answers a
+ * own writer (svc_attack_answer_ruled). An attack of opportunity (the rule reactions) answers a
  * reaction a move opened (reactions.c); the ones the engine makes itself are ruled from the
  * reaction by rules_encounter_opportunity (enc_opportunity). Each returns {"result": ...,
  * "effects": [...]} or NULL after adding errors (the model: internal.h). */
@@ -80,7 +80,7 @@ static json_t *squares_json(const struct rules_encounter *te, const struct rules
     return list;
 }
 
-/* Engine 2: what the encounter derived for the attack ask set up as s, telling where
+/* With derived_defense: what the encounter derived for the attack ask set up as s, telling where
  * each came from: {"defense_dex"?, "cover"?, "concealment"?} (a new object). */
 static json_t *derived_json(const struct rules_encounter *te,
                             const struct rules_enc_attack_ask *ask,
@@ -225,8 +225,8 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
                                        .concealment_declared =
                                            json_object_get(in, "concealment") != NULL};
     int rc = rules_encounter_attack_setup(te, &ask, &room, s);
-    /* Engine 2 derives Dex to AC, cover and concealment from what the encounter stores (engine
-     * 1 rulings, stored before, took only what the action declared). */
+    /* derived_defense: Dex to AC, cover and concealment from what the encounter stores (without
+     * it, rulings took only what the action declared). */
     bool ok = rc != RULES_ENC_ATTACK_TOTAL_COVER;
     if (!ok)
         total_cover(x, te->combatants[ai].id);
@@ -469,7 +469,7 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     const struct rules_encounter *te = enc_typed(x);
     int ai = -1, ti = -1;
     const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
-    /* Engine 3: an attack of opportunity that names no profile is made with the first melee
+    /* melee_aoo: an attack of opportunity that names no profile is made with the first melee
      * one (rules_encounter_aoo_profile_of). */
     bool first_melee = aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) &&
                        *enc_str(in, "attack") == '\0';
@@ -646,8 +646,8 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         return NULL;
     }
     bool is_aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
-    /* Engine 2: an attack of opportunity answers a move that provoked it from this attacker,
-     * before any other event, and strikes the mover in the square it was leaving (004
+    /* The rule reactions: an attack of opportunity answers a move that provoked it from this
+     * attacker, before any other event, and strikes the mover in the square it was leaving (004
      * Provoking an Attack of Opportunity by Moving). */
     json_t *reaction = NULL;
     size_t reaction_at = 0;

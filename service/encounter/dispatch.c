@@ -1,8 +1,8 @@
 /* Encounters: resolving each kind of event but the turn machinery's (encounter_turns.c) and
  * the actions' own kinds (encounter_actions.c),
- * with the action economy and hit point states of engine 2, the shape of each event's input
- * (check_input), and enc_resolve, which every write, verify and import goes through (the
- * model: encounter_internal.h). */
+ * with the action economy and hit point states (action_economy, hp_states), the shape of each
+ * event's input (check_input), and enc_resolve, which every write, verify and import goes through
+ * (the model: encounter_internal.h). */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-/* ---- engine 2: hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
+/* ---- hit point states and the action economy (rules/hp.h, rules/turn.h) ---- */
 
 /* The typed state the request keeps for the state it follows (enc_cache.follow), decoded the
  * first time; NULL when x rules another state, or when it could not be decoded (rc says why). */
@@ -132,8 +132,8 @@ const struct rules_options *enc_rules_of(struct resolve_ctx *x)
     return &enc_svc_rules_of(x)->options;
 }
 
-/* The fields that set a combatant's hit points to hp: under engine 2 with hp_states on, its
- * hp_state too (d20 3.5 SRD: disabled at 0, dying below, dead at -10). */
+/* The fields that set a combatant's hit points to hp: with the rule hp_states and the option on,
+ * its hp_state too (d20 3.5 SRD: disabled at 0, dying below, dead at -10). */
 json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 {
     json_t *f = json_pack("{s:I}", "hp", hp);
@@ -162,7 +162,7 @@ json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limi
                           t->moved, "stepped", t->stepped, "free_facing", t->free_facing, "left",
                           "standard", l.standard, "move", l.move, "full_round", l.full_round,
                           "five_foot_step", l.five_foot_step, "free_facing", l.free_facing);
-    /* Engine 3's charge (never set before it, so earlier turns encode as they did). */
+    /* The rule charge's (never set without it, so earlier turns encode as they did). */
     if (t->charged) {
         json_object_set_new(f, "charged", json_true());
         json_object_set_new(f, "charge_attacked", json_boolean(t->charge_attacked));
@@ -218,7 +218,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
         return NULL;
     }
     json_object_set_new(c, "turn", json_object());
-    /* Engine 3: its hit point state from the start, so that one joining at 0 hp or below is
+    /* join_state: its hit point state from the start, so that one joining at 0 hp or below is
      * disabled, dying or dead at once (before, only from its first change). */
     if (rules_engine_has(x->engine, RULES_ENGINE_JOIN_STATE)) {
         json_t *hf = enc_hp_fields(x, enc_num(c, "hp"));
@@ -251,7 +251,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     if (c == NULL)
         return NULL;
     json_decref(c);
-    /* Its place is ruled again when the change touches it; from engine 3 only then, so that one
+    /* Its place is ruled again when the change touches it; with placing only then, so that one
      * pushed where its speeds do not go (forced movement) can still have its other members
      * changed. */
     static const char *const placing[] = {
@@ -480,7 +480,7 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
             svc_errors_add(e, "/set", "give change or set, not both");
         codec_get_string(in, "", "reason", false, 200, &s, e);
     } else if (strcmp(kind, "next_turn") == 0 && rules_encounter_keeps_sources(engine)) {
-        /* Engine 4: the table's d% for the dying whose turns come up (rules_hp_dying_round). */
+        /* srd_dying: the table's d% for the dying whose turns come up (rules_hp_dying_round). */
         static const char *const known[] = {"results", NULL};
         codec_reject_unknown(in, "", known, e);
         json_t *list;
@@ -520,7 +520,7 @@ static bool answers_reaction(const char *kind, json_t *in)
 
 /* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
  * decision was ask), only an answer or a decline is ruled: false after adding an error naming
- * each open reaction. Reactions opened with no policy (engine 2's) wait for nothing. */
+ * each open reaction. Reactions opened with no policy wait for nothing. */
 static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
 {
     return answers_reaction(kind, in) || enc_awaits_no_reaction(state, e);
@@ -594,7 +594,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         out = resolver[k](&x, in);
     else
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
-    /* Engine 2: the reactions a move left open last only until the next event that is not one
+    /* The reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
     bool answers = answers_reaction(kind, in);
     if (out != NULL && rules_engine_has(engine, RULES_ENGINE_REACTIONS) && !answers && !undo &&

@@ -244,7 +244,7 @@ static void say_roll(struct svc_told *t, json_t *result)
         svc_told_text(t, ", a natural 1");
 }
 
-/* Engine 3 (d20 3.5 SRD, Disabled: "If he performs any strenuous action, he takes 1 point of
+/* The rule strain (d20 3.5 SRD, Disabled: "If he performs any strenuous action, he takes 1 point of
  * damage after completing the act"): a disabled attacker's strain, as the ruling's `strain`
  * gives it (NULL: none). "Kroh was disabled, and an attack is a strenuous action: 1 damage; Kroh
  * is at -1 hp, dying." */
@@ -388,7 +388,7 @@ static bool any_stopped(json_t *records)
     return false;
 }
 
-/* Whether mover's move is paused after the event (engine 3: an asked reaction to it is open,
+/* Whether mover's move is paused after the event (paused_moves: an asked reaction to it is open,
  * and the mover waits where it was leaving a square; reactions.c place_paused): the pause the
  * effects last set, else the one before. */
 static bool left_paused(json_t *before, json_t *effects, const char *mover)
@@ -499,7 +499,7 @@ static bool acts(const char *state)
 /* After an event that answered or declined a reaction to mover's move (an attack of
  * opportunity, a decline, each with the attacks the engine then made, records): what became of
  * the move. The answer dropped the mover: " Kroh drops at (5, 6): the move stops there." (an
- * engine's attack that dropped it is told with its record). The move was paused (engine 3) and
+ * engine's attack that dropped it is told with its record). The move was paused (paused_moves) and
  * goes on: " Kroh's move goes on to (5, 9)." (a stand-up's: " Kroh stands up."), or, another
  * asked reaction still open, to the square where the mover waits for it. */
 static void say_move_after(struct svc_told *t, json_t *before, json_t *effects, const char *mover,
@@ -681,7 +681,7 @@ static void say_condition(struct svc_told *t, json_t *before, json_t *result)
 }
 
 /* A stand-up: it stood if an effect took its prone away; else its attacks of opportunity are
- * awaited, or one dropped it (engine 3: standing up provokes). */
+ * awaited, or one dropped it (stand_up_provokes). */
 static void say_stand_up(struct svc_told *t, json_t *before, json_t *in, json_t *result,
                          json_t *effects)
 {

@@ -1,8 +1,8 @@
-/* Encounters: the full attack (engine 2), a full-round action: its iterative attacks (d20 3.5
+/* Encounters: the full attack (action_economy), a full-round action: its iterative attacks (d20 3.5
  * SRD, Full Attack), each ruled as a single attack (enc_attack_on, attacks.c) on the state the
  * items before it left, and its plan: 5-foot steps traded for attacks (001 Trade Away Attacks)
- * and, from engine 4, a facing change and another target between attacks (000's Kroh), checked by
- * rules_encounter_full_attack_plan. Split from attacks.c by what it does. */
+ * and, with full_attack_plans, a facing change and another target between attacks (000's Kroh),
+ * checked by rules_encounter_full_attack_plan. Split from attacks.c by what it does. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ struct plan_item {
 };
 
 /* Reads in's plan into items (count attacks when it has none): "attack" or {"step": {x, y}};
- * from engine 4 (RULES_ENGINE_FULL_ATTACK_PLANS) also {"attack": {"target": ID}} and
+ * with full_attack_plans also {"attack": {"target": ID}} and
  * {"facing": F}. Returns how many items, or -1 after errors at /plan. Its shape only: the
  * rules check what the items ask (rules_encounter_full_attack_plan). */
 static int decode_plan(json_t *in, int count, int engine, struct plan_item items[RULES_PLAN_MAX],
@@ -155,7 +155,7 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
     svc_errors_free(from);
 }
 
-/* Engine 2: a full attack, a full-round action (its budget is spent by resolve_action): the
+/* A full attack, a full-round action (its budget is spent by resolve_action): the
  * attack named (or the first) at its bonus, then again at -5 for each further iterative attack
  * the combatant's base attack bonus gives (d20 3.5 SRD, Full Attack: "an additional attack at
  * base attack bonus +6, +11 and +16", each 5 less), against the same target, each ruled as a

@@ -26,7 +26,7 @@
  *                        the stateless rulings' answers (with the map decoded once a
  *                        request), combatant validation, the initial state and the seed's
  *                        commitment, the public (redacted) views
- *   encounter_rules.c    engine 2's action economy and hit point states, the resolvers of
+ *   encounter_rules.c    the action economy and hit point states, the resolvers of
  *                        adding, updating, revealing and acting (the dispatch by type),
  *                        check_input and enc_resolve (one resolver per event kind)
  *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
@@ -284,12 +284,12 @@ void enc_ctx_release(struct resolve_ctx *x);
  * NULL); NULL when the typed state could not be decoded or c is not in it. */
 const struct rules_enc_combatant *enc_typed_of(struct resolve_ctx *x, json_t *c, int *at);
 
-/* ---- encounter_rules.c: engine 2's turn budget, for the turn machinery too ---- */
+/* ---- encounter_rules.c: the turn budget, for the turn machinery too ---- */
 
 /* The budget members of a turn: what was spent and what is left (a new object). */
 json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim);
 
-/* Combatant c's hit point state under the rules in force (always up under engine 1). */
+/* Combatant c's hit point state under the rules in force (always up without hp_states). */
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
 
 /* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
@@ -343,7 +343,7 @@ long long enc_board_threat_tests(json_t *state);
 bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
                               struct svc_response *res);
 
-/* Whether combatant c is down: unconscious, helpless, or (engine 2) dying or dead. A combatant
+/* Whether combatant c is down: unconscious, helpless, or (hp_states) dying or dead. A combatant
  * down threatens nobody and helps nobody flank. */
 bool enc_is_down(json_t *c);
 
@@ -390,7 +390,8 @@ struct enc_member {
 json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                        const struct enc_member *own, const char *what);
 
-/* Engine 2: puts "type": type first in out's result. Nothing when it has a type already. */
+/* With action_economy: puts "type": type first in out's result. Nothing when it has a type already.
+ */
 void enc_tag_result(json_t *out, const char *type);
 
 /* Validates combatant object `in` (ptr names it) against state: every member known and in
@@ -405,7 +406,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
                             int engine, json_t *assumed, struct svc_errors *e);
 
 /* Whether combatant c, at its own position in x's state, may stand there (rules_place_conflict:
- * on the map, sharing its space with nobody but by 001 Stepover, and from engine 3 out of
+ * on the map, sharing its space with nobody but by 001 Stepover, and with placing out of
  * blocked terrain);
  * false after adding errors at ptr to x->e. */
 bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr);
@@ -477,7 +478,7 @@ const struct rules_options *enc_rules_of(struct resolve_ctx *x);
 const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x);
 
 /* The fields that set a combatant's hit points to hp: a new object {"hp"}, with its hp_state
- * under engine 2 when the rules track hit point states. */
+ * with hp_states when the rules track hit point states. */
 json_t *enc_hp_fields(struct resolve_ctx *x, long long hp);
 
 /* Resolves an event of `kind` (input `in`, borrowed) against state, the state before it, which
@@ -500,7 +501,7 @@ json_t *enc_combatant_query(const struct svc_request *req, json_t *state, const 
 
 /* ---- encounter_actions.c ---- */
 
-/* Puts condition cond on combatant c into fields (its conditions) and, from engine 4
+/* Puts condition cond on combatant c into fields (its conditions) and, with condition_sources
  * (rules_encounter_keeps_sources), where it came from: this event, and whether cause forced it
  * on the creature (condition_sources). */
 void enc_gain_condition(struct resolve_ctx *x, json_t *c, const char *cond,
@@ -573,7 +574,7 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
 /* ---- encounter_attacks.c ---- */
 
 /* The attack profile combatant c makes its attacks of opportunity with, under engine: its first;
- * from engine 3 its first melee one (004: "An attack of opportunity is a single melee attack"),
+ * with melee_aoo its first melee one (004: "An attack of opportunity is a single melee attack"),
  * NULL when it has none. */
 json_t *enc_reaction_attack(json_t *c, int engine);
 
@@ -595,7 +596,7 @@ bool enc_is_melee(json_t *atk);
  * threat range, sneak attack; an attack of opportunity's kind, Combat Reflexes, prone and a
  * charge's charging; the defender's place, Defense, damage reduction and conditions, the
  * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
- * concealment in declares, and (engine 2 on) the Dex to AC, cover and concealment the encounter
+ * concealment in declares, and (derived_defense) the Dex to AC, cover and concealment the encounter
  * derives from the map (*derived: where each came from, a new reference, or NULL under engine
  * 1). target_at: where the attack finds target (an attack of opportunity answering a move: the
  * square it was leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the
@@ -607,15 +608,16 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
                     struct attack_request *r, struct svc_errors *e, json_t **derived);
 
 /* The attack of actor on target (in: kind, attack, results, cover, concealment, bonus; for an
- * attack of opportunity under engine 2, target as it stood in the square it was leaving and the
- * reaction it answers, at reaction_at of the state's reactions; else NULL): the outcome (new
+ * attack of opportunity (the rule reactions), target as it stood in the square it was leaving and
+ * the reaction it answers, at reaction_at of the state's reactions; else NULL): the outcome (new
  * ref) or NULL after adding errors to x->e. A full attack (full_attack.c) makes each of its
  * attacks so. */
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                       json_t *reaction, size_t reaction_at);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
- * adding errors to x->e; under engine 2 an attack of opportunity answers an open reaction. */
+ * adding errors to x->e; with the rule reactions an attack of opportunity answers an open reaction.
+ */
 json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
 
 /* The attack of opportunity the engine makes itself for open reaction `at` of x->state (the
@@ -628,13 +630,13 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results);
 /* Checks a full attack's plan's shape (decode_plan); false after adding errors at /plan. */
 bool enc_check_plan(json_t *in, int engine, struct svc_errors *e);
 
-/* Action full_attack by actor (engine 2): the iterative attacks on one target, as one outcome
+/* Action full_attack by actor (action_economy): the iterative attacks on one target, as one outcome
  * (new ref), or NULL after adding errors to x->e. */
 json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor);
 
 /* ---- encounter_reactions.c ---- */
 
-/* Engine 2: the open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
+/* The open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
 json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
 
 /* The effect leaving `list` (stolen) as the open reactions, awaiting_reactions kept in step. */
@@ -661,7 +663,7 @@ struct enc_provoked {
 struct enc_reactions_left {
     bool paused, dropped;
 };
-/* Engine 2: opens the reactions the n provoked attacks of opportunity of actor's action give,
+/* Opens the reactions the n provoked attacks of opportunity of actor's action give,
  * appending their effects to effects and, when any was decided, what became of each to
  * result's "reactions"; *left (when not NULL) gets where they leave the actor. */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,

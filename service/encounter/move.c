@@ -177,10 +177,10 @@ static json_t *move_fields(json_t *actor, const struct rules_enc_move_ruling *m,
     return fields;
 }
 
-/* Rules mover's move in mode along in.path (engine 3: a charge at in.target), and encodes its
- * answer: the answer when legal (a new reference; *ruling filled), else NULL after errors: the
- * action's own members at their pointers, a violation at path_ptr/STEP or mode_ptr. A traded
- * step (path_ptr NULL) reports everything at mode_ptr, its own pointer first. */
+/* Rules mover's move in mode along in.path (with the rule charge: a charge at in.target), and
+ * encodes its answer: the answer when legal (a new reference; *ruling filled), else NULL after
+ * errors: the action's own members at their pointers, a violation at path_ptr/STEP or mode_ptr. A
+ * traded step (path_ptr NULL) reports everything at mode_ptr, its own pointer first. */
 static json_t *rule_move(struct resolve_ctx *x, json_t *in, json_t *mover, json_t *turn,
                          enum rules_move_mode mode, const char *path_ptr, const char *mode_ptr,
                          struct rules_enc_move_ruling *ruling, struct enc_provoked **provoked)

@@ -1,4 +1,4 @@
-/* Encounters: the reactions a move opens (engine 2). A move that provokes attacks of
+/* Encounters: the reactions a move opens (the rule reactions). A move that provokes attacks of
  * opportunity opens one reaction for each, decided by the mover's decisions or the reactor's
  * aoo_policy (ask, always, never); the engine makes the ones it makes itself in step order
  * (settle_reactions), a reactor answers an open one with an attack of opportunity
@@ -16,7 +16,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-/* Engine 2: the open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
+/* The open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
  * *at gets its index in the state's reactions. */
 json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
 {
@@ -33,7 +33,7 @@ json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size
 }
 
 /* Whether open reaction r is one the encounter waits for (its reactor's policy, or the mover's
- * decision, is ask). Reactions opened with no policy (engine 2's) lapse at the next event. */
+ * decision, is ask). Reactions opened with no policy lapse at the next event. */
 static bool is_asked(json_t *r)
 {
     return strcmp(enc_str(r, "policy"), "ask") == 0;
@@ -176,7 +176,7 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         } else if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
                    json_object_get(results, by) != NULL &&
                    strncmp(enc_str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
-            /* Engine 3: dice the table supplied that do not fit this attack are its mistake, a
+            /* paused_moves: dice the table supplied that do not fit this attack are its mistake, a
              * 422 under /reaction_results/<by>, not an attack of opportunity lost. */
             char p[CODEC_PTR_MAX + 16];
             codec_pointer(p, "/reaction_results", by);
@@ -212,7 +212,7 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
     }
 }
 
-/* Engine 3: where the mover of a move with asked reactions stands meanwhile. "A move that
+/* paused_moves: where the mover of a move with asked reactions stands meanwhile. "A move that
  * provokes pauses at the square being left" (004 Attacks of Opportunity: the attack
  * is made as the mover leaves the square): while an asked reaction to its move is open, the
  * mover stands in the square of the earliest such step, and the state's paused_move keeps
@@ -309,19 +309,20 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
     return enc_outcome(result, effects);
 }
 
-/* Engine 2: the reactions to a move (ruling ans, its effects so far in `effects`). Each attack
+/* The reactions to a move (ruling ans, its effects so far in `effects`). Each attack
  * of opportunity the move provoked (004 Provoking an Attack of Opportunity by Moving, under the
  * start_square option, withdraw's primary target excluded by the ruling) is decided by the
  * mover's decision for its reactor (in's reactions) or the reactor's aoo_policy
  * (rules_aoo_outcome_of):
- *   - none (engine 2's rule): open until the next event; the enemy may answer it then,
+ *   - none: open until the next event; the enemy may answer it then,
  *     striking the mover in the square it was leaving;
  *   - ask: open, and the encounter awaits it (awaiting_reactions): the answer or a decline;
  *   - always, or take: made by the engine within this move (settle_reactions), unless an asked
  *     one at an earlier step must be settled first: then it waits for that one;
  *   - never, or decline: not opened.
- * With no policy and no decision, the effects are exactly engine 2's. Otherwise the ruling
- * gains `reactions`: what became of each decided one, in step order. */
+ * With no policy and no decision, the effects are those of no policy at all (the rule reactions
+ * alone). Otherwise the ruling gains `reactions`: what became of each decided one, in step order.
+ */
 void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
                         const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
                         struct enc_reactions_left *left)

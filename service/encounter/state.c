@@ -198,8 +198,8 @@ json_t *enc_placement(json_t *c)
     return o;
 }
 
-/* Unconscious, helpless, or (engine 2, rules/hp.h) dying or dead: it threatens nobody and
- * helps nobody flank. The hp_state member is written only by engine 2 events. */
+/* Unconscious, helpless, or (hp_states, rules/hp.h) dying or dead: it threatens nobody and
+ * helps nobody flank. The hp_state member is written only by events with the rule hp_states. */
 bool enc_is_down(json_t *c)
 {
     const char *hs = enc_str(c, "hp_state");
@@ -350,7 +350,7 @@ void enc_state_rules(json_t *state, struct rules_options *o)
     *o = rules.options;
 }
 
-/* Engine 2: an action's ruling names its type first ("type": "attack"), the key of the
+/* With action_economy: an action's ruling names its type first ("type": "attack"), the key of the
  * ActionResult union. */
 void enc_tag_result(json_t *out, const char *type)
 {
@@ -563,7 +563,7 @@ static void check_hp_dex(json_t *in, json_t *c, const char *ptr, const char *kee
 }
 
 /* One attack profile, attacks[i] at ap: its members known, its name unique among the ones
- * before it (from engine 3), and its damage and threat as /v1/attacks/resolve takes them. */
+ * before it (with the rule shapes), and its damage and threat as /v1/attacks/resolve takes them. */
 static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
                          struct svc_errors *e)
 {
@@ -583,7 +583,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
     if (codec_get_string(a, ap, "name", true, 64, &s, e) &&
         rules_engine_has(engine, RULES_ENGINE_SHAPES)) {
         /* An attack names its profile (enc_find_attack): two of one name would make the second
-         * unreachable (refused from engine 3). */
+         * unreachable (refused with the rule shapes). */
         for (size_t j = 0; j < i; j++)
             if (strcmp(enc_str(json_array_get(attacks, j), "name"), s) == 0) {
                 char np[CODEC_PTR_MAX + 32];
@@ -605,7 +605,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
     codec_get_int(a, ap, "rogue_level", false, 0, 100, &v, e);
 }
 
-/* The conditions: each one this service tracks, none twice (from engine 3); an empty list on
+/* The conditions: each one this service tracks, none twice (with the rule shapes); an empty list on
  * creation when not given. */
 static void check_conditions(json_t *in, json_t *c, const char *ptr, const char *keep_id,
                              int engine, struct svc_errors *e)
@@ -701,7 +701,7 @@ json_t *enc_check_combatant(json_t *state, json_t *in, const char *ptr, const ch
     codec_get_bool(in, ptr, "player_character", false, &b, e);
     codec_get_bool(in, ptr, "combat_reflexes", false, &b, e);
     /* Who decides whether it takes the attacks of opportunity it is given (rules/reaction.h):
-     * none set, each stays open until the next event (engine 2). */
+     * none set, each stays open until the next event. */
     static const char *const policies[] = {"ask", "always", "never", NULL};
     codec_get_enum(in, ptr, "aoo_policy", policies, false, 0, e);
     codec_get_int(in, ptr, "base_attack_bonus", false, 0, 100, &v, e);
@@ -788,7 +788,7 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
                  ? rules_place_conflict(o, map, &me, types ? types : RULES_ANY_MOVE_TYPE, others,
                                         count, &bx, &by)
                  : RULES_PLACE_OFF_MAP;
-    /* Engine 3 on: 001 Blocked Terrain, 001 Alternative Movement Types. */
+    /* With the rule placing: 001 Blocked Terrain, 001 Alternative Movement Types. */
     if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) &&
         !rules_engine_has(x->engine, RULES_ENGINE_PLACING))
         at = RULES_PLACE_OK;

@@ -184,7 +184,7 @@ static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_enco
 }
 
 /* The fields of c, whose turn begins, into fields: no longer flat-footed (out of *conds), a
- * fresh turn (engine 2), and the conditions forced on it marked as having had its turn. */
+ * fresh turn (action_economy), and the conditions forced on it marked as having had its turn. */
 static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_next_turn *next,
                        json_t **conds, json_t *fields)
 {
@@ -257,7 +257,7 @@ static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
 
 /* 004 The Combat Round, ruled by rules_encounter_next_turn: the next combatant in initiative
  * order; after the last, the highest acts again in a new round. Here the effects: its first
- * turn ends its flat-footedness, its fresh turn budget (engine 2), and effects that last a
+ * turn ends its flat-footedness, its fresh turn budget (action_economy), and effects that last a
  * number of rounds end just before the count they began on (rules_duration_ended). */
 json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
 {
@@ -294,7 +294,7 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
                                 json_pack("{s:i, s:i}", "round", next.round, "turn", next.turn)));
     /* The ruling's effects: the timed effects that ended (rules_duration_ended) leave the
      * combatants' conditions and timed lists; the one whose turn begins is no longer
-     * flat-footed, with a fresh turn (engine 2). */
+     * flat-footed, with a fresh turn (action_economy). */
     json_t *ended = json_array();
     int e = 0;
     size_t i;
@@ -323,8 +323,8 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     return enc_outcome(result, effects);
 }
 
-/* Engine 2, a combatant leaving a fight under way: the initiative order closes up around its
- * place (the fold takes its id out of order), so the indices after it move down one. The turn
+/* The rule leaving: a combatant leaving a fight under way: the initiative order closes up around
+ * its place (the fold takes its id out of order), so the indices after it move down one. The turn
  * stays with the combatant whose turn it is, and timed effects still end before the count they
  * began on (their ends_turn past its place moves down too). If it leaves on its own turn, the
  * turn passes on, as next_turn would pass it (the result's next_turn), so that the one after it
@@ -414,7 +414,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
     return enc_outcome(result, effects);
 }
 
-/* Engine 2: damage or healing from outside the fight, posted by the owner at any time (the
+/* hp_states: damage or healing from outside the fight, posted by the owner at any time (the
  * hp event), ruled by rules_hp_after. */
 json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
 {
@@ -429,7 +429,7 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
     }
     long long before = enc_num(target, "hp");
     bool set = json_object_get(in, "set") != NULL, capped = false;
-    /* Engine 3: healing does not reach the dead; set stays the owner's override. */
+    /* no_healing_dead: healing does not reach the dead; set stays the owner's override. */
     if (rules_engine_has(x->engine, RULES_ENGINE_NO_HEALING_DEAD) && !set &&
         enc_num(in, "change") > 0 && !rules_hp_healable(enc_hp_state_of(x, target))) {
         svc_errors_add(x->e, "/change",

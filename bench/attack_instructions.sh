@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The instructions the server runs a request (issue 33), which unlike its rate or its CPU time
+# The instructions the server runs a request, which unlike its rate or its CPU time
 # do not move with the neighbours' load: tacticsd (Release) under valgrind's callgrind, /healthz
 # then the attack of bench/attack_vs_healthz.sh sent by wrk for SECONDS each, the counters
 # zeroed before and dumped after each, their totals (every thread: libmicrohttpd, the kernel's
@@ -15,14 +15,7 @@ make build >/dev/null
 tmp=$(mktemp -d)
 vpid=
 trap '[ -z "$vpid" ] || kill "$vpid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT
-cat >"$tmp/attack.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"rules":{"preset":"d20-3.5-facing"},"attacker":{"x":5,"y":6,"facing":0,' ..
-  '"attack_bonus":5,"sneak_attack_dice":2,"damage":"1d6+1"},"defender":{"x":5,"y":5,' ..
-  '"facing":0,"defense":{"armor":4,"dex":2},"damage_reduction":2},' ..
-  '"allies":[{"x":4,"y":5}],"cover":"quarter","concealment":["quarter"],"seed":7}'
-LUA
+cp bench/attack.lua "$tmp/attack.lua"
 # Instructions a request for /healthz and the attack on the build $1 (its label $2).
 measure() {
   local bin=$1 who=$2 port

@@ -45,14 +45,7 @@ if [ -n "$older" ]; then
   base_port=$(grep -o '"port":[0-9]*' "$tmp/older.log" | head -1 | cut -d: -f2)
 fi
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-cat >"$tmp/attack.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"rules":{"preset":"d20-3.5-facing"},"attacker":{"x":5,"y":6,"facing":0,' ..
-  '"attack_bonus":5,"sneak_attack_dice":2,"damage":"1d6+1"},"defender":{"x":5,"y":5,' ..
-  '"facing":0,"defense":{"armor":4,"dex":2},"damage_reduction":2},' ..
-  '"allies":[{"x":4,"y":5}],"cover":"quarter","concealment":["quarter"],"seed":7}'
-LUA
+cp bench/attack.lua "$tmp/attack.lua"
 [ -z "${PREFER:-}" ] || echo "wrk.headers[\"Prefer\"] = \"$PREFER\"" >>"$tmp/attack.lua"
 # The server's CPU so far in ns: the sum of its threads' run times.
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }

@@ -277,8 +277,7 @@ static void write_source_title(struct jw *w, const char *source)
 {
     char titles[256];
     if (rules_source_titles(source, titles, sizeof titles) > 0) {
-        JW_KEY(w, "source_title");
-        jw_string(w, titles);
+        JW_STRING(w, "source_title", titles);
     }
 }
 
@@ -304,8 +303,7 @@ static struct mod_text *mod_text_slot(const struct rules_modifier *m)
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
-    JW_KEY(w, "value");
-    jw_int(w, m->value);
+    JW_INT(w, "value", m->value);
     struct mod_text *t = mod_text_slot(m);
     if (t->reason_at == m->reason && t->source_at == m->source &&
         t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
@@ -313,12 +311,9 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
         jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
     } else {
         size_t start = w->len; /* at the comma before "applies_to" */
-        JW_KEY(w, "applies_to");
-        jw_string(w, applies_name(m->applies_to));
-        JW_KEY(w, "reason");
-        jw_string(w, m->reason);
-        JW_KEY(w, "source");
-        jw_string(w, m->source);
+        JW_STRING(w, "applies_to", applies_name(m->applies_to));
+        JW_STRING(w, "reason", m->reason);
+        JW_STRING(w, "source", m->source);
         write_source_title(w, m->source);
         size_t len = w->len - start - 1;
         t->reason_at = NULL;
@@ -333,8 +328,7 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
             t->applies = (int)m->applies_to;
         }
     }
-    JW_KEY(w, "applied");
-    jw_bool(w, m->applied);
+    JW_BOOL(w, "applied", m->applied);
     jw_object_end(w);
 }
 
@@ -374,10 +368,8 @@ static void damage_text(const char *damage, const struct rules_attack_rolled *o,
 static void write_roll_rule(struct jw *w, const char *rule, const char *source)
 {
     jw_object_begin(w);
-    JW_KEY(w, "rule");
-    jw_string(w, rule);
-    JW_KEY(w, "source");
-    jw_string(w, source);
+    JW_STRING(w, "rule", rule);
+    JW_STRING(w, "source", source);
     write_source_title(w, source);
     jw_object_end(w);
 }
@@ -388,37 +380,26 @@ static void write_roll_rule(struct jw *w, const char *rule, const char *source)
 static void write_critical(struct jw *w, const struct attack_request *r,
                            const struct rules_attack_rolled *o)
 {
-    JW_KEY(w, "critical");
-    jw_bool(w, o->critical);
+    JW_BOOL(w, "critical", o->critical);
     JW_KEY(w, "critical_hit");
     jw_object_begin(w);
-    JW_KEY(w, "threat_range");
-    jw_int(w, r->crit_range);
-    JW_KEY(w, "multiplier");
-    jw_int(w, r->crit_multiplier);
-    JW_KEY(w, "natural");
-    jw_string(w, natural_name(o->natural));
-    JW_KEY(w, "threat");
-    jw_bool(w, o->threat);
+    JW_INT(w, "threat_range", r->crit_range);
+    JW_INT(w, "multiplier", r->crit_multiplier);
+    JW_STRING(w, "natural", natural_name(o->natural));
+    JW_BOOL(w, "threat", o->threat);
     JW_KEY(w, "confirmation");
     if (!o->confirm_rolled) {
         jw_null(w);
     } else {
         jw_object_begin(w);
-        JW_KEY(w, "d20");
-        jw_int(w, o->confirm_d20);
-        JW_KEY(w, "total");
-        jw_int(w, o->confirm_total);
-        JW_KEY(w, "natural");
-        jw_string(w, natural_name(o->confirm_natural));
-        JW_KEY(w, "hit");
-        jw_bool(w, o->confirmed);
+        JW_INT(w, "d20", o->confirm_d20);
+        JW_INT(w, "total", o->confirm_total);
+        JW_STRING(w, "natural", natural_name(o->confirm_natural));
+        JW_BOOL(w, "hit", o->confirmed);
         jw_object_end(w);
     }
-    JW_KEY(w, "confirmed");
-    jw_bool(w, o->confirmed);
-    JW_KEY(w, "source");
-    jw_string(w, RULES_SRC_CRITICAL_HITS);
+    JW_BOOL(w, "confirmed", o->confirmed);
+    JW_STRING(w, "source", RULES_SRC_CRITICAL_HITS);
     jw_object_end(w);
 
     JW_KEY(w, "roll_rules");
@@ -465,21 +446,15 @@ static void write_cover(struct jw *w, const struct rules_attack_eval *ev)
 {
     JW_KEY(w, "cover");
     jw_object_begin(w);
-    JW_KEY(w, "degree");
-    jw_string(w, rules_degree_names[ev->cover]);
-    JW_KEY(w, "bonus");
-    jw_int(w, ev->cover_bonus);
-    JW_KEY(w, "reflex_bonus");
-    jw_int(w, rules_cover_reflex(ev->cover));
+    JW_STRING(w, "degree", rules_degree_names[ev->cover]);
+    JW_INT(w, "bonus", ev->cover_bonus);
+    JW_INT(w, "reflex_bonus", rules_cover_reflex(ev->cover));
     const char *footnote = rules_cover_reflex_footnote(ev->cover);
     if (footnote != NULL) {
-        JW_KEY(w, "reflex_footnote");
-        jw_string(w, footnote);
-        JW_KEY(w, "reflex_footnote_source");
-        jw_string(w, RULES_SRC_COVER_FOOTNOTE);
+        JW_STRING(w, "reflex_footnote", footnote);
+        JW_STRING(w, "reflex_footnote_source", RULES_SRC_COVER_FOOTNOTE);
     }
-    JW_KEY(w, "target_without_cover");
-    jw_int(w, ev->target_without_cover);
+    JW_INT(w, "target_without_cover", ev->target_without_cover);
     jw_object_end(w);
 }
 
@@ -491,12 +466,9 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
 {
     JW_KEY(w, "concealment");
     jw_object_begin(w);
-    JW_KEY(w, "miss_chance");
-    jw_int(w, ev->miss_chance);
-    JW_KEY(w, "guess_square");
-    jw_bool(w, ev->guess_square);
-    JW_KEY(w, "used");
-    jw_string(w, rules_degree_names[ev->concealment]);
+    JW_INT(w, "miss_chance", ev->miss_chance);
+    JW_BOOL(w, "guess_square", ev->guess_square);
+    JW_STRING(w, "used", rules_degree_names[ev->concealment]);
     JW_KEY(w, "dropped");
     jw_array_begin(w);
     bool used_seen = false;
@@ -509,10 +481,8 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
     }
     jw_array_end(w);
     if (o != NULL && o->pct_rolled) {
-        JW_KEY(w, "roll");
-        jw_int(w, o->pct);
-        JW_KEY(w, "missed");
-        jw_bool(w, o->missed);
+        JW_INT(w, "roll", o->pct);
+        JW_BOOL(w, "missed", o->missed);
     }
     jw_object_end(w);
 }
@@ -523,12 +493,9 @@ static void write_position(struct jw *w, const struct attack_request *r,
 {
     JW_KEY(w, "sneak_attack");
     jw_object_begin(w);
-    JW_KEY(w, "eligible");
-    jw_bool(w, ev->sneak_attack);
-    JW_KEY(w, "reason");
-    jw_string(w, ev->sneak_reason ? ev->sneak_reason : "");
-    JW_KEY(w, "dice");
-    jw_int(w, ev->sneak_attack ? r->a.sneak_dice : 0);
+    JW_BOOL(w, "eligible", ev->sneak_attack);
+    JW_STRING(w, "reason", ev->sneak_reason ? ev->sneak_reason : "");
+    JW_INT(w, "dice", ev->sneak_attack ? r->a.sneak_dice : 0);
     jw_object_end(w);
 
     JW_KEY(w, "modifiers");
@@ -536,12 +503,9 @@ static void write_position(struct jw *w, const struct attack_request *r,
     for (int i = 0; i < ev->mod_count; i++)
         svc_write_modifier(w, &ev->mods[i]);
     jw_array_end(w);
-    JW_KEY(w, "attacker_area");
-    jw_string(w, rules_area_name(ev->attacker_area));
-    JW_KEY(w, "target_area");
-    jw_string(w, rules_area_name(ev->target_area));
-    JW_KEY(w, "flanked");
-    jw_bool(w, ev->flanked);
+    JW_STRING(w, "attacker_area", rules_area_name(ev->attacker_area));
+    JW_STRING(w, "target_area", rules_area_name(ev->target_area));
+    JW_BOOL(w, "flanked", ev->flanked);
 }
 
 /* A rolled attack's damage: null when none was rolled, else the roll, what reduction took and
@@ -563,20 +527,14 @@ static void write_damage(struct jw *w, const struct attack_request *r,
         jw_json(w, roll);
         json_decref(roll);
     }
-    JW_KEY(w, "total");
-    jw_int(w, o->damage.total);
+    JW_INT(w, "total", o->damage.total);
     if (crits && !minimal) {
-        JW_KEY(w, "weapon_rolls");
-        jw_int(w, o->weapon_rolls);
-        JW_KEY(w, "sneak_attack_dice");
-        jw_int(w, o->sneak_dice);
+        JW_INT(w, "weapon_rolls", o->weapon_rolls);
+        JW_INT(w, "sneak_attack_dice", o->sneak_dice);
     }
-    JW_KEY(w, "damage_reduction");
-    jw_int(w, o->damage_reduction);
-    JW_KEY(w, "dealt");
-    jw_int(w, o->dealt);
-    JW_KEY(w, "to");
-    jw_string(w, o->lands ? "defender" : "cover_creature");
+    JW_INT(w, "damage_reduction", o->damage_reduction);
+    JW_INT(w, "dealt", o->dealt);
+    JW_STRING(w, "to", o->lands ? "defender" : "cover_creature");
     jw_object_end(w);
 }
 
@@ -586,17 +544,12 @@ static void write_rolled(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_rolled *o, bool minimal)
 {
     bool crits = r->rules.options.critical_hits;
-    JW_KEY(w, "d20");
-    jw_int(w, o->d20);
-    JW_KEY(w, "roll_total");
-    jw_int(w, o->total);
-    JW_KEY(w, "hit");
-    jw_bool(w, o->lands);
-    JW_KEY(w, "struck");
-    jw_string(w, struck_name(o->struck));
+    JW_INT(w, "d20", o->d20);
+    JW_INT(w, "roll_total", o->total);
+    JW_BOOL(w, "hit", o->lands);
+    JW_STRING(w, "struck", struck_name(o->struck));
     if (crits && minimal) {
-        JW_KEY(w, "critical");
-        jw_bool(w, o->critical);
+        JW_BOOL(w, "critical", o->critical);
     } else if (crits) {
         write_critical(w, r, o);
     }
@@ -618,12 +571,9 @@ static void write_answer(struct jw *w, const struct attack_request *r,
         JW_KEY(w, "rules");
         svc_write_rules(w, &r->rules);
     }
-    JW_KEY(w, "attack_total");
-    jw_int(w, ev->attack_total);
-    JW_KEY(w, "target_number");
-    jw_int(w, ev->target_number);
-    JW_KEY(w, "ac_kind");
-    jw_string(w, kind);
+    JW_INT(w, "attack_total", ev->attack_total);
+    JW_INT(w, "target_number", ev->target_number);
+    JW_STRING(w, "ac_kind", kind);
     if (!minimal) { /* the breakdown */
         write_cover(w, ev);
         write_concealment(w, r, ev, o);
@@ -633,11 +583,9 @@ static void write_answer(struct jw *w, const struct attack_request *r,
         write_rolled(w, r, o, minimal);
     svc_write_told(w, told);
     if (o != NULL) {
-        JW_KEY(w, "source");
-        jw_string(w, src->supplied ? "supplied" : "seed");
+        JW_STRING(w, "source", src->supplied ? "supplied" : "seed");
         if (!src->supplied) {
-            JW_KEY(w, "seed");
-            jw_int(w, src->seed);
+            JW_INT(w, "seed", src->seed);
         }
     }
     jw_object_end(w);

@@ -355,9 +355,7 @@ json_t *svc_enc_rules_json(json_t *state)
     return rules;
 }
 
-/* The rules in force (svc_enc_rules_json) decoded into out, or memo's when its echo is the
- * state's. */
-static void rules_decode(json_t *state, struct svc_enc_rules_memo *memo, struct svc_rules *out)
+void svc_enc_rules_decode(json_t *state, struct svc_enc_rules_memo *memo, struct svc_rules *out)
 {
     json_t *echo = json_object_get(state, "rules");
     if (memo != NULL && memo->echo != NULL && json_equal(memo->echo, echo)) {
@@ -466,7 +464,7 @@ int svc_enc_typed_decode_memo(json_t *state, int engine, const struct svc_config
     }
     /* The rules in force: the stored echo, with the options added since at the values the
      * encounter was ruled under (svc_enc_rules_json). */
-    rules_decode(state, memo, &out->rules);
+    svc_enc_rules_decode(state, memo, &out->rules);
     if (map == NULL) { /* else the caller's, decoded already */
         struct svc_errors scratch;
         svc_errors_init(&scratch);

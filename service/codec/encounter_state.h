@@ -76,6 +76,9 @@ void svc_enc_rules_memo_free(struct svc_enc_rules_memo *memo);
  * (critical_hits false, hp_states none), so that its rules stay fixed for its life. */
 json_t *svc_enc_rules_json(json_t *state);
 
+/* Those rules decoded into out, or memo's when its echo is the state's (memo NULL: decoded). */
+void svc_enc_rules_decode(json_t *state, struct svc_enc_rules_memo *memo, struct svc_rules *out);
+
 /* One stored combatant object, as svc_enc_typed_decode reads each: every member but its
  * attack profiles and timed effects (attacks and timed are left empty), under the rules o. */
 void svc_enc_combatant_decode(json_t *c, const struct rules_options *o,

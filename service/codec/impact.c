@@ -133,17 +133,24 @@ void svc_check_fall(const struct rules_fall *f, bool has_depth, struct svc_error
         svc_errors_add(e, "/dive_success", "applies only to a dive");
 }
 
+/* A ruling's dice source (malloc'd: it holds a seed's whole draw), or NULL after answering 500. */
+static struct svc_dice_source *new_source(struct svc_answer *out)
+{
+    struct svc_dice_source *src = malloc(sizeof *src);
+    if (src == NULL)
+        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+    return src;
+}
+
 void svc_rule_falling(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules", SVC_FALL_MEMBERS, "damage_reduction",
                                         "seed",  "results",        NULL};
     struct svc_errors e;
     struct svc_rules rules;
-    struct svc_dice_source *src = malloc(sizeof *src);
-    if (src == NULL) {
-        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+    struct svc_dice_source *src = new_source(out);
+    if (src == NULL)
         return;
-    }
     if (!svc_decode_body(body, known, &e)) {
         svc_answer_errors(out, &e);
     } else {
@@ -207,11 +214,9 @@ void svc_rule_collision(json_t *body, struct svc_answer *out)
     json_t *doc = NULL;
     struct svc_errors e;
     struct svc_rules rules;
-    struct svc_dice_source *src = malloc(sizeof *src);
-    if (src == NULL) {
-        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+    struct svc_dice_source *src = new_source(out);
+    if (src == NULL)
         return;
-    }
     if (!svc_decode_body(body, known, &e))
         goto fail;
     svc_decode_rules(body, &rules, &e);
@@ -382,11 +387,9 @@ void svc_rule_dropped(json_t *body, struct svc_answer *out)
     json_t *doc = NULL;
     struct svc_errors e;
     struct dropped q = {0};
-    struct svc_dice_source *src = malloc(sizeof *src);
-    if (src == NULL) {
-        svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+    struct svc_dice_source *src = new_source(out);
+    if (src == NULL)
         return;
-    }
     if (svc_decode_body(body, known, &e)) {
         decode_dropped(body, &q, &e);
         svc_decode_dice_source(body, src, &e);

@@ -410,6 +410,26 @@ static json_t *resolve_reveal(struct resolve_ctx *x, json_t *in)
  * a live request (whose handler built it from the body and the path), an imported log, or
  * the stored log that verify re-resolves. So an import can only hold what the live operations
  * would have accepted, and no resolver meets a member of the wrong type. */
+/* The table's dice an event may give (in.results, at most max): each a whole 1 to sides, else
+ * msg at its pointer. */
+static void check_results(json_t *in, size_t max, long long sides, const char *msg,
+                          struct svc_errors *e)
+{
+    json_t *list;
+    if (!codec_get_array(in, "", "results", false, max, &list, e))
+        return;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > sides) {
+            char p[32];
+            snprintf(p, sizeof p, "/results/%zu", i);
+            svc_errors_add(e, p, "%s", msg);
+        }
+    }
+}
+
 static bool check_input(const char *kind, json_t *in, int engine, struct svc_errors *e)
 {
     size_t before = json_array_size(e->list);
@@ -453,19 +473,7 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
                     }
             }
         }
-        if (codec_get_array(in, "", "results", false, 2 * MAX_COMBATANTS, &list, e)) {
-            size_t i;
-            json_t *v;
-            json_array_foreach(list, i, v)
-            {
-                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-                    json_integer_value(v) > 20) {
-                    char p[32];
-                    snprintf(p, sizeof p, "/results/%zu", i);
-                    svc_errors_add(e, p, "must be a die result");
-                }
-            }
-        }
+        check_results(in, 2 * MAX_COMBATANTS, 20, "must be a die result", e);
     } else if (strcmp(kind, "hp") == 0) {
         static const char *const known[] = {"target", "change", "set", "reason", NULL};
         codec_reject_unknown(in, "", known, e);
@@ -483,20 +491,7 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
         /* srd_dying: the table's d% for the dying whose turns come up (rules_hp_dying_round). */
         static const char *const known[] = {"results", NULL};
         codec_reject_unknown(in, "", known, e);
-        json_t *list;
-        if (codec_get_array(in, "", "results", false, MAX_COMBATANTS, &list, e)) {
-            size_t i;
-            json_t *v;
-            json_array_foreach(list, i, v)
-            {
-                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-                    json_integer_value(v) > 100) {
-                    char p[32];
-                    snprintf(p, sizeof p, "/results/%zu", i);
-                    svc_errors_add(e, p, "must be a d%% result, 1 to 100");
-                }
-            }
-        }
+        check_results(in, MAX_COMBATANTS, 100, "must be a d% result, 1 to 100", e);
     } else if (strcmp(kind, "next_turn") == 0 || strcmp(kind, "revealed") == 0 ||
                strcmp(kind, "undone") == 0) {
         if (json_object_size(in) > 0)

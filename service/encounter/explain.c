@@ -328,32 +328,29 @@ static void say_reactions(struct svc_told *t, json_t *before, json_t *effects, c
                 svc_told_text(t, " drops at (%lld, %lld): the move stops there.", enc_num(r, "x"),
                               enc_num(r, "y"));
             }
-        } else if (strcmp(outcome, "declined") == 0) {
-            svc_told_text(t, " ");
+        } else if (strcmp(outcome, "declined") == 0 || strcmp(outcome, "awaiting") == 0 ||
+                   strcmp(outcome, "waiting") == 0 || strcmp(outcome, "refused") == 0 ||
+                   strcmp(outcome, "closed") == 0) {
+            /* The reactor named, then what became of its reaction. */
+            svc_told_text(t, strcmp(outcome, "awaiting") == 0 ? " The encounter awaits " : " ");
             say_who(t, before, by);
-            svc_told_text(t, " lets it pass.");
-        } else if (strcmp(outcome, "awaiting") == 0) {
-            svc_told_text(t, " The encounter awaits ");
-            say_who(t, before, by);
-            svc_told_text(t, "'s reaction at (%lld, %lld).", enc_num(r, "x"), enc_num(r, "y"));
-        } else if (strcmp(outcome, "waiting") == 0) {
-            svc_told_text(t, " ");
-            say_who(t, before, by);
-            svc_told_text(t,
-                          "'s attack of opportunity at (%lld, %lld) waits for the reactions "
-                          "before it.",
-                          enc_num(r, "x"), enc_num(r, "y"));
-        } else if (strcmp(outcome, "refused") == 0) {
-            svc_told_text(t, " ");
-            say_who(t, before, by);
-            svc_told_text(t, " makes no attack of opportunity (%s).", enc_str(r, "why"));
-        } else if (strcmp(outcome, "closed") == 0) {
-            svc_told_text(t, " ");
-            say_who(t, before, by);
-            svc_told_text(t,
-                          "'s attack of opportunity at (%lld, %lld) never comes: the mover did "
-                          "not get there.",
-                          enc_num(r, "x"), enc_num(r, "y"));
+            long long x = enc_num(r, "x"), y = enc_num(r, "y");
+            if (strcmp(outcome, "declined") == 0)
+                svc_told_text(t, " lets it pass.");
+            else if (strcmp(outcome, "awaiting") == 0)
+                svc_told_text(t, "'s reaction at (%lld, %lld).", x, y);
+            else if (strcmp(outcome, "waiting") == 0)
+                svc_told_text(t,
+                              "'s attack of opportunity at (%lld, %lld) waits for the reactions "
+                              "before it.",
+                              x, y);
+            else if (strcmp(outcome, "refused") == 0)
+                svc_told_text(t, " makes no attack of opportunity (%s).", enc_str(r, "why"));
+            else
+                svc_told_text(t,
+                              "'s attack of opportunity at (%lld, %lld) never comes: the mover "
+                              "did not get there.",
+                              x, y);
         }
     }
 }

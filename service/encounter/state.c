@@ -335,12 +335,7 @@ json_t *enc_rules_json(json_t *state)
 /* The rules in force, from the state's echo of them (stored at creation, always valid). */
 void enc_state_svc_rules(json_t *state, struct svc_rules *out)
 {
-    struct svc_errors scratch;
-    svc_errors_init(&scratch);
-    json_t *doc = json_pack("{s:o}", "rules", enc_rules_json(state));
-    svc_decode_rules(doc, out, &scratch);
-    json_decref(doc);
-    svc_errors_free(&scratch);
+    svc_enc_rules_decode(state, NULL, out);
 }
 
 void enc_state_rules(json_t *state, struct rules_options *o)

@@ -204,16 +204,29 @@ void svc_told_str(struct svc_told *t, const char *s)
     svc_told_textn(t, s, strlen(s));
 }
 
-void svc_told_text(struct svc_told *t, const char *fmt, ...)
+static void bold_n(struct svc_told *t, const char *s, size_t n);
+
+/* fmt's text with ap, told bare or (bold) as a figure. */
+static void told_formatted(struct svc_told *t, bool bold, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static void told_formatted(struct svc_told *t, bool bold, const char *fmt, va_list ap)
 {
     char small[512], *big;
     size_t n;
+    const char *s = format_once(small, sizeof small, &big, &n, fmt, ap);
+    if (bold)
+        bold_n(t, s, n);
+    else
+        svc_told_textn(t, s, n);
+    free(big);
+}
+
+void svc_told_text(struct svc_told *t, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    const char *s = format_once(small, sizeof small, &big, &n, fmt, ap);
+    told_formatted(t, false, fmt, ap);
     va_end(ap);
-    svc_told_textn(t, s, n);
-    free(big);
 }
 
 /* A figure already written: bare in plain, bold in md. */
@@ -227,14 +240,10 @@ static void bold_n(struct svc_told *t, const char *s, size_t n)
 
 void svc_told_bold(struct svc_told *t, const char *fmt, ...)
 {
-    char small[512], *big;
-    size_t n;
     va_list ap;
     va_start(ap, fmt);
-    const char *s = format_once(small, sizeof small, &big, &n, fmt, ap);
+    told_formatted(t, true, fmt, ap);
     va_end(ap);
-    bold_n(t, s, n);
-    free(big);
 }
 
 /* v in decimal, with a '+' before a positive v when plus (printf's %+d), at the end of num[24];

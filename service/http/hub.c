@@ -277,7 +277,10 @@ static void wake_channel_later(struct svc_hub *hub, struct channel *c, struct wa
         pthread_cond_signal(&hub->waker_cond);
 }
 
-void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
+/* A write's news of encounter id for its subscribers: version appended (newer than the
+ * channel's), woken by the waker thread when it runs; or (deleted) the encounter gone, woken at
+ * once. The wakes run after the lock is let go. */
+static void hub_notify(struct svc_hub *hub, const char *id, int64_t version, bool deleted)
 {
     if (hub == NULL)
         return;
@@ -285,7 +288,10 @@ void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
     wakes_init(&w);
     pthread_mutex_lock(&hub->lock);
     struct channel *c = channel_find(hub, id);
-    if (c != NULL && version > c->version) {
+    if (c != NULL && deleted && !c->deleted) {
+        c->deleted = true;
+        wake_channel(c, &w);
+    } else if (c != NULL && !deleted && version > c->version) {
         c->version = version;
         if (hub->waker_started && !hub->closing)
             wake_channel_later(hub, c, &w);
@@ -296,20 +302,14 @@ void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
     wakes_run(&w);
 }
 
+void svc_hub_appended(struct svc_hub *hub, const char *id, int64_t version)
+{
+    hub_notify(hub, id, version, false);
+}
+
 void svc_hub_deleted(struct svc_hub *hub, const char *id)
 {
-    if (hub == NULL)
-        return;
-    struct wakes w;
-    wakes_init(&w);
-    pthread_mutex_lock(&hub->lock);
-    struct channel *c = channel_find(hub, id);
-    if (c != NULL && !c->deleted) {
-        c->deleted = true;
-        wake_channel(c, &w);
-    }
-    pthread_mutex_unlock(&hub->lock);
-    wakes_run(&w);
+    hub_notify(hub, id, 0, true);
 }
 
 static struct address *address_find(struct svc_hub *hub, const char *text)

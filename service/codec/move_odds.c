@@ -84,14 +84,10 @@ void move_odds_write_aoo(struct jw *w, const struct move_odds *m, int i)
     const struct rules_attack_odds *a = &m->each[i];
     JW_KEY(w, "odds");
     jw_object_begin(w);
-    JW_KEY(w, "hit");
-    svc_odds_write_probability(w, a->hit);
-    JW_KEY(w, "lands");
-    svc_odds_write_probability(w, a->lands);
-    JW_KEY(w, "critical");
-    svc_odds_write_probability(w, a->critical);
-    JW_KEY(w, "expected_damage");
-    svc_odds_write_double(w, a->expected_damage);
+    SVC_ODDS_P(w, "hit", a->hit);
+    SVC_ODDS_P(w, "lands", a->lands);
+    SVC_ODDS_P(w, "critical", a->critical);
+    SVC_ODDS_D(w, "expected_damage", a->expected_damage);
     jw_object_end(w);
 }
 
@@ -116,12 +112,10 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
     for (int i = 0; i < m->n; i++)
         none *= 1.0 - m->each[i].lands;
     svc_odds_write_probability(w, 1.0 - none);
-    JW_KEY(w, "expected_damage");
-    svc_odds_write_double(w, rules_dist_mean(t));
+    SVC_ODDS_D(w, "expected_damage", rules_dist_mean(t));
     if (r->mover_hp > 0) {
         JW_INT(w, "hp", r->mover_hp);
-        JW_KEY(w, "drop_chance");
-        svc_odds_write_probability(w, rules_dist_at_least(t, r->mover_hp));
+        SVC_ODDS_P(w, "drop_chance", rules_dist_at_least(t, r->mover_hp));
         if (r->o->hp_states == RULES_HP_STATES_SRD) {
             JW_KEY(w, "kill_chance");
             svc_odds_write_probability(
@@ -139,8 +133,7 @@ void move_odds_write(struct jw *w, const struct move_req *r, const struct move_o
                 continue;
             jw_object_begin(w);
             JW_INT(w, "hp", r->mover_hp - taken);
-            JW_KEY(w, "at_least");
-            svc_odds_write_probability(w, at_most(t, taken));
+            SVC_ODDS_P(w, "at_least", at_most(t, taken));
             jw_object_end(w);
         }
         jw_array_end(w);

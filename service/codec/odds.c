@@ -113,11 +113,9 @@ static void write_distribution(struct jw *w, const struct rules_dist *d)
             continue;
         jw_object_begin(w);
         JW_INT(w, "total", d->min + i);
-        JW_KEY(w, "p");
-        svc_odds_write_probability(w, d->p[i]);
-        JW_KEY(w, "at_least");
-        svc_odds_write_probability(w, at_least != NULL ? at_least[i]
-                                                       : rules_dist_at_least(d, d->min + i));
+        SVC_ODDS_P(w, "p", d->p[i]);
+        SVC_ODDS_P(w, "at_least",
+                   at_least != NULL ? at_least[i] : rules_dist_at_least(d, d->min + i));
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -128,10 +126,8 @@ void svc_odds_write_summary(struct jw *w, const struct rules_dist *d)
 {
     JW_INT(w, "min", d->min);
     JW_INT(w, "max", d->min + d->len - 1);
-    JW_KEY(w, "mean");
-    svc_odds_write_double(w, rules_dist_mean(d));
-    JW_KEY(w, "sd");
-    svc_odds_write_double(w, rules_dist_sd(d));
+    SVC_ODDS_D(w, "mean", rules_dist_mean(d));
+    SVC_ODDS_D(w, "sd", rules_dist_sd(d));
     JW_KEY(w, "distribution");
     write_distribution(w, d);
 }
@@ -214,16 +210,11 @@ static struct rules_attack_odds_in odds_input(const struct svc_attack_ruling *r,
 /* The chances of one attack, as members of the object being written. */
 static void write_chances(struct jw *w, const struct rules_attack_odds *o, bool criticals)
 {
-    JW_KEY(w, "hit");
-    svc_odds_write_probability(w, o->hit);
-    JW_KEY(w, "concealment_miss");
-    svc_odds_write_probability(w, o->concealment_miss);
-    JW_KEY(w, "lands");
-    svc_odds_write_probability(w, o->lands);
-    JW_KEY(w, "cover_struck");
-    svc_odds_write_probability(w, o->cover_struck);
-    JW_KEY(w, "cover_creature");
-    svc_odds_write_probability(w, o->cover_creature);
+    SVC_ODDS_P(w, "hit", o->hit);
+    SVC_ODDS_P(w, "concealment_miss", o->concealment_miss);
+    SVC_ODDS_P(w, "lands", o->lands);
+    SVC_ODDS_P(w, "cover_struck", o->cover_struck);
+    SVC_ODDS_P(w, "cover_creature", o->cover_creature);
     /* null when the rules in force have no critical hits (option critical_hits off). */
     JW_KEY(w, "critical");
     if (criticals)
@@ -240,8 +231,7 @@ static void write_hp_chances(struct jw *w, const struct svc_attack_ruling *r,
 {
     if (hp <= 0)
         return;
-    JW_KEY(w, "drop_chance");
-    svc_odds_write_probability(w, rules_dist_at_least(damage, hp));
+    SVC_ODDS_P(w, "drop_chance", rules_dist_at_least(damage, hp));
     if (r->rules.options.hp_states == RULES_HP_STATES_SRD) {
         JW_KEY(w, "kill_chance");
         svc_odds_write_probability(w,
@@ -260,10 +250,8 @@ static void write_damage(struct jw *w, const struct svc_attack_ruling *r,
     }
     jw_object_begin(w);
     JW_INT(w, "damage_reduction", r->damage_reduction);
-    JW_KEY(w, "expected");
-    svc_odds_write_double(w, o->expected_damage);
-    JW_KEY(w, "expected_on_landing");
-    svc_odds_write_double(w, o->expected_on_landing);
+    SVC_ODDS_D(w, "expected", o->expected_damage);
+    SVC_ODDS_D(w, "expected_on_landing", o->expected_on_landing);
     write_hp_chances(w, r, &o->damage, hp);
     svc_odds_write_summary(w, &o->damage);
     jw_object_end(w);

@@ -17,6 +17,9 @@ struct rules_odds_budget svc_odds_budget_of(const struct svc_config *cfg);
 /* A number, or a probability, to 15 significant digits. */
 void svc_odds_write_double(struct jw *w, double v);
 void svc_odds_write_probability(struct jw *w, double v);
+/* A member of a literal key and a probability or an expectation, in one line. */
+#define SVC_ODDS_P(w, literal, v) (JW_KEY(w, literal), svc_odds_write_probability((w), (v)))
+#define SVC_ODDS_D(w, literal, v) (JW_KEY(w, literal), svc_odds_write_double((w), (v)))
 
 /* min, max, mean, sd and distribution [{total, p, at_least}] as members of the open object. */
 void svc_odds_write_summary(struct jw *w, const struct rules_dist *d);

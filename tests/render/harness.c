@@ -98,6 +98,29 @@ void render_png(struct board *b, struct render_image *img)
     cr_assert_eq(memcmp(img->data, "\x89PNG", 4), 0);
 }
 
+struct render_image svg_of(struct board *b)
+{
+    struct render_image img;
+    cr_assert_eq(render_draw(&b->s, RENDER_SVG, &img), RENDER_OK);
+    return img;
+}
+
+struct render_image png_of(struct board *b)
+{
+    struct render_image img;
+    render_png(b, &img);
+    return img;
+}
+
+void board_free(struct board *b, struct render_image *img, cairo_surface_t *s)
+{
+    if (s != NULL)
+        cairo_surface_destroy(s);
+    if (img != NULL)
+        render_image_free(img);
+    rules_map_free(&b->map);
+}
+
 /* A small well-formedness check: tags nest and close, attributes are quoted. Returns the
  * number of elements, or -1. */
 int xml_elements(const char *s, size_t len)

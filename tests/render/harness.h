@@ -49,6 +49,13 @@ bool near(uint32_t a, uint32_t b, int tol);
 /* Draws the scene as PNG into img (asserting it is one). */
 void render_png(struct board *b, struct render_image *img);
 
+/* The scene drawn as SVG (asserting it is drawn), and as PNG (as render_png). */
+struct render_image svg_of(struct board *b);
+struct render_image png_of(struct board *b);
+/* Frees what a test made: the PNG read back s and the image img (either may be NULL), then the
+ * board's map. */
+void board_free(struct board *b, struct render_image *img, cairo_surface_t *s);
+
 /* The SVG's elements when it is well-formed (tags nest and close, attributes are quoted), else
  * -1; how often needle occurs in it; how many text elements read `text`. */
 int xml_elements(const char *s, size_t len);

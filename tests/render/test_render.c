@@ -331,6 +331,28 @@ static int marks(const struct render_image *img, const char *cls)
     return occurrences((const char *)img->data, img->len, want);
 }
 
+/* The archer at (1,2) and the orc at (7,2) of the ranged cases, on a 10 x 5 board. */
+enum { ARCHER, ORC };
+static void archer_and_orc(struct board *b, enum rules_grid grid)
+{
+    board_init(b, grid, 10, 5);
+    add(b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
+    add(b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+}
+
+/* Asserts pair 0's ruling as the legend reads it, its lines drawn and dashed, and how many
+ * squares are marked as blocking. */
+static void assert_ruling(const struct render_image *img, const char *ruling, int drawn, int dashed,
+                          int blocking)
+{
+    cr_assert_eq(text_count(img, ruling), 1, "%s", ruling);
+    int got_drawn, got_dashed;
+    cover_lines(img, &got_drawn, &got_dashed);
+    cr_assert_eq(got_drawn, drawn, "%s", ruling);
+    cr_assert_eq(got_dashed, dashed, "%s", ruling);
+    cr_assert_eq(marks(img, "cover-blocking"), blocking, "%s", ruling);
+}
+
 /* SRD Cover: "choose a corner of your square. If any line from this corner to any corner of
  * the target's square passes through a square ... that blocks line of effect ..., the target
  * has cover (+4 to AC)." Archer (1,2), orc (7,2) (corners (7,2), (8,2), (8,3), (7,3)), wall
@@ -342,17 +364,10 @@ static int marks(const struct render_image *img, const char *cls)
 Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "half cover +4 (2/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 2);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking wall"));
     cr_assert_eq(marks(&img, "cover-concealing"), 0);
     cr_assert_eq(text_count(&img, "gives cover"), 1, "the legend names the mark");
@@ -366,13 +381,10 @@ Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 Test(render_cover, a_creature_between_gives_soft_cover_against_ranged)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     add(&b, "goblin", 1, 4, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "half cover +4 (2/4 lines)"), 1);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking creature"));
     board_free(&b, &img, NULL);
 }
@@ -394,23 +406,14 @@ Test(render_cover, a_creature_beside_an_adjacent_target_is_no_cover_in_melee)
     int orc = add(&b, "orc", 1, 2, 2, RULES_SIZE_MEDIUM);
     add(&b, "goblin", 1, 2, 1, RULES_SIZE_MEDIUM);
     struct render_image img = cover_svg(&b, fighter, orc, true);
-    cr_assert_eq(text_count(&img, "no cover (0/16 lines, melee)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 16);
-    cr_assert_eq(dashed, 0);
-    cr_assert_eq(marks(&img, "cover-blocking"), 0);
+    assert_ruling(&img, "no cover (0/16 lines, melee)", 16, 0, 0);
     cr_assert_eq(text_count(&img, "gives cover"), 0, "no mark, no legend entry");
     render_image_free(&img);
 
     b.s.creature_count = b.n = 2; /* the goblin leaves; a wall stands there */
     b.map.terrain[1 * 6 + 2] = RULES_MAP_BLOCKED;
     img = cover_svg(&b, fighter, orc, true);
-    cr_assert_eq(text_count(&img, "half cover +4 (3/16 lines, melee)"), 1);
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 16);
-    cr_assert_eq(dashed, 3);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    assert_ruling(&img, "half cover +4 (3/16 lines, melee)", 16, 3, 1);
     cr_assert(marked(&img, "blocking", 2, 1, "cover-blocking wall"));
     board_free(&b, &img, NULL);
 }
@@ -424,18 +427,11 @@ Test(render_cover, a_creature_beside_an_adjacent_target_is_no_cover_in_melee)
 Test(render_cover, a_full_wall_gives_total_cover)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     for (int y = 0; y < 5; y++)
         b.map.terrain[y * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "total cover (4/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 4);
-    cr_assert_eq(marks(&img, "cover-blocking"), 2);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "total cover (4/4 lines)", 4, 4, 2);
     cr_assert(marked(&img, "blocking", 4, 1, "cover-blocking wall"));
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking wall"));
     board_free(&b, &img, NULL);
@@ -446,17 +442,10 @@ Test(render_cover, a_full_wall_gives_total_cover)
 Test(render_cover, clear_lines_give_no_cover)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     b.map.terrain[0 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "no cover (0/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 0);
-    cr_assert_eq(marks(&img, "cover-blocking"), 0);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "no cover (0/4 lines)", 4, 0, 0);
     board_free(&b, &img, NULL);
 }
 
@@ -468,11 +457,9 @@ Test(render_cover, clear_lines_give_no_cover)
 Test(render_cover, a_target_in_darkness_is_concealed)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     b.map.flags[2 * 10 + 7] |= RULES_SQUARE_CONCEALED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(text_count(&img, "no cover (0/4 lines)"), 1);
     cr_assert_eq(text_count(&img, "half concealment 20%"), 1);
     cr_assert_eq(marks(&img, "cover-concealing"), 1);
@@ -486,15 +473,13 @@ Test(render_cover, a_target_in_darkness_is_concealed)
 Test(render_cover, rulings_are_charged_to_the_work_budget)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+    archer_and_orc(&b, RULES_GRID_SQUARE);
     struct rules_work work = {.limit = 600};
     b.s.work = &work;
     struct render_image img;
     cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK, "the board alone fits");
     render_image_free(&img);
-    struct render_pair pair = {archer, orc, false};
+    struct render_pair pair = {ARCHER, ORC, false};
     b.s.ov.cover = &pair;
     b.s.ov.cover_count = 1;
     work.used = 0;
@@ -508,11 +493,9 @@ Test(render_cover, rulings_are_charged_to_the_work_budget)
 Test(render_cover, hex_grids_leave_cover_to_the_gm)
 {
     struct board b;
-    board_init(&b, RULES_GRID_HEX, 10, 5);
+    archer_and_orc(&b, RULES_GRID_HEX);
     b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(occurrences((const char *)img.data, img.len, ">GM&apos;s judgment: "), 1);
     cr_assert_eq(text_count(&img, "line to target (cover: GM&apos;s judgment)"), 1);
     cr_assert_gt(marks(&img, "cover-in-the-way"), 0, "the wall hex in the way is marked");
@@ -556,6 +539,17 @@ Test(render, labels_in_any_script_are_cut_by_character)
 
 /* --- what a picture costs (issue 28) --- */
 
+/* Eight orcs (side "enemy") in a block of 4 x 2 from (5, 5) on a 14 x 12 board, their
+ * threatened squares drawn as SVG. */
+static struct render_image orc_block(struct board *b)
+{
+    board_init(b, RULES_GRID_SQUARE, 14, 12);
+    for (int i = 0; i < 8; i++)
+        add(b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
+    b->s.ov.threatened = true;
+    return svg_of(b);
+}
+
 /* Eight creatures of one side, in a block of 4 x 2 from (5, 5), each threatening the squares
  * around it: the squares any of them threatens, x 4..9 by y 4..7, are tinted once each, one
  * shape a row (four, and the legend's swatch), and outlined likewise; before, every creature
@@ -563,11 +557,7 @@ Test(render, labels_in_any_script_are_cut_by_character)
 Test(render_svg, a_square_threatened_by_many_is_drawn_once)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    for (int i = 0; i < 8; i++)
-        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
-    b.s.ov.threatened = true;
-    struct render_image img = svg_of(&b);
+    struct render_image img = orc_block(&b);
     const char *t = (const char *)img.data;
     cr_assert_eq(occurrences(t, img.len, "fill-opacity=\"0.26\""), 4 + 1);
     cr_assert_eq(occurrences(t, img.len, "stroke-opacity=\"0.85\""), 4 + 1);
@@ -581,11 +571,7 @@ Test(render_svg, a_square_threatened_by_many_is_drawn_once)
 Test(render_svg, the_threatened_squares_are_listed_on_their_group)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    for (int i = 0; i < 8; i++)
-        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
-    b.s.ov.threatened = true;
-    struct render_image img = svg_of(&b);
+    struct render_image img = orc_block(&b);
     char want[512] = "<g class=\"threatened\" data-side=\"enemy\" data-squares=\"";
     for (int y = 4; y <= 7; y++)
         for (int x = 4; x <= 9; x++)

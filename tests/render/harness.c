@@ -42,6 +42,13 @@ int add(struct board *b, const char *id, int side, int x, int y, enum rules_size
     return b->n - 1;
 }
 
+void hero_and_orc(struct board *b, int w, int h, int hx, int hy, int ox, int oy)
+{
+    board_init(b, RULES_GRID_SQUARE, w, h);
+    add(b, "hero", 0, hx, hy, RULES_SIZE_MEDIUM);
+    add(b, "orc", 1, ox, oy, RULES_SIZE_MEDIUM);
+}
+
 void make_mover(struct board *b, int i, int walk)
 {
     b->s.mover = i;

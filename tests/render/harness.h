@@ -32,6 +32,10 @@ struct board {
 void board_init(struct board *b, enum rules_grid grid, int w, int h);
 /* Adds a conscious, threatening creature without a label; returns its index. */
 int add(struct board *b, const char *id, int side, int x, int y, enum rules_size size);
+/* A w x h square board (board_init) with two Medium creatures: the hero, creature HERO of side
+ * "ally", at (hx, hy), and an orc, creature ORC of side "enemy", at (ox, oy). */
+enum { HERO, ORC };
+void hero_and_orc(struct board *b, int w, int h, int hx, int hy, int ox, int oy);
 /* Makes creature i the mover, with a walk speed. */
 void make_mover(struct board *b, int i, int walk);
 

@@ -104,10 +104,8 @@ Test(render_svg, legend_lists_flanking_only_when_a_line_is_drawn)
 Test(render_svg, legend_lists_illegal_steps_and_attacks_only_when_drawn)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 12, 6);
-    int hero = add(&b, "hero", 0, 1, 4, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 4, 1, RULES_SIZE_MEDIUM);
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 12, 6, 1, 4, 4, 1);
+    make_mover(&b, HERO, 30);
     static const struct {
         struct rules_step path[8];
         int n;
@@ -138,11 +136,9 @@ Test(render_svg, legend_lists_illegal_steps_and_attacks_only_when_drawn)
 Test(render_svg, legend_names_only_the_creatures_in_view)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 200, 150);
-    add(&b, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
-    int far = add(&b, "orc", 1, 180, 130, RULES_SIZE_MEDIUM);
-    b.cs[far].conditions = RENDER_COND_PRONE;
-    b.s.focus = 0;
+    hero_and_orc(&b, 200, 150, 20, 20, 180, 130);
+    b.cs[ORC].conditions = RENDER_COND_PRONE;
+    b.s.focus = HERO;
     struct render_image img = svg_of(&b);
     cr_assert(img.layout.cropped);
     cr_assert_eq(text_count(&img, "ally"), 1);

@@ -85,9 +85,7 @@ Test(render_png, large_creature_fills_its_true_footprint)
 Test(render_png, large_map_is_cropped_to_the_action_at_readable_size)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 200, 150);
-    add(&b, "hero", 0, 100, 70, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 104, 72, RULES_SIZE_MEDIUM);
+    hero_and_orc(&b, 200, 150, 100, 70, 104, 72);
     struct render_image img = png_of(&b);
     const struct render_layout *l = &img.layout;
     cr_assert(l->cropped);
@@ -110,10 +108,8 @@ Test(render_png, large_map_is_cropped_to_the_action_at_readable_size)
 Test(render_png, focus_crops_to_one_creature)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 300, 300);
-    add(&b, "hero", 0, 10, 10, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 250, 260, RULES_SIZE_MEDIUM);
-    b.s.focus = 1;
+    hero_and_orc(&b, 300, 300, 10, 10, 250, 260);
+    b.s.focus = ORC;
     struct render_image img = png_of(&b);
     const struct render_layout *l = &img.layout;
     cr_assert(l->cropped);
@@ -139,11 +135,9 @@ Test(render_png, size_option_bounds_the_picture)
 Test(render_png, same_scene_gives_the_same_bytes)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 10);
-    int hero = add(&b, "hero", 0, 2, 2, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
-    b.cs[0].label = "Hero";
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 10, 10, 2, 2, 5, 5);
+    b.cs[HERO].label = "Hero";
+    make_mover(&b, HERO, 30);
     b.s.ov.reach = b.s.ov.threatened = true;
     struct render_image one, two;
     render_png(&b, &one);
@@ -177,10 +171,8 @@ Test(render_png, flanking_line_runs_between_the_flankers)
 Test(render_png, path_shows_where_it_provokes)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 6);
-    int hero = add(&b, "hero", 0, 1, 2, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 3, 1, RULES_SIZE_MEDIUM);
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 10, 6, 1, 2, 3, 1);
+    make_mover(&b, HERO, 30);
     struct rules_step path[] = {{2, 2, -1}, {3, 2, -1}, {4, 2, -1}, {5, 2, -1}};
     b.s.ov.path = path;
     b.s.ov.path_len = 4;
@@ -332,7 +324,7 @@ static int marks(const struct render_image *img, const char *cls)
 }
 
 /* The archer at (1,2) and the orc at (7,2) of the ranged cases, on a 10 x 5 board. */
-enum { ARCHER, ORC };
+enum { ARCHER = HERO };
 static void archer_and_orc(struct board *b, enum rules_grid grid)
 {
     board_init(b, grid, 10, 5);

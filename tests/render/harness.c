@@ -42,6 +42,13 @@ int add(struct board *b, const char *id, int side, int x, int y, enum rules_size
     return b->n - 1;
 }
 
+int board_with(struct board *b, int w, int h, const char *id, int side, int x, int y,
+               enum rules_size size)
+{
+    board_init(b, RULES_GRID_SQUARE, w, h);
+    return add(b, id, side, x, y, size);
+}
+
 void hero_and_orc(struct board *b, int w, int h, int hx, int hy, int ox, int oy)
 {
     board_init(b, RULES_GRID_SQUARE, w, h);

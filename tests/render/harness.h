@@ -32,6 +32,9 @@ struct board {
 void board_init(struct board *b, enum rules_grid grid, int w, int h);
 /* Adds a conscious, threatening creature without a label; returns its index. */
 int add(struct board *b, const char *id, int side, int x, int y, enum rules_size size);
+/* A w x h square board (board_init) with one creature (as add); returns its index. */
+int board_with(struct board *b, int w, int h, const char *id, int side, int x, int y,
+               enum rules_size size);
 /* A w x h square board (board_init) with two Medium creatures: the hero, creature HERO of side
  * "ally", at (hx, hy), and an orc, creature ORC of side "enemy", at (ox, oy). */
 enum { HERO, ORC };

@@ -70,8 +70,7 @@ Test(render_png, reached_square_is_heat_coloured_and_walls_are_not_reached)
 Test(render_png, large_creature_fills_its_true_footprint)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 8, 8);
-    add(&b, "ogre", 1, 3, 3, RULES_SIZE_LARGE);
+    board_with(&b, 8, 8, "ogre", 1, 3, 3, RULES_SIZE_LARGE);
     struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     /* Each of its four squares is inside its footprint (tinted, not floor). */
@@ -122,8 +121,7 @@ Test(render_png, focus_crops_to_one_creature)
 Test(render_png, size_option_bounds_the_picture)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    add(&b, "hero", 0, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 40, 40, "hero", 0, 5, 5, RULES_SIZE_MEDIUM);
     b.s.max_width = b.s.max_height = 400;
     struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
@@ -213,8 +211,7 @@ Test(render_png, hex_grid_draws_creatures_on_their_hexes)
 Test(render_png, work_budget_refuses_an_expensive_picture)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    int hero = add(&b, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
+    int hero = board_with(&b, 40, 40, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
     make_mover(&b, hero, 60);
     b.s.ov.reach = true;
     struct rules_work work = {.limit = 100};
@@ -323,11 +320,14 @@ static int marks(const struct render_image *img, const char *cls)
     return occurrences((const char *)img->data, img->len, want);
 }
 
-/* The archer at (1,2) and the orc at (7,2) of the ranged cases, on a 10 x 5 board. */
+/* The archer at (1,2) and the orc at (7,2) of the ranged cases, on a 10 x 5 board, with a wall
+ * between them on (4, wall_y) (none when wall_y is -1). */
 enum { ARCHER = HERO };
-static void archer_and_orc(struct board *b, enum rules_grid grid)
+static void archer_and_orc(struct board *b, enum rules_grid grid, int wall_y)
 {
     board_init(b, grid, 10, 5);
+    if (wall_y >= 0)
+        b->map.terrain[wall_y * 10 + 4] = RULES_MAP_BLOCKED;
     add(b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
     add(b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
 }
@@ -356,8 +356,7 @@ static void assert_ruling(const struct render_image *img, const char *ruling, in
 Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
-    b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
+    archer_and_orc(&b, RULES_GRID_SQUARE, 2);
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking wall"));
@@ -373,7 +372,7 @@ Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 Test(render_cover, a_creature_between_gives_soft_cover_against_ranged)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     add(&b, "goblin", 1, 4, 2, RULES_SIZE_MEDIUM);
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
@@ -419,7 +418,7 @@ Test(render_cover, a_creature_beside_an_adjacent_target_is_no_cover_in_melee)
 Test(render_cover, a_full_wall_gives_total_cover)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     for (int y = 0; y < 5; y++)
         b.map.terrain[y * 10 + 4] = RULES_MAP_BLOCKED;
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
@@ -434,8 +433,7 @@ Test(render_cover, a_full_wall_gives_total_cover)
 Test(render_cover, clear_lines_give_no_cover)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
-    b.map.terrain[0 * 10 + 4] = RULES_MAP_BLOCKED;
+    archer_and_orc(&b, RULES_GRID_SQUARE, 0);
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     assert_ruling(&img, "no cover (0/4 lines)", 4, 0, 0);
     board_free(&b, &img, NULL);
@@ -449,7 +447,7 @@ Test(render_cover, clear_lines_give_no_cover)
 Test(render_cover, a_target_in_darkness_is_concealed)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     b.map.flags[2 * 10 + 7] |= RULES_SQUARE_CONCEALED;
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(text_count(&img, "no cover (0/4 lines)"), 1);
@@ -465,7 +463,7 @@ Test(render_cover, a_target_in_darkness_is_concealed)
 Test(render_cover, rulings_are_charged_to_the_work_budget)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_SQUARE);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     struct rules_work work = {.limit = 600};
     b.s.work = &work;
     struct render_image img;
@@ -485,8 +483,7 @@ Test(render_cover, rulings_are_charged_to_the_work_budget)
 Test(render_cover, hex_grids_leave_cover_to_the_gm)
 {
     struct board b;
-    archer_and_orc(&b, RULES_GRID_HEX);
-    b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
+    archer_and_orc(&b, RULES_GRID_HEX, 2);
     struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(occurrences((const char *)img.data, img.len, ">GM&apos;s judgment: "), 1);
     cr_assert_eq(text_count(&img, "line to target (cover: GM&apos;s judgment)"), 1);
@@ -515,8 +512,7 @@ Test(render, labels_in_any_script_are_cut_by_character)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         struct board b;
-        board_init(&b, RULES_GRID_SQUARE, 4, 4);
-        int i = add(&b, "k", 0, 1, 1, RULES_SIZE_MEDIUM);
+        int i = board_with(&b, 4, 4, "k", 0, 1, 1, RULES_SIZE_MEDIUM);
         b.cs[i].label = cases[k].label;
         struct render_image img = {0};
         cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
@@ -589,8 +585,7 @@ Test(render_svg, the_threatened_squares_are_listed_on_their_group)
 Test(render_png, threat_tests_are_charged_before_drawing)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM); /* 5 x 5 squares looked at */
+    board_with(&b, 14, 12, "orc", 1, 5, 5, RULES_SIZE_MEDIUM); /* 5 x 5 squares looked at */
     add(&b, "ogre", 1, 0, 0, RULES_SIZE_LARGE); /* x and y -3..4 (10 ft), 5 x 5 on the map */
     b.s.ov.threatened = true;
     struct rules_work work = {.threat_limit = 40};
@@ -613,8 +608,7 @@ Test(render_png, threat_tests_are_charged_before_drawing)
 Test(render_png, the_canvas_is_charged_before_it_is_made)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 10);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 10, 10, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
     struct render_budget budget = {0};
     b.s.budget = &budget;
     struct render_image img;
@@ -636,8 +630,7 @@ Test(render_png, the_canvas_is_charged_before_it_is_made)
 Test(render_svg, the_text_stops_at_its_byte_budget)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 40, 40, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
     struct render_budget budget = {0};
     b.s.budget = &budget;
     struct render_image img = svg_of(&b);
@@ -658,8 +651,7 @@ Test(render_svg, the_text_stops_at_its_byte_budget)
 Test(render_png, grid_lines_are_whole_pixels_under_what_follows)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 6, 4);
-    add(&b, "big", 0, 1, 1, RULES_SIZE_LARGE);
+    board_with(&b, 6, 4, "big", 0, 1, 1, RULES_SIZE_LARGE);
     struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     const struct render_layout *l = &img.layout;

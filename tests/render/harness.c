@@ -42,6 +42,20 @@ int add(struct board *b, const char *id, int side, int x, int y, enum rules_size
     return b->n - 1;
 }
 
+int board_with(struct board *b, int w, int h, const char *id, int side, int x, int y,
+               enum rules_size size)
+{
+    board_init(b, RULES_GRID_SQUARE, w, h);
+    return add(b, id, side, x, y, size);
+}
+
+void hero_and_orc(struct board *b, int w, int h, int hx, int hy, int ox, int oy)
+{
+    board_init(b, RULES_GRID_SQUARE, w, h);
+    add(b, "hero", 0, hx, hy, RULES_SIZE_MEDIUM);
+    add(b, "orc", 1, ox, oy, RULES_SIZE_MEDIUM);
+}
+
 void make_mover(struct board *b, int i, int walk)
 {
     b->s.mover = i;
@@ -96,6 +110,29 @@ void render_png(struct board *b, struct render_image *img)
     cr_assert_eq(render_draw(&b->s, RENDER_PNG, img), RENDER_OK);
     cr_assert_gt(img->len, 8u);
     cr_assert_eq(memcmp(img->data, "\x89PNG", 4), 0);
+}
+
+struct render_image svg_of(struct board *b)
+{
+    struct render_image img;
+    cr_assert_eq(render_draw(&b->s, RENDER_SVG, &img), RENDER_OK);
+    return img;
+}
+
+struct render_image png_of(struct board *b)
+{
+    struct render_image img;
+    render_png(b, &img);
+    return img;
+}
+
+void board_free(struct board *b, struct render_image *img, cairo_surface_t *s)
+{
+    if (s != NULL)
+        cairo_surface_destroy(s);
+    if (img != NULL)
+        render_image_free(img);
+    rules_map_free(&b->map);
 }
 
 /* A small well-formedness check: tags nest and close, attributes are quoted. Returns the

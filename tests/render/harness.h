@@ -32,6 +32,13 @@ struct board {
 void board_init(struct board *b, enum rules_grid grid, int w, int h);
 /* Adds a conscious, threatening creature without a label; returns its index. */
 int add(struct board *b, const char *id, int side, int x, int y, enum rules_size size);
+/* A w x h square board (board_init) with one creature (as add); returns its index. */
+int board_with(struct board *b, int w, int h, const char *id, int side, int x, int y,
+               enum rules_size size);
+/* A w x h square board (board_init) with two Medium creatures: the hero, creature HERO of side
+ * "ally", at (hx, hy), and an orc, creature ORC of side "enemy", at (ox, oy). */
+enum { HERO, ORC };
+void hero_and_orc(struct board *b, int w, int h, int hx, int hy, int ox, int oy);
 /* Makes creature i the mover, with a walk speed. */
 void make_mover(struct board *b, int i, int walk);
 
@@ -48,6 +55,13 @@ bool near(uint32_t a, uint32_t b, int tol);
 
 /* Draws the scene as PNG into img (asserting it is one). */
 void render_png(struct board *b, struct render_image *img);
+
+/* The scene drawn as SVG (asserting it is drawn), and as PNG (as render_png). */
+struct render_image svg_of(struct board *b);
+struct render_image png_of(struct board *b);
+/* Frees what a test made: the PNG read back s and the image img (either may be NULL), then the
+ * board's map. */
+void board_free(struct board *b, struct render_image *img, cairo_surface_t *s);
 
 /* The SVG's elements when it is well-formed (tags nest and close, attributes are quoted), else
  * -1; how often needle occurs in it; how many text elements read `text`. */

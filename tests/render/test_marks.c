@@ -36,8 +36,7 @@ Test(render_png, flanking_line_runs_over_the_tokens_and_around_their_labels)
 {
     struct board b;
     flank_scene(&b);
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     const struct render_layout *l = &img.layout;
     double px, py;
@@ -48,9 +47,7 @@ Test(render_png, flanking_line_runs_over_the_tokens_and_around_their_labels)
               blend(RED, FLANK, 0.9));
     got = pixel(s, px, py);
     assert_colour(got, RED, "inside the orc's O, its disc");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 /* In SVG the lines are one group, after every creature's. */
@@ -58,8 +55,7 @@ Test(render_svg, flanking_lines_follow_the_creatures)
 {
     struct board b;
     flank_scene(&b);
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    struct render_image img = svg_of(&b);
     const char *t = (const char *)img.data;
     cr_assert_gt(xml_elements(t, img.len), 0, "well-formed XML");
     const char *lines = strstr(t, "<g class=\"flanking\">");
@@ -73,8 +69,7 @@ Test(render_svg, flanking_lines_follow_the_creatures)
     cr_assert_not_null(end);
     cr_assert_eq(occurrences(lines, (size_t)(end - lines), "<polyline"), 2,
                  "one line, in two parts between the three labels");
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* With nothing flanked the overlay draws nothing: the legend does not list "flanking", and is
@@ -109,10 +104,8 @@ Test(render_svg, legend_lists_flanking_only_when_a_line_is_drawn)
 Test(render_svg, legend_lists_illegal_steps_and_attacks_only_when_drawn)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 12, 6);
-    int hero = add(&b, "hero", 0, 1, 4, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 4, 1, RULES_SIZE_MEDIUM);
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 12, 6, 1, 4, 4, 1);
+    make_mover(&b, HERO, 30);
     static const struct {
         struct rules_step path[8];
         int n;
@@ -128,8 +121,7 @@ Test(render_svg, legend_lists_illegal_steps_and_attacks_only_when_drawn)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         b.s.ov.path = cases[k].path;
         b.s.ov.path_len = cases[k].n;
-        struct render_image img;
-        cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+        struct render_image img = svg_of(&b);
         cr_assert_eq(text_count(&img, "path (ft spent)"), 1, "path %zu", k);
         cr_assert_eq(text_count(&img, "provokes leaving"), cases[k].provokes, "path %zu", k);
         cr_assert_eq(text_count(&img, "attack of opportunity"), cases[k].provokes, "path %zu", k);
@@ -144,17 +136,13 @@ Test(render_svg, legend_lists_illegal_steps_and_attacks_only_when_drawn)
 Test(render_svg, legend_names_only_the_creatures_in_view)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 200, 150);
-    add(&b, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
-    int far = add(&b, "orc", 1, 180, 130, RULES_SIZE_MEDIUM);
-    b.cs[far].conditions = RENDER_COND_PRONE;
-    b.s.focus = 0;
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    hero_and_orc(&b, 200, 150, 20, 20, 180, 130);
+    b.cs[ORC].conditions = RENDER_COND_PRONE;
+    b.s.focus = HERO;
+    struct render_image img = svg_of(&b);
     cr_assert(img.layout.cropped);
     cr_assert_eq(text_count(&img, "ally"), 1);
     cr_assert_eq(text_count(&img, "enemy"), 0, "no enemy in view");
     cr_assert_eq(text_count(&img, "prone"), 0, "no prone creature in view");
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }

@@ -28,8 +28,7 @@ Test(render_png, wall_sides_and_threat_at_their_squares)
     add(&b, "orc", 1, 7, 5, RULES_SIZE_MEDIUM);
     make_mover(&b, hero, 30);
     b.s.ov.threatened = true;
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     cr_assert_eq(cairo_image_surface_get_width(s), img.layout.width);
     cr_assert_eq(cairo_image_surface_get_height(s), img.layout.height);
@@ -42,9 +41,7 @@ Test(render_png, wall_sides_and_threat_at_their_squares)
     /* The orc threatens the squares around it (natural reach 5 ft), in its side's colour. */
     assert_colour(centre(s, &img.layout, 8, 4), blend(FLOOR, RED, 0.26), "a threatened square");
     assert_colour(centre(s, &img.layout, 4, 2), FLOOR, "an unthreatened square");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, reached_square_is_heat_coloured_and_walls_are_not_reached)
@@ -56,8 +53,7 @@ Test(render_png, reached_square_is_heat_coloured_and_walls_are_not_reached)
     int hero = add(&b, "hero", 0, 1, 2, RULES_SIZE_MEDIUM);
     make_mover(&b, hero, 30);
     b.s.ov.reach = true;
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     uint32_t reached = centre(s, &img.layout, 3, 2);
     cr_assert(!near(reached, FLOOR, 8), "a reached square is coloured, got #%06x", reached);
@@ -68,37 +64,28 @@ Test(render_png, reached_square_is_heat_coloured_and_walls_are_not_reached)
     uint32_t near_sq = centre(s, &img.layout, 2, 2), far_sq = centre(s, &img.layout, 5, 0);
     cr_assert_geq((near_sq >> 8) & 0xff, (far_sq >> 8) & 0xff);
     cr_assert_lt((near_sq >> 16) & 0xff, (far_sq >> 16) & 0xff);
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, large_creature_fills_its_true_footprint)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 8, 8);
-    add(&b, "ogre", 1, 3, 3, RULES_SIZE_LARGE);
-    struct render_image img;
-    render_png(&b, &img);
+    board_with(&b, 8, 8, "ogre", 1, 3, 3, RULES_SIZE_LARGE);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     /* Each of its four squares is inside its footprint (tinted, not floor). */
     for (int y = 3; y <= 4; y++)
         for (int x = 3; x <= 4; x++)
             cr_assert(!near(centre(s, &img.layout, x, y), FLOOR, 8), "(%d, %d)", x, y);
     assert_colour(centre(s, &img.layout, 5, 3), FLOOR, "beside it");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, large_map_is_cropped_to_the_action_at_readable_size)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 200, 150);
-    add(&b, "hero", 0, 100, 70, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 104, 72, RULES_SIZE_MEDIUM);
-    struct render_image img;
-    render_png(&b, &img);
+    hero_and_orc(&b, 200, 150, 100, 70, 104, 72);
+    struct render_image img = png_of(&b);
     const struct render_layout *l = &img.layout;
     cr_assert(l->cropped);
     cr_assert_geq(l->cell, RENDER_MIN_CELL);
@@ -114,53 +101,41 @@ Test(render_png, large_map_is_cropped_to_the_action_at_readable_size)
     cr_assert_eq(cairo_image_surface_get_width(s), l->width);
     assert_colour(centre(s, l, 100, 70), BLUE, "the hero");
     assert_colour(centre(s, l, 104, 72), RED, "the orc");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, focus_crops_to_one_creature)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 300, 300);
-    add(&b, "hero", 0, 10, 10, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 250, 260, RULES_SIZE_MEDIUM);
-    b.s.focus = 1;
-    struct render_image img;
-    render_png(&b, &img);
+    hero_and_orc(&b, 300, 300, 10, 10, 250, 260);
+    b.s.focus = ORC;
+    struct render_image img = png_of(&b);
     const struct render_layout *l = &img.layout;
     cr_assert(l->cropped);
     cr_assert_geq(l->cell, RENDER_MIN_CELL);
     cr_assert(250 >= l->x0 && 250 < l->x0 + l->cols && 260 >= l->y0 && 260 < l->y0 + l->rows);
     cr_assert(!(10 >= l->x0 && 10 < l->x0 + l->cols), "the far creature is cropped out");
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 Test(render_png, size_option_bounds_the_picture)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    add(&b, "hero", 0, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 40, 40, "hero", 0, 5, 5, RULES_SIZE_MEDIUM);
     b.s.max_width = b.s.max_height = 400;
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     cr_assert_leq(cairo_image_surface_get_width(s), 400);
     cr_assert_leq(cairo_image_surface_get_height(s), 400);
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, same_scene_gives_the_same_bytes)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 10);
-    int hero = add(&b, "hero", 0, 2, 2, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
-    b.cs[0].label = "Hero";
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 10, 10, 2, 2, 5, 5);
+    b.cs[HERO].label = "Hero";
+    make_mover(&b, HERO, 30);
     b.s.ov.reach = b.s.ov.threatened = true;
     struct render_image one, two;
     render_png(&b, &one);
@@ -181,31 +156,25 @@ Test(render_png, flanking_line_runs_between_the_flankers)
     add(&b, "orc", 1, 3, 3, RULES_SIZE_MEDIUM);
     add(&b, "b", 0, 4, 3, RULES_SIZE_MEDIUM);
     b.s.ov.flanking = true;
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     /* On the border between the attacker's square and the target's, between the two discs. */
     const struct render_layout *l = &img.layout;
     double x = l->ox + (3 - l->x0) * l->cell, y = l->oy + (3.5 - l->y0) * l->cell;
     uint32_t got = pixel(s, x, y);
     cr_assert(near(got, 0xd81b90, 60), "the flanking line, got #%06x", got);
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, path_shows_where_it_provokes)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 6);
-    int hero = add(&b, "hero", 0, 1, 2, RULES_SIZE_MEDIUM);
-    add(&b, "orc", 1, 3, 1, RULES_SIZE_MEDIUM);
-    make_mover(&b, hero, 30);
+    hero_and_orc(&b, 10, 6, 1, 2, 3, 1);
+    make_mover(&b, HERO, 30);
     struct rules_step path[] = {{2, 2, -1}, {3, 2, -1}, {4, 2, -1}, {5, 2, -1}};
     b.s.ov.path = path;
     b.s.ov.path_len = 4;
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     /* Leaving (3, 2) or (4, 2), both threatened by the orc, provokes: a red ring is drawn
      * around one of them, 0.42 of a cell from its centre. */
@@ -217,9 +186,7 @@ Test(render_png, path_shows_where_it_provokes)
         ring = near(pixel(s, px, py + l->cell * 0.42), 0xc0001a, 40);
     }
     cr_assert(ring, "a provoking square is ringed");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, hex_grid_draws_creatures_on_their_hexes)
@@ -230,8 +197,7 @@ Test(render_png, hex_grid_draws_creatures_on_their_hexes)
     add(&b, "elf", 0, 1, 1, RULES_SIZE_MEDIUM);
     int ogre = add(&b, "ogre", 1, 5, 2, RULES_SIZE_LARGE);
     rules_creature_on_hexes(&b.cs[ogre].mc.c, 0);
-    struct render_image img;
-    render_png(&b, &img);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     assert_colour(centre(s, &img.layout, 1, 1), BLUE, "the elf");
     assert_colour(centre(s, &img.layout, 4, 2), WALL, "the wall hex");
@@ -239,16 +205,13 @@ Test(render_png, hex_grid_draws_creatures_on_their_hexes)
     int n = rules_hex_members(&b.cs[ogre].mc.c.body, q, r);
     for (int i = 0; i < n; i++)
         cr_assert(!near(centre(s, &img.layout, q[i], r[i]), FLOOR, 8), "ogre hex %d", i);
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }
 
 Test(render_png, work_budget_refuses_an_expensive_picture)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    int hero = add(&b, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
+    int hero = board_with(&b, 40, 40, "hero", 0, 20, 20, RULES_SIZE_MEDIUM);
     make_mover(&b, hero, 60);
     b.s.ov.reach = true;
     struct rules_work work = {.limit = 100};
@@ -274,8 +237,7 @@ Test(render_svg, one_group_per_creature_carrying_its_id)
     b.cs[1].conditions = RENDER_COND_PRONE;
     make_mover(&b, hero, 30);
     b.s.ov.threatened = b.s.ov.reach = b.s.ov.flanking = true;
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    struct render_image img = svg_of(&b);
     const char *t = (const char *)img.data;
     cr_assert_gt(xml_elements(t, img.len), 10, "well-formed XML");
     cr_assert_eq(occurrences(t, img.len, "class=\"creature"), 3);
@@ -298,8 +260,7 @@ Test(render_svg, one_group_per_creature_carrying_its_id)
     cr_assert_eq(render_draw(&b.s, RENDER_SVG, &again), RENDER_OK);
     cr_assert(again.len == img.len && memcmp(again.data, img.data, img.len) == 0);
     render_image_free(&again);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* --- the cover overlay: the ruling of rules_sight_between, drawn ---
@@ -359,6 +320,31 @@ static int marks(const struct render_image *img, const char *cls)
     return occurrences((const char *)img->data, img->len, want);
 }
 
+/* The archer at (1,2) and the orc at (7,2) of the ranged cases, on a 10 x 5 board, with a wall
+ * between them on (4, wall_y) (none when wall_y is -1). */
+enum { ARCHER = HERO };
+static void archer_and_orc(struct board *b, enum rules_grid grid, int wall_y)
+{
+    board_init(b, grid, 10, 5);
+    if (wall_y >= 0)
+        b->map.terrain[wall_y * 10 + 4] = RULES_MAP_BLOCKED;
+    add(b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
+    add(b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+}
+
+/* Asserts pair 0's ruling as the legend reads it, its lines drawn and dashed, and how many
+ * squares are marked as blocking. */
+static void assert_ruling(const struct render_image *img, const char *ruling, int drawn, int dashed,
+                          int blocking)
+{
+    cr_assert_eq(text_count(img, ruling), 1, "%s", ruling);
+    int got_drawn, got_dashed;
+    cover_lines(img, &got_drawn, &got_dashed);
+    cr_assert_eq(got_drawn, drawn, "%s", ruling);
+    cr_assert_eq(got_dashed, dashed, "%s", ruling);
+    cr_assert_eq(marks(img, "cover-blocking"), blocking, "%s", ruling);
+}
+
 /* SRD Cover: "choose a corner of your square. If any line from this corner to any corner of
  * the target's square passes through a square ... that blocks line of effect ..., the target
  * has cover (+4 to AC)." Archer (1,2), orc (7,2) (corners (7,2), (8,2), (8,3), (7,3)), wall
@@ -370,23 +356,14 @@ static int marks(const struct render_image *img, const char *cls)
 Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "half cover +4 (2/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 2);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    archer_and_orc(&b, RULES_GRID_SQUARE, 2);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking wall"));
     cr_assert_eq(marks(&img, "cover-concealing"), 0);
     cr_assert_eq(text_count(&img, "gives cover"), 1, "the legend names the mark");
     cr_assert_eq(text_count(&img, "corner-to-corner line (dashed: blocked)"), 1);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* SRD Soft Cover: "Creatures, even your enemies, can provide you with cover against ranged
@@ -395,16 +372,12 @@ Test(render_cover, a_wall_between_gives_half_cover_plus_four)
 Test(render_cover, a_creature_between_gives_soft_cover_against_ranged)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     add(&b, "goblin", 1, 4, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "half cover +4 (2/4 lines)"), 1);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "half cover +4 (2/4 lines)", 4, 2, 1);
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking creature"));
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* SRD Cover: "When making a melee attack against an adjacent target, your target has cover if
@@ -424,26 +397,16 @@ Test(render_cover, a_creature_beside_an_adjacent_target_is_no_cover_in_melee)
     int orc = add(&b, "orc", 1, 2, 2, RULES_SIZE_MEDIUM);
     add(&b, "goblin", 1, 2, 1, RULES_SIZE_MEDIUM);
     struct render_image img = cover_svg(&b, fighter, orc, true);
-    cr_assert_eq(text_count(&img, "no cover (0/16 lines, melee)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 16);
-    cr_assert_eq(dashed, 0);
-    cr_assert_eq(marks(&img, "cover-blocking"), 0);
+    assert_ruling(&img, "no cover (0/16 lines, melee)", 16, 0, 0);
     cr_assert_eq(text_count(&img, "gives cover"), 0, "no mark, no legend entry");
     render_image_free(&img);
 
     b.s.creature_count = b.n = 2; /* the goblin leaves; a wall stands there */
     b.map.terrain[1 * 6 + 2] = RULES_MAP_BLOCKED;
     img = cover_svg(&b, fighter, orc, true);
-    cr_assert_eq(text_count(&img, "half cover +4 (3/16 lines, melee)"), 1);
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 16);
-    cr_assert_eq(dashed, 3);
-    cr_assert_eq(marks(&img, "cover-blocking"), 1);
+    assert_ruling(&img, "half cover +4 (3/16 lines, melee)", 16, 3, 1);
     cr_assert(marked(&img, "blocking", 2, 1, "cover-blocking wall"));
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* SRD Total Cover: "If you don't have line of effect to your target he is considered to have
@@ -455,22 +418,14 @@ Test(render_cover, a_creature_beside_an_adjacent_target_is_no_cover_in_melee)
 Test(render_cover, a_full_wall_gives_total_cover)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     for (int y = 0; y < 5; y++)
         b.map.terrain[y * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "total cover (4/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 4);
-    cr_assert_eq(marks(&img, "cover-blocking"), 2);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "total cover (4/4 lines)", 4, 4, 2);
     cr_assert(marked(&img, "blocking", 4, 1, "cover-blocking wall"));
     cr_assert(marked(&img, "blocking", 4, 2, "cover-blocking wall"));
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* Clear lines: the wall on (4,0) lies above every line from the archer's corners (heights 2
@@ -478,19 +433,10 @@ Test(render_cover, a_full_wall_gives_total_cover)
 Test(render_cover, clear_lines_give_no_cover)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    b.map.terrain[0 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
-    cr_assert_eq(text_count(&img, "no cover (0/4 lines)"), 1);
-    int drawn, dashed;
-    cover_lines(&img, &drawn, &dashed);
-    cr_assert_eq(drawn, 4);
-    cr_assert_eq(dashed, 0);
-    cr_assert_eq(marks(&img, "cover-blocking"), 0);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    archer_and_orc(&b, RULES_GRID_SQUARE, 0);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
+    assert_ruling(&img, "no cover (0/4 lines)", 4, 0, 0);
+    board_free(&b, &img, NULL);
 }
 
 /* SRD Concealment: "If any line from this corner to any corner of the target's square passes
@@ -501,18 +447,15 @@ Test(render_cover, clear_lines_give_no_cover)
 Test(render_cover, a_target_in_darkness_is_concealed)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     b.map.flags[2 * 10 + 7] |= RULES_SQUARE_CONCEALED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(text_count(&img, "no cover (0/4 lines)"), 1);
     cr_assert_eq(text_count(&img, "half concealment 20%"), 1);
     cr_assert_eq(marks(&img, "cover-concealing"), 1);
     cr_assert(marked(&img, "concealing", 7, 2, "cover-concealing"));
     cr_assert_eq(text_count(&img, "gives concealment"), 1);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* The rulings count against the scene's work budget like the searches do: at most 4 choices
@@ -520,15 +463,13 @@ Test(render_cover, a_target_in_darkness_is_concealed)
 Test(render_cover, rulings_are_charged_to_the_work_budget)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 5);
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
+    archer_and_orc(&b, RULES_GRID_SQUARE, -1);
     struct rules_work work = {.limit = 600};
     b.s.work = &work;
     struct render_image img;
     cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK, "the board alone fits");
     render_image_free(&img);
-    struct render_pair pair = {archer, orc, false};
+    struct render_pair pair = {ARCHER, ORC, false};
     b.s.ov.cover = &pair;
     b.s.ov.cover_count = 1;
     work.used = 0;
@@ -542,17 +483,13 @@ Test(render_cover, rulings_are_charged_to_the_work_budget)
 Test(render_cover, hex_grids_leave_cover_to_the_gm)
 {
     struct board b;
-    board_init(&b, RULES_GRID_HEX, 10, 5);
-    b.map.terrain[2 * 10 + 4] = RULES_MAP_BLOCKED;
-    int archer = add(&b, "archer", 0, 1, 2, RULES_SIZE_MEDIUM);
-    int orc = add(&b, "orc", 1, 7, 2, RULES_SIZE_MEDIUM);
-    struct render_image img = cover_svg(&b, archer, orc, false);
+    archer_and_orc(&b, RULES_GRID_HEX, 2);
+    struct render_image img = cover_svg(&b, ARCHER, ORC, false);
     cr_assert_eq(occurrences((const char *)img.data, img.len, ">GM&apos;s judgment: "), 1);
     cr_assert_eq(text_count(&img, "line to target (cover: GM&apos;s judgment)"), 1);
     cr_assert_gt(marks(&img, "cover-in-the-way"), 0, "the wall hex in the way is marked");
     cr_assert_eq(marks(&img, "cover-blocking"), 0);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* Issue 28: a label is cut by character, never by byte (text.h), and draws in any script: a
@@ -575,8 +512,7 @@ Test(render, labels_in_any_script_are_cut_by_character)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         struct board b;
-        board_init(&b, RULES_GRID_SQUARE, 4, 4);
-        int i = add(&b, "k", 0, 1, 1, RULES_SIZE_MEDIUM);
+        int i = board_with(&b, 4, 4, "k", 0, 1, 1, RULES_SIZE_MEDIUM);
         b.cs[i].label = cases[k].label;
         struct render_image img = {0};
         cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
@@ -585,12 +521,22 @@ Test(render, labels_in_any_script_are_cut_by_character)
         cr_assert_not_null(strstr((const char *)img.data, needle), "label %zu", k);
         render_image_free(&img);
         cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_OK, "label %zu as PNG", k);
-        render_image_free(&img);
-        rules_map_free(&b.map);
+        board_free(&b, &img, NULL);
     }
 }
 
 /* --- what a picture costs (issue 28) --- */
+
+/* Eight orcs (side "enemy") in a block of 4 x 2 from (5, 5) on a 14 x 12 board, their
+ * threatened squares drawn as SVG. */
+static struct render_image orc_block(struct board *b)
+{
+    board_init(b, RULES_GRID_SQUARE, 14, 12);
+    for (int i = 0; i < 8; i++)
+        add(b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
+    b->s.ov.threatened = true;
+    return svg_of(b);
+}
 
 /* Eight creatures of one side, in a block of 4 x 2 from (5, 5), each threatening the squares
  * around it: the squares any of them threatens, x 4..9 by y 4..7, are tinted once each, one
@@ -599,17 +545,11 @@ Test(render, labels_in_any_script_are_cut_by_character)
 Test(render_svg, a_square_threatened_by_many_is_drawn_once)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    for (int i = 0; i < 8; i++)
-        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
-    b.s.ov.threatened = true;
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    struct render_image img = orc_block(&b);
     const char *t = (const char *)img.data;
     cr_assert_eq(occurrences(t, img.len, "fill-opacity=\"0.26\""), 4 + 1);
     cr_assert_eq(occurrences(t, img.len, "stroke-opacity=\"0.85\""), 4 + 1);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* Each side's threatened squares are one SVG group that names them (draw_overlays.c), so that a
@@ -619,12 +559,7 @@ Test(render_svg, a_square_threatened_by_many_is_drawn_once)
 Test(render_svg, the_threatened_squares_are_listed_on_their_group)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    for (int i = 0; i < 8; i++)
-        add(&b, "orc", 1, 5 + i % 4, 5 + i / 4, RULES_SIZE_MEDIUM);
-    b.s.ov.threatened = true;
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    struct render_image img = orc_block(&b);
     char want[512] = "<g class=\"threatened\" data-side=\"enemy\" data-squares=\"";
     for (int y = 4; y <= 7; y++)
         for (int x = 4; x <= 9; x++)
@@ -640,8 +575,7 @@ Test(render_svg, the_threatened_squares_are_listed_on_their_group)
     b.s.mover = 0; /* an orc moving: its own side's squares are not its threats */
     cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
     cr_assert_eq(occurrences((const char *)img.data, img.len, "class=\"threatened"), 0);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* The threatened overlay's tests are counted before anything is drawn: each creature's reach
@@ -651,8 +585,7 @@ Test(render_svg, the_threatened_squares_are_listed_on_their_group)
 Test(render_png, threat_tests_are_charged_before_drawing)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 14, 12);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM); /* 5 x 5 squares looked at */
+    board_with(&b, 14, 12, "orc", 1, 5, 5, RULES_SIZE_MEDIUM); /* 5 x 5 squares looked at */
     add(&b, "ogre", 1, 0, 0, RULES_SIZE_LARGE); /* x and y -3..4 (10 ft), 5 x 5 on the map */
     b.s.ov.threatened = true;
     struct rules_work work = {.threat_limit = 40};
@@ -668,16 +601,14 @@ Test(render_png, threat_tests_are_charged_before_drawing)
     cr_assert_str_eq(rules_work_spent(&work, &limit, &reached), "threatened_squares");
     work = (struct rules_work){.threat_limit = 50};
     cr_assert_eq(render_draw(&b.s, RENDER_PNG, &img), RENDER_OK);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, NULL);
 }
 
 /* A PNG's canvas counts twice its pixels before it is made; every shape then its box. */
 Test(render_png, the_canvas_is_charged_before_it_is_made)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 10, 10);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 10, 10, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
     struct render_budget budget = {0};
     b.s.budget = &budget;
     struct render_image img;
@@ -699,12 +630,10 @@ Test(render_png, the_canvas_is_charged_before_it_is_made)
 Test(render_svg, the_text_stops_at_its_byte_budget)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 40, 40);
-    add(&b, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
+    board_with(&b, 40, 40, "orc", 1, 5, 5, RULES_SIZE_MEDIUM);
     struct render_budget budget = {0};
     b.s.budget = &budget;
-    struct render_image img;
-    cr_assert_eq(render_draw(&b.s, RENDER_SVG, &img), RENDER_OK);
+    struct render_image img = svg_of(&b);
     long long whole = (long long)img.len;
     render_image_free(&img);
     budget = (struct render_budget){.byte_limit = 4000};
@@ -722,10 +651,8 @@ Test(render_svg, the_text_stops_at_its_byte_budget)
 Test(render_png, grid_lines_are_whole_pixels_under_what_follows)
 {
     struct board b;
-    board_init(&b, RULES_GRID_SQUARE, 6, 4);
-    add(&b, "big", 0, 1, 1, RULES_SIZE_LARGE);
-    struct render_image img;
-    render_png(&b, &img);
+    board_with(&b, 6, 4, "big", 0, 1, 1, RULES_SIZE_LARGE);
+    struct render_image img = png_of(&b);
     cairo_surface_t *s = decode(&img);
     const struct render_layout *l = &img.layout;
     /* The vertical line at x = ox + 4 cells, in the middle of row 0. */
@@ -736,7 +663,5 @@ Test(render_png, grid_lines_are_whole_pixels_under_what_follows)
     assert_colour(pixel(s, col + 1, y), FLOOR, "the pixel after it");
     /* The crossing at the Large ally's centre is the ally's. */
     assert_colour(pixel(s, l->ox + 2 * l->cell, l->oy + 2 * l->cell), BLUE, "under the ally");
-    cairo_surface_destroy(s);
-    render_image_free(&img);
-    rules_map_free(&b.map);
+    board_free(&b, &img, s);
 }

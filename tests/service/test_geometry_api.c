@@ -47,40 +47,43 @@ Test(geometry_api, presets_list_every_option_with_each_preset_value)
     http_response_free(&r);
 }
 
+/* POSTs a distance (200): asserts it is `feet`; returns the answer (decref it). */
+static json_t *distance_ft(const char *body, long long feet)
+{
+    json_t *doc = post("/v1/geometry/distance", body, 200);
+    cr_assert_eq(tb_num(doc, "feet"), feet, "%s", body);
+    return doc;
+}
+
 Test(geometry_api, distance_echoes_the_rules_and_counts_by_them)
 {
-    json_t *doc = post("/v1/geometry/distance",
-                       "{\"rules\":{\"preset\":\"epic-path\"},\"from\":{\"x\":0,\"y\":0},"
-                       "\"to\":{\"x\":3,\"y\":3}}",
-                       200);
-    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 15);
+    json_t *doc = distance_ft("{\"rules\":{\"preset\":\"epic-path\"},\"from\":{\"x\":0,\"y\":0},"
+                              "\"to\":{\"x\":3,\"y\":3}}",
+                              15);
     json_t *rules = json_object_get(doc, "rules");
     cr_assert_str_eq(json_string_value(json_object_get(rules, "preset")), "epic-path");
     cr_assert_str_eq(
         json_string_value(json_object_get(json_object_get(rules, "options"), "diagonals")),
         "one_for_one");
     json_decref(doc);
-    doc = post("/v1/geometry/distance",
-               "{\"rules\":{\"preset\":\"epic-path\",\"options\":{\"diagonals\":\"alternating\"}},"
-               "\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":3,\"y\":3}}",
-               200);
-    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 20);
+    doc = distance_ft(
+        "{\"rules\":{\"preset\":\"epic-path\",\"options\":{\"diagonals\":\"alternating\"}},"
+        "\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":3,\"y\":3}}",
+        20);
     json_decref(doc);
 }
 
 Test(geometry_api, distance_without_rules_uses_the_default_preset)
 {
-    json_t *doc = post("/v1/geometry/distance",
-                       "{\"from\":{\"x\":0,\"y\":0,\"size\":\"large\"},"
-                       "\"to\":{\"x\":10,\"y\":0,\"z\":6}}",
-                       200);
+    json_t *doc = distance_ft("{\"from\":{\"x\":0,\"y\":0,\"size\":\"large\"},"
+                              "\"to\":{\"x\":10,\"y\":0,\"z\":6}}",
+                              45);
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "rules"), "preset")),
                      "d20-3.5");
     cr_assert_eq(json_integer_value(json_object_get(doc, "horizontal_squares")), 9);
     /* 001: a Large creature is a cube 2 squares high, so it spans z 0..1 and the gap to a cube
      * at z 6 is 5. */
     cr_assert_eq(json_integer_value(json_object_get(doc, "vertical_squares")), 5);
-    cr_assert_eq(json_integer_value(json_object_get(doc, "feet")), 45);
     json_decref(doc);
 }
 
@@ -134,18 +137,25 @@ Test(geometry_api, bad_rules_and_positions_are_422_at_their_pointer)
     TB_EACH_REFUSED(&srv, "/v1/geometry/distance", cases);
 }
 
+/* POSTs a flanking question (200): asserts the target is flanked under `rule`; returns the
+ * answer (decref it). */
+static json_t *flanked(const char *body, const char *rule)
+{
+    json_t *doc = post("/v1/geometry/flanking", body, 200);
+    cr_assert(json_is_true(json_object_get(doc, "flanked")), "%s", body);
+    cr_assert_str_eq(tb_text(doc, "rule"), rule);
+    return doc;
+}
+
 Test(geometry_api, flanking_reports_who_flanks_how_and_the_line)
 {
-    json_t *doc = post("/v1/geometry/flanking",
-                       "{\"rules\":{\"preset\":\"epic-path\"},"
-                       "\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
-                       "\"allies\":[{\"x\":9,\"y\":9},{\"x\":5,\"y\":6}]}",
-                       200);
-    cr_assert(json_is_true(json_object_get(doc, "flanked")));
+    json_t *doc = flanked("{\"rules\":{\"preset\":\"epic-path\"},"
+                          "\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+                          "\"allies\":[{\"x\":9,\"y\":9},{\"x\":5,\"y\":6}]}",
+                          "001 Flanking");
     cr_assert_eq(json_integer_value(json_object_get(doc, "bonus")), 2);
     cr_assert_eq(json_integer_value(json_object_get(doc, "by")), 1);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "how")), "opposite_sides");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "001 Flanking");
     json_t *allies = json_object_get(doc, "allies");
     cr_assert(json_is_false(json_object_get(json_array_get(allies, 0), "threatens")));
     json_t *line = json_object_get(json_array_get(allies, 1), "line");
@@ -154,41 +164,41 @@ Test(geometry_api, flanking_reports_who_flanks_how_and_the_line)
     json_decref(doc);
 }
 
+/* Not flanked (no bonus, no one flanking), and why: no ally opposite (004 Flanking), an attacker
+ * that does not threaten, facing in force. */
 Test(geometry_api, flanking_says_why_not)
 {
-    json_t *doc = post("/v1/geometry/flanking",
-                       "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
-                       "\"allies\":[{\"x\":6,\"y\":5}]}",
-                       200);
-    cr_assert(json_is_false(json_object_get(doc, "flanked")));
-    cr_assert_eq(json_integer_value(json_object_get(doc, "bonus")), 0);
-    cr_assert(json_is_null(json_object_get(doc, "by")));
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "no_ally_opposite");
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "004 Flanking");
-    json_decref(doc);
-    doc = post("/v1/geometry/flanking",
-               "{\"attacker\":{\"x\":5,\"y\":4,\"can_threaten\":false},\"target\":{\"x\":5,"
-               "\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
-               200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "attacker_not_threatening");
-    json_decref(doc);
-    doc = post("/v1/geometry/flanking",
-               "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":4},"
-               "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
-               200);
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "reason")), "facing_in_force");
-    json_decref(doc);
+    static const struct {
+        const char *body, *reason, *rule;
+    } cases[] = {
+        {"{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+         "\"allies\":[{\"x\":6,\"y\":5}]}",
+         "no_ally_opposite", "004 Flanking"},
+        {"{\"attacker\":{\"x\":5,\"y\":4,\"can_threaten\":false},\"target\":{\"x\":5,"
+         "\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
+         "attacker_not_threatening", NULL},
+        {"{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":4},"
+         "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":5,\"y\":6}]}",
+         "facing_in_force", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        json_t *doc = post("/v1/geometry/flanking", cases[k].body, 200);
+        cr_assert(json_is_false(json_object_get(doc, "flanked")), "%s", cases[k].body);
+        cr_assert_eq(tb_num(doc, "bonus"), 0, "%s", cases[k].body);
+        cr_assert(json_is_null(json_object_get(doc, "by")), "%s", cases[k].body);
+        cr_assert_str_eq(tb_text(doc, "reason"), cases[k].reason);
+        if (cases[k].rule != NULL)
+            cr_assert_str_eq(tb_text(doc, "rule"), cases[k].rule);
+        json_decref(doc);
+    }
 }
 
 Test(geometry_api, flanking_reach_and_internal_cases)
 {
-    json_t *doc = post("/v1/geometry/flanking",
-                       "{\"rules\":{\"preset\":\"epic-path\"},"
-                       "\"attacker\":{\"x\":3,\"y\":4,\"reach_ft\":10,\"reach_weapon\":true},"
-                       "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":6,\"y\":5}]}",
-                       200);
-    cr_assert(json_is_true(json_object_get(doc, "flanked")));
-    cr_assert_str_eq(json_string_value(json_object_get(doc, "rule")), "001 Reach and Flanking");
+    json_t *doc = flanked("{\"rules\":{\"preset\":\"epic-path\"},"
+                          "\"attacker\":{\"x\":3,\"y\":4,\"reach_ft\":10,\"reach_weapon\":true},"
+                          "\"target\":{\"x\":5,\"y\":5},\"allies\":[{\"x\":6,\"y\":5}]}",
+                          "001 Reach and Flanking");
     json_decref(doc);
     doc = post("/v1/geometry/flanking",
                "{\"rules\":{\"preset\":\"epic-path\"},\"attacker\":{\"x\":5,\"y\":5,"
@@ -201,26 +211,19 @@ Test(geometry_api, flanking_reach_and_internal_cases)
 
 Test(geometry_api, flanking_input_errors_name_the_field)
 {
-    json_t *doc = post("/v1/geometry/flanking",
-                       "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
-                       "\"allies\":[{\"x\":5,\"y\":6},{\"x\":5,\"y\":6,\"reach_ft\":-5}]}",
-                       422);
-    cr_assert_str_eq(tb_first_pointer(doc), "/allies/1/reach_ft");
-    json_decref(doc);
-    doc = post("/v1/geometry/flanking",
-               "{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,"
-               "\"y\":5}}",
-               422);
-    cr_assert_str_eq(tb_first_pointer(doc), "/allies");
-    json_decref(doc);
     /* More than 512 allies is refused (a documented bound: SVC_MAX_ALLIES). */
     char big[20000] = "{\"attacker\":{\"x\":0,\"y\":0},\"target\":{\"x\":1,\"y\":0},\"allies\":[";
     for (int i = 0; i < 513; i++)
         strcat(big, i ? ",{\"x\":2,\"y\":0}" : "{\"x\":2,\"y\":0}");
     strcat(big, "]}");
-    doc = post("/v1/geometry/flanking", big, 422);
-    cr_assert_str_eq(tb_first_pointer(doc), "/allies");
-    json_decref(doc);
+    const struct tb_refusal cases[] = {
+        {"{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5},"
+         "\"allies\":[{\"x\":5,\"y\":6},{\"x\":5,\"y\":6,\"reach_ft\":-5}]}",
+         "/allies/1/reach_ft"},
+        {"{\"attacker\":{\"x\":5,\"y\":4},\"target\":{\"x\":5,\"y\":5}}", "/allies"},
+        {big, "/allies"},
+    };
+    TB_EACH_REFUSED(&srv, "/v1/geometry/flanking", cases);
 }
 
 static json_t *areas(const char *body, int status)
@@ -228,15 +231,25 @@ static json_t *areas(const char *body, int status)
     return post("/v1/geometry/areas", body, status);
 }
 
+/* POSTs areas (200): asserts the ring around the creature, front, `middle` ("flank" under 000,
+ * "side" under 003) and rear; returns the answer (decref it). */
+static json_t *ring_of(const char *body, long long front, const char *middle, long long mid,
+                       long long rear)
+{
+    json_t *doc = areas(body, 200);
+    json_t *ring = json_object_get(doc, "ring");
+    cr_assert_eq(tb_num(ring, "front"), front, "%s", body);
+    cr_assert_eq(tb_num(ring, middle), mid, "%s", body);
+    cr_assert_eq(tb_num(ring, "rear"), rear, "%s", body);
+    return doc;
+}
+
 Test(geometry_api, areas_label_every_square_and_count_the_ring)
 {
-    json_t *doc = areas("{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0,"
-                        "\"facing\":0},\"radius_ft\":10}",
-                        200);
-    json_t *ring = json_object_get(doc, "ring");
-    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 3);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "flank")), 2);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 3);
+    json_t *doc =
+        ring_of("{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"creature\":{\"x\":0,\"y\":0,"
+                "\"facing\":0},\"radius_ft\":10}",
+                3, "flank", 2, 3);
     /* Radius 10 ft under alternating diagonals: a 5x5 block less its 4 corners (15 ft). */
     cr_assert_eq(json_array_size(json_object_get(doc, "squares")), 21);
     cr_assert_eq(json_integer_value(json_object_get(doc, "threatened_count")), 9);
@@ -262,21 +275,13 @@ Test(geometry_api, areas_label_every_square_and_count_the_ring)
 
 Test(geometry_api, areas_under_003_and_on_hexes)
 {
-    json_t *doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\"}},\"creature\":{\"x\":0,"
-                        "\"y\":0,\"size\":\"large\",\"facing\":4},\"radius_ft\":5}",
-                        200);
-    json_t *ring = json_object_get(doc, "ring");
-    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 4);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "side")), 6);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 2);
+    json_t *doc = ring_of("{\"rules\":{\"options\":{\"facing\":\"003\"}},\"creature\":{\"x\":0,"
+                          "\"y\":0,\"size\":\"large\",\"facing\":4},\"radius_ft\":5}",
+                          4, "side", 6, 2);
     json_decref(doc);
-    doc = areas("{\"rules\":{\"options\":{\"facing\":\"003\",\"grid\":\"hex\"}},\"creature\":{"
-                "\"q\":0,\"r\":0,\"facing\":5},\"radius_ft\":5}",
-                200);
-    ring = json_object_get(doc, "ring");
-    cr_assert_eq(json_integer_value(json_object_get(ring, "front")), 3);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "side")), 2);
-    cr_assert_eq(json_integer_value(json_object_get(ring, "rear")), 1);
+    doc = ring_of("{\"rules\":{\"options\":{\"facing\":\"003\",\"grid\":\"hex\"}},\"creature\":{"
+                  "\"q\":0,\"r\":0,\"facing\":5},\"radius_ft\":5}",
+                  3, "side", 2, 1);
     json_decref(doc);
 }
 

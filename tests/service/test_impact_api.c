@@ -24,12 +24,20 @@ static bool prone(json_t *doc)
     return json_array_size(c) == 1 && strcmp(json_string_value(json_array_get(c, 0)), "prone") == 0;
 }
 
+/* POSTs a fall (200): asserts its dice expression and its damage; returns the answer (decref
+ * it). */
+static json_t *fall(const char *body, const char *dice, long long damage)
+{
+    json_t *doc = post("/v1/falling", body, 200);
+    cr_assert_str_eq(expr(doc), dice, "%s", body);
+    cr_assert_eq(tb_num(doc, "damage"), damage, "%s", body);
+    return doc;
+}
+
 /* 001 Falling: the 30-ft ledge, slipped (3d6), jumped (2d6), jumped with DC 15 (1d6). */
 Test(impact_api, falling_from_the_thirty_foot_ledge)
 {
-    json_t *doc = post("/v1/falling", "{\"height_ft\":30,\"results\":[1,2,3]}", 200);
-    cr_assert_str_eq(expr(doc), "3d6");
-    cr_assert_eq(tb_num(doc, "damage"), 6);
+    json_t *doc = fall("{\"height_ft\":30,\"results\":[1,2,3]}", "3d6", 6);
     cr_assert(prone(doc));
     cr_assert_str_eq(json_string_value(json_object_get(doc, "source")), "supplied");
     json_decref(doc);
@@ -37,24 +45,18 @@ Test(impact_api, falling_from_the_thirty_foot_ledge)
     cr_assert_str_eq(expr(doc), "2d6");
     cr_assert_eq(tb_num(doc, "free_ft"), 10);
     json_decref(doc);
-    doc = post("/v1/falling",
-               "{\"height_ft\":30,\"deliberate\":true,\"acrobatics_success\":true,\"results\":[6]}",
-               200);
-    cr_assert_str_eq(expr(doc), "1d6");
-    cr_assert_eq(tb_num(doc, "damage"), 6);
+    doc = fall("{\"height_ft\":30,\"deliberate\":true,\"acrobatics_success\":true,\"results\":[6]}",
+               "1d6", 6);
     json_decref(doc);
 }
 
 /* "unless they could somehow reduce that damage to zero through some mitigation such as DR" */
 Test(impact_api, damage_reduced_to_zero_leaves_the_faller_standing)
 {
-    json_t *doc = post("/v1/falling",
-                       "{\"height_ft\":30,\"surface\":\"soft\",\"damage_reduction\":5,"
+    json_t *doc = fall("{\"height_ft\":30,\"surface\":\"soft\",\"damage_reduction\":5,"
                        "\"results\":[1,2,3]}",
-                       200);
-    cr_assert_str_eq(expr(doc), "3d6{-1}");
+                       "3d6{-1}", 0);
     cr_assert_eq(tb_num(doc, "damage_before_reduction"), 3); /* 0 + 1 + 2 */
-    cr_assert_eq(tb_num(doc, "damage"), 0);
     cr_assert_not(prone(doc));
     json_decref(doc);
 }
@@ -76,12 +78,9 @@ Test(impact_api, falls_are_capped_by_the_rules_and_reproducible)
 
 Test(impact_api, water_and_dives)
 {
-    json_t *doc = post("/v1/falling",
-                       "{\"height_ft\":50,\"surface\":\"water\",\"water_depth_ft\":10,"
+    json_t *doc = fall("{\"height_ft\":50,\"surface\":\"water\",\"water_depth_ft\":10,"
                        "\"results\":[3,3,6]}",
-                       200);
-    cr_assert_str_eq(expr(doc), "2d3+1d6");
-    cr_assert_eq(tb_num(doc, "damage"), 12);
+                       "2d3+1d6", 12);
     cr_assert_not(prone(doc));
     json_decref(doc);
     doc = post("/v1/falling",

@@ -19,21 +19,34 @@ static bool has_pointer(json_t *problem, const char *pointer)
 /* 000 Attacks of Opportunity, figure 3: the rogue goes round the back of a fighter facing
  * west: "-10 penalty because the rogue is in the fighter's rear area ... +2 bonus because he's
  * in the rogue's flank area". */
+/* POSTs a path (200): asserts it is legal and costs total_ft; returns the answer (decref it). */
+static json_t *legal_path(const char *body, long long total_ft)
+{
+    json_t *doc = http_post_json(&srv, "/v1/movement/path", body, 200);
+    cr_assert(json_is_true(json_object_get(doc, "legal")), "%s", body);
+    cr_assert_eq(tb_num(doc, "total_ft"), total_ft, "%s", body);
+    return doc;
+}
+
+/* Asserts an answer lists count attacks of opportunity, the first by creature; returns it. */
+static json_t *first_aoo(json_t *doc, size_t count, const char *creature)
+{
+    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
+    cr_assert_eq(json_array_size(aoos), count);
+    json_t *a = json_array_get(aoos, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(a, "creature")), creature);
+    return a;
+}
+
 Test(movement_api, path_prices_the_move_and_lists_the_attack_of_opportunity)
 {
-    json_t *doc = http_post_json(
-        &srv, "/v1/movement/path",
+    json_t *doc = legal_path(
         "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"map\":{\"width\":10,\"height\":10},"
         "\"creatures\":[{\"id\":\"fighter\",\"x\":5,\"y\":5,\"facing\":6}],"
         "\"mover\":{\"x\":6,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
         "\"path\":[{\"x\":6,\"y\":5},{\"x\":6,\"y\":6},{\"x\":6,\"y\":7}]}",
-        200);
-    cr_assert(json_is_true(json_object_get(doc, "legal")));
-    cr_assert_eq(tb_num(doc, "total_ft"), 15);
-    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
-    cr_assert_eq(json_array_size(aoos), 1);
-    json_t *a = json_array_get(aoos, 0);
-    cr_assert_str_eq(json_string_value(json_object_get(a, "creature")), "fighter");
+        15);
+    json_t *a = first_aoo(doc, 1, "fighter");
     cr_assert_eq(tb_num(a, "step"), 1);
     cr_assert_eq(tb_num(a, "attack_total"), -8);
     cr_assert_str_eq(json_string_value(json_object_get(a, "target_area")), "rear");
@@ -47,15 +60,13 @@ Test(movement_api, path_prices_the_move_and_lists_the_attack_of_opportunity)
 /* 000 figure 2: sideways, keeping the facing: two squares of movement a square. */
 Test(movement_api, path_with_facings_doubles_sideways_steps)
 {
-    json_t *doc = http_post_json(
-        &srv, "/v1/movement/path",
+    json_t *doc = legal_path(
         "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"map\":{\"width\":10,\"height\":10},"
         "\"creatures\":[{\"id\":\"fighter\",\"x\":5,\"y\":5,\"facing\":6}],"
         "\"mover\":{\"x\":4,\"y\":4,\"facing\":4,\"speeds\":{\"walk\":30}},\"mode\":\"move\","
         "\"path\":[{\"x\":4,\"y\":5,\"facing\":2},{\"x\":4,\"y\":6,\"facing\":2}],"
         "\"end_facing\":0}",
-        200);
-    cr_assert_eq(tb_num(doc, "total_ft"), 20);
+        20);
     json_t *step = json_array_get(json_object_get(doc, "steps"), 0);
     cr_assert_eq(tb_num(step, "cost_ft"), 10);
     json_t *why = json_array_get(json_object_get(step, "why"), 0);
@@ -349,13 +360,11 @@ Test(movement_api, path_odds_give_each_attack_and_the_chance_to_arrive)
                                  ODDS_MOVE "\"mover\":{\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
                                            "\"defense\":{\"armor\":2},\"hp\":3}}",
                                  200);
-    json_t *aoos = json_object_get(doc, "attacks_of_opportunity");
-    cr_assert_eq(json_array_size(aoos), 2);
-    json_t *first = json_array_get(aoos, 0);
-    cr_assert_str_eq(json_string_value(json_object_get(first, "creature")), "orc");
+    json_t *first = first_aoo(doc, 2, "orc");
     cr_assert(fabs(real(json_object_get(first, "odds"), "hit") - 0.65) < 1e-15);
     cr_assert(fabs(real(json_object_get(first, "odds"), "expected_damage") - 0.65 * 3.5) < 1e-12);
-    cr_assert(fabs(real(json_object_get(json_array_get(aoos, 1), "odds"), "hit") - 0.55) < 1e-15);
+    json_t *second = json_array_get(json_object_get(doc, "attacks_of_opportunity"), 1);
+    cr_assert(fabs(real(json_object_get(second, "odds"), "hit") - 0.55) < 1e-15);
     json_t *odds = json_object_get(doc, "odds");
     double one = 0.65 / 6;
     double a3 = 0.35 * 0.45, a2 = a3 + 0.35 * 0.1375 + one * 0.45,

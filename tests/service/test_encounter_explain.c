@@ -178,10 +178,8 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
  * told all the same, from the stored payloads, and still verifies. */
 Test(encounter_explain, an_old_log_is_told_on_read)
 {
-    json_t *doc = load_fixture("encounter_v1.json");
     struct enc e;
-    enc_import(&srv, &e, doc);
-    json_decref(doc);
+    tb_import_fixture(&srv, &e, "encounter_v1.json");
     json_t *log = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
     cr_assert_eq(json_array_size(events), 21); /* the fixture's 20 and the copy's own */

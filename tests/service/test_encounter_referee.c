@@ -239,8 +239,7 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
     json_t *fighter = enc_combatant(doc, "fighter");
     cr_assert_eq(json_array_size(json_object_get(fighter, "conditions")), 0);
-    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
-    cr_assert(json_is_true(json_object_get(left, "full_round")));
+    cr_assert(tb_turn_left(fighter, "full_round"));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
@@ -406,12 +405,10 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
  * hit points below 0 have no state. A new event on it is ruled by engine 2 all the same. */
 Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
 {
-    json_t *doc = load_fixture("encounter_v1.json");
     struct enc old;
-    enc_import(&srv, &old, doc);
-    json_decref(doc);
+    tb_import_fixture(&srv, &old, "encounter_v1.json");
     /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
-    doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
+    json_t *doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
     cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), -3);
     cr_assert_null(json_object_get(enc_combatant(doc, "goblin"), "hp_state"));
     json_decref(doc);
@@ -802,21 +799,16 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
  * hp) at 6,5; initiative rolled and the fighter's turn begun. */
 static void fighter_and_orc(struct enc *e)
 {
-    suite_create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
-    json_decref(
-        suite_call(e, "POST", "/combatants",
-                   "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
-                   "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
-                   "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                   "\"1d8+3\"}]}",
-                   201));
-    json_decref(
-        suite_call(e, "POST", "/combatants",
-                   "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
-                   "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
-                   "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
-                   201));
-    enc_post_ok(&srv, e, "/initiative", "{\"results\":[15,1,5,1]}");
+    static const char *const combatants[] = {
+        "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":6,"
+        "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
+        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
+        "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
+        NULL};
+    tb_encounter(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}", combatants,
+                 "{\"results\":[15,1,5,1]}");
     enc_post_ok(&srv, e, "/next-turn", NULL); /* the fighter */
 }
 
@@ -899,8 +891,7 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
                               "(1 attack, trading one for a 5-foot step to (5, 6))"),
                        "%s", json_string_value(json_object_get(event, "explain")));
     /* The traded step was not movement: the turn's free 5-foot step is still there. */
-    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
-    cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
+    cr_assert(tb_turn_left(fighter, "five_foot_step"));
     json_decref(doc);
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,\"y\":6}]}");

@@ -41,7 +41,10 @@ static const char *first_error(json_t *doc, const char **pointer)
     return tb_text(err, "message");
 }
 
-static void board(struct enc *e)
+/* Kroh (party) at 5,5, the goblin (AC 15) at 6,5 and the gnoll at 2,9; initiative rolled and
+ * four turns begun (Kroh's again, in round 2); then first_action, accepted: its answer (the
+ * caller decrefs). */
+static json_t *board(struct enc *e, const char *first_action)
 {
     static const char *const combatants[] = {
         "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,"
@@ -58,6 +61,7 @@ static void board(struct enc *e)
                  "{\"results\":[20,1,5,1,10,1]}");
     for (int i = 0; i < 4; i++)
         enc_post_ok(&srv, e, "/next-turn", NULL);
+    return suite_call(e, "POST", "/actions", first_action, 200);
 }
 
 /* "Only ids are accepted. {"actor":"Kroh","target":"the gnoll"} gets 422": an id, a name in
@@ -65,11 +69,8 @@ static void board(struct enc *e)
 Test(encounter_input, actor_and_target_by_name_any_case_or_a_unique_start)
 {
     struct enc e;
-    board(&e);
-    json_t *doc = suite_call(&e, "POST", "/actions",
-                             "{\"type\":\"attack\",\"actor\":\"Kroh\",\"target\":\"THE GOBLIN\","
-                             "\"results\":[2]}",
-                             200);
+    json_t *doc = board(&e, "{\"type\":\"attack\",\"actor\":\"Kroh\",\"target\":\"THE GOBLIN\","
+                            "\"results\":[2]}");
     json_decref(doc);
     json_t *input = stored_input(&e);
     cr_assert_str_eq(tb_text(input, "actor"), "kroh", "the log stores the id named");
@@ -136,12 +137,8 @@ Test(encounter_input, an_ac_given_whole_and_no_dexterity)
 Test(encounter_input, an_attack_on_a_whole_ac_needs_that_ac_and_takes_a_situational_bonus)
 {
     struct enc e;
-    board(&e);
-    json_t *doc =
-        suite_call(&e, "POST", "/actions",
-                   "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\",\"bonus\":2,"
-                   "\"results\":[1]}",
-                   200);
+    json_t *doc = board(&e, "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\","
+                            "\"bonus\":2,\"results\":[1]}");
     json_t *r = result_of(doc);
     cr_assert_eq(tb_num(r, "target_number"), 15);
     cr_assert_eq(tb_num(r, "attack_total"), 10, "+8 and the table's +2 (Avrae's -b +2)");
@@ -162,10 +159,7 @@ Test(encounter_input, an_attack_on_a_whole_ac_needs_that_ac_and_takes_a_situatio
 Test(encounter_input, a_move_to_a_square_takes_the_routes_path)
 {
     struct enc e;
-    board(&e);
-    json_t *doc =
-        suite_call(&e, "POST", "/actions",
-                   "{\"type\":\"move\",\"actor\":\"Kroh\",\"to\":{\"x\":5,\"y\":1}}", 200);
+    json_t *doc = board(&e, "{\"type\":\"move\",\"actor\":\"Kroh\",\"to\":{\"x\":5,\"y\":1}}");
     cr_assert_eq(tb_num(enc_combatant(doc, "kroh"), "y"), 1);
     json_t *routed = json_object_get(result_of(doc), "routed");
     cr_assert_not_null(routed);
@@ -188,8 +182,7 @@ Test(encounter_input, a_move_to_a_square_takes_the_routes_path)
 Test(encounter_input, every_d20_is_told_in_avrae_form_the_confirmation_with_its_bonus)
 {
     struct enc e;
-    board(&e);
-    json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("kroh", "goblin", "[20,3,5]"), 200);
+    json_t *doc = board(&e, TB_ATTACK("kroh", "goblin", "[20,3,5]"));
     json_t *ev = json_object_get(doc, "event");
     const char *plain = tb_text(ev, "explain"), *md = tb_text(ev, "explain_markdown");
     cr_assert_not_null(strstr(plain, "Kroh hits the goblin: 1d20 (20) + 8 = 28 vs AC 15"), "%s",

@@ -40,6 +40,17 @@ static void skirmish(struct enc *e, const char *aware)
     json_decref(doc);
 }
 
+/* Asserts that combatant id's turn in doc (released here) still has `what` left, then that
+ * the action spending it is accepted and the whole log verifies. */
+static void takes_what_is_left(struct enc *e, json_t *doc, const char *id, const char *what,
+                               const char *action)
+{
+    cr_assert(tb_turn_left(enc_combatant(doc, id), what), "%s has no %s left", id, what);
+    json_decref(doc);
+    enc_post_ok(&srv, e, "/actions", action);
+    tb_verify_ok(&srv, e);
+}
+
 /* The issue's goblin attacked, then made four 5-foot steps, a 30-ft move and a double move,
  * each accepted. 004/001: one standard and one move action, or one full-round action; 001
  * 5-Foot Step: one a round, and only in a round without other movement. */
@@ -239,11 +250,8 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
     json_t *fighter = enc_combatant(doc, "fighter");
     cr_assert_eq(json_array_size(json_object_get(fighter, "conditions")), 0);
-    cr_assert(tb_turn_left(fighter, "full_round"));
-    json_decref(doc);
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
-    tb_verify_ok(&srv, &e);
+    takes_what_is_left(&e, doc, "fighter", "full_round",
+                       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
 }
 
 /* Leaving on its own turn when nobody else can act (the goblin dying): nobody's turn, the
@@ -795,14 +803,12 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     tb_verify_ok(&srv, &copy);
 }
 
-/* A fighter (base attack bonus 6: two attacks, +6 and +1) at 5,5 beside an orc (AC 13, 30
- * hp) at 6,5; initiative rolled and the fighter's turn begun. */
+/* The tests' fighter with base attack bonus 6 (two attacks, +6 and +1) at 5,5 beside an orc
+ * (AC 13, 30 hp) at 6,5; initiative rolled and the fighter's turn begun. */
 static void fighter_and_orc(struct enc *e)
 {
     static const char *const combatants[] = {
-        "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":6,"
-        "\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":\"1d8+3\"}]}",
+        TB_FIGHTER(5, 5, ",\"base_attack_bonus\":6"),
         "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
         "\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
         "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
@@ -891,11 +897,9 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
                               "(1 attack, trading one for a 5-foot step to (5, 6))"),
                        "%s", json_string_value(json_object_get(event, "explain")));
     /* The traded step was not movement: the turn's free 5-foot step is still there. */
-    cr_assert(tb_turn_left(fighter, "five_foot_step"));
-    json_decref(doc);
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,\"y\":6}]}");
-    tb_verify_ok(&srv, &e);
+    takes_what_is_left(&e, doc, "fighter", "five_foot_step",
+                       "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,"
+                       "\"y\":6}]}");
 }
 
 /* The game master (who holds the token) applies a condition out of turn, and to a combatant

@@ -176,6 +176,19 @@ const char *tb_enc_path(char *buf, size_t n, const struct enc *e, const char *su
     return buf;
 }
 
+void tb_at(json_t *combatant, long long x, long long y)
+{
+    cr_assert_not_null(combatant, "no such combatant");
+    cr_assert(tb_num(combatant, "x") == x && tb_num(combatant, "y") == y,
+              "%s stands at %lld,%lld, not %lld,%lld", tb_text(combatant, "id"),
+              tb_num(combatant, "x"), tb_num(combatant, "y"), x, y);
+}
+
+json_t *tb_result(json_t *doc)
+{
+    return json_object_get(json_object_get(doc, "event"), "result");
+}
+
 const char *tb_code_of(json_t *o, const char *k)
 {
     return tb_text(json_object_get(o, k), "code");

@@ -16,11 +16,6 @@
 
 SERVER_TEST_SUITE(encounter_input);
 
-static json_t *result_of(json_t *doc)
-{
-    return json_object_get(json_object_get(doc, "event"), "result");
-}
-
 /* The input of the encounter's last event as the log stores it (GET .../events; a new ref). */
 static json_t *stored_input(struct enc *e)
 {
@@ -110,7 +105,7 @@ Test(encounter_input, an_ac_given_whole_and_no_dexterity)
     cr_assert_eq(tb_num(def, "dex"), 1);
     cr_assert_eq(tb_num(def, "size"), 0);
     cr_assert_eq(tb_num(def, "armor"), 4, "10 + 1 + 0 + 4 = 15");
-    json_t *assumed = json_array_get(json_object_get(result_of(doc), "assumed"), 0);
+    json_t *assumed = json_array_get(json_object_get(tb_result(doc), "assumed"), 0);
     cr_assert_str_eq(tb_text(assumed, "member"), "ac");
     cr_assert(strstr(tb_text(assumed, "said"), "touch AC 11 and flat-footed AC 14"), "%s",
               tb_text(assumed, "said"));
@@ -124,7 +119,7 @@ Test(encounter_input, an_ac_given_whole_and_no_dexterity)
     cr_assert_eq(tb_num(gnoll, "dex"), 10, "an average score when none is given");
     cr_assert_eq(tb_num(gnoll, "initiative_modifier"), 0);
     cr_assert_eq(tb_num(json_object_get(gnoll, "defense"), "armor"), 5);
-    json_t *said = json_object_get(result_of(doc), "assumed");
+    json_t *said = json_object_get(tb_result(doc), "assumed");
     cr_assert_eq(json_array_size(said), 2, "the AC and the Dexterity");
     json_decref(doc);
     tb_refused_at(&e, "/combatants",
@@ -139,7 +134,7 @@ Test(encounter_input, an_attack_on_a_whole_ac_needs_that_ac_and_takes_a_situatio
     struct enc e;
     json_t *doc = board(&e, "{\"type\":\"attack\",\"actor\":\"kroh\",\"target\":\"goblin\","
                             "\"bonus\":2,\"results\":[1]}");
-    json_t *r = result_of(doc);
+    json_t *r = tb_result(doc);
     cr_assert_eq(tb_num(r, "target_number"), 15);
     cr_assert_eq(tb_num(r, "attack_total"), 10, "+8 and the table's +2 (Avrae's -b +2)");
     bool listed = false;
@@ -161,7 +156,7 @@ Test(encounter_input, a_move_to_a_square_takes_the_routes_path)
     struct enc e;
     json_t *doc = board(&e, "{\"type\":\"move\",\"actor\":\"Kroh\",\"to\":{\"x\":5,\"y\":1}}");
     cr_assert_eq(tb_num(enc_combatant(doc, "kroh"), "y"), 1);
-    json_t *routed = json_object_get(result_of(doc), "routed");
+    json_t *routed = json_object_get(tb_result(doc), "routed");
     cr_assert_not_null(routed);
     cr_assert(strstr(tb_text(routed, "rule"), "route query"));
     json_decref(doc);

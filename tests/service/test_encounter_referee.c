@@ -31,9 +31,7 @@ static void skirmish(struct enc *e, const char *aware)
     snprintf(body, sizeof body, "{\"results\":[10,1,14,1]%s}", aware);
     enc_post_ok(&srv, e, "/initiative", body);
     json_t *doc = suite_call(e, "POST", "/next-turn", NULL, 200);
-    cr_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
-                     "goblin");
+    cr_assert_str_eq(json_string_value(json_object_get(tb_result(doc), "turn_of")), "goblin");
     /* The state shows what the turn may still spend. */
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, aware[0] ? "standard" : "full_round")));
@@ -109,7 +107,7 @@ Test(referee, the_surprise_round_is_one_partial_action)
     /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
      * initiative), now with a whole turn. */
     json_t *doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
@@ -143,7 +141,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
      * d% 05 is at most 10, so it becomes stable at -9 (d20 3.5 SRD, Dying). */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[5]}", 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_t *skip = json_array_get(json_object_get(result, "skipped"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(skip, "id")), "goblin");
@@ -163,10 +161,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
                    "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,"
                    "\"y\":7}]}",
                    200);
-    cr_assert_eq(
-        json_array_size(json_object_get(json_object_get(json_object_get(doc, "event"), "result"),
-                                        "attacks_of_opportunity")),
-        0);
+    cr_assert_eq(json_array_size(json_object_get(tb_result(doc), "attacks_of_opportunity")), 0);
     json_decref(doc);
     /* Healing stops at max_hp, and the goblin is up again. */
     doc = suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
@@ -225,7 +220,7 @@ Test(referee, a_combatant_leaving_keeps_the_turn_where_it_was)
     cr_assert_eq(tb_num(state, "turn"), 0);
     json_decref(doc);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "round"), 2);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_decref(doc);
@@ -276,7 +271,7 @@ Test(referee, leaving_when_nobody_else_can_act_ends_the_round)
     enc_post_refused(&srv, &e, "/next-turn", NULL, "no combatant can act");
     json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":20}", 200));
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
     cr_assert_eq(tb_num(result, "round"), 2);
     json_decref(doc);
@@ -336,8 +331,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), -4);
     cr_assert_str_eq(json_string_value(json_object_get(f, "hp_state")), "dying");
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
+    tb_at(f, 5, 6);
     json_decref(doc);
 }
 
@@ -581,8 +575,7 @@ Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":0}");
     json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
-    json_t *strain =
-        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "strain");
+    json_t *strain = json_object_get(tb_result(doc), "strain");
     cr_assert_eq(tb_num(strain, "damage"), 1);
     cr_assert_eq(tb_num(strain, "hp"), -1);
     cr_assert_str_eq(json_string_value(json_object_get(strain, "hp_state")), "dying");
@@ -646,7 +639,7 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
                 "\"fighter\",\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}");
     json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert(has_modifier(result, "attacker charging", 2));
     json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
     cr_assert(json_is_true(json_object_get(turn, "charge_attacked")));
@@ -655,7 +648,7 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
                      "full-round action was taken");
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
     doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
-    result = json_object_get(json_object_get(doc, "event"), "result");
+    result = tb_result(doc);
     cr_assert(has_modifier(result, "defender charged since its turn began", -2));
     json_decref(doc);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200); /* round 2: the goblin's */
@@ -829,7 +822,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
                              "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
                              "\"results\":[[15,4],[12,3]]}",
                              200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "attacks_made"), 2);
     cr_assert_eq(tb_num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 17);
@@ -886,12 +879,10 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     cr_assert_not_null(strstr(json_string_value(json_object_get(result, "rule")),
                               "001 Trade Away Attacks From A Full Attack Action"));
     json_t *stepped = json_array_get(json_object_get(result, "steps"), 0);
-    cr_assert_eq(tb_num(stepped, "x"), 5);
-    cr_assert_eq(tb_num(stepped, "y"), 6);
+    tb_at(stepped, 5, 6);
     cr_assert_eq(tb_num(stepped, "at"), 0);
     json_t *fighter = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(fighter, "x"), 5);
-    cr_assert_eq(tb_num(fighter, "y"), 6);
+    tb_at(fighter, 5, 6);
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 23);
     cr_assert_not_null(strstr(json_string_value(json_object_get(event, "explain")),
                               "(1 attack, trading one for a 5-foot step to (5, 6))"),

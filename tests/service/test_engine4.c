@@ -18,11 +18,6 @@
 
 SERVER_TEST_SUITE(engine4);
 
-static json_t *result_of(json_t *doc)
-{
-    return json_object_get(json_object_get(doc, "event"), "result");
-}
-
 #define KROH                                                                                       \
     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"  \
     "30},\"defense\":{\"armor\":5},\"max_hp\":30,\"dex\":12,\"base_attack_bonus\":6,"              \
@@ -56,7 +51,7 @@ static void fight(struct enc *e, const char *rules, const char *facing, const ch
 /* The attacks of opportunity a move's ruling says it provoked. */
 static size_t provoked(json_t *doc)
 {
-    return json_array_size(json_object_get(result_of(doc), "attacks_of_opportunity"));
+    return json_array_size(json_object_get(tb_result(doc), "attacks_of_opportunity"));
 }
 
 static const char *const ROUND_TWO = "{\"results\":[20,1,10,1]}";
@@ -76,9 +71,9 @@ Test(engine4, an_attack_then_a_move_out_of_a_threatened_square_provokes)
                    "3,\"y\":5}]}",
                    200);
     cr_assert_eq(provoked(doc), 1);
-    json_t *aoo = json_array_get(json_object_get(result_of(doc), "attacks_of_opportunity"), 0);
+    json_t *aoo = json_array_get(json_object_get(tb_result(doc), "attacks_of_opportunity"), 0);
     cr_assert_eq(tb_num(aoo, "step"), 0, "it provokes leaving its starting square");
-    json_t *opened = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    json_t *opened = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(opened, "by"), "goblin");
     json_decref(doc);
     tb_verify_ok(&srv, &e);
@@ -150,13 +145,13 @@ Test(engine4, a_creature_made_prone_resists_forced_movement_only_after_its_turn)
                      "\"squares\":1,\"path\":[{\"x\":9,\"y\":8}],\"voluntarily_prone\":true}",
                      "001 Forced Movement");
     doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(tb_code_of(result_of(doc), "stop"), "complete");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "complete");
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
     /* The goblin's turn, then the orc's: its turn is its opportunity to stand. */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    cr_assert_str_eq(tb_text(result_of(doc), "turn_of"), "orc");
+    cr_assert_str_eq(tb_text(tb_result(doc), "turn_of"), "orc");
     src = json_object_get(json_object_get(enc_combatant(doc, "orc"), "condition_sources"), "prone");
     cr_assert(json_is_true(json_object_get(src, "had_turn")));
     json_decref(doc);
@@ -166,7 +161,7 @@ Test(engine4, a_creature_made_prone_resists_forced_movement_only_after_its_turn)
                      "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
                      "\"squares\":1,\"path\":[{\"x\":10,\"y\":8}]}",
                      200);
-    cr_assert_str_eq(tb_code_of(result_of(doc), "stop"), "ignored");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "ignored");
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
     tb_verify_ok(&srv, &e);
@@ -184,7 +179,7 @@ Test(engine4, a_creature_that_drops_prone_resists_forced_movement_at_once)
                    "\"prone\"}",
                    200));
     json_t *doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(tb_code_of(result_of(doc), "stop"), "ignored");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "ignored");
     json_decref(doc);
 }
 
@@ -210,7 +205,7 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
         "{\"attack\":{\"target\":\"bugbear\"}},{\"facing\":2},{\"attack\":{\"target\":\"goblin\"}}"
         "],\"results\":[[15,4],[12,3]]}",
         200);
-    json_t *r = result_of(doc);
+    json_t *r = tb_result(doc);
     cr_assert_eq(tb_num(r, "attacks_made"), 2);
     json_t *targets = json_object_get(r, "targets");
     cr_assert_str_eq(json_string_value(json_array_get(targets, 0)), "bugbear");

@@ -50,6 +50,23 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
         enc_post_ok(&srv, e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
 }
 
+/* fight() with those policies, the fighter set to 2 hp, then WALK with the table's
+ * reaction_results (an object): asserts the answer's fighter dropped to hp and stopped at x, y,
+ * and returns the answer (the caller decrefs). */
+static json_t *dropped(struct enc *e, const char *goblin_policy, const char *orc_policy,
+                       const char *reaction_results, long long hp, long long x, long long y)
+{
+    fight(e, goblin_policy, orc_policy);
+    enc_post_ok(&srv, e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    char body[512];
+    snprintf(body, sizeof body, WALK ",\"reaction_results\":%s}", reaction_results);
+    json_t *doc = suite_call(e, "POST", "/actions", body, 200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(tb_num(f, "hp"), hp);
+    tb_at(f, x, y);
+    return doc;
+}
+
 static json_t *state_of(json_t *doc)
 {
     return json_object_get(doc, "state");
@@ -136,14 +153,8 @@ Test(reactions, always_with_the_events_dice)
 Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
 {
     struct enc e;
-    fight(&e, "always", "ask");
-    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
-    json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "hp"), -4);
-    cr_assert_str_eq(tb_text(f, "hp_state"), "dying");
-    tb_at(f, 5, 6);
+    json_t *doc = dropped(&e, "always", "ask", "{\"goblin\":[19,6]}", -4, 5, 6);
+    cr_assert_str_eq(tb_text(enc_combatant(doc, "fighter"), "hp_state"), "dying");
     json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert(json_is_true(json_object_get(json_array_get(list, 0), "stopped")));
     cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "closed");
@@ -344,19 +355,13 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
 Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
 {
     struct enc e;
-    fight(&e, "", "always");
-    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
-    json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "hp"), -7);
-    tb_at(f, 4, 8);
+    json_t *doc = dropped(&e, "", "always", "{\"orc\":[18,3,2]}", -7, 4, 8);
     json_t *open = json_object_get(state_of(doc), "reactions");
     cr_assert_eq(json_array_size(open), 1);
     cr_assert_str_eq(tb_text(json_array_get(open, 0), "by"), "goblin");
     json_decref(doc);
     doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,1]"), 200);
-    f = enc_combatant(doc, "fighter");
+    json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), -8);
     tb_at(f, 5, 6);
     json_decref(doc);

@@ -50,6 +50,14 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
         enc_post_ok(&srv, e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
 }
 
+/* fight() with those policies, then the fighter's WALK (no decisions, no dice): its answer, a
+ * 200 (the caller decrefs). */
+static json_t *fight_and_walk(struct enc *e, const char *goblin_policy, const char *orc_policy)
+{
+    fight(e, goblin_policy, orc_policy);
+    return suite_call(e, "POST", "/actions", WALK "}", 200);
+}
+
 /* fight() with those policies, the fighter set to 2 hp, then WALK with the table's
  * reaction_results (an object): asserts the answer's fighter dropped to hp and stopped at x, y,
  * and returns the answer (the caller decrefs). */
@@ -133,8 +141,7 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
 Test(reactions, always_with_the_events_dice)
 {
     struct enc e;
-    fight(&e, "always", "");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "always", "");
     json_t *g = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(g, "outcome"), "made");
     json_t *atk = json_object_get(g, "attack");
@@ -169,8 +176,7 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
 Test(reactions, never_opens_no_reaction)
 {
     struct enc e;
-    fight(&e, "never", "never");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "never", "never");
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
     json_decref(doc);
@@ -184,8 +190,7 @@ Test(reactions, never_opens_no_reaction)
 Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
 {
     struct enc e;
-    fight(&e, "ask", "never");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "ask", "never");
     json_t *s = state_of(doc);
     cr_assert(json_is_true(json_object_get(s, "awaiting_reactions")));
     json_t *r = json_array_get(json_object_get(s, "reactions"), 0);
@@ -268,8 +273,7 @@ Test(reactions, the_movers_decisions_override_the_policies)
 Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
 {
     struct enc e;
-    fight(&e, "ask", "always");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "ask", "always");
     json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert_str_eq(tb_text(json_array_get(list, 0), "outcome"), "awaiting");
     cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "waiting");
@@ -297,8 +301,7 @@ Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
 Test(reactions, an_asked_reaction_pauses_the_move_at_the_square_being_left)
 {
     struct enc e;
-    fight(&e, "ask", "ask");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "ask", "ask");
     json_t *f = enc_combatant(doc, "fighter");
     tb_at(f, 5, 6);
     json_t *pause = json_object_get(state_of(doc), "paused_move");

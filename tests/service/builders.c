@@ -176,12 +176,11 @@ const char *tb_enc_path(char *buf, size_t n, const struct enc *e, const char *su
     return buf;
 }
 
-void tb_at(json_t *combatant, long long x, long long y)
+void tb_at(json_t *o, long long x, long long y)
 {
-    cr_assert_not_null(combatant, "no such combatant");
-    cr_assert(tb_num(combatant, "x") == x && tb_num(combatant, "y") == y,
-              "%s stands at %lld,%lld, not %lld,%lld", tb_text(combatant, "id"),
-              tb_num(combatant, "x"), tb_num(combatant, "y"), x, y);
+    cr_assert_not_null(o, "nothing stands at %lld,%lld", x, y);
+    cr_assert(tb_num(o, "x") == x && tb_num(o, "y") == y, "%s at %lld,%lld, not %lld,%lld",
+              tb_text(o, "id"), tb_num(o, "x"), tb_num(o, "y"), x, y);
 }
 
 json_t *tb_result(json_t *doc)

@@ -112,8 +112,8 @@ void tb_import_fixture(const struct server *s, struct enc *e, const char *name);
 /* The path /v1/encounters/{e's id}{suffix}, into buf, returned. */
 const char *tb_enc_path(char *buf, size_t n, const struct enc *e, const char *suffix);
 
-/* Asserts that combatant (an element of a state's combatants) stands at x, y. */
-void tb_at(json_t *combatant, long long x, long long y);
+/* Asserts that o (a combatant of a state, or a result naming a square) stands at x, y. */
+void tb_at(json_t *o, long long x, long long y);
 
 /* A write's answer's event result (doc.event.result), or NULL. */
 json_t *tb_result(json_t *doc);

@@ -222,8 +222,7 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
 Test(reactions, a_decline_closes_the_reaction)
 {
     struct enc e;
-    fight(&e, "ask", "never");
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    json_decref(fight_and_walk(&e, "ask", "never"));
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
                      "'orc' has no reaction open to a move of 'fighter'");

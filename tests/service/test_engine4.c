@@ -230,6 +230,14 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
                      "000 Changing Facing");
 }
 
+/* GET .../route from actor to `to` as a charge: the answer, a 200 (the caller decrefs). */
+static json_t *charge_route(struct enc *e, const char *actor, const char *to)
+{
+    char query[96];
+    snprintf(query, sizeof query, "/route?actor=%s&to=%s&mode=charge", actor, to);
+    return suite_call(e, "GET", query, NULL, 200);
+}
+
 /* Issue 30: the route a query calls a charge is the charge the action takes. d20 3.5 SRD,
  * Combat: Charge: "You must move at least 10 feet (2 squares) ... directly toward the
  * designated opponent." The orc one square past kroh's reach: no charge reaches it (the route
@@ -244,7 +252,7 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
         "\"attack_bonus\":5}]}",
         NULL};
     fight(&e, "", "", near, "{\"results\":[20,1,10,1,5,1]}", 4);
-    json_t *doc = suite_call(&e, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    json_t *doc = charge_route(&e, "kroh", "orc");
     cr_assert(json_is_false(json_object_get(doc, "found")));
     cr_assert_str_eq(tb_code_of(doc, "charge"), "short");
     cr_assert_not_null(strstr(tb_text(doc, "explain"), "at least 10 feet"));
@@ -255,7 +263,7 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
                      "at least 10 feet");
     /* A charge's designated opponent is an enemy: the orc charging the goblin, of its own side,
      * finds no route. */
-    doc = suite_call(&e, "GET", "/route?actor=orc&to=goblin&mode=charge", NULL, 200);
+    doc = charge_route(&e, "orc", "goblin");
     cr_assert_str_eq(tb_code_of(doc, "charge"), "no_opponent");
     json_decref(doc);
 
@@ -266,7 +274,7 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
         "\"attack_bonus\":5}]}",
         NULL};
     fight(&f, "", "", far, "{\"results\":[20,1,10,1,5,1]}", 4);
-    doc = suite_call(&f, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    doc = charge_route(&f, "kroh", "orc");
     cr_assert(json_is_true(json_object_get(doc, "found")));
     json_t *steps = json_object_get(doc, "steps");
     cr_assert_eq(json_array_size(steps), 3, "5,6 5,7 5,8: the first square beside the orc");

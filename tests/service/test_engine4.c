@@ -230,6 +230,20 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
                      "000 Changing Facing");
 }
 
+/* fight() under the d20-3.5 preset with a greataxe orc (armor 4, 40 hp) at 5, y, south of kroh;
+ * initiative rolled (kroh first) and round 2 begun on kroh's turn. */
+static void orc_fight(struct enc *e, int y)
+{
+    char orc[320];
+    snprintf(orc, sizeof orc,
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":%d,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"greataxe\",\"attack_bonus\":5}]}",
+             y);
+    const char *const others[] = {orc, NULL};
+    fight(e, "", "", others, "{\"results\":[20,1,10,1,5,1]}", 4);
+}
+
 /* GET .../route from actor to `to` as a charge: the answer, a 200 (the caller decrefs). */
 static json_t *charge_route(struct enc *e, const char *actor, const char *to)
 {
@@ -246,12 +260,7 @@ static json_t *charge_route(struct enc *e, const char *actor, const char *to)
 Test(engine4, a_charge_route_is_the_charge_the_action_takes)
 {
     struct enc e;
-    const char *near[] = {
-        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":7,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
-        "\"attack_bonus\":5}]}",
-        NULL};
-    fight(&e, "", "", near, "{\"results\":[20,1,10,1,5,1]}", 4);
+    orc_fight(&e, 7); /* near: one square past kroh's reach */
     json_t *doc = charge_route(&e, "kroh", "orc");
     cr_assert(json_is_false(json_object_get(doc, "found")));
     cr_assert_str_eq(tb_code_of(doc, "charge"), "short");
@@ -268,12 +277,7 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
     json_decref(doc);
 
     struct enc f;
-    const char *far[] = {
-        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":9,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
-        "\"attack_bonus\":5}]}",
-        NULL};
-    fight(&f, "", "", far, "{\"results\":[20,1,10,1,5,1]}", 4);
+    orc_fight(&f, 9); /* far: two squares off */
     doc = charge_route(&f, "kroh", "orc");
     cr_assert(json_is_true(json_object_get(doc, "found")));
     json_t *steps = json_object_get(doc, "steps");

@@ -38,6 +38,13 @@ static void skirmish(struct enc *e, const char *aware)
     json_decref(doc);
 }
 
+/* n turns passed on (POST .../next-turn, each accepted). */
+static void next_turns(struct enc *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        enc_post_ok(&srv, e, "/next-turn", NULL);
+}
+
 /* Asserts that combatant id's turn in doc (released here) still has `what` left, then that
  * the action spending it is accepted and the whole log verifies. */
 static void takes_what_is_left(struct enc *e, json_t *doc, const char *id, const char *what,
@@ -76,8 +83,7 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
         "\"y\":5}]}",
         "a full-round action needs the whole turn");
     /* A new turn, a new budget: a double move, then nothing but free actions. */
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    next_turns(&e, 2);
     enc_post_ok(
         &srv, &e, "/actions",
         "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":"
@@ -289,8 +295,7 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/next-turn",
                 NULL); /* the fighter's turn; the goblin is no longer flat-footed */
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* round 2, the fighter's turn again */
+    next_turns(&e, 2); /* round 2, the fighter's turn again */
     /* Nothing provoked yet: refused. */
     enc_post_refused(&srv, &e, "/actions", TB_AOO("goblin", "fighter", "[19,3]"),
                      "provoked no attack of opportunity from 'goblin'");
@@ -321,9 +326,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
     struct enc e;
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    next_turns(&e, 3);
     enc_post_ok(
         &srv, &e, "/actions",
         "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
@@ -832,8 +835,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     json_decref(doc);
     enc_post_refused(&srv, &e, "/actions", TB_ATTACK("fighter", "orc", "[15,4]"),
                      "a full-round action was taken this turn");
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the orc */
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter again */
+    next_turns(&e, 2); /* the orc's, then the fighter's again */
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
     enc_post_refused(&srv, &e, "/actions",

@@ -628,14 +628,20 @@ static void run_pg_script(const char *cmd, const char *where)
     cr_assert_eq(system(line), 0, "%s", line);
 }
 
+/* Starts a PostgreSQL server of the test's own in /tmp/tactics-<tag>-<pid> (own, for
+ * run_pg_script) and writes the URL of its tactics database into url. */
+static void start_own_pg(const char *tag, char *own, size_t own_len, char *url, size_t url_len)
+{
+    snprintf(own, own_len, "/tmp/tactics-%s-%d", tag, (int)getpid());
+    run_pg_script("start", own);
+    snprintf(url, url_len, "postgresql:///tactics?host=%s", own);
+}
+
 Test(db, postgres_restart_fails_writes_then_recovers_by_itself)
 {
     PG_ONLY();
-    char own[64];
-    snprintf(own, sizeof own, "/tmp/tactics-pgr-%d", (int)getpid());
-    run_pg_script("start", own);
-    char url[160];
-    snprintf(url, sizeof url, "postgresql:///tactics?host=%s", own);
+    char own[64], url[160];
+    start_own_pg("pgr", own, sizeof own, url, sizeof url);
     struct db *db = NULL;
     cr_assert_eq(db_open(url, &db), DB_OK);
     unsigned char token[DB_HASH_LEN] = {3};
@@ -776,11 +782,8 @@ Test(db, committed_appends_and_deletes_are_heard_by_another_handle_and_refused_o
 Test(db, the_listener_reconnects_after_postgres_restarts)
 {
     PG_ONLY();
-    char own[64];
-    snprintf(own, sizeof own, "/tmp/tactics-pgl-%d", (int)getpid());
-    run_pg_script("start", own);
-    char url[160];
-    snprintf(url, sizeof url, "postgresql:///tactics?host=%s", own);
+    char own[64], url[160];
+    start_own_pg("pgl", own, sizeof own, url, sizeof url);
     struct db *a = NULL, *b = NULL;
     open_twice(url, &a, &b);
     struct heard h;

@@ -453,6 +453,12 @@ static int admit(struct table *t, enum rules_action_type type, int actor, bool a
     return rules_encounter_admit(&t->e, &a, out);
 }
 
+/* The gate on an ordinary action (not an attack of opportunity; a move is a plain move). */
+static int act(struct table *t, enum rules_action_type type, int actor, struct rules_admission *out)
+{
+    return admit(t, type, actor, false, RULES_MODE_MOVE, out);
+}
+
 /* 004 The Combat Round: "Each round, each combatant gets a turn to act"; Step Three:
  * "Combatants act in initiative order". Out of turn only a reaction (004 Attacks of
  * Opportunity) or what happens to a creature (forced movement, a fall); before initiative
@@ -462,20 +468,17 @@ Test(encounter, only_the_combatant_whose_turn_it_is_acts_but_reactions_and_force
     struct table t;
     table_at_turn(&t, 1);
     struct rules_admission a;
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a),
-                 RULES_ADMIT_NOT_ITS_TURN);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 0, &a), RULES_ADMIT_NOT_ITS_TURN);
     cr_assert_eq(a.turn_of, 1);
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 1, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 1, &a), RULES_ADMIT_OK);
     cr_assert(a.spends);
     cr_assert(a.turn.standard && !a.turn.move);
     cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, true, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
     cr_assert(!a.spends); /* a reaction spends nobody's turn */
-    cr_assert_eq(admit(&t, RULES_ACT_FORCED, 3, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
-    cr_assert_eq(admit(&t, RULES_ACT_DECLINE_REACTION, 2, false, RULES_MODE_MOVE, &a),
-                 RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_FORCED, 3, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_DECLINE_REACTION, 2, &a), RULES_ADMIT_OK);
     t.e.turn = -1; /* initiative rolled, no turn begun: nobody's */
-    cr_assert_eq(admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_MOVE, &a),
-                 RULES_ADMIT_NOT_ITS_TURN);
+    cr_assert_eq(act(&t, RULES_ACT_MOVE, 0, &a), RULES_ADMIT_NOT_ITS_TURN);
     cr_assert_eq(a.turn_of, -1);
     t.e.started = false; /* before initiative: no turns, no budget */
     cr_assert_eq(admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_RUN, &a), RULES_ADMIT_OK);
@@ -493,17 +496,16 @@ Test(encounter, a_creature_down_takes_no_actions)
     t.c[0].down = true;
     t.c[0].hp = -3;
     struct rules_admission a;
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_DOWN);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 0, &a), RULES_ADMIT_DOWN);
     cr_assert_eq(a.hp_state, RULES_HP_DYING);
     t.c[0].hp = -10;
-    admit(&t, RULES_ACT_MOVE, 0, false, RULES_MODE_MOVE, &a);
+    act(&t, RULES_ACT_MOVE, 0, &a);
     cr_assert_eq(a.hp_state, RULES_HP_DEAD);
     t.c[0].hp = 5; /* unconscious at 5 hp: down, but its hit points are up */
-    cr_assert_eq(admit(&t, RULES_ACT_FACING, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_DOWN);
+    cr_assert_eq(act(&t, RULES_ACT_FACING, 0, &a), RULES_ADMIT_DOWN);
     cr_assert_eq(a.hp_state, RULES_HP_UP);
-    cr_assert_eq(admit(&t, RULES_ACT_FALL, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
-    cr_assert_eq(admit(&t, RULES_ACT_DECLINE_REACTION, 0, false, RULES_MODE_MOVE, &a),
-                 RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_FALL, 0, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_DECLINE_REACTION, 0, &a), RULES_ADMIT_OK);
 }
 
 /* 001 Part of a Move Action: "standing up from Prone" (from engine 2, with the full attack);
@@ -514,24 +516,23 @@ Test(encounter, the_gate_spends_the_cost_and_refuses_what_does_not_fit)
     struct table t;
     table_at_turn(&t, 2);
     struct rules_admission a;
-    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a),
-                 RULES_ADMIT_NOT_PRONE);
+    cr_assert_eq(act(&t, RULES_ACT_STAND_UP, 2, &a), RULES_ADMIT_NOT_PRONE);
     t.c[2].prone = true;
-    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_STAND_UP, 2, &a), RULES_ADMIT_OK);
     cr_assert(a.turn.move && !a.turn.standard);
     t.c[2].turn = a.turn; /* stood up: a double move no longer fits */
     cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_DOUBLE, &a), RULES_ADMIT_BUDGET);
     cr_assert_eq(a.cost, RULES_ACTION_DOUBLE_MOVE);
     cr_assert(a.turn.move && !a.turn.standard); /* unchanged */
     cr_assert_str_eq(a.why.rule, "001 Types of Movement; 004 The Combat Round");
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 2, &a), RULES_ADMIT_OK);
     t.c[2].turn = (struct rules_turn){0};
     t.e.round = 0; /* the surprise round: a move or a standard action, not both */
     cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_RUN, &a), RULES_ADMIT_BUDGET);
     cr_assert(a.limits.partial);
     t.e.engine = 1; /* engine 1: no stand_up, no budget */
     t.e.round = 1;
-    cr_assert_eq(admit(&t, RULES_ACT_STAND_UP, 2, false, RULES_MODE_MOVE, &a), RULES_ADMIT_ENGINE);
+    cr_assert_eq(act(&t, RULES_ACT_STAND_UP, 2, &a), RULES_ADMIT_ENGINE);
     cr_assert_eq(a.kind.from_engine, 2);
     cr_assert_eq(admit(&t, RULES_ACT_MOVE, 2, false, RULES_MODE_RUN, &a), RULES_ADMIT_OK);
     cr_assert(!a.spends);
@@ -579,8 +580,8 @@ Test(encounter, engine_3_stuns_and_lets_combat_reflexes_strike_while_flat_footed
     t.e.turn = 0;
     t.c[0].stunned = true;
     struct rules_admission a;
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_STUNNED);
-    cr_assert_eq(admit(&t, RULES_ACT_FALL, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 0, &a), RULES_ADMIT_STUNNED);
+    cr_assert_eq(act(&t, RULES_ACT_FALL, 0, &a), RULES_ADMIT_OK);
     int made = 0, allowed = 0;
     cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[0], &made, &allowed), RULES_AOO_STUNNED);
     t.c[1] = (struct rules_enc_combatant){.flat_footed = true, .aoo_round = -1, .dex = 12};
@@ -589,7 +590,7 @@ Test(encounter, engine_3_stuns_and_lets_combat_reflexes_strike_while_flat_footed
     cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_OK);
     t.e.engine = 2;
     cr_assert_eq(rules_encounter_aoo_check(&t.e, &t.c[1], &made, &allowed), RULES_AOO_FLAT_FOOTED);
-    cr_assert_eq(admit(&t, RULES_ACT_ATTACK, 0, false, RULES_MODE_MOVE, &a), RULES_ADMIT_OK);
+    cr_assert_eq(act(&t, RULES_ACT_ATTACK, 0, &a), RULES_ADMIT_OK);
 }
 
 /* What an attack leaves on the encounter. 004: a mover struck as it leaves a square and dropped

@@ -154,3 +154,57 @@ void tb_explain_is(json_t *doc, const char *plain, const char *markdown)
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain")), plain);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")), markdown);
 }
+
+/* dupsB: the encounter tests' reads and setups shared to fold repeated runs. */
+
+bool tb_turn_left(json_t *combatant, const char *what)
+{
+    json_t *left = json_object_get(json_object_get(combatant, "turn"), "left");
+    return json_is_true(json_object_get(left, what));
+}
+
+void tb_import_fixture(const struct server *s, struct enc *e, const char *name)
+{
+    json_t *doc = load_fixture(name);
+    enc_import(s, e, doc);
+    json_decref(doc);
+}
+
+const char *tb_enc_path(char *buf, size_t n, const struct enc *e, const char *suffix)
+{
+    snprintf(buf, n, "/v1/encounters/%s%s", e->id, suffix);
+    return buf;
+}
+
+void tb_at(json_t *o, long long x, long long y)
+{
+    cr_assert_not_null(o, "nothing stands at %lld,%lld", x, y);
+    cr_assert(tb_num(o, "x") == x && tb_num(o, "y") == y, "%s at %lld,%lld, not %lld,%lld",
+              tb_text(o, "id"), tb_num(o, "x"), tb_num(o, "y"), x, y);
+}
+
+json_t *tb_result(json_t *doc)
+{
+    return json_object_get(json_object_get(doc, "event"), "result");
+}
+
+const char *tb_code_of(json_t *o, const char *k)
+{
+    return tb_text(json_object_get(o, k), "code");
+}
+
+void tb_refused_at(struct enc *e, const char *suffix, const char *body, const char *pointer)
+{
+    json_t *doc = suite_call(e, "POST", suffix, body, 422);
+    cr_assert_str_eq(tb_first_pointer(doc), pointer, "%s", body);
+    json_decref(doc);
+}
+
+void tb_enc_request(const struct server *s, const struct enc *e, const char *method,
+                    const char *suffix, const char *headers, const char *body, int status,
+                    struct http_response *r)
+{
+    char path[256];
+    http_request(s, method, tb_enc_path(path, sizeof path, e, suffix), headers, body, r);
+    cr_assert_eq(r->status, status, "%s %s: %s", method, path, r->body ? r->body : "");
+}

@@ -5,6 +5,7 @@
 #define TACTICS_TEST_BUILDERS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "tests/service/harness.h"
 
@@ -98,5 +99,35 @@ void tb_verify_ok(const struct server *s, struct enc *e);
 
 /* Asserts a ruling's prose: its "explain" and "explain_markdown". */
 void tb_explain_is(json_t *doc, const char *plain, const char *markdown);
+
+/* dupsB: the encounter tests' reads and setups shared to fold repeated runs. */
+
+/* The value of combatant's turn.left member `what` ("full_round", "five_foot_step", ...): true
+ * when the turn still has it. */
+bool tb_turn_left(json_t *combatant, const char *what);
+
+/* Imports the stored fixture `name` (tests/fixtures) as encounter e. */
+void tb_import_fixture(const struct server *s, struct enc *e, const char *name);
+
+/* The path /v1/encounters/{e's id}{suffix}, into buf, returned. */
+const char *tb_enc_path(char *buf, size_t n, const struct enc *e, const char *suffix);
+
+/* Asserts that o (a combatant of a state, or a result naming a square) stands at x, y. */
+void tb_at(json_t *o, long long x, long long y);
+
+/* A write's answer's event result (doc.event.result), or NULL. */
+json_t *tb_result(json_t *doc);
+
+/* The string member "code" of object o's member k ("" when absent). */
+const char *tb_code_of(json_t *o, const char *k);
+
+/* POSTs body to e's suffix on suite_server: asserts a 422 whose first error is at pointer. */
+void tb_refused_at(struct enc *e, const char *suffix, const char *body, const char *pointer);
+
+/* A request on encounter e's suffix with the header lines given: asserts its status and returns
+ * the answer (free it). */
+void tb_enc_request(const struct server *s, const struct enc *e, const char *method,
+                    const char *suffix, const char *headers, const char *body, int status,
+                    struct http_response *r);
 
 #endif

@@ -245,21 +245,18 @@ Test(encounter_api, a_retry_with_its_key_returns_the_first_answer_and_appends_no
 {
     struct enc e;
     suite_create(&e, "{\"map\":{\"width\":10,\"height\":10}}");
-    char path[128], headers[320];
-    snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
+    char headers[320];
     tb_write_headers(headers, sizeof headers, &e, 1, "Idempotency-Key: add-fighter-1\r\n");
     struct http_response first, again;
-    http_request(&srv, "POST", path, headers, fighter, &first);
-    cr_assert_eq(first.status, 201);
-    http_request(&srv, "POST", path, headers, fighter, &again);
-    cr_assert_eq(again.status, 201);
+    tb_enc_request(&srv, &e, "POST", "/combatants", headers, fighter, 201, &first);
+    tb_enc_request(&srv, &e, "POST", "/combatants", headers, fighter, 201, &again);
     cr_assert_str_eq(again.body, first.body);
     char replayed[16];
     cr_assert(http_header(&again, "Idempotent-Replayed", replayed, sizeof replayed));
     http_response_free(&first);
     http_response_free(&again);
-    http_request(&srv, "POST", path, headers, goblin, &again);
-    cr_assert_eq(again.status, 409); /* the same key with another request */
+    /* the same key with another request */
+    tb_enc_request(&srv, &e, "POST", "/combatants", headers, goblin, 409, &again);
     http_response_free(&again);
     e.version = 2;
     json_t *doc = suite_call(&e, "GET", "", NULL, 200);

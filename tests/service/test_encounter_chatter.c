@@ -254,16 +254,13 @@ Test(chatter, a_replayed_write_honours_return_minimal)
 {
     struct enc e;
     enc_create(&srv, &e, "{" MAP ",\"combatants\":[" FIGHTER "]}");
-    char path[128], headers[320];
-    snprintf(path, sizeof path, "/v1/encounters/%s/combatants", e.id);
+    char headers[320];
     tb_write_headers(headers, sizeof headers, &e, 2, "Idempotency-Key: add-goblin\r\n");
     struct http_response first, again;
-    http_request(&srv, "POST", path, headers, GOBLIN, &first);
-    cr_assert_eq(first.status, 201);
+    tb_enc_request(&srv, &e, "POST", "/combatants", headers, GOBLIN, 201, &first);
     cr_assert_not_null(strstr(first.body, "\"state\""));
     strcat(headers, "Prefer: return=minimal\r\n");
-    http_request(&srv, "POST", path, headers, GOBLIN, &again);
-    cr_assert_eq(again.status, 201);
+    tb_enc_request(&srv, &e, "POST", "/combatants", headers, GOBLIN, 201, &again);
     char buf[64];
     cr_assert(http_header(&again, "Idempotent-Replayed", buf, sizeof buf));
     cr_assert(http_header(&again, "Preference-Applied", buf, sizeof buf));

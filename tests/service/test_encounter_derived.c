@@ -59,14 +59,9 @@ static json_t *shoot(struct enc *e, const char *extra)
     return call(e, "/actions", body, 200);
 }
 
-static json_t *result_of(json_t *doc)
-{
-    return json_object_get(json_object_get(doc, "event"), "result");
-}
-
 static json_t *derived(json_t *doc, const char *what)
 {
-    return json_object_get(json_object_get(result_of(doc), "derived"), what);
+    return json_object_get(json_object_get(tb_result(doc), "derived"), what);
 }
 
 /* A wall square at (2,0): SRD cover +4 = 002 one-half. The target is flat-footed, so its Dex
@@ -82,7 +77,7 @@ Test(derived, a_wall_between_gives_half_cover_with_its_square)
     cr_assert_eq(tb_num(sq, "x"), 2);
     cr_assert_eq(tb_num(sq, "y"), 0);
     cr_assert_eq(tb_num(derived(doc, "defense_dex"), "value"), 2);
-    cr_assert_eq(tb_num(result_of(doc), "target_number"), 16);
+    cr_assert_eq(tb_num(tb_result(doc), "target_number"), 16);
     json_decref(doc);
     json_t *v = call(&e, "/verify", NULL, 200);
     cr_assert(json_is_true(json_object_get(v, "ok")));
@@ -101,7 +96,7 @@ Test(derived, a_combatant_between_gives_cover_and_is_named)
     json_t *doc = shoot(&e, "");
     json_t *sq = json_array_get(json_object_get(derived(doc, "cover"), "blocking"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(sq, "combatant")), "ally");
-    cr_assert_eq(tb_num(result_of(doc), "target_number"), 16);
+    cr_assert_eq(tb_num(tb_result(doc), "target_number"), 16);
     json_decref(doc);
 }
 
@@ -112,7 +107,7 @@ Test(derived, declared_cover_overrides)
     struct enc e;
     range(&e, "{\"x\":2,\"y\":0,\"terrain\":\"blocked\"}");
     json_t *doc = shoot(&e, ",\"cover\":\"none\"");
-    cr_assert_eq(tb_num(result_of(doc), "target_number"), 12);
+    cr_assert_eq(tb_num(tb_result(doc), "target_number"), 12);
     cr_assert(json_is_true(json_object_get(derived(doc, "cover"), "declared")));
     json_decref(doc);
 }
@@ -142,6 +137,6 @@ Test(derived, a_target_in_darkness_is_concealed)
     cr_assert_str_eq(json_string_value(json_object_get(derived(doc, "concealment"), "value")),
                      "half");
     cr_assert_str_eq(json_string_value(json_object_get(derived(doc, "cover"), "value")), "none");
-    cr_assert_eq(tb_num(result_of(doc), "target_number"), 12);
+    cr_assert_eq(tb_num(tb_result(doc), "target_number"), 12);
     json_decref(doc);
 }

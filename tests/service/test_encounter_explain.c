@@ -112,38 +112,43 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
         200, "aria is prone for 1 round.");
     say(&e, "POST", "/actions", "{\"type\":\"stand_up\",\"actor\":\"aria\"}", 200,
         "aria stands up.");
-    say(&e, "POST", "/next-turn", NULL, 200, "Round 2: Kroh's turn.");
-    /* Base attack bonus 6: a second attack at -5 (d20 3.5 SRD, Full Attack). 1d8+3 = 3 + 3. */
-    say(&e, "POST", "/actions",
-        "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"hyena\",\"results\":[[18,3],"
-        "[2]]}",
-        200,
-        "Kroh makes a full attack on the hyena (2 attacks). 1: Kroh hits the hyena: 1d20 (18) + 9 "
-        "= "
-        "27 vs AC 12. 6 damage (1d8+3 = 6). 2: Kroh misses the hyena: 1d20 (2) + 4 = 6 vs AC 12. "
-        "The "
-        "hyena is at 6 hp.");
-    /* 001 Falling: 1d6 per 10 feet, so 2d6 for 20 feet, and prone. */
-    say(&e, "POST", "/actions",
-        "{\"type\":\"fall\",\"actor\":\"kroh\",\"height_ft\":20,\"results\":[3,4]}", 200,
-        "Kroh falls 20 ft: 7 damage (2d6 = 7); Kroh is at 13 hp; Kroh lands prone.");
-    /* 001 Forced Movement: a push moves the target away from the one pushing. */
-    say(&e, "POST", "/actions",
-        "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"hyena\",\"kind\":\"push\","
-        "\"squares\":1,\"path\":[{\"x\":3,\"y\":5}]}",
-        200, "Kroh pushes the hyena 1 square to (3, 5).");
-    say(&e, "POST", "/hp", "{\"target\":\"kroh\",\"change\":2,\"reason\":\"potion\"}", 200,
-        "Kroh heals 2 hp (potion); Kroh is at 15 hp.");
-    say(&e, "POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}", 200,
-        "The hyena takes 7 damage (fire); the hyena is at -1 hp, dying.");
-    say(&e, "PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", 200, "aria is updated: name.");
-    /* Named now: the name from here on. */
-    say(&e, "POST", "/hp", "{\"target\":\"aria\",\"change\":-1}", 200,
-        "Aria takes 1 damage; Aria is at 11 hp.");
-    say(&e, "DELETE", "/combatants/gnoll", NULL, 200, "The gnoll leaves the encounter.");
-    say(&e, "POST", "/reveal", NULL, 200,
-        "The seed is revealed: 5. Every roll of the encounter can now be checked, and it takes "
-        "no more writes.");
+    /* The rest of the encounter: each write (all answered 200) and its sentence. */
+    static const struct {
+        const char *method, *suffix, *body, *expected;
+    } rest[] = {
+        {"POST", "/next-turn", NULL, "Round 2: Kroh's turn."},
+        /* Base attack bonus 6: a second attack at -5 (d20 3.5 SRD, Full Attack). 1d8+3 = 3 + 3. */
+        {"POST", "/actions",
+         "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"hyena\",\"results\":[[18,3],"
+         "[2]]}",
+         "Kroh makes a full attack on the hyena (2 attacks). 1: Kroh hits the hyena: 1d20 (18) + 9 "
+         "= 27 vs AC 12. 6 damage (1d8+3 = 6). 2: Kroh misses the hyena: 1d20 (2) + 4 = 6 vs AC "
+         "12. "
+         "The hyena is at 6 hp."},
+        /* 001 Falling: 1d6 per 10 feet, so 2d6 for 20 feet, and prone. */
+        {"POST", "/actions",
+         "{\"type\":\"fall\",\"actor\":\"kroh\",\"height_ft\":20,\"results\":[3,4]}",
+         "Kroh falls 20 ft: 7 damage (2d6 = 7); Kroh is at 13 hp; Kroh lands prone."},
+        /* 001 Forced Movement: a push moves the target away from the one pushing. */
+        {"POST", "/actions",
+         "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"hyena\",\"kind\":\"push\","
+         "\"squares\":1,\"path\":[{\"x\":3,\"y\":5}]}",
+         "Kroh pushes the hyena 1 square to (3, 5)."},
+        {"POST", "/hp", "{\"target\":\"kroh\",\"change\":2,\"reason\":\"potion\"}",
+         "Kroh heals 2 hp (potion); Kroh is at 15 hp."},
+        {"POST", "/hp", "{\"target\":\"hyena\",\"change\":-7,\"reason\":\"fire\"}",
+         "The hyena takes 7 damage (fire); the hyena is at -1 hp, dying."},
+        {"PATCH", "/combatants/aria", "{\"name\":\"Aria\"}", "aria is updated: name."},
+        /* Named now: the name from here on. */
+        {"POST", "/hp", "{\"target\":\"aria\",\"change\":-1}",
+         "Aria takes 1 damage; Aria is at 11 hp."},
+        {"DELETE", "/combatants/gnoll", NULL, "The gnoll leaves the encounter."},
+        {"POST", "/reveal", NULL,
+         "The seed is revealed: 5. Every roll of the encounter can now be checked, and it takes "
+         "no more writes."},
+    };
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
+        say(&e, rest[i].method, rest[i].suffix, rest[i].body, 200, rest[i].expected);
 
     /* The log tells each event as its write did, on any page, and so does the export. */
     json_t *first = suite_call(&e, "GET", "/events", NULL, 200);
@@ -178,10 +183,8 @@ Test(encounter_explain, every_kind_of_event_is_told_with_names_dice_and_hit_poin
  * told all the same, from the stored payloads, and still verifies. */
 Test(encounter_explain, an_old_log_is_told_on_read)
 {
-    json_t *doc = load_fixture("encounter_v1.json");
     struct enc e;
-    enc_import(&srv, &e, doc);
-    json_decref(doc);
+    tb_import_fixture(&srv, &e, "encounter_v1.json");
     json_t *log = suite_call(&e, "GET", "/events", NULL, 200);
     json_t *events = json_object_get(log, "events");
     cr_assert_eq(json_array_size(events), 21); /* the fixture's 20 and the copy's own */

@@ -111,16 +111,14 @@ Test(encounter_queries, route_odds_take_the_melee_profile_an_attack_of_opportuni
     json_decref(doc);
 }
 
+/* Whether the array of ids arr holds id. */
 static bool lists(json_t *arr, const char *id)
 {
+    bool found = false;
     size_t i;
     json_t *v;
-    json_array_foreach(arr, i, v)
-    {
-        if (strcmp(json_string_value(v), id) == 0)
-            return true;
-    }
-    return false;
+    json_array_foreach(arr, i, v) found |= strcmp(json_string_value(v), id) == 0;
+    return found;
 }
 
 Test(encounter_queries, threats_and_flanking_from_the_stored_positions)

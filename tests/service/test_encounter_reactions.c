@@ -50,9 +50,29 @@ static void fight(struct enc *e, const char *goblin_policy, const char *orc_poli
         enc_post_ok(&srv, e, "/next-turn", NULL); /* fighter, goblin, orc; round 2: fighter */
 }
 
-static json_t *result_of(json_t *doc)
+/* fight() with those policies, then the fighter's WALK (no decisions, no dice): its answer, a
+ * 200 (the caller decrefs). */
+static json_t *fight_and_walk(struct enc *e, const char *goblin_policy, const char *orc_policy)
 {
-    return json_object_get(json_object_get(doc, "event"), "result");
+    fight(e, goblin_policy, orc_policy);
+    return suite_call(e, "POST", "/actions", WALK "}", 200);
+}
+
+/* fight() with those policies, the fighter set to 2 hp, then WALK with the table's
+ * reaction_results (an object): asserts the answer's fighter dropped to hp and stopped at x, y,
+ * and returns the answer (the caller decrefs). */
+static json_t *dropped(struct enc *e, const char *goblin_policy, const char *orc_policy,
+                       const char *reaction_results, long long hp, long long x, long long y)
+{
+    fight(e, goblin_policy, orc_policy);
+    enc_post_ok(&srv, e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
+    char body[512];
+    snprintf(body, sizeof body, WALK ",\"reaction_results\":%s}", reaction_results);
+    json_t *doc = suite_call(e, "POST", "/actions", body, 200);
+    json_t *f = enc_combatant(doc, "fighter");
+    cr_assert_eq(tb_num(f, "hp"), hp);
+    tb_at(f, x, y);
+    return doc;
 }
 
 static json_t *state_of(json_t *doc)
@@ -89,13 +109,12 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     fight(&e, "always", "never");
     json_t *doc =
         suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,3]}}", 200);
-    json_t *list = json_object_get(result_of(doc), "reactions");
+    json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert_eq(json_array_size(list), 2);
     json_t *g = json_array_get(list, 0), *o = json_array_get(list, 1);
     cr_assert_str_eq(tb_text(g, "by"), "goblin");
     cr_assert_str_eq(tb_text(g, "outcome"), "made");
-    cr_assert_eq(tb_num(g, "x"), 5);
-    cr_assert_eq(tb_num(g, "y"), 6);
+    tb_at(g, 5, 6);
     json_t *atk = json_object_get(g, "attack");
     cr_assert_eq(tb_num(atk, "d20"), 19);
     cr_assert_eq(tb_num(atk, "roll_total"), 21);
@@ -107,8 +126,7 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
     cr_assert_str_eq(tb_text(o, "outcome"), "declined");
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), 17);
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 9);
+    tb_at(f, 5, 9);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_not(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
     cr_assert_not_null(strstr(tb_text(json_object_get(doc, "event"), "explain"),
@@ -123,9 +141,8 @@ Test(reactions, always_attacks_inside_the_move_and_the_move_goes_on)
 Test(reactions, always_with_the_events_dice)
 {
     struct enc e;
-    fight(&e, "always", "");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
-    json_t *g = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    json_t *doc = fight_and_walk(&e, "always", "");
+    json_t *g = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(g, "outcome"), "made");
     json_t *atk = json_object_get(g, "attack");
     cr_assert_eq(tb_num(atk, "roll_total"), tb_num(atk, "d20") + 2);
@@ -143,16 +160,9 @@ Test(reactions, always_with_the_events_dice)
 Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
 {
     struct enc e;
-    fight(&e, "always", "ask");
-    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"goblin\":[19,6]}}", 200);
-    json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "hp"), -4);
-    cr_assert_str_eq(tb_text(f, "hp_state"), "dying");
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
-    json_t *list = json_object_get(result_of(doc), "reactions");
+    json_t *doc = dropped(&e, "always", "ask", "{\"goblin\":[19,6]}", -4, 5, 6);
+    cr_assert_str_eq(tb_text(enc_combatant(doc, "fighter"), "hp_state"), "dying");
+    json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert(json_is_true(json_object_get(json_array_get(list, 0), "stopped")));
     cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "closed");
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
@@ -166,8 +176,7 @@ Test(reactions, always_dropping_the_mover_stops_the_move_at_the_square_left)
 Test(reactions, never_opens_no_reaction)
 {
     struct enc e;
-    fight(&e, "never", "never");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "never", "never");
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
     json_decref(doc);
@@ -181,18 +190,16 @@ Test(reactions, never_opens_no_reaction)
 Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
 {
     struct enc e;
-    fight(&e, "ask", "never");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "ask", "never");
     json_t *s = state_of(doc);
     cr_assert(json_is_true(json_object_get(s, "awaiting_reactions")));
     json_t *r = json_array_get(json_object_get(s, "reactions"), 0);
     cr_assert_str_eq(tb_text(r, "by"), "goblin");
     cr_assert_str_eq(tb_text(r, "mover"), "fighter");
     cr_assert_str_eq(tb_text(r, "policy"), "ask");
-    cr_assert_eq(tb_num(r, "x"), 5);
-    cr_assert_eq(tb_num(r, "y"), 6);
+    tb_at(r, 5, 6);
     cr_assert_str_eq(
-        tb_text(json_array_get(json_object_get(result_of(doc), "reactions"), 0), "outcome"),
+        tb_text(json_array_get(json_object_get(tb_result(doc), "reactions"), 0), "outcome"),
         "awaiting");
     json_decref(doc);
     enc_post_refused(&srv, &e, "/next-turn", NULL,
@@ -215,8 +222,7 @@ Test(reactions, ask_awaits_the_answer_and_refuses_everything_else)
 Test(reactions, a_decline_closes_the_reaction)
 {
     struct enc e;
-    fight(&e, "ask", "never");
-    enc_post_ok(&srv, &e, "/actions", WALK "}");
+    json_decref(fight_and_walk(&e, "ask", "never"));
     enc_post_refused(&srv, &e, "/actions",
                      "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}",
                      "'orc' has no reaction open to a move of 'fighter'");
@@ -224,10 +230,9 @@ Test(reactions, a_decline_closes_the_reaction)
                              "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":"
                              "\"fighter\"}",
                              200);
-    json_t *res = result_of(doc);
+    json_t *res = tb_result(doc);
     cr_assert_str_eq(tb_text(res, "declined_by"), "goblin");
-    cr_assert_eq(tb_num(res, "x"), 5);
-    cr_assert_eq(tb_num(res, "y"), 6);
+    tb_at(res, 5, 6);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 20);
     cr_assert_not_null(strstr(tb_text(json_object_get(doc, "event"), "explain"), "declines"));
@@ -254,7 +259,7 @@ Test(reactions, the_movers_decisions_override_the_policies)
                                   "\"reaction_results\":{\"goblin\":[19,3]}}",
                              200);
     cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 17);
-    json_t *list = json_object_get(result_of(doc), "reactions");
+    json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert_str_eq(tb_text(json_array_get(list, 0), "outcome"), "made");
     cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "declined");
     json_decref(doc);
@@ -267,9 +272,8 @@ Test(reactions, the_movers_decisions_override_the_policies)
 Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
 {
     struct enc e;
-    fight(&e, "ask", "always");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
-    json_t *list = json_object_get(result_of(doc), "reactions");
+    json_t *doc = fight_and_walk(&e, "ask", "always");
+    json_t *list = json_object_get(tb_result(doc), "reactions");
     cr_assert_str_eq(tb_text(json_array_get(list, 0), "outcome"), "awaiting");
     cr_assert_str_eq(tb_text(json_array_get(list, 1), "outcome"), "waiting");
     cr_assert_eq(tb_num(json_array_get(list, 1), "x"), 4);
@@ -280,7 +284,7 @@ Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
                      "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\","
                      "\"reaction_results\":{\"orc\":[18,3,2]}}",
                      200);
-    json_t *made = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    json_t *made = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(made, "by"), "orc");
     cr_assert_eq(tb_num(json_object_get(made, "attack"), "roll_total"), 23);
     cr_assert_eq(tb_num(enc_combatant(doc, "fighter"), "hp"), 11);
@@ -296,30 +300,25 @@ Test(reactions, an_engine_attack_waits_behind_an_earlier_asked_one)
 Test(reactions, an_asked_reaction_pauses_the_move_at_the_square_being_left)
 {
     struct enc e;
-    fight(&e, "ask", "ask");
-    json_t *doc = suite_call(&e, "POST", "/actions", WALK "}", 200);
+    json_t *doc = fight_and_walk(&e, "ask", "ask");
     json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
+    tb_at(f, 5, 6);
     json_t *pause = json_object_get(state_of(doc), "paused_move");
     cr_assert_str_eq(tb_text(pause, "mover"), "fighter");
-    cr_assert_eq(tb_num(pause, "x"), 5);
-    cr_assert_eq(tb_num(pause, "y"), 9);
+    tb_at(pause, 5, 9);
     json_decref(doc);
     doc = suite_call(&e, "POST", "/actions",
                      "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}",
                      200);
     f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "x"), 4);
-    cr_assert_eq(tb_num(f, "y"), 8);
+    tb_at(f, 4, 8);
     cr_assert(json_is_true(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
     doc =
         suite_call(&e, "POST", "/actions",
                    "{\"type\":\"decline_reaction\",\"actor\":\"orc\",\"target\":\"fighter\"}", 200);
     f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 9);
+    tb_at(f, 5, 9);
     cr_assert(json_is_null(json_object_get(state_of(doc), "paused_move")));
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
@@ -341,8 +340,7 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
     json_t *doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,6]"), 200);
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), -4);
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
+    tb_at(f, 5, 6);
     cr_assert_eq(json_array_size(json_object_get(state_of(doc), "reactions")), 0);
     cr_assert(json_is_false(json_object_get(state_of(doc), "awaiting_reactions")));
     json_decref(doc);
@@ -359,23 +357,15 @@ Test(reactions, a_drop_closes_the_later_steps_reactions)
 Test(reactions, an_earlier_reaction_stays_answerable_after_a_later_drop)
 {
     struct enc e;
-    fight(&e, "", "always");
-    enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    json_t *doc =
-        suite_call(&e, "POST", "/actions", WALK ",\"reaction_results\":{\"orc\":[18,3,2]}}", 200);
-    json_t *f = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(f, "hp"), -7);
-    cr_assert_eq(tb_num(f, "x"), 4);
-    cr_assert_eq(tb_num(f, "y"), 8);
+    json_t *doc = dropped(&e, "", "always", "{\"orc\":[18,3,2]}", -7, 4, 8);
     json_t *open = json_object_get(state_of(doc), "reactions");
     cr_assert_eq(json_array_size(open), 1);
     cr_assert_str_eq(tb_text(json_array_get(open, 0), "by"), "goblin");
     json_decref(doc);
     doc = suite_call(&e, "POST", "/actions", TB_AOO("goblin", "fighter", "[19,1]"), 200);
-    f = enc_combatant(doc, "fighter");
+    json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), -8);
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
+    tb_at(f, 5, 6);
     json_decref(doc);
     replays(&e);
 }
@@ -385,18 +375,15 @@ Test(reactions, the_policy_is_validated_and_updatable)
 {
     struct enc e;
     enc_create(&srv, &e, "{\"map\":{\"width\":6,\"height\":6}}");
-    json_t *doc =
-        suite_call(&e, "POST", "/combatants",
-                   "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
-                   "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"sometimes\"}",
-                   422);
-    cr_assert_not_null(strstr(tb_text(doc, "detail"), "/aoo_policy"));
-    json_decref(doc);
+    enc_post_refused(&srv, &e, "/combatants",
+                     "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
+                     "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"sometimes\"}",
+                     "/aoo_policy");
     json_decref(suite_call(&e, "POST", "/combatants",
                            "{\"id\":\"a\",\"side\":\"x\",\"x\":1,\"y\":1,\"speeds\":{\"walk\":30},"
                            "\"defense\":{},\"max_hp\":5,\"dex\":10,\"aoo_policy\":\"ask\"}",
                            201));
-    doc = suite_call(&e, "PATCH", "/combatants/a", "{\"aoo_policy\":\"never\"}", 200);
+    json_t *doc = suite_call(&e, "PATCH", "/combatants/a", "{\"aoo_policy\":\"never\"}", 200);
     cr_assert_str_eq(tb_text(enc_combatant(doc, "a"), "aoo_policy"), "never");
     json_decref(doc);
 }
@@ -417,7 +404,7 @@ Test(reactions, standing_up_provokes_and_is_struck_while_prone)
                              "{\"type\":\"stand_up\",\"actor\":\"fighter\",\"reaction_results\":{"
                              "\"goblin\":[2]}}",
                              200);
-    json_t *rec = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    json_t *rec = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(rec, "by"), "goblin");
     cr_assert_str_eq(tb_text(rec, "outcome"), "made");
     bool prone_minus_4 = false;

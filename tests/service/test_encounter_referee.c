@@ -31,13 +31,29 @@ static void skirmish(struct enc *e, const char *aware)
     snprintf(body, sizeof body, "{\"results\":[10,1,14,1]%s}", aware);
     enc_post_ok(&srv, e, "/initiative", body);
     json_t *doc = suite_call(e, "POST", "/next-turn", NULL, 200);
-    cr_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(json_object_get(doc, "event"), "result"), "turn_of")),
-                     "goblin");
+    cr_assert_str_eq(json_string_value(json_object_get(tb_result(doc), "turn_of")), "goblin");
     /* The state shows what the turn may still spend. */
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
     cr_assert(json_is_true(json_object_get(left, aware[0] ? "standard" : "full_round")));
     json_decref(doc);
+}
+
+/* n turns passed on (POST .../next-turn, each accepted). */
+static void next_turns(struct enc *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        enc_post_ok(&srv, e, "/next-turn", NULL);
+}
+
+/* Asserts that combatant id's turn in doc (released here) still has `what` left, then that
+ * the action spending it is accepted and the whole log verifies. */
+static void takes_what_is_left(struct enc *e, json_t *doc, const char *id, const char *what,
+                               const char *action)
+{
+    cr_assert(tb_turn_left(enc_combatant(doc, id), what), "%s has no %s left", id, what);
+    json_decref(doc);
+    enc_post_ok(&srv, e, "/actions", action);
+    tb_verify_ok(&srv, e);
 }
 
 /* The issue's goblin attacked, then made four 5-foot steps, a 30-ft move and a double move,
@@ -67,8 +83,7 @@ Test(referee, an_attack_leaves_one_five_foot_step_and_no_move)
         "\"y\":5}]}",
         "a full-round action needs the whole turn");
     /* A new turn, a new budget: a double move, then nothing but free actions. */
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    next_turns(&e, 2);
     enc_post_ok(
         &srv, &e, "/actions",
         "{\"type\":\"move\",\"mode\":\"double_move\",\"actor\":\"goblin\",\"path\":[{\"x\":8,\"y\":"
@@ -98,7 +113,7 @@ Test(referee, the_surprise_round_is_one_partial_action)
     /* Only the goblin acts in the surprise round; round 1 begins with it again (the highest
      * initiative), now with a whole turn. */
     json_t *doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "round"), 1);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
     json_t *left = json_object_get(json_object_get(enc_combatant(doc, "goblin"), "turn"), "left");
@@ -132,7 +147,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
      * d% 05 is at most 10, so it becomes stable at -9 (d20 3.5 SRD, Dying). */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     doc = suite_call(&e, "POST", "/next-turn", "{\"results\":[5]}", 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_t *skip = json_array_get(json_object_get(result, "skipped"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(skip, "id")), "goblin");
@@ -152,10 +167,7 @@ Test(referee, a_dying_combatant_is_skipped_and_threatens_nobody)
                    "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,"
                    "\"y\":7}]}",
                    200);
-    cr_assert_eq(
-        json_array_size(json_object_get(json_object_get(json_object_get(doc, "event"), "result"),
-                                        "attacks_of_opportunity")),
-        0);
+    cr_assert_eq(json_array_size(json_object_get(tb_result(doc), "attacks_of_opportunity")), 0);
     json_decref(doc);
     /* Healing stops at max_hp, and the goblin is up again. */
     doc = suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":40}", 200);
@@ -214,7 +226,7 @@ Test(referee, a_combatant_leaving_keeps_the_turn_where_it_was)
     cr_assert_eq(tb_num(state, "turn"), 0);
     json_decref(doc);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "round"), 2);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "fighter");
     json_decref(doc);
@@ -239,12 +251,8 @@ Test(referee, a_combatant_leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_str_eq(json_string_value(json_object_get(state, "turn_of")), "fighter");
     json_t *fighter = enc_combatant(doc, "fighter");
     cr_assert_eq(json_array_size(json_object_get(fighter, "conditions")), 0);
-    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
-    cr_assert(json_is_true(json_object_get(left, "full_round")));
-    json_decref(doc);
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
-    tb_verify_ok(&srv, &e);
+    takes_what_is_left(&e, doc, "fighter", "full_round",
+                       "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
 }
 
 /* Leaving on its own turn when nobody else can act (the goblin dying): nobody's turn, the
@@ -269,7 +277,7 @@ Test(referee, leaving_when_nobody_else_can_act_ends_the_round)
     enc_post_refused(&srv, &e, "/next-turn", NULL, "no combatant can act");
     json_decref(suite_call(&e, "POST", "/hp", "{\"target\":\"goblin\",\"change\":20}", 200));
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_str_eq(json_string_value(json_object_get(result, "turn_of")), "goblin");
     cr_assert_eq(tb_num(result, "round"), 2);
     json_decref(doc);
@@ -287,8 +295,7 @@ Test(referee, an_attack_of_opportunity_answers_the_move_that_provoked_it)
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/next-turn",
                 NULL); /* the fighter's turn; the goblin is no longer flat-footed */
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* round 2, the fighter's turn again */
+    next_turns(&e, 2); /* round 2, the fighter's turn again */
     /* Nothing provoked yet: refused. */
     enc_post_refused(&srv, &e, "/actions", TB_AOO("goblin", "fighter", "[19,3]"),
                      "provoked no attack of opportunity from 'goblin'");
@@ -319,9 +326,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
     struct enc e;
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"fighter\",\"set\":2}");
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
-    enc_post_ok(&srv, &e, "/next-turn", NULL);
+    next_turns(&e, 3);
     enc_post_ok(
         &srv, &e, "/actions",
         "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},{\"x\":4,\"y\":7}]}");
@@ -329,8 +334,7 @@ Test(referee, a_mover_dropped_by_an_attack_of_opportunity_stops_there)
     json_t *f = enc_combatant(doc, "fighter");
     cr_assert_eq(tb_num(f, "hp"), -4);
     cr_assert_str_eq(json_string_value(json_object_get(f, "hp_state")), "dying");
-    cr_assert_eq(tb_num(f, "x"), 5);
-    cr_assert_eq(tb_num(f, "y"), 6);
+    tb_at(f, 5, 6);
     json_decref(doc);
 }
 
@@ -406,12 +410,10 @@ Test(referee, an_encounter_from_before_the_engine_stamp_keeps_verifying)
  * hit points below 0 have no state. A new event on it is ruled by engine 2 all the same. */
 Test(referee, options_added_since_creation_keep_the_value_it_was_ruled_under)
 {
-    json_t *doc = load_fixture("encounter_v1.json");
     struct enc old;
-    enc_import(&srv, &old, doc);
-    json_decref(doc);
+    tb_import_fixture(&srv, &old, "encounter_v1.json");
     /* The fixture ends on the rogue's turn, beside the goblin (0 hp, prone). */
-    doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
+    json_t *doc = suite_call(&old, "POST", "/actions", TB_ATTACK("rogue", "goblin", "[20,3]"), 200);
     cr_assert_eq(tb_num(enc_combatant(doc, "goblin"), "hp"), -3);
     cr_assert_null(json_object_get(enc_combatant(doc, "goblin"), "hp_state"));
     json_decref(doc);
@@ -576,8 +578,7 @@ Test(referee, engine_3_strains_the_disabled_and_heals_not_the_dead)
     skirmish(&e, "");
     enc_post_ok(&srv, &e, "/hp", "{\"target\":\"goblin\",\"set\":0}");
     json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
-    json_t *strain =
-        json_object_get(json_object_get(json_object_get(doc, "event"), "result"), "strain");
+    json_t *strain = json_object_get(tb_result(doc), "strain");
     cr_assert_eq(tb_num(strain, "damage"), 1);
     cr_assert_eq(tb_num(strain, "hp"), -1);
     cr_assert_str_eq(json_string_value(json_object_get(strain, "hp_state")), "dying");
@@ -641,7 +642,7 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
                 "{\"type\":\"move\",\"actor\":\"goblin\",\"mode\":\"charge\",\"target\":"
                 "\"fighter\",\"path\":[{\"x\":7,\"y\":5},{\"x\":6,\"y\":5}]}");
     json_t *doc = suite_call(&e, "POST", "/actions", TB_ATTACK("goblin", "fighter", "[2]"), 200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert(has_modifier(result, "attacker charging", 2));
     json_t *turn = json_object_get(enc_combatant(doc, "goblin"), "turn");
     cr_assert(json_is_true(json_object_get(turn, "charge_attacked")));
@@ -650,7 +651,7 @@ Test(referee, engine_3_a_charge_ends_in_one_melee_attack)
                      "full-round action was taken");
     json_decref(suite_call(&e, "POST", "/next-turn", NULL, 200)); /* the fighter's */
     doc = suite_call(&e, "POST", "/actions", TB_ATTACK("fighter", "goblin", "[2]"), 200);
-    result = json_object_get(json_object_get(doc, "event"), "result");
+    result = tb_result(doc);
     cr_assert(has_modifier(result, "defender charged since its turn began", -2));
     json_decref(doc);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200); /* round 2: the goblin's */
@@ -798,25 +799,18 @@ Test(referee, a_scripted_skirmish_replays_and_verifies)
     tb_verify_ok(&srv, &copy);
 }
 
-/* A fighter (base attack bonus 6: two attacks, +6 and +1) at 5,5 beside an orc (AC 13, 30
- * hp) at 6,5; initiative rolled and the fighter's turn begun. */
+/* The tests' fighter with base attack bonus 6 (two attacks, +6 and +1) at 5,5 beside an orc
+ * (AC 13, 30 hp) at 6,5; initiative rolled and the fighter's turn begun. */
 static void fighter_and_orc(struct enc *e)
 {
-    suite_create(e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}");
-    json_decref(
-        suite_call(e, "POST", "/combatants",
-                   "{\"id\":\"fighter\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"
-                   "30},\"defense\":{\"armor\":5},\"max_hp\":20,\"dex\":14,\"base_attack_bonus\":"
-                   "6,\"attacks\":[{\"name\":\"longsword\",\"attack_bonus\":6,\"damage\":"
-                   "\"1d8+3\"}]}",
-                   201));
-    json_decref(
-        suite_call(e, "POST", "/combatants",
-                   "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":"
-                   "30},\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
-                   "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
-                   201));
-    enc_post_ok(&srv, e, "/initiative", "{\"results\":[15,1,5,1]}");
+    static const char *const combatants[] = {
+        TB_FIGHTER(5, 5, ",\"base_attack_bonus\":6"),
+        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":3},\"max_hp\":30,\"dex\":10,\"attacks\":[{\"name\":"
+        "\"falchion\",\"attack_bonus\":5,\"damage\":\"2d4+4\"}]}",
+        NULL};
+    tb_encounter(&srv, e, "{\"map\":{\"width\":12,\"height\":12},\"seed\":3}", combatants,
+                 "{\"results\":[15,1,5,1]}");
     enc_post_ok(&srv, e, "/next-turn", NULL); /* the fighter */
 }
 
@@ -831,7 +825,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
                              "{\"type\":\"full_attack\",\"actor\":\"fighter\",\"target\":\"orc\","
                              "\"results\":[[15,4],[12,3]]}",
                              200);
-    json_t *result = json_object_get(json_object_get(doc, "event"), "result");
+    json_t *result = tb_result(doc);
     cr_assert_eq(tb_num(result, "attacks_made"), 2);
     cr_assert_eq(tb_num(json_array_get(json_object_get(result, "attacks"), 1), "roll_total"), 13);
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 17);
@@ -841,8 +835,7 @@ Test(referee, a_full_attack_makes_the_iterative_attacks_and_takes_the_turn)
     json_decref(doc);
     enc_post_refused(&srv, &e, "/actions", TB_ATTACK("fighter", "orc", "[15,4]"),
                      "a full-round action was taken this turn");
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the orc */
-    enc_post_ok(&srv, &e, "/next-turn", NULL); /* the fighter again */
+    next_turns(&e, 2); /* the orc's, then the fighter's again */
     enc_post_ok(&srv, &e, "/actions",
                 "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6}]}");
     enc_post_refused(&srv, &e, "/actions",
@@ -888,23 +881,18 @@ Test(referee, a_player_character_trades_an_attack_for_a_5_foot_step)
     cr_assert_not_null(strstr(json_string_value(json_object_get(result, "rule")),
                               "001 Trade Away Attacks From A Full Attack Action"));
     json_t *stepped = json_array_get(json_object_get(result, "steps"), 0);
-    cr_assert_eq(tb_num(stepped, "x"), 5);
-    cr_assert_eq(tb_num(stepped, "y"), 6);
+    tb_at(stepped, 5, 6);
     cr_assert_eq(tb_num(stepped, "at"), 0);
     json_t *fighter = enc_combatant(doc, "fighter");
-    cr_assert_eq(tb_num(fighter, "x"), 5);
-    cr_assert_eq(tb_num(fighter, "y"), 6);
+    tb_at(fighter, 5, 6);
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "hp"), 23);
     cr_assert_not_null(strstr(json_string_value(json_object_get(event, "explain")),
                               "(1 attack, trading one for a 5-foot step to (5, 6))"),
                        "%s", json_string_value(json_object_get(event, "explain")));
     /* The traded step was not movement: the turn's free 5-foot step is still there. */
-    json_t *left = json_object_get(json_object_get(fighter, "turn"), "left");
-    cr_assert(json_is_true(json_object_get(left, "five_foot_step")));
-    json_decref(doc);
-    enc_post_ok(&srv, &e, "/actions",
-                "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,\"y\":6}]}");
-    tb_verify_ok(&srv, &e);
+    takes_what_is_left(&e, doc, "fighter", "five_foot_step",
+                       "{\"type\":\"five_foot_step\",\"actor\":\"fighter\",\"path\":[{\"x\":4,"
+                       "\"y\":6}]}");
 }
 
 /* The game master (who holds the token) applies a condition out of turn, and to a combatant

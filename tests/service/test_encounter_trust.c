@@ -766,6 +766,16 @@ Test(encounter_trust, the_created_event_names_only_the_encounter_it_copies)
     json_decref(doc);
 }
 
+/* sql prepared on db with encounter id bound as ?1 and event seq as ?2. */
+static sqlite3_stmt *event_statement(sqlite3 *db, const char *sql, const char *id, long long seq)
+{
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, seq);
+    return st;
+}
+
 /* Changes the stored effects of event seq of encounter id in the server's SQLite file: the
  * effect that sets combatant target gets `fields` (an object) merged into its own. */
 static void tamper_effects(const char *id, long long seq, const char *target, const char *fields)
@@ -773,14 +783,8 @@ static void tamper_effects(const char *id, long long seq, const char *target, co
     sqlite3 *db = NULL;
     cr_assert_eq(sqlite3_open(srv.db_path, &db), SQLITE_OK);
     sqlite3_busy_timeout(db, 5000);
-    sqlite3_stmt *st = NULL;
-    cr_assert_eq(sqlite3_prepare_v2(db,
-                                    "SELECT payload_json FROM events WHERE encounter_id = ?1 "
-                                    "AND seq = ?2",
-                                    -1, &st, NULL),
-                 SQLITE_OK);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_stmt *st = event_statement(
+        db, "SELECT payload_json FROM events WHERE encounter_id = ?1 AND seq = ?2", id, seq);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
     json_t *payload = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
     sqlite3_finalize(st);
@@ -800,13 +804,8 @@ static void tamper_effects(const char *id, long long seq, const char *target, co
     cr_assert(found, "event %lld sets nothing of %s", seq, target);
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
-    cr_assert_eq(sqlite3_prepare_v2(db,
-                                    "UPDATE events SET payload_json = ?3 WHERE encounter_id = ?1 "
-                                    "AND seq = ?2",
-                                    -1, &st, NULL),
-                 SQLITE_OK);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, seq);
+    st = event_statement(
+        db, "UPDATE events SET payload_json = ?3 WHERE encounter_id = ?1 AND seq = ?2", id, seq);
     sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
     cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
     sqlite3_finalize(st);

@@ -18,11 +18,6 @@
 
 SERVER_TEST_SUITE(engine4);
 
-static json_t *result_of(json_t *doc)
-{
-    return json_object_get(json_object_get(doc, "event"), "result");
-}
-
 #define KROH                                                                                       \
     "{\"id\":\"kroh\",\"name\":\"Kroh\",\"side\":\"party\",\"x\":5,\"y\":5,\"speeds\":{\"walk\":"  \
     "30},\"defense\":{\"armor\":5},\"max_hp\":30,\"dex\":12,\"base_attack_bonus\":6,"              \
@@ -56,7 +51,7 @@ static void fight(struct enc *e, const char *rules, const char *facing, const ch
 /* The attacks of opportunity a move's ruling says it provoked. */
 static size_t provoked(json_t *doc)
 {
-    return json_array_size(json_object_get(result_of(doc), "attacks_of_opportunity"));
+    return json_array_size(json_object_get(tb_result(doc), "attacks_of_opportunity"));
 }
 
 static const char *const ROUND_TWO = "{\"results\":[20,1,10,1]}";
@@ -76,9 +71,9 @@ Test(engine4, an_attack_then_a_move_out_of_a_threatened_square_provokes)
                    "3,\"y\":5}]}",
                    200);
     cr_assert_eq(provoked(doc), 1);
-    json_t *aoo = json_array_get(json_object_get(result_of(doc), "attacks_of_opportunity"), 0);
+    json_t *aoo = json_array_get(json_object_get(tb_result(doc), "attacks_of_opportunity"), 0);
     cr_assert_eq(tb_num(aoo, "step"), 0, "it provokes leaving its starting square");
-    json_t *opened = json_array_get(json_object_get(result_of(doc), "reactions"), 0);
+    json_t *opened = json_array_get(json_object_get(tb_result(doc), "reactions"), 0);
     cr_assert_str_eq(tb_text(opened, "by"), "goblin");
     json_decref(doc);
     tb_verify_ok(&srv, &e);
@@ -150,13 +145,13 @@ Test(engine4, a_creature_made_prone_resists_forced_movement_only_after_its_turn)
                      "\"squares\":1,\"path\":[{\"x\":9,\"y\":8}],\"voluntarily_prone\":true}",
                      "001 Forced Movement");
     doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "complete");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "complete");
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
     /* The goblin's turn, then the orc's: its turn is its opportunity to stand. */
     enc_post_ok(&srv, &e, "/next-turn", NULL);
     doc = suite_call(&e, "POST", "/next-turn", NULL, 200);
-    cr_assert_str_eq(tb_text(result_of(doc), "turn_of"), "orc");
+    cr_assert_str_eq(tb_text(tb_result(doc), "turn_of"), "orc");
     src = json_object_get(json_object_get(enc_combatant(doc, "orc"), "condition_sources"), "prone");
     cr_assert(json_is_true(json_object_get(src, "had_turn")));
     json_decref(doc);
@@ -166,7 +161,7 @@ Test(engine4, a_creature_made_prone_resists_forced_movement_only_after_its_turn)
                      "{\"type\":\"forced\",\"actor\":\"kroh\",\"target\":\"orc\",\"kind\":\"push\","
                      "\"squares\":1,\"path\":[{\"x\":10,\"y\":8}]}",
                      200);
-    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "ignored");
     cr_assert_eq(tb_num(enc_combatant(doc, "orc"), "x"), 9);
     json_decref(doc);
     tb_verify_ok(&srv, &e);
@@ -184,7 +179,7 @@ Test(engine4, a_creature_that_drops_prone_resists_forced_movement_at_once)
                    "\"prone\"}",
                    200));
     json_t *doc = suite_call(&e, "POST", "/actions", PUSH_ORC, 200);
-    cr_assert_str_eq(tb_text(json_object_get(result_of(doc), "stop"), "code"), "ignored");
+    cr_assert_str_eq(tb_code_of(tb_result(doc), "stop"), "ignored");
     json_decref(doc);
 }
 
@@ -210,7 +205,7 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
         "{\"attack\":{\"target\":\"bugbear\"}},{\"facing\":2},{\"attack\":{\"target\":\"goblin\"}}"
         "],\"results\":[[15,4],[12,3]]}",
         200);
-    json_t *r = result_of(doc);
+    json_t *r = tb_result(doc);
     cr_assert_eq(tb_num(r, "attacks_made"), 2);
     json_t *targets = json_object_get(r, "targets");
     cr_assert_str_eq(json_string_value(json_array_get(targets, 0)), "bugbear");
@@ -229,13 +224,32 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
     struct enc f;
     fight(&f, ",\"rules\":{\"preset\":\"d20-3.5-facing\"}", ",\"facing\":6", others,
           "{\"results\":[20,1,10,1,5,1]}", 4);
-    doc =
-        suite_call(&f, "POST", "/actions",
-                   "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"bugbear\",\"plan\":["
-                   "\"attack\",{\"facing\":2},{\"facing\":6},\"attack\"]}",
-                   422);
-    cr_assert_not_null(strstr(tb_text(doc, "detail"), "000 Changing Facing"));
-    json_decref(doc);
+    enc_post_refused(&srv, &f, "/actions",
+                     "{\"type\":\"full_attack\",\"actor\":\"kroh\",\"target\":\"bugbear\","
+                     "\"plan\":[\"attack\",{\"facing\":2},{\"facing\":6},\"attack\"]}",
+                     "000 Changing Facing");
+}
+
+/* fight() under the d20-3.5 preset with a greataxe orc (armor 4, 40 hp) at 5, y, south of kroh;
+ * initiative rolled (kroh first) and round 2 begun on kroh's turn. */
+static void orc_fight(struct enc *e, int y)
+{
+    char orc[320];
+    snprintf(orc, sizeof orc,
+             "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":%d,\"speeds\":{\"walk\":30},"
+             "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":"
+             "\"greataxe\",\"attack_bonus\":5}]}",
+             y);
+    const char *const others[] = {orc, NULL};
+    fight(e, "", "", others, "{\"results\":[20,1,10,1,5,1]}", 4);
+}
+
+/* GET .../route from actor to `to` as a charge: the answer, a 200 (the caller decrefs). */
+static json_t *charge_route(struct enc *e, const char *actor, const char *to)
+{
+    char query[96];
+    snprintf(query, sizeof query, "/route?actor=%s&to=%s&mode=charge", actor, to);
+    return suite_call(e, "GET", query, NULL, 200);
 }
 
 /* Issue 30: the route a query calls a charge is the charge the action takes. d20 3.5 SRD,
@@ -246,15 +260,10 @@ Test(engine4, a_full_attack_changes_facing_and_target_between_its_attacks)
 Test(engine4, a_charge_route_is_the_charge_the_action_takes)
 {
     struct enc e;
-    const char *near[] = {
-        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":7,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
-        "\"attack_bonus\":5}]}",
-        NULL};
-    fight(&e, "", "", near, "{\"results\":[20,1,10,1,5,1]}", 4);
-    json_t *doc = suite_call(&e, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    orc_fight(&e, 7); /* near: one square past kroh's reach */
+    json_t *doc = charge_route(&e, "kroh", "orc");
     cr_assert(json_is_false(json_object_get(doc, "found")));
-    cr_assert_str_eq(tb_text(json_object_get(doc, "charge"), "code"), "short");
+    cr_assert_str_eq(tb_code_of(doc, "charge"), "short");
     cr_assert_not_null(strstr(tb_text(doc, "explain"), "at least 10 feet"));
     json_decref(doc);
     enc_post_refused(&srv, &e, "/actions",
@@ -263,18 +272,13 @@ Test(engine4, a_charge_route_is_the_charge_the_action_takes)
                      "at least 10 feet");
     /* A charge's designated opponent is an enemy: the orc charging the goblin, of its own side,
      * finds no route. */
-    doc = suite_call(&e, "GET", "/route?actor=orc&to=goblin&mode=charge", NULL, 200);
-    cr_assert_str_eq(tb_text(json_object_get(doc, "charge"), "code"), "no_opponent");
+    doc = charge_route(&e, "orc", "goblin");
+    cr_assert_str_eq(tb_code_of(doc, "charge"), "no_opponent");
     json_decref(doc);
 
     struct enc f;
-    const char *far[] = {
-        "{\"id\":\"orc\",\"side\":\"monsters\",\"x\":5,\"y\":9,\"speeds\":{\"walk\":30},"
-        "\"defense\":{\"armor\":4},\"max_hp\":40,\"dex\":10,\"attacks\":[{\"name\":\"greataxe\","
-        "\"attack_bonus\":5}]}",
-        NULL};
-    fight(&f, "", "", far, "{\"results\":[20,1,10,1,5,1]}", 4);
-    doc = suite_call(&f, "GET", "/route?actor=kroh&to=orc&mode=charge", NULL, 200);
+    orc_fight(&f, 9); /* far: two squares off */
+    doc = charge_route(&f, "kroh", "orc");
     cr_assert(json_is_true(json_object_get(doc, "found")));
     json_t *steps = json_object_get(doc, "steps");
     cr_assert_eq(json_array_size(steps), 3, "5,6 5,7 5,8: the first square beside the orc");

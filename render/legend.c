@@ -181,7 +181,7 @@ static double legend_item_width(const struct render_scene *s, const struct rende
 
 /* Lays the items out in rows; writes each item's position when xs is not NULL. Returns rows. */
 static int legend_flow(const struct render_scene *s, const struct render_legend *lg, int width,
-                       double *xs, int *row)
+                       double *xs, int *row, double *ws)
 {
     double x = LEGEND_PAD;
     int r = 0;
@@ -190,7 +190,7 @@ static int legend_flow(const struct render_scene *s, const struct render_legend 
         if (x > LEGEND_PAD && x + w > width - LEGEND_PAD)
             x = LEGEND_PAD, r++;
         if (xs != NULL)
-            xs[i] = x, row[i] = r;
+            xs[i] = x, row[i] = r, ws[i] = w;
         x += w;
     }
     return lg->count > 0 ? r + 1 : 0;
@@ -198,7 +198,7 @@ static int legend_flow(const struct render_scene *s, const struct render_legend 
 
 int render_legend_height(const struct render_scene *s, const struct render_legend *lg, int width)
 {
-    int rows = legend_flow(s, lg, width, NULL, NULL);
+    int rows = legend_flow(s, lg, width, NULL, NULL, NULL);
     return rows > 0 ? LEGEND_PAD + rows * LEGEND_ROW + LEGEND_PAD / 2 : 0;
 }
 
@@ -563,25 +563,32 @@ void render_draw_legend(struct render_ctx *c)
     render_legend_collect(c->s, c->cover, &c->l, &c->marks, &lg);
     if (lg.count == 0)
         return;
-    double xs[RENDER_LEGEND_MAX];
+    double xs[RENDER_LEGEND_MAX], ws[RENDER_LEGEND_MAX];
     int rows[RENDER_LEGEND_MAX];
-    legend_flow(c->s, &lg, c->l.width, xs, rows);
+    legend_flow(c->s, &lg, c->l.width, xs, rows, ws);
     double top = c->l.board_height;
     double line[4] = {LEGEND_PAD, top + 1, c->l.width - LEGEND_PAD, top + 1};
     pen_polyline(&c->pen, line, 2, 0xdddddd, 1, 1, 0);
-    /* On SVG each item is a group telling where it was flowed and how wide it is, so that a
-     * page showing the board narrower than drawn can flow the legend again at its own width
-     * (LEGEND_PAD from either edge, rows of LEGEND_ROW from data-top + LEGEND_PAD), as /play
-     * does at phone width. */
-    char num[3][32];
-    snprintf(num[0], sizeof num[0], "%.0f", top);
-    pen_group_begin_data(&c->pen, "legend", 1, (const char *const[]){"top"},
-                         (const char *const[]){num[0]});
+    /* On SVG each item is a group telling where it was flowed and how wide it is, and the
+     * legend how it flows (its top, its padding from either edge, its rows' height), so that a
+     * page showing the board narrower than drawn can flow the legend again at its own width, as
+     * /play does at phone width. */
+    bool svg = c->pen.format == RENDER_SVG;
+    char num[3][32] = {"", "", ""};
+    if (svg) {
+        snprintf(num[0], sizeof num[0], "%.0f", top);
+        snprintf(num[1], sizeof num[1], "%d", LEGEND_PAD);
+        snprintf(num[2], sizeof num[2], "%d", LEGEND_ROW);
+    }
+    pen_group_begin_data(&c->pen, "legend", 3, (const char *const[]){"top", "pad", "row"},
+                         (const char *const[]){num[0], num[1], num[2]});
     for (int i = 0; i < lg.count; i++) {
         double x = xs[i], y = top + LEGEND_PAD + rows[i] * LEGEND_ROW;
-        snprintf(num[0], sizeof num[0], "%.1f", x);
-        snprintf(num[1], sizeof num[1], "%.1f", y);
-        snprintf(num[2], sizeof num[2], "%.1f", legend_item_width(c->s, &lg.items[i]));
+        if (svg) {
+            snprintf(num[0], sizeof num[0], "%.1f", x);
+            snprintf(num[1], sizeof num[1], "%.1f", y);
+            snprintf(num[2], sizeof num[2], "%.1f", ws[i]);
+        }
         pen_group_begin_data(&c->pen, "legend-item", 3, (const char *const[]){"x", "y", "w"},
                              (const char *const[]){num[0], num[1], num[2]});
         draw_swatch(c, &lg.items[i], x, y);

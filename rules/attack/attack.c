@@ -124,11 +124,11 @@ static void attack_roll_modifiers(const struct rules_attacker *a, struct rules_a
      * attack roll". */
     if (a->charging)
         add(e, 2, RULES_APPLIES_ATTACK, true, "attacker charging", RULES_SRC_CHARGE);
-    /* d20 3.5 SRD, Attack Roll and Bonuses: a circumstance bonus the seeds do not rule is the
-     * table's to give (the request's bonus, Avrae's -b). */
+    /* RULES_SRC_CIRCUMSTANCE: a circumstance bonus the seeds do not rule is the table's to
+     * give (the request's bonus, Avrae's -b). */
     if (a->situational != 0)
         add(e, a->situational, RULES_APPLIES_ATTACK, true, "situational bonus",
-            "d20 3.5 SRD, Bonuses (circumstance): given by the table");
+            RULES_SRC_CIRCUMSTANCE);
 }
 
 /* 000 Facing and Attacking: the attacker's own facing. */

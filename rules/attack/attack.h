@@ -136,6 +136,8 @@ int rules_cover_reflex(enum rules_cover c);
 const char *rules_cover_reflex_footnote(enum rules_cover c);
 #define RULES_SRC_COVER_FOOTNOTE "002 Table: Cover, footnote 1"
 #define RULES_SRC_CHARGE         "d20 3.5 SRD, Combat: Charge"
+/* A circumstance bonus the seeds do not rule is the table's to give (the request's bonus). */
+#define RULES_SRC_CIRCUMSTANCE "d20 3.5 SRD, Bonuses (circumstance): given by the table"
 int rules_concealment_miss_chance(enum rules_concealment c);
 
 #endif

@@ -131,7 +131,7 @@ int rules_encounter_full_attack_plan(const struct rules_encounter *e, int actor,
     *out = (struct rules_full_attack_plan){.item = -1};
     int bab = c->base_attack_bonus < 0 ? 0 : c->base_attack_bonus;
     out->iterative = rules_iterative_attacks(bab > 1000 ? 1000 : bab);
-    if (n < 1 || n > (wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_ENGINE_3))
+    if (n < 1 || n > (wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_NARROW))
         return RULES_PLAN_LENGTH;
     for (int i = 0; i < n; i++) {
         const struct rules_plan_item *it = &items[i];

@@ -528,8 +528,8 @@ struct rules_plan_item {
 };
 /* The items a plan holds: 4 attacks or steps without full_attack_plans; with it a facing change
  * between any two as well. */
-#define RULES_PLAN_MAX          8
-#define RULES_PLAN_MAX_ENGINE_3 4
+#define RULES_PLAN_MAX        8
+#define RULES_PLAN_MAX_NARROW 4
 
 enum rules_plan_status {
     RULES_PLAN_OK = 0,

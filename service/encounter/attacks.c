@@ -529,18 +529,17 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     return out;
 }
 
-/* The dice of an attack of opportunity the engine makes (calloc'd; NULL after an error in e):
- * the table's `results` (borrowed), or else the seed of the event's attack x->seq. */
+/* The dice of an attack of opportunity the engine makes (malloc'd; NULL after an error in e):
+ * the table's `results` (borrowed; its seed is then 0, as it was stored), or else the seed of
+ * the event's attack x->seq. */
 static struct svc_dice_source *opportunity_dice(struct resolve_ctx *x, json_t *results,
                                                 struct svc_errors *e)
 {
-    struct svc_dice_source *src = calloc(1, sizeof *src);
-    if (src == NULL)
-        svc_errors_add(e, "", "the dice could not be readied");
-    else if (results != NULL)
+    struct svc_dice_source *src = enc_dice_seeded(x, e);
+    if (src != NULL && results != NULL) {
+        src->seed = 0;
         svc_decode_dice_results(results, src, e);
-    else
-        *src = (struct svc_dice_source){.seed = enc_event_seed(x->state, x->seq)};
+    }
     return src;
 }
 

@@ -40,7 +40,7 @@ static int decode_plan(json_t *in, int count, int engine, struct plan_item items
         return count < RULES_PLAN_MAX ? count : RULES_PLAN_MAX;
     }
     bool wider = rules_engine_has(engine, RULES_ENGINE_FULL_ATTACK_PLANS);
-    size_t max = wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_ENGINE_3;
+    size_t max = wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_NARROW;
     if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > max) {
         svc_errors_add(e, "/plan",
                        wider ? "must be a list of 1 to 8 items, each \"attack\", {\"attack\": "

@@ -316,6 +316,8 @@ void enc_fold(json_t *state, json_t *effects);
  * or else the event's own seed (enc_event_seed). */
 struct svc_dice_source;
 struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e);
+/* The dice of event x->seq from its seed, none supplied (malloc'd; NULL after an error in e). */
+struct svc_dice_source *enc_dice_seeded(struct resolve_ctx *x, struct svc_errors *e);
 
 /* The members of stored combatant c that place it (CombatantFields): a new object. */
 json_t *enc_placement(json_t *c);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/encounter/hp.h"
 #include "service/codec/attack.h"
 #include "service/codec/odds.h"
 #include "service/encounter/encounter.h"
@@ -149,10 +150,10 @@ static void odds_extras(json_t *actor, json_t *target, json_t *atk, bool full_at
                         struct svc_odds_extras *extras, struct svc_errors *e)
 {
     long long hp = enc_num(target, "hp");
-    if (json_object_get(target, "hp") != NULL && hp > 0 && hp <= 1000000)
+    if (json_object_get(target, "hp") != NULL && hp > 0 && hp <= RULES_HP_MAX)
         extras->hp = (int)hp;
-    else if (hp > 1000000)
-        svc_errors_add(e, "/defender/hp", "must be from 1 to 1000000");
+    else if (hp > RULES_HP_MAX)
+        svc_errors_add(e, "/defender/hp", "must be from 1 to %d", RULES_HP_MAX);
     for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++) {
         long long bonus = enc_num(atk, "attack_bonus") + rules_iterative_penalty(i);
         if (bonus < -100 || bonus > 100) {

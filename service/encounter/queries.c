@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/hp.h"
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
 #include "service/codec/move_req.h"
@@ -164,7 +165,8 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
         svc_decode_defense(def, "/mover/defense", &r->mover.ac, e);
     r->mover_dr = (int)enc_num(actor, "damage_reduction");
     long long hp = enc_num(actor, "hp");
-    r->mover_hp = json_object_get(actor, "hp") != NULL && hp > 0 && hp <= 1000000 ? (int)hp : 0;
+    r->mover_hp =
+        json_object_get(actor, "hp") != NULL && hp > 0 && hp <= RULES_HP_MAX ? (int)hp : 0;
     json_t *none_given = json_object();
     for (int k = 0; k < r->nc; k++) {
         json_t *a0 = enc_reaction_attack(enc_find(state, r->ids[k], NULL), RULES_ENGINE_VERSION);

@@ -169,18 +169,24 @@ json_t *enc_answer(struct resolve_ctx *x, struct svc_answer *a, const char *pref
 
 struct svc_dice_source *enc_dice_source(struct resolve_ctx *x, json_t *in, struct svc_errors *e)
 {
-    /* Not zeroed: its 16 KiB of results are read only up to count, which both branches set
-     * (zeroing them twice was a tenth of an attack action's instructions). */
+    struct svc_dice_source *src = enc_dice_seeded(x, e);
+    if (src != NULL && json_object_get(in, "results") != NULL)
+        svc_decode_dice_source(in, src, e);
+    return src;
+}
+
+struct svc_dice_source *enc_dice_seeded(struct resolve_ctx *x, struct svc_errors *e)
+{
+    /* Not zeroed: its 16 KiB of results are read only up to count, which is set here
+     * (zeroing them was a tenth of an attack action's instructions). */
     struct svc_dice_source *src = malloc(sizeof *src);
     if (src == NULL) {
         svc_errors_add(e, "", "the dice could not be readied");
-    } else if (json_object_get(in, "results") != NULL) {
-        svc_decode_dice_source(in, src, e);
-    } else {
-        src->seed = enc_event_seed(x->state, x->seq);
-        src->count = 0;
-        src->supplied = false;
+        return NULL;
     }
+    src->seed = enc_event_seed(x->state, x->seq);
+    src->count = 0;
+    src->supplied = false;
     return src;
 }
 

@@ -67,9 +67,8 @@ json_t *svc_parse_json_body_scratch(const struct svc_request *req, struct svc_re
 bool svc_decode_begin(const struct svc_request *req, struct svc_response *res,
                       const char *const *known, json_t **body, struct svc_errors *e)
 {
-    svc_errors_init(e);
+    e->list = NULL; /* empty; svc_decode_body starts it */
     *body = svc_parse_json_body(req, res);
-    svc_errors_free(e);
     if (*body == NULL)
         return false;
     if (!svc_decode_body(*body, known, e)) {

@@ -155,7 +155,7 @@ void tb_explain_is(json_t *doc, const char *plain, const char *markdown)
     cr_assert_str_eq(json_string_value(json_object_get(doc, "explain_markdown")), markdown);
 }
 
-/* dupsB: the encounter tests' reads and setups shared to fold repeated runs. */
+/* the encounter tests' reads and setups shared to fold repeated runs. */
 
 bool tb_turn_left(json_t *combatant, const char *what)
 {

@@ -100,7 +100,7 @@ void tb_verify_ok(const struct server *s, struct enc *e);
 /* Asserts a ruling's prose: its "explain" and "explain_markdown". */
 void tb_explain_is(json_t *doc, const char *plain, const char *markdown);
 
-/* dupsB: the encounter tests' reads and setups shared to fold repeated runs. */
+/* the encounter tests' reads and setups shared to fold repeated runs. */
 
 /* The value of combatant's turn.left member `what` ("full_round", "five_foot_step", ...): true
  * when the turn still has it. */

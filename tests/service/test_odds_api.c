@@ -182,3 +182,20 @@ Test(odds_api, critical_hits_change_damage_not_the_hit_chance)
               "expected %.15f", real(dmg, "expected"));
     json_decref(doc);
 }
+
+/* A defender's hit points are held to the bounds every request with hp is held to
+ * (RULES_HP_MIN..RULES_HP_MAX in rules/encounter/hp.h): 100,000 is taken, 100,001 refused at
+ * its field, as an encounter's combatant would be. */
+Test(odds_api, a_defenders_hp_is_held_to_the_services_hit_point_bound)
+{
+#define ODDS_BODY(hp)                                                                              \
+    "{\"attacker\":{\"x\":5,\"y\":6,\"attack_bonus\":5},\"defender\":{\"x\":5,\"y\":5,"            \
+    "\"defense\":{},\"hp\":" #hp "}}"
+    json_decref(http_post_json(&srv, "/v1/attacks/odds", ODDS_BODY(100000), 200));
+    const char *body = ODDS_BODY(100001);
+#undef ODDS_BODY
+    json_t *doc = http_post_json(&srv, "/v1/attacks/odds", body, 422);
+    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "pointer")), "/defender/hp");
+    json_decref(doc);
+}

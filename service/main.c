@@ -74,6 +74,7 @@ static bool make_parts(struct app *a)
     a->verified = svc_state_cache_new();
     a->hub = svc_hub_new(cfg->max_subscribers, cfg->max_subscribers_per_encounter,
                          cfg->max_subscribers_per_address, (uint64_t)cfg->keepalive_s * 1000000u);
+    svc_hub_coalesce(a->hub, (uint64_t)cfg->feed_coalesce_ms * 1000u);
     if (a->metrics == NULL || a->states == NULL || a->folds == NULL || a->folds_at == NULL ||
         a->verified == NULL || a->hub == NULL)
         return false;

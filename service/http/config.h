@@ -31,7 +31,8 @@ struct svc_config {
     unsigned max_subscribers; /* --max-subscribers, TACTICS_MAX_SUBSCRIBERS: live feeds open */
     unsigned max_subscribers_per_encounter; /* --max-subscribers-per-encounter, likewise */
     unsigned max_subscribers_per_address;   /* --max-subscribers-per-address, likewise */
-    bool group_commit;    /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
+    bool group_commit;         /* --group-commit, TACTICS_GROUP_COMMIT: on (db_set_group_commit) */
+    unsigned feed_coalesce_ms; /* --feed-coalesce, TACTICS_FEED_COALESCE: least ms between wakes */
     unsigned feed_poll_s; /* --feed-poll, TACTICS_FEED_POLL: seconds between the feeds' reads of
                            * the database for other processes' writes, without a listener */
     bool feed_listen;     /* --feed-listen, TACTICS_FEED_LISTEN: PostgreSQL LISTEN/NOTIFY on */

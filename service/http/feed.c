@@ -14,6 +14,11 @@
 
 #define LISTENING_POLL_US (30u * 1000000u)
 
+/* The most a feed hands libmicrohttpd at once, one send: a feed woken behind a burst sends
+ * many events' frames in one (about 1 KiB each for a facing change; 2 KiB gave a send for every
+ * one or two events). libmicrohttpd holds a buffer this size with each response. */
+#define FEED_BLOCK 16384
+
 struct feed {
     struct svc_stream *st;
     const struct svc_stream_ops *ops;
@@ -63,7 +68,7 @@ struct MHD_Response *svc__feed_response(struct MHD_Connection *conn, struct svc_
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     f->ops->attach(f->st, feed_resume, conn, ci ? ci->connect_fd : -1);
     struct MHD_Response *r =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 2048, feed_read, f, feed_free);
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, FEED_BLOCK, feed_read, f, feed_free);
     if (r == NULL)
         free(f); /* res->stream is still res's, freed with it */
     else

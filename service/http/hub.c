@@ -8,9 +8,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BUCKETS 256
-#define FRAMES  64 /* frames kept per encounter: a subscriber further behind reads the database */
+/* Frames kept per encounter (two views of 128 events): enough for what the waker's interval
+ * gathers under a burst; a subscriber further behind reads the database. */
+#define FRAMES 256
 
 /* A client address with subscribers; freed when its last one leaves. */
 struct address {
@@ -78,7 +81,8 @@ struct svc_hub {
      * run; waker_cond tells it there are some, or that it must stop. */
     pthread_t waker;
     bool waker_started, waker_stop;
-    pthread_cond_t waker_cond;
+    pthread_cond_t waker_cond; /* on CLOCK_MONOTONIC */
+    uint64_t coalesce_us;      /* the least time between two runs of the waker */
     struct wake *pending;
     size_t npending, cap_pending;
 };
@@ -152,16 +156,39 @@ static struct channel *channel_find(struct svc_hub *hub, const char *id)
     return NULL;
 }
 
-/* Runs the wakes svc_hub_appended queued, as they come, until svc_hub_free stops it. */
+static uint64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static struct timespec mono_at(uint64_t us)
+{
+    return (struct timespec){.tv_sec = (time_t)(us / 1000000u),
+                             .tv_nsec = (long)(us % 1000000u) * 1000};
+}
+
+/* Runs the wakes svc_hub_appended queued, until svc_hub_free stops it: at once after a
+ * quiet spell, otherwise no sooner than coalesce_us after its last run, so the writes between
+ * two runs wake each subscriber once (a run's wakes are counted from when it starts). */
 static void *waker_run(void *arg)
 {
     struct svc_hub *hub = arg;
+    uint64_t last_us = 0;
     pthread_mutex_lock(&hub->lock);
     for (;;) {
         while (hub->npending == 0 && !hub->waker_stop)
             pthread_cond_wait(&hub->waker_cond, &hub->lock);
         if (hub->npending == 0)
             break;
+        uint64_t now = mono_us();
+        if (!hub->waker_stop && now < last_us + hub->coalesce_us) {
+            struct timespec ts = mono_at(last_us + hub->coalesce_us);
+            pthread_cond_timedwait(&hub->waker_cond, &hub->lock, &ts);
+            continue;
+        }
+        last_us = now;
         struct wake *list = hub->pending;
         size_t n = hub->npending;
         hub->pending = NULL;
@@ -184,7 +211,11 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
         return NULL;
     pthread_mutex_init(&hub->lock, NULL);
     pthread_cond_init(&hub->memo_free, NULL);
-    pthread_cond_init(&hub->waker_cond, NULL);
+    pthread_condattr_t mono;
+    pthread_condattr_init(&mono);
+    pthread_condattr_setclock(&mono, CLOCK_MONOTONIC);
+    pthread_cond_init(&hub->waker_cond, &mono);
+    pthread_condattr_destroy(&mono);
     hub->max_total = max_total;
     hub->max_per = max_per_encounter;
     hub->max_per_address = max_per_address;
@@ -192,6 +223,15 @@ struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
     /* Without the thread, the writers wake their subscribers themselves, as before. */
     hub->waker_started = pthread_create(&hub->waker, NULL, waker_run, hub) == 0;
     return hub;
+}
+
+void svc_hub_coalesce(struct svc_hub *hub, uint64_t us)
+{
+    if (hub == NULL)
+        return;
+    pthread_mutex_lock(&hub->lock);
+    hub->coalesce_us = us;
+    pthread_mutex_unlock(&hub->lock);
 }
 
 /* Frees what a channel holds (its frames, memo and checkpoints) and the channel. */

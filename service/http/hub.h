@@ -43,6 +43,12 @@ enum svc_hub_status {
 struct svc_hub *svc_hub_new(unsigned max_total, unsigned max_per_encounter,
                             unsigned max_per_address, uint64_t keepalive_us);
 
+/* The waker runs at most once every us microseconds (0: as each write comes): the wakes of
+ * the writes in between wait and go together, so a subscriber behind a burst is woken once for
+ * all of them and sends them in one go, and a write is not held by a thousand sends of the one
+ * before. A NULL hub is accepted. */
+void svc_hub_coalesce(struct svc_hub *hub, uint64_t us);
+
 /* Frees the hub; every subscriber must have left. NULL is accepted. */
 void svc_hub_free(struct svc_hub *hub);
 

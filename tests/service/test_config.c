@@ -221,6 +221,23 @@ Test(config, feed_listen_and_poll_have_defaults_and_bounds)
     cr_assert(strstr(err, "--feed-listen") != NULL, "%s", err);
 }
 
+/* The feeds' waker runs at most every 25 ms by default (bench/README.md, "Live feed"), 0 to
+ * wake at each write, never more than a second. */
+Test(config, feed_coalesce_has_a_default_and_bounds)
+{
+    struct svc_config c;
+    char err[256];
+    char *plain[] = {"tacticsd", NULL};
+    cr_assert_eq(svc_config_parse(1, plain, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.feed_coalesce_ms, 25);
+    char *off[] = {"tacticsd", "--feed-coalesce", "0", NULL};
+    cr_assert_eq(svc_config_parse(3, off, env_none, &c, err, sizeof err), SVC_CONFIG_RUN);
+    cr_assert_eq(c.feed_coalesce_ms, 0);
+    char *slow[] = {"tacticsd", "--feed-coalesce", "1001", NULL};
+    cr_assert_eq(svc_config_parse(3, slow, env_none, &c, err, sizeof err), SVC_CONFIG_ERROR);
+    cr_assert(strstr(err, "--feed-coalesce") != NULL, "%s", err);
+}
+
 /* A password in a PostgreSQL URL never reaches the log: in the user part or as a parameter. */
 Test(config, the_database_url_is_logged_without_its_password)
 {

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <string.h>
+#include <time.h>
 
 #include "service/http/hub.h"
 
@@ -43,9 +44,9 @@ Test(hub, a_frame_is_shared_not_copied)
     cr_assert_null(svc_hub_frame_ref(hub, b, 6, false));
     cr_assert_null(svc_hub_frame_ref(hub, b, 7, true));
     svc_hub_frame_unref(mine);
-    /* The cache drops the frame when a later event takes its slot (64 frames, two views each):
-     * the subscriber still holding it reads it whole. */
-    for (int64_t seq = 7; seq < 7 + 64; seq++) {
+    /* The cache drops the frame when a later event takes its slot (256 frames, two views
+     * each): the subscriber still holding it reads it whole. */
+    for (int64_t seq = 7; seq < 7 + 128; seq++) {
         struct svc_hub_frame *f = svc_hub_frame_put(hub, a, seq, true, "x", 1);
         cr_assert_not_null(f);
         svc_hub_frame_unref(f);
@@ -110,5 +111,48 @@ Test(hub, the_waker_wakes_subscribers_and_close_runs_what_is_pending)
     sem_post(&wx.release);
     svc_hub_leave(h, x);
     svc_hub_leave(h, y);
+    svc_hub_free(h);
+}
+
+static uint64_t test_mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The waker's interval (--feed-coalesce): the wakes of writes that come less than the interval
+ * after the waker's last run wait for the interval's end, so a subscriber behind a burst is
+ * woken once for all of it and sends it in one go. The waker's first run starts no sooner than
+ * the first append; the second no sooner than the interval after that: a bound from below,
+ * which a loaded machine only makes later. */
+Test(hub, wakes_closer_than_the_interval_wait_for_its_end)
+{
+    enum { INTERVAL_US = 80000 };
+    struct svc_hub *h = svc_hub_new(10, 10, 10, 15000000);
+    svc_hub_coalesce(h, INTERVAL_US);
+    struct svc_hub_sub *x;
+    cr_assert_eq(svc_hub_join(h, "one", 1, NULL, &x), SVC_HUB_OK);
+    static struct waked wx;
+    sem_init(&wx.done, 0, 0);
+    sem_init(&wx.release, 0, 0);
+    svc_hub_attach(x, wake_fn, &wx, -1);
+    cr_assert(svc_hub_park(h, x, 1, 0, no_park, NULL));
+    uint64_t first = test_mono_us();
+    svc_hub_appended(h, "one", 2);
+    sem_wait(&wx.done);
+    cr_assert(svc_hub_park(h, x, 2, 0, no_park, NULL));
+    svc_hub_appended(h, "one", 3);
+    sem_wait(&wx.done);
+    uint64_t second = test_mono_us();
+    cr_assert_geq(second - first, INTERVAL_US, "woken again %llu us after the first write",
+                  (unsigned long long)(second - first));
+    /* Stopping the hub does not wait out the interval: close runs a held wake at once. */
+    cr_assert(svc_hub_park(h, x, 3, 0, no_park, NULL));
+    svc_hub_coalesce(h, 3600u * 1000000u);
+    svc_hub_appended(h, "one", 4);
+    svc_hub_close(h);
+    cr_assert_eq(sem_trywait(&wx.done), 0, "close returned with a wake still held");
+    svc_hub_leave(h, x);
     svc_hub_free(h);
 }

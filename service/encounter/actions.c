@@ -11,7 +11,7 @@
 
 #include "rules/board/cover.h"
 #include "rules/encounter/encounter.h"
-#include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/move/move.h"
 #include "rules/world/impact.h"
 #include "service/codec/answer.h"
@@ -239,9 +239,12 @@ static void check_cover(json_t *in, struct svc_errors *e)
 bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                             struct svc_errors *e)
 {
-    /* With the rule shapes; without it these were checked, and some accepted, as each action was
-     * ruled (enc_resolve_action_kind), and its stored events re-rule so. */
-    if (!rules_engine_has(engine, RULES_ENGINE_SHAPES))
+    /* With the rule shapes (the kind's `shaped`); without it these were checked, and some
+     * accepted, as each action was ruled (enc_resolve_action_kind), and its stored events re-rule
+     * so. */
+    struct rules_action_kind kind;
+    rules_action_kind_of(engine, type, false, &kind);
+    if (!kind.shaped)
         return true;
     size_t before = json_array_size(e->list);
     const char *t = NULL;
@@ -356,7 +359,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
                                 enum rules_action_type type)
 {
     const char *actor_id = enc_str(actor, "id");
-    if (rules_engine_has(x->engine, RULES_ENGINE_SHAPES)) /* as enc_check_action_shape */
+    if (rules_encounter_checks_shapes(x->engine)) /* as enc_check_action_shape */
         check_reactors(x->state, in, actor, x->e);
     if (svc_errors_any(x->e))
         return NULL;
@@ -450,7 +453,7 @@ json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor
     case RULES_ACT_STAND_UP: {
         /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
          * and the prone check come first, in resolve_action). */
-        if (rules_engine_has(x->engine, RULES_ENGINE_STAND_UP_PROVOKES))
+        if (rules_encounter_stand_up_opens_reactions(x->engine))
             return stand_up(x, in, actor);
         return enc_outcome(
             json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",

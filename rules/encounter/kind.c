@@ -2,6 +2,7 @@
 #include "rules/encounter/kind.h"
 
 #include <assert.h>
+#include <string.h>
 
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
@@ -18,6 +19,14 @@ const char *const rules_action_type_names[] = {
     RULES_ACTION_KINDS(RULES_KIND_NAME_)
 #undef RULES_KIND_NAME_
         [RULES_ACT_TYPE_COUNT] = NULL};
+
+int rules_action_type_of(const char *name)
+{
+    for (int t = 0; name != NULL && t < RULES_ACT_TYPE_COUNT; t++)
+        if (strcmp(rules_action_kinds[t].name, name) == 0)
+            return t;
+    return -1;
+}
 
 void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
                           struct rules_action_kind *out)

@@ -73,6 +73,9 @@ extern const struct rules_action_kind_row rules_action_kinds[RULES_ACT_TYPE_COUN
 /* "attack", "move", ... "decline_reaction" (the table's names), NULL-terminated. */
 extern const char *const rules_action_type_names[];
 
+/* The type named name, or -1. */
+int rules_action_type_of(const char *name);
+
 /* How the referee takes an action of one kind, under one engine, before ruling it. */
 struct rules_action_kind {
     /* It answers another's provoking move (an attack of opportunity, or declining one): taken

@@ -498,23 +498,26 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
     return json_array_size(e->list) == before;
 }
 
-/* Whether event `kind` with input in answers an open reaction: an attack of opportunity, or a
- * decline. */
-static bool answers_reaction(const char *kind, json_t *in)
+/* Whether event `kind` with input in answers an open reaction: an action whose kind is a
+ * reaction (rules_action_kind_of: an attack of opportunity, or a decline). */
+static bool answers_reaction(const char *kind, json_t *in, int engine)
 {
-    const char *type = enc_str(in, "type");
-    return strcmp(kind, "action") == 0 &&
-           ((strcmp(type, "attack") == 0 &&
-             strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0) ||
-            strcmp(type, "decline_reaction") == 0);
+    int type = strcmp(kind, "action") == 0 ? rules_action_type_of(enc_str(in, "type")) : -1;
+    if (type < 0)
+        return false;
+    struct rules_action_kind k;
+    rules_action_kind_of(engine, (enum rules_action_type)type,
+                         strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0, &k);
+    return k.reaction;
 }
 
 /* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
  * decision was ask), only an answer or a decline is ruled: false after adding an error naming
  * each open reaction. Reactions opened with no policy wait for nothing. */
-static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
+static bool awaits_nothing(json_t *state, const char *kind, json_t *in, int engine,
+                           struct svc_errors *e)
 {
-    return answers_reaction(kind, in) || enc_awaits_no_reaction(state, e);
+    return answers_reaction(kind, in, engine) || enc_awaits_no_reaction(state, e);
 }
 
 bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
@@ -565,7 +568,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     }
     /* An undo may take back the move that opened the reactions. */
     bool undo = strcmp(kind, "undone") == 0;
-    if (!undo && !awaits_nothing(state, kind, in, e))
+    if (!undo && !awaits_nothing(state, kind, in, engine, e))
         return NULL;
     /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
     static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
@@ -587,7 +590,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
     /* The reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
-    bool answers = answers_reaction(kind, in);
+    bool answers = answers_reaction(kind, in, engine);
     int open = (int)json_array_size(json_object_get(state, "reactions"));
     if (out != NULL && rules_encounter_event_closes_reactions(engine, open, answers, undo))
         json_array_insert_new(json_object_get(out, "effects"), 0,

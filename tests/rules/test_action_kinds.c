@@ -82,3 +82,24 @@ Test(action_kinds, only_what_is_taken_on_the_turn_spends)
     rules_action_kind_of(2, RULES_ACT_FORCED, false, &k);
     cr_assert(k.anytime && k.while_down && !k.spends && !k.reaction);
 }
+
+/* 004 Attacks of Opportunity: while a reaction is open only its answer is ruled, "an attack of
+ * opportunity" or declining it: the kinds read by their names are reactions exactly when they
+ * are such an answer, under every engine. */
+Test(action_kinds, the_answers_to_a_reaction_by_name)
+{
+    cr_assert_eq(rules_action_type_of("decline_reaction"), RULES_ACT_DECLINE_REACTION);
+    cr_assert_eq(rules_action_type_of("attack"), RULES_ACT_ATTACK);
+    cr_assert_eq(rules_action_type_of("attack_of_opportunity"), -1);
+    cr_assert_eq(rules_action_type_of(""), -1);
+    cr_assert_eq(rules_action_type_of(NULL), -1);
+    for (int engine = 1; engine <= RULES_ENGINE_VERSION; engine++)
+        for (int t = 0; t < RULES_ACT_TYPE_COUNT; t++)
+            for (int aoo = 0; aoo < 2; aoo++) {
+                struct rules_action_kind k;
+                rules_action_kind_of(engine, (enum rules_action_type)t, aoo, &k);
+                bool answer = (t == RULES_ACT_ATTACK && aoo) || t == RULES_ACT_DECLINE_REACTION;
+                cr_assert_eq(k.reaction, answer, "engine %d, %s, aoo %d", engine,
+                             rules_action_type_names[t], aoo);
+            }
+}

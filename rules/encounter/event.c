@@ -1,6 +1,7 @@
 /* What an event stores, checks and opens by engine (event.h). */
 #include "rules/encounter/event.h"
 
+#include <assert.h>
 #include <stddef.h>
 
 #include "rules/encounter/encounter.h"
@@ -15,6 +16,7 @@ enum rules_hp_state rules_encounter_hp_state(int engine, const struct rules_opti
 
 bool rules_encounter_stores_hp_state(int engine, const struct rules_options *o)
 {
+    assert(o != NULL);
     return rules_engine_has(engine, RULES_ENGINE_HP_STATES) && o->hp_states != RULES_HP_STATES_NONE;
 }
 
@@ -37,6 +39,21 @@ bool rules_encounter_checks_shapes(int engine)
     return rules_engine_has(engine, RULES_ENGINE_SHAPES);
 }
 
+bool rules_encounter_place_refuses_terrain(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_PLACING);
+}
+
+bool rules_encounter_aoo_answers_reaction(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_REACTIONS);
+}
+
+bool rules_encounter_aoo_first_melee(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_MELEE_AOO);
+}
+
 bool rules_encounter_move_opens_reactions(int engine)
 {
     return rules_engine_has(engine, RULES_ENGINE_REACTIONS);
@@ -44,6 +61,7 @@ bool rules_encounter_move_opens_reactions(int engine)
 
 bool rules_encounter_event_closes_reactions(int engine, int open, bool answers, bool undo)
 {
+    assert(open >= 0);
     return rules_engine_has(engine, RULES_ENGINE_REACTIONS) && open > 0 && !answers && !undo;
 }
 
@@ -69,6 +87,7 @@ bool rules_encounter_counts_aoo(int engine)
 
 int rules_encounter_iterative_of(const struct rules_encounter *e, int c)
 {
+    assert(c >= 0 && c < e->count);
     int bab = e->combatants[c].base_attack_bonus;
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab);
 }

@@ -41,9 +41,23 @@ bool rules_encounter_update_checks_place(int engine, bool touches_place);
  * no strays (the rule shapes). */
 bool rules_encounter_checks_shapes(int engine);
 
+/* Whether blocked terrain, or terrain none of its speeds enters, refuses a combatant's place
+ * (the rule placing: 001 Blocked Terrain, "terrain it is impossible to move into"; 001
+ * Alternative Movement Types); before it only the map's edge and other creatures did. */
+bool rules_encounter_place_refuses_terrain(int engine);
+
 /* Whether a move opens reactions for the attacks of opportunity it provoked, each made only in
  * answer to it (the rule reactions; 004 Attacks of Opportunity). */
 bool rules_encounter_move_opens_reactions(int engine);
+
+/* Whether an attack of opportunity is made only in answer to an open reaction, which it consumes
+ * (the rule reactions); before it one was an attack like another, out of turn. */
+bool rules_encounter_aoo_answers_reaction(int engine);
+
+/* Whether an attack of opportunity that names no profile is made with the attacker's first melee
+ * one (the rule melee_aoo, 004: "An attack of opportunity is a single melee attack";
+ * rules_encounter_aoo_profile_of); before it with its first. */
+bool rules_encounter_aoo_first_melee(int engine);
 
 /* Whether an event closes the reactions a move left open: with the rule reactions, "the next
  * other event closes it", so any event while `open` reactions stand, but an answer to one (an

@@ -19,6 +19,9 @@ const char *const rules_action_type_names[] = {
     RULES_ACTION_KINDS(RULES_KIND_NAME_)
 #undef RULES_KIND_NAME_
         [RULES_ACT_TYPE_COUNT] = NULL};
+static_assert(sizeof rules_action_type_names / sizeof rules_action_type_names[0] ==
+                  RULES_ACT_TYPE_COUNT + 1,
+              "one name per action type, then NULL");
 
 int rules_action_type_of(const char *name)
 {
@@ -33,6 +36,7 @@ void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
 {
     assert((unsigned)t < RULES_ACT_TYPE_COUNT);
     const struct rules_action_kind_row *row = &rules_action_kinds[t];
+    assert(row->name != NULL && row->since >= 1);
     *out = (struct rules_action_kind){.from_engine = row->since, .cost = row->cost};
     out->reaction = row->taken == RULES_TAKEN_REACTION ||
                     (row->taken == RULES_TAKEN_ON_TURN && aoo && t == RULES_ACT_ATTACK);

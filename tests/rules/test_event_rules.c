@@ -71,6 +71,26 @@ Test(event_rules, an_update_checks_the_place_only_when_it_touches_it)
         cr_assert_str_eq(rules_encounter_place_members[k], place[k]);
 }
 
+/* engine.h, placing: "a combatant may not be placed on blocked terrain or where its speeds do not
+ * go (001 Blocked Terrain, 001 Alternative Movement Types)" (engine 3); under engine 2 only the
+ * map's edge and the other creatures refused a place. */
+Test(event_rules, blocked_terrain_refuses_a_place_from_placing)
+{
+    cr_assert_not(rules_encounter_place_refuses_terrain(2));
+    cr_assert(rules_encounter_place_refuses_terrain(3));
+}
+
+/* engine.h, reactions: "an attack of opportunity is made only in answer to the move that provoked
+ * it" (engine 2); melee_aoo: "an attack of opportunity is a melee attack, made with the first
+ * melee profile" (engine 3, 004 Threatened Area). */
+Test(event_rules, an_attack_of_opportunity_answers_a_reaction_with_a_melee_profile)
+{
+    cr_assert_not(rules_encounter_aoo_answers_reaction(1));
+    cr_assert(rules_encounter_aoo_answers_reaction(2));
+    cr_assert_not(rules_encounter_aoo_first_melee(2));
+    cr_assert(rules_encounter_aoo_first_melee(3));
+}
+
 /* engine.h, shapes: "an action's members ... and a combatant's ... are checked before it is
  * ruled: no duplicates, no strays" (engine 3). */
 Test(event_rules, members_checked_first_from_shapes)

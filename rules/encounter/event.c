@@ -59,6 +59,13 @@ bool rules_encounter_move_opens_reactions(int engine)
     return rules_engine_has(engine, RULES_ENGINE_REACTIONS);
 }
 
+bool rules_encounter_awaits_reaction(int policy)
+{
+    return policy >= 0 && policy < RULES_AOO_POLICY_COUNT &&
+           rules_aoo_outcome_of((enum rules_aoo_policy)policy, RULES_AOO_DECISION_NONE) ==
+               RULES_AOO_ASKED;
+}
+
 bool rules_encounter_event_closes_reactions(int engine, int open, bool answers, bool undo)
 {
     assert(open >= 0);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "rules/encounter/hp.h"
+#include "rules/encounter/reaction.h"
 #include "rules/encounter/state.h"
 #include "rules/move/move.h"
 #include "rules/options.h"
@@ -58,6 +59,12 @@ bool rules_encounter_aoo_answers_reaction(int engine);
  * one (the rule melee_aoo, 004: "An attack of opportunity is a single melee attack";
  * rules_encounter_aoo_profile_of); before it with its first. */
 bool rules_encounter_aoo_first_melee(int engine);
+
+/* Whether the encounter waits, before it rules anything else, for an open reaction stored with
+ * policy `policy` (an enum rules_aoo_policy; -1: one this build does not know): an asked one
+ * (rules_aoo_outcome_of), answered by an attack of opportunity or a decline (004 Attacks of
+ * Opportunity: the reactor decides); one opened with no policy lapses and waits for nothing. */
+bool rules_encounter_awaits_reaction(int policy);
 
 /* Whether an event closes the reactions a move left open: with the rule reactions, "the next
  * other event closes it", so any event while `open` reactions stand, but an answer to one (an

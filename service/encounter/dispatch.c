@@ -529,7 +529,8 @@ bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
     json_t *r;
     json_array_foreach(json_object_get(state, "reactions"), i, r)
     {
-        if (strcmp(enc_str(r, "policy"), "ask") != 0 || used >= sizeof open)
+        if (!rules_encounter_awaits_reaction(rules_aoo_policy_from(enc_str(r, "policy"))) ||
+            used >= sizeof open)
             continue;
         used += (size_t)snprintf(open + used, sizeof open - used,
                                  "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",

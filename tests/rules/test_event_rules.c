@@ -116,6 +116,21 @@ Test(event_rules, the_next_other_event_closes_the_reactions)
     cr_assert_not(rules_encounter_event_closes_reactions(1, 1, false, false));
 }
 
+/* 004 Making an Attack of Opportunity: the threatening enemy "does not have to make an attack of
+ * opportunity if the combatant doesn't want to": a reaction whose reactor is asked holds every
+ * other event until it answers or declines; one with no policy lapses, one made or declined is
+ * not open, and a policy this build does not know holds nothing. */
+Test(event_rules, only_an_asked_reaction_is_awaited)
+{
+    cr_assert(rules_encounter_awaits_reaction(RULES_AOO_POLICY_ASK));
+    cr_assert_not(rules_encounter_awaits_reaction(RULES_AOO_POLICY_UNSET));
+    cr_assert_not(rules_encounter_awaits_reaction(RULES_AOO_POLICY_ALWAYS));
+    cr_assert_not(rules_encounter_awaits_reaction(RULES_AOO_POLICY_NEVER));
+    cr_assert_not(rules_encounter_awaits_reaction(-1));
+    cr_assert_not(rules_encounter_awaits_reaction(RULES_AOO_POLICY_COUNT));
+    cr_assert_eq(rules_aoo_policy_from("ask"), RULES_AOO_POLICY_ASK);
+}
+
 /* engine.h, charge: "a charge names its opponent, moves directly toward it and ends in one melee
  * attack at +2 (d20 3.5 SRD, Charge)" (engine 3): only a charge, only under the rule, records its
  * designated opponent. */

@@ -34,57 +34,6 @@ int rules_event_kind_of(const char *name)
     return -1;
 }
 
-const char *const rules_action_type_names[] = {
-    "attack",    "move",     "five_foot_step", "facing",           "forced", "fall",
-    "condition", "stand_up", "full_attack",    "decline_reaction", NULL};
-static_assert(sizeof rules_action_type_names / sizeof rules_action_type_names[0] ==
-                  RULES_ACT_TYPE_COUNT + 1,
-              "one name per action type, then NULL");
-
-void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
-                          struct rules_action_kind *out)
-{
-    static const enum rules_action cost[RULES_ACT_TYPE_COUNT] = {
-        [RULES_ACT_ATTACK] = RULES_ACTION_ATTACK, /* d20 3.5 SRD, Attack: a standard action */
-        [RULES_ACT_MOVE] = RULES_ACTION_MOVE,     /* by its mode: rules_move_cost */
-        [RULES_ACT_FIVE_FOOT_STEP] = RULES_ACTION_FIVE_FOOT_STEP,
-        [RULES_ACT_FACING] = RULES_ACTION_FACING,
-        [RULES_ACT_STAND_UP] = RULES_ACTION_STAND_UP,
-        [RULES_ACT_FULL_ATTACK] = RULES_ACTION_FULL_ATTACK,
-    };
-    assert((unsigned)t < RULES_ACT_TYPE_COUNT);
-    *out = (struct rules_action_kind){.from_engine = 1, .cost = cost[t]};
-    out->reaction = (t == RULES_ACT_ATTACK && aoo) || t == RULES_ACT_DECLINE_REACTION;
-    out->anytime =
-        t == RULES_ACT_FORCED || t == RULES_ACT_FALL ||
-        (rules_engine_has(engine, RULES_ENGINE_CONDITION_FREE) && t == RULES_ACT_CONDITION);
-    out->while_down = out->anytime || t == RULES_ACT_DECLINE_REACTION;
-    if (t == RULES_ACT_STAND_UP || t == RULES_ACT_FULL_ATTACK)
-        out->from_engine = 2;
-    out->spends = rules_engine_has(engine, RULES_ENGINE_ACTION_ECONOMY) && !out->reaction &&
-                  !out->anytime && t != RULES_ACT_CONDITION;
-}
-
-enum rules_action rules_move_cost(enum rules_move_mode mode)
-{
-    switch (mode) {
-    case RULES_MODE_DOUBLE:
-        return RULES_ACTION_DOUBLE_MOVE;
-    case RULES_MODE_RUN:
-        return RULES_ACTION_RUN;
-    case RULES_MODE_CHARGE:
-        return RULES_ACTION_CHARGE;
-    case RULES_MODE_WITHDRAW:
-        return RULES_ACTION_WITHDRAW;
-    case RULES_MODE_CRAWL:
-        return RULES_ACTION_CRAWL;
-    case RULES_MODE_STEP:
-        return RULES_ACTION_FIVE_FOOT_STEP;
-    default:
-        return RULES_ACTION_MOVE;
-    }
-}
-
 static int by_initiative(const void *pa, const void *pb)
 {
     const struct rules_initiative_roll *a = pa, *b = pb;

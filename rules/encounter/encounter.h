@@ -16,6 +16,7 @@
 #include "rules/attack/roll.h"
 #include "rules/dice/dice.h"
 #include "rules/encounter/hp.h"
+#include "rules/encounter/kind.h"
 #include "rules/encounter/state.h"
 #include "rules/encounter/turn.h"
 #include "rules/move/move.h"
@@ -42,54 +43,6 @@ extern const char *const rules_event_kind_names[];
 
 /* The kind named name, or -1. */
 int rules_event_kind_of(const char *name);
-
-/* The types of action an action event takes, in the order of rules_action_type_names. */
-enum rules_action_type {
-    RULES_ACT_ATTACK = 0,       /* one attack, or (kind attack_of_opportunity) a reaction */
-    RULES_ACT_MOVE,             /* a move in one of the modes below */
-    RULES_ACT_FIVE_FOOT_STEP,   /* 001 5-Foot Step */
-    RULES_ACT_FACING,           /* 000 Changing Facing */
-    RULES_ACT_FORCED,           /* forced movement done to a creature */
-    RULES_ACT_FALL,             /* a fall */
-    RULES_ACT_CONDITION,        /* a condition applied, for a number of rounds or until removed */
-    RULES_ACT_STAND_UP,         /* 001 Part of a Move Action: standing up from prone */
-    RULES_ACT_FULL_ATTACK,      /* every iterative attack */
-    RULES_ACT_DECLINE_REACTION, /* not making an attack of opportunity one was offered */
-    RULES_ACT_TYPE_COUNT
-};
-
-/* "attack", "move", ... "decline_reaction", NULL-terminated. */
-extern const char *const rules_action_type_names[];
-
-/* How the referee takes an action before ruling it. */
-struct rules_action_kind {
-    /* It answers another's provoking move (an attack of opportunity, or declining one): taken
-     * out of turn and from nobody's budget (004 Attacks of Opportunity). */
-    bool reaction;
-    /* It happens to a creature whenever it happens (forced movement, a fall) or, with the rule
-     * condition_free (engine.h), is the game master's to apply at any time (a condition): out of
-     * turn, from nobody's budget, and also to a creature that is down. */
-    bool anytime;
-    /* It may be taken by a combatant that is down (unconscious, helpless, dying or dead): what
-     * happens to one anytime, and declining a reaction it could not make anyway. */
-    bool while_down;
-    /* With action_economy, once initiative is rolled: it spends `cost` from the actor's turn. */
-    bool spends;
-    enum rules_action cost;
-    int from_engine; /* the first engine that rules it (stand_up and full_attack: 2) */
-};
-
-/* How action type t is taken under engine; aoo: an attack of kind attack_of_opportunity. A
- * move's cost depends on its mode: rules_move_cost. The costs are turn.h's: 001 Types of
- * Movement and 004 The Combat Round. */
-void rules_action_kind_of(int engine, enum rules_action_type t, bool aoo,
-                          struct rules_action_kind *out);
-
-/* What a move action in mode costs: a move action (move); the whole turn for a double move
- * (001 Double Move: "Type of Action: Full Attack Action"), a run (001 Run: "a full-round
- * action") and a charge (d20 3.5 SRD, Charge); a standard action (001 Withdraw); a move
- * action (001 Crawling). */
-enum rules_action rules_move_cost(enum rules_move_mode mode);
 
 enum rules_enc_status {
     RULES_ENC_OK = 0,

@@ -11,7 +11,7 @@
 
 #include "rules/board/cover.h"
 #include "rules/encounter/encounter.h"
-#include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/move/move.h"
 #include "rules/world/impact.h"
 #include "service/codec/answer.h"
@@ -236,92 +236,271 @@ static void check_cover(json_t *in, struct svc_errors *e)
     }
 }
 
+/* ---- each action kind: its members' shape, and its ruling ----
+ * One row per kind of rules/encounter/kind.h's table (rules_action_kinds, the same enum): `shape`
+ * checks the kind's own members (types, enums, ranges: what needs no state) before the turn's gate,
+ * with the rule shapes (enc_check_action_shape); `rule` decodes the rest once the turn allows it,
+ * has rules/ rule it and encodes the outcome (enc_resolve_action_kind). */
+
+/* The target an action names, another combatant than its actor (an attack's, a full attack's). */
+static void shape_other_target(json_t *in, struct svc_errors *e)
+{
+    const char *t = NULL;
+    if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, enc_str(in, "actor")) == 0)
+        svc_errors_add(e, "/target", "must be another combatant than the actor");
+}
+
+static void shape_attack(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e)
+{
+    (void)type, (void)engine;
+    /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
+    static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
+    codec_get_enum(in, "", "kind", kinds, false, 0, e);
+    shape_other_target(in, e);
+    enc_check_reaction_results(in, e);
+    if (json_object_get(in, "results") != NULL)
+        check_dice(json_object_get(in, "results"), "/results", e);
+    check_cover(in, e);
+}
+
+static void shape_full_attack(json_t *in, enum rules_action_type type, int engine,
+                              struct svc_errors *e)
+{
+    (void)type;
+    shape_other_target(in, e);
+    enc_check_plan(in, engine, e);
+    json_t *list = NULL;
+    if (codec_get_array(in, "", "results", false, 4, &list, e)) {
+        size_t i;
+        json_t *one;
+        json_array_foreach(list, i, one)
+        {
+            char p[CODEC_PTR_MAX];
+            snprintf(p, sizeof p, "/results/%zu", i);
+            check_dice(one, p, e);
+        }
+    }
+    check_cover(in, e);
+}
+
+static void shape_decline(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e)
+{
+    (void)type, (void)engine;
+    const char *t = NULL;
+    codec_get_string(in, "", "target", true, 64, &t, e);
+    enc_check_reaction_results(in, e);
+}
+
+/* A move, a 5-foot step and forced movement: a path (a move may give `to` instead). */
+static void shape_path(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e)
+{
+    (void)engine;
+    json_t *path = NULL;
+    /* A move may give `to` (a square or a combatant) instead of its path. */
+    json_t *to = type == RULES_ACT_MOVE ? json_object_get(in, "to") : NULL;
+    codec_get_array(in, "", "path", to == NULL, RULES_MAX_PATH, &path, e);
+    if (to != NULL && !json_is_string(to) && !json_is_object(to))
+        svc_errors_add(e, "/to", "must be a square {\"x\", \"y\"} or a combatant");
+    if (type != RULES_ACT_MOVE && json_object_get(in, "to") != NULL)
+        svc_errors_add(e, "/to", "only a move takes to");
+    if (type != RULES_ACT_FORCED)
+        return;
+    const char *t = NULL;
+    long long v = 0;
+    if (codec_get_string(in, "", "target", true, 64, &t, e) && strcmp(t, enc_str(in, "actor")) == 0)
+        svc_errors_add(e, "/target",
+                       "must be another combatant than the actor: forced "
+                       "movement is done to a creature by another (001 "
+                       "Forced Movement)");
+    codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
+    codec_get_enum(in, "", "kind", move_forced_names, true, 0, e);
+}
+
+static void shape_facing(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e)
+{
+    (void)type, (void)engine;
+    long long v = 0;
+    codec_get_int(in, "", "facing", true, 0, 7, &v, e);
+}
+
+static void shape_fall(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e)
+{
+    (void)type, (void)engine;
+    long long v = 0;
+    codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &v, e);
+}
+
+static void shape_condition(json_t *in, enum rules_action_type type, int engine,
+                            struct svc_errors *e)
+{
+    (void)type, (void)engine;
+    long long v = 0;
+    codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
+    codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
+}
+
+static json_t *rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor,
+                           enum rules_action_type type)
+{
+    (void)type;
+    const char *t = NULL;
+    if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+        !enc_check_reaction_results(in, x->e))
+        return NULL;
+    return enc_action_attack(x, in, actor);
+}
+
+static json_t *rule_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor,
+                                enum rules_action_type type)
+{
+    (void)type;
+    const char *t = NULL;
+    if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
+        return NULL;
+    if (enc_find(x->state, t, NULL) == NULL) {
+        svc_errors_add(x->e, "/target", "names no combatant");
+        return NULL;
+    }
+    return enc_action_full_attack(x, in, actor);
+}
+
+static json_t *rule_decline(struct resolve_ctx *x, json_t *in, json_t *actor,
+                            enum rules_action_type type)
+{
+    (void)type;
+    const char *t = NULL;
+    if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
+        !enc_check_reaction_results(in, x->e))
+        return NULL;
+    return enc_action_decline(x, in, actor);
+}
+
+/* A move (in its mode), a 5-foot step, forced movement. */
+static json_t *rule_path(struct resolve_ctx *x, json_t *in, json_t *actor,
+                         enum rules_action_type type)
+{
+    const char *actor_id = enc_str(actor, "id");
+    json_t *path = NULL;
+    bool routed = type == RULES_ACT_MOVE && json_object_get(in, "to") != NULL;
+    codec_get_array(in, "", "path", !routed, RULES_MAX_PATH, &path, x->e);
+    if (type == RULES_ACT_MOVE)
+        enc_check_decisions(x->state, in, x->e);
+    if (type == RULES_ACT_FORCED) {
+        long long sq = 0;
+        codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
+        codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
+        codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
+    }
+    if (svc_errors_any(x->e))
+        return NULL;
+    if (type == RULES_ACT_FIVE_FOOT_STEP)
+        return enc_action_move(x, in, actor, RULES_MODE_STEP);
+    if (type == RULES_ACT_FORCED)
+        return enc_action_forced(x, in, actor);
+    int m = enc_move_mode(in, x->e);
+    if (m < 0)
+        return NULL;
+    return enc_action_move(x, in, actor, (enum rules_move_mode)m);
+}
+
+static json_t *rule_facing(struct resolve_ctx *x, json_t *in, json_t *actor,
+                           enum rules_action_type type)
+{
+    (void)type;
+    long long f = 0;
+    if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
+        return NULL;
+    /* 000 Changing Facing: once as a free action, or as a move action. */
+    return enc_outcome(
+        json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
+        json_pack("[o]", enc_effect_set(enc_str(actor, "id"), json_pack("{s:I}", "facing", f))));
+}
+
+static json_t *rule_fall(struct resolve_ctx *x, json_t *in, json_t *actor,
+                         enum rules_action_type type)
+{
+    (void)type;
+    long long h = 0;
+    if (!codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &h, x->e))
+        return NULL;
+    return action_fall(x, in, actor);
+}
+
+static json_t *rule_condition(struct resolve_ctx *x, json_t *in, json_t *actor,
+                              enum rules_action_type type)
+{
+    (void)type;
+    /* A condition for a number of rounds: 004's "Effects that last a certain number of
+     * rounds end just before the same initiative count that they began on." */
+    json_t *target = enc_find(x->state, enc_str(in, "target"), NULL);
+    int ci = codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, x->e);
+    long long rounds = 0;
+    bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
+    if (target == NULL)
+        svc_errors_add(x->e, "/target", "names no combatant");
+    if (svc_errors_any(x->e) || ci < 0 || target == NULL)
+        return NULL;
+    json_t *fields = json_object();
+    /* Its own doing when the actor puts it on itself (dropping prone), else forced on it. */
+    condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0,
+                     target == actor ? RULES_CAUSE_OWN : RULES_CAUSE_OTHER, fields);
+    return enc_outcome(json_pack("{s:s, s:s, s:I, s:s}", "target", enc_str(target, "id"),
+                                 "condition", enc_defender_conditions[ci], "rounds", rounds, "rule",
+                                 "004: effects that last a number of rounds end just before the "
+                                 "same initiative count that they began on"),
+                       json_pack("[o]", enc_effect_set(enc_str(target, "id"), fields)));
+}
+
+static json_t *rule_stand_up(struct resolve_ctx *x, json_t *in, json_t *actor,
+                             enum rules_action_type type)
+{
+    (void)type;
+    const char *actor_id = enc_str(actor, "id");
+    /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
+     * and the prone check come first, in resolve_action). */
+    if (rules_encounter_stand_up_opens_reactions(x->engine))
+        return stand_up(x, in, actor);
+    return enc_outcome(
+        json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
+                  "001 Part of a Move Action: standing up from Prone takes a move "
+                  "action"),
+        json_pack("[o]",
+                  enc_effect_set(actor_id, json_pack("{s:o}", "conditions",
+                                                     enc_conditions_with(actor, "prone", false)))));
+}
+
+static const struct {
+    void (*shape)(json_t *in, enum rules_action_type type, int engine, struct svc_errors *e);
+    json_t *(*rule)(struct resolve_ctx *x, json_t *in, json_t *actor, enum rules_action_type type);
+} kinds[RULES_ACT_TYPE_COUNT] = {
+    [RULES_ACT_ATTACK] = {shape_attack, rule_attack},
+    [RULES_ACT_MOVE] = {shape_path, rule_path},
+    [RULES_ACT_FIVE_FOOT_STEP] = {shape_path, rule_path},
+    [RULES_ACT_FACING] = {shape_facing, rule_facing},
+    [RULES_ACT_FORCED] = {shape_path, rule_path},
+    [RULES_ACT_FALL] = {shape_fall, rule_fall},
+    [RULES_ACT_CONDITION] = {shape_condition, rule_condition},
+    [RULES_ACT_STAND_UP] = {NULL, rule_stand_up}, /* no members of its own */
+    [RULES_ACT_FULL_ATTACK] = {shape_full_attack, rule_full_attack},
+    [RULES_ACT_DECLINE_REACTION] = {shape_decline, rule_decline},
+};
+
 bool enc_check_action_shape(json_t *in, enum rules_action_type type, int engine,
                             struct svc_errors *e)
 {
-    /* With the rule shapes; without it these were checked, and some accepted, as each action was
-     * ruled (enc_resolve_action_kind), and its stored events re-rule so. */
-    if (!rules_engine_has(engine, RULES_ENGINE_SHAPES))
+    /* With the rule shapes (the kind's `shaped`); without it these were checked, and some
+     * accepted, as each action was ruled (enc_resolve_action_kind), and its stored events re-rule
+     * so. */
+    struct rules_action_kind kind;
+    rules_action_kind_of(engine, type, false, &kind);
+    if (!kind.shaped)
         return true;
     size_t before = json_array_size(e->list);
-    const char *t = NULL;
-    long long v = 0;
     if (json_object_get(in, "bonus") != NULL && type != RULES_ACT_ATTACK &&
         type != RULES_ACT_FULL_ATTACK)
         svc_errors_add(e, "/bonus", "only an attack takes a situational bonus");
-    switch (type) {
-    case RULES_ACT_ATTACK: {
-        /* 004 Attacks of Opportunity: an attack is normal or the answer to a reaction. */
-        static const char *const kinds[] = {"normal", "attack_of_opportunity", NULL};
-        codec_get_enum(in, "", "kind", kinds, false, 0, e);
-        if (codec_get_string(in, "", "target", true, 64, &t, e) &&
-            strcmp(t, enc_str(in, "actor")) == 0)
-            svc_errors_add(e, "/target", "must be another combatant than the actor");
-        enc_check_reaction_results(in, e);
-        if (json_object_get(in, "results") != NULL)
-            check_dice(json_object_get(in, "results"), "/results", e);
-        check_cover(in, e);
-        break;
-    }
-    case RULES_ACT_FULL_ATTACK: {
-        if (codec_get_string(in, "", "target", true, 64, &t, e) &&
-            strcmp(t, enc_str(in, "actor")) == 0)
-            svc_errors_add(e, "/target", "must be another combatant than the actor");
-        enc_check_plan(in, engine, e);
-        json_t *list = NULL;
-        if (codec_get_array(in, "", "results", false, 4, &list, e)) {
-            size_t i;
-            json_t *one;
-            json_array_foreach(list, i, one)
-            {
-                char p[CODEC_PTR_MAX];
-                snprintf(p, sizeof p, "/results/%zu", i);
-                check_dice(one, p, e);
-            }
-        }
-        check_cover(in, e);
-        break;
-    }
-    case RULES_ACT_DECLINE_REACTION:
-        codec_get_string(in, "", "target", true, 64, &t, e);
-        enc_check_reaction_results(in, e);
-        break;
-    case RULES_ACT_MOVE:
-    case RULES_ACT_FIVE_FOOT_STEP:
-    case RULES_ACT_FORCED: {
-        json_t *path = NULL;
-        /* A move may give `to` (a square or a combatant) instead of its path. */
-        json_t *to = type == RULES_ACT_MOVE ? json_object_get(in, "to") : NULL;
-        codec_get_array(in, "", "path", to == NULL, RULES_MAX_PATH, &path, e);
-        if (to != NULL && !json_is_string(to) && !json_is_object(to))
-            svc_errors_add(e, "/to", "must be a square {\"x\", \"y\"} or a combatant");
-        if (type != RULES_ACT_MOVE && json_object_get(in, "to") != NULL)
-            svc_errors_add(e, "/to", "only a move takes to");
-        if (type == RULES_ACT_FORCED) {
-            if (codec_get_string(in, "", "target", true, 64, &t, e) &&
-                strcmp(t, enc_str(in, "actor")) == 0)
-                svc_errors_add(e, "/target",
-                               "must be another combatant than the actor: forced "
-                               "movement is done to a creature by another (001 "
-                               "Forced Movement)");
-            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &v, e);
-            codec_get_enum(in, "", "kind", move_forced_names, true, 0, e);
-        }
-        break;
-    }
-    case RULES_ACT_FACING:
-        codec_get_int(in, "", "facing", true, 0, 7, &v, e);
-        break;
-    case RULES_ACT_FALL:
-        codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &v, e);
-        break;
-    case RULES_ACT_CONDITION:
-        codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, e);
-        codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
-        break;
-    default:
-        break;
-    }
+    if (kinds[type].shape != NULL)
+        kinds[type].shape(in, type, engine, e);
     return json_array_size(e->list) == before;
 }
 
@@ -352,115 +531,13 @@ static void check_reactors(json_t *state, json_t *in, json_t *actor, struct svc_
 }
 
 /* The action of `type` (rules/encounter.h) by actor, once its turn and budget allow it. */
+
 json_t *enc_resolve_action_kind(struct resolve_ctx *x, json_t *in, json_t *actor,
                                 enum rules_action_type type)
 {
-    const char *actor_id = enc_str(actor, "id");
-    if (rules_engine_has(x->engine, RULES_ENGINE_SHAPES)) /* as enc_check_action_shape */
+    if (rules_encounter_checks_shapes(x->engine)) /* as enc_check_action_shape */
         check_reactors(x->state, in, actor, x->e);
-    if (svc_errors_any(x->e))
+    if (svc_errors_any(x->e) || (unsigned)type >= RULES_ACT_TYPE_COUNT)
         return NULL;
-    switch (type) {
-    case RULES_ACT_ATTACK: {
-        const char *t = NULL;
-        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
-            !enc_check_reaction_results(in, x->e))
-            return NULL;
-        return enc_action_attack(x, in, actor);
-    }
-    case RULES_ACT_FULL_ATTACK: {
-        const char *t = NULL;
-        if (!codec_get_string(in, "", "target", true, 64, &t, x->e))
-            return NULL;
-        if (enc_find(x->state, t, NULL) == NULL) {
-            svc_errors_add(x->e, "/target", "names no combatant");
-            return NULL;
-        }
-        return enc_action_full_attack(x, in, actor);
-    }
-    case RULES_ACT_DECLINE_REACTION: {
-        const char *t = NULL;
-        if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
-            !enc_check_reaction_results(in, x->e))
-            return NULL;
-        return enc_action_decline(x, in, actor);
-    }
-    case RULES_ACT_MOVE:
-    case RULES_ACT_FIVE_FOOT_STEP:
-    case RULES_ACT_FORCED: {
-        json_t *path = NULL;
-        bool routed = type == RULES_ACT_MOVE && json_object_get(in, "to") != NULL;
-        codec_get_array(in, "", "path", !routed, RULES_MAX_PATH, &path, x->e);
-        if (type == RULES_ACT_MOVE)
-            enc_check_decisions(x->state, in, x->e);
-        if (type == RULES_ACT_FORCED) {
-            long long sq = 0;
-            codec_get_string(in, "", "target", true, 64, &actor_id, x->e);
-            codec_get_int(in, "", "squares", true, 1, RULES_FORCED_MAX, &sq, x->e);
-            codec_get_enum(in, "", "kind", move_forced_names, true, 0, x->e);
-        }
-        if (svc_errors_any(x->e))
-            return NULL;
-        if (type == RULES_ACT_FIVE_FOOT_STEP)
-            return enc_action_move(x, in, actor, RULES_MODE_STEP);
-        if (type == RULES_ACT_FORCED)
-            return enc_action_forced(x, in, actor);
-        int m = enc_move_mode(in, x->e);
-        if (m < 0)
-            return NULL;
-        return enc_action_move(x, in, actor, (enum rules_move_mode)m);
-    }
-    case RULES_ACT_FACING: {
-        long long f = 0;
-        if (!codec_get_int(in, "", "facing", true, 0, 7, &f, x->e))
-            return NULL;
-        /* 000 Changing Facing: once as a free action, or as a move action. */
-        return enc_outcome(
-            json_pack("{s:I, s:s}", "facing", f, "rule", "000 Changing Facing"),
-            json_pack("[o]", enc_effect_set(actor_id, json_pack("{s:I}", "facing", f))));
-    }
-    case RULES_ACT_FALL: {
-        long long h = 0;
-        if (!codec_get_int(in, "", "height_ft", true, 0, RULES_IMPACT_MAX_FT, &h, x->e))
-            return NULL;
-        return action_fall(x, in, actor);
-    }
-    case RULES_ACT_CONDITION: {
-        /* A condition for a number of rounds: 004's "Effects that last a certain number of
-         * rounds end just before the same initiative count that they began on." */
-        json_t *target = enc_find(x->state, enc_str(in, "target"), NULL);
-        int ci = codec_get_enum(in, "", "condition", enc_defender_conditions, true, -1, x->e);
-        long long rounds = 0;
-        bool timed = codec_get_int(in, "", "rounds", false, 1, 1000, &rounds, x->e);
-        if (target == NULL)
-            svc_errors_add(x->e, "/target", "names no combatant");
-        if (svc_errors_any(x->e) || ci < 0 || target == NULL)
-            return NULL;
-        json_t *fields = json_object();
-        /* Its own doing when the actor puts it on itself (dropping prone), else forced on it. */
-        condition_fields(x, target, enc_defender_conditions[ci], timed ? (int)rounds : 0,
-                         target == actor ? RULES_CAUSE_OWN : RULES_CAUSE_OTHER, fields);
-        return enc_outcome(
-            json_pack("{s:s, s:s, s:I, s:s}", "target", enc_str(target, "id"), "condition",
-                      enc_defender_conditions[ci], "rounds", rounds, "rule",
-                      "004: effects that last a number of rounds end just before the "
-                      "same initiative count that they began on"),
-            json_pack("[o]", enc_effect_set(enc_str(target, "id"), fields)));
-    }
-    case RULES_ACT_STAND_UP: {
-        /* 001 Part of a Move Action: "standing up from Prone" takes a move action (its budget
-         * and the prone check come first, in resolve_action). */
-        if (rules_engine_has(x->engine, RULES_ENGINE_STAND_UP_PROVOKES))
-            return stand_up(x, in, actor);
-        return enc_outcome(
-            json_pack("{s:s, s:s}", "stood_up", actor_id, "rule",
-                      "001 Part of a Move Action: standing up from Prone takes a move "
-                      "action"),
-            json_pack("[o]", enc_effect_set(
-                                 actor_id, json_pack("{s:o}", "conditions",
-                                                     enc_conditions_with(actor, "prone", false)))));
-    }
-    default:
-        return NULL;
-    }
+    return kinds[type].rule(x, in, actor, type);
 }

@@ -15,6 +15,7 @@
 #include "rules/attack/ability.h"
 #include "rules/board/cover.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
@@ -27,12 +28,6 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-bool enc_is_melee(json_t *atk)
-{
-    const char *form = enc_str(atk, "attack");
-    return strcmp(form, "ranged") != 0 && strcmp(form, "spell") != 0;
-}
-
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name)
 {
@@ -44,24 +39,6 @@ json_t *enc_find_attack(json_t *actor, const char *name)
             return a;
     }
     return NULL;
-}
-
-/* Whether each of c's attack profiles (at most 64) is a melee attack; returns how many. */
-static int melee_profiles(json_t *c, bool melee[64])
-{
-    json_t *list = json_object_get(c, "attacks");
-    int n = 0;
-    for (; n < 64 && n < (int)json_array_size(list); n++)
-        melee[n] = enc_is_melee(json_array_get(list, (size_t)n));
-    return n;
-}
-
-json_t *enc_reaction_attack(json_t *c, int engine)
-{
-    bool melee[64];
-    int n = melee_profiles(c, melee);
-    int i = rules_encounter_aoo_profile(engine, melee, n);
-    return i >= 0 ? json_array_get(json_object_get(c, "attacks"), (size_t)i) : NULL;
 }
 
 /* The squares of sight's list as [{x, y, combatant?}]: a new array. A square's creature is the
@@ -231,7 +208,7 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
     if (!ok)
         total_cover(x, te->combatants[ai].id);
     else {
-        if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE))
+        if (rules_encounter_derives_defense(x->engine))
             *derived = derived_json(te, &ask, s, room.index);
         request_of(x, &te->combatants[ti], s, room.allies, r, e);
         svc_attack_decode_declared(in, r, e);
@@ -245,13 +222,6 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
     free(room.index);
     free(s);
     return ok;
-}
-
-/* The attacks a full attack makes (rules_iterative_attacks). */
-int enc_iterative_attacks(json_t *actor)
-{
-    long long bab = enc_num(actor, "base_attack_bonus");
-    return rules_iterative_attacks(bab > 1000 ? 1000 : bab < 0 ? 0 : (int)bab);
 }
 
 /* Adds to x->e why the attack gate refused (rules_encounter_attack_gate's rc), in words; false
@@ -281,7 +251,7 @@ static bool attack_gate_refused(struct resolve_ctx *x, const char *actor, const 
                        "Flat-Footed)");
         return true;
     case RULES_ENC_ATTACK_AOO_SPENT:
-        if (rules_engine_has(x->engine, RULES_ENGINE_AOO_PER_ROUND))
+        if (rules_encounter_counts_aoo(x->engine))
             svc_errors_add(x->e, "/kind",
                            "'%s' has made its %d attack%s of opportunity this round (004 "
                            "Making an Attack of Opportunity; d20 3.5 SRD, Combat Reflexes)",

@@ -11,6 +11,7 @@
 #include "rules/dice/dice.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/codec/map.h"
@@ -138,7 +139,7 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 {
     json_t *f = json_pack("{s:I}", "hp", hp);
     const struct rules_options *o = enc_rules_of(x);
-    if (rules_engine_has(x->engine, RULES_ENGINE_HP_STATES) && o->hp_states != RULES_HP_STATES_NONE)
+    if (rules_encounter_stores_hp_state(x->engine, o))
         json_object_set_new(f, "hp_state",
                             json_string(rules_hp_state_name(rules_hp_state_of(o, hp))));
     return f;
@@ -146,10 +147,7 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
 {
-    long long hp = enc_num(c, "hp");
-    return rules_engine_has(x->engine, RULES_ENGINE_HP_STATES)
-               ? rules_hp_state_of(enc_rules_of(x), hp)
-               : RULES_HP_UP;
+    return rules_encounter_hp_state(x->engine, enc_rules_of(x), enc_num(c, "hp"));
 }
 
 /* The budget members of a turn: what was spent and what is left. */
@@ -220,7 +218,7 @@ static json_t *resolve_add(struct resolve_ctx *x, json_t *in)
     json_object_set_new(c, "turn", json_object());
     /* join_state: its hit point state from the start, so that one joining at 0 hp or below is
      * disabled, dying or dead at once (before, only from its first change). */
-    if (rules_engine_has(x->engine, RULES_ENGINE_JOIN_STATE)) {
+    if (rules_encounter_joins_with_hp_state(x->engine, enc_rules_of(x))) {
         json_t *hf = enc_hp_fields(x, enc_num(c, "hp"));
         json_object_update(c, hf);
         json_decref(hf);
@@ -254,11 +252,10 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     /* Its place is ruled again when the change touches it; with placing only then, so that one
      * pushed where its speeds do not go (forced movement) can still have its other members
      * changed. */
-    static const char *const placing[] = {
-        "x", "y", "z", "size", "speeds", "reach_ft", "reach_weapon", "facing", "faceless", NULL};
-    bool moved = !rules_engine_has(x->engine, RULES_ENGINE_PLACING);
-    for (int k = 0; placing[k] != NULL && !moved; k++)
-        moved = json_object_get(fields, placing[k]) != NULL;
+    bool touches = false;
+    for (int k = 0; rules_encounter_place_members[k] != NULL && !touches; k++)
+        touches = json_object_get(fields, rules_encounter_place_members[k]) != NULL;
+    bool moved = rules_encounter_update_checks_place(x->engine, touches);
     json_t *merged = json_deep_copy(old);
     json_object_update(merged, fields);
     bool ok = !moved || enc_check_place(x, merged, "");
@@ -266,7 +263,7 @@ static json_t *resolve_update(struct resolve_ctx *x, json_t *in)
     if (!ok)
         return NULL;
     json_t *set = json_deep_copy(fields);
-    if (rules_engine_has(x->engine, RULES_ENGINE_HP_STATES) &&
+    if (rules_encounter_stores_hp_state(x->engine, enc_rules_of(x)) &&
         json_is_integer(json_object_get(fields, "hp"))) {
         json_t *hf = enc_hp_fields(x, enc_num(fields, "hp"));
         json_object_update(set, hf);
@@ -381,7 +378,7 @@ static json_t *resolve_action(struct resolve_ctx *x, json_t *in)
     x->limits = &adm.limits;
     json_t *out = enc_resolve_action_kind(x, in, actor, (enum rules_action_type)type);
     x->turn = NULL;
-    if (out != NULL && rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY))
+    if (out != NULL && adm.kind.named)
         enc_tag_result(out, rules_action_type_names[type]);
     if (adm.spends && out != NULL)
         stamp_turn(out, actor, enc_turn_fields(&adm.turn, &adm.limits));
@@ -465,8 +462,7 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
                 if (!json_is_string(v))
                     svc_errors_add(e, p, "must be a combatant id");
                 for (size_t j = 0;
-                     rules_engine_has(engine, RULES_ENGINE_SHAPES) && json_is_string(v) && j < i;
-                     j++)
+                     rules_encounter_checks_shapes(engine) && json_is_string(v) && j < i; j++)
                     if (json_equal(json_array_get(list, j), v)) {
                         svc_errors_add(e, p, "is listed already (aware/%zu)", j);
                         break;
@@ -502,23 +498,26 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
     return json_array_size(e->list) == before;
 }
 
-/* Whether event `kind` with input in answers an open reaction: an attack of opportunity, or a
- * decline. */
-static bool answers_reaction(const char *kind, json_t *in)
+/* Whether event `kind` with input in answers an open reaction: an action whose kind is a
+ * reaction (rules_action_kind_of: an attack of opportunity, or a decline). */
+static bool answers_reaction(const char *kind, json_t *in, int engine)
 {
-    const char *type = enc_str(in, "type");
-    return strcmp(kind, "action") == 0 &&
-           ((strcmp(type, "attack") == 0 &&
-             strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0) ||
-            strcmp(type, "decline_reaction") == 0);
+    int type = strcmp(kind, "action") == 0 ? rules_action_type_of(enc_str(in, "type")) : -1;
+    if (type < 0)
+        return false;
+    struct rules_action_kind k;
+    rules_action_kind_of(engine, (enum rules_action_type)type,
+                         strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0, &k);
+    return k.reaction;
 }
 
 /* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
  * decision was ask), only an answer or a decline is ruled: false after adding an error naming
  * each open reaction. Reactions opened with no policy wait for nothing. */
-static bool awaits_nothing(json_t *state, const char *kind, json_t *in, struct svc_errors *e)
+static bool awaits_nothing(json_t *state, const char *kind, json_t *in, int engine,
+                           struct svc_errors *e)
 {
-    return answers_reaction(kind, in) || enc_awaits_no_reaction(state, e);
+    return answers_reaction(kind, in, engine) || enc_awaits_no_reaction(state, e);
 }
 
 bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
@@ -530,7 +529,8 @@ bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
     json_t *r;
     json_array_foreach(json_object_get(state, "reactions"), i, r)
     {
-        if (strcmp(enc_str(r, "policy"), "ask") != 0 || used >= sizeof open)
+        if (!rules_encounter_awaits_reaction(rules_aoo_policy_from(enc_str(r, "policy"))) ||
+            used >= sizeof open)
             continue;
         used += (size_t)snprintf(open + used, sizeof open - used,
                                  "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",
@@ -569,7 +569,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
     }
     /* An undo may take back the move that opened the reactions. */
     bool undo = strcmp(kind, "undone") == 0;
-    if (!undo && !awaits_nothing(state, kind, in, e))
+    if (!undo && !awaits_nothing(state, kind, in, engine, e))
         return NULL;
     /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
     static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
@@ -591,9 +591,9 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
     /* The reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
-    bool answers = answers_reaction(kind, in);
-    if (out != NULL && rules_engine_has(engine, RULES_ENGINE_REACTIONS) && !answers && !undo &&
-        json_array_size(json_object_get(state, "reactions")) > 0)
+    bool answers = answers_reaction(kind, in, engine);
+    int open = (int)json_array_size(json_object_get(state, "reactions"));
+    if (out != NULL && rules_encounter_event_closes_reactions(engine, open, answers, undo))
         json_array_insert_new(json_object_get(out, "effects"), 0,
                               enc_effect_set("encounter", json_pack("{s:[]}", "reactions")));
     enc_ctx_release(&x);

@@ -575,19 +575,8 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
 
 /* ---- encounter_attacks.c ---- */
 
-/* The attack profile combatant c makes its attacks of opportunity with, under engine: its first;
- * with melee_aoo its first melee one (004: "An attack of opportunity is a single melee attack"),
- * NULL when it has none. */
-json_t *enc_reaction_attack(json_t *c, int engine);
-
 /* The attack profile named `name` of a combatant (its first when name is empty), or NULL. */
 json_t *enc_find_attack(json_t *actor, const char *name);
-
-/* The attacks a full attack by actor makes, from its base attack bonus (d20 3.5 SRD). */
-int enc_iterative_attacks(json_t *actor);
-
-/* Whether attack profile atk is a melee attack (its form neither ranged nor spell). */
-bool enc_is_melee(json_t *atk);
 
 /* Why a melee attack cannot reach: its refusals' reason. */
 #define ENC_REACH_RULE                                                                             \

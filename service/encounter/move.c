@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "service/codec/answer.h"
 #include "service/codec/move_req.h"
 #include "service/codec/ruling.h"
@@ -400,11 +400,11 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
                             mode == RULES_MODE_STEP ? "/type" : "/mode", &m, &provoked);
     json_t *effects = NULL;
     if (ans != NULL) {
-        bool charge = rules_engine_has(x->engine, RULES_ENGINE_CHARGE) && mode == RULES_MODE_CHARGE;
+        bool charge = rules_encounter_move_names_opponent(x->engine, mode);
         effects = json_pack(
             "[o]", enc_effect_set(enc_str(actor, "id"),
                                   move_fields(actor, &m, charge ? enc_str(in, "target") : NULL)));
-        if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS))
+        if (rules_encounter_move_opens_reactions(x->engine))
             enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects, NULL);
         if (routed) /* said so: the path is the route query's, not the player's */
             json_object_set_new(

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
 #include "service/codec/attack.h"
 #include "service/codec/odds.h"
@@ -75,9 +76,11 @@ static void odds_subject(const struct svc_request *req, json_t *state, json_t **
 }
 
 /* Whether the action could make it (rules_encounter_attack_check, as the attack action asks):
- * odds of an attack that cannot be made would mislead. Fills gate; the refusal goes to e. */
+ * odds of an attack that cannot be made would mislead. Fills gate and *iterative (the attacks a
+ * full attack of the actor makes: rules_encounter_iterative_of); the refusal goes to e. */
 static void odds_gate(const struct svc_request *req, json_t *state, json_t *actor, json_t *target,
-                      json_t *atk, struct rules_enc_attack_gate *gate, struct svc_errors *e)
+                      json_t *atk, struct rules_enc_attack_gate *gate, int *iterative,
+                      struct svc_errors *e)
 {
     assert(actor != NULL && target != NULL && atk != NULL && actor != target);
     struct svc_enc_typed typed = {0};
@@ -88,8 +91,10 @@ static void odds_gate(const struct svc_request *req, json_t *state, json_t *acto
         ti = rules_encounter_find(&typed.e, enc_str(target, "id"));
         p = ai >= 0 ? rules_encounter_profile(&typed.combatants[ai], enc_str(atk, "name")) : -1;
     }
-    if (ai >= 0 && ti >= 0 && p >= 0)
+    if (ai >= 0 && ti >= 0 && p >= 0) {
         rc = rules_encounter_attack_gate(&typed.e, ai, ti, p, false, NULL, gate);
+        *iterative = rules_encounter_iterative_of(&typed.e, ai);
+    }
     if (rc == RULES_ENC_ATTACK_REACH)
         enc_bad_query(e, "target", "is out of reach of the attack: " ENC_REACH_RULE);
     else if (rc == RULES_ENC_ATTACK_CHARGE_TARGET)
@@ -144,9 +149,9 @@ static void odds_request(const struct svc_request *req, json_t *state, json_t *i
     enc_cache_free(&cache);
 }
 
-/* The target's hit points above 0 (drop and kill chances), and a full attack's bonuses, into
- * extras; the errors go to e. */
-static void odds_extras(json_t *actor, json_t *target, json_t *atk, bool full_attack,
+/* The target's hit points above 0 (drop and kill chances), and a full attack's bonuses (of its
+ * `iterative` attacks), into extras; the errors go to e. */
+static void odds_extras(json_t *target, json_t *atk, bool full_attack, int iterative,
                         struct svc_odds_extras *extras, struct svc_errors *e)
 {
     long long hp = enc_num(target, "hp");
@@ -154,7 +159,7 @@ static void odds_extras(json_t *actor, json_t *target, json_t *atk, bool full_at
         extras->hp = (int)hp;
     else if (hp > RULES_HP_MAX)
         svc_errors_add(e, "/defender/hp", "must be from 1 to %d", RULES_HP_MAX);
-    for (int i = 0; full_attack && i < enc_iterative_attacks(actor); i++) {
+    for (int i = 0; full_attack && i < iterative; i++) {
         long long bonus = enc_num(atk, "attack_bonus") + rules_iterative_penalty(i);
         if (bonus < -100 || bonus > 100) {
             char ptr[32];
@@ -179,8 +184,9 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
     bool full_attack;
     odds_subject(req, state, &actor, &target, &atk, &full_attack, &e);
     struct rules_enc_attack_gate gate = {0};
+    int iterative = 1;
     if (atk != NULL && target != NULL && actor != target)
-        odds_gate(req, state, actor, target, atk, &gate, &e);
+        odds_gate(req, state, actor, target, atk, &gate, &iterative, &e);
     struct attack_request ar = {0};
     if (!svc_errors_any(&e)) {
         /* The query's cover and concealment are declared as the action's own are, and win. */
@@ -194,7 +200,7 @@ void svc_handle_encounter_odds(const struct svc_request *req, struct svc_respons
         svc_errors_respond(&e, res);
     } else {
         struct svc_odds_extras extras = {0};
-        odds_extras(actor, target, atk, full_attack, &extras, &e);
+        odds_extras(target, atk, full_attack, iterative, &extras, &e);
         json_array_extend(e.list, mine.list);
         struct svc_odds_context ctx = {.id = req->params[0],
                                        .actor = enc_str(actor, "id"),

@@ -90,7 +90,7 @@ static void answer(struct svc_answer *a, const struct svc_query_member *map,
  * (enc_move_request: the other combatants as the actor sees them, the actor as the mover with
  * its turn so far), with what a move's odds read (the actor's Defense, damage reduction and hit
  * points above 0; each other combatant's damage with the profile its attacks of opportunity are
- * made with, enc_reaction_attack), and the query's own members (q: mode, and withdraw's absence)
+ * made with, aoo_profile), and the query's own members (q: mode, and withdraw's absence)
  * by the movement endpoints' decoders. False after errors in e. */
 /* Why the move action the route stands for would be refused now, as the action refuses it: the
  * encounter awaits an asked reaction, or the turn's gate (rules_encounter_admit: the actor is
@@ -130,6 +130,16 @@ static const char *move_refusal(json_t *state, const struct rules_encounter *te,
     return first != NULL ? code : NULL;
 }
 
+/* The stored profile combatant `id` makes its attacks of opportunity with, as the typed state
+ * te says (rules_encounter_aoo_profile_of), or NULL. */
+static json_t *aoo_profile(const struct rules_encounter *te, json_t *state, const char *id)
+{
+    int c = te != NULL ? rules_encounter_find(te, id) : -1;
+    int p = c >= 0 ? rules_encounter_aoo_profile_of(te, c) : -1;
+    json_t *list = json_object_get(enc_find(state, id, NULL), "attacks");
+    return p >= 0 ? json_array_get(list, (size_t)p) : NULL;
+}
+
 static bool query_req(const struct svc_request *req, json_t *state, json_t *actor, json_t *q,
                       struct enc_cache *cache, struct move_req *r, struct svc_errors *e,
                       const char **refused, char *why, size_t why_n)
@@ -142,9 +152,10 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
     struct resolve_ctx x = {
         .req = req, .cache = cache, .state = state, .engine = RULES_ENGINE_VERSION, .e = &none};
     bool ok = enc_move_request(&x, actor, (enum rules_move_mode)mode, r, e);
+    const struct rules_encounter *te = NULL;
     if (ok) {
         int mi = -1;
-        const struct rules_encounter *te = enc_typed(&x);
+        te = enc_typed(&x);
         if (te != NULL)
             enc_typed_of(&x, actor, &mi);
         r->mover_id = enc_str(actor, "id");
@@ -152,9 +163,9 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
         if (refused != NULL)
             *refused = move_refusal(state, te, mi, (enum rules_move_mode)mode, why, why_n);
     }
-    enc_ctx_release(&x);
-    svc_errors_free(&none);
     if (!ok) {
+        enc_ctx_release(&x);
+        svc_errors_free(&none);
         if (!svc_errors_any(e))
             svc_errors_add(e, "", "the encounter's board could not be read");
         return false;
@@ -169,12 +180,14 @@ static bool query_req(const struct svc_request *req, json_t *state, json_t *acto
         json_object_get(actor, "hp") != NULL && hp > 0 && hp <= RULES_HP_MAX ? (int)hp : 0;
     json_t *none_given = json_object();
     for (int k = 0; k < r->nc; k++) {
-        json_t *a0 = enc_reaction_attack(enc_find(state, r->ids[k], NULL), RULES_ENGINE_VERSION);
+        json_t *a0 = aoo_profile(te, state, r->ids[k]);
         struct move_attack_profile *pf = &r->profiles[k];
         svc_decode_damage(a0 != NULL ? a0 : none_given, "/creatures", &pf->damage, &pf->damage_expr,
                           &pf->crit_range, &pf->crit_multiplier, e);
     }
     json_decref(none_given);
+    enc_ctx_release(&x); /* te's */
+    svc_errors_free(&none);
     r->odds_work = svc_odds_budget_of(req->ctx->config);
     return !svc_errors_any(e);
 }

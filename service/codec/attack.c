@@ -281,10 +281,11 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
-/* A modifier's members from "applies_to" to "source_title" as written, kept per thread for the
- * next modifier with the same applies_to, reason and source (rules/ gives a few dozen
- * of these, and escaping them and looking up the titles was half of writing an attack's
- * answer). Found by the texts' addresses, and used only when the texts are still the same. */
+/* A modifier's members from "applies_to" to "source_title" as written (as text: not in tree
+ * mode), kept per thread for the next modifier with the same applies_to, reason and source (rules/
+ * gives a few dozen of these, and escaping them and looking up the titles was half of writing an
+ * attack's answer). Found by the texts' addresses, and used only when the texts are still the same.
+ */
 #define MOD_TEXTS 32
 static _Thread_local struct mod_text {
     const char *reason_at, *source_at; /* NULL: empty */
@@ -304,8 +305,8 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
     JW_INT(w, "value", m->value);
-    struct mod_text *t = mod_text_slot(m);
-    if (t->reason_at == m->reason && t->source_at == m->source &&
+    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m);
+    if (t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
         t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
         strcmp(t->source, m->source) == 0) {
         jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
@@ -315,9 +316,10 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
         JW_STRING(w, "reason", m->reason);
         JW_STRING(w, "source", m->source);
         write_source_title(w, m->source);
-        size_t len = w->len - start - 1;
-        t->reason_at = NULL;
-        if (!w->failed && w->buf[start] == ',' && len < sizeof t->json &&
+        if (t != NULL)
+            t->reason_at = NULL;
+        size_t len = t != NULL ? w->len - start - 1 : 0;
+        if (t != NULL && !w->failed && w->buf[start] == ',' && len < sizeof t->json &&
             strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
             memcpy(t->json, w->buf + start + 1, len);
             t->len = len;
@@ -827,12 +829,18 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
     }
     bool minimal = out->prefer_minimal;
     struct jw w;
-    /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
-    jw_init(&w, minimal ? 1024 : 4096);
-    write_answer(&w, r, ev, kind, o, src, &told, minimal);
-    size_t len = 0;
-    char *text = jw_finish(&w, &len);
-    svc_answer_text(out, text, len);
+    if (out->want_doc) { /* the value itself, not text the caller would parse back */
+        jw_init_tree(&w);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        svc_answer_json(out, jw_finish_tree(&w));
+    } else {
+        /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
+        jw_init(&w, minimal ? 1024 : 4096);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        size_t len = 0;
+        char *text = jw_finish(&w, &len);
+        svc_answer_text(out, text, len);
+    }
     out->minimal_applied = minimal && out->status == 200;
 }
 

@@ -9,7 +9,10 @@
 
 void jw_init(struct jw *w, size_t initial)
 {
-    memset(w, 0, sizeof *w);
+    /* Not the whole struct: the tree mode's ~300 bytes are not read in text mode, and first[d]
+     * is set when depth d opens. */
+    w->len = 0, w->depth = 0, w->after_key = false, w->tree = false;
+    w->root = NULL, w->key = NULL;
     w->cap = initial < 64 ? 64 : initial;
     w->buf = malloc(w->cap);
     w->failed = w->buf == NULL;

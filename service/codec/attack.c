@@ -524,10 +524,8 @@ static void write_damage(struct jw *w, const struct attack_request *r,
     if (!minimal) {
         char text[DAMAGE_TEXT_MAX];
         damage_text(r->damage, o, text, sizeof text);
-        json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
         JW_KEY(w, "roll");
-        jw_json(w, roll);
-        json_decref(roll);
+        svc_write_roll(w, text, &o->damage_expr, &o->damage);
     }
     JW_INT(w, "total", o->damage.total);
     if (crits && !minimal) {

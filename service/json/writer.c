@@ -301,21 +301,19 @@ void jw_null(struct jw *w)
     put(w, "null", 4);
 }
 
-/* Tree mode's string value: checked as UTF-8, as parsing the text would check it (ASCII is). */
-static json_t *tree_string(const char *s)
+void jw_stringn(struct jw *w, const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    return ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n);
+    if (w->tree) { /* checked as UTF-8, as parsing the text would check it (ASCII is) */
+        tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
+        return;
+    }
+    before_value(w);
+    quoted_n(w, s, n);
 }
 
 void jw_string(struct jw *w, const char *s)
 {
-    if (w->tree) {
-        tree_add(w, tree_string(s));
-        return;
-    }
-    before_value(w);
-    quoted(w, s);
+    jw_stringn(w, s, strlen(s));
 }
 
 /* A jansson value, written directly: json_dumps costs several times as much (it checks

@@ -56,8 +56,9 @@ void jw_int(struct jw *w, long long v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
 void jw_string(struct jw *w, const char *s);
-void jw_json(struct jw *w, const json_t *v);           /* a jansson value, compact */
-void jw_raw(struct jw *w, const char *text, size_t n); /* a value already written as JSON */
+void jw_stringn(struct jw *w, const char *s, size_t n); /* n bytes of s */
+void jw_json(struct jw *w, const json_t *v);            /* a jansson value, compact */
+void jw_raw(struct jw *w, const char *text, size_t n);  /* a value already written as JSON */
 
 /* A jansson value as compact JSON text (malloc'd, NUL-terminated), or NULL when out of memory:
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) at a fraction of its cost. */

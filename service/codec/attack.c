@@ -351,19 +351,38 @@ static const char *natural_name(enum rules_natural n)
  * text with "+Nd6" after it, as before critical hits. */
 #define DAMAGE_TEXT_MAX (RULES_CRIT_MULTIPLIER_MAX * (RULES_DICE_MAX_EXPRESSION + 1) + 16)
 
+/* Appends n bytes of s to buf (of len bytes, used so far), cut to fit with its NUL. */
+static size_t append(char *buf, size_t len, size_t used, const char *s, size_t n)
+{
+    size_t room = len - 1 - used;
+    n = n < room ? n : room;
+    memcpy(buf + used, s, n);
+    buf[used + n] = '\0';
+    return used + n;
+}
+
+/* Written without snprintf: it is on the path of every attack that rolls damage. */
 static void damage_text(const char *damage, const struct rules_attack_rolled *o, char *buf,
                         size_t len)
 {
-    size_t used = 0;
+    size_t used = 0, n = strlen(damage);
     assert(damage != NULL && len > 0 && o->weapon_rolls >= 1);
     const char *lead = damage + strspn(damage, " ");
     bool signed_text = *lead == '+' || *lead == '-';
     buf[0] = '\0';
-    for (int k = 0; k < o->weapon_rolls && used < len; k++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", k > 0 && !signed_text ? "+" : "",
-                                 damage);
-    if (o->sneak_dice > 0 && used < len)
-        snprintf(buf + used, len - used, "+%dd6", o->sneak_dice);
+    for (int k = 0; k < o->weapon_rolls; k++) {
+        if (k > 0 && !signed_text)
+            used = append(buf, len, used, "+", 1);
+        used = append(buf, len, used, damage, n);
+    }
+    if (o->sneak_dice > 0) {
+        char digits[16], *d = digits + sizeof digits;
+        for (unsigned v = (unsigned)o->sneak_dice; v > 0; v /= 10)
+            *--d = (char)('0' + v % 10);
+        used = append(buf, len, used, "+", 1);
+        used = append(buf, len, used, d, (size_t)(digits + sizeof digits - d));
+        append(buf, len, used, "d6", 2);
+    }
 }
 
 /* One rule that decided the roll, as the answer's roll_rules itemise them. */

@@ -233,14 +233,15 @@ void svc_decode_dice_results(json_t *results, struct svc_dice_source *src, struc
             svc_errors_add(e, "/results", "at most %d results", RULES_DICE_MAX_DRAWS);
             return;
         }
-        char ptr[CODEC_PTR_MAX];
-        snprintf(ptr, sizeof ptr, "/results/%zu", i);
         if (!json_is_integer(item) || json_integer_value(item) < 1 ||
-            json_integer_value(item) > RULES_DICE_MAX_SIDES)
+            json_integer_value(item) > RULES_DICE_MAX_SIDES) {
+            char ptr[CODEC_PTR_MAX]; /* only for the error: snprintf per result showed */
+            snprintf(ptr, sizeof ptr, "/results/%zu", i);
             svc_errors_add(e, ptr, "must be an integer die result from 1 to %d",
                            RULES_DICE_MAX_SIDES);
-        else
+        } else {
             src->results[src->count++] = (int)json_integer_value(item);
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 # then the attack of bench/attack_vs_healthz.sh sent by wrk for SECONDS each, the counters
 # zeroed before and dumped after each, their totals (every thread: libmicrohttpd, the kernel's
 # share excluded) over the requests answered. Given an older build's tacticsd, it is measured
-# the same way after this one. Usage: bench/attack_instructions.sh [seconds=4] [OLDER_TACTICSD]
+# the same way after this one. ATTACK=hit sends bench/attack_hit.lua's attack (it hits and rolls
+# its damage) instead. Usage: [ATTACK=hit] bench/attack_instructions.sh [seconds=4] [OLDER_TACTICSD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-4}
@@ -15,7 +16,7 @@ make build >/dev/null
 tmp=$(mktemp -d)
 vpid=
 trap '[ -z "$vpid" ] || kill "$vpid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT
-cp bench/attack.lua "$tmp/attack.lua"
+cp "bench/attack${ATTACK:+_$ATTACK}.lua" "$tmp/attack.lua"
 # Instructions a request for /healthz and the attack on the build $1 (its label $2).
 measure() {
   local bin=$1 who=$2 port

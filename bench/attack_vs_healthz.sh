@@ -24,7 +24,9 @@
 # have if both endpoints were held only by the CPU they need ("CPU ratio").
 # PREFER=return=minimal sends the attacks with that Prefer header (issue 33: the answer without
 # its breakdown; an older build that ignores it answers in full).
-# Usage: [PREFER=...] bench/attack_vs_healthz.sh [seconds per slice] [pairs] [OLDER_TACTICSD]
+# ATTACK=hit sends bench/attack_hit.lua's attack (its dice given: it hits and rolls damage) instead
+# of bench/attack.lua's seeded one, which misses.
+# Usage: [PREFER=...] [ATTACK=hit] bench/attack_vs_healthz.sh [seconds per slice] [pairs] [OLDER_TACTICSD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-3}
@@ -45,7 +47,7 @@ if [ -n "$older" ]; then
   base_port=$(grep -o '"port":[0-9]*' "$tmp/older.log" | head -1 | cut -d: -f2)
 fi
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-cp bench/attack.lua "$tmp/attack.lua"
+cp "bench/attack${ATTACK:+_$ATTACK}.lua" "$tmp/attack.lua"
 [ -z "${PREFER:-}" ] || echo "wrk.headers[\"Prefer\"] = \"$PREFER\"" >>"$tmp/attack.lua"
 # The server's CPU so far in ns: the sum of its threads' run times.
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }

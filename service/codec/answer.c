@@ -17,9 +17,10 @@ void svc_answer_free(struct svc_answer *a)
     free(a->text);
     json_decref(a->doc);
     json_decref(a->errors);
-    bool prefer_minimal = a->prefer_minimal;
+    bool prefer_minimal = a->prefer_minimal, want_doc = a->want_doc;
     memset(a, 0, sizeof *a);
     a->prefer_minimal = prefer_minimal;
+    a->want_doc = want_doc;
 }
 
 void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)

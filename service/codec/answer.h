@@ -29,6 +29,10 @@ struct svc_answer {
      * minimal_applied: the answer is then sent with Preference-Applied: return=minimal. */
     bool prefer_minimal;
     bool minimal_applied;
+    /* In: the caller takes the answer as a value (doc). A ruling that can build it from its
+     * structs does so rather than write text the caller would parse back; others answer text.
+     * Kept by svc_answer_free, as prefer_minimal. */
+    bool want_doc;
 };
 
 /* 200 with text (taken; NULL, out of memory, becomes a 500 internal problem). */

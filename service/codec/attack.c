@@ -281,10 +281,11 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
-/* A modifier's members from "applies_to" to "source_title" as written, kept per thread for the
- * next modifier with the same applies_to, reason and source (rules/ gives a few dozen
- * of these, and escaping them and looking up the titles was half of writing an attack's
- * answer). Found by the texts' addresses, and used only when the texts are still the same. */
+/* A modifier's members from "applies_to" to "source_title" as written (as text: not in tree
+ * mode), kept per thread for the next modifier with the same applies_to, reason and source (rules/
+ * gives a few dozen of these, and escaping them and looking up the titles was half of writing an
+ * attack's answer). Found by the texts' addresses, and used only when the texts are still the same.
+ */
 #define MOD_TEXTS 32
 static _Thread_local struct mod_text {
     const char *reason_at, *source_at; /* NULL: empty */
@@ -304,8 +305,8 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
     jw_object_begin(w);
     JW_INT(w, "value", m->value);
-    struct mod_text *t = mod_text_slot(m);
-    if (t->reason_at == m->reason && t->source_at == m->source &&
+    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m);
+    if (t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
         t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
         strcmp(t->source, m->source) == 0) {
         jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
@@ -315,9 +316,10 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
         JW_STRING(w, "reason", m->reason);
         JW_STRING(w, "source", m->source);
         write_source_title(w, m->source);
-        size_t len = w->len - start - 1;
-        t->reason_at = NULL;
-        if (!w->failed && w->buf[start] == ',' && len < sizeof t->json &&
+        if (t != NULL)
+            t->reason_at = NULL;
+        size_t len = t != NULL ? w->len - start - 1 : 0;
+        if (t != NULL && !w->failed && w->buf[start] == ',' && len < sizeof t->json &&
             strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
             memcpy(t->json, w->buf + start + 1, len);
             t->len = len;
@@ -349,19 +351,38 @@ static const char *natural_name(enum rules_natural n)
  * text with "+Nd6" after it, as before critical hits. */
 #define DAMAGE_TEXT_MAX (RULES_CRIT_MULTIPLIER_MAX * (RULES_DICE_MAX_EXPRESSION + 1) + 16)
 
+/* Appends n bytes of s to buf (of len bytes, used so far), cut to fit with its NUL. */
+static size_t append(char *buf, size_t len, size_t used, const char *s, size_t n)
+{
+    size_t room = len - 1 - used;
+    n = n < room ? n : room;
+    memcpy(buf + used, s, n);
+    buf[used + n] = '\0';
+    return used + n;
+}
+
+/* Written without snprintf: it is on the path of every attack that rolls damage. */
 static void damage_text(const char *damage, const struct rules_attack_rolled *o, char *buf,
                         size_t len)
 {
-    size_t used = 0;
+    size_t used = 0, n = strlen(damage);
     assert(damage != NULL && len > 0 && o->weapon_rolls >= 1);
     const char *lead = damage + strspn(damage, " ");
     bool signed_text = *lead == '+' || *lead == '-';
     buf[0] = '\0';
-    for (int k = 0; k < o->weapon_rolls && used < len; k++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", k > 0 && !signed_text ? "+" : "",
-                                 damage);
-    if (o->sneak_dice > 0 && used < len)
-        snprintf(buf + used, len - used, "+%dd6", o->sneak_dice);
+    for (int k = 0; k < o->weapon_rolls; k++) {
+        if (k > 0 && !signed_text)
+            used = append(buf, len, used, "+", 1);
+        used = append(buf, len, used, damage, n);
+    }
+    if (o->sneak_dice > 0) {
+        char digits[16], *d = digits + sizeof digits;
+        for (unsigned v = (unsigned)o->sneak_dice; v > 0; v /= 10)
+            *--d = (char)('0' + v % 10);
+        used = append(buf, len, used, "+", 1);
+        used = append(buf, len, used, d, (size_t)(digits + sizeof digits - d));
+        append(buf, len, used, "d6", 2);
+    }
 }
 
 /* One rule that decided the roll, as the answer's roll_rules itemise them. */
@@ -522,10 +543,8 @@ static void write_damage(struct jw *w, const struct attack_request *r,
     if (!minimal) {
         char text[DAMAGE_TEXT_MAX];
         damage_text(r->damage, o, text, sizeof text);
-        json_t *roll = svc_encode_roll(text, &o->damage_expr, &o->damage);
         JW_KEY(w, "roll");
-        jw_json(w, roll);
-        json_decref(roll);
+        svc_write_roll(w, text, &o->damage_expr, &o->damage);
     }
     JW_INT(w, "total", o->damage.total);
     if (crits && !minimal) {
@@ -827,12 +846,18 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
     }
     bool minimal = out->prefer_minimal;
     struct jw w;
-    /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
-    jw_init(&w, minimal ? 1024 : 4096);
-    write_answer(&w, r, ev, kind, o, src, &told, minimal);
-    size_t len = 0;
-    char *text = jw_finish(&w, &len);
-    svc_answer_text(out, text, len);
+    if (out->want_doc) { /* the value itself, not text the caller would parse back */
+        jw_init_tree(&w);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        svc_answer_json(out, jw_finish_tree(&w));
+    } else {
+        /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
+        jw_init(&w, minimal ? 1024 : 4096);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        size_t len = 0;
+        char *text = jw_finish(&w, &len);
+        svc_answer_text(out, text, len);
+    }
     out->minimal_applied = minimal && out->status == 200;
 }
 

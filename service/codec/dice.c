@@ -12,6 +12,7 @@
 #include "service/http/request.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
+#include "service/json/writer.h"
 #include "text/text.h"
 
 /* Seeds are kept within JSON's exactly representable integers so every client can echo them. */
@@ -47,107 +48,133 @@ static const char *compare_name(enum rules_dice_compare c)
     return "equal";
 }
 
-static json_t *encode_select(const struct rules_dice_select *sel)
+/* A select's members (a reroll's or an explosion's): what it compares and the face. */
+static void write_select(struct jw *w, const struct rules_dice_select *sel)
 {
-    return json_pack("{s:s, s:i}", "compare", compare_name(sel->cmp), "face", sel->n);
+    JW_STRING(w, "compare", compare_name(sel->cmp));
+    JW_INT(w, "face", sel->n);
 }
 
 /* The members of a dice term beyond the original notation's, each only when used, so that an
  * answer to the old notation is unchanged. */
-static void encode_term_extras(const struct rules_dice_term *t, json_t *term)
+static void write_term_extras(struct jw *w, const struct rules_dice_term *t)
 {
     if (t->reroll != RULES_REROLL_NONE) {
-        json_t *r = encode_select(&t->reroll_on);
-        json_object_set_new(
-            r, "times", json_integer(t->reroll == RULES_REROLL_ONCE ? 1 : RULES_DICE_MAX_REROLLS));
-        json_object_set_new(term, "reroll", r);
+        JW_KEY(w, "reroll");
+        jw_object_begin(w);
+        write_select(w, &t->reroll_on);
+        JW_INT(w, "times", t->reroll == RULES_REROLL_ONCE ? 1 : RULES_DICE_MAX_REROLLS);
+        jw_object_end(w);
     }
     if (t->min_face != 0)
-        json_object_set_new(term, "min_face", json_integer(t->min_face));
+        JW_INT(w, "min_face", t->min_face);
     if (t->max_face != 0)
-        json_object_set_new(term, "max_face", json_integer(t->max_face));
+        JW_INT(w, "max_face", t->max_face);
     if (t->explode) {
-        json_t *x = encode_select(&t->explode_on);
-        json_object_set_new(x, "depth", json_integer(RULES_DICE_EXPLODE_DEPTH));
-        json_object_set_new(term, "explode", x);
+        JW_KEY(w, "explode");
+        jw_object_begin(w);
+        write_select(w, &t->explode_on);
+        JW_INT(w, "depth", RULES_DICE_EXPLODE_DEPTH);
+        jw_object_end(w);
     }
 }
 
-static json_t *encode_die(const struct rules_die *x)
+static void write_die(struct jw *w, const struct rules_die *x)
 {
-    json_t *die = json_pack("{s:i, s:b}", "value", x->value, "kept", x->kept);
+    jw_object_begin(w);
+    JW_INT(w, "value", x->value);
+    JW_BOOL(w, "kept", x->kept);
     if (x->rolled != x->value)
-        json_object_set_new(die, "rolled", json_integer(x->rolled));
+        JW_INT(w, "rolled", x->rolled);
     if (x->rerolled)
-        json_object_set_new(die, "rerolled", json_true());
+        JW_BOOL(w, "rerolled", true);
     if (x->exploded)
-        json_object_set_new(die, "exploded", json_true());
-    return die;
+        JW_BOOL(w, "exploded", true);
+    jw_object_end(w);
 }
 
-/* The roll's text (rules_dice_text), in a buffer of its own length. */
-static json_t *encode_text(const char *text, const struct rules_dice_expr *expr,
-                           const struct rules_roll *roll)
+/* The roll's text (rules_dice_text) as the member "text", in a buffer of its own length. */
+static void write_text(struct jw *w, const char *text, const struct rules_dice_expr *expr,
+                       const struct rules_roll *roll)
 {
     char small[512];
     size_t n = rules_dice_text(text, expr, roll, small, sizeof small);
-    if (n < sizeof small)
-        return json_stringn(small, n);
+    if (n < sizeof small) {
+        JW_KEY(w, "text");
+        jw_stringn(w, small, n);
+        return;
+    }
     char *big = malloc(n + 1);
     if (big == NULL)
-        return NULL; /* jansson's setters refuse a NULL value; the answer lacks text */
+        return; /* out of memory: the answer lacks text */
     rules_dice_text(text, expr, roll, big, n + 1);
-    json_t *s = json_stringn(big, n);
+    JW_KEY(w, "text");
+    jw_stringn(w, big, n);
     free(big);
-    return s;
+}
+
+void svc_write_roll(struct jw *w, const char *text, const struct rules_dice_expr *expr,
+                    const struct rules_roll *roll)
+{
+    int min = 0, max = 0;
+    rules_dice_range(expr, &min, &max);
+    jw_object_begin(w);
+    JW_STRING(w, "expression", text);
+    JW_KEY(w, "terms");
+    jw_array_begin(w);
+    int next_die = 0;
+    for (int ti = 0; ti < expr->term_count; ti++) {
+        const struct rules_dice_term *t = &expr->terms[ti];
+        jw_object_begin(w);
+        JW_STRING(w, "sign", t->sign < 0 ? "-" : "+");
+        if (t->sides == 0) {
+            JW_STRING(w, "kind", "constant");
+            JW_INT(w, "value", t->value);
+        } else {
+            JW_STRING(w, "kind", "dice");
+            JW_INT(w, "count", t->count);
+            JW_INT(w, "sides", t->sides);
+            JW_STRING(w, "keep", keep_name(t->keep));
+            if (t->keep != RULES_KEEP_ALL)
+                JW_INT(w, "keep_count", t->keep_n);
+            JW_INT(w, "per_die", t->per_die);
+            write_term_extras(w, t);
+            JW_KEY(w, "dice");
+            jw_array_begin(w);
+            for (; next_die < roll->dice_count && roll->dice[next_die].term == ti; next_die++)
+                write_die(w, &roll->dice[next_die]);
+            jw_array_end(w);
+        }
+        if (t->label_len >= 2) { /* without its brackets */
+            JW_KEY(w, "label");
+            jw_stringn(w, text + t->label_at + 1, (size_t)t->label_len - 2u);
+        }
+        JW_INT(w, "total", roll->term_totals[ti]);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    JW_INT(w, "total", roll->total);
+    JW_INT(w, "min", min);
+    JW_INT(w, "max", max);
+    write_text(w, text, expr, roll);
+    /* Avrae's habits (rules_dice_parse_said): only when typed, so other answers are unchanged. */
+    if (expr->advantage != RULES_ADV_NONE)
+        JW_STRING(w, "advantage",
+                  expr->advantage == RULES_ADV_ADVANTAGE ? "advantage" : "disadvantage");
+    if (expr->comment_len > 0) {
+        JW_KEY(w, "comment");
+        jw_stringn(w, text + expr->comment_at, (size_t)expr->comment_len);
+    }
+    jw_object_end(w);
 }
 
 json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
                         const struct rules_roll *roll)
 {
-    int min = 0, max = 0;
-    rules_dice_range(expr, &min, &max);
-    json_t *terms = json_array();
-    int next_die = 0;
-    for (int ti = 0; ti < expr->term_count; ti++) {
-        const struct rules_dice_term *t = &expr->terms[ti];
-        json_t *term = json_object();
-        json_object_set_new(term, "sign", json_string(t->sign < 0 ? "-" : "+"));
-        if (t->sides == 0) {
-            json_object_set_new(term, "kind", json_string("constant"));
-            json_object_set_new(term, "value", json_integer(t->value));
-        } else {
-            json_object_set_new(term, "kind", json_string("dice"));
-            json_object_set_new(term, "count", json_integer(t->count));
-            json_object_set_new(term, "sides", json_integer(t->sides));
-            json_object_set_new(term, "keep", json_string(keep_name(t->keep)));
-            if (t->keep != RULES_KEEP_ALL)
-                json_object_set_new(term, "keep_count", json_integer(t->keep_n));
-            json_object_set_new(term, "per_die", json_integer(t->per_die));
-            encode_term_extras(t, term);
-            json_t *dice = json_array();
-            for (; next_die < roll->dice_count && roll->dice[next_die].term == ti; next_die++)
-                json_array_append_new(dice, encode_die(&roll->dice[next_die]));
-            json_object_set_new(term, "dice", dice);
-        }
-        if (t->label_len >= 2) /* without its brackets */
-            json_object_set_new(term, "label",
-                                json_stringn(text + t->label_at + 1, (size_t)t->label_len - 2u));
-        json_object_set_new(term, "total", json_integer(roll->term_totals[ti]));
-        json_array_append_new(terms, term);
-    }
-    json_t *doc = json_pack("{s:s, s:o, s:i, s:i, s:i}", "expression", text, "terms", terms,
-                            "total", roll->total, "min", min, "max", max);
-    json_object_set_new(doc, "text", encode_text(text, expr, roll));
-    /* Avrae's habits (rules_dice_parse_said): only when typed, so other answers are unchanged. */
-    if (expr->advantage != RULES_ADV_NONE)
-        json_object_set_new(
-            doc, "advantage",
-            json_string(expr->advantage == RULES_ADV_ADVANTAGE ? "advantage" : "disadvantage"));
-    if (expr->comment_len > 0)
-        json_object_set_new(doc, "comment",
-                            json_stringn(text + expr->comment_at, (size_t)expr->comment_len));
-    return doc;
+    struct jw w;
+    jw_init_tree(&w);
+    svc_write_roll(&w, text, expr, roll);
+    return jw_finish_tree(&w);
 }
 
 bool svc_parse_dice(const char *text, struct rules_dice_expr *expr, struct svc_errors *e)
@@ -206,14 +233,15 @@ void svc_decode_dice_results(json_t *results, struct svc_dice_source *src, struc
             svc_errors_add(e, "/results", "at most %d results", RULES_DICE_MAX_DRAWS);
             return;
         }
-        char ptr[CODEC_PTR_MAX];
-        snprintf(ptr, sizeof ptr, "/results/%zu", i);
         if (!json_is_integer(item) || json_integer_value(item) < 1 ||
-            json_integer_value(item) > RULES_DICE_MAX_SIDES)
+            json_integer_value(item) > RULES_DICE_MAX_SIDES) {
+            char ptr[CODEC_PTR_MAX]; /* only for the error: snprintf per result showed */
+            snprintf(ptr, sizeof ptr, "/results/%zu", i);
             svc_errors_add(e, ptr, "must be an integer die result from 1 to %d",
                            RULES_DICE_MAX_SIDES);
-        else
+        } else {
             src->results[src->count++] = (int)json_integer_value(item);
+        }
     }
 }
 

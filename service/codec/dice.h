@@ -43,5 +43,10 @@ struct rules_dice_expr;
 struct rules_roll;
 json_t *svc_encode_roll(const char *text, const struct rules_dice_expr *expr,
                         const struct rules_roll *roll);
+/* The same roll written by w (service/json/writer.h), text or value: svc_encode_roll is this
+ * in the writer's tree mode. */
+struct jw;
+void svc_write_roll(struct jw *w, const char *text, const struct rules_dice_expr *expr,
+                    const struct rules_roll *roll);
 
 #endif

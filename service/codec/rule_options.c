@@ -68,6 +68,10 @@ static _Thread_local struct {
 
 void svc_write_rules(struct jw *w, const struct svc_rules *rules)
 {
+    if (jw_is_tree(w)) { /* a value, not text to parse back */
+        write_rules(w, rules);
+        return;
+    }
     if (last_echo.valid && memcmp(&last_echo.rules, rules, sizeof *rules) == 0) {
         jw_raw(w, last_echo.text, last_echo.len);
         return;

@@ -469,7 +469,7 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
     if (attack_gate_refused(x, enc_str(actor, "id"), enc_str(atk, "name"), rc, gate.made, foe))
         return NULL;
-    struct svc_answer a = {0};
+    struct svc_answer a = {.want_doc = true}; /* built as a value: nothing is parsed back */
     struct rules_attack_after after = {0};
     json_t *derived = NULL;
     if (!rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who, whom,
@@ -576,7 +576,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
         svc_attack_facing_required(&req, json_object_get(actor, "facing") != NULL,
                                    json_object_get(target, "facing") != NULL || re->facing >= 0,
                                    &e);
-        struct svc_answer a = {0};
+        struct svc_answer a = {.want_doc = true};
         if (!svc_errors_any(&e))
             answer_ruled(&req, rc, &o->ruling, src, &e, &a);
         if (svc_errors_any(&e))

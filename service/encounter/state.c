@@ -131,7 +131,8 @@ static const char *own_pointer(const char *ptr, const struct enc_member *own, ch
 
 /* The answer of a stateless ruling as a value, or NULL after its refusal's field errors (else
  * its detail) went to x->e: at the action's own member for those under own, else under
- * prefix. */
+ * prefix. A ruling asked for its answer as a value (want_doc) gives it without text, so that
+ * nothing is parsed back; one that wrote text is parsed. */
 json_t *enc_answer_own(struct resolve_ctx *x, struct svc_answer *a, const char *prefix,
                        const struct enc_member *own, const char *what)
 {

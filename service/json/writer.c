@@ -5,15 +5,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "service/json/reader.h"
+
 void jw_init(struct jw *w, size_t initial)
 {
-    memset(w, 0, sizeof *w);
+    /* Not the whole struct: the tree mode's ~300 bytes are not read in text mode, and first[d]
+     * is set when depth d opens. */
+    w->len = 0, w->depth = 0, w->after_key = false, w->tree = false;
+    w->root = NULL, w->key = NULL;
     w->cap = initial < 64 ? 64 : initial;
     w->buf = malloc(w->cap);
     w->failed = w->buf == NULL;
     if (w->failed)
         w->cap = 0; /* every put takes the slow path, which stops at `failed` */
     w->first[0] = true;
+}
+
+void jw_init_tree(struct jw *w)
+{
+    memset(w, 0, sizeof *w);
+    w->tree = true;
+}
+
+/* Whether s[0..n) is all ASCII, and so UTF-8 already: jansson's own check of each name and
+ * text was a fifth of building an attack's answer as a value. */
+static bool ascii(const char *s, size_t n)
+{
+    uint64_t high = 0;
+    size_t i = 0;
+    for (uint64_t x; i + 8 <= n; i += 8) {
+        memcpy(&x, s + i, 8);
+        high |= x;
+    }
+    for (; i < n; i++)
+        high |= (unsigned char)s[i];
+    return (high & 0x8080808080808080u) == 0;
+}
+
+/* Tree mode: v (taken) as the next value, the root's or the open container's. */
+static void tree_add(struct jw *w, json_t *v)
+{
+    assert(w->tree);
+    if (v == NULL || w->failed) {
+        w->failed = true;
+        json_decref(v);
+        return;
+    }
+    json_t *in = w->depth > 0 ? w->open[w->depth] : NULL;
+    int rc = 0;
+    if (in == NULL) {
+        assert(w->root == NULL); /* one value at the top */
+        w->root = v;
+    } else if (json_is_object(in)) {
+        assert(w->key != NULL); /* a member's value follows its key */
+        rc = ascii(w->key, w->key_len) ? json_object_setn_new_nocheck(in, w->key, w->key_len, v)
+                                       : json_object_setn_new(in, w->key, w->key_len, v);
+    } else {
+        rc = json_array_append_new(in, v);
+    }
+    w->key = NULL;
+    w->failed = rc != 0;
 }
 
 /* Makes room for n more bytes and the final NUL; false after any failure. After a failure the
@@ -67,6 +118,16 @@ static void before_value(struct jw *w)
 
 static void open(struct jw *w, char c)
 {
+    if (w->tree) {
+        json_t *v = c == '{' ? json_object() : json_array();
+        tree_add(w, v); /* held by its container (or as the root): open[] borrows it */
+        if (w->failed || w->depth + 1 >= JW_MAX_DEPTH) {
+            w->failed = true;
+            return;
+        }
+        w->open[++w->depth] = v;
+        return;
+    }
     before_value(w);
     put(w, &c, 1);
     if (w->depth + 1 >= JW_MAX_DEPTH) {
@@ -79,7 +140,8 @@ static void open(struct jw *w, char c)
 
 static void close_(struct jw *w, char c)
 {
-    put(w, &c, 1);
+    if (!w->tree)
+        put(w, &c, 1);
     assert(w->depth > 0 || w->failed); /* opens and closes pair up; a failed open does not count */
     if (w->depth > 0)
         w->depth--;
@@ -172,6 +234,10 @@ static void quoted(struct jw *w, const char *s)
 
 void jw_key(struct jw *w, const char *key)
 {
+    if (w->tree) {
+        w->key = key, w->key_len = strlen(key);
+        return;
+    }
     before_value(w);
     quoted(w, key);
     put(w, ":", 1);
@@ -181,6 +247,10 @@ void jw_key(struct jw *w, const char *key)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
 {
     assert(n >= 3 && quoted[0] == '"' && quoted[n - 1] == ':'); /* JW_KEY's form */
+    if (w->tree) {
+        w->key = quoted + 1, w->key_len = n - 3;
+        return;
+    }
     before_value(w);
     put(w, quoted, n);
     w->after_key = true;
@@ -203,26 +273,47 @@ static void digits(struct jw *w, long long v)
 
 void jw_int(struct jw *w, long long v)
 {
+    if (w->tree) {
+        tree_add(w, json_integer(v));
+        return;
+    }
     before_value(w);
     digits(w, v);
 }
 
 void jw_bool(struct jw *w, bool v)
 {
+    if (w->tree) {
+        tree_add(w, json_boolean(v));
+        return;
+    }
     before_value(w);
     put(w, v ? "true" : "false", v ? 4 : 5);
 }
 
 void jw_null(struct jw *w)
 {
+    if (w->tree) {
+        tree_add(w, json_null());
+        return;
+    }
     before_value(w);
     put(w, "null", 4);
 }
 
+void jw_stringn(struct jw *w, const char *s, size_t n)
+{
+    if (w->tree) { /* checked as UTF-8, as parsing the text would check it (ASCII is) */
+        tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
+        return;
+    }
+    before_value(w);
+    quoted_n(w, s, n);
+}
+
 void jw_string(struct jw *w, const char *s)
 {
-    before_value(w);
-    quoted(w, s);
+    jw_stringn(w, s, strlen(s));
 }
 
 /* A jansson value, written directly: json_dumps costs several times as much (it checks
@@ -290,12 +381,20 @@ static void value(struct jw *w, const json_t *v)
 
 void jw_json(struct jw *w, const json_t *v)
 {
+    if (w->tree) { /* shared: the writer's callers build v for this value alone */
+        tree_add(w, json_incref((json_t *)v));
+        return;
+    }
     before_value(w);
     value(w, v);
 }
 
 void jw_raw(struct jw *w, const char *text, size_t n)
 {
+    if (w->tree) {
+        tree_add(w, jsonr_load(text, n));
+        return;
+    }
     before_value(w);
     put(w, text, n);
 }
@@ -306,6 +405,18 @@ char *jw_dump(const json_t *v, size_t *len)
     jw_init(&w, 1024);
     value(&w, v);
     return jw_finish(&w, len);
+}
+
+json_t *jw_finish_tree(struct jw *w)
+{
+    assert(w->tree && (w->failed || (w->depth == 0 && w->key == NULL))); /* all closed */
+    json_t *v = w->root;
+    w->root = NULL;
+    if (w->failed) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
 }
 
 char *jw_finish(struct jw *w, size_t *len)

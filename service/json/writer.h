@@ -1,7 +1,12 @@
 /* A streaming JSON writer for large responses: appends text to one growing buffer instead of
  * building a jansson tree and dumping it, which costs an allocation per value (perf showed
  * jansson and malloc dominating /v1/attacks/resolve). Commas are placed automatically.
- * Errors (out of memory) are sticky: check jw_finish. */
+ * Errors (out of memory) are sticky: check jw_finish.
+ *
+ * The same calls can build the jansson value instead (jw_init_tree, jw_finish_tree), for a
+ * caller that wants the value a writer describes: the encounter takes an attack's answer as a
+ * value, and writing its text only to parse it back was a fifth of an attack action. The value
+ * is the one jsonr_load would give for the text (members in the order written). */
 #ifndef TACTICS_SVC_JSONW_H
 #define TACTICS_SVC_JSONW_H
 
@@ -18,9 +23,22 @@ struct jw {
     int depth;
     bool first[JW_MAX_DEPTH]; /* nothing written yet at this depth */
     bool after_key;           /* the next value follows a key: no comma */
+    /* Tree mode (jw_init_tree): no text; each value goes into the open container. */
+    bool tree;
+    json_t *root;               /* the value written at depth 0 (owned) */
+    json_t *open[JW_MAX_DEPTH]; /* open[d]: the container open at depth d (borrowed) */
+    const char *key;            /* the member name waiting for its value, */
+    size_t key_len;             /*   its length */
 };
 
 void jw_init(struct jw *w, size_t initial);
+/* A writer that builds a jansson value: see the top of this file. jw_raw then parses its text
+ * (a member list written by jw_raw cannot be: a caller that caches text checks jw_is_tree). */
+void jw_init_tree(struct jw *w);
+static inline bool jw_is_tree(const struct jw *w)
+{
+    return w->tree;
+}
 void jw_object_begin(struct jw *w);
 void jw_object_end(struct jw *w);
 void jw_array_begin(struct jw *w);
@@ -38,8 +56,9 @@ void jw_int(struct jw *w, long long v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
 void jw_string(struct jw *w, const char *s);
-void jw_json(struct jw *w, const json_t *v);           /* a jansson value, compact */
-void jw_raw(struct jw *w, const char *text, size_t n); /* a value already written as JSON */
+void jw_stringn(struct jw *w, const char *s, size_t n); /* n bytes of s */
+void jw_json(struct jw *w, const json_t *v);            /* a jansson value, compact */
+void jw_raw(struct jw *w, const char *text, size_t n);  /* a value already written as JSON */
 
 /* A jansson value as compact JSON text (malloc'd, NUL-terminated), or NULL when out of memory:
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) at a fraction of its cost. */
@@ -47,5 +66,7 @@ char *jw_dump(const json_t *v, size_t *len);
 
 /* Returns the text (malloc'd, NUL-terminated) and its length, or NULL after any failure. */
 char *jw_finish(struct jw *w, size_t *len);
+/* A tree mode writer's value (the caller owns it), or NULL after any failure. */
+json_t *jw_finish_tree(struct jw *w);
 
 #endif

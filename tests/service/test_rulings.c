@@ -17,6 +17,7 @@
 #include "service/http/config.h"
 #include "service/http/http.h"
 #include "service/json/errors.h"
+#include "service/json/writer.h"
 
 enum kind { PATH, REACH, ROUTE, FORCED, FALLING, FLANKING, ATTACK };
 
@@ -135,6 +136,21 @@ static void agree(enum kind k, const char *text, unsigned want, bool map)
         json_decref(problem);
     }
     svc_answer_free(&a);
+    if (k == ATTACK && want == 200) {
+        /* Asked for as a value (an encounter's attack): built from the ruling's structs, no
+         * text, and dumped as the encounter stores it, the bytes POST answered. */
+        a.want_doc = true;
+        rule(k, body, NULL, &a);
+        cr_assert_eq(a.status, 200);
+        cr_assert_null(a.text);
+        cr_assert_not_null(a.doc);
+        size_t n = 0;
+        char *got = jw_dump(a.doc, &n);
+        cr_assert_str_eq(got, res.body, "%s as a value", endpoints[k].path);
+        free(got);
+        svc_answer_free(&a);
+        a.want_doc = false;
+    }
     if (map) {
         struct rules_map m;
         struct svc_errors e;
@@ -198,6 +214,23 @@ Test(rulings, attack)
     const char *text = "{\"attacker\":{\"x\":5,\"y\":4,\"attack_bonus\":5,\"damage\":\"1d6+1\"},"
                        "\"defender\":{\"x\":5,\"y\":5,\"defense\":{\"armor\":2}},\"seed\":42}";
     agree(ATTACK, text, 200, false);
+    /* Every part of the answer: facing, flanking, sneak attack, cover, concealment, damage
+     * reduction; a confirmed critical hit with its damage roll and roll rules; names in other
+     * scripts and with characters the markdown escapes. */
+    agree(ATTACK,
+          "{\"rules\":{\"preset\":\"d20-3.5-facing\"},\"attacker\":{\"x\":5,\"y\":6,"
+          "\"facing\":0,\"attack_bonus\":5,\"sneak_attack_dice\":2,\"damage\":\"1d6+1\"},"
+          "\"defender\":{\"x\":5,\"y\":5,\"facing\":0,\"defense\":{\"armor\":4,\"dex\":2},"
+          "\"damage_reduction\":2},\"allies\":[{\"x\":4,\"y\":5}],\"cover\":\"quarter\","
+          "\"concealment\":[\"quarter\"],\"seed\":7}",
+          200, false);
+    agree(ATTACK,
+          "{\"rules\":{\"preset\":\"d20-3.5\"},\"attacker\":{\"name\":\"Кира *the* \\\"Bold\\\"\","
+          "\"x\":5,\"y\":4,\"attack_bonus\":5,\"damage\":\"1d8+2\",\"crit_range\":19,"
+          "\"crit_multiplier\":2,\"sneak_attack_dice\":1},\"defender\":{\"name\":\"オーク\","
+          "\"x\":5,\"y\":5,\"defense\":{\"armor\":4,\"dex\":2},\"damage_reduction\":3},"
+          "\"concealment\":[\"quarter\",\"half\"],\"results\":[19,12,80,5,6]}",
+          200, false);
     agree(ATTACK, "{\"attacker\":{\"x\":5,\"y\":4},\"seed\":1,\"results\":[3]}", 422, false);
     /* The table's dice: 15 + 5 = 20 against AC 10 (no armor) hits; 1d6+1 with a 4 deals 5. */
     json_t *body = json_pack("{s:{s:i, s:i, s:i, s:s}, s:{s:i, s:i, s:{s:i}}, s:[i, i]}",

@@ -6,36 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What v is, for a failure's message. */
-static const char *kind_of(json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a real";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "?";
-}
-
 /* o's member k, asserted to be there and of type (a failure names k and what it found). */
 static json_t *member_of(json_t *o, const char *k, json_type type)
 {
     cr_assert(json_is_object(o), "no object to read the member \"%s\" of", k);
     json_t *v = json_object_get(o, k);
     cr_assert_not_null(v, "the member \"%s\" is absent", k);
-    cr_assert(json_typeof(v) == type, "the member \"%s\" is %s, not %s", k, kind_of(v),
+    cr_assert(json_typeof(v) == type, "the member \"%s\" is %s, not %s", k,
+              json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT),
               type == JSON_INTEGER ? "an integer" : "a string");
     return v;
 }

@@ -51,10 +51,13 @@ def reset_peak(pid):
 
 
 class Server:
-    def __init__(self, binary, tmp):
-        self.log = open(os.path.join(tmp, "log"), "w+")
+    """A tacticsd on a free port with the database db (its log beside it, db + ".log") and
+    the further arguments args. bench/encounters_ab.py starts its servers with it too."""
+
+    def __init__(self, binary, db, args=()):
+        self.log = open(db + ".log", "w+")
         self.proc = subprocess.Popen(
-            [binary, "--port", "0", "--db", os.path.join(tmp, "bench.db")],
+            [binary, "--port", "0", "--db", db, *args],
             stdout=subprocess.DEVNULL, stderr=self.log)
         for _ in range(200):
             self.log.seek(0)
@@ -68,6 +71,10 @@ class Server:
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
+        self.log.close()
+
+    def cpu_ns(self):
+        return server_cpu_ns(self.proc.pid)
 
     def conn(self, timeout=600):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -76,8 +83,8 @@ class Server:
         c = conn or self.conn()
         h = {"Content-Type": "application/json"} if body is not None else {}
         h.update(headers or {})
-        data = body if isinstance(body, (bytes, type(None))) else json.dumps(
-            body, separators=(",", ":")).encode()
+        data = body.encode() if isinstance(body, str) else body if isinstance(
+            body, (bytes, type(None))) else json.dumps(body, separators=(",", ":")).encode()
         c.request(method, path, body=data, headers=h)
         r = c.getresponse()
         out = r.read()
@@ -242,7 +249,7 @@ def feeds(srv, eid, last, afters):
 def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(binary, tmp)
+        srv = Server(binary, os.path.join(tmp, "bench.db"))
         try:
             run(srv)
         finally:

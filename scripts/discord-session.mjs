@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,11 +27,37 @@ const CHANNEL = '333333333333333333';
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const publicHex = Buffer.from(publicKey.export({ format: 'jwk' }).x, 'base64url').toString('hex');
 
+// Discord's API as the server's followups reach it (--discord-api): a command that takes
+// longer than --discord-defer-ms is answered DEFERRED (type 5) and finished by a PATCH of
+// .../messages/@original, which comes here; command() then awaits it and reads its message.
+const followups = [];
+const awaiting = [];
+const api = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{}');
+    const f = { method: req.method, url: req.url, type: req.headers['content-type'] ?? '',
+      bytes: Buffer.concat(chunks) };
+    if (awaiting.length) awaiting.shift()(f);
+    else followups.push(f);
+  });
+});
+await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+const nextFollowup = () => (followups.length ? Promise.resolve(followups.shift())
+  : new Promise((resolve) => awaiting.push(resolve)));
+
 const dir = mkdtempSync(join(tmpdir(), 'discord-session-'));
 const server = spawn(tacticsd, ['--port', '0', '--db', join(dir, 'session.db'),
-  '--discord-public-key', publicHex, '--discord-defer-ms', '2900'],
+  '--discord-public-key', publicHex, '--discord-defer-ms', '2900',
+  '--discord-api', `http://127.0.0.1:${api.address().port}/api/v10`],
 { stdio: ['ignore', 'ignore', 'pipe'] });
-const stop = () => { server.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); };
+const stop = () => {
+  server.kill('SIGTERM');
+  api.close();
+  rmSync(dir, { recursive: true, force: true });
+};
 // Ready when the server logs where it listens (or fails when it exits first).
 const port = await new Promise((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`tacticsd exited ${code}`)));
@@ -69,10 +96,20 @@ async function command(user, name, options = []) {
       'X-Signature-Timestamp': timestamp },
   });
   if (r.status !== 200) throw new Error(`/${name}: ${r.status} ${await r.text()}`);
-  const type = r.headers.get('content-type') ?? '';
-  const bytes = Buffer.from(await r.arrayBuffer());
-  if (!type.startsWith('multipart/form-data; boundary=')) return { data: JSON.parse(bytes).data };
-  // Discord's "Uploading Files": payload_json, then files[0].
+  const reply = parse(r.headers.get('content-type') ?? '', Buffer.from(await r.arrayBuffer()));
+  if (reply.json.type !== 5) return { data: reply.json.data, png: reply.png };
+  // Deferred: the reply is the followup's message (with its frame, when it has one).
+  const f = await nextFollowup();
+  const path = `/api/v10/webhooks/123456789012345678/session-${sent}/messages/@original`;
+  if (f.method !== 'PATCH' || f.url !== path) throw new Error(`/${name}: ${f.method} ${f.url}`);
+  const followup = parse(f.type, f.bytes);
+  return { data: followup.json, png: followup.png };
+}
+
+// A reply's or a followup's body: its JSON, and the frame attached (Discord's "Uploading
+// Files": payload_json, then files[0]).
+function parse(type, bytes) {
+  if (!type.startsWith('multipart/form-data; boundary=')) return { json: JSON.parse(bytes) };
   const delim = Buffer.from(`--${type.slice('multipart/form-data; boundary='.length)}`);
   const parts = [];
   for (let at = bytes.indexOf(delim); at >= 0;) {
@@ -85,7 +122,7 @@ async function command(user, name, options = []) {
   }
   const payload = parts.find((p) => p.head.includes('name="payload_json"'));
   const file = parts.find((p) => p.head.includes('name="files[0]"'));
-  return { data: JSON.parse(payload.body).data, png: file?.body };
+  return { json: JSON.parse(payload.body), png: file?.body };
 }
 
 const option = (name, value) => ({ type: 3, name, value });

@@ -392,17 +392,11 @@ int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t exp
         rc = db_sqlite_group_append(db, &a);
     } else {
         /* One transaction, one COMMIT, per append. */
-        struct db_conn *c = db_sqlite_conn(db);
+        struct db_conn *c = begin_write(db, &rc);
         if (c == NULL)
-            return DB_ERR_IO;
-        rc = begin(db, c);
-        if (rc != DB_OK)
             return rc;
         rc = db_sqlite_append_in_tx(db, c, &a);
-        if (rc == DB_OK)
-            rc = commit(db, c);
-        if (rc != DB_OK)
-            rollback(db, c, rc);
+        rc = rc == DB_OK ? commit_or_rollback(db, c) : rollback(db, c, rc);
     }
     if (rc == DB_OK || rc == DB_ERR_CONFLICT)
         *current = a.current;

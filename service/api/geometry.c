@@ -58,23 +58,15 @@ void svc_handle_presets(const struct svc_request *req, struct svc_response *res)
                                options, "presets", list));
 }
 
-/* Decodes the body (its members among known), rules it (rule answers the document, or NULL
- * with the errors in e) and answers the document or the errors. */
-static void handle(const struct svc_request *req, struct svc_response *res,
-                   const char *const *known, json_t *(*rule)(json_t *body, struct svc_errors *e))
+/* Sends doc (the ruling's answer), or e's errors when doc is NULL; frees e. */
+static void answer(struct svc_answer *out, json_t *doc, struct svc_errors *e)
 {
-    json_t *body;
-    struct svc_errors e;
-    if (svc_decode_begin(req, res, known, &body, &e)) {
-        json_t *doc = rule(body, &e);
-        assert(doc != NULL || svc_errors_any(&e));
-        if (doc != NULL)
-            svc_respond_json(res, 200, doc);
-        else
-            svc_errors_respond(&e, res);
-    }
-    svc_errors_free(&e);
-    json_decref(body);
+    assert(doc != NULL || svc_errors_any(e));
+    if (doc != NULL)
+        svc_answer_json(out, doc);
+    else
+        svc_answer_errors(out, e);
+    svc_errors_free(e);
 }
 
 static json_t *rule_distance(json_t *body, struct svc_errors *e)
@@ -102,10 +94,16 @@ static json_t *rule_distance(json_t *body, struct svc_errors *e)
     return doc;
 }
 
-void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
+static void answer_distance(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules", "from", "to", NULL};
-    handle(req, res, known, rule_distance);
+    struct svc_errors e;
+    answer(out, svc_decode_body(body, known, &e) ? rule_distance(body, &e) : NULL, &e);
+}
+
+void svc_handle_distance(const struct svc_request *req, struct svc_response *res)
+{
+    svc_answer_handle(req, res, answer_distance);
 }
 
 void svc_handle_flanking(const struct svc_request *req, struct svc_response *res)
@@ -215,10 +213,16 @@ static json_t *rule_areas(json_t *body, struct svc_errors *e)
     return doc;
 }
 
-void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
+static void answer_areas(json_t *body, struct svc_answer *out)
 {
     static const char *const known[] = {"rules", "creature", "radius_ft", NULL};
-    handle(req, res, known, rule_areas);
+    struct svc_errors e;
+    answer(out, svc_decode_body(body, known, &e) ? rule_areas(body, &e) : NULL, &e);
+}
+
+void svc_handle_areas(const struct svc_request *req, struct svc_response *res)
+{
+    svc_answer_handle(req, res, answer_areas);
 }
 
 void svc_handle_sizes(const struct svc_request *req, struct svc_response *res)

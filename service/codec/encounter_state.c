@@ -574,6 +574,19 @@ static bool same_defense(const struct rules_defense *a, const struct rules_defen
            a->size == b->size && a->other == b->other && a->size_given == b->size_given;
 }
 
+/* Every option of the rules in force (NULL: none). */
+static bool same_options(const struct rules_options *a, const struct rules_options *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return a->grid == b->grid && a->diagonals == b->diagonals && a->facing == b->facing &&
+           a->flanking == b->flanking && a->run == b->run && a->size_table == b->size_table &&
+           a->start_square == b->start_square && a->falling_max_dice == b->falling_max_dice &&
+           a->shields_by_side == b->shields_by_side &&
+           a->slow_medium_penalty_ft == b->slow_medium_penalty_ft && a->hp_states == b->hp_states &&
+           a->dying == b->dying && a->critical_hits == b->critical_hits;
+}
+
 static bool same_turn(const struct rules_turn *a, const struct rules_turn *b)
 {
     return a->standard == b->standard && a->move == b->move && a->full_round == b->full_round &&
@@ -653,6 +666,8 @@ const char *svc_enc_typed_differs(const struct rules_encounter *a, const struct 
         a->revealed != b->revealed || a->round != b->round || a->turn != b->turn ||
         a->awaiting_reactions != b->awaiting_reactions)
         return "the encounter's own members";
+    if (!same_options(a->rules, b->rules))
+        return "rules";
     if ((a->map == NULL) != (b->map == NULL) ||
         (a->map != NULL && (a->map->width != b->map->width || a->map->height != b->map->height)))
         return "map";

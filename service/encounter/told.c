@@ -22,14 +22,13 @@
  *  - the markdown fits one Discord message (2,000 characters, counted as Discord counts them:
  *    UTF-16 code units); lines that do not fit are left out, and a last line says how many. */
 #include <assert.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "service/encounter/internal.h"
 #include "service/explain/explain.h"
+#include "text/buf.h"
 #include "text/text.h"
 
 /* Discord's limit on a message's content. */
@@ -41,57 +40,12 @@
 
 /* ---- the summary ---- */
 
-/* A growing text. */
-struct text {
-    char *s;
-    size_t n, cap;
-    bool failed;
-};
-
-static void put_bytes(struct text *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    /* A length that would wrap the size is a failure, never a short buffer. */
-    if (n > SIZE_MAX / 2 - 1 - b->n) {
-        b->failed = true;
-        return;
-    }
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->n + n + 1) * 2;
-        char *grown = realloc(b->s, cap);
-        if (grown == NULL) {
-            b->failed = true;
-            return;
-        }
-        b->s = grown, b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void put(struct text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct text *b, const char *fmt, ...)
-{
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n > 0 && (size_t)n < sizeof small)
-        put_bytes(b, small, (size_t)n);
-    else if (n > 0)
-        b->failed = true; /* the summary's own words are short */
-}
-
 /* User text (a name) as the summary shows it: as written, a control character as a space. */
-static void put_user(struct text *b, const char *s)
+static void put_user(struct text_buf *b, const char *s)
 {
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
-        put_bytes(b, c < 0x20 || c == 0x7f ? " " : p, 1);
+        text_buf_put(b, c < 0x20 || c == 0x7f ? " " : p, 1);
     }
 }
 
@@ -109,12 +63,12 @@ static size_t utf16_units(const char *s, size_t n)
 
 /* The n bytes at s for a markdown code block: a zero-width space after each backtick that a
  * backtick follows, so that no run of three closes the block. */
-static void put_code(struct text *b, const char *s, size_t n)
+static void put_code(struct text_buf *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        put_bytes(b, s + i, 1);
+        text_buf_put(b, s + i, 1);
         if (s[i] == '`' && i + 1 < n && s[i + 1] == '`')
-            put_bytes(b, "\xe2\x80\x8b", 3);
+            text_buf_put(b, "\xe2\x80\x8b", 3);
     }
 }
 
@@ -130,53 +84,53 @@ static long long ends_in(const struct rules_enc_combatant *c, int k)
 }
 
 /* One combatant's line, without its marker: "16: Kroh <20/20 HP> (dying, prone)". */
-static void summary_line(struct text *b, const struct rules_enc_combatant *c, bool in_order)
+static void summary_line(struct text_buf *b, const struct rules_enc_combatant *c, bool in_order)
 {
     if (in_order && c->has_initiative)
-        put(b, "%2d: ", c->initiative);
+        text_buf_printf(b, "%2d: ", c->initiative);
     else
-        put(b, "--: ");
+        text_buf_printf(b, "--: ");
     put_user(b, *c->name ? c->name : c->id);
-    put(b, " <%d/%d HP>", c->hp, c->max_hp);
+    text_buf_printf(b, " <%d/%d HP>", c->hp, c->max_hp);
     int said = 0;
     if (c->hp_state != RULES_HP_UP)
-        put(b, "%s%s", said++ ? ", " : " (", rules_hp_state_name(c->hp_state));
+        text_buf_printf(b, "%s%s", said++ ? ", " : " (", rules_hp_state_name(c->hp_state));
     for (int k = 0; k < RULES_CONDITION_COUNT; k++) {
         if (!(c->conditions & 1u << k))
             continue;
-        put(b, "%s", said++ ? ", " : " (");
+        text_buf_printf(b, "%s", said++ ? ", " : " (");
         for (const char *p = rules_condition_names[k]; *p; p++)
-            put_bytes(b, *p == '_' ? "-" : p, 1);
+            text_buf_put(b, *p == '_' ? "-" : p, 1);
         long long end = ends_in(c, k);
         if (end >= 0)
-            put(b, " [ends round %lld]", end);
+            text_buf_printf(b, " [ends round %lld]", end);
     }
     if (said)
-        put(b, ")");
+        text_buf_printf(b, ")");
 }
 
 bool enc_summary_of(const struct rules_encounter *e, const char *title, struct enc_summary *out)
 {
-    struct text head = {0}, lines = {0}, md = {0};
+    struct text_buf head = {0}, lines = {0}, md = {0};
     *out = (struct enc_summary){0};
     /* The header, as Avrae's: "Current initiative: 16 (round 1)". */
     put_user(&head, title != NULL && *title ? title : "Current initiative");
     int current = e->turn >= 0 && e->turn < e->slots ? e->order[e->turn].combatant : -1;
     if (!e->started)
-        put(&head, ": not rolled yet");
+        text_buf_printf(&head, ": not rolled yet");
     else if (current < 0)
-        put(&head, ": rolled, no turn yet");
+        text_buf_printf(&head, ": rolled, no turn yet");
     else if (e->round == 0)
-        put(&head, ": %d (surprise round)", e->combatants[current].initiative);
+        text_buf_printf(&head, ": %d (surprise round)", e->combatants[current].initiative);
     else
-        put(&head, ": %d (round %d)", e->combatants[current].initiative, e->round);
+        text_buf_printf(&head, ": %d (round %d)", e->combatants[current].initiative, e->round);
     size_t cols = head.failed ? 0 : text_columns(head.s, head.n);
-    put(&head, "\n");
+    text_buf_printf(&head, "\n");
     for (size_t i = 0; i < cols; i++)
-        put(&head, "=");
+        text_buf_printf(&head, "=");
     /* The lines: the order, then anyone not in it; as many as one message holds. */
     bool *listed = calloc((size_t)e->count + 1, sizeof *listed);
-    struct text head_code = {0};
+    struct text_buf head_code = {0};
     put_code(&head_code, head.s ? head.s : "", head.n);
     /* Counted as the code block shows the header (a zero-width space after a backtick counts).
      * The fences take 9 units; the header under 1,000 (a name of 200 characters, each at most
@@ -193,19 +147,19 @@ bool enc_summary_of(const struct rules_encounter *e, const char *title, struct e
                 continue;
             listed[c] = true;
             total++;
-            struct text line = {0};
-            put(&line, "%s", pass == 0 && i == e->turn ? "# " : "  ");
+            struct text_buf line = {0};
+            text_buf_printf(&line, "%s", pass == 0 && i == e->turn ? "# " : "  ");
             summary_line(&line, &e->combatants[c], pass == 0);
-            struct text code = {0};
+            struct text_buf code = {0};
             put_code(&code, line.s ? line.s : "", line.n);
             /* A last line saying how many are left out needs 40 units at most. */
             size_t need = utf16_units(code.s ? code.s : "", code.n) + 1;
             if (total == shown + 1 && !line.failed && !code.failed && need + 40 <= room) {
                 room -= need;
-                put(&lines, "\n");
-                put_bytes(&lines, line.s, line.n);
-                put(&md, "\n");
-                put_bytes(&md, code.s, code.n);
+                text_buf_printf(&lines, "\n");
+                text_buf_put(&lines, line.s, line.n);
+                text_buf_printf(&md, "\n");
+                text_buf_put(&md, code.s, code.n);
                 shown++;
             }
             free(line.s);
@@ -213,16 +167,16 @@ bool enc_summary_of(const struct rules_encounter *e, const char *title, struct e
         }
     }
     if (shown < total) {
-        put(&lines, "\n  ... and %d more", total - shown);
-        put(&md, "\n  ... and %d more", total - shown);
+        text_buf_printf(&lines, "\n  ... and %d more", total - shown);
+        text_buf_printf(&md, "\n  ... and %d more", total - shown);
     }
-    struct text plain = {0}, mark = {0};
-    put_bytes(&plain, head.s ? head.s : "", head.n);
-    put_bytes(&plain, lines.s ? lines.s : "", lines.n);
-    put(&mark, "```md\n");
-    put_bytes(&mark, head_code.s ? head_code.s : "", head_code.n);
-    put_bytes(&mark, md.s ? md.s : "", md.n);
-    put(&mark, "```");
+    struct text_buf plain = {0}, mark = {0};
+    text_buf_put(&plain, head.s ? head.s : "", head.n);
+    text_buf_put(&plain, lines.s ? lines.s : "", lines.n);
+    text_buf_printf(&mark, "```md\n");
+    text_buf_put(&mark, head_code.s ? head_code.s : "", head_code.n);
+    text_buf_put(&mark, md.s ? md.s : "", md.n);
+    text_buf_printf(&mark, "```");
     bool ok = listed != NULL && !head.failed && !head_code.failed && !lines.failed && !md.failed &&
               !plain.failed && !mark.failed;
     free(listed);

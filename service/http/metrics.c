@@ -1,13 +1,13 @@
 #include "service/http/metrics.h"
 
 #include <assert.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "service/http/router.h"
+#include "text/buf.h"
 
 #define STATUS_MIN   100
 #define STATUS_MAX   599
@@ -72,53 +72,15 @@ void svc_metrics_connection(struct svc_metrics *m, int delta)
     atomic_fetch_add(&m->connections, delta);
 }
 
-/* A growable text buffer for the exposition. */
-struct buf {
-    char *s;
-    size_t len, cap;
-    int failed;
-};
-
-static void emit(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void emit(struct buf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap * 2 + (size_t)n;
-        char *s = realloc(b->s, cap);
-        if (s == NULL) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
 char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges *g, size_t *len)
 {
-    struct buf b = {.s = malloc(4096), .cap = 4096};
-    if (b.s == NULL)
-        return NULL;
+    struct text_buf b = {0};
     const struct svc_route *routes = m->routes;
     int nroutes = m->route_count;
 
-    emit(&b, "# HELP tactics_http_requests_total HTTP requests answered, by route and status.\n"
-             "# TYPE tactics_http_requests_total counter\n");
+    text_buf_printf(
+        &b, "# HELP tactics_http_requests_total HTTP requests answered, by route and status.\n"
+            "# TYPE tactics_http_requests_total counter\n");
     for (int r = 0; r <= m->route_count; r++) {
         const char *method = r < m->route_count && r < nroutes ? routes[r].method : "";
         const char *route = r < m->route_count && r < nroutes ? routes[r].pattern : "unmatched";
@@ -126,74 +88,78 @@ char *svc_metrics_render(struct svc_metrics *m, const struct svc_metrics_gauges 
             uint64_t n = atomic_load(&m->requests[(size_t)r * STATUS_SLOTS + (size_t)s]);
             if (n == 0)
                 continue;
-            emit(&b, "tactics_http_requests_total{method=\"%s\",route=\"%s\",status=\"%d\"} %llu\n",
-                 method, route, s + STATUS_MIN, (unsigned long long)n);
+            text_buf_printf(
+                &b, "tactics_http_requests_total{method=\"%s\",route=\"%s\",status=\"%d\"} %llu\n",
+                method, route, s + STATUS_MIN, (unsigned long long)n);
         }
     }
 
-    emit(&b, "# HELP tactics_http_request_duration_seconds Time from first byte of the request "
-             "to the response being queued.\n"
-             "# TYPE tactics_http_request_duration_seconds histogram\n");
+    text_buf_printf(
+        &b, "# HELP tactics_http_request_duration_seconds Time from first byte of the request "
+            "to the response being queued.\n"
+            "# TYPE tactics_http_request_duration_seconds histogram\n");
     uint64_t cumulative = 0;
     for (size_t i = 0; i < BUCKETS; i++) {
         cumulative += atomic_load(&m->buckets[i]);
-        emit(&b, "tactics_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
-             (double)bucket_us[i] / 1e6, (unsigned long long)cumulative);
+        text_buf_printf(&b, "tactics_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
+                        (double)bucket_us[i] / 1e6, (unsigned long long)cumulative);
     }
     cumulative += atomic_load(&m->buckets[BUCKETS]);
-    emit(&b, "tactics_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n",
-         (unsigned long long)cumulative);
-    emit(&b, "tactics_http_request_duration_seconds_sum %.6f\n",
-         (double)atomic_load(&m->sum_us) / 1e6);
-    emit(&b, "tactics_http_request_duration_seconds_count %llu\n",
-         (unsigned long long)atomic_load(&m->count));
+    text_buf_printf(&b, "tactics_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n",
+                    (unsigned long long)cumulative);
+    text_buf_printf(&b, "tactics_http_request_duration_seconds_sum %.6f\n",
+                    (double)atomic_load(&m->sum_us) / 1e6);
+    text_buf_printf(&b, "tactics_http_request_duration_seconds_count %llu\n",
+                    (unsigned long long)atomic_load(&m->count));
 
-    emit(&b,
-         "# HELP tactics_http_connections_open Client connections open now.\n"
-         "# TYPE tactics_http_connections_open gauge\n"
-         "tactics_http_connections_open %d\n",
-         atomic_load(&m->connections));
-    emit(&b,
-         "# HELP tactics_db_errors_total SQLite calls that failed.\n"
-         "# TYPE tactics_db_errors_total counter\n"
-         "tactics_db_errors_total %llu\n",
-         (unsigned long long)g->db_errors);
-    emit(&b,
-         "# HELP tactics_feeds_open Live feeds (GET .../stream) subscribed now.\n"
-         "# TYPE tactics_feeds_open gauge\n"
-         "tactics_feeds_open %u\n"
-         "# HELP tactics_feed_events_folded_total Events read and folded to catch live feeds "
-         "up (each at most once per feed).\n"
-         "# TYPE tactics_feed_events_folded_total counter\n"
-         "tactics_feed_events_folded_total %llu\n"
-         "# HELP tactics_refusals_replayed_total Reads of a stored board refused too-expensive "
-         "again from the first refusal, without the work.\n"
-         "# TYPE tactics_refusals_replayed_total counter\n"
-         "tactics_refusals_replayed_total %llu\n",
-         g->feeds_open, (unsigned long long)g->feed_folded,
-         (unsigned long long)g->refusals_replayed);
-    emit(&b,
-         "# HELP tactics_group_commits_total SQLite transactions committed (or failed) by a group "
-         "commit leader.\n"
-         "# TYPE tactics_group_commits_total counter\n"
-         "tactics_group_commits_total %llu\n"
-         "# HELP tactics_group_commit_writes_total Encounter writes those transactions held "
-         "(divided by tactics_group_commits_total: the mean batch).\n"
-         "# TYPE tactics_group_commit_writes_total counter\n"
-         "tactics_group_commit_writes_total %llu\n"
-         "# HELP tactics_group_commit_largest The most writes one transaction has held.\n"
-         "# TYPE tactics_group_commit_largest gauge\n"
-         "tactics_group_commit_largest %llu\n"
-         "# HELP tactics_group_commit_queued Writes waiting for a leader now.\n"
-         "# TYPE tactics_group_commit_queued gauge\n"
-         "tactics_group_commit_queued %u\n",
-         (unsigned long long)g->commits, (unsigned long long)g->writes,
-         (unsigned long long)g->largest_commit, g->queued);
+    text_buf_printf(&b,
+                    "# HELP tactics_http_connections_open Client connections open now.\n"
+                    "# TYPE tactics_http_connections_open gauge\n"
+                    "tactics_http_connections_open %d\n",
+                    atomic_load(&m->connections));
+    text_buf_printf(&b,
+                    "# HELP tactics_db_errors_total SQLite calls that failed.\n"
+                    "# TYPE tactics_db_errors_total counter\n"
+                    "tactics_db_errors_total %llu\n",
+                    (unsigned long long)g->db_errors);
+    text_buf_printf(
+        &b,
+        "# HELP tactics_feeds_open Live feeds (GET .../stream) subscribed now.\n"
+        "# TYPE tactics_feeds_open gauge\n"
+        "tactics_feeds_open %u\n"
+        "# HELP tactics_feed_events_folded_total Events read and folded to catch live feeds "
+        "up (each at most once per feed).\n"
+        "# TYPE tactics_feed_events_folded_total counter\n"
+        "tactics_feed_events_folded_total %llu\n"
+        "# HELP tactics_refusals_replayed_total Reads of a stored board refused too-expensive "
+        "again from the first refusal, without the work.\n"
+        "# TYPE tactics_refusals_replayed_total counter\n"
+        "tactics_refusals_replayed_total %llu\n",
+        g->feeds_open, (unsigned long long)g->feed_folded,
+        (unsigned long long)g->refusals_replayed);
+    text_buf_printf(
+        &b,
+        "# HELP tactics_group_commits_total SQLite transactions committed (or failed) by a group "
+        "commit leader.\n"
+        "# TYPE tactics_group_commits_total counter\n"
+        "tactics_group_commits_total %llu\n"
+        "# HELP tactics_group_commit_writes_total Encounter writes those transactions held "
+        "(divided by tactics_group_commits_total: the mean batch).\n"
+        "# TYPE tactics_group_commit_writes_total counter\n"
+        "tactics_group_commit_writes_total %llu\n"
+        "# HELP tactics_group_commit_largest The most writes one transaction has held.\n"
+        "# TYPE tactics_group_commit_largest gauge\n"
+        "tactics_group_commit_largest %llu\n"
+        "# HELP tactics_group_commit_queued Writes waiting for a leader now.\n"
+        "# TYPE tactics_group_commit_queued gauge\n"
+        "tactics_group_commit_queued %u\n",
+        (unsigned long long)g->commits, (unsigned long long)g->writes,
+        (unsigned long long)g->largest_commit, g->queued);
 
     if (b.failed) {
         free(b.s);
         return NULL;
     }
-    *len = b.len;
+    *len = b.n;
     return b.s;
 }

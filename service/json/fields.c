@@ -28,8 +28,11 @@ bool codec_record_bounds(const char *path)
     return record_fd >= 0;
 }
 
+static void index_reset(void);
+
 void codec_request_begin(const char *method, const char *pattern)
 {
+    index_reset(); /* a request never reads through a table an earlier one left open */
     rec.method = method, rec.pattern = pattern, rec.root = NULL, rec.within = false;
 }
 
@@ -240,6 +243,13 @@ static _Thread_local struct {
     json_t *values[CODEC_INDEX_MEMBERS];
 } index_of[CODEC_INDEX_DEPTH];
 static _Thread_local int index_depth; /* levels begun, indexed or not */
+
+static void index_reset(void)
+{
+    for (int d = 0; d < CODEC_INDEX_DEPTH; d++)
+        index_of[d].obj = NULL;
+    index_depth = 0;
+}
 
 /* A bit for a name's first two bytes as a C string reads them (a name holding a NUL is told
  * apart by its length, where a name matches). */

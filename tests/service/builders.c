@@ -6,20 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* o's member k, asserted to be there and of type (a failure names k and what it found). */
+static json_t *member_of(json_t *o, const char *k, json_type type)
+{
+    cr_assert(json_is_object(o), "no object to read the member \"%s\" of", k);
+    json_t *v = json_object_get(o, k);
+    cr_assert_not_null(v, "the member \"%s\" is absent", k);
+    cr_assert(json_typeof(v) == type, "the member \"%s\" is %s, not %s", k,
+              json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT),
+              type == JSON_INTEGER ? "an integer" : "a string");
+    return v;
+}
+
 long long tb_num(json_t *o, const char *k)
 {
-    return json_integer_value(json_object_get(o, k));
+    return json_integer_value(member_of(o, k, JSON_INTEGER));
 }
 
 const char *tb_text(json_t *o, const char *k)
 {
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
+    return json_string_value(member_of(o, k, JSON_STRING));
+}
+
+long long tb_num_or(json_t *o, const char *k, long long absent)
+{
+    return json_object_get(o, k) == NULL ? absent : tb_num(o, k);
+}
+
+const char *tb_text_or(json_t *o, const char *k, const char *absent)
+{
+    return json_object_get(o, k) == NULL ? absent : tb_text(o, k);
 }
 
 const char *tb_first_pointer(json_t *problem)
 {
-    return tb_text(json_array_get(json_object_get(problem, "errors"), 0), "pointer");
+    return tb_text_or(json_array_get(json_object_get(problem, "errors"), 0), "pointer", "");
 }
 
 long long tb_metric(const struct server *s, const char *name)
@@ -180,7 +201,7 @@ void tb_at(json_t *o, long long x, long long y)
 {
     cr_assert_not_null(o, "nothing stands at %lld,%lld", x, y);
     cr_assert(tb_num(o, "x") == x && tb_num(o, "y") == y, "%s at %lld,%lld, not %lld,%lld",
-              tb_text(o, "id"), tb_num(o, "x"), tb_num(o, "y"), x, y);
+              tb_text_or(o, "id", "it"), tb_num_or(o, "x", -1), tb_num_or(o, "y", -1), x, y);
 }
 
 json_t *tb_result(json_t *doc)

@@ -9,9 +9,14 @@
 
 #include "tests/service/harness.h"
 
-/* Field k of object o: an integer (0 when absent), a string ("" when absent). */
+/* Member k of object o: an integer, a string. Each asserts that o is an object holding k of
+ * that type (a failure names k), so a check against 0 or "" never passes on a missing member. */
 long long tb_num(json_t *o, const char *k);
 const char *tb_text(json_t *o, const char *k);
+/* The same for an optional member: `absent` when o (an object, or NULL) has no member k; a
+ * member of another type still fails. */
+long long tb_num_or(json_t *o, const char *k, long long absent);
+const char *tb_text_or(json_t *o, const char *k, const char *absent);
 
 /* The pointer of a problem's first error ("" when it has none). */
 const char *tb_first_pointer(json_t *problem);
@@ -118,7 +123,7 @@ void tb_at(json_t *o, long long x, long long y);
 /* A write's answer's event result (doc.event.result), or NULL. */
 json_t *tb_result(json_t *doc);
 
-/* The string member "code" of object o's member k ("" when absent). */
+/* The string member "code" of object o's member k (asserted there). */
 const char *tb_code_of(json_t *o, const char *k);
 
 /* POSTs body to e's suffix on suite_server: asserts a 422 whose first error is at pointer. */

@@ -84,3 +84,18 @@ Test(codec_index, deeper_than_its_levels_still_answers)
         json_decref(objs[i]);
     }
 }
+
+/* Each request starts with no table: one a handler left open (a begin without its end) would
+ * otherwise answer for an object freed since, or for one changed since. */
+Test(codec_index, a_request_begins_with_none_left_open)
+{
+    json_t *obj = json_pack("{s:i}", "a", 1);
+    codec_request_begin("POST", "/v1/geometry/distance");
+    codec_index_begin(obj); /* left open */
+    codec_request_end();
+    codec_request_begin("POST", "/v1/geometry/distance");
+    json_object_del(obj, "a");
+    cr_assert_null(codec_member(obj, "a"), "a member read through the last request's table");
+    codec_request_end();
+    json_decref(obj);
+}

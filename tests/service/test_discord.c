@@ -40,7 +40,106 @@ static void stop(void)
     server_stop(&srv);
 }
 
-TestSuite(discord, .fini = stop, .timeout = 120);
+/* A local listener standing in for Discord's API (--discord-api): a deferred command's
+ * followup (PATCH .../messages/@original) comes to it. -1: none. */
+static int api_listener = -1;
+
+static void stop_listener(void)
+{
+    if (api_listener >= 0)
+        close(api_listener);
+    api_listener = -1;
+}
+
+/* Opens the listener; writes the --discord-api argument that points at it into arg. */
+static void listen_for_followups(char *arg, size_t n)
+{
+    api_listener = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(api_listener, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(bind(api_listener, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(listen(api_listener, 4), 0);
+    socklen_t al = sizeof a;
+    getsockname(api_listener, (struct sockaddr *)&a, &al);
+    snprintf(arg, n, "--discord-api=http://127.0.0.1:%d/api/v10", ntohs(a.sin_port));
+}
+
+/* A followup as the listener received it: the request's head and its body. */
+struct followup {
+    char *head; /* NUL-terminated, through the blank line */
+    char *body; /* body_len bytes, and a NUL */
+    size_t body_len;
+    char content_type[160];
+};
+
+static void followup_free(struct followup *f)
+{
+    free(f->head);
+    free(f->body);
+}
+
+/* Waits for the next followup (accept blocks on the server's connection: an event, bounded
+ * only so that a followup that never comes fails here by name), reads it whole (its head,
+ * then Content-Length bytes; a 100 Continue when curl asks for one) and answers 200. */
+static void next_followup(struct followup *f)
+{
+    cr_assert_geq(api_listener, 0, "no listener for followups");
+    struct timeval tv = {.tv_sec = 60};
+    setsockopt(api_listener, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    int c = accept(api_listener, NULL, NULL);
+    cr_assert_geq(c, 0, "no followup came");
+    setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    size_t cap = 16384, n = 0, need = 0, head_len = 0;
+    char *buf = malloc(cap + 1);
+    bool continued = false;
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+        }
+        ssize_t k = recv(c, buf + n, cap - n, 0);
+        cr_assert_gt(k, 0, "the followup ended early");
+        n += (size_t)k;
+        buf[n] = '\0';
+        char *sep = head_len == 0 ? strstr(buf, "\r\n\r\n") : NULL;
+        if (sep != NULL) {
+            head_len = (size_t)(sep + 4 - buf);
+            const char *cl = strcasestr(buf, "Content-Length:");
+            cr_assert(cl != NULL && cl < sep, "a followup without Content-Length: %s", buf);
+            need = head_len + (size_t)atol(cl + 15);
+            const char *expect = strcasestr(buf, "Expect: 100-continue");
+            if (expect != NULL && expect < sep && !continued) {
+                const char *go = "HTTP/1.1 100 Continue\r\n\r\n";
+                cr_assert_eq(send(c, go, strlen(go), 0), (ssize_t)strlen(go));
+                continued = true;
+            }
+        }
+        if (head_len > 0 && n >= need)
+            break;
+    }
+    const char *reply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+    cr_assert_eq(send(c, reply, strlen(reply), 0), (ssize_t)strlen(reply));
+    close(c);
+    f->head = strndup(buf, head_len);
+    f->body_len = need - head_len;
+    f->body = malloc(f->body_len + 1);
+    memcpy(f->body, buf + head_len, f->body_len);
+    f->body[f->body_len] = '\0';
+    free(buf);
+    f->content_type[0] = '\0';
+    const char *ct = strcasestr(f->head, "\r\nContent-Type: ");
+    if (ct != NULL)
+        sscanf(ct + 16, "%159[^\r]", f->content_type);
+}
+
+static void stop_all(void)
+{
+    stop();
+    stop_listener();
+}
+
+TestSuite(discord, .fini = stop_all, .timeout = 120);
 
 /* Sends body signed at ts (the signature's hex into sig_out when not NULL; sig given: sent
  * instead of signing). */
@@ -90,10 +189,45 @@ static char *interaction(int type, const char *user, const char *name, const cha
     return text;
 }
 
+/* The JSON of a reply or a followup body of Content-Type ct (for multipart: the payload_json
+ * part, and *png the attached file, *png_len its size). */
+static json_t *parse_reply(const char *name, const char *ct, const char *body, size_t len,
+                           char **png, size_t *png_len)
+{
+    json_t *doc = NULL;
+    if (png != NULL)
+        *png = NULL;
+    if (strncmp(ct, "multipart/form-data; boundary=", 30) == 0) {
+        /* Discord's "Uploading Files": payload_json, then files[0]. */
+        char delim[200];
+        snprintf(delim, sizeof delim, "--%s", ct + 30);
+        const char *p = strstr(body, "name=\"payload_json\"");
+        cr_assert_not_null(p);
+        p = strstr(p, "\r\n\r\n") + 4;
+        const char *end = strstr(p, delim);
+        doc = json_loadb(p, (size_t)(end - p - 2), 0, NULL);
+        const char *f =
+            (const char *)memmem(body, len, "name=\"files[0]\"; filename=\"map.png\"", 35);
+        cr_assert_not_null(f, "/%s: no files[0] part", name);
+        f = (const char *)memmem(f, len - (size_t)(f - body), "\r\n\r\n", 4) + 4;
+        const char *fend = (const char *)memmem(f, len - (size_t)(f - body), delim, strlen(delim));
+        cr_assert_not_null(fend);
+        cr_assert_not_null(png, "/%s answered a file", name);
+        *png_len = (size_t)(fend - f) - 2; /* the CRLF before the delimiter */
+        *png = malloc(*png_len);
+        memcpy(*png, f, *png_len);
+    } else {
+        cr_assert_str_eq(ct, "application/json");
+        doc = json_loadb(body, len, 0, NULL);
+    }
+    cr_assert_not_null(doc, "/%s: %s", name, body);
+    return doc;
+}
+
 /* Sends a command now; returns the parsed JSON response (for multipart: the payload_json part,
  * and *png the attached file, *png_len its size). */
-static json_t *command(const char *user, const char *name, const char *options, int type,
-                       char **png, size_t *png_len)
+static json_t *reply_to(const char *user, const char *name, const char *options, int type,
+                        char **png, size_t *png_len)
 {
     char *body = interaction(type, user, name, options);
     struct http_response r;
@@ -102,36 +236,32 @@ static json_t *command(const char *user, const char *name, const char *options, 
     cr_assert_eq(r.status, 200, "/%s: %d %s", name, r.status, r.body);
     char ct[160] = "";
     http_header(&r, "Content-Type", ct, sizeof ct);
-    json_t *doc = NULL;
-    if (png != NULL)
-        *png = NULL;
-    if (strncmp(ct, "multipart/form-data; boundary=", 30) == 0) {
-        /* Discord's "Uploading Files": payload_json, then files[0]. */
-        char delim[sizeof ct + 2];
-        snprintf(delim, sizeof delim, "--%s", ct + 30);
-        const char *p = strstr(r.body, "name=\"payload_json\"");
-        cr_assert_not_null(p);
-        p = strstr(p, "\r\n\r\n") + 4;
-        const char *end = strstr(p, delim);
-        doc = json_loadb(p, (size_t)(end - p - 2), 0, NULL);
-        const char *f =
-            (const char *)memmem(r.body, r.body_len, "name=\"files[0]\"; filename=\"map.png\"", 35);
-        cr_assert_not_null(f, "/%s: no files[0] part", name);
-        f = (const char *)memmem(f, r.body_len - (size_t)(f - r.body), "\r\n\r\n", 4) + 4;
-        const char *fend =
-            (const char *)memmem(f, r.body_len - (size_t)(f - r.body), delim, strlen(delim));
-        cr_assert_not_null(fend);
-        cr_assert_not_null(png, "/%s answered a file", name);
-        *png_len = (size_t)(fend - f) - 2; /* the CRLF before the delimiter */
-        *png = malloc(*png_len);
-        memcpy(*png, f, *png_len);
-    } else {
-        cr_assert_str_eq(ct, "application/json");
-        doc = json_loads(r.body, 0, NULL);
-    }
-    cr_assert_not_null(doc, "/%s: %s", name, r.body);
+    json_t *doc = parse_reply(name, ct, r.body, r.body_len, png, png_len);
     http_response_free(&r);
     return doc;
+}
+
+/* reply_to's answer; but a command that took longer than --discord-defer-ms is answered
+ * DEFERRED (type 5) and finished by a followup, and when the test listens for followups, the
+ * followup's message is returned as the message of a type 4 reply: the checks then hold
+ * whichever way the server answered. */
+static json_t *command(const char *user, const char *name, const char *options, int type,
+                       char **png, size_t *png_len)
+{
+    json_t *doc = reply_to(user, name, options, type, png, png_len);
+    if (json_integer_value(json_object_get(doc, "type")) != 5 || api_listener < 0)
+        return doc;
+    cr_assert_eq(json_object_size(doc), 1, "/%s: DEFERRED carries no data", name);
+    json_decref(doc);
+    struct followup f;
+    next_followup(&f);
+    cr_assert_eq(strncmp(f.head, "PATCH /api/v10/webhooks/123456789012345678/", 43), 0, "%s",
+                 f.head);
+    cr_assert_not_null(strstr(f.head, "/messages/@original HTTP/1.1"), "%s", f.head);
+    json_t *msg = parse_reply(name, f.content_type, f.body, f.body_len, png, png_len);
+    followup_free(&f);
+    cr_assert_null(json_object_get(msg, "type"), "/%s: a followup is the message alone", name);
+    return json_pack("{s:i, s:o}", "type", 4, "data", msg);
 }
 
 /* Checks a response against Discord's documented shape: {type, data}, a message's content at
@@ -268,9 +398,13 @@ static const char *turn_of(struct enc *e)
     return who;
 }
 
-Test(discord, a_whole_round_played_through_the_endpoint)
+/* A whole round through the endpoint, the server started with defer (its --discord-defer-ms
+ * argument) and a listener for the followups of the commands it defers. */
+static void whole_round(const char *defer)
 {
-    start("--discord-defer-ms", "2900");
+    char api[64];
+    listen_for_followups(api, sizeof api);
+    start(defer, api);
     struct enc e;
     enc_create(&srv, &e, encounter);
     json_decref(enc_call(&srv, &e, "POST", "/combatants", NULL, fighter, 201));
@@ -425,52 +559,43 @@ Test(discord, a_whole_round_played_through_the_endpoint)
     json_decref(st);
 }
 
+/* Most commands answered at once (a loaded machine may defer some: their followups are
+ * read instead). */
+Test(discord, a_whole_round_played_through_the_endpoint)
+{
+    whole_round("--discord-defer-ms=2900");
+}
+
+/* The same round with every command deferred: each reply is its followup's message, the
+ * pictures attached to the followups. */
+Test(discord, a_whole_round_with_every_command_deferred)
+{
+    whole_round("--discord-defer-ms=0");
+}
+
 /* A command answered DEFERRED (type 5) is finished by PATCH .../messages/@original on the
  * interaction's webhook: here a local listener stands in for Discord's API. */
 Test(discord, a_deferred_command_is_finished_by_a_followup)
 {
-    int ls = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(bind(ls, (struct sockaddr *)&a, sizeof a), 0);
-    cr_assert_eq(listen(ls, 4), 0);
-    socklen_t al = sizeof a;
-    getsockname(ls, (struct sockaddr *)&a, &al);
     char api[64];
-    snprintf(api, sizeof api, "--discord-api=http://127.0.0.1:%d/api/v10", ntohs(a.sin_port));
+    listen_for_followups(api, sizeof api);
     start("--discord-defer-ms=0", api);
     json_t *doc =
-        command(OTHER, "roll", "[{\"type\":3,\"name\":\"dice\",\"value\":\"1d20+5 adv to hit\"}]",
-                2, NULL, NULL);
+        reply_to(OTHER, "roll", "[{\"type\":3,\"name\":\"dice\",\"value\":\"1d20+5 adv to hit\"}]",
+                 2, NULL, NULL);
     cr_assert_eq(json_integer_value(json_object_get(doc, "type")), 5);
     cr_assert_eq(json_object_size(doc), 1, "DEFERRED carries no data");
     json_decref(doc);
-    struct timeval tv = {.tv_sec = 30};
-    setsockopt(ls, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    int c = accept(ls, NULL, NULL);
-    cr_assert_geq(c, 0, "no followup came");
-    setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char buf[8192];
-    size_t n = 0;
-    for (;;) { /* the head, then Content-Length bytes */
-        ssize_t k = recv(c, buf + n, sizeof buf - 1 - n, 0);
-        cr_assert_gt(k, 0);
-        n += (size_t)k;
-        buf[n] = '\0';
-        char *sep = strstr(buf, "\r\n\r\n");
-        const char *cl = strcasestr(buf, "Content-Length:");
-        if (sep != NULL && cl != NULL && n >= (size_t)(sep + 4 - buf) + (size_t)atoi(cl + 15))
-            break;
-    }
-    const char *reply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
-    cr_assert_eq(send(c, reply, strlen(reply), 0), (ssize_t)strlen(reply));
-    close(c);
-    close(ls);
-    cr_assert_eq(strncmp(buf, "PATCH /api/v10/webhooks/123456789012345678/", 43), 0, "%s", buf);
-    cr_assert_not_null(strstr(buf, "/messages/@original HTTP/1.1"));
-    cr_assert_not_null(strcasestr(buf, "User-Agent: DiscordBot ("));
-    json_t *msg = json_loads(strstr(buf, "\r\n\r\n") + 4, 0, NULL);
-    cr_assert_not_null(msg, "%s", buf);
+    struct followup f;
+    next_followup(&f);
+    cr_assert_eq(strncmp(f.head, "PATCH /api/v10/webhooks/123456789012345678/", 43), 0, "%s",
+                 f.head);
+    cr_assert_not_null(strstr(f.head, "/messages/@original HTTP/1.1"));
+    cr_assert_not_null(strcasestr(f.head, "User-Agent: DiscordBot ("));
+    cr_assert_str_eq(f.content_type, "application/json");
+    json_t *msg = json_loads(f.body, 0, NULL);
+    followup_free(&f);
+    cr_assert_not_null(msg);
     const char *content = json_string_value(json_object_get(msg, "content"));
     cr_assert_not_null(strstr(content, "2d20kh1"), "%s", content);
     cr_assert_not_null(strstr(content, "advantage"));

@@ -101,7 +101,7 @@ static void check_threats(struct enc *e, json_t *state, long long n, struct swee
     {
         /* One square each: the fixtures' creatures are all Medium (a larger one would need its
          * whole space looked up). */
-        const char *size = tb_text(c, "size");
+        const char *size = tb_text_or(c, "size", ""); /* absent: Medium */
         cr_assert(*size == '\0' || strcmp(size, "medium") == 0 || strcmp(size, "small") == 0,
                   "at %lld: %s is %s: the sweep reads one square a creature", n, tb_text(c, "id"),
                   size);

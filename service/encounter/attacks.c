@@ -17,6 +17,7 @@
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
+#include "rules/encounter/kind.h"
 #include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
 #include "service/codec/answer.h"
@@ -409,7 +410,7 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
         json_object_set_new(ans, "strain", told);
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
     }
-    if (aoo && rules_engine_has(x->engine, RULES_ENGINE_REACTIONS)) {
+    if (aoo && rules_encounter_aoo_answers_reaction(x->engine)) {
         assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
         answer_reaction(x, enc_str(actor, "id"), target, reaction, after, effects);
     } else if (aoo) {
@@ -432,6 +433,15 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     return effects;
 }
 
+/* Whether an attack's result names its kind ("type": "attack"), as the kind table says (the
+ * rule action_economy), also where it is ruled inside a full attack or a reaction. */
+static bool attack_named(int engine)
+{
+    struct rules_action_kind k;
+    rules_action_kind_of(engine, RULES_ACT_ATTACK, false, &k);
+    return k.named;
+}
+
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                       json_t *reaction, size_t reaction_at)
 {
@@ -441,8 +451,8 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     const struct rules_enc_combatant *who = enc_typed_of(x, actor, &ai);
     /* melee_aoo: an attack of opportunity that names no profile is made with the first melee
      * one (rules_encounter_aoo_profile_of). */
-    bool first_melee = aoo && rules_engine_has(x->engine, RULES_ENGINE_MELEE_AOO) &&
-                       *enc_str(in, "attack") == '\0';
+    bool first_melee =
+        aoo && rules_encounter_aoo_first_melee(x->engine) && *enc_str(in, "attack") == '\0';
     int melee = first_melee && who != NULL ? rules_encounter_aoo_profile_of(te, ai) : -1;
     json_t *atk = !first_melee ? enc_find_attack(actor, enc_str(in, "attack"))
                   : melee >= 0 ? json_array_get(json_object_get(actor, "attacks"), (size_t)melee)
@@ -492,9 +502,7 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     json_t *effects = attack_effects(x, ans, actor, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
     json_t *out = enc_outcome(ans, effects);
-    if (rules_engine_has(
-            x->engine,
-            RULES_ENGINE_ACTION_ECONOMY)) /* inside a full attack or a reaction record too */
+    if (attack_named(x->engine)) /* inside a full attack or a reaction record too */
         enc_tag_result(out, "attack");
     return out;
 }
@@ -587,7 +595,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
                                                 {NULL, NULL}};
         json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
         if (ans != NULL) {
-            if (rules_engine_has(x->engine, RULES_ENGINE_DERIVED_DEFENSE)) {
+            if (rules_encounter_derives_defense(x->engine)) {
                 struct rules_enc_attack_ask ask = {.a = o->by, .t = o->mover, .p = o->profile};
                 json_object_set_new(ans, "derived", derived_json(te, &ask, &o->setup, room.index));
             }
@@ -595,7 +603,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
             json_t *effects =
                 attack_effects(x, ans, actor, mover->id, true, &answered, &o->ruling.after);
             out = enc_outcome(ans, effects);
-            if (rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY))
+            if (attack_named(x->engine))
                 enc_tag_result(out, "attack");
         }
     }
@@ -621,7 +629,7 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *reaction = NULL;
     size_t reaction_at = 0;
     json_t *where = NULL; /* the target where the attack finds it */
-    if (rules_engine_has(x->engine, RULES_ENGINE_REACTIONS) && is_aoo) {
+    if (rules_encounter_aoo_answers_reaction(x->engine) && is_aoo) {
         reaction = enc_open_reaction(s, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
         if (reaction == NULL) {
             svc_errors_add(x->e, "/kind",

@@ -11,6 +11,7 @@
 #include "rules/attack/ability.h"
 #include "rules/dice/dice.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
 #include "service/codec/answer.h"
 #include "service/codec/creature.h"
@@ -582,8 +583,7 @@ static void check_attack(json_t *attacks, size_t i, const char *ap, int engine,
     if (!codec_expect_object(a, ap, e))
         return;
     codec_reject_unknown(a, ap, akeys, e);
-    if (codec_get_string(a, ap, "name", true, 64, &s, e) &&
-        rules_engine_has(engine, RULES_ENGINE_SHAPES)) {
+    if (codec_get_string(a, ap, "name", true, 64, &s, e) && rules_encounter_checks_shapes(engine)) {
         /* An attack names its profile (enc_find_attack): two of one name would make the second
          * unreachable (refused with the rule shapes). */
         for (size_t j = 0; j < i; j++)
@@ -629,7 +629,7 @@ static void check_conditions(json_t *in, json_t *c, const char *ptr, const char 
         snprintf(cp, sizeof cp, "%s/conditions/%zu", ptr, i);
         if (!ok)
             svc_errors_add(e, cp, "is not a condition this service tracks");
-        for (size_t j = 0; ok && rules_engine_has(engine, RULES_ENGINE_SHAPES) && j < i; j++)
+        for (size_t j = 0; ok && rules_encounter_checks_shapes(engine) && j < i; j++)
             if (json_equal(json_array_get(conds, j), cv)) {
                 svc_errors_add(e, cp, "is listed already (conditions/%zu)", j);
                 break;
@@ -792,7 +792,7 @@ bool enc_check_place(struct resolve_ctx *x, json_t *c, const char *ptr)
                  : RULES_PLACE_OFF_MAP;
     /* With the rule placing: 001 Blocked Terrain, 001 Alternative Movement Types. */
     if ((at == RULES_PLACE_BLOCKED || at == RULES_PLACE_TERRAIN) &&
-        !rules_engine_has(x->engine, RULES_ENGINE_PLACING))
+        !rules_encounter_place_refuses_terrain(x->engine))
         at = RULES_PLACE_OK;
     if (count < 0 || map == NULL)
         svc_errors_add(e, ptr, "the map or the other combatants could not be read");

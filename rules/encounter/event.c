@@ -7,8 +7,8 @@
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 
-enum rules_hp_state rules_encounter_hp_state(int engine, const struct rules_options *o,
-                                             long long hp)
+enum rules_hp_state rules_encounter_hp_state_at(int engine, const struct rules_options *o,
+                                                long long hp)
 {
     return rules_engine_has(engine, RULES_ENGINE_HP_STATES) ? rules_hp_state_of(o, hp)
                                                             : RULES_HP_UP;

@@ -15,8 +15,8 @@
 /* The hit point state of a combatant at hp (d20 3.5 SRD, Injury and Death: disabled at 0, dying
  * below, dead at the threshold in force): with the rule hp_states rules_hp_state_of, without it
  * always up (hit points were a number only). */
-enum rules_hp_state rules_encounter_hp_state(int engine, const struct rules_options *o,
-                                             long long hp);
+enum rules_hp_state rules_encounter_hp_state_at(int engine, const struct rules_options *o,
+                                                long long hp);
 
 /* Whether an event that sets a combatant's hit points also stores its hit point state: with the
  * rule hp_states and the option hp_states on (not none). */

@@ -147,7 +147,7 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
 
 enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
 {
-    return rules_encounter_hp_state(x->engine, enc_rules_of(x), enc_num(c, "hp"));
+    return rules_encounter_hp_state_at(x->engine, enc_rules_of(x), enc_num(c, "hp"));
 }
 
 /* The budget members of a turn: what was spent and what is left. */

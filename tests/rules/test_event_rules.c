@@ -16,13 +16,13 @@
 Test(event_rules, hit_point_states_with_hp_states)
 {
     struct rules_options o = preset("d20-3.5");
-    cr_assert_eq(rules_encounter_hp_state(2, &o, 1), RULES_HP_UP);
-    cr_assert_eq(rules_encounter_hp_state(2, &o, 0), RULES_HP_DISABLED);
-    cr_assert_eq(rules_encounter_hp_state(2, &o, -1), RULES_HP_DYING);
-    cr_assert_eq(rules_encounter_hp_state(2, &o, -9), RULES_HP_DYING);
-    cr_assert_eq(rules_encounter_hp_state(2, &o, -10), RULES_HP_DEAD);
-    cr_assert_eq(rules_encounter_hp_state(1, &o, -10), RULES_HP_UP);
-    cr_assert_eq(rules_encounter_hp_state(1, &o, 0), RULES_HP_UP);
+    cr_assert_eq(rules_encounter_hp_state_at(2, &o, 1), RULES_HP_UP);
+    cr_assert_eq(rules_encounter_hp_state_at(2, &o, 0), RULES_HP_DISABLED);
+    cr_assert_eq(rules_encounter_hp_state_at(2, &o, -1), RULES_HP_DYING);
+    cr_assert_eq(rules_encounter_hp_state_at(2, &o, -9), RULES_HP_DYING);
+    cr_assert_eq(rules_encounter_hp_state_at(2, &o, -10), RULES_HP_DEAD);
+    cr_assert_eq(rules_encounter_hp_state_at(1, &o, -10), RULES_HP_UP);
+    cr_assert_eq(rules_encounter_hp_state_at(1, &o, 0), RULES_HP_UP);
 }
 
 /* engine.h, hp_states: "hit points are ruled into disabled, dying and dead (... the option

@@ -314,6 +314,8 @@ void enc_fold(json_t *state, json_t *effects);
 /* Debug builds: aborts unless te (a typed state that a step's effects were applied to, rules/
  * encounter/apply.h) is what decoding x->state with effects (borrowed) folded in gives. */
 void enc_check_applied(struct resolve_ctx *x, json_t *effects, const struct rules_encounter *te);
+/* Debug builds: aborts unless te is what decoding state (borrowed) gives. */
+void enc_check_typed(struct resolve_ctx *x, json_t *state, const struct rules_encounter *te);
 
 /* An action's dice (calloc'd, the caller frees it; NULL after an error in e): the results its
  * input gives (the table's, checked as the stateless endpoints check them, errors at /results),

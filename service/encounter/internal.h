@@ -351,10 +351,6 @@ long long enc_board_threat_tests(json_t *state);
 bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
                               struct svc_response *res);
 
-/* Whether combatant c is down: unconscious, helpless, or (hp_states) dying or dead. A combatant
- * down threatens nobody and helps nobody flank. */
-bool enc_is_down(json_t *c);
-
 /* The state's map, decoded on first use for the request (x->cache); NULL when it cannot be. */
 const struct rules_map *enc_state_map(struct resolve_ctx *x);
 

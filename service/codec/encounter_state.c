@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/attack/roll.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
 #include "service/codec/creature.h"
@@ -230,12 +231,7 @@ static void combatant_parts(json_t *c, const struct rules_options *o, unsigned m
                                                                  : 1;
     }
     /* What is derived from the parts. */
-    out->prone = out->conditions & (1u << RULES_CONDITION_PRONE);
-    out->flat_footed = out->conditions & (1u << RULES_CONDITION_FLAT_FOOTED);
-    out->stunned = out->conditions & (1u << RULES_CONDITION_STUNNED);
-    out->down = (out->conditions &
-                 (1u << RULES_CONDITION_UNCONSCIOUS | 1u << RULES_CONDITION_HELPLESS)) != 0 ||
-                !rules_hp_acts(out->hp_state);
+    rules_enc_combatant_derive(out);
 }
 
 void svc_enc_combatant_decode(json_t *c, const struct rules_options *o,

@@ -145,11 +145,6 @@ json_t *enc_hp_fields(struct resolve_ctx *x, long long hp)
     return f;
 }
 
-enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c)
-{
-    return rules_encounter_hp_state_at(x->engine, enc_rules_of(x), enc_num(c, "hp"));
-}
-
 /* The budget members of a turn: what was spent and what is left. */
 json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 #include "service/encounter/internal.h"
@@ -168,6 +169,9 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
  * rules and leaves. */
 struct full_attack_run {
     json_t *scratch; /* the state as the items so far leave it */
+    /* Rules on scratch: its typed state decoded once, then refreshed after each item's effects
+     * (svc_enc_typed_refresh) rather than decoded again for each. */
+    struct resolve_ctx ctx;
     json_t *rulings; /* each attack's ruling */
     json_t *effects; /* the effects so far */
     json_t *stepped; /* {x, y, at} of each 5-foot step */
@@ -197,10 +201,23 @@ static bool plan_targets(struct resolve_ctx *x, const struct rules_encounter *te
     return true;
 }
 
+/* Folds effects (borrowed) into the run's scratch state, its typed state brought up to date (or
+ * dropped, to be decoded again, when the effects are not ones a refresh reads). */
+static void run_fold(struct full_attack_run *run, json_t *effects)
+{
+    enc_fold(run->scratch, effects);
+    if (run->ctx.typed_ok && !svc_enc_typed_refresh(&run->ctx.typed, effects))
+        enc_ctx_release(&run->ctx);
+#ifndef NDEBUG
+    if (run->ctx.typed_ok)
+        enc_check_typed(&run->ctx, run->scratch, &run->ctx.typed.e);
+#endif
+}
+
 /* Appends one item's effects (a new array) to the run: folded into its scratch state. */
 static void run_effects(struct full_attack_run *run, json_t *ef)
 {
-    enc_fold(run->scratch, ef);
+    run_fold(run, ef);
     json_array_extend(run->effects, ef);
     json_decref(ef);
 }
@@ -213,9 +230,8 @@ static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t 
     char p[32];
     snprintf(p, sizeof p, "/plan/%d/step", item);
     json_t *fields = NULL;
-    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
-    json_t *ans = enc_rule_traded_step(&each, me, square, p, &fields);
-    enc_ctx_release(&each);
+    run->ctx.e = x->e;
+    json_t *ans = enc_rule_traded_step(&run->ctx, me, square, p, &fields);
     if (ans == NULL)
         return false;
     json_array_append_new(run->stepped,
@@ -239,7 +255,11 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
         svc_errors_add(x->e, p, "names no combatant");
         return false;
     }
-    if (run->made > 0 && enc_is_down(target))
+    run->ctx.e = x->e;
+    const struct rules_enc_combatant *whom = enc_typed_of(&run->ctx, target, NULL);
+    if (whom == NULL)
+        return false; /* the state could not be read: x->e says why */
+    if (run->made > 0 && rules_enc_combatant_dropped(whom))
         return true; /* no more attacks at a target that dropped; others may still follow */
     json_t *one = json_pack("{s:s, s:s, s:s}", "type", "attack", "actor", enc_str(me, "id"),
                             "target", enc_str(target, "id"));
@@ -250,19 +270,21 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
     json_t *results = json_object_get(in, "results");
     if (json_array_get(results, (size_t)i) != NULL)
         json_object_set(one, "results", json_array_get(results, (size_t)i));
-    struct resolve_ctx each = enc_ctx_on(x, run->scratch);
-    each.seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
-    each.iterative = i;                             /* its profile at its iterative bonus */
+    struct resolve_ctx *each = &run->ctx;
+    each->seq = x->seq + ((long long)(i + 1) << 32); /* each attack its own dice */
+    each->iterative = i;                             /* its profile at its iterative bonus */
     struct svc_errors mine;
     svc_errors_init(&mine);
-    each.e = &mine;
-    json_t *out = enc_attack_on(&each, one, me, target, NULL, 0);
-    enc_ctx_release(&each);
+    each->e = &mine;
+    json_t *out = enc_attack_on(each, one, me, target, NULL, 0);
+    each->e = x->e;
+    each->seq = x->seq;
+    each->iterative = 0;
     refused_attack(&mine, i, x->e);
     if (out != NULL) {
         json_array_append(run->rulings, json_object_get(out, "result"));
         json_array_append_new(run->aimed, json_string(enc_str(target, "id")));
-        enc_fold(run->scratch, json_object_get(out, "effects"));
+        run_fold(run, json_object_get(out, "effects"));
         /* The actor's turn is the full attack's (resolve_action stamps its budget), not each
          * single attack's. */
         size_t n;
@@ -356,7 +378,9 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                                   .stepped = json_array(),
                                   .turned = json_array(),
                                   .aimed = json_array()};
+    run.ctx = enc_ctx_on(x, run.scratch);
     bool ok = run_plan(x, &run, in, actor, items, n_items, &plan);
+    enc_ctx_release(&run.ctx);
     json_decref(run.scratch);
     if (!ok) {
         json_decref(run.rulings);

@@ -289,9 +289,6 @@ const struct rules_enc_combatant *enc_typed_of(struct resolve_ctx *x, json_t *c,
 /* The budget members of a turn: what was spent and what is left (a new object). */
 json_t *enc_turn_fields(const struct rules_turn *t, const struct rules_turn_limits *lim);
 
-/* Combatant c's hit point state under the rules in force (always up without hp_states). */
-enum rules_hp_state enc_hp_state_of(struct resolve_ctx *x, json_t *c);
-
 /* ---- encounter_turns.c: initiative, next_turn, combatant_removed and hp ---- */
 
 json_t *enc_resolve_initiative(struct resolve_ctx *x, json_t *in);
@@ -310,6 +307,12 @@ long long enc_event_seed(json_t *state, long long seq);
 /* Applies one event's effects (an array of init, set, add and remove operations; borrowed) to
  * state, in place. An effect naming a combatant that is not there changes nothing. */
 void enc_fold(json_t *state, json_t *effects);
+
+/* Debug builds: aborts unless te (a typed state that a step's effects were applied to, rules/
+ * encounter/apply.h) is what decoding x->state with effects (borrowed) folded in gives. */
+void enc_check_applied(struct resolve_ctx *x, json_t *effects, const struct rules_encounter *te);
+/* Debug builds: aborts unless te is what decoding state (borrowed) gives. */
+void enc_check_typed(struct resolve_ctx *x, json_t *state, const struct rules_encounter *te);
 
 /* An action's dice (calloc'd, the caller frees it; NULL after an error in e): the results its
  * input gives (the table's, checked as the stateless endpoints check them, errors at /results),
@@ -344,10 +347,6 @@ long long enc_board_threat_tests(json_t *state);
  * adding or changing a combatant ask it of the state they would store. */
 bool enc_board_within_budgets(const struct svc_request *req, json_t *state,
                               struct svc_response *res);
-
-/* Whether combatant c is down: unconscious, helpless, or (hp_states) dying or dead. A combatant
- * down threatens nobody and helps nobody flank. */
-bool enc_is_down(json_t *c);
 
 /* The state's map, decoded on first use for the request (x->cache); NULL when it cannot be. */
 const struct rules_map *enc_state_map(struct resolve_ctx *x);

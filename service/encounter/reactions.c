@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/apply.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
@@ -127,6 +128,60 @@ bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
     return false;
 }
 
+/* A scratch copy of the state with an event's effects so far folded in, and its typed state:
+ * decoded once, on first use, and then refreshed from each step's effects
+ * (svc_enc_typed_refresh) rather than decoded again for each engine-made attack. ctx rules on
+ * it, its errors in `none` unless the caller points ctx.e elsewhere for a step. */
+struct scratch {
+    json_t *state;
+    struct resolve_ctx ctx;
+    struct svc_errors none;
+};
+
+static void scratch_open(struct scratch *sc, struct resolve_ctx *x, json_t *effects)
+{
+    sc->state = json_deep_copy(x->state);
+    enc_fold(sc->state, effects);
+    sc->ctx = enc_ctx_on(x, sc->state);
+    svc_errors_init(&sc->none);
+    sc->ctx.e = &sc->none;
+}
+
+/* Folds a step's effects (borrowed) into the scratch state, its typed state brought up to date
+ * (or dropped, to be decoded again, when the effects are not ones a refresh reads). */
+static void scratch_fold(struct scratch *sc, json_t *effects)
+{
+    enc_fold(sc->state, effects);
+    if (sc->ctx.typed_ok && !svc_enc_typed_refresh(&sc->ctx.typed, effects))
+        enc_ctx_release(&sc->ctx);
+#ifndef NDEBUG
+    if (sc->ctx.typed_ok)
+        enc_check_typed(&sc->ctx, sc->state, &sc->ctx.typed.e);
+#endif
+}
+
+/* The scratch state's combatant id as the typed state has it, or NULL. */
+static const struct rules_enc_combatant *scratch_combatant(struct scratch *sc, const char *id)
+{
+    const struct rules_encounter *te = enc_typed(&sc->ctx);
+    int i = te != NULL ? rules_encounter_find(te, id) : -1;
+    return i >= 0 ? &te->combatants[i] : NULL;
+}
+
+/* Whether combatant id of the scratch state counts as dropped (rules_enc_combatant_dropped). */
+static bool scratch_dropped(struct scratch *sc, const char *id)
+{
+    const struct rules_enc_combatant *c = scratch_combatant(sc, id);
+    return c != NULL && rules_enc_combatant_dropped(c);
+}
+
+static void scratch_close(struct scratch *sc)
+{
+    enc_ctx_release(&sc->ctx);
+    svc_errors_free(&sc->none);
+    json_decref(sc->state);
+}
+
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
  * mover's decision take) open in scratch's reactions against mover that may be settled now (no
  * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on
@@ -138,9 +193,10 @@ bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
  * (its reactor has made its attacks of opportunity this round) is closed and recorded as
  * refused, with why. 004 Attacks of Opportunity; the move goes on unless the mover drops
  * (encounter_attacks.c closes the reactions to later steps and puts it back). */
-static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char *mover,
+static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const char *mover,
                              json_t *results, json_t *effects, json_t *records)
 {
+    json_t *scratch = sc->state;
     for (int k = 0; k < MAX_COMBATANTS; k++) {
         json_t *list = json_object_get(scratch, "reactions");
         struct reactions_view *v = malloc(sizeof *v);
@@ -159,15 +215,15 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
         json_t *record =
             json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
                       json_object_get(r, "x"), "y", json_object_get(r, "y"));
-        bool was_down = enc_is_down(enc_find(scratch, mover, NULL));
+        bool was_down = scratch_dropped(sc, mover);
         /* Ruled on the typed state (rules_encounter_opportunity), each attack its own dice. */
         struct svc_errors why;
         svc_errors_init(&why);
-        struct resolve_ctx each = enc_ctx_on(x, scratch);
-        each.e = &why;
-        each.seq = x->seq + ((long long)(k + 1) << 32);
-        json_t *out = enc_opportunity(&each, at, json_object_get(results, by));
-        enc_ctx_release(&each);
+        sc->ctx.e = &why;
+        sc->ctx.seq = x->seq + ((long long)(k + 1) << 32);
+        json_t *out = enc_opportunity(&sc->ctx, at, json_object_get(results, by));
+        sc->ctx.e = &sc->none;
+        sc->ctx.seq = x->seq;
         json_t *made = out != NULL ? json_object_get(out, "effects") : json_array();
         if (out != NULL) {
             json_object_set_new(record, "outcome", json_string("made"));
@@ -201,10 +257,10 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
             json_object_set_new(record, "why",
                                 json_string(msg ? msg : "the attacker is no longer there"));
         }
-        enc_fold(scratch, made);
+        scratch_fold(sc, made);
         json_array_extend(effects, made);
         json_decref(made);
-        if (out != NULL && !was_down && enc_is_down(enc_find(scratch, mover, NULL)))
+        if (out != NULL && !was_down && scratch_dropped(sc, mover))
             json_object_set_new(record, "stopped", json_true());
         json_array_append_new(records, record);
         json_decref(out);
@@ -220,21 +276,15 @@ static void settle_reactions(struct resolve_ctx *x, json_t *scratch, const char 
  * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
  * the next asked step's square while one is open; else the move's end, the pause over; or
  * nowhere when it was dropped (its move stopped where the attack found it). */
-static void place_paused(struct resolve_ctx *x, json_t *scratch, const char *mover, json_t *effects)
+static void place_paused(struct scratch *sc, const char *mover, json_t *effects)
 {
-    json_t *m = enc_find(scratch, mover, NULL);
+    json_t *m = enc_find(sc->state, mover, NULL);
     if (m == NULL)
         return;
-    struct svc_errors none;
-    svc_errors_init(&none);
-    struct resolve_ctx now = enc_ctx_on(x, scratch);
-    now.e = &none;
-    const struct rules_encounter *te = enc_typed(&now);
+    const struct rules_encounter *te = enc_typed(&sc->ctx);
     struct rules_enc_pause_place at;
     bool paused =
         te != NULL && rules_encounter_pause_place(te, rules_encounter_find(te, mover), &at);
-    enc_ctx_release(&now);
-    svc_errors_free(&none);
     if (!paused)
         return;
     json_t *add = json_array();
@@ -249,7 +299,7 @@ static void place_paused(struct resolve_ctx *x, json_t *scratch, const char *mov
     }
     if (at.over)
         json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
-    enc_fold(scratch, add);
+    scratch_fold(sc, add);
     json_array_extend(effects, add);
     json_decref(add);
 }
@@ -262,16 +312,16 @@ static void place_paused(struct resolve_ctx *x, json_t *scratch, const char *mov
 void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
                         json_t *result)
 {
-    json_t *scratch = json_deep_copy(x->state);
+    struct scratch sc;
+    scratch_open(&sc, x, effects);
     json_t *records = json_array();
-    enc_fold(scratch, effects);
-    settle_reactions(x, scratch, mover, results, effects, records);
+    settle_reactions(x, &sc, mover, results, effects, records);
     if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES))
-        place_paused(x, scratch, mover, effects);
+        place_paused(&sc, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
-    json_decref(scratch);
+    scratch_close(&sc);
 }
 
 /* A reactor declines the reaction open to it (action decline_reaction): the reaction is
@@ -361,15 +411,19 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         json_array_append_new(effects,
                               enc_effect_set("encounter", json_pack("{s:o}", "reactions", open)));
         if (left != NULL) /* nothing made, nothing paused */
-            *left = (struct enc_reactions_left){false, enc_is_down(actor)};
+        {
+            const struct rules_enc_combatant *a = enc_typed_of(x, actor, NULL);
+            *left = (struct enc_reactions_left){false, a != NULL && rules_enc_combatant_dropped(a)};
+        }
         return;
     }
     json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
-    json_t *scratch = json_deep_copy(s);
+    struct scratch sc;
+    scratch_open(&sc, x, effects);
+    json_t *scratch = sc.state;
     json_t *made = json_array();
-    enc_fold(scratch, effects);
-    settle_reactions(x, scratch, enc_str(actor, "id"), json_object_get(in, "reaction_results"),
-                     effects, made);
+    settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
+                     made);
     if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
         any_asked(json_object_get(scratch, "reactions"))) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
@@ -381,10 +435,10 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             json_object_set(pause, "facing", json_object_get(m, "facing"));
         json_t *add =
             json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
-        enc_fold(scratch, add);
+        scratch_fold(&sc, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(x, scratch, enc_str(actor, "id"), effects);
+        place_paused(&sc, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
@@ -429,10 +483,10 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         json_t *pause = json_object_get(scratch, "paused_move");
         left->paused =
             json_is_object(pause) && strcmp(enc_str(pause, "mover"), enc_str(actor, "id")) == 0;
-        left->dropped = enc_is_down(enc_find(scratch, enc_str(actor, "id"), NULL));
+        left->dropped = scratch_dropped(&sc, enc_str(actor, "id"));
     }
     json_decref(made);
-    json_decref(scratch);
+    scratch_close(&sc);
     json_decref(declined);
     json_decref(open);
 }

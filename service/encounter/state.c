@@ -206,15 +206,6 @@ json_t *enc_placement(json_t *c)
     return o;
 }
 
-/* Unconscious, helpless, or (hp_states, rules/hp.h) dying or dead: it threatens nobody and
- * helps nobody flank. The hp_state member is written only by events with the rule hp_states. */
-bool enc_is_down(json_t *c)
-{
-    const char *hs = enc_str(c, "hp_state");
-    return enc_has_condition(c, "unconscious") || enc_has_condition(c, "helpless") ||
-           strcmp(hs, "dying") == 0 || strcmp(hs, "dead") == 0;
-}
-
 bool enc_creature_of(const struct rules_options *o, json_t *c, struct rules_creature *out)
 {
     struct svc_errors scratch;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules/dice/dice.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/hp.h"
@@ -118,6 +119,40 @@ static json_t *conditions_without(json_t *conds, const char *cond)
     return out;
 }
 
+/* The stored state as the typed encounter te reads it. te is x->state's own decode, or a copy on
+ * which one combatant has left (rules_encounter_leave) while x->state still holds it: then te's
+ * combatant i is the stored one at i, or i + 1 from the one that left (gone), and te's slot s
+ * the stored order's s, or s + 1 from its slot (gone_slot). */
+struct turn_view {
+    const struct rules_encounter *te;
+    int gone, gone_slot; /* -1: none */
+};
+
+static json_t *view_combatant(json_t *state, const struct turn_view *v, int i)
+{
+    assert(i >= 0 && i < v->te->count);
+    int at = v->gone >= 0 && i >= v->gone ? i + 1 : i;
+    return json_array_get(enc_combatants(state), (size_t)at);
+}
+
+static const char *view_slot_id(json_t *state, const struct turn_view *v, int s)
+{
+    assert(s >= 0 && s < v->te->slots);
+    int at = v->gone_slot >= 0 && s >= v->gone_slot ? s + 1 : s;
+    return json_string_value(json_array_get(json_object_get(state, "order"), (size_t)at));
+}
+
+/* Stored timed effect tm as the typed one t says it now is: tm itself (a new reference) when its
+ * end is the same, else a copy with t's end_turn (the order closed up around a leaver). */
+static json_t *timed_as(json_t *tm, const struct rules_enc_timed *t)
+{
+    if (enc_num(tm, "ends_turn") == t->end_turn)
+        return json_incref(tm);
+    json_t *copy = json_copy(tm);
+    json_object_set_new(copy, "ends_turn", json_integer(t->end_turn));
+    return copy;
+}
+
 /* Why rules_encounter_next_turn (rc, not RULES_ENC_OK) refused, in words. */
 static void next_turn_refused(struct resolve_ctx *x, int rc)
 {
@@ -134,15 +169,16 @@ static void next_turn_refused(struct resolve_ctx *x, int rc)
 /* Each combatant the turn passes over, into skipped, and (rules_encounter_bleeds) a dying one's
  * round, into bled as an effect: the d% of the event's dice, or of the table's results, in turn
  * order. False after adding errors to x->e (too few results, or more than the dice rolled). */
-static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_encounter *te,
+static bool pass_over(struct resolve_ctx *x, json_t *in, const struct turn_view *v,
                       const struct rules_next_turn *next, json_t *skipped, json_t *bled)
 {
+    const struct rules_encounter *te = v->te;
     struct rules_dice d;
     int buf[2 * MAX_COMBATANTS];
     bool opened = false;
     for (int k = 0; k < next->skipped_count; k++) {
         int ci = next->skipped[k].combatant;
-        json_t *c = json_array_get(enc_combatants(x->state), (size_t)ci);
+        json_t *c = ci >= 0 ? view_combatant(x->state, v, ci) : NULL;
         json_t *item = json_pack("{s:s, s:s}", "id", enc_str(c, "id"), "hp_state",
                                  rules_hp_state_name(next->skipped[k].state));
         if (ci >= 0 && rules_encounter_bleeds(te, ci)) {
@@ -183,38 +219,43 @@ static bool pass_over(struct resolve_ctx *x, json_t *in, const struct rules_enco
     return !svc_errors_any(x->e);
 }
 
-/* The fields of c, whose turn begins, into fields: no longer flat-footed (out of *conds), a
- * fresh turn (action_economy), and the conditions forced on it marked as having had its turn. */
-static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_next_turn *next,
-                       json_t **conds, json_t *fields)
+/* The fields of c (typed: was), whose turn begins, into fields, as rules_enc_combatant_begin_turn
+ * rules it: no longer flat-footed (out of *conds), a fresh turn (action_economy), and the
+ * conditions forced on it marked as having had its turn. */
+static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_enc_combatant *was,
+                       const struct rules_next_turn *next, json_t **conds, json_t *fields)
 {
-    json_t *fewer = conditions_without(*conds, "flat_footed");
-    json_decref(*conds);
-    *conds = fewer;
-    struct rules_turn fresh = {0};
+    struct rules_enc_combatant now = *was;
+    rules_enc_combatant_begin_turn(x->engine, &now);
+    if (!(now.conditions & (1u << RULES_CONDITION_FLAT_FOOTED))) {
+        json_t *fewer = conditions_without(*conds, "flat_footed");
+        json_decref(*conds);
+        *conds = fewer;
+    }
+    struct rules_turn fresh = now.turn;
     json_object_set_new(fields, "turn",
                         rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY)
                             ? enc_turn_fields(&fresh, &next->limits)
                             : json_object());
     /* A condition forced on it: its turn is the opportunity to act on it (001 Forced Movement:
-     * "until it has had an opportunity to stand up"). */
+     * "until it has had an opportunity to stand up"). Every key is a condition's name
+     * (enc_gain_condition writes them). */
     json_t *sources = json_object_get(c, "condition_sources");
-    if (rules_encounter_keeps_sources(x->engine) && json_is_object(sources)) {
-        json_t *now = json_deep_copy(sources);
+    if (json_is_object(sources)) {
+        json_t *changed = NULL;
         const char *name;
         json_t *src;
-        json_object_foreach(now, name, src)
+        json_object_foreach(sources, name, src)
         {
-            struct rules_condition_source was = {
-                .event = json_integer_value(json_object_get(src, "event")),
-                .involuntary = json_is_true(json_object_get(src, "involuntary")),
-                .had_turn = json_is_true(json_object_get(src, "had_turn"))};
-            if (rules_condition_source_at_turn(was).had_turn)
-                json_object_set_new(src, "had_turn", json_true());
+            int k = rules_condition_of(name);
+            if (k < 0 || !now.sources[k].had_turn || json_is_true(json_object_get(src, "had_turn")))
+                continue;
+            if (changed == NULL)
+                changed = json_deep_copy(sources);
+            json_object_set_new(json_object_get(changed, name), "had_turn", json_true());
         }
-        if (!json_equal(now, sources))
-            json_object_set(fields, "condition_sources", now);
-        json_decref(now);
+        if (changed != NULL)
+            json_object_set_new(fields, "condition_sources", changed);
     }
 }
 
@@ -222,7 +263,8 @@ static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_next
  * (next->ended[*e...], in combatant then timed order) leave its conditions and timed list and
  * are told in ended; the one whose turn begins, begin_turn. Returns its fields (a new object,
  * empty when nothing changes). */
-static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
+static json_t *turn_fields(struct resolve_ctx *x, json_t *c,
+                           const struct rules_enc_combatant *typed, int i,
                            const struct rules_next_turn *next, int *e, json_t *ended)
 {
     json_t *fields = json_object();
@@ -232,7 +274,7 @@ static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
     json_t *tm;
     json_array_foreach(json_object_get(c, "timed"), k, tm)
     {
-        if (*e < next->ended_count && next->ended[*e].combatant == (int)i &&
+        if (*e < next->ended_count && next->ended[*e].combatant == i &&
             next->ended[*e].timed == (int)k) {
             (*e)++;
             json_t *fewer = conditions_without(conds, enc_str(tm, "condition"));
@@ -241,11 +283,12 @@ static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
             json_array_append_new(ended, json_pack("{s:s, s:s}", "id", enc_str(c, "id"),
                                                    "condition", enc_str(tm, "condition")));
         } else {
-            json_array_append(timed, tm);
+            assert(k < (size_t)typed->timed_count); /* the typed list is the stored one */
+            json_array_append_new(timed, timed_as(tm, &typed->timed[k]));
         }
     }
-    if ((int)i == next->combatant)
-        begin_turn(x, c, next, &conds, fields);
+    if (i == next->combatant)
+        begin_turn(x, c, typed, next, &conds, fields);
     if (!json_equal(conds, json_object_get(c, "conditions")))
         json_object_set(fields, "conditions", conds);
     if (json_array_size(timed) != json_array_size(json_object_get(c, "timed")))
@@ -259,10 +302,10 @@ static json_t *turn_fields(struct resolve_ctx *x, json_t *c, size_t i,
  * order; after the last, the highest acts again in a new round. Here the effects: its first
  * turn ends its flat-footedness, its fresh turn budget (action_economy), and effects that last a
  * number of rounds end just before the count they began on (rules_duration_ended). */
-json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
+/* enc_resolve_next_turn on v's typed encounter. */
+static json_t *next_turn_on(struct resolve_ctx *x, json_t *in, const struct turn_view *v)
 {
-    json_t *s = x->state;
-    const struct rules_encounter *te = enc_typed(x);
+    const struct rules_encounter *te = v->te;
     struct rules_next_turn next = {0};
     int timed_total = 0;
     for (int k = 0; te != NULL && k < te->count; k++)
@@ -276,7 +319,7 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     }
     int rc = rules_encounter_next_turn(te, &next);
     json_t *skipped = json_array(), *bled = json_array();
-    if (rc != RULES_ENC_OK || !pass_over(x, in, te, &next, skipped, bled)) {
+    if (rc != RULES_ENC_OK || !pass_over(x, in, v, &next, skipped, bled)) {
         if (rc != RULES_ENC_OK)
             next_turn_refused(x, rc);
         json_decref(skipped);
@@ -286,8 +329,7 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
         return NULL;
     }
     free(next.skipped);
-    const char *id =
-        json_string_value(json_array_get(json_object_get(s, "order"), (size_t)next.turn));
+    const char *id = view_slot_id(x->state, v, next.turn);
     json_t *effects = json_array();
     json_array_append_new(
         effects, enc_effect_set("encounter",
@@ -297,11 +339,9 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
      * flat-footed, with a fresh turn (action_economy). */
     json_t *ended = json_array();
     int e = 0;
-    size_t i;
-    json_t *c;
-    json_array_foreach(enc_combatants(s), i, c)
-    {
-        json_t *fields = turn_fields(x, c, i, &next, &e, ended);
+    for (int i = 0; i < te->count; i++) {
+        json_t *c = view_combatant(x->state, v, i);
+        json_t *fields = turn_fields(x, c, &te->combatants[i], i, &next, &e, ended);
         if (json_object_size(fields) > 0)
             json_array_append_new(effects, enc_effect_set(enc_str(c, "id"), fields));
         else
@@ -323,65 +363,79 @@ json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
     return enc_outcome(result, effects);
 }
 
-/* The rule leaving: a combatant leaving a fight under way: the initiative order closes up around
- * its place (the fold takes its id out of order), so the indices after it move down one. The turn
- * stays with the combatant whose turn it is, and timed effects still end before the count they
- * began on (their ends_turn past its place moves down too). If it leaves on its own turn, the
- * turn passes on, as next_turn would pass it (the result's next_turn), so that the one after it
- * begins a proper turn: not flat-footed, a fresh budget, ended effects. */
-static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *effects,
-                              json_t *result)
+json_t *enc_resolve_next_turn(struct resolve_ctx *x, json_t *in)
 {
-    json_t *s = x->state, *order = json_object_get(s, "order"), *turn = json_object_get(s, "turn");
-    long long k = -1, cur = json_is_integer(turn) ? json_integer_value(turn) : -1;
-    for (size_t i = 0; i < json_array_size(order) && k < 0; i++)
-        if (strcmp(json_string_value(json_array_get(order, i)), id) == 0)
-            k = (long long)i;
-    if (!enc_flag(s, "started") || k < 0)
-        return;
-    size_t i;
-    json_t *c;
-    json_array_foreach(enc_combatants(s), i, c)
-    {
-        json_t *timed = json_object_get(c, "timed");
+    struct turn_view v = {enc_typed(x), -1, -1};
+    return next_turn_on(x, in, &v);
+}
+
+/* The effects that give each combatant of te (before) but the one that left (gone) its timed
+ * effects as w (after rules_encounter_leave) has them, where they changed: appended to effects. */
+static void timed_moved(json_t *state, const struct rules_encounter *te, int gone,
+                        const struct rules_encounter_work *w, json_t *effects)
+{
+    for (int i = 0; i < te->count; i++) {
+        if (i == gone)
+            continue;
+        const struct rules_enc_combatant *after = &w->combatants[i > gone ? i - 1 : i];
+        assert(after->timed_count == te->combatants[i].timed_count);
         bool moved = false;
+        for (int n = 0; n < after->timed_count; n++)
+            moved |= after->timed[n].end_turn != te->combatants[i].timed[n].end_turn;
+        if (!moved)
+            continue;
+        json_t *c = json_array_get(enc_combatants(state), (size_t)i);
         json_t *list = json_array();
         size_t n;
         json_t *tm;
-        json_array_foreach(timed, n, tm)
+        json_array_foreach(json_object_get(c, "timed"), n, tm)
         {
-            json_t *copy = json_copy(tm);
-            if (enc_num(tm, "ends_turn") > k) {
-                json_object_set_new(copy, "ends_turn", json_integer(enc_num(tm, "ends_turn") - 1));
-                moved = true;
-            }
-            json_array_append_new(list, copy);
+            json_array_append_new(list, timed_as(tm, &after->timed[n]));
         }
-        if (moved && strcmp(enc_str(c, "id"), id) != 0)
-            json_array_append_new(
-                effects, enc_effect_set(enc_str(c, "id"), json_pack("{s:o}", "timed", list)));
-        else
-            json_decref(list);
-    }
-    if (k < cur)
         json_array_append_new(effects,
-                              enc_effect_set("encounter", json_pack("{s:I}", "turn", cur - 1)));
-    if (k != cur)
-        return;
-    /* Its own turn: between turns (the one before it, or none before the first), then the next
-     * turn on the state without it. */
-    json_array_append_new(effects,
-                          enc_effect_set("encounter", k > 0 ? json_pack("{s:I}", "turn", k - 1)
-                                                            : json_pack("{s:n}", "turn")));
-    json_t *scratch = json_deep_copy(s);
-    enc_fold(scratch, effects);
-    struct svc_errors none;
+                              enc_effect_set(enc_str(c, "id"), json_pack("{s:o}", "timed", list)));
+    }
+}
+
+/* The rule leaving: a combatant leaving a fight under way, ruled by rules_encounter_leave on a copy
+ * of the typed state: the initiative order closes up around its place (the fold takes its id out
+ * of order), the turn stays with the combatant whose turn it is, and timed effects still end
+ * before the count they began on. If it leaves on its own turn, the turn passes on, as next_turn
+ * would pass it (the result's next_turn), ruled on that copy, so that the one after it begins a
+ * proper turn: not flat-footed, a fresh budget, ended effects. False after adding an error. */
+static bool remove_from_order(struct resolve_ctx *x, const char *id, json_t *effects,
+                              json_t *result)
+{
+    const struct rules_encounter *te = enc_typed(x);
+    int gone = te != NULL ? rules_encounter_find(te, id) : -1;
+    struct rules_encounter_work w;
+    if (te == NULL || gone < 0 || !rules_encounter_work_copy(te, &w)) {
+        if (!svc_errors_any(x->e))
+            svc_errors_add(x->e, "", "out of memory");
+        return false;
+    }
+    struct rules_enc_left left;
+    rules_encounter_leave(&w, gone, true, &left);
+    if (left.slot >= 0) {
+        timed_moved(x->state, te, gone, &w, effects);
+        if (w.e.turn != te->turn)
+            json_array_append_new(
+                effects,
+                enc_effect_set("encounter", w.e.turn >= 0 ? json_pack("{s:i}", "turn", w.e.turn)
+                                                          : json_pack("{s:n}", "turn")));
+    }
+    enc_check_applied(x, effects, &w.e);
+    if (!left.passes) {
+        rules_encounter_work_free(&w);
+        return true;
+    }
+    /* Its own turn: the next turn on the state without it. */
+    struct svc_errors none, *was = x->e;
     svc_errors_init(&none);
-    struct resolve_ctx after = enc_ctx_on(x, scratch);
-    after.e = &none;
-    after.rules_ok = false;
-    json_t *next = enc_resolve_next_turn(&after, NULL);
-    enc_ctx_release(&after);
+    x->e = &none;
+    struct turn_view v = {&w.e, gone, left.slot};
+    json_t *next = next_turn_on(x, NULL, &v);
+    x->e = was;
     if (next != NULL) {
         size_t n;
         json_t *ef;
@@ -394,10 +448,11 @@ static void remove_from_order(struct resolve_ctx *x, const char *id, json_t *eff
             * round is over, so the next turn begins the next one. */
         json_array_append_new(
             effects, enc_effect_set("encounter", json_pack("{s:I, s:n}", "round",
-                                                           enc_num(s, "round") + 1, "turn")));
+                                                           (json_int_t)te->round + 1, "turn")));
     json_decref(next);
     svc_errors_free(&none);
-    json_decref(scratch);
+    rules_encounter_work_free(&w);
+    return true;
 }
 
 json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
@@ -409,8 +464,12 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
     }
     json_t *result = json_pack("{s:s}", "removed", id);
     json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
-    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING))
-        remove_from_order(x, id, effects, result);
+    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING) &&
+        !remove_from_order(x, id, effects, result)) {
+        json_decref(result);
+        json_decref(effects);
+        return NULL;
+    }
     return enc_outcome(result, effects);
 }
 
@@ -430,8 +489,11 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
     long long before = enc_num(target, "hp");
     bool set = json_object_get(in, "set") != NULL, capped = false;
     /* no_healing_dead: healing does not reach the dead; set stays the owner's override. */
+    int ti = -1;
     if (rules_engine_has(x->engine, RULES_ENGINE_NO_HEALING_DEAD) && !set &&
-        enc_num(in, "change") > 0 && !rules_hp_healable(enc_hp_state_of(x, target))) {
+        enc_num(in, "change") > 0 && enc_typed_of(x, target, &ti) == NULL)
+        return NULL; /* the typed state could not be read: x->e says why */
+    if (ti >= 0 && !rules_hp_healable(rules_encounter_hp_state(enc_typed(x), ti))) {
         svc_errors_add(x->e, "/change",
                        "'%s' is dead at %lld hp: healing does not reach it (%s); set its hit "
                        "points to override",

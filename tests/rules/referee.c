@@ -6,6 +6,7 @@
 
 #include "rules/board/size.h"
 #include "rules/board/threat.h"
+#include "rules/encounter/apply.h"
 
 /* The map the last referee_init made: freed by the next, so that a test need not free it. */
 static struct rules_map last_map;
@@ -67,9 +68,7 @@ void referee_hp(struct referee *r, int c, int hp)
     struct rules_enc_combatant *k = &r->c[c];
     k->hp = hp;
     k->hp_state = rules_hp_state_of(&r->o, hp);
-    k->down =
-        !rules_hp_acts(k->hp_state) ||
-        (k->conditions & (1u << RULES_CONDITION_UNCONSCIOUS | 1u << RULES_CONDITION_HELPLESS)) != 0;
+    rules_enc_combatant_derive(k);
 }
 
 void referee_condition(struct referee *r, int c, enum rules_condition k, bool on)
@@ -79,9 +78,6 @@ void referee_condition(struct referee *r, int c, enum rules_condition k, bool on
         x->conditions |= 1u << k;
     else
         x->conditions &= ~(1u << k);
-    x->prone = x->conditions & (1u << RULES_CONDITION_PRONE);
-    x->flat_footed = x->conditions & (1u << RULES_CONDITION_FLAT_FOOTED);
-    x->stunned = x->conditions & (1u << RULES_CONDITION_STUNNED);
     referee_hp(r, c, x->hp);
 }
 
@@ -91,17 +87,7 @@ int referee_next_turn(struct referee *r)
     int rc = rules_encounter_next_turn(&r->e, &r->next);
     if (rc != RULES_ENC_OK)
         return rc;
-    r->e.round = r->next.round;
-    r->e.turn = r->next.turn;
-    int c = r->next.combatant;
-    if (c >= 0) {
-        r->c[c].turn = (struct rules_turn){0};
-        referee_condition(r, c, RULES_CONDITION_FLAT_FOOTED, false);
-        /* A condition forced on it: its turn is its opportunity to act on it. */
-        for (int k = 0; k < RULES_CONDITION_COUNT; k++)
-            if (rules_encounter_keeps_sources(r->e.engine) && r->c[c].sources[k].involuntary)
-                r->c[c].sources[k].had_turn = true;
-    }
+    rules_encounter_begin_turn(&r->e, r->c, &r->next);
     return rc;
 }
 

@@ -40,17 +40,17 @@ void referee_init(struct referee *r, int engine, int w, int h);
 int referee_add(struct referee *r, const char *id, const char *side, int x, int y);
 
 /* Sets combatant c's hit points and, as the stored state keeps it, its hit point state under the
- * options, and whether it is down (its state acts: rules_hp_acts). */
+ * options, and what the typed state derives from them (rules_enc_combatant_derive). */
 void referee_hp(struct referee *r, int c, int hp);
 
-/* Gives (on) or takes away combatant c's condition, with what the typed state derives from it:
- * prone, flat-footed, stunned, down (unconscious or helpless). */
+/* Gives (on) or takes away combatant c's condition, with what the typed state derives from it
+ * (rules_enc_combatant_derive: prone, flat-footed, stunned, down). */
 void referee_condition(struct referee *r, int c, enum rules_condition k, bool on);
 
-/* Begins the next turn (rules_encounter_next_turn into r->next) as the service records it: the
- * round and slot, a fresh turn for its combatant, no longer flat-footed (004 Flat-Footed), and
- * (condition_sources) each condition forced on it marked as having had its turn since.
- * Returns the call's status. */
+/* Begins the next turn (rules_encounter_next_turn into r->next) as the service records it
+ * (rules_encounter_begin_turn: the round and slot, a fresh turn for its combatant, no longer
+ * flat-footed, each condition forced on it marked as having had its turn since). Returns the
+ * call's status. */
 int referee_next_turn(struct referee *r);
 
 /* Admits action type (mode for a move) by actor (rules_encounter_admit into r->adm); when

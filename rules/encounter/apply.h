@@ -1,0 +1,86 @@
+/* What an event leaves on the typed encounter, applied to the structs themselves: a combatant's
+ * derived flags, the start of its turn, a combatant leaving the fight. A caller that rules step
+ * after step within one event (the turn after a removal, ...) applies each step here to a copy
+ * of the structs and rules the next step on that copy, instead of folding the step's stored
+ * effects into a copy of the stored state and decoding it again. Each function is what
+ * svc_enc_typed_decode would read from the state the event's effects leave (debug builds of the
+ * service compare the two). */
+#ifndef TACTICS_RULES_ENCOUNTER_APPLY_H
+#define TACTICS_RULES_ENCOUNTER_APPLY_H
+
+#include <stdbool.h>
+
+#include "rules/encounter/encounter.h"
+#include "rules/encounter/state.h"
+
+/* A copy of an encounter whose parts may be changed: e's arrays are the ones below (the
+ * combatants' attack profiles and the encounter's rules and map stay borrowed from the
+ * original). Made by rules_encounter_work_copy, freed by rules_encounter_work_free. */
+struct rules_encounter_work {
+    struct rules_encounter e;
+    struct rules_enc_combatant *combatants;
+    struct rules_enc_timed *timed; /* every combatant's timed effects, in combatant order */
+    struct rules_enc_slot *order;
+    struct rules_enc_reaction *reactions;
+};
+
+/* Copies from (borrowed) into out, its arrays allocated for the caller (rules_encounter_work_free
+ * releases them). False when out of memory (out then holds nothing to free). */
+bool rules_encounter_work_copy(const struct rules_encounter *from,
+                               struct rules_encounter_work *out);
+void rules_encounter_work_free(struct rules_encounter_work *w);
+
+/* What combatant c's state derives from its conditions and hit point state, set on c: prone,
+ * flat-footed (004 Flat-Footed), stunned (d20 3.5 SRD, Stunned), and down: unconscious or
+ * helpless (d20 3.5 SRD, Unconscious: "knocked out and helpless"), or by its hit point state
+ * unable to act (rules_hp_acts: disabled acts; dying, stable and dead "can take no actions"). */
+void rules_enc_combatant_derive(struct rules_enc_combatant *c);
+
+/* Whether combatant c counts as dropped where an attack ends a move or a full attack (a mover
+ * an attack of opportunity stopped, 004; a full attack's target that dropped, d20 3.5 SRD, Full
+ * Attack): unconscious or helpless, or by its stored hit point state dying or dead. A stable
+ * creature is not dropped here, as every engine up to this one rules it (stable comes only with
+ * the rule srd_dying), although it is down (rules_enc_combatant_derive): a change would need
+ * an engine rule of its own, so that stored logs re-rule as they were ruled. */
+bool rules_enc_combatant_dropped(const struct rules_enc_combatant *c);
+
+/* Combatant c's hit point state by its hit points now: with the rule hp_states as the rules in
+ * force rule them (rules_hp_state_of: d20 3.5 SRD, disabled at 0, dying below, dead at the
+ * threshold); without it always up. Not its stored hp_state, which a combatant added before the
+ * rule join_state never got. */
+enum rules_hp_state rules_encounter_hp_state(const struct rules_encounter *e, int c);
+
+/* What beginning its own turn does to combatant c under engine: a fresh turn with no charge
+ * (004 The Combat Round), no longer flat-footed (004 Flat-Footed: a combatant is flat-footed
+ * "at the start of a battle", d20 3.5 SRD Flat-Footed: until it first acts), and with the rule
+ * condition_sources each condition forced on it has now had its opportunity to be acted on
+ * (rules_condition_source_at_turn; 001 Forced Movement: "until it has had an opportunity to
+ * stand up"); then its derived flags again. */
+void rules_enc_combatant_begin_turn(int engine, struct rules_enc_combatant *c);
+
+/* Begins the turn next (rules_encounter_next_turn's ruling on e) on e: its round and slot, the
+ * conditions of the timed effects that ended leave their combatants (004: "Effects that last a
+ * certain number of rounds end just before the same initiative count that they began on"; the
+ * timed lists themselves are the caller's), and the combatant whose turn it is begins it
+ * (rules_enc_combatant_begin_turn). cs is e's combatants, writable. */
+void rules_encounter_begin_turn(struct rules_encounter *e, struct rules_enc_combatant *cs,
+                                const struct rules_next_turn *next);
+
+/* What a combatant leaving the fight (the rule leaving) left on the encounter. */
+struct rules_enc_left {
+    int slot;    /* the initiative slot it held, or -1 (not in the order, or not started) */
+    bool passes; /* it left on its own turn: the turn passes on (rules_encounter_next_turn) */
+};
+
+/* Combatant c leaves w (the combatant_removed event): it is taken out of the combatants and of
+ * the initiative order, and every index after it moves down one (a reaction or a paused move
+ * of it names nobody, -1). With leaving, once initiative is rolled, the order closes up around
+ * its place: the turn stays with the combatant whose turn it is (one slot earlier when the
+ * leaver's slot was before it), and timed effects still end just before the count they began on
+ * (004), so an end past its place moves down one too. If it leaves on its own turn, the turn
+ * goes back to the slot before (none before the first) and *out says the turn passes on, as
+ * next_turn would pass it. */
+void rules_encounter_leave(struct rules_encounter_work *w, int c, bool leaving,
+                           struct rules_enc_left *out);
+
+#endif

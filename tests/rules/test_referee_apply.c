@@ -1,0 +1,230 @@
+/* What an event leaves on the typed encounter, applied to the structs (rules/encounter/apply.h):
+ * a combatant's derived flags, the start of its turn, a combatant leaving the fight under way.
+ * The service rules the turn after a removal on a copy changed so (turns.c) rather than on a
+ * folded copy of its JSON, and begins each turn with the same function as the referee here.
+ * Each case quotes the sentence it checks. */
+#include <criterion/criterion.h>
+
+#include "rules/encounter/apply.h"
+#include "rules/encounter/engine.h"
+#include "tests/rules/referee.h"
+
+enum { GOBLIN = 0, FIGHTER = 1, ORC = 2 };
+
+/* The goblin, the fighter and the orc, in that initiative order, under engine, before the
+ * first turn; every one flat-footed, as initiative leaves them. */
+static void three(struct referee *r, int engine)
+{
+    referee_init(r, engine, 12, 12);
+    referee_add(r, "goblin", "monsters", 6, 5);
+    referee_add(r, "fighter", "party", 5, 5);
+    referee_add(r, "orc", "monsters", 7, 7);
+    for (int c = 0; c < 3; c++)
+        referee_condition(r, c, RULES_CONDITION_FLAT_FOOTED, true);
+}
+
+/* 004 Flat-Footed: "At the start of a battle each combatant is flat-footed" (d20 3.5 SRD,
+ * Flat-Footed: "until you first act"); 004 The Combat Round: each turn its own budget. Beginning
+ * the goblin's turn ends its flat-footedness and no one else's, and gives it a fresh turn with
+ * no charge. */
+Test(referee_apply, a_turn_ends_only_its_own_combatants_flat_footedness)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[GOBLIN].turn.standard = r.c[GOBLIN].turn.moved = true;
+    r.c[GOBLIN].charge_target = FIGHTER;
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    cr_assert_eq(r.next.combatant, GOBLIN);
+    cr_assert_eq(r.e.turn, 0);
+    cr_assert_eq(r.e.round, 1);
+    cr_assert_not(r.c[GOBLIN].flat_footed);
+    cr_assert_not(r.c[GOBLIN].conditions & (1u << RULES_CONDITION_FLAT_FOOTED));
+    cr_assert(r.c[FIGHTER].flat_footed && r.c[ORC].flat_footed, "their turns have not begun");
+    cr_assert_not(r.c[GOBLIN].turn.standard || r.c[GOBLIN].turn.moved, "a fresh turn");
+    cr_assert_eq(r.c[GOBLIN].charge_target, -1, "no charge yet this turn");
+}
+
+/* 001 Forced Movement: "a creature which was made prone involuntarily gains no such resistance
+ * to forced movement until it has had an opportunity to stand up": its own turn is that
+ * opportunity; prone by its own will, nothing changes. Without the rule condition_sources no
+ * source is kept, and none changes. */
+Test(referee_apply, a_turn_is_the_opportunity_to_act_on_a_forced_condition)
+{
+    struct referee r;
+    three(&r, 4);
+    referee_condition(&r, GOBLIN, RULES_CONDITION_PRONE, true);
+    r.c[GOBLIN].sources[RULES_CONDITION_PRONE] =
+        (struct rules_condition_source){.event = 7, .involuntary = true};
+    r.c[GOBLIN].sources[RULES_CONDITION_SITTING] =
+        (struct rules_condition_source){.event = 5, .involuntary = false};
+    r.c[FIGHTER].sources[RULES_CONDITION_PRONE] =
+        (struct rules_condition_source){.event = 6, .involuntary = true};
+    cr_assert_not(rules_encounter_resists_forced(&r.e, GOBLIN));
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    cr_assert(r.c[GOBLIN].sources[RULES_CONDITION_PRONE].had_turn);
+    cr_assert_eq(r.c[GOBLIN].sources[RULES_CONDITION_PRONE].event, 7);
+    cr_assert(r.c[GOBLIN].prone, "still prone: it has not stood up");
+    cr_assert(rules_encounter_resists_forced(&r.e, GOBLIN), "it had its opportunity");
+    cr_assert_not(r.c[GOBLIN].sources[RULES_CONDITION_SITTING].had_turn, "its own doing");
+    cr_assert_not(r.c[FIGHTER].sources[RULES_CONDITION_PRONE].had_turn, "not its turn");
+
+    struct rules_enc_combatant c = r.c[FIGHTER];
+    rules_enc_combatant_begin_turn(3, &c); /* engine 3: no condition_sources */
+    cr_assert_not(c.sources[RULES_CONDITION_PRONE].had_turn);
+    rules_enc_combatant_begin_turn(4, &c);
+    cr_assert(c.sources[RULES_CONDITION_PRONE].had_turn);
+}
+
+/* 004 The Combat Round: "Effects that last a certain number of rounds end just before the same
+ * initiative count that they began on": a one-round stun the orc took on the goblin's count of
+ * round 1 ends as the goblin's turn of round 2 begins, and the orc is no longer stunned. */
+Test(referee_apply, a_timed_condition_leaves_as_its_count_comes_round)
+{
+    struct referee r;
+    three(&r, 4);
+    long long end_round = 0;
+    int end_turn = 0;
+    rules_duration_end(1, 0, 1, &end_round, &end_turn);
+    struct rules_enc_timed stun = {end_round, end_turn, RULES_CONDITION_STUNNED};
+    r.c[ORC].timed = &stun;
+    r.c[ORC].timed_count = 1;
+    referee_condition(&r, ORC, RULES_CONDITION_STUNNED, true);
+    r.e.turn = 0; /* the goblin's turn of round 1 */
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK);
+    cr_assert(r.c[ORC].stunned, "the orc's own count comes before the stun ends");
+    cr_assert_eq(r.next.ended_count, 0);
+    cr_assert_eq(referee_next_turn(&r), RULES_ENC_OK); /* round 2, the goblin */
+    cr_assert_eq(r.e.round, 2);
+    cr_assert_eq(r.next.ended_count, 1);
+    cr_assert_not(r.c[ORC].stunned);
+    cr_assert_not(r.c[ORC].conditions & (1u << RULES_CONDITION_STUNNED));
+}
+
+/* d20 3.5 SRD, Unconscious: "knocked out and helpless"; Disabled: "can take only a single move
+ * or standard action each turn"; Dying: "unconscious and can take no actions"; Stable: "no
+ * longer dying, but is still unconscious". Down is who takes no actions; dropped (an attack's
+ * stopping test) counts a stable creature as up, as every engine so far has ruled it. */
+Test(referee_apply, down_is_who_takes_no_actions_and_stable_is_not_dropped)
+{
+    struct referee r;
+    three(&r, 4);
+    referee_hp(&r, GOBLIN, 0);
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_DISABLED);
+    cr_assert_not(r.c[GOBLIN].down, "disabled still acts");
+    cr_assert_not(rules_enc_combatant_dropped(&r.c[GOBLIN]));
+    referee_hp(&r, GOBLIN, -3);
+    cr_assert(r.c[GOBLIN].down && rules_enc_combatant_dropped(&r.c[GOBLIN]), "dying");
+    r.c[GOBLIN].hp_state = RULES_HP_STABLE;
+    rules_enc_combatant_derive(&r.c[GOBLIN]);
+    cr_assert(r.c[GOBLIN].down, "stable is still unconscious");
+    cr_assert_not(rules_enc_combatant_dropped(&r.c[GOBLIN]));
+    referee_condition(&r, FIGHTER, RULES_CONDITION_UNCONSCIOUS, true);
+    cr_assert(r.c[FIGHTER].down && rules_enc_combatant_dropped(&r.c[FIGHTER]));
+    cr_assert(r.c[FIGHTER].hp_state == RULES_HP_UP, "knocked out at full hit points");
+    referee_condition(&r, ORC, RULES_CONDITION_PRONE, true);
+    cr_assert(r.c[ORC].prone && !r.c[ORC].down, "prone is not down");
+}
+
+/* d20 3.5 SRD, Dead: "When your character's current hit points drop to -10 or lower, he's
+ * dead"; healing does not reach the dead. The state the hp event reads is the one the hit
+ * points give now (the rule hp_states), whatever was stored: nothing without the rule. */
+Test(referee_apply, the_hp_state_is_the_one_the_hit_points_give)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[GOBLIN].hp = -10; /* stored with no state, as before the rule join_state */
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_UP);
+    cr_assert_eq(rules_encounter_hp_state(&r.e, GOBLIN), RULES_HP_DEAD);
+    cr_assert_not(rules_hp_healable(rules_encounter_hp_state(&r.e, GOBLIN)));
+    r.c[GOBLIN].hp = -9;
+    cr_assert_eq(rules_encounter_hp_state(&r.e, GOBLIN), RULES_HP_DYING);
+    r.e.engine = 1; /* before hp_states */
+    r.c[GOBLIN].hp = -10;
+    cr_assert_eq(rules_encounter_hp_state(&r.e, GOBLIN), RULES_HP_UP);
+}
+
+/* The three of three() as a work copy, with each one's initiative turn spent and the turn at
+ * slot `turn` of round 1. */
+static void work_of(struct referee *r, int turn, struct rules_encounter_work *w)
+{
+    r->e.turn = turn;
+    cr_assert(rules_encounter_work_copy(&r->e, w));
+    cr_assert_neq(w->e.combatants, r->e.combatants, "a copy, not the original");
+}
+
+/* The rule leaving (004 The Combat Round: "Combatants act in initiative order"): the goblin
+ * leaves before the orc's turn: the order closes up, the turn stays with the orc (one slot
+ * earlier), an effect that ends at the orc's count still ends there, and what named the orc by
+ * its index names it still. The original is unchanged. */
+Test(referee_apply, leaving_before_the_turn_keeps_the_turn_and_the_counts)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_enc_timed charge = {2, 2, RULES_CONDITION_CHARGING};
+    r.c[ORC].timed = &charge;
+    r.c[ORC].timed_count = 1;
+    r.c[FIGHTER].charge_target = ORC;
+    struct rules_encounter_work w;
+    work_of(&r, 2, &w);
+    struct rules_enc_left left;
+    rules_encounter_leave(&w, GOBLIN, true, &left);
+    cr_assert_eq(left.slot, 0);
+    cr_assert_not(left.passes);
+    cr_assert_eq(w.e.count, 2);
+    cr_assert_eq(w.e.slots, 2);
+    cr_assert_str_eq(w.e.combatants[0].id, "fighter");
+    cr_assert_eq(w.e.order[1].combatant, 1);
+    cr_assert_eq(w.e.turn, 1, "the orc's turn, one slot earlier");
+    cr_assert_str_eq(w.e.combatants[w.e.order[w.e.turn].combatant].id, "orc");
+    cr_assert_eq(w.e.combatants[1].timed[0].end_turn, 1, "the orc's count, one slot earlier");
+    cr_assert_eq(w.e.combatants[0].charge_target, 1);
+    cr_assert_eq(charge.end_turn, 2, "the original's effect is unchanged");
+    cr_assert_eq(r.e.count, 3);
+    rules_encounter_work_free(&w);
+}
+
+/* The rule leaving on its own turn: the turn goes back to the slot before and passes on, so the
+ * next turn is the following combatant's, which begins properly (004 Flat-Footed ends with it).
+ * The first in the order leaving on its turn leaves nobody's turn before it. A combatant leaving
+ * after the turn's slot changes neither the turn nor any count. */
+Test(referee_apply, leaving_on_its_own_turn_passes_the_turn_on)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_encounter_work w;
+    work_of(&r, 1, &w);
+    struct rules_enc_left left;
+    rules_encounter_leave(&w, FIGHTER, true, &left);
+    cr_assert(left.passes);
+    cr_assert_eq(w.e.turn, 0);
+    struct rules_enc_skip skips[3];
+    struct rules_enc_ended ended[3];
+    struct rules_next_turn next = {.skipped = skips, .ended = ended};
+    cr_assert_eq(rules_encounter_next_turn(&w.e, &next), RULES_ENC_OK);
+    cr_assert_str_eq(w.e.combatants[next.combatant].id, "orc");
+    cr_assert_eq(next.round, 1);
+    rules_encounter_begin_turn(&w.e, w.combatants, &next);
+    cr_assert_not(w.e.combatants[next.combatant].flat_footed);
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 0, &w);
+    rules_encounter_leave(&w, GOBLIN, true, &left);
+    cr_assert(left.passes);
+    cr_assert_eq(w.e.turn, -1, "between turns, before the first");
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 0, &w);
+    rules_encounter_leave(&w, ORC, true, &left);
+    cr_assert_not(left.passes);
+    cr_assert_eq(left.slot, 2);
+    cr_assert_eq(w.e.turn, 0);
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 1, &w); /* without the rule leaving: only out of the lists */
+    rules_encounter_leave(&w, GOBLIN, false, &left);
+    cr_assert_eq(left.slot, -1);
+    cr_assert_eq(w.e.turn, 1);
+    cr_assert_eq(w.e.slots, 2);
+    rules_encounter_work_free(&w);
+}

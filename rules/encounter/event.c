@@ -98,3 +98,38 @@ int rules_encounter_iterative_of(const struct rules_encounter *e, int c)
     int bab = e->combatants[c].base_attack_bonus;
     return rules_iterative_attacks(bab > 1000 ? 1000 : bab);
 }
+
+bool rules_encounter_move_pauses(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_PAUSED_MOVES);
+}
+
+bool rules_encounter_refuses_unfit_reaction_dice(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_PAUSED_MOVES);
+}
+
+bool rules_encounter_removal_leaves_order(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_LEAVING);
+}
+
+bool rules_encounter_lists_skipped(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_LEAVING);
+}
+
+bool rules_encounter_turn_has_budget(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_ACTION_ECONOMY);
+}
+
+bool rules_encounter_rules_hp_event(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_HP_STATES);
+}
+
+bool rules_encounter_heals_not_the_dead(int engine)
+{
+    return rules_engine_has(engine, RULES_ENGINE_NO_HEALING_DEAD);
+}

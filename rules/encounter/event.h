@@ -95,4 +95,32 @@ bool rules_encounter_counts_aoo(int engine);
  * rules_iterative_attacks). */
 int rules_encounter_iterative_of(const struct rules_encounter *e, int c);
 
+/* Whether a move stops at an asked reaction it provoked, the mover standing in the square it was
+ * leaving, and goes on once the reaction is settled (the rule paused_moves; 004 Attacks of
+ * Opportunity: the reactor decides); before it the move ended where it was going at once. */
+bool rules_encounter_move_pauses(int engine);
+
+/* Whether the table's dice for an attack of opportunity that do not fit it refuse the event, as
+ * any other results would, rather than lose the attack (the rule paused_moves). */
+bool rules_encounter_refuses_unfit_reaction_dice(int engine);
+
+/* Whether a combatant removed leaves the initiative order, its place closing up and the turn
+ * passing on if it was its own (the rule leaving); before it the order kept it. */
+bool rules_encounter_removal_leaves_order(int engine);
+
+/* Whether the next turn lists the turns it passed over for the down (the rule leaving). */
+bool rules_encounter_lists_skipped(int engine);
+
+/* Whether a turn that begins stores the budget it starts with (the rule action_economy; 004 The
+ * Combat Round: one standard and one move action, or one full-round action). */
+bool rules_encounter_turn_has_budget(int engine);
+
+/* Whether the hp event (the owner's damage or healing from outside the fight) is ruled at all:
+ * it came with the rule hp_states (d20 3.5 SRD, Injury and Death). */
+bool rules_encounter_rules_hp_event(int engine);
+
+/* Whether healing stops short of the dead (the rule no_healing_dead; d20 3.5 SRD, Dead: "Dead
+ * characters cannot benefit from normal or magical healing"); an owner's set still overrides. */
+bool rules_encounter_heals_not_the_dead(int engine);
+
 #endif

@@ -11,6 +11,7 @@
 #include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "service/encounter/internal.h"
 #include "service/json/errors.h"
 #include "service/json/fields.h"
@@ -40,7 +41,7 @@ static int decode_plan(json_t *in, int count, int engine, struct plan_item items
             items[i] = attack;
         return count < RULES_PLAN_MAX ? count : RULES_PLAN_MAX;
     }
-    bool wider = rules_engine_has(engine, RULES_ENGINE_FULL_ATTACK_PLANS);
+    bool wider = rules_encounter_full_attack_plans(engine);
     size_t max = wider ? RULES_PLAN_MAX : RULES_PLAN_MAX_NARROW;
     if (!json_is_array(plan) || json_array_size(plan) == 0 || json_array_size(plan) > max) {
         svc_errors_add(e, "/plan",

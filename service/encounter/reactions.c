@@ -11,6 +11,7 @@
 
 #include "rules/encounter/apply.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/encounter/opportunity.h"
 #include "rules/encounter/reaction.h"
 #include "service/encounter/internal.h"
@@ -229,7 +230,7 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
             json_object_set_new(record, "outcome", json_string("made"));
             json_object_set(record, "attack", json_object_get(out, "result"));
             json_incref(made);
-        } else if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+        } else if (rules_encounter_refuses_unfit_reaction_dice(x->engine) &&
                    json_object_get(results, by) != NULL &&
                    strncmp(enc_str(json_array_get(why.list, 0), "pointer"), "/results", 8) == 0) {
             /* paused_moves: dice the table supplied that do not fit this attack are its mistake, a
@@ -316,7 +317,7 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     scratch_open(&sc, x, effects);
     json_t *records = json_array();
     settle_reactions(x, &sc, mover, results, effects, records);
-    if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES))
+    if (rules_encounter_move_pauses(x->engine))
         place_paused(&sc, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
@@ -424,7 +425,7 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     json_t *made = json_array();
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    if (rules_engine_has(x->engine, RULES_ENGINE_PAUSED_MOVES) &&
+    if (rules_encounter_move_pauses(x->engine) &&
         any_asked(json_object_get(scratch, "reactions"))) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */

@@ -10,6 +10,7 @@
 #include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
 #include "rules/encounter/turn.h"
 #include "service/encounter/internal.h"
@@ -234,7 +235,7 @@ static void begin_turn(struct resolve_ctx *x, json_t *c, const struct rules_enc_
     }
     struct rules_turn fresh = now.turn;
     json_object_set_new(fields, "turn",
-                        rules_engine_has(x->engine, RULES_ENGINE_ACTION_ECONOMY)
+                        rules_encounter_turn_has_budget(x->engine)
                             ? enc_turn_fields(&fresh, &next->limits)
                             : json_object());
     /* A condition forced on it: its turn is the opportunity to act on it (001 Forced Movement:
@@ -354,7 +355,7 @@ static json_t *next_turn_on(struct resolve_ctx *x, json_t *in, const struct turn
                                "004 The Combat Round: initiative order, then the highest again; "
                                "effects end just before the count they began on; 004 Flat-Footed "
                                "ends with one's first turn");
-    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING))
+    if (rules_encounter_lists_skipped(x->engine))
         json_object_set_new(result, "skipped", skipped);
     else
         json_decref(skipped);
@@ -464,7 +465,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
     }
     json_t *result = json_pack("{s:s}", "removed", id);
     json_t *effects = json_pack("[{s:s, s:s}]", "op", "remove", "id", id);
-    if (rules_engine_has(x->engine, RULES_ENGINE_LEAVING) &&
+    if (rules_encounter_removal_leaves_order(x->engine) &&
         !remove_from_order(x, id, effects, result)) {
         json_decref(result);
         json_decref(effects);
@@ -477,7 +478,7 @@ json_t *enc_resolve_remove(struct resolve_ctx *x, json_t *in)
  * hp event), ruled by rules_hp_after. */
 json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
 {
-    if (!rules_engine_has(x->engine, RULES_ENGINE_HP_STATES)) {
+    if (!rules_encounter_rules_hp_event(x->engine)) {
         svc_errors_add(x->e, "", "the hp event is ruled from engine 2 on");
         return NULL;
     }
@@ -490,8 +491,8 @@ json_t *enc_resolve_hp(struct resolve_ctx *x, json_t *in)
     bool set = json_object_get(in, "set") != NULL, capped = false;
     /* no_healing_dead: healing does not reach the dead; set stays the owner's override. */
     int ti = -1;
-    if (rules_engine_has(x->engine, RULES_ENGINE_NO_HEALING_DEAD) && !set &&
-        enc_num(in, "change") > 0 && enc_typed_of(x, target, &ti) == NULL)
+    if (rules_encounter_heals_not_the_dead(x->engine) && !set && enc_num(in, "change") > 0 &&
+        enc_typed_of(x, target, &ti) == NULL)
         return NULL; /* the typed state could not be read: x->e says why */
     if (ti >= 0 && !rules_hp_healable(rules_encounter_hp_state(enc_typed(x), ti))) {
         svc_errors_add(x->e, "/change",

@@ -182,3 +182,44 @@ Test(event_rules, a_full_attacks_attacks_from_the_combatants_base_attack_bonus)
     for (int i = 0; i < 5; i++)
         cr_assert_eq(rules_encounter_iterative_of(&e, i), attacks[i], "%s", c[i].id);
 }
+
+/* engine.h, paused_moves: "a move pauses while a reaction it provoked is asked and goes on once
+ * it is settled; the table's dice that do not fit an attack of opportunity are refused, not the
+ * attack lost" (engine 3); under engine 2 the move went on to its end at once. */
+Test(event_rules, a_move_pauses_at_an_asked_reaction_from_paused_moves)
+{
+    cr_assert_not(rules_encounter_move_pauses(2));
+    cr_assert(rules_encounter_move_pauses(3));
+    cr_assert_not(rules_encounter_refuses_unfit_reaction_dice(2));
+    cr_assert(rules_encounter_refuses_unfit_reaction_dice(3));
+}
+
+/* engine.h, leaving: "a combatant removed leaves the initiative order and has no turn; the turns
+ * skipped for the down are listed" (engine 2); under engine 1 the order kept it. */
+Test(event_rules, a_removed_combatant_leaves_the_order_from_leaving)
+{
+    cr_assert_not(rules_encounter_removal_leaves_order(1));
+    cr_assert(rules_encounter_removal_leaves_order(2));
+    cr_assert_not(rules_encounter_lists_skipped(1));
+    cr_assert(rules_encounter_lists_skipped(2));
+}
+
+/* engine.h, action_economy: "each action spends its cost from the turn's budget (004 Actions In
+ * Combat)": a turn begins with its budget stored from engine 2, with none under engine 1. */
+Test(event_rules, a_turn_begins_with_its_budget_from_action_economy)
+{
+    cr_assert_not(rules_encounter_turn_has_budget(1));
+    cr_assert(rules_encounter_turn_has_budget(2));
+}
+
+/* engine.h, hp_states: "... and the hp event changes them from outside the fight" (engine 2);
+ * no_healing_dead: "healing does not reach the dead (d20 3.5 SRD, Dead: Dead characters cannot
+ * benefit from normal or magical healing)" (engine 3). */
+Test(event_rules, the_hp_event_from_hp_states_and_no_healing_the_dead_from_no_healing_dead)
+{
+    cr_assert_not(rules_encounter_rules_hp_event(1));
+    cr_assert(rules_encounter_rules_hp_event(2));
+    cr_assert_not(rules_encounter_heals_not_the_dead(2));
+    cr_assert(rules_encounter_heals_not_the_dead(3));
+    cr_assert(rules_encounter_heals_not_the_dead(RULES_ENGINE_VERSION));
+}

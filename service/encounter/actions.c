@@ -339,15 +339,20 @@ static void shape_condition(json_t *in, enum rules_action_type type, int engine,
     codec_get_int(in, "", "rounds", false, 1, 1000, &v, e);
 }
 
+/* An attack's or a decline's members read before it is ruled: whom it names, and the table's
+ * dice for the reactions it may settle. */
+static bool target_and_reaction_results(struct resolve_ctx *x, json_t *in)
+{
+    const char *t = NULL;
+    return codec_get_string(in, "", "target", true, 64, &t, x->e) &&
+           enc_check_reaction_results(in, x->e);
+}
+
 static json_t *rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor,
                            enum rules_action_type type)
 {
     (void)type;
-    const char *t = NULL;
-    if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
-        !enc_check_reaction_results(in, x->e))
-        return NULL;
-    return enc_action_attack(x, in, actor);
+    return target_and_reaction_results(x, in) ? enc_action_attack(x, in, actor) : NULL;
 }
 
 static json_t *rule_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor,
@@ -368,11 +373,7 @@ static json_t *rule_decline(struct resolve_ctx *x, json_t *in, json_t *actor,
                             enum rules_action_type type)
 {
     (void)type;
-    const char *t = NULL;
-    if (!codec_get_string(in, "", "target", true, 64, &t, x->e) ||
-        !enc_check_reaction_results(in, x->e))
-        return NULL;
-    return enc_action_decline(x, in, actor);
+    return target_and_reaction_results(x, in) ? enc_action_decline(x, in, actor) : NULL;
 }
 
 /* A move (in its mode), a 5-foot step, forced movement. */

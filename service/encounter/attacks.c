@@ -364,9 +364,10 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
 {
     json_t *s = x->state;
     const struct rules_encounter *te = enc_typed(x);
-    json_array_append_new(
-        effects, enc_effect_set(actor, json_pack("{s:I, s:i}", "aoo_round", enc_num(s, "round"),
-                                                 "aoo_made", after->aoo_made)));
+    assert(te != NULL);
+    json_array_append_new(effects,
+                          enc_effect_set(actor, json_pack("{s:i, s:i}", "aoo_round", te->round,
+                                                          "aoo_made", after->aoo_made)));
     /* The reaction is answered. If the attack drops the mover, its move stops in the square
      * it was leaving, and the reactions to later steps go with it. */
     bool stopped = after->stopped;
@@ -377,7 +378,7 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
     {
         /* The typed state's reactions are the stored list, in its order (rules_encounter_
          * reaction_stays: the answered one closes, and a stopped mover's later steps). */
-        assert(te != NULL && k < (size_t)te->reaction_count);
+        assert(k < (size_t)te->reaction_count);
         if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, (int)k))
             json_array_append(left, r);
     }
@@ -389,14 +390,16 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
 }
 
 /* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
- * target's and the attacker's hit points, and the attack of opportunity or the turn it spends.
- * The attacker's strain is told in ans. Returns the new effects array. */
-static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor, const char *target,
-                              bool aoo, const struct answered *reaction,
+ * target's and the attacker's hit points, and the attack of opportunity or the turn it spends
+ * (the round and the turn so far read from the typed state, who being the attacker's). The
+ * attacker's strain is told in ans. Returns the new effects array. */
+static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
+                              const struct rules_enc_combatant *who, const char *target, bool aoo,
+                              const struct answered *reaction,
                               const struct rules_attack_after *after)
 {
-    json_t *s = x->state;
-    json_t *turn = json_object_get(actor, "turn");
+    const struct rules_encounter *te = enc_typed(x);
+    assert(te != NULL && who != NULL);
     json_t *effects = json_array();
     if (after->damaged)
         json_array_append_new(effects, enc_effect_set(target, enc_hp_fields(x, after->target_hp)));
@@ -414,22 +417,13 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
         assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
         answer_reaction(x, enc_str(actor, "id"), target, reaction, after, effects);
     } else if (aoo) {
-        json_array_append_new(effects,
-                              enc_effect_set(enc_str(actor, "id"),
-                                             json_pack("{s:I}", "aoo_round", enc_num(s, "round"))));
+        json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"),
+                                                      json_pack("{s:i}", "aoo_round", te->round)));
     } else
         json_array_append_new(
-            effects,
-            enc_effect_set(
-                enc_str(actor, "id"),
-                json_pack("{s:o}", "turn",
-                          json_pack("{s:O, s:O, s:b}", "moved",
-                                    json_object_get(turn, "moved") ? json_object_get(turn, "moved")
-                                                                   : json_false(),
-                                    "ran",
-                                    json_object_get(turn, "ran") ? json_object_get(turn, "ran")
-                                                                 : json_false(),
-                                    "attacked", 1))));
+            effects, enc_effect_set(enc_str(actor, "id"), json_pack("{s:{s:b, s:b, s:b}}", "turn",
+                                                                    "moved", who->turn.moved, "ran",
+                                                                    who->turn.ran, "attacked", 1)));
     return effects;
 }
 
@@ -499,7 +493,7 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
         json_object_set_new(ans, "derived", derived);
     struct answered answered = {reaction_at, enc_num(reaction, "step"), enc_num(reaction, "x"),
                                 enc_num(reaction, "y")};
-    json_t *effects = attack_effects(x, ans, actor, enc_str(target, "id"), aoo,
+    json_t *effects = attack_effects(x, ans, actor, who, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
     json_t *out = enc_outcome(ans, effects);
     if (attack_named(x->engine)) /* inside a full attack or a reaction record too */
@@ -601,7 +595,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
             }
             struct answered answered = {at, re->step, re->x, re->y};
             json_t *effects =
-                attack_effects(x, ans, actor, mover->id, true, &answered, &o->ruling.after);
+                attack_effects(x, ans, actor, by, mover->id, true, &answered, &o->ruling.after);
             out = enc_outcome(ans, effects);
             if (attack_named(x->engine))
                 enc_tag_result(out, "attack");

@@ -14,9 +14,10 @@
 
 #define LISTENING_POLL_US (30u * 1000000u)
 
-/* The most a feed hands libmicrohttpd at once, one send: a feed woken behind a burst sends
- * many events' frames in one (about 1 KiB each for a facing change; 2 KiB gave a send for every
- * one or two events). libmicrohttpd holds a buffer this size with each response. */
+/* The most a feed hands libmicrohttpd in one call of its content reader: a feed woken behind a
+ * burst copies many events' frames in one call (about 1 KiB each for a facing change; at 2 KiB
+ * it was one or two events a call, and as many sends). libmicrohttpd holds a buffer this size
+ * with each response. bench/README.md, "Live feed", has what it gave. */
 #define FEED_BLOCK 16384
 
 struct feed {

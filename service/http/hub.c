@@ -231,6 +231,7 @@ void svc_hub_coalesce(struct svc_hub *hub, uint64_t us)
         return;
     pthread_mutex_lock(&hub->lock);
     hub->coalesce_us = us;
+    pthread_cond_signal(&hub->waker_cond); /* a waker waiting out the old interval looks again */
     pthread_mutex_unlock(&hub->lock);
 }
 

@@ -6,7 +6,7 @@
 #
 # Why distroless-style and not debian:12-slim (the target `slim` below, kept to measure and for
 # anyone who wants a shell in the container): both serve the same (scripts/image-check runs the
-# image), but this one is 33.9 MB and the slim one 106.7 MB (uncompressed, on bases made by
+# image), but this one is 56.4 MB and the slim one 128.0 MB (uncompressed, on bases made by
 # debootstrap; scripts/image-check prints both): the slim base alone is 77.9 MB of shell,
 # coreutils, apt, dpkg and perl-base that tacticsd never runs, and that an intruder could. What
 # it costs: no HEALTHCHECK (no program in the image could ask /healthz; probe over HTTP from
@@ -35,21 +35,26 @@ RUN make build JOBS=2
 # how). It does not read the built binary, so it, and the final image's layer made from it,
 # are cached across source edits: the sonames below are tacticsd's NEEDED entries
 # (readelf -d tacticsd).
+# The fonts are the ones the renderer draws names with (render/fonts.c: DejaVu Sans, WenQuanYi
+# Micro Hei for CJK, Noto Color Emoji), and ca-certificates the roots libcurl checks Discord's
+# certificate against when a deferred command's followup goes out (service/discord/followup.c).
 FROM debian:12 AS runtime-files
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libpq5 \
-    libcairo2 libfontconfig1 libpng16-16 fonts-dejavu-core fontconfig \
+    libcairo2 libfontconfig1 libpng16-16 libunistring2 libsodium23 libcurl4 libjemalloc2 \
+    ca-certificates fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig \
  && rm -rf /var/lib/apt/lists/*
 COPY scripts/image-rootfs.sh /usr/local/bin/image-rootfs.sh
-RUN image-rootfs.sh /rootfs libm.so.6 libcairo.so.2 libfontconfig.so.1 libpng16.so.16 \
-    libsqlite3.so.0 libpq.so.5 libmicrohttpd.so.12 libjansson.so.4 libc.so.6
+RUN image-rootfs.sh /rootfs libjemalloc.so.2 libsodium.so.23 libcurl.so.4 libmicrohttpd.so.12 \
+    libjansson.so.4 libunistring.so.2 libcairo.so.2 libfontconfig.so.1 libpng16.so.16 libsqlite3.so.0 \
+    libpq.so.5 libm.so.6 libc.so.6
 
 # The debian:12-slim runtime, for comparison and for a shell: `--target slim`.
 FROM debian:12-slim AS slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libpq5 \
     libcairo2 libfontconfig1 libpng16-16 fonts-dejavu-core libunistring2 \
-    fonts-wqy-microhei fonts-noto-color-emoji libsodium23 libcurl4 ca-certificates \
+    fonts-wqy-microhei fonts-noto-color-emoji libsodium23 libcurl4 libjemalloc2 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/tactics --create-home tactics
 COPY --from=build /src/build/release/service/tacticsd /usr/local/bin/tacticsd

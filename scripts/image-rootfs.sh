@@ -58,6 +58,17 @@ for d in /etc/fonts /usr/share/fontconfig /usr/share/fonts /var/cache/fontconfig
   cp -a "$d" ".$d"
 done
 files+=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /etc/fonts/fonts.conf)
+for f in /usr/share/fonts/truetype/wqy/wqy-microhei.ttc /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf; do
+  if [ -f "$f" ]; then files+=("$f"); fi
+done
+
+# The roots libcurl checks a TLS peer against (Debian's libcurl reads this bundle), for the
+# Discord followups: without them every deferred command's answer would fail to go out.
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  mkdir -p etc/ssl/certs
+  cp /etc/ssl/certs/ca-certificates.crt etc/ssl/certs/ca-certificates.crt
+  files+=(/usr/share/ca-certificates)
+fi
 
 cat >etc/passwd <<'EOF'
 root:x:0:0:root:/root:/sbin/nologin

@@ -211,6 +211,11 @@ static void quoted_n(struct jw *w, const char *s, size_t n)
     }
     for (; i < n && !needs_escape((unsigned char)s[i]); i++)
         *o++ = s[i];
+    if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
+        *o++ = '"';
+        w->len = (size_t)(o - w->buf);
+        return;
+    }
     w->len = (size_t)(o - w->buf);
     for (; i < n; i++) { /* the rest, from the first byte that needs an escape */
         unsigned char c = (unsigned char)s[i];
@@ -325,25 +330,26 @@ static void value(struct jw *w, const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
+        /* Through the iterator itself: json_object_foreach finds each member's iterator from
+         * its key twice and measures the key again, two calls and a strlen a member. */
+        json_t *o = (json_t *)v;
+        void *it = json_object_iter(o);
         put(w, "{", 1);
-        const char *k;
-        json_t *m;
-        bool first = true;
-        json_object_foreach((json_t *)v, k, m)
-        {
+        for (bool first = true; it != NULL; first = false) {
             if (!first)
                 put(w, ",", 1);
-            first = false;
-            quoted(w, k);
+            quoted_n(w, json_object_iter_key(it), json_object_iter_key_len(it));
             put(w, ":", 1);
-            value(w, m);
+            value(w, json_object_iter_value(it));
+            it = json_object_iter_next(o, it);
         }
         put(w, "}", 1);
         break;
     }
     case JSON_ARRAY: {
         put(w, "[", 1);
-        for (size_t i = 0; i < json_array_size(v); i++) {
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n; i++) {
             if (i > 0)
                 put(w, ",", 1);
             value(w, json_array_get(v, i));

@@ -122,6 +122,20 @@ Test(jsonw, escapes_wherever_the_byte_falls)
             }
 }
 
+/* Member names are written as json_dumps writes them: escaped where they need it, in the order
+ * they were set. */
+Test(jsonw, member_names_as_json_dumps_writes_them)
+{
+    json_t *v = json_object();
+    static const char *const names[] = {"plain",    "say \"hi\"",       "back\\slash",
+                                        "a/slash",  "caf\xc3\xa9",      "",
+                                        "eight ch", "longer than eight"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        json_object_set_new(v, names[i], json_integer((json_int_t)i));
+    json_object_set_new(v, "nested", json_pack("{s:{s:[]}, s:{}}", "a\"", "b", "c"));
+    assert_same_as_jansson(v);
+}
+
 Test(jsonw, grows_from_the_smallest_buffer)
 {
     struct jw w;

@@ -492,11 +492,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     /* The sentence is told from the state before the event and the payload as stored, as a
      * read of the log tells it (enc_event_item). */
     struct enc_explain told;
-    json_t *told_payload =
-        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
-                  "effects", json_object_get(ev, "effects"));
-    enc_explain_event(state, kind, told_payload, &told);
-    json_decref(told_payload);
+    enc_explain_parts(state, kind, in, json_object_get(ev, "result"),
+                      json_object_get(ev, "effects"), &told);
     enc_fold(state, json_object_get(ev, "effects"));
     kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
     folded = true;

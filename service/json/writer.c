@@ -189,6 +189,23 @@ static bool needs_escape(unsigned char c)
     return escape_table[c] != 0;
 }
 
+/* Copies s[0..n) to o while no byte needs an escape, 8 bytes at a time; returns how many it
+ * copied (n when none needed one). o has room for n bytes. */
+static inline size_t copy_plain(char *o, const char *s, size_t n)
+{
+    size_t i = 0;
+    for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8)
+        memcpy(o + i, &x, 8);
+    uint64_t last;
+    if (i < n && n - i < 8 && n >= 8 && (memcpy(&last, s + n - 8, 8), plain8(last))) {
+        memcpy(o + n - 8, &last, 8); /* the last word, overlapping what is written */
+        return n;
+    }
+    for (; i < n && !needs_escape((unsigned char)s[i]); i++)
+        o[i] = s[i];
+    return i;
+}
+
 /* A string of n bytes (jansson's strings are valid UTF-8, which JSON takes as it is; only
  * quotes, backslashes and control characters need escapes). Copied 8 bytes at a time straight
  * into the buffer while no escape is needed: with a byte loop and a memcpy per run this was
@@ -201,17 +218,8 @@ static void quoted_n(struct jw *w, const char *s, size_t n)
         return;
     char *o = w->buf + w->len;
     *o++ = '"';
-    size_t i = 0;
-    for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8, o += 8)
-        memcpy(o, &x, 8);
-    uint64_t last;
-    if (i < n && n - i < 8 && n >= 8 && (memcpy(&last, s + n - 8, 8), plain8(last))) {
-        memcpy(o + (n - i) - 8, &last, 8); /* the last word, overlapping what is written */
-        o += n - i;
-        i = n;
-    }
-    for (; i < n && !needs_escape((unsigned char)s[i]); i++)
-        *o++ = s[i];
+    size_t i = copy_plain(o, s, n);
+    o += i;
     if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
         *o++ = '"';
         w->len = (size_t)(o - w->buf);
@@ -339,10 +347,8 @@ static void member_name(struct jw *w, const char *k, size_t n, bool first)
         if (!first)
             *o++ = ',';
         *o++ = '"';
-        size_t i = 0;
-        for (; i < n && !needs_escape((unsigned char)k[i]); i++)
-            *o++ = k[i];
-        if (i == n) {
+        if (copy_plain(o, k, n) == n) {
+            o += n;
             *o++ = '"';
             *o++ = ':';
             w->len = (size_t)(o - w->buf);
@@ -388,9 +394,22 @@ static void value(struct jw *w, const json_t *v)
         put(w, "]", 1);
         break;
     }
-    case JSON_STRING:
-        quoted_n(w, json_string_value(v), json_string_length(v));
+    case JSON_STRING: {
+        /* Inline for a string that needs no escape (nearly every one); else quoted_n. */
+        const char *t = json_string_value(v);
+        size_t n = json_string_length(v);
+        if (reserve(w, n + 2)) {
+            char *o = w->buf + w->len;
+            *o = '"';
+            if (copy_plain(o + 1, t, n) == n) {
+                o[n + 1] = '"';
+                w->len += n + 2;
+                break;
+            }
+        }
+        quoted_n(w, t, n);
         break;
+    }
     case JSON_INTEGER:
         digits(w, (long long)json_integer_value(v));
         break;

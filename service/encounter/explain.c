@@ -20,7 +20,7 @@
 /* A total: bare in plain, bold in markdown. */
 static void total(struct svc_told *t, long long v)
 {
-    svc_told_bold(t, "%lld", v);
+    svc_told_bold_int(t, v);
 }
 
 /* Whether the text so far is empty or ends a sentence: what is written next opens one. The
@@ -39,8 +39,10 @@ static bool sentence_start(const struct svc_told *t)
 void enc_say_named(struct svc_told *t, const char *name, const char *id)
 {
     if (name == NULL || *name == '\0') {
-        svc_told_plain(t, "%s", id);
-        svc_told_md(t, "`%s`", id);
+        svc_told_plain_str(t, id);
+        svc_told_md_str(t, "`");
+        svc_told_md_str(t, id);
+        svc_told_md_str(t, "`");
         return;
     }
     size_t n = strlen(name);
@@ -96,8 +98,9 @@ static void say_at_hp(struct svc_told *t, json_t *before, const char *id, long l
     say_who(t, before, id);
     svc_told_text(t, " is at ");
     total(t, hp);
-    svc_told_text(t, " hp%s%s", *state && strcmp(state, "up") != 0 ? ", " : "",
-                  strcmp(state, "up") != 0 ? state : "");
+    svc_told_str(t, " hp");
+    svc_told_str(t, *state && strcmp(state, "up") != 0 ? ", " : "");
+    svc_told_str(t, strcmp(state, "up") != 0 ? state : "");
 }
 
 /* lead, then "the gnoll is at -3 hp, dying"; nothing when effects is NULL (an attack inside a full
@@ -109,7 +112,7 @@ static void say_hp(struct svc_told *t, json_t *before, json_t *effects, const ch
     const char *state = "";
     if (effects == NULL || !hp_after(before, effects, id, &hp, &state))
         return;
-    svc_told_text(t, "%s", lead);
+    svc_told_str(t, lead);
     say_at_hp(t, before, id, hp, state);
 }
 
@@ -121,25 +124,32 @@ static void md_terms(struct svc_told *t, json_t *terms, size_t from, size_t to)
         json_t *term = json_array_get(terms, i);
         bool minus = strcmp(enc_str(term, "sign"), "-") == 0;
         if (i > from)
-            svc_told_md(t, " %s ", minus ? "-" : "+");
+            svc_told_md_str(t, minus ? " - " : " + ");
         else if (minus)
-            svc_told_md(t, "-");
+            svc_told_md_str(t, "-");
         if (strcmp(enc_str(term, "kind"), "dice") != 0) {
-            svc_told_md(t, "%lld", enc_num(term, "value"));
+            svc_told_md_int(t, enc_num(term, "value"));
             continue;
         }
         long long sides = enc_num(term, "sides");
-        svc_told_md(t, "%lldd%lld (", enc_num(term, "count"), sides);
+        svc_told_md_int(t, enc_num(term, "count"));
+        svc_told_md_str(t, "d");
+        svc_told_md_int(t, sides);
+        svc_told_md_str(t, " (");
         size_t k;
         json_t *die;
         json_array_foreach(json_object_get(term, "dice"), k, die)
         {
             long long v = enc_num(die, "value");
             bool bold = v == 1 || v == sides, struck = !enc_flag(die, "kept");
-            svc_told_md(t, "%s%s%s%lld%s%s", k ? ", " : "", struck ? "~~" : "", bold ? "**" : "", v,
-                        bold ? "**" : "", struck ? "~~" : "");
+            svc_told_md_str(t, k ? ", " : "");
+            svc_told_md_str(t, struck ? "~~" : "");
+            svc_told_md_str(t, bold ? "**" : "");
+            svc_told_md_int(t, v);
+            svc_told_md_str(t, bold ? "**" : "");
+            svc_told_md_str(t, struck ? "~~" : "");
         }
-        svc_told_md(t, ")");
+        svc_told_md_str(t, ")");
     }
 }
 
@@ -187,11 +197,15 @@ static void say_damage(struct svc_told *t, json_t *result)
         svc_told_text(t, " after DR %lld", dr);
     if (strcmp(enc_str(dmg, "to"), "cover_creature") == 0)
         svc_told_text(t, " to the creature in the way");
-    svc_told_plain(t, " (%.*s = %lld", (int)(split ? el - sl : el), expr,
-                   terms_total(terms, 0, weapon_terms));
-    svc_told_md(t, " (");
+    long long weapon = terms_total(terms, 0, weapon_terms);
+    svc_told_plain_str(t, " (");
+    svc_told_plain_strn(t, expr, split ? el - sl : el);
+    svc_told_plain_str(t, " = ");
+    svc_told_plain_int(t, weapon);
+    svc_told_md_str(t, " (");
     md_terms(t, terms, 0, weapon_terms);
-    svc_told_md(t, " = %lld", terms_total(terms, 0, weapon_terms));
+    svc_told_md_str(t, " = ");
+    svc_told_md_int(t, weapon);
     if (split) {
         svc_told_plain(t, ", sneak attack %lldd6 = %lld", sneak_dice, terms_total(terms, n - 1, n));
         svc_told_md(t, ", sneak attack ");
@@ -223,15 +237,19 @@ static void say_roll(struct svc_told *t, json_t *result)
         json_array_foreach(json_object_get(result, "modifiers"), i, m)
         {
             if (strcmp(enc_str(m, "applies_to"), "attack") == 0 && enc_flag(m, "applied") &&
-                enc_num(m, "value") != 0)
-                svc_told_text(t, "%s%s %+lld", k++ ? ", " : "", enc_str(m, "reason"),
-                              enc_num(m, "value"));
+                enc_num(m, "value") != 0) {
+                svc_told_str(t, k++ ? ", " : "");
+                svc_told_str(t, enc_str(m, "reason"));
+                svc_told_str(t, " ");
+                svc_told_signed(t, enc_num(m, "value"));
+            }
         }
         svc_told_text(t, ")");
     }
-    svc_told_text(t, " = ");
+    svc_told_str(t, " = ");
     total(t, enc_num(result, "roll_total"));
-    svc_told_text(t, " vs AC %lld", enc_num(result, "target_number"));
+    svc_told_str(t, " vs AC ");
+    svc_told_int(t, enc_num(result, "target_number"));
     const char *kind = enc_str(result, "ac_kind");
     size_t kl = strlen(kind);
     if (kl > 3 && strcmp(kind + kl - 3, " AC") == 0 && strncmp(kind, "normal", 6) != 0)
@@ -272,12 +290,10 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
     json_t *crit = json_object_get(result, "critical_hit");
     json_t *conceal = json_object_get(result, "concealment");
     say_who(t, before, who);
-    svc_told_text(t, "%s %s ", aoo ? "'s attack of opportunity" : "",
-                  !hit                           ? "misses"
-                  : enc_flag(result, "critical") ? "critically hits"
-                                                 : "hits");
+    svc_told_str(t, aoo ? "'s attack of opportunity " : " ");
+    svc_told_str(t, !hit ? "misses " : enc_flag(result, "critical") ? "critically hits " : "hits ");
     say_who(t, before, whom);
-    svc_told_text(t, ": ");
+    svc_told_str(t, ": ");
     say_roll(t, result);
     svc_told_text(t, ".");
     if (enc_flag(crit, "threat")) {
@@ -867,11 +883,15 @@ static void say_imported(struct svc_told *t, json_t *before, json_t *result)
 
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out)
 {
+    enc_explain_parts(before, kind, json_object_get(payload, "input"),
+                      json_object_get(payload, "result"), json_object_get(payload, "effects"), out);
+}
+
+void enc_explain_parts(json_t *before, const char *kind, json_t *in, json_t *result,
+                       json_t *effects, struct enc_explain *out)
+{
     struct svc_told t;
     svc_told_init(&t, out->plain, sizeof out->plain, out->markdown, sizeof out->markdown);
-    json_t *in = json_object_get(payload, "input");
-    json_t *result = json_object_get(payload, "result");
-    json_t *effects = json_object_get(payload, "effects");
     if (strcmp(kind, "created") == 0)
         say_created(&t, in, effects);
     else if (strcmp(kind, "combatant_added") == 0)

@@ -681,6 +681,9 @@ struct enc_explain {
  * text at write time and on every later read, for any engine's events; never fails (a payload
  * it does not know gives a plainer sentence; a text too long is cut). */
 void enc_explain_event(json_t *before, const char *kind, json_t *payload, struct enc_explain *out);
+/* The same from the payload's members (each borrowed; NULL where the payload has none). */
+void enc_explain_parts(json_t *before, const char *kind, json_t *in, json_t *result,
+                       json_t *effects, struct enc_explain *out);
 
 /* A combatant as every encounter text calls it: its name as written (capitalised when it opens
  * a sentence), or, when it has none (name NULL or ""), its id as written, never capitalised, in

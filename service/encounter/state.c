@@ -49,6 +49,41 @@ json_t *enc_conditions_with(json_t *c, const char *cond, bool add)
     return out;
 }
 
+/* v in decimal at out (room for 20 characters); returns its length. */
+static size_t decimal(char *out, long long v)
+{
+    char num[24], *p = num + sizeof num;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0)
+        *--p = '-';
+    size_t n = (size_t)(num + sizeof num - p);
+    memcpy(out, p, n);
+    return n;
+}
+
+/* "<salt>:<seed>:<seq>" at text (cap bytes), as snprintf's "%s:%lld:%lld" writes it, without
+ * printf (it is on every action's path); returns the length snprintf would return. */
+static size_t seed_text(char *text, size_t cap, const char *salt, long long seed, long long seq)
+{
+    size_t sl = strlen(salt);
+    if (sl + 2 * 21 + 1 > cap) { /* a salt longer than any the service makes: cut as printf */
+        int n = snprintf(text, cap, "%s:%lld:%lld", salt, seed, seq);
+        return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+    }
+    memcpy(text, salt, sl);
+    size_t n = sl;
+    text[n++] = ':';
+    n += decimal(text + n, seed);
+    text[n++] = ':';
+    n += decimal(text + n, seq);
+    text[n] = '\0';
+    return n;
+}
+
 /* The ruling seed of event seq, within the dice API's seed range. Rulings echo the seed they
  * rolled with, and every reader sees rulings, so an event's seed must not give the encounter's
  * away: it is the first 8 bytes of SHA-256("<seed_salt>:<seed>:<seq>"), which nobody can
@@ -59,9 +94,9 @@ long long enc_event_seed(json_t *state, long long seq)
     const char *salt = json_string_value(json_object_get(state, "seed_salt"));
     if (salt != NULL) {
         char text[160];
-        int n = snprintf(text, sizeof text, "%s:%lld:%lld", salt, enc_num(state, "seed"), seq);
+        size_t n = seed_text(text, sizeof text, salt, enc_num(state, "seed"), seq);
         unsigned char h[AUTH_HASH_LEN];
-        auth_sha256(text, (size_t)n, h);
+        auth_sha256(text, n, h);
         uint64_t v = 0;
         for (int i = 0; i < 8; i++)
             v = v << 8 | h[i];
@@ -353,7 +388,11 @@ void enc_tag_result(json_t *out, const char *type)
         return;
     json_t *tagged = json_object();
     json_object_set_new_nocheck(tagged, "type", json_string(type));
-    json_object_update(tagged, result);
+    /* json_object_update's copy, through the iterators (it finds each member's iterator from
+     * its key twice and measures the key again). */
+    for (void *it = json_object_iter(result); it != NULL; it = json_object_iter_next(result, it))
+        json_object_setn_nocheck(tagged, json_object_iter_key(it), json_object_iter_key_len(it),
+                                 json_object_iter_value(it));
     json_object_set_new(out, "result", tagged);
 }
 

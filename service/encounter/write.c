@@ -396,11 +396,9 @@ static bool authorize_owner(const struct svc_request *req, struct svc_response *
     return false;
 }
 
-/* Checks If-Match against the loaded encounter's version. */
-static bool check_if_match(const struct svc_request *req, struct svc_response *res,
-                           const struct db_encounter *enc)
+/* Checks If-Match, v as if_match read it, against the loaded encounter's version. */
+static bool check_if_match_of(int64_t v, struct svc_response *res, const struct db_encounter *enc)
 {
-    int64_t v = if_match(req);
     if (v == -1) {
         svc_problem(res, SVC_PROBLEM_PRECONDITION_REQUIRED, NULL, NULL);
         return false;
@@ -418,14 +416,20 @@ static bool check_if_match(const struct svc_request *req, struct svc_response *r
     return true;
 }
 
+/* Checks If-Match against the loaded encounter's version. */
+static bool check_if_match(const struct svc_request *req, struct svc_response *res,
+                           const struct db_encounter *enc)
+{
+    return check_if_match_of(if_match(req), res, enc);
+}
+
 /* The encounter a write acts on, with its state: from the state cache when it holds the
- * version If-Match names (no read, no parse; with the typed state the last write kept, *kept,
- * or NULL), else from the database. False after answering. */
-static bool load_for_write(const struct svc_request *req, struct svc_response *res,
+ * version If-Match names, v (no read, no parse; with the typed state the last write kept,
+ * *kept, or NULL), else from the database. False after answering. */
+static bool load_for_write(const struct svc_request *req, struct svc_response *res, int64_t v,
                            struct db_encounter *enc, json_t **state, size_t *text_len,
                            struct enc_kept **kept)
 {
-    int64_t v = if_match(req);
     const char *id = req->params[0];
     *kept = NULL;
     if (v > 0 && enc_id_ok(id) && strlen(id) < sizeof enc->id) {
@@ -465,11 +469,12 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     struct enc_kept *kept = NULL;
     /* A retry with its Idempotency-Key gets its first answer even though the version has
      * moved on since: the key is looked up before If-Match is checked. */
-    if (!load_for_write(req, res, &enc, &state, &state_len, &kept))
+    int64_t v = if_match(req); /* read once: the cache's version, then the check */
+    if (!load_for_write(req, res, v, &enc, &state, &state_len, &kept))
         goto out;
     if (!authorize_owner(req, res, &enc, hash) ||
         !enc_idempotency(req, res, hash, &replay, &use_replay, false) ||
-        !check_if_match(req, res, &enc))
+        !check_if_match_of(v, res, &enc))
         goto out;
     int64_t seq = enc.version + 1, current = 0;
     struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
@@ -492,11 +497,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     /* The sentence is told from the state before the event and the payload as stored, as a
      * read of the log tells it (enc_event_item). */
     struct enc_explain told;
-    json_t *told_payload =
-        json_pack("{s:O, s:O, s:O}", "input", in, "result", json_object_get(ev, "result"),
-                  "effects", json_object_get(ev, "effects"));
-    enc_explain_event(state, kind, told_payload, &told);
-    json_decref(told_payload);
+    enc_explain_parts(state, kind, in, json_object_get(ev, "result"),
+                      json_object_get(ev, "effects"), &told);
     enc_fold(state, json_object_get(ev, "effects"));
     kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
     folded = true;

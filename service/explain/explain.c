@@ -280,6 +280,37 @@ void svc_told_signed(struct svc_told *t, long long v)
     svc_told_textn(t, s, n);
 }
 
+void svc_told_plain_str(struct svc_told *t, const char *s)
+{
+    put_chars(t->plain, t->plain_cap, &t->pl, s, strlen(s));
+}
+
+void svc_told_plain_strn(struct svc_told *t, const char *s, size_t n)
+{
+    put_chars(t->plain, t->plain_cap, &t->pl, s, n);
+}
+
+void svc_told_plain_int(struct svc_told *t, long long v)
+{
+    char num[24];
+    size_t n;
+    const char *s = decimal(num, v, false, &n);
+    put_chars(t->plain, t->plain_cap, &t->pl, s, n);
+}
+
+void svc_told_md_str(struct svc_told *t, const char *s)
+{
+    put_chars(t->md, t->md_cap, &t->ml, s, strlen(s));
+}
+
+void svc_told_md_int(struct svc_told *t, long long v)
+{
+    char num[24];
+    size_t n;
+    const char *s = decimal(num, v, false, &n);
+    put_chars(t->md, t->md_cap, &t->ml, s, n);
+}
+
 void svc_told_bold_int(struct svc_told *t, long long v)
 {
     char num[24];

@@ -62,6 +62,12 @@ void svc_told_d20(struct svc_told *t, int d20, int bonus, int total);
 /* svc_told_d20 up to its bonus, without " = total": for a roll whose bonus is itemised or whose
  * total is told elsewhere ("1d20 (14) + 2"). */
 void svc_told_d20_rolled(struct svc_told *t, int d20, int bonus);
+/* To one of the two only, without a format: the string s, or the number v in decimal. */
+void svc_told_plain_str(struct svc_told *t, const char *s);
+void svc_told_plain_strn(struct svc_told *t, const char *s, size_t n);
+void svc_told_plain_int(struct svc_told *t, long long v);
+void svc_told_md_str(struct svc_told *t, const char *s);
+void svc_told_md_int(struct svc_told *t, long long v);
 /* To one of the two only (markup in md, its words in plain). */
 void svc_told_plain(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void svc_told_md(struct svc_told *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

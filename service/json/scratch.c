@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "service/json/blocks.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define SCRATCH_ASAN 1
 #elif defined(__has_feature)
@@ -45,7 +47,7 @@ static void *scratch_malloc(size_t n)
         }
         scratch.spilled = true;
     }
-    return malloc(n);
+    return svc_json_block_get(n);
 }
 
 bool svc_json_scratch_owns(const void *p)
@@ -59,7 +61,7 @@ bool svc_json_scratch_owns(const void *p)
 static void scratch_free(void *p)
 {
     if (!svc_json_scratch_owns(p))
-        free(p);
+        svc_json_block_put(p);
 }
 
 /* Installed before main, before any jansson value exists or any thread starts. */

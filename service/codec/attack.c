@@ -323,18 +323,22 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
-/* A modifier's members from "applies_to" to "source_title" as written (as text: not in tree
- * mode), kept per thread for the next modifier with the same applies_to, reason and source (rules/
- * gives a few dozen of these, and escaping them and looking up the titles was half of writing an
- * attack's answer). Found by the texts' addresses, and used only when the texts are still the same.
- */
+/* A modifier as written (as text: not in tree mode), kept per thread for the next modifier with
+ * the same applies_to, reason and source (rules/ gives a few dozen of these, and escaping them
+ * and looking up the titles was half of writing an attack's answer): the whole object, put as
+ * one copy when its value and applied are the same too, else its members from "applies_to" to
+ * "source_title" between the value and applied written anew. Found by the texts' addresses,
+ * and used only when the texts are still the same. */
 #define MOD_TEXTS 32
 static _Thread_local struct mod_text {
     const char *reason_at, *source_at; /* NULL: empty */
     int applies;
+    int value;
+    bool applied;
     char reason[128], source[64]; /* the texts it was written from */
-    char json[448];               /* "applies_to":...,"source_title":"..." */
+    char json[512];               /* {"value":...,"applies_to":...,"applied":...} */
     size_t len;
+    size_t mid_at, mid_len; /* in json: "applies_to":...,"source_title":"..." */
 } mod_texts[MOD_TEXTS];
 
 static struct mod_text *mod_text_slot(const struct rules_modifier *m)
@@ -345,35 +349,52 @@ static struct mod_text *mod_text_slot(const struct rules_modifier *m)
 
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
-    jw_object_begin(w);
-    JW_INT(w, "value", m->value);
     struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m);
-    if (t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
-        t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
-        strcmp(t->source, m->source) == 0) {
-        jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
+    bool texts = t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
+                 t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
+                 strcmp(t->source, m->source) == 0;
+    if (texts && t->value == m->value && t->applied == m->applied) {
+        jw_raw(w, t->json, t->len); /* the whole object, as a value */
+        return;
+    }
+    jw_object_begin(w);
+    size_t obj = w->len - 1; /* at its '{' (when not failed) */
+    JW_INT(w, "value", m->value);
+    size_t start = w->len; /* at the comma before "applies_to" */
+    if (texts) {
+        jw_raw(w, t->json + t->mid_at, t->mid_len); /* members, after the comma jw_raw places */
     } else {
-        size_t start = w->len; /* at the comma before "applies_to" */
         JW_STRING(w, "applies_to", applies_name(m->applies_to));
         JW_STRING(w, "reason", m->reason);
         JW_STRING(w, "source", m->source);
         write_source_title(w, m->source);
-        if (t != NULL)
-            t->reason_at = NULL;
-        size_t len = t != NULL ? w->len - start - 1 : 0;
-        if (t != NULL && !w->failed && w->buf[start] == ',' && len < sizeof t->json &&
-            strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
-            memcpy(t->json, w->buf + start + 1, len);
-            t->len = len;
-            strcpy(t->reason, m->reason);
-            strcpy(t->source, m->source);
-            t->reason_at = m->reason;
-            t->source_at = m->source;
-            t->applies = (int)m->applies_to;
-        }
     }
+    size_t mid_len = w->len - start - 1;
     JW_BOOL(w, "applied", m->applied);
     jw_object_end(w);
+    if (t == NULL)
+        return;
+    size_t len = w->len - obj;
+    bool keep =
+        !w->failed && w->buf[obj] == '{' && w->buf[start] == ',' && len < sizeof t->json &&
+        (texts || (strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source));
+    if (!keep) {
+        t->reason_at = NULL;
+        return;
+    }
+    memcpy(t->json, w->buf + obj, len);
+    t->len = len;
+    t->mid_at = start + 1 - obj;
+    t->mid_len = mid_len;
+    t->value = m->value;
+    t->applied = m->applied;
+    if (!texts) {
+        strcpy(t->reason, m->reason);
+        strcpy(t->source, m->source);
+        t->reason_at = m->reason;
+        t->source_at = m->source;
+        t->applies = (int)m->applies_to;
+    }
 }
 
 static const char *struck_name(enum rules_struck s)

@@ -70,3 +70,55 @@ Test(modifier_text, a_reason_too_long_to_keep_is_written_whole)
              reason);
     assert_written(&m, want);
 }
+
+/* The whole object is kept too, with its value and applied: the same texts with another value
+ * or another applied are written with those, and then the first again with its own. */
+Test(modifier_text, the_same_texts_with_another_value_or_applied)
+{
+    static const char reason[] = "flanking", source[] = "001 Flanking";
+    struct rules_modifier m = {.value = 2,
+                               .applies_to = RULES_APPLIES_ATTACK,
+                               .reason = reason,
+                               .source = source,
+                               .applied = true};
+    char middle[256], want[400];
+    char *first = written(&m); /* its title, however rules_source_titles gives it */
+    const char *from = strstr(first, ",\"applies_to\""), *to = strstr(first, ",\"applied\"");
+    cr_assert(from != NULL && to != NULL && from < to, "%s", first);
+    snprintf(middle, sizeof middle, "%.*s", (int)(to - from), from);
+    free(first);
+    int values[] = {2, 2, -3, -3, 2, 12345};
+    bool applied[] = {true, false, false, true, true, false};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        m.value = values[i];
+        m.applied = applied[i];
+        snprintf(want, sizeof want, "{\"value\":%d%s,\"applied\":%s}", values[i], middle,
+                 applied[i] ? "true" : "false");
+        assert_written(&m, want);
+    }
+}
+
+/* Kept whole, a modifier is still placed as a value: a comma between two in an array. */
+Test(modifier_text, kept_whole_between_commas)
+{
+    struct rules_modifier m = {.value = 1,
+                               .applies_to = RULES_APPLIES_DEFENSE,
+                               .reason = "dodge",
+                               .source = "defender",
+                               .applied = true};
+    for (int round = 0; round < 2; round++) {
+        struct jw w;
+        jw_init(&w, 64);
+        jw_array_begin(&w);
+        svc_write_modifier(&w, &m);
+        svc_write_modifier(&w, &m);
+        jw_array_end(&w);
+        size_t len = 0;
+        char *got = jw_finish(&w, &len);
+        cr_assert_str_eq(got, "[{\"value\":1,\"applies_to\":\"defense\",\"reason\":\"dodge\","
+                              "\"source\":\"defender\",\"applied\":true},{\"value\":1,"
+                              "\"applies_to\":\"defense\",\"reason\":\"dodge\",\"source\":"
+                              "\"defender\",\"applied\":true}]");
+        free(got);
+    }
+}

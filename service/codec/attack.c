@@ -330,6 +330,7 @@ static void write_source_title(struct jw *w, const char *source)
  * "source_title" between the value and applied written anew. Found by the texts' addresses,
  * and used only when the texts are still the same. */
 #define MOD_TEXTS 32
+#define MOD_WAYS  8 /* the slots a modifier may be kept in, from its hash on */
 static _Thread_local struct mod_text {
     const char *reason_at, *source_at; /* NULL: empty */
     int applies;
@@ -340,19 +341,44 @@ static _Thread_local struct mod_text {
     size_t len;
     size_t mid_at, mid_len; /* in json: "applies_to":...,"source_title":"..." */
 } mod_texts[MOD_TEXTS];
+static _Thread_local unsigned mod_victim; /* turns through the ways when all are taken */
 
-static struct mod_text *mod_text_slot(const struct rules_modifier *m)
+/* The slot keeping m's texts (*texts true), else the one to keep them in. An attack lists up
+ * to a dozen modifiers: with one slot for each hash, two of the seven of the bench's attack
+ * shared a slot in one build and not in another (the texts' addresses move with the code),
+ * and missed each other on every request. */
+static struct mod_text *mod_text_slot(const struct rules_modifier *m, bool *texts)
 {
-    uintptr_t h = (uintptr_t)m->reason * 31u + (uintptr_t)m->source * 7u + (uintptr_t)m->applies_to;
-    return &mod_texts[(h >> 3) % MOD_TEXTS];
+    uint64_t h = ((uintptr_t)m->reason ^ ((uintptr_t)m->source << 1) ^ (unsigned)m->applies_to) *
+                 0x9e3779b97f4a7c15u;
+    size_t at = (size_t)(h >> 59); /* 5 bits: MOD_TEXTS slots */
+    static_assert(MOD_TEXTS == 32, "the hash's bits");
+    struct mod_text *free_slot = NULL;
+    for (size_t i = 0; i < MOD_WAYS; i++) {
+        struct mod_text *t = &mod_texts[(at + i) % MOD_TEXTS];
+        if (t->reason_at == m->reason && t->source_at == m->source &&
+            t->applies == (int)m->applies_to) {
+            *texts = strcmp(t->reason, m->reason) == 0 && strcmp(t->source, m->source) == 0;
+            return t; /* the same addresses: kept here, or to be kept here anew */
+        }
+        if (t->reason_at == NULL && free_slot == NULL)
+            free_slot = t;
+    }
+    *texts = false;
+    return free_slot != NULL ? free_slot : &mod_texts[(at + mod_victim++ % MOD_WAYS) % MOD_TEXTS];
+}
+
+bool svc_modifier_kept(const struct rules_modifier *m)
+{
+    bool texts = false;
+    struct mod_text *t = mod_text_slot(m, &texts);
+    return texts && t->value == m->value && t->applied == m->applied;
 }
 
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
-    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m);
-    bool texts = t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
-                 t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
-                 strcmp(t->source, m->source) == 0;
+    bool texts = false;
+    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m, &texts);
     if (texts && t->value == m->value && t->applied == m->applied) {
         jw_raw(w, t->json, t->len); /* the whole object, as a value */
         return;

@@ -122,3 +122,37 @@ Test(modifier_text, kept_whole_between_commas)
         free(got);
     }
 }
+
+/* Every modifier of an attack stays kept, whatever its texts' addresses: up to 8 modifiers each
+ * find a slot (a slot of its own among the 8 from its hash on). Before, each hash had one
+ * slot, and the same texts applying to the attack and to the defense always shared it (their
+ * hashes differed by 1 before a shift by 3), so that each write threw the other out. */
+Test(modifier_text, every_modifier_of_an_attack_stays_kept)
+{
+    static _Alignas(16) char reasons[8][32], sources[8][32];
+    struct rules_modifier mods[8];
+    for (int i = 0; i < 8; i++) {
+        snprintf(reasons[i / 2], sizeof reasons[0], "reason %d", i / 2);
+        snprintf(sources[i / 2], sizeof sources[0], "source %d", i / 2);
+        mods[i] = (struct rules_modifier){
+            .value = i,
+            .applies_to = i % 2 ? RULES_APPLIES_DEFENSE : RULES_APPLIES_ATTACK,
+            .reason = reasons[i / 2], /* the same texts, to the attack and to the defense */
+            .source = sources[i / 2],
+            .applied = true};
+    }
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 8; i++) {
+            char want[256];
+            snprintf(want, sizeof want,
+                     "{\"value\":%d,\"applies_to\":\"%s\",\"reason\":\"reason %d\",\"source\":"
+                     "\"source %d\",\"applied\":true}",
+                     i, i % 2 ? "defense" : "attack", i / 2, i / 2);
+            char *got = written(&mods[i]);
+            cr_assert_str_eq(got, want);
+            free(got);
+        }
+        for (int i = 0; round > 0 && i < 8; i++)
+            cr_assert(svc_modifier_kept(&mods[i]), "modifier %d thrown out (round %d)", i, round);
+    }
+}

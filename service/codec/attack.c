@@ -229,7 +229,7 @@ void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct s
         svc_errors_add(e, "/cover",
                        "no attack reaches a target with total cover (002 Table: "
                        "Cover)");
-    json_t *cc = json_object_get(body, "cover_creature");
+    json_t *cc = codec_member(body, "cover_creature");
     if (cc != NULL && codec_expect_object(cc, "/cover_creature", e)) {
         static const char *const ckeys[] = {"ac", "dex_and_dodge", "apply_dex_and_dodge", NULL};
         codec_reject_unknown(cc, "/cover_creature", ckeys, e);

@@ -83,7 +83,7 @@ void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_o
     const char *size_name = "medium";
     char sptr[CODEC_PTR_MAX]; /* pointers are built only for errors: this runs per creature */
     codec_string_of(obj, v[KEY_SIZE], ptr, "size", false, 32, &size_name, e); /* absent: medium */
-    int size = rules_size_from_name(size_name);
+    int size = v[KEY_SIZE] == NULL ? RULES_SIZE_MEDIUM : rules_size_from_name(size_name);
     if (size < 0 || (hex && rules_size_info((enum rules_size)size)->hexes == 0))
         codec_pointer(sptr, ptr, "size");
     if (size < 0) {

@@ -175,7 +175,22 @@ bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *
 void codec_pointer(char *out, const char *base, const char *key)
 {
     assert(out != NULL && base != NULL && key != NULL);
-    size_t n = 0;
+    size_t base_len = strlen(base), key_len = strlen(key), n = 0;
+    if (base_len + 1 + 2 * key_len < CODEC_PTR_MAX) { /* room for all of it, escaped or not */
+        memcpy(out, base, base_len);
+        n = base_len;
+        out[n++] = '/';
+        for (size_t i = 0; i < key_len; i++) {
+            if (key[i] == '~' || key[i] == '/') {
+                out[n++] = '~';
+                out[n++] = key[i] == '~' ? '0' : '1';
+            } else {
+                out[n++] = key[i];
+            }
+        }
+        out[n] = '\0';
+        return;
+    }
     for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
         out[n++] = *b;
     out[n++] = '/';

@@ -127,3 +127,36 @@ Test(codec_members, not_an_object_gives_nothing_and_no_error)
     svc_errors_free(&e);
     json_decref(arr);
 }
+
+/* codec_pointer (RFC 6901): a name's '~' and '/' escaped, whether the pointer is written in
+ * one pass (when it fits escaped or not) or cut to fit where a character of the name ends. */
+Test(codec_pointer, escapes_and_cuts_where_a_character_ends)
+{
+    char out[CODEC_PTR_MAX];
+    codec_pointer(out, "/attacker", "a~b/c");
+    cr_assert_str_eq(out, "/attacker/a~0b~1c");
+    codec_pointer(out, "", "defender");
+    cr_assert_str_eq(out, "/defender");
+    codec_pointer(out, "/x", "");
+    cr_assert_str_eq(out, "/x/");
+    /* 126 tildes after "/x/" fill the 255 bytes exactly; 130 are cut to the same 126. */
+    char tildes[131], want[CODEC_PTR_MAX] = "/x/";
+    memset(tildes, '~', 130);
+    for (int i = 0; i < 126; i++)
+        strcat(want, "~0");
+    tildes[126] = '\0';
+    codec_pointer(out, "/x", tildes);
+    cr_assert_str_eq(out, want);
+    tildes[126] = '~';
+    tildes[130] = '\0';
+    codec_pointer(out, "/x", tildes);
+    cr_assert_str_eq(out, want);
+    /* A name in two-byte characters too long for the pointer: cut between characters. */
+    char wide[401] = "";
+    for (int i = 0; i < 200; i++)
+        strcat(wide, "\xc3\xa9");
+    codec_pointer(out, "/x", wide);
+    cr_assert_eq(strlen(out), 3 + 252, "%zu", strlen(out));
+    cr_assert_eq(strncmp(out, "/x/", 3), 0);
+    cr_assert_eq(strncmp(out + 3, wide, 252), 0);
+}

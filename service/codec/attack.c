@@ -300,16 +300,26 @@ static const char *applies_name(enum rules_applies a)
     return a == RULES_APPLIES_ATTACK ? "attack" : "defense";
 }
 
-/* The kind of AC the target number is, as words. */
+/* The kind of AC the target number is, as words: "normal AC", or "touch", "flat-footed" and
+ * "shieldless" in that order before "AC" (cut to len with its NUL). Picked whole from the
+ * eight, rather than put together with strncat for every attack. */
 static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 {
+    static const char *const kinds[8] = {"normal AC",
+                                         "shieldless AC",
+                                         "flat-footed AC",
+                                         "flat-footed shieldless AC",
+                                         "touch AC",
+                                         "touch shieldless AC",
+                                         "touch flat-footed AC",
+                                         "touch flat-footed shieldless AC"};
     assert(len > 0);
-    buf[0] = '\0'; /* strncat rather than snprintf: this runs for every attack */
-    strncat(buf, ev->touch ? "touch " : "", len - 1);
-    strncat(buf, ev->flat_footed ? "flat-footed " : "", len - 1 - strlen(buf));
-    strncat(buf, ev->shieldless ? "shieldless " : "", len - 1 - strlen(buf));
-    strncat(buf, ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC",
-            len - 1 - strlen(buf));
+    const char *kind =
+        kinds[(ev->touch ? 4 : 0) | (ev->flat_footed ? 2 : 0) | (ev->shieldless ? 1 : 0)];
+    size_t n = strlen(kind);
+    n = n < len ? n : len - 1;
+    memcpy(buf, kind, n);
+    buf[n] = '\0';
 }
 
 /* "source_title" beside a source that cites the rule documents: the titles of those it names

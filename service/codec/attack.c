@@ -24,12 +24,12 @@
 #include "service/json/writer.h"
 
 /* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
-static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,
-                         struct svc_errors *e)
+static unsigned name_set_of(json_t *obj, json_t *v, const char *base, const char *key,
+                            const char *const *names, struct svc_errors *e)
 {
     json_t *list = NULL;
     unsigned bits = 0;
-    if (!codec_get_array(obj, base, key, false, 32, &list, e))
+    if (!codec_array_of(obj, v, base, key, false, 32, &list, e))
         return 0;
     size_t i;
     json_t *item;
@@ -56,6 +56,12 @@ static unsigned name_set(json_t *obj, const char *base, const char *key, const c
     return bits;
 }
 
+static unsigned name_set(json_t *obj, const char *base, const char *key, const char *const *names,
+                         struct svc_errors *e)
+{
+    return name_set_of(obj, codec_member(obj, key), base, key, names, e);
+}
+
 static const char *const attacker_features[] = {
     "whirlwind_attack", "combat_reflexes", "flank_attack", "rear_attack", "mounted_combat", NULL};
 static const char *const attacker_conditions[] = {"prone",         "invisible", "squeezing",
@@ -74,103 +80,146 @@ unsigned svc_defender_condition_bit(const char *name)
     return 0;
 }
 
-static void decode_attacker(json_t *body, struct attack_request *r, struct svc_errors *e)
+/* The attacker's members beyond a creature's, in the order of its table (AK_ names them). */
+#define ATTACKER_KEYS(X)                                                                           \
+    X(attack_bonus)                                                                                \
+    X(size_included)                                                                               \
+    X(player_character)                                                                            \
+    X(attack)                                                                                      \
+    X(touch)                                                                                       \
+    X(kind)                                                                                        \
+    X(features)                                                                                    \
+    X(steed)                                                                                       \
+    X(sneak_attack_dice)                                                                           \
+    X(rogue_level)                                                                                 \
+    X(conditions) X(pack_bonus) X(shifts_bands) X(damage) X(crit_range) X(crit_multiplier) X(name)
+enum {
+#define X(key) AK_##key,
+    ATTACKER_KEYS(X)
+#undef X
+        AK_COUNT
+};
+
+/* Decodes the attacker; *facing_given says whether it has a "facing" member. */
+static void decode_attacker(json_t *body, struct attack_request *r, bool *facing_given,
+                            struct svc_errors *e)
 {
-    static const char *const extra[] = {"attack_bonus",    "size_included", "player_character",
-                                        "attack",          "touch",         "kind",
-                                        "features",        "steed",         "sneak_attack_dice",
-                                        "rogue_level",     "conditions",    "pack_bonus",
-                                        "shifts_bands",    "damage",        "crit_range",
-                                        "crit_multiplier", "name",          NULL};
+    static const char *const extra[] = {
+#define X(key) #key,
+        ATTACKER_KEYS(X)
+#undef X
+            "facing", /* the creature's own, asked again: present or not */
+        NULL};
     static const char *const forms[] = {"melee", "ranged", "spell", NULL};
     static const char *const kinds[] = {"normal", "attack_of_opportunity", "cleave", NULL};
     struct rules_attacker *a = &r->a;
     memset(a, 0, sizeof *a);
-    json_t *obj = svc_decode_member(body, "attacker", &r->rules.options, true, extra, &a->c, e);
+    json_t *v[AK_COUNT + 1];
+    json_t *obj =
+        svc_decode_member_with(body, "attacker", &r->rules.options, true, extra, v, &a->c, e);
+    *facing_given = v[AK_COUNT] != NULL;
     if (obj == NULL)
         return;
-    long long v = 0;
-    codec_get_string(obj, "/attacker", "name", false, 64, &r->attacker_name, e);
-    if (codec_get_int(obj, "/attacker", "attack_bonus", true, -100, 100, &v, e))
-        a->attack_bonus = (int)v;
-    codec_get_bool(obj, "/attacker", "size_included", false, &a->size_included, e);
-    codec_get_bool(obj, "/attacker", "player_character", false, &a->player_character, e);
-    int form = codec_get_enum(obj, "/attacker", "attack", forms, false, 0, e);
+    long long n = 0;
+    const char *at = "/attacker";
+    codec_string_of(obj, v[AK_name], at, "name", false, 64, &r->attacker_name, e);
+    if (codec_int_of(obj, v[AK_attack_bonus], at, "attack_bonus", true, -100, 100, &n, e))
+        a->attack_bonus = (int)n;
+    codec_bool_of(v[AK_size_included], at, "size_included", false, &a->size_included, e);
+    codec_bool_of(v[AK_player_character], at, "player_character", false, &a->player_character, e);
+    int form = codec_enum_of(obj, v[AK_attack], at, "attack", forms, false, 0, e);
     a->ranged = form >= 1;
     a->spell = form == 2;
-    codec_get_bool(obj, "/attacker", "touch", false, &a->touch, e);
-    a->kind = (enum rules_attack_kind)codec_get_enum(obj, "/attacker", "kind", kinds, false, 0, e);
-    unsigned f = name_set(obj, "/attacker", "features", attacker_features, e);
+    codec_bool_of(v[AK_touch], at, "touch", false, &a->touch, e);
+    a->kind =
+        (enum rules_attack_kind)codec_enum_of(obj, v[AK_kind], at, "kind", kinds, false, 0, e);
+    unsigned f = name_set_of(obj, v[AK_features], at, "features", attacker_features, e);
     a->whirlwind_attack = f & 1, a->combat_reflexes = f & 2, a->flank_attack = f & 4;
     a->rear_attack = f & 8, a->mounted_combat = f & 16;
-    json_t *steed = json_object_get(obj, "steed");
+    json_t *steed = v[AK_steed];
     if (steed != NULL) {
         a->has_steed = true;
         svc_decode_creature(steed, "/attacker/steed", &r->rules.options, true, NULL, &a->steed, e);
     }
     if (a->mounted_combat && !a->has_steed)
         svc_errors_add(e, "/attacker/steed", "is required with the mounted_combat feature");
-    if (codec_get_int(obj, "/attacker", "sneak_attack_dice", false, 0, 40, &v, e))
-        a->sneak_dice = (int)v;
-    if (codec_get_int(obj, "/attacker", "rogue_level", false, 0, 100, &v, e))
-        a->rogue_level = (int)v;
-    unsigned c = name_set(obj, "/attacker", "conditions", attacker_conditions, e);
+    if (codec_int_of(obj, v[AK_sneak_attack_dice], at, "sneak_attack_dice", false, 0, 40, &n, e))
+        a->sneak_dice = (int)n;
+    if (codec_int_of(obj, v[AK_rogue_level], at, "rogue_level", false, 0, 100, &n, e))
+        a->rogue_level = (int)n;
+    unsigned c = name_set_of(obj, v[AK_conditions], at, "conditions", attacker_conditions, e);
     a->prone = c & 1, a->invisible = c & 2, a->squeezing = c & 4, a->higher_ground = c & 8;
     a->charging = c & 16;
-    if (codec_get_int(obj, "/attacker", "pack_bonus", false, 0, 20, &v, e))
-        a->pack_bonus = (int)v;
-    codec_get_bool(obj, "/attacker", "shifts_bands", false, &a->shifts_bands, e);
-    svc_decode_damage(obj, "/attacker", &r->damage, &r->damage_expr, &r->crit_range,
-                      &r->crit_multiplier, e);
+    if (codec_int_of(obj, v[AK_pack_bonus], at, "pack_bonus", false, 0, 20, &n, e))
+        a->pack_bonus = (int)n;
+    codec_bool_of(v[AK_shifts_bands], at, "shifts_bands", false, &a->shifts_bands, e);
+    svc_decode_damage_of(obj, at, v[AK_damage], v[AK_crit_range], v[AK_crit_multiplier], &r->damage,
+                         &r->damage_expr, &r->crit_range, &r->crit_multiplier, e);
 }
 
-static void decode_defender(json_t *body, struct attack_request *r, struct svc_errors *e)
+/* The defender's members beyond a creature's, in the order of its table (DK_ names them). */
+#define DEFENDER_KEYS(X)                                                                           \
+    X(defense)                                                                                     \
+    X(player_character)                                                                            \
+    X(shield_spell)                                                                                \
+    X(shield_side)                                                                                 \
+    X(conditions)                                                                                  \
+    X(improved_uncanny_dodge_level)                                                                \
+    X(uncanny_dodge)                                                                               \
+    X(all_around_vision) X(immune_sneak_attack) X(invisible) X(damage_reduction) X(name)
+enum {
+#define X(key) DK_##key,
+    DEFENDER_KEYS(X)
+#undef X
+        DK_COUNT
+};
+
+/* Decodes the defender; *facing_given says whether it has a "facing" member. */
+static void decode_defender(json_t *body, struct attack_request *r, bool *facing_given,
+                            struct svc_errors *e)
 {
-    static const char *const extra[] = {"defense",
-                                        "player_character",
-                                        "shield_spell",
-                                        "shield_side",
-                                        "conditions",
-                                        "improved_uncanny_dodge_level",
-                                        "uncanny_dodge",
-                                        "all_around_vision",
-                                        "immune_sneak_attack",
-                                        "invisible",
-                                        "damage_reduction",
-                                        "name",
-                                        NULL};
+    static const char *const extra[] = {
+#define X(key) #key,
+        DEFENDER_KEYS(X)
+#undef X
+            "facing", /* the creature's own, asked again: present or not */
+        NULL};
     static const char *const sides[] = {"none", "left", "right", NULL};
     struct rules_defender *d = &r->d;
     memset(d, 0, sizeof *d);
-    json_t *obj = svc_decode_member(body, "defender", &r->rules.options, true, extra, &d->c, e);
+    json_t *v[DK_COUNT + 1];
+    json_t *obj =
+        svc_decode_member_with(body, "defender", &r->rules.options, true, extra, v, &d->c, e);
+    *facing_given = v[DK_COUNT] != NULL;
     if (obj == NULL)
         return;
-    codec_get_string(obj, "/defender", "name", false, 64, &r->defender_name, e);
-    json_t *def = codec_member(obj, "defense");
-    if (def == NULL) {
+    const char *at = "/defender";
+    codec_string_of(obj, v[DK_name], at, "name", false, 64, &r->defender_name, e);
+    json_t *def = v[DK_defense];
+    if (def == NULL)
         svc_errors_add(e, "/defender/defense", "is required (its parts: armor, shield, ...)");
-    } else {
-        codec_index_begin(def);
+    else
         svc_decode_defense(def, "/defender/defense", &d->ac, e);
-        codec_index_end();
-    }
-    long long v = 0;
-    codec_get_bool(obj, "/defender", "player_character", false, &d->player_character, e);
-    if (codec_get_int(obj, "/defender", "shield_spell", false, 0, 20, &v, e))
-        d->shield_spell = (int)v;
-    d->shield_side =
-        (enum rules_shield_side)codec_get_enum(obj, "/defender", "shield_side", sides, false, 0, e);
-    d->conditions = name_set(obj, "/defender", "conditions", defender_conditions, e);
-    if (codec_get_int(obj, "/defender", "improved_uncanny_dodge_level", false, 1, 100, &v, e)) {
+    long long n = 0;
+    codec_bool_of(v[DK_player_character], at, "player_character", false, &d->player_character, e);
+    if (codec_int_of(obj, v[DK_shield_spell], at, "shield_spell", false, 0, 20, &n, e))
+        d->shield_spell = (int)n;
+    d->shield_side = (enum rules_shield_side)codec_enum_of(obj, v[DK_shield_side], at,
+                                                           "shield_side", sides, false, 0, e);
+    d->conditions = name_set_of(obj, v[DK_conditions], at, "conditions", defender_conditions, e);
+    if (codec_int_of(obj, v[DK_improved_uncanny_dodge_level], at, "improved_uncanny_dodge_level",
+                     false, 1, 100, &n, e)) {
         d->improved_uncanny_dodge = true;
-        d->iud_level = (int)v;
+        d->iud_level = (int)n;
     }
-    codec_get_bool(obj, "/defender", "uncanny_dodge", false, &d->uncanny_dodge, e);
-    codec_get_bool(obj, "/defender", "all_around_vision", false, &d->all_around_vision, e);
-    codec_get_bool(obj, "/defender", "immune_sneak_attack", false, &d->immune_sneak_attack, e);
-    codec_get_bool(obj, "/defender", "invisible", false, &d->invisible, e);
-    if (codec_get_int(obj, "/defender", "damage_reduction", false, 0, 1000, &v, e))
-        r->damage_reduction = (int)v;
+    codec_bool_of(v[DK_uncanny_dodge], at, "uncanny_dodge", false, &d->uncanny_dodge, e);
+    codec_bool_of(v[DK_all_around_vision], at, "all_around_vision", false, &d->all_around_vision,
+                  e);
+    codec_bool_of(v[DK_immune_sneak_attack], at, "immune_sneak_attack", false,
+                  &d->immune_sneak_attack, e);
+    codec_bool_of(v[DK_invisible], at, "invisible", false, &d->invisible, e);
+    if (codec_int_of(obj, v[DK_damage_reduction], at, "damage_reduction", false, 0, 1000, &n, e))
+        r->damage_reduction = (int)n;
 }
 
 void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct svc_errors *e)
@@ -180,7 +229,7 @@ void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct s
         svc_errors_add(e, "/cover",
                        "no attack reaches a target with total cover (002 Table: "
                        "Cover)");
-    json_t *cc = json_object_get(body, "cover_creature");
+    json_t *cc = codec_member(body, "cover_creature");
     if (cc != NULL && codec_expect_object(cc, "/cover_creature", e)) {
         static const char *const ckeys[] = {"ac", "dex_and_dodge", "apply_dex_and_dodge", NULL};
         codec_reject_unknown(cc, "/cover_creature", ckeys, e);
@@ -218,17 +267,14 @@ void svc_attack_facing_required(const struct attack_request *r, bool attacker_fa
         svc_errors_add(e, "/attacker/facing", "is required under 000 Combat Facing");
 }
 
-/* Decodes the whole request; false when any error was found. Each creature's members are read
- * through an index of them (codec_index_begin), as the caller's are of the body's. */
+/* Decodes the whole request; false when any error was found. Each creature's members are found
+ * in one walk of it (codec_members), the body's through the caller's index of them. */
 static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
 {
     svc_decode_rules(body, &r->rules, e);
-    codec_index_begin(codec_member(body, "attacker"));
-    decode_attacker(body, r, e);
-    codec_index_end();
-    codec_index_begin(codec_member(body, "defender"));
-    decode_defender(body, r, e);
-    codec_index_end();
+    bool attacker_facing = false, defender_facing = false;
+    decode_attacker(body, r, &attacker_facing, e);
+    decode_defender(body, r, &defender_facing, e);
     json_t *list = NULL;
     if (codec_get_array(body, "", "allies", false, SVC_MAX_ALLIES, &list, e)) {
         r->ally_count = (int)json_array_size(list);
@@ -241,15 +287,11 @@ static bool decode(json_t *body, struct attack_request *r, struct svc_errors *e)
                 *--d = (char)('0' + v % 10);
             memcpy(ptr + 8, d, (size_t)(digits + sizeof digits - d));
             json_t *ally = json_array_get(list, (size_t)i);
-            codec_index_begin(ally);
             svc_decode_creature(ally, ptr, &r->rules.options, true, NULL, &r->allies[i], e);
-            codec_index_end();
         }
     }
     svc_attack_decode_declared(body, r, e);
-    svc_attack_facing_required(r, json_object_get(codec_member(body, "attacker"), "facing") != NULL,
-                               json_object_get(codec_member(body, "defender"), "facing") != NULL,
-                               e);
+    svc_attack_facing_required(r, attacker_facing, defender_facing, e);
     return !svc_errors_any(e);
 }
 
@@ -258,16 +300,26 @@ static const char *applies_name(enum rules_applies a)
     return a == RULES_APPLIES_ATTACK ? "attack" : "defense";
 }
 
-/* The kind of AC the target number is, as words. */
+/* The kind of AC the target number is, as words: "normal AC", or "touch", "flat-footed" and
+ * "shieldless" in that order before "AC" (cut to len with its NUL). Picked whole from the
+ * eight, rather than put together with strncat for every attack. */
 static void ac_kind(const struct rules_attack_eval *ev, char *buf, size_t len)
 {
+    static const char *const kinds[8] = {"normal AC",
+                                         "shieldless AC",
+                                         "flat-footed AC",
+                                         "flat-footed shieldless AC",
+                                         "touch AC",
+                                         "touch shieldless AC",
+                                         "touch flat-footed AC",
+                                         "touch flat-footed shieldless AC"};
     assert(len > 0);
-    buf[0] = '\0'; /* strncat rather than snprintf: this runs for every attack */
-    strncat(buf, ev->touch ? "touch " : "", len - 1);
-    strncat(buf, ev->flat_footed ? "flat-footed " : "", len - 1 - strlen(buf));
-    strncat(buf, ev->shieldless ? "shieldless " : "", len - 1 - strlen(buf));
-    strncat(buf, ev->touch || ev->flat_footed || ev->shieldless ? "AC" : "normal AC",
-            len - 1 - strlen(buf));
+    const char *kind =
+        kinds[(ev->touch ? 4 : 0) | (ev->flat_footed ? 2 : 0) | (ev->shieldless ? 1 : 0)];
+    size_t n = strlen(kind);
+    n = n < len ? n : len - 1;
+    memcpy(buf, kind, n);
+    buf[n] = '\0';
 }
 
 /* "source_title" beside a source that cites the rule documents: the titles of those it names
@@ -281,57 +333,104 @@ static void write_source_title(struct jw *w, const char *source)
     }
 }
 
-/* A modifier's members from "applies_to" to "source_title" as written (as text: not in tree
- * mode), kept per thread for the next modifier with the same applies_to, reason and source (rules/
- * gives a few dozen of these, and escaping them and looking up the titles was half of writing an
- * attack's answer). Found by the texts' addresses, and used only when the texts are still the same.
- */
+/* A modifier as written (as text: not in tree mode), kept per thread for the next modifier with
+ * the same applies_to, reason and source (rules/ gives a few dozen of these, and escaping them
+ * and looking up the titles was half of writing an attack's answer): the whole object, put as
+ * one copy when its value and applied are the same too, else its members from "applies_to" to
+ * "source_title" between the value and applied written anew. Found by the texts' addresses,
+ * and used only when the texts are still the same. */
 #define MOD_TEXTS 32
+#define MOD_WAYS  8 /* the slots a modifier may be kept in, from its hash on */
 static _Thread_local struct mod_text {
     const char *reason_at, *source_at; /* NULL: empty */
     int applies;
+    int value;
+    bool applied;
     char reason[128], source[64]; /* the texts it was written from */
-    char json[448];               /* "applies_to":...,"source_title":"..." */
+    char json[512];               /* {"value":...,"applies_to":...,"applied":...} */
     size_t len;
+    size_t mid_at, mid_len; /* in json: "applies_to":...,"source_title":"..." */
 } mod_texts[MOD_TEXTS];
+static _Thread_local unsigned mod_victim; /* turns through the ways when all are taken */
 
-static struct mod_text *mod_text_slot(const struct rules_modifier *m)
+/* The slot keeping m's texts (*texts true), else the one to keep them in. An attack lists up
+ * to a dozen modifiers: with one slot for each hash, two of the seven of the bench's attack
+ * shared a slot in one build and not in another (the texts' addresses move with the code),
+ * and missed each other on every request. */
+static struct mod_text *mod_text_slot(const struct rules_modifier *m, bool *texts)
 {
-    uintptr_t h = (uintptr_t)m->reason * 31u + (uintptr_t)m->source * 7u + (uintptr_t)m->applies_to;
-    return &mod_texts[(h >> 3) % MOD_TEXTS];
+    uint64_t h = ((uintptr_t)m->reason ^ ((uintptr_t)m->source << 1) ^ (unsigned)m->applies_to) *
+                 0x9e3779b97f4a7c15u;
+    size_t at = (size_t)(h >> 59); /* 5 bits: MOD_TEXTS slots */
+    static_assert(MOD_TEXTS == 32, "the hash's bits");
+    struct mod_text *free_slot = NULL;
+    for (size_t i = 0; i < MOD_WAYS; i++) {
+        struct mod_text *t = &mod_texts[(at + i) % MOD_TEXTS];
+        if (t->reason_at == m->reason && t->source_at == m->source &&
+            t->applies == (int)m->applies_to) {
+            *texts = strcmp(t->reason, m->reason) == 0 && strcmp(t->source, m->source) == 0;
+            return t; /* the same addresses: kept here, or to be kept here anew */
+        }
+        if (t->reason_at == NULL && free_slot == NULL)
+            free_slot = t;
+    }
+    *texts = false;
+    return free_slot != NULL ? free_slot : &mod_texts[(at + mod_victim++ % MOD_WAYS) % MOD_TEXTS];
+}
+
+bool svc_modifier_kept(const struct rules_modifier *m)
+{
+    bool texts = false;
+    struct mod_text *t = mod_text_slot(m, &texts);
+    return texts && t->value == m->value && t->applied == m->applied;
 }
 
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
 {
+    bool texts = false;
+    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m, &texts);
+    if (texts && t->value == m->value && t->applied == m->applied) {
+        jw_raw(w, t->json, t->len); /* the whole object, as a value */
+        return;
+    }
     jw_object_begin(w);
+    size_t obj = w->len - 1; /* at its '{' (when not failed) */
     JW_INT(w, "value", m->value);
-    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m);
-    if (t != NULL && t->reason_at == m->reason && t->source_at == m->source &&
-        t->applies == (int)m->applies_to && strcmp(t->reason, m->reason) == 0 &&
-        strcmp(t->source, m->source) == 0) {
-        jw_raw(w, t->json, t->len); /* members, after the comma jw_raw places */
+    size_t start = w->len; /* at the comma before "applies_to" */
+    if (texts) {
+        jw_raw(w, t->json + t->mid_at, t->mid_len); /* members, after the comma jw_raw places */
     } else {
-        size_t start = w->len; /* at the comma before "applies_to" */
         JW_STRING(w, "applies_to", applies_name(m->applies_to));
         JW_STRING(w, "reason", m->reason);
         JW_STRING(w, "source", m->source);
         write_source_title(w, m->source);
-        if (t != NULL)
-            t->reason_at = NULL;
-        size_t len = t != NULL ? w->len - start - 1 : 0;
-        if (t != NULL && !w->failed && w->buf[start] == ',' && len < sizeof t->json &&
-            strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source) {
-            memcpy(t->json, w->buf + start + 1, len);
-            t->len = len;
-            strcpy(t->reason, m->reason);
-            strcpy(t->source, m->source);
-            t->reason_at = m->reason;
-            t->source_at = m->source;
-            t->applies = (int)m->applies_to;
-        }
     }
+    size_t mid_len = w->len - start - 1;
     JW_BOOL(w, "applied", m->applied);
     jw_object_end(w);
+    if (t == NULL)
+        return;
+    size_t len = w->len - obj;
+    bool keep =
+        !w->failed && w->buf[obj] == '{' && w->buf[start] == ',' && len < sizeof t->json &&
+        (texts || (strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source));
+    if (!keep) {
+        t->reason_at = NULL;
+        return;
+    }
+    memcpy(t->json, w->buf + obj, len);
+    t->len = len;
+    t->mid_at = start + 1 - obj;
+    t->mid_len = mid_len;
+    t->value = m->value;
+    t->applied = m->applied;
+    if (!texts) {
+        strcpy(t->reason, m->reason);
+        strcpy(t->source, m->source);
+        t->reason_at = m->reason;
+        t->source_at = m->source;
+        t->applies = (int)m->applies_to;
+    }
 }
 
 static const char *struck_name(enum rules_struck s)

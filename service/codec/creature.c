@@ -1,5 +1,6 @@
 /* The creature shapes the endpoints share (creature.h): a creature's place, size and combat
  * fields, its Defense, and its weapon's damage. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,40 +26,64 @@
  * "can_threaten" (default true), "cannot_be_flanked", "facing" (required when a facing
  * variant is in force and the creature has one), "faceless", and the perception features
  * "combat_awareness" and "all_around_vision" (read by the caller). */
-void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
-                         const char *const *extra_keys, struct rules_creature *out,
-                         struct svc_errors *e)
+/* The members a creature's decoder knows, in the order of its table of them (keys_of): the
+ * place's three (x, y, z on squares; q, r, triangle on hexes), size and name, then in combat
+ * COMBAT_KEYS, then the caller's extra keys. */
+enum { KEY_A, KEY_B, KEY_C, KEY_SIZE, KEY_NAME, PLACE_KEYS };
+#define COMBAT_KEYS(X)                                                                             \
+    X(facing)                                                                                      \
+    X(faceless)                                                                                    \
+    X(combat_awareness)                                                                            \
+    X(all_around_vision) X(reach_ft) X(reach_weapon) X(can_threaten) X(cannot_be_flanked)
+enum {
+#define X(name) KEY_##name,
+    COMBAT_KEYS(X)
+#undef X
+        COMBAT_KEY_COUNT
+};
+
+void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_options *o,
+                              bool combat, const char *const *extra_keys, json_t **extra_values,
+                              struct rules_creature *out, struct svc_errors *e)
 {
     /* "name" is for the sentences a bot posts (names, not ids); nothing rules on it. */
     static const char *const square_keys[] = {"x", "y", "z", "size", "name", NULL};
-    static const char *const hex_keys[] = {"q", "r", "size", "triangle", "name", NULL};
+    static const char *const hex_keys[] = {"q", "r", "triangle", "size", "name", NULL};
     /* And in combat (a creature that may threaten), its facing, perception and reach. */
     static const char *const combat_keys[] = {
-        "facing",   "faceless",     "combat_awareness", "all_around_vision",
-        "reach_ft", "reach_weapon", "can_threaten",     "cannot_be_flanked",
-        NULL};
+#define X(name) #name,
+        COMBAT_KEYS(X)
+#undef X
+            NULL};
+    static_assert(sizeof square_keys / sizeof square_keys[0] == PLACE_KEYS + 1, "place keys");
+    static_assert(sizeof hex_keys / sizeof hex_keys[0] == PLACE_KEYS + 1, "place keys");
+    static_assert(sizeof combat_keys / sizeof combat_keys[0] == COMBAT_KEY_COUNT + 1, "combat");
     rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
+        extra_values[i] = NULL;
     if (!codec_expect_object(obj, ptr, e))
         return;
     bool hex = o->grid == RULES_GRID_HEX;
     const char *const *parts[] = {hex ? hex_keys : square_keys, combat ? combat_keys : NULL,
                                   extra_keys};
-    const char *keys[64];
-    size_t nk = 0;
-    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
-        for (size_t i = 0; parts[p] != NULL && parts[p][i] != NULL && nk < 63; i++)
-            keys[nk++] = parts[p][i];
-    keys[nk] = NULL;
-    codec_reject_unknown(obj, ptr, keys, e);
+    /* Every member in one walk of obj, the unknown ones reported (fields.h). */
+    json_t *v[CODEC_MEMBERS_MAX];
+    codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v, e);
+    json_t **cv = v + PLACE_KEYS;                                   /* combat's, when combat */
+    json_t **xv = v + PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0); /* the extra keys' */
+    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
+        extra_values[i] = xv[i];
     long long a = 0, b = 0, z = 0;
-    codec_get_int(obj, ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a, e);
-    codec_get_int(obj, ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &b, e);
+    codec_int_of(obj, v[KEY_A], ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a,
+                 e);
+    codec_int_of(obj, v[KEY_B], ptr, hex ? "r" : "y", true, -RULES_COORD_MAX, RULES_COORD_MAX, &b,
+                 e);
     if (!hex)
-        codec_get_int(obj, ptr, "z", false, -RULES_COORD_MAX, RULES_COORD_MAX, &z, e);
+        codec_int_of(obj, v[KEY_C], ptr, "z", false, -RULES_COORD_MAX, RULES_COORD_MAX, &z, e);
     const char *size_name = "medium";
     char sptr[CODEC_PTR_MAX]; /* pointers are built only for errors: this runs per creature */
-    codec_get_string(obj, ptr, "size", false, 32, &size_name, e); /* absent: medium */
-    int size = rules_size_from_name(size_name);
+    codec_string_of(obj, v[KEY_SIZE], ptr, "size", false, 32, &size_name, e); /* absent: medium */
+    int size = v[KEY_SIZE] == NULL ? RULES_SIZE_MEDIUM : rules_size_from_name(size_name);
     if (size < 0 || (hex && rules_size_info((enum rules_size)size)->hexes == 0))
         codec_pointer(sptr, ptr, "size");
     if (size < 0) {
@@ -76,7 +101,7 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     if (hex) {
         long long tri = 0;
         bool three = rules_size_info((enum rules_size)size)->hexes == 3;
-        bool given = codec_get_int(obj, ptr, "triangle", three, 0, 5, &tri, e);
+        bool given = codec_int_of(obj, v[KEY_C], ptr, "triangle", three, 0, 5, &tri, e);
         if (given && !three) {
             char tptr[CODEC_PTR_MAX];
             codec_pointer(tptr, ptr, "triangle");
@@ -87,15 +112,16 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     if (!combat)
         return;
     long long reach = out->reach_ft;
-    codec_get_int(obj, ptr, "reach_ft", false, 0, 1000, &reach, e);
+    codec_int_of(obj, cv[KEY_reach_ft], ptr, "reach_ft", false, 0, 1000, &reach, e);
     out->reach_ft = (int)reach;
-    codec_get_bool(obj, ptr, "reach_weapon", false, &out->reach_weapon, e);
-    codec_get_bool(obj, ptr, "can_threaten", false, &out->can_threaten, e);
-    codec_get_bool(obj, ptr, "cannot_be_flanked", false, &out->cannot_be_flanked, e);
-    codec_get_bool(obj, ptr, "faceless", false, &out->faceless, e);
+    codec_bool_of(cv[KEY_reach_weapon], ptr, "reach_weapon", false, &out->reach_weapon, e);
+    codec_bool_of(cv[KEY_can_threaten], ptr, "can_threaten", false, &out->can_threaten, e);
+    codec_bool_of(cv[KEY_cannot_be_flanked], ptr, "cannot_be_flanked", false,
+                  &out->cannot_be_flanked, e);
+    codec_bool_of(cv[KEY_faceless], ptr, "faceless", false, &out->faceless, e);
     long long facing = -1;
-    if (CODEC_WITHIN(
-            codec_get_int(obj, ptr, "facing", false, 0, rules_facing_count(o) - 1, &facing, e))) {
+    if (CODEC_WITHIN(codec_int_of(obj, cv[KEY_facing], ptr, "facing", false, 0,
+                                  rules_facing_count(o) - 1, &facing, e))) {
         if (out->faceless) {
             char fptr[CODEC_PTR_MAX];
             codec_pointer(fptr, ptr, "facing");
@@ -105,21 +131,37 @@ void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_option
     }
 }
 
+void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
+                         const char *const *extra_keys, struct rules_creature *out,
+                         struct svc_errors *e)
+{
+    svc_decode_creature_with(obj, ptr, o, combat, extra_keys, NULL, out, e);
+}
+
+json_t *svc_decode_member_with(json_t *body, const char *key, const struct rules_options *o,
+                               bool combat, const char *const *extra_keys, json_t **extra_values,
+                               struct rules_creature *out, struct svc_errors *e)
+{
+    char ptr[CODEC_PTR_MAX];
+    codec_pointer(ptr, "", key);
+    json_t *obj = codec_member(body, key);
+    if (obj == NULL) {
+        svc_errors_add(e, ptr, "is required");
+        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+        for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
+            extra_values[i] = NULL;
+        return NULL;
+    }
+    svc_decode_creature_with(obj, ptr, o, combat, extra_keys, extra_values, out, e);
+    return json_is_object(obj) ? obj : NULL;
+}
+
 /* Decodes body[key] as a creature, reporting a missing one. */
 json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
                           const char *const *extra_keys, struct rules_creature *out,
                           struct svc_errors *e)
 {
-    char ptr[CODEC_PTR_MAX];
-    codec_pointer(ptr, "", key);
-    json_t *obj = json_object_get(body, key);
-    if (obj == NULL) {
-        svc_errors_add(e, ptr, "is required");
-        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
-        return NULL;
-    }
-    svc_decode_creature(obj, ptr, o, combat, extra_keys, out, e);
-    return json_is_object(obj) ? obj : NULL;
+    return svc_decode_member_with(body, key, o, combat, extra_keys, NULL, out, e);
 }
 
 /* body[member].name when it is a string (for the sentences), else NULL. */
@@ -128,21 +170,22 @@ const char *svc_member_name(json_t *body, const char *member)
     return json_string_value(json_object_get(json_object_get(body, member), "name"));
 }
 
-void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
-                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
-                       struct svc_errors *e)
+void svc_decode_damage_of(json_t *obj, const char *ptr, json_t *damage_v, json_t *range_v,
+                          json_t *multiplier_v, const char **damage, struct rules_dice_expr *expr,
+                          int *crit_range, int *crit_multiplier, struct svc_errors *e)
 {
     /* Taken whatever the rules; they matter only under the critical_hits option. */
     long long v = 0;
     *crit_range = RULES_CRIT_RANGE_DEFAULT;
     *crit_multiplier = RULES_CRIT_MULTIPLIER_DEFAULT;
     *damage = NULL;
-    if (codec_get_int(obj, ptr, "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
+    if (codec_int_of(obj, range_v, ptr, "crit_range", false, RULES_CRIT_RANGE_MIN, 20, &v, e))
         *crit_range = (int)v;
-    if (codec_get_int(obj, ptr, "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
-                      RULES_CRIT_MULTIPLIER_MAX, &v, e))
+    if (codec_int_of(obj, multiplier_v, ptr, "crit_multiplier", false, RULES_CRIT_MULTIPLIER_MIN,
+                     RULES_CRIT_MULTIPLIER_MAX, &v, e))
         *crit_multiplier = (int)v;
-    if (codec_get_string(obj, ptr, "damage", false, RULES_DICE_MAX_EXPRESSION, damage, e)) {
+    if (codec_string_of(obj, damage_v, ptr, "damage", false, RULES_DICE_MAX_EXPRESSION, damage,
+                        e)) {
         size_t at = 0;
         int rc = rules_dice_parse(*damage, expr, &at);
         if (rc != RULES_DICE_OK) {
@@ -154,6 +197,15 @@ void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
     }
 }
 
+void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
+                       struct rules_dice_expr *expr, int *crit_range, int *crit_multiplier,
+                       struct svc_errors *e)
+{
+    svc_decode_damage_of(obj, ptr, codec_member(obj, "damage"), codec_member(obj, "crit_range"),
+                         codec_member(obj, "crit_multiplier"), damage, expr, crit_range,
+                         crit_multiplier, e);
+}
+
 void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
                         struct svc_errors *e)
 {
@@ -163,20 +215,21 @@ void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
                                         "natural",    "dex",    "dodge",
                                         "deflection", "size",   "other",
                                         "total",      NULL};
-    codec_reject_unknown(def, ptr, parts, e);
+    json_t *given[sizeof parts / sizeof parts[0] - 1];
+    codec_members(def, ptr, parts, given, e); /* one walk of def, the unknown reported */
     int *fields[] = {&ac->armor,      &ac->shield, &ac->shield_enhancement,
                      &ac->natural,    &ac->dex,    &ac->dodge,
                      &ac->deflection, &ac->size,   &ac->other};
     for (int i = 0; i < 9; i++) {
         long long v = 0;
-        if (codec_get_int(def, ptr, parts[i], false, -100, 100, &v, e)) {
+        if (codec_int_of(def, given[i], ptr, parts[i], false, -100, 100, &v, e)) {
             *fields[i] = (int)v;
             if (i == 7)
                 ac->size_given = true;
         }
     }
     long long total = 0;
-    if (codec_get_int(def, ptr, "total", false, -100, 500, &total, e)) {
+    if (codec_int_of(def, given[9], ptr, "total", false, -100, 500, &total, e)) {
         char tp[CODEC_PTR_MAX];
         codec_pointer(tp, ptr, "total");
         int sum = 10 + ac->armor + ac->shield + ac->shield_enhancement + ac->natural + ac->dex +

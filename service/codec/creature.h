@@ -27,12 +27,27 @@ void svc_decode_damage(json_t *obj, const char *ptr, const char **damage,
 void svc_decode_creature(json_t *obj, const char *ptr, const struct rules_options *o, bool combat,
                          const char *const *extra_keys, struct rules_creature *out,
                          struct svc_errors *e);
+/* As svc_decode_creature, and extra_values[i] (when not NULL) is obj's member extra_keys[i],
+ * NULL when absent, found in the same walk of obj as the creature's own (codec_members). */
+void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_options *o,
+                              bool combat, const char *const *extra_keys, json_t **extra_values,
+                              struct rules_creature *out, struct svc_errors *e);
 /* Decodes body[key] as a creature (as svc_decode_creature), reporting it missing with an
  * "is required" error at /key and a default Medium creature in *out. Returns the member when
  * it is an object, so the caller can read its extra_keys; NULL otherwise. */
 json_t *svc_decode_member(json_t *body, const char *key, const struct rules_options *o, bool combat,
                           const char *const *extra_keys, struct rules_creature *out,
                           struct svc_errors *e);
+
+/* As svc_decode_member, with svc_decode_creature_with's extra_values. */
+json_t *svc_decode_member_with(json_t *body, const char *key, const struct rules_options *o,
+                               bool combat, const char *const *extra_keys, json_t **extra_values,
+                               struct rules_creature *out, struct svc_errors *e);
+/* As svc_decode_damage, given obj's members damage, crit_range and crit_multiplier already
+ * found (NULL when absent). */
+void svc_decode_damage_of(json_t *obj, const char *ptr, json_t *damage_v, json_t *range_v,
+                          json_t *multiplier_v, const char **damage, struct rules_dice_expr *expr,
+                          int *crit_range, int *crit_multiplier, struct svc_errors *e);
 
 /* body[member].name when it is a string (for the sentences), else NULL. */
 const char *svc_member_name(json_t *body, const char *member);

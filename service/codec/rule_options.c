@@ -151,14 +151,15 @@ bool svc_decode_rules(json_t *body, struct svc_rules *out, struct svc_errors *e)
             sizeof out->preset - 1); /* no snprintf per request */
     out->preset[sizeof out->preset - 1] = '\0';
     rules_preset_apply(out->preset, &out->options);
-    json_t *rules = json_object_get(body, "rules");
+    json_t *rules = codec_member(body, "rules");
     if (rules == NULL)
         return true;
     if (!codec_expect_object(rules, "/rules", e))
         return false;
-    codec_reject_unknown(rules, "/rules", known, e);
+    json_t *given[2]; /* preset, options: found in one walk, the unknown reported */
+    codec_members(rules, "/rules", known, given, e);
     const char *preset = NULL;
-    if (codec_get_string(rules, "/rules", "preset", false, 31, &preset, e)) {
+    if (codec_string_of(rules, given[0], "/rules", "preset", false, 31, &preset, e)) {
         if (rules_preset_apply(preset, &out->options) != RULES_OPTION_OK) {
             int n = 0;
             const struct rules_preset *p = rules_presets(&n);
@@ -173,7 +174,7 @@ bool svc_decode_rules(json_t *body, struct svc_rules *out, struct svc_errors *e)
             out->preset[sizeof out->preset - 1] = '\0';
         }
     }
-    json_t *options = json_object_get(rules, "options");
+    json_t *options = given[1];
     if (options != NULL && codec_expect_object(options, "/rules/options", e)) {
         const char *key;
         json_t *value;

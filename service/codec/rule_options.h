@@ -29,5 +29,8 @@ json_t *svc_encode_options(const struct rules_options *o);
 
 /* One modifier of an attack: {value, applies_to, reason, source, applied} (attack_api.c). */
 void svc_write_modifier(struct jw *w, const struct rules_modifier *m);
+/* Whether this thread keeps m as written, value and applied included, so that writing it
+ * again is one copy (for tests). */
+bool svc_modifier_kept(const struct rules_modifier *m);
 
 #endif

@@ -175,7 +175,22 @@ bool svc_decode_body(json_t *body, const char *const *known, struct svc_errors *
 void codec_pointer(char *out, const char *base, const char *key)
 {
     assert(out != NULL && base != NULL && key != NULL);
-    size_t n = 0;
+    size_t base_len = strlen(base), key_len = strlen(key), n = 0;
+    if (base_len + 1 + 2 * key_len < CODEC_PTR_MAX) { /* room for all of it, escaped or not */
+        memcpy(out, base, base_len);
+        n = base_len;
+        out[n++] = '/';
+        for (size_t i = 0; i < key_len; i++) {
+            if (key[i] == '~' || key[i] == '/') {
+                out[n++] = '~';
+                out[n++] = key[i] == '~' ? '0' : '1';
+            } else {
+                out[n++] = key[i];
+            }
+        }
+        out[n] = '\0';
+        return;
+    }
     for (const char *b = base; *b != '\0' && n + 2 < CODEC_PTR_MAX; b++)
         out[n++] = *b;
     out[n++] = '/';
@@ -340,14 +355,86 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
     }
 }
 
-/* Fetches obj[key]; reports a missing required field. The pointer text is built only when
- * there is an error to report (this runs for every field of every request). */
-static json_t *field(json_t *obj, const char *base, const char *key, bool required, char *ptr,
+static_assert(CODEC_INDEX_MEMBERS <= 32, "codec_members marks the members seen in a uint32_t");
+
+void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
+                      json_t **out, struct svc_errors *e)
+{
+    size_t nk = 0;
+    for (size_t l = 0; l < nlists; l++)
+        for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++) {
+            assert(nk < CODEC_MEMBERS_MAX); /* out's room */
+            out[nk++] = NULL;
+        }
+    if (!json_is_object(obj))
+        return;
+    size_t size = json_object_size(obj);
+    if (size > CODEC_INDEX_MEMBERS) { /* too many for one walk's table: as before */
+        const char *known[CODEC_MEMBERS_MAX + 1];
+        nk = 0;
+        for (size_t l = 0; l < nlists; l++)
+            for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++, nk++) {
+                known[nk] = lists[l][k];
+                out[nk] = json_object_get(obj, known[nk]);
+            }
+        known[nk] = NULL;
+        codec_reject_unknown(obj, base, known, e);
+        return;
+    }
+    const char *keys[CODEC_INDEX_MEMBERS];
+    size_t lens[CODEC_INDEX_MEMBERS];
+    json_t *values[CODEC_INDEX_MEMBERS];
+    uint64_t names = 0;
+    size_t n = 0;
+    for (void *it = json_object_iter(obj); it != NULL && n < size;
+         it = json_object_iter_next(obj, it), n++) {
+        keys[n] = json_object_iter_key(it);
+        lens[n] = json_object_iter_key_len(it); /* a name may hold a NUL */
+        values[n] = json_object_iter_value(it);
+        names |= name_bit(keys[n]);
+    }
+    /* Each known name against the members (most are absent, and the bits say so at once). A
+     * member whose name as a C string is known is not unknown, as codec_reject_unknown has it
+     * (it reads names as C strings), but it is that name's value only when it holds no NUL. */
+    uint32_t seen = 0;
+    json_t **o = out;
+    for (size_t l = 0; l < nlists; l++) {
+        for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++, o++) {
+            const char *name = *k;
+            if ((names & name_bit(name)) == 0)
+                continue;
+            for (size_t i = 0; i < n; i++) {
+                if (keys[i][0] != name[0] || strcmp(keys[i], name) != 0)
+                    continue;
+                seen |= 1u << i;
+                if (lens[i] == strlen(name))
+                    *o = values[i];
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((seen & (1u << i)) == 0) {
+            char ptr[CODEC_PTR_MAX];
+            codec_pointer(ptr, base, keys[i]);
+            svc_errors_add(e, ptr, "is not a known field");
+        }
+    }
+}
+
+void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,
+                   struct svc_errors *e)
+{
+    assert(known != NULL);
+    codec_members_in(obj, base, &known, 1, out, e);
+}
+
+/* obj's member key (v, NULL when absent); reports a missing required field. The pointer text is
+ * built only when there is an error to report (this runs for every field of every request). */
+static json_t *field(json_t *v, const char *base, const char *key, bool required,
                      struct svc_errors *e)
 {
-    json_t *v = codec_member(obj, key);
-    ptr[0] = '\0';
     if (v == NULL && required) {
+        char ptr[CODEC_PTR_MAX];
         codec_pointer(ptr, base, key);
         svc_errors_add(e, ptr, "is required");
     }
@@ -362,15 +449,13 @@ static void field_error(const char *base, const char *key, struct svc_errors *e,
     svc_errors_add(e, ptr, "%s", msg);
 }
 
-bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
-                      const char **out, struct svc_errors *e)
+bool codec_string_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                     size_t max_len, const char **out, struct svc_errors *e)
 {
     assert(out != NULL);
     record(obj, base, key, "length", 0, (long long)max_len);
-    char ptr[CODEC_PTR_MAX];
-    json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];
-    if (v == NULL)
+    if (field(v, base, key, required, e) == NULL)
         return false;
     if (!json_is_string(v)) {
         snprintf(msg, sizeof msg, "must be a string, not %s", type_name(v));
@@ -397,15 +482,19 @@ bool codec_get_string(json_t *obj, const char *base, const char *key, bool requi
     return true;
 }
 
-bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
-                   long long hi, long long *out, struct svc_errors *e)
+bool codec_get_string(json_t *obj, const char *base, const char *key, bool required, size_t max_len,
+                      const char **out, struct svc_errors *e)
+{
+    return codec_string_of(obj, codec_member(obj, key), base, key, required, max_len, out, e);
+}
+
+bool codec_int_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                  long long lo, long long hi, long long *out, struct svc_errors *e)
 {
     assert(lo <= hi && out != NULL);
     record(obj, base, key, "int", lo, hi);
-    char ptr[CODEC_PTR_MAX];
-    json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];
-    if (v == NULL)
+    if (field(v, base, key, required, e) == NULL)
         return false;
     if (!json_is_integer(v)) {
         snprintf(msg, sizeof msg, "must be an integer, not %s", type_name(v));
@@ -422,13 +511,17 @@ bool codec_get_int(json_t *obj, const char *base, const char *key, bool required
     return true;
 }
 
-bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
-                    struct svc_errors *e)
+bool codec_get_int(json_t *obj, const char *base, const char *key, bool required, long long lo,
+                   long long hi, long long *out, struct svc_errors *e)
 {
-    char ptr[CODEC_PTR_MAX];
-    json_t *v = field(obj, base, key, required, ptr, e);
+    return codec_int_of(obj, codec_member(obj, key), base, key, required, lo, hi, out, e);
+}
+
+bool codec_bool_of(json_t *v, const char *base, const char *key, bool required, bool *out,
+                   struct svc_errors *e)
+{
     char msg[160];
-    if (v == NULL)
+    if (field(v, base, key, required, e) == NULL)
         return false;
     if (!json_is_boolean(v)) {
         snprintf(msg, sizeof msg, "must be a boolean, not %s", type_name(v));
@@ -439,14 +532,18 @@ bool codec_get_bool(json_t *obj, const char *base, const char *key, bool require
     return true;
 }
 
-bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
-                     size_t max_items, json_t **out, struct svc_errors *e)
+bool codec_get_bool(json_t *obj, const char *base, const char *key, bool required, bool *out,
+                    struct svc_errors *e)
+{
+    return codec_bool_of(codec_member(obj, key), base, key, required, out, e);
+}
+
+bool codec_array_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                    size_t max_items, json_t **out, struct svc_errors *e)
 {
     record(obj, base, key, "items", 0, (long long)max_items);
-    char ptr[CODEC_PTR_MAX];
-    json_t *v = field(obj, base, key, required, ptr, e);
     char msg[160];
-    if (v == NULL)
+    if (field(v, base, key, required, e) == NULL)
         return false;
     if (!json_is_array(v)) {
         snprintf(msg, sizeof msg, "must be an array, not %s", type_name(v));
@@ -462,15 +559,21 @@ bool codec_get_array(json_t *obj, const char *base, const char *key, bool requir
     return true;
 }
 
-int codec_get_enum(json_t *obj, const char *base, const char *key, const char *const *names,
-                   bool required, int fallback, struct svc_errors *e)
+bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
+                     size_t max_items, json_t **out, struct svc_errors *e)
 {
-    const char *v = NULL;
+    return codec_array_of(obj, codec_member(obj, key), base, key, required, max_items, out, e);
+}
+
+int codec_enum_of(json_t *obj, json_t *v, const char *base, const char *key,
+                  const char *const *names, bool required, int fallback, struct svc_errors *e)
+{
+    const char *s = NULL;
     assert(names != NULL && names[0] != NULL);
-    if (!codec_get_string(obj, base, key, required, 64, &v, e))
+    if (!codec_string_of(obj, v, base, key, required, 64, &s, e))
         return fallback;
     for (int i = 0; names[i] != NULL; i++)
-        if (strcmp(names[i], v) == 0)
+        if (strcmp(names[i], s) == 0)
             return i;
     char list[320] = "";
     size_t n = 0;
@@ -480,6 +583,12 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
     snprintf(msg, sizeof msg, "must be one of %s", list);
     field_error(base, key, e, msg);
     return fallback;
+}
+
+int codec_get_enum(json_t *obj, const char *base, const char *key, const char *const *names,
+                   bool required, int fallback, struct svc_errors *e)
+{
+    return codec_enum_of(obj, codec_member(obj, key), base, key, names, required, fallback, e);
 }
 
 bool codec_parse_whole(const char *text, long long lo, long long hi, long long *out)

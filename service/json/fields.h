@@ -36,6 +36,20 @@ void codec_index_end(void);
 /* obj[key] (json_object_get), through the index when obj has one. */
 json_t *codec_member(json_t *obj, const char *key);
 
+/* A decoder's members of obj, found in one walk of it instead of a lookup a name: out[i] is
+ * obj's member named known[i] (NULL-terminated, at most CODEC_MEMBERS_MAX names; a name may be
+ * listed twice), or NULL when absent, as json_object_get(obj, known[i]) gives it; and, as
+ * codec_reject_unknown(obj, base, known, e) would add them, an error for each member whose name
+ * is not in known, in obj's order. Every out[i] is NULL when obj is not an object (no error:
+ * the caller checks that first). Read the values with the codec_*_of getters below. */
+#define CODEC_MEMBERS_MAX 64
+void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,
+                   struct svc_errors *e);
+/* codec_members with the names in nlists lists (each NULL-terminated; a NULL list is empty),
+ * as if they were one list, the first's names first: out[] follows them in that order. */
+void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
+                      json_t **out, struct svc_errors *e);
+
 /* Adds an error for each member of obj whose name is not in known (NULL-terminated). */
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,
                           struct svc_errors *e);
@@ -58,6 +72,19 @@ int codec_get_enum(json_t *obj, const char *base, const char *key, const char *c
 /* An array of at most max_items; the caller checks the items. */
 bool codec_get_array(json_t *obj, const char *base, const char *key, bool required,
                      size_t max_items, json_t **out, struct svc_errors *e);
+
+/* The getters above, given obj's member `key` already found (v: codec_members' out, NULL when
+ * absent) instead of looking it up: the same checks, errors and recorded bounds. */
+bool codec_string_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                     size_t max_len, const char **out, struct svc_errors *e);
+bool codec_int_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                  long long lo, long long hi, long long *out, struct svc_errors *e);
+bool codec_bool_of(json_t *v, const char *base, const char *key, bool required, bool *out,
+                   struct svc_errors *e);
+int codec_enum_of(json_t *obj, json_t *v, const char *base, const char *key,
+                  const char *const *names, bool required, int fallback, struct svc_errors *e);
+bool codec_array_of(json_t *obj, json_t *v, const char *base, const char *key, bool required,
+                    size_t max_items, json_t **out, struct svc_errors *e);
 
 /* Checks that body is an object whose members are all named in known (NULL-terminated): the
  * decoding start every ruling shares with svc_decode_begin (service/http/request.h). Initialises e.

@@ -12,9 +12,24 @@ struct reader {
 static void skip_space(struct reader *r)
 {
     assert(r->p <= r->end);
+    if (r->p < r->end && (unsigned char)*r->p > ' ')
+        return; /* the usual case: compact JSON has no space to skip */
     while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
         r->p++;
 }
+
+/* The bytes a plain string holds as they are (1): printable ASCII but the quote and the
+ * backslash, as a table so that the scan of a string is a load and a test a byte. */
+static const unsigned char plain_byte[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
 
 /* At a quote: a string of printable ASCII without escapes. Sets s and n to its text and moves
  * past the closing quote; false (declined) otherwise. */
@@ -22,11 +37,10 @@ static bool plain_string(struct reader *r, const char **s, size_t *n)
 {
     assert(r->p < r->end && *r->p == '"'); /* "At a quote" */
     const char *q = r->p + 1;
-    for (; q < r->end && *q != '"'; q++) {
-        unsigned char c = (unsigned char)*q;
-        if (c < 0x20 || c >= 0x80 || c == '\\')
-            return false;
-    }
+    while (q < r->end && plain_byte[(unsigned char)*q])
+        q++;
+    if (q < r->end && *q != '"')
+        return false; /* an escape, a control character or a byte past ASCII */
     if (q >= r->end)
         return false;
     *s = r->p + 1;

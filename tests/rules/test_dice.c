@@ -347,6 +347,17 @@ Test(dice_text, shows_explosions_rerolls_drops_and_natural_twenties)
     text_is("4D6KH3", (int[]){4, 4, 6, 3}, 4, "4d6kh3 (4, 4, **6**, ~~3~~) = `14`");
 }
 
+/* Numbers as printf's "%d" and "%+d" write them (the text writes its digits by hand): a minus
+ * sign, several digits, zero, and a per-die modifier's sign either way. */
+Test(dice_text, writes_numbers_as_printf_does)
+{
+    text_is("1d4-10", (int[]){3}, 1, "1d4 (3) - 10 = `-7`");
+    text_is("2d6{-1}", (int[]){1, 6}, 2, "2d6{-1} (**1**, **6**) = `5`");
+    text_is("1d100+120", (int[]){100}, 1, "1d100 (**100**) + 120 = `220`");
+    text_is("1d10{+10}-20", (int[]){10}, 1, "1d10{+10} (**10**) - 20 = `0`");
+    text_is("1d20mi10-1", (int[]){1}, 1, "1d20mi10 (1 -> 10) - 1 = `9`");
+}
+
 Test(dice_text, measures_like_snprintf)
 {
     struct rules_dice_expr e;

@@ -478,3 +478,38 @@ Test(attack_api, an_allys_error_names_its_index)
                          want[i]);
     json_decref(doc);
 }
+
+/* ac_kind names the AC the target number is: "normal AC", or the words touch (004 Touch
+ * Attack), flat-footed and shieldless (000 Shields: a shield on the left is not against an
+ * attack from the rear) in that order before "AC". All eight, as the answer's words. */
+Test(attack_api, ac_kind_names_each_kind_of_ac)
+{
+    static const struct {
+        int attacker_y; /* 4: in front of the defender facing 0; 6: behind it */
+        bool touch, flat_footed;
+        const char *kind;
+    } cases[] = {
+        {4, false, false, "normal AC"},
+        {4, false, true, "flat-footed AC"},
+        {4, true, false, "touch AC"},
+        {4, true, true, "touch flat-footed AC"},
+        {6, false, false, "shieldless AC"},
+        {6, false, true, "flat-footed shieldless AC"},
+        {6, true, false, "touch shieldless AC"},
+        {6, true, true, "touch flat-footed shieldless AC"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"rules\":{\"preset\":\"d20-3.5-facing\",\"options\":{\"shields_by_side\":"
+                 "true}},\"attacker\":{\"x\":5,\"y\":%d,\"facing\":0,\"attack_bonus\":5,"
+                 "\"touch\":%s},\"defender\":{\"x\":5,\"y\":5,\"facing\":0,\"shield_side\":"
+                 "\"left\",\"conditions\":[%s],\"defense\":{\"armor\":4,\"shield\":2}}}",
+                 cases[i].attacker_y, cases[i].touch ? "true" : "false",
+                 cases[i].flat_footed ? "\"flat_footed\"" : "");
+        json_t *doc = post("/v1/attacks/modifiers", body, 200);
+        cr_assert_str_eq(json_string_value(json_object_get(doc, "ac_kind")), cases[i].kind, "%s",
+                         body);
+        json_decref(doc);
+    }
+}

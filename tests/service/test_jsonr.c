@@ -3,6 +3,8 @@
  * jansson parses and reports. fuzz/fuzz_requests.c checks the same on every fuzzed body. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,4 +159,25 @@ Test(jsonr, load_member_gives_what_the_whole_text_holds)
     }
     cr_assert_null(jsonr_load_member("{\"effects\":", 11, "effects"));
     cr_assert_null(jsonr_load_member("{\"a\":\"x\\", 8, "effects"));
+}
+
+/* Each byte in a string and in a name (the fast path reads strings through a table of the bytes
+ * it copies): printable ASCII but the quote and the backslash is built as jansson builds it,
+ * every other byte is declined. */
+Test(jsonr, every_byte_in_a_string_and_a_name)
+{
+    for (int b = 0; b < 256; b++) {
+        char value[16], name[16];
+        snprintf(value, sizeof value, "{\"a\":\"x%cy\"}", b ? b : '?');
+        snprintf(name, sizeof name, "{\"x%cy\":1}", b ? b : '?');
+        value[7] = (char)b, name[3] = (char)b; /* the NUL too */
+        bool plain = b >= 0x20 && b < 0x80 && b != '"' && b != '\\';
+        if (plain) {
+            assert_same_as_jansson(value);
+            assert_same_as_jansson(name);
+        } else {
+            assert_declined(value, 11);
+            assert_declined(name, 9);
+        }
+    }
 }

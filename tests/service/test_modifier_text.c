@@ -70,3 +70,89 @@ Test(modifier_text, a_reason_too_long_to_keep_is_written_whole)
              reason);
     assert_written(&m, want);
 }
+
+/* The whole object is kept too, with its value and applied: the same texts with another value
+ * or another applied are written with those, and then the first again with its own. */
+Test(modifier_text, the_same_texts_with_another_value_or_applied)
+{
+    static const char reason[] = "flanking", source[] = "001 Flanking";
+    struct rules_modifier m = {.value = 2,
+                               .applies_to = RULES_APPLIES_ATTACK,
+                               .reason = reason,
+                               .source = source,
+                               .applied = true};
+    char middle[256], want[400];
+    char *first = written(&m); /* its title, however rules_source_titles gives it */
+    const char *from = strstr(first, ",\"applies_to\""), *to = strstr(first, ",\"applied\"");
+    cr_assert(from != NULL && to != NULL && from < to, "%s", first);
+    snprintf(middle, sizeof middle, "%.*s", (int)(to - from), from);
+    free(first);
+    int values[] = {2, 2, -3, -3, 2, 12345};
+    bool applied[] = {true, false, false, true, true, false};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        m.value = values[i];
+        m.applied = applied[i];
+        snprintf(want, sizeof want, "{\"value\":%d%s,\"applied\":%s}", values[i], middle,
+                 applied[i] ? "true" : "false");
+        assert_written(&m, want);
+    }
+}
+
+/* Kept whole, a modifier is still placed as a value: a comma between two in an array. */
+Test(modifier_text, kept_whole_between_commas)
+{
+    struct rules_modifier m = {.value = 1,
+                               .applies_to = RULES_APPLIES_DEFENSE,
+                               .reason = "dodge",
+                               .source = "defender",
+                               .applied = true};
+    for (int round = 0; round < 2; round++) {
+        struct jw w;
+        jw_init(&w, 64);
+        jw_array_begin(&w);
+        svc_write_modifier(&w, &m);
+        svc_write_modifier(&w, &m);
+        jw_array_end(&w);
+        size_t len = 0;
+        char *got = jw_finish(&w, &len);
+        cr_assert_str_eq(got, "[{\"value\":1,\"applies_to\":\"defense\",\"reason\":\"dodge\","
+                              "\"source\":\"defender\",\"applied\":true},{\"value\":1,"
+                              "\"applies_to\":\"defense\",\"reason\":\"dodge\",\"source\":"
+                              "\"defender\",\"applied\":true}]");
+        free(got);
+    }
+}
+
+/* Every modifier of an attack stays kept, whatever its texts' addresses: up to 8 modifiers each
+ * find a slot (a slot of its own among the 8 from its hash on). Before, each hash had one
+ * slot, and the same texts applying to the attack and to the defense always shared it (their
+ * hashes differed by 1 before a shift by 3), so that each write threw the other out. */
+Test(modifier_text, every_modifier_of_an_attack_stays_kept)
+{
+    static _Alignas(16) char reasons[8][32], sources[8][32];
+    struct rules_modifier mods[8];
+    for (int i = 0; i < 8; i++) {
+        snprintf(reasons[i / 2], sizeof reasons[0], "reason %d", i / 2);
+        snprintf(sources[i / 2], sizeof sources[0], "source %d", i / 2);
+        mods[i] = (struct rules_modifier){
+            .value = i,
+            .applies_to = i % 2 ? RULES_APPLIES_DEFENSE : RULES_APPLIES_ATTACK,
+            .reason = reasons[i / 2], /* the same texts, to the attack and to the defense */
+            .source = sources[i / 2],
+            .applied = true};
+    }
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 8; i++) {
+            char want[256];
+            snprintf(want, sizeof want,
+                     "{\"value\":%d,\"applies_to\":\"%s\",\"reason\":\"reason %d\",\"source\":"
+                     "\"source %d\",\"applied\":true}",
+                     i, i % 2 ? "defense" : "attack", i / 2, i / 2);
+            char *got = written(&mods[i]);
+            cr_assert_str_eq(got, want);
+            free(got);
+        }
+        for (int i = 0; round > 0 && i < 8; i++)
+            cr_assert(svc_modifier_kept(&mods[i]), "modifier %d thrown out (round %d)", i, round);
+    }
+}

@@ -1,0 +1,162 @@
+/* codec_members (service/json/fields.h, issue 33): a decoder's members found in one walk of the
+ * object. Each value must be json_object_get's for its name and the errors codec_reject_unknown's,
+ * the same texts in the same order: for names holding a NUL, names listed twice, names that
+ * need escaping in a pointer, objects too large for one walk's table, and not objects at all. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service/json/errors.h"
+#include "service/json/fields.h"
+
+static const char *const known[] = {"x", "y", "z", "size", "a", "ab", "", "facing", "x", NULL};
+
+/* The errors as text, for comparing two lists. */
+static char *errors_text(struct svc_errors *e)
+{
+    char *text = json_dumps(e->list, JSON_COMPACT);
+    cr_assert_not_null(text);
+    return text;
+}
+
+/* codec_members(obj) against json_object_get and codec_reject_unknown, through the lists given
+ * (their names one after another, as known is split). */
+static void assert_as_before(json_t *obj, const char *const *const *lists, size_t nlists)
+{
+    json_t *got[CODEC_MEMBERS_MAX];
+    struct svc_errors mine, before;
+    svc_errors_init(&mine);
+    svc_errors_init(&before);
+    codec_members_in(obj, "/obj", lists, nlists, got, &mine);
+    codec_reject_unknown(obj, "/obj", known, &before);
+    for (int i = 0; known[i] != NULL; i++)
+        cr_assert_eq(got[i], json_object_get(obj, known[i]), "member %d (%s)", i, known[i]);
+    char *a = errors_text(&mine), *b = errors_text(&before);
+    cr_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    svc_errors_free(&mine);
+    svc_errors_free(&before);
+}
+
+static void assert_both_ways(json_t *obj)
+{
+    const char *const *whole[] = {known};
+    assert_as_before(obj, whole, 1);
+    static const char *const first[] = {"x", "y", "z", NULL}, *const second[] = {"size", NULL},
+                             *const rest[] = {"a", "ab", "", "facing", "x", NULL};
+    const char *const *split[] = {first, NULL, second, rest};
+    assert_as_before(obj, split, 4);
+}
+
+Test(codec_members, finds_what_jansson_finds_and_reports_what_reject_unknown_does)
+{
+    json_t *obj = json_pack("{s:i, s:s, s:i, s:i, s:i}", "y", 2, "size", "large", "bogus", 1, "x",
+                            1, "a~b/c", 3);
+    json_object_setn_new(obj, "a\0b", 3, json_integer(3)); /* a name holding a NUL */
+    json_object_setn_new(obj, "q\0", 2, json_integer(4));  /* unknown, with a NUL */
+    json_object_set_new(obj, "ab", json_integer(4));
+    json_object_set_new(obj, "", json_integer(5));
+    json_object_set_new(obj, "zz", json_integer(6));
+    assert_both_ways(obj);
+    json_t *got[CODEC_MEMBERS_MAX];
+    struct svc_errors e;
+    svc_errors_init(&e);
+    codec_members(obj, "/obj", known, got, &e);
+    cr_assert_null(got[4], "a name holding a NUL was taken for its prefix");
+    cr_assert_eq(json_integer_value(got[0]), 1);
+    cr_assert_eq(got[8], got[0], "a name listed twice has its value at both places");
+    cr_assert_null(got[2]);
+    char *text = errors_text(&e);
+    cr_assert(strstr(text, "/obj/a~0b~1c") && strstr(text, "/obj/bogus") && strstr(text, "/obj/zz"),
+              "%s", text);
+    free(text);
+    svc_errors_free(&e);
+    json_decref(obj);
+}
+
+Test(codec_members, a_name_holding_a_nul_beside_its_prefix)
+{
+    json_t *obj = json_object();
+    json_object_setn_new(obj, "x\0y", 3, json_integer(1));
+    json_object_set_new(obj, "x", json_integer(2));
+    json_object_setn_new(obj, "facing\0", 7, json_integer(3));
+    assert_both_ways(obj);
+    json_decref(obj);
+}
+
+Test(codec_members, objects_too_large_for_one_walk)
+{
+    json_t *big = json_object();
+    for (int i = 0; i < CODEC_INDEX_MEMBERS + 8; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "k%d", i);
+        json_object_set_new(big, key, json_integer(i));
+    }
+    json_object_set_new(big, "facing", json_integer(-1));
+    json_object_set_new(big, "x", json_integer(7));
+    assert_both_ways(big);
+    json_decref(big);
+}
+
+Test(codec_members, every_member_known_or_none_there)
+{
+    json_t *none = json_object();
+    assert_both_ways(none);
+    json_t *all = json_pack("{s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i}", "x", 1, "y", 2, "z", 3,
+                            "size", "tiny", "a", 4, "ab", 5, "", 6, "facing", 7);
+    assert_both_ways(all);
+    json_decref(none);
+    json_decref(all);
+}
+
+Test(codec_members, not_an_object_gives_nothing_and_no_error)
+{
+    json_t *arr = json_pack("[i, i]", 1, 2);
+    json_t *got[CODEC_MEMBERS_MAX];
+    for (int i = 0; i < CODEC_MEMBERS_MAX; i++)
+        got[i] = arr; /* anything but NULL */
+    struct svc_errors e;
+    svc_errors_init(&e);
+    codec_members(arr, "/obj", known, got, &e);
+    for (int i = 0; known[i] != NULL; i++)
+        cr_assert_null(got[i]);
+    cr_assert(!svc_errors_any(&e));
+    svc_errors_free(&e);
+    json_decref(arr);
+}
+
+/* codec_pointer (RFC 6901): a name's '~' and '/' escaped, whether the pointer is written in
+ * one pass (when it fits escaped or not) or cut to fit where a character of the name ends. */
+Test(codec_pointer, escapes_and_cuts_where_a_character_ends)
+{
+    char out[CODEC_PTR_MAX];
+    codec_pointer(out, "/attacker", "a~b/c");
+    cr_assert_str_eq(out, "/attacker/a~0b~1c");
+    codec_pointer(out, "", "defender");
+    cr_assert_str_eq(out, "/defender");
+    codec_pointer(out, "/x", "");
+    cr_assert_str_eq(out, "/x/");
+    /* 126 tildes after "/x/" fill the 255 bytes exactly; 130 are cut to the same 126. */
+    char tildes[131], want[CODEC_PTR_MAX] = "/x/";
+    memset(tildes, '~', 130);
+    for (int i = 0; i < 126; i++)
+        strcat(want, "~0");
+    tildes[126] = '\0';
+    codec_pointer(out, "/x", tildes);
+    cr_assert_str_eq(out, want);
+    tildes[126] = '~';
+    tildes[130] = '\0';
+    codec_pointer(out, "/x", tildes);
+    cr_assert_str_eq(out, want);
+    /* A name in two-byte characters too long for the pointer: cut between characters. */
+    char wide[401] = "";
+    for (int i = 0; i < 200; i++)
+        strcat(wide, "\xc3\xa9");
+    codec_pointer(out, "/x", wide);
+    cr_assert_eq(strlen(out), 3 + 252, "%zu", strlen(out));
+    cr_assert_eq(strncmp(out, "/x/", 3), 0);
+    cr_assert_eq(strncmp(out + 3, wide, 252), 0);
+}

@@ -159,9 +159,7 @@ static long long terms_total(json_t *terms, size_t from, size_t to)
     assert(from <= to && to <= json_array_size(terms));
     long long s = 0;
     for (size_t i = from; i < to; i++) {
-        json_t *term = json_array_get(terms, i);
-        long long v = enc_num(term, "total");
-        s += strcmp(enc_str(term, "sign"), "-") == 0 ? -v : v;
+        s += enc_num(json_array_get(terms, i), "total"); /* signed: a subtracted term's is < 0 */
     }
     return s;
 }

@@ -454,15 +454,18 @@ Test(encounter_explain, kept_dropped_and_subtracted_damage_dice)
     cr_assert_str_eq(md, "`k` hits `z`: 1d20 (15) + 5 = **20** vs AC 10. **13** damage (4d6 "
                          "(**6**, ~~**1**~~, 4, 2) + 1 = 13); `z` is at **27** hp.");
     free(md);
-    /* The subtracted term as its sign and dice; the sum after it is not asserted here (it
-     * counts a subtracted term's stored total, already negative, as if positive). */
+    /* The subtracted term with its sign, and the sum counting it as subtracted: 5 + 3 - 4 + 2
+     * = 6 (a term's stored total is signed; an earlier build subtracted it twice, "= 14"). */
     json_t *doc = suite_call(&e, "POST", "/actions",
                              "{\"type\":\"attack\",\"actor\":\"k\",\"target\":\"z\","
                              "\"attack\":\"mix\",\"results\":[12,5,3,4]}",
                              200);
-    const char *m =
-        json_string_value(json_object_get(json_object_get(doc, "event"), "explain_markdown"));
+    json_t *ev = json_object_get(doc, "event");
+    const char *m = json_string_value(json_object_get(ev, "explain_markdown"));
+    const char *p = json_string_value(json_object_get(ev, "explain"));
     cr_assert_not_null(m);
-    cr_assert_not_null(strstr(m, "**6** damage (2d6 (5, 3) - 1d4 (**4**) + 2 = "), "%s", m);
+    cr_assert_not_null(p);
+    cr_assert_not_null(strstr(m, "**6** damage (2d6 (5, 3) - 1d4 (**4**) + 2 = 6)"), "%s", m);
+    cr_assert_not_null(strstr(p, "6 damage (2d6-1d4+2 = 6)"), "%s", p);
     json_decref(doc);
 }

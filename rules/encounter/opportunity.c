@@ -163,6 +163,17 @@ bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answere
     return !(stopped && r->mover == a->mover && r->step > a->step);
 }
 
+bool rules_encounter_awaits_after_answer(const struct rules_encounter *e, int answered,
+                                         bool stopped)
+{
+    assert(e != NULL);
+    for (int i = 0; i < e->reaction_count; i++)
+        if (rules_encounter_reaction_stays(e, answered, stopped, i) &&
+            rules_reaction_outcome(&e->reactions[i]) == RULES_AOO_ASKED)
+            return true;
+    return false;
+}
+
 bool rules_encounter_settles_on_answer(const struct rules_encounter *e)
 {
     assert(e != NULL);

@@ -120,6 +120,12 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
 bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
                                     int i);
 
+/* Whether the encounter still awaits an answer once reaction `answered` is answered (stopped as
+ * in rules_encounter_reaction_stays): an asked reaction stays open (rules_reactions_awaited over
+ * the ones that stay; 004 Attacks of Opportunity: each asked reactor decides its own). */
+bool rules_encounter_awaits_after_answer(const struct rules_encounter *e, int answered,
+                                         bool stopped);
+
 /* Whether answering (or declining) an open reaction lets the engine go on with the move that
  * opened it (004 Attacks of Opportunity: the attacks come in the order the squares are left):
  * an attack the engine makes itself is open (policy always), or, with paused_moves, the encounter

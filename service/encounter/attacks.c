@@ -382,7 +382,9 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
         if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, (int)k))
             json_array_append(left, r);
     }
-    json_array_append_new(effects, enc_reactions_effect(s, left));
+    json_array_append_new(effects, enc_reactions_effect(te, left,
+                                                        rules_encounter_awaits_after_answer(
+                                                            te, (int)reaction->at, stopped)));
     if (stopped)
         json_array_append_new(
             effects,
@@ -633,7 +635,7 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                            enc_str(target, "id"), enc_str(actor, "id"));
             return NULL;
         }
-        if (!enc_settles_in_order(x, reaction, reaction_at))
+        if (!enc_settles_in_order(x, reaction_at))
             return NULL;
         where = json_copy(target);
         json_object_set(where, "x", json_object_get(reaction, "x"));

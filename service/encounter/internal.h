@@ -528,7 +528,7 @@ const char *enc_admit_refusal(const struct rules_encounter *te, const struct rul
 /* Whether the encounter awaits no asked reaction (a reactor's aoo_policy or the mover's decision
  * was ask): false after adding the error that names each, as every other event is refused while
  * one is open (004 Attacks of Opportunity). */
-bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e);
+bool enc_awaits_no_reaction(const struct rules_encounter *te, struct svc_errors *e);
 
 /* The action of `type` (the index of its name in resolve_action's types: attack, move,
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
@@ -629,11 +629,13 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 /* The open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
 json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
 
-/* The effect leaving `list` (stolen) as the open reactions, awaiting_reactions kept in step. */
-json_t *enc_reactions_effect(json_t *state, json_t *list);
+/* The effect leaving `list` (stolen) as the open reactions of te's state, awaiting_reactions set
+ * to `awaiting` when that changes it (the caller decides it on the typed reactions). */
+json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, bool awaiting);
 
-/* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
-bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
+/* False, after adding an error to x->e, while an asked reaction at an earlier step comes before
+ * reaction `at` of x's state (rules_reactions_may_settle on its typed state). */
+bool enc_settles_in_order(struct resolve_ctx *x, size_t at);
 
 /* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
 void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,

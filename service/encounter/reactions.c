@@ -34,56 +34,6 @@ json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size
     return NULL;
 }
 
-/* Whether open reaction r is one the encounter waits for (its reactor's policy, or the mover's
- * decision, is ask). Reactions opened with no policy lapse at the next event. */
-static bool is_asked(json_t *r)
-{
-    return strcmp(enc_str(r, "policy"), "ask") == 0;
-}
-
-/* The open reactions as rules/reaction.h reads them. They are at most one per reactor, for the
- * move that opened them (a move's ruling lists each creature once, and they are closed before
- * another move can open any), so MAX_COMBATANTS of them; no allocation that could fail. */
-struct reactions_view {
-    struct rules_open_reaction t[MAX_COMBATANTS];
-    int n;
-};
-
-/* list into v, movers numbered 0 for `mover` (NULL: nobody singled out) and 1 for others. */
-static void typed(json_t *list, const char *mover, struct reactions_view *v)
-{
-    size_t count = json_array_size(list);
-    v->n = count < MAX_COMBATANTS ? (int)count : MAX_COMBATANTS;
-    for (int i = 0; i < v->n; i++) {
-        json_t *r = json_array_get(list, (size_t)i);
-        const char *policy = enc_str(r, "policy");
-        v->t[i] = (struct rules_open_reaction){
-            .mover = mover != NULL && strcmp(enc_str(r, "mover"), mover) == 0 ? 0 : 1,
-            .step = (int)enc_num(r, "step"),
-            .outcome = strcmp(policy, "ask") == 0      ? RULES_AOO_ASKED
-                       : strcmp(policy, "always") == 0 ? RULES_AOO_MADE
-                                                       : RULES_AOO_LAPSING};
-    }
-}
-
-/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
- * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none
- * (rules_reactions_first_asked). */
-static json_t *first_asked(json_t *list, const char *mover, size_t except)
-{
-    struct reactions_view v;
-    typed(list, mover, &v);
-    int i = rules_reactions_first_asked(v.t, v.n, mover != NULL ? 0 : -1,
-                                        except == SIZE_MAX ? -1 : (int)except);
-    return i >= 0 ? json_array_get(list, (size_t)i) : NULL;
-}
-
-/* Whether an asked reaction is open in list (the encounter awaits it). */
-static bool any_asked(json_t *list)
-{
-    return first_asked(list, NULL, SIZE_MAX) != NULL;
-}
-
 /* The open reactions `list` but the one at index `at`: a new array. */
 static json_t *reactions_but(json_t *list, size_t at)
 {
@@ -98,33 +48,50 @@ static json_t *reactions_but(json_t *list, size_t at)
     return left;
 }
 
-/* The effect that leaves `list` (stolen) as the open reactions, with awaiting_reactions set
- * when it changes: true while an asked reaction is open. */
-json_t *enc_reactions_effect(json_t *state, json_t *list)
+/* The effect that leaves `list` (stolen) as the open reactions of te's state, awaiting_reactions
+ * set when it changes: `awaiting`, whether an asked reaction stays open among them
+ * (rules_reactions_awaited, decided by the caller on the typed reactions). */
+json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, bool awaiting)
 {
-    bool awaiting = any_asked(list);
     json_t *fields = json_pack("{s:o}", "reactions", list);
-    if (awaiting != enc_flag(state, "awaiting_reactions"))
+    if (awaiting != te->awaiting_reactions)
         json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
     return enc_effect_set("encounter", fields);
 }
 
-/* Refuses (false, after adding an error) to settle reaction r, at index `at` of the open
- * reactions, while an asked one is open at an earlier step of the move: the mover reached r's
- * square only after that one (rules_aoo_may_settle). */
-bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
+/* The effect that closes reaction `at` of state's reactions (te its typed state): the others
+ * stay, the encounter awaiting while an asked one is among them. */
+static json_t *reactions_but_effect(json_t *state, const struct rules_encounter *te, size_t at)
 {
-    json_t *list = json_object_get(x->state, "reactions");
+    bool awaiting =
+        rules_reactions_first_asked(te->reactions, te->reaction_count, -1, (int)at) >= 0;
+    return enc_reactions_effect(te, reactions_but(json_object_get(state, "reactions"), at),
+                                awaiting);
+}
+
+/* The id of combatant i of te, "" for none (a reaction of one that left). */
+static const char *id_of(const struct rules_encounter *te, int i)
+{
+    return i >= 0 && i < te->count ? te->combatants[i].id : "";
+}
+
+/* Refuses (false, after adding an error) to settle reaction `at` of the open reactions while an
+ * asked one is open at an earlier step of the move: the mover reached its square only after that
+ * one (rules_reactions_may_settle, on the typed state). */
+bool enc_settles_in_order(struct resolve_ctx *x, size_t at)
+{
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL)
+        return false;
     int blocking = -1;
-    struct reactions_view v;
-    typed(list, NULL, &v);
-    if ((int)at >= v.n || rules_reactions_may_settle(v.t, v.n, (int)at, &blocking))
+    if ((int)at >= te->reaction_count ||
+        rules_reactions_may_settle(te->reactions, te->reaction_count, (int)at, &blocking))
         return true;
-    json_t *first = json_array_get(list, (size_t)blocking);
+    const struct rules_enc_reaction *first = &te->reactions[blocking];
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
-                   enc_str(first, "by"), enc_num(first, "step"), enc_str(r, "mover"),
+                   id_of(te, first->by), (long long)first->step, id_of(te, te->reactions[at].mover),
                    RULES_REACTION_SOURCE);
     return false;
 }
@@ -199,23 +166,21 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
 {
     json_t *scratch = sc->state;
     for (int k = 0; k < MAX_COMBATANTS; k++) {
-        json_t *list = json_object_get(scratch, "reactions");
-        struct reactions_view *v = malloc(sizeof *v);
-        if (v == NULL) {
+        const struct rules_encounter *te = enc_typed(&sc->ctx);
+        if (te == NULL) {
             svc_errors_add(x->e, "", "the reactions could not be settled");
             return;
         }
-        typed(list, mover, v);
-        int next = rules_reactions_next_made(v->t, v->n, 0);
-        free(v);
+        /* The next the engine makes (rules_reactions_next_made, on the typed reactions). */
+        int m = rules_encounter_find(te, mover);
+        int next = m >= 0 ? rules_reactions_next_made(te->reactions, te->reaction_count, m) : -1;
         if (next < 0)
             return;
         size_t at = (size_t)next;
-        json_t *r = json_array_get(list, at);
-        const char *by = enc_str(r, "by");
+        const struct rules_enc_reaction *r = &te->reactions[at];
+        const char *by = id_of(te, r->by);
         json_t *record =
-            json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
-                      json_object_get(r, "x"), "y", json_object_get(r, "y"));
+            json_pack("{s:s, s:i, s:i, s:i}", "by", by, "step", r->step, "x", r->x, "y", r->y);
         bool was_down = scratch_dropped(sc, mover);
         /* Ruled on the typed state (rules_encounter_opportunity), each attack its own dice. */
         struct svc_errors why;
@@ -251,7 +216,7 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
             return;
         } else {
             /* Closed unmade: the reactions but this one. */
-            json_array_append_new(made, enc_reactions_effect(scratch, reactions_but(list, at)));
+            json_array_append_new(made, reactions_but_effect(scratch, te, at));
             json_object_set_new(record, "outcome", json_string("refused"));
             const char *msg =
                 json_string_value(json_object_get(json_array_get(why.list, 0), "message"));
@@ -341,10 +306,10 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
                        enc_str(actor, "id"), mover, RULES_REACTION_SOURCE);
         return NULL;
     }
-    if (!enc_settles_in_order(x, r, at))
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL || !enc_settles_in_order(x, at))
         return NULL;
-    json_t *effects = json_pack(
-        "[o]", enc_reactions_effect(s, reactions_but(json_object_get(s, "reactions"), at)));
+    json_t *effects = json_pack("[o]", reactions_but_effect(s, te, at));
     json_t *result =
         json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", enc_str(actor, "id"), "mover",
                   mover, "step", json_object_get(r, "step"), "x", json_object_get(r, "x"), "y",
@@ -378,20 +343,28 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
                         const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
                         struct enc_reactions_left *left)
 {
-    json_t *s = x->state;
+    const struct rules_encounter *te = enc_typed(x);
+    /* The reactions opened, as the typed state will hold them (whether one is awaited). */
+    struct rules_enc_reaction *opened = malloc(((size_t)n + 1) * sizeof *opened);
+    if (te == NULL || opened == NULL) {
+        free(opened);
+        svc_errors_add(x->e, "", "the reactions could not be opened");
+        return;
+    }
+    int n_open = 0;
     json_t *decisions = json_object_get(in, "reactions");
     json_t *open = json_array(), *declined = json_array();
     bool decided = false;
     for (int i = 0; i < n; i++) {
         const struct enc_provoked *a = &provoked[i];
         const char *by = a->by;
-        int p = rules_aoo_policy_from(enc_str(enc_find(s, by, NULL), "aoo_policy"));
+        int bi = rules_encounter_find(te, by);
+        enum rules_aoo_policy p = bi >= 0 ? te->combatants[bi].aoo_policy : RULES_AOO_POLICY_UNSET;
         const char *d = enc_str(decisions, by);
         enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
                                       : strcmp(d, "decline") == 0 ? RULES_AOO_DECISION_DECLINE
                                                                   : RULES_AOO_DECISION_NONE;
-        enum rules_aoo_outcome o =
-            rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
+        enum rules_aoo_outcome o = rules_aoo_outcome_of(p, dec);
         json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", enc_str(actor, "id"), "by",
                               by, "step", a->step, "x", a->x, "y", a->y, "facing",
                               a->facing >= 0 ? json_integer(a->facing) : json_null());
@@ -405,8 +378,20 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             json_array_append_new(declined, r);
         } else {
             json_array_append_new(open, r);
+            opened[n_open++] = (struct rules_enc_reaction){
+                .mover = rules_encounter_find(te, enc_str(actor, "id")),
+                .by = bi,
+                .step = a->step,
+                .x = a->x,
+                .y = a->y,
+                .facing = a->facing >= 0 ? a->facing : -1,
+                .policy = o == RULES_AOO_ASKED  ? RULES_AOO_POLICY_ASK
+                          : o == RULES_AOO_MADE ? RULES_AOO_POLICY_ALWAYS
+                                                : RULES_AOO_POLICY_UNSET};
         }
     }
+    bool awaiting = rules_reactions_awaited(opened, n_open);
+    free(opened);
     if (!decided) {
         json_decref(declined);
         json_array_append_new(effects,
@@ -418,15 +403,16 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         }
         return;
     }
-    json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
+    json_array_append_new(effects, enc_reactions_effect(te, json_incref(open), awaiting));
     struct scratch sc;
     scratch_open(&sc, x, effects);
     json_t *scratch = sc.state;
     json_t *made = json_array();
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    if (rules_encounter_move_pauses(x->engine) &&
-        any_asked(json_object_get(scratch, "reactions"))) {
+    const struct rules_encounter *now = enc_typed(&sc.ctx);
+    if (rules_encounter_move_pauses(x->engine) && now != NULL &&
+        rules_reactions_awaited(now->reactions, now->reaction_count)) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
         json_t *m = enc_find(scratch, enc_str(actor, "id"), NULL);
@@ -469,12 +455,15 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
              * closed because the mover dropped before it got there. */
             size_t at;
             json_t *still = enc_open_reaction(scratch, enc_str(actor, "id"), by, &at);
+            now = enc_typed(&sc.ctx);
+            bool asked = still != NULL && now != NULL && at < (size_t)now->reaction_count &&
+                         rules_reaction_outcome(&now->reactions[at]) == RULES_AOO_ASKED;
             rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
                             json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
                             json_object_get(orig, "y"), "outcome",
-                            still == NULL     ? "closed"
-                            : is_asked(still) ? "awaiting"
-                                              : "waiting");
+                            still == NULL ? "closed"
+                            : asked       ? "awaiting"
+                                          : "waiting");
         }
         if (rec != NULL)
             json_array_append_new(records, rec);

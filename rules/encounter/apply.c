@@ -116,6 +116,34 @@ void rules_encounter_begin_turn(struct rules_encounter *e, struct rules_enc_comb
     }
 }
 
+void rules_encounter_set_hp(struct rules_encounter_work *w, int c, long long hp)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->hp = hp < -1000000 ? -1000000 : hp > 1000000 ? 1000000 : (int)hp;
+    if (rules_encounter_stores_hp_state(w->e.engine, w->e.rules))
+        k->hp_state = rules_hp_state_of(w->e.rules, hp);
+    rules_enc_combatant_derive(k);
+}
+
+void rules_encounter_set_place(struct rules_encounter_work *w, int c, int x, int y, int facing)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->body.body.x = x;
+    k->body.body.y = y;
+    if (facing >= 0)
+        k->body.facing = facing;
+}
+
+void rules_encounter_set_attacked(struct rules_encounter_work *w, int c)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->turn = (struct rules_turn){.standard = true, .moved = k->turn.moved, .ran = k->turn.ran};
+    k->charge_target = -1;
+}
+
 /* Index i after combatant c left: -1 for c itself, one less past it. */
 static int index_after(int i, int c)
 {

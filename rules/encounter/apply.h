@@ -66,6 +66,30 @@ void rules_enc_combatant_begin_turn(int engine, struct rules_enc_combatant *c);
 void rules_encounter_begin_turn(struct rules_encounter *e, struct rules_enc_combatant *cs,
                                 const struct rules_next_turn *next);
 
+/* ---- what one ruling step sets on a combatant, applied to a work copy ----
+ * Each is the change the step's stored set effect makes, as a fresh decode of the state it
+ * leaves reads it, so that a caller ruling step after step within one event (a full attack's
+ * attacks, the attacks of opportunity the engine makes in a move) rules each step on the copy. */
+
+/* Combatant c's hit points become hp (clamped to +-1,000,000, as a stored state is read), and
+ * with the rule hp_states and the option on (rules_encounter_stores_hp_state) its hit point
+ * state with them (d20 3.5 SRD, Injury and Death: "disabled" at 0, "dying" from -1 to -9,
+ * "dead" at -10 or lower, or the threshold in force); then what it derives from them
+ * (rules_enc_combatant_derive: down when it can take no actions). Without the rule the stored
+ * state stays as it was. */
+void rules_encounter_set_hp(struct rules_encounter_work *w, int c, long long hp);
+
+/* Combatant c now stands at (x, y) and, when facing >= 0, faces `facing` (a 5-foot step's end,
+ * 001 5-Foot Step; 000 Changing Facing). */
+void rules_encounter_set_place(struct rules_encounter_work *w, int c, int x, int y, int facing);
+
+/* What a single attack records on its attacker's turn as it stores it (the attack's own turn
+ * member: {moved, ran, attacked}): it attacked, which a stored turn counts as its standard action
+ * (d20 3.5 SRD, Attack: "a standard action"), and whether it moved or ran this turn is kept;
+ * nothing else is recorded (the action's budget is stamped onto it once the action is ruled), so
+ * it names no charge opponent either. */
+void rules_encounter_set_attacked(struct rules_encounter_work *w, int c);
+
 /* What a combatant leaving the fight (the rule leaving) left on the encounter. */
 struct rules_enc_left {
     int slot;    /* the initiative slot it held, or -1 (not in the order, or not started) */

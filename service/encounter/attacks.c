@@ -14,6 +14,7 @@
 
 #include "rules/attack/ability.h"
 #include "rules/board/cover.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
@@ -402,9 +403,17 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
 {
     const struct rules_encounter *te = enc_typed(x);
     assert(te != NULL && who != NULL);
+    /* A step of a full attack: each change is applied to its typed state too (x->work). */
+    struct rules_encounter_work *w = x->work;
+    assert(w == NULL || !aoo);
+    int ai = w != NULL ? (int)(who - w->e.combatants) : -1;
     json_t *effects = json_array();
-    if (after->damaged)
+    if (after->damaged) {
         json_array_append_new(effects, enc_effect_set(target, enc_hp_fields(x, after->target_hp)));
+        int ti = w != NULL ? rules_encounter_find(&w->e, target) : -1;
+        if (ti >= 0)
+            rules_encounter_set_hp(w, ti, after->target_hp);
+    }
     if (after->strain > 0) {
         json_t *fields = enc_hp_fields(x, after->attacker_hp);
         json_t *told =
@@ -414,6 +423,8 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
             json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
         json_object_set_new(ans, "strain", told);
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
+        if (w != NULL)
+            rules_encounter_set_hp(w, ai, after->attacker_hp);
     }
     if (aoo && rules_encounter_aoo_answers_reaction(x->engine)) {
         assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
@@ -421,11 +432,14 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     } else if (aoo) {
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"),
                                                       json_pack("{s:i}", "aoo_round", te->round)));
-    } else
+    } else {
         json_array_append_new(
             effects, enc_effect_set(enc_str(actor, "id"), json_pack("{s:{s:b, s:b, s:b}}", "turn",
                                                                     "moved", who->turn.moved, "ran",
                                                                     who->turn.ran, "attacked", 1)));
+        if (w != NULL)
+            rules_encounter_set_attacked(w, ai);
+    }
     return effects;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/dice/dice.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
@@ -87,6 +88,8 @@ const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
 
 const struct rules_encounter *enc_typed(struct resolve_ctx *x)
 {
+    if (x->work != NULL)
+        return &x->work->e;
     int rc = SVC_ENC_TYPED_OK;
     struct enc_kept *k = kept_of(x, &rc);
     if (k != NULL)
@@ -108,6 +111,7 @@ struct resolve_ctx enc_ctx_on(const struct resolve_ctx *x, json_t *scratch)
 {
     struct resolve_ctx sub = *x;
     sub.state = scratch;
+    sub.work = NULL;
     memset(&sub.typed, 0, sizeof sub.typed);
     sub.typed_tried = sub.typed_ok = false;
     return sub;

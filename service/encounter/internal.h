@@ -266,6 +266,12 @@ struct resolve_ctx {
     /* The state as the typed encounter (enc_typed), decoded on first use for this event. */
     struct svc_enc_typed typed;
     bool typed_tried, typed_ok;
+    /* A typed state the caller keeps step after step within the event (a full attack's attacks
+     * so far, applied on the structs: rules/encounter/apply.h), or NULL. When set, enc_typed
+     * reads it instead of `state`'s, and the ruling code that writes a step's effects applies
+     * the same change to it (attack_effects, enc_rule_traded_step). `state` stays the stored
+     * state before the event: only what no step changes (ids, profiles, the seed) is read there. */
+    struct rules_encounter_work *work;
 };
 
 /* The state before the event as the typed encounter (rules/encounter/state.h), decoded on

@@ -228,3 +228,90 @@ Test(referee_apply, leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_eq(w.e.slots, 2);
     rules_encounter_work_free(&w);
 }
+
+/* d20 3.5 SRD, Injury and Death: "disabled" at 0 hit points, "dying" from -1 to -9, "dead" at
+ * -10; Dying: "unconscious and can take no actions". Setting a combatant's hit points on a work
+ * copy (a full attack's damage) sets its hit point state with them under the rule hp_states, and
+ * what it derives: down once it can take no actions. The original is unchanged. */
+Test(referee_apply, setting_hit_points_sets_the_state_they_give)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, GOBLIN, 0);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp, 0);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DISABLED);
+    cr_assert_not(w.e.combatants[GOBLIN].down, "disabled still acts");
+    rules_encounter_set_hp(&w, GOBLIN, -3);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DYING);
+    cr_assert(w.e.combatants[GOBLIN].down && rules_enc_combatant_dropped(&w.e.combatants[GOBLIN]));
+    rules_encounter_set_hp(&w, GOBLIN, -10);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DEAD);
+    rules_encounter_set_hp(&w, GOBLIN, -5000000); /* as a stored state is read */
+    cr_assert_eq(w.e.combatants[GOBLIN].hp, -1000000);
+    cr_assert_eq(r.c[GOBLIN].hp, 10, "the original keeps its hit points");
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_UP);
+    rules_encounter_work_free(&w);
+    /* Without the rule (engine 1), or with the option hp_states none, hit points are a number
+     * only: the state stays as it was stored. */
+    three(&r, 1);
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, FIGHTER, -10);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp, -10);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp_state, RULES_HP_UP);
+    cr_assert_not(w.e.combatants[FIGHTER].down);
+    rules_encounter_work_free(&w);
+    three(&r, 4);
+    r.o.hp_states = RULES_HP_STATES_NONE;
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, FIGHTER, -3);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp_state, RULES_HP_UP);
+    rules_encounter_work_free(&w);
+}
+
+/* 001 Trade Away Attacks: a player character's 5-foot step between the attacks of a full attack
+ * leaves it in the square it stepped to, facing the way it stepped; 000 Changing Facing: a free
+ * change of facing between two attacks (Kroh turning from the bugbear to the goblin) leaves it
+ * where it stands, facing the new way. A step with no facing keeps the one it had. */
+Test(referee_apply, a_step_or_a_turn_between_attacks_moves_or_turns_the_attacker)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[FIGHTER].body.facing = 2;
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_place(&w, FIGHTER, 5, 6, 4);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.x, 5);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.y, 6);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.facing, 4);
+    rules_encounter_set_place(&w, FIGHTER, 4, 6, -1);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.x, 4);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.facing, 4, "no facing given: the one it had");
+    cr_assert_eq(r.c[FIGHTER].body.body.y, 5, "the original stays where it was");
+    cr_assert_eq(r.c[FIGHTER].body.facing, 2);
+    rules_encounter_work_free(&w);
+}
+
+/* d20 3.5 SRD, Attack: "Making an attack is a standard action". What a single attack records on
+ * its attacker's turn ({moved, ran, attacked}) counts as its standard action, keeps whether it
+ * moved or ran, and nothing else: no 5-foot step, no free facing, no charge opponent, until the
+ * action's budget is stamped onto it. */
+Test(referee_apply, an_attack_records_its_standard_action_and_keeps_the_move)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[FIGHTER].turn = (struct rules_turn){
+        .moved = true, .ran = true, .stepped = true, .free_facing = true, .move = true};
+    r.c[FIGHTER].charge_target = ORC;
+    struct rules_encounter_work w;
+    work_of(&r, 1, &w);
+    rules_encounter_set_attacked(&w, FIGHTER);
+    const struct rules_turn *t = &w.e.combatants[FIGHTER].turn;
+    cr_assert(t->standard, "the attack is its standard action");
+    cr_assert(t->moved && t->ran, "it moved and ran this turn still");
+    cr_assert_not(t->stepped || t->free_facing || t->move || t->full_round || t->charged);
+    cr_assert_eq(w.e.combatants[FIGHTER].charge_target, -1);
+    cr_assert_not(r.c[FIGHTER].turn.standard, "the original's turn is unchanged");
+    rules_encounter_work_free(&w);
+}

@@ -152,6 +152,17 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
                                   &out->gate, &roll, d, &out->ruling);
 }
 
+int rules_encounter_reaction_of(const struct rules_encounter *e, int mover, int by)
+{
+    assert(e != NULL);
+    if (mover < 0 || by < 0)
+        return -1;
+    for (int i = 0; i < e->reaction_count; i++)
+        if (e->reactions[i].mover == mover && e->reactions[i].by == by)
+            return i;
+    return -1;
+}
+
 bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
                                     int i)
 {

@@ -111,6 +111,12 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
                                 const struct rules_enc_attack_room *room,
                                 struct rules_enc_opportunity *out);
 
+/* The reaction open to combatant by's attack of opportunity on mover (their indices), or -1:
+ * what an attack of opportunity answers and a decline declines (004 Attacks of Opportunity: it
+ * answers a move that provoked it, before any other event). A move's ruling lists each reactor
+ * once, so there is at most one. */
+int rules_encounter_reaction_of(const struct rules_encounter *e, int mover, int by);
+
 /* Whether open reaction i of e stays open once reaction `answered` is answered by an attack of
  * opportunity that stopped its mover or not (rules_attack_after's stopped): the answered one
  * closes (004 Making an Attack of Opportunity: "a single melee attack"); when the attack dropped

@@ -453,7 +453,7 @@ static bool attack_named(int engine)
 }
 
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                      json_t *reaction, size_t reaction_at)
+                      const struct rules_enc_reaction *reaction, size_t reaction_at)
 {
     bool aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
     const struct rules_encounter *te = enc_typed(x);
@@ -480,10 +480,10 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     /* An attack of opportunity finds its target where it was, in the square it was leaving. */
     struct rules_creature there = whom->body;
     if (reaction != NULL) {
-        there.body.x = (int)enc_num(reaction, "x");
-        there.body.y = (int)enc_num(reaction, "y");
-        if (json_is_integer(json_object_get(reaction, "facing")))
-            there.facing = (int)enc_num(reaction, "facing");
+        there.body.x = reaction->x;
+        there.body.y = reaction->y;
+        if (reaction->facing >= 0)
+            there.facing = reaction->facing;
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
@@ -507,8 +507,9 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    struct answered answered = {reaction_at, enc_num(reaction, "step"), enc_num(reaction, "x"),
-                                enc_num(reaction, "y")};
+    struct answered answered = {reaction_at, reaction != NULL ? reaction->step : 0,
+                                reaction != NULL ? reaction->x : 0,
+                                reaction != NULL ? reaction->y : 0};
     json_t *effects = attack_effects(x, ans, actor, who, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
     json_t *out = enc_outcome(ans, effects);
@@ -636,11 +637,11 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     /* The rule reactions: an attack of opportunity answers a move that provoked it from this
      * attacker, before any other event, and strikes the mover in the square it was leaving (004
      * Provoking an Attack of Opportunity by Moving). */
-    json_t *reaction = NULL;
+    const struct rules_enc_reaction *reaction = NULL;
     size_t reaction_at = 0;
     json_t *where = NULL; /* the target where the attack finds it */
     if (rules_encounter_aoo_answers_reaction(x->engine) && is_aoo) {
-        reaction = enc_open_reaction(s, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
+        reaction = enc_open_reaction(x, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
         if (reaction == NULL) {
             svc_errors_add(x->e, "/kind",
                            "'%s' provoked no attack of opportunity from '%s': one answers a move "
@@ -652,10 +653,10 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         if (!enc_settles_in_order(x, reaction_at))
             return NULL;
         where = json_copy(target);
-        json_object_set(where, "x", json_object_get(reaction, "x"));
-        json_object_set(where, "y", json_object_get(reaction, "y"));
-        if (json_is_integer(json_object_get(reaction, "facing")))
-            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        json_object_set_new(where, "x", json_integer(reaction->x));
+        json_object_set_new(where, "y", json_integer(reaction->y));
+        if (reaction->facing >= 0)
+            json_object_set_new(where, "facing", json_integer(reaction->facing));
         target = where;
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
@@ -664,8 +665,9 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     bool settles = te != NULL && rules_encounter_settles_on_answer(te);
     json_t *out = enc_attack_on(x, in, actor, target, reaction, reaction_at);
     if (out != NULL && settles)
-        enc_settle_waiting(x, enc_str(reaction, "mover"), json_object_get(in, "reaction_results"),
-                           json_object_get(out, "effects"), json_object_get(out, "result"));
+        enc_settle_waiting(x, te->combatants[reaction->mover].id,
+                           json_object_get(in, "reaction_results"), json_object_get(out, "effects"),
+                           json_object_get(out, "result"));
     if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
         json_decref(out);
         out = NULL;

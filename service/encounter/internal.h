@@ -609,7 +609,7 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
  * ref) or NULL after adding errors to x->e. A full attack (full_attack.c) makes each of its
  * attacks so. */
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                      json_t *reaction, size_t reaction_at);
+                      const struct rules_enc_reaction *reaction, size_t reaction_at);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; with the rule reactions an attack of opportunity answers an open reaction.
@@ -632,8 +632,10 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 
 /* ---- encounter_reactions.c ---- */
 
-/* The open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
-json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
+/* The reaction open to `by`'s attack of opportunity on `mover` (ids) in x's typed state
+ * (rules_encounter_reaction_of), or NULL; *at gets its index. */
+const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const char *mover,
+                                                   const char *by, size_t *at);
 
 /* The effect leaving `list` (stolen) as the open reactions of te's state, awaiting_reactions set
  * to `awaiting` when that changes it (the caller decides it on the typed reactions). */

@@ -18,20 +18,15 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-/* The open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
- * *at gets its index in the state's reactions. */
-json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
+const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const char *mover,
+                                                   const char *by, size_t *at)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(state, "reactions"), i, r)
-    {
-        if (strcmp(enc_str(r, "mover"), mover) == 0 && strcmp(enc_str(r, "by"), by) == 0) {
-            *at = i;
-            return r;
-        }
-    }
-    return NULL;
+    const struct rules_encounter *te = enc_typed(x);
+    int i = te != NULL ? rules_encounter_reaction_of(te, rules_encounter_find(te, mover),
+                                                     rules_encounter_find(te, by))
+                       : -1;
+    *at = i >= 0 ? (size_t)i : 0;
+    return i >= 0 ? &te->reactions[i] : NULL;
 }
 
 /* The open reactions `list` but the one at index `at`: a new array. */
@@ -298,7 +293,7 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
     json_t *s = x->state;
     const char *mover = enc_str(in, "target");
     size_t at = 0;
-    json_t *r = enc_open_reaction(s, mover, enc_str(actor, "id"), &at);
+    const struct rules_enc_reaction *r = enc_open_reaction(x, mover, enc_str(actor, "id"), &at);
     if (r == NULL) {
         svc_errors_add(x->e, "/target",
                        "'%s' has no reaction open to a move of '%s': only an open reaction can be "
@@ -311,9 +306,8 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
         return NULL;
     json_t *effects = json_pack("[o]", reactions_but_effect(s, te, at));
     json_t *result =
-        json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", enc_str(actor, "id"), "mover",
-                  mover, "step", json_object_get(r, "step"), "x", json_object_get(r, "x"), "y",
-                  json_object_get(r, "y"), "rule",
+        json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "declined_by", enc_str(actor, "id"), "mover",
+                  mover, "step", r->step, "x", r->x, "y", r->y, "rule",
                   "004 Making an Attack of Opportunity: the threatening enemy may "
                   "make the attack; this one does not");
     enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
@@ -454,10 +448,9 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
              * closed because the mover dropped before it got there. */
             size_t at;
-            json_t *still = enc_open_reaction(scratch, enc_str(actor, "id"), by, &at);
-            now = enc_typed(&sc.ctx);
-            bool asked = still != NULL && now != NULL && at < (size_t)now->reaction_count &&
-                         rules_reaction_outcome(&now->reactions[at]) == RULES_AOO_ASKED;
+            const struct rules_enc_reaction *still =
+                enc_open_reaction(&sc.ctx, enc_str(actor, "id"), by, &at);
+            bool asked = still != NULL && rules_reaction_outcome(still) == RULES_AOO_ASKED;
             rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
                             json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
                             json_object_get(orig, "y"), "outcome",

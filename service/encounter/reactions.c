@@ -463,9 +463,10 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     }
     json_object_set_new(result, "reactions", records);
     if (left != NULL) {
-        json_t *pause = json_object_get(scratch, "paused_move");
-        left->paused =
-            json_is_object(pause) && strcmp(enc_str(pause, "mover"), enc_str(actor, "id")) == 0;
+        /* Its move is paused (the typed state's paused move is its own). */
+        now = enc_typed(&sc.ctx);
+        int me = now != NULL ? rules_encounter_find(now, enc_str(actor, "id")) : -1;
+        left->paused = me >= 0 && now->paused.mover == me;
         left->dropped = scratch_dropped(&sc, enc_str(actor, "id"));
     }
     json_decref(made);

@@ -90,6 +90,30 @@ void rules_encounter_set_place(struct rules_encounter_work *w, int c, int x, int
  * it names no charge opponent either. */
 void rules_encounter_set_attacked(struct rules_encounter_work *w, int c);
 
+/* Reactor c made an attack of opportunity in round `round`, its `made`-th this round (004
+ * Making an Attack of Opportunity: "a combatant can only make one per round"; d20 3.5 SRD, Combat
+ * Reflexes: one more per point of Dexterity bonus). */
+void rules_encounter_set_aoo(struct rules_encounter_work *w, int c, long long round, int made);
+
+/* Open reaction `at` is settled (answered by an attack of opportunity that stopped its mover or
+ * not, declined, or refused): the reactions that stay (rules_encounter_reaction_stays) are the
+ * open ones, in their order, and the encounter awaits an answer while an asked one is among them
+ * (rules_reactions_awaited; 004 Attacks of Opportunity). */
+void rules_encounter_settle_reaction(struct rules_encounter_work *w, int at, bool stopped);
+
+/* paused_moves: mover's move pauses with asked reactions open (004 Provoking an Attack of
+ * Opportunity by Moving: the attack is made as the mover leaves the square); it ends at (x, y),
+ * facing `facing` when >= 0, once they are settled. */
+void rules_encounter_pause_move(struct rules_encounter_work *w, int mover, int x, int y,
+                                int facing);
+
+/* The paused move is over: no move is paused. */
+void rules_encounter_end_pause(struct rules_encounter_work *w);
+
+/* Combatant c stands up (001 Part of a Move Action: standing up from Prone): no longer prone,
+ * and what it derives from that. */
+void rules_encounter_stand(struct rules_encounter_work *w, int c);
+
 /* What a combatant leaving the fight (the rule leaving) left on the encounter. */
 struct rules_enc_left {
     int slot;    /* the initiative slot it held, or -1 (not in the order, or not started) */

@@ -363,7 +363,6 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
                             const struct answered *reaction, const struct rules_attack_after *after,
                             json_t *effects)
 {
-    json_t *s = x->state;
     const struct rules_encounter *te = enc_typed(x);
     assert(te != NULL);
     json_array_append_new(effects,
@@ -373,16 +372,9 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
      * it was leaving, and the reactions to later steps go with it. */
     bool stopped = after->stopped;
     json_t *left = json_array();
-    size_t k;
-    json_t *r;
-    json_array_foreach(json_object_get(s, "reactions"), k, r)
-    {
-        /* The typed state's reactions are the stored list, in its order (rules_encounter_
-         * reaction_stays: the answered one closes, and a stopped mover's later steps). */
-        assert(k < (size_t)te->reaction_count);
-        if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, (int)k))
-            json_array_append(left, r);
-    }
+    for (int k = 0; k < te->reaction_count; k++) /* encoded from the typed state */
+        if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, k))
+            json_array_append_new(left, enc_reaction_json(te, k));
     json_array_append_new(effects, enc_reactions_effect(te, left,
                                                         rules_encounter_awaits_after_answer(
                                                             te, (int)reaction->at, stopped)));
@@ -390,6 +382,17 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
         json_array_append_new(
             effects,
             enc_effect_set(target, json_pack("{s:I, s:I}", "x", reaction->x, "y", reaction->y)));
+    /* Within the engine's attacks after a move (reactions.c), the same changes on its typed
+     * state (x->work). */
+    struct rules_encounter_work *w = x->work;
+    if (w != NULL) {
+        int ai = rules_encounter_find(te, actor), ti = rules_encounter_find(te, target);
+        if (ai >= 0)
+            rules_encounter_set_aoo(w, ai, te->round, after->aoo_made);
+        rules_encounter_settle_reaction(w, (int)reaction->at, stopped);
+        if (stopped && ti >= 0)
+            rules_encounter_set_place(w, ti, (int)reaction->x, (int)reaction->y, -1);
+    }
 }
 
 /* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
@@ -405,7 +408,7 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     assert(te != NULL && who != NULL);
     /* A step of a full attack: each change is applied to its typed state too (x->work). */
     struct rules_encounter_work *w = x->work;
-    assert(w == NULL || !aoo);
+    assert(w == NULL || !aoo || rules_encounter_aoo_answers_reaction(x->engine));
     int ai = w != NULL ? (int)(who - w->e.combatants) : -1;
     json_t *effects = json_array();
     if (after->damaged) {

@@ -637,6 +637,10 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const char *mover,
                                                    const char *by, size_t *at);
 
+/* Open reaction i of te as the state stores it ({mover, by, step, x, y, facing, policy?}): a new
+ * object, encoded from the typed state. */
+json_t *enc_reaction_json(const struct rules_encounter *te, int i);
+
 /* The effect leaving `list` (stolen) as the open reactions of te's state, awaiting_reactions set
  * to `awaiting` when that changes it (the caller decides it on the typed reactions). */
 json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, bool awaiting);

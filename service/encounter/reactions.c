@@ -4,6 +4,7 @@
  * (settle_reactions), a reactor answers an open one with an attack of opportunity
  * (encounter_attacks.c) or declines it (decline_reaction), and the encounter awaits the asked
  * ones (awaiting_reactions). Also the checks of a move's decisions and of reaction_results. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,20 +30,6 @@ const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const 
     return i >= 0 ? &te->reactions[i] : NULL;
 }
 
-/* The open reactions `list` but the one at index `at`: a new array. */
-static json_t *reactions_but(json_t *list, size_t at)
-{
-    json_t *left = json_array();
-    size_t i;
-    json_t *o;
-    json_array_foreach(list, i, o)
-    {
-        if (i != at)
-            json_array_append(left, o);
-    }
-    return left;
-}
-
 /* The effect that leaves `list` (stolen) as the open reactions of te's state, awaiting_reactions
  * set when it changes: `awaiting`, whether an asked reaction stays open among them
  * (rules_reactions_awaited, decided by the caller on the typed reactions). */
@@ -54,20 +41,35 @@ json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, boo
     return enc_effect_set("encounter", fields);
 }
 
-/* The effect that closes reaction `at` of state's reactions (te its typed state): the others
- * stay, the encounter awaiting while an asked one is among them. */
-static json_t *reactions_but_effect(json_t *state, const struct rules_encounter *te, size_t at)
-{
-    bool awaiting =
-        rules_reactions_first_asked(te->reactions, te->reaction_count, -1, (int)at) >= 0;
-    return enc_reactions_effect(te, reactions_but(json_object_get(state, "reactions"), at),
-                                awaiting);
-}
-
 /* The id of combatant i of te, "" for none (a reaction of one that left). */
 static const char *id_of(const struct rules_encounter *te, int i)
 {
     return i >= 0 && i < te->count ? te->combatants[i].id : "";
+}
+
+json_t *enc_reaction_json(const struct rules_encounter *te, int i)
+{
+    assert(te != NULL && i >= 0 && i < te->reaction_count);
+    const struct rules_enc_reaction *r = &te->reactions[i];
+    json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", id_of(te, r->mover), "by",
+                          id_of(te, r->by), "step", r->step, "x", r->x, "y", r->y, "facing",
+                          r->facing >= 0 ? json_integer(r->facing) : json_null());
+    if (r->policy == RULES_AOO_POLICY_ASK || r->policy == RULES_AOO_POLICY_ALWAYS)
+        json_object_set_new(o, "policy", json_string(rules_aoo_policy_name(r->policy)));
+    return o;
+}
+
+/* The effect that closes reaction `at` of te's open reactions: the others stay, encoded from the
+ * typed state, the encounter awaiting while an asked one is among them. */
+static json_t *reactions_but_effect(const struct rules_encounter *te, size_t at)
+{
+    json_t *left = json_array();
+    for (int i = 0; i < te->reaction_count; i++)
+        if (i != (int)at)
+            json_array_append_new(left, enc_reaction_json(te, i));
+    bool awaiting =
+        rules_reactions_first_asked(te->reactions, te->reaction_count, -1, (int)at) >= 0;
+    return enc_reactions_effect(te, left, awaiting);
 }
 
 /* Refuses (false, after adding an error) to settle reaction `at` of the open reactions while an
@@ -91,35 +93,56 @@ bool enc_settles_in_order(struct resolve_ctx *x, size_t at)
     return false;
 }
 
-/* A scratch copy of the state with an event's effects so far folded in, and its typed state:
- * decoded once, on first use, and then refreshed from each step's effects
- * (svc_enc_typed_refresh) rather than decoded again for each engine-made attack. ctx rules on
- * it, its errors in `none` unless the caller points ctx.e elsewhere for a step. */
+/* The state an event's effects so far leave, for the engine's attacks after a move or an answer:
+ * the stored state with them folded in once (scratch_open), and its typed state as a work copy
+ * (rules/encounter/apply.h) that each step after that changes on the structs: the code that
+ * writes a step's effects applies the same change to it (ctx.work), never folding them into the
+ * JSON copy, which keeps only what no step changes (ids, profiles, facings given, conditions,
+ * the seed). ctx rules on the work copy, its errors in `none` unless the caller points ctx.e
+ * elsewhere for a step; ok is false when the copy could not be made. */
 struct scratch {
     json_t *state;
+    struct resolve_ctx base; /* decoded state's typed state, which work borrows from */
+    struct rules_encounter_work work;
     struct resolve_ctx ctx;
     struct svc_errors none;
+    bool ok;
+#ifndef NDEBUG
+    json_t *applied; /* debug builds: every effect so far, for enc_check_applied */
+#endif
 };
 
 static void scratch_open(struct scratch *sc, struct resolve_ctx *x, json_t *effects)
 {
     sc->state = json_deep_copy(x->state);
     enc_fold(sc->state, effects);
-    sc->ctx = enc_ctx_on(x, sc->state);
+    sc->base = enc_ctx_on(x, sc->state);
     svc_errors_init(&sc->none);
-    sc->ctx.e = &sc->none;
+    sc->base.e = &sc->none;
+    const struct rules_encounter *te = enc_typed(&sc->base);
+    sc->ok = te != NULL && rules_encounter_work_copy(te, &sc->work);
+    if (!sc->ok)
+        memset(&sc->work, 0, sizeof sc->work);
+    sc->ctx = sc->base;
+    sc->ctx.work = sc->ok ? &sc->work : NULL;
+#ifndef NDEBUG
+    sc->applied = json_deep_copy(effects);
+#endif
 }
 
-/* Folds a step's effects (borrowed) into the scratch state, its typed state brought up to date
- * (or dropped, to be decoded again, when the effects are not ones a refresh reads). */
-static void scratch_fold(struct scratch *sc, json_t *effects)
+/* After a step's effects (borrowed) were applied to the work copy by the code that wrote them:
+ * debug builds check it against a fresh decode of the stored state with every effect so far
+ * folded in (enc_check_applied). */
+static void scratch_applied(struct resolve_ctx *x, struct scratch *sc, json_t *effects)
 {
-    enc_fold(sc->state, effects);
-    if (sc->ctx.typed_ok && !svc_enc_typed_refresh(&sc->ctx.typed, effects))
-        enc_ctx_release(&sc->ctx);
 #ifndef NDEBUG
-    if (sc->ctx.typed_ok)
-        enc_check_typed(&sc->ctx, sc->state, &sc->ctx.typed.e);
+    json_t *copy = json_deep_copy(effects);
+    json_array_extend(sc->applied, copy);
+    json_decref(copy);
+    if (sc->ok)
+        enc_check_applied(x, sc->applied, &sc->work.e);
+#else
+    (void)x, (void)sc, (void)effects;
 #endif
 }
 
@@ -140,9 +163,14 @@ static bool scratch_dropped(struct scratch *sc, const char *id)
 
 static void scratch_close(struct scratch *sc)
 {
-    enc_ctx_release(&sc->ctx);
+    if (sc->ok)
+        rules_encounter_work_free(&sc->work);
+    enc_ctx_release(&sc->base);
     svc_errors_free(&sc->none);
     json_decref(sc->state);
+#ifndef NDEBUG
+    json_decref(sc->applied);
+#endif
 }
 
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
@@ -150,8 +178,8 @@ static void scratch_close(struct scratch *sc)
  * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on
  * the typed state from the reaction itself (enc_opportunity, rules_encounter_opportunity: the
  * reactor's answer at the square being left, with its first melee profile), with dice of its
- * own from the event's seed, or results[by] (the caller's dice). Each is folded into
- * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
+ * own from the event's seed, or results[by] (the caller's dice). Each is applied to scratch's
+ * work copy, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
  * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
  * (its reactor has made its attacks of opportunity this round) is closed and recorded as
  * refused, with why. 004 Attacks of Opportunity; the move goes on unless the mover drops
@@ -159,9 +187,8 @@ static void scratch_close(struct scratch *sc)
 static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const char *mover,
                              json_t *results, json_t *effects, json_t *records)
 {
-    json_t *scratch = sc->state;
     for (int k = 0; k < MAX_COMBATANTS; k++) {
-        const struct rules_encounter *te = enc_typed(&sc->ctx);
+        const struct rules_encounter *te = sc->ok ? enc_typed(&sc->ctx) : NULL;
         if (te == NULL) {
             svc_errors_add(x->e, "", "the reactions could not be settled");
             return;
@@ -211,14 +238,15 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
             return;
         } else {
             /* Closed unmade: the reactions but this one. */
-            json_array_append_new(made, reactions_but_effect(scratch, te, at));
+            json_array_append_new(made, reactions_but_effect(te, at));
+            rules_encounter_settle_reaction(&sc->work, (int)at, false);
             json_object_set_new(record, "outcome", json_string("refused"));
             const char *msg =
                 json_string_value(json_object_get(json_array_get(why.list, 0), "message"));
             json_object_set_new(record, "why",
                                 json_string(msg ? msg : "the attacker is no longer there"));
         }
-        scratch_fold(sc, made);
+        scratch_applied(x, sc, made);
         json_array_extend(effects, made);
         json_decref(made);
         if (out != NULL && !was_down && scratch_dropped(sc, mover))
@@ -233,20 +261,20 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
  * provokes pauses at the square being left" (004 Attacks of Opportunity: the attack
  * is made as the mover leaves the square): while an asked reaction to its move is open, the
  * mover stands in the square of the earliest such step, and the state's paused_move keeps
- * where the move ends ({mover, x, y, facing}). Given scratch (the state with the event's
- * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
+ * where the move ends ({mover, x, y, facing}). Given scratch (the state the event's effects so
+ * far leave, as its work copy), appends to `effects` what puts the mover where it now belongs:
  * the next asked step's square while one is open; else the move's end, the pause over; or
  * nowhere when it was dropped (its move stopped where the attack found it). */
-static void place_paused(struct scratch *sc, const char *mover, json_t *effects)
+static void place_paused(struct resolve_ctx *x, struct scratch *sc, const char *mover,
+                         json_t *effects)
 {
     json_t *m = enc_find(sc->state, mover, NULL);
-    if (m == NULL)
+    if (m == NULL || !sc->ok)
         return;
-    const struct rules_encounter *te = enc_typed(&sc->ctx);
+    const struct rules_encounter *te = &sc->work.e;
+    int mi = rules_encounter_find(te, mover);
     struct rules_enc_pause_place at;
-    bool paused =
-        te != NULL && rules_encounter_pause_place(te, rules_encounter_find(te, mover), &at);
-    if (!paused)
+    if (!rules_encounter_pause_place(te, mi, &at))
         return;
     json_t *add = json_array();
     if (at.set) {
@@ -257,10 +285,15 @@ static void place_paused(struct scratch *sc, const char *mover, json_t *effects)
         if (at.stands)
             json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
         json_array_append_new(add, enc_effect_set(mover, fields));
+        rules_encounter_set_place(&sc->work, mi, at.x, at.y, at.has_facing ? at.facing : -1);
+        if (at.stands)
+            rules_encounter_stand(&sc->work, mi);
     }
-    if (at.over)
+    if (at.over) {
         json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
-    scratch_fold(sc, add);
+        rules_encounter_end_pause(&sc->work);
+    }
+    scratch_applied(x, sc, add);
     json_array_extend(effects, add);
     json_decref(add);
 }
@@ -278,7 +311,7 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
     json_t *records = json_array();
     settle_reactions(x, &sc, mover, results, effects, records);
     if (rules_encounter_move_pauses(x->engine))
-        place_paused(&sc, mover, effects);
+        place_paused(x, &sc, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
@@ -290,7 +323,6 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
  * now (settle_reactions). It spends nothing of the reactor's turn. */
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    json_t *s = x->state;
     const char *mover = enc_str(in, "target");
     size_t at = 0;
     const struct rules_enc_reaction *r = enc_open_reaction(x, mover, enc_str(actor, "id"), &at);
@@ -304,7 +336,7 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
     const struct rules_encounter *te = enc_typed(x);
     if (te == NULL || !enc_settles_in_order(x, at))
         return NULL;
-    json_t *effects = json_pack("[o]", reactions_but_effect(s, te, at));
+    json_t *effects = json_pack("[o]", reactions_but_effect(te, at));
     json_t *result =
         json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "declined_by", enc_str(actor, "id"), "mover",
                   mover, "step", r->step, "x", r->x, "y", r->y, "rule",
@@ -405,21 +437,26 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
     const struct rules_encounter *now = enc_typed(&sc.ctx);
-    if (rules_encounter_move_pauses(x->engine) && now != NULL &&
+    if (rules_encounter_move_pauses(x->engine) && now != NULL && sc.ok &&
         rules_reactions_awaited(now->reactions, now->reaction_count)) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
         json_t *m = enc_find(scratch, enc_str(actor, "id"), NULL);
-        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", enc_str(actor, "id"), "x",
-                                  json_object_get(m, "x"), "y", json_object_get(m, "y"));
-        if (json_is_integer(json_object_get(m, "facing")))
-            json_object_set(pause, "facing", json_object_get(m, "facing"));
+        int mi = rules_encounter_find(now, enc_str(actor, "id"));
+        const struct rules_creature *body = &now->combatants[mi].body;
+        json_t *pause = json_pack("{s:s, s:i, s:i}", "mover", enc_str(actor, "id"), "x",
+                                  body->body.x, "y", body->body.y);
+        bool faced = json_is_integer(json_object_get(m, "facing")); /* no step gives a facing */
+        if (faced)
+            json_object_set_new(pause, "facing", json_integer(body->facing));
         json_t *add =
             json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
-        scratch_fold(&sc, add);
+        rules_encounter_pause_move(&sc.work, mi, body->body.x, body->body.y,
+                                   faced ? body->facing : -1);
+        scratch_applied(x, &sc, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(&sc, enc_str(actor, "id"), effects);
+        place_paused(x, &sc, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();

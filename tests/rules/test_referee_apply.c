@@ -315,3 +315,94 @@ Test(referee_apply, an_attack_records_its_standard_action_and_keeps_the_move)
     cr_assert_not(r.c[FIGHTER].turn.standard, "the original's turn is unchanged");
     rules_encounter_work_free(&w);
 }
+
+/* The three with reactions open to the goblin's move: the fighter's at step 1 (made by the
+ * engine), the orc's at step 3 (asked); and the fighter's to the orc's move at step 2 (asked). */
+static void reactions_of(struct referee *r, struct rules_enc_reaction *list)
+{
+    list[0] = (struct rules_enc_reaction){GOBLIN, FIGHTER, 1, 6, 5, 2, RULES_AOO_POLICY_ALWAYS};
+    list[1] = (struct rules_enc_reaction){GOBLIN, ORC, 3, 6, 7, 4, RULES_AOO_POLICY_ASK};
+    list[2] = (struct rules_enc_reaction){ORC, FIGHTER, 2, 7, 6, -1, RULES_AOO_POLICY_ASK};
+    r->e.reactions = list;
+    r->e.reaction_count = 3;
+    r->e.awaiting_reactions = true;
+}
+
+/* 004 Provoking an Attack of Opportunity by Moving: the attack is made as the mover leaves each
+ * threatened square, in the order it leaves them; d20 3.5 SRD, Dying: a creature dropped "can
+ * take no actions", so a mover the fighter's attack dropped leaves no later square and the orc's
+ * reaction (step 3) closes with the fighter's; the reaction to the orc's own move stays, and the
+ * encounter still awaits it. Not stopped, the orc's stays too. The original keeps all three. */
+Test(referee_apply, a_settled_reaction_closes_with_the_later_steps_of_a_stopped_move)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_enc_reaction list[3];
+    reactions_of(&r, list);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 0, true);
+    cr_assert_eq(w.e.reaction_count, 1);
+    cr_assert_eq(w.e.reactions[0].mover, ORC);
+    cr_assert_eq(w.e.reactions[0].step, 2);
+    cr_assert(w.e.awaiting_reactions, "the one to the orc's move is asked");
+    cr_assert_eq(r.e.reaction_count, 3);
+    rules_encounter_work_free(&w);
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 0, false);
+    cr_assert_eq(w.e.reaction_count, 2);
+    cr_assert_eq(w.e.reactions[0].by, ORC, "in their order");
+    cr_assert_eq(w.e.reactions[1].by, FIGHTER);
+    /* Both asked ones declined in turn: nothing is awaited any more (004: each reactor decides
+     * its own). */
+    rules_encounter_settle_reaction(&w, 1, false);
+    cr_assert(w.e.awaiting_reactions);
+    rules_encounter_settle_reaction(&w, 0, false);
+    cr_assert_eq(w.e.reaction_count, 0);
+    cr_assert_not(w.e.awaiting_reactions);
+    rules_encounter_work_free(&w);
+    /* The asked ones settled first: the one the engine makes is still open, and awaits no one. */
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 1, false);
+    rules_encounter_settle_reaction(&w, 1, false);
+    cr_assert_eq(w.e.reaction_count, 1);
+    cr_assert_eq(w.e.reactions[0].policy, RULES_AOO_POLICY_ALWAYS);
+    cr_assert_not(w.e.awaiting_reactions);
+    rules_encounter_work_free(&w);
+}
+
+/* 004 Making an Attack of Opportunity: "a combatant can only make one per round"; the count
+ * is the round's (d20 3.5 SRD, Combat Reflexes: more with it). paused_moves (004 Provoking an
+ * Attack of Opportunity by Moving: the attack is made as the mover leaves the square): the goblin's
+ * move pauses with its end kept, then the pause ends; a stand-up's pause leaves it standing (001
+ * Part of a Move Action). */
+Test(referee_apply, an_attack_of_opportunity_counts_and_a_pause_keeps_the_move_end)
+{
+    struct referee r;
+    three(&r, 4);
+    referee_condition(&r, GOBLIN, RULES_CONDITION_PRONE, true);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_aoo(&w, FIGHTER, 2, 1);
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_round, 2);
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_made, 1);
+    rules_encounter_set_aoo(&w, FIGHTER, 2, 2); /* Combat Reflexes: its second this round */
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_made, 2);
+    rules_encounter_pause_move(&w, GOBLIN, 8, 5, 2);
+    cr_assert_eq(w.e.paused.mover, GOBLIN);
+    cr_assert_eq(w.e.paused.x, 8);
+    cr_assert_eq(w.e.paused.y, 5);
+    cr_assert(w.e.paused.has_facing && w.e.paused.facing == 2);
+    cr_assert_not(w.e.paused.stands);
+    rules_encounter_pause_move(&w, GOBLIN, 8, 6, -1);
+    cr_assert_not(w.e.paused.has_facing, "a mover with no facing");
+    rules_encounter_end_pause(&w);
+    cr_assert_eq(w.e.paused.mover, -1);
+    cr_assert(w.e.combatants[GOBLIN].prone);
+    rules_encounter_stand(&w, GOBLIN);
+    cr_assert_not(w.e.combatants[GOBLIN].prone);
+    cr_assert_not(w.e.combatants[GOBLIN].conditions & (1u << RULES_CONDITION_PRONE));
+    cr_assert(r.c[GOBLIN].prone, "the original is still prone");
+    cr_assert_eq(r.c[FIGHTER].aoo_round, -1);
+    rules_encounter_work_free(&w);
+}

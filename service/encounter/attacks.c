@@ -666,11 +666,23 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
      * one are made now, and this event's ruling lists them. */
     const struct rules_encounter *te = reaction != NULL ? enc_typed(x) : NULL;
     bool settles = te != NULL && rules_encounter_settles_on_answer(te);
+    /* Then the attack is ruled on a work copy of the typed state, which its effects change as
+     * they are written (x->work), and the engine's attacks go on from there. */
+    struct rules_encounter_work w;
+    if (settles && !rules_encounter_work_copy(te, &w)) {
+        svc_errors_add(x->e, "", "the attack of opportunity could not be ruled");
+        json_decref(where);
+        return NULL;
+    }
+    x->work = settles ? &w : NULL;
     json_t *out = enc_attack_on(x, in, actor, target, reaction, reaction_at);
+    x->work = NULL;
     if (out != NULL && settles)
-        enc_settle_waiting(x, te->combatants[reaction->mover].id,
+        enc_settle_waiting(x, &w, te->combatants[reaction->mover].id,
                            json_object_get(in, "reaction_results"), json_object_get(out, "effects"),
                            json_object_get(out, "result"));
+    else if (settles)
+        rules_encounter_work_free(&w);
     if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
         json_decref(out);
         out = NULL;

@@ -649,9 +649,11 @@ json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, boo
  * reaction `at` of x's state (rules_reactions_may_settle on its typed state). */
 bool enc_settles_in_order(struct resolve_ctx *x, size_t at);
 
-/* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
-void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
-                        json_t *result);
+/* After a reaction is answered or declined, makes the engine's attacks that waited for it, on w:
+ * the typed state the event's effects so far leave (a work copy, taken over and freed). */
+struct rules_encounter_work;
+void enc_settle_waiting(struct resolve_ctx *x, struct rules_encounter_work *w, const char *mover,
+                        json_t *results, json_t *effects, json_t *result);
 
 /* Action decline_reaction by actor: closes its open reaction; outcome (new ref) or NULL. */
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor);

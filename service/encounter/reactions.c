@@ -130,6 +130,30 @@ static void scratch_open(struct scratch *sc, struct resolve_ctx *x, json_t *effe
 #endif
 }
 
+/* A scratch for the engine's attacks after an answer or a decline: w (taken over) is the typed
+ * state the event's effects so far (borrowed) leave, applied on the structs by the code that
+ * wrote them; the stored state x->state stands beside it unfolded, read only for what no step
+ * changes. Nothing is folded or decoded. */
+static void scratch_on(struct scratch *sc, struct resolve_ctx *x, struct rules_encounter_work *w,
+                       json_t *effects)
+{
+    sc->state = json_incref(x->state);
+    sc->base = enc_ctx_on(x, sc->state); /* decodes nothing: ctx reads the work copy */
+    svc_errors_init(&sc->none);
+    sc->base.e = &sc->none;
+    sc->work = *w;
+    memset(w, 0, sizeof *w);
+    sc->ok = true;
+    sc->ctx = sc->base;
+    sc->ctx.work = &sc->work;
+#ifndef NDEBUG
+    sc->applied = json_deep_copy(effects);
+    enc_check_applied(x, sc->applied, &sc->work.e);
+#else
+    (void)effects;
+#endif
+}
+
 /* After a step's effects (borrowed) were applied to the work copy by the code that wrote them:
  * debug builds check it against a fresh decode of the stored state with every effect so far
  * folded in (enc_check_applied). */
@@ -299,15 +323,16 @@ static void place_paused(struct resolve_ctx *x, struct scratch *sc, const char *
 }
 
 /* Once a reaction to mover's move is answered or declined (the event's effects so far in
- * `effects`, on top of x->state), the move goes on: the attacks the engine makes itself that
+ * `effects`, on top of x->state, and applied to w, a work copy of its typed state that this
+ * takes over), the move goes on: the attacks the engine makes itself that
  * waited for it are made now (settle_reactions, with the caller's dice `results` by reactor,
  * borrowed, or NULL), their effects appended to `effects`, and listed in result's "reactions"
  * when there are any. */
-void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
-                        json_t *result)
+void enc_settle_waiting(struct resolve_ctx *x, struct rules_encounter_work *w, const char *mover,
+                        json_t *results, json_t *effects, json_t *result)
 {
     struct scratch sc;
-    scratch_open(&sc, x, effects);
+    scratch_on(&sc, x, w, effects);
     json_t *records = json_array();
     settle_reactions(x, &sc, mover, results, effects, records);
     if (rules_encounter_move_pauses(x->engine))
@@ -336,13 +361,19 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
     const struct rules_encounter *te = enc_typed(x);
     if (te == NULL || !enc_settles_in_order(x, at))
         return NULL;
+    struct rules_encounter_work w; /* the typed state the decline leaves */
+    if (!rules_encounter_work_copy(te, &w)) {
+        svc_errors_add(x->e, "", "the reactions could not be settled");
+        return NULL;
+    }
     json_t *effects = json_pack("[o]", reactions_but_effect(te, at));
+    rules_encounter_settle_reaction(&w, (int)at, false);
     json_t *result =
         json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "declined_by", enc_str(actor, "id"), "mover",
                   mover, "step", r->step, "x", r->x, "y", r->y, "rule",
                   "004 Making an Attack of Opportunity: the threatening enemy may "
                   "make the attack; this one does not");
-    enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
+    enc_settle_waiting(x, &w, mover, json_object_get(in, "reaction_results"), effects, result);
     if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
         json_decref(result);
         json_decref(effects);

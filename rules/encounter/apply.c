@@ -8,6 +8,7 @@
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
+#include "rules/encounter/opportunity.h"
 
 bool rules_encounter_work_copy(const struct rules_encounter *from, struct rules_encounter_work *out)
 {
@@ -114,6 +115,84 @@ void rules_encounter_begin_turn(struct rules_encounter *e, struct rules_enc_comb
         assert(next->combatant < e->count);
         rules_enc_combatant_begin_turn(e->engine, &cs[next->combatant]);
     }
+}
+
+void rules_encounter_set_hp(struct rules_encounter_work *w, int c, long long hp)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->hp = hp < -1000000 ? -1000000 : hp > 1000000 ? 1000000 : (int)hp;
+    if (rules_encounter_stores_hp_state(w->e.engine, w->e.rules))
+        k->hp_state = rules_hp_state_of(w->e.rules, hp);
+    rules_enc_combatant_derive(k);
+}
+
+void rules_encounter_set_place(struct rules_encounter_work *w, int c, int x, int y, int facing)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->body.body.x = x;
+    k->body.body.y = y;
+    if (facing >= 0)
+        k->body.facing = facing;
+}
+
+void rules_encounter_set_attacked(struct rules_encounter_work *w, int c)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->turn = (struct rules_turn){.standard = true, .moved = k->turn.moved, .ran = k->turn.ran};
+    k->charge_target = -1;
+}
+
+void rules_encounter_set_aoo(struct rules_encounter_work *w, int c, long long round, int made)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    w->combatants[c].aoo_round = round;
+    w->combatants[c].aoo_made = made;
+}
+
+void rules_encounter_settle_reaction(struct rules_encounter_work *w, int at, bool stopped)
+{
+    assert(w != NULL && at >= 0 && at < w->e.reaction_count);
+    struct rules_encounter *e = &w->e;
+    /* Each stays or goes as rules_encounter_reaction_stays rules it against the settled one
+     * (kept aside, as the list closes up in place). */
+    struct rules_enc_reaction pair[2] = {w->reactions[at]};
+    struct rules_encounter view = *e;
+    view.reactions = pair;
+    view.reaction_count = 2;
+    int n = 0;
+    for (int i = 0; i < e->reaction_count; i++) {
+        pair[1] = w->reactions[i];
+        if (i != at && rules_encounter_reaction_stays(&view, 0, stopped, 1))
+            w->reactions[n++] = pair[1];
+    }
+    e->reaction_count = n;
+    e->awaiting_reactions = rules_reactions_awaited(w->reactions, n);
+}
+
+void rules_encounter_pause_move(struct rules_encounter_work *w, int mover, int x, int y, int facing)
+{
+    assert(w != NULL && mover >= 0 && mover < w->e.count);
+    w->e.paused = (struct rules_enc_pause){.mover = mover,
+                                           .x = x,
+                                           .y = y,
+                                           .has_facing = facing >= 0,
+                                           .facing = facing >= 0 ? facing : 0};
+}
+
+void rules_encounter_end_pause(struct rules_encounter_work *w)
+{
+    assert(w != NULL);
+    w->e.paused = (struct rules_enc_pause){.mover = -1};
+}
+
+void rules_encounter_stand(struct rules_encounter_work *w, int c)
+{
+    assert(w != NULL && c >= 0 && c < w->e.count);
+    w->combatants[c].conditions &= ~(1u << RULES_CONDITION_PRONE);
+    rules_enc_combatant_derive(&w->combatants[c]);
 }
 
 /* Index i after combatant c left: -1 for c itself, one less past it. */

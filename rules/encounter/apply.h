@@ -66,6 +66,54 @@ void rules_enc_combatant_begin_turn(int engine, struct rules_enc_combatant *c);
 void rules_encounter_begin_turn(struct rules_encounter *e, struct rules_enc_combatant *cs,
                                 const struct rules_next_turn *next);
 
+/* ---- what one ruling step sets on a combatant, applied to a work copy ----
+ * Each is the change the step's stored set effect makes, as a fresh decode of the state it
+ * leaves reads it, so that a caller ruling step after step within one event (a full attack's
+ * attacks, the attacks of opportunity the engine makes in a move) rules each step on the copy. */
+
+/* Combatant c's hit points become hp (clamped to +-1,000,000, as a stored state is read), and
+ * with the rule hp_states and the option on (rules_encounter_stores_hp_state) its hit point
+ * state with them (d20 3.5 SRD, Injury and Death: "disabled" at 0, "dying" from -1 to -9,
+ * "dead" at -10 or lower, or the threshold in force); then what it derives from them
+ * (rules_enc_combatant_derive: down when it can take no actions). Without the rule the stored
+ * state stays as it was. */
+void rules_encounter_set_hp(struct rules_encounter_work *w, int c, long long hp);
+
+/* Combatant c now stands at (x, y) and, when facing >= 0, faces `facing` (a 5-foot step's end,
+ * 001 5-Foot Step; 000 Changing Facing). */
+void rules_encounter_set_place(struct rules_encounter_work *w, int c, int x, int y, int facing);
+
+/* What a single attack records on its attacker's turn as it stores it (the attack's own turn
+ * member: {moved, ran, attacked}): it attacked, which a stored turn counts as its standard action
+ * (d20 3.5 SRD, Attack: "a standard action"), and whether it moved or ran this turn is kept;
+ * nothing else is recorded (the action's budget is stamped onto it once the action is ruled), so
+ * it names no charge opponent either. */
+void rules_encounter_set_attacked(struct rules_encounter_work *w, int c);
+
+/* Reactor c made an attack of opportunity in round `round`, its `made`-th this round (004
+ * Making an Attack of Opportunity: "a combatant can only make one per round"; d20 3.5 SRD, Combat
+ * Reflexes: one more per point of Dexterity bonus). */
+void rules_encounter_set_aoo(struct rules_encounter_work *w, int c, long long round, int made);
+
+/* Open reaction `at` is settled (answered by an attack of opportunity that stopped its mover or
+ * not, declined, or refused): the reactions that stay (rules_encounter_reaction_stays) are the
+ * open ones, in their order, and the encounter awaits an answer while an asked one is among them
+ * (rules_reactions_awaited; 004 Attacks of Opportunity). */
+void rules_encounter_settle_reaction(struct rules_encounter_work *w, int at, bool stopped);
+
+/* paused_moves: mover's move pauses with asked reactions open (004 Provoking an Attack of
+ * Opportunity by Moving: the attack is made as the mover leaves the square); it ends at (x, y),
+ * facing `facing` when >= 0, once they are settled. */
+void rules_encounter_pause_move(struct rules_encounter_work *w, int mover, int x, int y,
+                                int facing);
+
+/* The paused move is over: no move is paused. */
+void rules_encounter_end_pause(struct rules_encounter_work *w);
+
+/* Combatant c stands up (001 Part of a Move Action: standing up from Prone): no longer prone,
+ * and what it derives from that. */
+void rules_encounter_stand(struct rules_encounter_work *w, int c);
+
 /* What a combatant leaving the fight (the rule leaving) left on the encounter. */
 struct rules_enc_left {
     int slot;    /* the initiative slot it held, or -1 (not in the order, or not started) */

@@ -6,6 +6,7 @@
 
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
+#include "rules/encounter/kind.h"
 
 enum rules_hp_state rules_encounter_hp_state_at(int engine, const struct rules_options *o,
                                                 long long hp)
@@ -64,6 +65,15 @@ bool rules_encounter_awaits_reaction(int policy)
     return policy >= 0 && policy < RULES_AOO_POLICY_COUNT &&
            rules_aoo_outcome_of((enum rules_aoo_policy)policy, RULES_AOO_DECISION_NONE) ==
                RULES_AOO_ASKED;
+}
+
+bool rules_encounter_answers_reaction(int engine, int type, bool aoo)
+{
+    if (type < 0 || type >= RULES_ACT_TYPE_COUNT)
+        return false;
+    struct rules_action_kind k;
+    rules_action_kind_of(engine, (enum rules_action_type)type, aoo, &k);
+    return k.reaction;
 }
 
 bool rules_encounter_event_closes_reactions(int engine, int open, bool answers, bool undo)

@@ -66,6 +66,13 @@ bool rules_encounter_aoo_first_melee(int engine);
  * Opportunity: the reactor decides); one opened with no policy lapses and waits for nothing. */
 bool rules_encounter_awaits_reaction(int policy);
 
+/* Whether action type `type` (an enum rules_action_type; -1: none, as for an event that is no
+ * action), an attack of opportunity when aoo, answers an open reaction: the kind table says so
+ * (rules_action_kind_of's reaction: an attack of opportunity, or a decline). 004 Attacks of
+ * Opportunity: while the encounter awaits a reactor's answer, only that answer (the attack or its
+ * decline) is ruled; such an event does not close the reactions either. */
+bool rules_encounter_answers_reaction(int engine, int type, bool aoo);
+
 /* Whether an event closes the reactions a move left open: with the rule reactions, "the next
  * other event closes it", so any event while `open` reactions stand, but an answer to one (an
  * attack of opportunity or a decline: answers) and an undo (which may take back the move that

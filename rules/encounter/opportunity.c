@@ -152,6 +152,17 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
                                   &out->gate, &roll, d, &out->ruling);
 }
 
+int rules_encounter_reaction_of(const struct rules_encounter *e, int mover, int by)
+{
+    assert(e != NULL);
+    if (mover < 0 || by < 0)
+        return -1;
+    for (int i = 0; i < e->reaction_count; i++)
+        if (e->reactions[i].mover == mover && e->reactions[i].by == by)
+            return i;
+    return -1;
+}
+
 bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
                                     int i)
 {
@@ -161,6 +172,17 @@ bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answere
     if (i == answered)
         return false;
     return !(stopped && r->mover == a->mover && r->step > a->step);
+}
+
+bool rules_encounter_awaits_after_answer(const struct rules_encounter *e, int answered,
+                                         bool stopped)
+{
+    assert(e != NULL);
+    for (int i = 0; i < e->reaction_count; i++)
+        if (rules_encounter_reaction_stays(e, answered, stopped, i) &&
+            rules_reaction_outcome(&e->reactions[i]) == RULES_AOO_ASKED)
+            return true;
+    return false;
 }
 
 bool rules_encounter_settles_on_answer(const struct rules_encounter *e)

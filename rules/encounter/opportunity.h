@@ -111,6 +111,12 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
                                 const struct rules_enc_attack_room *room,
                                 struct rules_enc_opportunity *out);
 
+/* The reaction open to combatant by's attack of opportunity on mover (their indices), or -1:
+ * what an attack of opportunity answers and a decline declines (004 Attacks of Opportunity: it
+ * answers a move that provoked it, before any other event). A move's ruling lists each reactor
+ * once, so there is at most one. */
+int rules_encounter_reaction_of(const struct rules_encounter *e, int mover, int by);
+
 /* Whether open reaction i of e stays open once reaction `answered` is answered by an attack of
  * opportunity that stopped its mover or not (rules_attack_after's stopped): the answered one
  * closes (004 Making an Attack of Opportunity: "a single melee attack"); when the attack dropped
@@ -119,6 +125,12 @@ int rules_encounter_opportunity(const struct rules_encounter *e, int r, struct r
  * reactions to the later steps of that move close with it. Others stay. */
 bool rules_encounter_reaction_stays(const struct rules_encounter *e, int answered, bool stopped,
                                     int i);
+
+/* Whether the encounter still awaits an answer once reaction `answered` is answered (stopped as
+ * in rules_encounter_reaction_stays): an asked reaction stays open (rules_reactions_awaited over
+ * the ones that stay; 004 Attacks of Opportunity: each asked reactor decides its own). */
+bool rules_encounter_awaits_after_answer(const struct rules_encounter *e, int answered,
+                                         bool stopped);
 
 /* Whether answering (or declining) an open reaction lets the engine go on with the move that
  * opened it (004 Attacks of Opportunity: the attacks come in the order the squares are left):

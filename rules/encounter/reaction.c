@@ -62,29 +62,40 @@ int rules_aoo_per_round(bool combat_reflexes, int dex)
     return combat_reflexes && bonus > 0 ? 1 + bonus : 1;
 }
 
-int rules_reactions_first_asked(const struct rules_open_reaction *list, int n, int mover,
-                                int except)
+enum rules_aoo_outcome rules_reaction_outcome(const struct rules_enc_reaction *r)
+{
+    assert(r != NULL);
+    return r->policy == RULES_AOO_POLICY_ASK      ? RULES_AOO_ASKED
+           : r->policy == RULES_AOO_POLICY_ALWAYS ? RULES_AOO_MADE
+                                                  : RULES_AOO_LAPSING;
+}
+
+bool rules_reactions_awaited(const struct rules_enc_reaction *list, int n)
+{
+    return rules_reactions_first_asked(list, n, -1, -1) >= 0;
+}
+
+int rules_reactions_first_asked(const struct rules_enc_reaction *list, int n, int mover, int except)
 {
     int first = -1;
     for (int i = 0; i < n; i++)
-        if (i != except && list[i].outcome == RULES_AOO_ASKED &&
+        if (i != except && rules_reaction_outcome(&list[i]) == RULES_AOO_ASKED &&
             (mover < 0 || list[i].mover == mover) && (first < 0 || list[i].step < list[first].step))
             first = i;
     return first;
 }
 
-int rules_reactions_next_made(const struct rules_open_reaction *list, int n, int mover)
+int rules_reactions_next_made(const struct rules_enc_reaction *list, int n, int mover)
 {
     int asked = rules_reactions_first_asked(list, n, -1, -1);
     for (int i = 0; i < n; i++)
-        if (list[i].outcome == RULES_AOO_MADE && list[i].mover == mover &&
+        if (rules_reaction_outcome(&list[i]) == RULES_AOO_MADE && list[i].mover == mover &&
             (asked < 0 || rules_aoo_may_settle(list[i].step, list[asked].step)))
             return i;
     return -1;
 }
 
-bool rules_reactions_may_settle(const struct rules_open_reaction *list, int n, int at,
-                                int *blocking)
+bool rules_reactions_may_settle(const struct rules_enc_reaction *list, int n, int at, int *blocking)
 {
     int first = rules_reactions_first_asked(list, n, -1, at);
     *blocking = -1;

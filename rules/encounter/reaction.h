@@ -56,32 +56,44 @@ const char *rules_aoo_outcome_name(enum rules_aoo_outcome o);
  * the attacks come in the order the squares are left). */
 bool rules_aoo_may_settle(int step, int asked_step);
 
-/* A reaction open in an encounter: an attack of opportunity on step `step` of `mover`'s move
- * (the mover by the caller's number), as its reactor's policy or the mover's decision left it:
- * LAPSING (no policy), ASKED (awaited) or MADE (the engine makes it when it may be
- * settled). */
-struct rules_open_reaction {
-    int mover;
+/* A reaction a move (or standing up) left open: reactor `by` may make an attack of opportunity
+ * on `mover`, who was leaving (x, y) facing `facing` (-1: none) at step `step`, as its reactor's
+ * policy or the mover's decision left it (`policy`: ask, always, or unset). */
+struct rules_enc_reaction {
+    int mover, by; /* combatant indices (-1: no longer in the encounter) */
     int step;
-    enum rules_aoo_outcome outcome;
+    int x, y, facing;
+    enum rules_aoo_policy policy;
 };
+
+/* What becomes of open reaction r (004 Making an Attack of Opportunity: the threatening enemy
+ * "does not have to make an attack of opportunity"; its policy or the mover's decision says
+ * whether it does): ASKED when the encounter awaits its answer or decline (policy ask), MADE
+ * when the engine makes it once it may be settled (always), else LAPSING at the next event. */
+enum rules_aoo_outcome rules_reaction_outcome(const struct rules_enc_reaction *r);
+
+/* Whether the encounter awaits an answer among the n open reactions of list (awaiting_reactions):
+ * one of them is asked (rules_reaction_outcome). 004 Attacks of Opportunity: the reactor, not the
+ * engine, decides an asked one, so nothing else is ruled until it answers or declines. */
+bool rules_reactions_awaited(const struct rules_enc_reaction *list, int n);
 
 /* The asked reaction at the earliest step among the n of list (of mover's move; mover -1:
  * anyone's), other than the one at index except (-1: none); -1 when there is none. Of equal
  * steps (two reactors at one square), the first listed: the order the move's ruling gave them
  * (the documents order only the squares). */
-int rules_reactions_first_asked(const struct rules_open_reaction *list, int n, int mover,
+int rules_reactions_first_asked(const struct rules_enc_reaction *list, int n, int mover,
                                 int except);
 
 /* The reaction the engine makes next for mover's move: the first listed that it makes itself
  * (MADE) and that may be settled now, no asked reaction to anyone's move being open at an
  * earlier step (rules_aoo_may_settle); -1 when there is none. */
-int rules_reactions_next_made(const struct rules_open_reaction *list, int n, int mover);
+int rules_reactions_next_made(const struct rules_enc_reaction *list, int n, int mover);
 
 /* Whether reaction `at` of the list may be settled now (answered, declined or made): no asked
- * reaction other than it is open at an earlier step (rules_aoo_may_settle); *blocking gets that
- * one's index, or -1. */
-bool rules_reactions_may_settle(const struct rules_open_reaction *list, int n, int at,
+ * reaction other than it is open at an earlier step (rules_aoo_may_settle; 004 Provoking an
+ * Attack of Opportunity by Moving: the mover leaves the earlier square first); *blocking gets
+ * that one's index, or -1. */
+bool rules_reactions_may_settle(const struct rules_enc_reaction *list, int n, int at,
                                 int *blocking);
 
 /* Attacks of opportunity a combatant may make in a round: one (004 Making an Attack of

@@ -161,14 +161,7 @@ struct rules_enc_slot {
     bool aware;    /* aware at the start, so it acts in a surprise round */
 };
 
-/* A reaction a move (or standing up) left open: reactor `by` may make an attack of opportunity
- * on `mover`, who was leaving (x, y) facing `facing` (-1: none) at step `step`. */
-struct rules_enc_reaction {
-    int mover, by; /* combatant indices (-1: no longer in the encounter) */
-    int step;
-    int x, y, facing;
-    enum rules_aoo_policy policy;
-};
+/* struct rules_enc_reaction: a reaction a move left open (rules/encounter/reaction.h). */
 
 /* A move paused for an asked reaction: its mover stands at (x, y) until the reactions are
  * settled; `stands`: the pause is a stand-up's, which completes once they are. */

@@ -14,6 +14,7 @@
 
 #include "rules/attack/ability.h"
 #include "rules/board/cover.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
 #include "rules/encounter/hp.h"
@@ -362,7 +363,6 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
                             const struct answered *reaction, const struct rules_attack_after *after,
                             json_t *effects)
 {
-    json_t *s = x->state;
     const struct rules_encounter *te = enc_typed(x);
     assert(te != NULL);
     json_array_append_new(effects,
@@ -372,21 +372,27 @@ static void answer_reaction(struct resolve_ctx *x, const char *actor, const char
      * it was leaving, and the reactions to later steps go with it. */
     bool stopped = after->stopped;
     json_t *left = json_array();
-    size_t k;
-    json_t *r;
-    json_array_foreach(json_object_get(s, "reactions"), k, r)
-    {
-        /* The typed state's reactions are the stored list, in its order (rules_encounter_
-         * reaction_stays: the answered one closes, and a stopped mover's later steps). */
-        assert(k < (size_t)te->reaction_count);
-        if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, (int)k))
-            json_array_append(left, r);
-    }
-    json_array_append_new(effects, enc_reactions_effect(s, left));
+    for (int k = 0; k < te->reaction_count; k++) /* encoded from the typed state */
+        if (rules_encounter_reaction_stays(te, (int)reaction->at, stopped, k))
+            json_array_append_new(left, enc_reaction_json(te, k));
+    json_array_append_new(effects, enc_reactions_effect(te, left,
+                                                        rules_encounter_awaits_after_answer(
+                                                            te, (int)reaction->at, stopped)));
     if (stopped)
         json_array_append_new(
             effects,
             enc_effect_set(target, json_pack("{s:I, s:I}", "x", reaction->x, "y", reaction->y)));
+    /* Within the engine's attacks after a move (reactions.c), the same changes on its typed
+     * state (x->work). */
+    struct rules_encounter_work *w = x->work;
+    if (w != NULL) {
+        int ai = rules_encounter_find(te, actor), ti = rules_encounter_find(te, target);
+        if (ai >= 0)
+            rules_encounter_set_aoo(w, ai, te->round, after->aoo_made);
+        rules_encounter_settle_reaction(w, (int)reaction->at, stopped);
+        if (stopped && ti >= 0)
+            rules_encounter_set_place(w, ti, (int)reaction->x, (int)reaction->y, -1);
+    }
 }
 
 /* What the attack does to the encounter (rules_encounter_attack's after), as effects: the
@@ -400,9 +406,17 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
 {
     const struct rules_encounter *te = enc_typed(x);
     assert(te != NULL && who != NULL);
+    /* A step of a full attack: each change is applied to its typed state too (x->work). */
+    struct rules_encounter_work *w = x->work;
+    assert(w == NULL || !aoo || rules_encounter_aoo_answers_reaction(x->engine));
+    int ai = w != NULL ? (int)(who - w->e.combatants) : -1;
     json_t *effects = json_array();
-    if (after->damaged)
+    if (after->damaged) {
         json_array_append_new(effects, enc_effect_set(target, enc_hp_fields(x, after->target_hp)));
+        int ti = w != NULL ? rules_encounter_find(&w->e, target) : -1;
+        if (ti >= 0)
+            rules_encounter_set_hp(w, ti, after->target_hp);
+    }
     if (after->strain > 0) {
         json_t *fields = enc_hp_fields(x, after->attacker_hp);
         json_t *told =
@@ -412,6 +426,8 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
             json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
         json_object_set_new(ans, "strain", told);
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
+        if (w != NULL)
+            rules_encounter_set_hp(w, ai, after->attacker_hp);
     }
     if (aoo && rules_encounter_aoo_answers_reaction(x->engine)) {
         assert(reaction != NULL); /* under this engine an attack of opportunity answers one */
@@ -419,11 +435,14 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     } else if (aoo) {
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"),
                                                       json_pack("{s:i}", "aoo_round", te->round)));
-    } else
+    } else {
         json_array_append_new(
             effects, enc_effect_set(enc_str(actor, "id"), json_pack("{s:{s:b, s:b, s:b}}", "turn",
                                                                     "moved", who->turn.moved, "ran",
                                                                     who->turn.ran, "attacked", 1)));
+        if (w != NULL)
+            rules_encounter_set_attacked(w, ai);
+    }
     return effects;
 }
 
@@ -437,7 +456,7 @@ static bool attack_named(int engine)
 }
 
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                      json_t *reaction, size_t reaction_at)
+                      const struct rules_enc_reaction *reaction, size_t reaction_at)
 {
     bool aoo = strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0;
     const struct rules_encounter *te = enc_typed(x);
@@ -464,10 +483,10 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     /* An attack of opportunity finds its target where it was, in the square it was leaving. */
     struct rules_creature there = whom->body;
     if (reaction != NULL) {
-        there.body.x = (int)enc_num(reaction, "x");
-        there.body.y = (int)enc_num(reaction, "y");
-        if (json_is_integer(json_object_get(reaction, "facing")))
-            there.facing = (int)enc_num(reaction, "facing");
+        there.body.x = reaction->x;
+        there.body.y = reaction->y;
+        if (reaction->facing >= 0)
+            there.facing = reaction->facing;
     }
     struct rules_enc_attack_gate gate = {0};
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
@@ -491,8 +510,9 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     }
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
-    struct answered answered = {reaction_at, enc_num(reaction, "step"), enc_num(reaction, "x"),
-                                enc_num(reaction, "y")};
+    struct answered answered = {reaction_at, reaction != NULL ? reaction->step : 0,
+                                reaction != NULL ? reaction->x : 0,
+                                reaction != NULL ? reaction->y : 0};
     json_t *effects = attack_effects(x, ans, actor, who, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
     json_t *out = enc_outcome(ans, effects);
@@ -620,11 +640,11 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     /* The rule reactions: an attack of opportunity answers a move that provoked it from this
      * attacker, before any other event, and strikes the mover in the square it was leaving (004
      * Provoking an Attack of Opportunity by Moving). */
-    json_t *reaction = NULL;
+    const struct rules_enc_reaction *reaction = NULL;
     size_t reaction_at = 0;
     json_t *where = NULL; /* the target where the attack finds it */
     if (rules_encounter_aoo_answers_reaction(x->engine) && is_aoo) {
-        reaction = enc_open_reaction(s, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
+        reaction = enc_open_reaction(x, enc_str(target, "id"), enc_str(actor, "id"), &reaction_at);
         if (reaction == NULL) {
             svc_errors_add(x->e, "/kind",
                            "'%s' provoked no attack of opportunity from '%s': one answers a move "
@@ -633,23 +653,36 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                            enc_str(target, "id"), enc_str(actor, "id"));
             return NULL;
         }
-        if (!enc_settles_in_order(x, reaction, reaction_at))
+        if (!enc_settles_in_order(x, reaction_at))
             return NULL;
         where = json_copy(target);
-        json_object_set(where, "x", json_object_get(reaction, "x"));
-        json_object_set(where, "y", json_object_get(reaction, "y"));
-        if (json_is_integer(json_object_get(reaction, "facing")))
-            json_object_set(where, "facing", json_object_get(reaction, "facing"));
+        json_object_set_new(where, "x", json_integer(reaction->x));
+        json_object_set_new(where, "y", json_integer(reaction->y));
+        if (reaction->facing >= 0)
+            json_object_set_new(where, "facing", json_integer(reaction->facing));
         target = where;
     }
     /* Answered, the move goes on: the attacks the engine makes itself that waited for this
      * one are made now, and this event's ruling lists them. */
     const struct rules_encounter *te = reaction != NULL ? enc_typed(x) : NULL;
     bool settles = te != NULL && rules_encounter_settles_on_answer(te);
+    /* Then the attack is ruled on a work copy of the typed state, which its effects change as
+     * they are written (x->work), and the engine's attacks go on from there. */
+    struct rules_encounter_work w;
+    if (settles && !rules_encounter_work_copy(te, &w)) {
+        svc_errors_add(x->e, "", "the attack of opportunity could not be ruled");
+        json_decref(where);
+        return NULL;
+    }
+    x->work = settles ? &w : NULL;
     json_t *out = enc_attack_on(x, in, actor, target, reaction, reaction_at);
+    x->work = NULL;
     if (out != NULL && settles)
-        enc_settle_waiting(x, enc_str(reaction, "mover"), json_object_get(in, "reaction_results"),
-                           json_object_get(out, "effects"), json_object_get(out, "result"));
+        enc_settle_waiting(x, &w, te->combatants[reaction->mover].id,
+                           json_object_get(in, "reaction_results"), json_object_get(out, "effects"),
+                           json_object_get(out, "result"));
+    else if (settles)
+        rules_encounter_work_free(&w);
     if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
         json_decref(out);
         out = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/dice/dice.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
@@ -87,6 +88,8 @@ const struct svc_rules *enc_svc_rules_of(struct resolve_ctx *x)
 
 const struct rules_encounter *enc_typed(struct resolve_ctx *x)
 {
+    if (x->work != NULL)
+        return &x->work->e;
     int rc = SVC_ENC_TYPED_OK;
     struct enc_kept *k = kept_of(x, &rc);
     if (k != NULL)
@@ -108,6 +111,7 @@ struct resolve_ctx enc_ctx_on(const struct resolve_ctx *x, json_t *scratch)
 {
     struct resolve_ctx sub = *x;
     sub.state = scratch;
+    sub.work = NULL;
     memset(&sub.typed, 0, sizeof sub.typed);
     sub.typed_tried = sub.typed_ok = false;
     return sub;
@@ -493,44 +497,29 @@ static bool check_input(const char *kind, json_t *in, int engine, struct svc_err
     return json_array_size(e->list) == before;
 }
 
-/* Whether event `kind` with input in answers an open reaction: an action whose kind is a
- * reaction (rules_action_kind_of: an attack of opportunity, or a decline). */
+/* Whether event `kind` with input in answers an open reaction (rules_encounter_answers_reaction:
+ * an attack of opportunity, or a decline). */
 static bool answers_reaction(const char *kind, json_t *in, int engine)
 {
     int type = strcmp(kind, "action") == 0 ? rules_action_type_of(enc_str(in, "type")) : -1;
-    if (type < 0)
-        return false;
-    struct rules_action_kind k;
-    rules_action_kind_of(engine, (enum rules_action_type)type,
-                         strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0, &k);
-    return k.reaction;
+    return rules_encounter_answers_reaction(
+        engine, type, strcmp(enc_str(in, "kind"), "attack_of_opportunity") == 0);
 }
 
-/* While a reaction the encounter waits for is open (a reactor's aoo_policy or the mover's
- * decision was ask), only an answer or a decline is ruled: false after adding an error naming
- * each open reaction. Reactions opened with no policy wait for nothing. */
-static bool awaits_nothing(json_t *state, const char *kind, json_t *in, int engine,
-                           struct svc_errors *e)
-{
-    return answers_reaction(kind, in, engine) || enc_awaits_no_reaction(state, e);
-}
-
-bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e)
+bool enc_awaits_no_reaction(const struct rules_encounter *te, struct svc_errors *e)
 {
     char open[400];
     size_t used = 0;
     int n = 0;
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(state, "reactions"), i, r)
-    {
-        if (!rules_encounter_awaits_reaction(rules_aoo_policy_from(enc_str(r, "policy"))) ||
-            used >= sizeof open)
+    for (int i = 0; i < te->reaction_count; i++) {
+        const struct rules_enc_reaction *r = &te->reactions[i];
+        if (!rules_encounter_awaits_reaction((int)r->policy) || used >= sizeof open)
             continue;
         used += (size_t)snprintf(open + used, sizeof open - used,
                                  "%s'%s' against '%s' (step %lld, leaving %lld,%lld)",
-                                 n++ ? "; " : "", enc_str(r, "by"), enc_str(r, "mover"),
-                                 enc_num(r, "step"), enc_num(r, "x"), enc_num(r, "y"));
+                                 n++ ? "; " : "", r->by >= 0 ? te->combatants[r->by].id : "",
+                                 r->mover >= 0 ? te->combatants[r->mover].id : "",
+                                 (long long)r->step, (long long)r->x, (long long)r->y);
     }
     if (n == 0)
         return true;
@@ -562,10 +551,16 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
                        "longer secret");
         return NULL;
     }
-    /* An undo may take back the move that opened the reactions. */
+    /* An undo may take back the move that opened the reactions. While a reaction the encounter
+     * waits for is open (a reactor's aoo_policy or the mover's decision was ask), only an answer
+     * or a decline is ruled (enc_awaits_no_reaction, on the typed state). */
     bool undo = strcmp(kind, "undone") == 0;
-    if (!undo && !awaits_nothing(state, kind, in, engine, e))
+    bool answers = answers_reaction(kind, in, engine);
+    const struct rules_encounter *te = undo ? NULL : enc_typed(&x);
+    if (!undo && (te == NULL || (!answers && !enc_awaits_no_reaction(te, e)))) {
+        enc_ctx_release(&x);
         return NULL;
+    }
     /* One resolver per kind of event (created is made by enc_initial_state, never resolved). */
     static json_t *(*const resolver[RULES_EVENT_KIND_COUNT])(struct resolve_ctx *, json_t *) = {
         [RULES_EVENT_COMBATANT_ADDED] = resolve_add,
@@ -586,8 +581,7 @@ json_t *enc_resolve(const struct svc_request *req, struct enc_cache *cache, json
         svc_errors_add(e, "", "unknown event kind '%s'", kind);
     /* The reactions a move left open last only until the next event that is not one
      * of them (an attack of opportunity consumes its own, a decline too). */
-    bool answers = answers_reaction(kind, in, engine);
-    int open = (int)json_array_size(json_object_get(state, "reactions"));
+    int open = te != NULL ? te->reaction_count : 0; /* an undo closes none */
     if (out != NULL && rules_encounter_event_closes_reactions(engine, open, answers, undo))
         json_array_insert_new(json_object_get(out, "effects"), 0,
                               enc_effect_set("encounter", json_pack("{s:[]}", "reactions")));

@@ -166,20 +166,39 @@ static void refused_attack(struct svc_errors *from, int i, struct svc_errors *to
  * attacks for 5-foot steps before, between or after them (001 Trade Away Attacks: each step
  * uses up the worst attack left, so the attacks made keep the best bonuses; the steps do not
  * count as movement and provoke nothing). */
-/* A full attack as it is made, on a scratch copy of the state: what each item of its plan
- * rules and leaves. */
+/* A full attack as it is made: what each item of its plan rules and leaves. Each item is ruled
+ * on a typed work copy of the state that the items before it changed (rules/encounter/apply.h:
+ * the ruling code that writes each effect applies the same change to it), never on a copy of
+ * the stored JSON with their effects folded in. */
 struct full_attack_run {
-    json_t *scratch; /* the state as the items so far leave it */
-    /* Rules on scratch: its typed state decoded once, then refreshed after each item's effects
-     * (svc_enc_typed_refresh) rather than decoded again for each. */
-    struct resolve_ctx ctx;
-    json_t *rulings; /* each attack's ruling */
-    json_t *effects; /* the effects so far */
-    json_t *stepped; /* {x, y, at} of each 5-foot step */
-    json_t *turned;  /* {facing, at} of each change of facing */
-    json_t *aimed;   /* the target of each attack */
-    int made;        /* attacks made */
+    struct rules_encounter_work work; /* the typed state as the items so far leave it */
+    struct resolve_ctx ctx;           /* rules on work (ctx.work), x's stored state beside it */
+    json_t *rulings;                  /* each attack's ruling */
+    json_t *effects;                  /* the effects so far */
+    json_t *stepped;                  /* {x, y, at} of each 5-foot step */
+    json_t *turned;                   /* {facing, at} of each change of facing */
+    json_t *aimed;                    /* the target of each attack */
+    int made;                         /* attacks made */
+#ifndef NDEBUG
+    /* Debug builds: every effect as the work copy took it (an attack's turn too, which the
+     * full attack's own effects leave to resolve_action), checked after each item against a
+     * fresh decode of the stored state with them folded in (enc_check_applied). */
+    json_t *applied;
+#endif
 };
+
+/* After an item applied effects (borrowed) to the run's work copy: debug builds check it. */
+static void run_applied(struct resolve_ctx *x, struct full_attack_run *run, json_t *effects)
+{
+#ifndef NDEBUG
+    json_t *copy = json_deep_copy(effects); /* the caller may take the turn out of its own */
+    json_array_extend(run->applied, copy);
+    json_decref(copy);
+    enc_check_applied(x, run->applied, &run->work.e);
+#else
+    (void)x, (void)run, (void)effects;
+#endif
+}
 
 /* The plan's items as rules/ takes them (plain), each named target found in the encounter;
  * false after adding the error of a target that names no combatant. */
@@ -202,23 +221,10 @@ static bool plan_targets(struct resolve_ctx *x, const struct rules_encounter *te
     return true;
 }
 
-/* Folds effects (borrowed) into the run's scratch state, its typed state brought up to date (or
- * dropped, to be decoded again, when the effects are not ones a refresh reads). */
-static void run_fold(struct full_attack_run *run, json_t *effects)
+/* Appends one item's effects (a new array) to the run, the work copy changed by them already. */
+static void run_effects(struct resolve_ctx *x, struct full_attack_run *run, json_t *ef)
 {
-    enc_fold(run->scratch, effects);
-    if (run->ctx.typed_ok && !svc_enc_typed_refresh(&run->ctx.typed, effects))
-        enc_ctx_release(&run->ctx);
-#ifndef NDEBUG
-    if (run->ctx.typed_ok)
-        enc_check_typed(&run->ctx, run->scratch, &run->ctx.typed.e);
-#endif
-}
-
-/* Appends one item's effects (a new array) to the run: folded into its scratch state. */
-static void run_effects(struct full_attack_run *run, json_t *ef)
-{
-    run_fold(run, ef);
+    run_applied(x, run, ef);
     json_array_extend(run->effects, ef);
     json_decref(ef);
 }
@@ -238,18 +244,20 @@ static bool run_step(struct resolve_ctx *x, struct full_attack_run *run, json_t 
     json_array_append_new(run->stepped,
                           json_pack("{s:O, s:O, s:i}", "x", json_object_get(fields, "x"), "y",
                                     json_object_get(fields, "y"), "at", item));
-    run_effects(run, json_pack("[o]", enc_effect_set(enc_str(actor, "id"), fields)));
+    run_effects(x, run, json_pack("[o]", enc_effect_set(enc_str(actor, "id"), fields)));
     json_decref(ans);
     return true;
 }
 
 /* The plan's attack (item, the i-th of the full attack) by me at target_id: ruled as a single
- * attack (enc_attack_on) on the scratch state, with its own dice and iterative bonus; an
- * attack at a target that dropped is not made. False after adding errors. */
+ * attack (enc_attack_on) on the run's work copy, with its own dice and iterative bonus; an
+ * attack at a target that dropped is not made. me and the target are the stored combatants
+ * before the event (their ids and profiles, which no item changes). False after adding
+ * errors. */
 static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_t *in,
                        json_t *actor, json_t *me, int item, int i, const char *target_id)
 {
-    json_t *target = enc_find(run->scratch, target_id, NULL);
+    json_t *target = enc_find(x->state, target_id, NULL);
     if (target == NULL) {
         char p[48];
         snprintf(p, sizeof p, "/plan/%d/attack/target", item);
@@ -285,7 +293,7 @@ static bool run_attack(struct resolve_ctx *x, struct full_attack_run *run, json_
     if (out != NULL) {
         json_array_append(run->rulings, json_object_get(out, "result"));
         json_array_append_new(run->aimed, json_string(enc_str(target, "id")));
-        run_fold(run, json_object_get(out, "effects"));
+        run_applied(x, run, json_object_get(out, "effects"));
         /* The actor's turn is the full attack's (resolve_action stamps its budget), not each
          * single attack's. */
         size_t n;
@@ -311,8 +319,9 @@ static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t 
                      const struct plan_item *items, int n_items,
                      const struct rules_full_attack_plan *plan)
 {
+    int ai = rules_encounter_find(&run->work.e, enc_str(actor, "id"));
     for (int item = 0; item < n_items; item++) {
-        json_t *me = enc_find(run->scratch, enc_str(actor, "id"), NULL);
+        json_t *me = actor;
         if (items[item].it.kind == RULES_PLAN_STEP) {
             if (!run_step(x, run, actor, me, item, items[item].square))
                 return false;
@@ -320,7 +329,9 @@ static bool run_plan(struct resolve_ctx *x, struct full_attack_run *run, json_t 
             /* 000 Changing Facing, between two attacks: its one free change, spent on the turn
              * by the plan's check, as Kroh turns from the bugbear to the goblin (000). */
             int facing = items[item].it.facing;
-            run_effects(run,
+            const struct rules_enc_combatant *c = &run->work.e.combatants[ai];
+            rules_encounter_set_place(&run->work, ai, c->body.body.x, c->body.body.y, facing);
+            run_effects(x, run,
                         json_pack("[o]", enc_effect_set(enc_str(me, "id"),
                                                         json_pack("{s:i}", "facing", facing))));
             json_array_append_new(run->turned,
@@ -373,16 +384,26 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
                        "a full attack takes one array of results per attack (%d here)", attacks);
         return NULL;
     }
-    struct full_attack_run run = {.scratch = json_deep_copy(x->state),
-                                  .rulings = json_array(),
+    struct full_attack_run run = {.rulings = json_array(),
                                   .effects = json_array(),
                                   .stepped = json_array(),
                                   .turned = json_array(),
                                   .aimed = json_array()};
-    run.ctx = enc_ctx_on(x, run.scratch);
-    bool ok = run_plan(x, &run, in, actor, items, n_items, &plan);
-    enc_ctx_release(&run.ctx);
-    json_decref(run.scratch);
+#ifndef NDEBUG
+    run.applied = json_array();
+#endif
+    bool ok = rules_encounter_work_copy(te, &run.work);
+    if (!ok)
+        svc_errors_add(x->e, "", "the full attack could not be ruled");
+    else {
+        run.ctx = *x;
+        run.ctx.work = &run.work;
+        ok = run_plan(x, &run, in, actor, items, n_items, &plan);
+    }
+    rules_encounter_work_free(&run.work);
+#ifndef NDEBUG
+    json_decref(run.applied);
+#endif
     if (!ok) {
         json_decref(run.rulings);
         json_decref(run.effects);

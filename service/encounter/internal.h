@@ -266,6 +266,12 @@ struct resolve_ctx {
     /* The state as the typed encounter (enc_typed), decoded on first use for this event. */
     struct svc_enc_typed typed;
     bool typed_tried, typed_ok;
+    /* A typed state the caller keeps step after step within the event (a full attack's attacks
+     * so far, applied on the structs: rules/encounter/apply.h), or NULL. When set, enc_typed
+     * reads it instead of `state`'s, and the ruling code that writes a step's effects applies
+     * the same change to it (attack_effects, enc_rule_traded_step). `state` stays the stored
+     * state before the event: only what no step changes (ids, profiles, the seed) is read there. */
+    struct rules_encounter_work *work;
 };
 
 /* The state before the event as the typed encounter (rules/encounter/state.h), decoded on
@@ -528,7 +534,7 @@ const char *enc_admit_refusal(const struct rules_encounter *te, const struct rul
 /* Whether the encounter awaits no asked reaction (a reactor's aoo_policy or the mover's decision
  * was ask): false after adding the error that names each, as every other event is refused while
  * one is open (004 Attacks of Opportunity). */
-bool enc_awaits_no_reaction(json_t *state, struct svc_errors *e);
+bool enc_awaits_no_reaction(const struct rules_encounter *te, struct svc_errors *e);
 
 /* The action of `type` (the index of its name in resolve_action's types: attack, move,
  * five_foot_step, facing, forced, fall, condition, stand_up, full_attack, decline_reaction) by
@@ -603,7 +609,7 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
  * ref) or NULL after adding errors to x->e. A full attack (full_attack.c) makes each of its
  * attacks so. */
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
-                      json_t *reaction, size_t reaction_at);
+                      const struct rules_enc_reaction *reaction, size_t reaction_at);
 
 /* Action attack (in: target, kind, attack, ...) by actor: the outcome (new ref) or NULL after
  * adding errors to x->e; with the rule reactions an attack of opportunity answers an open reaction.
@@ -626,18 +632,28 @@ json_t *enc_action_full_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
 
 /* ---- encounter_reactions.c ---- */
 
-/* The open reaction of `by` to `mover`'s last move, or NULL; *at gets its index. */
-json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at);
+/* The reaction open to `by`'s attack of opportunity on `mover` (ids) in x's typed state
+ * (rules_encounter_reaction_of), or NULL; *at gets its index. */
+const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const char *mover,
+                                                   const char *by, size_t *at);
 
-/* The effect leaving `list` (stolen) as the open reactions, awaiting_reactions kept in step. */
-json_t *enc_reactions_effect(json_t *state, json_t *list);
+/* Open reaction i of te as the state stores it ({mover, by, step, x, y, facing, policy?}): a new
+ * object, encoded from the typed state. */
+json_t *enc_reaction_json(const struct rules_encounter *te, int i);
 
-/* False, after adding an error to x->e, while an asked reaction at an earlier step comes first. */
-bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at);
+/* The effect leaving `list` (stolen) as the open reactions of te's state, awaiting_reactions set
+ * to `awaiting` when that changes it (the caller decides it on the typed reactions). */
+json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, bool awaiting);
 
-/* After a reaction is answered or declined, makes the engine's attacks that waited for it. */
-void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
-                        json_t *result);
+/* False, after adding an error to x->e, while an asked reaction at an earlier step comes before
+ * reaction `at` of x's state (rules_reactions_may_settle on its typed state). */
+bool enc_settles_in_order(struct resolve_ctx *x, size_t at);
+
+/* After a reaction is answered or declined, makes the engine's attacks that waited for it, on w:
+ * the typed state the event's effects so far leave (a work copy, taken over and freed). */
+struct rules_encounter_work;
+void enc_settle_waiting(struct resolve_ctx *x, struct rules_encounter_work *w, const char *mover,
+                        json_t *results, json_t *effects, json_t *result);
 
 /* Action decline_reaction by actor: closes its open reaction; outcome (new ref) or NULL. */
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor);

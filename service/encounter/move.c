@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/encounter/apply.h"
 #include "rules/encounter/event.h"
 #include "service/codec/answer.h"
 #include "service/codec/move_req.h"
@@ -296,6 +297,10 @@ json_t *enc_rule_traded_step(struct resolve_ctx *x, json_t *mover, json_t *squar
         *fields = json_pack("{s:i, s:i}", "x", m.end_x, "y", m.end_y);
         if (m.end_facing >= 0)
             json_object_set_new(*fields, "facing", json_integer(m.end_facing));
+        /* Within a full attack, the same change on its typed state (x->work). */
+        int me = x->work != NULL ? rules_encounter_find(&x->work->e, enc_str(mover, "id")) : -1;
+        if (me >= 0)
+            rules_encounter_set_place(x->work, me, m.end_x, m.end_y, m.end_facing);
     }
     ruling_free(&m);
     json_decref(in);

@@ -107,7 +107,7 @@ static const char *move_refusal(json_t *state, const struct rules_encounter *te,
     struct svc_errors e;
     svc_errors_init(&e);
     const char *code = NULL;
-    if (!enc_awaits_no_reaction(state, &e)) {
+    if (!enc_awaits_no_reaction(te, &e)) {
         code = "awaiting_reactions";
     } else {
         struct rules_enc_action act = {.type = RULES_ACT_MOVE, .actor = mi, .mode = mode};

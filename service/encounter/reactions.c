@@ -4,6 +4,7 @@
  * (settle_reactions), a reactor answers an open one with an attack of opportunity
  * (encounter_attacks.c) or declines it (decline_reaction), and the encounter awaits the asked
  * ones (awaiting_reactions). Also the checks of a move's decisions and of reaction_results. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,146 +19,154 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 
-/* The open reaction of `by` to `mover`'s last move (set by enc_action_move), or NULL.
- * *at gets its index in the state's reactions. */
-json_t *enc_open_reaction(json_t *state, const char *mover, const char *by, size_t *at)
+const struct rules_enc_reaction *enc_open_reaction(struct resolve_ctx *x, const char *mover,
+                                                   const char *by, size_t *at)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(state, "reactions"), i, r)
-    {
-        if (strcmp(enc_str(r, "mover"), mover) == 0 && strcmp(enc_str(r, "by"), by) == 0) {
-            *at = i;
-            return r;
-        }
-    }
-    return NULL;
+    const struct rules_encounter *te = enc_typed(x);
+    int i = te != NULL ? rules_encounter_reaction_of(te, rules_encounter_find(te, mover),
+                                                     rules_encounter_find(te, by))
+                       : -1;
+    *at = i >= 0 ? (size_t)i : 0;
+    return i >= 0 ? &te->reactions[i] : NULL;
 }
 
-/* Whether open reaction r is one the encounter waits for (its reactor's policy, or the mover's
- * decision, is ask). Reactions opened with no policy lapse at the next event. */
-static bool is_asked(json_t *r)
+/* The effect that leaves `list` (stolen) as the open reactions of te's state, awaiting_reactions
+ * set when it changes: `awaiting`, whether an asked reaction stays open among them
+ * (rules_reactions_awaited, decided by the caller on the typed reactions). */
+json_t *enc_reactions_effect(const struct rules_encounter *te, json_t *list, bool awaiting)
 {
-    return strcmp(enc_str(r, "policy"), "ask") == 0;
-}
-
-/* The open reactions as rules/reaction.h reads them. They are at most one per reactor, for the
- * move that opened them (a move's ruling lists each creature once, and they are closed before
- * another move can open any), so MAX_COMBATANTS of them; no allocation that could fail. */
-struct reactions_view {
-    struct rules_open_reaction t[MAX_COMBATANTS];
-    int n;
-};
-
-/* list into v, movers numbered 0 for `mover` (NULL: nobody singled out) and 1 for others. */
-static void typed(json_t *list, const char *mover, struct reactions_view *v)
-{
-    size_t count = json_array_size(list);
-    v->n = count < MAX_COMBATANTS ? (int)count : MAX_COMBATANTS;
-    for (int i = 0; i < v->n; i++) {
-        json_t *r = json_array_get(list, (size_t)i);
-        const char *policy = enc_str(r, "policy");
-        v->t[i] = (struct rules_open_reaction){
-            .mover = mover != NULL && strcmp(enc_str(r, "mover"), mover) == 0 ? 0 : 1,
-            .step = (int)enc_num(r, "step"),
-            .outcome = strcmp(policy, "ask") == 0      ? RULES_AOO_ASKED
-                       : strcmp(policy, "always") == 0 ? RULES_AOO_MADE
-                                                       : RULES_AOO_LAPSING};
-    }
-}
-
-/* The asked reaction open in list at the earliest step (of mover's move; NULL: anyone's), other
- * than the one at index `except` (pass SIZE_MAX for none); NULL when there is none
- * (rules_reactions_first_asked). */
-static json_t *first_asked(json_t *list, const char *mover, size_t except)
-{
-    struct reactions_view v;
-    typed(list, mover, &v);
-    int i = rules_reactions_first_asked(v.t, v.n, mover != NULL ? 0 : -1,
-                                        except == SIZE_MAX ? -1 : (int)except);
-    return i >= 0 ? json_array_get(list, (size_t)i) : NULL;
-}
-
-/* Whether an asked reaction is open in list (the encounter awaits it). */
-static bool any_asked(json_t *list)
-{
-    return first_asked(list, NULL, SIZE_MAX) != NULL;
-}
-
-/* The open reactions `list` but the one at index `at`: a new array. */
-static json_t *reactions_but(json_t *list, size_t at)
-{
-    json_t *left = json_array();
-    size_t i;
-    json_t *o;
-    json_array_foreach(list, i, o)
-    {
-        if (i != at)
-            json_array_append(left, o);
-    }
-    return left;
-}
-
-/* The effect that leaves `list` (stolen) as the open reactions, with awaiting_reactions set
- * when it changes: true while an asked reaction is open. */
-json_t *enc_reactions_effect(json_t *state, json_t *list)
-{
-    bool awaiting = any_asked(list);
     json_t *fields = json_pack("{s:o}", "reactions", list);
-    if (awaiting != enc_flag(state, "awaiting_reactions"))
+    if (awaiting != te->awaiting_reactions)
         json_object_set_new(fields, "awaiting_reactions", json_boolean(awaiting));
     return enc_effect_set("encounter", fields);
 }
 
-/* Refuses (false, after adding an error) to settle reaction r, at index `at` of the open
- * reactions, while an asked one is open at an earlier step of the move: the mover reached r's
- * square only after that one (rules_aoo_may_settle). */
-bool enc_settles_in_order(struct resolve_ctx *x, json_t *r, size_t at)
+/* The id of combatant i of te, "" for none (a reaction of one that left). */
+static const char *id_of(const struct rules_encounter *te, int i)
 {
-    json_t *list = json_object_get(x->state, "reactions");
+    return i >= 0 && i < te->count ? te->combatants[i].id : "";
+}
+
+json_t *enc_reaction_json(const struct rules_encounter *te, int i)
+{
+    assert(te != NULL && i >= 0 && i < te->reaction_count);
+    const struct rules_enc_reaction *r = &te->reactions[i];
+    json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", id_of(te, r->mover), "by",
+                          id_of(te, r->by), "step", r->step, "x", r->x, "y", r->y, "facing",
+                          r->facing >= 0 ? json_integer(r->facing) : json_null());
+    if (r->policy == RULES_AOO_POLICY_ASK || r->policy == RULES_AOO_POLICY_ALWAYS)
+        json_object_set_new(o, "policy", json_string(rules_aoo_policy_name(r->policy)));
+    return o;
+}
+
+/* The effect that closes reaction `at` of te's open reactions: the others stay, encoded from the
+ * typed state, the encounter awaiting while an asked one is among them. */
+static json_t *reactions_but_effect(const struct rules_encounter *te, size_t at)
+{
+    json_t *left = json_array();
+    for (int i = 0; i < te->reaction_count; i++)
+        if (i != (int)at)
+            json_array_append_new(left, enc_reaction_json(te, i));
+    bool awaiting =
+        rules_reactions_first_asked(te->reactions, te->reaction_count, -1, (int)at) >= 0;
+    return enc_reactions_effect(te, left, awaiting);
+}
+
+/* Refuses (false, after adding an error) to settle reaction `at` of the open reactions while an
+ * asked one is open at an earlier step of the move: the mover reached its square only after that
+ * one (rules_reactions_may_settle, on the typed state). */
+bool enc_settles_in_order(struct resolve_ctx *x, size_t at)
+{
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL)
+        return false;
     int blocking = -1;
-    struct reactions_view v;
-    typed(list, NULL, &v);
-    if ((int)at >= v.n || rules_reactions_may_settle(v.t, v.n, (int)at, &blocking))
+    if ((int)at >= te->reaction_count ||
+        rules_reactions_may_settle(te->reactions, te->reaction_count, (int)at, &blocking))
         return true;
-    json_t *first = json_array_get(list, (size_t)blocking);
+    const struct rules_enc_reaction *first = &te->reactions[blocking];
     svc_errors_add(x->e, "/actor",
                    "the reaction of '%s' to step %lld of '%s''s move comes first: the mover left "
                    "that square before this one, so it is answered or declined first (%s)",
-                   enc_str(first, "by"), enc_num(first, "step"), enc_str(r, "mover"),
+                   id_of(te, first->by), (long long)first->step, id_of(te, te->reactions[at].mover),
                    RULES_REACTION_SOURCE);
     return false;
 }
 
-/* A scratch copy of the state with an event's effects so far folded in, and its typed state:
- * decoded once, on first use, and then refreshed from each step's effects
- * (svc_enc_typed_refresh) rather than decoded again for each engine-made attack. ctx rules on
- * it, its errors in `none` unless the caller points ctx.e elsewhere for a step. */
+/* The state an event's effects so far leave, for the engine's attacks after a move or an answer:
+ * the stored state with them folded in once (scratch_open), and its typed state as a work copy
+ * (rules/encounter/apply.h) that each step after that changes on the structs: the code that
+ * writes a step's effects applies the same change to it (ctx.work), never folding them into the
+ * JSON copy, which keeps only what no step changes (ids, profiles, facings given, conditions,
+ * the seed). ctx rules on the work copy, its errors in `none` unless the caller points ctx.e
+ * elsewhere for a step; ok is false when the copy could not be made. */
 struct scratch {
     json_t *state;
+    struct resolve_ctx base; /* decoded state's typed state, which work borrows from */
+    struct rules_encounter_work work;
     struct resolve_ctx ctx;
     struct svc_errors none;
+    bool ok;
+#ifndef NDEBUG
+    json_t *applied; /* debug builds: every effect so far, for enc_check_applied */
+#endif
 };
 
 static void scratch_open(struct scratch *sc, struct resolve_ctx *x, json_t *effects)
 {
     sc->state = json_deep_copy(x->state);
     enc_fold(sc->state, effects);
-    sc->ctx = enc_ctx_on(x, sc->state);
+    sc->base = enc_ctx_on(x, sc->state);
     svc_errors_init(&sc->none);
-    sc->ctx.e = &sc->none;
+    sc->base.e = &sc->none;
+    const struct rules_encounter *te = enc_typed(&sc->base);
+    sc->ok = te != NULL && rules_encounter_work_copy(te, &sc->work);
+    if (!sc->ok)
+        memset(&sc->work, 0, sizeof sc->work);
+    sc->ctx = sc->base;
+    sc->ctx.work = sc->ok ? &sc->work : NULL;
+#ifndef NDEBUG
+    sc->applied = json_deep_copy(effects);
+#endif
 }
 
-/* Folds a step's effects (borrowed) into the scratch state, its typed state brought up to date
- * (or dropped, to be decoded again, when the effects are not ones a refresh reads). */
-static void scratch_fold(struct scratch *sc, json_t *effects)
+/* A scratch for the engine's attacks after an answer or a decline: w (taken over) is the typed
+ * state the event's effects so far (borrowed) leave, applied on the structs by the code that
+ * wrote them; the stored state x->state stands beside it unfolded, read only for what no step
+ * changes. Nothing is folded or decoded. */
+static void scratch_on(struct scratch *sc, struct resolve_ctx *x, struct rules_encounter_work *w,
+                       json_t *effects)
 {
-    enc_fold(sc->state, effects);
-    if (sc->ctx.typed_ok && !svc_enc_typed_refresh(&sc->ctx.typed, effects))
-        enc_ctx_release(&sc->ctx);
+    sc->state = json_incref(x->state);
+    sc->base = enc_ctx_on(x, sc->state); /* decodes nothing: ctx reads the work copy */
+    svc_errors_init(&sc->none);
+    sc->base.e = &sc->none;
+    sc->work = *w;
+    memset(w, 0, sizeof *w);
+    sc->ok = true;
+    sc->ctx = sc->base;
+    sc->ctx.work = &sc->work;
 #ifndef NDEBUG
-    if (sc->ctx.typed_ok)
-        enc_check_typed(&sc->ctx, sc->state, &sc->ctx.typed.e);
+    sc->applied = json_deep_copy(effects);
+    enc_check_applied(x, sc->applied, &sc->work.e);
+#else
+    (void)effects;
+#endif
+}
+
+/* After a step's effects (borrowed) were applied to the work copy by the code that wrote them:
+ * debug builds check it against a fresh decode of the stored state with every effect so far
+ * folded in (enc_check_applied). */
+static void scratch_applied(struct resolve_ctx *x, struct scratch *sc, json_t *effects)
+{
+#ifndef NDEBUG
+    json_t *copy = json_deep_copy(effects);
+    json_array_extend(sc->applied, copy);
+    json_decref(copy);
+    if (sc->ok)
+        enc_check_applied(x, sc->applied, &sc->work.e);
+#else
+    (void)x, (void)sc, (void)effects;
 #endif
 }
 
@@ -178,9 +187,14 @@ static bool scratch_dropped(struct scratch *sc, const char *id)
 
 static void scratch_close(struct scratch *sc)
 {
-    enc_ctx_release(&sc->ctx);
+    if (sc->ok)
+        rules_encounter_work_free(&sc->work);
+    enc_ctx_release(&sc->base);
     svc_errors_free(&sc->none);
     json_decref(sc->state);
+#ifndef NDEBUG
+    json_decref(sc->applied);
+#endif
 }
 
 /* The attacks of opportunity the engine makes itself (the reactor's policy always, or the
@@ -188,8 +202,8 @@ static void scratch_close(struct scratch *sc)
  * asked reaction open at an earlier step: rules_aoo_may_settle), in step order: each ruled on
  * the typed state from the reaction itself (enc_opportunity, rules_encounter_opportunity: the
  * reactor's answer at the square being left, with its first melee profile), with dice of its
- * own from the event's seed, or results[by] (the caller's dice). Each is folded into
- * scratch, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
+ * own from the event's seed, or results[by] (the caller's dice). Each is applied to scratch's
+ * work copy, its effects appended to `effects` and a record ({by, step, x, y, outcome: made,
  * attack, stopped when it dropped the mover}) to `records`. A reaction whose attack is refused
  * (its reactor has made its attacks of opportunity this round) is closed and recorded as
  * refused, with why. 004 Attacks of Opportunity; the move goes on unless the mover drops
@@ -197,25 +211,22 @@ static void scratch_close(struct scratch *sc)
 static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const char *mover,
                              json_t *results, json_t *effects, json_t *records)
 {
-    json_t *scratch = sc->state;
     for (int k = 0; k < MAX_COMBATANTS; k++) {
-        json_t *list = json_object_get(scratch, "reactions");
-        struct reactions_view *v = malloc(sizeof *v);
-        if (v == NULL) {
+        const struct rules_encounter *te = sc->ok ? enc_typed(&sc->ctx) : NULL;
+        if (te == NULL) {
             svc_errors_add(x->e, "", "the reactions could not be settled");
             return;
         }
-        typed(list, mover, v);
-        int next = rules_reactions_next_made(v->t, v->n, 0);
-        free(v);
+        /* The next the engine makes (rules_reactions_next_made, on the typed reactions). */
+        int m = rules_encounter_find(te, mover);
+        int next = m >= 0 ? rules_reactions_next_made(te->reactions, te->reaction_count, m) : -1;
         if (next < 0)
             return;
         size_t at = (size_t)next;
-        json_t *r = json_array_get(list, at);
-        const char *by = enc_str(r, "by");
+        const struct rules_enc_reaction *r = &te->reactions[at];
+        const char *by = id_of(te, r->by);
         json_t *record =
-            json_pack("{s:s, s:O, s:O, s:O}", "by", by, "step", json_object_get(r, "step"), "x",
-                      json_object_get(r, "x"), "y", json_object_get(r, "y"));
+            json_pack("{s:s, s:i, s:i, s:i}", "by", by, "step", r->step, "x", r->x, "y", r->y);
         bool was_down = scratch_dropped(sc, mover);
         /* Ruled on the typed state (rules_encounter_opportunity), each attack its own dice. */
         struct svc_errors why;
@@ -251,14 +262,15 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
             return;
         } else {
             /* Closed unmade: the reactions but this one. */
-            json_array_append_new(made, enc_reactions_effect(scratch, reactions_but(list, at)));
+            json_array_append_new(made, reactions_but_effect(te, at));
+            rules_encounter_settle_reaction(&sc->work, (int)at, false);
             json_object_set_new(record, "outcome", json_string("refused"));
             const char *msg =
                 json_string_value(json_object_get(json_array_get(why.list, 0), "message"));
             json_object_set_new(record, "why",
                                 json_string(msg ? msg : "the attacker is no longer there"));
         }
-        scratch_fold(sc, made);
+        scratch_applied(x, sc, made);
         json_array_extend(effects, made);
         json_decref(made);
         if (out != NULL && !was_down && scratch_dropped(sc, mover))
@@ -273,20 +285,20 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
  * provokes pauses at the square being left" (004 Attacks of Opportunity: the attack
  * is made as the mover leaves the square): while an asked reaction to its move is open, the
  * mover stands in the square of the earliest such step, and the state's paused_move keeps
- * where the move ends ({mover, x, y, facing}). Given scratch (the state with the event's
- * effects so far folded in), appends to `effects` what puts the mover where it now belongs:
+ * where the move ends ({mover, x, y, facing}). Given scratch (the state the event's effects so
+ * far leave, as its work copy), appends to `effects` what puts the mover where it now belongs:
  * the next asked step's square while one is open; else the move's end, the pause over; or
  * nowhere when it was dropped (its move stopped where the attack found it). */
-static void place_paused(struct scratch *sc, const char *mover, json_t *effects)
+static void place_paused(struct resolve_ctx *x, struct scratch *sc, const char *mover,
+                         json_t *effects)
 {
     json_t *m = enc_find(sc->state, mover, NULL);
-    if (m == NULL)
+    if (m == NULL || !sc->ok)
         return;
-    const struct rules_encounter *te = enc_typed(&sc->ctx);
+    const struct rules_encounter *te = &sc->work.e;
+    int mi = rules_encounter_find(te, mover);
     struct rules_enc_pause_place at;
-    bool paused =
-        te != NULL && rules_encounter_pause_place(te, rules_encounter_find(te, mover), &at);
-    if (!paused)
+    if (!rules_encounter_pause_place(te, mi, &at))
         return;
     json_t *add = json_array();
     if (at.set) {
@@ -297,28 +309,34 @@ static void place_paused(struct scratch *sc, const char *mover, json_t *effects)
         if (at.stands)
             json_object_set_new(fields, "conditions", enc_conditions_with(m, "prone", false));
         json_array_append_new(add, enc_effect_set(mover, fields));
+        rules_encounter_set_place(&sc->work, mi, at.x, at.y, at.has_facing ? at.facing : -1);
+        if (at.stands)
+            rules_encounter_stand(&sc->work, mi);
     }
-    if (at.over)
+    if (at.over) {
         json_array_append_new(add, enc_effect_set("encounter", json_pack("{s:n}", "paused_move")));
-    scratch_fold(sc, add);
+        rules_encounter_end_pause(&sc->work);
+    }
+    scratch_applied(x, sc, add);
     json_array_extend(effects, add);
     json_decref(add);
 }
 
 /* Once a reaction to mover's move is answered or declined (the event's effects so far in
- * `effects`, on top of x->state), the move goes on: the attacks the engine makes itself that
+ * `effects`, on top of x->state, and applied to w, a work copy of its typed state that this
+ * takes over), the move goes on: the attacks the engine makes itself that
  * waited for it are made now (settle_reactions, with the caller's dice `results` by reactor,
  * borrowed, or NULL), their effects appended to `effects`, and listed in result's "reactions"
  * when there are any. */
-void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *results, json_t *effects,
-                        json_t *result)
+void enc_settle_waiting(struct resolve_ctx *x, struct rules_encounter_work *w, const char *mover,
+                        json_t *results, json_t *effects, json_t *result)
 {
     struct scratch sc;
-    scratch_open(&sc, x, effects);
+    scratch_on(&sc, x, w, effects);
     json_t *records = json_array();
     settle_reactions(x, &sc, mover, results, effects, records);
     if (rules_encounter_move_pauses(x->engine))
-        place_paused(&sc, mover, effects);
+        place_paused(x, &sc, mover, effects);
     if (json_array_size(records) > 0)
         json_object_set(result, "reactions", records);
     json_decref(records);
@@ -330,10 +348,9 @@ void enc_settle_waiting(struct resolve_ctx *x, const char *mover, json_t *result
  * now (settle_reactions). It spends nothing of the reactor's turn. */
 json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
 {
-    json_t *s = x->state;
     const char *mover = enc_str(in, "target");
     size_t at = 0;
-    json_t *r = enc_open_reaction(s, mover, enc_str(actor, "id"), &at);
+    const struct rules_enc_reaction *r = enc_open_reaction(x, mover, enc_str(actor, "id"), &at);
     if (r == NULL) {
         svc_errors_add(x->e, "/target",
                        "'%s' has no reaction open to a move of '%s': only an open reaction can be "
@@ -341,17 +358,22 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
                        enc_str(actor, "id"), mover, RULES_REACTION_SOURCE);
         return NULL;
     }
-    if (!enc_settles_in_order(x, r, at))
+    const struct rules_encounter *te = enc_typed(x);
+    if (te == NULL || !enc_settles_in_order(x, at))
         return NULL;
-    json_t *effects = json_pack(
-        "[o]", enc_reactions_effect(s, reactions_but(json_object_get(s, "reactions"), at)));
+    struct rules_encounter_work w; /* the typed state the decline leaves */
+    if (!rules_encounter_work_copy(te, &w)) {
+        svc_errors_add(x->e, "", "the reactions could not be settled");
+        return NULL;
+    }
+    json_t *effects = json_pack("[o]", reactions_but_effect(te, at));
+    rules_encounter_settle_reaction(&w, (int)at, false);
     json_t *result =
-        json_pack("{s:s, s:s, s:O, s:O, s:O, s:s}", "declined_by", enc_str(actor, "id"), "mover",
-                  mover, "step", json_object_get(r, "step"), "x", json_object_get(r, "x"), "y",
-                  json_object_get(r, "y"), "rule",
+        json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "declined_by", enc_str(actor, "id"), "mover",
+                  mover, "step", r->step, "x", r->x, "y", r->y, "rule",
                   "004 Making an Attack of Opportunity: the threatening enemy may "
                   "make the attack; this one does not");
-    enc_settle_waiting(x, mover, json_object_get(in, "reaction_results"), effects, result);
+    enc_settle_waiting(x, &w, mover, json_object_get(in, "reaction_results"), effects, result);
     if (svc_errors_any(x->e)) { /* the table's dice for an engine attack did not fit */
         json_decref(result);
         json_decref(effects);
@@ -378,20 +400,28 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
                         const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
                         struct enc_reactions_left *left)
 {
-    json_t *s = x->state;
+    const struct rules_encounter *te = enc_typed(x);
+    /* The reactions opened, as the typed state will hold them (whether one is awaited). */
+    struct rules_enc_reaction *opened = malloc(((size_t)n + 1) * sizeof *opened);
+    if (te == NULL || opened == NULL) {
+        free(opened);
+        svc_errors_add(x->e, "", "the reactions could not be opened");
+        return;
+    }
+    int n_open = 0;
     json_t *decisions = json_object_get(in, "reactions");
     json_t *open = json_array(), *declined = json_array();
     bool decided = false;
     for (int i = 0; i < n; i++) {
         const struct enc_provoked *a = &provoked[i];
         const char *by = a->by;
-        int p = rules_aoo_policy_from(enc_str(enc_find(s, by, NULL), "aoo_policy"));
+        int bi = rules_encounter_find(te, by);
+        enum rules_aoo_policy p = bi >= 0 ? te->combatants[bi].aoo_policy : RULES_AOO_POLICY_UNSET;
         const char *d = enc_str(decisions, by);
         enum rules_aoo_decision dec = strcmp(d, "take") == 0      ? RULES_AOO_DECISION_TAKE
                                       : strcmp(d, "decline") == 0 ? RULES_AOO_DECISION_DECLINE
                                                                   : RULES_AOO_DECISION_NONE;
-        enum rules_aoo_outcome o =
-            rules_aoo_outcome_of(p < 0 ? RULES_AOO_POLICY_UNSET : (enum rules_aoo_policy)p, dec);
+        enum rules_aoo_outcome o = rules_aoo_outcome_of(p, dec);
         json_t *r = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "mover", enc_str(actor, "id"), "by",
                               by, "step", a->step, "x", a->x, "y", a->y, "facing",
                               a->facing >= 0 ? json_integer(a->facing) : json_null());
@@ -405,8 +435,20 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             json_array_append_new(declined, r);
         } else {
             json_array_append_new(open, r);
+            opened[n_open++] = (struct rules_enc_reaction){
+                .mover = rules_encounter_find(te, enc_str(actor, "id")),
+                .by = bi,
+                .step = a->step,
+                .x = a->x,
+                .y = a->y,
+                .facing = a->facing >= 0 ? a->facing : -1,
+                .policy = o == RULES_AOO_ASKED  ? RULES_AOO_POLICY_ASK
+                          : o == RULES_AOO_MADE ? RULES_AOO_POLICY_ALWAYS
+                                                : RULES_AOO_POLICY_UNSET};
         }
     }
+    bool awaiting = rules_reactions_awaited(opened, n_open);
+    free(opened);
     if (!decided) {
         json_decref(declined);
         json_array_append_new(effects,
@@ -418,28 +460,34 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         }
         return;
     }
-    json_array_append_new(effects, enc_reactions_effect(s, json_incref(open)));
+    json_array_append_new(effects, enc_reactions_effect(te, json_incref(open), awaiting));
     struct scratch sc;
     scratch_open(&sc, x, effects);
     json_t *scratch = sc.state;
     json_t *made = json_array();
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    if (rules_encounter_move_pauses(x->engine) &&
-        any_asked(json_object_get(scratch, "reactions"))) {
+    const struct rules_encounter *now = enc_typed(&sc.ctx);
+    if (rules_encounter_move_pauses(x->engine) && now != NULL && sc.ok &&
+        rules_reactions_awaited(now->reactions, now->reaction_count)) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
         json_t *m = enc_find(scratch, enc_str(actor, "id"), NULL);
-        json_t *pause = json_pack("{s:s, s:O, s:O}", "mover", enc_str(actor, "id"), "x",
-                                  json_object_get(m, "x"), "y", json_object_get(m, "y"));
-        if (json_is_integer(json_object_get(m, "facing")))
-            json_object_set(pause, "facing", json_object_get(m, "facing"));
+        int mi = rules_encounter_find(now, enc_str(actor, "id"));
+        const struct rules_creature *body = &now->combatants[mi].body;
+        json_t *pause = json_pack("{s:s, s:i, s:i}", "mover", enc_str(actor, "id"), "x",
+                                  body->body.x, "y", body->body.y);
+        bool faced = json_is_integer(json_object_get(m, "facing")); /* no step gives a facing */
+        if (faced)
+            json_object_set_new(pause, "facing", json_integer(body->facing));
         json_t *add =
             json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
-        scratch_fold(&sc, add);
+        rules_encounter_pause_move(&sc.work, mi, body->body.x, body->body.y,
+                                   faced ? body->facing : -1);
+        scratch_applied(x, &sc, add);
         json_array_extend(effects, add);
         json_decref(add);
-        place_paused(&sc, enc_str(actor, "id"), effects);
+        place_paused(x, &sc, enc_str(actor, "id"), effects);
     }
     /* What became of each decided reaction, in step order. */
     json_t *records = json_array();
@@ -468,22 +516,25 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
             /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
              * closed because the mover dropped before it got there. */
             size_t at;
-            json_t *still = enc_open_reaction(scratch, enc_str(actor, "id"), by, &at);
+            const struct rules_enc_reaction *still =
+                enc_open_reaction(&sc.ctx, enc_str(actor, "id"), by, &at);
+            bool asked = still != NULL && rules_reaction_outcome(still) == RULES_AOO_ASKED;
             rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
                             json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
                             json_object_get(orig, "y"), "outcome",
-                            still == NULL     ? "closed"
-                            : is_asked(still) ? "awaiting"
-                                              : "waiting");
+                            still == NULL ? "closed"
+                            : asked       ? "awaiting"
+                                          : "waiting");
         }
         if (rec != NULL)
             json_array_append_new(records, rec);
     }
     json_object_set_new(result, "reactions", records);
     if (left != NULL) {
-        json_t *pause = json_object_get(scratch, "paused_move");
-        left->paused =
-            json_is_object(pause) && strcmp(enc_str(pause, "mover"), enc_str(actor, "id")) == 0;
+        /* Its move is paused (the typed state's paused move is its own). */
+        now = enc_typed(&sc.ctx);
+        int me = now != NULL ? rules_encounter_find(now, enc_str(actor, "id")) : -1;
+        left->paused = me >= 0 && now->paused.mover == me;
         left->dropped = scratch_dropped(&sc, enc_str(actor, "id"));
     }
     json_decref(made);

@@ -193,6 +193,51 @@ Test(encounter_opportunity, a_dropped_mover_leaves_no_later_square)
     cr_assert(rules_encounter_reaction_stays(&e, 0, stopped, 1));
 }
 
+/* The same reactions: an attack of opportunity (or a decline) answers the one reaction its
+ * reactor has open to that mover's move (004 Attacks of Opportunity: "one answers a move that
+ * provoked it"): the goblin's to Kroh's, the ogre's to Aria's; the ogre has none open to Kroh,
+ * and one that left the encounter has none. */
+Test(encounter_opportunity, an_answer_finds_the_reaction_its_reactor_has_open_to_the_mover)
+{
+    struct rules_options o = preset("d20-3.5");
+    const struct rules_enc_reaction r[] = {
+        {.mover = 0, .by = 2, .step = 1, .policy = RULES_AOO_POLICY_ALWAYS},
+        {.mover = 0, .by = 3, .step = 3, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 0, .by = 4, .step = 1, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 1, .by = 5, .step = 2, .policy = RULES_AOO_POLICY_ASK}};
+    struct rules_encounter e = {
+        .engine = 4, .rules = &o, .reaction_count = 4, .reactions = r, .paused = {.mover = -1}};
+    cr_assert_eq(rules_encounter_reaction_of(&e, 0, 3), 1);
+    cr_assert_eq(rules_encounter_reaction_of(&e, 1, 5), 3);
+    cr_assert_eq(rules_encounter_reaction_of(&e, 0, 5), -1);
+    cr_assert_eq(rules_encounter_reaction_of(&e, 1, 2), -1);
+    cr_assert_eq(rules_encounter_reaction_of(&e, 0, -1), -1);
+    cr_assert_eq(rules_encounter_reaction_of(&e, -1, 2), -1);
+}
+
+/* The same reactions: once the orc's is answered the encounter still awaits the asked ones that
+ * stay (004 Attacks of Opportunity: each reactor decides its own), the wolf's and the ogre's;
+ * once those are settled too, and the goblin's closed with a dropped Kroh, it awaits nothing,
+ * although the goblin's would still be awaited had Kroh stayed up. */
+Test(encounter_opportunity, the_encounter_awaits_the_asked_reactions_that_stay)
+{
+    struct rules_options o = preset("d20-3.5");
+    struct rules_enc_reaction r[] = {
+        {.mover = 0, .by = 2, .step = 1, .policy = RULES_AOO_POLICY_ALWAYS},
+        {.mover = 0, .by = 3, .step = 3, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 0, .by = 4, .step = 1, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 1, .by = 5, .step = 2, .policy = RULES_AOO_POLICY_ASK}};
+    struct rules_encounter e = {
+        .engine = 4, .rules = &o, .reaction_count = 4, .reactions = r, .paused = {.mover = -1}};
+    cr_assert(rules_encounter_awaits_after_answer(&e, 0, true));
+    r[2].policy = RULES_AOO_POLICY_UNSET; /* the wolf's and the ogre's settled */
+    r[3].policy = RULES_AOO_POLICY_ALWAYS;
+    cr_assert_not(rules_encounter_awaits_after_answer(&e, 0, true));
+    cr_assert(rules_encounter_awaits_after_answer(&e, 0, false)); /* the goblin's stays */
+    /* Answering the asked one itself leaves nothing asked. */
+    cr_assert_not(rules_encounter_awaits_after_answer(&e, 1, false));
+}
+
 /* 004 Making an Attack of Opportunity: "The combatant does not have to make an attack of
  * opportunity if the combatant doesn't want to": a reactor whose policy is always has the
  * engine make it as soon as the reactions before it are settled, so answering one lets the move

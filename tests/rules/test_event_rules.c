@@ -8,6 +8,7 @@
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/engine.h"
 #include "rules/encounter/event.h"
+#include "rules/encounter/kind.h"
 #include "tests/rules/move_fixtures.h"
 
 /* d20 3.5 SRD, Injury and Death: "Disabled (0 hit points)", "Dying (-1 to -9 hit points)",
@@ -129,6 +130,20 @@ Test(event_rules, only_an_asked_reaction_is_awaited)
     cr_assert_not(rules_encounter_awaits_reaction(-1));
     cr_assert_not(rules_encounter_awaits_reaction(RULES_AOO_POLICY_COUNT));
     cr_assert_eq(rules_aoo_policy_from("ask"), RULES_AOO_POLICY_ASK);
+}
+
+/* 004 Attacks of Opportunity: while the encounter awaits a reactor's answer, only the answer is
+ * ruled: an attack of opportunity or a decline_reaction answers an open reaction (and does not
+ * close the others); a plain attack, a move, or an event that is no action does not. */
+Test(event_rules, only_an_attack_of_opportunity_or_a_decline_answers_a_reaction)
+{
+    cr_assert(rules_encounter_answers_reaction(4, RULES_ACT_ATTACK, true));
+    cr_assert(rules_encounter_answers_reaction(4, RULES_ACT_DECLINE_REACTION, false));
+    cr_assert_not(rules_encounter_answers_reaction(4, RULES_ACT_ATTACK, false));
+    cr_assert_not(rules_encounter_answers_reaction(4, RULES_ACT_MOVE, false));
+    cr_assert_not(rules_encounter_answers_reaction(4, RULES_ACT_FULL_ATTACK, true));
+    cr_assert_not(rules_encounter_answers_reaction(4, -1, true));
+    cr_assert_not(rules_encounter_answers_reaction(4, RULES_ACT_TYPE_COUNT, true));
 }
 
 /* engine.h, charge: "a charge names its opponent, moves directly toward it and ends in one melee

@@ -228,3 +228,181 @@ Test(referee_apply, leaving_on_its_own_turn_passes_the_turn_on)
     cr_assert_eq(w.e.slots, 2);
     rules_encounter_work_free(&w);
 }
+
+/* d20 3.5 SRD, Injury and Death: "disabled" at 0 hit points, "dying" from -1 to -9, "dead" at
+ * -10; Dying: "unconscious and can take no actions". Setting a combatant's hit points on a work
+ * copy (a full attack's damage) sets its hit point state with them under the rule hp_states, and
+ * what it derives: down once it can take no actions. The original is unchanged. */
+Test(referee_apply, setting_hit_points_sets_the_state_they_give)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, GOBLIN, 0);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp, 0);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DISABLED);
+    cr_assert_not(w.e.combatants[GOBLIN].down, "disabled still acts");
+    rules_encounter_set_hp(&w, GOBLIN, -3);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DYING);
+    cr_assert(w.e.combatants[GOBLIN].down && rules_enc_combatant_dropped(&w.e.combatants[GOBLIN]));
+    rules_encounter_set_hp(&w, GOBLIN, -10);
+    cr_assert_eq(w.e.combatants[GOBLIN].hp_state, RULES_HP_DEAD);
+    rules_encounter_set_hp(&w, GOBLIN, -5000000); /* as a stored state is read */
+    cr_assert_eq(w.e.combatants[GOBLIN].hp, -1000000);
+    cr_assert_eq(r.c[GOBLIN].hp, 10, "the original keeps its hit points");
+    cr_assert_eq(r.c[GOBLIN].hp_state, RULES_HP_UP);
+    rules_encounter_work_free(&w);
+    /* Without the rule (engine 1), or with the option hp_states none, hit points are a number
+     * only: the state stays as it was stored. */
+    three(&r, 1);
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, FIGHTER, -10);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp, -10);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp_state, RULES_HP_UP);
+    cr_assert_not(w.e.combatants[FIGHTER].down);
+    rules_encounter_work_free(&w);
+    three(&r, 4);
+    r.o.hp_states = RULES_HP_STATES_NONE;
+    work_of(&r, 0, &w);
+    rules_encounter_set_hp(&w, FIGHTER, -3);
+    cr_assert_eq(w.e.combatants[FIGHTER].hp_state, RULES_HP_UP);
+    rules_encounter_work_free(&w);
+}
+
+/* 001 Trade Away Attacks: a player character's 5-foot step between the attacks of a full attack
+ * leaves it in the square it stepped to, facing the way it stepped; 000 Changing Facing: a free
+ * change of facing between two attacks (Kroh turning from the bugbear to the goblin) leaves it
+ * where it stands, facing the new way. A step with no facing keeps the one it had. */
+Test(referee_apply, a_step_or_a_turn_between_attacks_moves_or_turns_the_attacker)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[FIGHTER].body.facing = 2;
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_place(&w, FIGHTER, 5, 6, 4);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.x, 5);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.y, 6);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.facing, 4);
+    rules_encounter_set_place(&w, FIGHTER, 4, 6, -1);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.body.x, 4);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.facing, 4, "no facing given: the one it had");
+    cr_assert_eq(r.c[FIGHTER].body.body.y, 5, "the original stays where it was");
+    cr_assert_eq(r.c[FIGHTER].body.facing, 2);
+    rules_encounter_work_free(&w);
+}
+
+/* d20 3.5 SRD, Attack: "Making an attack is a standard action". What a single attack records on
+ * its attacker's turn ({moved, ran, attacked}) counts as its standard action, keeps whether it
+ * moved or ran, and nothing else: no 5-foot step, no free facing, no charge opponent, until the
+ * action's budget is stamped onto it. */
+Test(referee_apply, an_attack_records_its_standard_action_and_keeps_the_move)
+{
+    struct referee r;
+    three(&r, 4);
+    r.c[FIGHTER].turn = (struct rules_turn){
+        .moved = true, .ran = true, .stepped = true, .free_facing = true, .move = true};
+    r.c[FIGHTER].charge_target = ORC;
+    struct rules_encounter_work w;
+    work_of(&r, 1, &w);
+    rules_encounter_set_attacked(&w, FIGHTER);
+    const struct rules_turn *t = &w.e.combatants[FIGHTER].turn;
+    cr_assert(t->standard, "the attack is its standard action");
+    cr_assert(t->moved && t->ran, "it moved and ran this turn still");
+    cr_assert_not(t->stepped || t->free_facing || t->move || t->full_round || t->charged);
+    cr_assert_eq(w.e.combatants[FIGHTER].charge_target, -1);
+    cr_assert_not(r.c[FIGHTER].turn.standard, "the original's turn is unchanged");
+    rules_encounter_work_free(&w);
+}
+
+/* The three with reactions open to the goblin's move: the fighter's at step 1 (made by the
+ * engine), the orc's at step 3 (asked); and the fighter's to the orc's move at step 2 (asked). */
+static void reactions_of(struct referee *r, struct rules_enc_reaction *list)
+{
+    list[0] = (struct rules_enc_reaction){GOBLIN, FIGHTER, 1, 6, 5, 2, RULES_AOO_POLICY_ALWAYS};
+    list[1] = (struct rules_enc_reaction){GOBLIN, ORC, 3, 6, 7, 4, RULES_AOO_POLICY_ASK};
+    list[2] = (struct rules_enc_reaction){ORC, FIGHTER, 2, 7, 6, -1, RULES_AOO_POLICY_ASK};
+    r->e.reactions = list;
+    r->e.reaction_count = 3;
+    r->e.awaiting_reactions = true;
+}
+
+/* 004 Provoking an Attack of Opportunity by Moving: the attack is made as the mover leaves each
+ * threatened square, in the order it leaves them; d20 3.5 SRD, Dying: a creature dropped "can
+ * take no actions", so a mover the fighter's attack dropped leaves no later square and the orc's
+ * reaction (step 3) closes with the fighter's; the reaction to the orc's own move stays, and the
+ * encounter still awaits it. Not stopped, the orc's stays too. The original keeps all three. */
+Test(referee_apply, a_settled_reaction_closes_with_the_later_steps_of_a_stopped_move)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_enc_reaction list[3];
+    reactions_of(&r, list);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 0, true);
+    cr_assert_eq(w.e.reaction_count, 1);
+    cr_assert_eq(w.e.reactions[0].mover, ORC);
+    cr_assert_eq(w.e.reactions[0].step, 2);
+    cr_assert(w.e.awaiting_reactions, "the one to the orc's move is asked");
+    cr_assert_eq(r.e.reaction_count, 3);
+    rules_encounter_work_free(&w);
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 0, false);
+    cr_assert_eq(w.e.reaction_count, 2);
+    cr_assert_eq(w.e.reactions[0].by, ORC, "in their order");
+    cr_assert_eq(w.e.reactions[1].by, FIGHTER);
+    /* Both asked ones declined in turn: nothing is awaited any more (004: each reactor decides
+     * its own). */
+    rules_encounter_settle_reaction(&w, 1, false);
+    cr_assert(w.e.awaiting_reactions);
+    rules_encounter_settle_reaction(&w, 0, false);
+    cr_assert_eq(w.e.reaction_count, 0);
+    cr_assert_not(w.e.awaiting_reactions);
+    rules_encounter_work_free(&w);
+    /* The asked ones settled first: the one the engine makes is still open, and awaits no one. */
+    work_of(&r, 0, &w);
+    rules_encounter_settle_reaction(&w, 1, false);
+    rules_encounter_settle_reaction(&w, 1, false);
+    cr_assert_eq(w.e.reaction_count, 1);
+    cr_assert_eq(w.e.reactions[0].policy, RULES_AOO_POLICY_ALWAYS);
+    cr_assert_not(w.e.awaiting_reactions);
+    rules_encounter_work_free(&w);
+}
+
+/* 004 Making an Attack of Opportunity: "a combatant can only make one per round"; the count
+ * is the round's (d20 3.5 SRD, Combat Reflexes: more with it). paused_moves (004 Provoking an
+ * Attack of Opportunity by Moving: the attack is made as the mover leaves the square): the goblin's
+ * move pauses with its end kept, then the pause ends; a stand-up's pause leaves it standing (001
+ * Part of a Move Action). */
+Test(referee_apply, an_attack_of_opportunity_counts_and_a_pause_keeps_the_move_end)
+{
+    struct referee r;
+    three(&r, 4);
+    referee_condition(&r, GOBLIN, RULES_CONDITION_PRONE, true);
+    struct rules_encounter_work w;
+    work_of(&r, 0, &w);
+    rules_encounter_set_aoo(&w, FIGHTER, 2, 1);
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_round, 2);
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_made, 1);
+    rules_encounter_set_aoo(&w, FIGHTER, 2, 2); /* Combat Reflexes: its second this round */
+    cr_assert_eq(w.e.combatants[FIGHTER].aoo_made, 2);
+    rules_encounter_pause_move(&w, GOBLIN, 8, 5, 2);
+    cr_assert_eq(w.e.paused.mover, GOBLIN);
+    cr_assert_eq(w.e.paused.x, 8);
+    cr_assert_eq(w.e.paused.y, 5);
+    cr_assert(w.e.paused.has_facing && w.e.paused.facing == 2);
+    cr_assert_not(w.e.paused.stands);
+    rules_encounter_pause_move(&w, GOBLIN, 8, 6, -1);
+    cr_assert_not(w.e.paused.has_facing, "a mover with no facing");
+    rules_encounter_end_pause(&w);
+    cr_assert_eq(w.e.paused.mover, -1);
+    cr_assert(w.e.combatants[GOBLIN].prone);
+    rules_encounter_stand(&w, GOBLIN);
+    cr_assert_not(w.e.combatants[GOBLIN].prone);
+    cr_assert_not(w.e.combatants[GOBLIN].conditions & (1u << RULES_CONDITION_PRONE));
+    cr_assert(r.c[GOBLIN].prone, "the original is still prone");
+    cr_assert_eq(r.c[FIGHTER].aoo_round, -1);
+    rules_encounter_work_free(&w);
+}

@@ -197,10 +197,10 @@ Test(reaction, a_later_step_waits_for_an_earlier_asked_one)
  * stands meanwhile at B's square, the earliest asked one. */
 Test(reaction, the_engine_makes_reactions_in_step_order_up_to_the_first_asked)
 {
-    struct rules_open_reaction list[] = {
-        {.mover = 0, .step = 4, .outcome = RULES_AOO_MADE},
-        {.mover = 0, .step = 2, .outcome = RULES_AOO_ASKED},
-        {.mover = 0, .step = 1, .outcome = RULES_AOO_MADE},
+    struct rules_enc_reaction list[] = {
+        {.mover = 0, .step = 4, .policy = RULES_AOO_POLICY_ALWAYS},
+        {.mover = 0, .step = 2, .policy = RULES_AOO_POLICY_ASK},
+        {.mover = 0, .step = 1, .policy = RULES_AOO_POLICY_ALWAYS},
     };
     int blocking = 9;
     cr_assert_eq(rules_reactions_first_asked(list, 3, 0, -1), 1);
@@ -212,10 +212,32 @@ Test(reaction, the_engine_makes_reactions_in_step_order_up_to_the_first_asked)
     cr_assert_not(rules_reactions_may_settle(list, 3, 0, &blocking));
     cr_assert_eq(blocking, 1);
     /* Once A is made and B answered, C is next. */
-    list[2].outcome = RULES_AOO_LAPSING;
-    list[1].outcome = RULES_AOO_LAPSING;
+    list[2].policy = RULES_AOO_POLICY_UNSET;
+    list[1].policy = RULES_AOO_POLICY_UNSET;
     cr_assert_eq(rules_reactions_next_made(list, 3, 0), 0);
     cr_assert_eq(rules_reactions_next_made(list, 3, 1), -1);
+}
+
+/* 004 Making an Attack of Opportunity: the threatening enemy "does not have to make an attack of
+ * opportunity if the combatant doesn't want to": an open reaction whose reactor's policy (or the
+ * mover's decision) is ask is awaited, one that is always is made by the engine, one with no
+ * policy lapses; the encounter awaits while one asked reaction is open, whoever's move it is. */
+Test(reaction, an_open_reaction_is_awaited_made_or_lapsing_by_its_policy)
+{
+    struct rules_enc_reaction list[] = {
+        {.mover = 0, .by = 1, .step = 1, .policy = RULES_AOO_POLICY_UNSET},
+        {.mover = 0, .by = 2, .step = 2, .policy = RULES_AOO_POLICY_ALWAYS},
+        {.mover = 3, .by = 1, .step = 5, .policy = RULES_AOO_POLICY_ASK},
+    };
+    cr_assert_eq(rules_reaction_outcome(&list[0]), RULES_AOO_LAPSING);
+    cr_assert_eq(rules_reaction_outcome(&list[1]), RULES_AOO_MADE);
+    cr_assert_eq(rules_reaction_outcome(&list[2]), RULES_AOO_ASKED);
+    cr_assert(rules_reactions_awaited(list, 3));
+    cr_assert_not(rules_reactions_awaited(list, 2)); /* no asked one among the first two */
+    cr_assert_not(rules_reactions_awaited(list, 0));
+    /* The mover's move goes on once it is answered: the one made by the engine comes next. */
+    cr_assert_eq(rules_reactions_next_made(list, 3, 0), 1);
+    cr_assert_eq(rules_reactions_next_made(list, 3, 3), -1);
 }
 
 /* A refusal says what is left of the turn, in words. */

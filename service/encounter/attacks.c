@@ -409,7 +409,10 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
     /* A step of a full attack: each change is applied to its typed state too (x->work). */
     struct rules_encounter_work *w = x->work;
     assert(w == NULL || !aoo || rules_encounter_aoo_answers_reaction(x->engine));
-    int ai = w != NULL ? (int)(who - w->e.combatants) : -1;
+    /* Found by id, as the target is, not by who's place in the work copy's array, so that a
+     * who from another state could never index past it. */
+    int ai = w != NULL ? rules_encounter_find(&w->e, who->id) : -1;
+    assert(w == NULL || ai >= 0);
     json_t *effects = json_array();
     if (after->damaged) {
         json_array_append_new(effects, enc_effect_set(target, enc_hp_fields(x, after->target_hp)));
@@ -426,7 +429,7 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
             json_object_set(told, "hp_state", json_object_get(fields, "hp_state"));
         json_object_set_new(ans, "strain", told);
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
-        if (w != NULL)
+        if (ai >= 0)
             rules_encounter_set_hp(w, ai, after->attacker_hp);
     }
     if (aoo && rules_encounter_aoo_answers_reaction(x->engine)) {
@@ -440,7 +443,7 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
             effects, enc_effect_set(enc_str(actor, "id"), json_pack("{s:{s:b, s:b, s:b}}", "turn",
                                                                     "moved", who->turn.moved, "ran",
                                                                     who->turn.ran, "attacked", 1)));
-        if (w != NULL)
+        if (ai >= 0)
             rules_encounter_set_attacked(w, ai);
     }
     return effects;

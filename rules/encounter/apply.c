@@ -195,6 +195,73 @@ void rules_encounter_stand(struct rules_encounter_work *w, int c)
     rules_enc_combatant_derive(&w->combatants[c]);
 }
 
+/* Adds t after combatant c's timed effects: w's timed array is made anew, every combatant's
+ * effects in combatant order, each combatant pointed at its own. False when out of memory. */
+static bool add_timed(struct rules_encounter_work *w, int c, struct rules_enc_timed t)
+{
+    size_t total = 1;
+    for (int i = 0; i < w->e.count; i++)
+        total += (size_t)w->combatants[i].timed_count;
+    struct rules_enc_timed *all = malloc(total * sizeof *all);
+    if (all == NULL)
+        return false;
+    size_t n = 0;
+    for (int i = 0; i < w->e.count; i++) {
+        struct rules_enc_combatant *k = &w->combatants[i];
+        if (k->timed_count > 0)
+            memcpy(all + n, k->timed, (size_t)k->timed_count * sizeof *all);
+        k->timed = all + n;
+        n += (size_t)k->timed_count;
+        if (i == c) {
+            all[n++] = t;
+            k->timed_count++;
+        }
+    }
+    free(w->timed);
+    w->timed = all;
+    return true;
+}
+
+bool rules_encounter_set_moved(struct rules_encounter_work *w, int c,
+                               const struct rules_enc_move_ruling *m, int foe)
+{
+    assert(w != NULL && m != NULL && c >= 0 && c < w->e.count && foe < w->e.count);
+    rules_encounter_set_place(w, c, m->end_x, m->end_y, m->end_facing);
+    struct rules_enc_combatant *k = &w->combatants[c];
+    k->turn.stepped |= m->marks.stepped;
+    k->turn.moved |= m->marks.moved;
+    k->turn.ran |= m->marks.ran;
+    if (foe >= 0)
+        k->charge_target = foe;
+    if (m->marks.flat_footed)
+        k->conditions |= 1u << RULES_CONDITION_FLAT_FOOTED;
+    bool ok = true;
+    if (m->charging) {
+        k->conditions |= 1u << RULES_CONDITION_CHARGING;
+        ok = add_timed(w, c,
+                       (struct rules_enc_timed){m->charging_end_round, m->charging_end_turn,
+                                                RULES_CONDITION_CHARGING});
+    }
+    rules_enc_combatant_derive(&w->combatants[c]);
+    return ok;
+}
+
+bool rules_encounter_open_reactions(struct rules_encounter_work *w,
+                                    const struct rules_enc_reaction *list, int n)
+{
+    assert(w != NULL && n >= 0 && (n == 0 || list != NULL));
+    struct rules_enc_reaction *room = realloc(w->reactions, ((size_t)n + 1) * sizeof *room);
+    if (room == NULL)
+        return false;
+    if (n > 0)
+        memcpy(room, list, (size_t)n * sizeof *room);
+    w->reactions = room;
+    w->e.reactions = room;
+    w->e.reaction_count = n;
+    w->e.awaiting_reactions = rules_reactions_awaited(room, n);
+    return true;
+}
+
 /* Index i after combatant c left: -1 for c itself, one less past it. */
 static int index_after(int i, int c)
 {

@@ -114,6 +114,30 @@ void rules_encounter_end_pause(struct rules_encounter_work *w);
  * and what it derives from that. */
 void rules_encounter_stand(struct rules_encounter_work *w, int c);
 
+/* What a legal move (rules_encounter_move's ruling m) leaves on its mover c, as the move's own
+ * set effect stores it: its end square and facing (rules_encounter_set_place); its turn's marks,
+ * kept with what the turn spent before (a 5-foot step is its free step, 001 5-Foot Step;
+ * anything else is movement, and a run marks the turn as run); with foe >= 0 the charge's
+ * designated opponent (d20 3.5 SRD, Charge: "you must move to the closest space from which you
+ * can attack the opponent"), else the one it had; 001 Run: "they gain the flat-footed condition
+ * until the start of their next turn, unless they have the Runner (Feat)"; and with the rule
+ * charge a charge's one-round charging condition and its timed effect (d20 3.5 SRD, Charge:
+ * "take a -2 penalty to your AC until the start of your next turn"), kept after the mover's
+ * other timed effects. Then what it derives from its conditions. False when out of memory (the
+ * timed effect could not be added; w is then as it was but for the square, turn and
+ * conditions). */
+bool rules_encounter_set_moved(struct rules_encounter_work *w, int c,
+                               const struct rules_enc_move_ruling *m, int foe);
+
+/* The reactions a move (or standing up) opened replace the open reactions: list's n, in their
+ * order (as the move's effect stores them, whatever was open before it gone), and the encounter
+ * awaits an answer while an asked one is among them (rules_reactions_awaited; 004 Making an
+ * Attack of Opportunity: "The combatant does not have to make an attack of opportunity if the
+ * combatant doesn't want to": an asked reactor says whether it does). list must not be w's own.
+ * False when out of memory (w is then as it was). */
+bool rules_encounter_open_reactions(struct rules_encounter_work *w,
+                                    const struct rules_enc_reaction *list, int n);
+
 /* What a combatant leaving the fight (the rule leaving) left on the encounter. */
 struct rules_enc_left {
     int slot;    /* the initiative slot it held, or -1 (not in the order, or not started) */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/board/cover.h"
+#include "rules/encounter/apply.h"
 #include "rules/encounter/encounter.h"
 #include "rules/encounter/event.h"
 #include "rules/move/move.h"
@@ -101,10 +102,18 @@ static json_t *stand_up(struct resolve_ctx *x, json_t *in, json_t *actor)
             provoked[n++] = (struct enc_provoked){t->id, 0, (int)enc_num(actor, "x"),
                                                   (int)enc_num(actor, "y"), -1};
     }
+    /* No effect of its own comes before its reactions: they start from the state as it is. */
+    struct rules_encounter_work w;
+    if (te == NULL || !rules_encounter_work_copy(te, &w)) {
+        free(provoked);
+        svc_errors_add(x->e, "", "the reactions could not be opened");
+        return NULL;
+    }
     json_t *ruling = json_object();
     json_t *effects = json_array();
     struct enc_reactions_left left;
-    enc_open_reactions(x, in, actor, provoked, n, ruling, effects, &left);
+    struct enc_acted acted = {&w, json_is_integer(json_object_get(actor, "facing"))};
+    enc_open_reactions(x, acted, in, actor, provoked, n, ruling, effects, &left);
     free(provoked);
     if (svc_errors_any(x->e)) {
         json_decref(ruling);

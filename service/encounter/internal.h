@@ -669,10 +669,19 @@ struct enc_provoked {
 struct enc_reactions_left {
     bool paused, dropped;
 };
+/* What an action's own effects (already in effects) leave before the reactions it opens: w, the
+ * typed state they leave (a work copy of x's, each effect applied to it where it was written;
+ * taken over and freed), and whether its actor then has a stored facing (a move's end facing
+ * gives it one), which a paused move keeps. */
+struct enc_acted {
+    struct rules_encounter_work *w;
+    bool faced;
+};
 /* Opens the reactions the n provoked attacks of opportunity of actor's action give,
  * appending their effects to effects and, when any was decided, what became of each to
- * result's "reactions"; *left (when not NULL) gets where they leave the actor. */
-void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+ * result's "reactions"; the engine's attacks among them are ruled on acted.w. *left (when not
+ * NULL) gets where they leave the actor. */
+void enc_open_reactions(struct resolve_ctx *x, struct enc_acted acted, json_t *in, json_t *actor,
                         const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
                         struct enc_reactions_left *left);
 

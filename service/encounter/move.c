@@ -409,8 +409,26 @@ json_t *enc_action_move(struct resolve_ctx *x, json_t *in, json_t *actor, enum r
         effects = json_pack(
             "[o]", enc_effect_set(enc_str(actor, "id"),
                                   move_fields(actor, &m, charge ? enc_str(in, "target") : NULL)));
-        if (rules_encounter_move_opens_reactions(x->engine))
-            enc_open_reactions(x, in, actor, provoked, m.path.aoo_count, ans, effects, NULL);
+        if (rules_encounter_move_opens_reactions(x->engine)) {
+            /* The reactions start from what the move leaves, the same change made on a work
+             * copy of the typed state (rules_encounter_set_moved) as move_fields wrote it. */
+            const struct rules_encounter *te = enc_typed(x);
+            struct rules_encounter_work w;
+            int me = te != NULL ? rules_encounter_find(te, enc_str(actor, "id")) : -1;
+            if (me < 0 || !rules_encounter_work_copy(te, &w)) {
+                svc_errors_add(x->e, "", "the reactions could not be opened");
+            } else if (!rules_encounter_set_moved(
+                           &w, me, &m,
+                           charge ? rules_encounter_find(te, enc_str(in, "target")) : -1)) {
+                rules_encounter_work_free(&w);
+                svc_errors_add(x->e, "", "the reactions could not be opened");
+            } else {
+                struct enc_acted acted = {&w, json_is_integer(json_object_get(actor, "facing")) ||
+                                                  m.end_facing >= 0};
+                enc_open_reactions(x, acted, in, actor, provoked, m.path.aoo_count, ans, effects,
+                                   NULL);
+            }
+        }
         if (routed) /* said so: the path is the route query's, not the player's */
             json_object_set_new(
                 ans, "routed",

@@ -93,47 +93,28 @@ bool enc_settles_in_order(struct resolve_ctx *x, size_t at)
     return false;
 }
 
-/* The state an event's effects so far leave, for the engine's attacks after a move or an answer:
- * the stored state with them folded in once (scratch_open), and its typed state as a work copy
- * (rules/encounter/apply.h) that each step after that changes on the structs: the code that
- * writes a step's effects applies the same change to it (ctx.work), never folding them into the
- * JSON copy, which keeps only what no step changes (ids, profiles, facings given, conditions,
- * the seed). ctx rules on the work copy, its errors in `none` unless the caller points ctx.e
- * elsewhere for a step; ok is false when the copy could not be made. */
+/* The state an event's effects so far leave, for the engine's attacks after a move, a stand-up
+ * or an answer: the typed state as a work copy (rules/encounter/apply.h) that the code writing
+ * each effect changed on the structs as it wrote it (the move's own in move.c, the answer's in
+ * attacks.c, each step's after that here: ctx.work), nothing folded into JSON; the stored state
+ * beside it, unfolded, read only for what no step changes (ids, profiles, facings given, the
+ * seed). ctx rules on the work copy, its errors in `none` unless the caller points ctx.e
+ * elsewhere for a step. */
 struct scratch {
     json_t *state;
     struct resolve_ctx base; /* decoded state's typed state, which work borrows from */
     struct rules_encounter_work work;
     struct resolve_ctx ctx;
     struct svc_errors none;
-    bool ok;
 #ifndef NDEBUG
     json_t *applied; /* debug builds: every effect so far, for enc_check_applied */
 #endif
 };
 
-static void scratch_open(struct scratch *sc, struct resolve_ctx *x, json_t *effects)
-{
-    sc->state = json_deep_copy(x->state);
-    enc_fold(sc->state, effects);
-    sc->base = enc_ctx_on(x, sc->state);
-    svc_errors_init(&sc->none);
-    sc->base.e = &sc->none;
-    const struct rules_encounter *te = enc_typed(&sc->base);
-    sc->ok = te != NULL && rules_encounter_work_copy(te, &sc->work);
-    if (!sc->ok)
-        memset(&sc->work, 0, sizeof sc->work);
-    sc->ctx = sc->base;
-    sc->ctx.work = sc->ok ? &sc->work : NULL;
-#ifndef NDEBUG
-    sc->applied = json_deep_copy(effects);
-#endif
-}
-
-/* A scratch for the engine's attacks after an answer or a decline: w (taken over) is the typed
- * state the event's effects so far (borrowed) leave, applied on the structs by the code that
- * wrote them; the stored state x->state stands beside it unfolded, read only for what no step
- * changes. Nothing is folded or decoded. */
+/* A scratch for the engine's attacks after a move, a stand-up, an answer or a decline: w (taken
+ * over) is the typed state the event's effects so far (borrowed) leave, applied on the structs
+ * by the code that wrote them; the stored state x->state stands beside it unfolded, read only
+ * for what no step changes. Nothing is folded or decoded (but by debug builds' check). */
 static void scratch_on(struct scratch *sc, struct resolve_ctx *x, struct rules_encounter_work *w,
                        json_t *effects)
 {
@@ -143,7 +124,6 @@ static void scratch_on(struct scratch *sc, struct resolve_ctx *x, struct rules_e
     sc->base.e = &sc->none;
     sc->work = *w;
     memset(w, 0, sizeof *w);
-    sc->ok = true;
     sc->ctx = sc->base;
     sc->ctx.work = &sc->work;
 #ifndef NDEBUG
@@ -163,8 +143,7 @@ static void scratch_applied(struct resolve_ctx *x, struct scratch *sc, json_t *e
     json_t *copy = json_deep_copy(effects);
     json_array_extend(sc->applied, copy);
     json_decref(copy);
-    if (sc->ok)
-        enc_check_applied(x, sc->applied, &sc->work.e);
+    enc_check_applied(x, sc->applied, &sc->work.e);
 #else
     (void)x, (void)sc, (void)effects;
 #endif
@@ -187,8 +166,7 @@ static bool scratch_dropped(struct scratch *sc, const char *id)
 
 static void scratch_close(struct scratch *sc)
 {
-    if (sc->ok)
-        rules_encounter_work_free(&sc->work);
+    rules_encounter_work_free(&sc->work);
     enc_ctx_release(&sc->base);
     svc_errors_free(&sc->none);
     json_decref(sc->state);
@@ -212,7 +190,7 @@ static void settle_reactions(struct resolve_ctx *x, struct scratch *sc, const ch
                              json_t *results, json_t *effects, json_t *records)
 {
     for (int k = 0; k < MAX_COMBATANTS; k++) {
-        const struct rules_encounter *te = sc->ok ? enc_typed(&sc->ctx) : NULL;
+        const struct rules_encounter *te = enc_typed(&sc->ctx);
         if (te == NULL) {
             svc_errors_add(x->e, "", "the reactions could not be settled");
             return;
@@ -293,7 +271,7 @@ static void place_paused(struct resolve_ctx *x, struct scratch *sc, const char *
                          json_t *effects)
 {
     json_t *m = enc_find(sc->state, mover, NULL);
-    if (m == NULL || !sc->ok)
+    if (m == NULL)
         return;
     const struct rules_encounter *te = &sc->work.e;
     int mi = rules_encounter_find(te, mover);
@@ -396,15 +374,18 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
  * With no policy and no decision, the effects are those of no policy at all (the rule reactions
  * alone). Otherwise the ruling gains `reactions`: what became of each decided one, in step order.
  */
-void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
+void enc_open_reactions(struct resolve_ctx *x, struct enc_acted acted, json_t *in, json_t *actor,
                         const struct enc_provoked *provoked, int n, json_t *result, json_t *effects,
                         struct enc_reactions_left *left)
 {
+    assert(acted.w != NULL);
+    /* The state before the event: ids, profiles and policies, which the action changes not. */
     const struct rules_encounter *te = enc_typed(x);
     /* The reactions opened, as the typed state will hold them (whether one is awaited). */
     struct rules_enc_reaction *opened = malloc(((size_t)n + 1) * sizeof *opened);
     if (te == NULL || opened == NULL) {
         free(opened);
+        rules_encounter_work_free(acted.w);
         svc_errors_add(x->e, "", "the reactions could not be opened");
         return;
     }
@@ -448,8 +429,18 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
         }
     }
     bool awaiting = rules_reactions_awaited(opened, n_open);
+    /* Decided ones: the engine's attacks are ruled on the work copy, the reactions open on it. */
+    bool opens = decided && rules_encounter_open_reactions(acted.w, opened, n_open);
     free(opened);
+    if (decided && !opens) {
+        json_decref(declined);
+        json_decref(open);
+        rules_encounter_work_free(acted.w);
+        svc_errors_add(x->e, "", "the reactions could not be opened");
+        return;
+    }
     if (!decided) {
+        rules_encounter_work_free(acted.w);
         json_decref(declined);
         json_array_append_new(effects,
                               enc_effect_set("encounter", json_pack("{s:o}", "reactions", open)));
@@ -462,22 +453,20 @@ void enc_open_reactions(struct resolve_ctx *x, json_t *in, json_t *actor,
     }
     json_array_append_new(effects, enc_reactions_effect(te, json_incref(open), awaiting));
     struct scratch sc;
-    scratch_open(&sc, x, effects);
-    json_t *scratch = sc.state;
+    scratch_on(&sc, x, acted.w, effects);
     json_t *made = json_array();
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
     const struct rules_encounter *now = enc_typed(&sc.ctx);
-    if (rules_encounter_move_pauses(x->engine) && now != NULL && sc.ok &&
+    if (rules_encounter_move_pauses(x->engine) && now != NULL &&
         rules_reactions_awaited(now->reactions, now->reaction_count)) {
         /* Asked reactions open: the move pauses (place_paused), to go on once they are
          * settled. Its end is where the move's own effect put the mover. */
-        json_t *m = enc_find(scratch, enc_str(actor, "id"), NULL);
         int mi = rules_encounter_find(now, enc_str(actor, "id"));
         const struct rules_creature *body = &now->combatants[mi].body;
         json_t *pause = json_pack("{s:s, s:i, s:i}", "mover", enc_str(actor, "id"), "x",
                                   body->body.x, "y", body->body.y);
-        bool faced = json_is_integer(json_object_get(m, "facing")); /* no step gives a facing */
+        bool faced = acted.faced; /* no step gives a facing */
         if (faced)
             json_object_set_new(pause, "facing", json_integer(body->facing));
         json_t *add =

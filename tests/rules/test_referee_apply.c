@@ -406,3 +406,114 @@ Test(referee_apply, an_attack_of_opportunity_counts_and_a_pause_keeps_the_move_e
     cr_assert_eq(r.c[FIGHTER].aoo_round, -1);
     rules_encounter_work_free(&w);
 }
+
+/* 001 Run: "After any turn in which a character performs the run action, they gain the
+ * flat-footed condition until the start of their next turn, unless they have the Runner
+ * (Feat)"; a run is movement and marks the turn as run, and what the turn spent before stays.
+ * 001 5-Foot Step: a 5-foot step is the turn's free step, no movement. d20 3.5 SRD, Charge:
+ * "take a -2 penalty to your AC until the start of your next turn": a one-round charging
+ * condition begins, ending just before the charger's own count comes round (004 The Combat
+ * Round), kept after the timed effects it had, and the charge names its opponent. Everyone
+ * else's timed effects stay theirs. The original is unchanged. */
+Test(referee_apply, a_move_leaves_its_square_marks_and_conditions_on_the_mover)
+{
+    struct referee r;
+    three(&r, 4);
+    referee_condition(&r, FIGHTER, RULES_CONDITION_FLAT_FOOTED, false);
+    struct rules_enc_timed stun = {2, 0, RULES_CONDITION_STUNNED};
+    struct rules_enc_timed sit = {3, 1, RULES_CONDITION_SITTING};
+    r.c[GOBLIN].timed = &stun;
+    r.c[GOBLIN].timed_count = 1;
+    r.c[ORC].timed = &sit;
+    r.c[ORC].timed_count = 1;
+    r.c[FIGHTER].turn.standard = true;
+    struct rules_encounter_work w;
+    work_of(&r, 1, &w);
+
+    struct rules_enc_move_ruling run = {.end_x = 9, .end_y = 5, .end_facing = -1};
+    rules_move_marks_of(RULES_MODE_RUN, false, &run.marks);
+    cr_assert(rules_encounter_set_moved(&w, FIGHTER, &run, -1));
+    const struct rules_enc_combatant *f = &w.e.combatants[FIGHTER];
+    cr_assert_eq(f->body.body.x, 9);
+    cr_assert_eq(f->body.body.y, 5);
+    cr_assert(f->turn.moved && f->turn.ran, "a run is movement, and run");
+    cr_assert(f->turn.standard, "what its turn spent before stays");
+    cr_assert_not(f->turn.stepped);
+    cr_assert(f->flat_footed, "a run leaves it flat-footed");
+    cr_assert(f->conditions & (1u << RULES_CONDITION_FLAT_FOOTED));
+    cr_assert_eq(f->timed_count, 0);
+    cr_assert_eq(f->charge_target, -1);
+    cr_assert_not(r.c[FIGHTER].flat_footed, "the original did not run");
+    cr_assert_eq(r.c[FIGHTER].body.body.x, 5);
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 1, &w); /* a Runner runs and stays ready */
+    rules_move_marks_of(RULES_MODE_RUN, true, &run.marks);
+    cr_assert(rules_encounter_set_moved(&w, FIGHTER, &run, -1));
+    cr_assert(w.e.combatants[FIGHTER].turn.ran);
+    cr_assert_not(w.e.combatants[FIGHTER].flat_footed, "unless they have the Runner (Feat)");
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 1, &w); /* a 5-foot step: its free step, no movement */
+    struct rules_enc_move_ruling step = {.end_x = 5, .end_y = 6, .end_facing = 3};
+    rules_move_marks_of(RULES_MODE_STEP, false, &step.marks);
+    cr_assert(rules_encounter_set_moved(&w, FIGHTER, &step, -1));
+    cr_assert(w.e.combatants[FIGHTER].turn.stepped);
+    cr_assert_not(w.e.combatants[FIGHTER].turn.moved || w.e.combatants[FIGHTER].turn.ran);
+    cr_assert_eq(w.e.combatants[FIGHTER].body.facing, 3);
+    rules_encounter_work_free(&w);
+
+    work_of(&r, 1, &w); /* a charge at the orc on the fighter's count (slot 1) of round 1 */
+    struct rules_enc_move_ruling charge = {.end_x = 6, .end_y = 7, .end_facing = -1};
+    rules_move_marks_of(RULES_MODE_CHARGE, false, &charge.marks);
+    charge.charging = true;
+    rules_duration_end(1, 1, 1, &charge.charging_end_round, &charge.charging_end_turn);
+    cr_assert(rules_encounter_set_moved(&w, FIGHTER, &charge, ORC));
+    f = &w.e.combatants[FIGHTER];
+    cr_assert_eq(f->charge_target, ORC);
+    cr_assert(f->conditions & (1u << RULES_CONDITION_CHARGING));
+    cr_assert_eq(f->timed_count, 1);
+    cr_assert_eq(f->timed[0].condition, RULES_CONDITION_CHARGING);
+    cr_assert_eq(f->timed[0].end_round, 2, "until the start of its next turn: round 2");
+    cr_assert_eq(f->timed[0].end_turn, 1, "at its own count");
+    cr_assert_not(f->flat_footed, "a charge is no run");
+    cr_assert_eq(w.e.combatants[GOBLIN].timed_count, 1);
+    cr_assert_eq(w.e.combatants[GOBLIN].timed[0].condition, RULES_CONDITION_STUNNED);
+    cr_assert_eq(w.e.combatants[ORC].timed_count, 1);
+    cr_assert_eq(w.e.combatants[ORC].timed[0].condition, RULES_CONDITION_SITTING);
+    cr_assert_eq(w.e.combatants[ORC].timed[0].end_round, 3);
+    cr_assert_eq(r.c[FIGHTER].timed_count, 0, "the original has no charge");
+    rules_encounter_work_free(&w);
+}
+
+/* 004 Making an Attack of Opportunity: "The combatant does not have to make an attack of
+ * opportunity if the combatant doesn't want to": the reactions a move opens replace the ones
+ * open before it, and the encounter awaits an answer while an asked one is among them; none
+ * asked (a lapsing one, or one the engine makes), it awaits nobody. */
+Test(referee_apply, the_reactions_a_move_opens_are_the_open_ones_and_an_asked_one_is_awaited)
+{
+    struct referee r;
+    three(&r, 4);
+    struct rules_enc_reaction before[3];
+    reactions_of(&r, before);
+    struct rules_encounter_work w;
+    work_of(&r, 1, &w);
+    struct rules_enc_reaction opened[2] = {
+        {FIGHTER, GOBLIN, 1, 5, 5, -1, RULES_AOO_POLICY_UNSET},
+        {FIGHTER, ORC, 2, 6, 6, -1, RULES_AOO_POLICY_ALWAYS},
+    };
+    cr_assert(rules_encounter_open_reactions(&w, opened, 2));
+    cr_assert_eq(w.e.reaction_count, 2);
+    cr_assert_eq(w.e.reactions[0].by, GOBLIN);
+    cr_assert_eq(w.e.reactions[1].by, ORC);
+    cr_assert_eq(w.e.reactions[1].policy, RULES_AOO_POLICY_ALWAYS);
+    cr_assert_not(w.e.awaiting_reactions, "none asked: no one is awaited");
+    opened[0].policy = RULES_AOO_POLICY_ASK;
+    cr_assert(rules_encounter_open_reactions(&w, opened, 2));
+    cr_assert(w.e.awaiting_reactions, "the goblin is asked");
+    cr_assert(rules_encounter_open_reactions(&w, opened, 0));
+    cr_assert_eq(w.e.reaction_count, 0);
+    cr_assert_not(w.e.awaiting_reactions);
+    cr_assert_eq(r.e.reaction_count, 3, "the original keeps its own");
+    rules_encounter_work_free(&w);
+}

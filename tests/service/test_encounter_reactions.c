@@ -443,3 +443,50 @@ Test(reactions, standing_up_provokes_and_is_struck_while_prone)
     json_decref(doc);
     replays(&f);
 }
+
+/* Under a facing variant (preset d20-3.5-facing, 000 Facing) a combatant given no facing faces
+ * its default way, and a move leaves it facing the way it ends (000 Changing Facing: moving, it
+ * faces its way). Its move paused for the goblin's asked reaction (004 Provoking an Attack of
+ * Opportunity by Moving: the attack is made as the mover leaves the square), the pause keeps
+ * that end facing too, and the fighter ends there facing it once the goblin declines: the
+ * reactions start from what the move left, its facing with it. */
+Test(reactions, a_paused_move_keeps_the_end_facing_of_a_mover_given_none)
+{
+    struct enc e;
+    enc_create(&srv, &e,
+               "{\"map\":{\"width\":12,\"height\":12},\"seed\":11,\"rules\":{\"preset\":"
+               "\"d20-3.5-facing\"}}");
+    json_decref(suite_call(&e, "POST", "/combatants", TB_FIGHTER(5, 5, ""), 201));
+    json_decref(suite_call(
+        &e, "POST", "/combatants",
+        "{\"id\":\"goblin\",\"side\":\"monsters\",\"x\":6,\"y\":5,\"facing\":0,\"speeds\":{"
+        "\"walk\":30},\"defense\":{\"armor\":2},\"max_hp\":6,\"aoo_policy\":\"ask\",\"attacks\":[{"
+        "\"name\":\"morningstar\",\"attack_bonus\":2,\"damage\":\"1d6\"}]}",
+        201));
+    enc_post_ok(&srv, &e, "/initiative", "{\"results\":[20,1,14,1]}");
+    for (int i = 0; i < 3; i++)
+        enc_post_ok(&srv, &e, "/next-turn", NULL); /* fighter, goblin; round 2: fighter */
+    json_t *doc = suite_call(&e, "POST", "/actions",
+                             "{\"type\":\"move\",\"actor\":\"fighter\",\"path\":[{\"x\":5,\"y\":6},"
+                             "{\"x\":5,\"y\":7},{\"x\":5,\"y\":8}]}",
+                             200);
+    cr_assert(json_object_get(enc_combatant(doc, "fighter"), "facing") == NULL ||
+                  json_is_integer(json_object_get(enc_combatant(doc, "fighter"), "facing")),
+              "%s", json_dumps(doc, 0));
+    json_t *pause = json_object_get(state_of(doc), "paused_move");
+    cr_assert_str_eq(tb_text(pause, "mover"), "fighter", "%s", json_dumps(doc, 0));
+    tb_at(pause, 5, 8);
+    cr_assert(json_is_integer(json_object_get(pause, "facing")), "the end facing is kept: %s",
+              json_dumps(pause, 0));
+    long long facing = tb_num(pause, "facing");
+    json_decref(doc);
+    doc = suite_call(&e, "POST", "/actions",
+                     "{\"type\":\"decline_reaction\",\"actor\":\"goblin\",\"target\":\"fighter\"}",
+                     200);
+    json_t *f = enc_combatant(doc, "fighter");
+    tb_at(f, 5, 8);
+    cr_assert_eq(tb_num(f, "facing"), facing);
+    cr_assert(json_is_null(json_object_get(state_of(doc), "paused_move")));
+    json_decref(doc);
+    replays(&e);
+}

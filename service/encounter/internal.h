@@ -267,10 +267,12 @@ struct resolve_ctx {
     struct svc_enc_typed typed;
     bool typed_tried, typed_ok;
     /* A typed state the caller keeps step after step within the event (a full attack's attacks
-     * so far, applied on the structs: rules/encounter/apply.h), or NULL. When set, enc_typed
-     * reads it instead of `state`'s, and the ruling code that writes a step's effects applies
-     * the same change to it (attack_effects, enc_rule_traded_step). `state` stays the stored
-     * state before the event: only what no step changes (ids, profiles, the seed) is read there. */
+     * so far, the engine's attacks after a move, a stand-up or an answer, applied on the
+     * structs: rules/encounter/apply.h), or NULL. When set, enc_typed reads it instead of
+     * `state`'s, and the ruling code that writes a step's effects applies the same change to it
+     * (attack_effects, answer_reaction, enc_rule_traded_step, the full attack's facing change,
+     * enc_action_move, place_paused, enc_open_reactions). `state` stays the stored state before
+     * the event: only what no step changes (ids, profiles, the seed) is read there. */
     struct rules_encounter_work *work;
 };
 

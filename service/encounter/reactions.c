@@ -126,6 +126,9 @@ static void scratch_on(struct scratch *sc, struct resolve_ctx *x, struct rules_e
     memset(w, 0, sizeof *w);
     sc->ctx = sc->base;
     sc->ctx.work = &sc->work;
+    /* base has no work copy: it must never find the typed state of before the event in the
+     * request's cache and rule on it (only ctx, which reads the work copy, rules). */
+    sc->base.cache = NULL;
 #ifndef NDEBUG
     sc->applied = json_deep_copy(effects);
     enc_check_applied(x, sc->applied, &sc->work.e);

@@ -284,3 +284,63 @@ Test(jsonw, tree_mode_fails_where_the_text_would_not_parse)
         jw_array_end(&w);
     cr_assert_null(jw_finish_tree(&w));
 }
+
+/* Keys and raw values are copied a word at a time (the last word overlapping), by bytes when
+ * short: every length from 0 to 80 in place, and in its own allocation of exactly its size so
+ * that a read past its end shows under ASan; each byte a different letter, so that a misplaced
+ * word shows in the text. */
+Test(jsonw, keys_and_raw_text_of_every_length_are_copied_whole)
+{
+    enum { LONGEST = 80 };
+    struct jw w;
+    jw_init(&w, 1);
+    jw_object_begin(&w);
+    char expect[LONGEST * (LONGEST + 16) * 2 + 64];
+    size_t e = 0;
+    expect[e++] = '{';
+    for (int n = 1; n <= LONGEST; n++) {
+        /* A key of n letters: "\"" name "\":", as JW_KEY writes it. */
+        char *key = malloc((size_t)n + 3);
+        cr_assert_not_null(key);
+        key[0] = '"';
+        for (int i = 0; i < n; i++)
+            key[1 + i] = (char)('a' + (n + i) % 26);
+        key[n + 1] = '"';
+        key[n + 2] = ':';
+        /* A raw value of n - 1 digits and letters in quotes... or a number without them. */
+        char *raw = malloc((size_t)n + 1);
+        cr_assert_not_null(raw);
+        raw[0] = '"';
+        for (int i = 1; i < n; i++)
+            raw[i] = (char)('A' + (n * 3 + i) % 26);
+        raw[n] = '"';
+        if (n > 1)
+            expect[e++] = ',';
+        memcpy(expect + e, key, (size_t)n + 3);
+        e += (size_t)n + 3;
+        memcpy(expect + e, raw, (size_t)n + 1);
+        e += (size_t)n + 1;
+        jw_key_quoted(&w, key, (size_t)n + 3);
+        jw_raw(&w, raw, (size_t)n + 1);
+        free(key);
+        free(raw);
+    }
+    jw_key_quoted(&w, "\"empty\":", 8);
+    jw_array_begin(&w);
+    jw_raw(&w, "", 0); /* nothing: the array stays empty */
+    jw_array_end(&w);
+    jw_object_end(&w);
+    memcpy(expect + e, ",\"empty\":[]}", 12);
+    e += 12;
+    expect[e] = '\0';
+    size_t len = 0;
+    char *text = jw_finish(&w, &len);
+    cr_assert_not_null(text);
+    cr_assert_eq(len, e);
+    cr_assert_str_eq(text, expect);
+    json_t *back = json_loads(text, 0, NULL);
+    cr_assert_not_null(back);
+    cr_assert_eq(json_object_size(back), LONGEST + 1);
+    json_decref(back);
+    free(text);
+}

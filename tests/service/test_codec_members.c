@@ -87,6 +87,49 @@ Test(codec_members, a_name_holding_a_nul_beside_its_prefix)
     json_decref(obj);
 }
 
+/* Members are found through a bit for their first two bytes (64 bits): several members under
+ * one bit must each be found, whether they share their first two bytes ("ab", "ab\0", "abc",
+ * "a", "") or only the bit ("a!" has x's, "b=" facing's, "s)" size's), known or not, and in
+ * either order of the object. */
+Test(codec_members, members_sharing_a_bit_are_each_found)
+{
+    for (int order = 0; order < 2; order++) {
+        static const char *const names[] = {"a!", "x", "b=zz", "facing", "ab", "abc",
+                                            "s)", "a", "size", "ab\0",   "",   "b="};
+        static const size_t lens[] = {2, 1, 4, 6, 2, 3, 2, 1, 4, 3, 0, 2};
+        json_t *obj = json_object();
+        for (int k = 0; k < 12; k++) {
+            int i = order == 0 ? k : 11 - k;
+            json_object_setn_new(obj, names[i], lens[i], json_integer(i));
+        }
+        assert_both_ways(obj);
+        json_t *got[CODEC_MEMBERS_MAX];
+        struct svc_errors e;
+        svc_errors_init(&e);
+        codec_members(obj, "/obj", known, got, &e);
+        cr_assert_eq(json_integer_value(got[0]), 1); /* x */
+        cr_assert_eq(json_integer_value(got[3]), 8); /* size */
+        cr_assert_eq(json_integer_value(got[4]), 7); /* a */
+        cr_assert_eq(json_integer_value(got[5]), 4); /* ab, not "ab\0" */
+        cr_assert_eq(json_integer_value(got[6]), 10);
+        cr_assert_eq(json_integer_value(got[7]), 3); /* facing */
+        cr_assert_eq(got[8], got[0]);
+        cr_assert_null(got[1]);
+        cr_assert_null(got[2]);
+        char *text = errors_text(&e);
+        for (int i = 0; i < 12; i++)
+            if (i == 0 || i == 2 || i == 5 || i == 6 || i == 11) {
+                char ptr[16];
+                snprintf(ptr, sizeof ptr, "\"/obj/%s\"", names[i]);
+                cr_assert(strstr(text, ptr), "%s not in %s", ptr, text);
+            }
+        cr_assert_eq(json_array_size(e.list), 5, "%s", text);
+        free(text);
+        svc_errors_free(&e);
+        json_decref(obj);
+    }
+}
+
 Test(codec_members, objects_too_large_for_one_walk)
 {
     json_t *big = json_object();

@@ -94,42 +94,12 @@ static inline bool reserve(struct jw *w, size_t n)
     return w->len + n + 1 <= w->cap || reserve_slow(w, n);
 }
 
-/* n bytes of s to o without a call for the short texts nearly every put writes (keys, numbers,
- * a modifier's text): whole words, the last one overlapping the one before, never reading or
- * writing past either end. */
-static inline void copy_bytes(char *o, const char *s, size_t n)
-{
-    if (n > 64) {
-        memcpy(o, s, n);
-    } else if (n >= 8) {
-        uint64_t x;
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            memcpy(&x, s + i, 8);
-            memcpy(o + i, &x, 8);
-        }
-        if (i < n) {
-            memcpy(&x, s + n - 8, 8);
-            memcpy(o + n - 8, &x, 8);
-        }
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(o, &a, 4);
-        memcpy(o + n - 4, &b, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            o[i] = s[i];
-    }
-}
-
 static inline void put(struct jw *w, const char *s, size_t n)
 {
     assert(s != NULL || n == 0);
     if (!reserve(w, n))
         return;
-    copy_bytes(w->buf + w->len, s, n);
+    memcpy(w->buf + w->len, s, n);
     w->len += n;
 }
 
@@ -296,20 +266,8 @@ void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
         w->key = quoted + 1, w->key_len = n - 3, w->key_ascii = true;
         return;
     }
-    /* before_value's comma and the name in one reserve and one copy. */
-    assert(w->depth >= 0 && w->depth < JW_MAX_DEPTH);
-    bool comma = false;
-    if (w->after_key)
-        w->after_key = false;
-    else
-        comma = !w->first[w->depth], w->first[w->depth] = false;
-    if (!reserve(w, n + 1))
-        return;
-    char *o = w->buf + w->len;
-    if (comma)
-        *o++ = ',';
-    copy_bytes(o, quoted, n);
-    w->len = (size_t)(o + n - w->buf);
+    before_value(w);
+    put(w, quoted, n);
     w->after_key = true;
 }
 

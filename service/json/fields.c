@@ -490,15 +490,16 @@ bool codec_string_of(json_t *obj, json_t *v, const char *base, const char *key, 
      * that a name in Cyrillic or CJK has the room one in ASCII has; jansson's strings are
      * well-formed UTF-8, so a code point is a byte that does not continue one. */
     const char *text = json_string_value(v);
-    size_t points = 0;
-    for (size_t i = 0; i < json_string_length(v); i++)
-        points += ((unsigned char)text[i] & 0xc0) != 0x80;
+    size_t len = json_string_length(v), points = 0;
+    if (len > max_len) /* each code point is a byte or more: no more bytes, no more points */
+        for (size_t i = 0; i < len; i++)
+            points += ((unsigned char)text[i] & 0xc0) != 0x80;
     if (points > max_len) {
         snprintf(msg, sizeof msg, "must be at most %zu characters long", max_len);
         field_error(base, key, e, msg);
         return false;
     }
-    if (strlen(json_string_value(v)) != json_string_length(v)) {
+    if (strlen(text) != len) {
         field_error(base, key, e, "must not contain NUL characters");
         return false;
     }

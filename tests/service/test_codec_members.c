@@ -203,3 +203,45 @@ Test(codec_pointer, escapes_and_cuts_where_a_character_ends)
     cr_assert_eq(strncmp(out, "/x/", 3), 0);
     cr_assert_eq(strncmp(out + 3, wide, 252), 0);
 }
+
+/* codec_string_of's limit counts code points (the contract's maxLength), not bytes: at the limit
+ * in ASCII, in Cyrillic (2 bytes each) and in CJK (3 bytes each) a string is taken, one point
+ * more is refused with the limit named, and a NUL is refused whatever the length. */
+Test(codec_string, the_limit_counts_code_points)
+{
+    static const char *const points[] = {"a", "\xd0\x96", "\xe6\x97\xa5"}; /* a, Ж, 日 */
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t n = 4; n <= 6; n++) {
+            char text[64] = "";
+            for (size_t i = 0; i < n; i++)
+                strcat(text, points[p]);
+            json_t *obj = json_pack("{s:s}", "name", text);
+            const char *got = NULL;
+            struct svc_errors e;
+            svc_errors_init(&e);
+            bool ok =
+                codec_string_of(obj, json_object_get(obj, "name"), "/c", "name", true, 5, &got, &e);
+            cr_assert_eq(ok, n <= 5, "%zu points of %s", n, points[p]);
+            if (ok) {
+                cr_assert_str_eq(got, text);
+                cr_assert(!svc_errors_any(&e));
+            } else {
+                char *errs = json_dumps(e.list, JSON_COMPACT);
+                cr_assert_str_eq(errs, "[{\"pointer\":\"/c/name\",\"message\":\"must be at most 5 "
+                                       "characters long\"}]");
+                free(errs);
+            }
+            svc_errors_free(&e);
+            json_decref(obj);
+        }
+    }
+    json_t *obj = json_object();
+    json_object_set_new(obj, "name", json_stringn("ab\0c", 4));
+    const char *got = NULL;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    cr_assert(!codec_string_of(obj, json_object_get(obj, "name"), "/c", "name", true, 5, &got, &e));
+    cr_assert(svc_errors_any(&e));
+    svc_errors_free(&e);
+    json_decref(obj);
+}

@@ -890,9 +890,12 @@ static void rule(json_t *body, bool roll, struct svc_answer *out)
     struct attack_request req_state, *r = &req_state;
     struct svc_dice_source src_state, *src = &src_state;
     memset(r, 0, sizeof *r);
-    if (!svc_decode_body(body, known, &e))
+    /* The body's members, read once (fields.h): the unknown ones are found in the index too. */
+    codec_index_begin(body);
+    if (!svc_decode_body(body, known, &e)) {
+        codec_index_end();
         goto fail;
-    codec_index_begin(body); /* the body's members, read once (fields.h) */
+    }
     if (roll)
         svc_decode_dice_source(body, src, &e);
     else if (codec_member(body, "seed") || codec_member(body, "results"))

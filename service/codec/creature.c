@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rules/attack/attack.h"
 #include "rules/attack/roll.h"
@@ -170,6 +171,31 @@ const char *svc_member_name(json_t *body, const char *member)
     return json_string_value(json_object_get(json_object_get(body, member), "name"));
 }
 
+/* The last damage text this thread parsed without error, and what it parsed to: a creature's
+ * weapon is the same from one request to the next, and a copy costs a fraction of a parse. */
+static _Thread_local struct {
+    size_t len; /* 0: none kept */
+    char text[RULES_DICE_MAX_EXPRESSION + 1];
+    struct rules_dice_expr expr;
+} damage_kept;
+
+int svc_damage_parse_kept(const char *text, struct rules_dice_expr *expr, size_t *at)
+{
+    size_t len = strnlen(text, RULES_DICE_MAX_EXPRESSION + 1);
+    if (len != 0 && len == damage_kept.len && memcmp(text, damage_kept.text, len) == 0) {
+        memcpy(expr, &damage_kept.expr, sizeof *expr); /* all of it, padding too */
+        *at = 0;
+        return RULES_DICE_OK;
+    }
+    int rc = rules_dice_parse(text, expr, at);
+    if (rc == RULES_DICE_OK && len <= RULES_DICE_MAX_EXPRESSION) {
+        memcpy(damage_kept.text, text, len);
+        damage_kept.len = len;
+        memcpy(&damage_kept.expr, expr, sizeof *expr);
+    }
+    return rc;
+}
+
 void svc_decode_damage_of(json_t *obj, const char *ptr, json_t *damage_v, json_t *range_v,
                           json_t *multiplier_v, const char **damage, struct rules_dice_expr *expr,
                           int *crit_range, int *crit_multiplier, struct svc_errors *e)
@@ -187,7 +213,7 @@ void svc_decode_damage_of(json_t *obj, const char *ptr, json_t *damage_v, json_t
     if (codec_string_of(obj, damage_v, ptr, "damage", false, RULES_DICE_MAX_EXPRESSION, damage,
                         e)) {
         size_t at = 0;
-        int rc = rules_dice_parse(*damage, expr, &at);
+        int rc = svc_damage_parse_kept(*damage, expr, &at);
         if (rc != RULES_DICE_OK) {
             char dp[CODEC_PTR_MAX];
             codec_pointer(dp, ptr, "damage");

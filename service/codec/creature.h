@@ -43,6 +43,10 @@ json_t *svc_decode_member(json_t *body, const char *key, const struct rules_opti
 json_t *svc_decode_member_with(json_t *body, const char *key, const struct rules_options *o,
                                bool combat, const char *const *extra_keys, json_t **extra_values,
                                struct rules_creature *out, struct svc_errors *e);
+/* rules_dice_parse(text, expr, at), the same expr to the byte, but the last text this thread
+ * parsed without error is copied instead of parsed again (svc_decode_damage's). */
+int svc_damage_parse_kept(const char *text, struct rules_dice_expr *expr, size_t *at);
+
 /* As svc_decode_damage, given obj's members damage, crit_range and crit_multiplier already
  * found (NULL when absent). */
 void svc_decode_damage_of(json_t *obj, const char *ptr, json_t *damage_v, json_t *range_v,

@@ -268,10 +268,15 @@ static void index_reset(void)
 
 /* A bit for a name's first two bytes as a C string reads them (a name holding a NUL is told
  * apart by its length, where a name matches). */
-static uint64_t name_bit(const char *key)
+static unsigned name_bit_at(const char *key) /* name_bit's place, 0..63 */
 {
     unsigned c0 = (unsigned char)key[0], c1 = c0 != 0 ? (unsigned char)key[1] : 0;
-    return 1ull << ((c0 * 7 + c1) & 63);
+    return (c0 * 7 + c1) & 63;
+}
+
+static uint64_t name_bit(const char *key)
+{
+    return 1ull << name_bit_at(key);
 }
 
 void codec_index_begin(json_t *obj)
@@ -357,8 +362,8 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
 
 static_assert(CODEC_INDEX_MEMBERS <= 32, "codec_members marks the members seen in a uint32_t");
 
-void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
-                      json_t **out, struct svc_errors *e)
+/* out[0 .. the lists' names) = NULL. */
+static void members_none(const char *const *const *lists, size_t nlists, json_t **out)
 {
     size_t nk = 0;
     for (size_t l = 0; l < nlists; l++)
@@ -366,14 +371,22 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
             assert(nk < CODEC_MEMBERS_MAX); /* out's room */
             out[nk++] = NULL;
         }
-    if (!json_is_object(obj))
+}
+
+void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
+                      json_t **out, struct svc_errors *e)
+{
+    if (!json_is_object(obj)) {
+        members_none(lists, nlists, out);
         return;
+    }
     size_t size = json_object_size(obj);
     if (size > CODEC_INDEX_MEMBERS) { /* too many for one walk's table: as before */
         const char *known[CODEC_MEMBERS_MAX + 1];
-        nk = 0;
+        size_t nk = 0;
         for (size_t l = 0; l < nlists; l++)
             for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++, nk++) {
+                assert(nk < CODEC_MEMBERS_MAX); /* out's room */
                 known[nk] = lists[l][k];
                 out[nk] = json_object_get(obj, known[nk]);
             }
@@ -384,6 +397,9 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
     const char *keys[CODEC_INDEX_MEMBERS];
     size_t lens[CODEC_INDEX_MEMBERS];
     json_t *values[CODEC_INDEX_MEMBERS];
+    /* at[b]: the members whose name has bit b, one bit a member; only the entries of the bits in
+     * `names` are written, and only those are read. */
+    uint32_t at[64];
     uint64_t names = 0;
     size_t n = 0;
     for (void *it = json_object_iter(obj); it != NULL && n < size;
@@ -391,19 +407,27 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
         keys[n] = json_object_iter_key(it);
         lens[n] = json_object_iter_key_len(it); /* a name may hold a NUL */
         values[n] = json_object_iter_value(it);
-        names |= name_bit(keys[n]);
+        unsigned b = name_bit_at(keys[n]);
+        if ((names & (1ull << b)) == 0)
+            at[b] = 0;
+        at[b] |= 1u << n;
+        names |= 1ull << b;
     }
-    /* Each known name against the members (most are absent, and the bits say so at once). A
-     * member whose name as a C string is known is not unknown, as codec_reject_unknown has it
-     * (it reads names as C strings), but it is that name's value only when it holds no NUL. */
+    /* Each known name against the members with its bit (most names have none: absent). A member
+     * whose name as a C string is known is not unknown, as codec_reject_unknown has it (it reads
+     * names as C strings), but it is that name's value only when it holds no NUL. */
     uint32_t seen = 0;
     json_t **o = out;
     for (size_t l = 0; l < nlists; l++) {
         for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++, o++) {
+            assert(o - out < CODEC_MEMBERS_MAX); /* out's room */
+            *o = NULL;
             const char *name = *k;
-            if ((names & name_bit(name)) == 0)
+            unsigned b = name_bit_at(name);
+            if ((names & (1ull << b)) == 0)
                 continue;
-            for (size_t i = 0; i < n; i++) {
+            for (uint32_t m = at[b]; m != 0; m &= m - 1) {
+                unsigned i = (unsigned)__builtin_ctz(m);
                 if (keys[i][0] != name[0] || strcmp(keys[i], name) != 0)
                     continue;
                 seen |= 1u << i;
@@ -466,15 +490,16 @@ bool codec_string_of(json_t *obj, json_t *v, const char *base, const char *key, 
      * that a name in Cyrillic or CJK has the room one in ASCII has; jansson's strings are
      * well-formed UTF-8, so a code point is a byte that does not continue one. */
     const char *text = json_string_value(v);
-    size_t points = 0;
-    for (size_t i = 0; i < json_string_length(v); i++)
-        points += ((unsigned char)text[i] & 0xc0) != 0x80;
+    size_t len = json_string_length(v), points = 0;
+    if (len > max_len) /* each code point is a byte or more: no more bytes, no more points */
+        for (size_t i = 0; i < len; i++)
+            points += ((unsigned char)text[i] & 0xc0) != 0x80;
     if (points > max_len) {
         snprintf(msg, sizeof msg, "must be at most %zu characters long", max_len);
         field_error(base, key, e, msg);
         return false;
     }
-    if (strlen(json_string_value(v)) != json_string_length(v)) {
+    if (strlen(text) != len) {
         field_error(base, key, e, "must not contain NUL characters");
         return false;
     }

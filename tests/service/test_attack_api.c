@@ -513,3 +513,40 @@ Test(attack_api, ac_kind_names_each_kind_of_ac)
         json_decref(doc);
     }
 }
+
+/* The body's unknown members are each named, in the body's order and escaped as JSON pointers
+ * (RFC 6901), before what is wrong inside a known one; the same past the 32 members the
+ * decoder's index holds, where jansson's table is walked instead. */
+Test(attack_api, unknown_members_of_the_body_are_named_in_its_order)
+{
+    json_t *doc = post("/v1/attacks/resolve",
+                       "{\"zeta\":1,\"rules\":{},\"a~b/c\":2,\"attacker\":{\"x\":0,\"y\":0,"
+                       "\"attack_bonus\":101},\"defender\":{\"x\":1,\"y\":0,\"defense\":{}},"
+                       "\"seed\":7,\"Seed\":8}",
+                       422);
+    json_t *errors = json_object_get(doc, "errors");
+    static const char *const want[] = {"/zeta", "/a~0b~1c", "/Seed", "/attacker/attack_bonus"};
+    cr_assert_eq(json_array_size(errors), 4);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(errors, i), "pointer")),
+                         want[i]);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(errors, 0), "message")),
+                     "is not a known field");
+    json_decref(doc);
+
+    char body[4096];
+    size_t n = (size_t)snprintf(body, sizeof body, "%s", ROGUE_B);
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(body + n, sizeof body - n, ",\"u%d\":%d", i, i);
+    snprintf(body + n, sizeof body - n, ",\"seed\":7}");
+    doc = post("/v1/attacks/resolve", body, 422);
+    errors = json_object_get(doc, "errors");
+    cr_assert_eq(json_array_size(errors), 40);
+    for (size_t i = 0; i < 40; i++) {
+        char ptr[16];
+        snprintf(ptr, sizeof ptr, "/u%zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(errors, i), "pointer")),
+                         ptr);
+    }
+    json_decref(doc);
+}

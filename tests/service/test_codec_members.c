@@ -87,6 +87,49 @@ Test(codec_members, a_name_holding_a_nul_beside_its_prefix)
     json_decref(obj);
 }
 
+/* Members are found through a bit for their first two bytes (64 bits): several members under
+ * one bit must each be found, whether they share their first two bytes ("ab", "ab\0", "abc",
+ * "a", "") or only the bit ("a!" has x's, "b=" facing's, "s)" size's), known or not, and in
+ * either order of the object. */
+Test(codec_members, members_sharing_a_bit_are_each_found)
+{
+    for (int order = 0; order < 2; order++) {
+        static const char *const names[] = {"a!", "x", "b=zz", "facing", "ab", "abc",
+                                            "s)", "a", "size", "ab\0",   "",   "b="};
+        static const size_t lens[] = {2, 1, 4, 6, 2, 3, 2, 1, 4, 3, 0, 2};
+        json_t *obj = json_object();
+        for (int k = 0; k < 12; k++) {
+            int i = order == 0 ? k : 11 - k;
+            json_object_setn_new(obj, names[i], lens[i], json_integer(i));
+        }
+        assert_both_ways(obj);
+        json_t *got[CODEC_MEMBERS_MAX];
+        struct svc_errors e;
+        svc_errors_init(&e);
+        codec_members(obj, "/obj", known, got, &e);
+        cr_assert_eq(json_integer_value(got[0]), 1); /* x */
+        cr_assert_eq(json_integer_value(got[3]), 8); /* size */
+        cr_assert_eq(json_integer_value(got[4]), 7); /* a */
+        cr_assert_eq(json_integer_value(got[5]), 4); /* ab, not "ab\0" */
+        cr_assert_eq(json_integer_value(got[6]), 10);
+        cr_assert_eq(json_integer_value(got[7]), 3); /* facing */
+        cr_assert_eq(got[8], got[0]);
+        cr_assert_null(got[1]);
+        cr_assert_null(got[2]);
+        char *text = errors_text(&e);
+        for (int i = 0; i < 12; i++)
+            if (i == 0 || i == 2 || i == 5 || i == 6 || i == 11) {
+                char ptr[16];
+                snprintf(ptr, sizeof ptr, "\"/obj/%s\"", names[i]);
+                cr_assert(strstr(text, ptr), "%s not in %s", ptr, text);
+            }
+        cr_assert_eq(json_array_size(e.list), 5, "%s", text);
+        free(text);
+        svc_errors_free(&e);
+        json_decref(obj);
+    }
+}
+
 Test(codec_members, objects_too_large_for_one_walk)
 {
     json_t *big = json_object();
@@ -159,4 +202,46 @@ Test(codec_pointer, escapes_and_cuts_where_a_character_ends)
     cr_assert_eq(strlen(out), 3 + 252, "%zu", strlen(out));
     cr_assert_eq(strncmp(out, "/x/", 3), 0);
     cr_assert_eq(strncmp(out + 3, wide, 252), 0);
+}
+
+/* codec_string_of's limit counts code points (the contract's maxLength), not bytes: at the limit
+ * in ASCII, in Cyrillic (2 bytes each) and in CJK (3 bytes each) a string is taken, one point
+ * more is refused with the limit named, and a NUL is refused whatever the length. */
+Test(codec_string, the_limit_counts_code_points)
+{
+    static const char *const points[] = {"a", "\xd0\x96", "\xe6\x97\xa5"}; /* a, Ж, 日 */
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t n = 4; n <= 6; n++) {
+            char text[64] = "";
+            for (size_t i = 0; i < n; i++)
+                strcat(text, points[p]);
+            json_t *obj = json_pack("{s:s}", "name", text);
+            const char *got = NULL;
+            struct svc_errors e;
+            svc_errors_init(&e);
+            bool ok =
+                codec_string_of(obj, json_object_get(obj, "name"), "/c", "name", true, 5, &got, &e);
+            cr_assert_eq(ok, n <= 5, "%zu points of %s", n, points[p]);
+            if (ok) {
+                cr_assert_str_eq(got, text);
+                cr_assert(!svc_errors_any(&e));
+            } else {
+                char *errs = json_dumps(e.list, JSON_COMPACT);
+                cr_assert_str_eq(errs, "[{\"pointer\":\"/c/name\",\"message\":\"must be at most 5 "
+                                       "characters long\"}]");
+                free(errs);
+            }
+            svc_errors_free(&e);
+            json_decref(obj);
+        }
+    }
+    json_t *obj = json_object();
+    json_object_set_new(obj, "name", json_stringn("ab\0c", 4));
+    const char *got = NULL;
+    struct svc_errors e;
+    svc_errors_init(&e);
+    cr_assert(!codec_string_of(obj, json_object_get(obj, "name"), "/c", "name", true, 5, &got, &e));
+    cr_assert(svc_errors_any(&e));
+    svc_errors_free(&e);
+    json_decref(obj);
 }

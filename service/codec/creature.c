@@ -69,7 +69,7 @@ void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_o
                                   extra_keys};
     /* Every member in one walk of obj, the unknown ones reported (fields.h). */
     json_t *v[CODEC_MEMBERS_MAX];
-    codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v, e);
+    codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v, sizeof v / sizeof v[0], e);
     json_t **cv = v + PLACE_KEYS;                                   /* combat's, when combat */
     json_t **xv = v + PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0); /* the extra keys' */
     for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
@@ -242,7 +242,8 @@ void svc_decode_defense(json_t *def, const char *ptr, struct rules_defense *ac,
                                         "deflection", "size",   "other",
                                         "total",      NULL};
     json_t *given[sizeof parts / sizeof parts[0] - 1];
-    codec_members(def, ptr, parts, given, e); /* one walk of def, the unknown reported */
+    codec_members(def, ptr, parts, given, sizeof given / sizeof given[0],
+                  e); /* one walk of def, the unknown reported */
     int *fields[] = {&ac->armor,      &ac->shield, &ac->shield_enhancement,
                      &ac->natural,    &ac->dex,    &ac->dodge,
                      &ac->deflection, &ac->size,   &ac->other};

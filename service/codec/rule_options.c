@@ -157,7 +157,7 @@ bool svc_decode_rules(json_t *body, struct svc_rules *out, struct svc_errors *e)
     if (!codec_expect_object(rules, "/rules", e))
         return false;
     json_t *given[2]; /* preset, options: found in one walk, the unknown reported */
-    codec_members(rules, "/rules", known, given, e);
+    codec_members(rules, "/rules", known, given, sizeof given / sizeof given[0], e);
     const char *preset = NULL;
     if (codec_string_of(rules, given[0], "/rules", "preset", false, 31, &preset, e)) {
         if (rules_preset_apply(preset, &out->options) != RULES_OPTION_OK) {

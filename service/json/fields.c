@@ -362,22 +362,30 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
 
 static_assert(CODEC_INDEX_MEMBERS <= 32, "codec_members marks the members seen in a uint32_t");
 
+/* The room for one more name at out[nk]: none is a decoder's bug (a name list longer than its
+ * out array), which aborts in every build rather than write past out. */
+static void members_room(size_t nk, size_t cap)
+{
+    if (nk >= cap || nk >= CODEC_MEMBERS_MAX)
+        abort();
+}
+
 /* out[0 .. the lists' names) = NULL. */
-static void members_none(const char *const *const *lists, size_t nlists, json_t **out)
+static void members_none(const char *const *const *lists, size_t nlists, json_t **out, size_t cap)
 {
     size_t nk = 0;
     for (size_t l = 0; l < nlists; l++)
         for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++) {
-            assert(nk < CODEC_MEMBERS_MAX); /* out's room */
+            members_room(nk, cap);
             out[nk++] = NULL;
         }
 }
 
 void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
-                      json_t **out, struct svc_errors *e)
+                      json_t **out, size_t out_cap, struct svc_errors *e)
 {
     if (!json_is_object(obj)) {
-        members_none(lists, nlists, out);
+        members_none(lists, nlists, out, out_cap);
         return;
     }
     size_t size = json_object_size(obj);
@@ -386,7 +394,7 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
         size_t nk = 0;
         for (size_t l = 0; l < nlists; l++)
             for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++, nk++) {
-                assert(nk < CODEC_MEMBERS_MAX); /* out's room */
+                members_room(nk, out_cap);
                 known[nk] = lists[l][k];
                 out[nk] = json_object_get(obj, known[nk]);
             }
@@ -420,7 +428,7 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
     json_t **o = out;
     for (size_t l = 0; l < nlists; l++) {
         for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++, o++) {
-            assert(o - out < CODEC_MEMBERS_MAX); /* out's room */
+            members_room((size_t)(o - out), out_cap);
             *o = NULL;
             const char *name = *k;
             unsigned b = name_bit_at(name);
@@ -446,10 +454,10 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
 }
 
 void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,
-                   struct svc_errors *e)
+                   size_t out_cap, struct svc_errors *e)
 {
     assert(known != NULL);
-    codec_members_in(obj, base, &known, 1, out, e);
+    codec_members_in(obj, base, &known, 1, out, out_cap, e);
 }
 
 /* obj's member key (v, NULL when absent); reports a missing required field. The pointer text is

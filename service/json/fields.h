@@ -44,11 +44,13 @@ json_t *codec_member(json_t *obj, const char *key);
  * the caller checks that first). Read the values with the codec_*_of getters below. */
 #define CODEC_MEMBERS_MAX 64
 void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,
-                   struct svc_errors *e);
+                   size_t out_cap, struct svc_errors *e);
+/* out_cap is out's length: more names than it (or than CODEC_MEMBERS_MAX) is a decoder's bug,
+ * and aborts in every build rather than write past out. */
 /* codec_members with the names in nlists lists (each NULL-terminated; a NULL list is empty),
  * as if they were one list, the first's names first: out[] follows them in that order. */
 void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
-                      json_t **out, struct svc_errors *e);
+                      json_t **out, size_t out_cap, struct svc_errors *e);
 
 /* Adds an error for each member of obj whose name is not in known (NULL-terminated). */
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,

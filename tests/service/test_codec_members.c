@@ -4,6 +4,7 @@
  * need escaping in a pointer, objects too large for one walk's table, and not objects at all. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static void assert_as_before(json_t *obj, const char *const *const *lists, size_
     struct svc_errors mine, before;
     svc_errors_init(&mine);
     svc_errors_init(&before);
-    codec_members_in(obj, "/obj", lists, nlists, got, &mine);
+    codec_members_in(obj, "/obj", lists, nlists, got, CODEC_MEMBERS_MAX, &mine);
     codec_reject_unknown(obj, "/obj", known, &before);
     for (int i = 0; known[i] != NULL; i++)
         cr_assert_eq(got[i], json_object_get(obj, known[i]), "member %d (%s)", i, known[i]);
@@ -64,7 +65,7 @@ Test(codec_members, finds_what_jansson_finds_and_reports_what_reject_unknown_doe
     json_t *got[CODEC_MEMBERS_MAX];
     struct svc_errors e;
     svc_errors_init(&e);
-    codec_members(obj, "/obj", known, got, &e);
+    codec_members(obj, "/obj", known, got, CODEC_MEMBERS_MAX, &e);
     cr_assert_null(got[4], "a name holding a NUL was taken for its prefix");
     cr_assert_eq(json_integer_value(got[0]), 1);
     cr_assert_eq(got[8], got[0], "a name listed twice has its value at both places");
@@ -106,7 +107,7 @@ Test(codec_members, members_sharing_a_bit_are_each_found)
         json_t *got[CODEC_MEMBERS_MAX];
         struct svc_errors e;
         svc_errors_init(&e);
-        codec_members(obj, "/obj", known, got, &e);
+        codec_members(obj, "/obj", known, got, CODEC_MEMBERS_MAX, &e);
         cr_assert_eq(json_integer_value(got[0]), 1); /* x */
         cr_assert_eq(json_integer_value(got[3]), 8); /* size */
         cr_assert_eq(json_integer_value(got[4]), 7); /* a */
@@ -163,7 +164,7 @@ Test(codec_members, not_an_object_gives_nothing_and_no_error)
         got[i] = arr; /* anything but NULL */
     struct svc_errors e;
     svc_errors_init(&e);
-    codec_members(arr, "/obj", known, got, &e);
+    codec_members(arr, "/obj", known, got, CODEC_MEMBERS_MAX, &e);
     for (int i = 0; known[i] != NULL; i++)
         cr_assert_null(got[i]);
     cr_assert(!svc_errors_any(&e));
@@ -244,4 +245,16 @@ Test(codec_string, the_limit_counts_code_points)
     cr_assert(svc_errors_any(&e));
     svc_errors_free(&e);
     json_decref(obj);
+}
+
+/* A name list longer than the caller's out array is a decoder's bug: every build stops there
+ * (abort) rather than write past out, whether obj is an object or not (review). */
+Test(codec_members, more_names_than_room_aborts, .signal = SIGABRT)
+{
+    static const char *const three[] = {"a", "b", "c", NULL};
+    json_t *obj = json_pack("{s:i}", "a", 1);
+    json_t *got[2];
+    struct svc_errors e;
+    svc_errors_init(&e);
+    codec_members(obj, "/obj", three, got, sizeof got / sizeof got[0], &e);
 }

@@ -363,6 +363,80 @@ json_t *enc_action_decline(struct resolve_ctx *x, json_t *in, json_t *actor)
     return enc_outcome(result, effects);
 }
 
+/* After the engine's attacks of a move (settle_reactions on sc): while asked reactions are open
+ * the move pauses (place_paused), to go on once they are settled; its end is where the move's
+ * own effect put the mover, with its facing when the move gave one (faced). */
+static void pause_if_awaited(struct resolve_ctx *x, struct scratch *sc, const char *mover,
+                             bool faced, json_t *effects)
+{
+    const struct rules_encounter *now = enc_typed(&sc->ctx);
+    if (!rules_encounter_move_pauses(x->engine) || now == NULL ||
+        !rules_reactions_awaited(now->reactions, now->reaction_count))
+        return;
+    int mi = rules_encounter_find(now, mover);
+    const struct rules_creature *body = &now->combatants[mi].body;
+    json_t *pause =
+        json_pack("{s:s, s:i, s:i}", "mover", mover, "x", body->body.x, "y", body->body.y);
+    if (faced) /* no step gives a facing */
+        json_object_set_new(pause, "facing", json_integer(body->facing));
+    json_t *add =
+        json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
+    rules_encounter_pause_move(&sc->work, mi, body->body.x, body->body.y,
+                               faced ? body->facing : -1);
+    scratch_applied(x, sc, add);
+    json_array_extend(effects, add);
+    json_decref(add);
+    place_paused(x, sc, mover, effects);
+}
+
+/* What became of each decided reaction of mover's move, in step order (a new array): declined,
+ * made (made: the engine's attacks' records), or, when still open in sc, awaiting or waiting,
+ * and closed when the mover dropped before it got there. */
+static json_t *reaction_records(struct scratch *sc, const char *mover,
+                                const struct enc_provoked *provoked, int n, json_t *open,
+                                json_t *declined, json_t *made)
+{
+    json_t *records = json_array();
+    for (int i = 0; i < n; i++) {
+        const char *by = provoked[i].by;
+        json_t *rec = NULL;
+        size_t k;
+        json_t *c;
+        json_array_foreach(declined, k, c)
+        {
+            if (strcmp(enc_str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_array_foreach(made, k, c)
+        {
+            if (strcmp(enc_str(c, "by"), by) == 0)
+                rec = json_incref(c);
+        }
+        json_t *orig = NULL;
+        json_array_foreach(open, k, c)
+        {
+            if (strcmp(enc_str(c, "by"), by) == 0)
+                orig = c;
+        }
+        if (rec == NULL && orig != NULL && *enc_str(orig, "policy")) {
+            /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
+             * closed because the mover dropped before it got there. */
+            size_t at;
+            const struct rules_enc_reaction *still = enc_open_reaction(&sc->ctx, mover, by, &at);
+            bool asked = still != NULL && rules_reaction_outcome(still) == RULES_AOO_ASKED;
+            rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
+                            json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
+                            json_object_get(orig, "y"), "outcome",
+                            still == NULL ? "closed"
+                            : asked       ? "awaiting"
+                                          : "waiting");
+        }
+        if (rec != NULL)
+            json_array_append_new(records, rec);
+    }
+    return records;
+}
+
 /* The reactions to a move (ruling ans, its effects so far in `effects`). Each attack
  * of opportunity the move provoked (004 Provoking an Attack of Opportunity by Moving, under the
  * start_square option, withdraw's primary target excluded by the ruling) is decided by the
@@ -460,71 +534,13 @@ void enc_open_reactions(struct resolve_ctx *x, struct enc_acted acted, json_t *i
     json_t *made = json_array();
     settle_reactions(x, &sc, enc_str(actor, "id"), json_object_get(in, "reaction_results"), effects,
                      made);
-    const struct rules_encounter *now = enc_typed(&sc.ctx);
-    if (rules_encounter_move_pauses(x->engine) && now != NULL &&
-        rules_reactions_awaited(now->reactions, now->reaction_count)) {
-        /* Asked reactions open: the move pauses (place_paused), to go on once they are
-         * settled. Its end is where the move's own effect put the mover. */
-        int mi = rules_encounter_find(now, enc_str(actor, "id"));
-        const struct rules_creature *body = &now->combatants[mi].body;
-        json_t *pause = json_pack("{s:s, s:i, s:i}", "mover", enc_str(actor, "id"), "x",
-                                  body->body.x, "y", body->body.y);
-        bool faced = acted.faced; /* no step gives a facing */
-        if (faced)
-            json_object_set_new(pause, "facing", json_integer(body->facing));
-        json_t *add =
-            json_pack("[o]", enc_effect_set("encounter", json_pack("{s:o}", "paused_move", pause)));
-        rules_encounter_pause_move(&sc.work, mi, body->body.x, body->body.y,
-                                   faced ? body->facing : -1);
-        scratch_applied(x, &sc, add);
-        json_array_extend(effects, add);
-        json_decref(add);
-        place_paused(x, &sc, enc_str(actor, "id"), effects);
-    }
-    /* What became of each decided reaction, in step order. */
-    json_t *records = json_array();
-    for (int i = 0; i < n; i++) {
-        const char *by = provoked[i].by;
-        json_t *rec = NULL;
-        size_t k;
-        json_t *c;
-        json_array_foreach(declined, k, c)
-        {
-            if (strcmp(enc_str(c, "by"), by) == 0)
-                rec = json_incref(c);
-        }
-        json_array_foreach(made, k, c)
-        {
-            if (strcmp(enc_str(c, "by"), by) == 0)
-                rec = json_incref(c);
-        }
-        json_t *orig = NULL;
-        json_array_foreach(open, k, c)
-        {
-            if (strcmp(enc_str(c, "by"), by) == 0)
-                orig = c;
-        }
-        if (rec == NULL && orig != NULL && *enc_str(orig, "policy")) {
-            /* Still open (awaiting, or an engine's attack waiting behind an asked one), or
-             * closed because the mover dropped before it got there. */
-            size_t at;
-            const struct rules_enc_reaction *still =
-                enc_open_reaction(&sc.ctx, enc_str(actor, "id"), by, &at);
-            bool asked = still != NULL && rules_reaction_outcome(still) == RULES_AOO_ASKED;
-            rec = json_pack("{s:s, s:O, s:O, s:O, s:s}", "by", by, "step",
-                            json_object_get(orig, "step"), "x", json_object_get(orig, "x"), "y",
-                            json_object_get(orig, "y"), "outcome",
-                            still == NULL ? "closed"
-                            : asked       ? "awaiting"
-                                          : "waiting");
-        }
-        if (rec != NULL)
-            json_array_append_new(records, rec);
-    }
-    json_object_set_new(result, "reactions", records);
+    pause_if_awaited(x, &sc, enc_str(actor, "id"), acted.faced, effects);
+    json_object_set_new(
+        result, "reactions",
+        reaction_records(&sc, enc_str(actor, "id"), provoked, n, open, declined, made));
     if (left != NULL) {
         /* Its move is paused (the typed state's paused move is its own). */
-        now = enc_typed(&sc.ctx);
+        const struct rules_encounter *now = enc_typed(&sc.ctx);
         int me = now != NULL ? rules_encounter_find(now, enc_str(actor, "id")) : -1;
         left->paused = me >= 0 && now->paused.mover == me;
         left->dropped = scratch_dropped(&sc, enc_str(actor, "id"));

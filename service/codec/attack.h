@@ -39,6 +39,11 @@ struct attack_request {
  * declares (cover, cover_creature, concealment) into r; problems go to e. */
 void svc_attack_decode_declared(json_t *body, struct attack_request *r, struct svc_errors *e);
 
+/* Decodes the whole request into r (the rules, attacker, defender, allies, what was declared,
+ * and whether facing is required; attack_decode.c); false when any error was found. Each
+ * creature's members are found in one walk of it (codec_members). */
+bool svc_attack_decode(json_t *body, struct attack_request *r, struct svc_errors *e);
+
 /* The facings a request must give (attacker_facing, defender_facing: whether it gave them):
  * the defender's under a facing variant that gives it one, the attacker's under 000 Combat
  * Facing. Added to e only when e holds no error yet. */

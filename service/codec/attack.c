@@ -22,6 +22,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/writer.h"
+#include "text/decimal.h"
 
 static const char *applies_name(enum rules_applies a)
 {
@@ -203,11 +204,11 @@ static void damage_text(const char *damage, const struct rules_attack_rolled *o,
         used = append(buf, len, used, damage, n);
     }
     if (o->sneak_dice > 0) {
-        char digits[16], *d = digits + sizeof digits;
-        for (unsigned v = (unsigned)o->sneak_dice; v > 0; v /= 10)
-            *--d = (char)('0' + v % 10);
+        char num[TEXT_DECIMAL_MAX];
+        size_t dn;
+        const char *d = text_decimal(num, o->sneak_dice, false, &dn);
         used = append(buf, len, used, "+", 1);
-        used = append(buf, len, used, d, (size_t)(digits + sizeof digits - d));
+        used = append(buf, len, used, d, dn);
         append(buf, len, used, "d6", 2);
     }
 }

@@ -22,6 +22,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/writer.h"
+#include "text/decimal.h"
 
 /* A set of names as a bit mask (bit i for names[i]); unknown names are errors at their index. */
 static unsigned name_set_of(json_t *obj, json_t *v, const char *base, const char *key,
@@ -280,12 +281,11 @@ bool svc_attack_decode(json_t *body, struct attack_request *r, struct svc_errors
         r->ally_count = (int)json_array_size(list);
         r->allies = calloc(r->ally_count ? (size_t)r->ally_count : 1, sizeof *r->allies);
         for (int i = 0; r->allies != NULL && i < r->ally_count; i++) {
-            char ptr[CODEC_PTR_MAX] = "/allies/"; /* and i, without printf: per ally */
-            char digits[8], *d = digits + sizeof digits;
-            *--d = '\0';
-            for (int v = i; d == digits + sizeof digits - 1 || v > 0; v /= 10)
-                *--d = (char)('0' + v % 10);
-            memcpy(ptr + 8, d, (size_t)(digits + sizeof digits - d));
+            char ptr[CODEC_PTR_MAX] = "/allies/", num[TEXT_DECIMAL_MAX]; /* and i, per ally */
+            size_t n;
+            const char *d = text_decimal(num, i, false, &n);
+            memcpy(ptr + 8, d, n);
+            ptr[8 + n] = '\0';
             json_t *ally = json_array_get(list, (size_t)i);
             svc_decode_creature(ally, ptr, &r->rules.options, true, NULL, &r->allies[i], e);
         }

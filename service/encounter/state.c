@@ -27,6 +27,7 @@
 #include "service/json/errors.h"
 #include "service/json/fields.h"
 #include "service/json/reader.h"
+#include "text/decimal.h"
 #include "text/text.h"
 
 /* ---- small helpers ---- */
@@ -47,18 +48,12 @@ json_t *enc_conditions_with(json_t *c, const char *cond, bool add)
     return out;
 }
 
-/* v in decimal at out (room for 20 characters); returns its length. */
+/* v in decimal at out (room for TEXT_DECIMAL_MAX characters); returns its length. */
 static size_t decimal(char *out, long long v)
 {
-    char num[24], *p = num + sizeof num;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (v < 0)
-        *--p = '-';
-    size_t n = (size_t)(num + sizeof num - p);
+    char num[TEXT_DECIMAL_MAX];
+    size_t n;
+    const char *p = text_decimal(num, v, false, &n);
     memcpy(out, p, n);
     return n;
 }

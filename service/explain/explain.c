@@ -13,6 +13,7 @@
 
 #include "service/explain/explain.h"
 #include "service/json/writer.h"
+#include "text/decimal.h"
 #include "text/text.h"
 
 #define EXPLAIN_MAX 2048
@@ -246,37 +247,19 @@ void svc_told_bold(struct svc_told *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* v in decimal, with a '+' before a positive v when plus (printf's %+d), at the end of num[24];
- * returns where it starts. By hand: printf was most of what the attack's sentence cost. */
-static char *decimal(char num[24], long long v, bool plus, size_t *n)
-{
-    char *end = num + 24, *p = end;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (v < 0)
-        *--p = '-';
-    else if (plus)
-        *--p = '+';
-    *n = (size_t)(end - p);
-    return p;
-}
-
 void svc_told_int(struct svc_told *t, long long v)
 {
-    char num[24];
+    char num[TEXT_DECIMAL_MAX];
     size_t n;
-    const char *s = decimal(num, v, false, &n);
+    const char *s = text_decimal(num, v, false, &n);
     svc_told_textn(t, s, n);
 }
 
 void svc_told_signed(struct svc_told *t, long long v)
 {
-    char num[24];
+    char num[TEXT_DECIMAL_MAX];
     size_t n;
-    const char *s = decimal(num, v, true, &n);
+    const char *s = text_decimal(num, v, true, &n);
     svc_told_textn(t, s, n);
 }
 
@@ -292,9 +275,9 @@ void svc_told_plain_strn(struct svc_told *t, const char *s, size_t n)
 
 void svc_told_plain_int(struct svc_told *t, long long v)
 {
-    char num[24];
+    char num[TEXT_DECIMAL_MAX];
     size_t n;
-    const char *s = decimal(num, v, false, &n);
+    const char *s = text_decimal(num, v, false, &n);
     put_chars(t->plain, t->plain_cap, &t->pl, s, n);
 }
 
@@ -305,17 +288,17 @@ void svc_told_md_str(struct svc_told *t, const char *s)
 
 void svc_told_md_int(struct svc_told *t, long long v)
 {
-    char num[24];
+    char num[TEXT_DECIMAL_MAX];
     size_t n;
-    const char *s = decimal(num, v, false, &n);
+    const char *s = text_decimal(num, v, false, &n);
     put_chars(t->md, t->md_cap, &t->ml, s, n);
 }
 
 void svc_told_bold_int(struct svc_told *t, long long v)
 {
-    char num[24];
+    char num[TEXT_DECIMAL_MAX];
     size_t n;
-    const char *s = decimal(num, v, false, &n);
+    const char *s = text_decimal(num, v, false, &n);
     bold_n(t, s, n);
 }
 

@@ -370,6 +370,83 @@ static void members_room(size_t nk, size_t cap)
         abort();
 }
 
+/* A name list's members found by name: the lists' names in order (names[j] is out[j]'s), each
+ * name's length, and the names under each name bit (order[at[b] .. at[b + 1]), places in names).
+ * Made once for a set of lists and kept per thread, so a call matches its object's few members
+ * against the names under their bits instead of visiting every known name (a creature's
+ * decoder knows about 20, its request gives 4 or 5). */
+struct members_table {
+    size_t nlists; /* how many lists it was made from */
+    const char *names[CODEC_MEMBERS_MAX];
+    size_t lens[CODEC_MEMBERS_MAX];
+    uint8_t order[CODEC_MEMBERS_MAX];
+    uint8_t at[65];
+    size_t nk;
+};
+#define MEMBERS_TABLE_BITS 5
+#define MEMBERS_TABLES     (1 << MEMBERS_TABLE_BITS)
+static _Thread_local struct members_table members_tables[MEMBERS_TABLES];
+
+/* A table is the lists' when it was made from the same name pointers in the same order: list
+ * arrays are the decoders' static tables, but a caller's array of them may be on its stack and
+ * a list could in principle change, so the names themselves are compared (about 4 instructions a
+ * name, against the 30 a name of matching every known name in every call). */
+static bool members_table_is(const struct members_table *t, const char *const *const *lists,
+                             size_t nlists)
+{
+    if (t->nlists != nlists || nlists == 0)
+        return false;
+    size_t j = 0;
+    for (size_t l = 0; l < nlists; l++) {
+        const char *const *k = lists[l];
+        for (; k != NULL && *k != NULL; k++, j++)
+            if (j >= t->nk || t->names[j] != *k)
+                return false;
+    }
+    return j == t->nk;
+}
+
+static void members_table_make(struct members_table *t, const char *const *const *lists,
+                               size_t nlists, size_t out_cap)
+{
+    size_t nk = 0, count[64] = {0};
+    for (size_t l = 0; l < nlists; l++)
+        for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++) {
+            members_room(nk, out_cap);
+            t->names[nk] = *k;
+            t->lens[nk] = strlen(*k);
+            count[name_bit_at(*k)]++;
+            nk++;
+        }
+    t->nk = nk;
+    t->nlists = nlists;
+    size_t start = 0;
+    for (unsigned b = 0; b < 64; b++) {
+        t->at[b] = (uint8_t)start;
+        start += count[b];
+    }
+    t->at[64] = (uint8_t)start;
+    uint8_t fill[64];
+    memcpy(fill, t->at, sizeof fill);
+    for (size_t j = 0; j < nk; j++)
+        t->order[fill[name_bit_at(t->names[j])]++] = (uint8_t)j;
+}
+
+static const struct members_table *members_table_of(const char *const *const *lists, size_t nlists,
+                                                    size_t out_cap)
+{
+    uint64_t h = (uintptr_t)(nlists > 0 ? lists[0] : NULL);
+    for (size_t l = 1; l < nlists; l++)
+        h = h * 31 + (uintptr_t)lists[l];
+    h *= UINT64_C(0x9E3779B97F4A7C15); /* Fibonacci hashing: the top bits mix every pointer bit */
+    struct members_table *t = &members_tables[(uint64_t)h >> (64 - MEMBERS_TABLE_BITS)];
+    if (!members_table_is(t, lists, nlists))
+        members_table_make(t, lists, nlists, out_cap);
+    if (t->nk > out_cap) /* made for a caller with more room */
+        abort();
+    return t;
+}
+
 /* out[0 .. the lists' names) = NULL. */
 static void members_none(const char *const *const *lists, size_t nlists, json_t **out, size_t cap)
 {
@@ -402,52 +479,30 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
         codec_reject_unknown(obj, base, known, e);
         return;
     }
-    const char *keys[CODEC_INDEX_MEMBERS];
-    size_t lens[CODEC_INDEX_MEMBERS];
-    json_t *values[CODEC_INDEX_MEMBERS];
-    /* at[b]: the members whose name has bit b, one bit a member; only the entries of the bits in
-     * `names` are written, and only those are read. */
-    uint32_t at[64];
-    uint64_t names = 0;
+    const struct members_table *t = members_table_of(lists, nlists, out_cap);
+    memset(out, 0, t->nk * sizeof *out);
+    /* Each member against the known names with its bit (a name may be listed twice: every
+     * place gets it). A member whose name as a C string is known is not unknown, as
+     * codec_reject_unknown has it (it reads names as C strings), but it is that name's value
+     * only when it holds no NUL. */
     size_t n = 0;
     for (void *it = json_object_iter(obj); it != NULL && n < size;
          it = json_object_iter_next(obj, it), n++) {
-        keys[n] = json_object_iter_key(it);
-        lens[n] = json_object_iter_key_len(it); /* a name may hold a NUL */
-        values[n] = json_object_iter_value(it);
-        unsigned b = name_bit_at(keys[n]);
-        if ((names & (1ull << b)) == 0)
-            at[b] = 0;
-        at[b] |= 1u << n;
-        names |= 1ull << b;
-    }
-    /* Each known name against the members with its bit (most names have none: absent). A member
-     * whose name as a C string is known is not unknown, as codec_reject_unknown has it (it reads
-     * names as C strings), but it is that name's value only when it holds no NUL. */
-    uint32_t seen = 0;
-    json_t **o = out;
-    for (size_t l = 0; l < nlists; l++) {
-        for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++, o++) {
-            members_room((size_t)(o - out), out_cap);
-            *o = NULL;
-            const char *name = *k;
-            unsigned b = name_bit_at(name);
-            if ((names & (1ull << b)) == 0)
+        const char *key = json_object_iter_key(it);
+        size_t len = json_object_iter_key_len(it);
+        unsigned b = name_bit_at(key);
+        bool known = false;
+        for (unsigned m = t->at[b]; m < t->at[b + 1]; m++) {
+            unsigned j = t->order[m];
+            if (t->names[j][0] != key[0] || strcmp(t->names[j], key) != 0)
                 continue;
-            for (uint32_t m = at[b]; m != 0; m &= m - 1) {
-                unsigned i = (unsigned)__builtin_ctz(m);
-                if (keys[i][0] != name[0] || strcmp(keys[i], name) != 0)
-                    continue;
-                seen |= 1u << i;
-                if (lens[i] == strlen(name))
-                    *o = values[i];
-            }
+            known = true;
+            if (len == t->lens[j])
+                out[j] = json_object_iter_value(it);
         }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if ((seen & (1u << i)) == 0) {
+        if (!known) {
             char ptr[CODEC_PTR_MAX];
-            codec_pointer(ptr, base, keys[i]);
+            codec_pointer(ptr, base, key);
             svc_errors_add(e, ptr, "is not a known field");
         }
     }

@@ -258,3 +258,42 @@ Test(codec_members, more_names_than_room_aborts, .signal = SIGABRT)
     svc_errors_init(&e);
     codec_members(obj, "/obj", three, got, sizeof got / sizeof got[0], &e);
 }
+
+/* codec_members keeps a table per list set (per thread): a list changed in place, at the same
+ * address, must be read as it is now, and many list sets in turn (more than the tables kept)
+ * must each give their own members. */
+Test(codec_members, a_list_changed_in_place_and_many_lists_in_turn)
+{
+    json_t *obj = json_pack("{s:i, s:i}", "x", 1, "y", 2);
+    const char *list[] = {"x", NULL};
+    json_t *got[CODEC_MEMBERS_MAX];
+    struct svc_errors e;
+    svc_errors_init(&e);
+    codec_members(obj, "/obj", list, got, CODEC_MEMBERS_MAX, &e);
+    cr_assert_eq(json_integer_value(got[0]), 1);
+    cr_assert_eq(json_array_size(e.list), 1); /* y */
+    list[0] = "y";
+    svc_errors_free(&e);
+    svc_errors_init(&e);
+    codec_members(obj, "/obj", list, got, CODEC_MEMBERS_MAX, &e);
+    cr_assert_eq(json_integer_value(got[0]), 2);
+    cr_assert_eq(json_array_size(e.list), 1); /* x */
+    svc_errors_free(&e);
+    /* 100 lists, each a name of its own then "x" */
+    static char names[100][8];
+    static const char *lists[100][3];
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 100; i++) {
+            snprintf(names[i], sizeof names[i], "n%d", i);
+            lists[i][0] = names[i];
+            lists[i][1] = (i + round) % 2 ? "x" : "y"; /* changed in the second round */
+            lists[i][2] = NULL;
+            svc_errors_init(&e);
+            codec_members(obj, "/obj", lists[i], got, CODEC_MEMBERS_MAX, &e);
+            cr_assert_null(got[0]);
+            cr_assert_eq(json_integer_value(got[1]), (i + round) % 2 ? 1 : 2, "list %d", i);
+            cr_assert_eq(json_array_size(e.list), 1);
+            svc_errors_free(&e);
+        }
+    json_decref(obj);
+}

@@ -69,6 +69,10 @@ void svc_route_match(const struct svc_route *table, int count, const char *metho
             for (int k = 0; k < SVC_MAX_PARAMS; k++)
                 m->params[k] =
                     trial.params[k] ? m->param_buf + (trial.params[k] - trial.param_buf) : NULL;
+            /* Found: Allow is sent only without a route (405, OPTIONS), so the rest of the
+             * table is not matched (for a path under /v1/ most of its rows share the first
+             * bytes, and matching them all showed in the attack's profile). */
+            return;
         }
     }
     if (m->path_known)

@@ -27,8 +27,10 @@ struct svc_route {
 struct svc_match {
     const struct svc_route *route; /* NULL when nothing matched */
     int route_index;               /* index into the table, or -1 */
-    bool path_known;               /* some route has this path under another method */
-    char allow[96];                /* methods the path accepts, for Allow */
+    /* Both complete only when route is NULL (they are for 404, 405 and OPTIONS): a match stops
+     * at the route it found. */
+    bool path_known; /* some route has this path under another method */
+    char allow[96];  /* methods the path accepts, for Allow */
     const char *params[SVC_MAX_PARAMS];
     char param_buf[512];
 };

@@ -21,6 +21,7 @@
  *    side that can attack it, with the flanking endpoint's answer for each.
  *  - Errors in the query name the parameter (?actor, ?to, ...). */
 #include <assert.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,12 +292,25 @@ void svc_handle_encounter_reach(const struct svc_request *req, struct svc_respon
     query_end(&a, &r, &cache, q, &e, map, key, state, res);
 }
 
+/* "x,y": two whole numbers (codec_parse_whole's: an optional '-', at most 18 digits, so none
+ * overflows) and a comma between them, nothing else. */
+static bool square_of(const char *to, long long *a, long long *b)
+{
+    const char *comma = strchr(to, ',');
+    char first[24];
+    if (comma == NULL || (size_t)(comma - to) >= sizeof first)
+        return false;
+    memcpy(first, to, (size_t)(comma - to));
+    first[comma - to] = '\0';
+    return codec_parse_whole(first, LLONG_MIN, LLONG_MAX, a) &&
+           codec_parse_whole(comma + 1, LLONG_MIN, LLONG_MAX, b);
+}
+
 /* ?to: "x,y" (a square) or a combatant id (a creature to threaten). */
 static json_t *route_target(const char *to, json_t *state, bool hex, struct svc_errors *e)
 {
     long long a = 0, b = 0;
-    char tail = 0;
-    if (sscanf(to, "%lld,%lld%c", &a, &b, &tail) == 2)
+    if (square_of(to, &a, &b))
         return hex ? json_pack("{s:I, s:I}", "q", (json_int_t)a, "r", (json_int_t)b)
                    : json_pack("{s:I, s:I}", "x", (json_int_t)a, "y", (json_int_t)b);
     json_t *c = NULL;

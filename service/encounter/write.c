@@ -29,16 +29,25 @@ void enc_etag_of(int64_t version, char *out, size_t n)
     snprintf(out, n, "\"v%lld\"", (long long)version);
 }
 
-/* The If-Match version: >= 0, -1 when absent, -2 when unreadable. */
+/* The If-Match version: >= 0, -1 when absent, -2 when unreadable. Readable is exactly the ETag
+ * this service sends, "v" and the version's digits in quotes (at most 18 digits, so no number
+ * overflows), with optional spaces or tabs around it (RFC 9110's OWS): anything else (a weak
+ * tag, a list, "*", a sign, a missing quote) is not a version, and fails the check (412). */
 static int64_t if_match(const struct svc_request *req)
 {
     const char *h = svc_request_header(req, "If-Match");
     if (h == NULL)
         return -1;
-    long long v = -1;
-    char tail = 0;
-    if (sscanf(h, "\"v%lld\"%c", &v, &tail) != 1 || v < 0)
+    h += strspn(h, " \t");
+    if (h[0] != '"' || h[1] != 'v')
         return -2;
+    h += 2;
+    size_t n = strspn(h, "0123456789");
+    if (n == 0 || n > 18 || h[n] != '"' || h[n + 1 + strspn(h + n + 1, " \t")] != '\0')
+        return -2;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (h[i] - '0');
     return v;
 }
 

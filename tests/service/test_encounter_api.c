@@ -164,8 +164,35 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     struct enc stale = e;
     stale.version = 1;
     json_decref(suite_call(&stale, "POST", "/combatants", goblin, 412));
+    /* If-Match names the version only as the ETag this service sends ("v2" in quotes), with
+     * optional spaces around it: a missing quote, a space or sign inside, trailing text, a weak
+     * tag, or more digits than any version has fail the check (412), and write nothing. */
+    static const char *const not_v2[] = {"\"v2",
+                                         "\"v 2\"",
+                                         "\"v+2\"",
+                                         "\"v2\"x",
+                                         "W/\"v2\"",
+                                         "\"v2\", \"v3\"",
+                                         "\"v99999999999999999999\"",
+                                         "v2"};
+    for (size_t i = 0; i < sizeof not_v2 / sizeof not_v2[0]; i++) {
+        snprintf(headers, sizeof headers,
+                 "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: %s\r\n",
+                 e.token, not_v2[i]);
+        http_request(&srv, "POST", path, headers, goblin, &r);
+        cr_assert_eq(r.status, 412, "If-Match: %s: %d %s", not_v2[i], r.status, r.body);
+        http_response_free(&r);
+    }
+    snprintf(
+        headers, sizeof headers,
+        "Content-Type: application/json\r\nAuthorization: Bearer %s\r\nIf-Match: \t\"v2\" \r\n",
+        e.token);
+    http_request(&srv, "POST", path, headers, goblin, &r);
+    cr_assert_eq(r.status, 201, "%d %s", r.status, r.body);
+    http_response_free(&r);
+    e.version = 3;
     /* The token's own list: this encounter alone (not `other`, created with another token), at
-     * the version its one write made. */
+     * the version its two writes made, and none of the refused ones. */
     snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", e.token);
     http_request(&srv, "GET", "/v1/encounters", headers, NULL, &r);
     cr_assert_eq(r.status, 200, "%s", r.body);
@@ -173,7 +200,7 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
     json_t *mine = json_object_get(list, "encounters");
     cr_assert_eq(json_array_size(mine), 1, "%s", r.body);
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(mine, 0), "id")), e.id);
-    cr_assert_eq(tb_num(json_array_get(mine, 0), "version"), 2, "%s", r.body);
+    cr_assert_eq(tb_num(json_array_get(mine, 0), "version"), 3, "%s", r.body);
     json_decref(list);
     http_response_free(&r);
     /* Reads are open to whoever has the id; the list is the token's own. */

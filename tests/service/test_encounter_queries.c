@@ -173,6 +173,9 @@ Test(encounter_queries, bad_queries_name_their_parameter)
     enc_get_refused(&srv, &e, "/route?actor=fighter", "?to");
     enc_get_refused(&srv, &e, "/route?actor=fighter&to=nowhere", "?to");
     enc_get_refused(&srv, &e, "/route?actor=fighter&to=99,99", "?to");
+    /* A square is two whole numbers of at most 18 digits: past that, no overflow, a refusal. */
+    enc_get_refused(&srv, &e, "/route?actor=fighter&to=99999999999999999999,3", "?to");
+    enc_get_refused(&srv, &e, "/route?actor=fighter&to=3,3x", "?to");
     enc_get_refused(&srv, &e, "/route?actor=fighter&to=3,3&odds=maybe", "?odds");
     enc_get_refused(&srv, &e, "/flanking", "?target");
     enc_get_refused(&srv, &e, "/flanking?target=goblin&attacker=goblin", "?attacker");

@@ -212,6 +212,52 @@ Test(jsonw, literal_keys_write_what_jw_key_writes)
     free(tb);
 }
 
+/* JW_KEY's inline copy (jw_key_lit) beside jw_key, with the buffer filled to every length
+ * before it: the copy must go where it has room and fall back to growing where it has not, and
+ * write each member's comma exactly when it is not its object's first. */
+#define KEY_BY(i, w, literal) ((i) ? jw_key((w), literal) : JW_KEY((w), literal))
+Test(jsonw, literal_keys_at_every_fill_of_the_buffer)
+{
+    char pad[160];
+    for (size_t p = 0; p < sizeof pad; p++) {
+        memset(pad, 'x', p);
+        pad[p] = '\0';
+        struct jw a, b;
+        jw_init(&a, 64);
+        jw_init(&b, 64);
+        struct jw *w[2] = {&a, &b};
+        for (int i = 0; i < 2; i++) {
+            jw_object_begin(w[i]);
+            if (p % 2) { /* the object's first member, or not */
+                KEY_BY(i, w[i], "pad");
+                jw_string(w[i], pad);
+            }
+            KEY_BY(i, w[i], "a_longer_name_of_24_byte");
+            jw_object_begin(w[i]);
+            KEY_BY(i, w[i], "in");
+            jw_string(w[i], pad);
+            KEY_BY(i, w[i], "z");
+            jw_int(w[i], (long long)p);
+            jw_object_end(w[i]);
+            jw_object_end(w[i]);
+        }
+        size_t na = 0, nb = 0;
+        char *ta = jw_finish(&a, &na), *tb = jw_finish(&b, &nb);
+        cr_assert_not_null(ta);
+        cr_assert_str_eq(ta, tb, "pad %zu", p);
+        cr_assert_eq(na, nb);
+        json_t *back = json_loads(ta, 0, NULL);
+        cr_assert_not_null(back, "pad %zu: %s", p, ta);
+        cr_assert_eq(json_integer_value(
+                         json_object_get(json_object_get(back, "a_longer_name_of_24_byte"), "z")),
+                     (json_int_t)p);
+        json_decref(back);
+        free(ta);
+        free(tb);
+    }
+}
+#undef KEY_BY
+
 /* The same calls, once as text and once in tree mode (an encounter's attack answer): writes w. */
 static void write_sample(struct jw *w, json_t *shared)
 {

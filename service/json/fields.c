@@ -383,14 +383,15 @@ struct members_table {
     uint8_t at[65];
     size_t nk;
 };
-#define MEMBERS_TABLE_BITS 5
+#define MEMBERS_TABLE_BITS 6 /* 64 tables, 2 a hash */
 #define MEMBERS_TABLES     (1 << MEMBERS_TABLE_BITS)
 static _Thread_local struct members_table members_tables[MEMBERS_TABLES];
 
 /* A table is the lists' when it was made from the same name pointers in the same order: list
  * arrays are the decoders' static tables, but a caller's array of them may be on its stack and
- * a list could in principle change, so the names themselves are compared (about 4 instructions a
- * name, against the 30 a name of matching every known name in every call). */
+ * a list could in principle change, so each list's name pointers are compared (about 4
+ * instructions a name, against the 30 a name of matching every known name in every call). The
+ * names' text is not: it must not change (fields.h). */
 static bool members_table_is(const struct members_table *t, const char *const *const *lists,
                              size_t nlists)
 {
@@ -439,9 +440,17 @@ static const struct members_table *members_table_of(const char *const *const *li
     for (size_t l = 1; l < nlists; l++)
         h = h * 31 + (uintptr_t)lists[l];
     h *= UINT64_C(0x9E3779B97F4A7C15); /* Fibonacci hashing: the top bits mix every pointer bit */
-    struct members_table *t = &members_tables[(uint64_t)h >> (64 - MEMBERS_TABLE_BITS)];
-    if (!members_table_is(t, lists, nlists))
-        members_table_make(t, lists, nlists, out_cap);
+    /* Two tables a hash (the newer first), so that two list sets used in turn whose hashes meet
+     * keep both their tables instead of making them again at every call. */
+    struct members_table *t = &members_tables[2 * ((uint64_t)h >> (64 - MEMBERS_TABLE_BITS + 1))];
+    if (!members_table_is(t, lists, nlists)) {
+        if (members_table_is(t + 1, lists, nlists)) {
+            t++;
+        } else {
+            t[1] = t[0];
+            members_table_make(t, lists, nlists, out_cap);
+        }
+    }
     if (t->nk > out_cap) /* made for a caller with more room */
         abort();
     return t;

@@ -46,7 +46,10 @@ json_t *codec_member(json_t *obj, const char *key);
 void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,
                    size_t out_cap, struct svc_errors *e);
 /* out_cap is out's length: more names than it (or than CODEC_MEMBERS_MAX) is a decoder's bug,
- * and aborts in every build rather than write past out. */
+ * and aborts in every build rather than write past out. The names' text must never change (string
+ * literals, as every decoder's are): each thread keeps a table of a list's names by name bit,
+ * found again by the names' addresses (a list array changed in place is read anew; a name's text
+ * changed at the same address would not be). */
 /* codec_members with the names in nlists lists (each NULL-terminated; a NULL list is empty),
  * as if they were one list, the first's names first: out[] follows them in that order. */
 void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,

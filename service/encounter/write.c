@@ -31,8 +31,9 @@ void enc_etag_of(int64_t version, char *out, size_t n)
 
 /* The If-Match version: >= 0, -1 when absent, -2 when unreadable. Readable is exactly the ETag
  * this service sends, "v" and the version's digits in quotes (at most 18 digits, so no number
- * overflows), with optional spaces or tabs around it (RFC 9110's OWS): anything else (a weak
- * tag, a list, "*", a sign, a missing quote) is not a version, and fails the check (412). */
+ * overflows; no leading zero), with optional spaces or tabs around it (RFC 9110's OWS): anything
+ * else (a weak tag, a list, "*", a sign, a missing quote) is not a version, and fails the check
+ * (412). */
 static int64_t if_match(const struct svc_request *req)
 {
     const char *h = svc_request_header(req, "If-Match");
@@ -43,8 +44,9 @@ static int64_t if_match(const struct svc_request *req)
         return -2;
     h += 2;
     size_t n = strspn(h, "0123456789");
-    if (n == 0 || n > 18 || h[n] != '"' || h[n + 1 + strspn(h + n + 1, " \t")] != '\0')
-        return -2;
+    if (n == 0 || n > 18 || (n > 1 && h[0] == '0') || h[n] != '"' ||
+        h[n + 1 + strspn(h + n + 1, " \t")] != '\0')
+        return -2; /* "v02" is not "v2": ETags compare byte for byte (RFC 9110 8.8.3.2) */
     int64_t v = 0;
     for (size_t i = 0; i < n; i++)
         v = v * 10 + (h[i] - '0');
@@ -413,9 +415,15 @@ static bool check_if_match_of(int64_t v, struct svc_response *res, const struct 
         return false;
     }
     if (v != enc->version) {
-        char detail[128];
-        snprintf(detail, sizeof detail, "the encounter is at version %lld",
-                 (long long)enc->version);
+        char detail[256];
+        if (v == -2) /* not a version at all: say so, rather than only which one is current */
+            snprintf(detail, sizeof detail,
+                     "If-Match must be one ETag of this encounter, \"v<version>\" in quotes (not "
+                     "a list, * or a weak tag); the encounter is at version %lld",
+                     (long long)enc->version);
+        else
+            snprintf(detail, sizeof detail, "the encounter is at version %lld",
+                     (long long)enc->version);
         svc_problem(res, SVC_PROBLEM_PRECONDITION_FAILED, detail, NULL);
         char etag[32];
         enc_etag_of(enc->version, etag, sizeof etag);

@@ -174,6 +174,7 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
                                          "W/\"v2\"",
                                          "\"v2\", \"v3\"",
                                          "\"v99999999999999999999\"",
+                                         "\"v02\"",
                                          "v2"};
     for (size_t i = 0; i < sizeof not_v2 / sizeof not_v2[0]; i++) {
         snprintf(headers, sizeof headers,
@@ -181,6 +182,8 @@ Test(encounter_api, writes_need_the_token_and_the_current_version)
                  e.token, not_v2[i]);
         http_request(&srv, "POST", path, headers, goblin, &r);
         cr_assert_eq(r.status, 412, "If-Match: %s: %d %s", not_v2[i], r.status, r.body);
+        cr_assert(strstr(r.body, "If-Match must be one ETag of this encounter") != NULL, "%s",
+                  r.body);
         http_response_free(&r);
     }
     snprintf(

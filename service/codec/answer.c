@@ -18,9 +18,11 @@ void svc_answer_free(struct svc_answer *a)
     json_decref(a->doc);
     json_decref(a->errors);
     bool prefer_minimal = a->prefer_minimal, want_doc = a->want_doc;
+    const char *tag = a->tag;
     memset(a, 0, sizeof *a);
     a->prefer_minimal = prefer_minimal;
     a->want_doc = want_doc;
+    a->tag = tag;
 }
 
 void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)

@@ -43,6 +43,22 @@ json_t *enc_find_attack(json_t *actor, const char *name)
     return NULL;
 }
 
+/* derived_json's members, set directly: json_pack read its format at every attack (~15k
+ * instructions of an action). Names are literals of ASCII; texts are the rules' own ASCII
+ * constants (nocheck) or combatant ids (checked, as json_pack checked every text). */
+static void set_int(json_t *o, const char *name, long long v)
+{
+    json_object_set_new_nocheck(o, name, json_integer(v));
+}
+static void set_bool(json_t *o, const char *name, bool v)
+{
+    json_object_set_new_nocheck(o, name, json_boolean(v));
+}
+static void set_text(json_t *o, const char *name, const char *ascii)
+{
+    json_object_set_new_nocheck(o, name, json_string_nocheck(ascii));
+}
+
 /* The squares of sight's list as [{x, y, combatant?}]: a new array. A square's creature is the
  * setup's others[creature], whose combatant index is index[creature]. */
 static json_t *squares_json(const struct rules_encounter *te, const struct rules_cover_square *sq,
@@ -50,10 +66,12 @@ static json_t *squares_json(const struct rules_encounter *te, const struct rules
 {
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
-        json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
+        json_t *o = json_object();
+        set_int(o, "x", sq[i].x);
+        set_int(o, "y", sq[i].y);
         if (sq[i].creature >= 0)
-            json_object_set_new(o, "combatant",
-                                json_string(te->combatants[index[sq[i].creature]].id));
+            json_object_set_new_nocheck(o, "combatant",
+                                        json_string(te->combatants[index[sq[i].creature]].id));
         json_array_append_new(list, o);
     }
     return list;
@@ -66,33 +84,48 @@ static json_t *derived_json(const struct rules_encounter *te,
                             const struct rules_enc_attack_setup *s, const int *index)
 {
     json_t *derived = json_object();
-    if (s->derived_dex)
-        json_object_set_new(derived, "defense_dex",
-                            json_pack("{s:i, s:i, s:s}", "value", s->dex, "from_dex", s->dex_score,
-                                      "source", RULES_ABILITY_MODIFIER_SOURCE));
+    if (s->derived_dex) {
+        json_t *dex = json_object();
+        set_int(dex, "value", s->dex);
+        set_int(dex, "from_dex", s->dex_score);
+        set_text(dex, "source", RULES_ABILITY_MODIFIER_SOURCE);
+        json_object_set_new_nocheck(derived, "defense_dex", dex);
+    }
     if (!s->sighted)
         return derived;
     if (s->sight_rc != RULES_COVER_OK) {
-        const char *why = s->sight_rc == RULES_COVER_ERR_HEX
-                              ? "the SRD's lines are drawn on squares, and this map is hexes"
-                              : "the creatures are too large to rule";
-        json_object_set_new(derived, "cover", json_pack("{s:s, s:s}", "derived", "no", "why", why));
+        json_t *cov = json_object();
+        set_text(cov, "derived", "no");
+        set_text(cov, "why",
+                 s->sight_rc == RULES_COVER_ERR_HEX
+                     ? "the SRD's lines are drawn on squares, and this map is hexes"
+                     : "the creatures are too large to rule");
+        json_object_set_new_nocheck(derived, "cover", cov);
         return derived;
     }
     const struct rules_sight *v = &s->sight;
-    json_t *cov =
-        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
-                  rules_degree_names[v->cover], "rule", v->melee_adjacent ? "melee" : "ranged",
-                  "blocking", squares_json(te, v->blocking, v->blocking_count, index), "corner",
-                  v->corner_x, v->corner_y, "lines", v->lines, "lines_blocked", v->lines_blocked,
-                  "declared", ask->cover_declared, "source", RULES_COVER_SOURCE);
-    json_object_set_new(derived, "cover", cov);
-    json_object_set_new(derived, "concealment",
-                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
-                                  rules_degree_names[v->concealment], "concealing",
-                                  squares_json(te, v->concealing, v->concealing_count, index),
-                                  "darkvision", te->combatants[ask->a].darkvision, "declared",
-                                  ask->concealment_declared, "source", RULES_CONCEALMENT_SOURCE));
+    json_t *cov = json_object();
+    set_text(cov, "value", rules_degree_names[v->cover]);
+    set_text(cov, "rule", v->melee_adjacent ? "melee" : "ranged");
+    json_object_set_new_nocheck(cov, "blocking",
+                                squares_json(te, v->blocking, v->blocking_count, index));
+    json_t *corner = json_array();
+    json_array_append_new(corner, json_integer(v->corner_x));
+    json_array_append_new(corner, json_integer(v->corner_y));
+    json_object_set_new_nocheck(cov, "corner", corner);
+    set_int(cov, "lines", v->lines);
+    set_int(cov, "lines_blocked", v->lines_blocked);
+    set_bool(cov, "declared", ask->cover_declared);
+    set_text(cov, "source", RULES_COVER_SOURCE);
+    json_object_set_new_nocheck(derived, "cover", cov);
+    json_t *con = json_object();
+    set_text(con, "value", rules_degree_names[v->concealment]);
+    json_object_set_new_nocheck(con, "concealing",
+                                squares_json(te, v->concealing, v->concealing_count, index));
+    set_bool(con, "darkvision", te->combatants[ask->a].darkvision);
+    set_bool(con, "declared", ask->concealment_declared);
+    set_text(con, "source", RULES_CONCEALMENT_SOURCE);
+    json_object_set_new_nocheck(derived, "concealment", con);
     return derived;
 }
 

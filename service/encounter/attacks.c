@@ -491,6 +491,15 @@ static bool attack_named(int engine)
     return k.named;
 }
 
+/* The members of an attack's answer that are read as values after it is ruled, when its text
+ * is kept for the write (x->result_text): "type" by enc_tag_result, the rest by the event's
+ * sentence (explain.c: say_attack, say_roll, say_damage). The others (the rules, the cover and
+ * position breakdowns, the answer's own sentence, the dice's source) are only written. */
+static const char *const attack_keep[] = {
+    "type",        "attack_total", "target_number", "ac_kind",  "d20",
+    "roll_total",  "hit",          "struck",        "critical", "critical_hit",
+    "concealment", "sneak_attack", "modifiers",     "damage",   NULL};
+
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                       const struct rules_enc_reaction *reaction, size_t reaction_at)
 {
@@ -530,7 +539,9 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
         return NULL;
     /* Built as a value: nothing is parsed back. Its kind is written first when the result names
      * it (rather than the object built again by enc_tag_result, 11k instructions an attack). */
-    struct svc_answer a = {.want_doc = true, .tag = attack_named(x->engine) ? "attack" : NULL};
+    struct svc_answer a = {.want_doc = true,
+                           .tag = attack_named(x->engine) ? "attack" : NULL,
+                           .keep = x->result_text ? attack_keep : NULL};
     struct rules_attack_after after = {0};
     json_t *derived = NULL;
     if (!rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who, whom,
@@ -541,11 +552,18 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
                                             {"/cover", "/cover"},
                                             {"/concealment", "/concealment"},
                                             {NULL, NULL}};
+    /* Kept as text (x->result_text): the answer's text, which the value's members come first in. */
+    char *text = a.keep != NULL && a.status == 200 ? a.text : NULL;
+    size_t text_len = a.len;
+    if (text != NULL)
+        a.text = NULL;
     json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
     if (ans == NULL) {
+        free(text);
         json_decref(derived);
         return NULL;
     }
+    size_t kept = json_object_size(ans);
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
     struct answered answered = {reaction_at, reaction != NULL ? reaction->step : 0,
@@ -554,7 +572,15 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     json_t *effects = attack_effects(x, ans, actor, who, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
     /* Named (a.tag) inside a full attack or a reaction record too. */
-    return enc_outcome(ans, effects);
+    json_t *out = enc_outcome(ans, effects);
+    if (text != NULL && out != NULL) {
+        struct enc_cache *c = x->cache;
+        free(c->result_text);
+        c->result_text = text, c->result_len = text_len, c->result_kept = kept, c->result_of = ans;
+    } else {
+        free(text);
+    }
+    return out;
 }
 
 /* The dice of an attack of opportunity the engine makes (malloc'd; NULL after an error in e):
@@ -709,7 +735,11 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         return NULL;
     }
     x->work = settles ? &w : NULL;
+    /* A write's own attack keeps its answer as text (the sentence reads the members it keeps as
+     * values); not one whose engine attacks follow, which read and extend its result. */
+    x->result_text = !settles && x->cache != NULL && x->cache->want_result_text;
     json_t *out = enc_attack_on(x, in, actor, target, reaction, reaction_at);
+    x->result_text = false;
     x->work = NULL;
     if (out != NULL && settles)
         enc_settle_waiting(x, &w, te->combatants[reaction->mover].id,

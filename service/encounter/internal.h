@@ -189,6 +189,16 @@ struct enc_cache {
      * state follows the events rather than being decoded again for each. */
     json_t *follow;
     struct enc_kept *kept;
+    /* A write's attack action (want_result_text, set by the write): its result as text, written
+     * once by the attack's writer (malloc'd; enc_cache_free frees it), for the value result_of
+     * (borrowed), whose first result_kept members the writer built beside the text as values for
+     * the result's readers (the sentence, the tag); the members after them (derived, strain)
+     * were added to the value only. The value holds only the members its readers read
+     * (enc_attack_keep): its text is result_text with those members (enc_result_text). */
+    bool want_result_text;
+    char *result_text;
+    size_t result_len, result_kept;
+    const json_t *result_of;
 };
 
 /* A state's typed encounter kept across its events (enc_cache.kept, and beside a state in the
@@ -274,6 +284,9 @@ struct resolve_ctx {
      * enc_action_move, place_paused, enc_open_reactions). `state` stays the stored state before
      * the event: only what no step changes (ids, profiles, the seed) is read there. */
     struct rules_encounter_work *work;
+    /* enc_action_attack's own attack, as a write's event (cache->want_result_text): its answer
+     * is kept as text (cache->result_text) beside a value of the members read. */
+    bool result_text;
 };
 
 /* The state before the event as the typed encounter (rules/encounter/state.h), decoded on

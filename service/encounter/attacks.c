@@ -43,90 +43,113 @@ json_t *enc_find_attack(json_t *actor, const char *name)
     return NULL;
 }
 
-/* derived_json's members, set directly: json_pack read its format at every attack (~15k
- * instructions of an action). Names are literals of ASCII; texts are the rules' own ASCII
- * constants (nocheck) or combatant ids (checked, as json_pack checked every text). */
-static void set_int(json_t *o, const char *name, long long v)
+/* The squares of sight's list as [{x, y, combatant?}] to w. A square's creature is the setup's
+ * others[creature], whose combatant index is index[creature]. */
+static void write_squares(struct jw *w, const struct rules_encounter *te,
+                          const struct rules_cover_square *sq, int n, const int *index)
 {
-    json_object_set_new_nocheck(o, name, json_integer(v));
-}
-static void set_bool(json_t *o, const char *name, bool v)
-{
-    json_object_set_new_nocheck(o, name, json_boolean(v));
-}
-static void set_text(json_t *o, const char *name, const char *ascii)
-{
-    json_object_set_new_nocheck(o, name, json_string_nocheck(ascii));
-}
-
-/* The squares of sight's list as [{x, y, combatant?}]: a new array. A square's creature is the
- * setup's others[creature], whose combatant index is index[creature]. */
-static json_t *squares_json(const struct rules_encounter *te, const struct rules_cover_square *sq,
-                            int n, const int *index)
-{
-    json_t *list = json_array();
+    jw_array_begin(w);
     for (int i = 0; i < n; i++) {
-        json_t *o = json_object();
-        set_int(o, "x", sq[i].x);
-        set_int(o, "y", sq[i].y);
+        jw_object_begin(w);
+        JW_INT(w, "x", sq[i].x);
+        JW_INT(w, "y", sq[i].y);
         if (sq[i].creature >= 0)
-            json_object_set_new_nocheck(o, "combatant",
-                                        json_string(te->combatants[index[sq[i].creature]].id));
-        json_array_append_new(list, o);
+            JW_STRING(w, "combatant", te->combatants[index[sq[i].creature]].id);
+        jw_object_end(w);
     }
-    return list;
+    jw_array_end(w);
 }
 
 /* With derived_defense: what the encounter derived for the attack ask set up as s, telling where
- * each came from: {"defense_dex"?, "cover"?, "concealment"?} (a new object). */
+ * each came from: {"defense_dex"?, "cover"?, "concealment"?}, to w: as a value, or as text for
+ * an attack whose answer is kept as text (json_pack read its format at every attack, ~15k
+ * instructions of an action, and the value was then dumped and freed). */
+static void write_derived(struct jw *w, const struct rules_encounter *te,
+                          const struct rules_enc_attack_ask *ask,
+                          const struct rules_enc_attack_setup *s, const int *index)
+{
+    jw_object_begin(w);
+    if (s->derived_dex) {
+        JW_KEY(w, "defense_dex");
+        jw_object_begin(w);
+        JW_INT(w, "value", s->dex);
+        JW_INT(w, "from_dex", s->dex_score);
+        JW_STRING(w, "source", RULES_ABILITY_MODIFIER_SOURCE);
+        jw_object_end(w);
+    }
+    if (s->sighted && s->sight_rc != RULES_COVER_OK) {
+        JW_KEY(w, "cover");
+        jw_object_begin(w);
+        JW_STRING(w, "derived", "no");
+        JW_STRING(w, "why",
+                  s->sight_rc == RULES_COVER_ERR_HEX
+                      ? "the SRD's lines are drawn on squares, and this map is hexes"
+                      : "the creatures are too large to rule");
+        jw_object_end(w);
+    } else if (s->sighted) {
+        const struct rules_sight *v = &s->sight;
+        JW_KEY(w, "cover");
+        jw_object_begin(w);
+        JW_STRING(w, "value", rules_degree_names[v->cover]);
+        JW_STRING(w, "rule", v->melee_adjacent ? "melee" : "ranged");
+        JW_KEY(w, "blocking");
+        write_squares(w, te, v->blocking, v->blocking_count, index);
+        JW_KEY(w, "corner");
+        jw_array_begin(w);
+        jw_int(w, v->corner_x);
+        jw_int(w, v->corner_y);
+        jw_array_end(w);
+        JW_INT(w, "lines", v->lines);
+        JW_INT(w, "lines_blocked", v->lines_blocked);
+        JW_BOOL(w, "declared", ask->cover_declared);
+        JW_STRING(w, "source", RULES_COVER_SOURCE);
+        jw_object_end(w);
+        JW_KEY(w, "concealment");
+        jw_object_begin(w);
+        JW_STRING(w, "value", rules_degree_names[v->concealment]);
+        JW_KEY(w, "concealing");
+        write_squares(w, te, v->concealing, v->concealing_count, index);
+        JW_BOOL(w, "darkvision", te->combatants[ask->a].darkvision);
+        JW_BOOL(w, "declared", ask->concealment_declared);
+        JW_STRING(w, "source", RULES_CONCEALMENT_SOURCE);
+        jw_object_end(w);
+    }
+    jw_object_end(w);
+}
+
+/* write_derived as a new value. */
 static json_t *derived_json(const struct rules_encounter *te,
                             const struct rules_enc_attack_ask *ask,
                             const struct rules_enc_attack_setup *s, const int *index)
 {
-    json_t *derived = json_object();
-    if (s->derived_dex) {
-        json_t *dex = json_object();
-        set_int(dex, "value", s->dex);
-        set_int(dex, "from_dex", s->dex_score);
-        set_text(dex, "source", RULES_ABILITY_MODIFIER_SOURCE);
-        json_object_set_new_nocheck(derived, "defense_dex", dex);
+    struct jw w;
+    jw_init_tree(&w);
+    write_derived(&w, te, ask, s, index);
+    return jw_finish_tree(&w);
+}
+
+/* text[0..*len), an object's text (malloc'd), with the member "name": value[0..n) added last:
+ * the new text (the old is freed), or NULL when out of memory (text freed too). */
+static char *with_member(char *text, size_t *len, const char *name, const char *value, size_t n)
+{
+    size_t k = strlen(name), at = *len - 1; /* at the closing brace */
+    bool comma = *len > 2;
+    char *t = realloc(text, *len + k + n + 5);
+    if (t == NULL) {
+        free(text);
+        return NULL;
     }
-    if (!s->sighted)
-        return derived;
-    if (s->sight_rc != RULES_COVER_OK) {
-        json_t *cov = json_object();
-        set_text(cov, "derived", "no");
-        set_text(cov, "why",
-                 s->sight_rc == RULES_COVER_ERR_HEX
-                     ? "the SRD's lines are drawn on squares, and this map is hexes"
-                     : "the creatures are too large to rule");
-        json_object_set_new_nocheck(derived, "cover", cov);
-        return derived;
-    }
-    const struct rules_sight *v = &s->sight;
-    json_t *cov = json_object();
-    set_text(cov, "value", rules_degree_names[v->cover]);
-    set_text(cov, "rule", v->melee_adjacent ? "melee" : "ranged");
-    json_object_set_new_nocheck(cov, "blocking",
-                                squares_json(te, v->blocking, v->blocking_count, index));
-    json_t *corner = json_array();
-    json_array_append_new(corner, json_integer(v->corner_x));
-    json_array_append_new(corner, json_integer(v->corner_y));
-    json_object_set_new_nocheck(cov, "corner", corner);
-    set_int(cov, "lines", v->lines);
-    set_int(cov, "lines_blocked", v->lines_blocked);
-    set_bool(cov, "declared", ask->cover_declared);
-    set_text(cov, "source", RULES_COVER_SOURCE);
-    json_object_set_new_nocheck(derived, "cover", cov);
-    json_t *con = json_object();
-    set_text(con, "value", rules_degree_names[v->concealment]);
-    json_object_set_new_nocheck(con, "concealing",
-                                squares_json(te, v->concealing, v->concealing_count, index));
-    set_bool(con, "darkvision", te->combatants[ask->a].darkvision);
-    set_bool(con, "declared", ask->concealment_declared);
-    set_text(con, "source", RULES_CONCEALMENT_SOURCE);
-    json_object_set_new_nocheck(derived, "concealment", con);
-    return derived;
+    char *o = t + at;
+    if (comma)
+        *o++ = ',';
+    *o++ = '"';
+    memcpy(o, name, k), o += k;
+    *o++ = '"', *o++ = ':';
+    memcpy(o, value, n), o += n;
+    *o++ = '}';
+    *o = '\0';
+    *len = (size_t)(o - t);
+    return t;
 }
 
 /* The refusal of an attack the state puts behind total cover, at /target (x->e). */
@@ -208,9 +231,8 @@ static bool room_alloc(const struct rules_encounter *te, struct rules_enc_attack
 
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
                     bool aoo, bool charging, const struct rules_creature *target_at,
-                    struct attack_request *r, struct svc_errors *e, json_t **derived)
+                    struct attack_request *r, struct svc_errors *e, struct jw *derived)
 {
-    *derived = NULL;
     memset(r, 0, sizeof *r);
     const struct rules_encounter *te = enc_typed(x);
     int ai = -1, ti = -1, p = profile_at(actor, atk);
@@ -243,8 +265,8 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
     if (!ok)
         total_cover(x, te->combatants[ai].id);
     else {
-        if (rules_encounter_derives_defense(x->engine))
-            *derived = derived_json(te, &ask, s, room.index);
+        if (derived != NULL && rules_encounter_derives_defense(x->engine))
+            write_derived(derived, te, &ask, s, room.index);
         request_of(x, &te->combatants[ti], s, room.allies, r, e);
         svc_attack_decode_declared(in, r, e);
         derived_into(s, r);
@@ -327,22 +349,21 @@ static void answer_ruled(const struct attack_request *r, int rc,
 
 /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
  * action's dice (or the event's seed), what it declares, what the encounter derives. Writes the
- * answer (or its refusal) to *a and what the attack leaves to *after; *derived receives what the
- * encounter derived (a new reference, or NULL). False when the request could not be built (the
- * errors are in x->e). */
+ * answer (or its refusal) to *a and what the attack leaves to *after, and what the encounter
+ * derived to `derived` (enc_attack_req). False when the request could not be built (the errors
+ * are in x->e). */
 static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                         json_t *atk, bool aoo, const struct rules_creature *there,
                         const struct rules_enc_combatant *who,
                         const struct rules_enc_combatant *whom,
                         const struct rules_enc_attack_gate *gate, struct svc_answer *a,
-                        struct rules_attack_after *after, json_t **derived)
+                        struct rules_attack_after *after, struct jw *derived)
 {
     assert(who != NULL && whom != NULL && gate != NULL);
     struct attack_request req;
     struct svc_errors e;
     svc_errors_init(&e);
     struct svc_dice_source *src = enc_dice_source(x, in, &e);
-    *derived = NULL;
     if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, there, &req, &e,
                         derived)) {
         svc_errors_free(&e);
@@ -543,10 +564,22 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
                            .tag = attack_named(x->engine) ? "attack" : NULL,
                            .keep = x->result_text ? attack_keep : NULL};
     struct rules_attack_after after = {0};
-    json_t *derived = NULL;
-    if (!rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who, whom,
-                     &gate, &a, &after, &derived))
+    /* What the encounter derived: text beside an answer kept as text, else a value. */
+    struct jw dw;
+    if (a.keep != NULL)
+        jw_init(&dw, 512);
+    else
+        jw_init_tree(&dw);
+    bool ruled = rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who,
+                             whom, &gate, &a, &after, &dw);
+    size_t dn = 0;
+    char *dtext = a.keep != NULL ? jw_finish(&dw, &dn) : NULL;
+    json_t *derived = a.keep != NULL ? NULL : jw_finish_tree(&dw);
+    if (!ruled) {
+        free(dtext);
+        json_decref(derived);
         return NULL;
+    }
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},
                                             {"/cover", "/cover"},
@@ -557,6 +590,12 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     size_t text_len = a.len;
     if (text != NULL)
         a.text = NULL;
+    if (text != NULL && dn > 0) /* after the answer's members, as the value had it */
+        text = with_member(text, &text_len, "derived", dtext, dn);
+    if (a.keep != NULL && a.status == 200 && (text == NULL || dtext == NULL)) {
+        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL); /* out of memory */
+    }
+    free(dtext);
     json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
     if (ans == NULL) {
         free(text);

@@ -608,15 +608,16 @@ json_t *enc_find_attack(json_t *actor, const char *name);
  * charge's charging; the defender's place, Defense, damage reduction and conditions, the
  * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
  * concealment in declares, and (derived_defense) the Dex to AC, cover and concealment the encounter
- * derives from the map (*derived: where each came from, a new reference, or NULL under engine
- * 1). target_at: where the attack finds target (an attack of opportunity answering a move: the
- * square it was leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the
- * typed state. What the request refuses goes to e; false after a total cover refusal in x->e.
- * The caller frees r->allies. */
+ * derives from the map (written to `derived`, a value or text, as {defense_dex?, cover?,
+ * concealment?} telling where each came from; nothing under engine 1; NULL: not wanted). target_at:
+ * where the attack finds target (an attack of opportunity answering a move: the square it was
+ * leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the typed state. What
+ * the request refuses goes to e; false after a total cover refusal in x->e. The caller frees
+ * r->allies. */
 struct attack_request;
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
                     bool aoo, bool charging, const struct rules_creature *target_at,
-                    struct attack_request *r, struct svc_errors *e, json_t **derived);
+                    struct attack_request *r, struct svc_errors *e, struct jw *derived);
 
 /* The attack of actor on target (in: kind, attack, results, cover, concealment, bonus; for an
  * attack of opportunity (the rule reactions), target as it stood in the square it was leaving and

@@ -12,6 +12,7 @@ void jw_init(struct jw *w, size_t initial)
     /* Not the whole struct: the tree mode's ~300 bytes are not read in text mode, and first[d]
      * is set when depth d opens. */
     w->len = 0, w->depth = 0, w->after_key = false, w->tree = false, w->tee = false;
+    w->values = false;
     w->root = NULL, w->key = NULL;
     w->cap = initial < 64 ? 64 : initial;
     w->buf = malloc(w->cap);
@@ -24,13 +25,13 @@ void jw_init(struct jw *w, size_t initial)
 void jw_init_tree(struct jw *w)
 {
     memset(w, 0, sizeof *w);
-    w->tree = true;
+    w->tree = true, w->values = true;
 }
 
 void jw_init_tee(struct jw *w, size_t initial, const char *const *keep)
 {
     jw_init(w, initial);
-    w->tee = true, w->tee_in = false, w->keep = keep;
+    w->tee = true, w->values = true, w->tee_in = false, w->keep = keep;
 }
 
 /* Whether s[0..n) is all ASCII, and so UTF-8 already: jansson's own check of each name and
@@ -123,8 +124,24 @@ static void before_value(struct jw *w)
     w->first[w->depth] = false;
 }
 
+static void open_text(struct jw *w, char c)
+{
+    before_value(w);
+    put(w, &c, 1);
+    if (w->depth + 1 >= JW_MAX_DEPTH) {
+        w->failed = true;
+        return;
+    }
+    w->depth++;
+    w->first[w->depth] = true;
+}
+
 static void open(struct jw *w, char c)
 {
+    if (!w->values) { /* text mode: as it was before the other modes */
+        open_text(w, c);
+        return;
+    }
     bool value = jw_is_tree(w);
     json_t *v = NULL;
     if (value) {
@@ -150,6 +167,13 @@ static void open(struct jw *w, char c)
 
 static void close_(struct jw *w, char c)
 {
+    if (!w->values) {
+        put(w, &c, 1);
+        assert(w->depth > 0 || w->failed);
+        if (w->depth > 0)
+            w->depth--;
+        return;
+    }
     if (!w->tree)
         put(w, &c, 1);
     assert(w->depth > 0 || w->failed); /* opens and closes pair up; a failed open does not count */
@@ -286,12 +310,13 @@ void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
 {
     assert(n >= 3 && quoted[0] == '"' && quoted[n - 1] == ':'); /* JW_KEY's form */
     assert(ascii(quoted, n));                                   /* JW_KEY's promise */
-    if (w->tree) { /* JW_KEY's literal: a name that needs no escape, so ASCII */
-        w->key = quoted + 1, w->key_len = n - 3, w->key_ascii = true;
-        return;
-    }
-    if (w->tee)
+    if (w->values) {
+        if (w->tree) { /* JW_KEY's literal: a name that needs no escape, so ASCII */
+            w->key = quoted + 1, w->key_len = n - 3, w->key_ascii = true;
+            return;
+        }
         tee_key(w, quoted + 1, n - 3, true);
+    }
     before_value(w);
     put(w, quoted, n);
     w->after_key = true;
@@ -319,46 +344,59 @@ static void digits(struct jw *w, long long v)
 
 void jw_int(struct jw *w, long long v)
 {
-    if (jw_is_tree(w))
-        tree_add(w, json_integer(v));
-    if (w->tree)
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_integer(v));
+        if (w->tree)
+            return;
+    }
     before_value(w);
     digits(w, v);
 }
 
 void jw_bool(struct jw *w, bool v)
 {
-    if (jw_is_tree(w))
-        tree_add(w, json_boolean(v));
-    if (w->tree)
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_boolean(v));
+        if (w->tree)
+            return;
+    }
     before_value(w);
     put(w, v ? "true" : "false", v ? 4 : 5);
 }
 
 void jw_null(struct jw *w)
 {
-    if (jw_is_tree(w))
-        tree_add(w, json_null());
-    if (w->tree)
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_null());
+        if (w->tree)
+            return;
+    }
     before_value(w);
     put(w, "null", 4);
 }
 
 void jw_stringn(struct jw *w, const char *s, size_t n)
 {
-    if (jw_is_tree(w)) /* checked as UTF-8, as parsing the text would check it (ASCII is) */
-        tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
-    if (w->tree)
-        return;
+    if (w->values) { /* checked as UTF-8, as parsing the text would check it (ASCII is) */
+        if (jw_is_tree(w))
+            tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
+        if (w->tree)
+            return;
+    }
     before_value(w);
     quoted_n(w, s, n);
 }
 
 void jw_string(struct jw *w, const char *s)
 {
+    if (!w->values) { /* text mode: as it was before the other modes */
+        before_value(w);
+        quoted(w, s);
+        return;
+    }
     jw_stringn(w, s, strlen(s));
 }
 
@@ -463,20 +501,24 @@ static void value(struct jw *w, const json_t *v)
 
 void jw_json(struct jw *w, const json_t *v)
 {
-    if (jw_is_tree(w)) /* shared: the writer's callers build v for this value alone */
-        tree_add(w, json_incref((json_t *)v));
-    if (w->tree)
-        return;
+    if (w->values) { /* shared: the writer's callers build v for this value alone */
+        if (jw_is_tree(w))
+            tree_add(w, json_incref((json_t *)v));
+        if (w->tree)
+            return;
+    }
     before_value(w);
     value(w, v);
 }
 
 void jw_raw(struct jw *w, const char *text, size_t n)
 {
-    if (jw_is_tree(w))
-        tree_add(w, jsonr_load(text, n));
-    if (w->tree)
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, jsonr_load(text, n));
+        if (w->tree)
+            return;
+    }
     before_value(w);
     put(w, text, n);
 }

@@ -36,6 +36,7 @@ struct jw {
     bool key_ascii;             /*   and whether it is known to be ASCII (JW_KEY's literals) */
     /* Tee mode (jw_init_tee): the text as jw_init writes it, and the value of the kept members. */
     bool tee;
+    bool values;             /* tree or tee mode: values are built (text mode writes faster) */
     bool tee_in;             /* within a kept member's container (depth 2 and below) */
     const char *const *keep; /* the top-level member names kept as values (NULL-terminated) */
 };

@@ -790,6 +790,10 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         json_decref(out);
         out = NULL;
     }
+    if (out == NULL && x->cache != NULL) { /* no text for a result that is gone */
+        free(x->cache->result_text);
+        x->cache->result_text = NULL;
+    }
     json_decref(where);
     return out;
 }

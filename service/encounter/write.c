@@ -154,6 +154,9 @@ struct result_text {
 static char *result_of(json_t *ev, const struct result_text *rt, size_t *n)
 {
     json_t *rv = json_object_get(ev, "result");
+    /* The value holds only the members read: it must be the one the text was written for (the
+     * tag is written first, so enc_tag_result never builds the object again). */
+    assert(rt->text == NULL || rt->of == rv);
     if (rt->text == NULL || rt->of != rv || !json_is_object(rv))
         return jw_dump(rv, n);
     return jw_dump_after(rt->text, rt->len, rv, rt->kept, n);

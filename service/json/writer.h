@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define JW_MAX_DEPTH 32
 
@@ -39,6 +40,7 @@ struct jw {
     bool values;             /* tree or tee mode: values are built (text mode writes faster) */
     bool tee_in;             /* within a kept member's container (depth 2 and below) */
     const char *const *keep; /* the top-level member names kept as values (NULL-terminated) */
+    uint64_t keep_sig;       /* a bit for each kept name's first byte and length (keep_bit) */
 };
 
 void jw_init(struct jw *w, size_t initial);

@@ -18,9 +18,13 @@ void svc_answer_free(struct svc_answer *a)
     json_decref(a->doc);
     json_decref(a->errors);
     bool prefer_minimal = a->prefer_minimal, want_doc = a->want_doc;
+    const char *tag = a->tag;
+    const char *const *keep = a->keep;
     memset(a, 0, sizeof *a);
+    a->keep = keep;
     a->prefer_minimal = prefer_minimal;
     a->want_doc = want_doc;
+    a->tag = tag;
 }
 
 void svc_answer_problem(struct svc_answer *a, enum svc_problem_kind kind, const char *detail)

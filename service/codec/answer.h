@@ -33,6 +33,15 @@ struct svc_answer {
      * structs does so rather than write text the caller would parse back; others answer text.
      * Kept by svc_answer_free, as prefer_minimal. */
     bool want_doc;
+    /* In: a ruling that honours it names its answer's kind first, "type": tag (the encounter's
+     * action results, the key of their ActionResult union), as enc_tag_result would have put it
+     * by building the object again. NULL: no tag. Kept by svc_answer_free, as want_doc. */
+    const char *tag;
+    /* In, with want_doc: a ruling that honours it answers its text, and beside it (doc) a value
+     * of only the top-level members keep names (NULL-terminated; borrowed), for a caller that
+     * stores the text and reads those (jw_init_tee). NULL: the whole value. Kept by
+     * svc_answer_free, as want_doc. */
+    const char *const *keep;
 };
 
 /* 200 with text (taken; NULL, out of memory, becomes a 500 internal problem). */

@@ -410,10 +410,12 @@ static void write_rolled(struct jw *w, const struct attack_request *r,
 static void write_answer(struct jw *w, const struct attack_request *r,
                          const struct rules_attack_eval *ev, const char *kind,
                          const struct rules_attack_rolled *o, const struct svc_dice_source *src,
-                         const struct svc_told *told, bool minimal)
+                         const struct svc_told *told, bool minimal, const char *tag)
 {
     assert(o == NULL || src != NULL);
     jw_object_begin(w);
+    if (tag != NULL)
+        JW_STRING(w, "type", tag);
     if (!minimal) {
         JW_KEY(w, "rules");
         svc_write_rules(w, &r->rules);
@@ -677,14 +679,28 @@ void svc_attack_answer_ruled(const struct attack_request *r, const struct rules_
     }
     bool minimal = out->prefer_minimal;
     struct jw w;
-    if (out->want_doc) { /* the value itself, not text the caller would parse back */
+    if (out->want_doc && out->keep != NULL) { /* the text, and a value of the members kept */
+        jw_init_tee(&w, minimal ? 1024 : 4096, out->keep);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal, out->tag);
+        json_t *doc = jw_finish_tree(&w);
+        size_t len = 0;
+        char *text = jw_finish(&w, &len);
+        if (doc == NULL || text == NULL) {
+            json_decref(doc);
+            free(text);
+            svc_answer_problem(out, SVC_PROBLEM_INTERNAL, NULL);
+        } else {
+            svc_answer_text(out, text, len);
+            out->doc = doc;
+        }
+    } else if (out->want_doc) { /* the value itself, not text the caller would parse back */
         jw_init_tree(&w);
-        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal, out->tag);
         svc_answer_json(out, jw_finish_tree(&w));
     } else {
         /* An answer with its damage roll passes 2 KB: one allocation, no growth. */
         jw_init(&w, minimal ? 1024 : 4096);
-        write_answer(&w, r, ev, kind, o, src, &told, minimal);
+        write_answer(&w, r, ev, kind, o, src, &told, minimal, out->tag);
         size_t len = 0;
         char *text = jw_finish(&w, &len);
         svc_answer_text(out, text, len);

@@ -43,57 +43,113 @@ json_t *enc_find_attack(json_t *actor, const char *name)
     return NULL;
 }
 
-/* The squares of sight's list as [{x, y, combatant?}]: a new array. A square's creature is the
- * setup's others[creature], whose combatant index is index[creature]. */
-static json_t *squares_json(const struct rules_encounter *te, const struct rules_cover_square *sq,
-                            int n, const int *index)
+/* The squares of sight's list as [{x, y, combatant?}] to w. A square's creature is the setup's
+ * others[creature], whose combatant index is index[creature]. */
+static void write_squares(struct jw *w, const struct rules_encounter *te,
+                          const struct rules_cover_square *sq, int n, const int *index)
 {
-    json_t *list = json_array();
+    jw_array_begin(w);
     for (int i = 0; i < n; i++) {
-        json_t *o = json_pack("{s:i, s:i}", "x", sq[i].x, "y", sq[i].y);
+        jw_object_begin(w);
+        JW_INT(w, "x", sq[i].x);
+        JW_INT(w, "y", sq[i].y);
         if (sq[i].creature >= 0)
-            json_object_set_new(o, "combatant",
-                                json_string(te->combatants[index[sq[i].creature]].id));
-        json_array_append_new(list, o);
+            JW_STRING(w, "combatant", te->combatants[index[sq[i].creature]].id);
+        jw_object_end(w);
     }
-    return list;
+    jw_array_end(w);
 }
 
 /* With derived_defense: what the encounter derived for the attack ask set up as s, telling where
- * each came from: {"defense_dex"?, "cover"?, "concealment"?} (a new object). */
+ * each came from: {"defense_dex"?, "cover"?, "concealment"?}, to w: as a value, or as text for
+ * an attack whose answer is kept as text (json_pack read its format at every attack, ~15k
+ * instructions of an action, and the value was then dumped and freed). */
+static void write_derived(struct jw *w, const struct rules_encounter *te,
+                          const struct rules_enc_attack_ask *ask,
+                          const struct rules_enc_attack_setup *s, const int *index)
+{
+    jw_object_begin(w);
+    if (s->derived_dex) {
+        JW_KEY(w, "defense_dex");
+        jw_object_begin(w);
+        JW_INT(w, "value", s->dex);
+        JW_INT(w, "from_dex", s->dex_score);
+        JW_STRING(w, "source", RULES_ABILITY_MODIFIER_SOURCE);
+        jw_object_end(w);
+    }
+    if (s->sighted && s->sight_rc != RULES_COVER_OK) {
+        JW_KEY(w, "cover");
+        jw_object_begin(w);
+        JW_STRING(w, "derived", "no");
+        JW_STRING(w, "why",
+                  s->sight_rc == RULES_COVER_ERR_HEX
+                      ? "the SRD's lines are drawn on squares, and this map is hexes"
+                      : "the creatures are too large to rule");
+        jw_object_end(w);
+    } else if (s->sighted) {
+        const struct rules_sight *v = &s->sight;
+        JW_KEY(w, "cover");
+        jw_object_begin(w);
+        JW_STRING(w, "value", rules_degree_names[v->cover]);
+        JW_STRING(w, "rule", v->melee_adjacent ? "melee" : "ranged");
+        JW_KEY(w, "blocking");
+        write_squares(w, te, v->blocking, v->blocking_count, index);
+        JW_KEY(w, "corner");
+        jw_array_begin(w);
+        jw_int(w, v->corner_x);
+        jw_int(w, v->corner_y);
+        jw_array_end(w);
+        JW_INT(w, "lines", v->lines);
+        JW_INT(w, "lines_blocked", v->lines_blocked);
+        JW_BOOL(w, "declared", ask->cover_declared);
+        JW_STRING(w, "source", RULES_COVER_SOURCE);
+        jw_object_end(w);
+        JW_KEY(w, "concealment");
+        jw_object_begin(w);
+        JW_STRING(w, "value", rules_degree_names[v->concealment]);
+        JW_KEY(w, "concealing");
+        write_squares(w, te, v->concealing, v->concealing_count, index);
+        JW_BOOL(w, "darkvision", te->combatants[ask->a].darkvision);
+        JW_BOOL(w, "declared", ask->concealment_declared);
+        JW_STRING(w, "source", RULES_CONCEALMENT_SOURCE);
+        jw_object_end(w);
+    }
+    jw_object_end(w);
+}
+
+/* write_derived as a new value. */
 static json_t *derived_json(const struct rules_encounter *te,
                             const struct rules_enc_attack_ask *ask,
                             const struct rules_enc_attack_setup *s, const int *index)
 {
-    json_t *derived = json_object();
-    if (s->derived_dex)
-        json_object_set_new(derived, "defense_dex",
-                            json_pack("{s:i, s:i, s:s}", "value", s->dex, "from_dex", s->dex_score,
-                                      "source", RULES_ABILITY_MODIFIER_SOURCE));
-    if (!s->sighted)
-        return derived;
-    if (s->sight_rc != RULES_COVER_OK) {
-        const char *why = s->sight_rc == RULES_COVER_ERR_HEX
-                              ? "the SRD's lines are drawn on squares, and this map is hexes"
-                              : "the creatures are too large to rule";
-        json_object_set_new(derived, "cover", json_pack("{s:s, s:s}", "derived", "no", "why", why));
-        return derived;
+    struct jw w;
+    jw_init_tree(&w);
+    write_derived(&w, te, ask, s, index);
+    return jw_finish_tree(&w);
+}
+
+/* text[0..*len), an object's text (malloc'd), with the member "name": value[0..n) added last:
+ * the new text (the old is freed), or NULL when out of memory (text freed too). */
+static char *with_member(char *text, size_t *len, const char *name, const char *value, size_t n)
+{
+    size_t k = strlen(name), at = *len - 1; /* at the closing brace */
+    bool comma = *len > 2;
+    char *t = realloc(text, *len + k + n + 5);
+    if (t == NULL) {
+        free(text);
+        return NULL;
     }
-    const struct rules_sight *v = &s->sight;
-    json_t *cov =
-        json_pack("{s:s, s:s, s:o, s:[i, i], s:i, s:i, s:b, s:s}", "value",
-                  rules_degree_names[v->cover], "rule", v->melee_adjacent ? "melee" : "ranged",
-                  "blocking", squares_json(te, v->blocking, v->blocking_count, index), "corner",
-                  v->corner_x, v->corner_y, "lines", v->lines, "lines_blocked", v->lines_blocked,
-                  "declared", ask->cover_declared, "source", RULES_COVER_SOURCE);
-    json_object_set_new(derived, "cover", cov);
-    json_object_set_new(derived, "concealment",
-                        json_pack("{s:s, s:o, s:b, s:b, s:s}", "value",
-                                  rules_degree_names[v->concealment], "concealing",
-                                  squares_json(te, v->concealing, v->concealing_count, index),
-                                  "darkvision", te->combatants[ask->a].darkvision, "declared",
-                                  ask->concealment_declared, "source", RULES_CONCEALMENT_SOURCE));
-    return derived;
+    char *o = t + at;
+    if (comma)
+        *o++ = ',';
+    *o++ = '"';
+    memcpy(o, name, k), o += k;
+    *o++ = '"', *o++ = ':';
+    memcpy(o, value, n), o += n;
+    *o++ = '}';
+    *o = '\0';
+    *len = (size_t)(o - t);
+    return t;
 }
 
 /* The refusal of an attack the state puts behind total cover, at /target (x->e). */
@@ -175,9 +231,8 @@ static bool room_alloc(const struct rules_encounter *te, struct rules_enc_attack
 
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
                     bool aoo, bool charging, const struct rules_creature *target_at,
-                    struct attack_request *r, struct svc_errors *e, json_t **derived)
+                    struct attack_request *r, struct svc_errors *e, struct jw *derived)
 {
-    *derived = NULL;
     memset(r, 0, sizeof *r);
     const struct rules_encounter *te = enc_typed(x);
     int ai = -1, ti = -1, p = profile_at(actor, atk);
@@ -210,8 +265,8 @@ bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *ta
     if (!ok)
         total_cover(x, te->combatants[ai].id);
     else {
-        if (rules_encounter_derives_defense(x->engine))
-            *derived = derived_json(te, &ask, s, room.index);
+        if (derived != NULL && rules_encounter_derives_defense(x->engine))
+            write_derived(derived, te, &ask, s, room.index);
         request_of(x, &te->combatants[ti], s, room.allies, r, e);
         svc_attack_decode_declared(in, r, e);
         derived_into(s, r);
@@ -294,22 +349,21 @@ static void answer_ruled(const struct attack_request *r, int rc,
 
 /* The attack as POST /v1/attacks/resolve rules it, from the stored combatants' structs: the
  * action's dice (or the event's seed), what it declares, what the encounter derives. Writes the
- * answer (or its refusal) to *a and what the attack leaves to *after; *derived receives what the
- * encounter derived (a new reference, or NULL). False when the request could not be built (the
- * errors are in x->e). */
+ * answer (or its refusal) to *a and what the attack leaves to *after, and what the encounter
+ * derived to `derived` (enc_attack_req). False when the request could not be built (the errors
+ * are in x->e). */
 static bool rule_attack(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                         json_t *atk, bool aoo, const struct rules_creature *there,
                         const struct rules_enc_combatant *who,
                         const struct rules_enc_combatant *whom,
                         const struct rules_enc_attack_gate *gate, struct svc_answer *a,
-                        struct rules_attack_after *after, json_t **derived)
+                        struct rules_attack_after *after, struct jw *derived)
 {
     assert(who != NULL && whom != NULL && gate != NULL);
     struct attack_request req;
     struct svc_errors e;
     svc_errors_init(&e);
     struct svc_dice_source *src = enc_dice_source(x, in, &e);
-    *derived = NULL;
     if (!enc_attack_req(x, in, actor, target, atk, aoo, gate->charge_attack, there, &req, &e,
                         derived)) {
         svc_errors_free(&e);
@@ -439,10 +493,14 @@ static json_t *attack_effects(struct resolve_ctx *x, json_t *ans, json_t *actor,
         json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"),
                                                       json_pack("{s:i}", "aoo_round", te->round)));
     } else {
-        json_array_append_new(
-            effects, enc_effect_set(enc_str(actor, "id"), json_pack("{s:{s:b, s:b, s:b}}", "turn",
-                                                                    "moved", who->turn.moved, "ran",
-                                                                    who->turn.ran, "attacked", 1)));
+        /* {"turn": {moved, ran, attacked: true}}, set directly: json_pack read its format at
+         * every attack (3k instructions). */
+        json_t *turn = json_object(), *fields = json_object();
+        json_object_set_new_nocheck(turn, "moved", json_boolean(who->turn.moved));
+        json_object_set_new_nocheck(turn, "ran", json_boolean(who->turn.ran));
+        json_object_set_new_nocheck(turn, "attacked", json_true());
+        json_object_set_new_nocheck(fields, "turn", turn);
+        json_array_append_new(effects, enc_effect_set(enc_str(actor, "id"), fields));
         if (ai >= 0)
             rules_encounter_set_attacked(w, ai);
     }
@@ -457,6 +515,15 @@ static bool attack_named(int engine)
     rules_action_kind_of(engine, RULES_ACT_ATTACK, false, &k);
     return k.named;
 }
+
+/* The members of an attack's answer that are read as values after it is ruled, when its text
+ * is kept for the write (x->result_text): "type" by enc_tag_result, the rest by the event's
+ * sentence (explain.c: say_attack, say_roll, say_damage). The others (the rules, the cover and
+ * position breakdowns, the answer's own sentence, the dice's source) are only written. */
+static const char *const attack_keep[] = {
+    "type",        "attack_total", "target_number", "ac_kind",  "d20",
+    "roll_total",  "hit",          "struck",        "critical", "critical_hit",
+    "concealment", "sneak_attack", "modifiers",     "damage",   NULL};
 
 json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target,
                       const struct rules_enc_reaction *reaction, size_t reaction_at)
@@ -495,22 +562,51 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
     int rc = rules_encounter_attack_gate(te, ai, ti, p, aoo, &there, &gate);
     if (attack_gate_refused(x, enc_str(actor, "id"), enc_str(atk, "name"), rc, gate.made, foe))
         return NULL;
-    struct svc_answer a = {.want_doc = true}; /* built as a value: nothing is parsed back */
+    /* Built as a value: nothing is parsed back. Its kind is written first when the result names
+     * it (rather than the object built again by enc_tag_result, 11k instructions an attack). */
+    struct svc_answer a = {.want_doc = true,
+                           .tag = attack_named(x->engine) ? "attack" : NULL,
+                           .keep = x->result_text ? attack_keep : NULL};
     struct rules_attack_after after = {0};
-    json_t *derived = NULL;
-    if (!rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who, whom,
-                     &gate, &a, &after, &derived))
+    /* What the encounter derived: text beside an answer kept as text, else a value. */
+    struct jw dw;
+    if (a.keep != NULL)
+        jw_init(&dw, 512);
+    else
+        jw_init_tree(&dw);
+    bool ruled = rule_attack(x, in, actor, target, atk, aoo, reaction != NULL ? &there : NULL, who,
+                             whom, &gate, &a, &after, &dw);
+    size_t dn = 0;
+    char *dtext = a.keep != NULL ? jw_finish(&dw, &dn) : NULL;
+    json_t *derived = a.keep != NULL ? NULL : jw_finish_tree(&dw);
+    if (!ruled) {
+        free(dtext);
+        json_decref(derived);
         return NULL;
+    }
     /* What the action itself gave keeps its own pointer; the rest the encounter built. */
     static const struct enc_member own[] = {{"/results", "/results"},
                                             {"/cover", "/cover"},
                                             {"/concealment", "/concealment"},
                                             {NULL, NULL}};
+    /* Kept as text (x->result_text): the answer's text, which the value's members come first in. */
+    char *text = a.keep != NULL && a.status == 200 ? a.text : NULL;
+    size_t text_len = a.len;
+    if (text != NULL)
+        a.text = NULL;
+    if (text != NULL && dn > 0) /* after the answer's members, as the value had it */
+        text = with_member(text, &text_len, "derived", dtext, dn);
+    if (a.keep != NULL && a.status == 200 && (text == NULL || dtext == NULL)) {
+        svc_answer_problem(&a, SVC_PROBLEM_INTERNAL, NULL); /* out of memory */
+    }
+    free(dtext);
     json_t *ans = enc_answer_own(x, &a, "/attack", own, "attack");
     if (ans == NULL) {
+        free(text);
         json_decref(derived);
         return NULL;
     }
+    size_t kept = json_object_size(ans);
     if (derived != NULL)
         json_object_set_new(ans, "derived", derived);
     struct answered answered = {reaction_at, reaction != NULL ? reaction->step : 0,
@@ -518,9 +614,15 @@ json_t *enc_attack_on(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *
                                 reaction != NULL ? reaction->y : 0};
     json_t *effects = attack_effects(x, ans, actor, who, enc_str(target, "id"), aoo,
                                      reaction != NULL ? &answered : NULL, &after);
+    /* Named (a.tag) inside a full attack or a reaction record too. */
     json_t *out = enc_outcome(ans, effects);
-    if (attack_named(x->engine)) /* inside a full attack or a reaction record too */
-        enc_tag_result(out, "attack");
+    if (text != NULL && out != NULL) {
+        struct enc_cache *c = x->cache;
+        free(c->result_text);
+        c->result_text = text, c->result_len = text_len, c->result_kept = kept, c->result_of = ans;
+    } else {
+        free(text);
+    }
     return out;
 }
 
@@ -601,7 +703,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
         svc_attack_facing_required(&req, json_object_get(actor, "facing") != NULL,
                                    json_object_get(target, "facing") != NULL || re->facing >= 0,
                                    &e);
-        struct svc_answer a = {.want_doc = true};
+        struct svc_answer a = {.want_doc = true, .tag = attack_named(x->engine) ? "attack" : NULL};
         if (!svc_errors_any(&e))
             answer_ruled(&req, rc, &o->ruling, src, &e, &a);
         if (svc_errors_any(&e))
@@ -619,9 +721,7 @@ json_t *enc_opportunity(struct resolve_ctx *x, size_t at, json_t *results)
             struct answered answered = {at, re->step, re->x, re->y};
             json_t *effects =
                 attack_effects(x, ans, actor, by, mover->id, true, &answered, &o->ruling.after);
-            out = enc_outcome(ans, effects);
-            if (attack_named(x->engine))
-                enc_tag_result(out, "attack");
+            out = enc_outcome(ans, effects); /* named by a.tag */
         }
     }
     svc_errors_free(&e);
@@ -678,7 +778,11 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
         return NULL;
     }
     x->work = settles ? &w : NULL;
+    /* A write's own attack keeps its answer as text (the sentence reads the members it keeps as
+     * values); not one whose engine attacks follow, which read and extend its result. */
+    x->result_text = !settles && x->cache != NULL && x->cache->want_result_text;
     json_t *out = enc_attack_on(x, in, actor, target, reaction, reaction_at);
+    x->result_text = false;
     x->work = NULL;
     if (out != NULL && settles)
         enc_settle_waiting(x, &w, te->combatants[reaction->mover].id,
@@ -689,6 +793,10 @@ json_t *enc_action_attack(struct resolve_ctx *x, json_t *in, json_t *actor)
     if (out != NULL && svc_errors_any(x->e)) { /* the table's dice for an engine attack */
         json_decref(out);
         out = NULL;
+    }
+    if (out == NULL && x->cache != NULL) { /* no text for a result that is gone */
+        free(x->cache->result_text);
+        x->cache->result_text = NULL;
     }
     json_decref(where);
     return out;

@@ -189,6 +189,16 @@ struct enc_cache {
      * state follows the events rather than being decoded again for each. */
     json_t *follow;
     struct enc_kept *kept;
+    /* A write's attack action (want_result_text, set by the write): its result as text, written
+     * once by the attack's writer (malloc'd; enc_cache_free frees it), for the value result_of
+     * (borrowed), whose first result_kept members the writer built beside the text as values for
+     * the result's readers (the sentence, the tag); the members after them (derived, strain)
+     * were added to the value only. The value holds only the members its readers read
+     * (enc_attack_keep): its text is result_text with those members (enc_result_text). */
+    bool want_result_text;
+    char *result_text;
+    size_t result_len, result_kept;
+    const json_t *result_of;
 };
 
 /* A state's typed encounter kept across its events (enc_cache.kept, and beside a state in the
@@ -274,6 +284,9 @@ struct resolve_ctx {
      * enc_action_move, place_paused, enc_open_reactions). `state` stays the stored state before
      * the event: only what no step changes (ids, profiles, the seed) is read there. */
     struct rules_encounter_work *work;
+    /* enc_action_attack's own attack, as a write's event (cache->want_result_text): its answer
+     * is kept as text (cache->result_text) beside a value of the members read. */
+    bool result_text;
 };
 
 /* The state before the event as the typed encounter (rules/encounter/state.h), decoded on
@@ -595,15 +608,16 @@ json_t *enc_find_attack(json_t *actor, const char *name);
  * charge's charging; the defender's place, Defense, damage reduction and conditions, the
  * unconscious, dying and dead as helpless; the allies that can flank), with the cover and
  * concealment in declares, and (derived_defense) the Dex to AC, cover and concealment the encounter
- * derives from the map (*derived: where each came from, a new reference, or NULL under engine
- * 1). target_at: where the attack finds target (an attack of opportunity answering a move: the
- * square it was leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the
- * typed state. What the request refuses goes to e; false after a total cover refusal in x->e.
- * The caller frees r->allies. */
+ * derives from the map (written to `derived`, a value or text, as {defense_dex?, cover?,
+ * concealment?} telling where each came from; nothing under engine 1; NULL: not wanted). target_at:
+ * where the attack finds target (an attack of opportunity answering a move: the square it was
+ * leaving), NULL where it stands. Set up by rules_encounter_attack_setup on the typed state. What
+ * the request refuses goes to e; false after a total cover refusal in x->e. The caller frees
+ * r->allies. */
 struct attack_request;
 bool enc_attack_req(struct resolve_ctx *x, json_t *in, json_t *actor, json_t *target, json_t *atk,
                     bool aoo, bool charging, const struct rules_creature *target_at,
-                    struct attack_request *r, struct svc_errors *e, json_t **derived);
+                    struct attack_request *r, struct svc_errors *e, struct jw *derived);
 
 /* The attack of actor on target (in: kind, attack, results, cover, concealment, bonus; for an
  * attack of opportunity (the rule reactions), target as it stood in the square it was leaving and

@@ -136,15 +136,13 @@ static void odds_request(const struct svc_request *req, json_t *state, json_t *i
     struct enc_cache cache = {0};
     struct resolve_ctx x = {
         .req = req, .cache = &cache, .state = state, .engine = RULES_ENGINE_VERSION, .e = e};
-    json_t *derived = NULL;
     bool charging = gate->charge_attack; /* the charge's +2, as the action rules it */
-    if (!enc_attack_req(&x, in, actor, target, atk, false, charging, NULL, ar, mine, &derived)) {
+    if (!enc_attack_req(&x, in, actor, target, atk, false, charging, NULL, ar, mine, NULL)) {
         /* total cover: as the action, but named by the query */
         json_t *item = json_array_get(e->list, json_array_size(e->list) - 1);
         if (item != NULL)
             json_object_set_new(item, "pointer", json_string("?target"));
     }
-    json_decref(derived);
     enc_ctx_release(&x);
     enc_cache_free(&cache);
 }

@@ -283,6 +283,8 @@ void enc_cache_free(struct enc_cache *c)
     svc_enc_rules_memo_free(&c->rules);
     enc_kept_free(c->kept);
     c->kept = NULL;
+    free(c->result_text);
+    c->result_text = NULL;
 }
 
 void enc_kept_free(void *kept)

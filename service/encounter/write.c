@@ -152,13 +152,58 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
  * explain, explain_markdown}, state, summary, summary_markdown}, which embeds the result and
  * the state already written (minimal: without the state; summary NULL: without the summary);
  * *state_len gets the state text's length. All NULL when out of memory. */
-static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
-                        const struct enc_explain *told, const struct enc_summary *summary,
-                        json_t *state, bool minimal, char **payload, char **state_text,
-                        size_t *state_len, char **answer)
+/* An attack action's result as its writer wrote it (enc_cache's result_text and the rest:
+ * enc_attack_on): taken from the write's cache. */
+struct result_text {
+    char *text;
+    size_t len, kept;
+    const json_t *of;
+};
+
+/* The result's text: written once by an attack's writer (rt, when it is this result's), with
+ * the members added to its value since; else dumped from the value. */
+static char *result_of(json_t *ev, const struct result_text *rt, size_t *n)
 {
-    size_t rn = 0, sn = 0, n = 0;
-    char *result = jw_dump(json_object_get(ev, "result"), &rn);
+    json_t *rv = json_object_get(ev, "result");
+    /* The value holds only the members read: it must be the one the text was written for (the
+     * tag is written first, so enc_tag_result never builds the object again). */
+    assert(rt->text == NULL || rt->of == rv);
+    if (rt->text == NULL || rt->of != rv || !json_is_object(rv))
+        return jw_dump(rv, n);
+    return jw_dump_after(rt->text, rt->len, rv, rt->kept, n);
+}
+
+#ifndef NDEBUG
+/* Debug builds, for a result whose value holds only the members its readers read (rt): whether
+ * the text holds each of them as the value has it, and the sentence told from the whole text
+ * is the one told from the value (told): what is stored, and what a read of the log tells. */
+static bool result_text_holds(const char *text, size_t n, json_t *before, const char *kind,
+                              json_t *in, json_t *ev, const struct enc_explain *told)
+{
+    json_t *parsed = jsonr_load(text, n), *rv = json_object_get(ev, "result");
+    bool same = json_is_object(parsed);
+    const char *k;
+    json_t *v;
+    json_object_foreach(rv, k, v)
+    {
+        same = same && json_equal(v, json_object_get(parsed, k));
+    }
+    struct enc_explain again;
+    enc_explain_parts(before, kind, in, parsed, json_object_get(ev, "effects"), &again);
+    same = same && strcmp(again.plain, told->plain) == 0 &&
+           strcmp(again.markdown, told->markdown) == 0;
+    json_decref(parsed);
+    return same;
+}
+#endif
+
+/* result[0..rn): the event's result as text (result_of); freed by the caller. */
+static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
+                        const char *result, size_t rn, const struct enc_explain *told,
+                        const struct enc_summary *summary, json_t *state, bool minimal,
+                        char **payload, char **state_text, size_t *state_len, char **answer)
+{
+    size_t sn = 0, n = 0;
     *state_text = jw_dump(state, &sn);
     *payload = *answer = NULL;
     if (result != NULL && *state_text != NULL) {
@@ -213,7 +258,6 @@ static void event_texts(const char *id, int64_t seq, const char *kind, json_t *i
         jw_object_end(&w);
         *answer = jw_finish(&w, &n);
     }
-    free(result);
     if (*payload == NULL || *answer == NULL) {
         free(*payload);
         free(*state_text);
@@ -477,6 +521,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     struct db_replay replay;
     bool use_replay = false, folded = false;
     char *answer_text = NULL;
+    struct result_text rt = {0};
+    char *result_text = NULL;
     size_t state_len = 0;
     int rc = DB_ERR_NOMEM;
     struct svc_errors e;
@@ -496,7 +542,9 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     int64_t seq = enc.version + 1, current = 0;
     struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
     struct enc_history history = {.events = enc_db_history_events, .ud = &log};
-    struct enc_cache cache = {.history = &history, .follow = state, .kept = kept};
+    /* An attack action's result is written as text once, beside a value of what is read. */
+    struct enc_cache cache = {
+        .history = &history, .follow = state, .kept = kept, .want_result_text = true};
     /* Combatants as players name them: the log stores the ids they name. */
     enc_names_to_ids(state, kind, in, &e);
     ev = svc_errors_any(&e)
@@ -504,6 +552,9 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
              : enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
     kept = cache.kept; /* the request's cache ends here; the typed state goes on with state */
     cache.kept = NULL;
+    rt = (struct result_text){cache.result_text, cache.result_len, cache.result_kept,
+                              cache.result_of};
+    cache.result_text = NULL;
     enc_cache_free(&cache);
     if (ev == NULL) {
         if (!svc_errors_any(&e))
@@ -516,6 +567,10 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     struct enc_explain told;
     enc_explain_parts(state, kind, in, json_object_get(ev, "result"),
                       json_object_get(ev, "effects"), &told);
+    size_t rn = 0;
+    result_text = result_of(ev, &rt, &rn);
+    assert(rt.text == NULL || result_text == NULL ||
+           result_text_holds(result_text, rn, state, kind, in, ev, &told));
     enc_fold(state, json_object_get(ev, "effects"));
     kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
     folded = true;
@@ -530,8 +585,8 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     bool summarised =
         strcmp(kind, "next_turn") == 0 && enc_state_summary(state, req->ctx->config, &summary);
     if (strcmp(kind, "next_turn") != 0 || summarised)
-        event_texts(enc.id, seq, kind, in, ev, &told, summarised ? &summary : NULL, state,
-                    svc_request_prefers_minimal(req), &payload_text, &state_text, &state_len,
+        event_texts(enc.id, seq, kind, in, ev, result_text, rn, &told, summarised ? &summary : NULL,
+                    state, svc_request_prefers_minimal(req), &payload_text, &state_text, &state_len,
                     &answer_text);
     enc_summary_free(&summary);
     if (payload_text && state_text && answer_text) {
@@ -570,6 +625,8 @@ out:
         kept = NULL;
     }
     enc_kept_free(kept);
+    free(rt.text);
+    free(result_text);
     free(answer_text);
     svc_errors_free(&e);
     json_decref(ev);

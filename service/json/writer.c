@@ -11,7 +11,8 @@ void jw_init(struct jw *w, size_t initial)
 {
     /* Not the whole struct: the tree mode's ~300 bytes are not read in text mode, and first[d]
      * is set when depth d opens. */
-    w->len = 0, w->depth = 0, w->after_key = false, w->tree = false;
+    w->len = 0, w->depth = 0, w->after_key = false, w->tree = false, w->tee = false;
+    w->values = false;
     w->root = NULL, w->key = NULL;
     w->cap = initial < 64 ? 64 : initial;
     w->buf = malloc(w->cap);
@@ -24,7 +25,23 @@ void jw_init(struct jw *w, size_t initial)
 void jw_init_tree(struct jw *w)
 {
     memset(w, 0, sizeof *w);
-    w->tree = true;
+    w->tree = true, w->values = true;
+}
+
+/* A name's bit in keep_sig: most names not kept miss every kept name's bit, and are told so
+ * without comparing any. */
+static unsigned keep_bit(const char *k, size_t n)
+{
+    return ((unsigned char)k[0] * 31u + (unsigned)n) & 63u;
+}
+
+void jw_init_tee(struct jw *w, size_t initial, const char *const *keep)
+{
+    jw_init(w, initial);
+    w->tee = true, w->values = true, w->tee_in = false, w->keep = keep, w->keep_sig = 0;
+    for (const char *const *p = keep; *p != NULL; p++)
+        if (**p != '\0')
+            w->keep_sig |= UINT64_C(1) << keep_bit(*p, strlen(*p));
 }
 
 /* Whether s[0..n) is all ASCII, and so UTF-8 already: jansson's own check of each name and
@@ -45,7 +62,7 @@ static bool ascii(const char *s, size_t n)
 /* Tree mode: v (taken) as the next value, the root's or the open container's. */
 static void tree_add(struct jw *w, json_t *v)
 {
-    assert(w->tree);
+    assert(w->tree || w->tee);
     if (v == NULL || w->failed) {
         w->failed = true;
         json_decref(v);
@@ -117,18 +134,8 @@ static void before_value(struct jw *w)
     w->first[w->depth] = false;
 }
 
-static void open(struct jw *w, char c)
+static void open_text(struct jw *w, char c)
 {
-    if (w->tree) {
-        json_t *v = c == '{' ? json_object() : json_array();
-        tree_add(w, v); /* held by its container (or as the root): open[] borrows it */
-        if (w->failed || w->depth + 1 >= JW_MAX_DEPTH) {
-            w->failed = true;
-            return;
-        }
-        w->open[++w->depth] = v;
-        return;
-    }
     before_value(w);
     put(w, &c, 1);
     if (w->depth + 1 >= JW_MAX_DEPTH) {
@@ -139,13 +146,51 @@ static void open(struct jw *w, char c)
     w->first[w->depth] = true;
 }
 
+static void open(struct jw *w, char c)
+{
+    if (!w->values) { /* text mode: as it was before the other modes */
+        open_text(w, c);
+        return;
+    }
+    bool value = jw_is_tree(w);
+    json_t *v = NULL;
+    if (value) {
+        v = c == '{' ? json_object() : json_array();
+        tree_add(w, v); /* held by its container (or as the root): open[] borrows it */
+    }
+    if (!w->tree) {
+        before_value(w);
+        put(w, &c, 1);
+    }
+    if ((value && w->failed) || w->depth + 1 >= JW_MAX_DEPTH) {
+        w->failed = true;
+        return;
+    }
+    w->depth++;
+    if (!w->tree)
+        w->first[w->depth] = true;
+    if (value)
+        w->open[w->depth] = v;
+    if (w->tee && w->depth == 2)
+        w->tee_in = value; /* a kept member's container */
+}
+
 static void close_(struct jw *w, char c)
 {
+    if (!w->values) {
+        put(w, &c, 1);
+        assert(w->depth > 0 || w->failed);
+        if (w->depth > 0)
+            w->depth--;
+        return;
+    }
     if (!w->tree)
         put(w, &c, 1);
     assert(w->depth > 0 || w->failed); /* opens and closes pair up; a failed open does not count */
     if (w->depth > 0)
         w->depth--;
+    if (w->depth <= 1)
+        w->tee_in = false;
 }
 
 void jw_object_begin(struct jw *w)
@@ -246,12 +291,27 @@ static void quoted(struct jw *w, const char *s)
     quoted_n(w, s, strlen(s));
 }
 
+/* Tee mode: the member name k[0..n) is kept as the next value's (w->key) when its value is
+ * built: at the top level when keep names it, below it within a kept member. */
+static void tee_key(struct jw *w, const char *k, size_t n, bool is_ascii)
+{
+    bool kept = w->depth >= 2 && w->tee_in;
+    /* By the name's bit, then the first byte: a call to strncmp for each kept name was 8k
+     * instructions of an attack action. */
+    if (w->depth == 1 && n > 0 && (w->keep_sig >> keep_bit(k, n) & 1u) != 0)
+        for (const char *const *p = w->keep; !kept && *p != NULL; p++)
+            kept = (*p)[0] == k[0] && strncmp(*p + 1, k + 1, n - 1) == 0 && (*p)[n] == '\0';
+    w->key = kept ? k : NULL, w->key_len = n, w->key_ascii = is_ascii;
+}
+
 void jw_key(struct jw *w, const char *key)
 {
     if (w->tree) {
         w->key = key, w->key_len = strlen(key), w->key_ascii = false;
         return;
     }
+    if (w->tee)
+        tee_key(w, key, strlen(key), false);
     before_value(w);
     quoted(w, key);
     put(w, ":", 1);
@@ -262,9 +322,12 @@ void jw_key_quoted(struct jw *w, const char *quoted, size_t n)
 {
     assert(n >= 3 && quoted[0] == '"' && quoted[n - 1] == ':'); /* JW_KEY's form */
     assert(ascii(quoted, n));                                   /* JW_KEY's promise */
-    if (w->tree) { /* JW_KEY's literal: a name that needs no escape, so ASCII */
-        w->key = quoted + 1, w->key_len = n - 3, w->key_ascii = true;
-        return;
+    if (w->values) {
+        if (w->tree) { /* JW_KEY's literal: a name that needs no escape, so ASCII */
+            w->key = quoted + 1, w->key_len = n - 3, w->key_ascii = true;
+            return;
+        }
+        tee_key(w, quoted + 1, n - 3, true);
     }
     before_value(w);
     put(w, quoted, n);
@@ -293,9 +356,11 @@ static void digits(struct jw *w, long long v)
 
 void jw_int(struct jw *w, long long v)
 {
-    if (w->tree) {
-        tree_add(w, json_integer(v));
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_integer(v));
+        if (w->tree)
+            return;
     }
     before_value(w);
     digits(w, v);
@@ -303,9 +368,11 @@ void jw_int(struct jw *w, long long v)
 
 void jw_bool(struct jw *w, bool v)
 {
-    if (w->tree) {
-        tree_add(w, json_boolean(v));
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_boolean(v));
+        if (w->tree)
+            return;
     }
     before_value(w);
     put(w, v ? "true" : "false", v ? 4 : 5);
@@ -313,9 +380,11 @@ void jw_bool(struct jw *w, bool v)
 
 void jw_null(struct jw *w)
 {
-    if (w->tree) {
-        tree_add(w, json_null());
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_null());
+        if (w->tree)
+            return;
     }
     before_value(w);
     put(w, "null", 4);
@@ -323,9 +392,11 @@ void jw_null(struct jw *w)
 
 void jw_stringn(struct jw *w, const char *s, size_t n)
 {
-    if (w->tree) { /* checked as UTF-8, as parsing the text would check it (ASCII is) */
-        tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
-        return;
+    if (w->values) { /* checked as UTF-8, as parsing the text would check it (ASCII is) */
+        if (jw_is_tree(w))
+            tree_add(w, ascii(s, n) ? json_stringn_nocheck(s, n) : json_stringn(s, n));
+        if (w->tree)
+            return;
     }
     before_value(w);
     quoted_n(w, s, n);
@@ -333,6 +404,11 @@ void jw_stringn(struct jw *w, const char *s, size_t n)
 
 void jw_string(struct jw *w, const char *s)
 {
+    if (!w->values) { /* text mode: as it was before the other modes */
+        before_value(w);
+        quoted(w, s);
+        return;
+    }
     jw_stringn(w, s, strlen(s));
 }
 
@@ -437,9 +513,11 @@ static void value(struct jw *w, const json_t *v)
 
 void jw_json(struct jw *w, const json_t *v)
 {
-    if (w->tree) { /* shared: the writer's callers build v for this value alone */
-        tree_add(w, json_incref((json_t *)v));
-        return;
+    if (w->values) { /* shared: the writer's callers build v for this value alone */
+        if (jw_is_tree(w))
+            tree_add(w, json_incref((json_t *)v));
+        if (w->tree)
+            return;
     }
     before_value(w);
     value(w, v);
@@ -447,9 +525,11 @@ void jw_json(struct jw *w, const json_t *v)
 
 void jw_raw(struct jw *w, const char *text, size_t n)
 {
-    if (w->tree) {
-        tree_add(w, jsonr_load(text, n));
-        return;
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, jsonr_load(text, n));
+        if (w->tree)
+            return;
     }
     before_value(w);
     put(w, text, n);
@@ -463,9 +543,29 @@ char *jw_dump(const json_t *v, size_t *len)
     return jw_finish(&w, len);
 }
 
+char *jw_dump_after(const char *text, size_t n, const json_t *v, size_t skip, size_t *len)
+{
+    assert(n >= 2 && text[0] == '{' && text[n - 1] == '}' && json_is_object(v));
+    struct jw w;
+    jw_init(&w, n + 512);
+    put(&w, text, n - 1);
+    bool first = n == 2; /* "{}": no member written yet */
+    json_t *o = (json_t *)v;
+    void *it = json_object_iter(o);
+    for (size_t i = 0; i < skip && it != NULL; i++)
+        it = json_object_iter_next(o, it);
+    for (; it != NULL; it = json_object_iter_next(o, it), first = false) {
+        member_name(&w, json_object_iter_key(it), json_object_iter_key_len(it), first);
+        value(&w, json_object_iter_value(it));
+    }
+    put(&w, "}", 1);
+    return jw_finish(&w, len);
+}
+
 json_t *jw_finish_tree(struct jw *w)
 {
-    assert(w->tree && (w->failed || (w->depth == 0 && w->key == NULL))); /* all closed */
+    assert((w->tree || w->tee) &&
+           (w->failed || (w->depth == 0 && w->key == NULL))); /* all closed */
     json_t *v = w->root;
     w->root = NULL;
     if (w->failed) {

@@ -6,13 +6,18 @@
  * The same calls can build the jansson value instead (jw_init_tree, jw_finish_tree), for a
  * caller that wants the value a writer describes: the encounter takes an attack's answer as a
  * value, and writing its text only to parse it back was a fifth of an attack action. The value
- * is the one jsonr_load would give for the text (members in the order written). */
+ * is the one jsonr_load would give for the text (members in the order written).
+ *
+ * Tee mode (jw_init_tee) writes the text, and beside it builds the value of the top-level object
+ * with only the members it is told to keep (each whole): for a caller that sends the text and
+ * reads a few members, as an encounter's attack stores its answer and tells its sentence. */
 #ifndef TACTICS_SVC_JSONW_H
 #define TACTICS_SVC_JSONW_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #define JW_MAX_DEPTH 32
@@ -31,15 +36,27 @@ struct jw {
     const char *key;            /* the member name waiting for its value, */
     size_t key_len;             /*   its length, */
     bool key_ascii;             /*   and whether it is known to be ASCII (JW_KEY's literals) */
+    /* Tee mode (jw_init_tee): the text as jw_init writes it, and the value of the kept members. */
+    bool tee;
+    bool values;             /* tree or tee mode: values are built (text mode writes faster) */
+    bool tee_in;             /* within a kept member's container (depth 2 and below) */
+    const char *const *keep; /* the top-level member names kept as values (NULL-terminated) */
+    uint64_t keep_sig;       /* a bit for each kept name's first byte and length (keep_bit) */
 };
 
 void jw_init(struct jw *w, size_t initial);
 /* A writer that builds a jansson value: see the top of this file. jw_raw then parses its text
  * (a member list written by jw_raw cannot be: a caller that caches text checks jw_is_tree). */
 void jw_init_tree(struct jw *w);
+/* A tee writer (see the top of this file): keep names the top-level object's members to build
+ * as values too (borrowed: it outlives the writer's use). jw_finish gives the text, then
+ * jw_finish_tree the value of the kept members (called in either order, each once). */
+void jw_init_tee(struct jw *w, size_t initial, const char *const *keep);
+/* Whether the next value is built as a value: in tree mode always, in tee mode within a kept
+ * member (and the top-level object itself). */
 static inline bool jw_is_tree(const struct jw *w)
 {
-    return w->tree;
+    return w->tree || (w->tee && (w->depth == 0 || (w->depth == 1 ? w->key != NULL : w->tee_in)));
 }
 void jw_object_begin(struct jw *w);
 void jw_object_end(struct jw *w);
@@ -52,12 +69,12 @@ void jw_key(struct jw *w, const char *key); /* next value is this member's */
 #define JW_KEY(w, literal) jw_key_lit((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
 /* JW_KEY's call: inline, so that the copy's length is a constant and the copy a few moves, when
- * the text has room (the common case); else, and in tree mode, jw_key_quoted. An answer writes
- * a name for most of its values: through the call and libc's memcpy each cost about 80
+ * the text has room (the common case); else, and in tree or tee mode, jw_key_quoted. An answer
+ * writes a name for most of its values: through the call and libc's memcpy each cost about 80
  * instructions, a tenth of /v1/attacks/resolve's own work. */
 static inline void jw_key_lit(struct jw *w, const char *quoted, size_t n)
 {
-    if (w->tree || w->after_key || w->failed || w->depth < 0 || w->depth >= JW_MAX_DEPTH ||
+    if (w->values || w->after_key || w->failed || w->depth < 0 || w->depth >= JW_MAX_DEPTH ||
         w->len + n + 2 > w->cap) {
         jw_key_quoted(w, quoted, n);
         return;
@@ -85,10 +102,16 @@ void jw_raw(struct jw *w, const char *text, size_t n);  /* a value already writt
 /* A jansson value as compact JSON text (malloc'd, NUL-terminated), or NULL when out of memory:
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) at a fraction of its cost. */
 char *jw_dump(const json_t *v, size_t *len);
+/* An object's text text[0..n) (as jw_dump writes it) with the members of object v after its first
+ * `skip` dumped before the closing brace, as jw_dump would write them after those of the text
+ * (malloc'd, NUL-terminated; *len its length), or NULL when out of memory: for a caller that
+ * kept an object's text and added members to a value of it since. */
+char *jw_dump_after(const char *text, size_t n, const json_t *v, size_t skip, size_t *len);
 
 /* Returns the text (malloc'd, NUL-terminated) and its length, or NULL after any failure. */
 char *jw_finish(struct jw *w, size_t *len);
-/* A tree mode writer's value (the caller owns it), or NULL after any failure. */
+/* A tree mode writer's value, or a tee writer's kept members (the caller owns it), or NULL after
+ * any failure. */
 json_t *jw_finish_tree(struct jw *w);
 
 #endif

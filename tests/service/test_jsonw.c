@@ -330,3 +330,95 @@ Test(jsonw, tree_mode_fails_where_the_text_would_not_parse)
         jw_array_end(&w);
     cr_assert_null(jw_finish_tree(&w));
 }
+
+/* Tee mode (an encounter's attack action): the text is byte for byte the text mode's, and the
+ * value holds the kept members only, each as the text has it, in the order written; a member
+ * list put with jw_raw is not put inside a kept member (jw_is_tree says so there). Members
+ * added to the value after (jw_dump_after) come out as jw_dump writes the whole value. */
+Test(jsonw, tee_mode_writes_the_text_and_builds_the_kept_members)
+{
+    static const char *const keep[] = {"utf8", "named at run time", "shared", "n", NULL};
+    json_t *shared = json_pack("{s:[i,s]}", "roll", 3, "d6");
+    struct jw text, tee;
+    jw_init(&text, 1);
+    jw_init_tee(&tee, 1, keep);
+    write_sample(&text, shared);
+    write_sample(&tee, shared);
+    size_t n = 0, m = 0;
+    char *t = jw_finish(&text, &n);
+    json_t *v = jw_finish_tree(&tee);
+    char *tt = jw_finish(&tee, &m);
+    cr_assert_not_null(v);
+    cr_assert_not_null(tt);
+    cr_assert_str_eq(tt, t);
+    json_t *back = json_loadb(t, n, 0, NULL);
+    cr_assert_not_null(back, "%s", t);
+    cr_assert_eq(json_object_size(v), 4);
+    const char *order[] = {"n", "utf8", "named at run time", "shared"};
+    void *it = json_object_iter(v);
+    for (size_t i = 0; i < 4; i++, it = json_object_iter_next(v, it)) {
+        cr_assert_str_eq(json_object_iter_key(it), order[i]);
+        cr_assert(json_equal(json_object_iter_value(it), json_object_get(back, order[i])), "%s",
+                  order[i]);
+    }
+    /* Members added to the value come after the text's own, as jw_dump writes them. */
+    json_object_set_new(v, "added", json_pack("{s:[b,s]}", "k", 1, "caf\xc3\xa9 \"q\""));
+    json_object_set_new(v, "n2", json_integer(-7));
+    char *after = jw_dump_after(tt, m, v, 4, &m);
+    json_object_set_new(back, "added", json_pack("{s:[b,s]}", "k", 1, "caf\xc3\xa9 \"q\""));
+    json_object_set_new(back, "n2", json_integer(-7));
+    char *whole = jw_dump(back, &n);
+    cr_assert_str_eq(after, whole);
+    free(after);
+    free(whole);
+    /* An empty object's text takes no comma before the first member added. */
+    json_t *one = json_pack("{s:i}", "a", 1);
+    char *e = jw_dump_after("{}", 2, one, 0, &m);
+    cr_assert_str_eq(e, "{\"a\":1}");
+    free(e);
+    json_decref(one);
+    free(tt);
+    free(t);
+    json_decref(back);
+    json_decref(v);
+    json_decref(shared);
+}
+
+/* Tee mode keeps no member when keep names none, and the modifier cache's question (jw_is_tree)
+ * is answered for the next value: true only within a kept member and for the top object. */
+Test(jsonw, tee_mode_answers_jw_is_tree_for_the_next_value)
+{
+    static const char *const keep[] = {"kept", NULL};
+    struct jw w;
+    jw_init_tee(&w, 1, keep);
+    cr_assert(jw_is_tree(&w)); /* the top object */
+    jw_object_begin(&w);
+    JW_KEY(&w, "other");
+    cr_assert(!jw_is_tree(&w));
+    jw_array_begin(&w);
+    cr_assert(!jw_is_tree(&w));
+    jw_int(&w, 1);
+    jw_array_end(&w);
+    JW_KEY(&w, "kept");
+    cr_assert(jw_is_tree(&w));
+    jw_array_begin(&w);
+    cr_assert(jw_is_tree(&w));
+    jw_object_begin(&w);
+    JW_INT(&w, "deep", 2);
+    jw_object_end(&w);
+    jw_array_end(&w);
+    JW_KEY(&w, "last");
+    cr_assert(!jw_is_tree(&w));
+    jw_object_begin(&w);
+    jw_object_end(&w);
+    jw_object_end(&w);
+    json_t *v = jw_finish_tree(&w);
+    size_t n = 0;
+    char *t = jw_finish(&w, &n);
+    cr_assert_str_eq(t, "{\"other\":[1],\"kept\":[{\"deep\":2}],\"last\":{}}");
+    char *d = jw_dump(v, &n);
+    cr_assert_str_eq(d, "{\"kept\":[{\"deep\":2}]}");
+    free(d);
+    free(t);
+    json_decref(v);
+}

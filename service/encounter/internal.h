@@ -22,34 +22,36 @@
  *
  * This header holds what the files of the part share (libuv's *_internal.h); the rest of the
  * service sees only svc.h. The files, by what they do:
- *   encounter_state.c    small helpers over the state JSON, effects and the fold, reading
- *                        the stateless rulings' answers (with the map decoded once a
- *                        request), combatant validation, the initial state and the seed's
- *                        commitment, the public (redacted) views
- *   encounter_rules.c    the action economy and hit point states, the resolvers of
- *                        adding, updating, revealing and acting (the dispatch by type),
- *                        check_input and enc_resolve (one resolver per event kind)
- *   encounter_turns.c    initiative, next_turn, removal and the hp event, ruled by
- *                        rules/encounter.h on a typed view of the state
- *   encounter_actions.c  the action kinds but moves and attacks (facing, fall, condition,
- *                        stand_up) and the dispatcher of them all
- *   encounter_move.c     a move, a 5-foot step (also one traded from a full attack) and
- *                        forced movement as data: the state read into the movement structs,
- *                        ruled by rules/ (rules_encounter_move, rules_move_forced), the answer
- *                        encoded once
- *   encounter_attacks.c  attack, attack of opportunity, full attack, and the attack request
- *                        the stored combatants make
- *   encounter_reactions.c the reactions a move opens (policies ask, always, never; settled in
- *                        step order), decline_reaction, and the checks of decisions and dice
- *   encounter_api.c      HTTP plumbing (auth, If-Match, idempotency and replays, Prefer,
- *                        write_event) and the handlers for get, delete, writes, events, state
- *   encounter_collection.c  /v1/encounters itself: create (with its combatants and
- *                        initiative, the events the separate calls would log, in one
- *                        transaction) and the list
- *   encounter_log.c      the whole log at once: verify, export, import
- *   encounter_explain.c  each event's sentence for a human (explain, explain_markdown)
- *   told.c               what the reads tell a human: the state's summary (Avrae's !init
- *                        list) and the explain of state, threats, flanking and verify */
+ *   state.c         small helpers over the state JSON, effects and the fold, reading the
+ *                   stateless rulings' answers (the map decoded once a request), the initial
+ *                   state and the seed's commitment, the public (redacted) views
+ *   combatants.c    a combatant checked against the state it joins or changes
+ *   dispatch.c      resolving each kind of event but the turn machinery's and the actions'
+ *                   own (check_input and enc_resolve, one resolver per event kind)
+ *   turns.c         initiative, next_turn, removal and the hp event, ruled by
+ *                   rules/encounter on the typed state
+ *   actions.c       the action kinds but moves and attacks (facing, fall, condition,
+ *                   stand_up) and the dispatcher of them all
+ *   move.c          a move, a 5-foot step (also one traded from a full attack) and forced
+ *                   movement as data: ruled by rules/ (rules_encounter_move,
+ *                   rules_move_forced), the answer encoded once
+ *   attacks.c       attack and attack of opportunity, and the attack request the stored
+ *                   combatants make; full_attack.c the full attack's plan
+ *   reactions.c     the reactions a move opens (policies ask, always, never; settled in step
+ *                   order), decline_reaction, and the checks of decisions and dice
+ *   checked.c       debug builds' check of a typed work copy against the stored state folded
+ *   write.c         HTTP plumbing (auth, If-Match, idempotency and replays, Prefer,
+ *                   write_event) and the handlers for get, delete and the writes
+ *   read.c          the log read over HTTP: the events page by page, the state ?at=
+ *   collection.c    /v1/encounters itself: create (with its combatants and initiative, the
+ *                   events the separate calls would log, in one transaction) and the list
+ *   log.c, copy.c   the whole log at once: verify, export, import (an import is a copy)
+ *   undo.c          undo, an event like any other that takes back the last one standing
+ *   explain.c       each event's sentence for a human (explain, explain_markdown)
+ *   told.c          what the reads tell a human: the state's summary (Avrae's !init list)
+ *                   and the explain of state, threats, flanking and verify
+ *   queries.c, odds.c, frames.c, stream.c, names.c  reach, route, threats, flanking; the
+ *                   odds; the board's pictures; the live feed; combatants by name */
 #ifndef TACTICS_SVC_ENCOUNTER_INTERNAL_H
 #define TACTICS_SVC_ENCOUNTER_INTERNAL_H
 

@@ -535,6 +535,28 @@ void jw_raw(struct jw *w, const char *text, size_t n)
     put(w, text, n);
 }
 
+void jw_raw_value(struct jw *w, const char *text, size_t n, json_t *v)
+{
+    assert(v != NULL);
+    if (w->values) {
+        if (jw_is_tree(w))
+            tree_add(w, json_incref(v));
+        if (w->tree)
+            return;
+    }
+    before_value(w);
+    put(w, text, n);
+}
+
+json_t *jw_last_built(const struct jw *w)
+{
+    if (!w->values || w->failed || w->depth <= 0 || w->depth >= JW_MAX_DEPTH || !jw_is_tree(w))
+        return NULL;
+    json_t *in = w->open[w->depth];
+    size_t n = json_array_size(in); /* 0 when it is not an array */
+    return n > 0 ? json_array_get(in, n - 1) : NULL;
+}
+
 char *jw_dump(const json_t *v, size_t *len)
 {
     struct jw w;

@@ -285,6 +285,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
 {
     JW_BOOL(w, "critical", o->critical);
     JW_KEY(w, "critical_hit");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_INT(w, "threat_range", r->crit_range);
     JW_INT(w, "multiplier", r->crit_multiplier);
@@ -304,6 +305,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
     JW_BOOL(w, "confirmed", o->confirmed);
     JW_STRING(w, "source", RULES_SRC_CRITICAL_HITS);
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 
     JW_KEY(w, "roll_rules");
     jw_array_begin(w);
@@ -368,6 +370,7 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
                               const struct rules_attack_rolled *o)
 {
     JW_KEY(w, "concealment");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_INT(w, "miss_chance", ev->miss_chance);
     JW_BOOL(w, "guess_square", ev->guess_square);
@@ -388,6 +391,7 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
         JW_BOOL(w, "missed", o->missed);
     }
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 }
 
 /* Sneak attack's eligibility, why, and the dice it adds; the modifiers, the areas, flanking. */
@@ -395,11 +399,13 @@ static void write_position(struct jw *w, const struct attack_request *r,
                            const struct rules_attack_eval *ev)
 {
     JW_KEY(w, "sneak_attack");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_BOOL(w, "eligible", ev->sneak_attack);
     JW_STRING(w, "reason", ev->sneak_reason ? ev->sneak_reason : "");
     JW_INT(w, "dice", ev->sneak_attack ? r->a.sneak_dice : 0);
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 
     JW_KEY(w, "modifiers");
     jw_array_begin(w);
@@ -421,6 +427,8 @@ static void write_damage(struct jw *w, const struct attack_request *r,
         jw_null(w);
         return;
     }
+    /* A weapon's few dice roll the same damage again and again: its value is kept. */
+    struct jw_shared shared = jw_shared_begin(w);
     jw_object_begin(w);
     if (!minimal) {
         char text[DAMAGE_TEXT_MAX];
@@ -437,6 +445,7 @@ static void write_damage(struct jw *w, const struct attack_request *r,
     JW_INT(w, "dealt", o->dealt);
     JW_STRING(w, "to", o->lands ? "defender" : "cover_creature");
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 }
 
 /* A rolled attack's d20, total and hit, what it struck, the critical hit and the damage;

@@ -53,10 +53,11 @@ void jw_init_tree(struct jw *w);
  * jw_finish_tree the value of the kept members (called in either order, each once). */
 void jw_init_tee(struct jw *w, size_t initial, const char *const *keep);
 /* Whether the next value is built as a value: in tree mode always, in tee mode within a kept
- * member (and the top-level object itself). */
+ * member (and the top-level object itself), but not between jw_shared_begin and its end. */
 static inline bool jw_is_tree(const struct jw *w)
 {
-    return w->tree || (w->tee && (w->depth == 0 || (w->depth == 1 ? w->key != NULL : w->tee_in)));
+    return w->values &&
+           (w->tree || (w->tee && (w->depth == 0 || (w->depth == 1 ? w->key != NULL : w->tee_in))));
 }
 void jw_object_begin(struct jw *w);
 void jw_object_end(struct jw *w);
@@ -106,6 +107,23 @@ void jw_raw_value(struct jw *w, const char *text, size_t n, json_t *v);
  * are not built there: for a caller that keeps a value it has just written, to give it to
  * jw_raw_value later. */
 json_t *jw_last_built(const struct jw *w);
+
+/* A value whose text is likely written again (a damage roll of a few dice, a critical hit's
+ * terms), between jw_shared_begin and jw_shared_end: where a tee writer builds values, its text is
+ * written alone and its value is the one kept (per thread) for the same text before, shared, else
+ * the text parsed and kept; elsewhere they do nothing. Written as it is between them: the caller
+ * must never change a shared value. Building an attack's damage as a value was 10k instructions of
+ * an encounter action, its text 3k. */
+struct jw_shared {
+    bool on;
+    size_t at;
+    int depth;
+    const char *key;
+    size_t key_len;
+    bool key_ascii;
+};
+struct jw_shared jw_shared_begin(struct jw *w);
+void jw_shared_end(struct jw *w, const struct jw_shared *s);
 
 /* A jansson value as compact JSON text (malloc'd, NUL-terminated), or NULL when out of memory:
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) at a fraction of its cost. */

@@ -2,7 +2,6 @@
  * and /resolve (rolled) on rules/attack/, and their answer with every positional modifier and its
  * source. Its decoders are in attack_decode.c. */
 #include <assert.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,47 +79,8 @@ static _Thread_local struct mod_text {
     char json[512];               /* {"value":...,"applies_to":...,"applied":...} */
     size_t len;
     size_t mid_at, mid_len; /* in json: "applies_to":...,"source_title":"..." */
-    json_t *built;          /* json's value, as a tee writer built it (one reference), or NULL */
 } mod_texts[MOD_TEXTS];
 static _Thread_local unsigned mod_victim; /* turns through the ways when all are taken */
-static _Thread_local bool mod_built_held; /* the thread's key is set: its exit frees the values */
-
-/* The values a thread keeps are freed when it ends (pthread key destructor: static TLS is still
- * there while destructors run). */
-static pthread_key_t mod_built_key;
-static bool mod_built_ok; /* false if no key could be made: no value is then kept */
-static pthread_once_t mod_built_once = PTHREAD_ONCE_INIT;
-
-static void mod_built_free(void *unused)
-{
-    (void)unused;
-    for (size_t i = 0; i < MOD_TEXTS; i++) {
-        json_decref(mod_texts[i].built);
-        mod_texts[i].built = NULL;
-    }
-    mod_built_held = false;
-}
-
-static void mod_built_init(void)
-{
-    mod_built_ok = pthread_key_create(&mod_built_key, mod_built_free) == 0;
-}
-
-/* Keeps v (borrowed; NULL: none) as t's value, whose text t->json now is. */
-static void mod_keep_built(struct mod_text *t, json_t *v)
-{
-    json_decref(t->built);
-    t->built = NULL;
-    if (v == NULL)
-        return;
-    if (!mod_built_held) {
-        pthread_once(&mod_built_once, mod_built_init);
-        mod_built_held = mod_built_ok && pthread_setspecific(mod_built_key, mod_texts) == 0;
-        if (!mod_built_held)
-            return;
-    }
-    t->built = json_incref(v);
-}
 
 /* The slot keeping m's texts (*texts true), else the one to keep them in. An attack lists up
  * to a dozen modifiers: with one slot for each hash, two of the seven of the bench's attack
@@ -154,30 +114,19 @@ bool svc_modifier_kept(const struct rules_modifier *m)
     return texts && t->value == m->value && t->applied == m->applied;
 }
 
-void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+static void write_modifier_text(struct jw *w, const struct rules_modifier *m)
 {
     bool texts = false;
-    /* A tee writer writes the text and builds the value: the value it built is kept beside the
-     * text, and shared by the next answers that write the same text (an attack action's modifiers
-     * were a third of writing its answer, and their values a tenth of freeing its trees). */
-    bool tee = jw_is_tree(w) && !w->tree;
-    struct mod_text *t = w->tree ? NULL : mod_text_slot(m, &texts);
+    struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m, &texts);
     if (texts && t->value == m->value && t->applied == m->applied) {
-        if (!tee) {
-            jw_raw(w, t->json, t->len); /* the whole object, as a value */
-            return;
-        }
-        if (t->built != NULL) {
-            jw_raw_value(w, t->json, t->len, t->built);
-            return;
-        }
+        jw_raw(w, t->json, t->len); /* the whole object, as a value */
+        return;
     }
-    bool mid = texts && !tee; /* a tee writer builds the members' values: written anew */
     jw_object_begin(w);
     size_t obj = w->len - 1; /* at its '{' (when not failed) */
     JW_INT(w, "value", m->value);
     size_t start = w->len; /* at the comma before "applies_to" */
-    if (mid) {
+    if (texts) {
         jw_raw(w, t->json + t->mid_at, t->mid_len); /* members, after the comma jw_raw places */
     } else {
         JW_STRING(w, "applies_to", applies_name(m->applies_to));
@@ -194,13 +143,10 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
     bool keep =
         !w->failed && w->buf[obj] == '{' && w->buf[start] == ',' && len < sizeof t->json &&
         (texts || (strlen(m->reason) < sizeof t->reason && strlen(m->source) < sizeof t->source));
-    mod_keep_built(t, NULL);
     if (!keep) {
         t->reason_at = NULL;
         return;
     }
-    if (tee)
-        mod_keep_built(t, jw_last_built(w));
     memcpy(t->json, w->buf + obj, len);
     t->len = len;
     t->mid_at = start + 1 - obj;
@@ -214,6 +160,16 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
         t->source_at = m->source;
         t->applies = (int)m->applies_to;
     }
+}
+
+/* In a tee writer's kept member (an encounter's attack answer) a modifier is a shared value
+ * (jw_shared_begin): its text from the cache above, its value the one kept for its text (built
+ * anew, with its text escaped and its titles looked up, it was 3.7k instructions a modifier). */
+void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+{
+    struct jw_shared shared = jw_shared_begin(w);
+    write_modifier_text(w, m);
+    jw_shared_end(w, &shared);
 }
 
 static const char *struck_name(enum rules_struck s)

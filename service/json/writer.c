@@ -536,33 +536,11 @@ void jw_raw(struct jw *w, const char *text, size_t n)
     put(w, text, n);
 }
 
-void jw_raw_value(struct jw *w, const char *text, size_t n, json_t *v)
-{
-    assert(v != NULL);
-    if (w->values) {
-        if (jw_is_tree(w))
-            tree_add(w, json_incref(v));
-        if (w->tree)
-            return;
-    }
-    before_value(w);
-    put(w, text, n);
-}
-
-json_t *jw_last_built(const struct jw *w)
-{
-    if (!w->values || w->failed || w->depth <= 0 || w->depth >= JW_MAX_DEPTH || !jw_is_tree(w))
-        return NULL;
-    json_t *in = w->open[w->depth];
-    size_t n = json_array_size(in); /* 0 when it is not an array */
-    return n > 0 ? json_array_get(in, n - 1) : NULL;
-}
-
 /* Values kept for their text (jw_shared_begin), per thread: SHARED_WAYS slots from the text's
  * hash on. Freed when the thread ends (pthread key destructor: static TLS is still there while
  * destructors run). */
-#define SHARED_SLOTS    64
-#define SHARED_WAYS     2
+#define SHARED_SLOTS    128
+#define SHARED_WAYS     4
 #define SHARED_TEXT_MAX 2048
 static _Thread_local struct shared_value {
     uint64_t hash;
@@ -613,8 +591,8 @@ static uint64_t text_hash(const char *s, size_t n)
 static json_t *shared_value(const char *text, size_t n)
 {
     uint64_t h = text_hash(text, n);
-    size_t at = (size_t)(h >> 58); /* 6 bits: SHARED_SLOTS slots */
-    static_assert(SHARED_SLOTS == 64, "the hash's bits");
+    size_t at = (size_t)(h >> 57); /* 7 bits: SHARED_SLOTS slots */
+    static_assert(SHARED_SLOTS == 128, "the hash's bits");
     struct shared_value *empty = NULL;
     for (size_t i = 0; i < SHARED_WAYS; i++) {
         struct shared_value *s = &shared_values[(at + i) % SHARED_SLOTS];

@@ -99,14 +99,6 @@ void jw_string(struct jw *w, const char *s);
 void jw_stringn(struct jw *w, const char *s, size_t n); /* n bytes of s */
 void jw_json(struct jw *w, const json_t *v);            /* a jansson value, compact */
 void jw_raw(struct jw *w, const char *text, size_t n);  /* a value already written as JSON */
-/* A value already written as JSON, text[0..n), whose value v the caller keeps: where values are
- * built, v itself is added, shared (its reference count taken; the caller must never change it),
- * rather than the text parsed as jw_raw does. */
-void jw_raw_value(struct jw *w, const char *text, size_t n, json_t *v);
-/* The value last added to the array open at the writer's depth (borrowed), or NULL when values
- * are not built there: for a caller that keeps a value it has just written, to give it to
- * jw_raw_value later. */
-json_t *jw_last_built(const struct jw *w);
 
 /* A value whose text is likely written again (a damage roll of a few dice, a critical hit's
  * terms), between jw_shared_begin and jw_shared_end: where a tee writer builds values, its text is

@@ -423,62 +423,6 @@ Test(jsonw, tee_mode_answers_jw_is_tree_for_the_next_value)
     json_decref(v);
 }
 
-/* jw_last_built gives the value just written into a kept array, and jw_raw_value writes that
- * value's text while sharing the value itself (the modifier cache's way of keeping a value):
- * the text is the text mode's, the value is the same object, and outside kept members and in
- * text mode no value is built. */
-Test(jsonw, raw_value_shares_the_value_that_jw_last_built_gave)
-{
-    static const char *const keep[] = {"kept", NULL};
-    struct jw w, text;
-    jw_init_tee(&w, 1, keep);
-    jw_init(&text, 1);
-    cr_assert_null(jw_last_built(&text));
-    jw_object_begin(&w);
-    JW_KEY(&w, "kept");
-    jw_array_begin(&w);
-    cr_assert_null(jw_last_built(&w)); /* nothing in the array yet */
-    jw_object_begin(&w);
-    JW_INT(&w, "value", 2);
-    JW_STRING(&w, "reason", "size");
-    jw_object_end(&w);
-    json_t *built = json_incref(jw_last_built(&w));
-    cr_assert_not_null(built);
-    char *one = json_dumps(built, JSON_COMPACT);
-    cr_assert_str_eq(one, "{\"value\":2,\"reason\":\"size\"}");
-    jw_raw_value(&w, one, strlen(one), built);
-    cr_assert_eq(jw_last_built(&w), built);
-    jw_array_end(&w);
-    JW_KEY(&w, "other");
-    jw_array_begin(&w);
-    jw_raw_value(&w, one, strlen(one), built);
-    cr_assert_null(jw_last_built(&w)); /* not kept: no value */
-    jw_array_end(&w);
-    jw_object_end(&w);
-    jw_object_begin(&text);
-    JW_KEY(&text, "x");
-    jw_raw_value(&text, one, strlen(one), built);
-    jw_object_end(&text);
-    json_t *v = jw_finish_tree(&w);
-    size_t n = 0;
-    char *t = jw_finish(&w, &n);
-    char *tt = jw_finish(&text, &n);
-    cr_assert_str_eq(t, "{\"kept\":[{\"value\":2,\"reason\":\"size\"},{\"value\":2,\"reason\":"
-                        "\"size\"}],\"other\":[{\"value\":2,\"reason\":\"size\"}]}");
-    cr_assert_str_eq(tt, "{\"x\":{\"value\":2,\"reason\":\"size\"}}");
-    json_t *kept = json_object_get(v, "kept");
-    cr_assert_eq(json_array_size(kept), 2);
-    cr_assert_eq(json_array_get(kept, 0), built);
-    cr_assert_eq(json_array_get(kept, 1), built);
-    cr_assert_eq(built->refcount, 3); /* ours and the array's two */
-    json_decref(v);
-    cr_assert_eq(built->refcount, 1);
-    json_decref(built);
-    free(one);
-    free(t);
-    free(tt);
-}
-
 /* Writes {"a":{"roll":[d, 6]},"b":[{"roll":[d, 6]}],"c":{"roll":[d, 6]}} with each roll object
  * between jw_shared_begin and jw_shared_end (and one within another); c is not kept. */
 static void write_shared_sample(struct jw *w, int d)

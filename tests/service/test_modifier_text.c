@@ -184,9 +184,9 @@ static char *written_tee(const struct rules_modifier *m, json_t **value)
     return text;
 }
 
-/* A tee writer (an encounter's attack answer) keeps the value it built beside the text, and the
- * next answer with the same text shares it; whatever changes the text (another value, or a text
- * writer's answer with another value) gives a value of the new text. */
+/* In a tee writer (an encounter's attack answer) a modifier is a shared value: the next answer
+ * with the same text shares the first one's value; whatever changes the text (another value, or
+ * a text writer's answer with another value) gives a value of the new text, never the old one. */
 Test(modifier_text, a_tee_writer_shares_the_value_of_the_same_text)
 {
     char reason[64] = "tee armor bonus", source[64] = "defender";

@@ -70,9 +70,9 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
                      const char **hp_state)
 {
     bool found = false;
-    json_t *c = enc_find(before, id, NULL);
-    if (c != NULL && json_object_get(c, "hp") != NULL) {
-        *hp = enc_num(c, "hp");
+    json_t *c = enc_find(before, id, NULL), *v = c != NULL ? json_object_get(c, "hp") : NULL;
+    if (v != NULL) {
+        *hp = json_integer_value(v);
         *hp_state = enc_str(c, "hp_state");
         found = true;
     }
@@ -82,9 +82,9 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
     {
         json_t *f = json_object_get(ef, "fields");
         if (strcmp(enc_str(ef, "op"), "set") == 0 && strcmp(enc_str(ef, "target"), id) == 0 &&
-            json_object_get(f, "hp") != NULL) {
-            *hp = enc_num(f, "hp");
-            *hp_state = json_object_get(f, "hp_state") ? enc_str(f, "hp_state") : "";
+            (v = json_object_get(f, "hp")) != NULL) {
+            *hp = json_integer_value(v);
+            *hp_state = enc_str(f, "hp_state"); /* "" when absent */
             found = true;
         }
     }

@@ -620,7 +620,7 @@ static json_t *shared_value(const char *text, size_t n)
     return v;
 }
 
-struct jw_shared jw_shared_begin(struct jw *w)
+struct jw_shared jw__shared_begin(struct jw *w)
 {
     struct jw_shared s = {0};
     if (!w->values || !w->tee || w->failed || w->depth <= 0 || !jw_is_tree(w))
@@ -637,7 +637,7 @@ struct jw_shared jw_shared_begin(struct jw *w)
     return s;
 }
 
-void jw_shared_end(struct jw *w, const struct jw_shared *s)
+void jw__shared_end(struct jw *w, const struct jw_shared *s)
 {
     if (!s->on)
         return;

@@ -114,8 +114,18 @@ struct jw_shared {
     size_t key_len;
     bool key_ascii;
 };
-struct jw_shared jw_shared_begin(struct jw *w);
-void jw_shared_end(struct jw *w, const struct jw_shared *s);
+struct jw_shared jw__shared_begin(struct jw *w);
+void jw__shared_end(struct jw *w, const struct jw_shared *s);
+/* Inline, so that text mode (POST /v1/attacks/resolve's answer) pays a test, not two calls. */
+static inline struct jw_shared jw_shared_begin(struct jw *w)
+{
+    return w->values ? jw__shared_begin(w) : (struct jw_shared){0};
+}
+static inline void jw_shared_end(struct jw *w, const struct jw_shared *s)
+{
+    if (s->on)
+        jw__shared_end(w, s);
+}
 
 /* A jansson value as compact JSON text (malloc'd, NUL-terminated), or NULL when out of memory:
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) at a fraction of its cost. */

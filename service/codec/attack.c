@@ -114,7 +114,7 @@ bool svc_modifier_kept(const struct rules_modifier *m)
     return texts && t->value == m->value && t->applied == m->applied;
 }
 
-void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+static void write_modifier_text(struct jw *w, const struct rules_modifier *m)
 {
     bool texts = false;
     struct mod_text *t = jw_is_tree(w) ? NULL : mod_text_slot(m, &texts);
@@ -160,6 +160,16 @@ void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
         t->source_at = m->source;
         t->applies = (int)m->applies_to;
     }
+}
+
+/* In a tee writer's kept member (an encounter's attack answer) a modifier is a shared value
+ * (jw_shared_begin): its text from the cache above, its value the one kept for its text (built
+ * anew, with its text escaped and its titles looked up, it was 3.7k instructions a modifier). */
+void svc_write_modifier(struct jw *w, const struct rules_modifier *m)
+{
+    struct jw_shared shared = jw_shared_begin(w);
+    write_modifier_text(w, m);
+    jw_shared_end(w, &shared);
 }
 
 static const char *struck_name(enum rules_struck s)
@@ -231,6 +241,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
 {
     JW_BOOL(w, "critical", o->critical);
     JW_KEY(w, "critical_hit");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_INT(w, "threat_range", r->crit_range);
     JW_INT(w, "multiplier", r->crit_multiplier);
@@ -250,6 +261,7 @@ static void write_critical(struct jw *w, const struct attack_request *r,
     JW_BOOL(w, "confirmed", o->confirmed);
     JW_STRING(w, "source", RULES_SRC_CRITICAL_HITS);
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 
     JW_KEY(w, "roll_rules");
     jw_array_begin(w);
@@ -314,6 +326,7 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
                               const struct rules_attack_rolled *o)
 {
     JW_KEY(w, "concealment");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_INT(w, "miss_chance", ev->miss_chance);
     JW_BOOL(w, "guess_square", ev->guess_square);
@@ -334,6 +347,7 @@ static void write_concealment(struct jw *w, const struct attack_request *r,
         JW_BOOL(w, "missed", o->missed);
     }
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 }
 
 /* Sneak attack's eligibility, why, and the dice it adds; the modifiers, the areas, flanking. */
@@ -341,11 +355,13 @@ static void write_position(struct jw *w, const struct attack_request *r,
                            const struct rules_attack_eval *ev)
 {
     JW_KEY(w, "sneak_attack");
+    struct jw_shared shared = jw_shared_begin(w); /* the same for most attacks: kept */
     jw_object_begin(w);
     JW_BOOL(w, "eligible", ev->sneak_attack);
     JW_STRING(w, "reason", ev->sneak_reason ? ev->sneak_reason : "");
     JW_INT(w, "dice", ev->sneak_attack ? r->a.sneak_dice : 0);
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 
     JW_KEY(w, "modifiers");
     jw_array_begin(w);
@@ -367,6 +383,8 @@ static void write_damage(struct jw *w, const struct attack_request *r,
         jw_null(w);
         return;
     }
+    /* A weapon's few dice roll the same damage again and again: its value is kept. */
+    struct jw_shared shared = jw_shared_begin(w);
     jw_object_begin(w);
     if (!minimal) {
         char text[DAMAGE_TEXT_MAX];
@@ -383,6 +401,7 @@ static void write_damage(struct jw *w, const struct attack_request *r,
     JW_INT(w, "dealt", o->dealt);
     JW_STRING(w, "to", o->lands ? "defender" : "cover_creature");
     jw_object_end(w);
+    jw_shared_end(w, &shared);
 }
 
 /* A rolled attack's d20, total and hit, what it struck, the critical hit and the damage;

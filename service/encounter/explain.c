@@ -70,9 +70,9 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
                      const char **hp_state)
 {
     bool found = false;
-    json_t *c = enc_find(before, id, NULL);
-    if (c != NULL && json_object_get(c, "hp") != NULL) {
-        *hp = enc_num(c, "hp");
+    json_t *c = enc_find(before, id, NULL), *v = c != NULL ? json_object_get(c, "hp") : NULL;
+    if (v != NULL) {
+        *hp = json_integer_value(v);
         *hp_state = enc_str(c, "hp_state");
         found = true;
     }
@@ -82,9 +82,9 @@ static bool hp_after(json_t *before, json_t *effects, const char *id, long long 
     {
         json_t *f = json_object_get(ef, "fields");
         if (strcmp(enc_str(ef, "op"), "set") == 0 && strcmp(enc_str(ef, "target"), id) == 0 &&
-            json_object_get(f, "hp") != NULL) {
-            *hp = enc_num(f, "hp");
-            *hp_state = json_object_get(f, "hp_state") ? enc_str(f, "hp_state") : "";
+            (v = json_object_get(f, "hp")) != NULL) {
+            *hp = json_integer_value(v);
+            *hp_state = enc_str(f, "hp_state"); /* "" when absent */
             found = true;
         }
     }
@@ -164,15 +164,44 @@ static long long terms_total(json_t *terms, size_t from, size_t to)
     return s;
 }
 
+/* The members of an attack ruling the sentence reads, taken in one walk (enc_members). */
+enum {
+    R_HIT,
+    R_STRUCK,
+    R_CRITICAL,
+    R_CRITICAL_HIT,
+    R_CONCEALMENT,
+    R_DAMAGE,
+    R_STRAIN,
+    R_ATTACK_TOTAL,
+    R_D20,
+    R_MODIFIERS,
+    R_ROLL_TOTAL,
+    R_TARGET_NUMBER,
+    R_AC_KIND,
+    R_SNEAK_ATTACK,
+    R_COUNT
+};
+static const char *const ruling_names[R_COUNT] = {
+    "hit",        "struck",        "critical",     "critical_hit", "concealment",
+    "damage",     "strain",        "attack_total", "d20",          "modifiers",
+    "roll_total", "target_number", "ac_kind",      "sneak_attack"};
+
+static const char *str_of(json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s ? s : "";
+}
+
 /* "12 damage (1d8+3 = 7, sneak attack 2d6 = 5)": the weapon's dice and the sneak attack's, which
  * the ruling rolled as one expression with the sneak attack dice last. */
-static void say_damage(struct svc_told *t, json_t *result)
+static void say_damage(struct svc_told *t, json_t *const *r)
 {
-    json_t *dmg = json_object_get(result, "damage");
+    json_t *dmg = r[R_DAMAGE];
     json_t *roll = json_object_get(dmg, "roll");
     json_t *terms = json_object_get(roll, "terms");
     size_t n = json_array_size(terms);
-    json_t *sneak = json_object_get(result, "sneak_attack");
+    json_t *sneak = r[R_SNEAK_ATTACK];
     long long sneak_dice =
         json_object_get(dmg, "sneak_attack_dice")
             ? enc_num(dmg, "sneak_attack_dice")
@@ -216,14 +245,14 @@ static void say_damage(struct svc_told *t, json_t *result)
 /* "1d20 (13) + 9 = 22 vs AC 16 (flat-footed)", with the bonus itemised when it has more than
  * one part: "1d20 (13) + 11 (attack bonus +9, flanking the defender +2) = 24 vs AC 14"; the
  * total bold in markdown, as every d20 the service writes (one style, Avrae's). */
-static void say_roll(struct svc_told *t, json_t *result)
+static void say_roll(struct svc_told *t, json_t *const *r)
 {
-    long long bonus = enc_num(result, "attack_total");
-    svc_told_d20_rolled(t, (int)enc_num(result, "d20"), (int)bonus);
+    long long bonus = json_integer_value(r[R_ATTACK_TOTAL]), d20 = json_integer_value(r[R_D20]);
+    svc_told_d20_rolled(t, (int)d20, (int)bonus);
     int parts = 0;
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(result, "modifiers"), i, m)
+    json_array_foreach(r[R_MODIFIERS], i, m)
     {
         if (strcmp(enc_str(m, "applies_to"), "attack") == 0 && enc_flag(m, "applied") &&
             enc_num(m, "value") != 0)
@@ -232,7 +261,7 @@ static void say_roll(struct svc_told *t, json_t *result)
     if (parts > 1) {
         int k = 0;
         svc_told_text(t, " (");
-        json_array_foreach(json_object_get(result, "modifiers"), i, m)
+        json_array_foreach(r[R_MODIFIERS], i, m)
         {
             if (strcmp(enc_str(m, "applies_to"), "attack") == 0 && enc_flag(m, "applied") &&
                 enc_num(m, "value") != 0) {
@@ -245,18 +274,18 @@ static void say_roll(struct svc_told *t, json_t *result)
         svc_told_text(t, ")");
     }
     svc_told_str(t, " = ");
-    total(t, enc_num(result, "roll_total"));
+    total(t, json_integer_value(r[R_ROLL_TOTAL]));
     svc_told_str(t, " vs AC ");
-    svc_told_int(t, enc_num(result, "target_number"));
-    const char *kind = enc_str(result, "ac_kind");
+    svc_told_int(t, json_integer_value(r[R_TARGET_NUMBER]));
+    const char *kind = str_of(r[R_AC_KIND]);
     size_t kl = strlen(kind);
     if (kl > 3 && strcmp(kind + kl - 3, " AC") == 0 && strncmp(kind, "normal", 6) != 0)
         svc_told_text(t, " (%.*s)", (int)(kl - 3), kind);
-    json_t *crit = json_object_get(result, "critical_hit");
-    if (strcmp(enc_str(crit, "natural"), "hit") == 0)
+    json_t *crit = r[R_CRITICAL_HIT];
+    const char *natural = enc_str(crit, "natural");
+    if (strcmp(natural, "hit") == 0)
         svc_told_text(t, ", a natural 20");
-    else if (strcmp(enc_str(crit, "natural"), "miss") == 0 ||
-             (enc_num(result, "d20") == 1 && !crit))
+    else if (strcmp(natural, "miss") == 0 || (d20 == 1 && !crit))
         svc_told_text(t, ", a natural 1");
 }
 
@@ -283,16 +312,18 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
                        const char *target, json_t *result, bool aoo)
 {
     const char *who = actor, *whom = target;
-    bool hit = enc_flag(result, "hit");
-    const char *struck = enc_str(result, "struck");
-    json_t *crit = json_object_get(result, "critical_hit");
-    json_t *conceal = json_object_get(result, "concealment");
+    json_t *r[R_COUNT];
+    enc_members(result, ruling_names, r, R_COUNT);
+    bool hit = json_is_true(r[R_HIT]);
+    const char *struck = str_of(r[R_STRUCK]);
+    json_t *crit = r[R_CRITICAL_HIT];
+    json_t *conceal = r[R_CONCEALMENT];
     say_who(t, before, who);
     svc_told_str(t, aoo ? "'s attack of opportunity " : " ");
-    svc_told_str(t, !hit ? "misses " : enc_flag(result, "critical") ? "critically hits " : "hits ");
+    svc_told_str(t, !hit ? "misses " : json_is_true(r[R_CRITICAL]) ? "critically hits " : "hits ");
     say_who(t, before, whom);
     svc_told_str(t, ": ");
-    say_roll(t, result);
+    say_roll(t, r);
     svc_told_text(t, ".");
     if (enc_flag(crit, "threat")) {
         json_t *c = json_object_get(crit, "confirmation");
@@ -309,13 +340,13 @@ static void say_attack(struct svc_told *t, json_t *before, json_t *effects, cons
         svc_told_text(t, " The cover takes the blow.");
     else if (!hit && strcmp(struck, "cover_creature") == 0)
         svc_told_text(t, " The creature in the way takes the blow.");
-    if (json_is_object(json_object_get(result, "damage"))) {
+    if (json_is_object(r[R_DAMAGE])) {
         svc_told_text(t, " ");
-        say_damage(t, result);
+        say_damage(t, r);
         say_hp(t, before, effects, target, "; ");
         svc_told_text(t, ".");
     }
-    say_strain(t, before, json_object_get(result, "strain"));
+    say_strain(t, before, r[R_STRAIN]);
 }
 
 /* What became of the attacks of opportunity a policy or the mover decided (a ruling's

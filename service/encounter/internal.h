@@ -94,6 +94,24 @@ static inline long long enc_num(json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
+/* Members names[0..n) of object o into out[0..n) (NULL where absent), as json_object_get would
+ * give them, in one walk over o's members: for a reader of many members of one object, where each
+ * json_object_get hashes its name (~170 instructions; the walk costs ~30 a member). */
+static inline void enc_members(json_t *o, const char *const *names, json_t **out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = NULL;
+    for (void *it = json_object_iter(o); it != NULL; it = json_object_iter_next(o, it)) {
+        const char *k = json_object_iter_key(it);
+        for (size_t i = 0; i < n; i++) {
+            if (out[i] == NULL && names[i][0] == k[0] && strcmp(names[i], k) == 0) {
+                out[i] = json_object_iter_value(it);
+                break;
+            }
+        }
+    }
+}
+
 static inline json_t *enc_combatants(json_t *state)
 {
     return json_object_get(state, "combatants");

@@ -1,6 +1,7 @@
 #include "service/json/writer.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,6 +534,120 @@ void jw_raw(struct jw *w, const char *text, size_t n)
     }
     before_value(w);
     put(w, text, n);
+}
+
+/* Values kept for their text (jw_shared_begin), per thread: SHARED_WAYS slots from the text's
+ * hash on. Freed when the thread ends (pthread key destructor: static TLS is still there while
+ * destructors run). */
+#define SHARED_SLOTS    128
+#define SHARED_WAYS     4
+#define SHARED_TEXT_MAX 2048
+static _Thread_local struct shared_value {
+    uint64_t hash;
+    size_t len;
+    char *text; /* malloc'd, len bytes */
+    json_t *v;  /* its value (one reference), or NULL: an empty slot */
+} shared_values[SHARED_SLOTS];
+static _Thread_local bool shared_held; /* the thread's key is set: its exit frees the values */
+static _Thread_local unsigned shared_victim;
+static pthread_key_t shared_key;
+static bool shared_ok; /* false if no key could be made: no value is then kept */
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+static void shared_free(void *unused)
+{
+    (void)unused;
+    for (size_t i = 0; i < SHARED_SLOTS; i++) {
+        free(shared_values[i].text);
+        json_decref(shared_values[i].v);
+        shared_values[i] = (struct shared_value){0};
+    }
+    shared_held = false;
+}
+
+static void shared_init(void)
+{
+    shared_ok = pthread_key_create(&shared_key, shared_free) == 0;
+}
+
+/* A hash of text[0..n), 8 bytes at a time (splitmix64's mixing). */
+static uint64_t text_hash(const char *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n, x;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, s + i, 8);
+        h = (h ^ x) * 0xbf58476d1ce4e5b9u;
+        h ^= h >> 29;
+    }
+    x = 0;
+    memcpy(&x, s + i, n - i);
+    h = (h ^ x) * 0x94d049bb133111ebu;
+    return h ^ h >> 31;
+}
+
+/* The value of text[0..n) (a new reference, or NULL when not JSON or out of memory): the one
+ * kept for the same text, else the text parsed, and kept when it can be. */
+static json_t *shared_value(const char *text, size_t n)
+{
+    uint64_t h = text_hash(text, n);
+    size_t at = (size_t)(h >> 57); /* 7 bits: SHARED_SLOTS slots */
+    static_assert(SHARED_SLOTS == 128, "the hash's bits");
+    struct shared_value *empty = NULL;
+    for (size_t i = 0; i < SHARED_WAYS; i++) {
+        struct shared_value *s = &shared_values[(at + i) % SHARED_SLOTS];
+        if (s->v != NULL && s->hash == h && s->len == n && memcmp(s->text, text, n) == 0)
+            return json_incref(s->v);
+        if (s->v == NULL && empty == NULL)
+            empty = s;
+    }
+    json_t *v = jsonr_load(text, n);
+    if (v == NULL || n > SHARED_TEXT_MAX)
+        return v;
+    if (!shared_held) {
+        pthread_once(&shared_once, shared_init);
+        shared_held = shared_ok && pthread_setspecific(shared_key, shared_values) == 0;
+    }
+    char *copy = shared_held ? malloc(n) : NULL;
+    if (copy == NULL)
+        return v;
+    memcpy(copy, text, n);
+    struct shared_value *s =
+        empty != NULL ? empty : &shared_values[(at + shared_victim++ % SHARED_WAYS) % SHARED_SLOTS];
+    free(s->text);
+    json_decref(s->v);
+    *s = (struct shared_value){.hash = h, .len = n, .text = copy, .v = json_incref(v)};
+    return v;
+}
+
+struct jw_shared jw__shared_begin(struct jw *w)
+{
+    struct jw_shared s = {0};
+    if (!w->values || !w->tee || w->failed || w->depth <= 0 || !jw_is_tree(w))
+        return s; /* text mode, tree mode, a value not kept, or one within a shared one */
+    s = (struct jw_shared){.on = true,
+                           .depth = w->depth,
+                           .key = w->key,
+                           .key_len = w->key_len,
+                           .key_ascii = w->key_ascii};
+    w->values = false; /* the text alone, as jw_init writes it */
+    before_value(w);   /* its comma, if any, before the value's text begins */
+    w->after_key = true;
+    s.at = w->len;
+    return s;
+}
+
+void jw__shared_end(struct jw *w, const struct jw_shared *s)
+{
+    if (!s->on)
+        return;
+    w->values = true;
+    assert(w->failed || (w->depth == s->depth && w->len > s->at && !w->after_key));
+    if (w->failed)
+        return;
+    json_t *v = shared_value(w->buf + s->at, w->len - s->at);
+    w->key = s->key, w->key_len = s->key_len, w->key_ascii = s->key_ascii;
+    tree_add(w, v);
 }
 
 char *jw_dump(const json_t *v, size_t *len)

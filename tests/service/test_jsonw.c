@@ -422,3 +422,89 @@ Test(jsonw, tee_mode_answers_jw_is_tree_for_the_next_value)
     free(t);
     json_decref(v);
 }
+
+/* Writes {"a":{"roll":[d, 6]},"b":[{"roll":[d, 6]}],"c":{"roll":[d, 6]}} with each roll object
+ * between jw_shared_begin and jw_shared_end (and one within another); c is not kept. */
+static void write_shared_sample(struct jw *w, int d)
+{
+    JW_KEY(w, "a");
+    struct jw_shared s = jw_shared_begin(w);
+    jw_object_begin(w);
+    JW_KEY(w, "roll");
+    struct jw_shared inner = jw_shared_begin(w); /* within a shared value: nothing */
+    cr_assert(!inner.on);
+    cr_assert(!jw_is_tree(w));
+    jw_array_begin(w);
+    jw_int(w, d);
+    jw_int(w, 6);
+    jw_array_end(w);
+    jw_shared_end(w, &inner);
+    jw_object_end(w);
+    jw_shared_end(w, &s);
+    JW_KEY(w, "b");
+    jw_array_begin(w);
+    jw_int(w, 0);
+    s = jw_shared_begin(w); /* after a comma, in an array */
+    jw_object_begin(w);
+    JW_KEY(w, "roll");
+    jw_array_begin(w);
+    jw_int(w, d);
+    jw_int(w, 6);
+    jw_array_end(w);
+    jw_object_end(w);
+    jw_shared_end(w, &s);
+    jw_array_end(w);
+    JW_KEY(w, "c");
+    s = jw_shared_begin(w);
+    cr_assert(!s.on); /* not kept */
+    jw_object_begin(w);
+    JW_KEY(w, "roll");
+    jw_array_begin(w);
+    jw_int(w, d);
+    jw_array_end(w);
+    jw_object_end(w);
+    jw_shared_end(w, &s);
+}
+
+/* jw_shared_begin/end: the tee text is the text mode's; the value is what the text reads back
+ * to, and the same object the next time the same text is written (not for another text); text
+ * mode and values not kept build nothing. */
+Test(jsonw, shared_values_are_the_texts_and_kept_for_the_same_text)
+{
+    static const char *const keep[] = {"a", "b", NULL};
+    json_t *first[2] = {NULL, NULL};
+    for (int round = 0; round < 3; round++) {
+        int d = round == 2 ? 5 : 3; /* the third writes another text */
+        struct jw text, tee;
+        jw_init(&text, 1);
+        jw_init_tee(&tee, 1, keep);
+        jw_object_begin(&text);
+        jw_object_begin(&tee);
+        write_shared_sample(&text, d);
+        write_shared_sample(&tee, d);
+        jw_object_end(&text);
+        jw_object_end(&tee);
+        json_t *v = jw_finish_tree(&tee);
+        size_t n = 0, m = 0;
+        char *t = jw_finish(&text, &n), *tt = jw_finish(&tee, &m);
+        cr_assert_str_eq(tt, t);
+        json_t *back = json_loadb(t, n, 0, NULL);
+        cr_assert_not_null(back, "%s", t);
+        json_object_del(back, "c");
+        cr_assert(json_equal(v, back), "%s", t);
+        json_t *a = json_object_get(v, "a"), *b = json_array_get(json_object_get(v, "b"), 1);
+        if (round == 0) {
+            first[0] = json_incref(a);
+            first[1] = json_incref(b);
+        } else {
+            cr_assert_eq(a == first[0], round == 1);
+            cr_assert_eq(b == first[1], round == 1);
+        }
+        free(t);
+        free(tt);
+        json_decref(back);
+        json_decref(v);
+    }
+    json_decref(first[0]);
+    json_decref(first[1]);
+}

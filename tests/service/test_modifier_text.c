@@ -2,6 +2,7 @@
  * writes must be what the texts say now: the same address holding another reason, another
  * source or another applies_to is written afresh, and a text it cannot keep is written whole. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,4 +156,70 @@ Test(modifier_text, every_modifier_of_an_attack_stays_kept)
         for (int i = 0; round > 0 && i < 8; i++)
             cr_assert(svc_modifier_kept(&mods[i]), "modifier %d thrown out (round %d)", i, round);
     }
+}
+
+/* m written by a tee writer that keeps "modifiers": the text, and the value it built. */
+static char *written_tee(const struct rules_modifier *m, json_t **value)
+{
+    static const char *const keep[] = {"modifiers", NULL};
+    struct jw w;
+    jw_init_tee(&w, 64, keep);
+    jw_object_begin(&w);
+    JW_KEY(&w, "modifiers");
+    jw_array_begin(&w);
+    svc_write_modifier(&w, m);
+    jw_array_end(&w);
+    jw_object_end(&w);
+    json_t *v = jw_finish_tree(&w);
+    size_t len = 0;
+    char *text = jw_finish(&w, &len);
+    cr_assert_not_null(v);
+    cr_assert_not_null(text);
+    *value = json_incref(json_array_get(json_object_get(v, "modifiers"), 0));
+    json_decref(v);
+    json_t *back = json_loads(text, 0, NULL);
+    cr_assert(json_equal(*value, json_array_get(json_object_get(back, "modifiers"), 0)), "%s",
+              text);
+    json_decref(back);
+    return text;
+}
+
+/* In a tee writer (an encounter's attack answer) a modifier is a shared value: the next answer
+ * with the same text shares the first one's value; whatever changes the text (another value, or
+ * a text writer's answer with another value) gives a value of the new text, never the old one. */
+Test(modifier_text, a_tee_writer_shares_the_value_of_the_same_text)
+{
+    char reason[64] = "tee armor bonus", source[64] = "defender";
+    struct rules_modifier m = {.value = 4,
+                               .applies_to = RULES_APPLIES_DEFENSE,
+                               .reason = reason,
+                               .source = source,
+                               .applied = true};
+    const char *four = "{\"modifiers\":[{\"value\":4,\"applies_to\":\"defense\",\"reason\":\"tee "
+                       "armor bonus\",\"source\":\"defender\",\"applied\":true}]}";
+    json_t *a, *b, *c, *d;
+    char *ta = written_tee(&m, &a), *tb = written_tee(&m, &b);
+    cr_assert_str_eq(ta, four);
+    cr_assert_str_eq(tb, four);
+    cr_assert_eq(a, b); /* shared */
+    m.value = 5;
+    char *tc = written_tee(&m, &c);
+    cr_assert_neq(c, a);
+    cr_assert_eq(json_integer_value(json_object_get(c, "value")), 5);
+    m.value = 4;
+    free(written(&m)); /* a text writer's answer rewrites the kept text */
+    m.value = 6;
+    free(written(&m));
+    m.value = 4;
+    char *td = written_tee(&m, &d);
+    cr_assert_str_eq(td, four);
+    cr_assert_eq(json_integer_value(json_object_get(d, "value")), 4);
+    free(ta);
+    free(tb);
+    free(tc);
+    free(td);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    json_decref(d);
 }

@@ -333,8 +333,6 @@ static bool attack_gate_refused(struct resolve_ctx *x, const char *actor, const 
     }
 }
 
-/* The answer of an attack ruled (rules_encounter_attack's rc and ruling) on request r with dice
- * src: its refusal in e, or POST /v1/attacks/resolve's own answer, written once, in a. */
 /* An attack's ruling (~100 KB) is kept per thread for its next attack, as the key's value (freed
  * when the thread ends): jemalloc's thread cache keeps blocks up to 32 KB, and allocating and
  * freeing one this large cost ~4k instructions an attack. Not zeroed either way (below). */
@@ -354,6 +352,9 @@ static struct rules_enc_attack_ruling *ruling_take(void)
     if (r == NULL)
         return malloc(sizeof *r);
     pthread_setspecific(ruling_key, NULL); /* an attack ruled within this one takes another */
+#ifndef NDEBUG
+    memset(r, 0xa5, sizeof *r); /* a read before a write shows, as in a fresh malloc under ASan */
+#endif
     return r;
 }
 
@@ -365,6 +366,8 @@ static void ruling_give(struct rules_enc_attack_ruling *r)
     free(r);
 }
 
+/* The answer of an attack ruled (rules_encounter_attack's rc and ruling) on request r with dice
+ * src: its refusal in e, or POST /v1/attacks/resolve's own answer, written once, in a. */
 static void answer_ruled(const struct attack_request *r, int rc,
                          const struct rules_enc_attack_ruling *ruled,
                          const struct svc_dice_source *src, struct svc_errors *e,
@@ -549,8 +552,9 @@ static bool attack_named(int engine)
 
 /* The members of an attack's answer that are read as values after it is ruled, when its text
  * is kept for the write (x->result_text): "type" by enc_tag_result, the rest by the event's
- * sentence (explain.c: say_attack, say_roll, say_damage). The others (the rules, the cover and
- * position breakdowns, the answer's own sentence, the dice's source) are only written. */
+ * sentence (explain.c's ruling_names: a member added there must be added here). The others (the
+ * rules, the cover and position breakdowns, the answer's own sentence, the dice's source) are only
+ * written. */
 static const char *const attack_keep[] = {
     "type",        "attack_total", "target_number", "ac_kind",  "d20",
     "roll_total",  "hit",          "struck",        "critical", "critical_hit",

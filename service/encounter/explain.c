@@ -182,10 +182,24 @@ enum {
     R_SNEAK_ATTACK,
     R_COUNT
 };
-static const char *const ruling_names[R_COUNT] = {
-    "hit",        "struck",        "critical",     "critical_hit", "concealment",
-    "damage",     "strain",        "attack_total", "d20",          "modifiers",
-    "roll_total", "target_number", "ac_kind",      "sneak_attack"};
+/* The attack ruling's members the sentence reads. At a write, an attack's result holds as values
+ * only the members attacks.c's attack_keep names (and strain, added after), so a member read here
+ * must be named there too (debug builds check the sentence told from the whole text at every
+ * such write: write.c, result_text_holds). */
+static const char *const ruling_names[R_COUNT] = {[R_HIT] = "hit",
+                                                  [R_STRUCK] = "struck",
+                                                  [R_CRITICAL] = "critical",
+                                                  [R_CRITICAL_HIT] = "critical_hit",
+                                                  [R_CONCEALMENT] = "concealment",
+                                                  [R_DAMAGE] = "damage",
+                                                  [R_STRAIN] = "strain",
+                                                  [R_ATTACK_TOTAL] = "attack_total",
+                                                  [R_D20] = "d20",
+                                                  [R_MODIFIERS] = "modifiers",
+                                                  [R_ROLL_TOTAL] = "roll_total",
+                                                  [R_TARGET_NUMBER] = "target_number",
+                                                  [R_AC_KIND] = "ac_kind",
+                                                  [R_SNEAK_ATTACK] = "sneak_attack"};
 
 static const char *str_of(json_t *v)
 {

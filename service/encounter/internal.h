@@ -214,7 +214,9 @@ struct enc_cache {
      * (borrowed), whose first result_kept members the writer built beside the text as values for
      * the result's readers (the sentence, the tag); the members after them (derived, strain)
      * were added to the value only. The value holds only the members its readers read
-     * (enc_attack_keep): its text is result_text with those members (enc_result_text). */
+     * (attacks.c's attack_keep): its text is result_text with those members (write.c's
+     * result_of). Nothing may set a kept member again after the writer: jw_dump_after writes
+     * the text's members as they were written, then only the members the value gained. */
     bool want_result_text;
     char *result_text;
     size_t result_len, result_kept;

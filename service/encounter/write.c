@@ -147,11 +147,6 @@ bool enc_load(const struct svc_request *req, struct svc_response *res, struct db
     return true;
 }
 
-/* A write's three texts, each value written once: the event's payload {input, result,
- * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
- * explain, explain_markdown}, state, summary, summary_markdown}, which embeds the result and
- * the state already written (minimal: without the state; summary NULL: without the summary);
- * *state_len gets the state text's length. All NULL when out of memory. */
 /* An attack action's result as its writer wrote it (enc_cache's result_text and the rest:
  * enc_attack_on): taken from the write's cache. */
 struct result_text {
@@ -168,7 +163,9 @@ static char *result_of(json_t *ev, const struct result_text *rt, size_t *n)
     /* The value holds only the members read: it must be the one the text was written for (the
      * tag is written first, so enc_tag_result never builds the object again). */
     assert(rt->text == NULL || rt->of == rv);
-    if (rt->text == NULL || rt->of != rv || !json_is_object(rv))
+    if (rt->text != NULL && rt->of != rv)
+        return NULL; /* never store a value that may hold only the kept members: no append */
+    if (rt->text == NULL || !json_is_object(rv))
         return jw_dump(rv, n);
     return jw_dump_after(rt->text, rt->len, rv, rt->kept, n);
 }
@@ -197,7 +194,12 @@ static bool result_text_holds(const char *text, size_t n, json_t *before, const 
 }
 #endif
 
-/* result[0..rn): the event's result as text (result_of); freed by the caller. */
+/* A write's three texts, each value written once: the event's payload {input, result,
+ * effects} for the log, the new state, and the answer {id, version, event {seq, kind, result,
+ * explain, explain_markdown}, state, summary, summary_markdown}, which embeds the result and
+ * the state already written (minimal: without the state; summary NULL: without the summary);
+ * *state_len gets the state text's length. All NULL when out of memory, or when result (the
+ * event's result as text, result_of, result[0..rn)) is NULL. */
 static void event_texts(const char *id, int64_t seq, const char *kind, json_t *in, json_t *ev,
                         const char *result, size_t rn, const struct enc_explain *told,
                         const struct enc_summary *summary, json_t *state, bool minimal,

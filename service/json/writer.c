@@ -586,6 +586,18 @@ static uint64_t text_hash(const char *s, size_t n)
     return h ^ h >> 31;
 }
 
+#ifndef NDEBUG
+/* Debug builds: whether s's value is still its text's (a holder that changed it would give every
+ * later answer with the same text the changed value). */
+static bool shared_unchanged(const struct shared_value *s)
+{
+    json_t *again = jsonr_load(s->text, s->len);
+    bool same = again != NULL && json_equal(again, s->v);
+    json_decref(again);
+    return same;
+}
+#endif
+
 /* The value of text[0..n) (a new reference, or NULL when not JSON or out of memory): the one
  * kept for the same text, else the text parsed, and kept when it can be. */
 static json_t *shared_value(const char *text, size_t n)
@@ -596,8 +608,10 @@ static json_t *shared_value(const char *text, size_t n)
     struct shared_value *empty = NULL;
     for (size_t i = 0; i < SHARED_WAYS; i++) {
         struct shared_value *s = &shared_values[(at + i) % SHARED_SLOTS];
-        if (s->v != NULL && s->hash == h && s->len == n && memcmp(s->text, text, n) == 0)
+        if (s->v != NULL && s->hash == h && s->len == n && memcmp(s->text, text, n) == 0) {
+            assert(shared_unchanged(s)); /* a shared value is never changed (writer.h) */
             return json_incref(s->v);
+        }
         if (s->v == NULL && empty == NULL)
             empty = s;
     }

@@ -508,3 +508,56 @@ Test(jsonw, shared_values_are_the_texts_and_kept_for_the_same_text)
     json_decref(first[0]);
     json_decref(first[1]);
 }
+
+/* The value a tee writer gives for {"a": {"i": i, "pad": pad}}, written as a shared value (a new
+ * reference), after checking that it is its text's. */
+static json_t *shared_of(int i, const char *pad)
+{
+    static const char *const keep[] = {"a", NULL};
+    struct jw w;
+    jw_init_tee(&w, 1, keep);
+    jw_object_begin(&w);
+    JW_KEY(&w, "a");
+    struct jw_shared s = jw_shared_begin(&w);
+    jw_object_begin(&w);
+    JW_KEY(&w, "i");
+    jw_int(&w, i);
+    JW_KEY(&w, "pad");
+    jw_string(&w, pad);
+    jw_object_end(&w);
+    jw_shared_end(&w, &s);
+    jw_object_end(&w);
+    json_t *v = jw_finish_tree(&w);
+    size_t n = 0;
+    char *t = jw_finish(&w, &n);
+    json_t *back = json_loadb(t, n, 0, NULL);
+    cr_assert(json_equal(v, back), "%s", t);
+    json_t *a = json_incref(json_object_get(v, "a"));
+    cr_assert_eq(json_integer_value(json_object_get(a, "i")), i);
+    json_decref(back);
+    json_decref(v);
+    free(t);
+    return a;
+}
+
+/* More texts than the per-thread table keeps (128 slots of 4 ways): each is shared by the
+ * answer written right after it, and every value is its own text's however the table evicted;
+ * a text over the kept limit (2 KB) is parsed anew each time, never kept. */
+Test(jsonw, shared_values_evicted_and_too_long_are_still_their_texts)
+{
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 700; i++) {
+            json_t *a = shared_of(i, "x"), *b = shared_of(i, "x");
+            cr_assert_eq(a, b, "text %d: the same text, one value", i);
+            json_decref(a);
+            json_decref(b);
+        }
+    char pad[3000];
+    memset(pad, 'p', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    json_t *a = shared_of(1, pad), *b = shared_of(1, pad);
+    cr_assert_neq(a, b); /* not kept */
+    cr_assert(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+}

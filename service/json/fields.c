@@ -360,8 +360,6 @@ void codec_reject_unknown(json_t *obj, const char *base, const char *const *know
     }
 }
 
-static_assert(CODEC_INDEX_MEMBERS <= 32, "codec_members marks the members seen in a uint32_t");
-
 /* The room for one more name at out[nk]: none is a decoder's bug (a name list longer than its
  * out array), which aborts in every build rather than write past out. */
 static void members_room(size_t nk, size_t cap)
@@ -376,8 +374,8 @@ static void members_room(size_t nk, size_t cap)
  * against the names under their bits instead of visiting every known name (a creature's
  * decoder knows about 20, its request gives 4 or 5). */
 struct members_table {
-    size_t nlists; /* how many lists it was made from */
-    const char *names[CODEC_MEMBERS_MAX];
+    size_t nlists;                            /* how many lists it was made from */
+    const char *names[CODEC_MEMBERS_MAX + 1]; /* NULL-terminated, as codec_reject_unknown reads */
     size_t lens[CODEC_MEMBERS_MAX];
     uint8_t order[CODEC_MEMBERS_MAX];
     uint8_t at[65];
@@ -419,6 +417,7 @@ static void members_table_make(struct members_table *t, const char *const *const
             count[name_bit_at(*k)]++;
             nk++;
         }
+    t->names[nk] = NULL;
     t->nk = nk;
     t->nlists = nlists;
     size_t start = 0;
@@ -456,47 +455,18 @@ static const struct members_table *members_table_of(const char *const *const *li
     return t;
 }
 
-/* out[0 .. the lists' names) = NULL. */
-static void members_none(const char *const *const *lists, size_t nlists, json_t **out, size_t cap)
-{
-    size_t nk = 0;
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++) {
-            members_room(nk, cap);
-            out[nk++] = NULL;
-        }
-}
-
 void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
                       json_t **out, size_t out_cap, struct svc_errors *e)
 {
-    if (!json_is_object(obj)) {
-        members_none(lists, nlists, out, out_cap);
-        return;
-    }
-    size_t size = json_object_size(obj);
-    if (size > CODEC_INDEX_MEMBERS) { /* too many for one walk's table: as before */
-        const char *known[CODEC_MEMBERS_MAX + 1];
-        size_t nk = 0;
-        for (size_t l = 0; l < nlists; l++)
-            for (size_t k = 0; lists[l] != NULL && lists[l][k] != NULL; k++, nk++) {
-                members_room(nk, out_cap);
-                known[nk] = lists[l][k];
-                out[nk] = json_object_get(obj, known[nk]);
-            }
-        known[nk] = NULL;
-        codec_reject_unknown(obj, base, known, e);
-        return;
-    }
     const struct members_table *t = members_table_of(lists, nlists, out_cap);
     memset(out, 0, t->nk * sizeof *out);
-    /* Each member against the known names with its bit (a name may be listed twice: every
-     * place gets it). A member whose name as a C string is known is not unknown, as
+    if (!json_is_object(obj))
+        return;
+    /* Each member, in obj's order, against the known names with its bit (a name may be listed
+     * twice: every place gets it). A member whose name as a C string is known is not unknown, as
      * codec_reject_unknown has it (it reads names as C strings), but it is that name's value
      * only when it holds no NUL. */
-    size_t n = 0;
-    for (void *it = json_object_iter(obj); it != NULL && n < size;
-         it = json_object_iter_next(obj, it), n++) {
+    for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it)) {
         const char *key = json_object_iter_key(it);
         size_t len = json_object_iter_key_len(it);
         unsigned b = name_bit_at(key);

@@ -1,6 +1,5 @@
 /* Tokens and ids for encounters: random from the kernel (getrandom), tokens stored only as
- * their SHA-256, compared in constant time. SHA-256 is FIPS 180-4, written here because the
- * project's dependencies (libmicrohttpd, jansson, SQLite) expose none. */
+ * their SHA-256 (libsodium's), compared in constant time (sodium_memcmp). */
 #ifndef TACTICS_SVC_AUTH_H
 #define TACTICS_SVC_AUTH_H
 

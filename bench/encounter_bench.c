@@ -13,6 +13,7 @@
  * (PORT: group commit on, the default; PORT_OFF: off, or 0 to leave that side out; PLAIN_DB in
  * the environment: a postgresql:// URL for the plain loop instead of DIR/plain.db) */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,41 @@ static unsigned port, port_off;
 static const char *on_name = "group commit on", *off_name = "group commit off";
 static const char *ratio_name = "on/off";
 static double seconds = 5;
+/* SERVER_PID in the environment: the process behind PORT, whose CPU an action is then printed
+ * beside this process's (the clients') and the db layer's. */
+static long server_pid;
+
+/* CPU time in seconds: this process's (every thread), and a server's, the sum of its threads'
+ * run time in /proc/PID/task/ * /schedstat (nanoseconds; /proc/PID/stat counts 10 ms ticks). */
+static double self_cpu_s(void)
+{
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+           (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec) * 1e-6;
+}
+
+static double server_cpu_s(void)
+{
+    char dir[64], path[400];
+    snprintf(dir, sizeof dir, "/proc/%ld/task", server_pid);
+    DIR *d = opendir(dir);
+    double ns = 0;
+    for (struct dirent *t; d != NULL && (t = readdir(d)) != NULL;) {
+        if (t->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/schedstat", dir, t->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long run = 0;
+        if (f != NULL && fscanf(f, "%llu", &run) == 1)
+            ns += (double)run;
+        if (f != NULL)
+            fclose(f);
+    }
+    if (d != NULL)
+        closedir(d);
+    return ns * 1e-9;
+}
 
 /* Latencies of one series (HTTP with group commit on, off, the plain loop), in seconds. */
 struct lat {
@@ -267,6 +304,25 @@ static double quantile_ms(struct lat *l, double q)
     return l->v[i] * 1e3;
 }
 
+/* What the machine's cores could hold if CPU were the only limit: an action over HTTP costs the
+ * server's CPU and the client's; the db layer alone, its own. Against the plain loop's measured
+ * rate, the highest ratio each could reach here: when the db layer alone, with no HTTP, would fill
+ * every core below 2x the plain loop, no server built on it can reach 2x over HTTP on this
+ * machine. (The kernel's work for a process is counted in its CPU; loopback's softirqs may land
+ * on either side.) */
+static void cpu_ceiling(double server, double client, double plain, double db_alone,
+                        double plain_rate)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double http_max = (double)cores / (server + client), db_max = (double)cores / db_alone;
+    printf("                 CPU an action: server %.0f us + client %.0f us over HTTP, the db "
+           "layer alone %.0f us, the plain loop %.0f us a transaction; %ld cores hold at most "
+           "%.0f actions/s over HTTP (%.2f of the plain loop), %.0f appends/s in the db layer "
+           "(%.2f)\n",
+           server * 1e6, client * 1e6, db_alone * 1e6, plain * 1e6, cores, http_max,
+           http_max / plain_rate, db_max, db_max / plain_rate);
+}
+
 /* One figure: `clients` clients on the server with group commit on, the same on the one with it
  * off (when there is one), and the plain loop, in SLICES rounds of the three (the order turning
  * each round, so that none always follows another). */
@@ -279,19 +335,27 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
     double dur = seconds / SLICES, r_on[SLICES], r_off[SLICES], r_gain[SLICES], r_db[SLICES];
     long h = 0, ho = 0, p = 0, rt = 0, g = 0;
     double rt_time = 0; /* seconds spent in healthz_slice */
+    /* CPU seconds spent by the server and this process (its clients) in the HTTP slices with
+     * group commit on, by the plain loop and by the db layer with group commit */
+    double cpu_server = 0, cpu_client = 0, cpu_plain = 0, cpu_db = 0, c0, s0;
     struct lat l_on = {0}, l_off = {0}, l_plain = {0}, l_db = {0};
     for (int k = 0; k < SLICES; k++) {
         long hk = 0, ok = 0, pk = 0;
         for (int step = 0; step < 3; step++)
             switch ((k + step) % 3) {
             case 0:
+                c0 = self_cpu_s(), s0 = server_pid ? server_cpu_s() : 0;
                 hk = http_slice(on, clients, dur, &l_on);
+                cpu_client += self_cpu_s() - c0;
+                cpu_server += server_pid ? server_cpu_s() - s0 : 0;
                 break;
             case 1:
                 ok = off ? http_slice(off, clients, dur, &l_off) : 0;
                 break;
             default:
+                c0 = self_cpu_s();
                 pk = plain_slice(db, payload, state, dur, PLAIN_THREADS, &l_plain);
+                cpu_plain += self_cpu_s() - c0;
                 break;
             }
         if (clients == 1) {
@@ -303,7 +367,9 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
             /* The db layer alone: a thread per encounter appending through a handle with group
              * commit on, no HTTP: the ceiling of what the server could reach (with one
              * encounter, what group commit costs a lone writer against the plain loop). */
+            c0 = self_cpu_s();
             gk = plain_slice(db_gc, payload, state, dur, clients, &l_db);
+            cpu_db += self_cpu_s() - c0;
             r_db[k] = pk > 0 ? (double)gk / (double)pk : 0;
             g += gk;
         }
@@ -342,6 +408,9 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
     free(l_off.v);
     free(l_plain.v);
     free(l_db.v);
+    if (server_pid && h > 0 && p > 0 && g > 0)
+        cpu_ceiling(cpu_server / (double)h, cpu_client / (double)h, cpu_plain / (double)p,
+                    cpu_db / (double)g, pr);
     if (clients == 1 && rt > 0 && pr > 0) {
         /* What one client pays per action beyond the plain transaction, beside the round trip
          * of back-to-back GET /healthz. The server's log (duration_us) showed about 385 us
@@ -363,6 +432,8 @@ int main(int argc, char **argv)
     port = (unsigned)atoi(argv[1]);
     port_off = (unsigned)atoi(argv[2]);
     const char *dir = argv[3];
+    if (getenv("SERVER_PID") != NULL)
+        server_pid = atol(getenv("SERVER_PID"));
     if (argc > 4)
         seconds = atof(argv[4]);
 

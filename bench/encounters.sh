@@ -24,4 +24,4 @@ port_of() {
 port=$(port_of "$tmp/log_on")
 port_off=$(port_of "$tmp/log_off")
 echo "SQLite $(sqlite3 --version 2>/dev/null | cut -d' ' -f1 || echo '?'), $threads worker threads each"
-build/release/bench/encounter_bench "$port" "$port_off" "$tmp" "${1:-5}"
+SERVER_PID=$pid build/release/bench/encounter_bench "$port" "$port_off" "$tmp" "${1:-5}"

@@ -67,6 +67,7 @@ void db_sqlite_close_thread_conns(struct db_sqlite *db)
     pthread_mutex_lock(&db->lock);
     struct db_conn *c = db->conns;
     db->conns = NULL;
+    db->leader = NULL;
     pthread_mutex_unlock(&db->lock);
     while (c != NULL) {
         struct db_conn *next = c->next;
@@ -75,13 +76,11 @@ void db_sqlite_close_thread_conns(struct db_sqlite *db)
     }
 }
 
-/* This thread's connection, opened on first use. */
-struct db_conn *db_sqlite_conn(struct db_sqlite *db)
+/* A new connection on db's file, with the service's pragmas and every statement prepared, on
+ * db's list of connections (closed with it). */
+static struct db_conn *conn_open(struct db_sqlite *db)
 {
-    struct db_conn *c = pthread_getspecific(db->key);
-    if (c != NULL)
-        return c;
-    c = calloc(1, sizeof *c);
+    struct db_conn *c = calloc(1, sizeof *c);
     if (c == NULL)
         return NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
@@ -105,7 +104,6 @@ struct db_conn *db_sqlite_conn(struct db_sqlite *db)
         if (sqlite3_prepare_v3(c->conn, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &c->st[i], NULL) !=
             SQLITE_OK)
             goto fail;
-    pthread_setspecific(db->key, c);
     pthread_mutex_lock(&db->lock);
     c->next = db->conns;
     db->conns = c;
@@ -116,6 +114,22 @@ fail:
     db_sqlite_note_failure(db, sqlite3_errcode(c->conn), false);
     conn_close(c);
     return NULL;
+}
+
+/* This thread's connection, opened on first use. */
+struct db_conn *db_sqlite_conn(struct db_sqlite *db)
+{
+    struct db_conn *c = pthread_getspecific(db->key);
+    if (c == NULL && (c = conn_open(db)) != NULL)
+        pthread_setspecific(db->key, c);
+    return c;
+}
+
+struct db_conn *db_sqlite_leader_conn(struct db_sqlite *db)
+{
+    if (db->leader == NULL)
+        db->leader = conn_open(db);
+    return db->leader;
 }
 
 static sqlite3_stmt *stmt(struct db_conn *c, enum db_stmt i)

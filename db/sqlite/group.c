@@ -115,7 +115,7 @@ static int run_batch(struct db_sqlite *db, struct db_conn *c, struct batch *b)
 static void lead(struct db_sqlite *db)
 {
     struct batch b;
-    struct db_conn *c = db_sqlite_conn(db);
+    struct db_conn *c = db_sqlite_leader_conn(db);
     int rc = c == NULL ? DB_ERR_IO : db_sqlite_exec(db, c, ST_BEGIN);
     /* Taken after BEGIN: the writers that came while it waited for the lock join. */
     pthread_mutex_lock(&db->group_lock);

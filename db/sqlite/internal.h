@@ -65,6 +65,9 @@ struct db_sqlite {
     bool key_made;
     pthread_mutex_t lock; /* guards conns */
     struct db_conn *conns;
+    /* The group commit leaders' connection (db_sqlite_leader_conn), one of conns: only the
+     * writer that leads uses it, and leaders follow one another under group_lock. */
+    struct db_conn *leader;
     _Atomic int64_t replay_ttl; /* seconds an idempotency key is kept (db_set_replay_ttl) */
     unsigned max_pages;         /* PRAGMA max_page_count of every connection; 0: SQLite's own */
     /* The last storage failure (db_write_health): when (monotonic microseconds; 0 while writes
@@ -114,6 +117,14 @@ void db_sqlite_close_thread_conns(struct db_sqlite *db);
 
 /* This thread's connection, opened on first use; NULL on failure (counted). */
 struct db_conn *db_sqlite_conn(struct db_sqlite *db);
+
+/* The connection every group commit batch is written on, whichever thread leads it, opened on
+ * first use; NULL on failure (counted). Called only by the leader. One connection and not the
+ * leader's own: SQLite empties a connection's page cache when it finds that another connection
+ * wrote since its last transaction, so leaders on four threads' connections read again, a
+ * batch after another's, the pages the last batch had just written (7 preads an append, 100
+ * encounters on 4 threads), where one connection keeps them. */
+struct db_conn *db_sqlite_leader_conn(struct db_sqlite *db);
 
 /* Runs one of the connection's statements that take no parameters and return no rows
  * (ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO). */

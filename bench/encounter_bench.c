@@ -40,39 +40,28 @@ static const char *on_name = "group commit on", *off_name = "group commit off";
 static const char *ratio_name = "on/off";
 static double seconds = 5;
 /* SERVER_PID in the environment: the process behind PORT, whose CPU an action is then printed
- * beside this process's (the clients') and the db layer's. */
+ * beside the clients' and the db layer's (read through its CPU-time clock, which counts every
+ * thread it has had, as /proc/PID/stat does but to the nanosecond). */
 static long server_pid;
+static clockid_t server_clock;
 
-/* CPU time in seconds: this process's (every thread), and a server's, the sum of its threads'
- * run time in /proc/PID/task/ * /schedstat (nanoseconds; /proc/PID/stat counts 10 ms ticks). */
-static double self_cpu_s(void)
+/* CPU seconds: the calling thread's own (each client and plain-loop thread times its loop, so
+ * that making and joining 100 threads a slice is not counted as the actions'), and the server's. */
+static double clock_s(clockid_t id)
 {
-    struct rusage r;
-    getrusage(RUSAGE_SELF, &r);
-    return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
-           (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec) * 1e-6;
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double thread_cpu_s(void)
+{
+    return clock_s(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static double server_cpu_s(void)
 {
-    char dir[64], path[400];
-    snprintf(dir, sizeof dir, "/proc/%ld/task", server_pid);
-    DIR *d = opendir(dir);
-    double ns = 0;
-    for (struct dirent *t; d != NULL && (t = readdir(d)) != NULL;) {
-        if (t->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s/schedstat", dir, t->d_name);
-        FILE *f = fopen(path, "r");
-        unsigned long long run = 0;
-        if (f != NULL && fscanf(f, "%llu", &run) == 1)
-            ns += (double)run;
-        if (f != NULL)
-            fclose(f);
-    }
-    if (d != NULL)
-        closedir(d);
-    return ns * 1e-9;
+    return clock_s(server_clock);
 }
 
 /* Latencies of one series (HTTP with group commit on, off, the plain loop), in seconds. */
@@ -107,12 +96,14 @@ struct client {
     struct enc e;
     long done;
     double until;
+    double cpu; /* seconds of its own CPU in the slice */
     struct lat lat;
 };
 
 static void *client_run(void *arg)
 {
     struct client *cl = arg;
+    double c0 = thread_cpu_s();
     for (double t = now_s(); t < cl->until;) {
         int status = enc_act(cl->c, &cl->e, attack);
         double t1 = now_s();
@@ -126,6 +117,7 @@ static void *client_run(void *arg)
         }
         cl->done++;
     }
+    cl->cpu = thread_cpu_s() - c0;
     return NULL;
 }
 
@@ -140,6 +132,7 @@ struct plain {
     const char *payload, *state;
     long done;
     double until;
+    double cpu; /* seconds of its own CPU in the slice */
     struct lat lat;
 };
 
@@ -149,7 +142,7 @@ static int64_t plain_versions[CLIENTS];
 static void *plain_run(void *arg)
 {
     struct plain *p = arg;
-    double t = now_s();
+    double t = now_s(), c0 = thread_cpu_s();
     for (int k = 0; t < p->until; k = (k + 1) % p->count) {
         int i = p->first + k;
         int64_t v = plain_versions[i], cur;
@@ -170,6 +163,7 @@ static void *plain_run(void *arg)
         lat_add(&p->lat, t1 - t);
         t = t1;
     }
+    p->cpu = thread_cpu_s() - c0;
     return NULL;
 }
 
@@ -195,7 +189,7 @@ static void plain_setup(struct db *db, int encounters, const char *payload, cons
 /* Transactions done in `dur` seconds from min(encounters, max_threads) threads; their
  * latencies go to lat. */
 static long plain_slice(struct db *db, const char *payload, const char *state, double dur,
-                        int max_threads, struct lat *lat)
+                        int max_threads, struct lat *lat, double *cpu)
 {
     int n = plain_encounters, threads = n < max_threads ? n : max_threads;
     struct plain ps[CLIENTS];
@@ -213,6 +207,7 @@ static long plain_slice(struct db *db, const char *payload, const char *state, d
     for (int i = 0; i < threads; i++) {
         pthread_join(ps[i].t, NULL);
         total += ps[i].done;
+        *cpu += ps[i].cpu;
         lat_merge(lat, &ps[i].lat);
         free(ps[i].lat.v);
     }
@@ -234,8 +229,8 @@ static struct client *http_setup(unsigned server_port, int clients)
 }
 
 /* Attacks done in `dur` seconds by the clients, each on its own encounter; their latencies go
- * to lat. */
-static long http_slice(struct client *cs, int clients, double dur, struct lat *lat)
+ * to lat, their threads' CPU seconds are added to *cpu. */
+static long http_slice(struct client *cs, int clients, double dur, struct lat *lat, double *cpu)
 {
     double until = now_s() + dur;
     for (int i = 0; i < clients; i++) {
@@ -247,6 +242,7 @@ static long http_slice(struct client *cs, int clients, double dur, struct lat *l
     for (int i = 0; i < clients; i++) {
         pthread_join(cs[i].t, NULL);
         total += cs[i].done;
+        *cpu += cs[i].cpu;
         lat_merge(lat, &cs[i].lat);
     }
     return total;
@@ -304,16 +300,19 @@ static double quantile_ms(struct lat *l, double q)
     return l->v[i] * 1e3;
 }
 
-/* What the machine's cores could hold if CPU were the only limit: an action over HTTP costs the
- * server's CPU and the client's; the db layer alone, its own. Against the plain loop's measured
- * rate, the highest ratio each could reach here: when the db layer alone, with no HTTP, would fill
- * every core below 2x the plain loop, no server built on it can reach 2x over HTTP on this
- * machine. (The kernel's work for a process is counted in its CPU; loopback's softirqs may land
- * on either side.) */
+/* What the cores this bench may use could hold if CPU were the only limit: an action over HTTP
+ * costs the server's CPU and the clients' (the bench's clients share the cores); the db layer
+ * alone, its own. Against this run's plain loop, the highest ratio each could reach: a ceiling of
+ * this run only, since the plain loop's rate follows the disk's syncs (with slow syncs it is far
+ * above 2; with fast ones, when even the db layer alone would fill the cores below 2x, no server
+ * on it could reach 2x). The kernel's work for a process is counted in its CPU; loopback's
+ * softirqs may land on either side. */
 static void cpu_ceiling(double server, double client, double plain, double db_alone,
                         double plain_rate)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                             : sysconf(_SC_NPROCESSORS_ONLN);
     double http_max = (double)cores / (server + client), db_max = (double)cores / db_alone;
     printf("                 CPU an action: server %.0f us + client %.0f us over HTTP, the db "
            "layer alone %.0f us, the plain loop %.0f us a transaction; %ld cores hold at most "
@@ -337,25 +336,22 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
     double rt_time = 0; /* seconds spent in healthz_slice */
     /* CPU seconds spent by the server and this process (its clients) in the HTTP slices with
      * group commit on, by the plain loop and by the db layer with group commit */
-    double cpu_server = 0, cpu_client = 0, cpu_plain = 0, cpu_db = 0, c0, s0;
+    double cpu_server = 0, cpu_client = 0, cpu_plain = 0, cpu_db = 0, s0, none = 0;
     struct lat l_on = {0}, l_off = {0}, l_plain = {0}, l_db = {0};
     for (int k = 0; k < SLICES; k++) {
         long hk = 0, ok = 0, pk = 0;
         for (int step = 0; step < 3; step++)
             switch ((k + step) % 3) {
             case 0:
-                c0 = self_cpu_s(), s0 = server_pid ? server_cpu_s() : 0;
-                hk = http_slice(on, clients, dur, &l_on);
-                cpu_client += self_cpu_s() - c0;
+                s0 = server_pid ? server_cpu_s() : 0;
+                hk = http_slice(on, clients, dur, &l_on, &cpu_client);
                 cpu_server += server_pid ? server_cpu_s() - s0 : 0;
                 break;
             case 1:
-                ok = off ? http_slice(off, clients, dur, &l_off) : 0;
+                ok = off ? http_slice(off, clients, dur, &l_off, &none) : 0;
                 break;
             default:
-                c0 = self_cpu_s();
-                pk = plain_slice(db, payload, state, dur, PLAIN_THREADS, &l_plain);
-                cpu_plain += self_cpu_s() - c0;
+                pk = plain_slice(db, payload, state, dur, PLAIN_THREADS, &l_plain, &cpu_plain);
                 break;
             }
         if (clients == 1) {
@@ -367,9 +363,7 @@ static void compare(struct db *db, struct db *db_gc, int clients, const char *pa
             /* The db layer alone: a thread per encounter appending through a handle with group
              * commit on, no HTTP: the ceiling of what the server could reach (with one
              * encounter, what group commit costs a lone writer against the plain loop). */
-            c0 = self_cpu_s();
-            gk = plain_slice(db_gc, payload, state, dur, clients, &l_db);
-            cpu_db += self_cpu_s() - c0;
+            gk = plain_slice(db_gc, payload, state, dur, clients, &l_db, &cpu_db);
             r_db[k] = pk > 0 ? (double)gk / (double)pk : 0;
             g += gk;
         }
@@ -432,8 +426,16 @@ int main(int argc, char **argv)
     port = (unsigned)atoi(argv[1]);
     port_off = (unsigned)atoi(argv[2]);
     const char *dir = argv[3];
-    if (getenv("SERVER_PID") != NULL)
+    if (getenv("SERVER_PID") != NULL) {
         server_pid = atol(getenv("SERVER_PID"));
+        if (clock_getcpuclockid((pid_t)server_pid, &server_clock) != 0) {
+            fprintf(stderr,
+                    "encounter_bench: no CPU clock for SERVER_PID %ld: its CPU is not "
+                    "printed\n",
+                    server_pid);
+            server_pid = 0;
+        }
+    }
     if (argc > 4)
         seconds = atof(argv[4]);
 

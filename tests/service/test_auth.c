@@ -13,9 +13,9 @@ static void hex_of(const char *text, size_t len, char out[2 * AUTH_HASH_LEN + 1]
     auth_hex(h, sizeof h, out);
 }
 
-/* FIPS 180-4's examples (one block, two blocks) and the empty message; and a message of 55 and
- * 56 bytes, where the padding's length field first spills into a second block (sha256sum's
- * values). */
+/* FIPS 180-4's examples (one block, two blocks, a million 'a's) and the empty message; and
+ * messages of 55, 56 and 64 bytes, where the padding's length field first spills into a second
+ * block and where a block is whole (sha256sum's values). */
 Test(auth, sha256_gives_the_standard_digests)
 {
     char hex[2 * AUTH_HASH_LEN + 1];
@@ -33,6 +33,13 @@ Test(auth, sha256_gives_the_standard_digests)
     cr_assert_str_eq(hex, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
     hex_of(a55, 56, hex);
     cr_assert_str_eq(hex, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+    /* one whole block, then FIPS 180-4's long message: a million 'a's */
+    static char many[1000000];
+    memset(many, 'a', sizeof many);
+    hex_of(many, 64, hex);
+    cr_assert_str_eq(hex, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+    hex_of(many, sizeof many, hex);
+    cr_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 Test(auth, equal_compares_every_byte)

@@ -137,6 +137,10 @@ Test(encounter_batch, writes_queued_behind_a_commit_share_it_beyond_the_worker_t
     for (int i = 1; led && i < WRITERS; i++)
         fds[i] = send_write(&s, &e[i]);
     bool all = led && wait_queued(&s, &p, fds, WRITERS, WRITERS);
+    /* The last client goes away while its write waits: the write still commits, and its
+     * connection's end frees what the answer held (the server's own leak check at exit). */
+    if (all)
+        close(fds[WRITERS - 1]);
     cr_assert_eq(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(h);
     for (int i = 0; i < p.n; i++)
@@ -145,7 +149,7 @@ Test(encounter_batch, writes_queued_behind_a_commit_share_it_beyond_the_worker_t
     cr_assert(all, "every write is queued behind the blocked leader; before issue 33 one waiting "
                    "write held each worker thread and no more could queue");
 
-    for (int i = 0; i < WRITERS; i++) {
+    for (int i = 0; i < WRITERS - 1; i++) {
         struct http_response r;
         cr_assert_eq(http_read_response(fds[i], &r), 0);
         close(fds[i]);

@@ -169,9 +169,10 @@ int db_encounter_append_async(struct db *db, struct db_append_wait *w, const cha
  * process share one transaction and one COMMIT (one sync of the WAL), each under its own
  * savepoint, so that one writer's conflict, replay or error undoes only its own event. Every
  * db_encounter_append still returns only after the transaction holding its event has committed
- * (or failed), so an acknowledged append is as durable as before. A lone writer leads at once:
- * no wait is added. PostgreSQL groups commits itself (see bench/README.md): there the setting
- * does nothing. Call before the handle is shared between threads. */
+ * (or failed), and db_encounter_append_async tells its result only then, so an acknowledged
+ * append is as durable as before. A lone writer leads at once: no wait is added. PostgreSQL groups
+ * commits itself (see bench/README.md): there the setting does nothing. Call before the handle is
+ * shared between threads. */
 void db_set_group_commit(struct db *db, bool on);
 
 /* What the group commit has done since db_open (zeros on PostgreSQL or with it off). */

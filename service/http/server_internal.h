@@ -159,7 +159,8 @@ bool svc__is_json_content_type(const char *ct);
 /* watchdog.c: the phases of a connection's watch. */
 enum svc__watch_phase {
     SVC__WATCH_HEAD_READ, /* its request's head read (the body may follow, on the same clock) */
-    SVC__WATCH_HANDLING,  /* its request in the handler: never cut */
+    SVC__WATCH_HANDLING,  /* its request in the handler, or its answer deferred (the connection
+                           * suspended until the handler's work completes): never cut */
     SVC__WATCH_SENDING,   /* its answer queued: the answer deadline starts */
     SVC__WATCH_STREAMING, /* its answer a live feed: never cut */
     SVC__WATCH_READING,   /* answered: reading the next request starts */

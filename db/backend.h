@@ -32,6 +32,11 @@ struct db_backend_ops {
     int (*encounter_append)(void *b, const char *id, int64_t expected, const char *kind,
                             const char *payload_json, const char *state_json,
                             struct db_replay *replay, int64_t *current);
+    /* NULL: db_encounter_append_async runs encounter_append. Otherwise it returns DB_PENDING or
+     * the result, and sets w->current (and w->rc when pending, before calling w->done). */
+    int (*encounter_append_async)(void *b, struct db_append_wait *w, const char *id,
+                                  int64_t expected, const char *kind, const char *payload_json,
+                                  const char *state_json, struct db_replay *replay);
     int (*encounter_delete)(void *b, const char *id, int64_t expected, int64_t *current);
     int (*encounter_list)(void *b, const unsigned char *token_hash, const char *after, int limit,
                           db_encounter_fn fn, void *ud);

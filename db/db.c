@@ -47,6 +47,8 @@ const char *db_strerror(int status)
         return "idempotency key already used";
     case DB_ERR_UNSUPPORTED:
         return "not supported by this database";
+    case DB_PENDING:
+        return "queued; completes later";
     default:
         return "database error";
     }
@@ -156,6 +158,22 @@ int db_encounter_append(struct db *db, const char *id, int64_t expected, const c
     assert(expected >= 0);
     return db->ops->encounter_append(db->b, id, expected, kind, payload_json, state_json, replay,
                                      current);
+}
+
+int db_encounter_append_async(struct db *db, struct db_append_wait *w, const char *id,
+                              int64_t expected, const char *kind, const char *payload_json,
+                              const char *state_json, struct db_replay *replay)
+{
+    assert(w != NULL && w->done != NULL && id != NULL && kind != NULL);
+    assert(expected >= 0);
+    w->current = 0;
+    /* Once pending, w is the committing thread's until done: not written here any more. */
+    if (db->ops->encounter_append_async != NULL)
+        return db->ops->encounter_append_async(db->b, w, id, expected, kind, payload_json,
+                                               state_json, replay);
+    w->rc = db->ops->encounter_append(db->b, id, expected, kind, payload_json, state_json, replay,
+                                      &w->current);
+    return w->rc;
 }
 
 void db_set_group_commit(struct db *db, bool on)

@@ -22,6 +22,8 @@ enum db_status {
     DB_ERR_CONFLICT = -8,     /* the version was not the one expected (the current one is given) */
     DB_ERR_REPLAY = -9,       /* the idempotency key was used already (its record is given) */
     DB_ERR_UNSUPPORTED = -10, /* this backend does not do that (db_listen_start on SQLite) */
+    DB_PENDING = 1, /* not an error: db_encounter_append_async queued the append; it completes
+                     * later */
 };
 
 struct db;
@@ -88,6 +90,9 @@ const char *db_strerror(int status);
 
 #define DB_HASH_LEN 32
 
+/* The room struct db_append_wait keeps for a backend's queued append. */
+#define DB_APPEND_ITEM_BYTES 160
+
 /* What an Idempotency-Key keeps: enough for a retry to get its first answer back (rebuilt
  * from the event it made) and write nothing. */
 struct db_replay {
@@ -138,13 +143,36 @@ int db_encounter_append(struct db *db, const char *id, int64_t expected, const c
                         const char *payload_json, const char *state_json, struct db_replay *replay,
                         int64_t *current);
 
+/* An append that waits for its group commit without holding its thread: the caller owns w,
+ * sets w->done and w->ud, and keeps w, the strings and replay alive until the append completes.
+ * DB_PENDING when the append was queued behind another writer's batch: then w->done(w->ud) is
+ * called exactly once, later, from the thread that committed (or failed) the batch, after the
+ * commit and with no lock of the database held, and w->rc and w->current hold what
+ * db_encounter_append would have returned and set. Any other return is that result, the
+ * append completed (w->rc and w->current set as well), and done is never called. Only the
+ * SQLite backend with group commit on ever answers DB_PENDING: a writer that finds no batch
+ * running leads one at once, on its own thread, as db_encounter_append does; PostgreSQL, or
+ * SQLite with group commit off, run db_encounter_append. */
+struct db_append_wait {
+    void (*done)(void *ud);
+    void *ud;
+    int rc;
+    int64_t current;
+    /* The backend's own: the queued append (SQLite's struct db_sqlite_append). */
+    _Alignas(16) unsigned char item[DB_APPEND_ITEM_BYTES];
+};
+int db_encounter_append_async(struct db *db, struct db_append_wait *w, const char *id,
+                              int64_t expected, const char *kind, const char *payload_json,
+                              const char *state_json, struct db_replay *replay);
+
 /* Group commit (SQLite; on by default): appends made at once by several threads of this
  * process share one transaction and one COMMIT (one sync of the WAL), each under its own
  * savepoint, so that one writer's conflict, replay or error undoes only its own event. Every
  * db_encounter_append still returns only after the transaction holding its event has committed
- * (or failed), so an acknowledged append is as durable as before. A lone writer leads at once:
- * no wait is added. PostgreSQL groups commits itself (see bench/README.md): there the setting
- * does nothing. Call before the handle is shared between threads. */
+ * (or failed), and db_encounter_append_async tells its result only then, so an acknowledged
+ * append is as durable as before. A lone writer leads at once: no wait is added. PostgreSQL groups
+ * commits itself (see bench/README.md): there the setting does nothing. Call before the handle is
+ * shared between threads. */
 void db_set_group_commit(struct db *db, bool on);
 
 /* What the group commit has done since db_open (zeros on PostgreSQL or with it off). */

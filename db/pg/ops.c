@@ -40,6 +40,7 @@ const struct db_backend_ops db_pg_ops = {
     .open = open_db,
     .listen_start = listen_start,
     .listen_stop = listen_stop,
-    /* NULL limit_size, set_group_commit and group_stats: PostgreSQL's operator caps its size,
-     * and each append is its own transaction. And the ops forwarded unchanged: */
+    /* NULL limit_size, set_group_commit, group_stats and encounter_append_async: PostgreSQL's
+     * operator caps its size, and each append is its own transaction (PostgreSQL groups the
+     * commits of its sessions itself), run at once. And the ops forwarded unchanged: */
     DB_BACKEND_FORWARDED_ENTRIES};

@@ -417,6 +417,28 @@ int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t exp
     return rc;
 }
 
+int db_sqlite_encounter_append_async(struct db_sqlite *db, struct db_append_wait *w, const char *id,
+                                     int64_t expected, const char *kind, const char *payload_json,
+                                     const char *state_json, struct db_replay *replay)
+{
+    if (!db->group_commit) {
+        w->rc = db_sqlite_encounter_append(db, id, expected, kind, payload_json, state_json, replay,
+                                           &w->current);
+        return w->rc;
+    }
+    static_assert(sizeof(struct db_sqlite_append) <= sizeof w->item,
+                  "DB_APPEND_ITEM_BYTES holds SQLite's queued append");
+    struct db_sqlite_append *a = (struct db_sqlite_append *)(void *)w->item;
+    *a = (struct db_sqlite_append){.id = id,
+                                   .expected = expected,
+                                   .kind = kind,
+                                   .payload_json = payload_json,
+                                   .state_json = state_json,
+                                   .replay = replay,
+                                   .async = w};
+    return db_sqlite_group_append_async(db, a);
+}
+
 int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
                                int64_t *current)
 {

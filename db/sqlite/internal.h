@@ -44,7 +44,8 @@ struct db_conn {
 
 /* One writer's append (db_sqlite_encounter_append's arguments and results), as the group
  * commit queues it (sqlite_group.c). The strings and replay belong to the writer, which waits
- * until done is set. */
+ * until done is set; or, for an asynchronous append (async set; the item then lives in
+ * async->item), which is told through async->done. */
 struct db_sqlite_append {
     const char *id;
     int64_t expected;
@@ -55,6 +56,7 @@ struct db_sqlite_append {
     bool done;           /* rc and current are final: the batch committed or failed */
     pthread_cond_t wake; /* signalled when done, or when the writer may lead */
     struct db_sqlite_append *next;
+    struct db_append_wait *async; /* NULL: a thread waits on wake */
 };
 
 struct db_sqlite {
@@ -83,6 +85,12 @@ struct db_sqlite {
     unsigned queued;
     bool leading;
     uint64_t group_commits, group_writes, group_largest;
+    /* The committer (sqlite_group.c): the thread that leads when the queue's head is an
+     * asynchronous append, which has no thread of its own waiting to lead. Started on the first
+     * such append; stopped by db_sqlite_close. */
+    pthread_t committer;
+    bool committer_started, committer_stop;
+    pthread_cond_t committer_wake;
 };
 
 int db_sqlite_open(const char *path, struct db_sqlite **out);
@@ -102,6 +110,9 @@ int db_sqlite_encounter_get(struct db_sqlite *db, const char *id, struct db_enco
 int db_sqlite_encounter_append(struct db_sqlite *db, const char *id, int64_t expected,
                                const char *kind, const char *payload_json, const char *state_json,
                                struct db_replay *replay, int64_t *current);
+int db_sqlite_encounter_append_async(struct db_sqlite *db, struct db_append_wait *w, const char *id,
+                                     int64_t expected, const char *kind, const char *payload_json,
+                                     const char *state_json, struct db_replay *replay);
 int db_sqlite_channel_put(struct db_sqlite *db, const struct db_channel *ch);
 int db_sqlite_channel_get(struct db_sqlite *db, const char *channel_id, struct db_channel *out);
 int db_sqlite_encounter_delete(struct db_sqlite *db, const char *id, int64_t expected,
@@ -139,6 +150,11 @@ int db_sqlite_append_in_tx(struct db_sqlite *db, struct db_conn *c, struct db_sq
  * leader leads, running every queued append under its own savepoint in one transaction and one
  * COMMIT; a returns once the transaction holding it has committed or failed. */
 int db_sqlite_group_append(struct db_sqlite *db, struct db_sqlite_append *a);
+/* The same for a->async's append: DB_PENDING when a joined the queue behind a leader (a->async
+ * is told when its batch has committed or failed), else its result (a led, as above). */
+int db_sqlite_group_append_async(struct db_sqlite *db, struct db_sqlite_append *a);
+/* Stops the committer, once the queue is empty; nothing when none was started. */
+void db_sqlite_group_stop(struct db_sqlite *db);
 void db_sqlite_group_stats(struct db_sqlite *db, struct db_group_stats *out);
 
 /* Remembers sqlite_rc when it is a storage refusal (full, read-only, I/O error, cannot open);

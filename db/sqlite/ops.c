@@ -18,6 +18,14 @@ static int open_db(const char *path, void **out)
     return rc;
 }
 
+static int encounter_append_async(void *b, struct db_append_wait *w, const char *id,
+                                  int64_t expected, const char *kind, const char *payload_json,
+                                  const char *state_json, struct db_replay *replay)
+{
+    return db_sqlite_encounter_append_async(b, w, id, expected, kind, payload_json, state_json,
+                                            replay);
+}
+
 static void set_group_commit(void *b, bool on)
 {
     struct db_sqlite *db = b;
@@ -38,6 +46,7 @@ const struct db_backend_ops db_sqlite_ops = {
     .name = "sqlite",
     .claims = claims,
     .open = open_db,
+    .encounter_append_async = encounter_append_async,
     .set_group_commit = set_group_commit,
     /* NULL listen_start: no change notifications. And the ops forwarded unchanged: */
     SQLITE_FORWARDED(DB_BACKEND_ENTRY) SQLITE_FORWARDED_VOID(DB_BACKEND_VOID_ENTRY)

@@ -241,6 +241,7 @@ int db_sqlite_open(const char *path, struct db_sqlite **out)
     atomic_init(&db->replay_ttl, DB_REPLAY_TTL_DEFAULT);
     pthread_mutex_init(&db->lock, NULL);
     pthread_mutex_init(&db->group_lock, NULL);
+    pthread_cond_init(&db->committer_wake, NULL);
     db->group_commit = true;
     if (db->path == NULL || pthread_key_create(&db->key, NULL) != 0) {
         free(db->path);
@@ -281,11 +282,13 @@ void db_sqlite_close(struct db_sqlite *db)
 {
     if (db == NULL)
         return;
+    db_sqlite_group_stop(db);
     db_sqlite_close_thread_conns(db);
     if (db->key_made)
         pthread_key_delete(db->key);
     pthread_mutex_destroy(&db->lock);
     pthread_mutex_destroy(&db->group_lock);
+    pthread_cond_destroy(&db->committer_wake);
     sqlite3_close(db->conn);
     free(db->path);
     free(db);

@@ -537,55 +537,130 @@ static void respond_appended(const struct svc_request *req, struct svc_response 
     }
 }
 
+/* One write's state, from its load to its answer: everything that must outlive the append when
+ * it completes later (db_encounter_append_async; then it lives on the heap, the continuation of
+ * a deferred answer), and what its end frees. */
+struct write_job {
+    struct db_append_wait wait; /* the append's result: wait.rc and wait.current */
+    struct db_encounter enc;
+    json_t *state, *ev, *in;
+    /* The typed state of `state`, kept from the last write beside it in the cache, or decoded
+     * by this one (enc_typed), refreshed by the event's effects, and kept again. */
+    struct enc_kept *kept;
+    struct db_replay replay;
+    bool use_replay, folded, heap;
+    struct result_text rt;
+    char *result_text, *answer_text, *payload_text, *state_text;
+    size_t state_len;
+    unsigned status;
+    int64_t seq;
+};
+
+/* The end of every write, answered or not: the state goes back to the cache (the new one after
+ * a commit, the unchanged one after a refusal, none when it was changed but not stored), and
+ * the rest is freed, the job too when it is on the heap. */
+static void write_job_end(struct write_job *j, const struct svc_request *req)
+{
+    if (j->state != NULL && (!j->folded || j->wait.rc == DB_OK)) {
+        svc_state_cache_put_with(req->ctx->states, j->enc.id,
+                                 j->folded ? j->enc.version + 1 : j->enc.version, j->enc.token_hash,
+                                 j->state, j->state_len, j->kept, enc_kept_bytes(j->kept),
+                                 enc_kept_free);
+        j->state = NULL;
+        j->kept = NULL;
+    }
+    enc_kept_free(j->kept);
+    free(j->rt.text);
+    free(j->result_text);
+    free(j->answer_text);
+    free(j->payload_text);
+    free(j->state_text);
+    json_decref(j->ev);
+    json_decref(j->state);
+    json_decref(j->in);
+    if (j->heap)
+        free(j);
+}
+
+/* The answer to a write's append and its end: at once, or as the continuation of an answer
+ * deferred until its group commit (svc_finish_fn). */
+static void write_job_finish(void *ud, const struct svc_request *req, struct svc_response *res)
+{
+    struct write_job *j = ud;
+    respond_appended(req, res, j->wait.rc, j->status, j->enc.id, j->seq, j->wait.current,
+                     j->answer_text, &j->replay);
+    write_job_end(j, req);
+}
+
+/* Appends the job's event. Where the request may defer its answer (HTTP), the append waits for
+ * its group commit without holding this thread: the job moves to the heap, and when the append
+ * is queued behind another writer's batch the answer is deferred to write_job_finish, which
+ * the commit's completion brings back. True when it was deferred (j is then the
+ * continuation's), false when the append completed here. */
+static bool write_job_append(struct write_job *j, const struct svc_request *req,
+                             struct svc_response *res, const char *kind)
+{
+    struct write_job *heap = req->deferral != NULL ? malloc(sizeof *heap) : NULL;
+    if (heap == NULL) {
+        j->wait.rc =
+            db_encounter_append(req->ctx->db, j->enc.id, j->enc.version, kind, j->payload_text,
+                                j->state_text, j->use_replay ? &j->replay : NULL, &j->wait.current);
+        return false;
+    }
+    *heap = *j;
+    heap->heap = true;
+    heap->wait.done = svc_deferral_complete;
+    heap->wait.ud = req->deferral;
+    int rc = db_encounter_append_async(req->ctx->db, &heap->wait, heap->enc.id, heap->enc.version,
+                                       kind, heap->payload_text, heap->state_text,
+                                       heap->use_replay ? &heap->replay : NULL);
+    if (rc == DB_PENDING) {
+        svc_response_defer(req, res, write_job_finish, heap);
+        return true;
+    }
+    *j = *heap;
+    j->heap = false;
+    free(heap);
+    return false;
+}
+
 /* Resolves one event on the stored encounter and appends it: the common path of every write
- * after creation. `in` is stolen. The state goes back to the cache afterwards: the new one
- * after a commit, the unchanged one after a refusal, none when it was changed but not stored. */
+ * after creation. `in` is stolen. */
 static void write_event(const struct svc_request *req, struct svc_response *res, const char *kind,
                         json_t *in, unsigned status)
 {
     assert(kind != NULL && (status == 200 || status == 201));
-    struct db_encounter enc;
-    json_t *state = NULL, *ev = NULL;
+    struct write_job j = {.in = in, .status = status, .wait.rc = DB_ERR_NOMEM};
     unsigned char hash[AUTH_HASH_LEN];
-    struct db_replay replay;
-    bool use_replay = false, folded = false;
-    char *answer_text = NULL;
-    struct result_text rt = {0};
-    char *result_text = NULL;
-    size_t state_len = 0;
-    int rc = DB_ERR_NOMEM;
     struct svc_errors e;
     svc_errors_init(&e);
-    /* The typed state of `state`, kept from the last write beside it in the cache, or decoded
-     * by this one (enc_typed), refreshed by the event's effects, and kept again. */
-    struct enc_kept *kept = NULL;
     /* A retry with its Idempotency-Key gets its first answer even though the version has
      * moved on since: the key is looked up before If-Match is checked. */
     int64_t v = if_match(req); /* read once: the cache's version, then the check */
-    if (!load_for_write(req, res, v, &enc, &state, &state_len, &kept))
+    if (!load_for_write(req, res, v, &j.enc, &j.state, &j.state_len, &j.kept))
         goto out;
-    if (!authorize_owner(req, res, &enc, hash) ||
-        !enc_idempotency(req, res, hash, &replay, &use_replay, false) ||
-        !check_if_match_of(v, res, &enc))
+    if (!authorize_owner(req, res, &j.enc, hash) ||
+        !enc_idempotency(req, res, hash, &j.replay, &j.use_replay, false) ||
+        !check_if_match_of(v, res, &j.enc))
         goto out;
-    int64_t seq = enc.version + 1, current = 0;
-    struct enc_db_history log = {.db = req->ctx->db, .id = enc.id};
+    j.seq = j.enc.version + 1;
+    struct enc_db_history log = {.db = req->ctx->db, .id = j.enc.id};
     struct enc_history history = {.events = enc_db_history_events, .ud = &log};
     /* An attack action's result is written as text once, beside a value of what is read. */
     struct enc_cache cache = {
-        .history = &history, .follow = state, .kept = kept, .want_result_text = true};
+        .history = &history, .follow = j.state, .kept = j.kept, .want_result_text = true};
     /* Combatants as players name them: the log stores the ids they name. */
-    enc_names_to_ids(state, kind, in, &e);
-    ev = svc_errors_any(&e)
-             ? NULL
-             : enc_resolve(req, &cache, state, kind, in, seq, RULES_ENGINE_VERSION, &e);
-    kept = cache.kept; /* the request's cache ends here; the typed state goes on with state */
+    enc_names_to_ids(j.state, kind, in, &e);
+    j.ev = svc_errors_any(&e)
+               ? NULL
+               : enc_resolve(req, &cache, j.state, kind, in, j.seq, RULES_ENGINE_VERSION, &e);
+    j.kept = cache.kept; /* the request's cache ends here; the typed state goes on with state */
     cache.kept = NULL;
-    rt = (struct result_text){cache.result_text, cache.result_len, cache.result_kept,
-                              cache.result_of};
+    j.rt = (struct result_text){cache.result_text, cache.result_len, cache.result_kept,
+                                cache.result_of};
     cache.result_text = NULL;
     enc_cache_free(&cache);
-    if (ev == NULL) {
+    if (j.ev == NULL) {
         if (!svc_errors_any(&e))
             svc_errors_add(&e, "", "the request cannot be applied");
         svc_errors_respond(&e, res);
@@ -594,55 +669,41 @@ static void write_event(const struct svc_request *req, struct svc_response *res,
     /* The sentence is told from the state before the event and the payload as stored, as a
      * read of the log tells it (enc_event_item). */
     struct enc_explain told;
-    enc_explain_parts(state, kind, in, json_object_get(ev, "result"),
-                      json_object_get(ev, "effects"), &told);
+    enc_explain_parts(j.state, kind, in, json_object_get(j.ev, "result"),
+                      json_object_get(j.ev, "effects"), &told);
     size_t rn = 0;
-    result_text = result_of(ev, &rt, &rn);
-    assert(rt.text == NULL || result_text == NULL ||
-           result_text_holds(result_text, rn, state, kind, in, ev, &told));
-    enc_fold(state, json_object_get(ev, "effects"));
-    kept = enc_kept_folded(kept, json_object_get(ev, "effects"));
-    folded = true;
+    j.result_text = result_of(j.ev, &j.rt, &rn);
+    assert(j.rt.text == NULL || j.result_text == NULL ||
+           result_text_holds(j.result_text, rn, j.state, kind, in, j.ev, &told));
+    enc_fold(j.state, json_object_get(j.ev, "effects"));
+    j.kept = enc_kept_folded(j.kept, json_object_get(j.ev, "effects"));
+    j.folded = true;
     /* A combatant's size and reach set what every query on the board costs: refused here,
      * once, rather than on every read after. */
     if ((strcmp(kind, "combatant_added") == 0 || strcmp(kind, "combatant_updated") == 0) &&
-        !enc_board_within_budgets(req, state, res))
+        !enc_board_within_budgets(req, j.state, res))
         goto out;
-    char *payload_text = NULL, *state_text = NULL;
     /* A turn begun answers the order as it now stands too (Avrae's !init list). */
     struct enc_summary summary = {0};
     bool summarised =
-        strcmp(kind, "next_turn") == 0 && enc_state_summary(state, req->ctx->config, &summary);
+        strcmp(kind, "next_turn") == 0 && enc_state_summary(j.state, req->ctx->config, &summary);
     if (strcmp(kind, "next_turn") != 0 || summarised)
-        event_texts(enc.id, seq, kind, in, ev, result_text, rn, &told, summarised ? &summary : NULL,
-                    state, svc_request_prefers_minimal(req), &payload_text, &state_text, &state_len,
-                    &answer_text);
+        event_texts(j.enc.id, j.seq, kind, in, j.ev, j.result_text, rn, &told,
+                    summarised ? &summary : NULL, j.state, svc_request_prefers_minimal(req),
+                    &j.payload_text, &j.state_text, &j.state_len, &j.answer_text);
     enc_summary_free(&summary);
-    if (payload_text && state_text && answer_text) {
-        replay.status = (int)status;
-        replay.version = seq;
-        rc = db_encounter_append(req->ctx->db, enc.id, enc.version, kind, payload_text, state_text,
-                                 use_replay ? &replay : NULL, &current);
-    }
-    free(payload_text);
-    free(state_text);
-    respond_appended(req, res, rc, status, enc.id, seq, current, answer_text, &replay);
-out:
-    if (state != NULL && (!folded || rc == DB_OK)) {
-        svc_state_cache_put_with(req->ctx->states, enc.id, folded ? enc.version + 1 : enc.version,
-                                 enc.token_hash, state, state_len, kept, enc_kept_bytes(kept),
-                                 enc_kept_free);
-        state = NULL;
-        kept = NULL;
-    }
-    enc_kept_free(kept);
-    free(rt.text);
-    free(result_text);
-    free(answer_text);
     svc_errors_free(&e);
-    json_decref(ev);
-    json_decref(state);
-    json_decref(in);
+    if (j.payload_text && j.state_text && j.answer_text) {
+        j.replay.status = (int)status;
+        j.replay.version = j.seq;
+        if (write_job_append(&j, req, res, kind))
+            return; /* answered by write_job_finish once the batch holding it has committed */
+    }
+    write_job_finish(&j, req, res);
+    return;
+out:
+    svc_errors_free(&e);
+    write_job_end(&j, req);
 }
 
 /* Parses a write's JSON body (an object). NULL after answering. */

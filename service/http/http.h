@@ -63,6 +63,9 @@ struct svc_request {
     void *header_cookie;
     struct svc_context *ctx;
     const char *client; /* the client's address as text ("" when unknown): per-address caps */
+    /* Set (by server.c only) when the handler may defer its answer (svc_response_defer):
+     * NULL for the Discord transport's calls, which must answer before they return. */
+    struct svc_deferral *deferral;
 };
 
 /* A response the handler fills in. body is owned (malloc) and freed by the server. */
@@ -115,6 +118,22 @@ void svc_response_add_header(struct svc_response *res, const char *name, const c
 
 /* Frees what the response owns and resets it. */
 void svc_response_clear(struct svc_response *res);
+
+/* A deferred answer: a handler whose work completes later on another thread (a write waiting
+ * for its group commit, db_encounter_append_async) frees its worker thread meanwhile. It
+ * arranges for svc_deferral_complete(req->deferral) to be called exactly once, from any thread,
+ * when the work is done (it may be before the handler returns), then calls svc_response_defer
+ * and returns with res untouched. The server suspends the connection until the completion,
+ * and then calls finish(ud, req, res) on a worker thread, with the same request (its headers,
+ * body and parameters), to fill res, which it sends as a handler's. finish must free ud: it is
+ * called exactly once, even when the client has gone meanwhile (its answer is then dropped).
+ * Only when req->deferral is set. */
+typedef void (*svc_finish_fn)(void *ud, const struct svc_request *req, struct svc_response *res);
+void svc_response_defer(const struct svc_request *req, struct svc_response *res,
+                        svc_finish_fn finish, void *ud);
+/* The deferred work of the request that deferral (req->deferral) belongs to is done: its
+ * connection resumes, or the handler's return finishes at once. Any thread, exactly once. */
+void svc_deferral_complete(void *deferral);
 
 /* What the server does with a live feed a handler answered with (the encounter's feed,
  * service/encounter/stream.c): it attaches the feed to its connection, reads its bytes as

@@ -82,14 +82,13 @@ static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection
     return ok;
 }
 
-/* Calls the route's handler with the request as plain C (http.h). */
-static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
-                         struct svc__request_state *rs, struct svc_response *res)
+/* The request as plain C (http.h), its client's address in client (INET6_ADDRSTRLEN bytes). */
+static void request_of(struct svc_server *s, struct MHD_Connection *conn,
+                       struct svc__request_state *rs, struct svc_request *req, char *client)
 {
-    const struct svc_match *m = &rs->match;
-    char client[INET6_ADDRSTRLEN] = "";
-    svc__client_address(conn, client, sizeof client);
-    struct svc_request req = {
+    client[0] = '\0';
+    svc__client_address(conn, client, INET6_ADDRSTRLEN);
+    *req = (struct svc_request){
         .method = rs->method,
         .path = rs->path,
         .body = rs->body ? rs->body : "",
@@ -100,10 +99,106 @@ static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
         .ctx = s->ctx,
         .client = client,
     };
-    memcpy(req.params, m->params, sizeof req.params);
+    memcpy(req->params, rs->match.params, sizeof req->params);
+}
+
+/* Calls the route's handler with the request as plain C (http.h); the handler may defer its
+ * answer (rs->deferral.finish set). */
+static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
+                         struct svc__request_state *rs, struct svc_response *res)
+{
+    const struct svc_match *m = &rs->match;
+    char client[INET6_ADDRSTRLEN];
+    struct svc_request req;
+    request_of(s, conn, rs, &req, client);
+    rs->deferral = (struct svc_deferral){.s = s, .conn = conn, .state = SVC__DEFER_OPEN};
+    req.deferral = &rs->deferral;
     codec_request_begin(m->route->method, m->route->pattern);
     m->route->handler(&req, res);
     codec_request_end();
+}
+
+void svc_response_defer(const struct svc_request *req, struct svc_response *res,
+                        svc_finish_fn finish, void *ud)
+{
+    assert(req->deferral != NULL && finish != NULL && res->status == 0 && res->body == NULL);
+    (void)res;
+    req->deferral->finish = finish;
+    req->deferral->ud = ud;
+}
+
+void svc_deferral_complete(void *deferral)
+{
+    struct svc_deferral *d = deferral;
+    struct svc_server *s = d->s;
+    struct MHD_Connection *conn = d->conn;
+    pthread_mutex_lock(&s->defer_lock);
+    bool resume = d->state == SVC__DEFER_SUSPENDED;
+    d->state = SVC__DEFER_COMPLETED;
+    pthread_mutex_unlock(&s->defer_lock);
+    /* Not suspended: the handler has not returned yet, and its dispatch finishes the answer;
+     * d may be gone already. Suspended: the connection stays until it is resumed. */
+    if (resume) {
+        MHD_resume_connection(conn);
+        atomic_fetch_sub(&s->suspended, 1);
+    }
+}
+
+/* Calls the deferred answer's continuation with the request as plain C into res. */
+static void deferral_finish(struct svc_server *s, struct MHD_Connection *conn,
+                            struct svc__request_state *rs, struct svc_response *res)
+{
+    svc_finish_fn finish = rs->deferral.finish;
+    rs->deferral.finish = NULL;
+    char client[INET6_ADDRSTRLEN];
+    struct svc_request req;
+    request_of(s, conn, rs, &req, client);
+    codec_request_begin(rs->match.route->method, rs->match.route->pattern);
+    finish(rs->deferral.ud, &req, res);
+    codec_request_end();
+}
+
+static enum MHD_Result send_response(struct svc_server *s, struct MHD_Connection *conn,
+                                     struct svc__request_state *rs, struct svc_response *res,
+                                     bool preflight);
+
+/* The handler deferred its answer: the connection is suspended until the completion resumes it
+ * (libmicrohttpd then calls on_request again: deferral_resumed), or, when the completion came
+ * first, the answer is finished and sent at once. The watch stays at HANDLING meanwhile: a
+ * connection waiting for its handler's work is never cut. */
+static enum MHD_Result deferral_suspend(struct svc_server *s, struct MHD_Connection *conn,
+                                        struct svc__request_state *rs)
+{
+    pthread_mutex_lock(&s->defer_lock);
+    if (rs->deferral.state == SVC__DEFER_COMPLETED) {
+        pthread_mutex_unlock(&s->defer_lock);
+        struct svc_response res;
+        memset(&res, 0, sizeof res);
+        deferral_finish(s, conn, rs, &res);
+        return send_response(s, conn, rs, &res, false);
+    }
+    rs->deferral.state = SVC__DEFER_SUSPENDED;
+    atomic_fetch_add(&s->suspended, 1);
+    MHD_suspend_connection(conn);
+    pthread_mutex_unlock(&s->defer_lock);
+    return MHD_YES;
+}
+
+/* libmicrohttpd calls the access handler again for a resumed connection: the completion came,
+ * and the answer is finished and sent. */
+static enum MHD_Result deferral_resumed(struct svc_server *s, struct MHD_Connection *conn,
+                                        struct svc__request_state *rs)
+{
+    pthread_mutex_lock(&s->defer_lock);
+    bool completed = rs->deferral.state == SVC__DEFER_COMPLETED;
+    pthread_mutex_unlock(&s->defer_lock);
+    assert(completed);
+    if (!completed)
+        return MHD_YES; /* not resumed by the completion: it will be */
+    struct svc_response res;
+    memset(&res, 0, sizeof res);
+    deferral_finish(s, conn, rs, &res);
+    return send_response(s, conn, rs, &res, false);
 }
 
 /* Routes a fully received request to its handler, or answers 400/404/405/413/415/OPTIONS. */
@@ -140,6 +235,8 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
         svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE, "this operation takes no body", NULL);
     } else {
         call_handler(s, conn, rs, &res);
+        if (rs->deferral.finish != NULL)
+            return deferral_suspend(s, conn, rs);
     }
     return send_response(s, conn, rs, &res, false);
 }
@@ -180,6 +277,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     struct svc__request_state *rs = *con_cls;
     if (rs == NULL)
         return request_begin(s, conn, url, method, version, con_cls);
+    if (rs->deferral.finish != NULL)
+        return deferral_resumed(s, conn, rs);
     if (*upload_data_size > 0) {
         svc__body_append(rs, upload_data, *upload_data_size, s->ctx->config->max_body);
         *upload_data_size = 0;
@@ -198,6 +297,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct svc__request_state *rs = *con_cls;
     if (rs == NULL)
         return;
+    if (rs->deferral.finish != NULL) {
+        /* Resumed, but closed before its answer was finished (the client went away): the
+         * continuation still runs, for what it does besides answering, and frees its own. A
+         * suspended connection is never reported complete: this one's completion came. */
+        assert(rs->deferral.state == SVC__DEFER_COMPLETED);
+        struct svc_response res;
+        memset(&res, 0, sizeof res);
+        deferral_finish(s, conn, rs, &res);
+        svc_response_clear(&res);
+    }
     svc__access_log(rs, toe);
     svc__request_state_give(rs);
     *con_cls = NULL;
@@ -220,6 +329,8 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     atomic_init(&s->poll_now, false);
     pthread_mutex_init(&s->watch_lock, NULL);
     pthread_mutex_init(&s->tick_lock, NULL);
+    pthread_mutex_init(&s->defer_lock, NULL);
+    atomic_init(&s->suspended, 0);
     pthread_condattr_t monotonic;
     pthread_condattr_init(&monotonic);
     pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
@@ -227,6 +338,7 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     pthread_condattr_destroy(&monotonic);
     int rc = svc__daemon_start(s, cfg, on_request, on_completed);
     if (rc != SVC_SERVER_OK) {
+        pthread_mutex_destroy(&s->defer_lock);
         pthread_mutex_destroy(&s->watch_lock);
         pthread_cond_destroy(&s->tick);
         pthread_mutex_destroy(&s->tick_lock);
@@ -270,7 +382,16 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
     pthread_mutex_unlock(&s->tick_lock);
     if (s->watchdog_started)
         pthread_join(s->watchdog, NULL);
+    /* A write waiting for its group commit holds its connection suspended, and libmicrohttpd
+     * aborts when stopped with one: its completion always comes (the database tells every
+     * queued append once its batch has committed or failed), as a handler blocked in the
+     * append would return, so it is waited for past the timeout. */
+    while (atomic_load(&s->suspended) > 0) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     MHD_stop_daemon(s->daemon);
+    pthread_mutex_destroy(&s->defer_lock);
     pthread_mutex_destroy(&s->watch_lock);
     pthread_cond_destroy(&s->tick);
     pthread_mutex_destroy(&s->tick_lock);

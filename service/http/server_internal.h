@@ -66,6 +66,23 @@ struct svc_server {
      * (it reconnected, and may have missed notifications meanwhile). */
     atomic_bool listening;
     atomic_bool poll_now;
+    /* Deferred answers (server.c): the lock of their states, and how many connections are
+     * suspended waiting for a completion (libmicrohttpd must not be stopped with one). */
+    pthread_mutex_t defer_lock;
+    atomic_int suspended;
+};
+
+/* A request's deferred answer (http.h, svc_response_defer; server.c). state moves under the
+ * server's defer_lock: OPEN until the handler returns and the connection is suspended
+ * (SUSPENDED) or the completion comes first (COMPLETED: the answer is finished at once, no
+ * suspension); a SUSPENDED one is resumed by the completion, which sets COMPLETED. */
+enum svc__deferral_state { SVC__DEFER_OPEN, SVC__DEFER_SUSPENDED, SVC__DEFER_COMPLETED };
+struct svc_deferral {
+    struct svc_server *s;
+    struct MHD_Connection *conn;
+    enum svc__deferral_state state;
+    svc_finish_fn finish; /* set by svc_response_defer; NULL once called */
+    void *ud;
 };
 
 /* One request's state, from its first callback to libmicrohttpd's report that it is complete
@@ -82,6 +99,7 @@ struct svc__request_state {
     const char *refusal;    /* framing, target or a header refused (400): the detail to send */
     char refusal_text[128]; /* the detail when it names a header */
     unsigned status;
+    struct svc_deferral deferral;
 };
 
 /* Microseconds on the monotonic clock. */
@@ -141,7 +159,8 @@ bool svc__is_json_content_type(const char *ct);
 /* watchdog.c: the phases of a connection's watch. */
 enum svc__watch_phase {
     SVC__WATCH_HEAD_READ, /* its request's head read (the body may follow, on the same clock) */
-    SVC__WATCH_HANDLING,  /* its request in the handler: never cut */
+    SVC__WATCH_HANDLING,  /* its request in the handler, or its answer deferred (the connection
+                           * suspended until the handler's work completes): never cut */
     SVC__WATCH_SENDING,   /* its answer queued: the answer deadline starts */
     SVC__WATCH_STREAMING, /* its answer a live feed: never cut */
     SVC__WATCH_READING,   /* answered: reading the next request starts */

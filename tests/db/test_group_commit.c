@@ -328,3 +328,132 @@ Test(group_commit, off_commits_each_append_alone)
     cr_assert_eq(stored_version(db, "e0"), 2);
     db_close(db);
 }
+
+/* ---- db_encounter_append_async ---- */
+
+/* The completions an asynchronous append's done has counted, and on which threads. */
+struct completions {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int count;
+};
+
+struct async_writer {
+    struct db_append_wait w;
+    struct completions *c;
+    int calls;
+    char id[16];
+};
+
+static void async_done(void *ud)
+{
+    struct async_writer *a = ud;
+    pthread_mutex_lock(&a->c->lock);
+    a->calls++;
+    a->c->count++;
+    pthread_cond_broadcast(&a->c->changed);
+    pthread_mutex_unlock(&a->c->lock);
+}
+
+/* Waits until n completions came (no deadline: a lost one fails by the suite's timeout). */
+static void wait_completions(struct completions *c, int n)
+{
+    pthread_mutex_lock(&c->lock);
+    while (c->count < n)
+        pthread_cond_wait(&c->changed, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Queues n asynchronous appends (to e1, e2, ...; a[k] at expected[k]) behind a leader blocked in
+ * BEGIN (a synchronous writer to e0, lead), each answered DB_PENDING, then lets the lock go and
+ * waits for every completion. */
+static void run_behind_a_blocked_leader(struct db *db, struct writer *lead, struct async_writer *a,
+                                        const int64_t *expected, int n, struct completions *c)
+{
+    sqlite3 *h = hold_write_lock();
+    *lead = (struct writer){.db = db, .id = "e0", .expected = 1, .state = "{\"v\":2}"};
+    pthread_create(&lead->t, NULL, append_once, lead);
+    wait_queued(db, 1); /* it leads, and waits for the lock */
+    for (int i = 0; i < n; i++) {
+        a[i] = (struct async_writer){.c = c, .w = {.done = async_done, .ud = &a[i]}};
+        snprintf(a[i].id, sizeof a[i].id, "e%d", i + 1);
+        cr_assert_eq(db_encounter_append_async(db, &a[i].w, a[i].id, expected[i], "a", "{}",
+                                               "{\"v\":2}", NULL),
+                     DB_PENDING, "append %d queued behind the leader", i);
+    }
+    release_write_lock(h);
+    pthread_join(lead->t, NULL);
+    wait_completions(c, n);
+}
+
+/* Appends queued behind a leader return at once (DB_PENDING) and hold no thread; each is told
+ * once, after the commit, with what a synchronous append would have returned. */
+Test(group_commit, async_appends_behind_a_leader_are_told_once_after_the_commit)
+{
+    struct db *db = open_with_encounters(6);
+    struct completions c = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    struct writer lead;
+    struct async_writer a[5];
+    int64_t expected[5] = {1, 1, 0, 1, 1}; /* e3: stale */
+    run_behind_a_blocked_leader(db, &lead, a, expected, 5, &c);
+    cr_assert_eq(lead.rc, DB_OK);
+    cr_assert_eq(largest_batch(db), 6, "the leader's batch held every queued append");
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(a[i].calls, 1, "append %d told once", i);
+        cr_assert_eq(a[i].w.rc, i == 2 ? DB_ERR_CONFLICT : DB_OK, "%d: %s", i,
+                     db_strerror(a[i].w.rc));
+        cr_assert_eq(a[i].w.current, i == 2 ? 1 : 2);
+        cr_assert_eq(stored_version(db, a[i].id), i == 2 ? 1 : 2);
+    }
+    db_close(db);
+}
+
+/* More appends than one batch holds: the leader steps down with asynchronous appends at the
+ * queue's head, which have no thread of their own to lead; the committer leads them. */
+Test(group_commit, async_appends_left_at_the_head_of_the_queue_are_still_committed)
+{
+    enum { N = 70 }; /* past GROUP_MAX (64) with the leader's own */
+    struct db *db = open_with_encounters(N + 1);
+    struct completions c = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    struct writer lead;
+    static struct async_writer a[N];
+    int64_t expected[N];
+    for (int i = 0; i < N; i++)
+        expected[i] = 1;
+    run_behind_a_blocked_leader(db, &lead, a, expected, N, &c);
+    cr_assert_eq(largest_batch(db), 64);
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(a[i].calls, 1, "append %d told once", i);
+        cr_assert_eq(a[i].w.rc, DB_OK, "%d: %s", i, db_strerror(a[i].w.rc));
+        cr_assert_eq(stored_version(db, a[i].id), 2);
+    }
+    struct db_group_stats st;
+    db_group_commit_stats(db, &st);
+    cr_assert_eq(st.writes, N + 1);
+    cr_assert_eq(st.queued, 0);
+    db_close(db);
+}
+
+/* A lone asynchronous append leads at once on its own thread, as a synchronous one: its result
+ * is returned, and done is never called. So it is with group commit off. */
+Test(group_commit, a_lone_async_append_completes_at_once)
+{
+    for (int on = 1; on >= 0; on--) {
+        struct db *db = NULL;
+        cr_assert_eq(db_open(path, &db), DB_OK);
+        db_set_group_commit(db, on);
+        if (on)
+            create(db, "e0");
+        struct completions c = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+        struct async_writer a = {.c = &c, .w = {.done = async_done, .ud = &a}};
+        int64_t v = on ? 1 : 2;
+        cr_assert_eq(db_encounter_append_async(db, &a.w, "e0", v, "a", "{}", "{}", NULL), DB_OK);
+        cr_assert_eq(a.w.rc, DB_OK);
+        cr_assert_eq(a.w.current, v + 1);
+        cr_assert_eq(db_encounter_append_async(db, &a.w, "e0", v, "a", "{}", "{}", NULL),
+                     DB_ERR_CONFLICT);
+        cr_assert_eq(a.w.current, v + 1);
+        cr_assert_eq(a.calls, 0);
+        db_close(db);
+    }
+}

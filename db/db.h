@@ -80,13 +80,14 @@ const char *db_strerror(int status);
 
 /* ---- encounters ----
  * Every call uses the calling thread's own connection, opened on first use and kept for the
- * life of the handle with its prepared statements. SQLite (sqlite_encounters.c): WAL,
- * synchronous=FULL, a 5 s busy timeout, foreign keys; writes run in BEGIN IMMEDIATE, and
- * appends made at once share one (db_set_group_commit).
- * PostgreSQL (pg.c): READ COMMITTED, the encounter's row locked (FOR UPDATE) before its
- * version is compared; serialization failures, deadlocks and a connection lost before COMMIT
- * are retried; a broken connection is reset on its next use. An acknowledged write is durable
- * on both (SQLite: the WAL synced; PostgreSQL: synchronous_commit=on, its default). */
+ * life of the handle with its prepared statements, except SQLite's group commit, whose batches
+ * all run on one connection of their own, whichever thread leads them. SQLite
+ * (sqlite_encounters.c): WAL, synchronous=FULL, a 5 s busy timeout, foreign keys; writes run in
+ * BEGIN IMMEDIATE, and appends made at once share one (db_set_group_commit). PostgreSQL (pg.c):
+ * READ COMMITTED, the encounter's row locked (FOR UPDATE) before its version is compared;
+ * serialization failures, deadlocks and a connection lost before COMMIT are retried; a broken
+ * connection is reset on its next use. An acknowledged write is durable on both (SQLite: the WAL
+ * synced; PostgreSQL: synchronous_commit=on, its default). */
 
 #define DB_HASH_LEN 32
 

@@ -127,6 +127,7 @@ struct db_conn *db_sqlite_conn(struct db_sqlite *db)
 
 struct db_conn *db_sqlite_leader_conn(struct db_sqlite *db)
 {
+    assert(db->leading); /* read by its only writer: the leader */
     if (db->leader == NULL)
         db->leader = conn_open(db);
     return db->leader;

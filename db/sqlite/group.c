@@ -152,6 +152,10 @@ static void lead(struct db_sqlite *db)
     struct batch b;
     struct db_append_wait *told[GROUP_MAX];
     struct db_conn *c = db_sqlite_leader_conn(db);
+    /* A ROLLBACK that failed below would have left the connection in its transaction, holding
+     * the write lock, and every batch after it failing at BEGIN: roll back first. */
+    if (c != NULL && !sqlite3_get_autocommit(c->conn))
+        db_sqlite_exec(db, c, ST_ROLLBACK);
     int rc = c == NULL ? DB_ERR_IO : db_sqlite_exec(db, c, ST_BEGIN);
     /* Taken after BEGIN: the writers that came while it waited for the lock join. */
     pthread_mutex_lock(&db->group_lock);

@@ -2,6 +2,7 @@
  * text without control characters the same bytes. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,4 +561,32 @@ Test(jsonw, shared_values_evicted_and_too_long_are_still_their_texts)
     cr_assert(json_equal(a, b));
     json_decref(a);
     json_decref(b);
+}
+
+/* jw_int writes what printf's %lld writes: one and two digits by their own path (perf9), every
+ * other number by the loop, at every fill of the smallest buffer. */
+Test(jsonw, integers_as_printf_writes_them)
+{
+    static const long long edges[] = {LLONG_MIN, LLONG_MIN + 1, -1000000, LLONG_MAX, 1000000007};
+    for (long long i = -1100; i < 1100 + (long long)(sizeof edges / sizeof edges[0]); i++) {
+        long long v = i < 1100 ? i : edges[i - 1100];
+        for (size_t pad = 0; pad < 70; pad += 23) {
+            struct jw w;
+            jw_init(&w, 64);
+            jw_array_begin(&w);
+            char fill[80];
+            memset(fill, 'p', pad);
+            fill[pad] = '\0';
+            jw_string(&w, fill);
+            jw_int(&w, v);
+            jw_array_end(&w);
+            size_t n = 0;
+            char *text = jw_finish(&w, &n);
+            char expected[160];
+            snprintf(expected, sizeof expected, "[\"%s\",%lld]", fill, v);
+            cr_assert_str_eq(text, expected);
+            cr_assert_eq(n, strlen(expected));
+            free(text);
+        }
+    }
 }

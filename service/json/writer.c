@@ -247,6 +247,16 @@ static inline size_t copy_plain(char *o, const char *s, size_t n)
         memcpy(o + n - 8, &last, 8); /* the last word, overlapping what is written */
         return n;
     }
+    if (n >= 4 && n < 8) { /* a short name ("quarter", "rear"): its first and last 4 bytes */
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        if (plain8(head | (uint64_t)tail << 32)) {
+            memcpy(o, &head, 4);
+            memcpy(o + n - 4, &tail, 4);
+            return n;
+        }
+    }
     for (; i < n && !needs_escape((unsigned char)s[i]); i++)
         o[i] = s[i];
     return i;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "service/json/reader.h"
+#include "service/json/scan16.h"
 
 void jw_init(struct jw *w, size_t initial)
 {
@@ -240,6 +241,10 @@ static bool needs_escape(unsigned char c)
 static inline size_t copy_plain(char *o, const char *s, size_t n)
 {
     size_t i = 0;
+#if JSON_SCAN16
+    for (; i + 16 <= n && json_escape_stops16(s + i) == 0; i += 16) /* 16 at a time (scan16.h) */
+        memcpy(o + i, s + i, 16);
+#endif
     for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8)
         memcpy(o + i, &x, 8);
     uint64_t last;

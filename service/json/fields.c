@@ -324,9 +324,11 @@ json_t *codec_member(json_t *obj, const char *key)
             continue;
         if ((index_of[d].names & name_bit(key)) == 0)
             return NULL;
+        /* By length first: most of obj's other names differ in it (the bytes compared are the
+         * name's, with no NUL among them, so that a name holding one never matches). */
+        size_t len = strlen(key);
         for (int i = 0; i < index_of[d].n; i++)
-            if (index_of[d].keys[i][0] == key[0] && strcmp(index_of[d].keys[i], key) == 0 &&
-                index_of[d].lens[i] == strlen(key))
+            if (index_of[d].lens[i] == len && memcmp(index_of[d].keys[i], key, len) == 0)
                 return index_of[d].values[i];
         return NULL;
     }

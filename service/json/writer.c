@@ -217,11 +217,15 @@ void jw_array_end(struct jw *w)
  * a byte less than n). Bytes from 0x80 up pass, as UTF-8 should. */
 static bool plain8(uint64_t x)
 {
+#if JSON_SCAN16
+    return json_plain8(x);
+#else
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
     uint64_t control = (x - ones * 0x20) & ~x & highs;
     return (control | ((quote - ones) & ~quote & highs) |
             ((backslash - ones) & ~backslash & highs)) == 0;
+#endif
 }
 
 /* Bytes JSON strings must escape: control characters, the quote and the backslash. */
@@ -244,6 +248,10 @@ static inline size_t copy_plain(char *o, const char *s, size_t n)
 #if JSON_SCAN16
     for (; i + 16 <= n && json_escape_stops16(s + i) == 0; i += 16) /* 16 at a time (scan16.h) */
         memcpy(o + i, s + i, 16);
+    if (i < n && n - i < 16 && n >= 16 && json_escape_stops16(s + n - 16) == 0) {
+        memcpy(o + n - 16, s + n - 16, 16); /* the last 16, overlapping what is written */
+        return n;
+    }
 #endif
     for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8)
         memcpy(o + i, &x, 8);

@@ -59,11 +59,12 @@ void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_o
     static_assert(sizeof square_keys / sizeof square_keys[0] == PLACE_KEYS + 1, "place keys");
     static_assert(sizeof hex_keys / sizeof hex_keys[0] == PLACE_KEYS + 1, "place keys");
     static_assert(sizeof combat_keys / sizeof combat_keys[0] == COMBAT_KEY_COUNT + 1, "combat");
-    rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
-    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
-        extra_values[i] = NULL;
-    if (!codec_expect_object(obj, ptr, e))
+    if (!codec_expect_object(obj, ptr, e)) {
+        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+        for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
+            extra_values[i] = NULL;
         return;
+    }
     bool hex = o->grid == RULES_GRID_HEX;
     const char *const *parts[] = {hex ? hex_keys : square_keys, combat ? combat_keys : NULL,
                                   extra_keys};

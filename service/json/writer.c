@@ -279,23 +279,12 @@ static inline size_t copy_plain(char *o, const char *s, size_t n)
  * quotes, backslashes and control characters need escapes). Copied 8 bytes at a time straight
  * into the buffer while no escape is needed: with a byte loop and a memcpy per run this was
  * the largest item in the profile of /v1/attacks/resolve (115 strings in a 1.5 KB answer). */
-static void quoted_n(struct jw *w, const char *s, size_t n)
+/* quoted_n's rest, from s[i], the first byte that needs an escape, and the closing quote: apart,
+ * so that a string without escapes (almost every one) is written with no frame to set up. */
+__attribute__((noinline)) static void quoted_rest(struct jw *w, const char *s, size_t n, size_t i)
 {
     static const char hex[] = "0123456789abcdef";
-    assert(s != NULL);
-    if (!reserve(w, n + 2))
-        return;
-    char *o = w->buf + w->len;
-    *o++ = '"';
-    size_t i = copy_plain(o, s, n);
-    o += i;
-    if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
-        *o++ = '"';
-        w->len = (size_t)(o - w->buf);
-        return;
-    }
-    w->len = (size_t)(o - w->buf);
-    for (; i < n; i++) { /* the rest, from the first byte that needs an escape */
+    for (; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (!needs_escape(c)) {
             put(w, (const char *)&s[i], 1);
@@ -308,6 +297,34 @@ static void quoted_n(struct jw *w, const char *s, size_t n)
         }
     }
     put(w, "\"", 1);
+}
+
+static void quoted_n(struct jw *w, const char *s, size_t n);
+
+/* quoted_n when the text must grow first (or has failed): apart, as quoted_rest. */
+__attribute__((noinline)) static void quoted_grow(struct jw *w, const char *s, size_t n)
+{
+    if (reserve_slow(w, n + 2))
+        quoted_n(w, s, n);
+}
+
+static void quoted_n(struct jw *w, const char *s, size_t n)
+{
+    assert(s != NULL);
+    if (w->len + n + 2 + 1 > w->cap) { /* reserve(w, n + 2), its slow path apart */
+        quoted_grow(w, s, n);
+        return;
+    }
+    char *o = w->buf + w->len;
+    *o++ = '"';
+    size_t i = copy_plain(o, s, n);
+    if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
+        o[n] = '"';
+        w->len += n + 2;
+        return;
+    }
+    w->len += 1 + i;
+    quoted_rest(w, s, n, i);
 }
 
 static void quoted(struct jw *w, const char *s)

@@ -382,11 +382,7 @@ static void digits(struct jw *w, long long v)
     if (v >= 0 && v < 100) { /* most of an answer's numbers (bonuses, rolls): without a loop */
         if (!reserve(w, 2))
             return;
-        char *o = w->buf + w->len;
-        size_t two = v >= 10;
-        o[0] = (char)('0' + (two ? v / 10 : v));
-        o[two] = (char)('0' + v % 10);
-        w->len += 1 + two;
+        w->len += jw__small_int(w->buf + w->len, v);
         return;
     }
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;

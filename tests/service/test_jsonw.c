@@ -590,3 +590,61 @@ Test(jsonw, integers_as_printf_writes_them)
         }
     }
 }
+
+/* JW_INT and JW_BOOL's inline member (a name and a small number or a boolean in one put) beside
+ * jw_key and jw_int or jw_bool, with the buffer filled to every length before it: each must
+ * write what the calls write, where it has room and where the text must grow, first in its
+ * object or not, in an object or after a key (perf9). */
+Test(jsonw, literal_members_at_every_fill_of_the_buffer)
+{
+    static const long long ints[] = {-1, 0, 7, 9, 10, 42, 99, 100, 12345};
+    char pad[160];
+    for (size_t p = 0; p < 140; p++) {
+        memset(pad, 'p', p);
+        pad[p] = '\0';
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+            struct jw a, b;
+            jw_init(&a, 64);
+            jw_init(&b, 64);
+            for (int i = 0; i < 2; i++) {
+                struct jw *w = i ? &b : &a;
+                jw_object_begin(w);
+                if (k % 2) { /* the object's first member, or not */
+                    jw_key(w, "pad");
+                    jw_string(w, pad);
+                }
+                if (i) {
+                    JW_INT(w, "an_int", ints[k]);
+                    JW_BOOL(w, "yes", k % 3 == 0);
+                    JW_BOOL(w, "no", false);
+                } else {
+                    jw_key(w, "an_int");
+                    jw_int(w, ints[k]);
+                    jw_key(w, "yes");
+                    jw_bool(w, k % 3 == 0);
+                    jw_key(w, "no");
+                    jw_bool(w, false);
+                }
+                jw_key(w, "inner");
+                jw_object_begin(w);
+                if (i)
+                    JW_INT(w, "n", ints[k]);
+                else
+                    jw_key(w, "n"), jw_int(w, ints[k]);
+                jw_object_end(w);
+                jw_object_end(w);
+            }
+            size_t na = 0, nb = 0;
+            char *ta = jw_finish(&a, &na), *tb = jw_finish(&b, &nb);
+            cr_assert_not_null(tb);
+            cr_assert_str_eq(ta, tb, "pad %zu, %lld", p, ints[k]);
+            cr_assert_eq(na, nb);
+            json_t *back = json_loads(tb, 0, NULL);
+            cr_assert_not_null(back, "%s", tb);
+            cr_assert_eq(json_integer_value(json_object_get(back, "an_int")), ints[k]);
+            json_decref(back);
+            free(ta);
+            free(tb);
+        }
+    }
+}

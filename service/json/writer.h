@@ -69,27 +69,6 @@ void jw_key(struct jw *w, const char *key); /* next value is this member's */
  * in tree mode the name is not checked as UTF-8 again). */
 #define JW_KEY(w, literal) jw_key_lit((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
-/* JW_KEY's call: inline, so that the copy's length is a constant and the copy a few moves, when
- * the text has room (the common case); else, and in tree or tee mode, jw_key_quoted. An answer
- * writes a name for most of its values: through the call and libc's memcpy each cost about 80
- * instructions, a tenth of /v1/attacks/resolve's own work. */
-static inline void jw_key_lit(struct jw *w, const char *quoted, size_t n)
-{
-    if (w->values || w->after_key || w->failed || w->depth < 0 || w->depth >= JW_MAX_DEPTH ||
-        w->len + n + 2 > w->cap) {
-        jw_key_quoted(w, quoted, n);
-        return;
-    }
-    char *o = w->buf + w->len;
-    size_t comma = !w->first[w->depth]; /* a comma unless it is the object's first member */
-    *o = ',';
-    memcpy(o + comma, quoted, n);
-    w->len += comma + n;
-    w->first[w->depth] = false;
-    w->after_key = true;
-}
-void jw_int(struct jw *w, long long v);
-void jw_bool(struct jw *w, bool v);
 /* Whether a member of n bytes of quoted name and colon, and up to `value` bytes of value, goes in
  * the text by the inline path: text mode, the object's member (not after a key), room. */
 static inline bool jw__member_fits(const struct jw *w, size_t n, size_t value)
@@ -109,6 +88,21 @@ static inline char *jw__member(struct jw *w, const char *quoted, size_t n)
     w->len += comma + n;
     return o + comma + n;
 }
+/* JW_KEY's call: inline, so that the copy's length is a constant and the copy a few moves, when
+ * the text has room (the common case); else, and in tree or tee mode, jw_key_quoted. An answer
+ * writes a name for most of its values: through the call and libc's memcpy each cost about 80
+ * instructions, a tenth of /v1/attacks/resolve's own work. */
+static inline void jw_key_lit(struct jw *w, const char *quoted, size_t n)
+{
+    if (!jw__member_fits(w, n, 0)) {
+        jw_key_quoted(w, quoted, n);
+        return;
+    }
+    jw__member(w, quoted, n);
+    w->after_key = true;
+}
+void jw_int(struct jw *w, long long v);
+void jw_bool(struct jw *w, bool v);
 /* Writes v, from 0 to 99, at o; returns its length. */
 static inline size_t jw__small_int(char *o, long long v)
 {

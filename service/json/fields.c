@@ -605,8 +605,8 @@ bool codec_int_of(json_t *obj, json_t *v, const char *base, const char *key, boo
                   long long lo, long long hi, long long *out, struct svc_errors *e)
 {
     assert(lo <= hi && out != NULL);
-    /* Most of a decoder's integers are optional and absent (an attack asks for 36, gives 14):
-     * told so without the frame int_of sets up around its calls, six registers saved. */
+    /* Many of a decoder's integers are optional and absent (the bench's attack asks for 36 and
+     * gives 18): told so without the frame int_of sets up around its calls, six registers saved. */
     if (v == NULL && !required && record_fd < 0)
         return false;
     return int_of(obj, v, base, key, required, lo, hi, out, e);

@@ -384,6 +384,7 @@ static void members_room(size_t nk, size_t cap)
  * Made once for a set of lists and kept per thread, so a call matches its object's few members
  * against the names under their bits instead of visiting every known name (a creature's
  * decoder knows about 20, its request gives 4 or 5). */
+#define MEMBERS_LISTS 4
 struct members_table {
     size_t nlists;                            /* how many lists it was made from */
     const char *names[CODEC_MEMBERS_MAX + 1]; /* NULL-terminated, as codec_reject_unknown reads */
@@ -391,6 +392,7 @@ struct members_table {
     uint8_t order[CODEC_MEMBERS_MAX];
     uint8_t at[65];
     size_t nk;
+    uint8_t list_len[MEMBERS_LISTS]; /* the first lists' lengths (a creature's decoder gives 3) */
 };
 #define MEMBERS_TABLE_BITS 6 /* 64 tables, 2 a hash */
 #define MEMBERS_TABLES     (1 << MEMBERS_TABLE_BITS)
@@ -406,21 +408,39 @@ static bool members_table_is(const struct members_table *t, const char *const *c
 {
     if (t->nlists != nlists || nlists == 0)
         return false;
-    size_t j = 0;
+    const char *const *name = t->names; /* NULL after the last: no list's name is */
     for (size_t l = 0; l < nlists; l++) {
         const char *const *k = lists[l];
-        for (; k != NULL && *k != NULL; k++, j++)
-            if (j >= t->nk || t->names[j] != *k)
+        if (l >= MEMBERS_LISTS) {
+            for (; k != NULL && *k != NULL; k++, name++)
+                if (*name != *k)
+                    return false;
+            continue;
+        }
+        /* Its length known, its names are compared without a test for its end at each: k[i] is
+         * read only after k[0 .. i) proved to be names, none of them its NULL. */
+        size_t len = t->list_len[l];
+        if (k == NULL) {
+            if (len != 0)
                 return false;
+            continue;
+        }
+        for (size_t i = 0; i < len; i++)
+            if (k[i] != name[i])
+                return false;
+        if (k[len] != NULL)
+            return false;
+        name += len;
     }
-    return j == t->nk;
+    return *name == NULL;
 }
 
 static void members_table_make(struct members_table *t, const char *const *const *lists,
                                size_t nlists, size_t out_cap)
 {
     size_t nk = 0, count[64] = {0};
-    for (size_t l = 0; l < nlists; l++)
+    for (size_t l = 0; l < nlists; l++) {
+        size_t first = nk;
         for (const char *const *k = lists[l]; k != NULL && *k != NULL; k++) {
             members_room(nk, out_cap);
             t->names[nk] = *k;
@@ -428,6 +448,9 @@ static void members_table_make(struct members_table *t, const char *const *const
             count[name_bit_at(*k)]++;
             nk++;
         }
+        if (l < MEMBERS_LISTS)
+            t->list_len[l] = (uint8_t)(nk - first); /* at most CODEC_MEMBERS_MAX */
+    }
     t->names[nk] = NULL;
     t->nk = nk;
     t->nlists = nlists;

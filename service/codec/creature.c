@@ -70,11 +70,12 @@ void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_o
                                   extra_keys};
     /* Every member in one walk of obj, the unknown ones reported (fields.h). */
     json_t *v[CODEC_MEMBERS_MAX];
-    codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v, sizeof v / sizeof v[0], e);
-    json_t **cv = v + PLACE_KEYS;                                   /* combat's, when combat */
-    json_t **xv = v + PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0); /* the extra keys' */
-    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
-        extra_values[i] = xv[i];
+    size_t nv = codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v,
+                                 sizeof v / sizeof v[0], e);
+    json_t **cv = v + PLACE_KEYS; /* combat's, when combat */
+    size_t xi = PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0), xn = nv - xi;
+    if (extra_values != NULL && extra_keys != NULL) /* the extra keys' values: v's last xn */
+        memcpy(extra_values, v + xi, xn * sizeof *v);
     long long a = 0, b = 0, z = 0;
     codec_int_of(obj, v[KEY_A], ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a,
                  e);

@@ -489,13 +489,13 @@ static const struct members_table *members_table_of(const char *const *const *li
     return t;
 }
 
-void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
-                      json_t **out, size_t out_cap, struct svc_errors *e)
+size_t codec_members_in(json_t *obj, const char *base, const char *const *const *lists,
+                        size_t nlists, json_t **out, size_t out_cap, struct svc_errors *e)
 {
     const struct members_table *t = members_table_of(lists, nlists, out_cap);
     memset(out, 0, t->nk * sizeof *out);
     if (!json_is_object(obj))
-        return;
+        return t->nk;
     /* Each member, in obj's order, against the known names with its bit (a name may be listed
      * twice: every place gets it). A member whose name as a C string is known is not unknown, as
      * codec_reject_unknown has it (it reads names as C strings), but it is that name's value
@@ -519,6 +519,7 @@ void codec_members_in(json_t *obj, const char *base, const char *const *const *l
             svc_errors_add(e, ptr, "is not a known field");
         }
     }
+    return t->nk;
 }
 
 void codec_members(json_t *obj, const char *base, const char *const *known, json_t **out,

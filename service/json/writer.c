@@ -195,21 +195,13 @@ static void close_(struct jw *w, char c)
         w->tee_in = false;
 }
 
-void jw_object_begin(struct jw *w)
+void jw__open(struct jw *w, char c)
 {
-    open(w, '{');
+    open(w, c);
 }
-void jw_object_end(struct jw *w)
+void jw__close(struct jw *w, char c)
 {
-    close_(w, '}');
-}
-void jw_array_begin(struct jw *w)
-{
-    open(w, '[');
-}
-void jw_array_end(struct jw *w)
-{
-    close_(w, ']');
+    close_(w, c);
 }
 
 /* True when none of the 8 bytes in x needs an escape: no quote, no backslash, no control

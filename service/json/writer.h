@@ -59,10 +59,51 @@ static inline bool jw_is_tree(const struct jw *w)
     return w->values &&
            (w->tree || (w->tee && (w->depth == 0 || (w->depth == 1 ? w->key != NULL : w->tee_in))));
 }
-void jw_object_begin(struct jw *w);
-void jw_object_end(struct jw *w);
-void jw_array_begin(struct jw *w);
-void jw_array_end(struct jw *w);
+/* Opening and closing a container: inline in text mode when the text has room (an answer opens
+ * a dozen, each a call of about 30 instructions); else jw__open and jw__close. */
+void jw__open(struct jw *w, char c);
+void jw__close(struct jw *w, char c);
+static inline void jw__open_inline(struct jw *w, char c)
+{
+    if (w->values || w->failed || w->depth < 0 || w->depth + 1 >= JW_MAX_DEPTH ||
+        w->len + 3 > w->cap) {
+        jw__open(w, c);
+        return;
+    }
+    char *o = w->buf + w->len;
+    size_t comma = !w->after_key && !w->first[w->depth]; /* after a key, or first: none */
+    *o = ',';
+    o[comma] = c;
+    w->len += comma + 1;
+    w->first[w->depth] = false;
+    w->after_key = false;
+    w->first[++w->depth] = true;
+}
+static inline void jw__close_inline(struct jw *w, char c)
+{
+    if (w->values || w->failed || w->depth <= 0 || w->len + 2 > w->cap) {
+        jw__close(w, c);
+        return;
+    }
+    w->buf[w->len++] = c;
+    w->depth--;
+}
+static inline void jw_object_begin(struct jw *w)
+{
+    jw__open_inline(w, '{');
+}
+static inline void jw_object_end(struct jw *w)
+{
+    jw__close_inline(w, '}');
+}
+static inline void jw_array_begin(struct jw *w)
+{
+    jw__open_inline(w, '[');
+}
+static inline void jw_array_end(struct jw *w)
+{
+    jw__close_inline(w, ']');
+}
 void jw_key(struct jw *w, const char *key); /* next value is this member's */
 /* jw_key for a name given as a string literal of ASCII that needs no escape (every name we
  * write): its quoted form and colon are put as one copy of a length known when compiling (and

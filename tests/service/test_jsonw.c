@@ -648,3 +648,38 @@ Test(jsonw, literal_members_at_every_fill_of_the_buffer)
         }
     }
 }
+
+/* Containers opened and closed inline (perf9) at every fill of the smallest buffer: after a
+ * value (a comma), first in their container, after a key; the text as it must be, and no byte
+ * written past the buffer (ASan). */
+Test(jsonw, containers_at_every_fill_of_the_buffer)
+{
+    char pad[160], expected[400];
+    for (size_t p = 0; p < 140; p++) {
+        memset(pad, 'p', p);
+        pad[p] = '\0';
+        struct jw w;
+        jw_init(&w, 64);
+        jw_array_begin(&w);
+        jw_string(&w, pad);
+        jw_array_begin(&w);
+        jw_object_begin(&w);
+        JW_KEY(&w, "k");
+        jw_array_begin(&w);
+        jw_array_end(&w);
+        jw_key(&w, "o");
+        jw_object_begin(&w);
+        jw_object_end(&w);
+        jw_object_end(&w);
+        jw_array_end(&w);
+        jw_array_begin(&w);
+        jw_array_end(&w);
+        jw_array_end(&w);
+        size_t n = 0;
+        char *text = jw_finish(&w, &n);
+        snprintf(expected, sizeof expected, "[\"%s\",[{\"k\":[],\"o\":{}}],[]]", pad);
+        cr_assert_str_eq(text, expected, "pad %zu", p);
+        cr_assert_eq(n, strlen(expected));
+        free(text);
+    }
+}

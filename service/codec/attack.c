@@ -2,6 +2,7 @@
  * and /resolve (rolled) on rules/attack/, and their answer with every positional modifier and its
  * source. Its decoders are in attack_decode.c. */
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -639,7 +640,11 @@ static void rule(json_t *body, bool roll, struct svc_answer *out)
      * and allocating and freeing them cost more than the ruling (seen with perf). */
     struct attack_request req_state, *r = &req_state;
     struct svc_dice_source src_state, *src = &src_state;
-    memset(r, 0, sizeof *r);
+    /* Zeroed but for the damage's expression (2 KB: its 32 terms), which the damage's decoder
+     * writes whole when the request gives a damage, and which is read only then (r->damage). */
+    size_t expr_end = offsetof(struct attack_request, damage_expr) + sizeof r->damage_expr;
+    memset(r, 0, offsetof(struct attack_request, damage_expr));
+    memset((char *)r + expr_end, 0, sizeof *r - expr_end);
     /* The body's members, read once (fields.h): the unknown ones are found in the index too. */
     codec_index_begin(body);
     if (!svc_decode_body(body, known, &e)) {

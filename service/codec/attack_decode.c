@@ -37,9 +37,10 @@ static unsigned name_set_of(json_t *obj, json_t *v, const char *base, const char
     json_array_foreach(list, i, item)
     {
         int found = -1;
-        for (int k = 0; names[k] != NULL && json_is_string(item); k++)
-            if (strcmp(names[k], json_string_value(item)) == 0)
-                found = k;
+        const char *text = json_string_value(item); /* NULL: not a string */
+        for (int k = 0; names[k] != NULL && text != NULL && found < 0; k++)
+            if (strcmp(names[k], text) == 0)
+                found = k; /* the names of a set are distinct: the first is the only one */
         if (found < 0) {
             char ptr[CODEC_PTR_MAX];
             snprintf(ptr, sizeof ptr, "%s/%s/%zu", base, key, i);

@@ -59,21 +59,23 @@ void svc_decode_creature_with(json_t *obj, const char *ptr, const struct rules_o
     static_assert(sizeof square_keys / sizeof square_keys[0] == PLACE_KEYS + 1, "place keys");
     static_assert(sizeof hex_keys / sizeof hex_keys[0] == PLACE_KEYS + 1, "place keys");
     static_assert(sizeof combat_keys / sizeof combat_keys[0] == COMBAT_KEY_COUNT + 1, "combat");
-    rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
-    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
-        extra_values[i] = NULL;
-    if (!codec_expect_object(obj, ptr, e))
+    if (!codec_expect_object(obj, ptr, e)) {
+        rules_creature_init(out, RULES_SIZE_MEDIUM, 0, 0, 0);
+        for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
+            extra_values[i] = NULL;
         return;
+    }
     bool hex = o->grid == RULES_GRID_HEX;
     const char *const *parts[] = {hex ? hex_keys : square_keys, combat ? combat_keys : NULL,
                                   extra_keys};
     /* Every member in one walk of obj, the unknown ones reported (fields.h). */
     json_t *v[CODEC_MEMBERS_MAX];
-    codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v, sizeof v / sizeof v[0], e);
-    json_t **cv = v + PLACE_KEYS;                                   /* combat's, when combat */
-    json_t **xv = v + PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0); /* the extra keys' */
-    for (size_t i = 0; extra_values != NULL && extra_keys != NULL && extra_keys[i] != NULL; i++)
-        extra_values[i] = xv[i];
+    size_t nv = codec_members_in(obj, ptr, parts, sizeof parts / sizeof parts[0], v,
+                                 sizeof v / sizeof v[0], e);
+    json_t **cv = v + PLACE_KEYS; /* combat's, when combat */
+    size_t xi = PLACE_KEYS + (combat ? COMBAT_KEY_COUNT : 0), xn = nv - xi;
+    if (extra_values != NULL && extra_keys != NULL) /* the extra keys' values: v's last xn */
+        memcpy(extra_values, v + xi, xn * sizeof *v);
     long long a = 0, b = 0, z = 0;
     codec_int_of(obj, v[KEY_A], ptr, hex ? "q" : "x", true, -RULES_COORD_MAX, RULES_COORD_MAX, &a,
                  e);

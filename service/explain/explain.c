@@ -196,6 +196,8 @@ static const char *format_once(char *small, size_t cap, char **big, size_t *n, c
 
 void svc_told_textn(struct svc_told *t, const char *s, size_t n)
 {
+    if (n == 0) /* nothing to put (an attack's sentence tells a few empty clauses): both texts */
+        return; /* already end in their NUL */
     put_chars(t->plain, t->plain_cap, &t->pl, s, n);
     put_chars(t->md, t->md_cap, &t->ml, s, n);
 }

@@ -51,9 +51,10 @@ void codec_members(json_t *obj, const char *base, const char *const *known, json
  * found again by the names' addresses (a list array changed in place is read anew; a name's text
  * changed at the same address would not be). */
 /* codec_members with the names in nlists lists (each NULL-terminated; a NULL list is empty),
- * as if they were one list, the first's names first: out[] follows them in that order. */
-void codec_members_in(json_t *obj, const char *base, const char *const *const *lists, size_t nlists,
-                      json_t **out, size_t out_cap, struct svc_errors *e);
+ * as if they were one list, the first's names first: out[] follows them in that order. Returns
+ * how many names the lists hold (out[0 .. that) are set). */
+size_t codec_members_in(json_t *obj, const char *base, const char *const *const *lists,
+                        size_t nlists, json_t **out, size_t out_cap, struct svc_errors *e);
 
 /* Adds an error for each member of obj whose name is not in known (NULL-terminated). */
 void codec_reject_unknown(json_t *obj, const char *base, const char *const *known,

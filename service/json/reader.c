@@ -121,6 +121,7 @@ static json_t *object(struct reader *r)
     json_t *obj = json_object();
     if (obj == NULL || opens_empty(r, '}'))
         return obj;
+    size_t members = 0; /* json_object_size(obj), as each member is set */
     for (;;) {
         const char *key;
         size_t key_len;
@@ -134,10 +135,10 @@ static json_t *object(struct reader *r)
         if (v == NULL)
             break;
         /* A duplicate replaces the first value and leaves the size as it was: declined, so
-         * jansson reports it. */
-        size_t before = json_object_size(obj);
+         * jansson reports it. The size before is counted here (a call to jansson fewer a
+         * member). */
         if (json_object_setn_new_nocheck(obj, key, key_len, v) != 0 ||
-            json_object_size(obj) == before)
+            json_object_size(obj) != ++members)
             break;
         enum next n = after_item(r, '}');
         if (n == NEXT_CLOSED)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "service/json/reader.h"
+#include "service/json/scan16.h"
 
 void jw_init(struct jw *w, size_t initial)
 {
@@ -194,21 +195,13 @@ static void close_(struct jw *w, char c)
         w->tee_in = false;
 }
 
-void jw_object_begin(struct jw *w)
+void jw__open(struct jw *w, char c)
 {
-    open(w, '{');
+    open(w, c);
 }
-void jw_object_end(struct jw *w)
+void jw__close(struct jw *w, char c)
 {
-    close_(w, '}');
-}
-void jw_array_begin(struct jw *w)
-{
-    open(w, '[');
-}
-void jw_array_end(struct jw *w)
-{
-    close_(w, ']');
+    close_(w, c);
 }
 
 /* True when none of the 8 bytes in x needs an escape: no quote, no backslash, no control
@@ -216,11 +209,15 @@ void jw_array_end(struct jw *w)
  * a byte less than n). Bytes from 0x80 up pass, as UTF-8 should. */
 static bool plain8(uint64_t x)
 {
+#if JSON_SCAN16
+    return json_plain8(x);
+#else
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
     uint64_t control = (x - ones * 0x20) & ~x & highs;
     return (control | ((quote - ones) & ~quote & highs) |
             ((backslash - ones) & ~backslash & highs)) == 0;
+#endif
 }
 
 /* Bytes JSON strings must escape: control characters, the quote and the backslash. */
@@ -240,6 +237,14 @@ static bool needs_escape(unsigned char c)
 static inline size_t copy_plain(char *o, const char *s, size_t n)
 {
     size_t i = 0;
+#if JSON_SCAN16
+    for (; i + 16 <= n && json_escape_stops16(s + i) == 0; i += 16) /* 16 at a time (scan16.h) */
+        memcpy(o + i, s + i, 16);
+    if (i < n && n - i < 16 && n >= 16 && json_escape_stops16(s + n - 16) == 0) {
+        memcpy(o + n - 16, s + n - 16, 16); /* the last 16, overlapping what is written */
+        return n;
+    }
+#endif
     for (uint64_t x; i + 8 <= n && (memcpy(&x, s + i, 8), plain8(x)); i += 8)
         memcpy(o + i, &x, 8);
     uint64_t last;
@@ -247,32 +252,27 @@ static inline size_t copy_plain(char *o, const char *s, size_t n)
         memcpy(o + n - 8, &last, 8); /* the last word, overlapping what is written */
         return n;
     }
+    if (n >= 4 && n < 8) { /* a short name ("quarter", "rear"): its first and last 4 bytes */
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        if (plain8(head | (uint64_t)tail << 32)) {
+            memcpy(o, &head, 4);
+            memcpy(o + n - 4, &tail, 4);
+            return n;
+        }
+    }
     for (; i < n && !needs_escape((unsigned char)s[i]); i++)
         o[i] = s[i];
     return i;
 }
 
-/* A string of n bytes (jansson's strings are valid UTF-8, which JSON takes as it is; only
- * quotes, backslashes and control characters need escapes). Copied 8 bytes at a time straight
- * into the buffer while no escape is needed: with a byte loop and a memcpy per run this was
- * the largest item in the profile of /v1/attacks/resolve (115 strings in a 1.5 KB answer). */
-static void quoted_n(struct jw *w, const char *s, size_t n)
+/* quoted_n's rest, from s[i], the first byte that needs an escape, and the closing quote: apart,
+ * so that a string without escapes (almost every one) is written with no frame to set up. */
+__attribute__((noinline)) static void quoted_rest(struct jw *w, const char *s, size_t n, size_t i)
 {
     static const char hex[] = "0123456789abcdef";
-    assert(s != NULL);
-    if (!reserve(w, n + 2))
-        return;
-    char *o = w->buf + w->len;
-    *o++ = '"';
-    size_t i = copy_plain(o, s, n);
-    o += i;
-    if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
-        *o++ = '"';
-        w->len = (size_t)(o - w->buf);
-        return;
-    }
-    w->len = (size_t)(o - w->buf);
-    for (; i < n; i++) { /* the rest, from the first byte that needs an escape */
+    for (; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (!needs_escape(c)) {
             put(w, (const char *)&s[i], 1);
@@ -285,6 +285,38 @@ static void quoted_n(struct jw *w, const char *s, size_t n)
         }
     }
     put(w, "\"", 1);
+}
+
+static void quoted_n(struct jw *w, const char *s, size_t n);
+
+/* quoted_n when the text must grow first (or has failed): apart, as quoted_rest. */
+__attribute__((noinline)) static void quoted_grow(struct jw *w, const char *s, size_t n)
+{
+    if (reserve_slow(w, n + 2))
+        quoted_n(w, s, n);
+}
+
+/* A string of n bytes (jansson's strings are valid UTF-8, which JSON takes as it is; only
+ * quotes, backslashes and control characters need escapes). Copied 16 or 8 bytes at a time
+ * straight into the buffer while no escape is needed: with a byte loop and a memcpy per run this
+ * was the largest item in the profile of /v1/attacks/resolve (115 strings in a 1.5 KB answer). */
+static void quoted_n(struct jw *w, const char *s, size_t n)
+{
+    assert(s != NULL);
+    if (w->len + n + 2 + 1 > w->cap) { /* reserve(w, n + 2), its slow path apart */
+        quoted_grow(w, s, n);
+        return;
+    }
+    char *o = w->buf + w->len;
+    *o++ = '"';
+    size_t i = copy_plain(o, s, n);
+    if (i == n) { /* nothing to escape (almost always): the closing quote has its room */
+        o[n] = '"';
+        w->len += n + 2;
+        return;
+    }
+    w->len += 1 + i;
+    quoted_rest(w, s, n, i);
 }
 
 static void quoted(struct jw *w, const char *s)
@@ -339,6 +371,12 @@ static void digits(struct jw *w, long long v)
 {
     /* By hand: snprintf showed in the profile of /v1/attacks/resolve. Written backwards in
      * place, its length counted first, so that no copy (a call to memcpy) follows. */
+    if (v >= 0 && v < 100) { /* most of an answer's numbers (bonuses, rolls): without a loop */
+        if (!reserve(w, 2))
+            return;
+        w->len += jw__small_int(w->buf + w->len, v);
+        return;
+    }
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     size_t n = v < 0 ? 2 : 1;
     for (unsigned long long rest = u / 10; rest != 0; rest /= 10)
@@ -376,7 +414,10 @@ void jw_bool(struct jw *w, bool v)
             return;
     }
     before_value(w);
-    put(w, v ? "true" : "false", v ? 4 : 5);
+    if (v) /* each a copy of a length known when compiling: a few moves, not a call to memcpy */
+        put(w, "true", 4);
+    else
+        put(w, "false", 5);
 }
 
 void jw_null(struct jw *w)

@@ -59,41 +59,132 @@ static inline bool jw_is_tree(const struct jw *w)
     return w->values &&
            (w->tree || (w->tee && (w->depth == 0 || (w->depth == 1 ? w->key != NULL : w->tee_in))));
 }
-void jw_object_begin(struct jw *w);
-void jw_object_end(struct jw *w);
-void jw_array_begin(struct jw *w);
-void jw_array_end(struct jw *w);
+/* Opening and closing a container: inline in text mode when the text has room (an answer opens
+ * a dozen, each a call of about 30 instructions); else jw__open and jw__close. */
+void jw__open(struct jw *w, char c);
+void jw__close(struct jw *w, char c);
+static inline void jw__open_inline(struct jw *w, char c)
+{
+    if (w->values || w->failed || w->depth < 0 || w->depth + 1 >= JW_MAX_DEPTH ||
+        w->len + 3 > w->cap) {
+        jw__open(w, c);
+        return;
+    }
+    char *o = w->buf + w->len;
+    size_t comma = !w->after_key && !w->first[w->depth]; /* after a key, or first: none */
+    *o = ',';
+    o[comma] = c;
+    w->len += comma + 1;
+    w->first[w->depth] = false;
+    w->after_key = false;
+    w->first[++w->depth] = true;
+}
+static inline void jw__close_inline(struct jw *w, char c)
+{
+    if (w->values || w->failed || w->depth <= 0 || w->len + 2 > w->cap) {
+        jw__close(w, c);
+        return;
+    }
+    w->buf[w->len++] = c;
+    w->depth--;
+}
+static inline void jw_object_begin(struct jw *w)
+{
+    jw__open_inline(w, '{');
+}
+static inline void jw_object_end(struct jw *w)
+{
+    jw__close_inline(w, '}');
+}
+static inline void jw_array_begin(struct jw *w)
+{
+    jw__open_inline(w, '[');
+}
+static inline void jw_array_end(struct jw *w)
+{
+    jw__close_inline(w, ']');
+}
 void jw_key(struct jw *w, const char *key); /* next value is this member's */
 /* jw_key for a name given as a string literal of ASCII that needs no escape (every name we
  * write): its quoted form and colon are put as one copy of a length known when compiling (and
  * in tree mode the name is not checked as UTF-8 again). */
 #define JW_KEY(w, literal) jw_key_lit((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1)
 void jw_key_quoted(struct jw *w, const char *quoted, size_t n);
+/* Whether a member of n bytes of quoted name and colon, and up to `value` bytes of value, goes in
+ * the text by the inline path: text mode, the object's member (not after a key), room. */
+static inline bool jw__member_fits(const struct jw *w, size_t n, size_t value)
+{
+    return !w->values && !w->after_key && !w->failed && w->depth >= 0 && w->depth < JW_MAX_DEPTH &&
+           w->len + n + value + 2 <= w->cap;
+}
+/* Puts the quoted name and colon (n bytes) after a comma unless it is the object's first member;
+ * the caller checked jw__member_fits. Returns where the value goes. */
+static inline char *jw__member(struct jw *w, const char *quoted, size_t n)
+{
+    char *o = w->buf + w->len;
+    size_t comma = !w->first[w->depth];
+    *o = ',';
+    memcpy(o + comma, quoted, n);
+    w->first[w->depth] = false;
+    w->len += comma + n;
+    return o + comma + n;
+}
 /* JW_KEY's call: inline, so that the copy's length is a constant and the copy a few moves, when
  * the text has room (the common case); else, and in tree or tee mode, jw_key_quoted. An answer
  * writes a name for most of its values: through the call and libc's memcpy each cost about 80
  * instructions, a tenth of /v1/attacks/resolve's own work. */
 static inline void jw_key_lit(struct jw *w, const char *quoted, size_t n)
 {
-    if (w->values || w->after_key || w->failed || w->depth < 0 || w->depth >= JW_MAX_DEPTH ||
-        w->len + n + 2 > w->cap) {
+    if (!jw__member_fits(w, n, 0)) {
         jw_key_quoted(w, quoted, n);
         return;
     }
-    char *o = w->buf + w->len;
-    size_t comma = !w->first[w->depth]; /* a comma unless it is the object's first member */
-    *o = ',';
-    memcpy(o + comma, quoted, n);
-    w->len += comma + n;
-    w->first[w->depth] = false;
+    jw__member(w, quoted, n);
     w->after_key = true;
 }
-/* A member of a literal key and its value, in one line. */
-#define JW_INT(w, literal, v)    (JW_KEY(w, literal), jw_int((w), (v)))
-#define JW_BOOL(w, literal, v)   (JW_KEY(w, literal), jw_bool((w), (v)))
-#define JW_STRING(w, literal, v) (JW_KEY(w, literal), jw_string((w), (v)))
 void jw_int(struct jw *w, long long v);
 void jw_bool(struct jw *w, bool v);
+/* Writes v, from 0 to 99, at o; returns its length. */
+static inline size_t jw__small_int(char *o, long long v)
+{
+    size_t two = v >= 10;
+    o[0] = (char)('0' + (two ? v / 10 : v));
+    o[two] = (char)('0' + v % 10);
+    return 1 + two;
+}
+/* JW_INT's and JW_BOOL's calls: in text mode a member and its value in one inline put (an answer
+ * writes dozens: as a key then a call, each cost about 60 instructions); else as JW_KEY then
+ * jw_int or jw_bool. */
+static inline void jw_int_lit(struct jw *w, const char *quoted, size_t n, long long v)
+{
+    if (v >= 0 && v < 100 && jw__member_fits(w, n, 2)) {
+        char *o = jw__member(w, quoted, n);
+        w->len += jw__small_int(o, v);
+        return;
+    }
+    jw_key_lit(w, quoted, n);
+    jw_int(w, v);
+}
+static inline void jw_bool_lit(struct jw *w, const char *quoted, size_t n, bool v)
+{
+    if (jw__member_fits(w, n, 5)) {
+        char *o = jw__member(w, quoted, n);
+        if (v)
+            memcpy(o, "true", 4);
+        else
+            memcpy(o, "false", 5);
+        w->len += v ? 4 : 5;
+        return;
+    }
+    jw_key_lit(w, quoted, n);
+    jw_bool(w, v);
+}
+/* A member of a literal key and its value, in one line. */
+#define JW_INT(w, literal, v)                                                                      \
+    jw_int_lit((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1, (v))
+#define JW_BOOL(w, literal, v)                                                                     \
+    jw_bool_lit((w), "\"" literal "\":", sizeof("\"" literal "\":") - 1, (v))
+#define JW_STRING(w, literal, v) (JW_KEY(w, literal), jw_string((w), (v)))
 void jw_null(struct jw *w);
 void jw_string(struct jw *w, const char *s);
 void jw_stringn(struct jw *w, const char *s, size_t n); /* n bytes of s */

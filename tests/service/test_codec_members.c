@@ -297,3 +297,35 @@ Test(codec_members, a_list_changed_in_place_and_many_lists_in_turn)
         }
     json_decref(obj);
 }
+
+/* A list grown or cut in place (a name put where its NULL was, or a NULL over its last name),
+ * and a list set split otherwise over its lists: each call reads its lists as they are now (the
+ * table keeps the lists' lengths, perf9). */
+Test(codec_members, a_list_grown_or_cut_in_place)
+{
+    json_t *obj = json_pack("{s:i, s:i, s:i}", "x", 1, "y", 2, "z", 3);
+    json_t *got[CODEC_MEMBERS_MAX];
+    struct svc_errors e;
+    const char *list[] = {"x", NULL, NULL, NULL};
+    const char *tail[] = {"z", NULL};
+    for (int round = 0; round < 4; round++) {
+        /* 0: x then z; 1: x, y then z; 2: x then z again; 3: x, y, z in the first list, none */
+        list[1] = round % 2 ? "y" : NULL;
+        list[2] = round == 3 ? "z" : NULL;
+        tail[0] = round == 3 ? NULL : "z";
+        const char *const *lists[] = {list, tail};
+        svc_errors_init(&e);
+        codec_members_in(obj, "/obj", lists, 2, got, CODEC_MEMBERS_MAX, &e);
+        cr_assert_eq(json_integer_value(got[0]), 1, "round %d", round);
+        if (round % 2) {
+            cr_assert_eq(json_integer_value(got[1]), 2, "round %d", round);
+            cr_assert_eq(json_integer_value(got[2]), 3, "round %d", round);
+            cr_assert_eq(json_array_size(e.list), 0, "round %d", round);
+        } else {
+            cr_assert_eq(json_integer_value(got[1]), 3, "round %d", round);
+            cr_assert_eq(json_array_size(e.list), 1, "round %d: y is unknown", round);
+        }
+        svc_errors_free(&e);
+    }
+    json_decref(obj);
+}

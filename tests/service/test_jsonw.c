@@ -2,6 +2,7 @@
  * text without control characters the same bytes. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,4 +561,125 @@ Test(jsonw, shared_values_evicted_and_too_long_are_still_their_texts)
     cr_assert(json_equal(a, b));
     json_decref(a);
     json_decref(b);
+}
+
+/* jw_int writes what printf's %lld writes: one and two digits by their own path (perf9), every
+ * other number by the loop, at every fill of the smallest buffer. */
+Test(jsonw, integers_as_printf_writes_them)
+{
+    static const long long edges[] = {LLONG_MIN, LLONG_MIN + 1, -1000000, LLONG_MAX, 1000000007};
+    for (long long i = -1100; i < 1100 + (long long)(sizeof edges / sizeof edges[0]); i++) {
+        long long v = i < 1100 ? i : edges[i - 1100];
+        for (size_t pad = 0; pad < 70; pad += 23) {
+            struct jw w;
+            jw_init(&w, 64);
+            jw_array_begin(&w);
+            char fill[80];
+            memset(fill, 'p', pad);
+            fill[pad] = '\0';
+            jw_string(&w, fill);
+            jw_int(&w, v);
+            jw_array_end(&w);
+            size_t n = 0;
+            char *text = jw_finish(&w, &n);
+            char expected[160];
+            snprintf(expected, sizeof expected, "[\"%s\",%lld]", fill, v);
+            cr_assert_str_eq(text, expected);
+            cr_assert_eq(n, strlen(expected));
+            free(text);
+        }
+    }
+}
+
+/* JW_INT and JW_BOOL's inline member (a name and a small number or a boolean in one put) beside
+ * jw_key and jw_int or jw_bool, with the buffer filled to every length before it: each must
+ * write what the calls write, where it has room and where the text must grow, first in its
+ * object or not, in an object or after a key (perf9). */
+Test(jsonw, literal_members_at_every_fill_of_the_buffer)
+{
+    static const long long ints[] = {-1, 0, 7, 9, 10, 42, 99, 100, 12345};
+    char pad[160];
+    for (size_t p = 0; p < 140; p++) {
+        memset(pad, 'p', p);
+        pad[p] = '\0';
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+            struct jw a, b;
+            jw_init(&a, 64);
+            jw_init(&b, 64);
+            for (int i = 0; i < 2; i++) {
+                struct jw *w = i ? &b : &a;
+                jw_object_begin(w);
+                if (k % 2) { /* the object's first member, or not */
+                    jw_key(w, "pad");
+                    jw_string(w, pad);
+                }
+                if (i) {
+                    JW_INT(w, "an_int", ints[k]);
+                    JW_BOOL(w, "yes", k % 3 == 0);
+                    JW_BOOL(w, "no", false);
+                } else {
+                    jw_key(w, "an_int");
+                    jw_int(w, ints[k]);
+                    jw_key(w, "yes");
+                    jw_bool(w, k % 3 == 0);
+                    jw_key(w, "no");
+                    jw_bool(w, false);
+                }
+                jw_key(w, "inner");
+                jw_object_begin(w);
+                if (i)
+                    JW_INT(w, "n", ints[k]);
+                else
+                    jw_key(w, "n"), jw_int(w, ints[k]);
+                jw_object_end(w);
+                jw_object_end(w);
+            }
+            size_t na = 0, nb = 0;
+            char *ta = jw_finish(&a, &na), *tb = jw_finish(&b, &nb);
+            cr_assert_not_null(tb);
+            cr_assert_str_eq(ta, tb, "pad %zu, %lld", p, ints[k]);
+            cr_assert_eq(na, nb);
+            json_t *back = json_loads(tb, 0, NULL);
+            cr_assert_not_null(back, "%s", tb);
+            cr_assert_eq(json_integer_value(json_object_get(back, "an_int")), ints[k]);
+            json_decref(back);
+            free(ta);
+            free(tb);
+        }
+    }
+}
+
+/* Containers opened and closed inline (perf9) at every fill of the smallest buffer: after a
+ * value (a comma), first in their container, after a key; the text as it must be, and no byte
+ * written past the buffer (ASan). */
+Test(jsonw, containers_at_every_fill_of_the_buffer)
+{
+    char pad[160], expected[400];
+    for (size_t p = 0; p < 140; p++) {
+        memset(pad, 'p', p);
+        pad[p] = '\0';
+        struct jw w;
+        jw_init(&w, 64);
+        jw_array_begin(&w);
+        jw_string(&w, pad);
+        jw_array_begin(&w);
+        jw_object_begin(&w);
+        JW_KEY(&w, "k");
+        jw_array_begin(&w);
+        jw_array_end(&w);
+        jw_key(&w, "o");
+        jw_object_begin(&w);
+        jw_object_end(&w);
+        jw_object_end(&w);
+        jw_array_end(&w);
+        jw_array_begin(&w);
+        jw_array_end(&w);
+        jw_array_end(&w);
+        size_t n = 0;
+        char *text = jw_finish(&w, &n);
+        snprintf(expected, sizeof expected, "[\"%s\",[{\"k\":[],\"o\":{}}],[]]", pad);
+        cr_assert_str_eq(text, expected, "pad %zu", p);
+        cr_assert_eq(n, strlen(expected));
+        free(text);
+    }
 }

@@ -17,11 +17,7 @@ build/release/service/tacticsd --port 0 --db "$tmp/off.db" --threads "$threads" 
   --group-commit off 2>"$tmp/log_off" &
 pid_off=$!
 trap 'kill $pid $pid_off 2>/dev/null || true; wait $pid $pid_off 2>/dev/null || true; rm -rf "$tmp"' EXIT
-port_of() {
-  for _ in $(seq 100); do grep -q '"listening"' "$1" 2>/dev/null && break; sleep 0.05; done
-  grep -o '"port":[0-9]*' "$1" | head -1 | cut -d: -f2
-}
-port=$(port_of "$tmp/log_on")
-port_off=$(port_of "$tmp/log_off")
+port=$(bench_port_of "$tmp/log_on")
+port_off=$(bench_port_of "$tmp/log_off")
 echo "SQLite $(sqlite3 --version 2>/dev/null | cut -d' ' -f1 || echo '?'), $threads worker threads each"
 SERVER_PID=$pid build/release/bench/encounter_bench "$port" "$port_off" "$tmp" "${1:-5}"

@@ -9,6 +9,7 @@
 # Usage: bench/encounters_ab.sh OTHER_TACTICSD [seconds]   (THREADS=N: worker threads, default 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 other=$(realpath "${1:?usage: bench/encounters_ab.sh OTHER_TACTICSD [seconds]}")
 make build >/dev/null
 this=build/release/service/tacticsd
@@ -21,12 +22,8 @@ pid=$!
 "$other" --port 0 --db "$tmp/b.db" --threads "$threads" --group-commit on 2>"$tmp/log_b" &
 pid_b=$!
 trap 'kill $pid $pid_b 2>/dev/null || true; wait $pid $pid_b 2>/dev/null || true; rm -rf "$tmp"' EXIT
-port_of() {
-  for _ in $(seq 100); do grep -q '"listening"' "$1" 2>/dev/null && break; sleep 0.05; done
-  grep -o '"port":[0-9]*' "$1" | head -1 | cut -d: -f2
-}
-port=$(port_of "$tmp/log_a")
-port_b=$(port_of "$tmp/log_b")
+port=$(bench_port_of "$tmp/log_a")
+port_b=$(bench_port_of "$tmp/log_b")
 echo "$threads worker threads each; first: $a build, second: $b build"
 ON_NAME=$a OFF_NAME=$b SERVER_PID=$pid build/release/bench/encounter_bench "$port" "$port_b" "$tmp" \
   "${2:-5}" | grep -v '^replay'

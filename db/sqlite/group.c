@@ -256,7 +256,8 @@ static bool committer_ready(struct db_sqlite *db)
 {
     if (!db->committer_started && !db->committer_stop)
         db->committer_started = pthread_create(&db->committer, NULL, committer_run, db) == 0;
-    return db->committer_started;
+    /* Once stopped (the handle closing) it leads no more: an append then waits and leads. */
+    return db->committer_started && !db->committer_stop;
 }
 
 int db_sqlite_group_append_async(struct db_sqlite *db, struct db_sqlite_append *a)

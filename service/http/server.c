@@ -102,9 +102,18 @@ static void request_of(struct svc_server *s, struct MHD_Connection *conn,
     memcpy(req->params, rs->match.params, sizeof req->params);
 }
 
-/* Calls the route's handler with the request as plain C (http.h); the handler may defer its
- * answer (rs->deferral.finish set). */
-static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
+/* Under defer_lock: tells a shutdown waiting for deferred answers when none is left. */
+static void defer_idle_check(struct svc_server *s)
+{
+    if (s->deferring == 0 && s->suspended == 0)
+        pthread_cond_broadcast(&s->defer_idle);
+}
+
+/* Calls the route's handler with the request as plain C (http.h). Unless the server is
+ * stopping, the handler may defer its answer (rs->deferral.finish set) and is counted in
+ * s->deferring until dispatch has suspended its connection or sent its answer: a shutdown
+ * waits for it (true returned). */
+static bool call_handler(struct svc_server *s, struct MHD_Connection *conn,
                          struct svc__request_state *rs, struct svc_response *res)
 {
     const struct svc_match *m = &rs->match;
@@ -112,10 +121,15 @@ static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
     struct svc_request req;
     request_of(s, conn, rs, &req, client);
     rs->deferral = (struct svc_deferral){.s = s, .conn = conn, .state = SVC__DEFER_OPEN};
-    req.deferral = &rs->deferral;
+    pthread_mutex_lock(&s->defer_lock);
+    bool may_defer = !s->no_defer;
+    s->deferring += may_defer;
+    pthread_mutex_unlock(&s->defer_lock);
+    req.deferral = may_defer ? &rs->deferral : NULL;
     codec_request_begin(m->route->method, m->route->pattern);
     m->route->handler(&req, res);
     codec_request_end();
+    return may_defer;
 }
 
 void svc_response_defer(const struct svc_request *req, struct svc_response *res,
@@ -137,10 +151,14 @@ void svc_deferral_complete(void *deferral)
     d->state = SVC__DEFER_COMPLETED;
     pthread_mutex_unlock(&s->defer_lock);
     /* Not suspended: the handler has not returned yet, and its dispatch finishes the answer;
-     * d may be gone already. Suspended: the connection stays until it is resumed. */
+     * d may be gone already. Suspended: the connection stays until it is resumed, and a
+     * shutdown waits for this count before it stops libmicrohttpd and frees s. */
     if (resume) {
         MHD_resume_connection(conn);
-        atomic_fetch_sub(&s->suspended, 1);
+        pthread_mutex_lock(&s->defer_lock);
+        s->suspended--;
+        defer_idle_check(s);
+        pthread_mutex_unlock(&s->defer_lock);
     }
 }
 
@@ -170,7 +188,9 @@ static enum MHD_Result deferral_suspend(struct svc_server *s, struct MHD_Connect
                                         struct svc__request_state *rs)
 {
     pthread_mutex_lock(&s->defer_lock);
+    s->deferring--;
     if (rs->deferral.state == SVC__DEFER_COMPLETED) {
+        defer_idle_check(s);
         pthread_mutex_unlock(&s->defer_lock);
         struct svc_response res;
         memset(&res, 0, sizeof res);
@@ -178,10 +198,19 @@ static enum MHD_Result deferral_suspend(struct svc_server *s, struct MHD_Connect
         return send_response(s, conn, rs, &res, false);
     }
     rs->deferral.state = SVC__DEFER_SUSPENDED;
-    atomic_fetch_add(&s->suspended, 1);
+    s->suspended++;
     MHD_suspend_connection(conn);
     pthread_mutex_unlock(&s->defer_lock);
     return MHD_YES;
+}
+
+/* A handler that was allowed to defer has answered before returning. */
+static void deferral_declined(struct svc_server *s)
+{
+    pthread_mutex_lock(&s->defer_lock);
+    s->deferring--;
+    defer_idle_check(s);
+    pthread_mutex_unlock(&s->defer_lock);
 }
 
 /* libmicrohttpd calls the access handler again for a resumed connection: the completion came,
@@ -234,9 +263,11 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
     } else if (m->route->body == SVC_BODY_NONE && rs->len > 0) {
         svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE, "this operation takes no body", NULL);
     } else {
-        call_handler(s, conn, rs, &res);
+        bool counted = call_handler(s, conn, rs, &res);
         if (rs->deferral.finish != NULL)
             return deferral_suspend(s, conn, rs);
+        if (counted)
+            deferral_declined(s);
     }
     return send_response(s, conn, rs, &res, false);
 }
@@ -330,7 +361,7 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     pthread_mutex_init(&s->watch_lock, NULL);
     pthread_mutex_init(&s->tick_lock, NULL);
     pthread_mutex_init(&s->defer_lock, NULL);
-    atomic_init(&s->suspended, 0);
+    pthread_cond_init(&s->defer_idle, NULL);
     pthread_condattr_t monotonic;
     pthread_condattr_init(&monotonic);
     pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
@@ -338,6 +369,7 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     pthread_condattr_destroy(&monotonic);
     int rc = svc__daemon_start(s, cfg, on_request, on_completed);
     if (rc != SVC_SERVER_OK) {
+        pthread_cond_destroy(&s->defer_idle);
         pthread_mutex_destroy(&s->defer_lock);
         pthread_mutex_destroy(&s->watch_lock);
         pthread_cond_destroy(&s->tick);
@@ -363,6 +395,9 @@ unsigned svc_server_port(const struct svc_server *s)
 int svc_server_shutdown(struct svc_server *s, int timeout_ms)
 {
     atomic_store(&s->closing, true);
+    pthread_mutex_lock(&s->defer_lock);
+    s->no_defer = true; /* keep-alive connections still send writes: they answer at once */
+    pthread_mutex_unlock(&s->defer_lock);
     /* The live feeds end first: each is a request in flight for as long as it is open, and
      * libmicrohttpd must not be stopped with a connection suspended. The listener stops
      * before them, as its calls reach this server. */
@@ -383,14 +418,16 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
     if (s->watchdog_started)
         pthread_join(s->watchdog, NULL);
     /* A write waiting for its group commit holds its connection suspended, and libmicrohttpd
-     * aborts when stopped with one: its completion always comes (the database tells every
-     * queued append once its batch has committed or failed), as a handler blocked in the
-     * append would return, so it is waited for past the timeout. */
-    while (atomic_load(&s->suspended) > 0) {
-        struct timespec ts = {0, 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+     * aborts when stopped with one (or with a handler about to suspend one): no handler may
+     * defer from the start of the shutdown, and those that could are waited for past the
+     * timeout, as a handler blocked in the append would be. Their completions always come (the
+     * database tells every queued append once its batch has committed or failed). */
+    pthread_mutex_lock(&s->defer_lock);
+    while (s->deferring > 0 || s->suspended > 0)
+        pthread_cond_wait(&s->defer_idle, &s->defer_lock);
+    pthread_mutex_unlock(&s->defer_lock);
     MHD_stop_daemon(s->daemon);
+    pthread_cond_destroy(&s->defer_idle);
     pthread_mutex_destroy(&s->defer_lock);
     pthread_mutex_destroy(&s->watch_lock);
     pthread_cond_destroy(&s->tick);

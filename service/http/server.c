@@ -105,8 +105,20 @@ static void request_of(struct svc_server *s, struct MHD_Connection *conn,
 /* Under defer_lock: tells a shutdown waiting for deferred answers when none is left. */
 static void defer_idle_check(struct svc_server *s)
 {
-    if (s->deferring == 0 && s->suspended == 0)
+    if (atomic_load(&s->deferring) == 0 && s->suspended == 0)
         pthread_cond_broadcast(&s->defer_idle);
+}
+
+/* A handler allowed to defer is done with it: its connection suspended (counted there first)
+ * or its answer under way. Sequentially consistent with the shutdown's store of no_defer and
+ * its read of the count: one of the two sees the other, so the last release wakes it. */
+static void deferral_release(struct svc_server *s)
+{
+    if (atomic_fetch_sub(&s->deferring, 1) == 1 && atomic_load(&s->no_defer)) {
+        pthread_mutex_lock(&s->defer_lock);
+        defer_idle_check(s);
+        pthread_mutex_unlock(&s->defer_lock);
+    }
 }
 
 /* Calls the route's handler with the request as plain C (http.h). Unless the server is
@@ -121,10 +133,10 @@ static bool call_handler(struct svc_server *s, struct MHD_Connection *conn,
     struct svc_request req;
     request_of(s, conn, rs, &req, client);
     rs->deferral = (struct svc_deferral){.s = s, .conn = conn, .state = SVC__DEFER_OPEN};
-    pthread_mutex_lock(&s->defer_lock);
-    bool may_defer = !s->no_defer;
-    s->deferring += may_defer;
-    pthread_mutex_unlock(&s->defer_lock);
+    atomic_fetch_add(&s->deferring, 1);
+    bool may_defer = !atomic_load(&s->no_defer);
+    if (!may_defer)
+        deferral_release(s);
     req.deferral = may_defer ? &rs->deferral : NULL;
     codec_request_begin(m->route->method, m->route->pattern);
     m->route->handler(&req, res);
@@ -188,10 +200,9 @@ static enum MHD_Result deferral_suspend(struct svc_server *s, struct MHD_Connect
                                         struct svc__request_state *rs)
 {
     pthread_mutex_lock(&s->defer_lock);
-    s->deferring--;
     if (rs->deferral.state == SVC__DEFER_COMPLETED) {
-        defer_idle_check(s);
         pthread_mutex_unlock(&s->defer_lock);
+        deferral_release(s);
         struct svc_response res;
         memset(&res, 0, sizeof res);
         deferral_finish(s, conn, rs, &res);
@@ -201,16 +212,8 @@ static enum MHD_Result deferral_suspend(struct svc_server *s, struct MHD_Connect
     s->suspended++;
     MHD_suspend_connection(conn);
     pthread_mutex_unlock(&s->defer_lock);
+    deferral_release(s);
     return MHD_YES;
-}
-
-/* A handler that was allowed to defer has answered before returning. */
-static void deferral_declined(struct svc_server *s)
-{
-    pthread_mutex_lock(&s->defer_lock);
-    s->deferring--;
-    defer_idle_check(s);
-    pthread_mutex_unlock(&s->defer_lock);
 }
 
 /* libmicrohttpd calls the access handler again for a resumed connection: the completion came,
@@ -267,7 +270,7 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
         if (rs->deferral.finish != NULL)
             return deferral_suspend(s, conn, rs);
         if (counted)
-            deferral_declined(s);
+            deferral_release(s); /* answered before it returned */
     }
     return send_response(s, conn, rs, &res, false);
 }
@@ -362,6 +365,8 @@ int svc_server_start(struct svc_context *ctx, struct svc_server **out)
     pthread_mutex_init(&s->tick_lock, NULL);
     pthread_mutex_init(&s->defer_lock, NULL);
     pthread_cond_init(&s->defer_idle, NULL);
+    atomic_init(&s->deferring, 0);
+    atomic_init(&s->no_defer, false);
     pthread_condattr_t monotonic;
     pthread_condattr_init(&monotonic);
     pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
@@ -395,9 +400,7 @@ unsigned svc_server_port(const struct svc_server *s)
 int svc_server_shutdown(struct svc_server *s, int timeout_ms)
 {
     atomic_store(&s->closing, true);
-    pthread_mutex_lock(&s->defer_lock);
-    s->no_defer = true; /* keep-alive connections still send writes: they answer at once */
-    pthread_mutex_unlock(&s->defer_lock);
+    atomic_store(&s->no_defer, true); /* keep-alive clients still send writes: answered at once */
     /* The live feeds end first: each is a request in flight for as long as it is open, and
      * libmicrohttpd must not be stopped with a connection suspended. The listener stops
      * before them, as its calls reach this server. */
@@ -423,7 +426,7 @@ int svc_server_shutdown(struct svc_server *s, int timeout_ms)
      * timeout, as a handler blocked in the append would be. Their completions always come (the
      * database tells every queued append once its batch has committed or failed). */
     pthread_mutex_lock(&s->defer_lock);
-    while (s->deferring > 0 || s->suspended > 0)
+    while (atomic_load(&s->deferring) > 0 || s->suspended > 0)
         pthread_cond_wait(&s->defer_idle, &s->defer_lock);
     pthread_mutex_unlock(&s->defer_lock);
     MHD_stop_daemon(s->daemon);

@@ -66,15 +66,17 @@ struct svc_server {
      * (it reconnected, and may have missed notifications meanwhile). */
     atomic_bool listening;
     atomic_bool poll_now;
-    /* Deferred answers (server.c), all under defer_lock: their states; how many handlers that
-     * were allowed to defer are running (deferring) and how many connections are suspended
-     * waiting for a completion (libmicrohttpd must not be stopped with one, and a handler
-     * about to suspend is one); defer_idle is signalled when both are 0; no_defer, set by
-     * shutdown, makes every later handler answer before it returns, as Discord's calls do. */
+    /* Deferred answers (server.c): defer_lock guards their states and `suspended`, the
+     * connections suspended waiting for a completion (libmicrohttpd must not be stopped with
+     * one, nor with a handler about to suspend one: `deferring` counts the handlers running
+     * that were allowed to defer, without the lock, since every request passes there);
+     * defer_idle is signalled, once the shutdown has set no_defer, when both reach 0; no_defer
+     * makes every later handler answer before it returns, as Discord's calls do. */
     pthread_mutex_t defer_lock;
     pthread_cond_t defer_idle;
-    int deferring, suspended;
-    bool no_defer;
+    int suspended;
+    atomic_int deferring;
+    atomic_bool no_defer;
 };
 
 /* A request's deferred answer (http.h, svc_response_defer; server.c). state moves under the

@@ -600,7 +600,7 @@ static void write_job_finish(void *ud, const struct svc_request *req, struct svc
 static bool write_job_append(struct write_job *j, const struct svc_request *req,
                              struct svc_response *res, const char *kind)
 {
-    struct write_job *heap = req->deferral != NULL ? malloc(sizeof *heap) : NULL;
+    struct write_job *heap = svc_deferral_start(req) ? malloc(sizeof *heap) : NULL;
     if (heap == NULL) {
         j->wait.rc =
             db_encounter_append(req->ctx->db, j->enc.id, j->enc.version, kind, j->payload_text,

@@ -127,8 +127,12 @@ void svc_response_clear(struct svc_response *res);
  * and then calls finish(ud, req, res) on a worker thread, with the same request (its headers,
  * body and parameters), to fill res, which it sends as a handler's. finish must free ud: it is
  * called exactly once, even when the client has gone meanwhile (its answer is then dropped).
- * Only when req->deferral is set. */
+ * Only after svc_deferral_start said yes. */
 typedef void (*svc_finish_fn)(void *ud, const struct svc_request *req, struct svc_response *res);
+/* Asked by a handler before it starts the work it may defer: false when it may not (no deferral
+ * on this path, or the server is stopping), and it must then answer before it returns. After
+ * true it may call svc_response_defer, or answer as usual. */
+bool svc_deferral_start(const struct svc_request *req);
 void svc_response_defer(const struct svc_request *req, struct svc_response *res,
                         svc_finish_fn finish, void *ud);
 /* The deferred work of the request that deferral (req->deferral) belongs to is done: its

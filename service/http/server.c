@@ -121,11 +121,9 @@ static void deferral_release(struct svc_server *s)
     }
 }
 
-/* Calls the route's handler with the request as plain C (http.h). Unless the server is
- * stopping, the handler may defer its answer (rs->deferral.finish set) and is counted in
- * s->deferring until dispatch has suspended its connection or sent its answer: a shutdown
- * waits for it (true returned). */
-static bool call_handler(struct svc_server *s, struct MHD_Connection *conn,
+/* Calls the route's handler with the request as plain C (http.h); it may defer its answer
+ * (svc_deferral_start, then rs->deferral.finish set). */
+static void call_handler(struct svc_server *s, struct MHD_Connection *conn,
                          struct svc__request_state *rs, struct svc_response *res)
 {
     const struct svc_match *m = &rs->match;
@@ -133,21 +131,33 @@ static bool call_handler(struct svc_server *s, struct MHD_Connection *conn,
     struct svc_request req;
     request_of(s, conn, rs, &req, client);
     rs->deferral = (struct svc_deferral){.s = s, .conn = conn, .state = SVC__DEFER_OPEN};
-    atomic_fetch_add(&s->deferring, 1);
-    bool may_defer = !atomic_load(&s->no_defer);
-    if (!may_defer)
-        deferral_release(s);
-    req.deferral = may_defer ? &rs->deferral : NULL;
+    req.deferral = &rs->deferral;
     codec_request_begin(m->route->method, m->route->pattern);
     m->route->handler(&req, res);
     codec_request_end();
-    return may_defer;
+}
+
+bool svc_deferral_start(const struct svc_request *req)
+{
+    struct svc_deferral *d = req->deferral;
+    if (d == NULL)
+        return false;
+    /* Counted before no_defer is read: a shutdown that set it first is seen here, and one that
+     * sets it after sees the count (deferral_release). Only the writes that may defer pay. */
+    atomic_fetch_add(&d->s->deferring, 1);
+    if (atomic_load(&d->s->no_defer)) {
+        deferral_release(d->s);
+        return false;
+    }
+    d->counted = true;
+    return true;
 }
 
 void svc_response_defer(const struct svc_request *req, struct svc_response *res,
                         svc_finish_fn finish, void *ud)
 {
-    assert(req->deferral != NULL && finish != NULL && res->status == 0 && res->body == NULL);
+    assert(req->deferral != NULL && req->deferral->counted && finish != NULL && res->status == 0 &&
+           res->body == NULL);
     (void)res;
     req->deferral->finish = finish;
     req->deferral->ud = ud;
@@ -266,11 +276,11 @@ static enum MHD_Result dispatch(struct svc_server *s, struct MHD_Connection *con
     } else if (m->route->body == SVC_BODY_NONE && rs->len > 0) {
         svc_problem(&res, SVC_PROBLEM_UNSUPPORTED_MEDIA_TYPE, "this operation takes no body", NULL);
     } else {
-        bool counted = call_handler(s, conn, rs, &res);
+        call_handler(s, conn, rs, &res);
         if (rs->deferral.finish != NULL)
             return deferral_suspend(s, conn, rs);
-        if (counted)
-            deferral_release(s); /* answered before it returned */
+        if (rs->deferral.counted)
+            deferral_release(s); /* allowed to defer, it answered before it returned */
     }
     return send_response(s, conn, rs, &res, false);
 }

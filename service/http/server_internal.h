@@ -69,7 +69,7 @@ struct svc_server {
     /* Deferred answers (server.c): defer_lock guards their states and `suspended`, the
      * connections suspended waiting for a completion (libmicrohttpd must not be stopped with
      * one, nor with a handler about to suspend one: `deferring` counts the handlers running
-     * that were allowed to defer, without the lock, since every request passes there);
+     * that svc_deferral_start allowed to defer, without the lock);
      * defer_idle is signalled, once the shutdown has set no_defer, when both reach 0; no_defer
      * makes every later handler answer before it returns, as Discord's calls do. */
     pthread_mutex_t defer_lock;
@@ -90,6 +90,7 @@ struct svc_deferral {
     enum svc__deferral_state state;
     svc_finish_fn finish; /* set by svc_response_defer; NULL once called */
     void *ud;
+    bool counted; /* svc_deferral_start said yes: in the server's `deferring` until released */
 };
 
 /* One request's state, from its first callback to libmicrohttpd's report that it is complete

@@ -558,20 +558,12 @@ static bool field_errorf(const char *base, const char *key, struct svc_errors *e
     return false;
 }
 
-/* A required member absent. */
-COLD static void field_missing(const char *base, const char *key, struct svc_errors *e)
-{
-    char ptr[CODEC_PTR_MAX];
-    codec_pointer(ptr, base, key);
-    svc_errors_add(e, ptr, "is required");
-}
-
 /* An absent member (v NULL): an error when it is required. False, as the getters answer. */
 static inline bool field_absent(const char *base, const char *key, bool required,
                                 struct svc_errors *e)
 {
     if (required)
-        field_missing(base, key, e);
+        field_error(base, key, e, "is required");
     return false;
 }
 
